@@ -1,0 +1,31 @@
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
+import { defineConfig } from 'vitest/config'
+
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations('migrations')
+  return {
+    test: {
+      projects: [
+        {
+          test: { name: 'packages', include: ['packages/*/src/**/*.test.ts'], environment: 'node' },
+        },
+        {
+          plugins: [
+            cloudflareTest({
+              wrangler: { configPath: './workers/api/wrangler.jsonc' },
+              miniflare: {
+                bindings: { TEST_MIGRATIONS: migrations, DEV_API_TOKEN: 'dev-token' },
+                workers: [{ name: 'edgedns-doh', modules: true, script: 'export default { fetch() { return new Response("doh stub") } }' }],
+              },
+            }),
+          ],
+          test: {
+            name: 'api',
+            include: ['workers/api/src/**/*.test.ts', 'test/api/**/*.test.ts'],
+            setupFiles: ['./test/setup/apply-migrations.ts'],
+          },
+        },
+      ],
+    },
+  }
+})

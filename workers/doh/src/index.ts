@@ -1,0 +1,1 @@
+export default { async fetch(): Promise<Response> { return new Response('doh') } } satisfies ExportedHandler
