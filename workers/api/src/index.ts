@@ -1,9 +1,17 @@
+/**
+ * @module API worker entry: the records API, the ZoneBuilder Durable Object class, the
+ * propagation sweep (cron), and in local dev a pass-through to the DoH worker.
+ */
+import { createApp } from './app.ts'
+
+export { ZoneBuilder } from './builder/zone-builder.ts'
+
+const app = createApp()
+
 export default {
-  async fetch(req: Request): Promise<Response> {
-    return Response.json({ ok: true, path: new URL(req.url).pathname })
+  async fetch(req, env, ctx) {
+    const path = new URL(req.url).pathname
+    if (path === '/dns-query' || path.startsWith('/dns-query/')) return env.DOH.fetch(req)
+    return app.fetch(req, env, ctx)
   },
-} satisfies ExportedHandler
-export class ZoneBuilder {
-  constructor(_s: DurableObjectState, _e: unknown) {}
-  async fetch() { return new Response('x') }
-}
+} satisfies ExportedHandler<Env>

@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest'
+import { api, createZone, expectError } from './helpers.ts'
+import { snapshotZone } from './db-snapshot.ts'
+
+async function seed(zoneId: string, n: number, prefix = 'h'): Promise<any[]> {
+  const posts = Array.from({ length: n }, (_, i) => ({ type: 'A', name: `${prefix}${i}`, content: `192.0.2.${i + 1}` }))
+  const res = await api('POST', `/zones/${zoneId}/dns_records/batch`, { posts })
+  expect(res.status).toBe(200)
+  return res.body.result.posts
+}
+
+describe('batch: order and results', () => {
+  it('applies deletes, patches, puts, posts and returns full records for each', async () => {
+    const z = await createZone()
+    const [a, b, c] = await seed(z.id, 3)
+    const res = await api('POST', `/zones/${z.id}/dns_records/batch`, {
+      deletes: [{ id: a.id }],
+      patches: [{ id: b.id, content: '198.51.100.2' }],
+      puts: [{ id: c.id, type: 'AAAA', name: 'h2', content: '2001:db8::2' }],
+      posts: [{ type: 'TXT', name: 'new', content: 'hi' }],
+    })
+    expect(res.status).toBe(200)
+    expect(res.body.result.deletes.map((r: any) => r.id)).toEqual([a.id])
+    expect(res.body.result.deletes[0].content).toBe('192.0.2.1')
+    expect(res.body.result.patches[0]).toMatchObject({ id: b.id, content: '198.51.100.2' })
+    expect(res.body.result.puts[0]).toMatchObject({ id: c.id, type: 'AAAA', content: '2001:db8::2' })
+    expect(res.body.result.posts[0]).toMatchObject({ type: 'TXT', content: '"hi"' })
+    const list = await api('GET', `/zones/${z.id}/dns_records?per_page=100`)
+    expect(list.body.result_info.total_count).toBe(3)
+  })
+
+  it('lets a batch delete a CNAME and post an A at the same name (deletes run first)', async () => {
+    const z = await createZone()
+    const cname = (await api('POST', `/zones/${z.id}/dns_records`, { type: 'CNAME', name: 'swap', content: 'x.example.net' })).body.result
+    const res = await api('POST', `/zones/${z.id}/dns_records/batch`, { deletes: [{ id: cname.id }], posts: [{ type: 'A', name: 'swap', content: '192.0.2.7' }] })
+    expect(res.status).toBe(200)
+  })
+
+  it('lets two records swap contents in one batch without tripping uniqueness', async () => {
+    const z = await createZone()
+    const [a, b] = await seed(z.id, 2, 's')
+    await api('PATCH', `/zones/${z.id}/dns_records/${b.id}`, { name: 's0' })
+    const res = await api('POST', `/zones/${z.id}/dns_records/batch`, {
+      patches: [{ id: a.id, content: '192.0.2.2' }, { id: b.id, content: '192.0.2.1' }],
+    })
+    expect(res.status).toBe(200)
+  })
+
+  it('puts unchanged patches and puts at the end of their lists', async () => {
+    const z = await createZone()
+    const [a, b] = await seed(z.id, 2)
+    const res = await api('POST', `/zones/${z.id}/dns_records/batch`, {
+      patches: [{ id: a.id, content: a.content }, { id: b.id, ttl: 120 }],
+    })
+    expect(res.body.result.patches.map((r: any) => r.id)).toEqual([b.id, a.id])
+    expect(res.body.result.patches[1].modified_on).toBe(a.modified_on)
+  })
+
+  it('answers with only the lists the request had', async () => {
+    const z = await createZone()
+    const res = await api('POST', `/zones/${z.id}/dns_records/batch`, { posts: [{ type: 'A', name: 'x', content: '192.0.2.1' }] })
+    expect(Object.keys(res.body.result)).toEqual(['posts'])
+  })
+})
+
+describe('batch: all or nothing', () => {
+  for (const position of ['first', 'middle', 'last'] as const) {
+    it(`leaves the zone byte-for-byte unchanged when the ${position} item is invalid`, async () => {
+      const z = await createZone()
+      const existing = await seed(z.id, 5)
+      const before = await snapshotZone(z.id)
+      const posts: any[] = Array.from({ length: 9 }, (_, i) => ({ type: 'A', name: `n${i}`, content: `198.51.100.${i + 1}` }))
+      const bad = { type: 'A', name: 'bad', content: 'not-an-ip' }
+      const at = position === 'first' ? 0 : position === 'middle' ? 4 : 8
+      posts[at] = bad
+      const res = await api('POST', `/zones/${z.id}/dns_records/batch`, {
+        deletes: [{ id: existing[0].id }],
+        patches: [{ id: existing[1].id, content: '203.0.113.1' }],
+        posts,
+      })
+      expectError(res, 400, 9005)
+      expect(res.body.errors[0]!.source?.pointer).toBe(`/posts/${at}`)
+      expect(await snapshotZone(z.id)).toBe(before)
+    })
+  }
+
+  it('reports the first failing item in execution order (a bad delete before a bad post)', async () => {
+    const z = await createZone()
+    const res = await api('POST', `/zones/${z.id}/dns_records/batch`, {
+      deletes: [{ id: 'f'.repeat(32) }],
+      posts: [{ type: 'A', name: 'x', content: 'bad' }],
+    })
+    expectError(res, 404, 81044)
+    expect(res.body.errors[0]!.source?.pointer).toBe('/deletes/0')
+  })
+
+  it('rejects duplicates inside one batch, blaming the later item', async () => {
+    const z = await createZone()
+    const res = await api('POST', `/zones/${z.id}/dns_records/batch`, {
+      posts: [{ type: 'A', name: 'd', content: '192.0.2.1' }, { type: 'A', name: 'd', content: '192.0.2.1' }],
+    })
+    expectError(res, 400, 81058)
+    expect(res.body.errors[0]!.source?.pointer).toBe('/posts/1')
+  })
+
+  it('rejects a CNAME and an A posted at one name in one batch', async () => {
+    const z = await createZone()
+    const res = await api('POST', `/zones/${z.id}/dns_records/batch`, {
+      posts: [{ type: 'A', name: 'c', content: '192.0.2.1' }, { type: 'CNAME', name: 'c', content: 'x.example.net' }],
+    })
+    expectError(res, 400, 81053)
+  })
+})
+
+describe('batch: limits', () => {
+  it('rejects a batch above the account limit with a message naming the limit', async () => {
+    const z = await createZone()
+    const posts = Array.from({ length: 3501 }, (_, i) => ({ type: 'A', name: `l${i}`, content: '192.0.2.1' }))
+    const res = await api('POST', `/zones/${z.id}/dns_records/batch`, { posts })
+    expectError(res, 400, 81063)
+    expect(res.body.errors[0]!.message).toMatch(/3500/)
+  })
+
+  it('rejects a body that is not a batch object', async () => {
+    const z = await createZone()
+    expectError(await api('POST', `/zones/${z.id}/dns_records/batch`, { posts: 'nope' }), 400, 9000)
+    expectError(await api('POST', `/zones/${z.id}/dns_records/batch`, [1, 2]), 400, 9000)
+  })
+})

@@ -1,0 +1,46 @@
+/**
+ * Test helpers: drive the API worker in-process, as a client would.
+ */
+import { exports } from 'cloudflare:workers'
+
+export const DEV_TOKEN = 'dev-token'
+export const DEFAULT_ACCOUNT = 'a0000000000000000000000000000001'
+
+export interface ApiResponse<T = any> {
+  status: number
+  body: { success: boolean; errors: { code: number; message: string; source?: { pointer: string } }[]; result: T; result_info?: any }
+  headers: Headers
+}
+
+export async function api<T = any>(method: string, path: string, body?: unknown, token: string | null = DEV_TOKEN, rawBody?: string): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' }
+  if (token !== null) headers.authorization = `Bearer ${token}`
+  const res = await (exports as any).default.fetch(`http://api.test/client/v4${path}`, {
+    method,
+    headers,
+    body: rawBody ?? (body === undefined ? undefined : JSON.stringify(body)),
+  })
+  const text = await res.text()
+  let parsed: any
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    parsed = text
+  }
+  return { status: res.status, body: parsed, headers: res.headers }
+}
+
+let counter = 0
+/** A fresh zone with a unique name; returns its id and name. */
+export async function createZone(prefix = 'zone'): Promise<{ id: string; name: string }> {
+  const name = `${prefix}-${Date.now().toString(36)}-${counter++}.example`
+  const res = await api('POST', '/zones', { name, account: { id: DEFAULT_ACCOUNT } })
+  if (res.status !== 200) throw new Error(`createZone failed: ${JSON.stringify(res.body)}`)
+  return { id: res.body.result.id, name }
+}
+
+export function expectError(res: ApiResponse, status: number, code: number): void {
+  if (res.status !== status || res.body.success !== false || res.body.errors[0]?.code !== code) {
+    throw new Error(`expected ${status}/${code}, got ${res.status} ${JSON.stringify(res.body)}`)
+  }
+}

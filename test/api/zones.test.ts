@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest'
+import { api, createZone, DEFAULT_ACCOUNT, expectError } from './helpers.ts'
+
+describe('zones', () => {
+  it('creates a zone with name servers, SOA settings and an active status', async () => {
+    const res = await api('POST', '/zones', { name: 'Create-Test.example.', account: { id: DEFAULT_ACCOUNT } })
+    expect(res.status).toBe(200)
+    expect(res.body.result).toMatchObject({ name: 'create-test.example', status: 'active', account: { id: DEFAULT_ACCOUNT }, type: 'full', paused: false })
+    expect(res.body.result.name_servers.length).toBeGreaterThanOrEqual(2)
+    const settings = await api('GET', `/zones/${res.body.result.id}/dns_settings`)
+    expect(settings.body.result.soa).toMatchObject({ refresh: 10000, retry: 2400, expire: 604800, min_ttl: 1800, ttl: 3600 })
+  })
+
+  it('rejects a duplicate zone name with 1061 and an invalid one with 1099', async () => {
+    const z = await createZone()
+    expectError(await api('POST', '/zones', { name: z.name.toUpperCase(), account: { id: DEFAULT_ACCOUNT } }), 400, 1061)
+    expectError(await api('POST', '/zones', { name: 'no_tld', account: { id: DEFAULT_ACCOUNT } }), 400, 1099)
+    expectError(await api('POST', '/zones', { name: 'bad..example', account: { id: DEFAULT_ACCOUNT } }), 400, 1099)
+  })
+
+  it('lists with name operators and paging', async () => {
+    const a = await createZone('alpha')
+    await createZone('beta')
+    const exact = await api('GET', `/zones?name=${a.name}`)
+    expect(exact.body.result.map((r: any) => r.name)).toEqual([a.name])
+    const contains = await api('GET', '/zones?name=contains:alpha&per_page=5')
+    expect(contains.body.result.every((r: any) => r.name.includes('alpha'))).toBe(true)
+    const past = await api('GET', '/zones?page=99&per_page=5')
+    expect(past.status).toBe(200)
+    expect(past.body.result).toEqual([])
+  })
+
+  it('gets, edits and deletes a zone; deleting removes its records', async () => {
+    const z = await createZone()
+    await api('POST', `/zones/${z.id}/dns_records`, { type: 'A', name: 'www', content: '192.0.2.1' })
+    const edited = await api('PATCH', `/zones/${z.id}`, { paused: true })
+    expect(edited.body.result.paused).toBe(true)
+    expect((await api('GET', `/zones/${z.id}`)).body.result.paused).toBe(true)
+    const del = await api('DELETE', `/zones/${z.id}`)
+    expect(del.body.result).toEqual({ id: z.id })
+    expectError(await api('GET', `/zones/${z.id}`), 404, 7003)
+    expectError(await api('GET', `/zones/${z.id}/dns_records`), 404, 7003)
+  })
+
+  it('answers 400 7003 for a malformed zone id', async () => {
+    expectError(await api('GET', '/zones/xyz/dns_records'), 400, 7003)
+  })
+
+  it('updates SOA and proxy addresses through dns_settings', async () => {
+    const z = await createZone()
+    const res = await api('PATCH', `/zones/${z.id}/dns_settings`, { soa: { min_ttl: 300, rname: 'hostmaster@example.net' }, proxy_addresses: { ipv4: ['203.0.113.10'] } })
+    expect(res.status).toBe(200)
+    expect(res.body.result.soa).toMatchObject({ min_ttl: 300, rname: 'hostmaster.example.net' })
+    expect(res.body.result.proxy_addresses.ipv4).toEqual(['203.0.113.10'])
+    expectError(await api('PATCH', `/zones/${z.id}/dns_settings`, { soa: { refresh: 5 } }), 400, 9000)
+  })
+})

@@ -1,0 +1,48 @@
+/**
+ * @module The API application: /client/v4 routes, auth, body limit and the error envelope.
+ */
+import { Hono } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import { authenticate } from './auth/authenticate.ts'
+import { openDb } from './db/client.ts'
+import { ApiError, Codes } from './http/api-error.ts'
+import type { AppEnv } from './http/app-env.ts'
+import { onError } from './http/on-error.ts'
+import { accountsApp } from './routes/accounts.ts'
+import { records } from './routes/records.ts'
+import { tokensApp } from './routes/tokens.ts'
+import { zonesApp } from './routes/zones.ts'
+
+const DEFAULT_MAX_BODY_BYTES = 100 * 1024 * 1024
+
+export function createApp(): Hono<AppEnv> {
+  const api = new Hono<AppEnv>()
+  api.use('*', async (c, next) => {
+    c.set('db', openDb(c.env.DB))
+    await next()
+  })
+  api.use('*', (c, next) =>
+    bodyLimit({
+      maxSize: Number(c.env.MAX_BODY_BYTES ?? DEFAULT_MAX_BODY_BYTES),
+      onError: () => {
+        throw new ApiError(413, Codes.bodyTooLarge, `Request body is larger than ${Number(c.env.MAX_BODY_BYTES ?? DEFAULT_MAX_BODY_BYTES)} bytes`)
+      },
+    })(c, next)
+  )
+  api.use('*', authenticate)
+  api.route('/accounts', accountsApp)
+  api.route('/accounts/:account_id{[0-9a-f]{32}}/tokens', tokensApp)
+  api.route('/user/tokens', tokensApp)
+  api.route('/zones/:zone_id{[^/]+}/dns_records', records)
+  api.route('/zones', zonesApp)
+
+  const app = new Hono<AppEnv>()
+  app.route('/client/v4', api)
+  app.all('/client/v4/*', (c) => {
+    throw ApiError.badRequest(Codes.noRoute, `No route for that URI: ${c.req.method} ${new URL(c.req.url).pathname}`)
+  })
+  app.onError(onError)
+  api.onError(onError)
+  app.notFound((c) => c.json({ success: false, errors: [{ code: Codes.noRoute, message: 'No route for that URI' }], messages: [], result: null }, 404))
+  return app
+}

@@ -1,0 +1,42 @@
+/**
+ * @module Bearer-token authentication middleware: resolves the request's Principal.
+ */
+import { eq } from 'drizzle-orm'
+import { createMiddleware } from 'hono/factory'
+import { apiTokens } from '../db/schema.ts'
+import { ApiError, Codes } from '../http/api-error.ts'
+import type { AppEnv } from '../http/app-env.ts'
+import type { Policy } from './policies.ts'
+import { policiesToGrants } from './policies.ts'
+import { hashToken } from './secrets.ts'
+
+const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]+)$/
+
+export const authenticate = createMiddleware<AppEnv>(async function authenticate(c, next) {
+  const header = c.req.header('authorization')
+  if (header === undefined) {
+    if (c.req.header('x-auth-key') !== undefined || c.req.header('x-auth-email') !== undefined) {
+      throw new ApiError(403, Codes.unauthenticated, 'Authentication error: global API keys are not supported; use an API token (Authorization: Bearer <token>)')
+    }
+    throw new ApiError(403, Codes.unauthenticated, 'Authentication error: missing Authorization: Bearer <token> header')
+  }
+  const m = BEARER.exec(header.trim())
+  if (!m) {
+    throw new ApiError(400, Codes.invalidHeaders, 'Invalid request headers', {
+      errorChain: [{ code: 6111, message: 'Invalid format for Authorization header' }],
+    })
+  }
+  const secret = m[1]!
+  const dev = c.env.DEV_API_TOKEN
+  if (dev && secret === dev) {
+    c.set('principal', { tokenId: 'dev', admin: true, grants: [] })
+    return next()
+  }
+  const hash = await hashToken(secret)
+  const row = await c.var.db.select().from(apiTokens).where(eq(apiTokens.tokenHash, hash)).get()
+  if (!row || row.status !== 'active' || (row.expiresOn !== null && row.expiresOn < new Date().toISOString())) {
+    throw new ApiError(403, Codes.invalidToken, 'Invalid access token')
+  }
+  c.set('principal', { tokenId: row.id, admin: false, grants: policiesToGrants(JSON.parse(row.policies) as Policy[]) })
+  return next()
+})

@@ -1,0 +1,63 @@
+/**
+ * @module Cloudflare-shaped token policies: validation on create, and conversion to grants.
+ */
+import { z } from 'zod'
+import { ApiError, Codes } from '../http/api-error.ts'
+import { findPermissionGroup, type Grant, type Permission } from './permissions.ts'
+
+const ACCOUNT_PREFIX = 'com.cloudflare.api.account.'
+const ZONE_PREFIX = 'com.cloudflare.api.account.zone.'
+
+export const policySchema = z.object({
+  id: z.string().optional(),
+  effect: z.enum(['allow']).default('allow'),
+  permission_groups: z
+    .array(z.object({ id: z.string().optional(), name: z.string().optional() }))
+    .min(1, 'a policy needs at least one permission group'),
+  resources: z.record(z.string(), z.union([z.literal('*'), z.record(z.string(), z.literal('*'))])),
+})
+export type Policy = z.infer<typeof policySchema>
+
+/** Checks each permission group and resource key; returns policies with ids and canonical group names. */
+export function normalizePolicies(policies: Policy[]): Policy[] {
+  return policies.map((p, i) => {
+    const groups = p.permission_groups.map((ref) => {
+      const g = findPermissionGroup(ref)
+      if (!g) throw ApiError.badRequest(Codes.validation, `policies[${i}]: unknown permission group ${JSON.stringify(ref.id ?? ref.name)}`)
+      return { id: g.id, name: g.name }
+    })
+    for (const key of Object.keys(p.resources)) {
+      if (!key.startsWith(ACCOUNT_PREFIX)) {
+        throw ApiError.badRequest(Codes.validation, `policies[${i}]: resource ${JSON.stringify(key)} must start with ${ACCOUNT_PREFIX}`)
+      }
+    }
+    return { id: p.id ?? crypto.randomUUID().replaceAll('-', ''), effect: 'allow', permission_groups: groups, resources: p.resources }
+  })
+}
+
+export function policiesToGrants(policies: Policy[]): Grant[] {
+  return policies.map((p) => {
+    const permissions = new Set<Permission>()
+    for (const ref of p.permission_groups) for (const perm of findPermissionGroup(ref)?.grants ?? []) permissions.add(perm)
+    const grant: Grant = { permissions, accounts: new Set(), zones: new Set(), everything: false }
+    for (const [key, value] of Object.entries(p.resources)) addResource(grant, key, value)
+    return grant
+  })
+}
+
+function addResource(grant: Grant, key: string, value: '*' | Record<string, '*'>): void {
+  if (key === `${ZONE_PREFIX}*` || key === `${ACCOUNT_PREFIX}*`) {
+    grant.everything = true
+  } else if (key.startsWith(ZONE_PREFIX)) {
+    grant.zones.add(key.slice(ZONE_PREFIX.length))
+  } else if (typeof value === 'object') {
+    // Nested form: { "com.cloudflare.api.account.<acct>": { "com.cloudflare.api.account.zone.*": "*" } }
+    const account = key.slice(ACCOUNT_PREFIX.length)
+    for (const inner of Object.keys(value)) {
+      if (inner === `${ZONE_PREFIX}*`) grant.accounts.add(account)
+      else if (inner.startsWith(ZONE_PREFIX)) grant.zones.add(inner.slice(ZONE_PREFIX.length))
+    }
+  } else {
+    grant.accounts.add(key.slice(ACCOUNT_PREFIX.length))
+  }
+}

@@ -1,0 +1,13 @@
+/**
+ * @module Token secrets: generation and hashing. Only hashes are stored.
+ */
+
+export function newTokenSecret(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(30))
+  return btoa(String.fromCharCode(...bytes)).replaceAll('+', '-').replaceAll('/', '_')
+}
+
+export async function hashToken(secret: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(secret))
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('')
+}

@@ -1,0 +1,62 @@
+/**
+ * @module The batch engine: load once, plan in memory, write in one D1 batch; re-plan on a lost race.
+ * Every record write in the API (single-record endpoints, batch, import) goes through here.
+ */
+import { ApiError, Codes } from '../http/api-error.ts'
+import { newId, nowIso } from '../http/ids.ts'
+import { loadForBatch } from './load.ts'
+import { planBatch, type Plan } from './plan.ts'
+import type { BatchRequest } from './request.ts'
+import { VERSION_CONFLICT, writeStatements } from './write.ts'
+
+export interface ApplyTarget {
+  zoneId: string
+  zoneName: string
+  tokenId: string
+}
+
+export interface Applied {
+  plan: Plan
+  /** Change-log sequence this batch committed up to (unchanged when nothing changed). */
+  seq: number
+  attempts: number
+}
+
+export const MAX_ATTEMPTS = 8
+
+export async function applyBatch(db: D1Database, target: ApplyTarget, req: BatchRequest, pointers: boolean): Promise<Applied> {
+  for (let attempt = 1; ; attempt++) {
+    const loaded = await loadForBatch(db, target.zoneId, target.zoneName, req)
+    if (!loaded) throw new ApiError(404, Codes.zoneNotFound, 'Zone not found')
+    const now = nowIso()
+    const plan = planBatch(req, loaded.records, { zoneId: target.zoneId, zoneName: target.zoneName, now, newId, pointers })
+    if (plan.changes.length === 0) return { plan, seq: loaded.guard.changeSeq, attempts: attempt }
+    const stmts = writeStatements(db, { zoneId: target.zoneId, guard: loaded.guard, tokenId: target.tokenId, now }, plan.changes)
+    try {
+      await db.batch(stmts)
+      return { plan, seq: loaded.guard.changeSeq + plan.changes.length, attempts: attempt }
+    } catch (e) {
+      const message = String((e as Error).message ?? e)
+      if (isConflict(message)) {
+        if (attempt >= MAX_ATTEMPTS) {
+          throw new ApiError(409, Codes.conflictRetry, `The zone changed ${MAX_ATTEMPTS} times while this batch was being applied; nothing was changed. Retry the request.`)
+        }
+        await sleep(Math.random() * 10 * attempt)
+        continue
+      }
+      if (message.includes('UNIQUE constraint failed: dns_records')) {
+        throw ApiError.badRequest(81058, 'An identical record already exists.')
+      }
+      if (message.includes('FOREIGN KEY constraint failed')) throw new ApiError(404, Codes.zoneNotFound, 'Zone not found')
+      throw e
+    }
+  }
+}
+
+function isConflict(message: string): boolean {
+  return message.includes(VERSION_CONFLICT) || message.includes('UNIQUE constraint failed: change_log')
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms))
+}

@@ -1,0 +1,68 @@
+/**
+ * @module The one read of a batch: the zone's guard columns and every record the batch can touch
+ * (by id, the other records at those records' names, and the records at every named target).
+ */
+import { normalizeName } from '@edgedns/records'
+import { fromRow, type DnsRecord, type RecordRow } from '../records/model.ts'
+import { jsonChunks } from './json-chunks.ts'
+import type { BatchRequest } from './request.ts'
+
+export interface ZoneGuard {
+  version: number
+  changeSeq: number
+  serial: number
+}
+
+export interface Loaded {
+  guard: ZoneGuard
+  records: DnsRecord[]
+}
+
+export function referencedIds(req: BatchRequest): string[] {
+  const ids = new Set<string>()
+  for (const list of [req.deletes, req.patches, req.puts]) for (const item of list ?? []) ids.add(item.id)
+  return [...ids]
+}
+
+/** Names the batch writes to; unparsable names are skipped here and rejected by the plan. */
+export function referencedNames(req: BatchRequest, zoneName: string): string[] {
+  const names = new Set<string>()
+  for (const list of [req.patches, req.puts, req.posts]) {
+    for (const item of list ?? []) {
+      if (item.name === undefined) continue
+      try {
+        names.add(normalizeName(item.name, zoneName))
+      } catch {
+        // reported with its position by planBatch
+      }
+    }
+  }
+  return [...names]
+}
+
+export async function loadForBatch(db: D1Database, zoneId: string, zoneName: string, req: BatchRequest): Promise<Loaded | null> {
+  const stmts: D1PreparedStatement[] = [
+    db.prepare('SELECT version, change_seq, serial FROM zones WHERE id = ?1').bind(zoneId),
+  ]
+  for (const chunk of jsonChunks(referencedIds(req))) {
+    stmts.push(
+      db
+        .prepare(
+          `SELECT * FROM dns_records WHERE zone_id = ?1 AND (id IN (SELECT value FROM json_each(?2))
+             OR name IN (SELECT name FROM dns_records WHERE zone_id = ?1 AND id IN (SELECT value FROM json_each(?2))))`
+        )
+        .bind(zoneId, chunk)
+    )
+  }
+  for (const chunk of jsonChunks(referencedNames(req, zoneName))) {
+    stmts.push(db.prepare('SELECT * FROM dns_records WHERE zone_id = ?1 AND name IN (SELECT value FROM json_each(?2))').bind(zoneId, chunk))
+  }
+  const results = await db.batch(stmts)
+  const zone = results[0]!.results[0] as { version: number; change_seq: number; serial: number } | undefined
+  if (!zone) return null
+  const byId = new Map<string, DnsRecord>()
+  for (const r of results.slice(1)) {
+    for (const row of r.results as unknown as RecordRow[]) if (!byId.has(row.id)) byId.set(row.id, fromRow(row))
+  }
+  return { guard: { version: zone.version, changeSeq: zone.change_seq, serial: zone.serial }, records: [...byId.values()] }
+}

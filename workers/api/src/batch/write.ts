@@ -1,0 +1,78 @@
+/**
+ * @module Turns a plan into one D1 batch of a handful of bulk statements: the version guard,
+ * deletes, inserts, the change log (transactional outbox) and the audit trail.
+ */
+import { RECORD_COLUMNS, toApi, toRowValues } from '../records/model.ts'
+import { jsonChunks } from './json-chunks.ts'
+import type { Change } from './plan.ts'
+import type { ZoneGuard } from './load.ts'
+
+export interface WriteContext {
+  zoneId: string
+  guard: ZoneGuard
+  tokenId: string
+  now: string
+}
+
+/** A guard failure surfaces as this constraint error; the engine re-plans and retries. */
+export const VERSION_CONFLICT = 'NOT NULL constraint failed: zones.version'
+
+export function nextSerial(serial: number, nowMs: number): number {
+  return Math.max(serial + 1, Math.floor(nowMs / 1000))
+}
+
+/** Bumps version, serial and change sequence; fails the whole batch if another writer committed first. */
+export function guardStatement(db: D1Database, ctx: WriteContext, changeCount: number): D1PreparedStatement {
+  return db
+    .prepare(
+      `UPDATE zones SET version = CASE WHEN version = ?1 THEN version + 1 END,
+         change_seq = change_seq + ?2, serial = ?3, modified_on = ?4 WHERE id = ?5`
+    )
+    .bind(ctx.guard.version, changeCount, nextSerial(ctx.guard.serial, Date.parse(ctx.now)), ctx.now, ctx.zoneId)
+}
+
+const INSERT_RECORDS = `INSERT INTO dns_records (${RECORD_COLUMNS.join(', ')})
+  SELECT ${RECORD_COLUMNS.map((_, i) => `value ->> ${i}`).join(', ')} FROM json_each(?1)`
+
+export function writeStatements(db: D1Database, ctx: WriteContext, changes: Change[]): D1PreparedStatement[] {
+  const stmts = [guardStatement(db, ctx, changes.length)]
+  // Changed records are deleted and re-inserted: the table then only ever holds a subset of the
+  // final state, so unique indexes cannot trip on intermediate states (e.g. two records swapping content).
+  const removed = changes.filter((c) => c.op !== 'create').map((c) => c.recordId)
+  for (const chunk of jsonChunks(removed)) {
+    stmts.push(db.prepare('DELETE FROM dns_records WHERE zone_id = ?1 AND id IN (SELECT value FROM json_each(?2))').bind(ctx.zoneId, chunk))
+  }
+  const rows = changes.flatMap((c) => (c.after ? [toRowValues(c.after)] : []))
+  for (const chunk of jsonChunks(rows)) stmts.push(db.prepare(INSERT_RECORDS).bind(chunk))
+
+  const base = ctx.guard.changeSeq
+  const log = changes.map((c, i) => [base + i + 1, c.op, c.recordId, c.before?.name ?? null, c.after?.name ?? null, (c.after ?? c.before)!.type])
+  for (const chunk of jsonChunks(log)) {
+    stmts.push(
+      db
+        .prepare(
+          `INSERT INTO change_log (zone_id, seq, op, record_id, old_name, new_name, type, created_on)
+           SELECT ?1, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, ?2 FROM json_each(?3)`
+        )
+        .bind(ctx.zoneId, ctx.now, chunk)
+    )
+  }
+  const audit = changes.map((c, i) => [
+    base + i + 1,
+    c.op,
+    c.recordId,
+    c.before ? JSON.stringify(toApi(c.before)) : null,
+    c.after ? JSON.stringify(toApi(c.after)) : null,
+  ])
+  for (const chunk of jsonChunks(audit)) {
+    stmts.push(
+      db
+        .prepare(
+          `INSERT INTO audit_log (zone_id, seq, token_id, action, record_id, before, after, created_on)
+           SELECT ?1, value ->> 0, ?2, value ->> 1, value ->> 2, value ->> 3, value ->> 4, ?3 FROM json_each(?4)`
+        )
+        .bind(ctx.zoneId, ctx.tokenId, ctx.now, chunk)
+    )
+  }
+  return stmts
+}

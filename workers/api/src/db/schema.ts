@@ -1,0 +1,130 @@
+/**
+ * @module D1 schema (drizzle). `pnpm db:generate` turns it into SQL under `migrations/`.
+ */
+import { sql } from 'drizzle-orm'
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+
+export const accounts = sqliteTable('accounts', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  /** Per-account cap on changes in one batch; null means the deployment default. */
+  maxBatchChanges: integer('max_batch_changes'),
+  createdOn: text('created_on').notNull(),
+})
+
+export const apiTokens = sqliteTable(
+  'api_tokens',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    /** SHA-256 hex of the secret; the secret itself is shown once and never stored. */
+    tokenHash: text('token_hash').notNull(),
+    status: text('status').notNull().default('active'),
+    /** JSON: Cloudflare-shaped policies `[{effect, permission_groups:[{id,name}], resources:{...}}]`. */
+    policies: text('policies').notNull(),
+    issuedOn: text('issued_on').notNull(),
+    modifiedOn: text('modified_on').notNull(),
+    expiresOn: text('expires_on'),
+    lastUsedOn: text('last_used_on'),
+  },
+  (t) => [uniqueIndex('api_tokens_hash').on(t.tokenHash)]
+)
+
+export const zones = sqliteTable(
+  'zones',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    name: text('name').notNull(),
+    status: text('status').notNull().default('active'),
+    type: text('type').notNull().default('full'),
+    paused: integer('paused', { mode: 'boolean' }).notNull().default(false),
+    nameServers: text('name_servers').notNull(),
+    vanityNameServers: text('vanity_name_servers').notNull().default('[]'),
+    soaMname: text('soa_mname').notNull(),
+    soaRname: text('soa_rname').notNull(),
+    soaRefresh: integer('soa_refresh').notNull().default(10000),
+    soaRetry: integer('soa_retry').notNull().default(2400),
+    soaExpire: integer('soa_expire').notNull().default(604800),
+    soaMinimum: integer('soa_minimum').notNull().default(1800),
+    soaTtl: integer('soa_ttl').notNull().default(3600),
+    nsTtl: integer('ns_ttl').notNull().default(86400),
+    proxyIpv4: text('proxy_ipv4').notNull().default('[]'),
+    proxyIpv6: text('proxy_ipv6').notNull().default('[]'),
+    serial: integer('serial').notNull(),
+    /** Optimistic-concurrency guard: every write batch bumps it and fails if it moved. */
+    version: integer('version').notNull().default(0),
+    /** Highest change-log sequence committed for this zone. */
+    changeSeq: integer('change_seq').notNull().default(0),
+    createdOn: text('created_on').notNull(),
+    modifiedOn: text('modified_on').notNull(),
+    activatedOn: text('activated_on'),
+  },
+  (t) => [uniqueIndex('zones_name').on(t.name), index('zones_account').on(t.accountId, t.name)]
+)
+
+export const dnsRecords = sqliteTable(
+  'dns_records',
+  {
+    id: text('id').primaryKey(),
+    zoneId: text('zone_id')
+      .notNull()
+      .references(() => zones.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** Labels reversed (`com.example.www`): names below X and enclosing names are range scans. */
+    nameRev: text('name_rev').notNull(),
+    type: text('type').notNull(),
+    content: text('content').notNull(),
+    data: text('data'),
+    priority: integer('priority'),
+    ttl: integer('ttl').notNull().default(1),
+    proxied: integer('proxied', { mode: 'boolean' }).notNull().default(false),
+    comment: text('comment'),
+    tags: text('tags').notNull().default('[]'),
+    settings: text('settings').notNull().default('{}'),
+    createdOn: text('created_on').notNull(),
+    modifiedOn: text('modified_on').notNull(),
+    commentModifiedOn: text('comment_modified_on'),
+    tagsModifiedOn: text('tags_modified_on'),
+  },
+  (t) => [
+    uniqueIndex('dns_records_identity').on(t.zoneId, t.name, t.type, t.content),
+    index('dns_records_zone_rev').on(t.zoneId, t.nameRev),
+    index('dns_records_zone_type').on(t.zoneId, t.type, t.name),
+  ]
+)
+
+/** Transactional outbox: written in the same D1 batch as the change it describes. */
+export const changeLog = sqliteTable(
+  'change_log',
+  {
+    zoneId: text('zone_id').notNull(),
+    seq: integer('seq').notNull(),
+    /** 'create' | 'update' | 'delete' | 'zone' (zone settings) | 'zone_delete' | 'full' (rebuild request) */
+    op: text('op').notNull(),
+    recordId: text('record_id'),
+    oldName: text('old_name'),
+    newName: text('new_name'),
+    type: text('type'),
+    createdOn: text('created_on').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.zoneId, t.seq] })]
+)
+
+export const auditLog = sqliteTable(
+  'audit_log',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    zoneId: text('zone_id').notNull(),
+    seq: integer('seq').notNull(),
+    tokenId: text('token_id'),
+    action: text('action').notNull(),
+    recordId: text('record_id'),
+    before: text('before'),
+    after: text('after'),
+    createdOn: text('created_on').notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
+  },
+  (t) => [index('audit_zone_seq').on(t.zoneId, t.seq)]
+)

@@ -1,0 +1,49 @@
+/**
+ * @module The one error type of the API boundary: a user-facing fault with a Cloudflare code.
+ */
+import type { ContentfulStatusCode } from 'hono/utils/http-status'
+
+export interface ErrorItem {
+  code: number
+  message: string
+}
+
+/** Thrown anywhere below a route; `onError` turns it into the Cloudflare v4 envelope. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: ContentfulStatusCode,
+    readonly code: number,
+    message: string,
+    readonly extra: { errorChain?: ErrorItem[]; headers?: Record<string, string>; pointer?: string } = {}
+  ) {
+    super(message)
+    this.name = 'ApiError'
+  }
+
+  static badRequest(code: number, message: string): ApiError {
+    return new ApiError(400, code, message)
+  }
+}
+
+/** Error codes this API answers with; Cloudflare's where one is known (see docs/errors.md). */
+export const Codes = {
+  invalidJson: 9207,
+  invalidRequest: 9000,
+  validation: 1004,
+  recordNotFound: 81044,
+  invalidRecordId: 1002,
+  zoneNotFound: 7003,
+  noRoute: 7000,
+  methodNotAllowed: 10405,
+  unauthenticated: 10000,
+  invalidToken: 9109,
+  invalidHeaders: 6003,
+  bodyTooLarge: 10413,
+  batchTooLarge: 81063,
+  conflictRetry: 81064,
+  zoneExists: 1061,
+  invalidZoneName: 1099,
+  accountNotFound: 1003,
+  tokenNotFound: 1001,
+  internal: 10001,
+} as const

@@ -1,0 +1,29 @@
+/**
+ * @module Request body parsing with specific errors: malformed JSON and schema violations.
+ */
+import type { Context } from 'hono'
+import type { z } from 'zod'
+import { ApiError, Codes } from './api-error.ts'
+
+export async function readJson(c: Context): Promise<unknown> {
+  const text = await c.req.text()
+  if (text.trim() === '') throw ApiError.badRequest(Codes.invalidJson, 'Request body is empty; expected a JSON object')
+  try {
+    return JSON.parse(text)
+  } catch (e) {
+    throw ApiError.badRequest(Codes.invalidJson, `Malformed JSON in request body: ${(e as Error).message}`)
+  }
+}
+
+/** Parses with a zod schema; the first issue becomes a 400 naming the offending field. */
+export function parseWith<S extends z.ZodType>(schema: S, input: unknown, code: number = Codes.invalidRequest, where = ''): z.output<S> {
+  const r = schema.safeParse(input)
+  if (r.success) return r.data
+  const issue = r.error.issues[0]!
+  const path = [where, ...issue.path.map(String)].filter((p) => p !== '').join('.')
+  throw ApiError.badRequest(code, path ? `${path}: ${issue.message}` : issue.message)
+}
+
+export async function readBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
+  return parseWith(schema, await readJson(c))
+}

@@ -1,0 +1,41 @@
+/**
+ * @module Cloudflare v4 response envelope builders.
+ */
+import type { Context } from 'hono'
+import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import type { ErrorItem } from './api-error.ts'
+
+export interface ResultInfo {
+  page: number
+  per_page: number
+  count: number
+  total_count: number
+  total_pages: number
+}
+
+export function ok<T>(c: Context, result: T, status: ContentfulStatusCode = 200): Response {
+  return c.json({ success: true, errors: [], messages: [], result }, status)
+}
+
+export function okList<T>(c: Context, result: T[], info: ResultInfo): Response {
+  return c.json({ success: true, errors: [], messages: [], result, result_info: info })
+}
+
+export function failureBody(errors: ErrorItem[]): {
+  success: false
+  errors: ErrorItem[]
+  messages: []
+  result: null
+} {
+  return { success: false, errors, messages: [], result: null }
+}
+
+export function resultInfo(page: number, perPage: number, count: number, total: number): ResultInfo {
+  return {
+    page,
+    per_page: perPage,
+    count,
+    total_count: total,
+    total_pages: Math.max(1, Math.ceil(total / perPage)),
+  }
+}

@@ -1,0 +1,23 @@
+/**
+ * @module Maps every thrown error to the Cloudflare envelope, in one place.
+ */
+import type { Context } from 'hono'
+import { HTTPException } from 'hono/http-exception'
+import { RecordError } from '@edgedns/records'
+import { ApiError, Codes } from './api-error.ts'
+
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err
+  if (err instanceof RecordError) return ApiError.badRequest(err.code, err.message)
+  if (err instanceof HTTPException) return new ApiError(err.status as 400, Codes.invalidRequest, err.message || 'Bad request')
+  return new ApiError(500, Codes.internal, 'Internal server error')
+}
+
+export function onError(err: unknown, c: Context): Response {
+  const e = toApiError(err)
+  if (e.status >= 500) console.error('unhandled error', err)
+  const item: Record<string, unknown> = { code: e.code, message: e.message }
+  if (e.extra.errorChain) item.error_chain = e.extra.errorChain
+  if (e.extra.pointer) item.source = { pointer: e.extra.pointer }
+  return c.json({ success: false, errors: [item], messages: [], result: null }, e.status, e.extra.headers)
+}

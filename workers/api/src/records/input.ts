@@ -1,0 +1,157 @@
+/**
+ * @module Request shapes for records (zod) and their turning into validated DnsRecords.
+ */
+import { z } from 'zod'
+import {
+  isProxiable,
+  isRecordType,
+  normalizeContent,
+  normalizeName,
+  RecordError,
+  RECORD_TYPES,
+  validateTtl,
+  type RecordType,
+} from '@edgedns/records'
+import type { DnsRecord, RecordSettings } from './model.ts'
+
+const settingsSchema = z
+  .object({ ipv4_only: z.boolean(), ipv6_only: z.boolean(), flatten_cname: z.boolean() })
+  .partial()
+
+/** Every field optional: PATCH bodies are partial; POST/PUT check required fields in `buildRecord`. */
+export const recordFieldsSchema = z.object({
+  type: z.string().optional(),
+  name: z.string().optional(),
+  content: z.string().optional(),
+  data: z.record(z.string(), z.unknown()).optional(),
+  ttl: z.number().optional(),
+  proxied: z.boolean().optional(),
+  priority: z.number().optional(),
+  comment: z.string().nullable().optional(),
+  tags: z.array(z.string()).optional(),
+  settings: settingsSchema.nullable().optional(),
+})
+export type RecordFieldsInput = z.infer<typeof recordFieldsSchema>
+
+export const recordWithIdSchema = recordFieldsSchema.extend({ id: z.string() })
+export type RecordWithIdInput = z.infer<typeof recordWithIdSchema>
+
+export const MAX_COMMENT_LENGTH = 500
+export const MAX_TAGS = 50
+const TAG_NAME = /^[A-Za-z0-9_-]+$/
+// Any graphic Unicode, no control characters (\n, \r, ...).
+const GRAPHIC = /^[^\p{Cc}]*$/u
+
+function fail(code: number, message: string): never {
+  throw new RecordError(code, message)
+}
+
+export function parseRecordType(type: string | undefined): RecordType {
+  if (type === undefined) fail(9000, 'type is required')
+  const upper = type.toUpperCase()
+  if (!isRecordType(upper)) fail(9000, `Unsupported DNS record type ${JSON.stringify(type)}; expected one of ${RECORD_TYPES.join(', ')}`)
+  return upper
+}
+
+function normalizeComment(comment: string | null | undefined): string | null {
+  if (comment === undefined || comment === null || comment === '') return null
+  if (comment.length > MAX_COMMENT_LENGTH) fail(9100, `comment must be at most ${MAX_COMMENT_LENGTH} characters`)
+  if (!GRAPHIC.test(comment)) fail(9100, 'comment must not contain control characters such as newlines')
+  return comment
+}
+
+function normalizeTags(tags: string[] | undefined): string[] {
+  if (tags === undefined) return []
+  if (tags.length > MAX_TAGS) fail(9101, `a record can carry at most ${MAX_TAGS} tags`)
+  const out = new Set<string>()
+  for (const tag of tags) {
+    const colon = tag.indexOf(':')
+    const name = (colon === -1 ? tag : tag.slice(0, colon)).toLowerCase()
+    const value = colon === -1 ? '' : tag.slice(colon + 1)
+    if (!TAG_NAME.test(name)) fail(9101, `Invalid tag ${JSON.stringify(tag)}: a tag name may contain only letters, digits, '_' and '-'`)
+    if (!GRAPHIC.test(value)) fail(9101, `Invalid tag ${JSON.stringify(tag)}: the value must not contain control characters`)
+    out.add(colon === -1 ? name : `${name}:${value}`)
+  }
+  return [...out].sort()
+}
+
+function normalizeSettings(type: RecordType, proxied: boolean, s: RecordSettings | null | undefined): RecordSettings {
+  if (!s) return {}
+  const out: RecordSettings = {}
+  if (s.ipv4_only !== undefined) out.ipv4_only = s.ipv4_only
+  if (s.ipv6_only !== undefined) out.ipv6_only = s.ipv6_only
+  if (out.ipv4_only && out.ipv6_only) fail(9102, 'settings.ipv4_only and settings.ipv6_only cannot both be true')
+  if (s.flatten_cname !== undefined) {
+    if (type !== 'CNAME' && s.flatten_cname) fail(9102, 'settings.flatten_cname applies to CNAME records only')
+    if (proxied && s.flatten_cname) fail(9102, 'settings.flatten_cname is unavailable for proxied records')
+    if (type === 'CNAME') out.flatten_cname = s.flatten_cname
+  }
+  return out
+}
+
+export interface BuildContext {
+  zoneId: string
+  zoneName: string
+  now: string
+}
+
+/**
+ * Validates a full record (POST, PUT, or a PATCH merged onto its current version) and returns it in
+ * canonical form. `base` is the current record for PUT/PATCH (id and timestamps carry over).
+ */
+export function buildRecord(f: RecordFieldsInput, ctx: BuildContext, id: string, base?: DnsRecord): DnsRecord {
+  const type = parseRecordType(f.type)
+  if (f.name === undefined) fail(9000, 'name is required')
+  const name = normalizeName(f.name, ctx.zoneName)
+  if (f.content === undefined && f.data === undefined) fail(9000, `content is required for ${type} records`)
+  const norm = normalizeContent({ type, content: f.content, data: f.data, priority: f.priority })
+  if (type === 'CNAME' && norm.content === name) fail(9007, 'Content for CNAME record is invalid: a CNAME cannot point to its own name.')
+  const proxied = f.proxied ?? false
+  if (proxied && !isProxiable(type, norm.content)) fail(9041, `This DNS record cannot be proxied: ${type} records are not proxiable.`)
+  const ttl = proxied ? 1 : f.ttl === undefined ? 1 : validateTtl(f.ttl)
+  const comment = normalizeComment(f.comment)
+  const tags = normalizeTags(f.tags)
+  const settings = normalizeSettings(type, proxied, f.settings)
+  const rec: DnsRecord = {
+    id,
+    zoneId: ctx.zoneId,
+    name,
+    type,
+    content: norm.content,
+    data: norm.data,
+    priority: norm.priority,
+    ttl,
+    proxied,
+    comment,
+    tags,
+    settings,
+    createdOn: base?.createdOn ?? ctx.now,
+    modifiedOn: ctx.now,
+    commentModifiedOn: comment === null ? null : ctx.now,
+    tagsModifiedOn: tags.length === 0 ? null : ctx.now,
+  }
+  if (base) {
+    if (base.comment === rec.comment) rec.commentModifiedOn = base.commentModifiedOn
+    if (JSON.stringify(base.tags) === JSON.stringify(rec.tags)) rec.tagsModifiedOn = base.tagsModifiedOn
+  }
+  return rec
+}
+
+/** PATCH: unspecified fields keep their current values. */
+export function mergePatch(base: DnsRecord, f: RecordFieldsInput): RecordFieldsInput {
+  const type = f.type ?? base.type
+  const typeChanged = type.toUpperCase() !== base.type
+  const keepsValue = f.content === undefined && f.data === undefined && !typeChanged
+  return {
+    type,
+    name: f.name ?? base.name,
+    content: keepsValue ? (base.data === null ? base.content : undefined) : f.content,
+    data: keepsValue ? (base.data ?? undefined) : f.data,
+    priority: f.priority ?? base.priority ?? undefined,
+    ttl: f.ttl ?? base.ttl,
+    proxied: f.proxied ?? base.proxied,
+    comment: f.comment === undefined ? base.comment : f.comment,
+    tags: f.tags ?? base.tags,
+    settings: f.settings === undefined ? base.settings : f.settings,
+  }
+}

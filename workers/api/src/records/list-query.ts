@@ -1,0 +1,123 @@
+/**
+ * @module Translates the list endpoint's query parameters (as the cloudflare SDK sends them) to SQL.
+ * Substring tests use instr/substr rather than LIKE: no escaping, and no 50-byte LIKE pattern cap.
+ */
+import { ApiError, Codes } from '../http/api-error.ts'
+
+export interface ListQuery {
+  where: string
+  params: unknown[]
+  orderBy: string
+  page: number
+  perPage: number
+}
+
+type Getter = (key: string) => string[]
+const MATCH_OPS = ['exact', 'contains', 'startswith', 'endswith'] as const
+const ORDER_COLUMNS: Record<string, string> = { type: 'type', name: 'name', content: 'content', ttl: 'ttl', proxied: 'proxied' }
+export const MAX_PER_PAGE = 50_000
+
+function bad(message: string): never {
+  throw ApiError.badRequest(Codes.invalidRequest, message)
+}
+
+function textOp(column: string, op: (typeof MATCH_OPS)[number], value: string, params: unknown[]): string {
+  params.push(value.toLowerCase())
+  const p = `?${params.length}`
+  switch (op) {
+    case 'exact':
+      return `lower(${column}) = ${p}`
+    case 'contains':
+      return `instr(lower(${column}), ${p}) > 0`
+    case 'startswith':
+      return `substr(lower(${column}), 1, length(${p})) = ${p}`
+    case 'endswith':
+      return `substr(lower(${column}), -length(${p})) = ${p}`
+  }
+}
+
+function normalizeNameFilter(v: string): string {
+  return v.endsWith('.') ? v.slice(0, -1) : v
+}
+
+function tagOp(op: 'present' | (typeof MATCH_OPS)[number], value: string, params: unknown[]): string {
+  if (op === 'present') {
+    params.push(value.toLowerCase())
+    const p = `?${params.length}`
+    return `EXISTS (SELECT 1 FROM json_each(dns_records.tags) t WHERE t.value = ${p} OR substr(t.value, 1, length(${p}) + 1) = ${p} || ':')`
+  }
+  const colon = value.indexOf(':')
+  if (colon <= 0) bad(`tag.${op} expects name:value, got ${JSON.stringify(value)}`)
+  params.push(value.slice(0, colon).toLowerCase())
+  const name = `?${params.length}`
+  const cond = textOp(`substr(t.value, length(${name}) + 2)`, op, value.slice(colon + 1), params)
+  return `EXISTS (SELECT 1 FROM json_each(dns_records.tags) t WHERE substr(t.value, 1, length(${name}) + 1) = ${name} || ':' AND ${cond})`
+}
+
+export function parseListQuery(get: Getter, zoneId: string): ListQuery {
+  const params: unknown[] = [zoneId]
+  const filters: string[] = []
+  const tagFilters: string[] = []
+  const one = (k: string): string | undefined => get(k).at(-1)
+
+  const type = one('type')
+  if (type !== undefined && type !== '') {
+    params.push(type.toUpperCase())
+    filters.push(`type = ?${params.length}`)
+  }
+  for (const field of ['name', 'content', 'comment'] as const) {
+    const legacy = one(field)
+    if (legacy !== undefined) filters.push(textOp(field, 'exact', field === 'name' ? normalizeNameFilter(legacy) : legacy, params))
+    for (const op of MATCH_OPS) {
+      for (const v of get(`${field}.${op}`)) filters.push(textOp(field, op, field === 'name' ? normalizeNameFilter(v) : v, params))
+    }
+  }
+  if (get('comment.present').length > 0) filters.push(`comment IS NOT NULL`)
+  if (get('comment.absent').length > 0) filters.push(`comment IS NULL`)
+  const proxied = one('proxied')
+  if (proxied !== undefined) {
+    if (proxied !== 'true' && proxied !== 'false') bad(`proxied must be true or false, got ${JSON.stringify(proxied)}`)
+    filters.push(`proxied = ${proxied === 'true' ? 1 : 0}`)
+  }
+  for (const v of get('tag')) tagFilters.push(v.includes(':') ? tagOp('exact', v, params) : tagOp('present', v, params))
+  for (const v of get('tag.present')) tagFilters.push(tagOp('present', v, params))
+  for (const v of get('tag.absent')) tagFilters.push(`NOT ${tagOp('present', v, params)}`)
+  for (const op of MATCH_OPS) for (const v of get(`tag.${op}`)) tagFilters.push(tagOp(op, v, params))
+
+  const search = one('search')
+  if (search !== undefined && search !== '') {
+    params.push(search.toLowerCase())
+    const p = `?${params.length}`
+    filters.push(`(instr(name, ${p}) > 0 OR instr(lower(content), ${p}) > 0 OR instr(lower(coalesce(comment, '')), ${p}) > 0 OR instr(lower(tags), ${p}) > 0)`)
+  }
+
+  const match = oneOf(one('match'), ['all', 'any'], 'match')
+  const tagMatch = oneOf(one('tag_match'), ['all', 'any'], 'tag_match')
+  const clauses: string[] = []
+  if (filters.length > 0) clauses.push(`(${filters.join(match === 'any' ? ' OR ' : ' AND ')})`)
+  if (tagFilters.length > 0) clauses.push(`(${tagFilters.join(tagMatch === 'any' ? ' OR ' : ' AND ')})`)
+  const where = ['zone_id = ?1', clauses.length > 0 ? `(${clauses.join(match === 'any' ? ' OR ' : ' AND ')})` : ''].filter(Boolean).join(' AND ')
+
+  const order = oneOf(one('order'), Object.keys(ORDER_COLUMNS), 'order')
+  const direction = oneOf(one('direction'), ['asc', 'desc'], 'direction')
+  const col = ORDER_COLUMNS[order ?? 'type']!
+  const dir = direction === 'desc' ? 'DESC' : 'ASC'
+  const orderBy = `${col} ${dir}, name ${dir}, id ${dir}`
+
+  const page = intParam(one('page'), 'page', 1, 1, Number.MAX_SAFE_INTEGER)
+  const perPage = intParam(one('per_page'), 'per_page', 100, 1, MAX_PER_PAGE)
+  return { where, params, orderBy, page, perPage }
+}
+
+function oneOf(v: string | undefined, allowed: string[], name: string): string | undefined {
+  if (v === undefined || v === '') return undefined
+  if (!allowed.includes(v)) bad(`${name} must be one of ${allowed.join(', ')}; got ${JSON.stringify(v)}`)
+  return v
+}
+
+export function intParam(v: string | undefined, name: string, dflt: number, min: number, max: number): number {
+  if (v === undefined || v === '') return dflt
+  const n = Number(v)
+  if (!Number.isInteger(n) || n < min || n > max) bad(`${name} must be an integer from ${min} to ${max}; got ${JSON.stringify(v)}`)
+  return n
+}

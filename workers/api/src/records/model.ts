@@ -1,0 +1,133 @@
+/**
+ * @module The DNS record as the API holds it in memory, and its row / response forms.
+ */
+import type { RecordType } from '@edgedns/records'
+import { isProxiable } from '@edgedns/records'
+
+export interface RecordSettings {
+  ipv4_only?: boolean
+  ipv6_only?: boolean
+  flatten_cname?: boolean
+}
+
+export interface DnsRecord {
+  id: string
+  zoneId: string
+  name: string
+  type: RecordType
+  content: string
+  data: Record<string, unknown> | null
+  priority: number | null
+  ttl: number
+  proxied: boolean
+  comment: string | null
+  tags: string[]
+  settings: RecordSettings
+  createdOn: string
+  modifiedOn: string
+  commentModifiedOn: string | null
+  tagsModifiedOn: string | null
+}
+
+/** Row as read from D1 with raw SQL (snake_case columns). */
+export interface RecordRow {
+  id: string
+  zone_id: string
+  name: string
+  name_rev: string
+  type: string
+  content: string
+  data: string | null
+  priority: number | null
+  ttl: number
+  proxied: number
+  comment: string | null
+  tags: string
+  settings: string
+  created_on: string
+  modified_on: string
+  comment_modified_on: string | null
+  tags_modified_on: string | null
+}
+
+export const RECORD_COLUMNS = [
+  'id', 'zone_id', 'name', 'name_rev', 'type', 'content', 'data', 'priority', 'ttl', 'proxied',
+  'comment', 'tags', 'settings', 'created_on', 'modified_on', 'comment_modified_on', 'tags_modified_on',
+] as const
+
+export function reverseName(name: string): string {
+  return name.split('.').reverse().join('.')
+}
+
+export function fromRow(r: RecordRow): DnsRecord {
+  return {
+    id: r.id,
+    zoneId: r.zone_id,
+    name: r.name,
+    type: r.type as RecordType,
+    content: r.content,
+    data: r.data === null ? null : (JSON.parse(r.data) as Record<string, unknown>),
+    priority: r.priority,
+    ttl: r.ttl,
+    proxied: r.proxied === 1,
+    comment: r.comment,
+    tags: JSON.parse(r.tags) as string[],
+    settings: JSON.parse(r.settings) as RecordSettings,
+    createdOn: r.created_on,
+    modifiedOn: r.modified_on,
+    commentModifiedOn: r.comment_modified_on,
+    tagsModifiedOn: r.tags_modified_on,
+  }
+}
+
+/** Values in RECORD_COLUMNS order, for `json_each` bulk inserts. */
+export function toRowValues(r: DnsRecord): unknown[] {
+  return [
+    r.id, r.zoneId, r.name, reverseName(r.name), r.type, r.content,
+    r.data === null ? null : JSON.stringify(r.data), r.priority, r.ttl, r.proxied ? 1 : 0,
+    r.comment, JSON.stringify(r.tags), JSON.stringify(r.settings), r.createdOn, r.modifiedOn,
+    r.commentModifiedOn, r.tagsModifiedOn,
+  ]
+}
+
+const PRIORITY_TYPES = new Set<RecordType>(['MX', 'URI', 'SRV', 'HTTPS', 'SVCB'])
+
+/** The Cloudflare v4 record object. */
+export function toApi(r: DnsRecord): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    id: r.id,
+    name: r.name,
+    type: r.type,
+    content: r.content,
+    proxiable: isProxiable(r.type, r.content),
+    proxied: r.proxied,
+    ttl: r.ttl,
+    settings: r.settings,
+    meta: {},
+    comment: r.comment,
+    tags: r.tags,
+    created_on: r.createdOn,
+    modified_on: r.modifiedOn,
+  }
+  if (r.commentModifiedOn !== null && r.comment !== null) out.comment_modified_on = r.commentModifiedOn
+  if (r.tagsModifiedOn !== null && r.tags.length > 0) out.tags_modified_on = r.tagsModifiedOn
+  if (r.priority !== null && PRIORITY_TYPES.has(r.type)) out.priority = r.priority
+  if (r.data !== null) out.data = r.data
+  return out
+}
+
+/** Whether two versions of a record differ in anything a user set. */
+export function sameRecord(a: DnsRecord, b: DnsRecord): boolean {
+  return (
+    a.name === b.name &&
+    a.type === b.type &&
+    a.content === b.content &&
+    JSON.stringify(a.data) === JSON.stringify(b.data) &&
+    a.priority === b.priority &&
+    a.ttl === b.ttl &&
+    a.proxied === b.proxied &&
+    a.comment === b.comment &&
+    JSON.stringify(a.tags) === JSON.stringify(b.tags) &&
+    JSON.stringify(a.settings) === JSON.stringify(b.settings)
+  )
+}

@@ -1,0 +1,78 @@
+/**
+ * @module Accounts: list and get; admins may create accounts and set their batch limit.
+ */
+import { eq } from 'drizzle-orm'
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { reachesAccount } from '../auth/permissions.ts'
+import { accounts } from '../db/schema.ts'
+import { ApiError, Codes } from '../http/api-error.ts'
+import type { AppEnv } from '../http/app-env.ts'
+import { readBody } from '../http/body.ts'
+import { ok, okList, resultInfo } from '../http/envelope.ts'
+import { newId, nowIso } from '../http/ids.ts'
+import { intParam } from '../records/list-query.ts'
+
+export const accountsApp = new Hono<AppEnv>()
+
+type AccountRow = typeof accounts.$inferSelect
+
+function accountToApi(a: AccountRow): Record<string, unknown> {
+  return {
+    id: a.id,
+    name: a.name,
+    type: 'standard',
+    created_on: a.createdOn,
+    settings: { enforce_twofactor: false, max_dns_batch_changes: a.maxBatchChanges },
+  }
+}
+
+const MAX_BATCH_CEILING = 100_000
+const createSchema = z.object({ name: z.string().min(1).max(100) })
+const editSchema = z.object({
+  name: z.string().min(1).max(100).optional(),
+  settings: z.object({ max_dns_batch_changes: z.number().int().min(1).max(MAX_BATCH_CEILING).nullable() }).partial().optional(),
+})
+
+function requireAdmin(admin: boolean): void {
+  if (!admin) throw new ApiError(403, Codes.unauthenticated, 'Authentication error: only an administrator token can manage accounts')
+}
+
+accountsApp.get('/', async (c) => {
+  const page = intParam(c.req.query('page'), 'page', 1, 1, Number.MAX_SAFE_INTEGER)
+  const perPage = intParam(c.req.query('per_page'), 'per_page', 20, 5, 50)
+  const all = (await c.var.db.select().from(accounts).orderBy(accounts.name).all()).filter((a) =>
+    ['zone:read', 'dns:read', 'zone:edit', 'tokens:edit'].some((p) => reachesAccount(c.var.principal, p as 'zone:read', a.id))
+  )
+  const slice = all.slice((page - 1) * perPage, page * perPage)
+  return okList(c, slice.map(accountToApi), resultInfo(page, perPage, slice.length, all.length))
+})
+
+accountsApp.post('/', async (c) => {
+  requireAdmin(c.var.principal.admin)
+  const body = await readBody(c, createSchema)
+  const row: AccountRow = { id: newId(), name: body.name, maxBatchChanges: null, createdOn: nowIso() }
+  await c.var.db.insert(accounts).values(row)
+  return ok(c, accountToApi(row))
+})
+
+accountsApp.get('/:account_id{[0-9a-f]{32}}', async (c) => {
+  const row = await c.var.db.select().from(accounts).where(eq(accounts.id, c.req.param('account_id'))).get()
+  if (!row || !reachesAccount(c.var.principal, 'zone:read', row.id)) throw new ApiError(404, Codes.accountNotFound, 'Account not found')
+  return ok(c, accountToApi(row))
+})
+
+accountsApp.put('/:account_id{[0-9a-f]{32}}', async (c) => {
+  requireAdmin(c.var.principal.admin)
+  const body = await readBody(c, editSchema)
+  const id = c.req.param('account_id')
+  const row = await c.var.db.select().from(accounts).where(eq(accounts.id, id)).get()
+  if (!row) throw new ApiError(404, Codes.accountNotFound, 'Account not found')
+  const next: AccountRow = {
+    ...row,
+    name: body.name ?? row.name,
+    maxBatchChanges: body.settings?.max_dns_batch_changes !== undefined ? body.settings.max_dns_batch_changes : row.maxBatchChanges,
+  }
+  await c.var.db.update(accounts).set(next).where(eq(accounts.id, id))
+  return ok(c, accountToApi(next))
+})

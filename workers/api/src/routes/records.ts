@@ -1,0 +1,110 @@
+/**
+ * @module DNS records endpoints: list, get, create, overwrite, edit, delete, batch.
+ * Every write goes through the batch engine, so single-record and batch writes share one path.
+ */
+import { Hono, type Context } from 'hono'
+import { applyBatch, type Applied } from '../batch/apply.ts'
+import { batchRequestSchema, countChanges, type BatchRequest } from '../batch/request.ts'
+import { notifyBuilder } from '../builder/notify.ts'
+import { accounts } from '../db/schema.ts'
+import { ApiError, Codes } from '../http/api-error.ts'
+import type { AppEnv } from '../http/app-env.ts'
+import { parseWith, readJson } from '../http/body.ts'
+import { ok, okList, resultInfo } from '../http/envelope.ts'
+import { isId } from '../http/ids.ts'
+import { recordFieldsSchema } from '../records/input.ts'
+import { parseListQuery } from '../records/list-query.ts'
+import { fromRow, toApi, type RecordRow } from '../records/model.ts'
+import { zoneFor } from '../zones/access.ts'
+import type { ZoneRow } from '../zones/model.ts'
+import { eq } from 'drizzle-orm'
+
+export const records = new Hono<AppEnv>()
+
+const SEQ_HEADER = 'x-edgedns-change-seq'
+
+async function run(c: Context<AppEnv>, zone: ZoneRow, req: BatchRequest, pointers: boolean): Promise<Applied> {
+  const applied = await applyBatch(c.env.DB, { zoneId: zone.id, zoneName: zone.name, tokenId: c.var.principal.tokenId }, req, pointers)
+  c.header(SEQ_HEADER, String(applied.seq))
+  if (applied.plan.changes.length > 0) notifyBuilder(c, zone.id, applied.seq)
+  return applied
+}
+
+function recordId(c: Context<AppEnv>): string {
+  const id = c.req.param('record_id') ?? ''
+  if (!isId(id)) throw ApiError.badRequest(Codes.invalidRecordId, 'Invalid dns record identifier')
+  return id
+}
+
+async function batchLimit(c: Context<AppEnv>, zone: ZoneRow): Promise<number> {
+  const row = await c.var.db.select({ max: accounts.maxBatchChanges }).from(accounts).where(eq(accounts.id, zone.accountId)).get()
+  return row?.max ?? Number(c.env.MAX_BATCH_CHANGES ?? 3500)
+}
+
+records.get('/', async (c) => {
+  const zone = await zoneFor(c, 'dns:read')
+  const q = parseListQuery((k) => c.req.queries(k) ?? [], zone.id)
+  const [rows, count] = await c.env.DB.batch([
+    c.env.DB.prepare(`SELECT * FROM dns_records WHERE ${q.where} ORDER BY ${q.orderBy} LIMIT ${q.perPage} OFFSET ${(q.page - 1) * q.perPage}`).bind(...q.params),
+    c.env.DB.prepare(`SELECT count(*) AS n FROM dns_records WHERE ${q.where}`).bind(...q.params),
+  ])
+  const result = (rows!.results as unknown as RecordRow[]).map((r) => toApi(fromRow(r)))
+  const total = (count!.results[0] as { n: number }).n
+  return okList(c, result, resultInfo(q.page, q.perPage, result.length, total))
+})
+
+records.get('/:record_id{[^/]+}', async (c) => {
+  const zone = await zoneFor(c, 'dns:read')
+  const id = recordId(c)
+  const row = await c.env.DB.prepare('SELECT * FROM dns_records WHERE zone_id = ?1 AND id = ?2').bind(zone.id, id).first<RecordRow>()
+  if (!row) throw new ApiError(404, Codes.recordNotFound, 'Record does not exist.')
+  return ok(c, toApi(fromRow(row)))
+})
+
+records.post('/', async (c) => {
+  const zone = await zoneFor(c, 'dns:edit')
+  const body = parseWith(recordFieldsSchema, await readJson(c))
+  const { plan } = await run(c, zone, { posts: [body] }, false)
+  return ok(c, toApi(plan.result.posts[0]!))
+})
+
+records.put('/:record_id{[^/]+}', async (c) => {
+  const zone = await zoneFor(c, 'dns:edit')
+  const id = recordId(c)
+  const body = parseWith(recordFieldsSchema, await readJson(c))
+  const { plan } = await run(c, zone, { puts: [{ ...body, id }] }, false)
+  return ok(c, toApi(plan.result.puts[0]!))
+})
+
+records.patch('/:record_id{[^/]+}', async (c) => {
+  const zone = await zoneFor(c, 'dns:edit')
+  const id = recordId(c)
+  const body = parseWith(recordFieldsSchema, await readJson(c))
+  const { plan } = await run(c, zone, { patches: [{ ...body, id }] }, false)
+  return ok(c, toApi(plan.result.patches[0]!))
+})
+
+records.delete('/:record_id{[^/]+}', async (c) => {
+  const zone = await zoneFor(c, 'dns:edit')
+  const id = recordId(c)
+  await run(c, zone, { deletes: [{ id }] }, false)
+  return ok(c, { id })
+})
+
+records.post('/batch', async (c) => {
+  const zone = await zoneFor(c, 'dns:edit')
+  const body = parseWith(batchRequestSchema, await readJson(c))
+  const n = countChanges(body)
+  const limit = await batchLimit(c, zone)
+  if (n > limit) {
+    throw ApiError.badRequest(Codes.batchTooLarge, `This batch has ${n} changes; the limit for this account is ${limit} changes per batch. Split it into several batches.`)
+  }
+  const { plan } = await run(c, zone, body, true)
+  const r = plan.result
+  return ok(c, {
+    ...(body.deletes ? { deletes: r.deletes.map(toApi) } : {}),
+    ...(body.patches ? { patches: r.patches.map(toApi) } : {}),
+    ...(body.puts ? { puts: r.puts.map(toApi) } : {}),
+    ...(body.posts ? { posts: r.posts.map(toApi) } : {}),
+  })
+})

@@ -1,0 +1,230 @@
+/**
+ * @module Zones endpoints: list, create, get, edit, delete, and DNS settings (SOA, NS TTL, proxy addresses).
+ */
+import { normalizeHostname, normalizeZoneName } from '@edgedns/records'
+import { and, eq } from 'drizzle-orm'
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { allows, type Principal } from '../auth/permissions.ts'
+import { guardStatement } from '../batch/write.ts'
+import { notifyBuilder } from '../builder/notify.ts'
+import { accounts, zones } from '../db/schema.ts'
+import { ApiError, Codes } from '../http/api-error.ts'
+import type { AppEnv } from '../http/app-env.ts'
+import { readBody } from '../http/body.ts'
+import { ok, okList, resultInfo } from '../http/envelope.ts'
+import { newId, nowIso } from '../http/ids.ts'
+import { intParam } from '../records/list-query.ts'
+import { accountName, zoneFor } from '../zones/access.ts'
+import { dnsSettingsToApi, zoneToApi, type ZoneRow } from '../zones/model.ts'
+
+export const zonesApp = new Hono<AppEnv>()
+
+const DEFAULT_NAME_SERVERS = 'ns1.edgedns.dev,ns2.edgedns.dev'
+
+const createSchema = z.object({
+  name: z.string().min(1),
+  account: z.object({ id: z.string() }).optional(),
+  type: z.enum(['full', 'partial', 'secondary', 'internal']).default('full'),
+})
+
+const editSchema = z.object({
+  paused: z.boolean().optional(),
+  type: z.enum(['full', 'partial', 'secondary', 'internal']).optional(),
+  vanity_name_servers: z.array(z.string()).optional(),
+})
+
+const ttl = z.number().int().min(30).max(86400)
+const dnsSettingsSchema = z.object({
+  ns_ttl: ttl.optional(),
+  soa: z
+    .object({
+      mname: z.string(),
+      rname: z.string(),
+      refresh: z.number().int().min(600).max(86400),
+      retry: z.number().int().min(600).max(86400),
+      expire: z.number().int().min(86400).max(2419200),
+      min_ttl: z.number().int().min(60).max(86400),
+      ttl: z.number().int().min(300).max(86400),
+    })
+    .partial()
+    .optional(),
+  proxy_addresses: z.object({ ipv4: z.array(z.ipv4()), ipv6: z.array(z.ipv6()) }).partial().optional(),
+})
+
+function visibleZonesFilter(p: Principal, row: ZoneRow): boolean {
+  const scope = { accountId: row.accountId, zoneId: row.id }
+  return allows(p, 'zone:read', scope) || allows(p, 'dns:read', scope) || allows(p, 'zone:edit', scope)
+}
+
+/** `name=contains:foo` style operators of the zones list. */
+function nameMatcher(raw: string | undefined): (name: string) => boolean {
+  if (raw === undefined || raw === '') return () => true
+  const m = /^(equal|not_equal|starts_with|ends_with|contains|starts_with_case_sensitive|ends_with_case_sensitive|contains_case_sensitive):(.*)$/.exec(raw)
+  const op = m ? m[1]! : 'equal'
+  const v = (m ? m[2]! : raw).toLowerCase().replace(/\.$/, '')
+  switch (op.replace('_case_sensitive', '')) {
+    case 'not_equal':
+      return (n) => n !== v
+    case 'starts_with':
+      return (n) => n.startsWith(v)
+    case 'ends_with':
+      return (n) => n.endsWith(v)
+    case 'contains':
+      return (n) => n.includes(v)
+    default:
+      return (n) => n === v
+  }
+}
+
+zonesApp.get('/', async (c) => {
+  const page = intParam(c.req.query('page'), 'page', 1, 1, Number.MAX_SAFE_INTEGER)
+  const perPage = intParam(c.req.query('per_page'), 'per_page', 20, 5, 1000)
+  const direction = c.req.query('direction') === 'desc' ? -1 : 1
+  const order = c.req.query('order') ?? 'name'
+  if (!['name', 'status', 'account.id', 'account.name', 'plan.id'].includes(order)) {
+    throw ApiError.badRequest(Codes.invalidRequest, `order must be one of name, status, account.id, account.name; got ${JSON.stringify(order)}`)
+  }
+  const matchName = nameMatcher(c.req.query('name'))
+  const status = c.req.query('status')
+  const accountId = c.req.query('account.id')
+  const accountNameFilter = c.req.query('account.name')
+  const rows = await c.var.db.select({ zone: zones, accountName: accounts.name }).from(zones).innerJoin(accounts, eq(accounts.id, zones.accountId)).all()
+  const keyOf = (r: (typeof rows)[number]): string =>
+    order === 'status' ? r.zone.status : order === 'account.id' ? r.zone.accountId : order === 'account.name' ? r.accountName : r.zone.name
+  const visible = rows
+    .filter((r) => visibleZonesFilter(c.var.principal, r.zone))
+    .filter((r) => matchName(r.zone.name))
+    .filter((r) => status === undefined || r.zone.status === status)
+    .filter((r) => accountId === undefined || r.zone.accountId === accountId)
+    .filter((r) => accountNameFilter === undefined || r.accountName === accountNameFilter)
+    .sort((a, b) => direction * (keyOf(a).localeCompare(keyOf(b)) || a.zone.name.localeCompare(b.zone.name)))
+  const slice = visible.slice((page - 1) * perPage, page * perPage)
+  return okList(c, slice.map((r) => zoneToApi(r.zone, r.accountName)), resultInfo(page, perPage, slice.length, visible.length))
+})
+
+zonesApp.post('/', async (c) => {
+  const body = await readBody(c, createSchema)
+  const principal = c.var.principal
+  let accountId = body.account?.id
+  if (accountId === undefined) {
+    const all = await c.var.db.select({ id: accounts.id }).from(accounts).all()
+    if (all.length !== 1) throw ApiError.badRequest(Codes.invalidRequest, 'account.id is required')
+    accountId = all[0]!.id
+  }
+  const account = await c.var.db.select().from(accounts).where(eq(accounts.id, accountId)).get()
+  if (!account) throw new ApiError(404, Codes.accountNotFound, `Account ${accountId} not found`)
+  if (!allows(principal, 'zone:edit', { accountId })) throw new ApiError(403, Codes.unauthenticated, 'Authentication error: this token cannot create zones in that account')
+  let name: string
+  try {
+    name = normalizeZoneName(body.name)
+  } catch (e) {
+    throw ApiError.badRequest(Codes.invalidZoneName, (e as Error).message)
+  }
+  const existing = await c.var.db.select({ id: zones.id }).from(zones).where(eq(zones.name, name)).get()
+  if (existing) throw ApiError.badRequest(Codes.zoneExists, `${name} already exists`)
+  const now = nowIso()
+  const ns = (c.env.NAME_SERVERS ?? DEFAULT_NAME_SERVERS).split(',').map((s: string) => s.trim()).filter(Boolean)
+  const row: ZoneRow = {
+    id: newId(), accountId, name, status: 'active', type: body.type, paused: false,
+    nameServers: JSON.stringify(ns), vanityNameServers: '[]',
+    soaMname: ns[0]!, soaRname: `dns.${ns[0]!.split('.').slice(1).join('.') || ns[0]!}`,
+    soaRefresh: 10000, soaRetry: 2400, soaExpire: 604800, soaMinimum: 1800, soaTtl: 3600, nsTtl: 86400,
+    proxyIpv4: '[]', proxyIpv6: '[]', serial: Math.floor(Date.now() / 1000), version: 0, changeSeq: 1,
+    createdOn: now, modifiedOn: now, activatedOn: now,
+  }
+  const insert = c.var.db.insert(zones).values(row).toSQL()
+  try {
+    await c.env.DB.batch([
+      c.env.DB.prepare(insert.sql).bind(...insert.params),
+      zoneChangeStatement(c.env.DB, row.id, 1, 'zone', now),
+    ])
+  } catch (e) {
+    if (String(e).includes('UNIQUE constraint failed: zones.name')) throw ApiError.badRequest(Codes.zoneExists, `${name} already exists`)
+    throw e
+  }
+  notifyBuilder(c, row.id, 1)
+  return ok(c, zoneToApi(row, account.name))
+})
+
+function zoneChangeStatement(db: D1Database, zoneId: string, seq: number, op: 'zone' | 'zone_delete' | 'full', now: string): D1PreparedStatement {
+  return db.prepare('INSERT INTO change_log (zone_id, seq, op, created_on) VALUES (?1, ?2, ?3, ?4)').bind(zoneId, seq, op, now)
+}
+
+zonesApp.get('/:zone_id{[^/]+}', async (c) => {
+  const zone = await zoneFor(c, 'zone:read').catch(async (e) => {
+    // DNS-only tokens may read the zone object too (external-dns style clients need it).
+    if (e instanceof ApiError && e.status === 403) return zoneFor(c, 'dns:read')
+    throw e
+  })
+  return ok(c, zoneToApi(zone, await accountName(c.var.db, zone.accountId)))
+})
+
+/** Applies a zone settings change under the version guard, logging it for the builder (apex/meta rebuild). */
+async function updateZone(c: Parameters<typeof zoneFor>[0], zone: ZoneRow, set: Partial<ZoneRow>): Promise<ZoneRow> {
+  const now = nowIso()
+  const guardCtx = { zoneId: zone.id, guard: { version: zone.version, changeSeq: zone.changeSeq, serial: zone.serial }, tokenId: c.var.principal.tokenId, now }
+  const update = c.var.db.update(zones).set(set).where(and(eq(zones.id, zone.id))).toSQL()
+  try {
+    await c.env.DB.batch([
+      guardStatement(c.env.DB, guardCtx, 1),
+      c.env.DB.prepare(update.sql).bind(...update.params),
+      zoneChangeStatement(c.env.DB, zone.id, zone.changeSeq + 1, 'zone', now),
+    ])
+  } catch (e) {
+    if (String(e).includes('NOT NULL constraint failed: zones.version') || String(e).includes('UNIQUE constraint failed: change_log')) {
+      throw new ApiError(409, Codes.conflictRetry, 'The zone changed while this update was applied; nothing was changed. Retry the request.')
+    }
+    throw e
+  }
+  notifyBuilder(c, zone.id, zone.changeSeq + 1)
+  c.header('x-edgedns-change-seq', String(zone.changeSeq + 1))
+  return (await c.var.db.select().from(zones).where(eq(zones.id, zone.id)).get())!
+}
+
+zonesApp.patch('/:zone_id{[^/]+}', async (c) => {
+  const zone = await zoneFor(c, 'zone:edit')
+  const body = await readBody(c, editSchema)
+  const set: Partial<ZoneRow> = {}
+  if (body.paused !== undefined) set.paused = body.paused
+  if (body.type !== undefined) set.type = body.type
+  if (body.vanity_name_servers !== undefined) set.vanityNameServers = JSON.stringify(body.vanity_name_servers.map((n) => normalizeHostname(n)))
+  const updated = Object.keys(set).length === 0 ? zone : await updateZone(c, zone, set)
+  return ok(c, zoneToApi(updated, await accountName(c.var.db, zone.accountId)))
+})
+
+zonesApp.delete('/:zone_id{[^/]+}', async (c) => {
+  const zone = await zoneFor(c, 'zone:edit')
+  const now = nowIso()
+  await c.env.DB.batch([
+    zoneChangeStatement(c.env.DB, zone.id, zone.changeSeq + 1, 'zone_delete', now),
+    c.env.DB.prepare('DELETE FROM dns_records WHERE zone_id = ?1').bind(zone.id),
+    c.env.DB.prepare('DELETE FROM zones WHERE id = ?1').bind(zone.id),
+  ])
+  notifyBuilder(c, zone.id, zone.changeSeq + 1)
+  return ok(c, { id: zone.id })
+})
+
+zonesApp.get('/:zone_id{[^/]+}/dns_settings', async (c) => {
+  const zone = await zoneFor(c, 'dns:read')
+  return ok(c, dnsSettingsToApi(zone))
+})
+
+zonesApp.patch('/:zone_id{[^/]+}/dns_settings', async (c) => {
+  const zone = await zoneFor(c, 'dns:edit')
+  const body = await readBody(c, dnsSettingsSchema)
+  const set: Partial<ZoneRow> = {}
+  if (body.ns_ttl !== undefined) set.nsTtl = body.ns_ttl
+  const soa = body.soa ?? {}
+  if (soa.mname !== undefined) set.soaMname = normalizeHostname(soa.mname)
+  if (soa.rname !== undefined) set.soaRname = normalizeHostname(soa.rname.replace('@', '.'))
+  if (soa.refresh !== undefined) set.soaRefresh = soa.refresh
+  if (soa.retry !== undefined) set.soaRetry = soa.retry
+  if (soa.expire !== undefined) set.soaExpire = soa.expire
+  if (soa.min_ttl !== undefined) set.soaMinimum = soa.min_ttl
+  if (soa.ttl !== undefined) set.soaTtl = soa.ttl
+  if (body.proxy_addresses?.ipv4 !== undefined) set.proxyIpv4 = JSON.stringify(body.proxy_addresses.ipv4)
+  if (body.proxy_addresses?.ipv6 !== undefined) set.proxyIpv6 = JSON.stringify(body.proxy_addresses.ipv6)
+  const updated = Object.keys(set).length === 0 ? zone : await updateZone(c, zone, set)
+  return ok(c, dnsSettingsToApi(updated))
+})

@@ -1,0 +1,30 @@
+/**
+ * @module Loads the zone named in the path and checks the token may act on it.
+ */
+import { eq } from 'drizzle-orm'
+import type { Context } from 'hono'
+import { allows, type Permission } from '../auth/permissions.ts'
+import type { Db } from '../db/client.ts'
+import { accounts, zones } from '../db/schema.ts'
+import { ApiError, Codes } from '../http/api-error.ts'
+import type { AppEnv } from '../http/app-env.ts'
+import { isId } from '../http/ids.ts'
+import type { ZoneRow } from './model.ts'
+
+export async function zoneFor(c: Context<AppEnv>, perm: Permission): Promise<ZoneRow> {
+  const id = c.req.param('zone_id') ?? ''
+  if (!isId(id)) {
+    throw ApiError.badRequest(Codes.zoneNotFound, `Could not route to ${new URL(c.req.url).pathname}, perhaps your object identifier is invalid?`)
+  }
+  const zone = await c.var.db.select().from(zones).where(eq(zones.id, id)).get()
+  if (!zone) throw new ApiError(404, Codes.zoneNotFound, `Zone ${id} not found`)
+  if (!allows(c.var.principal, perm, { accountId: zone.accountId, zoneId: zone.id })) {
+    throw new ApiError(403, Codes.unauthenticated, `Authentication error: this token lacks ${perm} on zone ${zone.name}`)
+  }
+  return zone
+}
+
+export async function accountName(db: Db, accountId: string): Promise<string> {
+  const row = await db.select({ name: accounts.name }).from(accounts).where(eq(accounts.id, accountId)).get()
+  return row?.name ?? ''
+}
