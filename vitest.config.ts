@@ -10,6 +10,16 @@ export default defineConfig(async () => {
           test: { name: 'packages', include: ['packages/*/src/**/*.test.ts'], environment: 'node' },
         },
         {
+          test: {
+            name: 'e2e',
+            include: ['test/e2e/**/*.test.ts'],
+            environment: 'node',
+            globalSetup: ['./test/e2e/global-setup.ts'],
+            testTimeout: 60_000,
+            hookTimeout: 180_000,
+          },
+        },
+        {
           plugins: [
             cloudflareTest({
               wrangler: { configPath: './workers/api/wrangler.jsonc' },

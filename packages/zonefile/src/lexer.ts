@@ -1,0 +1,134 @@
+/**
+ * @module lexer — splits master-file text into logical lines of tokens (RFC 1035 §5.1):
+ * parentheses (nestable, as in BIND) join physical lines, `;` starts a comment, quoted strings
+ * and backslash escapes are kept verbatim, CRLF and tabs are whitespace.
+ */
+import { ZoneFileError, type Position } from './errors.ts'
+
+export interface Token {
+  /** Token text exactly as written (quoted strings keep their quotes and escapes). */
+  text: string
+  line: number
+  column: number
+  quoted: boolean
+}
+
+export interface LogicalLine {
+  tokens: Token[]
+  /** The physical line began with a space or tab: the owner is the previous one. */
+  blankOwner: boolean
+  /** Trimmed comment of the physical line on which the logical line ends, if any. */
+  comment?: string
+}
+
+const LF = 10
+const CR = 13
+const SPACE = 32
+const TAB = 9
+const QUOTE = 34
+const SEMI = 59
+const OPEN = 40
+const CLOSE = 41
+const BACKSLASH = 92
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57
+}
+
+function ends(c: number): boolean {
+  return (
+    c === SPACE || c === TAB || c === LF || c === CR || c === SEMI || c === OPEN || c === CLOSE ||
+    c === QUOTE
+  )
+}
+
+/** Position of the first character after a token (for "missing …" errors). */
+export function after(token: Token): Position {
+  return { line: token.line, column: token.column + token.text.length }
+}
+
+/** Yields the logical lines of `text` that hold at least one token. */
+export function* logicalLines(text: string): Generator<LogicalLine> {
+  const len = text.length
+  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0
+  let line = 1
+  let lineStart = i
+  const open: Position[] = []
+  let tokens: Token[] = []
+  let blankOwner = false
+  let comment: string | undefined
+  let atLineStart = true
+
+  const pos = (at: number): Position => ({ line, column: at - lineStart + 1 })
+
+  // Validates the escape at `at` (a backslash); returns its length in characters.
+  const escape = (at: number): number => {
+    const next = at + 1 < len ? text.charCodeAt(at + 1) : -1
+    if (next === -1 || next === LF || next === CR) {
+      throw new ZoneFileError('bad escape sequence', pos(at))
+    }
+    if (!isDigit(next)) return 2
+    const ddd = text.slice(at + 1, at + 4)
+    if (!/^\d{3}$/.test(ddd) || Number(ddd) > 255) {
+      throw new ZoneFileError('bad escape sequence', pos(at))
+    }
+    return 4
+  }
+
+  while (i < len) {
+    const c = text.charCodeAt(i)
+    if (atLineStart) {
+      atLineStart = false
+      if (open.length === 0 && tokens.length === 0) blankOwner = c === SPACE || c === TAB
+    }
+    if (c === LF) {
+      if (open.length === 0 && tokens.length > 0) {
+        yield comment === undefined ? { tokens, blankOwner } : { tokens, blankOwner, comment }
+        tokens = []
+      }
+      comment = undefined
+      line++
+      i++
+      lineStart = i
+      atLineStart = true
+    } else if (c === SPACE || c === TAB || c === CR) {
+      i++
+    } else if (c === SEMI) {
+      let end = text.indexOf('\n', i)
+      if (end === -1) end = len
+      const trimmed = text.slice(i + 1, end).trim()
+      comment = trimmed === '' ? undefined : trimmed
+      i = end
+    } else if (c === OPEN) {
+      open.push(pos(i))
+      i++
+    } else if (c === CLOSE) {
+      if (!open.pop()) throw new ZoneFileError('unbalanced parenthesis', pos(i))
+      i++
+    } else if (c === QUOTE) {
+      let j = i + 1
+      for (;;) {
+        const q = j < len ? text.charCodeAt(j) : -1
+        if (q === -1 || q === LF) throw new ZoneFileError('unterminated quoted string', pos(i))
+        if (q === QUOTE) break
+        j += q === BACKSLASH ? escape(j) : 1
+      }
+      tokens.push({ text: text.slice(i, j + 1), line, column: i - lineStart + 1, quoted: true })
+      i = j + 1
+    } else {
+      let j = i
+      while (j < len) {
+        const b = text.charCodeAt(j)
+        if (ends(b)) break
+        j += b === BACKSLASH ? escape(j) : 1
+      }
+      tokens.push({ text: text.slice(i, j), line, column: i - lineStart + 1, quoted: false })
+      i = j
+    }
+  }
+  const unclosed = open.pop()
+  if (unclosed) throw new ZoneFileError('unbalanced parenthesis', unclosed)
+  if (tokens.length > 0) {
+    yield comment === undefined ? { tokens, blankOwner } : { tokens, blankOwner, comment }
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * Starts the real local stack (wrangler dev: API + DoH + dashboard) once for the end-to-end tests.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { createServer } from 'node:net'
+import type { TestProject } from 'vitest/node'
+// @ts-expect-error plain ESM helper shared with `pnpm dev`
+import { applyMigrations, startStack } from '../../scripts/lib/stack.mjs'
+
+export const E2E_TOKEN = 'e2e-token'
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer()
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port
+      srv.close(() => resolve(port))
+    })
+    srv.on('error', reject)
+  })
+}
+
+export default async function setup(project: TestProject) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'edgedns-e2e-'))
+  applyMigrations(dir)
+  const stack = await startStack({ port: await freePort(), persistTo: dir, token: E2E_TOKEN, quiet: true })
+  project.provide('stackBase', stack.base)
+  project.provide('stackToken', E2E_TOKEN)
+  return () => {
+    stack.stop()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    stackBase: string
+    stackToken: string
+  }
+}
