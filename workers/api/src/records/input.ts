@@ -49,27 +49,27 @@ function fail(code: number, message: string): never {
 export function parseRecordType(type: string | undefined): RecordType {
   if (type === undefined) fail(9000, 'type is required')
   const upper = type.toUpperCase()
-  if (!isRecordType(upper)) fail(9000, `Unsupported DNS record type ${JSON.stringify(type)}; expected one of ${RECORD_TYPES.join(', ')}`)
+  if (!isRecordType(upper)) fail(9020, `Unsupported DNS record type ${JSON.stringify(type)}; expected one of ${RECORD_TYPES.join(', ')}`)
   return upper
 }
 
 function normalizeComment(comment: string | null | undefined): string | null {
   if (comment === undefined || comment === null || comment === '') return null
-  if (comment.length > MAX_COMMENT_LENGTH) fail(9100, `comment must be at most ${MAX_COMMENT_LENGTH} characters`)
-  if (!GRAPHIC.test(comment)) fail(9100, 'comment must not contain control characters such as newlines')
+  if (comment.length > MAX_COMMENT_LENGTH) fail(9150, `comment must be at most ${MAX_COMMENT_LENGTH} characters`)
+  if (!GRAPHIC.test(comment)) fail(9150, 'comment must not contain control characters such as newlines')
   return comment
 }
 
 function normalizeTags(tags: string[] | undefined): string[] {
   if (tags === undefined) return []
-  if (tags.length > MAX_TAGS) fail(9101, `a record can carry at most ${MAX_TAGS} tags`)
+  if (tags.length > MAX_TAGS) fail(9151, `a record can carry at most ${MAX_TAGS} tags`)
   const out = new Set<string>()
   for (const tag of tags) {
     const colon = tag.indexOf(':')
     const name = (colon === -1 ? tag : tag.slice(0, colon)).toLowerCase()
     const value = colon === -1 ? '' : tag.slice(colon + 1)
-    if (!TAG_NAME.test(name)) fail(9101, `Invalid tag ${JSON.stringify(tag)}: a tag name may contain only letters, digits, '_' and '-'`)
-    if (!GRAPHIC.test(value)) fail(9101, `Invalid tag ${JSON.stringify(tag)}: the value must not contain control characters`)
+    if (!TAG_NAME.test(name)) fail(9151, `Invalid tag ${JSON.stringify(tag)}: a tag name may contain only letters, digits, '_' and '-'`)
+    if (!GRAPHIC.test(value)) fail(9151, `Invalid tag ${JSON.stringify(tag)}: the value must not contain control characters`)
     out.add(colon === -1 ? name : `${name}:${value}`)
   }
   return [...out].sort()
@@ -80,10 +80,10 @@ function normalizeSettings(type: RecordType, proxied: boolean, s: RecordSettings
   const out: RecordSettings = {}
   if (s.ipv4_only !== undefined) out.ipv4_only = s.ipv4_only
   if (s.ipv6_only !== undefined) out.ipv6_only = s.ipv6_only
-  if (out.ipv4_only && out.ipv6_only) fail(9102, 'settings.ipv4_only and settings.ipv6_only cannot both be true')
+  if (out.ipv4_only && out.ipv6_only) fail(9152, 'settings.ipv4_only and settings.ipv6_only cannot both be true')
   if (s.flatten_cname !== undefined) {
-    if (type !== 'CNAME' && s.flatten_cname) fail(9102, 'settings.flatten_cname applies to CNAME records only')
-    if (proxied && s.flatten_cname) fail(9102, 'settings.flatten_cname is unavailable for proxied records')
+    if (type !== 'CNAME' && s.flatten_cname) fail(9152, 'settings.flatten_cname applies to CNAME records only')
+    if (proxied && s.flatten_cname) fail(9152, 'settings.flatten_cname is unavailable for proxied records')
     if (type === 'CNAME') out.flatten_cname = s.flatten_cname
   }
   return out

@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest'
+import { RecordError } from './errors.ts'
+import { absolutize, normalizeHostname, normalizeName, normalizeZoneName } from './names.ts'
+
+const ZONE = 'example.com'
+
+function codeOf(fn: () => unknown): number | undefined {
+  try {
+    fn()
+  } catch (e) {
+    return e instanceof RecordError ? e.code : -1
+  }
+  return undefined
+}
+
+describe('normalizeName', () => {
+  it.each([
+    ['@', 'example.com'],
+    ['www', 'www.example.com'],
+    ['WWW.Example.COM', 'www.example.com'],
+    ['www.example.com.', 'www.example.com'],
+    ['example.com', 'example.com'],
+    ['example.com.', 'example.com'],
+    ['*', '*.example.com'],
+    ['*.sub', '*.sub.example.com'],
+    ['_sip._tcp', '_sip._tcp.example.com'],
+    ['bücher', 'xn--bcher-kva.example.com'],
+    ['BÜCHER.example.com', 'xn--bcher-kva.example.com'],
+    ['site2.com', 'site2.com.example.com'],
+    ['notexample.com', 'notexample.com.example.com'],
+    ['  www  ', 'www.example.com'],
+  ])('%j -> %j', (input, want) => {
+    expect(normalizeName(input, ZONE)).toBe(want)
+  })
+
+  it('accepts the zone name in any form', () => {
+    expect(normalizeName('www', 'Example.COM.')).toBe('www.example.com')
+  })
+
+  it('accepts a 63-octet label and rejects a 64-octet one', () => {
+    expect(normalizeName('a'.repeat(63), ZONE)).toBe(`${'a'.repeat(63)}.example.com`)
+    expect(codeOf(() => normalizeName('a'.repeat(64), ZONE))).toBe(9000)
+  })
+
+  it('accepts a 253-octet name and rejects a 254-octet one', () => {
+    // 3 x 63-octet labels + one 49-octet label + 'example.com' = 253 octets with the dots
+    const prefix = [63, 63, 63, 49].map((n) => 'b'.repeat(n)).join('.')
+    const ok = `${prefix}.${ZONE}`
+    expect(ok.length).toBe(253)
+    expect(normalizeName(ok, ZONE)).toBe(ok)
+    const tooLong = `${[63, 63, 63, 50].map((n) => 'b'.repeat(n)).join('.')}.${ZONE}`
+    expect(tooLong.length).toBe(254)
+    expect(() => normalizeName(tooLong, ZONE)).toThrow(/longer than 253/)
+  })
+
+  it('rejects a relative name that becomes too long once the zone is appended', () => {
+    const rel = `${'d'.repeat(63)}.${'d'.repeat(63)}.${'d'.repeat(63)}.${'d'.repeat(50)}`
+    expect(codeOf(() => normalizeName(rel, ZONE))).toBe(9000)
+  })
+
+  it.each([
+    ['', 'empty'],
+    ['a..b', 'empty label'],
+    ['.www', 'leading dot'],
+    ['a.*', 'wildcard not leftmost'],
+    ['a.*.b', 'wildcard in the middle'],
+    ['*a', 'wildcard inside a label'],
+    ['**', 'double star'],
+    ['www example', 'space'],
+    ['www!', 'punctuation'],
+    ['a/b', 'slash'],
+  ])('rejects %j (%s) with 9000', (input) => {
+    expect(codeOf(() => normalizeName(input, ZONE))).toBe(9000)
+  })
+
+  it('starts the message with the Cloudflare text and adds a reason', () => {
+    expect(() => normalizeName('a.*', ZONE)).toThrow(
+      "DNS name is invalid. '*' is only allowed as the entire leftmost label."
+    )
+  })
+
+  it('rejects a non-string name', () => {
+    expect(codeOf(() => normalizeName(42 as unknown as string, ZONE))).toBe(9000)
+  })
+})
+
+describe('normalizeZoneName', () => {
+  it.each([
+    ['Example.COM.', 'example.com'],
+    ['bücher.de', 'xn--bcher-kva.de'],
+    ['sub.example.co.uk', 'sub.example.co.uk'],
+  ])('%j -> %j', (input, want) => {
+    expect(normalizeZoneName(input)).toBe(want)
+  })
+
+  it.each(['com', '*.example.com', 'a..com', '', 'exa mple.com'])('rejects %j with 1099', (z) => {
+    expect(codeOf(() => normalizeZoneName(z))).toBe(1099)
+    expect(() => normalizeZoneName(z)).toThrow(/^Invalid zone name: /)
+  })
+})
+
+describe('normalizeHostname', () => {
+  it.each([
+    ['Mail.Example.com.', 'mail.example.com'],
+    ['.', '.'],
+    ['bücher.example', 'xn--bcher-kva.example'],
+    ['_dmarc.example.com', '_dmarc.example.com'],
+  ])('%j -> %j', (input, want) => {
+    expect(normalizeHostname(input)).toBe(want)
+  })
+
+  it.each(['*.example.com', 'a..b', '', `${'x'.repeat(64)}.com`])('rejects %j', (h) => {
+    expect(codeOf(() => normalizeHostname(h))).toBe(9000)
+  })
+})
+
+describe('absolutize', () => {
+  it.each([
+    ['@', 'example.com.', 'example.com'],
+    ['mail', 'example.com.', 'mail.example.com'],
+    ['mail.other.org.', 'example.com.', 'mail.other.org'],
+    ['.', 'example.com', '.'],
+  ])('%j in %j -> %j', (name, origin, want) => {
+    expect(absolutize(name, origin)).toBe(want)
+  })
+})

@@ -1,0 +1,152 @@
+/**
+ * @module names: owner-name, zone-name and target-hostname normalisation
+ * (lowercase Punycode FQDN without trailing dot).
+ */
+import { toASCII } from 'punycode/punycode.es6.js'
+import { ERROR_CODES, FieldError, RecordError, fail } from './errors.ts'
+import { withReason } from './message.ts'
+
+const MAX_LABEL = 63
+const MAX_NAME = 253
+const LABEL_RE = /^[a-z0-9_-]+$/
+const IDN_DOTS = /[\u3002\uff0e\uff61]/g
+// eslint-disable-next-line no-control-regex
+const ASCII_RE = /^[\x00-\x7f]*$/
+
+function labelToAscii(label: string): string {
+  if (ASCII_RE.test(label)) return label.toLowerCase()
+  try {
+    return toASCII(label.normalize('NFC').toLowerCase())
+  } catch {
+    return fail(`label "${label}" is not a valid internationalised label`)
+  }
+}
+
+/** Split a dotless-at-the-end name into checked lowercase ASCII labels. */
+function toLabels(name: string, allowWildcard: boolean): string[] {
+  if (name === '') fail('the name is empty')
+  const labels = name.replace(IDN_DOTS, '.').split('.')
+  const out = labels.map((label, i) => {
+    if (label === '') fail('the name has an empty label')
+    if (label === '*') {
+      if (!allowWildcard || i !== 0) fail(`'*' is only allowed as the entire leftmost label`)
+      return label
+    }
+    const ascii = labelToAscii(label)
+    if (!LABEL_RE.test(ascii)) {
+      fail(`label "${label}" may only contain letters, digits, '-' and '_'`)
+    }
+    if (ascii.length > MAX_LABEL) fail(`label "${ascii}" is longer than ${MAX_LABEL} octets`)
+    return ascii
+  })
+  checkLength(out.join('.'))
+  return out
+}
+
+function checkLength(name: string): void {
+  if (name.length > MAX_NAME) fail(`the name is longer than ${MAX_NAME} octets`)
+}
+
+function trimDot(name: string): string {
+  return name.endsWith('.') ? name.slice(0, -1) : name
+}
+
+function asString(value: unknown, what: string): string {
+  if (typeof value !== 'string') fail(`${what} must be a string`)
+  return value.trim()
+}
+
+/** Internal: normalise a hostname used inside rdata; throws FieldError naming `field`. */
+export function parseHostname(host: unknown, field: string, allowRoot = false): string {
+  const h = asString(host, field)
+  if (h === '.') {
+    if (allowRoot) return '.'
+    fail(`${field} must be a hostname, not the root '.'`)
+  }
+  if (h === '') fail(`${field} is required`)
+  try {
+    return toLabels(trimDot(h), false).join('.')
+  } catch (e) {
+    if (e instanceof FieldError) fail(`${field} is not a valid hostname: ${e.message}`)
+    throw e
+  }
+}
+
+/** Internal: zone name rules, throwing FieldError. */
+function zoneLabels(name: unknown): string {
+  const n = trimDot(asString(name, 'the zone name'))
+  const labels = toLabels(n, false)
+  if (labels.length < 2) fail('a zone name needs at least two labels')
+  return labels.join('.')
+}
+
+/**
+ * Normalise a zone name: lowercase Punycode, no trailing dot, no wildcard, at least two labels.
+ * @example normalizeZoneName('Bücher.Example.') // 'xn--bcher-kva.example'
+ */
+export function normalizeZoneName(name: string): string {
+  try {
+    return zoneLabels(name)
+  } catch (e) {
+    if (e instanceof FieldError) {
+      throw new RecordError(ERROR_CODES.ZONE_NAME_INVALID, `Invalid zone name: ${e.message}`)
+    }
+    throw e
+  }
+}
+
+/**
+ * Normalise a record owner name inside `zoneName`. Accepts '@', relative names, and FQDNs with or
+ * without the trailing dot; a name that does not end in the zone is taken as relative
+ * (Cloudflare: 'site2.com' in zone 'site1.com' becomes 'site2.com.site1.com').
+ * @example normalizeName('WWW', 'example.com') // 'www.example.com'
+ */
+export function normalizeName(name: string, zoneName: string): string {
+  const zone = normalizeZoneName(zoneName)
+  try {
+    const n = asString(name, 'the name')
+    if (n === '@' || n === '@.') return zone
+    const fqdn = toLabels(trimDot(n), true).join('.')
+    if (fqdn === zone || fqdn.endsWith(`.${zone}`)) return fqdn
+    const full = `${fqdn}.${zone}`
+    checkLength(full)
+    return full
+  } catch (e) {
+    if (e instanceof FieldError) {
+      throw new RecordError(ERROR_CODES.NAME_INVALID, withReason('DNS name is invalid.', e.message))
+    }
+    throw e
+  }
+}
+
+/**
+ * Normalise a hostname used as record content: lowercase Punycode without trailing dot; the root
+ * '.' is returned unchanged (callers decide whether their type allows it).
+ */
+export function normalizeHostname(host: string): string {
+  try {
+    return parseHostname(host, 'the hostname', true)
+  } catch (e) {
+    if (e instanceof FieldError) {
+      throw new RecordError(ERROR_CODES.NAME_INVALID, withReason('DNS name is invalid.', e.message))
+    }
+    throw e
+  }
+}
+
+/** Name with exactly one trailing dot (root stays '.'), for presentation format. */
+export function fqdn(name: string): string {
+  return name === '.' || name.endsWith('.') ? name : `${name}.`
+}
+
+/**
+ * Resolve a zone-file name against `origin`: '@' is the origin, a trailing dot marks an absolute
+ * name, anything else is relative. Result has no trailing dot ('.' for the root).
+ */
+export function absolutize(name: string, origin: string): string {
+  const o = trimDot(origin)
+  if (name === '@') return o === '' ? '.' : o
+  if (name === '.') return '.'
+  if (name.endsWith('.')) return name.slice(0, -1)
+  return o === '' ? name : `${name}.${o}`
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest'
+import { formatSvcParams, parseSvcParams } from './svcparams.ts'
+
+const canon = (s: string) => formatSvcParams(parseSvcParams(s))
+
+describe('SvcParams canonical form', () => {
+  it.each([
+    ['', ''],
+    ['alpn=h2', 'alpn="h2"'],
+    ['ALPN="h2,h3"', 'alpn="h2,h3"'],
+    ['port=443 alpn=h3', 'alpn="h3" port=443'],
+    ['ipv6hint=2001:DB8:0::1,::FFFF:1.2.3.4', 'ipv6hint=2001:db8::1,::ffff:1.2.3.4'],
+    ['ipv4hint="192.0.2.1,192.0.2.2"', 'ipv4hint=192.0.2.1,192.0.2.2'],
+    ['mandatory=port,alpn alpn=h2 port=8443', 'mandatory=alpn,port alpn="h2" port=8443'],
+    ['alpn=h2 no-default-alpn', 'alpn="h2" no-default-alpn'],
+    ['ech="AEn+DQBFKwAgACCp"', 'ech=AEn+DQBFKwAgACCp'],
+    ['key1=h2', 'alpn="h2"'],
+    ['key65000="opaque" key65001', 'key65000="opaque" key65001'],
+    ['dohpath=/dns-query{?dns}', 'dohpath="/dns-query{?dns}"'],
+    ['ohttp', 'ohttp'],
+  ])('%j -> %j', (input, want) => {
+    expect(canon(input)).toBe(want)
+  })
+
+  it('returns structured params in key-number order', () => {
+    expect(parseSvcParams('port=443 alpn=h2')).toEqual([
+      { key: 'alpn', code: 1, value: 'h2' },
+      { key: 'port', code: 3, value: '443' },
+    ])
+  })
+
+  it.each([
+    ['alpn=h2 alpn=h3', /more than once/],
+    ['port=x', /port/],
+    ['alpn', /needs a value/],
+    ['alpn=h2,,h3', /empty list item/],
+    ['no-default-alpn=1 alpn=h2', /takes no value/],
+    ['mandatory=mandatory', /must not list itself/],
+    ['mandatory=alpn,alpn alpn=h2', /twice/],
+    ['key65535=x', /unknown SvcParam key/],
+    ['ech=???', /base64/],
+    ['ipv6hint=1.2.3.4', /ipv6hint/],
+    ['alpn="h2', /unterminated/],
+  ])('rejects %j', (input, reason) => {
+    expect(() => parseSvcParams(input)).toThrow(reason)
+  })
+})

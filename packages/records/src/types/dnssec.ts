@@ -1,0 +1,181 @@
+/**
+ * @module types/dnssec: key and digest records — CERT, DNSKEY, DS, SMIMEA, TLSA, SSHFP.
+ * Numbers first, then one base64 or hex blob (which may be split by spaces on input).
+ */
+import { z } from 'zod'
+import { words } from '../charstring.ts'
+import { parseBase64, parseHex } from '../encoding.ts'
+import { fail } from '../errors.ts'
+import { str, u16, u8 } from '../fields.ts'
+import { numberToken } from './common.ts'
+import { defineData } from './define.ts'
+
+/** DNSSEC algorithm mnemonics (RFC 4034 App. A.1, RFC 8624). */
+const ALGORITHMS: Record<string, number> = {
+  RSAMD5: 1,
+  DH: 2,
+  DSA: 3,
+  RSASHA1: 5,
+  'DSA-NSEC3-SHA1': 6,
+  'RSASHA1-NSEC3-SHA1': 7,
+  RSASHA256: 8,
+  RSASHA512: 10,
+  'ECC-GOST': 12,
+  ECDSAP256SHA256: 13,
+  ECDSAP384SHA384: 14,
+  ED25519: 15,
+  ED448: 16,
+  INDIRECT: 252,
+  PRIVATEDNS: 253,
+  PRIVATEOID: 254,
+}
+
+/** CERT type mnemonics (RFC 4398 §2.1). */
+const CERT_TYPES: Record<string, number> = {
+  PKIX: 1,
+  SPKI: 2,
+  PGP: 3,
+  IPKIX: 4,
+  ISPKI: 5,
+  IPGP: 6,
+  ACPKIX: 7,
+  IACPKIX: 8,
+  URI: 253,
+  OID: 254,
+}
+
+function mnemonic(token: string | undefined, table: Record<string, number>) {
+  return token !== undefined && token.toUpperCase() in table
+    ? table[token.toUpperCase()]
+    : numberToken(token)
+}
+
+/** Split `n` leading number tokens from a trailing blob (the rest, joined). */
+function split(content: string, n: number, form: string): [string[], string] {
+  const w = words(content)
+  if (w.length < n + 1) fail(`expected "${form}"`)
+  return [w.slice(0, n), w.slice(n).join('')]
+}
+
+const certSchema = z.object({ type: u16(), key_tag: u16(), algorithm: u8(), certificate: str() })
+export const CERT = defineData<z.infer<typeof certSchema>>({
+  type: 'CERT',
+  errorCode: 9122,
+  dataSchema: certSchema,
+  parseContent(content) {
+    const [[type, keyTag, alg], certificate] = split(content, 3, 'type key_tag algorithm cert')
+    return {
+      data: {
+        type: mnemonic(type, CERT_TYPES),
+        key_tag: numberToken(keyTag),
+        algorithm: mnemonic(alg, ALGORITHMS),
+        certificate,
+      },
+    }
+  },
+  canonicalize: (d) => ({ ...d, certificate: parseBase64(d.certificate, 'data.certificate') }),
+  formatData: (d) => `${d.type} ${d.key_tag} ${d.algorithm} ${d.certificate}`,
+})
+
+const dnskeySchema = z.object({ flags: u16(), protocol: u8(), algorithm: u8(), public_key: str() })
+export const DNSKEY = defineData<z.infer<typeof dnskeySchema>>({
+  type: 'DNSKEY',
+  errorCode: 9123,
+  dataSchema: dnskeySchema,
+  parseContent(content) {
+    const [[flags, protocol, alg], key] = split(content, 3, 'flags protocol algorithm key')
+    return {
+      data: {
+        flags: numberToken(flags),
+        protocol: numberToken(protocol),
+        algorithm: mnemonic(alg, ALGORITHMS),
+        public_key: key,
+      },
+    }
+  },
+  canonicalize: (d) => ({ ...d, public_key: parseBase64(d.public_key, 'data.public_key') }),
+  formatData: (d) => `${d.flags} ${d.protocol} ${d.algorithm} ${d.public_key}`,
+})
+
+/** Hex digits per DS digest type (RFC 4034, 4509, 6605). */
+const DS_DIGEST_HEX: Record<number, number> = { 1: 40, 2: 64, 4: 96 }
+
+const dsSchema = z.object({ key_tag: u16(), algorithm: u8(), digest_type: u8(), digest: str() })
+export const DS = defineData<z.infer<typeof dsSchema>>({
+  type: 'DS',
+  errorCode: 9124,
+  dataSchema: dsSchema,
+  parseContent(content) {
+    const [[keyTag, alg, digestType], digest] = split(content, 3, 'key_tag algorithm type digest')
+    return {
+      data: {
+        key_tag: numberToken(keyTag),
+        algorithm: mnemonic(alg, ALGORITHMS),
+        digest_type: numberToken(digestType),
+        digest,
+      },
+    }
+  },
+  canonicalize: (d) => ({
+    ...d,
+    digest: parseHex(d.digest, 'data.digest', DS_DIGEST_HEX[d.digest_type]),
+  }),
+  formatData: (d) => `${d.key_tag} ${d.algorithm} ${d.digest_type} ${d.digest}`,
+})
+
+/** Hex digits per TLSA/SMIMEA matching type (RFC 6698: 1 = SHA-256, 2 = SHA-512). */
+const TLSA_HEX: Record<number, number> = { 1: 64, 2: 128 }
+
+const tlsaSchema = z.object({
+  usage: u8(),
+  selector: u8(),
+  matching_type: u8(),
+  certificate: str(),
+})
+type TlsaData = z.infer<typeof tlsaSchema>
+
+function tlsaLike(type: 'TLSA' | 'SMIMEA', errorCode: number) {
+  return defineData<TlsaData>({
+    type,
+    errorCode,
+    dataSchema: tlsaSchema,
+    parseContent(content) {
+      const [[usage, selector, matching], cert] = split(content, 3, 'usage selector type data')
+      return {
+        data: {
+          usage: numberToken(usage),
+          selector: numberToken(selector),
+          matching_type: numberToken(matching),
+          certificate: cert,
+        },
+      }
+    },
+    canonicalize: (d) => ({
+      ...d,
+      certificate: parseHex(d.certificate, 'data.certificate', TLSA_HEX[d.matching_type]),
+    }),
+    formatData: (d) => `${d.usage} ${d.selector} ${d.matching_type} ${d.certificate}`,
+  })
+}
+
+export const TLSA = tlsaLike('TLSA', 9134)
+export const SMIMEA = tlsaLike('SMIMEA', 9131)
+
+/** Hex digits per SSHFP fingerprint type (RFC 4255, 6594: 1 = SHA-1, 2 = SHA-256). */
+const SSHFP_HEX: Record<number, number> = { 1: 40, 2: 64 }
+
+const sshfpSchema = z.object({ algorithm: u8(), type: u8(), fingerprint: str() })
+export const SSHFP = defineData<z.infer<typeof sshfpSchema>>({
+  type: 'SSHFP',
+  errorCode: 9132,
+  dataSchema: sshfpSchema,
+  parseContent(content) {
+    const [[alg, type], fingerprint] = split(content, 2, 'algorithm type fingerprint')
+    return { data: { algorithm: numberToken(alg), type: numberToken(type), fingerprint } }
+  },
+  canonicalize: (d) => ({
+    ...d,
+    fingerprint: parseHex(d.fingerprint, 'data.fingerprint', SSHFP_HEX[d.type]),
+  }),
+  formatData: (d) => `${d.algorithm} ${d.type} ${d.fingerprint}`,
+})

@@ -1,0 +1,37 @@
+/** @module types/hostname: CNAME, NS and PTR — rdata is one domain name. */
+import { words } from '../charstring.ts'
+import { fail } from '../errors.ts'
+import { absolutize, fqdn, parseHostname } from '../names.ts'
+import { TYPE_CODES } from '../record-type.ts'
+import type { ContentSpec } from '../spec.ts'
+import { targetHost } from './common.ts'
+
+function hostnameSpec(
+  type: 'CNAME' | 'NS' | 'PTR',
+  errorCode: number,
+  proxiable: boolean
+): ContentSpec {
+  return {
+    kind: 'content',
+    type,
+    code: TYPE_CODES[type],
+    errorCode,
+    proxiable,
+    priority: 'none',
+    dataKeys: [],
+    parseContent(content) {
+      // a PTR may legitimately look like anything; CNAME/NS targets must not be IP literals
+      return type === 'PTR' ? parseHostname(content, 'content') : targetHost(content, 'content')
+    },
+    toPresentation: (rec) => fqdn(rec.content),
+    fromPresentation(rdata, origin) {
+      const w = words(rdata)
+      if (w.length !== 1) fail(`${type} rdata must be one domain name`)
+      return { type, content: absolutize(w[0] as string, origin) }
+    },
+  }
+}
+
+export const CNAME = hostnameSpec('CNAME', 9007, true)
+export const NS = hostnameSpec('NS', 9128, false)
+export const PTR = hostnameSpec('PTR', 9130, false)

@@ -1,0 +1,29 @@
+/** @module types/mx: MX — record priority plus a mail host or '.' (null MX, RFC 7505). */
+import { words } from '../charstring.ts'
+import { fail } from '../errors.ts'
+import { intToken } from '../fields.ts'
+import { absolutize, fqdn } from '../names.ts'
+import { TYPE_CODES } from '../record-type.ts'
+import type { ContentSpec } from '../spec.ts'
+import { targetHost } from './common.ts'
+
+export const MX: ContentSpec = {
+  kind: 'content',
+  type: 'MX',
+  code: TYPE_CODES.MX,
+  errorCode: 9009,
+  proxiable: false,
+  priority: 'required',
+  dataKeys: [],
+  parseContent: (content) => targetHost(content, 'content', true),
+  toPresentation: (rec) => `${rec.priority ?? 0} ${fqdn(rec.content)}`,
+  fromPresentation(rdata, origin) {
+    const w = words(rdata)
+    if (w.length !== 2) fail('expected "<preference> <exchange>"')
+    return {
+      type: 'MX',
+      priority: intToken(w[0], 'preference'),
+      content: absolutize(w[1] as string, origin),
+    }
+  },
+}

@@ -1,0 +1,69 @@
+/**
+ * @module types/naptr: NAPTR (RFC 3403) — content
+ * `order preference "flags" "service" "regexp" replacement`.
+ */
+import { z } from 'zod'
+import { quote, text, tokenize, utf8 } from '../charstring.ts'
+import { fail } from '../errors.ts'
+import { str, u16 } from '../fields.ts'
+import { absolutize, fqdn, parseHostname } from '../names.ts'
+import { numberToken } from './common.ts'
+import { defineData } from './define.ts'
+
+const schema = z.object({
+  order: u16(),
+  preference: u16(),
+  flags: str(),
+  service: str(),
+  regex: str(),
+  replacement: str(),
+})
+type NaptrData = z.infer<typeof schema>
+
+function parse(content: string) {
+  const t = tokenize(content).map((x) => text(x.bytes))
+  if (t.length !== 6)
+    fail('expected "<order> <preference> <flags> <service> <regexp> <replacement>"')
+  const [order, preference, flags, service, regex, replacement] = t
+  return {
+    order: numberToken(order),
+    preference: numberToken(preference),
+    flags,
+    service,
+    regex,
+    replacement: replacement as string,
+  }
+}
+
+function format(d: NaptrData, replacement: string): string {
+  const strings = [d.flags, d.service, d.regex].map((x) => quote(x)).join(' ')
+  return `${d.order} ${d.preference} ${strings} ${replacement}`
+}
+
+function charString(value: string, field: string): string {
+  if (utf8(value).length > 255) fail(`${field} must be at most 255 octets`)
+  return value
+}
+
+export const NAPTR = defineData<NaptrData>({
+  type: 'NAPTR',
+  errorCode: 9127,
+  dataSchema: schema,
+  parseContent: (content) => ({ data: parse(content) }),
+  canonicalize(d) {
+    if (!/^[A-Za-z0-9]*$/.test(d.flags)) fail('data.flags may only contain letters and digits')
+    return {
+      ...d,
+      flags: charString(d.flags, 'data.flags'),
+      service: charString(d.service, 'data.service'),
+      regex: charString(d.regex, 'data.regex'),
+      replacement: parseHostname(d.replacement, 'data.replacement', true),
+    }
+  },
+  formatData: (d) => format(d, d.replacement),
+  toPresentation: (rec) => format(rec.data as NaptrData, fqdn((rec.data as NaptrData).replacement)),
+  fromPresentation(rdata, origin) {
+    const d = parse(rdata)
+    return { type: 'NAPTR', data: { ...d, replacement: absolutize(d.replacement, origin) } }
+  },
+})

@@ -1,0 +1,57 @@
+/**
+ * @module types/svcb: SVCB and HTTPS (RFC 9460) — data {priority, target, value};
+ * content `priority target params`, e.g. `1 . alpn="h2,h3"`.
+ */
+import { z } from 'zod'
+import { fail } from '../errors.ts'
+import { str, u16 } from '../fields.ts'
+import { absolutize, fqdn } from '../names.ts'
+import type { StoredRecord } from '../spec.ts'
+import { formatSvcParams, parseSvcParams } from '../svcparams.ts'
+import { numberToken, targetHost } from './common.ts'
+import { defineData } from './define.ts'
+
+const schema = z.object({ priority: u16(), target: str(), value: str().optional() })
+type SvcbData = { priority: number; target: string; value: string }
+
+function split(rdata: string): [string, string, string] {
+  const m = /^(\S+)\s+(\S+)\s*([\s\S]*)$/.exec(rdata.trim())
+  if (!m) fail('expected "<priority> <target> [params]"')
+  return [m[1] as string, m[2] as string, m[3] as string]
+}
+
+function svcbLike(type: 'SVCB' | 'HTTPS', errorCode: number) {
+  return defineData<SvcbData>({
+    type,
+    errorCode,
+    priority: 'data',
+    dataSchema: schema as unknown as z.ZodObject & z.ZodType<SvcbData>,
+    parseContent(content) {
+      const [priority, target, value] = split(content)
+      return { data: { priority: numberToken(priority), target, value } }
+    },
+    canonicalize(d) {
+      const target = targetHost(d.target, 'data.target', true)
+      const value = formatSvcParams(parseSvcParams(d.value ?? ''))
+      if (d.priority === 0 && value !== '') {
+        fail('data.value must be empty when data.priority is 0 (AliasMode)')
+      }
+      return { priority: d.priority, target, value }
+    },
+    formatData: (d) => `${d.priority} ${d.target} ${d.value}`.trimEnd(),
+    toPresentation(rec: StoredRecord) {
+      const d = rec.data as SvcbData
+      return `${d.priority} ${fqdn(d.target)} ${d.value}`.trimEnd()
+    },
+    fromPresentation(rdata, origin) {
+      const [priority, target, value] = split(rdata)
+      return {
+        type,
+        data: { priority: numberToken(priority), target: absolutize(target, origin), value },
+      }
+    },
+  })
+}
+
+export const SVCB = svcbLike('SVCB', 9133)
+export const HTTPS = svcbLike('HTTPS', 9125)
