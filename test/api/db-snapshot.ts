@@ -6,7 +6,6 @@ export async function snapshotZone(zoneId: string): Promise<string> {
     ['zones', 'SELECT * FROM zones WHERE id = ?1'],
     ['dns_records', 'SELECT * FROM dns_records WHERE zone_id = ?1 ORDER BY id'],
     ['change_log', 'SELECT * FROM change_log WHERE zone_id = ?1 ORDER BY seq'],
-    ['audit_log', 'SELECT * FROM audit_log WHERE zone_id = ?1 ORDER BY id'],
   ]
   const out: Record<string, unknown[]> = {}
   for (const [name, sql] of tables) out[name] = (await env.DB.prepare(sql).bind(zoneId).all()).results

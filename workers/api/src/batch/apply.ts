@@ -3,7 +3,7 @@
  * Every record write in the API (single-record endpoints, batch, import) goes through here.
  */
 import { ApiError, Codes } from '../http/api-error.ts'
-import { newId, nowIso } from '../http/ids.ts'
+import { nowIso, recordIdGenerator } from '../http/ids.ts'
 import { loadForBatch } from './load.ts'
 import { planBatch, type Plan } from './plan.ts'
 import type { BatchRequest } from './request.ts'
@@ -29,7 +29,7 @@ export async function applyBatch(db: D1Database, target: ApplyTarget, req: Batch
     const loaded = await loadForBatch(db, target.zoneId, target.zoneName, req)
     if (!loaded) throw new ApiError(404, Codes.zoneNotFound, 'Zone not found')
     const now = nowIso()
-    const plan = planBatch(req, loaded.records, { zoneId: target.zoneId, zoneName: target.zoneName, now, newId, pointers })
+    const plan = planBatch(req, loaded.records, { zoneId: target.zoneId, zoneName: target.zoneName, now, newId: recordIdGenerator(), pointers })
     if (plan.changes.length === 0) return { plan, seq: loaded.guard.changeSeq, attempts: attempt }
     const stmts = writeStatements(db, { zoneId: target.zoneId, guard: loaded.guard, tokenId: target.tokenId, now }, plan.changes)
     try {

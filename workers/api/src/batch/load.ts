@@ -3,7 +3,7 @@
  * (by id, the other records at those records' names, and the records at every named target).
  */
 import { normalizeName } from '@edgedns/records'
-import { fromRow, type DnsRecord, type RecordRow } from '../records/model.ts'
+import { fromRow, reverseName, type DnsRecord, type RecordRow } from '../records/model.ts'
 import { jsonChunks } from './json-chunks.ts'
 import type { BatchRequest } from './request.ts'
 
@@ -49,13 +49,13 @@ export async function loadForBatch(db: D1Database, zoneId: string, zoneName: str
       db
         .prepare(
           `SELECT * FROM dns_records WHERE zone_id = ?1 AND (id IN (SELECT value FROM json_each(?2))
-             OR name IN (SELECT name FROM dns_records WHERE zone_id = ?1 AND id IN (SELECT value FROM json_each(?2))))`
+             OR name_rev IN (SELECT name_rev FROM dns_records WHERE zone_id = ?1 AND id IN (SELECT value FROM json_each(?2))))`
         )
         .bind(zoneId, chunk)
     )
   }
-  for (const chunk of jsonChunks(referencedNames(req, zoneName))) {
-    stmts.push(db.prepare('SELECT * FROM dns_records WHERE zone_id = ?1 AND name IN (SELECT value FROM json_each(?2))').bind(zoneId, chunk))
+  for (const chunk of jsonChunks(referencedNames(req, zoneName).map(reverseName))) {
+    stmts.push(db.prepare('SELECT * FROM dns_records WHERE zone_id = ?1 AND name_rev IN (SELECT value FROM json_each(?2))').bind(zoneId, chunk))
   }
   const results = await db.batch(stmts)
   const zone = results[0]!.results[0] as { version: number; change_seq: number; serial: number } | undefined

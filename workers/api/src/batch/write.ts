@@ -1,8 +1,8 @@
 /**
  * @module Turns a plan into one D1 batch of a handful of bulk statements: the version guard,
- * deletes, inserts, the change log (transactional outbox) and the audit trail.
+ * deletes, inserts, and the change log (transactional outbox and audit trail in one).
  */
-import { RECORD_COLUMNS, toApi, toRowValues } from '../records/model.ts'
+import { RECORD_COLUMNS, toRowValues } from '../records/model.ts'
 import { jsonChunks } from './json-chunks.ts'
 import type { Change } from './plan.ts'
 import type { ZoneGuard } from './load.ts'
@@ -31,8 +31,13 @@ export function guardStatement(db: D1Database, ctx: WriteContext, changeCount: n
     .bind(ctx.guard.version, changeCount, nextSerial(ctx.guard.serial, Date.parse(ctx.now)), ctx.now, ctx.zoneId)
 }
 
+// jsonb_each hands each row to `->>` as a binary JSON value: about twice as fast as json_each text.
 const INSERT_RECORDS = `INSERT INTO dns_records (${RECORD_COLUMNS.join(', ')})
-  SELECT ${RECORD_COLUMNS.map((_, i) => `value ->> ${i}`).join(', ')} FROM json_each(?1)`
+  SELECT ${RECORD_COLUMNS.map((_, i) => `value ->> ${i}`).join(', ')} FROM jsonb_each(?1)`
+
+const INSERT_CHANGES = `INSERT INTO change_log (zone_id, seq, op, record_id, old_name, new_name, type, token_id, before, after, created_on)
+  SELECT ?1, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, ?2, value ->> 6, value ->> 7, ?3
+  FROM jsonb_each(?4)`
 
 export function writeStatements(db: D1Database, ctx: WriteContext, changes: Change[]): D1PreparedStatement[] {
   const stmts = [guardStatement(db, ctx, changes.length)]
@@ -42,37 +47,27 @@ export function writeStatements(db: D1Database, ctx: WriteContext, changes: Chan
   for (const chunk of jsonChunks(removed)) {
     stmts.push(db.prepare('DELETE FROM dns_records WHERE zone_id = ?1 AND id IN (SELECT value FROM json_each(?2))').bind(ctx.zoneId, chunk))
   }
-  const rows = changes.flatMap((c) => (c.after ? [toRowValues(c.after)] : []))
+  const after = new Map<Change, unknown[]>()
+  const rows: unknown[][] = []
+  for (const c of changes) {
+    if (!c.after) continue
+    const values = toRowValues(c.after)
+    after.set(c, values)
+    rows.push(values)
+  }
   for (const chunk of jsonChunks(rows)) stmts.push(db.prepare(INSERT_RECORDS).bind(chunk))
 
   const base = ctx.guard.changeSeq
-  const log = changes.map((c, i) => [base + i + 1, c.op, c.recordId, c.before?.name ?? null, c.after?.name ?? null, (c.after ?? c.before)!.type])
-  for (const chunk of jsonChunks(log)) {
-    stmts.push(
-      db
-        .prepare(
-          `INSERT INTO change_log (zone_id, seq, op, record_id, old_name, new_name, type, created_on)
-           SELECT ?1, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, ?2 FROM json_each(?3)`
-        )
-        .bind(ctx.zoneId, ctx.now, chunk)
-    )
-  }
-  const audit = changes.map((c, i) => [
+  const log = changes.map((c, i) => [
     base + i + 1,
     c.op,
     c.recordId,
-    c.before ? JSON.stringify(toApi(c.before)) : null,
-    c.after ? JSON.stringify(toApi(c.after)) : null,
+    c.before?.name ?? null,
+    c.after?.name ?? null,
+    (c.after ?? c.before)!.type,
+    c.before ? toRowValues(c.before) : null,
+    after.get(c) ?? null,
   ])
-  for (const chunk of jsonChunks(audit)) {
-    stmts.push(
-      db
-        .prepare(
-          `INSERT INTO audit_log (zone_id, seq, token_id, action, record_id, before, after, created_on)
-           SELECT ?1, value ->> 0, ?2, value ->> 1, value ->> 2, value ->> 3, value ->> 4, ?3 FROM json_each(?4)`
-        )
-        .bind(ctx.zoneId, ctx.tokenId, ctx.now, chunk)
-    )
-  }
+  for (const chunk of jsonChunks(log)) stmts.push(db.prepare(INSERT_CHANGES).bind(ctx.zoneId, ctx.tokenId, ctx.now, chunk))
   return stmts
 }

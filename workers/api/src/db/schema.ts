@@ -90,13 +90,13 @@ export const dnsRecords = sqliteTable(
     tagsModifiedOn: text('tags_modified_on'),
   },
   (t) => [
-    uniqueIndex('dns_records_identity').on(t.zoneId, t.name, t.type, t.content),
-    index('dns_records_zone_rev').on(t.zoneId, t.nameRev),
+    // One index serves uniqueness, lookups by name (name_rev = reversed name) and "names below X" ranges.
+    uniqueIndex('dns_records_identity').on(t.zoneId, t.nameRev, t.type, t.content),
     index('dns_records_zone_type').on(t.zoneId, t.type, t.name),
   ]
 )
 
-/** Transactional outbox: written in the same D1 batch as the change it describes. */
+/** Transactional outbox and audit trail: written in the same D1 batch as the change it describes. */
 export const changeLog = sqliteTable(
   'change_log',
   {
@@ -108,23 +108,32 @@ export const changeLog = sqliteTable(
     oldName: text('old_name'),
     newName: text('new_name'),
     type: text('type'),
-    createdOn: text('created_on').notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.zoneId, t.seq] })]
-)
-
-export const auditLog = sqliteTable(
-  'audit_log',
-  {
-    id: integer('id').primaryKey({ autoIncrement: true }),
-    zoneId: text('zone_id').notNull(),
-    seq: integer('seq').notNull(),
+    /** Audit trail: who made the change (token id, 'dev' for the dev token) and the record before/after
+     * as JSON arrays of dns_records column values (null for create / delete). */
     tokenId: text('token_id'),
-    action: text('action').notNull(),
-    recordId: text('record_id'),
     before: text('before'),
     after: text('after'),
-    createdOn: text('created_on').notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
+    createdOn: text('created_on').notNull(),
   },
-  (t) => [index('audit_zone_seq').on(t.zoneId, t.seq)]
+  (t) => [
+    primaryKey({ columns: [t.zoneId, t.seq] }),
+    // Lets the propagation sweep find deleted zones whose purge has not been built yet.
+    index('change_log_zone_delete').on(t.zoneId, t.seq).where(sql`op = 'zone_delete'`),
+  ]
 )
+
+/** Build progress of each zone's ZoneBuilder, written by the builder (propagation endpoint, sweep). */
+export const buildState = sqliteTable('build_state', {
+  zoneId: text('zone_id').primaryKey(),
+  /** Kept after the zone row is deleted, so a purge can be tracked. */
+  zoneName: text('zone_name').notNull(),
+  /** Highest change-log sequence whose effect is in KV. */
+  builtSeq: integer('built_seq').notNull().default(0),
+  /** Epoch ms of the last completed build pass. */
+  builtAt: integer('built_at'),
+  /** Epoch ms of the last completed full build. */
+  lastFullBuildAt: integer('last_full_build_at'),
+  /** Epoch ms of the last failed pass and its message; cleared by the next success. */
+  lastErrorAt: integer('last_error_at'),
+  lastError: text('last_error'),
+})

@@ -3,6 +3,7 @@
  * Substring tests use instr/substr rather than LIKE: no escaping, and no 50-byte LIKE pattern cap.
  */
 import { ApiError, Codes } from '../http/api-error.ts'
+import { reverseName } from './model.ts'
 
 export interface ListQuery {
   where: string
@@ -67,8 +68,15 @@ export function parseListQuery(get: Getter, zoneId: string): ListQuery {
   }
   for (const field of ['name', 'content', 'comment'] as const) {
     const legacy = one(field)
-    if (legacy !== undefined) filters.push(textOp(field, 'exact', field === 'name' ? normalizeNameFilter(legacy) : legacy, params))
-    for (const op of MATCH_OPS) {
+    const exact = [...(legacy === undefined ? [] : [legacy]), ...get(`${field}.exact`)]
+    for (const v of exact) {
+      if (field === 'name') {
+        // Names are stored lowercase; the identity index answers name_rev equality directly.
+        params.push(reverseName(normalizeNameFilter(v).toLowerCase()))
+        filters.push(`name_rev = ?${params.length}`)
+      } else filters.push(textOp(field, 'exact', v, params))
+    }
+    for (const op of MATCH_OPS.filter((o) => o !== 'exact')) {
       for (const v of get(`${field}.${op}`)) filters.push(textOp(field, op, field === 'name' ? normalizeNameFilter(v) : v, params))
     }
   }
