@@ -22,7 +22,7 @@ export interface Applied {
   attempts: number
 }
 
-export const MAX_ATTEMPTS = 8
+export const MAX_ATTEMPTS = 12
 
 export async function applyBatch(db: D1Database, target: ApplyTarget, req: BatchRequest, pointers: boolean): Promise<Applied> {
   for (let attempt = 1; ; attempt++) {
@@ -41,7 +41,8 @@ export async function applyBatch(db: D1Database, target: ApplyTarget, req: Batch
         if (attempt >= MAX_ATTEMPTS) {
           throw new ApiError(409, Codes.conflictRetry, `The zone changed ${MAX_ATTEMPTS} times while this batch was being applied; nothing was changed. Retry the request.`)
         }
-        await sleep(Math.random() * 10 * attempt)
+        // Full jitter, exponential: spreads writers that keep colliding on a hot zone.
+        await sleep(Math.random() * Math.min(250, 4 * 2 ** attempt))
         continue
       }
       if (message.includes('UNIQUE constraint failed: dns_records')) {

@@ -1,0 +1,121 @@
+/**
+ * @module Domain names: presentation text ↔ labels, limits (63/255), wire writing with compression.
+ */
+import type { ByteWriter } from './writer.ts'
+
+export type Labels = Uint8Array[]
+
+export class NameError extends Error {}
+
+const MAX_LABEL = 63
+const MAX_NAME = 255
+
+/** Labels of a presentation name (`\.` and `\DDD` escapes); '' and '.' are the root. */
+export function parseName(text: string): Labels {
+  if (text === '' || text === '.') return []
+  const labels: Labels = []
+  let current: number[] = []
+  let wire = 1
+  const close = (): void => {
+    if (current.length === 0) throw new NameError(`empty label in ${text}`)
+    if (current.length > MAX_LABEL) throw new NameError(`label longer than 63 octets in ${text}`)
+    labels.push(Uint8Array.from(current))
+    wire += current.length + 1
+    current = []
+  }
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c > 0x7e || c < 0x21) throw new NameError(`invalid character in name ${text}`)
+    if (c === 0x5c) {
+      const digits = /^\d{3}/.exec(text.slice(i + 1, i + 4))
+      if (digits) {
+        const v = Number(digits[0])
+        if (v > 255) throw new NameError(`bad escape in ${text}`)
+        current.push(v)
+        i += 3
+      } else {
+        if (i + 1 >= text.length) throw new NameError(`dangling escape in ${text}`)
+        current.push(text.charCodeAt(++i))
+      }
+    } else if (c === 0x2e) {
+      close()
+    } else current.push(c)
+  }
+  if (current.length > 0) close()
+  if (wire > MAX_NAME) throw new NameError(`name longer than 255 octets: ${text}`)
+  return labels
+}
+
+const PLAIN = /[A-Za-z0-9\-_*]/
+
+/** Presentation text of one label, escaping special and non-printable octets. */
+export function labelText(label: Uint8Array): string {
+  let out = ''
+  for (const b of label) {
+    const ch = String.fromCharCode(b)
+    if (PLAIN.test(ch)) out += ch
+    else if (b > 0x20 && b < 0x7f) out += `\\${ch}`
+    else out += `\\${String(b).padStart(3, '0')}`
+  }
+  return out
+}
+
+/** Presentation text without trailing dot ('' for the root). */
+export function nameText(labels: Labels): string {
+  return labels.map(labelText).join('.')
+}
+
+export function nameWireLength(labels: Labels): number {
+  return labels.reduce((n, l) => n + l.length + 1, 1)
+}
+
+/** Remembers where name suffixes were written; entries after a mark can be undone. */
+export class Compressor {
+  readonly #offsets = new Map<string, number>()
+  readonly #journal: string[] = []
+
+  mark(): number {
+    return this.#journal.length
+  }
+
+  rollback(mark: number): void {
+    while (this.#journal.length > mark) this.#offsets.delete(this.#journal.pop() as string)
+  }
+
+  get(key: string): number | undefined {
+    return this.#offsets.get(key)
+  }
+
+  add(key: string, offset: number): void {
+    if (offset > 0x3fff || this.#offsets.has(key)) return
+    this.#offsets.set(key, offset)
+    this.#journal.push(key)
+  }
+}
+
+/** Writes a name; with a compressor, points to an earlier copy of any suffix (case-insensitive). */
+export function writeName(w: ByteWriter, labels: Labels, comp?: Compressor): void {
+  const keys: string[] = []
+  if (comp) {
+    let key = ''
+    for (let i = labels.length - 1; i >= 0; i--) {
+      key = `${labelText(labels[i] as Uint8Array).toLowerCase()}.${key}`
+      keys[i] = key
+    }
+  }
+  for (let i = 0; i < labels.length; i++) {
+    const label = labels[i] as Uint8Array
+    if (comp) {
+      const key = keys[i] as string
+      const at = comp.get(key)
+      if (at !== undefined) {
+        w.u16(0xc000 | at)
+        return
+      }
+      comp.add(key, w.length)
+    }
+    w.u8(label.length)
+    w.bytes(label)
+  }
+  w.u8(0)
+}

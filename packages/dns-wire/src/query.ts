@@ -1,0 +1,114 @@
+/**
+ * @module Decoding a DNS query message: header, exactly one question, EDNS(0) OPT.
+ */
+import { DnsFormatError, type PartialHeader } from './errors.ts'
+import { nameText } from './names.ts'
+import { Reader } from './reader.ts'
+import { CLASS_ANY, CLASS_IN, TYPE_CODES } from './types.ts'
+
+export interface QueryQuestion {
+  /** Presentation text as sent (case preserved), without trailing dot; '' is the root. */
+  name: string
+  type: number
+  class: number
+}
+
+export interface Edns {
+  /** Requestor's UDP payload size (values below 512 read as 512). */
+  udpPayloadSize: number
+  version: number
+  /** DNSSEC OK bit. */
+  do: boolean
+  /** Option codes present, in order (contents are not interpreted). */
+  options: number[]
+}
+
+export interface Query {
+  id: number
+  opcode: number
+  rd: boolean
+  cd: boolean
+  ad: boolean
+  question: QueryQuestion
+  edns: Edns | null
+}
+
+const MAX_MESSAGE = 65535
+const OPT = TYPE_CODES.OPT
+
+/** Header fields of a message with at least 12 bytes, for a FORMERR reply; else undefined. */
+export function peekHeader(bytes: Uint8Array): PartialHeader | undefined {
+  if (bytes.length < 12) return undefined
+  const flags = ((bytes[2] as number) << 8) | (bytes[3] as number)
+  return {
+    id: ((bytes[0] as number) << 8) | (bytes[1] as number),
+    opcode: (flags >> 11) & 0xf,
+    rd: (flags & 0x0100) !== 0,
+    cd: (flags & 0x0010) !== 0,
+  }
+}
+
+function readOpt(r: Reader, ownerIsRoot: boolean, klass: number, ttl: number, rdlen: number): Edns {
+  if (!ownerIsRoot) r.fail('OPT owner is not the root')
+  const end = r.offset + rdlen
+  const options: number[] = []
+  while (r.offset < end) {
+    options.push(r.u16())
+    const len = r.u16()
+    if (r.offset + len > end) r.fail('EDNS option runs past the OPT record')
+    r.skip(len)
+  }
+  return {
+    udpPayloadSize: Math.max(512, klass),
+    version: Math.floor(ttl / 0x10000) & 0xff,
+    do: (ttl & 0x8000) !== 0,
+    options,
+  }
+}
+
+/** Parses a query; every malformation throws DnsFormatError (with the header when readable). */
+export function decodeQuery(bytes: Uint8Array): Query {
+  if (!(bytes instanceof Uint8Array)) throw new DnsFormatError('query is not bytes')
+  const header = peekHeader(bytes)
+  if (!header) throw new DnsFormatError('message shorter than a DNS header')
+  if (bytes.length > MAX_MESSAGE) throw new DnsFormatError('message too large', header)
+  const r = new Reader(bytes)
+  r.header = header
+  r.skip(2)
+  const flags = r.u16()
+  if (flags & 0x8000) r.fail('message is a response')
+  const [qd, an, ns, ar] = [r.u16(), r.u16(), r.u16(), r.u16()]
+  if (qd !== 1) r.fail(`expected one question, got ${qd}`)
+  const qname = r.name()
+  const qtype = r.u16()
+  const qclass = r.u16()
+  if (qclass !== CLASS_IN && qclass !== CLASS_ANY) r.fail(`unsupported class ${qclass}`)
+  if (qtype === OPT) r.fail('OPT is not a question type')
+
+  let edns: Edns | null = null
+  for (let i = 0; i < an + ns + ar; i++) {
+    const owner = r.name()
+    const type = r.u16()
+    const klass = r.u16()
+    const ttl = r.u32()
+    const rdlen = r.u16()
+    const start = r.offset
+    if (type === OPT) {
+      if (i < an + ns) r.fail('OPT outside the additional section')
+      if (edns) r.fail('more than one OPT record')
+      edns = readOpt(r, owner.length === 0, klass, ttl, rdlen)
+      if (r.offset !== start + rdlen) r.fail('OPT options do not fill the record')
+    } else r.skip(rdlen)
+  }
+  if (r.offset !== bytes.length) r.fail('trailing bytes after the last record')
+
+  return {
+    id: header.id,
+    opcode: header.opcode,
+    rd: header.rd,
+    cd: header.cd,
+    ad: (flags & 0x0020) !== 0,
+    question: { name: nameText(qname), type: qtype, class: qclass },
+    edns,
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * @module Key and fingerprint types: DS/CDS, DNSKEY/CDNSKEY, CERT, SSHFP, TLSA/SMIMEA, OPENPGPKEY.
+ */
+import type { Encoder } from './basic.ts'
+import { TextError, base64, hex, uint } from './text.ts'
+
+const U8 = 0xff
+const U16 = 0xffff
+
+function atLeast(t: string[], n: number): void {
+  if (t.length < n) throw new TextError(`expected at least ${n} fields, got ${t.length}`)
+}
+
+export const ds: Encoder = (w, t) => {
+  atLeast(t, 4)
+  w.u16(uint(t[0], U16, 'key tag'))
+  w.u8(uint(t[1], U8, 'algorithm'))
+  w.u8(uint(t[2], U8, 'digest type'))
+  w.bytes(hex(t.slice(3).join(''), 'digest'))
+}
+
+export const dnskey: Encoder = (w, t) => {
+  atLeast(t, 4)
+  w.u16(uint(t[0], U16, 'flags'))
+  w.u8(uint(t[1], U8, 'protocol'))
+  w.u8(uint(t[2], U8, 'algorithm'))
+  w.bytes(base64(t.slice(3).join(''), 'public key'))
+}
+
+/** RFC 4398 §2.1 certificate type mnemonics. */
+const CERT_TYPES: Record<string, number> = {
+  PKIX: 1,
+  SPKI: 2,
+  PGP: 3,
+  IPKIX: 4,
+  ISPKI: 5,
+  IPGP: 6,
+  ACPKIX: 7,
+  IACPKIX: 8,
+  URI: 253,
+  OID: 254,
+}
+
+/** DNSSEC algorithm mnemonics (RFC 8624 registry names) accepted in CERT. */
+const ALGORITHMS: Record<string, number> = {
+  RSAMD5: 1,
+  DH: 2,
+  DSA: 3,
+  RSASHA1: 5,
+  'DSA-NSEC3-SHA1': 6,
+  'RSASHA1-NSEC3-SHA1': 7,
+  RSASHA256: 8,
+  RSASHA512: 10,
+  'ECC-GOST': 12,
+  ECDSAP256SHA256: 13,
+  ECDSAP384SHA384: 14,
+  ED25519: 15,
+  ED448: 16,
+}
+
+function mnemonic(
+  token: string | undefined,
+  table: Record<string, number>,
+  max: number,
+  what: string
+): number {
+  const known = token === undefined ? undefined : table[token.toUpperCase()]
+  return known ?? uint(token, max, what)
+}
+
+export const cert: Encoder = (w, t) => {
+  atLeast(t, 4)
+  w.u16(mnemonic(t[0], CERT_TYPES, U16, 'certificate type'))
+  w.u16(uint(t[1], U16, 'key tag'))
+  w.u8(mnemonic(t[2], ALGORITHMS, U8, 'algorithm'))
+  w.bytes(base64(t.slice(3).join(''), 'certificate'))
+}
+
+export const sshfp: Encoder = (w, t) => {
+  atLeast(t, 3)
+  w.u8(uint(t[0], U8, 'algorithm'))
+  w.u8(uint(t[1], U8, 'fingerprint type'))
+  w.bytes(hex(t.slice(2).join(''), 'fingerprint'))
+}
+
+/** TLSA and SMIMEA share one format. */
+export const tlsa: Encoder = (w, t) => {
+  atLeast(t, 4)
+  w.u8(uint(t[0], U8, 'usage'))
+  w.u8(uint(t[1], U8, 'selector'))
+  w.u8(uint(t[2], U8, 'matching type'))
+  w.bytes(hex(t.slice(3).join(''), 'certificate association data'))
+}
+
+export const openpgpkey: Encoder = (w, t) => {
+  atLeast(t, 1)
+  w.bytes(base64(t.join(''), 'key'))
+}

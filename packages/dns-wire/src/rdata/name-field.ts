@@ -1,0 +1,15 @@
+/**
+ * @module A domain name inside rdata, written compressed only where RFC 3597 §4 allows it.
+ */
+import { parseName, writeName, type Compressor } from '../names.ts'
+import type { ByteWriter } from '../writer.ts'
+import { TextError } from './text.ts'
+
+export function writeRdataName(
+  w: ByteWriter,
+  token: string | undefined,
+  comp: Compressor | undefined
+): void {
+  if (token === undefined) throw new TextError('missing name')
+  writeName(w, parseName(token), comp)
+}

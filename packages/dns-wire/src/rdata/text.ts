@@ -1,0 +1,132 @@
+/**
+ * @module Presentation-format building blocks: tokens, character-strings, numbers, hex, base64.
+ */
+
+export class TextError extends Error {}
+
+const utf8 = new TextEncoder()
+
+/** Splits on whitespace outside quotes; quotes and escapes stay in the tokens. */
+export function tokenize(text: string): string[] {
+  const tokens: string[] = []
+  let current = ''
+  let inToken = false
+  let quoted = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] as string
+    if (c === '\\') {
+      if (i + 1 >= text.length) throw new TextError('dangling escape')
+      current += c + text[++i]
+      inToken = true
+    } else if (c === '"') {
+      quoted = !quoted
+      current += c
+      inToken = true
+    } else if (!quoted && /\s/.test(c)) {
+      if (inToken) tokens.push(current)
+      current = ''
+      inToken = false
+    } else {
+      current += c
+      inToken = true
+    }
+  }
+  if (quoted) throw new TextError('unterminated quoted string')
+  if (inToken) tokens.push(current)
+  return tokens
+}
+
+/** Bytes of a character-string token: quotes removed, `\X` and `\DDD` decoded, UTF-8 kept. */
+export function charString(token: string): Uint8Array {
+  const body =
+    token.length >= 2 && token.startsWith('"') && token.endsWith('"') ? token.slice(1, -1) : token
+  const out: number[] = []
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i] as string
+    if (c === '\\') {
+      const digits = /^\d{3}/.exec(body.slice(i + 1, i + 4))
+      if (digits) {
+        const v = Number(digits[0])
+        if (v > 255) throw new TextError(`bad escape \\${digits[0]}`)
+        out.push(v)
+        i += 3
+      } else out.push(...utf8.encode(body[++i] ?? ''))
+    } else if (c === '"') {
+      throw new TextError('unexpected quote')
+    } else out.push(...utf8.encode(c))
+  }
+  return Uint8Array.from(out)
+}
+
+export function uint(token: string | undefined, max: number, what: string): number {
+  if (token === undefined || !/^\d+$/.test(token)) throw new TextError(`${what}: not a number`)
+  const v = Number(token)
+  if (v > max) throw new TextError(`${what}: out of range`)
+  return v
+}
+
+export function hex(text: string, what: string): Uint8Array {
+  if (!/^(?:[0-9a-fA-F]{2})*$/.test(text)) throw new TextError(`${what}: bad hex`)
+  const out = new Uint8Array(text.length / 2)
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(text.slice(i * 2, i * 2 + 2), 16)
+  return out
+}
+
+export function base64(text: string, what: string): Uint8Array {
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 === 1) {
+    throw new TextError(`${what}: bad base64`)
+  }
+  let bin: string
+  try {
+    bin = atob(text)
+  } catch {
+    throw new TextError(`${what}: bad base64`)
+  }
+  return Uint8Array.from(bin, (c) => c.charCodeAt(0))
+}
+
+export function ipv4(text: string): Uint8Array {
+  const parts = text.split('.')
+  if (parts.length !== 4) throw new TextError(`bad IPv4 address ${text}`)
+  return Uint8Array.from(parts, (p) => {
+    if (!/^(?:0|[1-9]\d{0,2})$/.test(p) || Number(p) > 255) {
+      throw new TextError(`bad IPv4 address ${text}`)
+    }
+    return Number(p)
+  })
+}
+
+export function ipv6(text: string): Uint8Array {
+  const bad = (): never => {
+    throw new TextError(`bad IPv6 address ${text}`)
+  }
+  const halves = text.split('::')
+  if (halves.length > 2) bad()
+  const groups = (part: string): number[] => {
+    if (part === '') return []
+    const out: number[] = []
+    const pieces = part.split(':')
+    pieces.forEach((p, i) => {
+      if (i === pieces.length - 1 && p.includes('.')) {
+        const v4 = ipv4(p)
+        out.push(
+          ((v4[0] as number) << 8) | (v4[1] as number),
+          ((v4[2] as number) << 8) | (v4[3] as number)
+        )
+      } else if (/^[0-9a-fA-F]{1,4}$/.test(p)) out.push(parseInt(p, 16))
+      else bad()
+    })
+    return out
+  }
+  const head = groups(halves[0] as string)
+  const tail = halves.length === 2 ? groups(halves[1] as string) : []
+  const fill = 8 - head.length - tail.length
+  if (halves.length === 2 ? fill < 1 : fill !== 0) bad()
+  const all = [...head, ...Array<number>(halves.length === 2 ? fill : 0).fill(0), ...tail]
+  const out = new Uint8Array(16)
+  all.forEach((g, i) => {
+    out[i * 2] = g >> 8
+    out[i * 2 + 1] = g & 0xff
+  })
+  return out
+}

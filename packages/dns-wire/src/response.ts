@@ -1,0 +1,195 @@
+/**
+ * @module Encoding a response: header, question, RRsets (compressed, truncated with TC), OPT.
+ */
+import { RdataError, type PartialHeader } from './errors.ts'
+import { Compressor, NameError, parseName, writeName } from './names.ts'
+import type { Query, QueryQuestion } from './query.ts'
+import { writeRdata } from './rdata/index.ts'
+import { rcodeValue, type RcodeName } from './types.ts'
+import { ByteWriter } from './writer.ts'
+
+/** Our EDNS UDP payload size (DNS Flag Day 2020). */
+export const OUR_UDP_PAYLOAD = 1232
+const OPT_RR_LENGTH = 11
+const CLASS_IN = 1
+
+/** A record to encode: owner in any case with or without trailing dot; presentation rdata. */
+export interface ResponseRR {
+  name: string
+  type: number
+  ttl: number
+  rdata: string
+}
+
+export interface ResponseInit {
+  id: number
+  opcode?: number
+  rcode: RcodeName | number
+  aa?: boolean
+  tc?: boolean
+  rd?: boolean
+  ra?: boolean
+  ad?: boolean
+  cd?: boolean
+  question?: QueryQuestion | null
+  answer?: ResponseRR[]
+  authority?: ResponseRR[]
+  additional?: ResponseRR[]
+  /** Adds an OPT record (our payload size, DO echoed); required for rcodes above 15. */
+  edns?: { udpPayloadSize?: number; do?: boolean } | null
+  /** Largest message to produce; whole RRsets that do not fit are dropped and TC set. */
+  maxSize?: number
+  /** Compress names (default true). */
+  compress?: boolean
+}
+
+function ownerLabels(name: string): Uint8Array[] {
+  try {
+    return parseName(name)
+  } catch (err) {
+    if (err instanceof NameError) throw new RdataError('owner', err.message)
+    throw err
+  }
+}
+
+/** Consecutive records with the same owner and type, kept or dropped together. */
+function rrsets(rrs: ResponseRR[]): ResponseRR[][] {
+  const sets: ResponseRR[][] = []
+  for (const rr of rrs) {
+    const last = sets[sets.length - 1]
+    const head = last?.[0]
+    if (
+      last &&
+      head &&
+      head.type === rr.type &&
+      head.name.toLowerCase() === rr.name.toLowerCase()
+    ) {
+      last.push(rr)
+    } else sets.push([rr])
+  }
+  return sets
+}
+
+function writeRR(w: ByteWriter, rr: ResponseRR, comp: Compressor | undefined): void {
+  writeName(w, ownerLabels(rr.name), comp)
+  w.u16(rr.type)
+  w.u16(CLASS_IN)
+  w.u32(Math.max(0, Math.min(rr.ttl, 0x7fffffff)))
+  writeRdata(w, rr.type, rr.rdata, comp)
+}
+
+export function encodeResponse(init: ResponseInit): Uint8Array {
+  const rcode = rcodeValue(init.rcode)
+  if (rcode > 15 && !init.edns) throw new RangeError(`rcode ${rcode} needs EDNS`)
+  const maxSize = Math.min(init.maxSize ?? 65535, 65535)
+  const comp = init.compress === false ? undefined : new Compressor()
+  const w = new ByteWriter()
+  w.u16(init.id)
+  w.u16(0) // flags, set below
+  const q = init.question
+  w.u16(q ? 1 : 0)
+  w.u16(0)
+  w.u16(0)
+  w.u16(0)
+  if (q) {
+    const labels = ownerLabels(q.name)
+    writeName(w, labels, comp)
+    w.u16(q.type)
+    w.u16(q.class)
+  }
+
+  const budget = maxSize - (init.edns ? OPT_RR_LENGTH : 0)
+  let tc = init.tc ?? false
+  const sections = [init.answer ?? [], init.authority ?? [], init.additional ?? []]
+  const counts = sections.map((records) => {
+    let count = 0
+    for (const set of rrsets(records)) {
+      if (tc) break
+      const length = w.length
+      const mark = comp?.mark() ?? 0
+      for (const rr of set) writeRR(w, rr, comp)
+      if (w.length > budget) {
+        w.truncate(length)
+        comp?.rollback(mark)
+        tc = true
+        break
+      }
+      count += set.length
+    }
+    return count
+  })
+
+  if (init.edns) {
+    w.u8(0)
+    w.u16(41)
+    w.u16(init.edns.udpPayloadSize ?? OUR_UDP_PAYLOAD)
+    w.u8(rcode >> 4)
+    w.u8(0)
+    w.u16(init.edns.do ? 0x8000 : 0)
+    w.u16(0)
+  }
+  w.setU16(6, counts[0] ?? 0)
+  w.setU16(8, counts[1] ?? 0)
+  w.setU16(10, (counts[2] ?? 0) + (init.edns ? 1 : 0))
+
+  const flags =
+    0x8000 |
+    (((init.opcode ?? 0) & 0xf) << 11) |
+    (init.aa ? 0x0400 : 0) |
+    (tc ? 0x0200 : 0) |
+    (init.rd ? 0x0100 : 0) |
+    (init.ra ? 0x0080 : 0) |
+    (init.ad ? 0x0020 : 0) |
+    (init.cd ? 0x0010 : 0) |
+    (rcode & 0xf)
+  w.setU16(2, flags)
+  return w.finish()
+}
+
+export interface ResolutionLike {
+  rcode: RcodeName | number
+  aa: boolean
+  answer: ResponseRR[]
+  authority: ResponseRR[]
+  additional: ResponseRR[]
+}
+
+/**
+ * The response to a decoded query: echoes id, opcode, RD, CD and the question (original case);
+ * echoes OPT with our payload size and the DO bit when the query had EDNS; answers BADVERS for an
+ * EDNS version other than 0 and NOTIMP for opcodes other than QUERY (ignoring `result` then).
+ * `maxSize` defaults to 512 without EDNS, else min(client payload, 1232); a DoH worker, which is
+ * not bound by UDP sizes, may pass 65535.
+ */
+export function replyTo(
+  query: Query,
+  result: ResolutionLike,
+  options: { maxSize?: number } = {}
+): ResponseInit {
+  const edns = query.edns ? { udpPayloadSize: OUR_UDP_PAYLOAD, do: query.edns.do } : null
+  const base: ResponseInit = {
+    id: query.id,
+    opcode: query.opcode,
+    rcode: result.rcode,
+    rd: query.rd,
+    cd: query.cd,
+    question: query.question,
+    edns,
+    maxSize:
+      options.maxSize ?? (query.edns ? Math.min(query.edns.udpPayloadSize, OUR_UDP_PAYLOAD) : 512),
+  }
+  if (query.edns && query.edns.version !== 0) return { ...base, rcode: 'BADVERS' }
+  if (query.opcode !== 0) return { ...base, rcode: 'NOTIMP' }
+  return {
+    ...base,
+    aa: result.aa,
+    answer: result.answer,
+    authority: result.authority,
+    additional: result.additional,
+  }
+}
+
+/** A FORMERR reply for a message whose header could be read (see DnsFormatError.header). */
+export function formErrReply(header: PartialHeader): Uint8Array {
+  return encodeResponse({ ...header, rcode: 'FORMERR' })
+}

@@ -1,0 +1,58 @@
+/**
+ * @module A growable big-endian byte writer with rollback.
+ */
+
+export class ByteWriter {
+  #buf = new Uint8Array(512)
+  #len = 0
+
+  get length(): number {
+    return this.#len
+  }
+
+  #room(n: number): void {
+    if (this.#len + n <= this.#buf.length) return
+    let size = this.#buf.length * 2
+    while (size < this.#len + n) size *= 2
+    const next = new Uint8Array(size)
+    next.set(this.#buf.subarray(0, this.#len))
+    this.#buf = next
+  }
+
+  u8(v: number): void {
+    this.#room(1)
+    this.#buf[this.#len++] = v & 0xff
+  }
+
+  u16(v: number): void {
+    this.#room(2)
+    this.#buf[this.#len++] = (v >>> 8) & 0xff
+    this.#buf[this.#len++] = v & 0xff
+  }
+
+  u32(v: number): void {
+    this.u16(Math.floor(v / 0x10000) & 0xffff)
+    this.u16(v & 0xffff)
+  }
+
+  bytes(b: Uint8Array): void {
+    this.#room(b.length)
+    this.#buf.set(b, this.#len)
+    this.#len += b.length
+  }
+
+  /** Overwrites a 16-bit value already written at `offset`. */
+  setU16(offset: number, v: number): void {
+    this.#buf[offset] = (v >>> 8) & 0xff
+    this.#buf[offset + 1] = v & 0xff
+  }
+
+  /** Drops everything written after `length`. */
+  truncate(length: number): void {
+    this.#len = length
+  }
+
+  finish(): Uint8Array {
+    return this.#buf.slice(0, this.#len)
+  }
+}

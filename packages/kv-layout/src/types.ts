@@ -1,0 +1,70 @@
+/**
+ * @module Value shapes of the KV layout contract, version 1, and the zone view the resolver reads.
+ */
+
+export const KV_LAYOUT_VERSION = 1
+
+/** One RRset: a TTL and RFC presentation rdata strings (absolute names end with a dot). */
+export interface RRSetData {
+  ttl: number
+  rdata: string[]
+  /** Only on A/AAAA/CNAME sets whose records are proxied. */
+  proxied?: true
+}
+
+/** The value of `n:<zone>:<name>`: every RRset at one owner name, keyed by type mnemonic. */
+export interface NodeData {
+  v: 1
+  sets: Record<string, RRSetData>
+}
+
+export interface SoaData {
+  /** Primary name server, lowercase FQDN without trailing dot. */
+  mname: string
+  /** Responsible mailbox in domain-name form, lowercase FQDN without trailing dot. */
+  rname: string
+  refresh: number
+  retry: number
+  expire: number
+  minimum: number
+  /** TTL of the SOA record itself. */
+  ttl: number
+}
+
+/** The value of `z:<zone>`: zone metadata plus the apex node, so the apex costs no extra read. */
+export interface ZoneMeta {
+  v: 1
+  id: string
+  /** Lowercase FQDN without trailing dot. */
+  name: string
+  serial: number
+  soa: SoaData
+  /** Assigned name servers, lowercase FQDN without trailing dot. */
+  ns: string[]
+  /** Addresses that proxied A/AAAA/CNAME names answer with. */
+  proxy: { ipv4: string[]; ipv6: string[] }
+  apex: NodeData
+}
+
+/** What a zone view returns for one name: its zone and the nodes that exist around it. */
+export interface ZoneLookup {
+  zone: ZoneMeta
+  /**
+   * Whichever of the name itself, its ancestors strictly below the apex, and the wildcard names
+   * `*.<ancestor>` (parent up to the apex) exist; keyed by lowercase name without trailing dot.
+   */
+  nodes: Map<string, NodeData>
+}
+
+export interface LookupOptions {
+  /**
+   * Only consider zones equal to this name or above it (its suffixes). Used to read the parent
+   * side of a cut (DS at a nested zone's apex) and glue from a specific zone.
+   */
+  within?: string
+}
+
+/** Read access to hosted zones; `null` means no hosted zone contains the name. */
+export interface ZoneView {
+  lookup(qname: string, options?: LookupOptions): Promise<ZoneLookup | null>
+}

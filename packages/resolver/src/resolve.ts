@@ -1,0 +1,105 @@
+/**
+ * @module Authoritative resolution of one question against hosted zones (design §3).
+ */
+import { normalizeName, parentName, type ZoneLookup, type ZoneView } from '@edgedns/kv-layout'
+import { answerNode } from './answer-node.ts'
+import { negativeSoa } from './apex.ts'
+import { locate } from './locate.ts'
+import { referral } from './referral.ts'
+import { T } from './rrset.ts'
+import type { Question, RR, Resolution, ResolverRcode } from './types.ts'
+
+/** CNAMEs followed per question; the next CNAME is still answered but not followed. */
+export const MAX_CNAME_HOPS = 8
+/** Nested apex flattening depth (apex CNAME → apex CNAME → …). */
+const MAX_FLATTEN_DEPTH = 2
+
+const CLASS_IN = 1
+const CLASS_ANY = 255
+const OPT = 41
+const IXFR = 251
+const AXFR = 252
+const MAILB = 253
+const MAILA = 254
+
+const empty = (rcode: ResolverRcode): Resolution => ({
+  rcode,
+  aa: false,
+  answer: [],
+  authority: [],
+  additional: [],
+})
+
+export async function resolve(view: ZoneView, q: Question): Promise<Resolution> {
+  return resolveAt(view, q, 0)
+}
+
+async function resolveAt(view: ZoneView, q: Question, depth: number): Promise<Resolution> {
+  const qtype = q.type
+  const qclass = q.class ?? CLASS_IN
+  if (qclass !== CLASS_IN && qclass !== CLASS_ANY) return empty('REFUSED')
+  if (qtype === OPT) return empty('FORMERR')
+  if (qtype === MAILA || qtype === MAILB) return empty('NOTIMP')
+  if (qtype === AXFR || qtype === IXFR) return empty('REFUSED')
+
+  const answer: RR[] = []
+  const seen = new Set<string>()
+  let name = normalizeName(q.name)
+  for (let hop = 0; ; hop++) {
+    seen.add(name)
+    const found = await lookupFor(view, name, qtype)
+    // Outside hosted zones: the first name is REFUSED, a CNAME target is left to the client.
+    if (!found) return hop === 0 ? empty('REFUSED') : done('NOERROR', answer, [])
+    const loc = locate(found, name, qtype)
+    if (loc.kind === 'delegation') {
+      const ref = await referral(view, found.zone, loc.cut, loc.ns)
+      return { rcode: 'NOERROR', aa: answer.length > 0, answer, ...ref }
+    }
+    if (loc.kind === 'nxdomain') return done('NXDOMAIN', answer, [negativeSoa(found.zone)])
+
+    const ctx = { zone: found.zone, node: loc.node, owner: name, apex: loc.apex }
+    const res = answerNode(ctx, qtype)
+    if (res.kind === 'hit') return done('NOERROR', [...answer, ...res.rrs], [])
+    if (res.kind === 'nodata') return done('NOERROR', answer, [negativeSoa(found.zone)])
+    if (res.kind === 'flatten') {
+      const rrs = depth < MAX_FLATTEN_DEPTH ? await flatten(view, name, qtype, res, depth) : []
+      if (rrs.length === 0) return done('NOERROR', answer, [negativeSoa(found.zone)])
+      return done('NOERROR', [...answer, ...rrs], [])
+    }
+    answer.push(res.rr)
+    if (seen.has(res.target) || hop >= MAX_CNAME_HOPS) return done('NOERROR', answer, [])
+    name = res.target
+  }
+}
+
+function done(rcode: ResolverRcode, answer: RR[], authority: RR[]): Resolution {
+  return { rcode, aa: true, answer, authority, additional: [] }
+}
+
+/**
+ * The zone that answers for `name`. DS at the apex of a nested hosted zone is answered by the
+ * parent zone when the parent has the cut (NS at that name), as RFC 4035 §3.1.4.1 requires.
+ */
+async function lookupFor(view: ZoneView, name: string, qtype: number): Promise<ZoneLookup | null> {
+  const found = await view.lookup(name)
+  if (!found || qtype !== T.DS || found.zone.name !== name || name === '') return found
+  const parent = await view.lookup(name, { within: parentName(name) })
+  return parent?.nodes.get(name)?.sets.NS ? parent : found
+}
+
+/**
+ * Apex CNAME flattening: resolve the target's A/AAAA (through hosted zones only) and answer them
+ * at the apex with TTL min(CNAME TTL, address TTL). A target outside hosted zones gives NODATA.
+ */
+async function flatten(
+  view: ZoneView,
+  apex: string,
+  qtype: number,
+  res: { target: string; ttl: number },
+  depth: number
+): Promise<RR[]> {
+  const inner = await resolveAt(view, { name: res.target, type: qtype }, depth + 1)
+  return inner.answer
+    .filter((rr) => rr.type === qtype)
+    .map((rr) => ({ ...rr, name: apex, ttl: Math.min(rr.ttl, res.ttl) }))
+}
