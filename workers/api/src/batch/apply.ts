@@ -15,7 +15,15 @@ export interface ApplyTarget {
   tokenId: string
 }
 
+/** Milliseconds spent in each phase of the last attempt, for the Server-Timing header. */
+export interface PhaseTimings {
+  load: number
+  plan: number
+  write: number
+}
+
 export interface Applied {
+  timings: PhaseTimings
   plan: Plan
   /** Change-log sequence this batch committed up to (unchanged when nothing changed). */
   seq: number
@@ -26,15 +34,19 @@ export const MAX_ATTEMPTS = 12
 
 export async function applyBatch(db: D1Database, target: ApplyTarget, req: BatchRequest, pointers: boolean): Promise<Applied> {
   for (let attempt = 1; ; attempt++) {
+    const t0 = performance.now()
     const loaded = await loadForBatch(db, target.zoneId, target.zoneName, req)
     if (!loaded) throw new ApiError(404, Codes.zoneNotFound, 'Zone not found')
+    const t1 = performance.now()
     const now = nowIso()
     const plan = planBatch(req, loaded.records, { zoneId: target.zoneId, zoneName: target.zoneName, now, newId: recordIdGenerator(), pointers })
-    if (plan.changes.length === 0) return { plan, seq: loaded.guard.changeSeq, attempts: attempt }
+    const t2 = performance.now()
+    if (plan.changes.length === 0) return { plan, seq: loaded.guard.changeSeq, attempts: attempt, timings: { load: t1 - t0, plan: t2 - t1, write: 0 } }
     const stmts = writeStatements(db, { zoneId: target.zoneId, guard: loaded.guard, tokenId: target.tokenId, now }, plan.changes)
     try {
       await db.batch(stmts)
-      return { plan, seq: loaded.guard.changeSeq + plan.changes.length, attempts: attempt }
+      const timings = { load: t1 - t0, plan: t2 - t1, write: performance.now() - t2 }
+      return { plan, seq: loaded.guard.changeSeq + plan.changes.length, attempts: attempt, timings }
     } catch (e) {
       const message = String((e as Error).message ?? e)
       if (isConflict(message)) {

@@ -23,9 +23,12 @@ export const records = new Hono<AppEnv>()
 
 const SEQ_HEADER = 'x-edgedns-change-seq'
 
-async function run(c: Context<AppEnv>, zone: ZoneRow, req: BatchRequest, pointers: boolean): Promise<Applied> {
+async function run(c: Context<AppEnv>, zone: ZoneRow, req: BatchRequest, pointers: boolean, startedAt: number): Promise<Applied> {
   const applied = await applyBatch(c.env.DB, { zoneId: zone.id, zoneName: zone.name, tokenId: c.var.principal.tokenId }, req, pointers)
   c.header(SEQ_HEADER, String(applied.seq))
+  const t = applied.timings
+  const total = performance.now() - startedAt
+  c.header('server-timing', `load;dur=${t.load.toFixed(1)}, plan;dur=${t.plan.toFixed(1)}, write;dur=${t.write.toFixed(1)}, total;dur=${total.toFixed(1)}, attempts;desc="${applied.attempts}"`)
   if (applied.plan.changes.length > 0) notifyBuilder(c, zone.id, applied.seq)
   return applied
 }
@@ -62,36 +65,41 @@ records.get('/:record_id{[^/]+}', async (c) => {
 })
 
 records.post('/', async (c) => {
+  const startedAt = performance.now()
   const zone = await zoneFor(c, 'dns:edit')
   const body = parseWith(recordFieldsSchema, await readJson(c))
-  const { plan } = await run(c, zone, { posts: [body] }, false)
+  const { plan } = await run(c, zone, { posts: [body] }, false, startedAt)
   return ok(c, toApi(plan.result.posts[0]!))
 })
 
 records.put('/:record_id{[^/]+}', async (c) => {
+  const startedAt = performance.now()
   const zone = await zoneFor(c, 'dns:edit')
   const id = recordId(c)
   const body = parseWith(recordFieldsSchema, await readJson(c))
-  const { plan } = await run(c, zone, { puts: [{ ...body, id }] }, false)
+  const { plan } = await run(c, zone, { puts: [{ ...body, id }] }, false, startedAt)
   return ok(c, toApi(plan.result.puts[0]!))
 })
 
 records.patch('/:record_id{[^/]+}', async (c) => {
+  const startedAt = performance.now()
   const zone = await zoneFor(c, 'dns:edit')
   const id = recordId(c)
   const body = parseWith(recordFieldsSchema, await readJson(c))
-  const { plan } = await run(c, zone, { patches: [{ ...body, id }] }, false)
+  const { plan } = await run(c, zone, { patches: [{ ...body, id }] }, false, startedAt)
   return ok(c, toApi(plan.result.patches[0]!))
 })
 
 records.delete('/:record_id{[^/]+}', async (c) => {
+  const startedAt = performance.now()
   const zone = await zoneFor(c, 'dns:edit')
   const id = recordId(c)
-  await run(c, zone, { deletes: [{ id }] }, false)
+  await run(c, zone, { deletes: [{ id }] }, false, startedAt)
   return ok(c, { id })
 })
 
 records.post('/batch', async (c) => {
+  const startedAt = performance.now()
   const zone = await zoneFor(c, 'dns:edit')
   const body = parseWith(batchRequestSchema, await readJson(c))
   const n = countChanges(body)
@@ -99,7 +107,7 @@ records.post('/batch', async (c) => {
   if (n > limit) {
     throw ApiError.badRequest(Codes.batchTooLarge, `This batch has ${n} changes; the limit for this account is ${limit} changes per batch. Split it into several batches.`)
   }
-  const { plan } = await run(c, zone, body, true)
+  const { plan } = await run(c, zone, body, true, startedAt)
   const r = plan.result
   return ok(c, {
     ...(body.deletes ? { deletes: r.deletes.map(toApi) } : {}),
