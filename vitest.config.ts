@@ -24,16 +24,20 @@ export default defineConfig(async () => {
             cloudflareTest({
               wrangler: { configPath: './workers/api/wrangler.jsonc' },
               miniflare: {
-                bindings: { TEST_MIGRATIONS: migrations, DEV_API_TOKEN: 'dev-token' },
+                bindings: { TEST_MIGRATIONS: migrations, DEV_API_TOKEN: 'dev-token', KV_KEY_WRITE_INTERVAL_MS: '0' },
                 workers: [{ name: 'edgedns-doh', modules: true, script: 'export default { fetch() { return new Response("doh stub") } }' }],
               },
             }),
           ],
           test: {
             name: 'api',
-            include: ['workers/api/src/**/*.test.ts', 'test/api/**/*.test.ts'],
+            include: ['workers/api/src/**/*.test.ts', 'test/api/**/*.test.ts', 'test/builder/**/*.test.ts'],
             setupFiles: ['./test/setup/apply-migrations.ts'],
           },
+        },
+        {
+          plugins: [cloudflareTest({ wrangler: { configPath: './workers/doh/wrangler.jsonc' } })],
+          test: { name: 'doh', include: ['workers/doh/src/**/*.test.ts', 'test/doh/**/*.test.ts'] },
         },
       ],
     },

@@ -9,6 +9,8 @@ import { ApiError, Codes } from './http/api-error.ts'
 import type { AppEnv } from './http/app-env.ts'
 import { onError } from './http/on-error.ts'
 import { accountsApp } from './routes/accounts.ts'
+import { audit } from './routes/audit.ts'
+import { propagationApp } from './routes/propagation.ts'
 import { records } from './routes/records.ts'
 import { tokensApp } from './routes/tokens.ts'
 import { zonesApp } from './routes/zones.ts'
@@ -33,7 +35,9 @@ export function createApp(): Hono<AppEnv> {
   api.route('/accounts', accountsApp)
   api.route('/accounts/:account_id{[0-9a-f]{32}}/tokens', tokensApp)
   api.route('/user/tokens', tokensApp)
+  api.route('/zones/:zone_id{[^/]+}/dns_records/audit', audit)
   api.route('/zones/:zone_id{[^/]+}/dns_records', records)
+  api.route('/zones/:zone_id{[^/]+}/propagation', propagationApp)
   api.route('/zones', zonesApp)
 
   const app = new Hono<AppEnv>()

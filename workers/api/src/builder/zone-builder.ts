@@ -1,12 +1,176 @@
 /**
  * @module ZoneBuilder Durable Object: one per zone, the single writer of the zone's KV keys.
- * (Skeleton: records the committed sequence it was told about; the build pipeline lands with the propagation issue.)
+ * Every notification, alarm and rebuild request runs one budgeted build step under a mutex, so
+ * per-record passes, full builds and purges never interleave. State is in DO storage; failures
+ * reschedule the alarm with backoff and never advance the cursor.
  */
 import { DurableObject } from 'cloudflare:workers'
+import type { StepContext, StepOutcome } from './context.ts'
+import { fullBuildStep } from './full-build.ts'
+import { ioFrom, KvBudget, type BuilderIo } from './io.ts'
+import { KeyLedger } from './ledger.ts'
+import { backoffMs, limitsFrom, type BuildLimits } from './limits.ts'
+import { perRecordPass } from './per-record.ts'
+import { purgeStep, startPurge } from './purge.ts'
+import { reportBuildState } from './report.ts'
+import { StateStore, type BuilderState } from './state.ts'
+
+export interface BuilderStatus extends BuilderState {
+  alarm: number | null
+  ledgerKeys: number
+}
+
+/** Below this many KV operations left, a step hands over to the next invocation. */
+const MIN_STEP_BUDGET = 20
 
 export class ZoneBuilder extends DurableObject<Env> {
+  /** Replaceable by tests (fault injection, operation counting) through runInDurableObject. */
+  io: BuilderIo
+  limits: BuildLimits
+  readonly #ledger: KeyLedger
+  readonly #store: StateStore
+  #busy: Promise<void> | null = null
+  #waiting = 0
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env)
+    this.io = ioFrom(env)
+    this.limits = limitsFrom(env as { KV_KEY_WRITE_INTERVAL_MS?: string })
+    this.#ledger = new KeyLedger(ctx.storage.sql)
+    this.#store = new StateStore(ctx.storage.kv)
+  }
+
+  /** The API committed up to `seq`: build now; the safety alarm covers a crash in between. */
   async notify(zoneId: string, seq: number): Promise<void> {
-    const known = (await this.ctx.storage.get<number>('notified')) ?? 0
-    if (seq > known) await this.ctx.storage.put({ notified: seq, zoneId })
+    const s = this.#adopt(zoneId)
+    if (seq > s.notified) {
+      s.notified = seq
+      this.#store.save(s)
+    }
+    await this.#armSafetyNet()
+    await this.#exclusive(() => this.#step())
+  }
+
+  /** Full build on demand (repair); returns the status after the first step. */
+  async rebuild(zoneId: string): Promise<BuilderStatus> {
+    const s = this.#adopt(zoneId)
+    if (!s.full && !s.deleted) {
+      s.fullRequested = true
+      this.#store.save(s)
+    }
+    await this.#armSafetyNet()
+    await this.#exclusive(() => this.#step())
+    return this.status()
+  }
+
+  async status(): Promise<BuilderStatus> {
+    return {
+      ...this.#store.load(),
+      alarm: await this.ctx.storage.getAlarm(),
+      ledgerKeys: this.#ledger.size(),
+    }
+  }
+
+  override async alarm(): Promise<void> {
+    await this.#exclusive(() => this.#step())
+  }
+
+  #adopt(zoneId: string): BuilderState {
+    const s = this.#store.load()
+    if (s.zoneId === null) {
+      s.zoneId = zoneId
+      this.#store.save(s)
+    } else if (s.zoneId !== zoneId) {
+      throw new Error(`ZoneBuilder of zone ${s.zoneId} asked to build zone ${zoneId}`)
+    }
+    return s
+  }
+
+  async #armSafetyNet(): Promise<void> {
+    const at = this.io.now() + this.limits.safetyAlarmMs
+    const current = await this.ctx.storage.getAlarm()
+    if (current === null || current > at) await this.ctx.storage.setAlarm(at)
+  }
+
+  /** One step at a time; code after the await runs in the caller's invocation (its own limits). */
+  async #exclusive(fn: () => Promise<void>): Promise<void> {
+    this.#waiting++
+    try {
+      while (this.#busy) await this.#busy
+    } finally {
+      this.#waiting--
+    }
+    let release!: () => void
+    this.#busy = new Promise<void>((r) => (release = r))
+    try {
+      await fn()
+    } finally {
+      this.#busy = null
+      release()
+    }
+  }
+
+  /** One invocation's worth of building, then the alarm that continues, retries or rests. */
+  async #step(): Promise<void> {
+    const s = this.#store.load()
+    if (s.zoneId === null) return
+    const ctx: StepContext = {
+      io: this.io,
+      ledger: this.#ledger,
+      budget: new KvBudget(this.limits.maxKvOps),
+      limits: this.limits,
+      state: s,
+      save: () => this.#store.save(s),
+    }
+    try {
+      const outcome = await this.#work(ctx)
+      const hadError = s.lastError !== null
+      s.failures = 0
+      s.lastError = null
+      this.#store.save(s)
+      await this.#schedule(outcome)
+      if (hadError || s.reportedSeq !== s.cursor) {
+        await reportBuildState(this.io.db, s, null)
+        s.reportedSeq = s.cursor
+        this.#store.save(s)
+      }
+    } catch (e) {
+      s.failures++
+      s.lastError = e instanceof Error ? e.message : String(e)
+      this.#store.save(s)
+      const now = this.io.now()
+      await this.ctx.storage.setAlarm(now + backoffMs(this.limits, s.failures))
+      console.warn(
+        'zone builder step failed; retrying with backoff',
+        s.zoneId,
+        s.failures,
+        s.lastError
+      )
+      await reportBuildState(this.io.db, s, { at: now, message: s.lastError }).catch(() => {})
+    }
+  }
+
+  async #work(ctx: StepContext): Promise<StepOutcome> {
+    const s = ctx.state
+    for (;;) {
+      if (ctx.budget.used > 0 && ctx.budget.remaining < MIN_STEP_BUDGET) return { kind: 'progress' }
+      if (s.deleted) return { kind: 'idle' }
+      let outcome: StepOutcome | { kind: 'deleted' } | { kind: 'full' }
+      if (s.purge) outcome = await purgeStep(ctx, this.env)
+      else if (s.full || s.fullRequested || s.cursor === 0) outcome = await fullBuildStep(ctx)
+      else outcome = await perRecordPass(ctx)
+      if (outcome.kind === 'deleted') await startPurge(ctx)
+      else if (outcome.kind === 'full') {
+        s.fullRequested = true
+        ctx.save()
+      } else if (outcome.kind !== 'progress') return outcome
+    }
+  }
+
+  async #schedule(outcome: StepOutcome): Promise<void> {
+    const storage = this.ctx.storage
+    if (outcome.kind === 'progress') await storage.setAlarm(this.io.now())
+    else if (outcome.kind === 'deferred') await storage.setAlarm(outcome.until)
+    else if (this.#waiting === 0) await storage.deleteAlarm()
   }
 }

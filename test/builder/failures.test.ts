@@ -1,0 +1,212 @@
+/**
+ * @module Failure handling: KV and D1 errors half-way through a pass or a full build are retried
+ * with backoff and converge; dropped notifications (record changes and zone deletes) are healed
+ * by the cron sweep.
+ */
+import {
+  createExecutionContext,
+  createScheduledController,
+  runDurableObjectAlarm,
+  waitOnExecutionContext,
+} from 'cloudflare:test'
+import { env } from 'cloudflare:workers'
+import { describe, expect, it } from 'vitest'
+import { applyBatch } from '../../workers/api/src/batch/apply.ts'
+import worker from '../../workers/api/src/index.ts'
+import {
+  api,
+  builder,
+  converge,
+  countingKv,
+  createZone,
+  failingDb,
+  kvMeta,
+  kvNames,
+  kvNode,
+  newCounts,
+  settle,
+  sleep,
+  tweak,
+} from './helpers.ts'
+
+async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
+  for (let i = 0; i < 500; i++) {
+    const v = await fn()
+    if (ok(v)) return v
+    await sleep(2)
+  }
+  throw new Error(`timed out waiting for ${what}`)
+}
+
+const posts = (n: number, prefix: string) =>
+  Array.from({ length: n }, (_, i) => ({
+    type: 'A',
+    name: `${prefix}${i}.sub`,
+    content: `192.0.2.${i + 1}`,
+  }))
+
+async function runSweep(): Promise<void> {
+  const ctx = createExecutionContext()
+  await worker.scheduled!(
+    createScheduledController({ cron: '* * * * *' }),
+    env as unknown as Env,
+    ctx
+  )
+  await waitOnExecutionContext(ctx)
+}
+
+describe('failures are retried and converge', () => {
+  it('a KV write failure half-way through a pass: cursor stays, alarm retries with backoff, KV converges', async () => {
+    const z = await createZone('fail')
+    await settle(z.id)
+    const counts = newCounts()
+    const t0 = Date.now()
+    await tweak(z.id, (b) => {
+      b.io = { ...b.io, kv: countingKv(b.io.kv, counts, new Set([4])) }
+      b.limits = { ...b.limits, backoffBaseMs: 60_000 }
+    })
+    expect(
+      (await api('POST', `/zones/${z.id}/dns_records/batch`, { posts: posts(10, 'h') })).status
+    ).toBe(200)
+    const failed = await waitFor(
+      () => builder(z.id).status(),
+      (s) => s.failures > 0,
+      'the failing pass'
+    )
+    expect(failed.cursor).toBe(1)
+    expect(failed.lastError).toMatch(/injected KV failure/)
+    expect(failed.alarm).toBeGreaterThanOrEqual(t0 + 60_000)
+    const row = await env.DB.prepare(
+      'SELECT built_seq, last_error FROM build_state WHERE zone_id = ?1'
+    )
+      .bind(z.id)
+      .first<any>()
+    expect(row).toMatchObject({ built_seq: 1 })
+    expect(row.last_error).toMatch(/injected/)
+    // Half-written: some keys are in KV, the build is not done.
+    expect((await converge(z.id)).differences.length).toBeGreaterThan(0)
+
+    expect(await runDurableObjectAlarm(builder(z.id))).toBe(true)
+    const status = await settle(z.id)
+    expect(status).toMatchObject({ cursor: 11, failures: 0, lastError: null })
+    expect((await converge(z.id)).differences).toEqual([])
+    const prop = await api('GET', `/zones/${z.id}/propagation`)
+    expect(prop.body.result).toMatchObject({ committed_seq: 11, built_seq: 11, last_error: null })
+  })
+
+  it('a D1 failure between reading the log and reading the rows is retried', async () => {
+    const z = await createZone('fail')
+    await settle(z.id)
+    await tweak(z.id, (b) => {
+      b.io = { ...b.io, db: failingDb(b.io.db, new Set([2, 3, 4])) }
+      b.limits = { ...b.limits, backoffBaseMs: 60_000 }
+    })
+    await api('POST', `/zones/${z.id}/dns_records/batch`, { posts: posts(3, 'd') })
+    await waitFor(
+      () => builder(z.id).status(),
+      (s) => s.failures === 1,
+      'first failure'
+    )
+    const first = (await builder(z.id).status()).alarm!
+    // Retries keep failing (batches 3 and 4), the backoff doubles; work is never dropped.
+    await runDurableObjectAlarm(builder(z.id))
+    const second = await builder(z.id).status()
+    expect(second.failures).toBe(2)
+    expect(second.cursor).toBe(1)
+    expect(second.alarm! - first).toBeGreaterThanOrEqual(50_000)
+    await settle(z.id)
+    expect(await kvNames(z.name)).toEqual([
+      `d0.sub.${z.name}`,
+      `d1.sub.${z.name}`,
+      `d2.sub.${z.name}`,
+      `sub.${z.name}`,
+    ])
+    expect((await converge(z.id)).differences).toEqual([])
+  })
+
+  it('a full build that fails in its second invocation resumes where it stopped', async () => {
+    const z = await createZone('fail')
+    await api('POST', `/zones/${z.id}/dns_records/batch`, { posts: posts(60, 'f') })
+    await settle(z.id)
+    await env.ZONES_KV.put(`n:${z.name}:garbage.${z.name}`, '{"v":1,"sets":{}}')
+    const counts = newCounts()
+    await tweak(z.id, (b) => {
+      b.io = { ...b.io, kv: countingKv(b.io.kv, counts, new Set([25])) }
+      b.limits = { ...b.limits, maxKvOps: 40, pageNames: 10, listPage: 20, backoffBaseMs: 60_000 }
+    })
+    const res = await api('POST', `/zones/${z.id}/propagation/rebuild`)
+    expect(res.status).toBe(200)
+    await waitFor(
+      () => builder(z.id).status(),
+      (s) => s.failures > 0,
+      'failing full build step'
+    )
+    expect((await builder(z.id).status()).full).not.toBeNull()
+    const status = await settle(z.id)
+    expect(status.lastFullBuild).toMatchObject({ startSeq: res.body.result.seq, keysDeleted: 1 })
+    // Every key is written exactly once by the build, the retried page included.
+    const writes = new Map<string, number>()
+    for (const k of counts.puts) writes.set(k, (writes.get(k) ?? 0) + 1)
+    expect(writes.size).toBe(62)
+    expect([...writes.entries()].filter(([, n]) => n > 1)).toEqual([])
+    expect(counts.deletes).toEqual([`n:${z.name}:garbage.${z.name}`])
+    expect((await converge(z.id)).differences).toEqual([])
+  })
+})
+
+describe('the cron sweep heals dropped notifications', () => {
+  it('rebuilds changes committed without a notification', async () => {
+    const z = await createZone('sweep')
+    await settle(z.id)
+    // An API worker that crashed right after commit: the change is in D1 and the log, nobody was told.
+    await applyBatch(
+      env.DB,
+      { zoneId: z.id, zoneName: z.name, tokenId: 'test' },
+      {
+        posts: [
+          { type: 'A', name: 'lost', content: '192.0.2.1' },
+          { type: 'TXT', name: 'a.b.lost2', content: 'x' },
+        ],
+      } as any,
+      false
+    )
+    await sleep(20)
+    expect(await kvNode(z.name, `lost.${z.name}`)).toBeNull()
+    expect((await builder(z.id).status()).alarm).toBeNull()
+    const lag = await api('GET', `/zones/${z.id}/propagation`)
+    expect(lag.body.result).toMatchObject({ committed_seq: 3, built_seq: 1 })
+    expect(lag.body.result.lag_ms).toBeGreaterThanOrEqual(0)
+
+    await runSweep()
+    await settle(z.id)
+    expect(await kvNode(z.name, `lost.${z.name}`)).not.toBeNull()
+    expect((await converge(z.id)).differences).toEqual([])
+  })
+
+  it('purges a zone deleted without a notification', async () => {
+    const z = await createZone('sweep')
+    await api('POST', `/zones/${z.id}/dns_records`, {
+      type: 'A',
+      name: 'www',
+      content: '192.0.2.1',
+    })
+    await settle(z.id)
+    const now = new Date().toISOString()
+    await env.DB.batch([
+      env.DB.prepare(
+        "INSERT INTO change_log (zone_id, seq, op, created_on) VALUES (?1, 3, 'zone_delete', ?2)"
+      ).bind(z.id, now),
+      env.DB.prepare('DELETE FROM dns_records WHERE zone_id = ?1').bind(z.id),
+      env.DB.prepare('DELETE FROM zones WHERE id = ?1').bind(z.id),
+    ])
+    expect(await kvMeta(z.name)).not.toBeNull()
+    await runSweep()
+    const status = await settle(z.id)
+    expect(status.deleted).toBe(true)
+    expect(await kvMeta(z.name)).toBeNull()
+    expect(await kvNames(z.name)).toEqual([])
+    // Nothing is left for the sweep to do.
+    const { laggingZones } = await import('../../workers/api/src/builder/sweep.ts')
+    expect((await laggingZones(env.DB)).filter((r) => r.zone_id === z.id)).toEqual([])
+  })
+})

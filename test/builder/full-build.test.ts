@@ -1,0 +1,198 @@
+/**
+ * @module Full builds: repair on demand, racing per-record changes, per-key write pacing, and
+ * zone names reused after a delete.
+ */
+import {
+  createExecutionContext,
+  createScheduledController,
+  runDurableObjectAlarm,
+  waitOnExecutionContext,
+} from 'cloudflare:test'
+import { env } from 'cloudflare:workers'
+import { describe, expect, it } from 'vitest'
+import worker from '../../workers/api/src/index.ts'
+import {
+  api,
+  builder,
+  converge,
+  countingKv,
+  createZone,
+  kvNames,
+  kvNode,
+  newCounts,
+  post,
+  prng,
+  settle,
+  sleep,
+  tweak,
+} from './helpers.ts'
+
+const DEFAULT_ACCOUNT = 'a0000000000000000000000000000001'
+
+describe('full builds', () => {
+  it('the convergence check sees tampering, and a rebuild request repairs it', async () => {
+    const z = await createZone('full')
+    const a = await post(z.id, { type: 'A', name: 'a.x', content: '192.0.2.1' })
+    await post(z.id, { type: 'TXT', name: 'b', content: 'keep' })
+    await settle(z.id)
+    await env.ZONES_KV.put(`n:${z.name}:ghost.${z.name}`, '{"v":1,"sets":{}}')
+    await env.ZONES_KV.delete(`n:${z.name}:x.${z.name}`)
+    await env.ZONES_KV.put(
+      `n:${z.name}:b.${z.name}`,
+      '{"v":1,"sets":{"TXT":{"ttl":300,"rdata":["\\"old\\""]}}}'
+    )
+    const before = await converge(z.id)
+    expect(before.differences.map((d) => [d.kind, d.key]).sort()).toEqual([
+      ['different', `n:${z.name}:b.${z.name}`],
+      ['missing', `n:${z.name}:x.${z.name}`],
+      ['stale', `n:${z.name}:ghost.${z.name}`],
+    ])
+    const check = await api('GET', `/zones/${z.id}/propagation/check`)
+    expect(check.body.result).toMatchObject({ converged: false, difference_count: 3 })
+
+    const res = await api('POST', `/zones/${z.id}/propagation/rebuild`)
+    expect(res.status).toBe(200)
+    expect(res.body.result.seq).toBe(4)
+    expect(res.headers.get('x-edgedns-change-seq')).toBe('4')
+    const status = await settle(z.id)
+    expect(status.cursor).toBe(4)
+    expect(status.lastFullBuild).toMatchObject({ startSeq: 4, keysDeleted: 1 })
+    expect((await converge(z.id)).differences).toEqual([])
+    expect(await kvNames(z.name)).toEqual([`a.x.${z.name}`, `b.${z.name}`, `x.${z.name}`])
+    // Record writes after the rebuild still go through (the version guard moved, batches re-plan).
+    expect((await api('DELETE', `/zones/${z.id}/dns_records/${a.id}`)).status).toBe(200)
+    await settle(z.id)
+    expect(await kvNames(z.name)).toEqual([`b.${z.name}`])
+  })
+
+  it('a full build racing per-record changes never leaves stale data', async () => {
+    const z = await createZone('race')
+    const rand = prng(4242)
+    const names = (i: number) => `n${i}.g${i % 7}`
+    const created = await api('POST', `/zones/${z.id}/dns_records/batch`, {
+      posts: Array.from({ length: 120 }, (_, i) => ({
+        type: 'A',
+        name: names(i),
+        content: `192.0.2.${(i % 250) + 1}`,
+      })),
+    })
+    const live: { id: string; name: string }[] = created.body.result.posts.map((r: any) => ({
+      id: r.id,
+      name: r.name,
+    }))
+    await settle(z.id)
+    await env.ZONES_KV.put(`n:${z.name}:ghost.g3.${z.name}`, '{"v":1,"sets":{}}')
+    await tweak(
+      z.id,
+      (b) =>
+        (b.limits = {
+          ...b.limits,
+          maxKvOps: 12,
+          pageNames: 4,
+          listPage: 10,
+          backoffBaseMs: 60_000,
+        })
+    )
+    const cursorBefore = (await builder(z.id).status()).cursor
+
+    const rebuild = await api('POST', `/zones/${z.id}/propagation/rebuild`)
+    expect(rebuild.status).toBe(200)
+    let sawFullInProgress = 0
+    let next = 1000
+    for (let round = 0; round < 60; round++) {
+      const status = await builder(z.id).status()
+      if (status.full) {
+        sawFullInProgress++
+        // No per-record pass runs while the full build is pending.
+        expect(status.cursor).toBe(cursorBefore)
+      } else if (round > 5 && !status.fullRequested) break
+      const pick = Math.floor(rand() * live.length)
+      const victim = live[pick]!
+      const roll = rand()
+      if (roll < 0.35) {
+        const name = `r${next++}.g${Math.floor(rand() * 9)}`
+        const res = await api('PATCH', `/zones/${z.id}/dns_records/${victim.id}`, { name })
+        if (res.status === 200) victim.name = res.body.result.name
+      } else if (roll < 0.6) {
+        if ((await api('DELETE', `/zones/${z.id}/dns_records/${victim.id}`)).status === 200)
+          live.splice(pick, 1)
+      } else {
+        const r = await post(z.id, {
+          type: 'TXT',
+          name: `c${next++}.g${Math.floor(rand() * 9)}.deep`,
+          content: 'x',
+        })
+        live.push({ id: r.id, name: r.name })
+      }
+      await runDurableObjectAlarm(builder(z.id))
+    }
+    expect(sawFullInProgress).toBeGreaterThan(3)
+    const status = await settle(z.id)
+    expect(status.lastFullBuild!.startSeq).toBeGreaterThanOrEqual(rebuild.body.result.seq)
+    expect(status.lastFullBuild!.keysDeleted).toBeGreaterThanOrEqual(1)
+    expect(await kvNode(z.name, `ghost.g3.${z.name}`)).toBeNull()
+    const report = await converge(z.id)
+    expect(report.differences).toEqual([])
+    expect(report.expectedKeys).toBeGreaterThan(100)
+  })
+
+  it('paces writes to one key and coalesces the changes made meanwhile', async () => {
+    const z = await createZone('pace')
+    await settle(z.id)
+    let clock = Date.now()
+    const counts = newCounts()
+    await tweak(z.id, (b) => {
+      b.io = { ...b.io, kv: countingKv(b.io.kv, counts), now: () => clock }
+      b.limits = { ...b.limits, keyWriteIntervalMs: 1000 }
+    })
+    const rec = await post(z.id, { type: 'A', name: 'hot', content: '192.0.2.1' })
+    await settle(z.id)
+    const key = `n:${z.name}:hot.${z.name}`
+    expect(counts.puts).toEqual([key])
+
+    await api('PATCH', `/zones/${z.id}/dns_records/${rec.id}`, { content: '192.0.2.2' })
+    await api('PATCH', `/zones/${z.id}/dns_records/${rec.id}`, { content: '192.0.2.3' })
+    await sleep(20)
+    const waiting = await builder(z.id).status()
+    expect(waiting.alarm).toBe(clock + 1000)
+    expect(waiting.cursor).toBe(2)
+    expect((await kvNode(z.name, `hot.${z.name}`))!.sets.A!.rdata).toEqual(['192.0.2.1'])
+
+    clock += 1000
+    await settle(z.id)
+    expect((await kvNode(z.name, `hot.${z.name}`))!.sets.A!.rdata).toEqual(['192.0.2.3'])
+    expect(counts.puts).toEqual([key, key])
+  })
+
+  it("a zone name reused after a delete ends up with only the new zone's data", async () => {
+    const old = await createZone('reuse')
+    await post(old.id, { type: 'A', name: 'only-old', content: '192.0.2.1' })
+    await settle(old.id)
+    // Deleted without a notification, so the old builder purges late (after the new zone is built).
+    await env.DB.batch([
+      env.DB.prepare(
+        "INSERT INTO change_log (zone_id, seq, op, created_on) VALUES (?1, 3, 'zone_delete', ?2)"
+      ).bind(old.id, new Date().toISOString()),
+      env.DB.prepare('DELETE FROM dns_records WHERE zone_id = ?1').bind(old.id),
+      env.DB.prepare('DELETE FROM zones WHERE id = ?1').bind(old.id),
+    ])
+    const created = await api('POST', '/zones', {
+      name: old.name,
+      account: { id: DEFAULT_ACCOUNT },
+    })
+    expect(created.status).toBe(200)
+    const fresh = { id: created.body.result.id as string, name: old.name }
+    await post(fresh.id, { type: 'A', name: 'only-new', content: '192.0.2.2' })
+    await settle(fresh.id)
+    // The new zone's full build already removed the old zone's leftover key.
+    expect(await kvNames(fresh.name)).toEqual([`only-new.${fresh.name}`])
+
+    const ctx = createExecutionContext()
+    await worker.scheduled!(createScheduledController(), env as unknown as Env, ctx)
+    await waitOnExecutionContext(ctx)
+    expect((await settle(old.id)).deleted).toBe(true)
+    await settle(fresh.id)
+    expect(await kvNames(fresh.name)).toEqual([`only-new.${fresh.name}`])
+    expect((await converge(fresh.id)).differences).toEqual([])
+  })
+})

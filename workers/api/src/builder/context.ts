@@ -1,0 +1,26 @@
+/**
+ * @module What one build step works with: I/O, ledger, KV budget, limits and the mutable state.
+ */
+import type { BuilderIo, KvBudget } from './io.ts'
+import type { KeyLedger } from './ledger.ts'
+import type { BuildLimits } from './limits.ts'
+import type { BuilderState } from './state.ts'
+
+export interface StepContext {
+  io: BuilderIo
+  ledger: KeyLedger
+  budget: KvBudget
+  limits: BuildLimits
+  state: BuilderState
+  /** Persists `state` (synchronous, DO storage). */
+  save(): void
+}
+
+/** What a build step achieved. */
+export type StepOutcome =
+  /** Caught up: nothing left to build. */
+  | { kind: 'idle' }
+  /** Progress made; call again (the budget decides whether in this invocation or the next). */
+  | { kind: 'progress' }
+  /** A key was written too recently; continue at `until`. */
+  | { kind: 'deferred'; until: number }

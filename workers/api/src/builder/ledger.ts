@@ -1,0 +1,95 @@
+/**
+ * @module The builder's ledger of the KV keys it wrote (DO SQLite): a digest per key, so unchanged
+ * values are not rewritten, and the time of the last write, so one key is written at most once a
+ * second. Entries are written ahead of the KV call (digest NULL = outcome unknown), so a crash
+ * between the KV write and the ledger update can only cause an extra write, never a missed delete.
+ */
+
+export interface LedgerEntry {
+  digest: string | null
+  writtenAt: number
+}
+
+export class KeyLedger {
+  constructor(private readonly sql: SqlStorage) {
+    sql.exec(`CREATE TABLE IF NOT EXISTS kv_keys (
+      key TEXT PRIMARY KEY, digest TEXT, written_at INTEGER NOT NULL DEFAULT 0)`)
+  }
+
+  lookup(keys: string[]): Map<string, LedgerEntry> {
+    const out = new Map<string, LedgerEntry>()
+    for (let i = 0; i < keys.length; i += 500) {
+      const chunk = JSON.stringify(keys.slice(i, i + 500))
+      const rows = this.sql.exec<{ key: string; digest: string | null; written_at: number }>(
+        'SELECT key, digest, written_at FROM kv_keys WHERE key IN (SELECT value FROM json_each(?))',
+        chunk
+      )
+      for (const r of rows) out.set(r.key, { digest: r.digest, writtenAt: r.written_at })
+    }
+    return out
+  }
+
+  /** Before a put: the key may exist in KV from now on, value unknown. */
+  markPending(key: string): void {
+    this.sql.exec(
+      `INSERT INTO kv_keys (key, digest, written_at) VALUES (?1, NULL, 0)
+       ON CONFLICT (key) DO UPDATE SET digest = NULL`,
+      key
+    )
+  }
+
+  committedPut(key: string, digest: string, at: number): void {
+    this.sql.exec(
+      `INSERT INTO kv_keys (key, digest, written_at) VALUES (?1, ?2, ?3)
+       ON CONFLICT (key) DO UPDATE SET digest = ?2, written_at = ?3`,
+      key,
+      digest,
+      at
+    )
+  }
+
+  committedDelete(key: string, at: number): void {
+    // Keep the write time so a delete followed by a re-create is paced as well.
+    this.sql.exec(
+      `INSERT INTO kv_keys (key, digest, written_at) VALUES (?1, 'deleted', ?2)
+       ON CONFLICT (key) DO UPDATE SET digest = 'deleted', written_at = ?2`,
+      key,
+      at
+    )
+  }
+
+  /** Forgets deleted keys whose pacing window has passed (keeps the ledger the size of the zone). */
+  prune(before: number): void {
+    this.sql.exec("DELETE FROM kv_keys WHERE digest = 'deleted' AND written_at < ?1", before)
+  }
+
+  clear(): void {
+    this.sql.exec('DELETE FROM kv_keys')
+  }
+
+  size(): number {
+    return this.sql
+      .exec<{ n: number }>(
+        "SELECT count(*) AS n FROM kv_keys WHERE digest IS NULL OR digest <> 'deleted'"
+      )
+      .one().n
+  }
+}
+
+/** 128-bit-ish string digest (two seeded 53-bit hashes), sync and cheap; not cryptographic. */
+export function digestOf(value: string): string {
+  return `${hash53(value, 0x9e3779b9).toString(36)}.${hash53(value, 0x85ebca6b).toString(36)}.${value.length.toString(36)}`
+}
+
+function hash53(s: string, seed: number): number {
+  let h1 = 0xdeadbeef ^ seed
+  let h2 = 0x41c6ce57 ^ seed
+  for (let i = 0; i < s.length; i++) {
+    const ch = s.charCodeAt(i)
+    h1 = Math.imul(h1 ^ ch, 2654435761)
+    h2 = Math.imul(h2 ^ ch, 1597334677)
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909)
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909)
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0)
+}

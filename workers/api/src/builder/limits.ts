@@ -1,0 +1,46 @@
+/**
+ * @module Build limits: how much one invocation of the ZoneBuilder may do, and pacing of KV writes.
+ */
+
+export interface BuildLimits {
+  /** KV operations (get, put, delete, list) one invocation may issue (Workers KV allows 1,000). */
+  maxKvOps: number
+  /** Change-log rows read per query. */
+  logChunk: number
+  /** Distinct owner names per full-build page. */
+  pageNames: number
+  /** Keys per KV list page in full-build sweeps and purges. */
+  listPage: number
+  /** Minimum spacing of two writes to one key (production KV allows 1 write/second/key). */
+  keyWriteIntervalMs: number
+  /** Safety-net alarm set on every notification; cleared when the builder is caught up. */
+  safetyAlarmMs: number
+  /** Retry backoff after a failed invocation: base * 2^(failures-1), capped. */
+  backoffBaseMs: number
+  backoffMaxMs: number
+}
+
+export const DEFAULT_LIMITS: BuildLimits = {
+  maxKvOps: 1000,
+  logChunk: 500,
+  pageNames: 200,
+  listPage: 400,
+  keyWriteIntervalMs: 1000,
+  safetyAlarmMs: 30_000,
+  backoffBaseMs: 1000,
+  backoffMaxMs: 5 * 60_000,
+}
+
+/** Defaults, with the key write interval overridable by `KV_KEY_WRITE_INTERVAL_MS` (tests, benchmarks). */
+export function limitsFrom(env: { KV_KEY_WRITE_INTERVAL_MS?: string }): BuildLimits {
+  const interval = Number(env.KV_KEY_WRITE_INTERVAL_MS)
+  return {
+    ...DEFAULT_LIMITS,
+    keyWriteIntervalMs:
+      Number.isFinite(interval) && interval >= 0 ? interval : DEFAULT_LIMITS.keyWriteIntervalMs,
+  }
+}
+
+export function backoffMs(limits: BuildLimits, failures: number): number {
+  return Math.min(limits.backoffMaxMs, limits.backoffBaseMs * 2 ** Math.max(0, failures - 1))
+}

@@ -1,0 +1,82 @@
+/**
+ * @module Zone purge after `zone_delete`: delete every `n:<zone>:` key (KV list by prefix) and the
+ * meta key. Zone names can be reused: when a live zone holds the name, its keys are not deleted
+ * here and that zone gets a full build request instead (which also removes this zone's leftovers).
+ */
+import { nodeKey, zoneKey } from '@edgedns/kv-layout'
+import type { StepContext, StepOutcome } from './context.ts'
+import { lastLoggedSeq, liveZoneNamed } from './queries.ts'
+import { requestFullBuild } from './request-full.ts'
+import { ALWAYS, applyOps } from './writer.ts'
+
+export interface PurgeEnv {
+  DB: D1Database
+  ZONE_BUILDER: DurableObjectNamespace<import('./zone-builder.ts').ZoneBuilder>
+}
+
+export async function startPurge(ctx: StepContext): Promise<void> {
+  const { state } = ctx
+  state.full = null
+  state.fullRequested = false
+  state.purge = { seq: await lastLoggedSeq(ctx.io.db, state.zoneId!), listCursor: null }
+  ctx.save()
+}
+
+export async function purgeStep(ctx: StepContext, env: PurgeEnv): Promise<StepOutcome> {
+  const { state, io } = ctx
+  const purge = state.purge!
+  const name = state.zoneName
+  const started = io.now()
+  let deletes = 0
+  if (name !== null) {
+    const successor = await liveZoneNamed(io.db, name)
+    if (successor === null) {
+      const prefix = nodeKey(name, '')
+      for (;;) {
+        const limit = Math.min(ctx.limits.listPage, ctx.budget.remaining - 2)
+        if (limit < Math.min(ctx.limits.listPage, 50)) return { kind: 'progress' }
+        ctx.budget.spend(1)
+        const listed = await io.kv.list({
+          prefix,
+          limit,
+          ...(purge.listCursor ? { cursor: purge.listCursor } : {}),
+        })
+        const ops = listed.keys.map((k) => ({ key: k.name, value: null }))
+        const written = await applyOps(io, ctx.ledger, ctx.budget, ops, {
+          freshSince: ALWAYS,
+          intervalMs: 0,
+        })
+        if (written.kind === 'written') deletes += written.deletes
+        if (listed.list_complete) break
+        purge.listCursor = listed.cursor
+        ctx.save()
+      }
+    }
+    // Checked again after the deletes: a zone created meanwhile may have lost keys to them.
+    const now = successor ?? (await liveZoneNamed(io.db, name))
+    if (now === null)
+      await applyOps(io, ctx.ledger, ctx.budget, [{ key: zoneKey(name), value: null }], {
+        freshSince: ALWAYS,
+        intervalMs: 0,
+      })
+    else if (now !== state.zoneId) await requestFullBuild(env, now, (p) => void p.catch(() => {}))
+  }
+  state.cursor = Math.max(state.cursor, purge.seq)
+  state.purge = null
+  state.deleted = true
+  state.builtAt = io.now()
+  state.passes++
+  state.lastPass = {
+    kind: 'purge',
+    at: state.builtAt,
+    ms: state.builtAt - started,
+    changes: 1,
+    names: deletes,
+    puts: 0,
+    deletes,
+    skipped: 0,
+  }
+  ctx.ledger.clear()
+  ctx.save()
+  return { kind: 'idle' }
+}

@@ -1,0 +1,156 @@
+/**
+ * @module D1 reads of the build pipeline. Every read is bounded and uses an index: change_log by
+ * (zone_id, seq), dns_records by (zone_id, name_rev, …) for exact names and "names below X" ranges.
+ */
+import { reverseName } from '../records/model.ts'
+import { VALUE_COLUMNS, type ValueRow, type ZoneDbRow } from './values.ts'
+
+export interface LogRow {
+  seq: number
+  op: 'create' | 'update' | 'delete' | 'zone' | 'zone_delete' | 'full'
+  old_name: string | null
+  new_name: string | null
+}
+
+/** Every statement of the pipeline, exported so a test can check their query plans. */
+export const SQL = {
+  zone: 'SELECT * FROM zones WHERE id = ?1',
+  log: 'SELECT seq, op, old_name, new_name FROM change_log WHERE zone_id = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3',
+  lastSeq: 'SELECT max(seq) AS seq FROM change_log WHERE zone_id = ?1',
+  rowsOf: `SELECT ${VALUE_COLUMNS} FROM dns_records
+    WHERE zone_id = ?1 AND name_rev IN (SELECT value FROM json_each(?2)) ORDER BY name_rev, type, content`,
+  below: `SELECT j.value ->> 0 AS name FROM json_each(?2) j WHERE EXISTS (SELECT 1 FROM dns_records r
+    WHERE r.zone_id = ?1 AND r.name_rev > (j.value ->> 1) || '.' AND r.name_rev < (j.value ->> 1) || '/')`,
+  withRecords:
+    'SELECT DISTINCT name FROM dns_records WHERE zone_id = ?1 AND name_rev IN (SELECT value FROM json_each(?2))',
+  page: `SELECT name_rev, ${VALUE_COLUMNS} FROM dns_records WHERE zone_id = ?1 AND name_rev IN (
+      SELECT DISTINCT name_rev FROM dns_records WHERE zone_id = ?1 AND name_rev > ?2 ORDER BY name_rev LIMIT ?3)
+    ORDER BY name_rev, type, content`,
+  live: `SELECT j.value ->> 0 AS name FROM json_each(?2) j WHERE EXISTS (SELECT 1 FROM dns_records r
+    WHERE r.zone_id = ?1 AND r.name_rev >= (j.value ->> 1) AND r.name_rev < (j.value ->> 1) || '/'
+      AND (r.name_rev = (j.value ->> 1) OR r.name_rev > (j.value ->> 1) || '.'))`,
+  liveZone: 'SELECT id FROM zones WHERE name = ?1',
+} as const
+
+/** The zone row and the next change-log chunk after `after`, in one round trip. */
+export async function readZoneAndLog(
+  db: D1Database,
+  zoneId: string,
+  after: number,
+  limit: number
+): Promise<{ zone: ZoneDbRow | null; log: LogRow[] }> {
+  const [zone, log] = await db.batch([
+    db.prepare(SQL.zone).bind(zoneId),
+    db.prepare(SQL.log).bind(zoneId, after, limit),
+  ])
+  return {
+    zone: (zone!.results[0] as ZoneDbRow | undefined) ?? null,
+    log: log!.results as unknown as LogRow[],
+  }
+}
+
+export async function readZone(db: D1Database, zoneId: string): Promise<ZoneDbRow | null> {
+  return (await db.prepare(SQL.zone).bind(zoneId).first<ZoneDbRow>()) ?? null
+}
+
+/** Highest sequence committed for a zone, also after the zone row is gone (its zone_delete). */
+export async function lastLoggedSeq(db: D1Database, zoneId: string): Promise<number> {
+  const row = await db.prepare(SQL.lastSeq).bind(zoneId).first<{ seq: number | null }>()
+  return row?.seq ?? 0
+}
+
+export interface NameState {
+  /** Current rows per owner name (names without rows are absent). */
+  rows: Map<string, ValueRow[]>
+  /** Names that have at least one name below them (empty non-terminal candidates). */
+  hasDescendants: Set<string>
+}
+
+/**
+ * Current rows of `names` (one query, json_each over the names) and, in the same round trip, which
+ * of them have a name below them (a name_rev range query per name, `rev.` ≤ name_rev < `rev/`).
+ */
+export async function readNames(
+  db: D1Database,
+  zoneId: string,
+  names: string[]
+): Promise<NameState> {
+  const state: NameState = { rows: new Map(), hasDescendants: new Set() }
+  if (names.length === 0) return state
+  const revs = names.map((n) => [n, reverseName(n)])
+  const [rows, below] = await db.batch([
+    db.prepare(SQL.rowsOf).bind(zoneId, JSON.stringify(revs.map((r) => r[1]))),
+    db.prepare(SQL.below).bind(zoneId, JSON.stringify(revs)),
+  ])
+  for (const r of rows!.results as unknown as ValueRow[]) {
+    const list = state.rows.get(r.name)
+    if (list) list.push(r)
+    else state.rows.set(r.name, [r])
+  }
+  for (const r of below!.results as { name: string }[]) state.hasDescendants.add(r.name)
+  return state
+}
+
+/** Which of `names` have records (one query). */
+export async function namesWithRecords(
+  db: D1Database,
+  zoneId: string,
+  names: string[]
+): Promise<Set<string>> {
+  if (names.length === 0) return new Set()
+  const { results } = await db
+    .prepare(SQL.withRecords)
+    .bind(zoneId, JSON.stringify(names.map(reverseName)))
+    .all<{ name: string }>()
+  return new Set(results.map((r) => r.name))
+}
+
+export interface Page {
+  /** Owner names in name_rev order with their rows. */
+  names: { name: string; rev: string; rows: ValueRow[] }[]
+  /** Fewer than the requested number of names: nothing follows. */
+  last: boolean
+}
+
+/** The next `limit` distinct owner names after `afterRev` (name_rev order, apex excluded), with all their rows. */
+export async function readPage(
+  db: D1Database,
+  zoneId: string,
+  apexRev: string,
+  afterRev: string,
+  limit: number
+): Promise<Page> {
+  const start = afterRev === '' ? apexRev : afterRev
+  const { results } = await db
+    .prepare(SQL.page)
+    .bind(zoneId, start, limit)
+    .all<ValueRow & { name_rev: string }>()
+  const names: Page['names'] = []
+  for (const r of results) {
+    const last = names[names.length - 1]
+    if (last && last.rev === r.name_rev) last.rows.push(r)
+    else names.push({ name: r.name, rev: r.name_rev, rows: [r] })
+  }
+  return { names, last: names.length < limit }
+}
+
+/** Which of `names` should have a node key: they have records or a name below them. */
+export async function liveNames(
+  db: D1Database,
+  zoneId: string,
+  names: string[]
+): Promise<Set<string>> {
+  if (names.length === 0) return new Set()
+  const revs = names.map((n) => [n, reverseName(n)])
+  const { results } = await db
+    .prepare(SQL.live)
+    .bind(zoneId, JSON.stringify(revs))
+    .all<{ name: string }>()
+  return new Set(results.map((r) => r.name))
+}
+
+/** A live zone currently holding `name` (zone names can be reused after a delete). */
+export async function liveZoneNamed(db: D1Database, name: string): Promise<string | null> {
+  const row = await db.prepare(SQL.liveZone).bind(name).first<{ id: string }>()
+  return row?.id ?? null
+}

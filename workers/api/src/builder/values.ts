@@ -1,0 +1,108 @@
+/**
+ * @module KV values from D1 rows: an owner name's node and the zone's metadata (with the apex node).
+ * Pure functions; the builder and the convergence checker share them.
+ */
+import type { NodeData, RRSetData, ZoneMeta } from '@edgedns/kv-layout'
+import {
+  AUTO_TTL_SECONDS,
+  PROXIABLE_TYPES,
+  toPresentation,
+  type RecordType,
+} from '@edgedns/records'
+
+/** The columns of `dns_records` a KV value depends on. */
+export interface ValueRow {
+  name: string
+  type: string
+  content: string
+  data: string | null
+  priority: number | null
+  ttl: number
+  proxied: number
+}
+
+/** The columns of `zones` the metadata depends on (snake_case, as raw SQL returns them). */
+export interface ZoneDbRow {
+  id: string
+  name: string
+  change_seq: number
+  serial: number
+  name_servers: string
+  vanity_name_servers: string
+  soa_mname: string
+  soa_rname: string
+  soa_refresh: number
+  soa_retry: number
+  soa_expire: number
+  soa_minimum: number
+  soa_ttl: number
+  ns_ttl: number
+  proxy_ipv4: string
+  proxy_ipv6: string
+}
+
+export const VALUE_COLUMNS = 'name, type, content, data, priority, ttl, proxied'
+
+export const EMPTY_NODE: NodeData = { v: 1, sets: {} }
+
+function presentation(row: ValueRow): string | null {
+  try {
+    return toPresentation({
+      type: row.type as RecordType,
+      content: row.content,
+      data: row.data === null ? null : (JSON.parse(row.data) as Record<string, unknown>),
+      priority: row.priority,
+    })
+  } catch (e) {
+    // A row the API accepted but cannot be rendered must not wedge the pipeline: skip it loudly.
+    console.error('zone builder: record cannot be rendered, skipped', row.name, row.type, e)
+    return null
+  }
+}
+
+/** RRsets of one owner name; TTL of a set = smallest record TTL (1 = automatic = 300 s). */
+export function nodeFromRows(rows: ValueRow[]): NodeData {
+  const sets: Record<string, RRSetData> = {}
+  for (const row of rows) {
+    const rdata = presentation(row)
+    if (rdata === null) continue
+    const ttl = row.ttl === 1 ? AUTO_TTL_SECONDS : row.ttl
+    const set = (sets[row.type] ??= { ttl, rdata: [] })
+    set.ttl = Math.min(set.ttl, ttl)
+    if (!set.rdata.includes(rdata)) set.rdata.push(rdata)
+    if (row.proxied === 1 && PROXIABLE_TYPES.has(row.type as RecordType)) set.proxied = true
+  }
+  return { v: 1, sets }
+}
+
+const fqdn = (name: string): string => (name.endsWith('.') ? name : `${name}.`)
+const strings = (json: string): string[] => JSON.parse(json) as string[]
+
+/**
+ * Zone metadata. Name servers are the vanity set when one is configured. When the apex holds no
+ * NS records, the assigned name servers are stored as the apex NS set so `ns_ttl` takes effect.
+ */
+export function zoneMetaFrom(zone: ZoneDbRow, apexRows: ValueRow[]): ZoneMeta {
+  const vanity = strings(zone.vanity_name_servers)
+  const ns = vanity.length > 0 ? vanity : strings(zone.name_servers)
+  const apex = nodeFromRows(apexRows)
+  if (!apex.sets.NS && ns.length > 0) apex.sets.NS = { ttl: zone.ns_ttl, rdata: ns.map(fqdn) }
+  return {
+    v: 1,
+    id: zone.id,
+    name: zone.name,
+    serial: zone.serial,
+    soa: {
+      mname: zone.soa_mname,
+      rname: zone.soa_rname,
+      refresh: zone.soa_refresh,
+      retry: zone.soa_retry,
+      expire: zone.soa_expire,
+      minimum: zone.soa_minimum,
+      ttl: zone.soa_ttl,
+    },
+    ns,
+    proxy: { ipv4: strings(zone.proxy_ipv4), ipv6: strings(zone.proxy_ipv6) },
+    apex,
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * @module Propagation endpoints of a zone: build progress, a full rebuild on demand (repair,
+ * after imports), and a D1-vs-KV convergence check.
+ *   GET  /zones/:zone_id/propagation          → { committed_seq, built_seq, lag_ms, last_full_build, … }
+ *   POST /zones/:zone_id/propagation/rebuild  → { seq } (the change-log sequence of the request)
+ *   GET  /zones/:zone_id/propagation/check    → convergence report (differences capped at 100)
+ */
+import { Hono } from 'hono'
+import { checkConvergence } from '../builder/convergence.ts'
+import { requestFullBuild } from '../builder/request-full.ts'
+import { ApiError, Codes } from '../http/api-error.ts'
+import type { AppEnv } from '../http/app-env.ts'
+import { ok } from '../http/envelope.ts'
+import { zoneFor } from '../zones/access.ts'
+
+export const propagationApp = new Hono<AppEnv>()
+
+interface BuildRow {
+  built_seq: number
+  built_at: number | null
+  last_full_build_at: number | null
+  last_error_at: number | null
+  last_error: string | null
+}
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString())
+
+propagationApp.get('/', async (c) => {
+  const zone = await zoneFor(c, 'dns:read')
+  const build = await c.env.DB.prepare('SELECT * FROM build_state WHERE zone_id = ?1')
+    .bind(zone.id)
+    .first<BuildRow>()
+  const builtSeq = build?.built_seq ?? 0
+  let lagMs = 0
+  if (zone.changeSeq > builtSeq) {
+    // Age of the oldest committed change that is not built yet.
+    const oldest = await c.env.DB.prepare(
+      'SELECT created_on FROM change_log WHERE zone_id = ?1 AND seq > ?2 ORDER BY seq LIMIT 1'
+    )
+      .bind(zone.id, builtSeq)
+      .first<{ created_on: string }>()
+    lagMs = oldest ? Math.max(0, Date.now() - Date.parse(oldest.created_on)) : 0
+  }
+  return ok(c, {
+    committed_seq: zone.changeSeq,
+    built_seq: builtSeq,
+    lag_ms: lagMs,
+    last_full_build: iso(build?.last_full_build_at ?? null),
+    built_at: iso(build?.built_at ?? null),
+    last_error: build?.last_error
+      ? { at: iso(build.last_error_at), message: build.last_error }
+      : null,
+  })
+})
+
+propagationApp.post('/rebuild', async (c) => {
+  const zone = await zoneFor(c, 'dns:edit')
+  const request = await requestFullBuild(c.env, zone.id, (p) =>
+    c.executionCtx.waitUntil(p.catch(() => {}))
+  )
+  if (!request) throw new ApiError(404, Codes.zoneNotFound, `Zone ${zone.id} not found`)
+  c.header('x-edgedns-change-seq', String(request.seq))
+  return ok(c, { seq: request.seq })
+})
+
+propagationApp.get('/check', async (c) => {
+  const zone = await zoneFor(c, 'dns:read')
+  const report = await checkConvergence(c.env, zone.id)
+  return ok(c, {
+    zone_id: report.zoneId,
+    zone: report.zone,
+    converged: report.differences.length === 0,
+    expected_keys: report.expectedKeys,
+    actual_keys: report.actualKeys,
+    difference_count: report.differences.length,
+    differences: report.differences.slice(0, 100),
+  })
+})
