@@ -67,5 +67,15 @@ describe('audit trail', () => {
     expect(upd).toMatchObject({ action: 'update' })
     expect(upd.before.content).toBe('192.0.2.1')
     expect(upd.after.content).toBe('192.0.2.2')
+    const [created] = (await api('GET', `/zones/${z.id}/dns_records/audit?per_page=2&page=2`)).body.result
+    expect(created).toMatchObject({ action: 'create', before: null })
+    expect(created.after.content).toBe('192.0.2.1')
+  })
+
+  it('shows the live record as the after-state of its latest change', async () => {
+    const z = await createZone('audit-live')
+    const a = (await api('POST', `/zones/${z.id}/dns_records`, { type: 'A', name: 'www', content: '192.0.2.1' })).body.result
+    const [entry] = (await api('GET', `/zones/${z.id}/dns_records/audit`)).body.result
+    expect(entry.after).toEqual(a)
   })
 })

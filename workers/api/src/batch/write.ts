@@ -2,7 +2,7 @@
  * @module Turns a plan into one D1 batch of a handful of bulk statements: the version guard,
  * deletes, inserts, and the change log (transactional outbox and audit trail in one).
  */
-import { RECORD_COLUMNS, toRowValues } from '../records/model.ts'
+import { RECORD_COLUMNS, toRowValues, type DnsRecord } from '../records/model.ts'
 import { jsonChunks } from './json-chunks.ts'
 import type { Change } from './plan.ts'
 import type { ZoneGuard } from './load.ts'
@@ -32,11 +32,24 @@ export function guardStatement(db: D1Database, ctx: WriteContext, changeCount: n
 }
 
 // jsonb_each hands each row to `->>` as a binary JSON value: about twice as fast as json_each text.
-const INSERT_RECORDS = `INSERT INTO dns_records (${RECORD_COLUMNS.join(', ')})
-  SELECT ${RECORD_COLUMNS.map((_, i) => `value ->> ${i}`).join(', ')} FROM jsonb_each(?1)`
+// zone_id and modified_on are the same for every row of a batch, so they are bound once.
+const ROW_COLUMNS = RECORD_COLUMNS.filter((c) => c !== 'zone_id' && c !== 'modified_on')
+const INSERT_RECORDS = `INSERT INTO dns_records (zone_id, modified_on, ${ROW_COLUMNS.join(', ')})
+  SELECT ?1, ?2, ${ROW_COLUMNS.map((_, i) => `value ->> ${i}`).join(', ')} FROM jsonb_each(?3)`
 
-const INSERT_CHANGES = `INSERT INTO change_log (zone_id, seq, op, record_id, old_name, new_name, type, token_id, before, after, created_on)
-  SELECT ?1, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, ?2, value ->> 6, value ->> 7, ?3
+/** Values of one record in ROW_COLUMNS order. */
+function rowValues(r: DnsRecord): unknown[] {
+  const all = toRowValues(r)
+  return RECORD_COLUMNS.flatMap((c, i) => (c === 'zone_id' || c === 'modified_on' ? [] : [all[i]]))
+}
+
+/**
+ * Change log rows keep only the record as it was BEFORE the change (null for creates): the state
+ * after a change is the next change's `before`, or the live row, so the audit trail is complete
+ * without writing every new record twice.
+ */
+const INSERT_CHANGES = `INSERT INTO change_log (zone_id, seq, op, record_id, old_name, new_name, type, token_id, before, created_on)
+  SELECT ?1, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, ?2, value ->> 6, ?3
   FROM jsonb_each(?4)`
 
 export function writeStatements(db: D1Database, ctx: WriteContext, changes: Change[]): D1PreparedStatement[] {
@@ -47,15 +60,8 @@ export function writeStatements(db: D1Database, ctx: WriteContext, changes: Chan
   for (const chunk of jsonChunks(removed)) {
     stmts.push(db.prepare('DELETE FROM dns_records WHERE zone_id = ?1 AND id IN (SELECT value FROM json_each(?2))').bind(ctx.zoneId, chunk))
   }
-  const after = new Map<Change, unknown[]>()
-  const rows: unknown[][] = []
-  for (const c of changes) {
-    if (!c.after) continue
-    const values = toRowValues(c.after)
-    after.set(c, values)
-    rows.push(values)
-  }
-  for (const chunk of jsonChunks(rows)) stmts.push(db.prepare(INSERT_RECORDS).bind(chunk))
+  const rows = changes.flatMap((c) => (c.after ? [rowValues(c.after)] : []))
+  for (const chunk of jsonChunks(rows)) stmts.push(db.prepare(INSERT_RECORDS).bind(ctx.zoneId, ctx.now, chunk))
 
   const base = ctx.guard.changeSeq
   const log = changes.map((c, i) => [
@@ -66,7 +72,6 @@ export function writeStatements(db: D1Database, ctx: WriteContext, changes: Chan
     c.after?.name ?? null,
     (c.after ?? c.before)!.type,
     c.before ? toRowValues(c.before) : null,
-    after.get(c) ?? null,
   ])
   for (const chunk of jsonChunks(log)) stmts.push(db.prepare(INSERT_CHANGES).bind(ctx.zoneId, ctx.tokenId, ctx.now, chunk))
   return stmts

@@ -108,11 +108,11 @@ export const changeLog = sqliteTable(
     oldName: text('old_name'),
     newName: text('new_name'),
     type: text('type'),
-    /** Audit trail: who made the change (token id, 'dev' for the dev token) and the record before/after
-     * as JSON arrays of dns_records column values (null for create / delete). */
+    /** Audit trail: who made the change (token id, 'dev' for the dev token) and the record as it was
+     * before it, as a JSON array of dns_records column values (null for creates). The state after a
+     * change is the next change's `before`, or the live row. */
     tokenId: text('token_id'),
     before: text('before'),
-    after: text('after'),
     createdOn: text('created_on').notNull(),
   },
   (t) => [

@@ -1,5 +1,6 @@
 /**
  * @module GET /zones/{id}/dns_records/audit: who changed which record, with before/after, newest first.
+ * The change log stores only `before`; `after` is the next change's `before`, or the live record.
  */
 import { Hono } from 'hono'
 import type { AppEnv } from '../http/app-env.ts'
@@ -16,7 +17,6 @@ interface ChangeRow {
   record_id: string | null
   token_id: string | null
   before: string | null
-  after: string | null
   created_on: string
 }
 
@@ -25,6 +25,42 @@ function recordFromValues(json: string | null): Record<string, unknown> | null {
   const values = JSON.parse(json) as unknown[]
   const row = Object.fromEntries(RECORD_COLUMNS.map((c, i) => [c, values[i]])) as unknown as RecordRow
   return toApi(fromRow(row))
+}
+
+/** For each change on the page: the `before` of the next change to the same record, or its live row. */
+async function afterStates(db: D1Database, zoneId: string, page: ChangeRow[]): Promise<Map<number, Record<string, unknown> | null>> {
+  const ids = [...new Set(page.flatMap((r) => (r.record_id ? [r.record_id] : [])))]
+  const minSeq = Math.min(...page.map((r) => r.seq))
+  const [later, live] = await db.batch([
+    db
+      .prepare(
+        `SELECT seq, record_id, before FROM change_log
+         WHERE zone_id = ?1 AND seq > ?2 AND record_id IN (SELECT value FROM json_each(?3)) ORDER BY seq`
+      )
+      .bind(zoneId, minSeq, JSON.stringify(ids)),
+    db.prepare('SELECT * FROM dns_records WHERE zone_id = ?1 AND id IN (SELECT value FROM json_each(?2))').bind(zoneId, JSON.stringify(ids)),
+  ])
+  const laterByRecord = new Map<string, { seq: number; before: string | null }[]>()
+  for (const r of later!.results as { seq: number; record_id: string; before: string | null }[]) {
+    const list = laterByRecord.get(r.record_id) ?? []
+    list.push(r)
+    laterByRecord.set(r.record_id, list)
+  }
+  const liveById = new Map((live!.results as unknown as RecordRow[]).map((r) => [r.id, r]))
+  const out = new Map<number, Record<string, unknown> | null>()
+  for (const r of page) {
+    if (r.op === 'delete' || r.record_id === null) {
+      out.set(r.seq, null)
+      continue
+    }
+    const next = laterByRecord.get(r.record_id)?.find((l) => l.seq > r.seq)
+    if (next) out.set(r.seq, recordFromValues(next.before))
+    else {
+      const row = liveById.get(r.record_id)
+      out.set(r.seq, row ? toApi(fromRow(row)) : null)
+    }
+  }
+  return out
 }
 
 audit.get('/', async (c) => {
@@ -36,20 +72,22 @@ audit.get('/', async (c) => {
   const binds = recordId ? [zone.id, recordId] : [zone.id]
   const [rows, count] = await c.env.DB.batch([
     c.env.DB.prepare(
-      `SELECT seq, op, record_id, token_id, before, after, created_on FROM change_log
+      `SELECT seq, op, record_id, token_id, before, created_on FROM change_log
        WHERE zone_id = ?1 AND op IN ('create', 'update', 'delete') ${filter}
        ORDER BY seq DESC LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`
     ).bind(...binds),
     c.env.DB.prepare(`SELECT count(*) AS n FROM change_log WHERE zone_id = ?1 AND op IN ('create', 'update', 'delete') ${filter}`).bind(...binds),
   ])
-  const result = (rows!.results as unknown as ChangeRow[]).map((r) => ({
+  const page_ = rows!.results as unknown as ChangeRow[]
+  const after = page_.length > 0 ? await afterStates(c.env.DB, zone.id, page_) : new Map()
+  const result = page_.map((r) => ({
     seq: r.seq,
     action: r.op,
     record_id: r.record_id,
     token_id: r.token_id,
     when: r.created_on,
     before: recordFromValues(r.before),
-    after: recordFromValues(r.after),
+    after: after.get(r.seq) ?? null,
   }))
   return okList(c, result, resultInfo(page, perPage, result.length, (count!.results[0] as { n: number }).n))
 })
