@@ -102,7 +102,9 @@ export function normalizeZoneName(name: string): string {
  * @example normalizeName('WWW', 'example.com') // 'www.example.com'
  */
 export function normalizeName(name: string, zoneName: string): string {
-  const zone = normalizeZoneName(zoneName)
+  const zone = cachedZoneName(zoneName)
+  const fast = fastPath(name, zone)
+  if (fast !== null) return fast
   try {
     const n = asString(name, 'the name')
     if (n === '@' || n === '@.') return zone
@@ -117,6 +119,30 @@ export function normalizeName(name: string, zoneName: string): string {
     }
     throw e
   }
+}
+
+// Plain lowercase-able ASCII names (the vast majority) skip the per-label work; every label 1-63
+// octets, '*' only leftmost. Anything else takes the full path above.
+const FAST_NAME = /^(?:\*\.)?(?:[a-z0-9_-]{1,63}\.)*[a-z0-9_-]{1,63}$/
+let lastZoneIn = ''
+let lastZoneOut = ''
+
+/** Batches normalise thousands of names in one zone: remember the last zone name. */
+function cachedZoneName(zoneName: string): string {
+  if (zoneName !== lastZoneIn) {
+    lastZoneOut = normalizeZoneName(zoneName)
+    lastZoneIn = zoneName
+  }
+  return lastZoneOut
+}
+
+function fastPath(name: unknown, zone: string): string | null {
+  if (typeof name !== 'string') return null
+  const n = (name.endsWith('.') ? name.slice(0, -1) : name).toLowerCase()
+  if (n.length > MAX_NAME || !FAST_NAME.test(n)) return null
+  if (n === zone || n.endsWith(`.${zone}`)) return n
+  const full = `${n}.${zone}`
+  return full.length <= MAX_NAME ? full : null
 }
 
 /**
