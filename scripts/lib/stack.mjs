@@ -3,6 +3,7 @@
  * Shared by `pnpm dev` and the end-to-end tests.
  */
 import { spawn, execFileSync } from 'node:child_process'
+import https from 'node:https'
 import { fileURLToPath } from 'node:url'
 import path from 'node:path'
 
@@ -59,10 +60,22 @@ export async function startStack({ port = 8787, persistTo, token, protocol = 'ht
       throw new Error(`wrangler dev did not answer on ${base} within 120 s\n${log}`)
     }
     try {
-      const res = await fetch(`${base}/client/v4/user/tokens/verify`, { headers: { authorization: `Bearer ${token}` } })
-      if (res.status === 200) break
+      const status = await probe(`${base}/client/v4/user/tokens/verify`, { authorization: `Bearer ${token}` })
+      if (status === 200) break
     } catch {}
     await new Promise((r) => setTimeout(r, 250))
   }
   return { base, child, stop, log: () => log }
+}
+
+/** HTTP status of a GET; over https the local self-signed certificate is accepted. */
+function probe(url, headers) {
+  if (!url.startsWith('https:')) return fetch(url, { headers }).then((res) => res.status)
+  return new Promise((resolve, reject) => {
+    const req = https.get(url, { headers, rejectUnauthorized: false }, (res) => {
+      res.resume()
+      resolve(res.statusCode)
+    })
+    req.on('error', reject)
+  })
 }

@@ -1,1 +1,84 @@
-export default { async fetch(): Promise<Response> { return new Response('doh') } } satisfies ExportedHandler
+/**
+ * @module DoH worker entry: `/dns-query` (RFC 8484 GET/POST and the JSON API) answered from KV.
+ */
+import { logFailure } from './answer.ts'
+import { decodeBase64Url } from './base64url.ts'
+import { readLimited } from './body.ts'
+import type { DohEnv } from './env.ts'
+import { DNS_JSON, DNS_MESSAGE, methodNotAllowed, preflight, wireError } from './http.ts'
+import { jsonQuery } from './json.ts'
+import { zoneView } from './view.ts'
+import { wireQuery, wireServfail } from './wire.ts'
+
+/** Largest DNS message (RFC 1035 over TCP / RFC 8484). Only handlers may be exported here. */
+const MAX_MESSAGE = 65535
+/** base64url length of the largest message (unpadded), plus room for padding. */
+const MAX_DNS_PARAM = Math.ceil((MAX_MESSAGE * 4) / 3) + 2
+
+const mediaType = (header: string | null): string =>
+  (header ?? '').split(';')[0]?.trim().toLowerCase() ?? ''
+
+function wantsJson(req: Request, params: URLSearchParams): boolean {
+  if (params.get('ct')?.toLowerCase() === DNS_JSON) return true
+  return (req.headers.get('accept') ?? '').toLowerCase().includes(DNS_JSON)
+}
+
+async function get(req: Request, url: URL, env: DohEnv): Promise<Response> {
+  const params = url.searchParams
+  const dns = params.get('dns')
+  if (dns !== null) {
+    if (dns.length > MAX_DNS_PARAM) return wireError(413, 'DNS message too large')
+    const bytes = decodeBase64Url(dns)
+    if (!bytes) return wireError(400, 'dns parameter is not base64url')
+    if (bytes.length > MAX_MESSAGE) return wireError(413, 'DNS message too large')
+    return wireBytes(bytes, env)
+  }
+  if (params.has('name') || wantsJson(req, params)) return jsonQuery(params, zoneView(env.ZONES_KV))
+  return wireError(400, 'missing dns parameter')
+}
+
+async function post(req: Request, env: DohEnv): Promise<Response> {
+  if (mediaType(req.headers.get('content-type')) !== DNS_MESSAGE) {
+    return wireError(415, `content type must be ${DNS_MESSAGE}`)
+  }
+  const bytes = await readLimited(req, MAX_MESSAGE)
+  if (!bytes) return wireError(413, 'DNS message too large')
+  return wireBytes(bytes, env)
+}
+
+async function wireBytes(bytes: Uint8Array, env: DohEnv): Promise<Response> {
+  try {
+    return await wireQuery(bytes, zoneView(env.ZONES_KV))
+  } catch (err) {
+    logFailure('wire query', err)
+    return wireServfail(bytes)
+  }
+}
+
+async function route(req: Request, env: DohEnv): Promise<Response> {
+  const url = new URL(req.url)
+  if (url.pathname !== '/dns-query') return wireError(404, 'not found')
+  switch (req.method) {
+    case 'GET':
+    case 'HEAD':
+      return get(req, url, env)
+    case 'POST':
+      return post(req, env)
+    case 'OPTIONS':
+      return preflight()
+    default:
+      return methodNotAllowed()
+  }
+}
+
+export default {
+  async fetch(req, env) {
+    try {
+      return await route(req, env)
+    } catch (err) {
+      // Never a 5xx: whatever escaped is answered as SERVFAIL.
+      logFailure('fetch', err)
+      return wireServfail(undefined)
+    }
+  },
+} satisfies ExportedHandler<DohEnv>

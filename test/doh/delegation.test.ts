@@ -1,0 +1,35 @@
+/**
+ * Delegations below the apex: referral with AA clear, NS in authority, glue in additional, and
+ * occlusion of names below the cut.
+ */
+import { beforeAll, describe } from 'vitest'
+import { seedZone } from './helpers/seed.ts'
+import { runCases } from './helpers/table.ts'
+
+beforeAll(() =>
+  seedZone('deleg.test', `
+@              3600 IN SOA  ns1 hostmaster 1 7200 3600 1209600 300
+@              3600 IN NS   ns1
+ns1            3600 IN A    192.0.2.53
+child          1800 IN NS   ns1.child
+child          1800 IN NS   ns.elsewhere.net.
+ns1.child       900 IN A    192.0.2.60
+hidden.child    300 IN A    192.0.2.61
+`)
+)
+
+const referral = {
+  aa: false,
+  authority: ['child.deleg.test. 1800 NS ns1.child.deleg.test.', 'child.deleg.test. 1800 NS ns.elsewhere.net.'],
+  additional: ['ns1.child.deleg.test. 900 A 192.0.2.60'],
+  cache: 'max-age=900',
+}
+
+describe('delegation', () => {
+  runCases([
+    { name: 'the cut is a referral with glue', qname: 'child.deleg.test', qtype: 'A', ...referral },
+    { name: 'NS at the cut is a referral', qname: 'child.deleg.test', qtype: 'NS', ...referral },
+    { name: 'names below the cut are occluded', qname: 'hidden.child.deleg.test', qtype: 'A', ...referral },
+    { name: 'apex NS is authoritative', qname: 'deleg.test', qtype: 'NS', answer: ['deleg.test. 3600 NS ns1.deleg.test.'], cache: 'max-age=3600' },
+  ])
+})

@@ -1,0 +1,68 @@
+/**
+ * @module RFC 8484 wire queries: decode, resolve, encode; FORMERR, SERVFAIL or HTTP 400.
+ */
+import {
+  DnsFormatError,
+  decodeQuery,
+  encodeResponse,
+  formErrReply,
+  peekHeader,
+  replyTo,
+  type Query,
+} from '@edgedns/dns-wire'
+import type { ZoneView } from '@edgedns/kv-layout'
+import { SERVFAIL, answer, logFailure } from './answer.ts'
+import { NO_STORE, cacheControl } from './cache-control.ts'
+import { DNS_MESSAGE, answerResponse, wireError } from './http.ts'
+
+/** DoH is not bound by UDP sizes: answers are never truncated below the DNS maximum. */
+const MAX_RESPONSE = 65535
+
+/**
+ * The HTTP response to the raw DNS message of a GET `?dns=` or a POST body. Fewer than 12 bytes
+ * (no header to answer with) is HTTP 400; a malformed message with a header is a FORMERR DNS
+ * message in HTTP 200, as authoritative servers answer it over UDP.
+ */
+export async function wireQuery(bytes: Uint8Array, view: ZoneView): Promise<Response> {
+  let query: Query
+  try {
+    query = decodeQuery(bytes)
+  } catch (err) {
+    if (!(err instanceof DnsFormatError)) throw err
+    if (!err.header) return wireError(400, `malformed DNS query: ${err.message}`)
+    return answerResponse(formErrReply(err.header), DNS_MESSAGE, NO_STORE)
+  }
+
+  // BADVERS and NOTIMP need no data: replyTo ignores the result for them.
+  const skip = query.opcode !== 0 || (query.edns !== null && query.edns.version !== 0)
+  const result = skip ? SERVFAIL : await answer(view, questionOf(query))
+  let wire: Uint8Array
+  let cache = skip ? NO_STORE : cacheControl(result)
+  try {
+    wire = encodeResponse(replyTo(query, result, { maxSize: MAX_RESPONSE }))
+  } catch (err) {
+    // Stored rdata that does not encode (RdataError) is a server fault, not the client's.
+    logFailure(`encode ${query.question.name}/${query.question.type}`, err)
+    wire = encodeResponse(replyTo(query, SERVFAIL, { maxSize: MAX_RESPONSE }))
+    cache = NO_STORE
+  }
+  return answerResponse(wire, DNS_MESSAGE, cache)
+}
+
+function questionOf(query: Query) {
+  const { name, type } = query.question
+  return { name, type, class: query.question.class, dnssecOk: query.edns?.do ?? false }
+}
+
+/** Last resort for an unexpected exception: a header-only SERVFAIL echoing what can be read. */
+export function wireServfail(bytes: Uint8Array | undefined): Response {
+  const header = bytes ? peekHeader(bytes) : undefined
+  const wire = encodeResponse({
+    id: header?.id ?? 0,
+    opcode: header?.opcode ?? 0,
+    rd: header?.rd ?? false,
+    cd: header?.cd ?? false,
+    rcode: 'SERVFAIL',
+  })
+  return answerResponse(wire, DNS_MESSAGE, NO_STORE)
+}
