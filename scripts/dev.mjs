@@ -6,6 +6,7 @@
 import path from 'node:path'
 import { applyMigrations, ROOT, startStack } from './lib/stack.mjs'
 import { DEMO_ZONE, ensureDemoZone } from './lib/demo-zone.mjs'
+import { startH2Front } from './lib/h2-front.mjs'
 
 const port = Number(process.env.PORT ?? 8787)
 const token = process.env.DEV_API_TOKEN ?? 'dev-token'
@@ -19,6 +20,13 @@ for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => (stack.stop(), pr
 stack.child.on('exit', (code) => process.exit(code ?? 0))
 
 const { zone, created } = await ensureDemoZone(stack.base, token)
+// wrangler dev fires no cron triggers: run the propagation sweep now (heals zones changed while the
+// stack was down) and every minute, as the deployed cron trigger does.
+await stack.sweep()
+setInterval(stack.sweep, 60_000).unref()
+// dig and kdig speak DoH over HTTP/2 only; workerd serves HTTP/1.1. The front plays the edge's part.
+const h2Port = Number(process.env.H2_PORT ?? port + 1)
+const front = await startH2Front({ target: stack.base, port: h2Port }).catch((e) => (console.warn(`HTTP/2 front not started: ${e.message}`), null))
 const b = stack.base
 console.log(`
 ────────────────────────────────────────────────────────────────────────
@@ -31,6 +39,7 @@ console.log(`
  Try:
    curl -s -H 'Authorization: Bearer ${token}' ${b}/client/v4/zones/${zone.id}/dns_records
    curl -s -H 'accept: application/dns-json' '${b}/dns-query?name=www.${DEMO_ZONE}&type=A'
-   dig +https-get=/dns-query @127.0.0.1 -p ${port} www.${DEMO_ZONE} A   # needs --local-protocol https; see README
+   curl -s -H 'accept: application/dns-message' '${b}/dns-query?dns=AAABAAABAAAAAAAAA3d3dwdleGFtcGxlA2NvbQAAAQAB' | od -An -tx1 | head -3${front ? `
+   dig @127.0.0.1 -p ${front.port} +http-plain=/dns-query www.${DEMO_ZONE} A      # DoH over h2c (HTTP/2 front)` : ''}
 ────────────────────────────────────────────────────────────────────────
 `)

@@ -65,7 +65,12 @@ export async function startStack({ port = 8787, persistTo, token, protocol = 'ht
     } catch {}
     await new Promise((r) => setTimeout(r, 250))
   }
-  return { base, child, stop, log: () => log }
+  /** Runs the propagation sweep once, as the cron trigger does every minute (wrangler dev fires none). */
+  const sweep = () =>
+    fetch(`${base}/client/v4/propagation/sweep`, { method: 'POST', headers: { authorization: `Bearer ${token}` } })
+      .then((r) => r.json())
+      .catch(() => undefined)
+  return { base, child, stop, sweep, log: () => log }
 }
 
 /** HTTP status of a GET; over https the local self-signed certificate is accepted. */

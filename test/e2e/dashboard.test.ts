@@ -12,9 +12,9 @@ let browser: Browser
 let page: Page
 let zoneName = ''
 
-async function call(method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${base}/client/v4${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body) })
-  return (await res.json()).result
+async function call(method: string, path: string, body?: object): Promise<any> {
+  const res = await fetch(`${base}/client/v4${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined })
+  return ((await res.json()) as { result: any }).result
 }
 
 beforeAll(async () => {

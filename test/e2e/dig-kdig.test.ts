@@ -12,8 +12,6 @@
 import { execFile } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import http from 'node:http'
-import http2 from 'node:http2'
-import https from 'node:https'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -21,6 +19,8 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 // @ts-expect-error plain ESM helper shared with `pnpm dev`
 import { applyMigrations, startStack } from '../../scripts/lib/stack.mjs'
+// @ts-expect-error plain ESM helper shared with `pnpm dev`
+import { forward, startH2Front } from '../../scripts/lib/h2-front.mjs'
 
 const run = promisify(execFile)
 const ACCOUNT = 'a0000000000000000000000000000001'
@@ -33,19 +33,7 @@ interface Reply {
 }
 
 /** One HTTP/1.1 request (http or https; `ca` verifies a self-signed certificate). */
-function request(url: string, init: { method?: string; headers?: Record<string, string>; body?: Buffer | string; ca?: Buffer } = {}): Promise<Reply> {
-  const mod = url.startsWith('https:') ? https : http
-  return new Promise((resolve, reject) => {
-    const req = mod.request(url, { method: init.method ?? 'GET', headers: init.headers, ...(init.ca ? { ca: init.ca } : {}) }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }))
-      res.on('error', reject)
-    })
-    req.on('error', reject)
-    req.end(init.body)
-  })
-}
+const request: (url: string, init?: { method?: string; headers?: Record<string, string>; body?: Buffer | string; ca?: Buffer }) => Promise<Reply> = forward
 
 /** The API through the Cloudflare v4 envelope. */
 async function api(stack: Stack, method: string, route: string, body?: unknown): Promise<{ status: number; json: any }> {
@@ -105,25 +93,9 @@ async function propagated(stack: Stack, id: string, last: { name: string; type: 
   }
 }
 
-/** An HTTP/2 front (h2c, or h2 over TLS) that forwards each stream to `target` over HTTP/1.1. */
+/** The HTTP/2 front `pnpm dev` also runs: h2c (or h2 over TLS) in, HTTP/1.1 to `target`. */
 async function h2Front(target: string, tls?: { key: Buffer; cert: Buffer }): Promise<{ port: number; close: () => void }> {
-  const handler = async (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => {
-    const chunks: Buffer[] = []
-    for await (const c of req) chunks.push(c as Buffer)
-    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !k.startsWith(':'))) as Record<string, string>
-    try {
-      const up = await request(`${target}${req.url}`, { method: req.method, headers, body: Buffer.concat(chunks), ...(tls ? { ca: tls.cert } : {}) })
-      const out = Object.fromEntries(Object.entries(up.headers).filter(([k]) => !['connection', 'keep-alive', 'transfer-encoding'].includes(k)))
-      res.writeHead(up.status, out as http2.OutgoingHttpHeaders)
-      res.end(up.body)
-    } catch (err) {
-      res.writeHead(502)
-      res.end(String(err))
-    }
-  }
-  const server = tls ? http2.createSecureServer({ ...tls, allowHTTP1: true }, handler) : http2.createServer(handler)
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return { port: (server.address() as { port: number }).port, close: () => server.close() }
+  return startH2Front({ target, ...(tls ? { tls } : {}) })
 }
 
 function freePort(): Promise<number> {

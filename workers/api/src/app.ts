@@ -10,8 +10,11 @@ import type { AppEnv } from './http/app-env.ts'
 import { onError } from './http/on-error.ts'
 import { accountsApp } from './routes/accounts.ts'
 import { audit } from './routes/audit.ts'
+import { importExport } from './routes/import-export.ts'
+import { openapiApp } from './routes/openapi.ts'
 import { propagationApp } from './routes/propagation.ts'
 import { records } from './routes/records.ts'
+import { sweepApp } from './routes/sweep.ts'
 import { tokensApp } from './routes/tokens.ts'
 import { zonesApp } from './routes/zones.ts'
 
@@ -36,11 +39,15 @@ export function createApp(): Hono<AppEnv> {
   api.route('/accounts/:account_id{[0-9a-f]{32}}/tokens', tokensApp)
   api.route('/user/tokens', tokensApp)
   api.route('/zones/:zone_id{[^/]+}/dns_records/audit', audit)
+  api.route('/zones/:zone_id{[^/]+}/dns_records', importExport)
   api.route('/zones/:zone_id{[^/]+}/dns_records', records)
   api.route('/zones/:zone_id{[^/]+}/propagation', propagationApp)
   api.route('/zones', zonesApp)
+  api.route('/propagation/sweep', sweepApp)
 
   const app = new Hono<AppEnv>()
+  // Public, before the authenticated API: its auth middleware would run on every /client/v4 path.
+  app.route('/client/v4', openapiApp)
   app.route('/client/v4', api)
   app.all('/client/v4/*', (c) => {
     throw ApiError.badRequest(Codes.noRoute, `No route for that URI: ${c.req.method} ${new URL(c.req.url).pathname}`)

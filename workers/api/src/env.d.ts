@@ -1,8 +1,12 @@
 /** Bindings not declared in wrangler.jsonc: set by `pnpm dev` (`--var`) or by the test config. */
-interface Env {
+interface ExtraBindings {
   /** Full-access bearer token for local development only; never set it in production. */
   DEV_API_TOKEN?: string
-  /** Comma-separated name servers for new zones. */
-  NAME_SERVERS?: string
+  /** Builder pacing of writes per KV key (production allows one write per second per key). */
+  KV_KEY_WRITE_INTERVAL_MS?: string
   TEST_MIGRATIONS: import('@cloudflare/vitest-plugin').D1Migration[]
+}
+interface Env extends ExtraBindings {}
+declare namespace Cloudflare {
+  interface Env extends ExtraBindings {}
 }

@@ -28,8 +28,8 @@ function accountToApi(a: AccountRow): Record<string, unknown> {
 }
 
 const MAX_BATCH_CEILING = 100_000
-const createSchema = z.object({ name: z.string().min(1).max(100) })
-const editSchema = z.object({
+export const createSchema = z.object({ name: z.string().min(1).max(100) })
+export const editSchema = z.object({
   name: z.string().min(1).max(100).optional(),
   settings: z.object({ max_dns_batch_changes: z.number().int().min(1).max(MAX_BATCH_CEILING).nullable() }).partial().optional(),
 })

@@ -19,7 +19,7 @@ export const tokensApp = new Hono<AppEnv>()
 
 type TokenRow = typeof apiTokens.$inferSelect
 
-const createSchema = z.object({
+export const createSchema = z.object({
   name: z.string().min(1).max(120),
   policies: z.array(policySchema).min(1, 'a token needs at least one policy'),
   expires_on: z.iso.datetime().optional(),

@@ -22,20 +22,25 @@ export const zonesApp = new Hono<AppEnv>()
 
 const DEFAULT_NAME_SERVERS = 'ns1.edgedns.dev,ns2.edgedns.dev'
 
-const createSchema = z.object({
+/** A comma-separated list from a wrangler var (new zones' proxy addresses, name servers). */
+function listVar(v: string | undefined): string[] {
+  return (v ?? '').split(',').map((s) => s.trim()).filter(Boolean)
+}
+
+export const createSchema = z.object({
   name: z.string().min(1),
   account: z.object({ id: z.string() }).optional(),
   type: z.enum(['full', 'partial', 'secondary', 'internal']).default('full'),
 })
 
-const editSchema = z.object({
+export const editSchema = z.object({
   paused: z.boolean().optional(),
   type: z.enum(['full', 'partial', 'secondary', 'internal']).optional(),
   vanity_name_servers: z.array(z.string()).optional(),
 })
 
 const ttl = z.number().int().min(30).max(86400)
-const dnsSettingsSchema = z.object({
+export const dnsSettingsSchema = z.object({
   ns_ttl: ttl.optional(),
   soa: z
     .object({
@@ -130,7 +135,7 @@ zonesApp.post('/', async (c) => {
     nameServers: JSON.stringify(ns), vanityNameServers: '[]',
     soaMname: ns[0]!, soaRname: `dns.${ns[0]!.split('.').slice(1).join('.') || ns[0]!}`,
     soaRefresh: 10000, soaRetry: 2400, soaExpire: 604800, soaMinimum: 1800, soaTtl: 3600, nsTtl: 86400,
-    proxyIpv4: '[]', proxyIpv6: '[]', serial: Math.floor(Date.now() / 1000), version: 0, changeSeq: 1,
+    proxyIpv4: JSON.stringify(listVar(c.env.PROXY_IPV4)), proxyIpv6: JSON.stringify(listVar(c.env.PROXY_IPV6)), serial: Math.floor(Date.now() / 1000), version: 0, changeSeq: 1,
     createdOn: now, modifiedOn: now, activatedOn: now,
   }
   const insert = c.var.db.insert(zones).values(row).toSQL()

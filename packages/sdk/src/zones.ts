@@ -1,0 +1,76 @@
+/**
+ * @module Zones and their DNS settings; accounts (list, get).
+ */
+import { type Transport, withSeq } from './http.ts'
+import { paginate } from './paginate.ts'
+import type { Account, DnsSettings, Zone } from './types.ts'
+import type { WithSeq } from './records.ts'
+
+export interface ZoneFilter {
+  name?: string
+  status?: string
+  'account.id'?: string
+  'account.name'?: string
+  order?: 'name' | 'status' | 'account.id' | 'account.name'
+  direction?: 'asc' | 'desc'
+}
+
+export class Zones {
+  private readonly t: Transport
+
+  constructor(t: Transport) {
+    this.t = t
+  }
+
+  list(filter: ZoneFilter = {}): AsyncGenerator<Zone, void, undefined> {
+    return paginate((page) => this.t.request<Zone[]>({ method: 'GET', path: '/zones', query: { ...filter, page, per_page: 50 } }))
+  }
+
+  get(zoneId: string): Promise<Zone> {
+    return this.t.result({ method: 'GET', path: `/zones/${zoneId}` })
+  }
+
+  /** Finds a zone by exact name; undefined when there is none. */
+  async byName(name: string): Promise<Zone | undefined> {
+    const wanted = name.toLowerCase().replace(/\.$/, '')
+    for await (const z of this.list({ name: wanted })) if (z.name === wanted) return z
+    return undefined
+  }
+
+  async create(input: { name: string; account?: { id: string }; type?: Zone['type'] }): Promise<WithSeq<Zone>> {
+    const env = await this.t.request<Zone>({ method: 'POST', path: '/zones', json: input })
+    return withSeq(env.result, env.changeSeq)
+  }
+
+  edit(zoneId: string, input: { paused?: boolean; type?: Zone['type']; vanity_name_servers?: string[] }): Promise<Zone> {
+    return this.t.result({ method: 'PATCH', path: `/zones/${zoneId}`, json: input })
+  }
+
+  delete(zoneId: string): Promise<{ id: string }> {
+    return this.t.result({ method: 'DELETE', path: `/zones/${zoneId}` })
+  }
+
+  dnsSettings(zoneId: string): Promise<DnsSettings> {
+    return this.t.result({ method: 'GET', path: `/zones/${zoneId}/dns_settings` })
+  }
+
+  editDnsSettings(zoneId: string, input: Partial<Omit<DnsSettings, 'soa'>> & { soa?: Partial<DnsSettings['soa']> }): Promise<DnsSettings> {
+    return this.t.result({ method: 'PATCH', path: `/zones/${zoneId}/dns_settings`, json: input })
+  }
+}
+
+export class Accounts {
+  private readonly t: Transport
+
+  constructor(t: Transport) {
+    this.t = t
+  }
+
+  list(): AsyncGenerator<Account, void, undefined> {
+    return paginate((page) => this.t.request<Account[]>({ method: 'GET', path: '/accounts', query: { page, per_page: 50 } }))
+  }
+
+  get(accountId: string): Promise<Account> {
+    return this.t.result({ method: 'GET', path: `/accounts/${accountId}` })
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * @module zod shapes of the API's responses, for the OpenAPI document only (requests are described
+ * by the very schemas the routes validate with; see operations.ts).
+ */
+import { RECORD_TYPES } from '@edgedns/records'
+import { z } from 'zod'
+
+const id = z.string().regex(/^[0-9a-f]{32}$/).meta({ description: '32 lowercase hex characters', example: '023e105f4ecef8ad9ca31a8372d0c353' })
+const time = z.string().meta({ description: 'RFC 3339 timestamp' })
+
+export const errorItem = z.object({
+  code: z.number().int(),
+  message: z.string(),
+  source: z.object({ pointer: z.string() }).optional().meta({ description: 'JSON pointer of the offending batch item' }),
+  error_chain: z.array(z.object({ code: z.number().int(), message: z.string() })).optional(),
+})
+
+export const resultInfo = z.object({
+  page: z.number().int(),
+  per_page: z.number().int(),
+  count: z.number().int(),
+  total_count: z.number().int(),
+  total_pages: z.number().int(),
+})
+
+export const recordResponse = z.object({
+  id,
+  name: z.string().meta({ description: 'Lowercase FQDN (Punycode) without trailing dot' }),
+  type: z.enum(RECORD_TYPES),
+  content: z.string(),
+  proxiable: z.boolean(),
+  proxied: z.boolean(),
+  ttl: z.number().int().meta({ description: '1 = automatic (300 s), else 60..86400' }),
+  settings: z.object({ ipv4_only: z.boolean(), ipv6_only: z.boolean(), flatten_cname: z.boolean() }).partial(),
+  meta: z.object({}).loose(),
+  comment: z.string().nullable(),
+  tags: z.array(z.string()),
+  created_on: time,
+  modified_on: time,
+  comment_modified_on: time.optional(),
+  tags_modified_on: time.optional(),
+  priority: z.number().int().optional(),
+  data: z.record(z.string(), z.unknown()).optional().meta({ description: 'Structured fields of data-based types (see RecordData.* schemas)' }),
+})
+
+export const zoneResponse = z.object({
+  id,
+  name: z.string(),
+  status: z.string(),
+  paused: z.boolean(),
+  type: z.enum(['full', 'partial', 'secondary', 'internal']),
+  development_mode: z.number(),
+  name_servers: z.array(z.string()),
+  vanity_name_servers: z.array(z.string()),
+  original_name_servers: z.null(),
+  original_registrar: z.null(),
+  original_dnshost: z.null(),
+  created_on: time,
+  modified_on: time,
+  activated_on: time.nullable(),
+  meta: z.object({}).loose(),
+  owner: z.object({ id: z.string().nullable(), type: z.string(), name: z.string() }),
+  account: z.object({ id, name: z.string() }),
+  permissions: z.array(z.string()),
+  plan: z.object({ id: z.string(), name: z.string() }).loose(),
+})
+
+export const dnsSettingsResponse = z.object({
+  ns_ttl: z.number().int(),
+  soa: z.object({ mname: z.string(), rname: z.string(), refresh: z.number(), retry: z.number(), expire: z.number(), min_ttl: z.number(), ttl: z.number() }),
+  zone_mode: z.string(),
+  nameservers: z.object({ type: z.string() }),
+  proxy_addresses: z.object({ ipv4: z.array(z.string()), ipv6: z.array(z.string()) }),
+})
+
+export const batchResponse = z.object({
+  deletes: z.array(recordResponse).optional(),
+  patches: z.array(recordResponse).optional(),
+  puts: z.array(recordResponse).optional(),
+  posts: z.array(recordResponse).optional(),
+})
+
+export const importResponse = z.object({
+  recs_added: z.number().int().meta({ description: 'Records created (identical existing records are skipped)' }),
+  recs_added_by_type: z.record(z.string(), z.number().int()),
+  total_records_parsed: z.number().int().meta({ description: 'Resource records in the file, after $GENERATE, including skipped SOA/NS' }),
+})
+
+export const importForm = z.object({
+  file: z.string().meta({ description: 'BIND zone file, as a file part or a plain text field', contentMediaType: 'text/plain' }),
+  proxied: z.enum(['true', 'false']).optional().meta({ description: 'Proxy A/AAAA/CNAME records without a cf-proxied tag (default false)' }),
+})
+
+export const deletedResponse = z.object({ id })
+
+export const auditEntry = z.object({
+  seq: z.number().int(),
+  action: z.enum(['create', 'update', 'delete']),
+  record_id: z.string().nullable(),
+  token_id: z.string().nullable(),
+  when: time,
+  before: recordResponse.nullable(),
+  after: recordResponse.nullable(),
+})
+
+export const propagationResponse = z.object({
+  committed_seq: z.number().int(),
+  built_seq: z.number().int(),
+  lag_ms: z.number(),
+  last_full_build: time.nullable(),
+  built_at: time.nullable(),
+  last_error: z.object({ at: time.nullable(), message: z.string() }).nullable(),
+})
+
+export const rebuildResponse = z.object({ seq: z.number().int() })
+
+export const sweepResponse = z.object({ lagging: z.number().int(), notified: z.number().int(), failed: z.number().int() })
+
+export const convergenceResponse = z.object({
+  zone_id: z.string(),
+  zone: z.string(),
+  converged: z.boolean(),
+  expected_keys: z.number().int(),
+  actual_keys: z.number().int(),
+  difference_count: z.number().int(),
+  differences: z.array(z.unknown()),
+})
+
+export const tokenResponse = z.object({
+  id,
+  name: z.string(),
+  status: z.string(),
+  issued_on: time,
+  modified_on: time,
+  expires_on: time.optional(),
+  last_used_on: time.optional(),
+  policies: z.array(z.unknown()),
+  value: z.string().optional().meta({ description: 'The secret; returned once, on create' }),
+})
+
+export const verifyResponse = z.object({ id: z.string(), status: z.string() })
+export const permissionGroup = z.object({ id: z.string(), name: z.string(), scopes: z.array(z.string()) })
+
+export const accountResponse = z.object({
+  id,
+  name: z.string(),
+  type: z.string(),
+  created_on: time,
+  settings: z.object({ enforce_twofactor: z.boolean(), max_dns_batch_changes: z.number().int().nullable() }),
+})

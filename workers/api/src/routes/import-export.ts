@@ -1,0 +1,104 @@
+/**
+ * @module Zone-file import and export (Cloudflare contract, see docs/import-export.md):
+ *   POST /zones/:zone_id/dns_records/import  multipart `file` (+ `proxied`) → { recs_added, total_records_parsed }
+ *   GET  /zones/:zone_id/dns_records/export  → text/plain BIND master file
+ * An import is ONE atomic batch through applyBatch: any error names its line and changes nothing.
+ */
+import { parseZoneFile, ZoneFileError } from '@edgedns/zonefile'
+import { eq } from 'drizzle-orm'
+import { Hono, type Context } from 'hono'
+import { applyBatch } from '../batch/apply.ts'
+import { notifyBuilder } from '../builder/notify.ts'
+import { accounts } from '../db/schema.ts'
+import { ApiError, Codes } from '../http/api-error.ts'
+import type { AppEnv } from '../http/app-env.ts'
+import { nowIso } from '../http/ids.ts'
+import { zoneFor } from '../zones/access.ts'
+import type { ZoneRow } from '../zones/model.ts'
+import { atLine, mapEntries, type ImportItem } from '../zonefile-bridge/entries.ts'
+import { allRecords, existingKeys } from '../zonefile-bridge/existing.ts'
+import { exportZone } from '../zonefile-bridge/export-zone.ts'
+import { IMPORT_MAX_BYTES, IMPORT_MAX_RECORDS, ImportCodes, positiveInt } from '../zonefile-bridge/limits.ts'
+import { readImportForm } from '../zonefile-bridge/multipart.ts'
+
+export const importExport = new Hono<AppEnv>()
+
+const SEQ_HEADER = 'x-edgedns-change-seq'
+const MAX_MESSAGES = 100
+/** SOA and apex NS lines are parsed but never imported: allow a few beyond the record limit. */
+const PARSE_SLACK = 1000
+
+type Vars = Partial<Record<'MAX_IMPORT_BYTES' | 'MAX_IMPORT_RECORDS', string>>
+
+async function importLimit(c: Context<AppEnv>, zone: ZoneRow): Promise<number> {
+  const row = await c.var.db.select({ max: accounts.maxBatchChanges }).from(accounts).where(eq(accounts.id, zone.accountId)).get()
+  return row?.max ?? positiveInt((c.env as Vars).MAX_IMPORT_RECORDS, IMPORT_MAX_RECORDS)
+}
+
+function parse(text: string, origin: string, maxRecords: number) {
+  try {
+    return parseZoneFile(text, { origin, defaultTtl: 1, maxRecords })
+  } catch (e) {
+    if (!(e instanceof ZoneFileError)) throw e
+    if (e.reason.startsWith('too many records')) {
+      throw ApiError.badRequest(Codes.batchTooLarge, `The zone file has more records than this account may import at once: ${e.message}`)
+    }
+    throw ApiError.badRequest(ImportCodes.syntax, `Zone file syntax error at ${e.message}`)
+  }
+}
+
+/** Batch errors point at `/posts/<i>`: translate that to the item's line in the file. */
+function blameLine(e: unknown, items: ImportItem[]): unknown {
+  if (!(e instanceof ApiError)) return e
+  const m = /^\/posts\/(\d+)$/.exec(e.extra.pointer ?? '')
+  const item = m ? items[Number(m[1])] : undefined
+  return item ? atLine(item.line, e) : e
+}
+
+importExport.post('/import', async (c) => {
+  const started = Date.now()
+  const zone = await zoneFor(c, 'dns:edit')
+  const form = await readImportForm(c, positiveInt((c.env as Vars).MAX_IMPORT_BYTES, IMPORT_MAX_BYTES))
+  const limit = await importLimit(c, zone)
+  const entries = parse(form.text, zone.name, limit + PARSE_SLACK)
+  const ctx = { zoneId: zone.id, zoneName: zone.name, now: nowIso() }
+  const mapped = mapEntries(entries, { name: zone.name, nameServers: JSON.parse(zone.nameServers) as string[] }, form.proxied, ctx)
+  const existing = await existingKeys(c.env.DB, zone.id, mapped.items.map((i) => i.fields.name!))
+  const items = mapped.items.filter((i) => !existing.has(i.key))
+  const messages = [
+    ...mapped.skipped.map((s) => `line ${s.line}: skipped, ${s.reason}`),
+    ...mapped.items.filter((i) => existing.has(i.key)).map((i) => `line ${i.line}: skipped, an identical ${i.type} record already exists`),
+  ]
+  if (items.length > limit) {
+    throw ApiError.badRequest(Codes.batchTooLarge, `This import adds ${items.length} records; the limit for this account is ${limit} records per import.`)
+  }
+  let seq = zone.changeSeq
+  if (items.length > 0) {
+    const target = { zoneId: zone.id, zoneName: zone.name, tokenId: c.var.principal.tokenId }
+    const applied = await applyBatch(c.env.DB, target, { posts: items.map((i) => i.fields) }, true).catch((e: unknown) => {
+      throw blameLine(e, items)
+    })
+    seq = applied.seq
+    if (applied.plan.changes.length > 0) notifyBuilder(c, zone.id, applied.seq)
+  }
+  c.header(SEQ_HEADER, String(seq))
+  const byType: Record<string, number> = {}
+  for (const i of items) byType[i.type] = (byType[i.type] ?? 0) + 1
+  const ended = Date.now()
+  return c.json({
+    success: true,
+    errors: [],
+    messages: messages.slice(0, MAX_MESSAGES).map((message) => ({ code: ImportCodes.skipped, message })),
+    result: { recs_added: items.length, recs_added_by_type: byType, total_records_parsed: entries.length },
+    timing: { start_time: new Date(started).toISOString(), end_time: new Date(ended).toISOString(), process_time: (ended - started) / 1000 },
+  })
+})
+
+importExport.get('/export', async (c) => {
+  const zone = await zoneFor(c, 'dns:read')
+  const text = exportZone(zone, await allRecords(c.env.DB, zone.id))
+  return c.body(text, 200, {
+    'content-type': 'text/plain; charset=utf-8',
+    'content-disposition': `attachment; filename="${zone.name}.txt"`,
+  })
+})

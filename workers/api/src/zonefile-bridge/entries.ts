@@ -1,0 +1,147 @@
+/**
+ * @module Turns parsed zone-file entries into validated batch posts, each remembering its line.
+ *
+ * Rules (documented in docs/import-export.md):
+ * - SOA at the apex is skipped: the zone's SOA is managed through dns_settings. A SOA elsewhere is
+ *   an error. Apex NS records naming the zone's own name servers are skipped (the zone serves them).
+ * - Names outside the zone and types the API does not accept are errors naming the line.
+ * - `; comment cf_tags=a,b:c cf-proxied:true cf-flatten-cname` sets comment, tags, proxied and
+ *   settings.flatten_cname; the reserved `cf-proxied` tag overrides the form's `proxied` flag, which
+ *   applies to proxiable records (A, AAAA, CNAME) only.
+ * - TTL 1 stays 1 (automatic, as Cloudflare exports it); other TTLs are clamped to 60..86400.
+ * - A record repeated in the file (same name, type and content) is imported once.
+ */
+import {
+  fqdn,
+  fromPresentation,
+  isProxiable,
+  isRecordType,
+  MAX_TTL,
+  MIN_TTL,
+  RecordError,
+  type RecordType,
+} from '@edgedns/records'
+import { parseCfComment, type ZoneEntry } from '@edgedns/zonefile'
+import { ApiError } from '../http/api-error.ts'
+import { buildRecord, type BuildContext, type RecordFieldsInput } from '../records/input.ts'
+import type { DnsRecord } from '../records/model.ts'
+import { ImportCodes } from './limits.ts'
+
+export interface ImportItem {
+  /** Canonical record fields, ready for a batch post. */
+  fields: RecordFieldsInput
+  line: number
+  /** name, type and content: what makes two records identical. */
+  key: string
+  type: RecordType
+}
+
+export interface MappedImport {
+  items: ImportItem[]
+  /** Lines skipped on purpose (SOA, own apex NS, repeats in the file), with the reason. */
+  skipped: { line: number; reason: string }[]
+}
+
+export interface ImportZone {
+  name: string
+  nameServers: string[]
+}
+
+const PLACEHOLDER_ID = '0'.repeat(32)
+
+export function recordKey(r: Pick<DnsRecord, 'name' | 'type' | 'content'>): string {
+  return `${r.name}\t${r.type}\t${r.content}`
+}
+
+export function atLine(line: number, e: unknown): unknown {
+  if (e instanceof RecordError) return new ApiError(400, e.code, `line ${line}: ${e.message}`)
+  if (e instanceof ApiError) return new ApiError(e.status, e.code, `line ${line}: ${e.message}`, { ...e.extra, pointer: undefined })
+  return e
+}
+
+function clampTtl(ttl: number): number {
+  if (ttl === 1) return 1
+  return Math.min(MAX_TTL, Math.max(MIN_TTL, ttl))
+}
+
+function inZone(name: string, zone: string): boolean {
+  return name === zone || name.endsWith(`.${zone}`)
+}
+
+/** atLine adds the `line N: ` prefix. */
+function unsupported(message: string): ApiError {
+  return ApiError.badRequest(ImportCodes.unsupported, message)
+}
+
+/**
+ * The zone-file lexer splits `alpn="h2,h3"` into `alpn=` and `"h2,h3"` (quoted strings are tokens
+ * of their own), and joins them with a space; SvcParams need the value glued to its key again.
+ */
+export function rejoinSvcParams(rdata: string): string {
+  return rdata.replace(/(^|\s)([A-Za-z0-9-]+)= (?=")/g, '$1$2=')
+}
+
+function toItem(entry: ZoneEntry, zone: ImportZone, formProxied: boolean, ctx: BuildContext): DnsRecord | 'skip' {
+  if (!inZone(entry.name, zone.name)) {
+    throw unsupported(`${entry.name} is outside the zone ${zone.name}`)
+  }
+  const type = entry.type.toUpperCase()
+  if (type === 'SOA') {
+    if (entry.name === zone.name) return 'skip'
+    throw unsupported('a SOA record is only allowed at the zone apex')
+  }
+  if (!isRecordType(type)) throw unsupported(`record type ${type} is not supported`)
+  const rdata = type === 'SVCB' || type === 'HTTPS' ? rejoinSvcParams(entry.rdata) : entry.rdata
+  const content = fromPresentation(type, rdata, fqdn(entry.origin))
+  const cf = parseCfComment(entry.comment)
+  const proxiable = isProxiable(type, content.content ?? type)
+  const proxied = cf.proxied ?? (formProxied && proxiable)
+  const fields: RecordFieldsInput = {
+    ...content,
+    name: fqdn(entry.name),
+    ttl: clampTtl(entry.ttl),
+    proxied,
+    comment: cf.comment ?? null,
+    tags: cf.tags,
+    settings: cf.flattenCname === undefined ? undefined : { flatten_cname: cf.flattenCname },
+  }
+  const rec = buildRecord(fields, ctx, PLACEHOLDER_ID)
+  if (type === 'NS' && rec.name === zone.name && zone.nameServers.includes(rec.content)) return 'skip'
+  return rec
+}
+
+/** Validates every entry (errors name the line) and drops the skipped ones. */
+export function mapEntries(entries: ZoneEntry[], zone: ImportZone, formProxied: boolean, ctx: BuildContext): MappedImport {
+  const items: ImportItem[] = []
+  const skipped: MappedImport['skipped'] = []
+  const seen = new Set<string>()
+  for (const entry of entries) {
+    let rec: DnsRecord | 'skip'
+    try {
+      rec = toItem(entry, zone, formProxied, ctx)
+    } catch (e) {
+      throw atLine(entry.line, e)
+    }
+    if (rec === 'skip') {
+      skipped.push({ line: entry.line, reason: `${entry.type.toUpperCase()} ${entry.name} is managed by the zone` })
+      continue
+    }
+    const key = recordKey(rec)
+    if (seen.has(key)) {
+      skipped.push({ line: entry.line, reason: `${rec.type} ${rec.name} repeats an earlier line` })
+      continue
+    }
+    seen.add(key)
+    items.push({ fields: canonicalFields(rec), line: entry.line, key, type: rec.type })
+  }
+  return { items, skipped }
+}
+
+function canonicalFields(r: DnsRecord): RecordFieldsInput {
+  const f: RecordFieldsInput = { type: r.type, name: r.name, ttl: r.ttl, proxied: r.proxied, comment: r.comment, tags: r.tags }
+  if (r.data === null) f.content = r.content
+  else f.data = r.data
+  if (r.priority !== null) f.priority = r.priority
+  if (Object.keys(r.settings).length > 0) f.settings = r.settings
+  return f
+}

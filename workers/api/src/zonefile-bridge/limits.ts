@@ -1,0 +1,31 @@
+/**
+ * @module Size and count limits of zone-file imports, and the error codes import/export answer with.
+ *
+ * - Bytes: a file over IMPORT_MAX_BYTES (32 MiB; env MAX_IMPORT_BYTES overrides) is refused with
+ *   413 before it is parsed. Cloudflare caps files at 256 KiB; we take whole zones of 100,000+
+ *   records (about 6 MB) and keep headroom under the isolate's 128 MB memory.
+ * - Records: an import is one atomic batch, so it obeys the batch limit semantics (81063, nothing
+ *   changes). The limit is the account's own `max_dns_batch_changes` when an administrator set one;
+ *   otherwise the import cap IMPORT_MAX_RECORDS (100,000; env MAX_IMPORT_RECORDS overrides). The
+ *   server-wide default batch limit (MAX_BATCH_CHANGES, 3,500) does not apply to imports: a zone
+ *   file is a whole zone, and splitting it would break atomicity.
+ */
+export const IMPORT_MAX_BYTES = 32 * 1024 * 1024
+export const IMPORT_MAX_RECORDS = 100_000
+
+/** Cloudflare-style codes of import/export faults (Cloudflare's own are not public). */
+export const ImportCodes = {
+  /** Not multipart/form-data, or no `file` field: Cloudflare's "Failed to parse form data". */
+  formData: 81068,
+  /** Zone-file syntax error; the message names line and column. */
+  syntax: 81069,
+  /** A record outside the zone, of an unsupported type, or a misplaced SOA. */
+  unsupported: 81070,
+  /** Informational message: a line was skipped (SOA, own NS, repeat, identical record). */
+  skipped: 81071,
+} as const
+
+export function positiveInt(raw: string | undefined, fallback: number): number {
+  const n = Number(raw)
+  return raw !== undefined && Number.isInteger(n) && n > 0 ? n : fallback
+}
