@@ -149,6 +149,7 @@ zonesApp.post('/', async (c) => {
     throw e
   }
   notifyBuilder(c, row.id, 1)
+  c.header('x-edgedns-change-seq', '1')
   return ok(c, zoneToApi(row, account.name))
 })
 
