@@ -58,7 +58,8 @@ export function writeStatements(db: D1Database, ctx: WriteContext, changes: Chan
   // final state, so unique indexes cannot trip on intermediate states (e.g. two records swapping content).
   const removed = changes.filter((c) => c.op !== 'create').map((c) => c.recordId)
   for (const chunk of jsonChunks(removed)) {
-    stmts.push(db.prepare('DELETE FROM dns_records WHERE zone_id = ?1 AND id IN (SELECT value FROM json_each(?2))').bind(ctx.zoneId, chunk))
+    // `+zone_id`: without the unary plus SQLite walks the zone's identity index instead of the id key.
+    stmts.push(db.prepare('DELETE FROM dns_records WHERE id IN (SELECT value FROM json_each(?2)) AND +zone_id = ?1').bind(ctx.zoneId, chunk))
   }
   const rows = changes.flatMap((c) => (c.after ? [rowValues(c.after)] : []))
   for (const chunk of jsonChunks(rows)) stmts.push(db.prepare(INSERT_RECORDS).bind(ctx.zoneId, ctx.now, chunk))

@@ -38,7 +38,7 @@ async function afterStates(db: D1Database, zoneId: string, page: ChangeRow[]): P
          WHERE zone_id = ?1 AND seq > ?2 AND record_id IN (SELECT value FROM json_each(?3)) ORDER BY seq`
       )
       .bind(zoneId, minSeq, JSON.stringify(ids)),
-    db.prepare('SELECT * FROM dns_records WHERE zone_id = ?1 AND id IN (SELECT value FROM json_each(?2))').bind(zoneId, JSON.stringify(ids)),
+    db.prepare('SELECT * FROM dns_records WHERE id IN (SELECT value FROM json_each(?2)) AND +zone_id = ?1').bind(zoneId, JSON.stringify(ids)),
   ])
   const laterByRecord = new Map<string, { seq: number; before: string | null }[]>()
   for (const r of later!.results as { seq: number; record_id: string; before: string | null }[]) {
