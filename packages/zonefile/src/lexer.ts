@@ -30,6 +30,7 @@ const SEMI = 59
 const OPEN = 40
 const CLOSE = 41
 const BACKSLASH = 92
+const EQUALS = 61
 
 function isDigit(c: number): boolean {
   return c >= 48 && c <= 57
@@ -75,6 +76,17 @@ export function* logicalLines(text: string): Generator<LogicalLine> {
     return 4
   }
 
+  // Index of the quote closing the quoted string that opens at `at`.
+  const quotedEnd = (at: number): number => {
+    let j = at + 1
+    for (;;) {
+      const q = j < len ? text.charCodeAt(j) : -1
+      if (q === -1 || q === LF) throw new ZoneFileError('unterminated quoted string', pos(at))
+      if (q === QUOTE) return j
+      j += q === BACKSLASH ? escape(j) : 1
+    }
+  }
+
   while (i < len) {
     const c = text.charCodeAt(i)
     if (atLineStart) {
@@ -106,19 +118,18 @@ export function* logicalLines(text: string): Generator<LogicalLine> {
       if (!open.pop()) throw new ZoneFileError('unbalanced parenthesis', pos(i))
       i++
     } else if (c === QUOTE) {
-      let j = i + 1
-      for (;;) {
-        const q = j < len ? text.charCodeAt(j) : -1
-        if (q === -1 || q === LF) throw new ZoneFileError('unterminated quoted string', pos(i))
-        if (q === QUOTE) break
-        j += q === BACKSLASH ? escape(j) : 1
-      }
+      const j = quotedEnd(i)
       tokens.push({ text: text.slice(i, j + 1), line, column: i - lineStart + 1, quoted: true })
       i = j + 1
     } else {
       let j = i
       while (j < len) {
         const b = text.charCodeAt(j)
+        if (b === QUOTE && j > i && text.charCodeAt(j - 1) === EQUALS) {
+          // An SVCB/HTTPS SvcParam such as alpn="h2,h3" (RFC 9460): the quoted value belongs to the token.
+          j = quotedEnd(j) + 1
+          continue
+        }
         if (ends(b)) break
         j += b === BACKSLASH ? escape(j) : 1
       }

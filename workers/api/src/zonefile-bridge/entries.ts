@@ -73,14 +73,6 @@ function unsupported(message: string): ApiError {
   return ApiError.badRequest(ImportCodes.unsupported, message)
 }
 
-/**
- * The zone-file lexer splits `alpn="h2,h3"` into `alpn=` and `"h2,h3"` (quoted strings are tokens
- * of their own), and joins them with a space; SvcParams need the value glued to its key again.
- */
-export function rejoinSvcParams(rdata: string): string {
-  return rdata.replace(/(^|\s)([A-Za-z0-9-]+)= (?=")/g, '$1$2=')
-}
-
 function toItem(entry: ZoneEntry, zone: ImportZone, formProxied: boolean, ctx: BuildContext): DnsRecord | 'skip' {
   if (!inZone(entry.name, zone.name)) {
     throw unsupported(`${entry.name} is outside the zone ${zone.name}`)
@@ -91,8 +83,7 @@ function toItem(entry: ZoneEntry, zone: ImportZone, formProxied: boolean, ctx: B
     throw unsupported('a SOA record is only allowed at the zone apex')
   }
   if (!isRecordType(type)) throw unsupported(`record type ${type} is not supported`)
-  const rdata = type === 'SVCB' || type === 'HTTPS' ? rejoinSvcParams(entry.rdata) : entry.rdata
-  const content = fromPresentation(type, rdata, fqdn(entry.origin))
+  const content = fromPresentation(type, entry.rdata, fqdn(entry.origin))
   const cf = parseCfComment(entry.comment)
   const proxiable = isProxiable(type, content.content ?? type)
   const proxied = cf.proxied ?? (formProxied && proxiable)
