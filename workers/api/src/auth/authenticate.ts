@@ -34,7 +34,10 @@ export const authenticate = createMiddleware<AppEnv>(async function authenticate
   }
   const hash = await hashToken(secret)
   const row = await c.var.db.select().from(apiTokens).where(eq(apiTokens.tokenHash, hash)).get()
-  if (!row || row.status !== 'active' || (row.expiresOn !== null && row.expiresOn < new Date().toISOString())) {
+  const now = Date.now()
+  const expired = row?.expiresOn != null && Date.parse(row.expiresOn) <= now
+  const early = row?.notBefore != null && Date.parse(row.notBefore) > now
+  if (!row || row.status !== 'active' || expired || early) {
     throw new ApiError(403, Codes.invalidToken, 'Invalid access token')
   }
   c.set('principal', { tokenId: row.id, admin: false, grants: policiesToGrants(JSON.parse(row.policies) as Policy[]) })

@@ -156,6 +156,7 @@ export class ZoneBuilder extends DurableObject<Env> {
       if (ctx.budget.used > 0 && ctx.budget.remaining < MIN_STEP_BUDGET) return { kind: 'progress' }
       if (s.deleted) return { kind: 'idle' }
       let outcome: StepOutcome | { kind: 'deleted' } | { kind: 'full' }
+      const spentBefore = ctx.budget.used
       if (s.purge) outcome = await purgeStep(ctx, this.env)
       else if (s.full || s.fullRequested || s.cursor === 0) outcome = await fullBuildStep(ctx)
       else outcome = await perRecordPass(ctx)
@@ -164,6 +165,9 @@ export class ZoneBuilder extends DurableObject<Env> {
         s.fullRequested = true
         ctx.save()
       } else if (outcome.kind !== 'progress') return outcome
+      // A step that wants a fresh budget (its page does not fit what is left) spends nothing:
+      // hand over to the next invocation instead of spinning without I/O.
+      else if (ctx.budget.used > 0 && ctx.budget.used === spentBefore) return outcome
     }
   }
 

@@ -25,6 +25,9 @@ export const apiTokens = sqliteTable(
     issuedOn: text('issued_on').notNull(),
     modifiedOn: text('modified_on').notNull(),
     expiresOn: text('expires_on'),
+    notBefore: text('not_before'),
+    /** Owning account for tokens made under /accounts/{id}/tokens; null for tokens made by an admin. */
+    accountId: text('account_id'),
     lastUsedOn: text('last_used_on'),
   },
   (t) => [uniqueIndex('api_tokens_hash').on(t.tokenHash)]

@@ -10,6 +10,7 @@ import {
   RecordError,
   RECORD_TYPES,
   validateTtl,
+  getTypeSpec,
   type RecordType,
 } from '@edgedns/records'
 import type { DnsRecord, RecordSettings } from './model.ts'
@@ -38,6 +39,9 @@ export type RecordWithIdInput = z.infer<typeof recordWithIdSchema>
 
 export const MAX_COMMENT_LENGTH = 500
 export const MAX_TAGS = 50
+export const MAX_TAG_LENGTH = 1024
+/** A record is at most 4,096 octets on the wire; content longer than that can never fit. */
+export const MAX_CONTENT_LENGTH = 4096
 const TAG_NAME = /^[A-Za-z0-9_-]+$/
 // Any graphic Unicode, no control characters (\n, \r, ...).
 const GRAPHIC = /^[^\p{Cc}]*$/u
@@ -65,6 +69,7 @@ function normalizeTags(tags: string[] | undefined): string[] {
   if (tags.length > MAX_TAGS) fail(9151, `a record can carry at most ${MAX_TAGS} tags`)
   const out = new Set<string>()
   for (const tag of tags) {
+    if (tag.length > MAX_TAG_LENGTH) fail(9151, `Invalid tag: a tag may be at most ${MAX_TAG_LENGTH} characters`)
     const colon = tag.indexOf(':')
     const name = (colon === -1 ? tag : tag.slice(0, colon)).toLowerCase()
     const value = colon === -1 ? '' : tag.slice(colon + 1)
@@ -105,6 +110,9 @@ export function buildRecord(f: RecordFieldsInput, ctx: BuildContext, id: string,
   const name = normalizeName(f.name, ctx.zoneName)
   if (f.content === undefined && f.data === undefined) fail(9000, `content is required for ${type} records`)
   const norm = normalizeContent({ type, content: f.content, data: f.data, priority: f.priority })
+  if (norm.content.length > MAX_CONTENT_LENGTH) {
+    fail(getTypeSpec(type).errorCode, `Content for ${type} record is invalid: a record is at most ${MAX_CONTENT_LENGTH} octets on the wire.`)
+  }
   if (type === 'CNAME' && norm.content === name) fail(9007, 'Content for CNAME record is invalid: a CNAME cannot point to its own name.')
   const proxied = f.proxied ?? false
   if (proxied && !isProxiable(type, norm.content)) fail(9041, `This DNS record cannot be proxied: ${type} records are not proxiable.`)

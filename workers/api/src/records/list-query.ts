@@ -17,6 +17,10 @@ type Getter = (key: string) => string[]
 const MATCH_OPS = ['exact', 'contains', 'startswith', 'endswith'] as const
 const ORDER_COLUMNS: Record<string, string> = { type: 'type', name: 'name', content: 'content', ttl: 'ttl', proxied: 'proxied' }
 export const MAX_PER_PAGE = 50_000
+/** Bound parameters D1 allows per statement (100) minus the zone id, and SQLite's expression depth. */
+export const MAX_FILTER_PARAMS = 60
+/** Offsets past this answer an empty page (SQLite offsets are 64-bit; no zone is this large). */
+export const MAX_OFFSET = 1_000_000_000
 
 function bad(message: string): never {
   throw ApiError.badRequest(Codes.invalidRequest, message)
@@ -104,6 +108,7 @@ export function parseListQuery(get: Getter, zoneId: string): ListQuery {
   const clauses: string[] = []
   if (filters.length > 0) clauses.push(`(${filters.join(match === 'any' ? ' OR ' : ' AND ')})`)
   if (tagFilters.length > 0) clauses.push(`(${tagFilters.join(tagMatch === 'any' ? ' OR ' : ' AND ')})`)
+  if (params.length - 1 > MAX_FILTER_PARAMS) bad(`too many filters: at most ${MAX_FILTER_PARAMS} filter values per request`)
   const where = ['zone_id = ?1', clauses.length > 0 ? `(${clauses.join(match === 'any' ? ' OR ' : ' AND ')})` : ''].filter(Boolean).join(' AND ')
 
   const order = oneOf(one('order'), Object.keys(ORDER_COLUMNS), 'order')

@@ -1,11 +1,11 @@
 /**
  * @module Accounts: list and get; admins may create accounts and set their batch limit.
  */
-import { eq } from 'drizzle-orm'
+import { eq, inArray } from 'drizzle-orm'
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { reachesAccount } from '../auth/permissions.ts'
-import { accounts } from '../db/schema.ts'
+import { accounts, zones } from '../db/schema.ts'
 import { ApiError, Codes } from '../http/api-error.ts'
 import type { AppEnv } from '../http/app-env.ts'
 import { readBody } from '../http/body.ts'
@@ -41,8 +41,16 @@ function requireAdmin(admin: boolean): void {
 accountsApp.get('/', async (c) => {
   const page = intParam(c.req.query('page'), 'page', 1, 1, Number.MAX_SAFE_INTEGER)
   const perPage = intParam(c.req.query('per_page'), 'per_page', 20, 5, 50)
-  const all = (await c.var.db.select().from(accounts).orderBy(accounts.name).all()).filter((a) =>
-    ['zone:read', 'dns:read', 'zone:edit', 'tokens:edit'].some((p) => reachesAccount(c.var.principal, p as 'zone:read', a.id))
+  const p = c.var.principal
+  // Accounts a token reaches: whole-account grants, plus the accounts owning the zones it is granted.
+  const zoneIds = [...new Set(p.grants.flatMap((g) => [...g.zones]))]
+  const zoneAccounts = new Set(
+    zoneIds.length === 0
+      ? []
+      : (await c.var.db.select({ accountId: zones.accountId }).from(zones).where(inArray(zones.id, zoneIds.slice(0, 90))).all()).map((z) => z.accountId)
+  )
+  const all = (await c.var.db.select().from(accounts).orderBy(accounts.name).all()).filter(
+    (a) => p.admin || zoneAccounts.has(a.id) || p.grants.some((g) => g.everything || g.accounts.has(a.id))
   )
   const slice = all.slice((page - 1) * perPage, page * perPage)
   return okList(c, slice.map(accountToApi), resultInfo(page, perPage, slice.length, all.length))

@@ -13,7 +13,7 @@ import { parseWith, readJson } from '../http/body.ts'
 import { ok, okList, resultInfo } from '../http/envelope.ts'
 import { isId } from '../http/ids.ts'
 import { recordFieldsSchema } from '../records/input.ts'
-import { parseListQuery } from '../records/list-query.ts'
+import { MAX_OFFSET, parseListQuery } from '../records/list-query.ts'
 import { fromRow, toApi, type RecordRow } from '../records/model.ts'
 import { zoneFor } from '../zones/access.ts'
 import type { ZoneRow } from '../zones/model.ts'
@@ -47,8 +47,13 @@ async function batchLimit(c: Context<AppEnv>, zone: ZoneRow): Promise<number> {
 records.get('/', async (c) => {
   const zone = await zoneFor(c, 'dns:read')
   const q = parseListQuery((k) => c.req.queries(k) ?? [], zone.id)
+  const offset = (q.page - 1) * q.perPage
+  if (offset > MAX_OFFSET) {
+    const n = await c.env.DB.prepare(`SELECT count(*) AS n FROM dns_records WHERE ${q.where}`).bind(...q.params).first<number>('n')
+    return okList(c, [], resultInfo(q.page, q.perPage, 0, n ?? 0))
+  }
   const [rows, count] = await c.env.DB.batch([
-    c.env.DB.prepare(`SELECT * FROM dns_records WHERE ${q.where} ORDER BY ${q.orderBy} LIMIT ${q.perPage} OFFSET ${(q.page - 1) * q.perPage}`).bind(...q.params),
+    c.env.DB.prepare(`SELECT * FROM dns_records WHERE ${q.where} ORDER BY ${q.orderBy} LIMIT ${q.perPage} OFFSET ${offset}`).bind(...q.params),
     c.env.DB.prepare(`SELECT count(*) AS n FROM dns_records WHERE ${q.where}`).bind(...q.params),
   ])
   const result = (rows!.results as unknown as RecordRow[]).map((r) => toApi(fromRow(r)))

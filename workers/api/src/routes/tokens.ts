@@ -2,13 +2,13 @@
  * @module API tokens: verify, create, list, get, delete, and the permission groups policies may use.
  * Served both as user tokens (/user/tokens) and account tokens (/accounts/{id}/tokens).
  */
-import { eq } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import { allows, PERMISSION_GROUPS } from '../auth/permissions.ts'
 import { normalizePolicies, policySchema, type Policy } from '../auth/policies.ts'
 import { hashToken, newTokenSecret } from '../auth/secrets.ts'
-import { apiTokens } from '../db/schema.ts'
+import { apiTokens, zones } from '../db/schema.ts'
 import { ApiError, Codes } from '../http/api-error.ts'
 import type { AppEnv } from '../http/app-env.ts'
 import { readBody } from '../http/body.ts'
@@ -39,14 +39,50 @@ function tokenToApi(t: TokenRow): Record<string, unknown> {
   }
 }
 
-/** Creating or reading tokens needs the API Tokens permission (or the dev token) on the account. */
-function requireTokenAdmin(c: Context<AppEnv>): void {
+/**
+ * Who may manage which tokens: an admin (the dev token) manages all of them; a token with the API
+ * Tokens permission on an account manages only that account's tokens, under /accounts/{id}/tokens.
+ * Returns the account the caller is confined to, or null for an admin.
+ */
+function requireTokenAdmin(c: Context<AppEnv>): string | null {
   const accountId = c.req.param('account_id')
   const p = c.var.principal
-  if (p.admin) return
-  if (accountId !== undefined && allows(p, 'tokens:edit', { accountId })) return
-  if (accountId === undefined && p.grants.some((g) => g.permissions.has('tokens:edit'))) return
-  throw new ApiError(403, Codes.unauthenticated, 'Authentication error: this token cannot manage API tokens')
+  if (p.admin) return accountId ?? null
+  if (accountId !== undefined && allows(p, 'tokens:edit', { accountId })) return accountId
+  throw new ApiError(
+    403,
+    Codes.unauthenticated,
+    accountId === undefined
+      ? 'Authentication error: manage tokens under /accounts/{account_id}/tokens with an API Tokens permission on that account'
+      : 'Authentication error: this token cannot manage API tokens of that account'
+  )
+}
+
+const ACCOUNT_PREFIX = 'com.cloudflare.api.account.'
+const ZONE_PREFIX = 'com.cloudflare.api.account.zone.'
+
+/** A non-admin may only grant what lies inside its own account: the account itself or its zones. */
+async function requireWithinAccount(c: Context<AppEnv>, accountId: string, policies: Policy[]): Promise<void> {
+  const outside = (what: string) =>
+    new ApiError(403, Codes.unauthenticated, `Authentication error: ${what} is outside account ${accountId}`)
+  const zoneIds: string[] = []
+  for (const p of policies) {
+    for (const [key, value] of Object.entries(p.resources)) {
+      const inner = typeof value === 'object' ? Object.keys(value) : []
+      if (key.startsWith(ZONE_PREFIX)) zoneIds.push(key.slice(ZONE_PREFIX.length))
+      else if (key !== `${ACCOUNT_PREFIX}${accountId}`) throw outside(key)
+      for (const k of inner) {
+        if (k === `${ZONE_PREFIX}*`) continue
+        if (k.startsWith(ZONE_PREFIX)) zoneIds.push(k.slice(ZONE_PREFIX.length))
+        else throw outside(k)
+      }
+    }
+  }
+  for (const id of zoneIds) {
+    if (id === '*') throw outside(`${ZONE_PREFIX}*`)
+    const zone = await c.var.db.select({ accountId: zones.accountId }).from(zones).where(eq(zones.id, id)).get()
+    if (!zone || zone.accountId !== accountId) throw outside(`zone ${id}`)
+  }
 }
 
 tokensApp.get('/verify', (c) => {
@@ -59,9 +95,10 @@ tokensApp.get('/permission_groups', (c) =>
 )
 
 tokensApp.post('/', async (c) => {
-  requireTokenAdmin(c)
+  const confined = requireTokenAdmin(c)
   const body = await readBody(c, createSchema)
   const policies = normalizePolicies(body.policies)
+  if (confined !== null && !c.var.principal.admin) await requireWithinAccount(c, confined, policies)
   const secret = newTokenSecret()
   const now = nowIso()
   const row: TokenRow = {
@@ -73,15 +110,22 @@ tokensApp.post('/', async (c) => {
     issuedOn: now,
     modifiedOn: now,
     expiresOn: body.expires_on ?? null,
+    notBefore: body.not_before ?? null,
+    accountId: confined,
     lastUsedOn: null,
   }
   await c.var.db.insert(apiTokens).values(row)
   return ok(c, { ...tokenToApi(row), value: secret })
 })
 
+/** Tokens the caller may see: all for an admin on /user/tokens, else those of the path's account. */
+function visible(c: Context<AppEnv>, confined: string | null) {
+  return confined === null ? undefined : eq(apiTokens.accountId, confined)
+}
+
 tokensApp.get('/', async (c) => {
-  requireTokenAdmin(c)
-  const rows = await c.var.db.select().from(apiTokens).orderBy(apiTokens.issuedOn).all()
+  const confined = requireTokenAdmin(c)
+  const rows = await c.var.db.select().from(apiTokens).where(visible(c, confined)).orderBy(apiTokens.issuedOn).all()
   return okList(c, rows.map(tokenToApi), resultInfo(1, Math.max(rows.length, 1), rows.length, rows.length))
 })
 
@@ -92,16 +136,16 @@ function tokenId(c: Context<AppEnv>): string {
 }
 
 tokensApp.get('/:token_id{[^/]+}', async (c) => {
-  requireTokenAdmin(c)
-  const row = await c.var.db.select().from(apiTokens).where(eq(apiTokens.id, tokenId(c))).get()
+  const confined = requireTokenAdmin(c)
+  const row = await c.var.db.select().from(apiTokens).where(and(eq(apiTokens.id, tokenId(c)), visible(c, confined))).get()
   if (!row) throw new ApiError(404, Codes.tokenNotFound, 'Token not found')
   return ok(c, tokenToApi(row))
 })
 
 tokensApp.delete('/:token_id{[^/]+}', async (c) => {
-  requireTokenAdmin(c)
+  const confined = requireTokenAdmin(c)
   const id = tokenId(c)
-  const row = await c.var.db.select({ id: apiTokens.id }).from(apiTokens).where(eq(apiTokens.id, id)).get()
+  const row = await c.var.db.select({ id: apiTokens.id }).from(apiTokens).where(and(eq(apiTokens.id, id), visible(c, confined))).get()
   if (!row) throw new ApiError(404, Codes.tokenNotFound, 'Token not found')
   await c.var.db.delete(apiTokens).where(eq(apiTokens.id, id))
   return ok(c, { id })

@@ -202,11 +202,22 @@ zonesApp.patch('/:zone_id{[^/]+}', async (c) => {
 zonesApp.delete('/:zone_id{[^/]+}', async (c) => {
   const zone = await zoneFor(c, 'zone:edit')
   const now = nowIso()
-  await c.env.DB.batch([
-    zoneChangeStatement(c.env.DB, zone.id, zone.changeSeq + 1, 'zone_delete', now),
-    c.env.DB.prepare('DELETE FROM dns_records WHERE zone_id = ?1').bind(zone.id),
-    c.env.DB.prepare('DELETE FROM zones WHERE id = ?1').bind(zone.id),
-  ])
+  const guardCtx = { zoneId: zone.id, guard: { version: zone.version, changeSeq: zone.changeSeq, serial: zone.serial }, tokenId: c.var.principal.tokenId, now }
+  try {
+    await c.env.DB.batch([
+      guardStatement(c.env.DB, guardCtx, 1),
+      zoneChangeStatement(c.env.DB, zone.id, zone.changeSeq + 1, 'zone_delete', now),
+      c.env.DB.prepare('DELETE FROM dns_records WHERE zone_id = ?1').bind(zone.id),
+      c.env.DB.prepare('DELETE FROM zones WHERE id = ?1').bind(zone.id),
+    ])
+  } catch (e) {
+    // Another write (or delete) committed between our read and this batch: nothing changed here.
+    const message = String(e)
+    if (!message.includes('NOT NULL constraint failed: zones.version') && !message.includes('UNIQUE constraint failed: change_log')) throw e
+    const still = await c.var.db.select({ id: zones.id }).from(zones).where(eq(zones.id, zone.id)).get()
+    if (!still) throw new ApiError(404, Codes.zoneNotFound, `Zone ${zone.id} not found`)
+    throw new ApiError(409, Codes.conflictRetry, 'The zone changed while it was being deleted; nothing was changed. Retry the request.')
+  }
   notifyBuilder(c, zone.id, zone.changeSeq + 1)
   return ok(c, { id: zone.id })
 })
