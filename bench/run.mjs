@@ -1,10 +1,9 @@
 #!/usr/bin/env node
 /**
- * `pnpm bench [--quick] [--peers] [--only a,b]`: runs the benchmarks against the workers under
+ * @module `pnpm bench [--quick] [--peers] [--only a,b]`: runs the benchmarks against the workers under
  * Miniflare (driven directly, not through `wrangler dev`), then rewrites BENCHMARKS.md, the charts
  * beside it (bench/charts/*.svg) and the raw results (bench/results/latest.json).
  */
-import { mkdirSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { execFileSync } from 'node:child_process'
@@ -12,7 +11,7 @@ import { ROOT } from '../scripts/lib/stack.mjs'
 import { apiClient } from './lib/api.mjs'
 import { startBenchStack } from './lib/stack.mjs'
 import { SECTIONS } from './sections.mjs'
-import { renderReport } from './report.mjs'
+import { writeOutputs } from './lib/output.mjs'
 
 const args = process.argv.slice(2)
 const quick = args.includes('--quick')
@@ -40,38 +39,52 @@ const machine = {
   wrangler: versionOf(path.join(ROOT, 'node_modules/.bin/wrangler')),
   workerd: versionOf(path.join(ROOT, 'node_modules/.bin/workerd')),
   mode: quick ? 'quick' : 'full',
+  loadStart: os.loadavg(),
 }
 
 log(`machine: ${machine.cpus}, ${machine.memory}, node ${machine.node}, ${machine.mode} run`)
-log('bundling the workers and starting Miniflare…')
-const stack = await startBenchStack()
-const api = apiClient(stack.url, stack.token)
 const results = { machine, sections: {} }
+/** Shared by the sections without a stack of their own: one stack, the zones, earlier results. */
+const shared = { results }
+let sharedStack = null
+
+async function openStack(section) {
+  if (section.ownStack || !sharedStack) {
+    log('bundling the workers and starting Miniflare…')
+    const stack = await startBenchStack()
+    const entry = { stack, api: apiClient(stack.url, stack.token) }
+    if (section.ownStack) return { ...entry, done: () => stack.close() }
+    sharedStack = entry
+  }
+  return { ...sharedStack, done: async () => {} }
+}
+
 try {
   for (const section of SECTIONS) {
     if (only && !only.has(section.id)) continue
     if (section.peers && !peers) continue
     log(`── ${section.title}`)
+    const t0 = Date.now()
+    let opened = null
     try {
-      results.sections[section.id] = await section.run({ api, stack, quick, log })
+      opened = await openStack(section)
+      results.sections[section.id] = await section.run({ api: opened.api, stack: opened.stack, quick, log, shared })
     } catch (e) {
       log(`${section.id} failed: ${e.stack ?? e}`)
       results.sections[section.id] = { error: String(e.message ?? e) }
+    } finally {
+      await opened?.done()
     }
+    if (results.sections[section.id]) results.sections[section.id].seconds = Math.round((Date.now() - t0) / 1000)
   }
 } finally {
-  await stack.close()
+  await sharedStack?.stack.close()
 }
+results.machine.seconds = Math.round((Date.now() - started) / 1000)
+results.machine.loadEnd = os.loadavg()
 
-const resultsDir = path.join(ROOT, 'bench/results')
-const chartsDir = path.join(ROOT, 'bench/charts')
-mkdirSync(resultsDir, { recursive: true })
-mkdirSync(chartsDir, { recursive: true })
-writeFileSync(path.join(resultsDir, 'latest.json'), JSON.stringify(results, null, 1))
-const { markdown, charts } = renderReport(results)
-for (const [file, svg] of Object.entries(charts)) writeFileSync(path.join(chartsDir, file), svg)
-writeFileSync(path.join(ROOT, 'BENCHMARKS.md'), markdown)
-log(`wrote BENCHMARKS.md, bench/results/latest.json and ${Object.keys(charts).length} charts in ${((Date.now() - started) / 1000).toFixed(0)} s`)
+const charts = writeOutputs(results)
+log(`wrote BENCHMARKS.md, bench/results/latest.json and ${charts} charts in ${((Date.now() - started) / 1000).toFixed(0)} s`)
 const failed = Object.entries(results.sections).filter(([, r]) => r?.error)
 if (failed.length > 0) {
   log(`sections that failed: ${failed.map(([id]) => id).join(', ')}`)

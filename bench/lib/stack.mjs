@@ -1,7 +1,10 @@
 /**
  * @module The workers under Miniflare, driven directly (no `wrangler dev` proxy in the way):
  * bundles both workers with wrangler, wires them with the bindings their wrangler.jsonc declare,
- * applies D1 migrations, and exposes dispatchFetch plus a loopback URL for load from another process.
+ * applies D1 migrations, and exposes dispatchFetch plus loopback URLs for load from another
+ * process: `url` (Miniflare's entry, routes to the API worker, which passes /dns-query to the DoH
+ * worker over its service binding) and direct sockets of their own for the DoH and empty workers
+ * (`dohUrl`, `emptyUrl`: workerd serves them itself, no entry worker and no API hop in between).
  */
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
@@ -13,7 +16,7 @@ import { ROOT } from '../../scripts/lib/stack.mjs'
 
 const WRANGLER = path.join(ROOT, 'node_modules/.bin/wrangler')
 
-function bundle(config, outdir) {
+export function bundle(config, outdir) {
   execFileSync(WRANGLER, ['deploy', '--dry-run', '--outdir', outdir, '-c', config], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -23,7 +26,7 @@ function bundle(config, outdir) {
   return path.join(outdir, main)
 }
 
-function workerOptions(name, config, scriptPath, extra = {}) {
+export function workerOptions(name, config, scriptPath, extra = {}) {
   const { workerOptions: w } = unstable_getMiniflareWorkerOptions(path.join(ROOT, config))
   w.name = name
   delete w.assets
@@ -31,27 +34,65 @@ function workerOptions(name, config, scriptPath, extra = {}) {
   return { ...w, modules: true, scriptPath, modulesRoot: path.dirname(scriptPath), ...extra }
 }
 
-/** An empty worker in the same runtime: the ceiling the DoH figures are compared with. */
-const EMPTY_WORKER = { name: 'empty', modules: true, script: 'export default { fetch() { return new Response("ok") } }', compatibilityDate: '2026-10-01' }
+/** A socket of its own for a worker: loopback, any free port, straight to the worker. */
+const DIRECT = [{ host: '127.0.0.1', port: 0, proxy: false }]
 
-export async function startBenchStack({ token = 'bench-token', port = 0 } = {}) {
-  const dir = mkdtempSync(path.join(tmpdir(), 'edgedns-bench-'))
+/** An empty worker in the same runtime: the ceiling the DoH figures are compared with. */
+const EMPTY_WORKER = {
+  name: 'empty',
+  modules: true,
+  script: 'export default { fetch() { return new Response("ok") } }',
+  compatibilityDate: '2026-10-01',
+  unsafeDirectSockets: DIRECT,
+}
+
+/**
+ * One KV read and nothing else, on the same namespace as the DoH worker: the local KV simulator's
+ * own ceiling, which separates the storage emulation's cost from the DoH worker's.
+ */
+const KV_PROBE_WORKER = {
+  name: 'kv-probe',
+  modules: true,
+  script: 'export default { async fetch(req, env) { const k = new URL(req.url).searchParams.get("k"); return new Response(await env.ZONES_KV.get(k) ?? "") } }',
+  compatibilityDate: '2026-10-01',
+  kvNamespaces: { ZONES_KV: 'edgedns-zones' },
+  unsafeDirectSockets: DIRECT,
+}
+
+/** Builder pacing used by the bench stack: 0 = the pipeline's own cost (stated in the report). */
+export const BENCH_KV_KEY_WRITE_INTERVAL_MS = '0'
+
+const trimUrl = (u) => u.toString().replace(/\/$/, '')
+
+/**
+ * Starts API + DoH + empty workers. `dir` keeps state somewhere chosen by the caller (and
+ * `keep` leaves it on close), so a later runtime can start from the same persisted KV.
+ */
+export async function startBenchStack({ token = 'bench-token', port = 0, apiBindings = {}, dir, keep = false } = {}) {
+  dir ??= mkdtempSync(path.join(tmpdir(), 'edgedns-bench-'))
   const apiScript = bundle('workers/api/wrangler.jsonc', path.join(dir, 'dist-api'))
   const dohScript = bundle('workers/doh/wrangler.jsonc', path.join(dir, 'dist-doh'))
   const api = workerOptions('edgedns-api', 'workers/api/wrangler.jsonc', apiScript, {
-    bindings: { MAX_BATCH_CHANGES: '100000', DEV_API_TOKEN: token },
+    bindings: {
+      // 100,000-change batches plus the batch section's cleanup (up to n + 1 deletes).
+      MAX_BATCH_CHANGES: '200000',
+      DEV_API_TOKEN: token,
+      KV_KEY_WRITE_INTERVAL_MS: BENCH_KV_KEY_WRITE_INTERVAL_MS,
+      ...apiBindings,
+    },
     serviceBindings: { DOH: 'edgedns-doh' },
+    unsafeDirectSockets: DIRECT,
   })
   delete api.triggers
-  const doh = workerOptions('edgedns-doh', 'workers/doh/wrangler.jsonc', dohScript)
+  const doh = workerOptions('edgedns-doh', 'workers/doh/wrangler.jsonc', dohScript, { unsafeDirectSockets: DIRECT })
   const mf = new Miniflare(convertV4MiniflareOptions({
     host: '127.0.0.1',
     port,
+    cf: false,
     log: new Log(LogLevel.WARN),
-    d1Persist: path.join(dir, 'd1'),
-    kvPersist: path.join(dir, 'kv'),
-    durableObjectsPersist: path.join(dir, 'do'),
-    workers: [api, doh, EMPTY_WORKER],
+    // Miniflare 5 persists every resource under one root (the v4 *Persist options are ignored).
+    resourcePersistencePath: path.join(dir, 'state'),
+    workers: [api, doh, EMPTY_WORKER, KV_PROBE_WORKER],
   }))
   const url = await mf.ready
   const db = await mf.getD1Database('DB', 'edgedns-api')
@@ -61,12 +102,42 @@ export async function startBenchStack({ token = 'bench-token', port = 0 } = {}) 
   }
   return {
     mf,
-    url: url.toString().replace(/\/$/, ''),
+    url: trimUrl(url),
+    apiUrl: trimUrl(await mf.unsafeGetDirectURL('edgedns-api')),
+    dohUrl: trimUrl(await mf.unsafeGetDirectURL('edgedns-doh')),
+    emptyUrl: trimUrl(await mf.unsafeGetDirectURL('empty')),
+    kvProbeUrl: trimUrl(await mf.unsafeGetDirectURL('kv-probe')),
     token,
     db,
+    dir,
+    stateDir: path.join(dir, 'state'),
+    dohScript,
+    /** The ZoneBuilder of a zone, over RPC (status(): cursor, lastPass, lastFullBuild…). */
+    async builder(zoneId) {
+      const ns = await mf.getDurableObjectNamespace('ZONE_BUILDER', 'edgedns-api')
+      return ns.get(ns.idFromName(zoneId))
+    },
     async close() {
       await mf.dispose()
-      rmSync(dir, { recursive: true, force: true })
+      if (!keep) rmSync(dir, { recursive: true, force: true })
     },
   }
+}
+
+/**
+ * A fresh runtime serving only the DoH worker from persisted KV (start-to-first-answer).
+ * Returns the Miniflare instance and the DoH worker's direct URL.
+ */
+export async function startDohOnly({ dohScript, stateDir }) {
+  const doh = workerOptions('edgedns-doh', 'workers/doh/wrangler.jsonc', dohScript, { unsafeDirectSockets: DIRECT })
+  const mf = new Miniflare(convertV4MiniflareOptions({
+    host: '127.0.0.1',
+    port: 0,
+    cf: false,
+    log: new Log(LogLevel.WARN),
+    resourcePersistencePath: stateDir,
+    workers: [doh],
+  }))
+  await mf.ready
+  return { mf, dohUrl: trimUrl(await mf.unsafeGetDirectURL('edgedns-doh')) }
 }

@@ -195,4 +195,21 @@ describe('full builds', () => {
     expect(await kvNames(fresh.name)).toEqual([`only-new.${fresh.name}`])
     expect((await converge(fresh.id)).differences).toEqual([])
   })
+  it('hands a page that does not fit the remaining budget to the next invocation instead of spinning', async () => {
+    // 105 KV operations per invocation and pages of 20 names: after four pages (81 operations)
+    // 24 remain, fewer than a page needs (30) but more than the step minimum (20). The builder
+    // used to loop without I/O there, starving the isolate (the whole API stopped answering).
+    const z = await createZone('budget')
+    await settle(z.id)
+    await tweak(z.id, (b) => {
+      b.limits = { ...b.limits, maxKvOps: 105, pageNames: 20, listPage: 50 }
+    })
+    const posts = Array.from({ length: 100 }, (_, i) => ({ type: 'A', name: `n${i}`, content: '192.0.2.1' }))
+    expect((await api('POST', `/zones/${z.id}/dns_records/batch`, { posts })).status).toBe(200)
+    await settle(z.id)
+    expect((await api('POST', `/zones/${z.id}/propagation/rebuild`)).status).toBe(200)
+    const status = await settle(z.id)
+    expect(status.lastFullBuild).toMatchObject({ keysWritten: 101 })
+    expect((await converge(z.id)).differences).toEqual([])
+  })
 })

@@ -1,0 +1,40 @@
+/**
+ * @module Waiting for changes to become visible: the builder's cursor (propagation endpoint) and
+ * the DoH read path itself (JSON API polled back to back until the answer matches).
+ */
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+
+/** Resolves (ms waited) once built_seq ≥ `seq` (default: the zone's committed_seq at call time). */
+export async function waitBuilt(api, zoneId, { seq, everyMs = 10, timeoutMs = 600_000 } = {}) {
+  const t0 = performance.now()
+  for (;;) {
+    const p = (await api.call('GET', `/zones/${zoneId}/propagation`)).result
+    const target = seq ?? p.committed_seq
+    if (p.built_seq >= target) return performance.now() - t0
+    if (p.last_error) throw new Error(`builder error: ${p.last_error.message}`)
+    if (performance.now() - t0 > timeoutMs) throw new Error(`zone ${zoneId} not built to ${target} within ${timeoutMs} ms (at ${p.built_seq})`)
+    await sleep(everyMs)
+  }
+}
+
+/** One JSON DoH answer: { status, data: [rdata of the answer] }. */
+export async function dohJson(base, name, type = 'A') {
+  const res = await fetch(`${base}/dns-query?name=${encodeURIComponent(name)}&type=${type}`, { headers: { accept: 'application/dns-json' } })
+  if (res.status !== 200) throw new Error(`DoH ${name}/${type} → HTTP ${res.status}`)
+  const json = await res.json()
+  return { status: json.Status, data: (json.Answer ?? []).map((a) => a.data) }
+}
+
+/**
+ * Polls DoH back to back until `accept(answer)`; returns { atMs: performance.now() when seen,
+ * polls }. Throws after `timeoutMs`.
+ */
+export async function pollDoh(base, name, accept, { type = 'A', timeoutMs = 60_000 } = {}) {
+  const t0 = performance.now()
+  for (let polls = 1; ; polls++) {
+    const answer = await dohJson(base, name, type)
+    if (accept(answer)) return { atMs: performance.now(), polls }
+    if (performance.now() - t0 > timeoutMs) throw new Error(`${name} not visible through DoH within ${timeoutMs} ms (last ${JSON.stringify(answer)})`)
+  }
+}
