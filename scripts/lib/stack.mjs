@@ -3,6 +3,7 @@
  * Shared by `pnpm dev` and the end-to-end tests.
  */
 import { spawn, execFileSync } from 'node:child_process'
+import { createServer } from 'node:net'
 import https from 'node:https'
 import { fileURLToPath } from 'node:url'
 import path from 'node:path'
@@ -11,6 +12,18 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 const WRANGLER = path.join(ROOT, 'node_modules/.bin/wrangler')
 const API_CONFIG = 'workers/api/wrangler.jsonc'
 const DOH_CONFIG = 'workers/doh/wrangler.jsonc'
+
+/** A port nobody listens on right now, on 127.0.0.1. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer()
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address()
+      srv.close(() => resolve(port))
+    })
+    srv.on('error', reject)
+  })
+}
 
 /** Applies D1 migrations to the local database under `persistTo`. */
 export function applyMigrations(persistTo) {

@@ -12,13 +12,12 @@
 import { execFile } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import http from 'node:http'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 // @ts-expect-error plain ESM helper shared with `pnpm dev`
-import { applyMigrations, startStack } from '../../scripts/lib/stack.mjs'
+import { applyMigrations, freePort, startStack } from '../../scripts/lib/stack.mjs'
 // @ts-expect-error plain ESM helper shared with `pnpm dev`
 import { forward, startH2Front } from '../../scripts/lib/h2-front.mjs'
 
@@ -96,17 +95,6 @@ async function propagated(stack: Stack, id: string, last: { name: string; type: 
 /** The HTTP/2 front `pnpm dev` also runs: h2c (or h2 over TLS) in, HTTP/1.1 to `target`. */
 async function h2Front(target: string, tls?: { key: Buffer; cert: Buffer }): Promise<{ port: number; close: () => void }> {
   return startH2Front({ target, ...(tls ? { tls } : {}) })
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer()
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port
-      srv.close(() => resolve(port))
-    })
-    srv.on('error', reject)
-  })
 }
 
 async function tool(cmd: 'dig' | 'kdig', args: string[]): Promise<string> {

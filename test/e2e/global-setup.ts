@@ -4,23 +4,11 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { createServer } from 'node:net'
 import type { TestProject } from 'vitest/node'
 // @ts-expect-error plain ESM helper shared with `pnpm dev`
-import { applyMigrations, startStack } from '../../scripts/lib/stack.mjs'
+import { applyMigrations, freePort, startStack } from '../../scripts/lib/stack.mjs'
 
 export const E2E_TOKEN = 'e2e-token'
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer()
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port
-      srv.close(() => resolve(port))
-    })
-    srv.on('error', reject)
-  })
-}
 
 export default async function setup(project: TestProject) {
   const dir = mkdtempSync(path.join(tmpdir(), 'edgedns-e2e-'))
