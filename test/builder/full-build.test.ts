@@ -11,14 +11,17 @@ import {
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import worker from '../../workers/api/src/index.ts'
+import { bucketKey, bucketOf } from '../../packages/kv-layout/src/index.ts'
 import {
   api,
   builder,
   converge,
   countingKv,
   createZone,
+  kvMeta,
   kvNames,
   kvNode,
+  kvZoneKeys,
   newCounts,
   post,
   prng,
@@ -35,20 +38,29 @@ describe('full builds', () => {
     const a = await post(z.id, { type: 'A', name: 'a.x', content: '192.0.2.1' })
     await post(z.id, { type: 'TXT', name: 'b', content: 'keep' })
     await settle(z.id)
+    const B = (await kvMeta(z.name))!.layout!.buckets
+    const keyOf = (n: string) => bucketKey(z.name, B, bucketOf(`${n}.${z.name}`, B))
+    const other = B === 16 ? 256 : 16
+    // A layout-v1 leftover, a bucket of a dead bucket count, a lost bucket, a corrupted bucket.
     await env.ZONES_KV.put(`n:${z.name}:ghost.${z.name}`, '{"v":1,"sets":{}}')
-    await env.ZONES_KV.delete(`n:${z.name}:x.${z.name}`)
-    await env.ZONES_KV.put(
-      `n:${z.name}:b.${z.name}`,
-      '{"v":1,"sets":{"TXT":{"ttl":300,"rdata":["\\"old\\""]}}}'
-    )
-    const before = await converge(z.id)
-    expect(before.differences.map((d) => [d.kind, d.key]).sort()).toEqual([
-      ['different', `n:${z.name}:b.${z.name}`],
-      ['missing', `n:${z.name}:x.${z.name}`],
+    await env.ZONES_KV.put(bucketKey(z.name, other, 3), '{"v":2,"nodes":{}}')
+    await env.ZONES_KV.delete(keyOf('x'))
+    const expected: string[][] = [
+      ['missing', keyOf('x')],
       ['stale', `n:${z.name}:ghost.${z.name}`],
-    ])
+      ['stale', bucketKey(z.name, other, 3)],
+    ]
+    if (keyOf('b') !== keyOf('x')) {
+      await env.ZONES_KV.put(
+        keyOf('b'),
+        `{"v":2,"nodes":{"b.${z.name}":{"v":1,"sets":{"TXT":{"ttl":300,"rdata":["\\"old\\""]}}}}}`
+      )
+      expected.push(['different', keyOf('b')])
+    }
+    const before = await converge(z.id)
+    expect(before.differences.map((d) => [d.kind, d.key]).sort()).toEqual(expected.sort())
     const check = await api('GET', `/zones/${z.id}/propagation/check`)
-    expect(check.body.result).toMatchObject({ converged: false, difference_count: 3 })
+    expect(check.body.result).toMatchObject({ converged: false, difference_count: expected.length })
 
     const res = await api('POST', `/zones/${z.id}/propagation/rebuild`)
     expect(res.status).toBe(200)
@@ -56,7 +68,11 @@ describe('full builds', () => {
     expect(res.headers.get('x-edgedns-change-seq')).toBe('4')
     const status = await settle(z.id)
     expect(status.cursor).toBe(4)
-    expect(status.lastFullBuild).toMatchObject({ startSeq: 4, keysDeleted: 1 })
+    expect(status.lastFullBuild).toMatchObject({ startSeq: 4 })
+    // the two stale keys, plus every empty bucket (a full build deletes each one, known or not)
+    const live = (await kvZoneKeys(z.name)).filter((k) => k.startsWith(`b:${z.name}:${B}:`))
+    expect(status.lastFullBuild!.keysDeleted).toBe(2 + B - live.length)
+    expect(await kvZoneKeys(z.name)).not.toContain(bucketKey(z.name, other, 3))
     expect((await converge(z.id)).differences).toEqual([])
     expect(await kvNames(z.name)).toEqual([`a.x.${z.name}`, `b.${z.name}`, `x.${z.name}`])
     // Record writes after the rebuild still go through (the version guard moved, batches re-plan).
@@ -89,6 +105,7 @@ describe('full builds', () => {
           ...b.limits,
           maxKvOps: 12,
           pageNames: 4,
+          mirrorPageNames: 4,
           listPage: 10,
           backoffBaseMs: 60_000,
         })
@@ -147,7 +164,8 @@ describe('full builds', () => {
     })
     const rec = await post(z.id, { type: 'A', name: 'hot', content: '192.0.2.1' })
     await settle(z.id)
-    const key = `n:${z.name}:hot.${z.name}`
+    const B = (await kvMeta(z.name))!.layout!.buckets
+    const key = bucketKey(z.name, B, bucketOf(`hot.${z.name}`, B))
     expect(counts.puts).toEqual([key])
 
     await api('PATCH', `/zones/${z.id}/dns_records/${rec.id}`, { content: '192.0.2.2' })

@@ -4,6 +4,10 @@
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import {
+  bucketKey,
+  bucketNode,
+  bucketOf,
+  decodeBucket,
   nodeKey,
   zoneKey,
   type NodeData,
@@ -43,31 +47,54 @@ export async function settle(zoneId: string, rounds = 2000): Promise<BuilderStat
       status.cursor >= (await committedSeq(zoneId)) &&
       !status.full &&
       !status.purge &&
-      !status.fullRequested
+      !status.fullRequested &&
+      status.retire.length === 0
     if (done && status.lastError === null) return status
     if (!(await runDurableObjectAlarm(stub))) await sleep(2)
   }
   throw new Error(`zone ${zoneId} did not settle: ${JSON.stringify(await stub.status())}`)
 }
 
+/** A name's node as the DoH worker sees it: layout v2 (bucket named by the meta), else v1. */
 export async function kvNode(zone: string, name: string): Promise<NodeData | null> {
-  return env.ZONES_KV.get(nodeKey(zone, name), 'json')
+  const meta = await kvMeta(zone)
+  const b = meta?.layout?.buckets
+  if (b === undefined) return env.ZONES_KV.get(nodeKey(zone, name), 'json')
+  const raw = await env.ZONES_KV.get(bucketKey(zone, b, bucketOf(name, b)), 'json')
+  return raw === null ? null : bucketNode(decodeBucket(raw), name)
 }
 
 export async function kvMeta(zone: string): Promise<ZoneMeta | null> {
   return env.ZONES_KV.get(zoneKey(zone), 'json')
 }
 
-/** Owner names with a node key in the zone, sorted. */
-export async function kvNames(zone: string): Promise<string[]> {
-  const prefix = nodeKey(zone, '')
+async function listKeys(prefix: string): Promise<string[]> {
   const out: string[] = []
   let cursor: string | undefined
   do {
     const page = await env.ZONES_KV.list({ prefix, ...(cursor ? { cursor } : {}) })
-    out.push(...page.keys.map((k) => k.name.slice(prefix.length)))
+    out.push(...page.keys.map((k) => k.name))
     cursor = page.list_complete ? undefined : page.cursor
   } while (cursor)
+  return out
+}
+
+/** Every KV key of a zone except its meta key (bucket keys of any count, v1 node keys), sorted. */
+export async function kvZoneKeys(zone: string): Promise<string[]> {
+  return [...(await listKeys(`b:${zone}:`)), ...(await listKeys(nodeKey(zone, '')))].sort()
+}
+
+/** Owner names with a node in the zone (in the buckets the meta announces, plus v1 node keys), sorted. */
+export async function kvNames(zone: string): Promise<string[]> {
+  const out: string[] = []
+  const prefix = nodeKey(zone, '')
+  for (const key of await listKeys(prefix)) out.push(key.slice(prefix.length))
+  const b = (await kvMeta(zone))?.layout?.buckets
+  if (b !== undefined)
+    for (const key of await listKeys(`b:${zone}:${b}:`)) {
+      const raw = await env.ZONES_KV.get(key, 'json')
+      if (raw !== null) out.push(...Object.keys(decodeBucket(raw).nodes))
+    }
   return out.sort()
 }
 

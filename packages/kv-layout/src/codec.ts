@@ -1,7 +1,7 @@
 /**
  * @module Stable JSON encoding and validating decoding of KV values (equal state → equal bytes).
  */
-import { KV_LAYOUT_VERSION, type NodeData, type RRSetData, type ZoneMeta } from './types.ts'
+import { KV_LAYOUT_VERSION, type BucketData, type NodeData, type RRSetData, type ZoneMeta } from './types.ts'
 
 /** A KV value that does not match layout version 1. */
 export class KvLayoutError extends Error {
@@ -51,6 +51,7 @@ export function encodeZoneMeta(meta: ZoneMeta): string {
     },
     apex: canonicalNode(meta.apex),
   }
+  if (meta.layout) canonical.layout = { buckets: meta.layout.buckets }
   return JSON.stringify(canonical)
 }
 
@@ -111,5 +112,35 @@ export function decodeZoneMeta(value: unknown): ZoneMeta {
     throw new KvLayoutError('zone: bad proxy')
   }
   checkNode(m.apex, 'zone apex')
+  if (m.layout !== undefined && (!isObject(m.layout) || !isBucketCount(m.layout.buckets))) {
+    throw new KvLayoutError('zone: bad layout')
+  }
   return m as unknown as ZoneMeta
+}
+
+const isBucketCount = (v: unknown): boolean =>
+  typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 1 << 20 && (v & (v - 1)) === 0
+
+/**
+ * Canonical bucket value from already encoded nodes (name → `encodeNode` output): names sorted,
+ * so equal state gives byte-equal buckets and the builder can skip unchanged writes.
+ */
+export function encodeBucket(encodedNodes: Iterable<[string, string]>): string {
+  const entries = [...encodedNodes].sort((a, b) => byCodeUnit(a[0], b[0]))
+  return `{"v":2,"nodes":{${entries.map(([n, v]) => `${JSON.stringify(n)}:${v}`).join(',')}}}`
+}
+
+/** Validates the bucket envelope; nodes are checked when read (`bucketNode`). */
+export function decodeBucket(value: unknown): BucketData {
+  const b = parse(value)
+  if (!isObject(b)) throw new KvLayoutError('bucket: not an object')
+  if (b.v !== 2) throw new KvLayoutError('bucket: unsupported version')
+  if (!isObject(b.nodes)) throw new KvLayoutError('bucket: nodes missing')
+  return b as unknown as BucketData
+}
+
+/** One node of a decoded bucket, validated; null when the name is not in the bucket. */
+export function bucketNode(bucket: BucketData, name: string): NodeData | null {
+  if (!Object.hasOwn(bucket.nodes, name)) return null
+  return checkNode(bucket.nodes[name], 'node')
 }

@@ -2,7 +2,18 @@
  * @module The KV layout contract (version 1) shared by the zone builder and the DoH worker.
  */
 export * from './types.ts'
-export { zoneKey, nodeKey } from './keys.ts'
+export {
+  zoneKey,
+  nodeKey,
+  bucketKey,
+  bucketPrefix,
+  nameHash,
+  bucketOf,
+  bucketOfHash,
+  bucketCountFor,
+  BUCKET_LADDER,
+  NAMES_PER_BUCKET,
+} from './keys.ts'
 export {
   normalizeName,
   splitLabels,
@@ -11,11 +22,21 @@ export {
   zoneCandidates,
   ancestorsBetween,
 } from './names.ts'
-export { KvLayoutError, encodeNode, encodeZoneMeta, decodeNode, decodeZoneMeta } from './codec.ts'
+export {
+  KvLayoutError,
+  encodeNode,
+  encodeZoneMeta,
+  decodeNode,
+  decodeZoneMeta,
+  encodeBucket,
+  decodeBucket,
+  bucketNode,
+} from './codec.ts'
 export { TtlLru } from './lru.ts'
 export {
   KvZoneView,
   nodeNamesFor,
+  speculativeKeys,
   type KvBulkReader,
   type KvZoneViewOptions,
 } from './kv-zone-view.ts'

@@ -1,5 +1,6 @@
 /**
- * @module KV key builders: `z:<zone>` for zone metadata, `n:<zone>:<name>` for other names.
+ * @module KV key builders: `z:<zone>` for zone metadata, `n:<zone>:<name>` for other names (layout v1),
+ * `b:<zone>:<B>:<i>` for bucket i of B (layout v2), and the name hash that picks the bucket.
  */
 import { normalizeName } from './names.ts'
 
@@ -9,4 +10,54 @@ export function zoneKey(zone: string): string {
 
 export function nodeKey(zone: string, name: string): string {
   return `n:${normalizeName(zone)}:${normalizeName(name)}`
+}
+
+/** Layout v2: bucket `index` of a zone laid out in `buckets` buckets. */
+export function bucketKey(zone: string, buckets: number, index: number): string {
+  return `b:${normalizeName(zone)}:${buckets}:${index}`
+}
+
+/** Prefix shared by every bucket key of one bucket count (listing, purge of leftovers). */
+export function bucketPrefix(zone: string, buckets: number): string {
+  return `b:${normalizeName(zone)}:${buckets}:`
+}
+
+/** 32-bit FNV-1a of a normalised name (UTF-16 code units; names are ASCII presentation form). */
+export function nameHash(name: string): number {
+  let h = 0x811c9dc5
+  for (let i = 0; i < name.length; i++) {
+    h ^= name.charCodeAt(i)
+    h = Math.imul(h, 0x01000193)
+  }
+  // final avalanche so the top bits (which pick the bucket) depend on every character
+  h ^= h >>> 16
+  h = Math.imul(h, 0x85ebca6b)
+  h ^= h >>> 13
+  h = Math.imul(h, 0xc2b2ae35)
+  h ^= h >>> 16
+  return h >>> 0
+}
+
+/** Bucket of a name hash: its top log2(buckets) bits, so bucket i is the hash range [i·2^32/B, (i+1)·2^32/B). */
+export function bucketOfHash(hash: number, buckets: number): number {
+  return buckets <= 1 ? 0 : Math.floor(hash / (0x100000000 / buckets))
+}
+
+export function bucketOf(name: string, buckets: number): number {
+  return bucketOfHash(nameHash(normalizeName(name)), buckets)
+}
+
+/**
+ * Bucket counts a zone may use. The count grows with the zone (a full build picks it and switches
+ * to it through the meta key); a reader without the zone's meta speculates over this ladder.
+ */
+export const BUCKET_LADDER = [16, 256, 4096] as const
+
+/** Target names per bucket when picking a count. */
+export const NAMES_PER_BUCKET = 64
+
+/** The smallest ladder count keeping at most NAMES_PER_BUCKET names per bucket (the largest otherwise). */
+export function bucketCountFor(names: number, perBucket: number = NAMES_PER_BUCKET): number {
+  for (const b of BUCKET_LADDER) if (names <= b * perBucket) return b
+  return BUCKET_LADDER[BUCKET_LADDER.length - 1] as number
 }

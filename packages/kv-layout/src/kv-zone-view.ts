@@ -1,11 +1,11 @@
 /**
  * @module ZoneView over Workers KV: one bulk read finds the zone and the nodes around a name.
  */
-import { decodeNode, decodeZoneMeta } from './codec.ts'
-import { nodeKey, zoneKey } from './keys.ts'
+import { bucketNode, decodeBucket, decodeNode, decodeZoneMeta } from './codec.ts'
+import { BUCKET_LADDER, bucketKey, bucketOf, nodeKey, zoneKey } from './keys.ts'
 import { TtlLru } from './lru.ts'
 import { ancestorsBetween, isInZone, normalizeName, zoneCandidates } from './names.ts'
-import type { LookupOptions, NodeData, ZoneLookup, ZoneMeta, ZoneView } from './types.ts'
+import type { BucketData, LookupOptions, NodeData, ZoneLookup, ZoneMeta, ZoneView } from './types.ts'
 
 /** The part of a KV namespace binding this view needs (Workers KV bulk get). */
 export interface KvBulkReader {
@@ -33,6 +33,14 @@ export function nodeNamesFor(name: string, zone: string): string[] {
   const ancestors = ancestorsBetween(name, zone)
   const wildcards = [...ancestors, zone].map((a) => (a === '' ? '*' : `*.${a}`))
   return [name, ...ancestors, ...wildcards]
+}
+
+/** Bucket keys of `name`'s lookup in `zone` for every bucket count of the ladder (cold cache). */
+export function speculativeKeys(name: string, zone: string): string[] {
+  const names = nodeNamesFor(name, zone)
+  const keys = new Set<string>()
+  for (const b of BUCKET_LADDER) for (const n of names) keys.add(bucketKey(zone, b, bucketOf(n, b)))
+  return [...keys]
 }
 
 export class KvZoneView implements ZoneView {
@@ -66,8 +74,10 @@ export class KvZoneView implements ZoneView {
     }
     if (unknown.length === 0 && !cached) return null
 
-    const possible = cached ? [...unknown, cached.name] : unknown
-    const speculative = possible.flatMap((z) => nodeNamesFor(name, z).map((n) => nodeKey(z, n)))
+    // Layout v2: an uncached zone's bucket count is unknown, so speculate over the ladder (absent
+    // bucket keys cost nothing but a key in the bulk call); a cached zone reads its own layout.
+    const speculative = unknown.flatMap((z) => speculativeKeys(name, z))
+    if (cached) speculative.push(...this.#nodeKeys(name, cached))
     const zoneKeys = unknown.map(zoneKey)
 
     if (zoneKeys.length + speculative.length > this.#budget) {
@@ -84,11 +94,19 @@ export class KvZoneView implements ZoneView {
     const values = await this.#bulk([...zoneKeys, ...speculative])
     const zone = this.#readZones(unknown, values) ?? cached
     if (!zone) return null
+    if (zone !== cached && !zone.layout) {
+      // A layout-v1 zone found on a cold cache (migration only): its node keys were not speculated.
+      return { zone, nodes: this.#nodes(name, zone, await this.#bulk(this.#nodeKeys(name, zone))) }
+    }
     return { zone, nodes: this.#nodes(name, zone, values) }
   }
 
+  /** The keys holding `name`, its ancestors and wildcards in a zone whose layout is known. */
   #nodeKeys(name: string, zone: ZoneMeta): string[] {
-    return nodeNamesFor(name, zone.name).map((n) => nodeKey(zone.name, n))
+    const names = nodeNamesFor(name, zone.name)
+    const b = zone.layout?.buckets
+    if (b === undefined) return names.map((n) => nodeKey(zone.name, n))
+    return [...new Set(names.map((n) => bucketKey(zone.name, b, bucketOf(n, b))))]
   }
 
   /** Caches every zone key read; returns the longest zone found. */
@@ -105,6 +123,22 @@ export class KvZoneView implements ZoneView {
 
   #nodes(name: string, zone: ZoneMeta, values: Map<string, unknown>): Map<string, NodeData> {
     const nodes = new Map<string, NodeData>()
+    const b = zone.layout?.buckets
+    if (b !== undefined) {
+      const decoded = new Map<string, BucketData | null>()
+      for (const n of nodeNamesFor(name, zone.name)) {
+        const key = bucketKey(zone.name, b, bucketOf(n, b))
+        let bucket = decoded.get(key)
+        if (bucket === undefined) {
+          const raw = values.get(key)
+          bucket = raw === null || raw === undefined ? null : decodeBucket(raw)
+          decoded.set(key, bucket)
+        }
+        const node = bucket ? bucketNode(bucket, n) : null
+        if (node) nodes.set(n, node)
+      }
+      return nodes
+    }
     for (const n of nodeNamesFor(name, zone.name)) {
       const raw = values.get(nodeKey(zone.name, n))
       if (raw !== null && raw !== undefined) nodes.set(n, decodeNode(raw))

@@ -1,9 +1,20 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import { encodeNode, encodeZoneMeta } from './codec.ts'
-import { nodeKey, zoneKey } from './keys.ts'
+import { encodeBucket, encodeNode, encodeZoneMeta } from './codec.ts'
+import { bucketKey, bucketOf, nodeKey, zoneKey } from './keys.ts'
 import { KvZoneView } from './kv-zone-view.ts'
 import { FakeKv } from './test-fake-kv.ts'
 import type { NodeData, ZoneMeta } from './types.ts'
+
+/** A layout-v2 zone: meta announcing `buckets`, nodes grouped into their hash buckets. */
+function putZone(kv: FakeKv, name: string, buckets: number, nodes: Record<string, NodeData>): void {
+  kv.put(zoneKey(name), encodeZoneMeta({ ...meta(name), layout: { buckets } }))
+  const grouped = new Map<number, [string, string][]>()
+  for (const [n, node] of Object.entries(nodes)) {
+    const i = bucketOf(n, buckets)
+    grouped.set(i, [...(grouped.get(i) ?? []), [n, encodeNode(node)]])
+  }
+  for (const [i, entries] of grouped) kv.put(bucketKey(name, buckets, i), encodeBucket(entries))
+}
 
 function meta(name: string): ZoneMeta {
   return {
@@ -37,13 +48,33 @@ describe('KvZoneView', () => {
     kv = new FakeKv()
     t = 0
     view = new KvZoneView(kv, { now: () => t, cacheTtlMs: 5000 })
-    kv.put(zoneKey('example.com'), encodeZoneMeta(meta('example.com')))
-    kv.put(nodeKey('example.com', 'www.example.com'), encodeNode(a('192.0.2.10')))
-    kv.put(nodeKey('example.com', 'b.example.com'), encodeNode({ v: 1, sets: {} }))
-    kv.put(nodeKey('example.com', 'a.b.example.com'), encodeNode(a('192.0.2.11')))
-    kv.put(nodeKey('example.com', '*.example.com'), encodeNode(a('192.0.2.99')))
-    kv.put(zoneKey('sub.example.com'), encodeZoneMeta(meta('sub.example.com')))
-    kv.put(nodeKey('sub.example.com', 'x.sub.example.com'), encodeNode(a('192.0.2.20')))
+    putZone(kv, 'example.com', 4096, {
+      'www.example.com': a('192.0.2.10'),
+      'b.example.com': { v: 1, sets: {} },
+      'a.b.example.com': a('192.0.2.11'),
+      '*.example.com': a('192.0.2.99'),
+    })
+    putZone(kv, 'sub.example.com', 16, { 'x.sub.example.com': a('192.0.2.20') })
+  })
+
+  it('reads a layout-v1 zone (migration): a second round trip on a cold cache, one when warm', async () => {
+    kv.put(zoneKey('old.test'), encodeZoneMeta(meta('old.test')))
+    kv.put(nodeKey('old.test', 'www.old.test'), encodeNode(a('192.0.2.30')))
+    const r = await view.lookup('www.old.test')
+    expect(kv.rounds).toBe(2)
+    expect(r?.nodes.get('www.old.test')?.sets.A?.rdata).toEqual(['192.0.2.30'])
+    kv.resetCounts()
+    expect((await view.lookup('www.old.test'))?.nodes.has('www.old.test')).toBe(true)
+    expect(kv.rounds).toBe(1)
+  })
+
+  it('reads only the bucket keys of the cached zone\'s own bucket count when warm', async () => {
+    await view.lookup('www.example.com')
+    kv.resetCounts()
+    await view.lookup('www.example.com')
+    const keys = kv.keysRead.flat()
+    expect(keys.every((k) => k.startsWith('b:example.com:4096:'))).toBe(true)
+    expect(keys.length).toBeLessThanOrEqual(2) // the name's bucket and the wildcard's bucket
   })
 
   it('finds an existing name in one round trip with a cold cache', async () => {

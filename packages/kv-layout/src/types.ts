@@ -44,6 +44,17 @@ export interface ZoneMeta {
   /** Addresses that proxied A/AAAA/CNAME names answer with. */
   proxy: { ipv4: string[]; ipv6: string[] }
   apex: NodeData
+  /**
+   * Layout v2: the zone's names live in `buckets` hash buckets (`b:<zone>:<buckets>:<i>`).
+   * Absent = layout v1 (`n:<zone>:<name>` keys), still readable during a migration.
+   */
+  layout?: { buckets: number }
+}
+
+/** The value of `b:<zone>:<B>:<i>` (layout v2): every node whose name hashes into bucket i. */
+export interface BucketData {
+  v: 2
+  nodes: Record<string, NodeData>
 }
 
 /** What a zone view returns for one name: its zone and the nodes that exist around it. */

@@ -1,12 +1,17 @@
 /**
  * @module Test helper: a zone in zone-file syntax → KV values written the way the ZoneBuilder
- * writes them (`z:<zone>` with the apex inside, `n:<zone>:<name>` per name, ENTs included).
+ * writes them (`z:<zone>` with the apex inside and the bucket count, `b:<zone>:<B>:<i>` hash buckets of
+ * nodes, ENTs included; layout v1 `n:<zone>:<name>` keys on request).
  *
  * Relative names inside CNAME, NS, PTR, DNAME, MX and SRV rdata are made absolute; an apex SOA
  * sets the zone's SOA (else a default one); `; cf_tags=cf-proxied:true` marks the set proxied.
  */
 import {
   ancestorsBetween,
+  bucketCountFor,
+  bucketKey,
+  bucketOf,
+  encodeBucket,
   encodeNode,
   encodeZoneMeta,
   nodeKey,
@@ -23,6 +28,10 @@ export const TEST_PROXY = { ipv4: ['203.0.113.10', '203.0.113.11'], ipv6: ['2001
 export interface SeedOptions {
   proxy?: { ipv4: string[]; ipv6: string[] }
   ns?: string[]
+  /** 'v2' (default): hash buckets as the ZoneBuilder writes them; 'v1': one key per name. */
+  layout?: 'v1' | 'v2'
+  /** Bucket count for layout v2 (default: what the builder would pick). */
+  buckets?: number
 }
 
 /** Index of the domain-name field in the rdata of types whose names may be relative. */
@@ -88,8 +97,20 @@ export function zoneEntries(origin: string, text: string, options: SeedOptions =
   for (const name of [...nodes.keys()]) {
     for (const ancestor of ancestorsBetween(name, zone)) nodeAt(nodes, ancestor)
   }
+  if (options.layout === 'v1') {
+    const out = new Map<string, string>([[zoneKey(zone), encodeZoneMeta(meta)]])
+    for (const [name, node] of nodes) out.set(nodeKey(zone, name), encodeNode(node))
+    return out
+  }
+  const buckets = options.buckets ?? bucketCountFor(nodes.size)
+  meta.layout = { buckets }
   const out = new Map<string, string>([[zoneKey(zone), encodeZoneMeta(meta)]])
-  for (const [name, node] of nodes) out.set(nodeKey(zone, name), encodeNode(node))
+  const grouped = new Map<number, [string, string][]>()
+  for (const [name, node] of nodes) {
+    const i = bucketOf(name, buckets)
+    grouped.set(i, [...(grouped.get(i) ?? []), [name, encodeNode(node)]])
+  }
+  for (const [i, entries] of grouped) out.set(bucketKey(zone, buckets, i), encodeBucket(entries))
   return out
 }
 

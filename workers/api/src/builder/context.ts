@@ -4,11 +4,14 @@
 import type { BuilderIo, KvBudget } from './io.ts'
 import type { KeyLedger } from './ledger.ts'
 import type { BuildLimits } from './limits.ts'
+import type { NodeMirror } from './mirror.ts'
 import type { BuilderState } from './state.ts'
 
 export interface StepContext {
   io: BuilderIo
   ledger: KeyLedger
+  /** Layout v2: the zone's nodes by name hash, buckets are assembled from it. */
+  mirror: NodeMirror
   budget: KvBudget
   limits: BuildLimits
   state: BuilderState

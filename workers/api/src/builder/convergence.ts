@@ -1,11 +1,16 @@
 /**
  * @module Convergence check: recomputes every KV value of a zone from D1 and compares it with what
- * KV holds (node keys by prefix listing, and the meta key). The meta serial is not compared: the
+ * KV holds (layout v2: bucket keys of the bucket count the meta announces; any other bucket key or
+ * layout-v1 node key under the zone is stale). The meta serial is not compared: the
  * meta key is rebuilt on apex and settings changes only, not on every record change.
  */
 import {
   ancestorsBetween,
+  bucketCountFor,
+  bucketKey,
+  bucketOf,
   decodeZoneMeta,
+  encodeBucket,
   encodeNode,
   encodeZoneMeta,
   nodeKey,
@@ -62,25 +67,46 @@ export async function checkConvergence(
       for (const r of results) (byName.get(r.name) ?? byName.set(r.name, []).get(r.name)!).push(r)
       if (results.length < PAGE) break
     }
+    const nodes = new Map<string, string>()
     for (const [n, rows] of byName) {
       if (n === name) continue
-      expected.set(nodeKey(name, n), encodeNode(nodeFromRows(rows)))
+      nodes.set(n, encodeNode(nodeFromRows(rows)))
       for (const a of ancestorsBetween(n, name)) {
-        if (!byName.has(a)) expected.set(nodeKey(name, a), encodeNode(EMPTY_NODE))
+        if (!byName.has(a)) nodes.set(a, encodeNode(EMPTY_NODE))
       }
     }
-    expected.set(zoneKey(name), encodeZoneMeta(zoneMetaFrom(zone, byName.get(name) ?? [])))
+    // The bucket count is the builder's choice (it grows with the zone); take the one KV announces.
+    const raw = await env.ZONES_KV.get(zoneKey(name), 'text')
+    let buckets = bucketCountFor(nodes.size)
+    try {
+      if (raw !== null) buckets = decodeZoneMeta(raw).layout?.buckets ?? buckets
+    } catch {
+      // reported as a difference of the meta key below
+    }
+    const grouped = new Map<number, [string, string][]>()
+    for (const [n, v] of nodes) {
+      const i = bucketOf(n, buckets)
+      const list = grouped.get(i)
+      if (list) list.push([n, v])
+      else grouped.set(i, [[n, v]])
+    }
+    for (const [i, entries] of grouped) expected.set(bucketKey(name, buckets, i), encodeBucket(entries))
+    expected.set(
+      zoneKey(name),
+      encodeZoneMeta(zoneMetaFrom(zone, byName.get(name) ?? [], { buckets }))
+    )
   }
   report.expectedKeys = expected.size
 
   const actualKeys: string[] = []
-  const prefix = nodeKey(name, '')
-  let cursor: string | undefined
-  do {
-    const listed = await env.ZONES_KV.list({ prefix, ...(cursor ? { cursor } : {}) })
-    for (const k of listed.keys) actualKeys.push(k.name)
-    cursor = listed.list_complete ? undefined : listed.cursor
-  } while (cursor)
+  for (const prefix of [nodeKey(name, ''), `b:${name}:`]) {
+    let cursor: string | undefined
+    do {
+      const listed = await env.ZONES_KV.list({ prefix, ...(cursor ? { cursor } : {}) })
+      for (const k of listed.keys) actualKeys.push(k.name)
+      cursor = listed.list_complete ? undefined : listed.cursor
+    } while (cursor)
+  }
   actualKeys.push(zoneKey(name))
 
   const actual = new Map<string, string>()

@@ -1,11 +1,18 @@
 /**
- * @module Full build, resumable across invocations: the meta key, then every owner name of the
- * zone in name_rev pages (nodes and the empty non-terminals above them), then a sweep of the
- * zone's KV prefix deleting keys D1 no longer backs. The cursor moves to the sequence committed
- * when the build started; changes made during the build are replayed by per-record passes after.
+ * @module Full build (layout v2), resumable across invocations:
+ * 1. write: every owner name of the zone in name_rev pages from D1, with the empty non-terminals
+ *    above them, into a fresh node mirror (`nodes_next`, DO SQLite; no KV operation);
+ * 2. buckets: the bucket count is picked from the zone size; every bucket 0..B-1 is written from
+ *    the mirror (or deleted when empty, so no stale bucket survives), then the meta key, which
+ *    announces the bucket count: readers switch generation atomically with that one write. An
+ *    earlier bucket count is retired (deleted) after a grace period;
+ * 3. sweep: leftovers of layout v1 (`n:<zone>:` keys) are listed and deleted.
+ * The cursor moves to the sequence committed when the build started; changes made during the
+ * build are replayed by per-record passes after it.
  */
 import {
   ancestorsBetween,
+  bucketCountFor,
   encodeNode,
   encodeZoneMeta,
   isInZone,
@@ -14,10 +21,10 @@ import {
 } from '@edgedns/kv-layout'
 import { reverseName } from '../records/model.ts'
 import type { StepContext, StepOutcome } from './context.ts'
-import { liveNames, namesWithRecords, readNames, readPage, readZone } from './queries.ts'
+import { namesWithRecords, readNames, readPage, readZone } from './queries.ts'
 import type { FullProgress } from './state.ts'
 import { EMPTY_NODE, nodeFromRows, zoneMetaFrom } from './values.ts'
-import { applyOps, type KeyOp } from './writer.ts'
+import { ALWAYS, applyOps, type KeyOp } from './writer.ts'
 
 export type FullOutcome = StepOutcome | { kind: 'deleted' }
 
@@ -36,32 +43,29 @@ export async function fullBuildStep(ctx: StepContext): Promise<FullOutcome> {
       listCursor: null,
       keysWritten: 0,
       keysDeleted: 0,
+      buckets: 0,
+      bucketNext: 0,
     }
     state.fullRequested = false
+    ctx.mirror.resetNext()
     ctx.save()
   }
   const progress = state.full
-  return progress.phase === 'write' ? writePages(ctx, progress) : sweepPages(ctx, progress)
+  if (progress.phase === 'write') return mirrorPages(ctx, progress)
+  if (progress.phase === 'buckets') return writeBuckets(ctx, progress)
+  return sweepPages(ctx, progress)
 }
 
-/** Writes pages of names while the budget lasts. */
-async function writePages(ctx: StepContext, p: FullProgress): Promise<FullOutcome> {
+/** D1 pages of names → `nodes_next`. D1 queries are charged to the budget (1 each). */
+async function mirrorPages(ctx: StepContext, p: FullProgress): Promise<FullOutcome> {
   const { io, limits, state } = ctx
   const zoneId = state.zoneId!
   const apex = state.zoneName!
   const apexRev = reverseName(apex)
   for (;;) {
-    if (ctx.budget.used > 0 && ctx.budget.remaining < limits.pageNames + 10)
-      return { kind: 'progress' }
-    const ops: KeyOp[] = []
-    if (p.afterRev === '') {
-      // First page: the meta key (settings and apex node) as of now.
-      const zone = await readZone(io.db, zoneId)
-      if (!zone) return { kind: 'deleted' }
-      const apexRows = (await readNames(io.db, zoneId, [apex])).rows.get(apex) ?? []
-      ops.push({ key: zoneKey(apex), value: encodeZoneMeta(zoneMetaFrom(zone, apexRows)) })
-    }
-    const page = await readPage(io.db, zoneId, apexRev, p.afterRev, limits.pageNames)
+    if (ctx.budget.used > 0 && ctx.budget.remaining < 30) return { kind: 'progress' }
+    ctx.budget.spend(2)
+    const page = await readPage(io.db, zoneId, apexRev, p.afterRev, limits.mirrorPageNames)
     const inPage = new Set(page.names.map((n) => n.name))
     const ancestors = new Set<string>()
     for (const { name } of page.names)
@@ -74,40 +78,79 @@ async function writePages(ctx: StepContext, p: FullProgress): Promise<FullOutcom
       ents = ents.filter((e) => e !== name && isInZone(name, e))
       for (const a of ancestorsBetween(name, apex)) {
         if (inPage.has(a) || withRecords.has(a) || ents.includes(a)) continue
-        ops.push({ key: nodeKey(apex, a), value: encodeNode(EMPTY_NODE) })
+        ctx.mirror.set(a, encodeNode(EMPTY_NODE), 'nodes_next')
         ents.push(a)
       }
-      ops.push({ key: nodeKey(apex, name), value: encodeNode(nodeFromRows(rows)) })
+      ctx.mirror.set(name, encodeNode(nodeFromRows(rows)), 'nodes_next')
     }
-    // A page that does not fit waits for a fresh invocation (a fresh one takes it whatever its size).
-    if (ctx.budget.used > 0 && ops.length > ctx.budget.remaining) return { kind: 'progress' }
-
-    const written = await applyOps(io, ctx.ledger, ctx.budget, ops, {
-      freshSince: p.startedAt,
-      intervalMs: limits.keyWriteIntervalMs,
-    })
-    if (written.kind === 'deferred') return written
     const last = page.names[page.names.length - 1]
     if (last) p.afterRev = last.rev
-    else if (p.afterRev === '') p.afterRev = apexRev // meta written, empty zone
+    else if (p.afterRev === '') p.afterRev = apexRev
     p.ents = ents
-    p.keysWritten += written.puts
     if (page.last) {
-      p.phase = 'sweep'
+      ctx.mirror.swapNext()
+      p.buckets = bucketCountFor(ctx.mirror.count(), limits.namesPerBucket)
+      p.bucketNext = 0
+      p.phase = 'buckets'
       ctx.save()
-      return sweepPages(ctx, p)
+      return writeBuckets(ctx, p)
     }
     ctx.save()
   }
 }
 
-/** Lists the zone's node keys and deletes those with neither records nor names below them. */
-async function sweepPages(ctx: StepContext, p: FullProgress): Promise<FullOutcome> {
+/** Every bucket of the chosen count from the mirror, then the meta key (the switch). */
+async function writeBuckets(ctx: StepContext, p: FullProgress): Promise<FullOutcome> {
   const { io, limits, state } = ctx
   const apex = state.zoneName!
-  const prefix = nodeKey(apex, '')
+  const write = { freshSince: p.startedAt, intervalMs: limits.keyWriteIntervalMs }
   for (;;) {
-    // One list plus up to one delete per listed key must fit the budget.
+    const room = Math.min(500, ctx.budget.remaining - 2)
+    if (room < 1) return { kind: 'progress' }
+    const ops: KeyOp[] = []
+    const end = Math.min(p.buckets, p.bucketNext + room)
+    for (let i = p.bucketNext; i < end; i++) ops.push(ctx.mirror.bucketOp(apex, p.buckets, i))
+    if (ops.length > 0) {
+      const written = await applyOps(io, ctx.ledger, ctx.budget, ops, write)
+      if (written.kind === 'deferred') return written
+      p.keysWritten += written.puts
+      p.keysDeleted += written.deletes
+      p.bucketNext = end
+      ctx.save()
+      continue
+    }
+    // All buckets written: the meta key (settings, apex, bucket count) as of now.
+    const zone = await readZone(io.db, state.zoneId!)
+    if (!zone) return { kind: 'deleted' }
+    const apexRows = (await readNames(io.db, state.zoneId!, [apex])).rows.get(apex) ?? []
+    const layout = { buckets: p.buckets }
+    const meta = { key: zoneKey(apex), value: encodeZoneMeta(zoneMetaFrom(zone, apexRows, layout)) }
+    const written = await applyOps(io, ctx.ledger, ctx.budget, [meta], write)
+    if (written.kind === 'deferred') return written
+    p.keysWritten += written.puts
+    const previous = state.layout?.buckets
+    state.layout = layout
+    state.retire = state.retire.filter((r) => r.buckets !== layout.buckets)
+    if (previous !== undefined && previous !== layout.buckets)
+      state.retire.push({ buckets: previous, notBefore: io.now() + limits.retireGraceMs, next: 0 })
+    p.phase = 'sweep'
+    ctx.save()
+    return sweepPages(ctx, p)
+  }
+}
+
+/**
+ * Deletes leftovers: layout-v1 `n:<zone>:` keys (a zone migrating from v1), then bucket keys of a
+ * count that is neither live nor retiring (e.g. left by an earlier zone of the same name).
+ */
+async function sweepPages(ctx: StepContext, p: FullProgress): Promise<FullOutcome> {
+  const { io, limits, state } = ctx
+  const zone = state.zoneName!
+  for (;;) {
+    const stage = p.sweepStage ?? 0
+    if (stage > 1) return finish(ctx, p)
+    const prefix = stage === 0 ? nodeKey(zone, '') : `b:${zone}:`
+    const keep = new Set([state.layout?.buckets, ...state.retire.map((r) => r.buckets)])
     const limit = Math.min(limits.listPage, ctx.budget.remaining - 1)
     if (limit < Math.min(limits.listPage, 50)) return { kind: 'progress' }
     ctx.budget.spend(1)
@@ -116,19 +159,19 @@ async function sweepPages(ctx: StepContext, p: FullProgress): Promise<FullOutcom
       limit,
       ...(p.listCursor ? { cursor: p.listCursor } : {}),
     })
-    const names = listed.keys.map((k) => k.name.slice(prefix.length))
-    const live = await liveNames(io.db, state.zoneId!, names)
-    const ops: KeyOp[] = names
-      .filter((n) => !live.has(n))
-      .map((n) => ({ key: prefix + n, value: null }))
+    const ops: KeyOp[] = listed.keys
+      .filter((k) => stage === 0 || !keep.has(Number(k.name.slice(prefix.length).split(':')[0])))
+      .map((k) => ({ key: k.name, value: null }))
     const written = await applyOps(io, ctx.ledger, ctx.budget, ops, {
-      freshSince: p.startedAt,
+      freshSince: ALWAYS,
       intervalMs: limits.keyWriteIntervalMs,
     })
     if (written.kind === 'deferred') return written
     p.keysDeleted += written.deletes
-    if (listed.list_complete) return finish(ctx, p)
-    p.listCursor = listed.cursor
+    if (listed.list_complete) {
+      p.sweepStage = stage + 1
+      p.listCursor = null
+    } else p.listCursor = listed.cursor
     ctx.save()
   }
 }

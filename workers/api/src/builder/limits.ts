@@ -1,3 +1,4 @@
+import { NAMES_PER_BUCKET } from '@edgedns/kv-layout'
 /**
  * @module Build limits: how much one invocation of the ZoneBuilder may do, and pacing of KV writes.
  */
@@ -9,6 +10,14 @@ export interface BuildLimits {
   logChunk: number
   /** Distinct owner names per full-build page. */
   pageNames: number
+  /** Layout v2: target names per bucket when a full build picks the bucket count. */
+  namesPerBucket: number
+  /** Layout v2: most touched names one per-record pass reads from D1 (its KV cost is in buckets). */
+  passNames: number
+  /** Distinct owner names per D1 page in the mirror phase of a layout-v2 full build (no KV ops). */
+  mirrorPageNames: number
+  /** Layout v2: how long an old bucket count stays after a switch (isolate meta cache + KV propagation). */
+  retireGraceMs: number
   /** Keys per KV list page in full-build sweeps and purges. */
   listPage: number
   /** Minimum spacing of two writes to one key (production KV allows 1 write/second/key). */
@@ -22,8 +31,12 @@ export interface BuildLimits {
 
 export const DEFAULT_LIMITS: BuildLimits = {
   maxKvOps: 1000,
-  logChunk: 500,
+  logChunk: 5000,
   pageNames: 200,
+  mirrorPageNames: 2000,
+  passNames: 5000,
+  namesPerBucket: NAMES_PER_BUCKET,
+  retireGraceMs: 65_000,
   listPage: 400,
   keyWriteIntervalMs: 1000,
   safetyAlarmMs: 30_000,
@@ -32,10 +45,15 @@ export const DEFAULT_LIMITS: BuildLimits = {
 }
 
 /** Defaults, with the key write interval overridable by `KV_KEY_WRITE_INTERVAL_MS` (tests, benchmarks). */
-export function limitsFrom(env: { KV_KEY_WRITE_INTERVAL_MS?: string }): BuildLimits {
+export function limitsFrom(env: {
+  KV_KEY_WRITE_INTERVAL_MS?: string
+  KV_NAMES_PER_BUCKET?: string
+}): BuildLimits {
   const interval = Number(env.KV_KEY_WRITE_INTERVAL_MS)
+  const perBucket = Number(env.KV_NAMES_PER_BUCKET)
   return {
     ...DEFAULT_LIMITS,
+    namesPerBucket: Number.isInteger(perBucket) && perBucket > 0 ? perBucket : NAMES_PER_BUCKET,
     keyWriteIntervalMs:
       Number.isFinite(interval) && interval >= 0 ? interval : DEFAULT_LIMITS.keyWriteIntervalMs,
   }

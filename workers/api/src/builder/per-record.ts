@@ -3,13 +3,17 @@
  * new name of every change plus their ancestors up to the apex) → their current rows and
  * empty-non-terminal status from D1 (one round trip) → one KV put or delete per key → cursor.
  * Cost follows the number of touched names, not the zone size.
+ *
+ * Layout v2: the touched names are recomputed into the node mirror, then every bucket holding one
+ * of them is reassembled from the mirror and written once (or deleted when empty).
  */
 import {
   ancestorsBetween,
+  bucketOf,
   encodeNode,
   encodeZoneMeta,
   isInZone,
-  nodeKey,
+  bucketCountFor,
   zoneKey,
 } from '@edgedns/kv-layout'
 import type { StepContext, StepOutcome } from './context.ts'
@@ -28,9 +32,20 @@ interface PassPlan {
   special: 'full' | 'deleted' | null
 }
 
-/** Takes log rows in order while the touched keys fit in `keyBudget` (at least one change). */
-export function planPass(log: LogRow[], apex: string, keyBudget: number): PassPlan {
+/**
+ * Takes log rows in order while the touched keys fit in `keyBudget` (at least one change).
+ * Layout v2: `keyOf` maps a name to its bucket, so the budget counts distinct buckets, and
+ * `maxNames` bounds the names read from D1 in one pass.
+ */
+export function planPass(
+  log: LogRow[],
+  apex: string,
+  keyBudget: number,
+  keyOf: (name: string) => string | number = (n) => n,
+  maxNames = Number.POSITIVE_INFINITY
+): PassPlan {
   const plan: PassPlan = { upTo: 0, changes: 0, names: new Set(), meta: false, special: null }
+  const keys = new Set<string | number>()
   for (const change of log) {
     if (change.op === 'full') return { ...plan, special: 'full' }
     if (change.op === 'zone_delete') return { ...plan, special: 'deleted' }
@@ -43,8 +58,14 @@ export function planPass(log: LogRow[], apex: string, keyBudget: number): PassPl
         for (const n of [name, ...ancestorsBetween(name, apex)])
           if (!plan.names.has(n)) names.add(n)
     }
-    const cost = names.size + (meta && !plan.meta ? 1 : 0)
-    if (plan.changes > 0 && plan.names.size + (plan.meta ? 1 : 0) + cost > keyBudget) break
+    const newKeys = new Set([...names].map(keyOf).filter((k) => !keys.has(k)))
+    const cost = newKeys.size + (meta && !plan.meta ? 1 : 0)
+    if (
+      plan.changes > 0 &&
+      (keys.size + (plan.meta ? 1 : 0) + cost > keyBudget || plan.names.size + names.size > maxNames)
+    )
+      break
+    for (const k of newKeys) keys.add(k)
     for (const n of names) plan.names.add(n)
     plan.meta ||= meta
     plan.upTo = change.seq
@@ -66,22 +87,35 @@ export async function perRecordPass(ctx: StepContext): Promise<PerRecordOutcome>
   if (log.length === 0) return { kind: 'idle' }
 
   const apex = zone.name
-  const plan = planPass(log, apex, Math.max(1, ctx.budget.remaining - 10))
+  const layout = state.layout
+  if (!layout) return { kind: 'full' } // a layout-v1 zone: the first v2 build is a full one
+  const plan = planPass(
+    log,
+    apex,
+    Math.max(1, ctx.budget.remaining - 10),
+    (n) => bucketOf(n, layout.buckets),
+    limits.passNames
+  )
   if (plan.changes === 0 && plan.special) return { kind: plan.special }
 
   const names = [...plan.names]
   const current = await readNames(io.db, zoneId, plan.meta ? [...names, apex] : names)
-  const ops: KeyOp[] = names.map((name) => {
+  const buckets = new Set<number>()
+  for (const name of names) {
     const rows = current.rows.get(name)
-    if (rows) return { key: nodeKey(apex, name), value: encodeNode(nodeFromRows(rows)) }
-    if (current.hasDescendants.has(name))
-      return { key: nodeKey(apex, name), value: encodeNode(EMPTY_NODE) }
-    return { key: nodeKey(apex, name), value: null }
-  })
+    const value = rows
+      ? encodeNode(nodeFromRows(rows))
+      : current.hasDescendants.has(name)
+        ? encodeNode(EMPTY_NODE)
+        : null
+    ctx.mirror.set(name, value)
+    buckets.add(bucketOf(name, layout.buckets))
+  }
+  const ops: KeyOp[] = [...buckets].map((i) => ctx.mirror.bucketOp(apex, layout.buckets, i))
   if (plan.meta)
     ops.push({
       key: zoneKey(apex),
-      value: encodeZoneMeta(zoneMetaFrom(zone, current.rows.get(apex) ?? [])),
+      value: encodeZoneMeta(zoneMetaFrom(zone, current.rows.get(apex) ?? [], layout)),
     })
 
   const written = await applyOps(io, ctx.ledger, ctx.budget, ops, {
@@ -98,11 +132,15 @@ export async function perRecordPass(ctx: StepContext): Promise<PerRecordOutcome>
     at: state.builtAt,
     ms: state.builtAt - started,
     changes: plan.changes,
-    names: ops.length,
+    names: names.length,
     puts: written.puts,
     deletes: written.deletes,
     skipped: written.skipped,
   }
+  // The zone outgrew its bucket count: a full build picks a larger one and switches to it.
+  // (checked every 64th pass: count(*) over the mirror is cheap but not free)
+  if (state.passes % 64 === 0 && !state.fullRequested && ctx.mirror.count() > 4 * limits.namesPerBucket * layout.buckets && layout.buckets < bucketCountFor(ctx.mirror.count(), limits.namesPerBucket))
+    state.fullRequested = true
   ctx.save()
   return { kind: 'progress' }
 }

@@ -31,7 +31,9 @@ export async function purgeStep(ctx: StepContext, env: PurgeEnv): Promise<StepOu
   if (name !== null) {
     const successor = await liveZoneNamed(io.db, name)
     if (successor === null) {
-      const prefix = nodeKey(name, '')
+      // Layout v1 keys first, then every bucket key of any bucket count (layout v2).
+      for (let stage = purge.stage ?? 0; stage < 2; stage++) {
+      const prefix = stage === 0 ? nodeKey(name, '') : `b:${name}:`
       for (;;) {
         const limit = Math.min(ctx.limits.listPage, ctx.budget.remaining - 2)
         if (limit < Math.min(ctx.limits.listPage, 50)) return { kind: 'progress' }
@@ -50,6 +52,10 @@ export async function purgeStep(ctx: StepContext, env: PurgeEnv): Promise<StepOu
         if (listed.list_complete) break
         purge.listCursor = listed.cursor
         ctx.save()
+      }
+      purge.stage = stage + 1
+      purge.listCursor = null
+      ctx.save()
       }
     }
     // Checked again after the deletes: a zone created meanwhile may have lost keys to them.
@@ -77,6 +83,9 @@ export async function purgeStep(ctx: StepContext, env: PurgeEnv): Promise<StepOu
     skipped: 0,
   }
   ctx.ledger.clear()
+  ctx.mirror.clear()
+  state.layout = null
+  state.retire = []
   ctx.save()
   return { kind: 'idle' }
 }

@@ -8,20 +8,36 @@ export interface FullProgress {
   /** Committed change sequence when the build started; the cursor moves here when it ends. */
   startSeq: number
   startedAt: number
-  phase: 'write' | 'sweep'
+  /** write: D1 → node mirror (no KV); buckets: mirror → bucket keys, then the meta key (the switch); sweep: legacy v1 keys. */
+  phase: 'write' | 'buckets' | 'sweep'
+  /** Bucket count this build writes (chosen when the mirror is complete; 0 before). */
+  buckets: number
+  /** Next bucket index to write. */
+  bucketNext: number
   /** name_rev of the last name written ('' = none yet; the meta key is written first). */
   afterRev: string
   /** Empty non-terminals written by this build that enclose the last written name. */
   ents: string[]
+  /** Sweep stage: 0 = layout-v1 keys, 1 = bucket keys of dead bucket counts, 2 = done. */
+  sweepStage?: number
   /** KV list cursor of the sweep. */
   listCursor: string | null
   keysWritten: number
   keysDeleted: number
 }
 
+/** A bucket count no longer live: its keys are deleted once readers' cached metas have expired. */
+export interface RetireProgress {
+  buckets: number
+  notBefore: number
+  next: number
+}
+
 /** A resumable zone purge after `zone_delete`. */
 export interface PurgeProgress {
   seq: number
+  /** 0 = layout-v1 keys, 1 = bucket keys. */
+  stage?: number
   listCursor: string | null
 }
 
@@ -53,6 +69,10 @@ export interface BuilderState {
   full: FullProgress | null
   purge: PurgeProgress | null
   deleted: boolean
+  /** Layout v2: the bucket count the live meta key announces (null before the first v2 full build). */
+  layout: { buckets: number } | null
+  /** Earlier bucket counts still to delete (after a generation switch). */
+  retire: RetireProgress[]
   failures: number
   lastError: string | null
   /** Cursor last reported to D1 `build_state`. */
@@ -74,6 +94,8 @@ export function initialState(): BuilderState {
     full: null,
     purge: null,
     deleted: false,
+    layout: null,
+    retire: [],
     failures: 0,
     lastError: null,
     reportedSeq: -1,

@@ -82,7 +82,11 @@ const strings = (json: string): string[] => JSON.parse(json) as string[]
  * Zone metadata. Name servers are the vanity set when one is configured. When the apex holds no
  * NS records, the assigned name servers are stored as the apex NS set so `ns_ttl` takes effect.
  */
-export function zoneMetaFrom(zone: ZoneDbRow, apexRows: ValueRow[]): ZoneMeta {
+export function zoneMetaFrom(
+  zone: ZoneDbRow,
+  apexRows: ValueRow[],
+  layout: { buckets: number } | null = null
+): ZoneMeta {
   const vanity = strings(zone.vanity_name_servers)
   const ns = vanity.length > 0 ? vanity : strings(zone.name_servers)
   const apex = nodeFromRows(apexRows)
@@ -104,5 +108,6 @@ export function zoneMetaFrom(zone: ZoneDbRow, apexRows: ValueRow[]): ZoneMeta {
     ns,
     proxy: { ipv4: strings(zone.proxy_ipv4), ipv6: strings(zone.proxy_ipv6) },
     apex,
+    ...(layout ? { layout: { buckets: layout.buckets } } : {}),
   }
 }

@@ -9,15 +9,19 @@ import type { StepContext, StepOutcome } from './context.ts'
 import { fullBuildStep } from './full-build.ts'
 import { ioFrom, KvBudget, type BuilderIo } from './io.ts'
 import { KeyLedger } from './ledger.ts'
+import { NodeMirror } from './mirror.ts'
 import { backoffMs, limitsFrom, type BuildLimits } from './limits.ts'
 import { perRecordPass } from './per-record.ts'
 import { purgeStep, startPurge } from './purge.ts'
+import { retireStep } from './retire.ts'
 import { reportBuildState } from './report.ts'
 import { StateStore, type BuilderState } from './state.ts'
 
 export interface BuilderStatus extends BuilderState {
   alarm: number | null
   ledgerKeys: number
+  /** Names in the node mirror (layout v2). */
+  mirrorNames: number
 }
 
 /** Below this many KV operations left, a step hands over to the next invocation. */
@@ -28,6 +32,7 @@ export class ZoneBuilder extends DurableObject<Env> {
   io: BuilderIo
   limits: BuildLimits
   readonly #ledger: KeyLedger
+  readonly #mirror: NodeMirror
   readonly #store: StateStore
   #busy: Promise<void> | null = null
   #waiting = 0
@@ -35,8 +40,9 @@ export class ZoneBuilder extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
     this.io = ioFrom(env)
-    this.limits = limitsFrom(env as { KV_KEY_WRITE_INTERVAL_MS?: string })
+    this.limits = limitsFrom(env as { KV_KEY_WRITE_INTERVAL_MS?: string; KV_NAMES_PER_BUCKET?: string })
     this.#ledger = new KeyLedger(ctx.storage.sql)
+    this.#mirror = new NodeMirror(ctx.storage.sql)
     this.#store = new StateStore(ctx.storage.kv)
   }
 
@@ -68,6 +74,7 @@ export class ZoneBuilder extends DurableObject<Env> {
       ...this.#store.load(),
       alarm: await this.ctx.storage.getAlarm(),
       ledgerKeys: this.#ledger.size(),
+      mirrorNames: this.#mirror.count(),
     }
   }
 
@@ -117,6 +124,7 @@ export class ZoneBuilder extends DurableObject<Env> {
     const ctx: StepContext = {
       io: this.io,
       ledger: this.#ledger,
+      mirror: this.#mirror,
       budget: new KvBudget(this.limits.maxKvOps),
       limits: this.limits,
       state: s,
@@ -159,7 +167,10 @@ export class ZoneBuilder extends DurableObject<Env> {
       const spentBefore = ctx.budget.used
       if (s.purge) outcome = await purgeStep(ctx, this.env)
       else if (s.full || s.fullRequested || s.cursor === 0) outcome = await fullBuildStep(ctx)
-      else outcome = await perRecordPass(ctx)
+      else {
+        outcome = await perRecordPass(ctx)
+        if (outcome.kind === 'idle' && s.retire.length > 0) outcome = await retireStep(ctx)
+      }
       if (outcome.kind === 'deleted') await startPurge(ctx)
       else if (outcome.kind === 'full') {
         s.fullRequested = true

@@ -1,0 +1,97 @@
+/**
+ * @module Layout v2 (hash buckets): bucket rebuilds are idempotent, a bucket-count switch is atomic
+ * through the meta key and retires the old generation, and no stale bucket survives.
+ */
+import { runInDurableObject } from 'cloudflare:test'
+import { env } from 'cloudflare:workers'
+import { describe, expect, it } from 'vitest'
+import { bucketKey, bucketOf } from '../../packages/kv-layout/src/index.ts'
+import type { ZoneBuilder } from '../../workers/api/src/builder/zone-builder.ts'
+import {
+  api,
+  builder,
+  converge,
+  countingKv,
+  createZone,
+  kvMeta,
+  kvNode,
+  kvZoneKeys,
+  newCounts,
+  post,
+  settle,
+  tweak,
+} from './helpers.ts'
+
+const posts = (n: number, prefix: string) =>
+  Array.from({ length: n }, (_, i) => ({ type: 'A', name: `${prefix}${i}.sub`, content: '192.0.2.1' }))
+
+describe('layout v2 buckets', () => {
+  it('replaying the whole log rebuilds the same buckets: no KV write, still converged', async () => {
+    const z = await createZone('idem')
+    await api('POST', `/zones/${z.id}/dns_records/batch`, { posts: posts(200, 'i') })
+    const r = await post(z.id, { type: 'TXT', name: 'x.sub', content: 'hello' })
+    await api('DELETE', `/zones/${z.id}/dns_records/${r.id}`)
+    await settle(z.id)
+    const counts = newCounts()
+    await tweak(z.id, (b) => (b.io = { ...b.io, kv: countingKv(b.io.kv, counts) }))
+    // Rewind the cursor to just after the creation: every change is replayed, state-based.
+    await runInDurableObject(builder(z.id), async (instance: ZoneBuilder, state) => {
+      const s = state.storage.kv.get<any>('state')
+      state.storage.kv.put('state', { ...s, cursor: 1 })
+      void instance
+    })
+    await api('POST', `/zones/${z.id}/dns_records`, { type: 'A', name: 'after', content: '192.0.2.7' })
+    await settle(z.id)
+    const B = (await kvMeta(z.name))!.layout!.buckets
+    expect(counts.puts).toEqual([bucketKey(z.name, B, bucketOf(`after.${z.name}`, B))])
+    expect((await converge(z.id)).differences).toEqual([])
+  })
+
+  it('deleting every name of a bucket deletes the bucket key; no stale bucket remains', async () => {
+    const z = await createZone('stale')
+    const a = await post(z.id, { type: 'A', name: 'lonely.deep.er', content: '192.0.2.1' })
+    await settle(z.id)
+    const B = (await kvMeta(z.name))!.layout!.buckets
+    const names = ['lonely.deep.er', 'deep.er', 'er'].map((n) => `${n}.${z.name}`)
+    const keys = new Set(names.map((n) => bucketKey(z.name, B, bucketOf(n, B))))
+    expect(new Set(await kvZoneKeys(z.name))).toEqual(keys) // name and its two ENTs
+    expect(await kvNode(z.name, `deep.er.${z.name}`)).toEqual({ v: 1, sets: {} })
+    await api('DELETE', `/zones/${z.id}/dns_records/${a.id}`)
+    await settle(z.id)
+    expect(await kvZoneKeys(z.name)).toEqual([])
+    expect((await converge(z.id)).differences).toEqual([])
+  })
+
+  it('a larger zone switches bucket count through the meta key and retires the old generation after the grace period', async () => {
+    const z = await createZone('grow')
+    await settle(z.id)
+    expect((await kvMeta(z.name))!.layout).toEqual({ buckets: 16 })
+    for (let i = 0; i < 3; i++)
+      await api('POST', `/zones/${z.id}/dns_records/batch`, { posts: posts(400, `g${i}-`) })
+    await settle(z.id)
+    // 1,200 names + 1 ENT: per-record passes keep 16 buckets (growth is a full build's job).
+    expect((await kvMeta(z.name))!.layout).toEqual({ buckets: 16 })
+    let clock = Date.now()
+    await tweak(z.id, (b) => {
+      b.io = { ...b.io, now: () => clock }
+      b.limits = { ...b.limits, retireGraceMs: 60_000 }
+    })
+    await api('POST', `/zones/${z.id}/propagation/rebuild`)
+    for (let i = 0; i < 50 && (await builder(z.id).status()).full !== null; i++)
+      await builder(z.id).notify(z.id, 0)
+    const status = await builder(z.id).status()
+    expect(status.full).toBeNull()
+    expect(status.layout).toEqual({ buckets: 256 })
+    expect(status.retire).toMatchObject([{ buckets: 16, notBefore: clock + 60_000 }])
+    expect((await kvMeta(z.name))!.layout).toEqual({ buckets: 256 })
+    // During the grace period a reader holding the old meta still finds every name.
+    const old = (await kvZoneKeys(z.name)).filter((k) => k.startsWith(`b:${z.name}:16:`))
+    expect(old.length).toBe(16)
+    expect(await kvNode(z.name, `g1-5.sub.${z.name}`)).not.toBeNull()
+    clock += 60_000
+    await settle(z.id)
+    const keys = await kvZoneKeys(z.name)
+    expect(keys.filter((k) => !k.startsWith(`b:${z.name}:256:`))).toEqual([])
+    expect((await converge(z.id)).differences).toEqual([])
+  })
+})

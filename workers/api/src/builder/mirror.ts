@@ -1,0 +1,76 @@
+/**
+ * @module Layout v2: the builder's mirror of its zone's nodes (DO SQLite). One row per name that
+ * has a KV node (records or empty non-terminal): the name's 32-bit hash and its encoded node.
+ * A bucket value is assembled from the rows in the bucket's hash range, so a per-record pass
+ * rebuilds a whole bucket state-based without reading the rest of the bucket from D1 or KV.
+ * Every row is derived from D1: per-record passes recompute the touched names, a full build
+ * refills the table from scratch (`nodes_next`, swapped in when complete).
+ */
+import { bucketKey, encodeBucket, nameHash } from '@edgedns/kv-layout'
+import type { KeyOp } from './writer.ts'
+
+const SPAN = 0x100000000
+
+export class NodeMirror {
+  constructor(private readonly sql: SqlStorage) {
+    for (const t of ['nodes', 'nodes_next']) {
+      sql.exec(`CREATE TABLE IF NOT EXISTS ${t} (name TEXT PRIMARY KEY, h INTEGER NOT NULL, value TEXT NOT NULL)`)
+      sql.exec(`CREATE INDEX IF NOT EXISTS ${t}_h ON ${t} (h)`)
+    }
+  }
+
+  /** `value` = encoded node, or null when the name has no node any more. */
+  set(name: string, value: string | null, table: 'nodes' | 'nodes_next' = 'nodes'): void {
+    if (value === null) this.sql.exec(`DELETE FROM ${table} WHERE name = ?1`, name)
+    else
+      this.sql.exec(
+        `INSERT INTO ${table} (name, h, value) VALUES (?1, ?2, ?3)
+         ON CONFLICT (name) DO UPDATE SET value = ?3`,
+        name,
+        nameHash(name),
+        value
+      )
+  }
+
+  /** (name, encoded node) pairs of bucket `index` of `buckets`. */
+  bucket(buckets: number, index: number): [string, string][] {
+    const lo = (index * SPAN) / buckets
+    const hi = ((index + 1) * SPAN) / buckets
+    const rows = this.sql.exec<{ name: string; value: string }>(
+      'SELECT name, value FROM nodes WHERE h >= ?1 AND h < ?2',
+      lo,
+      hi
+    )
+    return [...rows].map((r) => [r.name, r.value])
+  }
+
+  /** The KV operation that makes bucket `index` match the mirror (delete when empty). */
+  bucketOp(zone: string, buckets: number, index: number): KeyOp {
+    const entries = this.bucket(buckets, index)
+    return {
+      key: bucketKey(zone, buckets, index),
+      value: entries.length === 0 ? null : encodeBucket(entries),
+    }
+  }
+
+  count(table: 'nodes' | 'nodes_next' = 'nodes'): number {
+    return this.sql.exec<{ n: number }>(`SELECT count(*) AS n FROM ${table}`).one().n
+  }
+
+  /** Start of a full build: an empty table to fill. */
+  resetNext(): void {
+    this.sql.exec('DELETE FROM nodes_next')
+  }
+
+  /** End of a full build's mirror phase: the new table replaces the old one. */
+  swapNext(): void {
+    this.sql.exec('DELETE FROM nodes')
+    this.sql.exec('INSERT INTO nodes SELECT * FROM nodes_next')
+    this.sql.exec('DELETE FROM nodes_next')
+  }
+
+  clear(): void {
+    this.sql.exec('DELETE FROM nodes')
+    this.sql.exec('DELETE FROM nodes_next')
+  }
+}
