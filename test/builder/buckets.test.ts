@@ -64,6 +64,7 @@ describe('layout v2 buckets', () => {
 
   it('a larger zone switches bucket count through the meta key and retires the old generation after the grace period', async () => {
     const z = await createZone('grow')
+    await tweak(z.id, (b) => (b.limits = { ...b.limits, namesPerBucket: 64 }))
     await settle(z.id)
     expect((await kvMeta(z.name))!.layout).toEqual({ buckets: 16 })
     for (let i = 0; i < 3; i++)
@@ -74,11 +75,14 @@ describe('layout v2 buckets', () => {
     let clock = Date.now()
     await tweak(z.id, (b) => {
       b.io = { ...b.io, now: () => clock }
-      b.limits = { ...b.limits, retireGraceMs: 60_000 }
+      b.limits = { ...b.limits, namesPerBucket: 64, retireGraceMs: 60_000 }
     })
-    await api('POST', `/zones/${z.id}/propagation/rebuild`)
-    for (let i = 0; i < 50 && (await builder(z.id).status()).full !== null; i++)
+    const rebuild = await api('POST', `/zones/${z.id}/propagation/rebuild`)
+    for (let i = 0; i < 50; i++) {
+      const s = await builder(z.id).status()
+      if (s.full === null && s.cursor >= rebuild.body.result.seq) break
       await builder(z.id).notify(z.id, 0)
+    }
     const status = await builder(z.id).status()
     expect(status.full).toBeNull()
     expect(status.layout).toEqual({ buckets: 256 })

@@ -21,8 +21,10 @@ describe('layout v2 buckets', () => {
 
   it('picks the bucket count from the zone size along the ladder', () => {
     expect(bucketCountFor(0)).toBe(16)
-    expect(bucketCountFor(1024)).toBe(16)
-    expect(bucketCountFor(1025)).toBe(256)
+    expect(bucketCountFor(8192)).toBe(16)
+    expect(bucketCountFor(8193)).toBe(256)
+    expect(bucketCountFor(131_072)).toBe(256)
+    expect(bucketCountFor(131_073)).toBe(4096)
     expect(bucketCountFor(1_000_000)).toBe(4096)
     expect(BUCKET_LADDER).toEqual([16, 256, 4096])
   })

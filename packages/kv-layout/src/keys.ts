@@ -54,7 +54,7 @@ export function bucketOf(name: string, buckets: number): number {
 export const BUCKET_LADDER = [16, 256, 4096] as const
 
 /** Target names per bucket when picking a count. */
-export const NAMES_PER_BUCKET = 64
+export const NAMES_PER_BUCKET = 512
 
 /** The smallest ladder count keeping at most NAMES_PER_BUCKET names per bucket (the largest otherwise). */
 export function bucketCountFor(names: number, perBucket: number = NAMES_PER_BUCKET): number {

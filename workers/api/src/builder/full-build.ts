@@ -152,7 +152,9 @@ async function sweepPages(ctx: StepContext, p: FullProgress): Promise<FullOutcom
     const prefix = stage === 0 ? nodeKey(zone, '') : `b:${zone}:`
     const keep = new Set([state.layout?.buckets, ...state.retire.map((r) => r.buckets)])
     const limit = Math.min(limits.listPage, ctx.budget.remaining - 1)
-    if (limit < Math.min(limits.listPage, 50)) return { kind: 'progress' }
+    // A fresh invocation always lists (even a small page); a used one yields rather than list tiny pages.
+    if (limit < 1 || (ctx.budget.used > 0 && limit < Math.min(limits.listPage, 50)))
+      return { kind: 'progress' }
     ctx.budget.spend(1)
     const listed = await io.kv.list({
       prefix,

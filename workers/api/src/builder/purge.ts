@@ -36,7 +36,8 @@ export async function purgeStep(ctx: StepContext, env: PurgeEnv): Promise<StepOu
       const prefix = stage === 0 ? nodeKey(name, '') : `b:${name}:`
       for (;;) {
         const limit = Math.min(ctx.limits.listPage, ctx.budget.remaining - 2)
-        if (limit < Math.min(ctx.limits.listPage, 50)) return { kind: 'progress' }
+        if (limit < 1 || (ctx.budget.used > 0 && limit < Math.min(ctx.limits.listPage, 50)))
+          return { kind: 'progress' }
         ctx.budget.spend(1)
         const listed = await io.kv.list({
           prefix,
