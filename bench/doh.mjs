@@ -5,7 +5,7 @@
  * ceiling). The DoH worker is loaded on its own socket; one extra row goes through the API
  * worker's /dns-query pass-through (Miniflare entry → API worker → service binding) for comparison.
  */
-import { benchZones, MIXES, queryNames } from './lib/fixtures.mjs'
+import { benchZones, MIXES } from './lib/fixtures.mjs'
 import { loadPlan, measureTarget, probeMix, warmUp, wirePaths } from './lib/dohload.mjs'
 
 export async function runDohBench(ctx) {
@@ -20,7 +20,10 @@ export async function runDohBench(ctx) {
   log(`doh: empty worker ${Math.round(empty.sat.rps.median)} req/s at saturation, p50 ${empty.fixed.p50.median.toFixed(2)} ms at 1,000/s`)
 
   // One KV get per request on the same namespace: what the local KV simulator alone allows.
-  const kvPaths = queryNames(zones.small.name, zones.small.size, 'existing', 500).map((n) => `/?k=${encodeURIComponent(`n:${zones.small.name}:${n}`)}`)
+  // The value read is one of the zone's buckets (layout v2), as the DoH worker reads for a name.
+  const meta = await (await fetch(`${stack.kvProbeUrl}/?k=${encodeURIComponent(`z:${zones.small.name}`)}`)).json()
+  const buckets = meta.layout?.buckets ?? 16
+  const kvPaths = Array.from({ length: 500 }, (_, i) => `/?k=${encodeURIComponent(`b:${zones.small.name}:${buckets}:${(i * 7919) % buckets}`)}`)
   await warmUp({ url: stack.kvProbeUrl, paths: kvPaths })
   const kvProbe = await measureTarget({ url: stack.kvProbeUrl, paths: kvPaths, plan })
   log(`doh: one KV get per request ${Math.round(kvProbe.sat.rps.median)} req/s at saturation (${(kvProbe.sat.rps.median / empty.sat.rps.median).toFixed(2)} of empty)`)

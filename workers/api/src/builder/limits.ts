@@ -31,10 +31,10 @@ export interface BuildLimits {
 
 export const DEFAULT_LIMITS: BuildLimits = {
   maxKvOps: 1000,
-  logChunk: 5000,
+  logChunk: 20_000,
   pageNames: 200,
   mirrorPageNames: 2000,
-  passNames: 5000,
+  passNames: 20_000,
   namesPerBucket: NAMES_PER_BUCKET,
   retireGraceMs: 65_000,
   listPage: 400,

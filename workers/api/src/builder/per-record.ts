@@ -137,10 +137,14 @@ export async function perRecordPass(ctx: StepContext): Promise<PerRecordOutcome>
     deletes: written.deletes,
     skipped: written.skipped,
   }
-  // The zone outgrew its bucket count: a full build picks a larger one and switches to it.
-  // (checked every 64th pass: count(*) over the mirror is cheap but not free)
-  if (state.passes % 64 === 0 && !state.fullRequested && ctx.mirror.count() > 4 * limits.namesPerBucket * layout.buckets && layout.buckets < bucketCountFor(ctx.mirror.count(), limits.namesPerBucket))
-    state.fullRequested = true
+  // The zone outgrew its bucket count (twice the target names per bucket): a full build picks a
+  // larger count and switches to it. Checked after every large pass and every 64th pass
+  // (count(*) over the mirror costs about a millisecond per 100k names).
+  if ((names.length >= 256 || state.passes % 64 === 0) && !state.fullRequested) {
+    const count = ctx.mirror.count()
+    if (count > 2 * limits.namesPerBucket * layout.buckets && layout.buckets < bucketCountFor(count, limits.namesPerBucket))
+      state.fullRequested = true
+  }
   ctx.save()
   return { kind: 'progress' }
 }
