@@ -92,15 +92,18 @@ async function fullBuilds({ api, stack, log }, zone, reps) {
     await waitBuilt(api, zone.id, { seq: result.seq, everyMs: 50, timeoutMs: 3_600_000 })
     const wallMs = performance.now() - t0
     const s = await builder.status()
-    runs.push({ wallMs, ms: s.lastFullBuild?.ms ?? NaN, keysWritten: s.lastFullBuild?.keysWritten ?? NaN, keysDeleted: s.lastFullBuild?.keysDeleted ?? NaN })
+    runs.push({ wallMs, ms: s.lastFullBuild?.ms ?? NaN, keysWritten: s.lastFullBuild?.keysWritten ?? NaN, keysDeleted: s.lastFullBuild?.keysDeleted ?? NaN, phaseMs: s.lastFullBuild?.phaseMs ?? null })
   }
   const out = {
     wall: summarize(runs.map((x) => x.wallMs)),
     builder: summarize(runs.map((x) => x.ms)),
     keysWritten: runs[0].keysWritten,
+    /** Builder time per phase of the first run: D1 → mirror, mirror → buckets + meta, sweep. */
+    phaseMs: runs[0].phaseMs,
     keysPerSecond: runs[0].keysWritten / (summarize(runs.map((x) => x.ms)).median / 1000),
   }
-  log(`propagation: ${zone.name} full build ${(out.builder.median / 1000).toFixed(1)} s (${out.keysWritten.toLocaleString('en-US')} keys, ${Math.round(out.keysPerSecond)} keys/s)`)
+  const phases = out.phaseMs ? `; D1 → mirror ${(out.phaseMs.write / 1000).toFixed(1)} s, buckets ${(out.phaseMs.buckets / 1000).toFixed(1)} s, sweep ${(out.phaseMs.sweep / 1000).toFixed(1)} s` : ''
+  log(`propagation: ${zone.name} full build ${(out.builder.median / 1000).toFixed(1)} s (${out.keysWritten.toLocaleString('en-US')} keys, ${Math.round(out.keysPerSecond)} keys/s${phases})`)
   return out
 }
 

@@ -17,6 +17,8 @@ export interface StepContext {
   state: BuilderState
   /** Persists `state` (synchronous, DO storage). */
   save(): void
+  /** Set by a full build step: charges elapsed time to the current phase before it changes. */
+  onPhase?: (() => void) | undefined
 }
 
 /** What a build step achieved. */

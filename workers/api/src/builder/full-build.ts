@@ -51,9 +51,26 @@ export async function fullBuildStep(ctx: StepContext): Promise<FullOutcome> {
     ctx.save()
   }
   const progress = state.full
-  if (progress.phase === 'write') return mirrorPages(ctx, progress)
-  if (progress.phase === 'buckets') return writeBuckets(ctx, progress)
-  return sweepPages(ctx, progress)
+  const phaseMs = (progress.phaseMs ??= { write: 0, buckets: 0, sweep: 0 })
+  let at = ctx.io.now()
+  // Charges the time since the last lap to the phase in progress (called before a phase changes).
+  const lap = () => {
+    const now = ctx.io.now()
+    phaseMs[progress.phase] += now - at
+    at = now
+  }
+  ctx.onPhase = lap
+  try {
+    if (progress.phase === 'write') return await mirrorPages(ctx, progress)
+    if (progress.phase === 'buckets') return await writeBuckets(ctx, progress)
+    return await sweepPages(ctx, progress)
+  } finally {
+    ctx.onPhase = undefined
+    if (state.full) {
+      lap()
+      ctx.save()
+    }
+  }
 }
 
 /** D1 pages of names → `nodes_next`. D1 queries are charged to the budget (1 each). */
@@ -91,6 +108,7 @@ async function mirrorPages(ctx: StepContext, p: FullProgress): Promise<FullOutco
       ctx.mirror.swapNext()
       p.buckets = bucketCountFor(ctx.mirror.count(), limits.namesPerBucket)
       p.bucketNext = 0
+      ctx.onPhase?.()
       p.phase = 'buckets'
       ctx.save()
       return writeBuckets(ctx, p)
@@ -133,6 +151,7 @@ async function writeBuckets(ctx: StepContext, p: FullProgress): Promise<FullOutc
     state.retire = state.retire.filter((r) => r.buckets !== layout.buckets)
     if (previous !== undefined && previous !== layout.buckets)
       state.retire.push({ buckets: previous, notBefore: io.now() + limits.retireGraceMs, next: 0 })
+    ctx.onPhase?.()
     p.phase = 'sweep'
     ctx.save()
     return sweepPages(ctx, p)
@@ -180,6 +199,7 @@ async function sweepPages(ctx: StepContext, p: FullProgress): Promise<FullOutcom
 
 function finish(ctx: StepContext, p: FullProgress): FullOutcome {
   const { state, io } = ctx
+  ctx.onPhase?.()
   const now = io.now()
   state.cursor = Math.max(state.cursor, p.startSeq)
   state.full = null
@@ -190,6 +210,7 @@ function finish(ctx: StepContext, p: FullProgress): FullOutcome {
     keysWritten: p.keysWritten,
     keysDeleted: p.keysDeleted,
     startSeq: p.startSeq,
+    ...(p.phaseMs ? { phaseMs: p.phaseMs } : {}),
   }
   state.passes++
   state.lastPass = {

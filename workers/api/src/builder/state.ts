@@ -24,6 +24,8 @@ export interface FullProgress {
   listCursor: string | null
   keysWritten: number
   keysDeleted: number
+  /** Time spent in each phase so far (summed over invocations; waits between them excluded). */
+  phaseMs?: { write: number; buckets: number; sweep: number }
 }
 
 /** A bucket count no longer live: its keys are deleted once readers' cached metas have expired. */
@@ -64,7 +66,13 @@ export interface BuilderState {
   builtAt: number | null
   lastFullBuildAt: number | null
   /** Last full build duration and size. */
-  lastFullBuild: { ms: number; keysWritten: number; keysDeleted: number; startSeq: number } | null
+  lastFullBuild: {
+    ms: number
+    keysWritten: number
+    keysDeleted: number
+    startSeq: number
+    phaseMs?: { write: number; buckets: number; sweep: number }
+  } | null
   fullRequested: boolean
   full: FullProgress | null
   purge: PurgeProgress | null
