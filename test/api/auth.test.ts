@@ -75,3 +75,25 @@ describe('unknown routes', () => {
     expectError(await api('GET', '/nothing/here'), 400, 7000)
   })
 })
+
+describe('the dev token', () => {
+  it('is only honoured where DEV_API_TOKEN is set (never in the deployed config)', async () => {
+    const { createExecutionContext, waitOnExecutionContext } = await import('cloudflare:test')
+    const { env } = await import('cloudflare:workers')
+    const worker = (await import('../../workers/api/src/index.ts')).default
+    const call = async (vars: Record<string, unknown>) => {
+      const ctx = createExecutionContext()
+      const res = await worker.fetch!(
+        new Request('http://api.test/client/v4/zones', { headers: { authorization: 'Bearer dev-token' } }) as any,
+        { ...(env as object), ...vars } as unknown as Env,
+        ctx
+      )
+      await waitOnExecutionContext(ctx)
+      return res
+    }
+    expect((await call({})).status).toBe(200)
+    const refused = await call({ DEV_API_TOKEN: undefined })
+    expect(refused.status).toBe(403)
+    expect(((await refused.json()) as any).errors[0].code).toBe(9109)
+  })
+})

@@ -55,3 +55,43 @@ describe('zones', () => {
     expectError(await api('PATCH', `/zones/${z.id}/dns_settings`, { soa: { refresh: 5 } }), 400, 9000)
   })
 })
+
+describe('nested zones across accounts', () => {
+  const uniq = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`
+
+  async function otherAccount(): Promise<string> {
+    const res = await api('POST', '/accounts', { name: `nest-${uniq()}` })
+    expect(res.status).toBe(200)
+    return res.body.result.id
+  }
+
+  it('refuses a subdomain of another account’s zone with 1097 and writes nothing', async () => {
+    const parent = `nest-${uniq()}.example`
+    expect((await api('POST', '/zones', { name: parent, account: { id: DEFAULT_ACCOUNT } })).status).toBe(200)
+    const other = await otherAccount()
+    const res = await api('POST', '/zones', { name: `shop.${parent}`, account: { id: other } })
+    expect(res.status).toBe(400)
+    expect(res.body.errors?.[0]?.code).toBe(1097)
+    expect(res.body.errors?.[0]?.message).toContain(`a subdomain of ${parent}`)
+    const list = await api('GET', `/zones?name=shop.${parent}`)
+    expect(list.body.result).toEqual([])
+  })
+
+  it('refuses a parent of another account’s zone', async () => {
+    const child = `deep.nest-${uniq()}.example`
+    expect((await api('POST', '/zones', { name: child, account: { id: DEFAULT_ACCOUNT } })).status).toBe(200)
+    const other = await otherAccount()
+    const res = await api('POST', '/zones', { name: child.slice('deep.'.length), account: { id: other } })
+    expect(res.status).toBe(400)
+    expect(res.body.errors?.[0]?.code).toBe(1097)
+    expect(res.body.errors?.[0]?.message).toContain('a parent of')
+  })
+
+  it('allows nested zones within one account, and unrelated names that only share a suffix string', async () => {
+    const parent = `own-${uniq()}.example`
+    expect((await api('POST', '/zones', { name: parent, account: { id: DEFAULT_ACCOUNT } })).status).toBe(200)
+    expect((await api('POST', '/zones', { name: `sub.${parent}`, account: { id: DEFAULT_ACCOUNT } })).status).toBe(200)
+    const other = await otherAccount()
+    expect((await api('POST', '/zones', { name: `x${parent}`, account: { id: other } })).status).toBe(200)
+  })
+})

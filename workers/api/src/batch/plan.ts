@@ -7,7 +7,7 @@ import { RecordError } from '@edgedns/records'
 import { ApiError, Codes } from '../http/api-error.ts'
 import { isId } from '../http/ids.ts'
 import { buildRecord, mergePatch, type BuildContext } from '../records/input.ts'
-import { sameRecord, type DnsRecord } from '../records/model.ts'
+import { identityKey, sameRecord, type DnsRecord } from '../records/model.ts'
 import type { BatchRequest } from './request.ts'
 
 export type ChangeOp = 'create' | 'update' | 'delete'
@@ -160,7 +160,8 @@ const ADDRESS_TYPES = new Set(['A', 'AAAA', 'CNAME'])
 
 function checkAgainst(rec: DnsRecord, others: DnsRecord[]): void {
   if (others.length === 0) return
-  if (others.some((o) => o.type === rec.type && o.content === rec.content)) {
+  const identity = identityKey(rec)
+  if (others.some((o) => o.type === rec.type && o.content === rec.content && identityKey(o) === identity)) {
     throw new RecordError(81058, 'An identical record already exists.')
   }
   if (rec.type === 'CNAME') {

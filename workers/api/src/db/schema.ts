@@ -94,7 +94,9 @@ export const dnsRecords = sqliteTable(
   },
   (t) => [
     // One index serves uniqueness, lookups by name (name_rev = reversed name) and "names below X" ranges.
-    uniqueIndex('dns_records_identity').on(t.zoneId, t.nameRev, t.type, t.content),
+    // Priority is part of a record's identity (MX 10 and MX 20 to one host are two RRs); NULL
+    // would compare distinct in a unique index, so it is folded to -1.
+    uniqueIndex('dns_records_identity').on(t.zoneId, t.nameRev, t.type, t.content, sql`ifnull(${t.priority}, -1)`),
     index('dns_records_zone_type').on(t.zoneId, t.type, t.name),
   ]
 )

@@ -42,6 +42,7 @@ export const Codes = {
   batchTooLarge: 81063,
   conflictRetry: 81064,
   zoneExists: 1061,
+  zoneOverlapsOtherAccount: 1097,
   invalidZoneName: 1099,
   accountNotFound: 1003,
   tokenNotFound: 1001,

@@ -116,6 +116,15 @@ export function toApi(r: DnsRecord): Record<string, unknown> {
   return out
 }
 
+/**
+ * What makes two records the same RR (an "identical record"): name, type, content and, for types
+ * whose priority is a field of their own (MX 10 and MX 20 to one host are two RRs), the priority.
+ */
+export function identityKey(r: Pick<DnsRecord, 'name' | 'type' | 'content' | 'priority'>): string {
+  const priority = PRIORITY_TYPES.has(r.type) && r.priority !== null && r.priority !== undefined ? r.priority : ''
+  return `${r.name}\t${r.type}\t${r.content}\t${priority}`
+}
+
 /** Whether two versions of a record differ in anything a user set. */
 export function sameRecord(a: DnsRecord, b: DnsRecord): boolean {
   return (

@@ -128,6 +128,13 @@ zonesApp.post('/', async (c) => {
   }
   const existing = await c.var.db.select({ id: zones.id }).from(zones).where(eq(zones.name, name)).get()
   if (existing) throw ApiError.badRequest(Codes.zoneExists, `${name} already exists`)
+  const overlap = await overlappingZoneOfOtherAccount(c.env.DB, name, accountId)
+  if (overlap) {
+    throw ApiError.badRequest(
+      Codes.zoneOverlapsOtherAccount,
+      `${name} is ${overlap.endsWith(`.${name}`) ? 'a parent' : 'a subdomain'} of ${overlap}, a zone held by another account`
+    )
+  }
   const now = nowIso()
   const ns = (c.env.NAME_SERVERS ?? DEFAULT_NAME_SERVERS).split(',').map((s: string) => s.trim()).filter(Boolean)
   const row: ZoneRow = {
@@ -152,6 +159,25 @@ zonesApp.post('/', async (c) => {
   c.header('x-edgedns-change-seq', '1')
   return ok(c, zoneToApi(row, account.name))
 })
+
+/**
+ * A zone of another account that `name` would enclose or sit inside: hosting it would let one
+ * account answer for names another account owns (the longest zone wins at the DoH worker).
+ */
+async function overlappingZoneOfOtherAccount(db: D1Database, name: string, accountId: string): Promise<string | null> {
+  const labels = name.split('.')
+  const parents = labels.slice(1).map((_, i) => labels.slice(i + 1).join('.'))
+  const { results } = await db
+    .prepare(
+      `SELECT name FROM zones WHERE account_id != ?1
+         AND (name IN (SELECT value FROM json_each(?2)) OR name LIKE ?3)`
+    )
+    .bind(accountId, JSON.stringify(parents), `%.${name}`)
+    .all<{ name: string }>()
+  // LIKE treats '_' as a wildcard: confirm the suffix exactly.
+  const hit = results.find((r) => parents.includes(r.name) || r.name.endsWith(`.${name}`))
+  return hit?.name ?? null
+}
 
 function zoneChangeStatement(db: D1Database, zoneId: string, seq: number, op: 'zone' | 'zone_delete' | 'full', now: string): D1PreparedStatement {
   return db.prepare('INSERT INTO change_log (zone_id, seq, op, created_on) VALUES (?1, ?2, ?3, ?4)').bind(zoneId, seq, op, now)

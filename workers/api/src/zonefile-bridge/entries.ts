@@ -24,14 +24,14 @@ import {
 import { parseCfComment, type ZoneEntry } from '@edgedns/zonefile'
 import { ApiError } from '../http/api-error.ts'
 import { buildRecord, type BuildContext, type RecordFieldsInput } from '../records/input.ts'
-import type { DnsRecord } from '../records/model.ts'
+import { identityKey, type DnsRecord } from '../records/model.ts'
 import { ImportCodes } from './limits.ts'
 
 export interface ImportItem {
   /** Canonical record fields, ready for a batch post. */
   fields: RecordFieldsInput
   line: number
-  /** name, type and content: what makes two records identical. */
+  /** name, type, content (and priority where it is its own field): what makes two records identical. */
   key: string
   type: RecordType
 }
@@ -49,8 +49,8 @@ export interface ImportZone {
 
 const PLACEHOLDER_ID = '0'.repeat(32)
 
-export function recordKey(r: Pick<DnsRecord, 'name' | 'type' | 'content'>): string {
-  return `${r.name}\t${r.type}\t${r.content}`
+export function recordKey(r: Pick<DnsRecord, 'name' | 'type' | 'content' | 'priority'>): string {
+  return identityKey(r)
 }
 
 export function atLine(line: number, e: unknown): unknown {
