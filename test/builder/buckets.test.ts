@@ -98,4 +98,21 @@ describe('layout v2 buckets', () => {
     expect(keys.filter((k) => !k.startsWith(`b:${z.name}:256:`))).toEqual([])
     expect((await converge(z.id)).differences).toEqual([])
   })
+
+  it('builds a backlog larger than a pass and a quarter of the zone with one full build, not many passes', async () => {
+    const z = await createZone('backlog')
+    await api('POST', `/zones/${z.id}/dns_records/batch`, { posts: posts(100, 'b') })
+    await settle(z.id)
+    await tweak(z.id, (b) => (b.limits = { ...b.limits, passNames: 20 }))
+    await api('POST', `/zones/${z.id}/dns_records/batch`, { posts: posts(10, 's') })
+    const afterSmall = await settle(z.id)
+    expect(afterSmall.lastPass?.kind).toBe('per-record') // 10 changes: below one pass
+    const fullsBefore = afterSmall.lastFullBuildAt
+    const big = await api('POST', `/zones/${z.id}/dns_records/batch`, { posts: posts(60, 'x') })
+    expect(big.status).toBe(200)
+    const status = await settle(z.id)
+    expect(status.lastFullBuildAt).not.toBe(fullsBefore)
+    expect(status.lastPass?.kind).toBe('full')
+    expect((await converge(z.id)).differences).toEqual([])
+  })
 })

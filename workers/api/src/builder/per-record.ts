@@ -89,6 +89,10 @@ export async function perRecordPass(ctx: StepContext): Promise<PerRecordOutcome>
   const apex = zone.name
   const layout = state.layout
   if (!layout) return { kind: 'full' } // a layout-v1 zone: the first v2 build is a full one
+  // A backlog larger than one pass and than a quarter of the zone (a bulk import or seed) is
+  // cheaper as one full build than as passes that each reassemble most of the buckets.
+  const backlog = zone.change_seq - state.cursor
+  if (backlog > limits.passNames && backlog * 4 > ctx.mirror.count()) return { kind: 'full' }
   const plan = planPass(
     log,
     apex,
