@@ -46,6 +46,42 @@ describe('batch: order and results', () => {
     expect(res.status).toBe(200)
   })
 
+  it('rotates contents across three records, renames one and changes only the TTL of another, keeping ids and creation times', async () => {
+    const z = await createZone()
+    const [a, b, c, d] = await seed(z.id, 4, 'r')
+    for (const r of [b, c]) await api('PATCH', `/zones/${z.id}/dns_records/${r.id}`, { name: 'r0' })
+    const res = await api('POST', `/zones/${z.id}/dns_records/batch`, {
+      patches: [
+        { id: a.id, content: '192.0.2.2' },
+        { id: b.id, content: '192.0.2.3' },
+        { id: c.id, content: '192.0.2.1', name: 'moved' },
+        { id: d.id, ttl: 300 },
+      ],
+    })
+    expect(res.status).toBe(200)
+    const list = (await api('GET', `/zones/${z.id}/dns_records?per_page=100`)).body.result as any[]
+    const byId = new Map(list.map((r) => [r.id, r]))
+    expect(list).toHaveLength(4)
+    expect(byId.get(a.id)).toMatchObject({ name: `r0.${z.name}`, content: '192.0.2.2', created_on: a.created_on })
+    expect(byId.get(b.id)).toMatchObject({ name: `r0.${z.name}`, content: '192.0.2.3', created_on: b.created_on })
+    expect(byId.get(c.id)).toMatchObject({ name: `moved.${z.name}`, content: '192.0.2.1', created_on: c.created_on })
+    expect(byId.get(d.id)).toMatchObject({ name: `r3.${z.name}`, content: '192.0.2.4', ttl: 300, created_on: d.created_on })
+    expect(byId.get(d.id).modified_on).not.toBe(d.modified_on)
+    const found = await api('GET', `/zones/${z.id}/dns_records?content=192.0.2.1`)
+    expect(found.body.result.map((r: any) => r.id)).toEqual([c.id])
+  })
+
+  it('swaps the priorities of two MX records at one name', async () => {
+    const z = await createZone()
+    const mx = (priority: number, content: string) => ({ type: 'MX', name: '@', content, priority })
+    const created = await api('POST', `/zones/${z.id}/dns_records/batch`, { posts: [mx(10, 'a.mx.example.net'), mx(20, 'a.mx.example.net')] })
+    const [ten, twenty] = created.body.result.posts
+    const res = await api('POST', `/zones/${z.id}/dns_records/batch`, { patches: [{ id: ten.id, priority: 20 }, { id: twenty.id, priority: 10 }] })
+    expect(res.status).toBe(200)
+    const after = (await api('GET', `/zones/${z.id}/dns_records?type=MX`)).body.result as any[]
+    expect(Object.fromEntries(after.map((r) => [r.id, r.priority]))).toEqual({ [ten.id]: 20, [twenty.id]: 10 })
+  })
+
   it('puts unchanged patches and puts at the end of their lists', async () => {
     const z = await createZone()
     const [a, b] = await seed(z.id, 2)

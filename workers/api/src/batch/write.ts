@@ -1,6 +1,6 @@
 /**
  * @module Turns a plan into one D1 batch of a handful of bulk statements: the version guard,
- * deletes, inserts, and the change log (transactional outbox and audit trail in one).
+ * deletes, in-place updates, inserts, and the change log (transactional outbox and audit trail in one).
  */
 import { RECORD_COLUMNS, toRowValues, type DnsRecord } from '../records/model.ts'
 import { jsonChunks } from './json-chunks.ts'
@@ -52,17 +52,76 @@ const INSERT_CHANGES = `INSERT INTO change_log (zone_id, seq, op, record_id, old
   SELECT ?1, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, ?2, value ->> 6, ?3
   FROM jsonb_each(?4)`
 
+/** Columns an UPDATE may rewrite: all but the key, the zone and the creation time. */
+const UPDATE_COLUMNS = ROW_COLUMNS.filter((c) => c !== 'id' && c !== 'created_on')
+/** The columns of the unique identity index and the (zone, type, name) index. */
+const INDEXED_COLUMNS = new Set<string>(['name', 'name_rev', 'type', 'content', 'priority'])
+
+/**
+ * Rewrites rows in place from a JSON chunk of rowValues arrays (ROW_COLUMNS order). Setting only
+ * unindexed columns leaves every index untouched, so an update of TTL, proxied, comment or tags
+ * costs one row write; the (id) lookup goes through the primary key (`+zone_id` keeps it there).
+ */
+function updateSql(columns: readonly string[]): string {
+  const set = columns.map((c) => `${c} = u.v ->> ${ROW_COLUMNS.indexOf(c as (typeof ROW_COLUMNS)[number])}`)
+  return `UPDATE dns_records SET modified_on = ?2, ${set.join(', ')}
+  FROM (SELECT value ->> 0 AS k, value AS v FROM jsonb_each(?3)) AS u
+  WHERE dns_records.id = u.k AND +dns_records.zone_id = ?1`
+}
+export const UPDATE_RECORDS = updateSql(UPDATE_COLUMNS)
+export const UPDATE_UNINDEXED = updateSql(UPDATE_COLUMNS.filter((c) => !INDEXED_COLUMNS.has(c)))
+
+/** The key of the `dns_records_identity` unique index (zone aside), exactly as the database compares it. */
+function dbIdentity(r: DnsRecord): string {
+  return `${r.name}\t${r.type}\t${r.content}\t${r.priority ?? -1}`
+}
+
+export interface UpdateRoutes {
+  /** Updates whose indexed columns do not change. */
+  unindexed: Change[]
+  /** Updates rewritten in place, indexes included. */
+  inPlace: Change[]
+  /** Updates deleted and re-inserted: their new identity is, until the UPDATE runs, another updated record's. */
+  reinsert: Change[]
+}
+
+/**
+ * SQLite checks unique indexes row by row, so an in-place UPDATE fails when a record takes over
+ * the identity another updated record still holds (two records swapping content). Those, and
+ * only those, go through delete + insert: deletes run first and free every identity they held,
+ * in-place updates then never meet an identity that is not theirs (the plan checked the final
+ * state is unique), and inserts run last.
+ */
+export function routeUpdates(changes: readonly Change[]): UpdateRoutes {
+  const updates = changes.filter((c) => c.op === 'update')
+  const holders = new Map<string, string>()
+  for (const c of updates) holders.set(dbIdentity(c.before!), c.recordId)
+  const routes: UpdateRoutes = { unindexed: [], inPlace: [], reinsert: [] }
+  for (const c of updates) {
+    const before = c.before!
+    const after = c.after!
+    const newIdentity = dbIdentity(after)
+    const holder = holders.get(newIdentity)
+    if (holder !== undefined && holder !== c.recordId) routes.reinsert.push(c)
+    else if (newIdentity === dbIdentity(before)) routes.unindexed.push(c)
+    else routes.inPlace.push(c)
+  }
+  return routes
+}
+
 export function writeStatements(db: D1Database, ctx: WriteContext, changes: Change[]): D1PreparedStatement[] {
   const stmts = [guardStatement(db, ctx, changes.length)]
-  // Changed records are deleted and re-inserted: the table then only ever holds a subset of the
-  // final state, so unique indexes cannot trip on intermediate states (e.g. two records swapping content).
-  const removed = changes.filter((c) => c.op !== 'create').map((c) => c.recordId)
+  const routes = routeUpdates(changes)
+  const removed = [...changes.filter((c) => c.op === 'delete'), ...routes.reinsert].map((c) => c.recordId)
   for (const chunk of jsonChunks(removed)) {
     // `+zone_id`: without the unary plus SQLite walks the zone's identity index instead of the id key.
     stmts.push(db.prepare('DELETE FROM dns_records WHERE id IN (SELECT value FROM json_each(?2)) AND +zone_id = ?1').bind(ctx.zoneId, chunk))
   }
-  const rows = changes.flatMap((c) => (c.after ? [rowValues(c.after)] : []))
-  for (const chunk of jsonChunks(rows)) stmts.push(db.prepare(INSERT_RECORDS).bind(ctx.zoneId, ctx.now, chunk))
+  for (const [sql, list] of [[UPDATE_UNINDEXED, routes.unindexed], [UPDATE_RECORDS, routes.inPlace]] as const) {
+    for (const chunk of jsonChunks(list.map((c) => rowValues(c.after!)))) stmts.push(db.prepare(sql).bind(ctx.zoneId, ctx.now, chunk))
+  }
+  const inserted = [...routes.reinsert, ...changes.filter((c) => c.op === 'create')]
+  for (const chunk of jsonChunks(inserted.map((c) => rowValues(c.after!)))) stmts.push(db.prepare(INSERT_RECORDS).bind(ctx.zoneId, ctx.now, chunk))
 
   const base = ctx.guard.changeSeq
   const log = changes.map((c, i) => [

@@ -1,0 +1,18 @@
+/**
+ * @module The batch write path's bulk statements find rows by id (the primary key), never by
+ * walking the zone: their cost follows the batch, not the zone size.
+ */
+import { env } from 'cloudflare:workers'
+import { describe, expect, it } from 'vitest'
+import { UPDATE_RECORDS, UPDATE_UNINDEXED } from '../../workers/api/src/batch/write.ts'
+
+describe('batch write query plans', () => {
+  for (const [name, sql] of Object.entries({ UPDATE_RECORDS, UPDATE_UNINDEXED })) {
+    it(`${name} looks rows up by id`, async () => {
+      const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind('z', 't', '[]').all<{ detail: string }>()
+      const details = results.map((r) => r.detail)
+      expect(details.some((d) => /^SEARCH dns_records USING INDEX sqlite_autoindex_dns_records_1 \(id=\?\)$/.test(d)), details.join(' | ')).toBe(true)
+      expect(details.filter((d) => /^SCAN dns_records\b|\(zone_id=\?\)$/.test(d)), details.join(' | ')).toEqual([])
+    })
+  }
+})
