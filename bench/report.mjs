@@ -47,7 +47,7 @@ const KINDS = [
 
 function renderBatch(b, md, charts) {
   md.push('## Batch API vs one call per record', '')
-  md.push(`Zone already holding ${b.baseSize.toLocaleString('en-US')} records. **Server** = handler time from the \`Server-Timing\` header (load, plan, one D1 batch, response); **wall** = client round trip over loopback. One-call-per-record figures are measured up to 1,000 calls and extrapolated from their median above that (marked *). Targets (issue #3): 10,000 mixed ≤ 150 ms server, 100,000 ≤ 1.5 s, batch vs per-record ≥ 1,000× at 10,000.`, '')
+  md.push(`Zone already holding ${b.baseSize.toLocaleString('en-US')} records. **Server** = handler time from the \`Server-Timing\` header (body parse and validation, the one read, the plan, the one D1 write batch; not the serialisation of the response); **wall** = client round trip over loopback, including a response that lists every changed record in full as Cloudflare's does. Each measured request starts with the zone builder idle: it shares workerd's one thread with the API here, while in production it runs in its own Durable Object. One-call-per-record figures are measured up to 1,000 calls and extrapolated from their median above that (marked *). Targets (issue #3): 10,000 mixed ≤ 150 ms server, 100,000 ≤ 1.5 s, batch vs per-record ≥ 1,000× at 10,000.`, '')
   for (const [kind, title] of KINDS) {
     md.push(`### ${title}`, '')
     md.push('| records | batch, server | batch, wall | one call per record, server | one call per record, wall | ratio (server) | ratio (wall) |', '|---:|---:|---:|---:|---:|---:|---:|')

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { DnsRecord } from '../records/model.ts'
 import type { Change } from './plan.ts'
-import { routeUpdates } from './write.ts'
+import { routeUpdates, writeStatements } from './write.ts'
 
 const rec = (id: string, name: string, content: string, extra: Partial<DnsRecord> = {}): DnsRecord => ({
   id, zoneId: 'z', name, type: 'A', content, data: null, priority: null, ttl: 1, proxied: false, comment: null, tags: [], settings: {},
@@ -33,4 +33,47 @@ describe('routeUpdates', () => {
     const r = routeUpdates([{ op: 'delete', recordId: 'd', before: rec('d', 'x.example', '192.0.2.1'), after: null }])
     expect([r.unindexed, r.inPlace, r.reinsert]).toEqual([[], [], []])
   })
+})
+
+/** A stand-in for D1 that records every statement the write path prepares and what it binds. */
+function recordingDb(): { db: D1Database; statements: { sql: string; args: unknown[] }[] } {
+  const statements: { sql: string; args: unknown[] }[] = []
+  const db = {
+    prepare(sql: string) {
+      const entry = { sql, args: [] as unknown[] }
+      statements.push(entry)
+      const stmt = { bind: (...args: unknown[]) => ((entry.args = args), stmt) }
+      return stmt
+    },
+  } as unknown as D1Database
+  return { db, statements }
+}
+
+describe('writeStatements stays inside D1 limits', () => {
+  it('splits 100,000 mixed changes with multi-byte content into statements under 100 KB, 100 parameters and 2 MB per value', () => {
+    const long = 'ü€𝄞'.repeat(40) // 2-, 3- and 4-byte UTF-8 characters
+    const changes: Change[] = []
+    for (let i = 0; i < 100_000; i++) {
+      const r = rec(`id${i}`, `h${i}.example`, `"${long}${i}"`, { type: 'TXT', comment: long, tags: ['a:b'] })
+      if (i % 3 === 0) changes.push({ op: 'delete', recordId: r.id, before: r, after: null })
+      else if (i % 3 === 1) changes.push(update(r, { content: `"${long}x${i}"` }))
+      else changes.push({ op: 'create', recordId: r.id, before: null, after: r })
+    }
+    const { db, statements } = recordingDb()
+    writeStatements(db, { zoneId: 'z', guard: { version: 1, changeSeq: 0, serial: 1 }, tokenId: 't', now: 'n' }, changes)
+    const bytes = (s: string) => new TextEncoder().encode(s).length
+    const max = (f: (s: { sql: string; args: unknown[] }) => number) => Math.max(...statements.map(f))
+    expect(max((s) => bytes(s.sql))).toBeLessThan(100_000)
+    expect(max((s) => s.args.length)).toBeLessThanOrEqual(100)
+    const biggestValue = max((s) => Math.max(0, ...s.args.map((a) => (typeof a === 'string' ? bytes(a) : 0))))
+    expect(biggestValue).toBeLessThanOrEqual(2_000_000)
+    expect(biggestValue).toBeGreaterThan(1_000_000) // chunks are filled, not one per row
+    const rowsIn = (pattern: RegExp) =>
+      statements.filter((s) => pattern.test(s.sql)).reduce((n, s) => n + (JSON.parse(s.args.at(-1) as string) as unknown[]).length, 0)
+    expect(rowsIn(/^DELETE FROM dns_records/)).toBe(33_334)
+    expect(rowsIn(/^UPDATE dns_records/)).toBe(33_333)
+    expect(rowsIn(/^INSERT INTO dns_records/)).toBe(33_333)
+    expect(rowsIn(/^INSERT INTO change_log/)).toBe(100_000)
+    expect(statements.length).toBeGreaterThan(10) // it had to split
+  }, 60_000)
 })
