@@ -91,15 +91,17 @@ async function mirrorPages(ctx: StepContext, p: FullProgress): Promise<FullOutco
     const withRecords = await namesWithRecords(io.db, zoneId, unknown)
 
     let ents = p.ents
+    const nodes: [string, string][] = []
     for (const { name, rows } of page.names) {
       ents = ents.filter((e) => e !== name && isInZone(name, e))
       for (const a of ancestorsBetween(name, apex)) {
         if (inPage.has(a) || withRecords.has(a) || ents.includes(a)) continue
-        ctx.mirror.set(a, encodeNode(EMPTY_NODE), 'nodes_next')
+        nodes.push([a, encodeNode(EMPTY_NODE)])
         ents.push(a)
       }
-      ctx.mirror.set(name, encodeNode(nodeFromRows(rows)), 'nodes_next')
+      nodes.push([name, encodeNode(nodeFromRows(rows))])
     }
+    ctx.mirror.setMany(nodes, 'nodes_next')
     const last = page.names[page.names.length - 1]
     if (last) p.afterRev = last.rev
     else if (p.afterRev === '') p.afterRev = apexRev

@@ -13,10 +13,17 @@ const SPAN = 0x100000000
 
 export class NodeMirror {
   constructor(private readonly sql: SqlStorage) {
-    for (const t of ['nodes', 'nodes_next']) {
-      sql.exec(`CREATE TABLE IF NOT EXISTS ${t} (name TEXT PRIMARY KEY, h INTEGER NOT NULL, value TEXT NOT NULL)`)
-      sql.exec(`CREATE INDEX IF NOT EXISTS ${t}_h ON ${t} (h)`)
-    }
+    for (const t of ['nodes', 'nodes_next'] as const) this.create(t)
+  }
+
+  /**
+   * A table and its hash index. Index names do not follow the table: a swap renames `nodes_next`
+   * (index and all) to `nodes`, so each new index takes a name of its own.
+   */
+  private create(table: 'nodes' | 'nodes_next'): void {
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS ${table} (name TEXT PRIMARY KEY, h INTEGER NOT NULL, value TEXT NOT NULL)`)
+    const indexed = this.sql.exec(`SELECT 1 FROM sqlite_master WHERE type = 'index' AND tbl_name = ?1 AND sql IS NOT NULL`, table).toArray()
+    if (indexed.length === 0) this.sql.exec(`CREATE INDEX ${table}_h_${crypto.randomUUID().slice(0, 8)} ON ${table} (h)`)
   }
 
   /** `value` = encoded node, or null when the name has no node any more. */
@@ -53,6 +60,17 @@ export class NodeMirror {
     }
   }
 
+  /** Adds (or replaces) many names at once: one statement per call, not one per name. */
+  setMany(entries: readonly (readonly [string, string])[], table: 'nodes' | 'nodes_next' = 'nodes'): void {
+    if (entries.length === 0) return
+    const rows = entries.map(([name, value]) => [name, nameHash(name), value])
+    this.sql.exec(
+      `INSERT INTO ${table} (name, h, value) SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?1) WHERE true
+       ON CONFLICT (name) DO UPDATE SET value = excluded.value`,
+      JSON.stringify(rows)
+    )
+  }
+
   count(table: 'nodes' | 'nodes_next' = 'nodes'): number {
     return this.sql.exec<{ n: number }>(`SELECT count(*) AS n FROM ${table}`).one().n
   }
@@ -62,11 +80,11 @@ export class NodeMirror {
     this.sql.exec('DELETE FROM nodes_next')
   }
 
-  /** End of a full build's mirror phase: the new table replaces the old one. */
+  /** End of a full build's mirror phase: the new table replaces the old one (a rename, not a copy). */
   swapNext(): void {
-    this.sql.exec('DELETE FROM nodes')
-    this.sql.exec('INSERT INTO nodes SELECT * FROM nodes_next')
-    this.sql.exec('DELETE FROM nodes_next')
+    this.sql.exec('DROP TABLE nodes')
+    this.sql.exec('ALTER TABLE nodes_next RENAME TO nodes')
+    this.create('nodes_next')
   }
 
   clear(): void {
