@@ -1,3 +1,4 @@
+import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { api, createZone, expectError } from './helpers.ts'
 import { snapshotZone } from './db-snapshot.ts'
@@ -69,6 +70,37 @@ describe('batch: order and results', () => {
     expect(byId.get(d.id).modified_on).not.toBe(d.modified_on)
     const found = await api('GET', `/zones/${z.id}/dns_records?content=192.0.2.1`)
     expect(found.body.result.map((r: any) => r.id)).toEqual([c.id])
+  })
+
+  it('keeps every index in step with its rows through TTL, content, priority, rename and type updates', async () => {
+    const z = await createZone()
+    const [a, b, c, d] = await seed(z.id, 4, 'ix')
+    const mx = (await api('POST', `/zones/${z.id}/dns_records`, { type: 'MX', name: 'ix-mx', content: 'mx.example.net', priority: 10 })).body.result
+    const res = await api('POST', `/zones/${z.id}/dns_records/batch`, {
+      patches: [
+        { id: a.id, ttl: 600 },
+        { id: b.id, content: '198.51.100.2' },
+        { id: c.id, name: 'ix-renamed' },
+        { id: mx.id, priority: 5 },
+      ],
+      puts: [{ id: d.id, type: 'AAAA', name: 'ix3', content: '2001:db8::3' }],
+    })
+    expect(res.status).toBe(200)
+    // D1 refuses PRAGMA integrity_check: read each index's own entries (covering scans) and the table's.
+    const rows = async (sql: string) => (await env.DB.prepare(sql).bind(z.id).raw()).map((r) => JSON.stringify(r)).sort()
+    const cols = { dns_records_zone_type: 'rowid, type, name', dns_records_identity: 'rowid, name_rev, type, content, ifnull(priority, -1)' }
+    for (const [index, list] of Object.entries(cols)) {
+      const viaIndex = await rows(`SELECT ${list} FROM dns_records INDEXED BY ${index} WHERE zone_id = ?1`)
+      expect(viaIndex, index).toEqual(await rows(`SELECT ${list} FROM dns_records NOT INDEXED WHERE zone_id = ?1`))
+      expect(viaIndex).toHaveLength(5)
+    }
+    const ids = async (q: string) => ((await api('GET', `/zones/${z.id}/dns_records?${q}`)).body.result as any[]).map((r) => r.id).sort()
+    expect(await ids(`type=AAAA`)).toEqual([d.id])
+    expect(await ids(`type=A&name=ix-renamed.${z.name}`)).toEqual([c.id])
+    expect(await ids(`type=A&content=198.51.100.2`)).toEqual([b.id])
+    expect(await ids(`type=MX&name=ix-mx.${z.name}`)).toEqual([mx.id])
+    const dup = await api('POST', `/zones/${z.id}/dns_records`, { type: 'MX', name: 'ix-mx', content: 'mx.example.net', priority: 5 })
+    expect(dup.status).toBe(400) // the identity index holds the new priority
   })
 
   it('swaps the priorities of two MX records at one name', async () => {

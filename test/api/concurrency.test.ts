@@ -78,4 +78,21 @@ describe('audit trail', () => {
     const [entry] = (await api('GET', `/zones/${z.id}/dns_records/audit`)).body.result
     expect(entry.after).toEqual(a)
   })
+
+  it('keeps every field of the record as it was before a batch changed or deleted it', async () => {
+    const z = await createZone('audit-images')
+    const mx = { type: 'MX', name: 'mail', content: 'mx1.example.net', priority: 10, ttl: 300, comment: 'primary', tags: ['team:mail', 'env:prod'] }
+    const srv = { type: 'SRV', name: '_sip._tcp', data: { priority: 1, weight: 5, port: 5060, target: 'sip.example.net' }, ttl: 600 }
+    const a = { type: 'A', name: 'www', content: '192.0.2.1', proxied: true }
+    const created = (await api('POST', `/zones/${z.id}/dns_records/batch`, { posts: [mx, srv, a] })).body.result.posts
+    const res = await api('POST', `/zones/${z.id}/dns_records/batch`, {
+      deletes: [{ id: created[1].id }],
+      patches: [{ id: created[0].id, priority: 20, comment: null }, { id: created[2].id, comment: 'edge' }],
+    })
+    expect(res.status).toBe(200)
+    const entries = (await api('GET', `/zones/${z.id}/dns_records/audit?per_page=50`)).body.result
+    const byRecord = new Map(entries.filter((e: { action: string }) => e.action !== 'create').map((e: { record_id: string }) => [e.record_id, e]))
+    expect(byRecord.size).toBe(3)
+    for (const before of created) expect(byRecord.get(before.id)).toMatchObject({ before })
+  })
 })

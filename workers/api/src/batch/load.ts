@@ -1,6 +1,8 @@
 /**
- * @module The one read of a batch: the zone's guard columns and every record the batch can touch
- * (every record at the name of a referenced id — which includes that record — and at every named target).
+ * @module The one read of a batch: the zone's guard columns and every record the batch can touch:
+ * each deleted record; every record at the name of a patched or overwritten one (which includes
+ * it); every record at each name the batch writes to. A delete cannot break a rule at its name, so
+ * the records beside a deleted one are not read.
  */
 import { normalizeName } from '@edgedns/records'
 import { fromRow, reverseName, type DnsRecord, type RecordRow } from '../records/model.ts'
@@ -18,10 +20,19 @@ export interface Loaded {
   records: DnsRecord[]
 }
 
-export function referencedIds(req: BatchRequest): string[] {
-  const ids = new Set<string>()
-  for (const list of [req.deletes, req.patches, req.puts]) for (const item of list ?? []) ids.add(item.id)
-  return [...ids]
+export interface ReferencedIds {
+  /** Ids the batch patches or overwrites: their records and every record beside them are read. */
+  rewritten: string[]
+  /** Ids the batch only deletes: just their records are read. */
+  deletedOnly: string[]
+}
+
+export function referencedIds(req: BatchRequest): ReferencedIds {
+  const rewritten = new Set<string>()
+  for (const list of [req.patches, req.puts]) for (const item of list ?? []) rewritten.add(item.id)
+  const deletedOnly = new Set<string>()
+  for (const item of req.deletes ?? []) if (!rewritten.has(item.id)) deletedOnly.add(item.id)
+  return { rewritten: [...rewritten], deletedOnly: [...deletedOnly] }
 }
 
 /** Names the batch writes to; unparsable names are skipped here and rejected by the plan. */
@@ -40,12 +51,18 @@ export function referencedNames(req: BatchRequest, zoneName: string): string[] {
   return [...names]
 }
 
+/** Records by id (`+zone_id` keeps SQLite on the id key: otherwise it walks the whole zone, json_each has no stats). */
+export const SELECT_BY_ID = 'SELECT * FROM dns_records WHERE id IN (SELECT value FROM json_each(?2)) AND +zone_id = ?1'
+
 export async function loadForBatch(db: D1Database, zoneId: string, zoneName: string, req: BatchRequest): Promise<Loaded | null> {
   const stmts: D1PreparedStatement[] = [
     db.prepare('SELECT version, change_seq, serial FROM zones WHERE id = ?1').bind(zoneId),
   ]
-  // `+zone_id` keeps SQLite on the id key: otherwise it walks the whole zone (json_each has no stats).
-  for (const chunk of jsonChunks(referencedIds(req))) {
+  const ids = referencedIds(req)
+  for (const chunk of jsonChunks(ids.deletedOnly)) {
+    stmts.push(db.prepare(SELECT_BY_ID).bind(zoneId, chunk))
+  }
+  for (const chunk of jsonChunks(ids.rewritten)) {
     stmts.push(
       db
         .prepare(

@@ -11,27 +11,32 @@ const update = (before: DnsRecord, after: Partial<DnsRecord>): Change => ({ op: 
 const ids = (cs: Change[]) => cs.map((c) => c.recordId)
 
 describe('routeUpdates', () => {
-  it('rewrites unindexed changes without touching indexes and identity changes in place', () => {
-    const r = routeUpdates([update(rec('a', 'x.example', '192.0.2.1'), { ttl: 300 }), update(rec('b', 'y.example', '192.0.2.2'), { content: '192.0.2.9' })])
-    expect([ids(r.unindexed), ids(r.inPlace), ids(r.reinsert)]).toEqual([['a'], ['b'], []])
+  it('rewrites unindexed changes without touching indexes, content changes in the identity index only, renames in place', () => {
+    const r = routeUpdates([
+      update(rec('a', 'x.example', '192.0.2.1'), { ttl: 300 }),
+      update(rec('b', 'y.example', '192.0.2.2'), { content: '192.0.2.9' }),
+      update(rec('c', 'z.example', '192.0.2.3'), { name: 'w.example' }),
+      update(rec('d', 'v.example', '192.0.2.4'), { type: 'AAAA', content: '2001:db8::4' }),
+    ])
+    expect([ids(r.unindexed), ids(r.identity), ids(r.inPlace), ids(r.reinsert)]).toEqual([['a'], ['b'], ['c', 'd'], []])
   })
 
   it('re-inserts an update that takes over the identity another updated record still holds', () => {
     const a = rec('a', 'x.example', '192.0.2.1')
     const b = rec('b', 'x.example', '192.0.2.2')
     const r = routeUpdates([update(a, { content: '192.0.2.2' }), update(b, { content: '192.0.2.3' })])
-    expect([ids(r.inPlace), ids(r.reinsert)]).toEqual([['b'], ['a']])
+    expect([ids(r.identity), ids(r.reinsert)]).toEqual([['b'], ['a']])
   })
 
   it('treats a priority change as an identity change, as the unique index does', () => {
     const mx = rec('m', 'example', 'mx.example.net', { type: 'MX', priority: 10 })
     const r = routeUpdates([update(mx, { priority: 20 })])
-    expect(ids(r.inPlace)).toEqual(['m'])
+    expect(ids(r.identity)).toEqual(['m'])
   })
 
   it('leaves deletes and creates alone', () => {
     const r = routeUpdates([{ op: 'delete', recordId: 'd', before: rec('d', 'x.example', '192.0.2.1'), after: null }])
-    expect([r.unindexed, r.inPlace, r.reinsert]).toEqual([[], [], []])
+    expect([r.unindexed, r.identity, r.inPlace, r.reinsert]).toEqual([[], [], [], []])
   })
 })
 

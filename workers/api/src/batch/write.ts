@@ -46,21 +46,30 @@ function rowValues(r: DnsRecord): unknown[] {
 /**
  * Change log rows keep only the record as it was BEFORE the change (null for creates): the state
  * after a change is the next change's `before`, or the live row, so the audit trail is complete
- * without writing every new record twice.
+ * without writing every new record twice. The before-image and old name are read from the row
+ * itself (this statement runs before the batch deletes or rewrites any row), so they never travel
+ * in the request: a change costs the database ~70 bytes of parameters, not a whole record.
+ * Each change is one id at most once (the plan folds a batch into one change per record), so the
+ * row it joins is exactly the plan's `before`.
  */
-const INSERT_CHANGES = `INSERT INTO change_log (zone_id, seq, op, record_id, old_name, new_name, type, token_id, before, created_on)
-  SELECT ?1, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, ?2, value ->> 6, ?3
-  FROM jsonb_each(?4)`
+export const INSERT_CHANGES = `INSERT INTO change_log (zone_id, seq, op, record_id, old_name, new_name, type, token_id, before, created_on)
+  SELECT ?1, c.value ->> 0, c.value ->> 1, c.value ->> 2, r.name, c.value ->> 3, c.value ->> 4, ?2,
+    CASE WHEN r.id IS NULL THEN NULL ELSE json_array(${RECORD_COLUMNS.map((col) => `r.${col}`).join(', ')}) END, ?3
+  FROM jsonb_each(?4) AS c
+  LEFT JOIN dns_records AS r ON c.value ->> 1 <> 'create' AND r.id = c.value ->> 2 AND +r.zone_id = ?1`
 
 /** Columns an UPDATE may rewrite: all but the key, the zone and the creation time. */
 const UPDATE_COLUMNS = ROW_COLUMNS.filter((c) => c !== 'id' && c !== 'created_on')
 /** The columns of the unique identity index and the (zone, type, name) index. */
 const INDEXED_COLUMNS = new Set<string>(['name', 'name_rev', 'type', 'content', 'priority'])
+/** The columns of the (zone, type, name) index, plus `name_rev` which follows `name`. */
+const NAME_TYPE_COLUMNS = new Set<string>(['name', 'name_rev', 'type'])
 
 /**
- * Rewrites rows in place from a JSON chunk of rowValues arrays (ROW_COLUMNS order). Setting only
- * unindexed columns leaves every index untouched, so an update of TTL, proxied, comment or tags
- * costs one row write; the (id) lookup goes through the primary key (`+zone_id` keeps it there).
+ * Rewrites rows in place from a JSON chunk of rowValues arrays (ROW_COLUMNS order). SQLite updates
+ * only the indexes holding a column the SET names, so each route names as few as it can: an
+ * update of TTL, proxied, comment or tags touches no index; one of content or priority touches the
+ * identity index only. The (id) lookup goes through the primary key (`+zone_id` keeps it there).
  */
 function updateSql(columns: readonly string[]): string {
   const set = columns.map((c) => `${c} = u.v ->> ${ROW_COLUMNS.indexOf(c as (typeof ROW_COLUMNS)[number])}`)
@@ -69,6 +78,7 @@ function updateSql(columns: readonly string[]): string {
   WHERE dns_records.id = u.k AND +dns_records.zone_id = ?1`
 }
 export const UPDATE_RECORDS = updateSql(UPDATE_COLUMNS)
+export const UPDATE_IDENTITY = updateSql(UPDATE_COLUMNS.filter((c) => !NAME_TYPE_COLUMNS.has(c)))
 export const UPDATE_UNINDEXED = updateSql(UPDATE_COLUMNS.filter((c) => !INDEXED_COLUMNS.has(c)))
 
 /** The key of the `dns_records_identity` unique index (zone aside), exactly as the database compares it. */
@@ -79,7 +89,9 @@ function dbIdentity(r: DnsRecord): string {
 export interface UpdateRoutes {
   /** Updates whose indexed columns do not change. */
   unindexed: Change[]
-  /** Updates rewritten in place, indexes included. */
+  /** Updates of content or priority at the same name and type: the identity index only. */
+  identity: Change[]
+  /** Updates that rename a record or change its type, every index included. */
   inPlace: Change[]
   /** Updates deleted and re-inserted: their new identity is, until the UPDATE runs, another updated record's. */
   reinsert: Change[]
@@ -96,7 +108,7 @@ export function routeUpdates(changes: readonly Change[]): UpdateRoutes {
   const updates = changes.filter((c) => c.op === 'update')
   const holders = new Map<string, string>()
   for (const c of updates) holders.set(dbIdentity(c.before!), c.recordId)
-  const routes: UpdateRoutes = { unindexed: [], inPlace: [], reinsert: [] }
+  const routes: UpdateRoutes = { unindexed: [], identity: [], inPlace: [], reinsert: [] }
   for (const c of updates) {
     const before = c.before!
     const after = c.after!
@@ -104,6 +116,7 @@ export function routeUpdates(changes: readonly Change[]): UpdateRoutes {
     const holder = holders.get(newIdentity)
     if (holder !== undefined && holder !== c.recordId) routes.reinsert.push(c)
     else if (newIdentity === dbIdentity(before)) routes.unindexed.push(c)
+    else if (after.name === before.name && after.type === before.type) routes.identity.push(c)
     else routes.inPlace.push(c)
   }
   return routes
@@ -111,28 +124,21 @@ export function routeUpdates(changes: readonly Change[]): UpdateRoutes {
 
 export function writeStatements(db: D1Database, ctx: WriteContext, changes: Change[]): D1PreparedStatement[] {
   const stmts = [guardStatement(db, ctx, changes.length)]
+  // The change log goes first: it reads each before-image from the row the later statements change.
+  const base = ctx.guard.changeSeq
+  const log = changes.map((c, i) => [base + i + 1, c.op, c.recordId, c.after?.name ?? null, (c.after ?? c.before)!.type])
+  for (const chunk of jsonChunks(log)) stmts.push(db.prepare(INSERT_CHANGES).bind(ctx.zoneId, ctx.tokenId, ctx.now, chunk))
   const routes = routeUpdates(changes)
   const removed = [...changes.filter((c) => c.op === 'delete'), ...routes.reinsert].map((c) => c.recordId)
   for (const chunk of jsonChunks(removed)) {
     // `+zone_id`: without the unary plus SQLite walks the zone's identity index instead of the id key.
     stmts.push(db.prepare('DELETE FROM dns_records WHERE id IN (SELECT value FROM json_each(?2)) AND +zone_id = ?1').bind(ctx.zoneId, chunk))
   }
-  for (const [sql, list] of [[UPDATE_UNINDEXED, routes.unindexed], [UPDATE_RECORDS, routes.inPlace]] as const) {
+  for (const [sql, list] of [[UPDATE_UNINDEXED, routes.unindexed], [UPDATE_IDENTITY, routes.identity], [UPDATE_RECORDS, routes.inPlace]] as const) {
     for (const chunk of jsonChunks(list.map((c) => rowValues(c.after!)))) stmts.push(db.prepare(sql).bind(ctx.zoneId, ctx.now, chunk))
   }
   const inserted = [...routes.reinsert, ...changes.filter((c) => c.op === 'create')]
   for (const chunk of jsonChunks(inserted.map((c) => rowValues(c.after!)))) stmts.push(db.prepare(INSERT_RECORDS).bind(ctx.zoneId, ctx.now, chunk))
 
-  const base = ctx.guard.changeSeq
-  const log = changes.map((c, i) => [
-    base + i + 1,
-    c.op,
-    c.recordId,
-    c.before?.name ?? null,
-    c.after?.name ?? null,
-    (c.after ?? c.before)!.type,
-    c.before ? toRowValues(c.before) : null,
-  ])
-  for (const chunk of jsonChunks(log)) stmts.push(db.prepare(INSERT_CHANGES).bind(ctx.zoneId, ctx.tokenId, ctx.now, chunk))
   return stmts
 }
