@@ -6,6 +6,7 @@ import { runInDurableObject } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { bucketKey, bucketOf } from '../../packages/kv-layout/src/index.ts'
+import { NodeMirror } from '../../workers/api/src/builder/mirror.ts'
 import type { ZoneBuilder } from '../../workers/api/src/builder/zone-builder.ts'
 import {
   api,
@@ -114,12 +115,31 @@ describe('layout v2 buckets', () => {
       const count = (t: string) => state.storage.sql.exec<{ n: number }>(`SELECT count(*) AS n FROM ${t}`).one().n
       expect(count('nodes')).toBe(50 + 1 + 3) // 50 names, their ENT "sub", 3 later names
       expect(count('nodes_next')).toBe(0)
-      for (const t of ['nodes', 'nodes_next']) {
-        const plan = state.storage.sql.exec<{ detail: string }>(`EXPLAIN QUERY PLAN SELECT name FROM ${t} WHERE h >= 1 AND h < 2`).toArray()
-        expect(plan.map((r) => r.detail).join(' ')).toMatch(/USING INDEX/)
-      }
+      const plan = (sql: string) => state.storage.sql.exec<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`).toArray().map((r) => r.detail).join(' ')
+      expect(plan('SELECT name FROM nodes WHERE h >= 1 AND h < 2')).toMatch(/USING INDEX nodes\w*_h_/)
+      expect(plan(`SELECT value FROM nodes WHERE name = 'x'`)).toMatch(/USING INDEX/)
+      const indexes = state.storage.sql.exec<{ tbl_name: string; n: number }>(`SELECT tbl_name, count(*) AS n FROM sqlite_master WHERE type = 'index' GROUP BY tbl_name`).toArray()
+      expect(indexes.find((r) => r.tbl_name === 'nodes')?.n).toBe(2) // name (unique) and hash: no index piles up across swaps
+      expect(indexes.find((r) => r.tbl_name === 'nodes_next')).toBeUndefined() // filled unindexed, indexed at the swap
     })
     expect((await converge(z.id)).differences).toEqual([])
+  })
+
+  it('keeps the last row of a name a replayed full-build page appended twice', async () => {
+    const z = await createZone('replay')
+    await runInDurableObject(builder(z.id), async (_instance: ZoneBuilder, state) => {
+      const mirror = new NodeMirror(state.storage.sql)
+      mirror.resetNext()
+      mirror.appendNext([['a.example', 'old'], ['b.example', 'b']])
+      mirror.appendNext([['a.example', 'new']])
+      mirror.swapNext()
+      expect(state.storage.sql.exec<{ name: string; value: string }>('SELECT name, value FROM nodes ORDER BY name').toArray()).toEqual([
+        { name: 'a.example', value: 'new' },
+        { name: 'b.example', value: 'b' },
+      ])
+      mirror.set('a.example', 'newer') // upserts through the unique name index
+      expect(mirror.count()).toBe(2)
+    })
   })
 
   it('builds a backlog larger than a pass and a quarter of the zone with one full build, not many passes', async () => {

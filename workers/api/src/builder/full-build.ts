@@ -101,7 +101,7 @@ async function mirrorPages(ctx: StepContext, p: FullProgress): Promise<FullOutco
       }
       nodes.push([name, encodeNode(nodeFromRows(rows))])
     }
-    ctx.mirror.setMany(nodes, 'nodes_next')
+    ctx.mirror.appendNext(nodes)
     const last = page.names[page.names.length - 1]
     if (last) p.afterRev = last.rev
     else if (p.afterRev === '') p.afterRev = apexRev
