@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import type { DnsRecord } from '../records/model.ts'
+import { RECORD_COLUMNS, toRowValues, type DnsRecord } from '../records/model.ts'
 import type { Change } from './plan.ts'
-import { routeUpdates, writeStatements } from './write.ts'
+import { routeUpdates, rowValues, writeStatements } from './write.ts'
 
 const rec = (id: string, name: string, content: string, extra: Partial<DnsRecord> = {}): DnsRecord => ({
   id, zoneId: 'z', name, type: 'A', content, data: null, priority: null, ttl: 1, proxied: false, comment: null, tags: [], settings: {},
@@ -9,6 +9,17 @@ const rec = (id: string, name: string, content: string, extra: Partial<DnsRecord
 })
 const update = (before: DnsRecord, after: Partial<DnsRecord>): Change => ({ op: 'update', recordId: before.id, before, after: { ...before, ...after } })
 const ids = (cs: Change[]) => cs.map((c) => c.recordId)
+
+describe('rowValues', () => {
+  it('is toRowValues without zone_id and modified_on, column for column', () => {
+    const r = rec('i', 'x.example', 'mx.example.net', {
+      type: 'MX', priority: 5, data: { k: 1 }, ttl: 300, proxied: true, comment: 'c', tags: ['a:b'], settings: { flatten_cname: true },
+      commentModifiedOn: 'cm', tagsModifiedOn: 'tm', modifiedOn: 'mod',
+    })
+    const all = toRowValues(r)
+    expect(rowValues(r)).toEqual(RECORD_COLUMNS.flatMap((c, i) => (c === 'zone_id' || c === 'modified_on' ? [] : [all[i]])))
+  })
+})
 
 describe('routeUpdates', () => {
   it('rewrites unindexed changes without touching indexes, content changes in the identity index only, renames in place', () => {

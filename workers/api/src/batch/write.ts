@@ -2,7 +2,7 @@
  * @module Turns a plan into one D1 batch of a handful of bulk statements: the version guard,
  * deletes, in-place updates, inserts, and the change log (transactional outbox and audit trail in one).
  */
-import { RECORD_COLUMNS, toRowValues, type DnsRecord } from '../records/model.ts'
+import { RECORD_COLUMNS, reverseName, type DnsRecord } from '../records/model.ts'
 import { jsonChunks } from './json-chunks.ts'
 import type { Change } from './plan.ts'
 import type { ZoneGuard } from './load.ts'
@@ -37,10 +37,12 @@ const ROW_COLUMNS = RECORD_COLUMNS.filter((c) => c !== 'zone_id' && c !== 'modif
 const INSERT_RECORDS = `INSERT INTO dns_records (zone_id, modified_on, ${ROW_COLUMNS.join(', ')})
   SELECT ?1, ?2, ${ROW_COLUMNS.map((_, i) => `value ->> ${i}`).join(', ')} FROM jsonb_each(?3)`
 
-/** Values of one record in ROW_COLUMNS order. */
-function rowValues(r: DnsRecord): unknown[] {
-  const all = toRowValues(r)
-  return RECORD_COLUMNS.flatMap((c, i) => (c === 'zone_id' || c === 'modified_on' ? [] : [all[i]]))
+/** Values of one record in ROW_COLUMNS order (toRowValues without zone_id and modified_on, built directly: 100k rows a batch). */
+export function rowValues(r: DnsRecord): unknown[] {
+  return [
+    r.id, r.name, reverseName(r.name), r.type, r.content, r.data === null ? null : JSON.stringify(r.data), r.priority, r.ttl,
+    r.proxied ? 1 : 0, r.comment, JSON.stringify(r.tags), JSON.stringify(r.settings), r.createdOn, r.commentModifiedOn, r.tagsModifiedOn,
+  ]
 }
 
 /**
