@@ -20,6 +20,7 @@ import {
   newCounts,
   post,
   settle,
+  sleep,
   tweak,
 } from './helpers.ts'
 
@@ -140,6 +141,31 @@ describe('layout v2 buckets', () => {
       mirror.set('a.example', 'newer') // upserts through the unique name index
       expect(mirror.count()).toBe(2)
     })
+  })
+
+  it('writes each bucket a pass touched once, over as many invocations as the budget needs, and moves the cursor after the last', async () => {
+    const z = await createZone('flush')
+    await settle(z.id)
+    const counts = newCounts()
+    await tweak(z.id, (b) => {
+      b.io = { ...b.io, kv: countingKv(b.io.kv, counts) }
+      b.limits = { ...b.limits, maxKvOps: 16 } // 6 buckets an invocation
+    })
+    const res = await api('POST', `/zones/${z.id}/dns_records/batch`, { posts: posts(120, 'f') })
+    expect(res.status).toBe(200)
+    let first = await builder(z.id).status()
+    for (let i = 0; i < 200 && first.flush === null; i++) first = (await sleep(5), await builder(z.id).status())
+    expect(first.flush).not.toBeNull() // the notified invocation wrote what its budget allowed
+    expect(first.cursor).toBeLessThan(Number(res.headers.get('x-edgedns-change-seq')))
+    const B = (await kvMeta(z.name))!.layout!.buckets
+    const touched = new Set([...posts(120, 'f').map((p) => `${p.name}.${z.name}`), `sub.${z.name}`].map((n) => bucketKey(z.name, B, bucketOf(n, B))))
+    expect(first.flush!.puts).toBeLessThan(touched.size) // not all written yet, and the cursor waits
+    const done = await settle(z.id)
+    expect(done.flush).toBeNull()
+    expect(done.lastPass).toMatchObject({ kind: 'per-record', changes: 120 })
+    expect(new Set(counts.puts).size).toBe(counts.puts.length) // no bucket written twice
+    expect(new Set(counts.puts)).toEqual(touched)
+    expect((await converge(z.id)).differences).toEqual([])
   })
 
   it('builds a backlog larger than a pass and a quarter of the zone with one full build, not many passes', async () => {

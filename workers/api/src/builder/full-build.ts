@@ -47,6 +47,9 @@ export async function fullBuildStep(ctx: StepContext): Promise<FullOutcome> {
       bucketNext: 0,
     }
     state.fullRequested = false
+    // A per-record pass still writing buckets is overtaken: this build writes every bucket.
+    state.flush = null
+    ctx.mirror.clearDirty()
     ctx.mirror.resetNext()
     ctx.save()
   }

@@ -19,6 +19,31 @@ export class NodeMirror {
     this.sql.exec(`CREATE TABLE IF NOT EXISTS nodes (name TEXT PRIMARY KEY, h INTEGER NOT NULL, value TEXT NOT NULL)`)
     this.indexHashes('nodes')
     this.sql.exec(`CREATE TABLE IF NOT EXISTS nodes_next (name TEXT NOT NULL, h INTEGER NOT NULL, value TEXT NOT NULL)`)
+    this.sql.exec('CREATE TABLE IF NOT EXISTS dirty_buckets (i INTEGER PRIMARY KEY)')
+  }
+
+  /** Buckets whose mirror rows changed and whose KV value is not written yet. */
+  markDirty(indexes: Iterable<number>): void {
+    const list = [...indexes]
+    if (list.length > 0) this.sql.exec('INSERT OR IGNORE INTO dirty_buckets (i) SELECT value FROM json_each(?1)', JSON.stringify(list))
+  }
+
+  /** Up to `limit` dirty buckets, lowest index first. */
+  dirty(limit: number): number[] {
+    return this.sql.exec<{ i: number }>('SELECT i FROM dirty_buckets ORDER BY i LIMIT ?1', limit).toArray().map((r) => r.i)
+  }
+
+  markClean(indexes: readonly number[]): void {
+    if (indexes.length > 0) this.sql.exec('DELETE FROM dirty_buckets WHERE i IN (SELECT value FROM json_each(?1))', JSON.stringify(indexes))
+  }
+
+  dirtyCount(): number {
+    return this.sql.exec<{ n: number }>('SELECT count(*) AS n FROM dirty_buckets').one().n
+  }
+
+  /** A full build or purge writes (or deletes) every bucket: nothing is left dirty. */
+  clearDirty(): void {
+    this.sql.exec('DELETE FROM dirty_buckets')
   }
 
   /**
@@ -103,6 +128,7 @@ export class NodeMirror {
   clear(): void {
     this.sql.exec('DELETE FROM nodes')
     this.sql.exec('DELETE FROM nodes_next')
+    this.clearDirty()
   }
 }
 

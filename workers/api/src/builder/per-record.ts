@@ -4,8 +4,10 @@
  * empty-non-terminal status from D1 (one round trip) → one KV put or delete per key → cursor.
  * Cost follows the number of touched names, not the zone size.
  *
- * Layout v2: the touched names are recomputed into the node mirror, then every bucket holding one
- * of them is reassembled from the mirror and written once (or deleted when empty).
+ * Layout v2: the touched names are recomputed into the node mirror and every bucket holding one
+ * of them is marked dirty, in one synchronous storage transaction; then the dirty buckets are
+ * reassembled from the mirror and written, as many per invocation as the KV budget allows, each
+ * once (or deleted when empty). The cursor moves when the last one is written.
  */
 import {
   ancestorsBetween,
@@ -76,15 +78,20 @@ export function planPass(
 
 export async function perRecordPass(ctx: StepContext): Promise<PerRecordOutcome> {
   const { io, state, limits } = ctx
-  const started = io.now()
+  const pending = state.flush
+  // Once a pass has started writing its buckets it finishes before the next pass begins, so the
+  // cursor keeps moving under a steady stream of changes. A pass that has written nothing yet
+  // (its keys were written too recently) takes in the changes made meanwhile: they coalesce.
+  if (pending && (pending.puts + pending.deletes + pending.skipped > 0 || pending.names >= limits.passNames)) return flushBuckets(ctx)
+  const started = pending?.startedAt ?? io.now()
   const zoneId = state.zoneId!
-  const { zone, log } = await readZoneAndLog(io.db, zoneId, state.cursor, limits.logChunk)
+  const { zone, log } = await readZoneAndLog(io.db, zoneId, pending?.upTo ?? state.cursor, limits.logChunk)
   if (!zone) return { kind: 'deleted' }
   if (state.zoneName !== zone.name) {
     state.zoneName = zone.name
     ctx.save()
   }
-  if (log.length === 0) return { kind: 'idle' }
+  if (log.length === 0) return pending ? flushBuckets(ctx) : { kind: 'idle' }
 
   const apex = zone.name
   const layout = state.layout
@@ -93,13 +100,9 @@ export async function perRecordPass(ctx: StepContext): Promise<PerRecordOutcome>
   // cheaper as one full build than as passes that each reassemble most of the buckets.
   const backlog = zone.change_seq - state.cursor
   if (backlog > limits.passNames && backlog * 4 > ctx.mirror.count()) return { kind: 'full' }
-  const plan = planPass(
-    log,
-    apex,
-    Math.max(1, ctx.budget.remaining - 10),
-    (n) => bucketOf(n, layout.buckets),
-    limits.passNames
-  )
+  // Buckets are written over as many invocations as they need, so only the names bound a pass.
+  const maxNames = limits.passNames - (pending?.names ?? 0)
+  const plan = planPass(log, apex, Number.POSITIVE_INFINITY, (n) => bucketOf(n, layout.buckets), maxNames)
   if (plan.changes === 0 && plan.special) return { kind: plan.special }
 
   const names = [...plan.names]
@@ -115,36 +118,65 @@ export async function perRecordPass(ctx: StepContext): Promise<PerRecordOutcome>
     ctx.mirror.set(name, value)
     buckets.add(bucketOf(name, layout.buckets))
   }
-  const ops: KeyOp[] = [...buckets].map((i) => ctx.mirror.bucketOp(apex, layout.buckets, i))
-  if (plan.meta)
-    ops.push({
-      key: zoneKey(apex),
-      value: encodeZoneMeta(zoneMetaFrom(zone, current.rows.get(apex) ?? [], layout)),
-    })
+  ctx.mirror.markDirty(buckets)
+  state.flush = {
+    upTo: plan.upTo,
+    changes: (pending?.changes ?? 0) + plan.changes,
+    names: (pending?.names ?? 0) + names.length,
+    startedAt: started,
+    meta: plan.meta ? encodeZoneMeta(zoneMetaFrom(zone, current.rows.get(apex) ?? [], layout)) : (pending?.meta ?? null),
+    puts: 0,
+    deletes: 0,
+    skipped: 0,
+  }
+  ctx.save() // mirror rows, dirty set and flush state commit together (no await since readNames)
+  return flushBuckets(ctx)
+}
+
+/** Writes as many dirty buckets as the budget allows; the last write moves the cursor. */
+async function flushBuckets(ctx: StepContext): Promise<PerRecordOutcome> {
+  const { io, state, limits } = ctx
+  const flush = state.flush!
+  const layout = state.layout!
+  const apex = state.zoneName!
+  const room = Math.max(1, ctx.budget.remaining - 10) - (flush.meta === null ? 0 : 1)
+  const take = ctx.mirror.dirty(Math.max(0, room))
+  const ops: KeyOp[] = take.map((i) => ctx.mirror.bucketOp(apex, layout.buckets, i))
+  if (flush.meta !== null) ops.push({ key: zoneKey(apex), value: flush.meta })
 
   const written = await applyOps(io, ctx.ledger, ctx.budget, ops, {
     freshSince: 0,
     intervalMs: limits.keyWriteIntervalMs,
   })
   if (written.kind === 'deferred') return written
+  ctx.mirror.markClean(take)
+  flush.meta = null
+  flush.puts += written.puts
+  flush.deletes += written.deletes
+  flush.skipped += written.skipped
+  if (ctx.mirror.dirtyCount() > 0) {
+    ctx.save()
+    return { kind: 'progress' }
+  }
 
-  state.cursor = plan.upTo
+  state.cursor = flush.upTo
   state.builtAt = io.now()
   state.passes++
   state.lastPass = {
     kind: 'per-record',
     at: state.builtAt,
-    ms: state.builtAt - started,
-    changes: plan.changes,
-    names: names.length,
-    puts: written.puts,
-    deletes: written.deletes,
-    skipped: written.skipped,
+    ms: state.builtAt - flush.startedAt,
+    changes: flush.changes,
+    names: flush.names,
+    puts: flush.puts,
+    deletes: flush.deletes,
+    skipped: flush.skipped,
   }
+  state.flush = null
   // The zone outgrew its bucket count (twice the target names per bucket): a full build picks a
   // larger count and switches to it. Checked after every large pass and every 64th pass
   // (count(*) over the mirror costs about a millisecond per 100k names).
-  if ((names.length >= 256 || state.passes % 64 === 0) && !state.fullRequested) {
+  if ((state.lastPass.names >= 256 || state.passes % 64 === 0) && !state.fullRequested) {
     const count = ctx.mirror.count()
     if (count > 2 * limits.namesPerBucket * layout.buckets && layout.buckets < bucketCountFor(count, limits.namesPerBucket))
       state.fullRequested = true

@@ -18,6 +18,7 @@ export async function startPurge(ctx: StepContext): Promise<void> {
   const { state } = ctx
   state.full = null
   state.fullRequested = false
+  state.flush = null
   state.purge = { seq: await lastLoggedSeq(ctx.io.db, state.zoneId!), listCursor: null }
   ctx.save()
 }

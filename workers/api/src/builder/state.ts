@@ -43,6 +43,24 @@ export interface PurgeProgress {
   listCursor: string | null
 }
 
+/**
+ * A per-record pass whose names are in the node mirror and whose buckets (in the mirror's dirty
+ * set) are still being written, over as many invocations as the KV budget needs. The cursor
+ * moves to `upTo` when the last one is written. A 10,000-change batch on a 4,096-bucket zone
+ * thus writes each touched bucket once, not once per budget-sized slice of the log.
+ */
+export interface FlushProgress {
+  upTo: number
+  changes: number
+  names: number
+  startedAt: number
+  /** Encoded meta key still to write (an apex or settings change), or null. */
+  meta: string | null
+  puts: number
+  deletes: number
+  skipped: number
+}
+
 /** Timing of the latest pass of each kind, for status() and benchmarks. */
 export interface PassStats {
   kind: 'per-record' | 'full' | 'purge'
@@ -87,6 +105,8 @@ export interface BuilderState {
   reportedSeq: number
   passes: number
   lastPass: PassStats | null
+  /** A per-record pass still writing its buckets (null when none). */
+  flush: FlushProgress | null
 }
 
 export function initialState(): BuilderState {
@@ -109,6 +129,7 @@ export function initialState(): BuilderState {
     reportedSeq: -1,
     passes: 0,
     lastPass: null,
+    flush: null,
   }
 }
 
