@@ -35,19 +35,11 @@ interface PassPlan {
 }
 
 /**
- * Takes log rows in order while the touched keys fit in `keyBudget` (at least one change).
- * Layout v2: `keyOf` maps a name to its bucket, so the budget counts distinct buckets, and
- * `maxNames` bounds the names read from D1 in one pass.
+ * Takes log rows in order while the touched names fit in `maxNames` (at least one change). The
+ * KV budget does not bound a pass: its buckets are written over as many invocations as they need.
  */
-export function planPass(
-  log: LogRow[],
-  apex: string,
-  keyBudget: number,
-  keyOf: (name: string) => string | number = (n) => n,
-  maxNames = Number.POSITIVE_INFINITY
-): PassPlan {
+export function planPass(log: LogRow[], apex: string, maxNames: number): PassPlan {
   const plan: PassPlan = { upTo: 0, changes: 0, names: new Set(), meta: false, special: null }
-  const keys = new Set<string | number>()
   for (const change of log) {
     if (change.op === 'full') return { ...plan, special: 'full' }
     if (change.op === 'zone_delete') return { ...plan, special: 'deleted' }
@@ -60,14 +52,7 @@ export function planPass(
         for (const n of [name, ...ancestorsBetween(name, apex)])
           if (!plan.names.has(n)) names.add(n)
     }
-    const newKeys = new Set([...names].map(keyOf).filter((k) => !keys.has(k)))
-    const cost = newKeys.size + (meta && !plan.meta ? 1 : 0)
-    if (
-      plan.changes > 0 &&
-      (keys.size + (plan.meta ? 1 : 0) + cost > keyBudget || plan.names.size + names.size > maxNames)
-    )
-      break
-    for (const k of newKeys) keys.add(k)
+    if (plan.changes > 0 && plan.names.size + names.size > maxNames) break
     for (const n of names) plan.names.add(n)
     plan.meta ||= meta
     plan.upTo = change.seq
@@ -100,9 +85,7 @@ export async function perRecordPass(ctx: StepContext): Promise<PerRecordOutcome>
   // cheaper as one full build than as passes that each reassemble most of the buckets.
   const backlog = zone.change_seq - state.cursor
   if (backlog > limits.passNames && backlog * 4 > ctx.mirror.count()) return { kind: 'full' }
-  // Buckets are written over as many invocations as they need, so only the names bound a pass.
-  const maxNames = limits.passNames - (pending?.names ?? 0)
-  const plan = planPass(log, apex, Number.POSITIVE_INFINITY, (n) => bucketOf(n, layout.buckets), maxNames)
+  const plan = planPass(log, apex, limits.passNames - (pending?.names ?? 0))
   if (plan.changes === 0 && plan.special) return { kind: plan.special }
 
   const names = [...plan.names]
