@@ -5,7 +5,7 @@
 import { runInDurableObject } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { bucketKey, bucketOf } from '../../packages/kv-layout/src/index.ts'
+import { bucketKey, bucketOf, decodeHead, headKey, headSlot } from '../../packages/kv-layout/src/index.ts'
 import { NodeMirror } from '../../workers/api/src/builder/mirror.ts'
 import type { ZoneBuilder } from '../../workers/api/src/builder/zone-builder.ts'
 import {
@@ -15,6 +15,7 @@ import {
   countingKv,
   createZone,
   kvMeta,
+  kvNames,
   kvNode,
   kvZoneKeys,
   newCounts,
@@ -45,22 +46,26 @@ describe('layout v2 buckets', () => {
     await api('POST', `/zones/${z.id}/dns_records`, { type: 'A', name: 'after', content: '192.0.2.7' })
     await settle(z.id)
     const B = (await kvMeta(z.name))!.layout!.buckets
-    expect(counts.puts).toEqual([bucketKey(z.name, B, bucketOf(`after.${z.name}`, B))])
+    // Heads announce each replayed pass; no bucket but the new name's is rewritten.
+    expect(counts.puts.filter((k) => k.startsWith('b:'))).toEqual([bucketKey(z.name, B, bucketOf(`after.${z.name}`, B))])
+    expect(counts.puts.filter((k) => !k.startsWith('b:') && !k.startsWith(`h:${z.name}:`))).toEqual([])
     expect((await converge(z.id)).differences).toEqual([])
   })
 
-  it('deleting every name of a bucket deletes the bucket key; no stale bucket remains', async () => {
+  it('deleting every name of a bucket leaves it written and empty, never missing; no stale name remains', async () => {
     const z = await createZone('stale')
     const a = await post(z.id, { type: 'A', name: 'lonely.deep.er', content: '192.0.2.1' })
     await settle(z.id)
     const B = (await kvMeta(z.name))!.layout!.buckets
     const names = ['lonely.deep.er', 'deep.er', 'er'].map((n) => `${n}.${z.name}`)
-    const keys = new Set(names.map((n) => bucketKey(z.name, B, bucketOf(n, B))))
-    expect(new Set(await kvZoneKeys(z.name))).toEqual(keys) // name and its two ENTs
+    const all = Array.from({ length: B }, (_, i) => bucketKey(z.name, B, i)).sort()
+    expect(await kvZoneKeys(z.name)).toEqual(all) // every bucket, empty ones included
+    expect(await kvNames(z.name)).toEqual(names.sort()) // the name and its two ENTs
     expect(await kvNode(z.name, `deep.er.${z.name}`)).toEqual({ v: 1, sets: {} })
     await api('DELETE', `/zones/${z.id}/dns_records/${a.id}`)
     await settle(z.id)
-    expect(await kvZoneKeys(z.name)).toEqual([])
+    expect(await kvZoneKeys(z.name)).toEqual(all)
+    expect(await kvNames(z.name)).toEqual([])
     expect((await converge(z.id)).differences).toEqual([])
   })
 
@@ -89,7 +94,8 @@ describe('layout v2 buckets', () => {
     expect(status.full).toBeNull()
     expect(status.layout).toEqual({ buckets: 256 })
     expect(status.retire).toMatchObject([{ buckets: 16, notBefore: clock + 60_000 }])
-    expect((await kvMeta(z.name))!.layout).toEqual({ buckets: 256 })
+    // Readers are offered the old count as a fallback while it is retiring.
+    expect((await kvMeta(z.name))!.layout).toEqual({ buckets: 256, prev: 16 })
     // During the grace period a reader holding the old meta still finds every name.
     const old = (await kvZoneKeys(z.name)).filter((k) => k.startsWith(`b:${z.name}:16:`))
     expect(old.length).toBe(16)
@@ -98,6 +104,7 @@ describe('layout v2 buckets', () => {
     await settle(z.id)
     const keys = await kvZoneKeys(z.name)
     expect(keys.filter((k) => !k.startsWith(`b:${z.name}:256:`))).toEqual([])
+    expect((await kvMeta(z.name))!.layout).toEqual({ buckets: 256 })
     expect((await converge(z.id)).differences).toEqual([])
   })
 
@@ -143,7 +150,7 @@ describe('layout v2 buckets', () => {
     })
   })
 
-  it('writes each bucket a pass touched once, over as many invocations as the budget needs, and moves the cursor after the last', async () => {
+  it('makes a large pass visible with one head write, then writes each bucket it touched once, over several invocations within the KV budget', async () => {
     const z = await createZone('flush')
     await settle(z.id)
     const counts = newCounts()
@@ -151,20 +158,33 @@ describe('layout v2 buckets', () => {
       b.io = { ...b.io, kv: countingKv(b.io.kv, counts) }
       b.limits = { ...b.limits, maxKvOps: 16 } // 6 buckets an invocation
     })
+    const before = (await builder(z.id).status()).head.n
     const res = await api('POST', `/zones/${z.id}/dns_records/batch`, { posts: posts(120, 'f') })
     expect(res.status).toBe(200)
+    const seq = Number(res.headers.get('x-edgedns-change-seq'))
     let first = await builder(z.id).status()
-    for (let i = 0; i < 200 && first.flush === null; i++) first = (await sleep(5), await builder(z.id).status())
-    expect(first.flush).not.toBeNull() // the notified invocation wrote what its budget allowed
-    expect(first.cursor).toBeLessThan(Number(res.headers.get('x-edgedns-change-seq')))
+    for (let i = 0; i < 200 && first.cursor < seq; i++) first = (await sleep(5), await builder(z.id).status())
+    // The pass is visible once its head is written: cursor moved, one put, the head first.
+    expect(first.cursor).toBeGreaterThanOrEqual(seq)
+    expect(first.lastPass).toMatchObject({ kind: 'per-record', changes: 120, puts: 1 })
+    expect(first.head.n).toBe(before + 1)
+    const slot = headKey(z.name, headSlot(before + 1))
+    expect(counts.puts[0]).toBe(slot)
+    const names = [...posts(120, 'f').map((p) => `${p.name}.${z.name}`), `sub.${z.name}`]
+    const head = decodeHead((await env.ZONES_KV.get(slot, 'text'))!)
+    expect([...head.overlay.keys()].sort()).toEqual([...names].sort())
     const B = (await kvMeta(z.name))!.layout!.buckets
-    const touched = new Set([...posts(120, 'f').map((p) => `${p.name}.${z.name}`), `sub.${z.name}`].map((n) => bucketKey(z.name, B, bucketOf(n, B))))
-    expect(first.flush!.puts).toBeLessThan(touched.size) // not all written yet, and the cursor waits
+    const touched = new Set(names.map((n) => bucketOf(n, B)))
+    expect(touched.size).toBeGreaterThan(6) // more buckets than one invocation may write
     const done = await settle(z.id)
-    expect(done.flush).toBeNull()
+    expect(done.head.n).toBe(before + 1) // no other head was needed
     expect(done.lastPass).toMatchObject({ kind: 'per-record', changes: 120 })
-    expect(new Set(counts.puts).size).toBe(counts.puts.length) // no bucket written twice
-    expect(new Set(counts.puts)).toEqual(touched)
+    // Every touched bucket written once, after the head; the next head names exactly them.
+    const buckets = counts.puts.slice(1)
+    expect(new Set(buckets).size).toBe(buckets.length)
+    expect(new Set(buckets)).toEqual(new Set([...touched].map((i) => bucketKey(z.name, B, i))))
+    expect([...done.headPending].sort((a, b) => a - b)).toEqual([...touched].sort((a, b) => a - b))
+    expect((await kvNode(z.name, `f7.sub.${z.name}`))?.sets.A?.rdata).toEqual(['192.0.2.1'])
     expect((await converge(z.id)).differences).toEqual([])
   })
 

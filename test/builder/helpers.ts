@@ -4,11 +4,11 @@
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import {
+  bucketEntries,
   bucketKey,
-  bucketNode,
   bucketOf,
-  decodeBucket,
-  nodeKey,
+  decodeNode,
+  findInBucket,
   zoneKey,
   type NodeData,
   type ZoneMeta,
@@ -42,26 +42,29 @@ export async function committedSeq(zoneId: string): Promise<number> {
 export async function settle(zoneId: string, rounds = 2000): Promise<BuilderStatus> {
   const stub = builder(zoneId)
   for (let i = 0; i < rounds; i++) {
-    const status = await stub.status()
+    const status = (await stub.status()) as unknown as BuilderStatus
     const done =
       status.cursor >= (await committedSeq(zoneId)) &&
       !status.full &&
       !status.purge &&
       !status.fullRequested &&
-      status.retire.length === 0
+      status.retire.length === 0 &&
+      status.dirtyBuckets === 0 &&
+      status.zonePending === null
     if (done && status.lastError === null) return status
     if (!(await runDurableObjectAlarm(stub))) await sleep(2)
   }
   throw new Error(`zone ${zoneId} did not settle: ${JSON.stringify(await stub.status())}`)
 }
 
-/** A name's node as the DoH worker sees it: layout v2 (bucket named by the meta), else v1. */
+/** A name's node in the bucket the zone key names (null when the bucket does not hold it). */
 export async function kvNode(zone: string, name: string): Promise<NodeData | null> {
   const meta = await kvMeta(zone)
   const b = meta?.layout?.buckets
-  if (b === undefined) return env.ZONES_KV.get(nodeKey(zone, name), 'json')
-  const raw = await env.ZONES_KV.get(bucketKey(zone, b, bucketOf(name, b)), 'json')
-  return raw === null ? null : bucketNode(decodeBucket(raw), name)
+  if (b === undefined) return null
+  const raw = await env.ZONES_KV.get(bucketKey(zone, b, bucketOf(name, b)), 'text')
+  const encoded = raw === null ? null : findInBucket(raw, zone, name)
+  return encoded === null ? null : decodeNode(encoded)
 }
 
 export async function kvMeta(zone: string): Promise<ZoneMeta | null> {
@@ -79,21 +82,24 @@ async function listKeys(prefix: string): Promise<string[]> {
   return out
 }
 
-/** Every KV key of a zone except its meta key (bucket keys of any count, v1 node keys), sorted. */
+/** Every bucket key of a zone (any count), sorted. */
 export async function kvZoneKeys(zone: string): Promise<string[]> {
-  return [...(await listKeys(`b:${zone}:`)), ...(await listKeys(nodeKey(zone, '')))].sort()
+  return (await listKeys(`b:${zone}:`)).sort()
 }
 
-/** Owner names with a node in the zone (in the buckets the meta announces, plus v1 node keys), sorted. */
+/** Every head slot key of a zone, sorted. */
+export async function kvHeadKeys(zone: string): Promise<string[]> {
+  return (await listKeys(`h:${zone}:`)).sort()
+}
+
+/** Owner names with a node in the zone (in the buckets the zone key announces), sorted. */
 export async function kvNames(zone: string): Promise<string[]> {
   const out: string[] = []
-  const prefix = nodeKey(zone, '')
-  for (const key of await listKeys(prefix)) out.push(key.slice(prefix.length))
   const b = (await kvMeta(zone))?.layout?.buckets
   if (b !== undefined)
     for (const key of await listKeys(`b:${zone}:${b}:`)) {
-      const raw = await env.ZONES_KV.get(key, 'json')
-      if (raw !== null) out.push(...Object.keys(decodeBucket(raw).nodes))
+      const raw = await env.ZONES_KV.get(key, 'text')
+      if (raw !== null) out.push(...bucketEntries(raw, zone).map(([name]) => name))
     }
   return out.sort()
 }

@@ -22,7 +22,7 @@ const NAMES = [
   'e.f.g',
   '_sip._tcp',
 ]
-const BATCHES = 1000
+const BATCHES = Number(process.env.RANDOM_BATCHES ?? 1000)
 
 interface Rec {
   id: string

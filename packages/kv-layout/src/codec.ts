@@ -1,7 +1,7 @@
 /**
  * @module Stable JSON encoding and validating decoding of KV values (equal state → equal bytes).
  */
-import { KV_LAYOUT_VERSION, type BucketData, type NodeData, type RRSetData, type ZoneMeta } from './types.ts'
+import { KV_LAYOUT_VERSION, type NodeData, type RRSetData, type ZoneMeta } from './types.ts'
 
 /** A KV value that does not match layout version 1. */
 export class KvLayoutError extends Error {
@@ -24,8 +24,19 @@ function canonicalNode(node: NodeData): NodeData {
   return { v: KV_LAYOUT_VERSION, sets }
 }
 
+/**
+ * A node's compact encoding, used in buckets, heads and the builder's mirror: a JSON array of its
+ * RRsets sorted by type, each `[type, ttl, [rdata…]]` with a fourth element `1` when proxied
+ * (`[]` for an empty non-terminal). Canonical: equal state gives equal bytes.
+ */
 export function encodeNode(node: NodeData): string {
-  return JSON.stringify(canonicalNode(node))
+  const sets: unknown[] = []
+  for (const type of Object.keys(node.sets).sort(byCodeUnit)) {
+    const set = node.sets[type] as RRSetData
+    const rdata = [...set.rdata].sort(byCodeUnit)
+    sets.push(set.proxied ? [type, set.ttl, rdata, 1] : [type, set.ttl, rdata])
+  }
+  return JSON.stringify(sets)
 }
 
 export function encodeZoneMeta(meta: ZoneMeta): string {
@@ -51,7 +62,11 @@ export function encodeZoneMeta(meta: ZoneMeta): string {
     },
     apex: canonicalNode(meta.apex),
   }
-  if (meta.layout) canonical.layout = { buckets: meta.layout.buckets }
+  if (meta.layout) {
+    canonical.layout = { buckets: meta.layout.buckets }
+    if (meta.layout.prev !== undefined) canonical.layout.prev = meta.layout.prev
+  }
+  if (meta.subzones && meta.subzones.length > 0) canonical.subzones = [...meta.subzones].sort(byCodeUnit)
   return JSON.stringify(canonical)
 }
 
@@ -86,9 +101,19 @@ function checkNode(value: unknown, what: string): NodeData {
   return value as unknown as NodeData
 }
 
-/** Accepts a JSON string or an already parsed value (KV `get(..., 'json')`). */
+/** Decodes `encodeNode` output (a string or the parsed array), validating every set. */
 export function decodeNode(value: unknown): NodeData {
-  return checkNode(parse(value), 'node')
+  const sets = parse(value)
+  if (!Array.isArray(sets)) throw new KvLayoutError('node: not an array of sets')
+  const node: NodeData = { v: KV_LAYOUT_VERSION, sets: {} }
+  for (const set of sets) {
+    if (!Array.isArray(set) || typeof set[0] !== 'string' || !isUint(set[1]) || !isStrings(set[2])) {
+      throw new KvLayoutError('node: bad set')
+    }
+    if (set.length > 4 || (set.length === 4 && set[3] !== 1)) throw new KvLayoutError(`node: bad proxied flag on ${set[0]}`)
+    node.sets[set[0]] = set.length === 4 ? { ttl: set[1], rdata: set[2], proxied: true } : { ttl: set[1], rdata: set[2] }
+  }
+  return node
 }
 
 export function decodeZoneMeta(value: unknown): ZoneMeta {
@@ -112,35 +137,16 @@ export function decodeZoneMeta(value: unknown): ZoneMeta {
     throw new KvLayoutError('zone: bad proxy')
   }
   checkNode(m.apex, 'zone apex')
-  if (m.layout !== undefined && (!isObject(m.layout) || !isBucketCount(m.layout.buckets))) {
+  if (
+    m.layout !== undefined &&
+    (!isObject(m.layout) || !isBucketCount(m.layout.buckets) || (m.layout.prev !== undefined && !isBucketCount(m.layout.prev)))
+  ) {
     throw new KvLayoutError('zone: bad layout')
   }
+  if (m.subzones !== undefined && !isStrings(m.subzones)) throw new KvLayoutError('zone: bad subzones')
   return m as unknown as ZoneMeta
 }
 
 const isBucketCount = (v: unknown): boolean =>
   typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 1 << 20 && (v & (v - 1)) === 0
 
-/**
- * Canonical bucket value from already encoded nodes (name → `encodeNode` output): names sorted,
- * so equal state gives byte-equal buckets and the builder can skip unchanged writes.
- */
-export function encodeBucket(encodedNodes: Iterable<[string, string]>): string {
-  const entries = [...encodedNodes].sort((a, b) => byCodeUnit(a[0], b[0]))
-  return `{"v":2,"nodes":{${entries.map(([n, v]) => `${JSON.stringify(n)}:${v}`).join(',')}}}`
-}
-
-/** Validates the bucket envelope; nodes are checked when read (`bucketNode`). */
-export function decodeBucket(value: unknown): BucketData {
-  const b = parse(value)
-  if (!isObject(b)) throw new KvLayoutError('bucket: not an object')
-  if (b.v !== 2) throw new KvLayoutError('bucket: unsupported version')
-  if (!isObject(b.nodes)) throw new KvLayoutError('bucket: nodes missing')
-  return b as unknown as BucketData
-}
-
-/** One node of a decoded bucket, validated; null when the name is not in the bucket. */
-export function bucketNode(bucket: BucketData, name: string): NodeData | null {
-  if (!Object.hasOwn(bucket.nodes, name)) return null
-  return checkNode(bucket.nodes[name], 'node')
-}

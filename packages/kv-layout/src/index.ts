@@ -1,10 +1,9 @@
 /**
- * @module The KV layout contract (version 1) shared by the zone builder and the DoH worker.
+ * @module The KV layout contract shared by the zone builder and the DoH worker.
  */
 export * from './types.ts'
 export {
   zoneKey,
-  nodeKey,
   bucketKey,
   bucketPrefix,
   nameHash,
@@ -22,21 +21,34 @@ export {
   zoneCandidates,
   ancestorsBetween,
 } from './names.ts'
+export { KvLayoutError, encodeNode, encodeZoneMeta, decodeNode, decodeZoneMeta } from './codec.ts'
 export {
-  KvLayoutError,
-  encodeNode,
-  encodeZoneMeta,
-  decodeNode,
-  decodeZoneMeta,
-  encodeBucket,
-  decodeBucket,
-  bucketNode,
-} from './codec.ts'
-export { TtlLru } from './lru.ts'
+  BUCKET_HEADER,
+  EMPTY_BUCKET,
+  encodeBucketText,
+  findInBucket,
+  bucketEntries,
+  isBucketText,
+  relativeName,
+} from './bucket-text.ts'
+export {
+  HEAD_SLOTS,
+  HEAD_CHANGE_HISTORY,
+  headKey,
+  headKeys,
+  headSlot,
+  encodeHead,
+  decodeHead,
+  headCounter,
+  headFromMeta,
+  type HeadInput,
+} from './head.ts'
+export { zoneImage, withEmptyNonTerminals, type ZoneImageOptions } from './image.ts'
 export {
   KvZoneView,
   nodeNamesFor,
   speculativeKeys,
   type KvBulkReader,
   type KvZoneViewOptions,
+  type ZoneViewStats,
 } from './kv-zone-view.ts'

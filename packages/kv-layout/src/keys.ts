@@ -1,6 +1,6 @@
 /**
- * @module KV key builders: `z:<zone>` for zone metadata, `n:<zone>:<name>` for other names (layout v1),
- * `b:<zone>:<B>:<i>` for bucket i of B (layout v2), and the name hash that picks the bucket.
+ * @module KV key builders: `z:<zone>` for zone metadata, `b:<zone>:<B>:<i>` for bucket i of B,
+ * and the name hash that picks the bucket. Head slots (`h:<zone>:<slot>`) are in head.ts.
  */
 import { normalizeName } from './names.ts'
 
@@ -8,9 +8,6 @@ export function zoneKey(zone: string): string {
   return `z:${normalizeName(zone)}`
 }
 
-export function nodeKey(zone: string, name: string): string {
-  return `n:${normalizeName(zone)}:${normalizeName(name)}`
-}
 
 /** Layout v2: bucket `index` of a zone laid out in `buckets` buckets. */
 export function bucketKey(zone: string, buckets: number, index: number): string {

@@ -1,30 +1,86 @@
 /**
- * @module ZoneView over Workers KV: one bulk read finds the zone and the nodes around a name.
+ * @module ZoneView over Workers KV with an isolate cache that never trusts a timer alone.
+ *
+ * What an isolate keeps, per zone it has answered for: the zone's newest head (metadata, apex,
+ * overlay of names not yet folded into their buckets) and bucket texts, bounded in bytes across
+ * all zones. Before answering from a zone, the view makes sure the zone was confirmed by a KV
+ * read that started at most `revalidateMs` ago: it reads the zone key and the next two head slots
+ * (one bulk get, shared by every query waiting on the same zone), applies a newer head, and drops
+ * exactly the buckets the heads in between say were rewritten (all of them when it missed some).
+ * A bucket fetched while a newer head arrived is used for that answer and not kept.
+ *
+ * A cold lookup costs one bulk get: the zone key and every head slot of each candidate zone, plus
+ * the name's bucket keys under every ladder count (the count is unknown until the zone is read).
+ * A missing bucket key of the live count is never read as "no such name": the view falls back to
+ * the previous count the head announces, and otherwise fails (SERVFAIL upstream), because in
+ * production a miss may be an edge-cached miss from before the key was written.
  */
-import { bucketNode, decodeBucket, decodeNode, decodeZoneMeta } from './codec.ts'
-import { BUCKET_LADDER, bucketKey, bucketOf, nodeKey, zoneKey } from './keys.ts'
-import { TtlLru } from './lru.ts'
+import { findInBucket } from './bucket-text.ts'
+import { decodeNode, decodeZoneMeta, KvLayoutError } from './codec.ts'
+import { decodeHead, headCounter, headFromMeta, headKey, headKeys, headSlot } from './head.ts'
+import { BUCKET_LADDER, bucketKey, bucketOfHash, nameHash, zoneKey } from './keys.ts'
 import { ancestorsBetween, isInZone, normalizeName, zoneCandidates } from './names.ts'
-import type { BucketData, LookupOptions, NodeData, ZoneLookup, ZoneMeta, ZoneView } from './types.ts'
+import type { LookupOptions, NodeData, ZoneHead, ZoneLookup, ZoneView } from './types.ts'
 
-/** The part of a KV namespace binding this view needs (Workers KV bulk get). */
+
+/** The part of a KV namespace binding this view needs (Workers KV bulk get of text values). */
 export interface KvBulkReader {
-  get(keys: string[], type: 'json'): Promise<Map<string, unknown | null>>
+  get(keys: string[], type: 'text'): Promise<Map<string, string | null>>
 }
 
 export interface KvZoneViewOptions {
-  /** How long zone metadata (found or missing) stays cached in the isolate; default 5000 ms. */
-  cacheTtlMs?: number
-  /** Most zone names kept in the cache; default 1000. */
-  cacheSize?: number
+  /** A zone confirmed by a KV read that started at most this long ago is answered from memory; default 5 ms. */
+  revalidateMs?: number
+  /** Bytes of bucket text (and heads) the isolate keeps, across zones; default 64 MiB. */
+  cacheBytes?: number
+  /** How long "no hosted zone here" is trusted for a name under no known zone; default 1000 ms. */
+  absentTtlMs?: number
+  /** Most zones kept; default 10,000. */
+  maxZones?: number
   /** Keys per KV bulk call (Workers KV allows 100). */
   maxKeysPerCall?: number
-  /**
-   * Above this many keys an uncached lookup first reads zone keys, then node keys (two round
-   * trips) instead of speculating node keys for every candidate zone; default 100.
-   */
+  /** Above this many keys a cold lookup reads zone keys and heads first, buckets after (two round trips); default 300 (parallel bulk calls of 100). */
   speculativeKeyBudget?: number
   now?: () => number
+}
+
+/** Counters for benchmarks and tests. */
+export interface ZoneViewStats {
+  lookups: number
+  kvCalls: number
+  kvKeys: number
+  revalidations: number
+  bucketHits: number
+  bucketMisses: number
+  cacheBytes: number
+  cachedBuckets: number
+  zones: number
+}
+
+interface CachedBucket {
+  zone: ZoneEntry
+  index: number
+  text: string
+  size: number
+  used: boolean
+}
+
+interface ZoneEntry {
+  name: string
+  head: ZoneHead
+  /** Raw zone key value last read (a zone without heads takes its metadata from it). */
+  raw: string
+  /** Bucket count `buckets` belong to. */
+  count: number
+  buckets: Map<number, CachedBucket>
+  /** Start time of the KV read that last confirmed the zone. */
+  confirmedAt: number
+  refresh: Promise<ZoneEntry | null> | null
+  refreshStartedAt: number
+  /** Bumped whenever cached buckets are invalidated: a fetch that saw a bump is not kept. */
+  epoch: number
+  gone: boolean
+  headBytes: number
 }
 
 /** Node names a lookup of `name` in `zone` reads: the name, ancestors, wildcards. */
@@ -39,128 +95,416 @@ export function nodeNamesFor(name: string, zone: string): string[] {
 export function speculativeKeys(name: string, zone: string): string[] {
   const names = nodeNamesFor(name, zone)
   const keys = new Set<string>()
-  for (const b of BUCKET_LADDER) for (const n of names) keys.add(bucketKey(zone, b, bucketOf(n, b)))
+  for (const b of BUCKET_LADDER) for (const n of names) keys.add(bucketKey(zone, b, bucketOfHash(nameHash(n), b)))
   return [...keys]
 }
 
+const ENTRY_OVERHEAD = 96
+
 export class KvZoneView implements ZoneView {
   readonly #kv: KvBulkReader
-  readonly #zones: TtlLru<ZoneMeta | null>
+  readonly #revalidateMs: number
+  readonly #cacheBytes: number
+  readonly #absentTtlMs: number
+  readonly #maxZones: number
   readonly #maxKeysPerCall: number
   readonly #budget: number
+  readonly #now: () => number
+  readonly #zones = new Map<string, ZoneEntry>()
+  /** Candidate names known not to be zones, until the given time. */
+  readonly #absent = new Map<string, number>()
+  /** Cached buckets in second-chance (CLOCK) order. */
+  readonly #clock = new Set<CachedBucket>()
+  #bytes = 0
+  readonly stats: ZoneViewStats = {
+    lookups: 0,
+    kvCalls: 0,
+    kvKeys: 0,
+    revalidations: 0,
+    bucketHits: 0,
+    bucketMisses: 0,
+    cacheBytes: 0,
+    cachedBuckets: 0,
+    zones: 0,
+  }
 
   constructor(kv: KvBulkReader, options: KvZoneViewOptions = {}) {
     this.#kv = kv
-    this.#zones = new TtlLru(options.cacheSize ?? 1000, options.cacheTtlMs ?? 5000, options.now)
+    this.#revalidateMs = options.revalidateMs ?? 5
+    this.#cacheBytes = options.cacheBytes ?? 64 * 1024 * 1024
+    this.#absentTtlMs = options.absentTtlMs ?? 1000
+    this.#maxZones = options.maxZones ?? 10_000
     this.#maxKeysPerCall = options.maxKeysPerCall ?? 100
-    this.#budget = options.speculativeKeyBudget ?? 100
+    this.#budget = options.speculativeKeyBudget ?? 300
+    this.#now = options.now ?? Date.now
   }
 
   async lookup(qname: string, options: LookupOptions = {}): Promise<ZoneLookup | null> {
+    this.stats.lookups++
     const name = normalizeName(qname)
     const within = options.within === undefined ? undefined : normalizeName(options.within)
+    const arrived = this.#now()
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const found = await this.#zoneFor(name, within)
+      if (!found) return null
+      const entry = await this.#fresh(found.entry, arrived)
+      if (!entry) continue // the zone was deleted meanwhile: look again
+      return { zone: entry.head.meta, nodes: await this.#nodes(name, entry, found.speculated) }
+    }
+    return null
+  }
+
+  /** Counters with the current cache size. */
+  snapshot(): ZoneViewStats {
+    return { ...this.stats, cacheBytes: this.#bytes, cachedBuckets: this.#clock.size, zones: this.#zones.size }
+  }
+
+  /** Drops everything cached (tests). */
+  clearCache(): void {
+    for (const e of this.#zones.values()) this.#dropZone(e)
+    this.#zones.clear()
+    this.#absent.clear()
+  }
+
+  // ── which zone ────────────────────────────────────────────────────────────────────────────
+
+  async #zoneFor(
+    name: string,
+    within: string | undefined
+  ): Promise<{ entry: ZoneEntry; speculated: Map<string, string | null> | null } | null> {
     let candidates = zoneCandidates(name)
     if (within !== undefined) candidates = candidates.filter((c) => isInZone(within, c))
-
-    const unknown: string[] = []
-    let cached: ZoneMeta | null = null
-    for (const c of candidates) {
-      const hit = this.#zones.get(c)
-      if (hit === undefined) unknown.push(c)
-      else if (hit.value) {
-        cached = hit.value
+    let best: ZoneEntry | undefined
+    let bestAt = -1
+    for (let i = 0; i < candidates.length; i++) {
+      const e = this.#zones.get(candidates[i]!)
+      if (e) {
+        best = e
+        bestAt = i
         break
       }
     }
-    if (unknown.length === 0 && !cached) return null
-
-    // Layout v2: an uncached zone's bucket count is unknown, so speculate over the ladder (absent
-    // bucket keys cost nothing but a key in the bulk call); a cached zone reads its own layout.
-    const speculative = unknown.flatMap((z) => speculativeKeys(name, z))
-    if (cached) speculative.push(...this.#nodeKeys(name, cached))
-    const zoneKeys = unknown.map(zoneKey)
-
-    if (zoneKeys.length + speculative.length > this.#budget) {
-      // Speculate only for the cached zone; a longer zone found now costs a second round trip.
-      const cachedKeys = cached ? this.#nodeKeys(name, cached) : []
-      const values = await this.#bulk([...zoneKeys, ...cachedKeys])
-      const found = this.#readZones(unknown, values)
-      if (!found && !cached) return null
-      if (!found && cached) return { zone: cached, nodes: this.#nodes(name, cached, values) }
-      const zone = found as ZoneMeta
-      return { zone, nodes: this.#nodes(name, zone, await this.#bulk(this.#nodeKeys(name, zone))) }
-    }
-
-    const values = await this.#bulk([...zoneKeys, ...speculative])
-    const zone = this.#readZones(unknown, values) ?? cached
-    if (!zone) return null
-    if (zone !== cached && !zone.layout) {
-      // A layout-v1 zone found on a cold cache (migration only): its node keys were not speculated.
-      return { zone, nodes: this.#nodes(name, zone, await this.#bulk(this.#nodeKeys(name, zone))) }
-    }
-    return { zone, nodes: this.#nodes(name, zone, values) }
-  }
-
-  /** The keys holding `name`, its ancestors and wildcards in a zone whose layout is known. */
-  #nodeKeys(name: string, zone: ZoneMeta): string[] {
-    const names = nodeNamesFor(name, zone.name)
-    const b = zone.layout?.buckets
-    if (b === undefined) return names.map((n) => nodeKey(zone.name, n))
-    return [...new Set(names.map((n) => bucketKey(zone.name, b, bucketOf(n, b))))]
-  }
-
-  /** Caches every zone key read; returns the longest zone found. */
-  #readZones(unknown: string[], values: Map<string, unknown>): ZoneMeta | null {
-    let longest: ZoneMeta | null = null
-    for (const c of unknown) {
-      const raw = values.get(zoneKey(c))
-      const meta = raw === null || raw === undefined ? null : decodeZoneMeta(raw)
-      this.#zones.set(c, meta)
-      if (meta && !longest) longest = meta
-    }
-    return longest
-  }
-
-  #nodes(name: string, zone: ZoneMeta, values: Map<string, unknown>): Map<string, NodeData> {
-    const nodes = new Map<string, NodeData>()
-    const b = zone.layout?.buckets
-    if (b !== undefined) {
-      const decoded = new Map<string, BucketData | null>()
-      for (const n of nodeNamesFor(name, zone.name)) {
-        const key = bucketKey(zone.name, b, bucketOf(n, b))
-        let bucket = decoded.get(key)
-        if (bucket === undefined) {
-          const raw = values.get(key)
-          bucket = raw === null || raw === undefined ? null : decodeBucket(raw)
-          decoded.set(key, bucket)
-        }
-        const node = bucket ? bucketNode(bucket, n) : null
-        if (node) nodes.set(n, node)
+    const unknown: string[] = []
+    if (best) {
+      // A known zone lists the hosted zones below it: no other longer suffix can be a zone.
+      const subzones = best.head.meta.subzones
+      if (subzones && bestAt > 0) for (let i = 0; i < bestAt; i++) if (subzones.includes(candidates[i]!)) unknown.push(candidates[i]!)
+      if (unknown.length === 0) return { entry: best, speculated: null }
+    } else {
+      const now = this.#now()
+      for (const c of candidates) {
+        const until = this.#absent.get(c)
+        if (until === undefined || until <= now) unknown.push(c)
       }
-      return nodes
+      if (unknown.length === 0) return null
     }
-    for (const n of nodeNamesFor(name, zone.name)) {
-      const raw = values.get(nodeKey(zone.name, n))
-      if (raw !== null && raw !== undefined) nodes.set(n, decodeNode(raw))
+    const speculated = await this.#coldRead(name, unknown)
+    for (const c of candidates) {
+      const e = this.#zones.get(c)
+      if (e) return { entry: e, speculated }
     }
+    return null
+  }
+
+  /** One bulk get: zone keys, heads and (within budget) the name's buckets under every count. */
+  async #coldRead(name: string, zones: string[]): Promise<Map<string, string | null> | null> {
+    const keys: string[] = []
+    for (const z of zones) keys.push(zoneKey(z), ...headKeys(z))
+    const speculative: string[] = []
+    for (const z of zones) speculative.push(...speculativeKeys(name, z))
+    const withBuckets = keys.length + speculative.length <= this.#budget
+    const startedAt = this.#now()
+    const values = await this.#bulk(withBuckets ? [...keys, ...speculative] : keys)
+    for (const z of zones) {
+      const raw = values.get(zoneKey(z)) ?? null
+      const old = this.#zones.get(z)
+      if (raw === null) {
+        if (old) this.#forget(old)
+        this.#markAbsent(z)
+        continue
+      }
+      this.#absent.delete(z)
+      let head: ZoneHead | null = null
+      let newest = -1
+      let newestText = ''
+      for (const k of headKeys(z)) {
+        const text = values.get(k)
+        if (text === null || text === undefined) continue
+        const n = headCounter(text)
+        if (n > newest) {
+          newest = n
+          newestText = text
+        }
+      }
+      head = newest >= 0 ? decodeHead(newestText) : headFromMeta(decodeZoneMeta(raw))
+      const same = old && old.head.meta.id === head.meta.id && old.head.meta.layout?.buckets === head.meta.layout?.buckets
+      if (old && same && old.head.n >= head.n) {
+        old.confirmedAt = Math.max(old.confirmedAt, startedAt)
+        continue
+      }
+      if (old) this.#forget(old)
+      this.#addZone(z, head, raw, startedAt)
+    }
+    return withBuckets ? values : null
+  }
+
+  #addZone(name: string, head: ZoneHead, raw: string, confirmedAt: number): ZoneEntry {
+    const entry: ZoneEntry = {
+      name,
+      head,
+      raw,
+      count: head.meta.layout?.buckets ?? 0,
+      buckets: new Map(),
+      confirmedAt,
+      refresh: null,
+      refreshStartedAt: 0,
+      epoch: 0,
+      gone: false,
+      headBytes: 0,
+    }
+    this.#setHeadBytes(entry, raw.length + head.overlay.size * 128)
+    this.#zones.set(name, entry)
+    while (this.#zones.size > this.#maxZones) {
+      const oldest = this.#zones.values().next().value as ZoneEntry
+      this.#forget(oldest)
+    }
+    return entry
+  }
+
+  #markAbsent(name: string): void {
+    this.#absent.set(name, this.#now() + this.#absentTtlMs)
+    if (this.#absent.size > 4 * this.#maxZones) {
+      const now = this.#now()
+      for (const [k, until] of this.#absent) if (until <= now || this.#absent.size > 2 * this.#maxZones) this.#absent.delete(k)
+    }
+  }
+
+  // ── freshness ─────────────────────────────────────────────────────────────────────────────
+
+  /** The zone, confirmed by a read that started no earlier than `revalidateMs` before `arrived`; null if it is gone. */
+  async #fresh(entry: ZoneEntry, arrived: number): Promise<ZoneEntry | null> {
+    const floor = arrived - this.#revalidateMs
+    for (;;) {
+      if (entry.gone) return null
+      if (entry.confirmedAt >= floor) return entry
+      if (entry.refresh) {
+        const startedAt = entry.refreshStartedAt
+        const result = await entry.refresh
+        if (startedAt >= floor) return result
+        continue
+      }
+      const startedAt = this.#now()
+      entry.refreshStartedAt = startedAt
+      entry.refresh = this.#revalidate(entry, startedAt).finally(() => {
+        entry.refresh = null
+      })
+    }
+  }
+
+  async #revalidate(entry: ZoneEntry, startedAt: number): Promise<ZoneEntry | null> {
+    this.stats.revalidations++
+    const z = entry.name
+    const n = entry.head.n
+    const next = n > 0 ? [headKey(z, headSlot(n + 1)), headKey(z, headSlot(n + 2))] : headKeys(z)
+    let values = await this.#bulk([zoneKey(z), ...next])
+    const raw = values.get(zoneKey(z)) ?? null
+    if (raw === null) {
+      this.#forget(entry)
+      this.#markAbsent(z)
+      return null
+    }
+    if (raw !== entry.raw && decodeZoneMeta(raw).id !== entry.head.meta.id) {
+      // Another zone of the same name (deleted and created again): its heads count from 1.
+      this.#forget(entry)
+      return null
+    }
+    if (n > 0) {
+      const c1 = headCounter(values.get(next[0]!) ?? '')
+      const c2 = headCounter(values.get(next[1]!) ?? '')
+      // Two or more heads since ours (or a slot lapped): the newest may be in any slot.
+      if (c1 > n + 1 || c2 >= n + 2) values = await this.#bulk(headKeys(z))
+    }
+    let newest = -1
+    let newestText = ''
+    for (const [key, text] of values) {
+      if (text === null || key === zoneKey(z)) continue
+      const c = headCounter(text)
+      if (c > newest) {
+        newest = c
+        newestText = text
+      }
+    }
+    if (entry.gone) return null
+    if (newest > entry.head.n) this.#apply(entry, decodeHead(newestText), raw)
+    else if (entry.head.n === 0 && raw !== entry.raw) this.#apply(entry, headFromMeta(decodeZoneMeta(raw)), raw)
+    entry.confirmedAt = Math.max(entry.confirmedAt, startedAt)
+    return entry
+  }
+
+  /** Takes a newer head: drops the buckets rewritten since the one held (all of them after a gap). */
+  #apply(entry: ZoneEntry, head: ZoneHead, raw: string): void {
+    const count = head.meta.layout?.buckets ?? 0
+    const since = entry.head.n
+    const contiguous = since > 0 && head.changed.some(([c]) => c === since + 1)
+    if (count !== entry.count || !contiguous) this.#dropBuckets(entry)
+    else
+      for (const [c, buckets] of head.changed) {
+        if (c <= since) continue
+        if (buckets === 'all') {
+          this.#dropBuckets(entry)
+          break
+        }
+        for (const i of buckets) this.#dropBucket(entry, i)
+      }
+    entry.epoch++
+    entry.head = head
+    entry.raw = raw
+    entry.count = count
+    this.#setHeadBytes(entry, raw.length + head.overlay.size * 128)
+  }
+
+  // ── nodes ─────────────────────────────────────────────────────────────────────────────────
+
+  async #nodes(name: string, entry: ZoneEntry, speculated: Map<string, string | null> | null): Promise<Map<string, NodeData>> {
+    const nodes = new Map<string, NodeData>()
+    const zone = entry.name
+    const names = nodeNamesFor(name, zone)
+    if (names.length === 0) return nodes
+    const count = entry.count
+    if (count === 0) throw new KvLayoutError(`zone ${zone}: no bucket layout`)
+    const overlay = entry.head.overlay
+    let pending: { name: string; index: number }[] | null = null
+    for (const n of names) {
+      if (overlay.has(n)) {
+        const node = overlay.get(n)
+        if (node) nodes.set(n, node)
+        continue
+      }
+      const index = bucketOfHash(nameHash(n), count)
+      const cached = entry.buckets.get(index)
+      if (cached) {
+        this.stats.bucketHits++
+        cached.used = true
+        const encoded = findInBucket(cached.text, zone, n)
+        if (encoded !== null) nodes.set(n, decodeNode(encoded))
+        continue
+      }
+      ;(pending ??= []).push({ name: n, index })
+    }
+    if (!pending) return nodes
+
+    const epoch = entry.epoch
+    const texts = new Map<number, string>()
+    const wanted = [...new Set(pending.map((p) => p.index))]
+    const keys = wanted.map((i) => bucketKey(zone, count, i))
+    const values = speculated && keys.every((k) => speculated.has(k)) ? speculated : await this.#bulk(keys)
+    this.stats.bucketMisses += wanted.length
+    const missing: { name: string; index: number }[] = []
+    for (let k = 0; k < wanted.length; k++) {
+      const text = values.get(keys[k]!)
+      if (text === null || text === undefined) continue
+      texts.set(wanted[k]!, text)
+      if (entry.epoch === epoch && !entry.gone && entry.count === count) this.#store(entry, wanted[k]!, text)
+    }
+    for (const p of pending) {
+      const text = texts.get(p.index)
+      if (text === undefined) {
+        missing.push(p)
+        continue
+      }
+      const encoded = findInBucket(text, zone, p.name)
+      if (encoded !== null) nodes.set(p.name, decodeNode(encoded))
+    }
+    if (missing.length > 0) await this.#fromPrevious(entry, missing, nodes)
     return nodes
   }
 
-  /** One round trip: chunks of at most `maxKeysPerCall` keys read in parallel. */
-  async #bulk(keys: string[]): Promise<Map<string, unknown>> {
-    const unique = [...new Set(keys)]
-    const chunks: string[][] = []
-    for (let i = 0; i < unique.length; i += this.#maxKeysPerCall) {
-      chunks.push(unique.slice(i, i + this.#maxKeysPerCall))
-    }
-    const results = await Promise.all(chunks.map((c) => this.#kv.get(c, 'json')))
-    const out = new Map<string, unknown>()
-    for (const r of results) for (const [k, v] of r) out.set(k, v)
-    return out
+  /**
+   * A bucket of the live count that KV does not return (not yet visible here): read the names
+   * from the previous count, which stays readable until retired; never answer "no such name".
+   */
+  async #fromPrevious(entry: ZoneEntry, missing: { name: string; index: number }[], nodes: Map<string, NodeData>): Promise<void> {
+    const zone = entry.name
+    const prev = entry.head.meta.layout?.prev
+    if (prev === undefined) throw new KvLayoutError(`zone ${zone}: bucket ${missing[0]!.index} of ${entry.count} missing`)
+    const keys = missing.map((m) => bucketKey(zone, prev, bucketOfHash(nameHash(m.name), prev)))
+    const values = await this.#bulk(keys)
+    missing.forEach((m, k) => {
+      const text = values.get(keys[k]!)
+      if (text === null || text === undefined) throw new KvLayoutError(`zone ${zone}: bucket of ${m.name} missing in both counts`)
+      const encoded = findInBucket(text, zone, m.name)
+      if (encoded !== null) nodes.set(m.name, decodeNode(encoded))
+    })
   }
 
-  /** Drops cached zone metadata (tests, or after a known change). */
-  clearCache(): void {
-    this.#zones.clear()
+  // ── byte-bounded bucket cache ─────────────────────────────────────────────────────────────
+
+  #store(entry: ZoneEntry, index: number, text: string): void {
+    const size = text.length + ENTRY_OVERHEAD
+    if (size > this.#cacheBytes / 8) return
+    this.#dropBucket(entry, index)
+    const bucket: CachedBucket = { zone: entry, index, text, size, used: false }
+    entry.buckets.set(index, bucket)
+    this.#clock.add(bucket)
+    this.#bytes += size
+    this.#evict()
+  }
+
+  #setHeadBytes(entry: ZoneEntry, bytes: number): void {
+    this.#bytes += bytes - entry.headBytes
+    entry.headBytes = bytes
+    this.#evict()
+  }
+
+  /** Second chance: a bucket used since it was last passed over goes to the back once. */
+  #evict(): void {
+    while (this.#bytes > this.#cacheBytes && this.#clock.size > 0) {
+      const oldest = this.#clock.values().next().value as CachedBucket
+      this.#clock.delete(oldest)
+      if (oldest.used) {
+        oldest.used = false
+        this.#clock.add(oldest)
+        continue
+      }
+      oldest.zone.buckets.delete(oldest.index)
+      this.#bytes -= oldest.size
+    }
+  }
+
+  #dropBucket(entry: ZoneEntry, index: number): void {
+    const bucket = entry.buckets.get(index)
+    if (!bucket) return
+    entry.buckets.delete(index)
+    this.#clock.delete(bucket)
+    this.#bytes -= bucket.size
+  }
+
+  #dropBuckets(entry: ZoneEntry): void {
+    for (const index of [...entry.buckets.keys()]) this.#dropBucket(entry, index)
+  }
+
+  #dropZone(entry: ZoneEntry): void {
+    this.#dropBuckets(entry)
+    this.#bytes -= entry.headBytes
+    entry.headBytes = 0
+  }
+
+  #forget(entry: ZoneEntry): void {
+    entry.gone = true
+    this.#dropZone(entry)
+    if (this.#zones.get(entry.name) === entry) this.#zones.delete(entry.name)
+  }
+
+  /** One round trip: chunks of at most `maxKeysPerCall` keys read in parallel. */
+  async #bulk(keys: string[]): Promise<Map<string, string | null>> {
+    const unique = [...new Set(keys)]
+    const chunks: string[][] = []
+    for (let i = 0; i < unique.length; i += this.#maxKeysPerCall) chunks.push(unique.slice(i, i + this.#maxKeysPerCall))
+    this.stats.kvCalls += chunks.length
+    this.stats.kvKeys += unique.length
+    const results = await Promise.all(chunks.map((c) => this.#kv.get(c, 'text')))
+    const out = new Map<string, string | null>()
+    for (const r of results) for (const [k, v] of r) out.set(k, v)
+    return out
   }
 }

@@ -14,8 +14,16 @@ export class FakeKv implements KvBulkReader {
     this.data.set(key, value)
   }
 
-  async get(keys: string[], type: 'json'): Promise<Map<string, unknown | null>> {
-    if (type !== 'json') throw new Error('json only')
+  putAll(entries: Map<string, string>): void {
+    for (const [k, v] of entries) this.data.set(k, v)
+  }
+
+  delete(key: string): void {
+    this.data.delete(key)
+  }
+
+  async get(keys: string[], type: 'text'): Promise<Map<string, string | null>> {
+    if (type !== 'text') throw new Error('text only')
     if (keys.length > 100) throw new Error('more than 100 keys in one bulk get')
     if (this.#inFlight === 0) this.rounds++
     this.#inFlight++
@@ -23,10 +31,10 @@ export class FakeKv implements KvBulkReader {
     this.keysRead.push(keys)
     await Promise.resolve()
     this.#inFlight--
-    const out = new Map<string, unknown | null>()
+    const out = new Map<string, string | null>()
     for (const k of keys) {
       const v = this.data.get(k)
-      out.set(k, v === undefined ? null : JSON.parse(v))
+      out.set(k, v ?? null)
     }
     return out
   }

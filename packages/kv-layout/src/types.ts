@@ -48,14 +48,38 @@ export interface ZoneMeta {
    * Layout v2: the zone's names live in `buckets` hash buckets (`b:<zone>:<buckets>:<i>`).
    * Absent = layout v1 (`n:<zone>:<name>` keys), still readable during a migration.
    */
-  layout?: { buckets: number }
+  layout?: ZoneLayout
+  /**
+   * Hosted zones strictly below this one (other zones, any account). A reader that knows this
+   * zone needs no lookup for longer suffixes of a name unless one of them is listed here.
+   */
+  subzones?: string[]
 }
 
-/** The value of `b:<zone>:<B>:<i>` (layout v2): every node whose name hashes into bucket i. */
-export interface BucketData {
-  v: 2
-  nodes: Record<string, NodeData>
+/** Where a zone's names live: `buckets` hash buckets, plus the count being retired, if any. */
+export interface ZoneLayout {
+  buckets: number
+  /** The previous bucket count, still readable until it is retired (a reader's fallback). */
+  prev?: number
 }
+
+/**
+ * The value of a head slot `h:<zone>:<slot>` (written round robin, one slot per build pass):
+ * the zone's current metadata, the names changed but not yet folded into their buckets, and
+ * which buckets recent passes rewrote. Readers revalidate through it.
+ */
+export interface ZoneHead {
+  /** Write counter: head n lives in slot n mod HEAD_SLOTS. */
+  n: number
+  /** Change-log sequence built when it was written. */
+  seq: number
+  meta: ZoneMeta
+  /** Overlay: name → node, or null for a name that no longer exists. Shadows the buckets. */
+  overlay: Map<string, NodeData | null>
+  /** [head counter, bucket indexes rewritten since the previous head, or 'all'] for recent heads. */
+  changed: [number, number[] | 'all'][]
+}
+
 
 /** What a zone view returns for one name: its zone and the nodes that exist around it. */
 export interface ZoneLookup {

@@ -1,25 +1,11 @@
 /**
- * @module Test helper: a zone in zone-file syntax → KV values written the way the ZoneBuilder
- * writes them (`z:<zone>` with the apex inside and the bucket count, `b:<zone>:<B>:<i>` hash buckets of
- * nodes, ENTs included; layout v1 `n:<zone>:<name>` keys on request).
+ * @module Test helper: a zone in zone-file syntax → the KV image a full build leaves behind
+ * (`zoneImage` of @edgedns/kv-layout: zone key, every bucket, head 1; ENTs added).
  *
  * Relative names inside CNAME, NS, PTR, DNAME, MX and SRV rdata are made absolute; an apex SOA
  * sets the zone's SOA (else a default one); `; cf_tags=cf-proxied:true` marks the set proxied.
  */
-import {
-  ancestorsBetween,
-  bucketCountFor,
-  bucketKey,
-  bucketOf,
-  encodeBucket,
-  encodeNode,
-  encodeZoneMeta,
-  nodeKey,
-  normalizeName,
-  zoneKey,
-  type NodeData,
-  type ZoneMeta,
-} from '../../../packages/kv-layout/src/index.ts'
+import { normalizeName, zoneImage, type NodeData, type ZoneMeta } from '../../../packages/kv-layout/src/index.ts'
 import { parseCfComment, parseZoneFile } from '../../../packages/zonefile/src/index.ts'
 import { env } from 'cloudflare:workers'
 
@@ -28,9 +14,7 @@ export const TEST_PROXY = { ipv4: ['203.0.113.10', '203.0.113.11'], ipv6: ['2001
 export interface SeedOptions {
   proxy?: { ipv4: string[]; ipv6: string[] }
   ns?: string[]
-  /** 'v2' (default): hash buckets as the ZoneBuilder writes them; 'v1': one key per name. */
-  layout?: 'v1' | 'v2'
-  /** Bucket count for layout v2 (default: what the builder would pick). */
+  /** Bucket count (default: what the builder would pick). */
   buckets?: number
 }
 
@@ -94,24 +78,7 @@ export function zoneEntries(origin: string, text: string, options: SeedOptions =
     set.rdata.push(fields.join(' '))
     if (parseCfComment(entry.comment ?? '').proxied) set.proxied = true
   }
-  for (const name of [...nodes.keys()]) {
-    for (const ancestor of ancestorsBetween(name, zone)) nodeAt(nodes, ancestor)
-  }
-  if (options.layout === 'v1') {
-    const out = new Map<string, string>([[zoneKey(zone), encodeZoneMeta(meta)]])
-    for (const [name, node] of nodes) out.set(nodeKey(zone, name), encodeNode(node))
-    return out
-  }
-  const buckets = options.buckets ?? bucketCountFor(nodes.size)
-  meta.layout = { buckets }
-  const out = new Map<string, string>([[zoneKey(zone), encodeZoneMeta(meta)]])
-  const grouped = new Map<number, [string, string][]>()
-  for (const [name, node] of nodes) {
-    const i = bucketOf(name, buckets)
-    grouped.set(i, [...(grouped.get(i) ?? []), [name, encodeNode(node)]])
-  }
-  for (const [i, entries] of grouped) out.set(bucketKey(zone, buckets, i), encodeBucket(entries))
-  return out
+  return zoneImage(meta, nodes, options.buckets === undefined ? {} : { buckets: options.buckets })
 }
 
 /** Writes a zone into the worker's KV namespace. */

@@ -1,8 +1,17 @@
 /**
- * @module Bindings of the DoH worker: the zones KV namespace, read only.
+ * @module Bindings and settings of the DoH worker.
  */
 
 export interface DohEnv {
   /** Written by the ZoneBuilder (layout: `@edgedns/kv-layout`); this worker only reads it. */
   ZONES_KV: KVNamespace
+  /**
+   * How old (ms) the last confirmation of a zone may be before a query waits for a fresh one
+   * (one KV read shared by all waiting queries). Default 5.
+   */
+  REVALIDATE_MS?: string
+  /** Megabytes of zone data the isolate keeps (bucket texts and heads). Default 64. */
+  CACHE_MB?: string
+  /** "1": `GET /stats` returns the view's counters (benchmarks; never set in production). */
+  DOH_STATS?: string
 }

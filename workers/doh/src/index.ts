@@ -33,7 +33,7 @@ async function get(req: Request, url: URL, env: DohEnv): Promise<Response> {
     if (bytes.length > MAX_MESSAGE) return wireError(413, 'DNS message too large')
     return wireBytes(bytes, env)
   }
-  if (params.has('name') || wantsJson(req, params)) return jsonQuery(params, zoneView(env.ZONES_KV))
+  if (params.has('name') || wantsJson(req, params)) return jsonQuery(params, zoneView(env))
   return wireError(400, 'missing dns parameter')
 }
 
@@ -48,7 +48,7 @@ async function post(req: Request, env: DohEnv): Promise<Response> {
 
 async function wireBytes(bytes: Uint8Array, env: DohEnv): Promise<Response> {
   try {
-    return await wireQuery(bytes, zoneView(env.ZONES_KV))
+    return await wireQuery(bytes, zoneView(env))
   } catch (err) {
     logFailure('wire query', err)
     return wireServfail(bytes)
@@ -57,7 +57,10 @@ async function wireBytes(bytes: Uint8Array, env: DohEnv): Promise<Response> {
 
 async function route(req: Request, env: DohEnv): Promise<Response> {
   const url = new URL(req.url)
-  if (url.pathname !== '/dns-query') return wireError(404, 'not found')
+  if (url.pathname !== '/dns-query') {
+    if (url.pathname === '/stats' && env.DOH_STATS === '1') return Response.json(zoneView(env).snapshot())
+    return wireError(404, 'not found')
+  }
   switch (req.method) {
     case 'GET':
     case 'HEAD':

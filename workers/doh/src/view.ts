@@ -1,12 +1,9 @@
 /**
- * @module The isolate's zone view: one module-level KvZoneView, so zone metadata (and the apex
- * data inside it) stays cached across requests for a bounded time (design §2 invariant 5).
+ * @module The isolate's zone view: one module-level KvZoneView, so zone heads and bucket texts stay
+ * cached across requests, revalidated through the zone's head slots (kv-layout README).
  */
 import { KvZoneView, type KvBulkReader } from '@edgedns/kv-layout'
-
-/** How long zone metadata, found or missing, is reused before KV is asked again. */
-export const ZONE_CACHE_TTL_MS = 5000
-export const ZONE_CACHE_SIZE = 1000
+import type { DohEnv } from './env.ts'
 
 let binding: KVNamespace | undefined
 
@@ -18,9 +15,19 @@ const reader: KvBulkReader = {
   },
 }
 
-const view = new KvZoneView(reader, { cacheTtlMs: ZONE_CACHE_TTL_MS, cacheSize: ZONE_CACHE_SIZE })
+let view: KvZoneView | undefined
 
-export function zoneView(kv: KVNamespace): KvZoneView {
-  binding = kv
+const numberOr = (value: string | undefined, fallback: number): number => {
+  const n = Number(value)
+  return value !== undefined && value !== '' && Number.isFinite(n) && n >= 0 ? n : fallback
+}
+
+/** The isolate's view; its options come from the first request's environment. */
+export function zoneView(env: DohEnv): KvZoneView {
+  binding = env.ZONES_KV
+  view ??= new KvZoneView(reader, {
+    revalidateMs: numberOr(env.REVALIDATE_MS, 5),
+    cacheBytes: numberOr(env.CACHE_MB, 64) * 1024 * 1024,
+  })
   return view
 }

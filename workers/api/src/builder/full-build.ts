@@ -3,27 +3,21 @@
  * 1. write: every owner name of the zone in name_rev pages from D1, with the empty non-terminals
  *    above them, into a fresh node mirror (`nodes_next`, DO SQLite; no KV operation);
  * 2. buckets: the bucket count is picked from the zone size; every bucket 0..B-1 is written from
- *    the mirror (or deleted when empty, so no stale bucket survives), then the meta key, which
- *    announces the bucket count: readers switch generation atomically with that one write. An
+ *    the mirror (an empty one as such, so no stale bucket survives), then the zone key and a head
+ *    slot announcing the bucket count: readers switch generation atomically with that head. An
  *    earlier bucket count is retired (deleted) after a grace period;
  * 3. sweep: leftovers of layout v1 (`n:<zone>:` keys) are listed and deleted.
  * The cursor moves to the sequence committed when the build started; changes made during the
  * build are replayed by per-record passes after it.
  */
-import {
-  ancestorsBetween,
-  bucketCountFor,
-  encodeNode,
-  encodeZoneMeta,
-  isInZone,
-  nodeKey,
-  zoneKey,
-} from '@edgedns/kv-layout'
+import { ancestorsBetween, bucketCountFor, encodeNode, isInZone, zoneKey } from '@edgedns/kv-layout'
 import { reverseName } from '../records/model.ts'
 import type { StepContext, StepOutcome } from './context.ts'
 import { namesWithRecords, readNames, readPage, readZone } from './queries.ts'
-import type { FullProgress } from './state.ts'
-import { EMPTY_NODE, nodeFromRows, zoneMetaFrom } from './values.ts'
+import { buildMeta } from './meta.ts'
+import { publishHead } from './publish-head.ts'
+import { LAYOUT_FORMAT, type FullProgress } from './state.ts'
+import { EMPTY_NODE, nodeFromRows } from './values.ts'
 import { ALWAYS, applyOps, type KeyOp } from './writer.ts'
 
 export type FullOutcome = StepOutcome | { kind: 'deleted' }
@@ -47,8 +41,7 @@ export async function fullBuildStep(ctx: StepContext): Promise<FullOutcome> {
       bucketNext: 0,
     }
     state.fullRequested = false
-    // A per-record pass still writing buckets is overtaken: this build writes every bucket.
-    state.flush = null
+    // Buckets still to write for per-record passes are overtaken: this build writes every bucket.
     ctx.mirror.clearDirty()
     ctx.mirror.resetNext()
     ctx.save()
@@ -142,20 +135,30 @@ async function writeBuckets(ctx: StepContext, p: FullProgress): Promise<FullOutc
       ctx.save()
       continue
     }
-    // All buckets written: the meta key (settings, apex, bucket count) as of now.
+    // All buckets written: the zone key, then the head that switches readers to this count.
     const zone = await readZone(io.db, state.zoneId!)
     if (!zone) return { kind: 'deleted' }
     const apexRows = (await readNames(io.db, state.zoneId!, [apex])).rows.get(apex) ?? []
-    const layout = { buckets: p.buckets }
-    const meta = { key: zoneKey(apex), value: encodeZoneMeta(zoneMetaFrom(zone, apexRows, layout)) }
-    const written = await applyOps(io, ctx.ledger, ctx.budget, [meta], write)
+    const previous = state.layout?.buckets
+    state.retire = state.retire.filter((r) => r.buckets !== p.buckets)
+    if (previous !== undefined && previous !== p.buckets)
+      state.retire.push({ buckets: previous, notBefore: io.now() + limits.retireGraceMs, next: 0 })
+    state.layout = { buckets: p.buckets }
+    const meta = await buildMeta(ctx, zone, apexRows, p.buckets)
+    const written = await applyOps(io, ctx.ledger, ctx.budget, [{ key: zoneKey(apex), value: meta }], write)
     if (written.kind === 'deferred') return written
     p.keysWritten += written.puts
-    const previous = state.layout?.buckets
-    state.layout = layout
-    state.retire = state.retire.filter((r) => r.buckets !== layout.buckets)
-    if (previous !== undefined && previous !== layout.buckets)
-      state.retire.push({ buckets: previous, notBefore: io.now() + limits.retireGraceMs, next: 0 })
+    // Every bucket now holds the mirror: the overlay is empty and readers drop what they hold.
+    ctx.mirror.clearOverlay()
+    state.head.meta = meta
+    state.zonePending = null
+    state.headPending = []
+    state.metaRefresh = false
+    const head = await publishHead(ctx, { all: true })
+    if (head.kind !== 'written') return head
+    p.keysWritten++
+    if (state.format !== LAYOUT_FORMAT && previous === undefined) state.announce = true
+    state.format = LAYOUT_FORMAT
     ctx.onPhase?.()
     p.phase = 'sweep'
     ctx.save()
@@ -173,7 +176,7 @@ async function sweepPages(ctx: StepContext, p: FullProgress): Promise<FullOutcom
   for (;;) {
     const stage = p.sweepStage ?? 0
     if (stage > 1) return finish(ctx, p)
-    const prefix = stage === 0 ? nodeKey(zone, '') : `b:${zone}:`
+    const prefix = stage === 0 ? `n:${zone}:` : `b:${zone}:`
     const keep = new Set([state.layout?.buckets, ...state.retire.map((r) => r.buckets)])
     const limit = Math.min(limits.listPage, ctx.budget.remaining - 1)
     // A fresh invocation always lists (even a small page); a used one yields rather than list tiny pages.

@@ -1,5 +1,5 @@
 /**
- * @module Layout v2: the builder's mirror of its zone's nodes (DO SQLite). One row per name that
+ * @module The builder's mirror of its zone's nodes (DO SQLite). One row per name that
  * has a KV node (records or empty non-terminal): the name's 32-bit hash and its encoded node.
  * A bucket value is assembled from the rows in the bucket's hash range, so a per-record pass
  * rebuilds a whole bucket state-based without reading the rest of the bucket from D1 or KV.
@@ -9,7 +9,7 @@
  * random-order B-trees thrashes SQLite's page cache (≈ 30 s locally), appending them and
  * building the indexes after takes ≈ 3 s.
  */
-import { bucketKey, encodeBucket, nameHash } from '@edgedns/kv-layout'
+import { bucketKey, EMPTY_BUCKET, encodeBucketText, nameHash } from '@edgedns/kv-layout'
 import type { KeyOp } from './writer.ts'
 
 const SPAN = 0x100000000
@@ -20,6 +20,46 @@ export class NodeMirror {
     this.indexHashes('nodes')
     this.sql.exec(`CREATE TABLE IF NOT EXISTS nodes_next (name TEXT NOT NULL, h INTEGER NOT NULL, value TEXT NOT NULL)`)
     this.sql.exec('CREATE TABLE IF NOT EXISTS dirty_buckets (i INTEGER PRIMARY KEY)')
+    // The overlay: names changed since their bucket was last written (head slots carry them).
+    // `flushed` = their bucket has been written since; the next head drops them and names the bucket.
+    this.sql.exec('CREATE TABLE IF NOT EXISTS overlay (name TEXT PRIMARY KEY, b INTEGER NOT NULL, flushed INTEGER NOT NULL DEFAULT 0)')
+  }
+
+  /** Names a pass changed, with their bucket: they shadow the bucket until it is rewritten. */
+  addOverlay(entries: readonly (readonly [string, number])[]): void {
+    if (entries.length === 0) return
+    this.sql.exec(
+      `INSERT INTO overlay (name, b, flushed) SELECT value ->> 0, value ->> 1, 0 FROM json_each(?1) WHERE true
+       ON CONFLICT (name) DO UPDATE SET b = excluded.b, flushed = 0`,
+      JSON.stringify(entries)
+    )
+  }
+
+  /** Overlay names whose buckets were just written now match their buckets. */
+  markFlushed(buckets: readonly number[]): void {
+    if (buckets.length > 0) this.sql.exec('UPDATE overlay SET flushed = 1 WHERE b IN (SELECT value FROM json_each(?1))', JSON.stringify(buckets))
+  }
+
+  /** (name, encoded node or null) of every overlay name not yet in its bucket. */
+  overlayEntries(): [string, string | null][] {
+    return this.sql
+      .exec<{ name: string; value: string | null }>('SELECT o.name, n.value FROM overlay o LEFT JOIN nodes n ON n.name = o.name WHERE o.flushed = 0 ORDER BY o.name')
+      .toArray()
+      .map((r) => [r.name, r.value])
+  }
+
+  overlayCount(flushed?: 0 | 1): number {
+    const where = flushed === undefined ? '' : ` WHERE flushed = ${flushed}`
+    return this.sql.exec<{ n: number }>(`SELECT count(*) AS n FROM overlay${where}`).one().n
+  }
+
+  /** After a head without them is written: names already in their buckets leave the overlay. */
+  dropFlushed(): void {
+    this.sql.exec('DELETE FROM overlay WHERE flushed = 1')
+  }
+
+  clearOverlay(): void {
+    this.sql.exec('DELETE FROM overlay')
   }
 
   /** Buckets whose mirror rows changed and whose KV value is not written yet. */
@@ -80,12 +120,15 @@ export class NodeMirror {
     return [...rows].map((r) => [r.name, r.value])
   }
 
-  /** The KV operation that makes bucket `index` match the mirror (delete when empty). */
+  /**
+   * The KV operation that makes bucket `index` match the mirror. An empty bucket is written as
+   * such, never deleted: readers take a missing key for "not visible here yet", not "no names".
+   */
   bucketOp(zone: string, buckets: number, index: number): KeyOp {
     const entries = this.bucket(buckets, index)
     return {
       key: bucketKey(zone, buckets, index),
-      value: entries.length === 0 ? null : encodeBucket(entries),
+      value: entries.length === 0 ? EMPTY_BUCKET : encodeBucketText(zone, entries),
     }
   }
 
@@ -129,6 +172,7 @@ export class NodeMirror {
     this.sql.exec('DELETE FROM nodes')
     this.sql.exec('DELETE FROM nodes_next')
     this.clearDirty()
+    this.clearOverlay()
   }
 }
 

@@ -1,26 +1,27 @@
 /**
  * @module Per-record build pass: the change log since the cursor → touched owner names (old and
  * new name of every change plus their ancestors up to the apex) → their current rows and
- * empty-non-terminal status from D1 (one round trip) → one KV put or delete per key → cursor.
+ * empty-non-terminal status from D1 (one round trip) → the node mirror, the overlay and the next
+ * head slot (one KV write makes the pass visible) → cursor. Then, in the background, every bucket
+ * holding a touched name is reassembled from the mirror and written once, as many per invocation
+ * as the KV budget allows; the next head folds those names out of the overlay.
  * Cost follows the number of touched names, not the zone size.
- *
- * Layout v2: the touched names are recomputed into the node mirror and every bucket holding one
- * of them is marked dirty, in one synchronous storage transaction; then the dirty buckets are
- * reassembled from the mirror and written, as many per invocation as the KV budget allows, each
- * once (or deleted when empty). The cursor moves when the last one is written.
  */
 import {
   ancestorsBetween,
-  bucketOf,
-  encodeNode,
-  encodeZoneMeta,
-  isInZone,
   bucketCountFor,
+  bucketOf,
+  bucketKey,
+  encodeNode,
+  isInZone,
   zoneKey,
 } from '@edgedns/kv-layout'
 import type { StepContext, StepOutcome } from './context.ts'
+import { buildMeta } from './meta.ts'
+import { publishHead } from './publish-head.ts'
 import { readNames, readZoneAndLog, type LogRow } from './queries.ts'
-import { EMPTY_NODE, nodeFromRows, zoneMetaFrom } from './values.ts'
+import { LAYOUT_FORMAT } from './state.ts'
+import { EMPTY_NODE, nodeFromRows } from './values.ts'
 import { applyOps, type KeyOp } from './writer.ts'
 
 /** Besides the usual outcomes, the log can ask for a full build or a purge. */
@@ -33,6 +34,11 @@ interface PassPlan {
   meta: boolean
   special: 'full' | 'deleted' | null
 }
+
+/** An overlay this large is folded into buckets before another pass adds to it. */
+const OVERLAY_MAX_FACTOR = 2
+/** A finished flush publishes a folding head when at least this many overlay names are in their buckets. */
+const FOLD_AT = 256
 
 /**
  * Takes log rows in order while the touched names fit in `maxNames` (at least one change). The
@@ -63,107 +69,126 @@ export function planPass(log: LogRow[], apex: string, maxNames: number): PassPla
 
 export async function perRecordPass(ctx: StepContext): Promise<PerRecordOutcome> {
   const { io, state, limits } = ctx
-  const pending = state.flush
-  // Once a pass has started writing its buckets it finishes before the next pass begins, so the
-  // cursor keeps moving under a steady stream of changes. A pass that has written nothing yet
-  // (its keys were written too recently) takes in the changes made meanwhile: they coalesce.
-  if (pending && (pending.puts + pending.deletes + pending.skipped > 0 || pending.names >= limits.passNames)) return flushBuckets(ctx)
-  const started = pending?.startedAt ?? io.now()
+  const layout = state.layout
+  // A zone built in an older layout format gets a full build first.
+  if (!layout || state.format !== LAYOUT_FORMAT || state.head.meta === null) return { kind: 'full' }
+  // Fold a large overlay into its buckets before adding more to it (bounds every head's size).
+  if (ctx.mirror.overlayCount(0) > OVERLAY_MAX_FACTOR * limits.passNames) return flushBuckets(ctx)
+  const started = io.now()
   const zoneId = state.zoneId!
-  const { zone, log } = await readZoneAndLog(io.db, zoneId, pending?.upTo ?? state.cursor, limits.logChunk)
+  const { zone, log } = await readZoneAndLog(io.db, zoneId, state.cursor, limits.logChunk)
   if (!zone) return { kind: 'deleted' }
   if (state.zoneName !== zone.name) {
     state.zoneName = zone.name
     ctx.save()
   }
-  if (log.length === 0) return pending ? flushBuckets(ctx) : { kind: 'idle' }
+  if (log.length === 0 && !state.metaRefresh) return flushBuckets(ctx)
 
   const apex = zone.name
-  const layout = state.layout
-  if (!layout) return { kind: 'full' } // a layout-v1 zone: the first v2 build is a full one
   // A backlog larger than one pass and than a quarter of the zone (a bulk import or seed) is
   // cheaper as one full build than as passes that each reassemble most of the buckets.
   const backlog = zone.change_seq - state.cursor
   if (backlog > limits.passNames && backlog * 4 > ctx.mirror.count()) return { kind: 'full' }
-  const plan = planPass(log, apex, limits.passNames - (pending?.names ?? 0))
+  const plan = planPass(log, apex, limits.passNames)
   if (plan.changes === 0 && plan.special) return { kind: plan.special }
+  const meta = plan.meta || state.metaRefresh
 
   const names = [...plan.names]
-  const current = await readNames(io.db, zoneId, plan.meta ? [...names, apex] : names)
+  const current = await readNames(io.db, zoneId, meta ? [...names, apex] : names)
   const buckets = new Set<number>()
+  const overlay: [string, number][] = []
   for (const name of names) {
     const rows = current.rows.get(name)
-    const value = rows
-      ? encodeNode(nodeFromRows(rows))
-      : current.hasDescendants.has(name)
-        ? encodeNode(EMPTY_NODE)
-        : null
+    const value = rows ? encodeNode(nodeFromRows(rows)) : current.hasDescendants.has(name) ? encodeNode(EMPTY_NODE) : null
     ctx.mirror.set(name, value)
-    buckets.add(bucketOf(name, layout.buckets))
+    const i = bucketOf(name, layout.buckets)
+    buckets.add(i)
+    overlay.push([name, i])
   }
   ctx.mirror.markDirty(buckets)
-  state.flush = {
-    upTo: plan.upTo,
-    changes: (pending?.changes ?? 0) + plan.changes,
-    names: (pending?.names ?? 0) + names.length,
-    startedAt: started,
-    meta: plan.meta ? encodeZoneMeta(zoneMetaFrom(zone, current.rows.get(apex) ?? [], layout)) : (pending?.meta ?? null),
-    puts: 0,
-    deletes: 0,
-    skipped: 0,
+  ctx.mirror.addOverlay(overlay)
+  if (meta) {
+    const encoded = await buildMeta(ctx, zone, current.rows.get(apex) ?? [])
+    state.head.meta = encoded
+    state.zonePending = encoded
+    state.metaRefresh = false
   }
-  ctx.save() // mirror rows, dirty set and flush state commit together (no await since readNames)
-  return flushBuckets(ctx)
-}
+  ctx.save() // mirror rows, dirty set, overlay and metadata commit together
 
-/** Writes as many dirty buckets as the budget allows; the last write moves the cursor. */
-async function flushBuckets(ctx: StepContext): Promise<PerRecordOutcome> {
-  const { io, state, limits } = ctx
-  const flush = state.flush!
-  const layout = state.layout!
-  const apex = state.zoneName!
-  const room = Math.max(1, ctx.budget.remaining - 10) - (flush.meta === null ? 0 : 1)
-  const take = ctx.mirror.dirty(Math.max(0, room))
-  const ops: KeyOp[] = take.map((i) => ctx.mirror.bucketOp(apex, layout.buckets, i))
-  if (flush.meta !== null) ops.push({ key: zoneKey(apex), value: flush.meta })
-
-  const written = await applyOps(io, ctx.ledger, ctx.budget, ops, {
-    freshSince: 0,
-    intervalMs: limits.keyWriteIntervalMs,
-  })
-  if (written.kind === 'deferred') return written
-  ctx.mirror.markClean(take)
-  flush.meta = null
-  flush.puts += written.puts
-  flush.deletes += written.deletes
-  flush.skipped += written.skipped
-  if (ctx.mirror.dirtyCount() > 0) {
-    ctx.save()
-    return { kind: 'progress' }
-  }
-
-  state.cursor = flush.upTo
-  state.builtAt = io.now()
+  const published = await publishHead(ctx)
+  if (published.kind !== 'written') return published
+  const now = io.now()
+  state.cursor = plan.upTo || state.cursor
+  state.builtAt = now
   state.passes++
   state.lastPass = {
     kind: 'per-record',
-    at: state.builtAt,
-    ms: state.builtAt - flush.startedAt,
-    changes: flush.changes,
-    names: flush.names,
-    puts: flush.puts,
-    deletes: flush.deletes,
-    skipped: flush.skipped,
+    at: now,
+    ms: now - started,
+    changes: plan.changes,
+    names: names.length,
+    puts: 1,
+    deletes: 0,
+    skipped: 0,
   }
-  state.flush = null
   // The zone outgrew its bucket count (twice the target names per bucket): a full build picks a
   // larger count and switches to it. Checked after every large pass and every 64th pass
   // (count(*) over the mirror costs about a millisecond per 100k names).
-  if ((state.lastPass.names >= 256 || state.passes % 64 === 0) && !state.fullRequested) {
+  if ((names.length >= 256 || state.passes % 64 === 0) && !state.fullRequested) {
     const count = ctx.mirror.count()
     if (count > 2 * limits.namesPerBucket * layout.buckets && layout.buckets < bucketCountFor(count, limits.namesPerBucket))
       state.fullRequested = true
   }
   ctx.save()
   return { kind: 'progress' }
+}
+
+/**
+ * Background folding: writes dirty buckets (each at most once per key interval, as many as the
+ * budget allows) and the zone key when it changed; once the overlay holds many names already in
+ * their buckets, a head that drops them.
+ */
+export async function flushBuckets(ctx: StepContext): Promise<PerRecordOutcome> {
+  const { io, state, limits } = ctx
+  const layout = state.layout!
+  const apex = state.zoneName!
+  const room = Math.max(1, ctx.budget.remaining - 10)
+  const dirty = ctx.mirror.dirty(Math.max(0, room))
+  // Buckets written within the key interval wait; the others go now.
+  const ready: number[] = []
+  let until = Number.POSITIVE_INFINITY
+  if (dirty.length > 0) {
+    const keys = dirty.map((i) => bucketKey(apex, layout.buckets, i))
+    const ledger = ctx.ledger.lookup(keys)
+    const now = io.now()
+    dirty.forEach((i, k) => {
+      const last = ledger.get(keys[k]!)?.writtenAt ?? 0
+      const due = last > 0 ? last + limits.keyWriteIntervalMs : 0
+      if (due <= now) ready.push(i)
+      else until = Math.min(until, due)
+    })
+  }
+  const ops: KeyOp[] = ready.map((i) => ctx.mirror.bucketOp(apex, layout.buckets, i))
+  if (state.zonePending !== null) ops.push({ key: zoneKey(apex), value: state.zonePending })
+  if (ops.length > 0) {
+    const written = await applyOps(io, ctx.ledger, ctx.budget, ops, { freshSince: 0, intervalMs: limits.keyWriteIntervalMs })
+    if (written.kind === 'deferred') {
+      // Only the zone key can be early here: buckets were filtered. Write the buckets alone.
+      if (ready.length === 0) return written
+      const bucketsOnly = await applyOps(io, ctx.ledger, ctx.budget, ops.slice(0, ready.length), { freshSince: 0, intervalMs: limits.keyWriteIntervalMs })
+      if (bucketsOnly.kind === 'deferred') return bucketsOnly
+      until = Math.min(until, written.until)
+    } else state.zonePending = null
+    ctx.mirror.markClean(ready)
+    ctx.mirror.markFlushed(ready)
+    state.headPending.push(...ready)
+    ctx.save()
+    return { kind: 'progress' }
+  }
+  if (Number.isFinite(until)) return { kind: 'deferred', until }
+  if (ctx.mirror.overlayCount(1) >= FOLD_AT) {
+    const folded = await publishHead(ctx)
+    return folded.kind === 'written' ? { kind: 'progress' } : folded
+  }
+  return { kind: 'idle' }
 }

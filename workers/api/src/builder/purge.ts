@@ -1,9 +1,9 @@
 /**
- * @module Zone purge after `zone_delete`: delete every `n:<zone>:` key (KV list by prefix) and the
- * meta key. Zone names can be reused: when a live zone holds the name, its keys are not deleted
+ * @module Zone purge after `zone_delete`: delete every bucket key (KV list by prefix; leftover
+ * `n:<zone>:` keys of an old layout too), the head slots and the zone key. Zone names can be reused: when a live zone holds the name, its keys are not deleted
  * here and that zone gets a full build request instead (which also removes this zone's leftovers).
  */
-import { nodeKey, zoneKey } from '@edgedns/kv-layout'
+import { headKeys, zoneKey } from '@edgedns/kv-layout'
 import type { StepContext, StepOutcome } from './context.ts'
 import { lastLoggedSeq, liveZoneNamed } from './queries.ts'
 import { requestFullBuild } from './request-full.ts'
@@ -18,7 +18,6 @@ export async function startPurge(ctx: StepContext): Promise<void> {
   const { state } = ctx
   state.full = null
   state.fullRequested = false
-  state.flush = null
   state.purge = { seq: await lastLoggedSeq(ctx.io.db, state.zoneId!), listCursor: null }
   ctx.save()
 }
@@ -34,7 +33,7 @@ export async function purgeStep(ctx: StepContext, env: PurgeEnv): Promise<StepOu
     if (successor === null) {
       // Layout v1 keys first, then every bucket key of any bucket count (layout v2).
       for (let stage = purge.stage ?? 0; stage < 2; stage++) {
-      const prefix = stage === 0 ? nodeKey(name, '') : `b:${name}:`
+      const prefix = stage === 0 ? `n:${name}:` : `b:${name}:`
       for (;;) {
         const limit = Math.min(ctx.limits.listPage, ctx.budget.remaining - 2)
         if (limit < 1 || (ctx.budget.used > 0 && limit < Math.min(ctx.limits.listPage, 50)))
@@ -63,7 +62,7 @@ export async function purgeStep(ctx: StepContext, env: PurgeEnv): Promise<StepOu
     // Checked again after the deletes: a zone created meanwhile may have lost keys to them.
     const now = successor ?? (await liveZoneNamed(io.db, name))
     if (now === null)
-      await applyOps(io, ctx.ledger, ctx.budget, [{ key: zoneKey(name), value: null }], {
+      await applyOps(io, ctx.ledger, ctx.budget, [...headKeys(name).map((key) => ({ key, value: null })), { key: zoneKey(name), value: null }], {
         freshSince: ALWAYS,
         intervalMs: 0,
       })
@@ -88,6 +87,11 @@ export async function purgeStep(ctx: StepContext, env: PurgeEnv): Promise<StepOu
   ctx.mirror.clear()
   state.layout = null
   state.retire = []
+  state.format = 0
+  state.head = { n: 0, meta: null, changed: [] }
+  state.headPending = []
+  state.zonePending = null
+  state.announce = true // ancestor zones drop it from their subzones
   ctx.save()
   return { kind: 'idle' }
 }

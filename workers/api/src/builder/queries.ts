@@ -154,3 +154,27 @@ export async function liveZoneNamed(db: D1Database, name: string): Promise<strin
   const row = await db.prepare(SQL.liveZone).bind(name).first<{ id: string }>()
   return row?.id ?? null
 }
+
+/**
+ * Hosted zones strictly below `zone` (any account): readers need them to know which longer
+ * suffixes of a name are zones of their own. A scan of `zones` (no reversed-name index on zones
+ * yet); run only when a zone's metadata is rebuilt, which record changes below the apex never do.
+ */
+export async function readSubzones(db: D1Database, zone: string): Promise<string[]> {
+  const suffix = `.${zone}`
+  const { results } = await db
+    .prepare('SELECT name FROM zones WHERE length(name) > ?1 AND substr(name, -?1) = ?2 ORDER BY name')
+    .bind(suffix.length, suffix)
+    .all<{ name: string }>()
+  return results.map((r) => r.name)
+}
+
+/** Ids of the hosted zones among `names` (a zone's ancestors: their subzones list it). */
+export async function zonesNamed(db: D1Database, names: string[]): Promise<string[]> {
+  if (names.length === 0) return []
+  const { results } = await db
+    .prepare('SELECT id FROM zones WHERE name IN (SELECT value FROM json_each(?1))')
+    .bind(JSON.stringify(names))
+    .all<{ id: string }>()
+  return results.map((r) => r.id)
+}

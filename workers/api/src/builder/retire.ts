@@ -30,6 +30,7 @@ export async function retireStep(ctx: StepContext): Promise<StepOutcome> {
       }
     }
     state.retire = state.retire.filter((x) => x !== r)
+    state.metaRefresh = true // heads stop offering the retired count as a fallback
     ctx.save()
     return { kind: 'progress' }
   }

@@ -43,23 +43,18 @@ export interface PurgeProgress {
   listCursor: string | null
 }
 
-/**
- * A per-record pass whose names are in the node mirror and whose buckets (in the mirror's dirty
- * set) are still being written, over as many invocations as the KV budget needs. The cursor
- * moves to `upTo` when the last one is written. A 10,000-change batch on a 4,096-bucket zone
- * thus writes each touched bucket once, not once per budget-sized slice of the log.
- */
-export interface FlushProgress {
-  upTo: number
-  changes: number
-  names: number
-  startedAt: number
-  /** Encoded meta key still to write (an apex or settings change), or null. */
+/** What the zone's head slots say (the last head written) and what the next one must add. */
+export interface HeadState {
+  /** Counter of the last head written (0 = none yet). */
+  n: number
+  /** Encoded zone metadata every head carries (null until the first full build). */
   meta: string | null
-  puts: number
-  deletes: number
-  skipped: number
+  /** Bucket changes of the recent heads, repeated in each (readers catch up from them). */
+  changed: [number, number[] | 'all'][]
 }
+
+/** KV layout format the builder writes: text buckets, empty buckets written, head slots. */
+export const LAYOUT_FORMAT = 3
 
 /** Timing of the latest pass of each kind, for status() and benchmarks. */
 export interface PassStats {
@@ -105,8 +100,17 @@ export interface BuilderState {
   reportedSeq: number
   passes: number
   lastPass: PassStats | null
-  /** A per-record pass still writing its buckets (null when none). */
-  flush: FlushProgress | null
+  /** Layout format the zone's keys are in (an older one gets a full build). */
+  format: number
+  head: HeadState
+  /** Buckets rewritten since the last head (the next head names them). */
+  headPending: number[]
+  /** Zone key value still to write (apex or settings change; heads carry it at once). */
+  zonePending: string | null
+  /** Rebuild the metadata (subzones changed, a retired bucket count) with the next head. */
+  metaRefresh: boolean
+  /** Ancestor zones' builders still to tell that this zone appeared or went (their subzones). */
+  announce: boolean
 }
 
 export function initialState(): BuilderState {
@@ -129,7 +133,12 @@ export function initialState(): BuilderState {
     reportedSeq: -1,
     passes: 0,
     lastPass: null,
-    flush: null,
+    format: 0,
+    head: { n: 0, meta: null, changed: [] },
+    headPending: [],
+    zonePending: null,
+    metaRefresh: false,
+    announce: false,
   }
 }
 

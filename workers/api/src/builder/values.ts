@@ -2,7 +2,7 @@
  * @module KV values from D1 rows: an owner name's node and the zone's metadata (with the apex node).
  * Pure functions; the builder and the convergence checker share them.
  */
-import type { NodeData, RRSetData, ZoneMeta } from '@edgedns/kv-layout'
+import type { NodeData, RRSetData, ZoneLayout, ZoneMeta } from '@edgedns/kv-layout'
 import {
   AUTO_TTL_SECONDS,
   PROXIABLE_TYPES,
@@ -85,7 +85,8 @@ const strings = (json: string): string[] => JSON.parse(json) as string[]
 export function zoneMetaFrom(
   zone: ZoneDbRow,
   apexRows: ValueRow[],
-  layout: { buckets: number } | null = null
+  layout: ZoneLayout | null = null,
+  subzones: string[] = []
 ): ZoneMeta {
   const vanity = strings(zone.vanity_name_servers)
   const ns = vanity.length > 0 ? vanity : strings(zone.name_servers)
@@ -108,6 +109,7 @@ export function zoneMetaFrom(
     ns,
     proxy: { ipv4: strings(zone.proxy_ipv4), ipv6: strings(zone.proxy_ipv6) },
     apex,
-    ...(layout ? { layout: { buckets: layout.buckets } } : {}),
+    ...(layout ? { layout: { ...layout } } : {}),
+    ...(subzones.length > 0 ? { subzones } : {}),
   }
 }

@@ -4,6 +4,7 @@
  * per-record passes, full builds and purges never interleave. State is in DO storage; failures
  * reschedule the alarm with backoff and never advance the cursor.
  */
+import { zoneCandidates } from '@edgedns/kv-layout'
 import { DurableObject } from 'cloudflare:workers'
 import type { StepContext, StepOutcome } from './context.ts'
 import { fullBuildStep } from './full-build.ts'
@@ -13,6 +14,7 @@ import { NodeMirror } from './mirror.ts'
 import { backoffMs, limitsFrom, type BuildLimits } from './limits.ts'
 import { perRecordPass } from './per-record.ts'
 import { purgeStep, startPurge } from './purge.ts'
+import { zonesNamed } from './queries.ts'
 import { retireStep } from './retire.ts'
 import { reportBuildState } from './report.ts'
 import { StateStore, type BuilderState } from './state.ts'
@@ -20,8 +22,12 @@ import { StateStore, type BuilderState } from './state.ts'
 export interface BuilderStatus extends BuilderState {
   alarm: number | null
   ledgerKeys: number
-  /** Names in the node mirror (layout v2). */
+  /** Names in the node mirror. */
   mirrorNames: number
+  /** Buckets still to write (their names are visible through the overlay meanwhile). */
+  dirtyBuckets: number
+  /** Names the heads carry in their overlay. */
+  overlayNames: number
 }
 
 /** Below this many KV operations left, a step hands over to the next invocation. */
@@ -69,12 +75,27 @@ export class ZoneBuilder extends DurableObject<Env> {
     return this.status()
   }
 
+  /**
+   * A hosted zone below this one appeared or went: the next head carries the new list of
+   * subzones (readers use it to know which longer suffixes of a name are zones).
+   */
+  async refreshMeta(zoneId: string): Promise<void> {
+    const s = this.#adopt(zoneId)
+    if (s.deleted || s.head.meta === null) return // not built yet: its first build reads the list
+    s.metaRefresh = true
+    this.#store.save(s)
+    await this.#armSafetyNet()
+    await this.#exclusive(() => this.#step())
+  }
+
   async status(): Promise<BuilderStatus> {
     return {
       ...this.#store.load(),
       alarm: await this.ctx.storage.getAlarm(),
       ledgerKeys: this.#ledger.size(),
       mirrorNames: this.#mirror.count(),
+      dirtyBuckets: this.#mirror.dirtyCount(),
+      overlayNames: this.#mirror.overlayCount(0),
     }
   }
 
@@ -162,6 +183,7 @@ export class ZoneBuilder extends DurableObject<Env> {
     const s = ctx.state
     for (;;) {
       if (ctx.budget.used > 0 && ctx.budget.remaining < MIN_STEP_BUDGET) return { kind: 'progress' }
+      if (s.announce) await this.#announce(s)
       if (s.deleted) return { kind: 'idle' }
       let outcome: StepOutcome | { kind: 'deleted' } | { kind: 'full' }
       const spentBefore = ctx.budget.used
@@ -180,6 +202,20 @@ export class ZoneBuilder extends DurableObject<Env> {
       // hand over to the next invocation instead of spinning without I/O.
       else if (ctx.budget.used > 0 && ctx.budget.used === spentBefore) return outcome
     }
+  }
+
+  /** Tells the builders of the hosted zones above this one that their subzones changed. */
+  async #announce(s: BuilderState): Promise<void> {
+    const name = s.zoneName
+    if (name !== null) {
+      const ancestors = zoneCandidates(name).slice(1)
+      for (const id of await zonesNamed(this.io.db, ancestors)) {
+        if (id === s.zoneId) continue
+        await this.env.ZONE_BUILDER.get(this.env.ZONE_BUILDER.idFromName(id)).refreshMeta(id)
+      }
+    }
+    s.announce = false
+    this.#store.save(s)
   }
 
   async #schedule(outcome: StepOutcome): Promise<void> {

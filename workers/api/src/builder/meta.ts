@@ -1,0 +1,21 @@
+/**
+ * @module The zone's metadata as every head carries it: settings, apex, bucket layout (with the
+ * count being retired, which readers fall back to) and the hosted zones below it.
+ */
+import { encodeZoneMeta, type ZoneLayout } from '@edgedns/kv-layout'
+import type { StepContext } from './context.ts'
+import { readSubzones } from './queries.ts'
+import type { BuilderState } from './state.ts'
+import { zoneMetaFrom, type ValueRow, type ZoneDbRow } from './values.ts'
+
+/** The live layout, with the most recent bucket count still readable as `prev`. */
+export function layoutOf(state: BuilderState, buckets = state.layout?.buckets): ZoneLayout | null {
+  if (buckets === undefined) return null
+  const retiring = state.retire.filter((r) => r.buckets !== buckets).at(-1)
+  return retiring ? { buckets, prev: retiring.buckets } : { buckets }
+}
+
+export async function buildMeta(ctx: StepContext, zone: ZoneDbRow, apexRows: ValueRow[], buckets?: number): Promise<string> {
+  const subzones = await readSubzones(ctx.io.db, zone.name)
+  return encodeZoneMeta(zoneMetaFrom(zone, apexRows, layoutOf(ctx.state, buckets), subzones))
+}

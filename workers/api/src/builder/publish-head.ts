@@ -1,0 +1,42 @@
+/**
+ * @module Writes the zone's next head slot: its metadata, the overlay (names changed but not yet
+ * in their buckets) and which buckets were rewritten since the previous head. One KV write makes
+ * a whole pass visible, however many buckets it touched; slots rotate, so passes are not held to
+ * one write per key per second.
+ */
+import { encodeHead, HEAD_CHANGE_HISTORY, headKey, headSlot } from '@edgedns/kv-layout'
+import type { StepContext, StepOutcome } from './context.ts'
+import { applyOps } from './writer.ts'
+
+/** Above this many rewritten buckets a head says "all" (readers drop the zone's buckets). */
+const MAX_LISTED = 1024
+
+export interface PublishOptions {
+  /** Every bucket changed (a full build): readers drop what they hold. */
+  all?: boolean
+}
+
+/** `written` when the head is in KV, `deferred` when its slot was written too recently. */
+export async function publishHead(ctx: StepContext, options: PublishOptions = {}): Promise<StepOutcome | { kind: 'written' }> {
+  const { state, io, limits } = ctx
+  const zone = state.zoneName!
+  const meta = state.head.meta
+  if (meta === null) throw new Error(`zone ${zone}: no metadata to publish`)
+  const n = state.head.n + 1
+  const pending = [...new Set(state.headPending)].sort((a, b) => a - b)
+  const changes: number[] | 'all' = options.all || pending.length > MAX_LISTED ? 'all' : pending
+  const changed = [...state.head.changed, [n, changes] as [number, number[] | 'all']].slice(-HEAD_CHANGE_HISTORY)
+  // Keep the history small: a reader further behind than it reaches drops the zone's buckets.
+  while (changed.length > 1 && changed.reduce((sum, [, b]) => sum + (b === 'all' ? 1 : b.length), 0) > MAX_LISTED * 4) changed.shift()
+  const value = encodeHead({ n, seq: state.cursor, meta, overlay: ctx.mirror.overlayEntries(), changed })
+  const written = await applyOps(io, ctx.ledger, ctx.budget, [{ key: headKey(zone, headSlot(n)), value }], {
+    freshSince: Number.POSITIVE_INFINITY,
+    intervalMs: limits.keyWriteIntervalMs,
+  })
+  if (written.kind === 'deferred') return written
+  ctx.mirror.dropFlushed()
+  state.head = { n, meta, changed }
+  state.headPending = []
+  ctx.save()
+  return { kind: 'written' }
+}
