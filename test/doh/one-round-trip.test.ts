@@ -23,8 +23,8 @@ a.b.c   300 IN A   192.0.2.2
 function countingKv(): { kv: KVNamespace; calls: string[][] } {
   const calls: string[][] = []
   const kv = {
-    get(keys: string[], type: 'text') {
-      expect(type).toBe('text')
+    get(keys: string[], type: { type: 'text'; cacheTtl?: number }) {
+      expect(type.type).toBe('text')
       calls.push(keys)
       return env.ZONES_KV.get(keys, type)
     },

@@ -25,8 +25,16 @@ import type { LookupOptions, NodeData, ZoneHead, ZoneLookup, ZoneView } from './
 
 /** The part of a KV namespace binding this view needs (Workers KV bulk get of text values). */
 export interface KvBulkReader {
-  get(keys: string[], type: 'text'): Promise<Map<string, string | null>>
+  get(keys: string[], options: { type: 'text'; cacheTtl?: number }): Promise<Map<string, string | null>>
 }
+
+/**
+ * Edge cache time (s) asked for zone keys and heads, the revalidation signal: KV's minimum, so a
+ * change (or a miss cached before a slot was written) is seen at most this long late at an edge
+ * location, on top of KV's propagation. Bucket reads use KV's default (60 s): a bucket a head says
+ * changed is read again, and `bucketMaxAgeMs` bounds how long an isolate keeps one.
+ */
+export const SIGNAL_CACHE_TTL_S = 30
 
 export interface KvZoneViewOptions {
   /** A zone confirmed by a KV read that started at most this long ago is answered from memory; default 5 ms. */
@@ -35,6 +43,11 @@ export interface KvZoneViewOptions {
   cacheBytes?: number
   /** How long "no hosted zone here" is trusted for a name under no known zone; default 1000 ms. */
   absentTtlMs?: number
+  /**
+   * Longest an isolate keeps a bucket text before reading it again, whatever the heads say
+   * (production KV may serve a stale copy from its edge cache right after a change); default 60 s.
+   */
+  bucketMaxAgeMs?: number
   /** Most zones kept; default 10,000. */
   maxZones?: number
   /** Keys per KV bulk call (Workers KV allows 100). */
@@ -63,6 +76,7 @@ interface CachedBucket {
   text: string
   size: number
   used: boolean
+  fetchedAt: number
 }
 
 interface ZoneEntry {
@@ -107,6 +121,7 @@ export class KvZoneView implements ZoneView {
   readonly #cacheBytes: number
   readonly #absentTtlMs: number
   readonly #maxZones: number
+  readonly #bucketMaxAgeMs: number
   readonly #maxKeysPerCall: number
   readonly #budget: number
   readonly #now: () => number
@@ -134,6 +149,7 @@ export class KvZoneView implements ZoneView {
     this.#cacheBytes = options.cacheBytes ?? 64 * 1024 * 1024
     this.#absentTtlMs = options.absentTtlMs ?? 1000
     this.#maxZones = options.maxZones ?? 10_000
+    this.#bucketMaxAgeMs = options.bucketMaxAgeMs ?? 60_000
     this.#maxKeysPerCall = options.maxKeysPerCall ?? 100
     this.#budget = options.speculativeKeyBudget ?? 300
     this.#now = options.now ?? Date.now
@@ -214,7 +230,7 @@ export class KvZoneView implements ZoneView {
     for (const z of zones) speculative.push(...speculativeKeys(name, z))
     const withBuckets = keys.length + speculative.length <= this.#budget
     const startedAt = this.#now()
-    const values = await this.#bulk(withBuckets ? [...keys, ...speculative] : keys)
+    const values = await this.#bulk(withBuckets ? [...keys, ...speculative] : keys, SIGNAL_CACHE_TTL_S)
     for (const z of zones) {
       const raw = values.get(zoneKey(z)) ?? null
       const old = this.#zones.get(z)
@@ -306,7 +322,7 @@ export class KvZoneView implements ZoneView {
     const z = entry.name
     const n = entry.head.n
     const next = n > 0 ? [headKey(z, headSlot(n + 1)), headKey(z, headSlot(n + 2))] : headKeys(z)
-    let values = await this.#bulk([zoneKey(z), ...next])
+    let values = await this.#bulk([zoneKey(z), ...next], SIGNAL_CACHE_TTL_S)
     const raw = values.get(zoneKey(z)) ?? null
     if (raw === null) {
       this.#forget(entry)
@@ -322,7 +338,7 @@ export class KvZoneView implements ZoneView {
       const c1 = headCounter(values.get(next[0]!) ?? '')
       const c2 = headCounter(values.get(next[1]!) ?? '')
       // Two or more heads since ours (or a slot lapped): the newest may be in any slot.
-      if (c1 > n + 1 || c2 >= n + 2) values = await this.#bulk(headKeys(z))
+      if (c1 > n + 1 || c2 >= n + 2) values = await this.#bulk(headKeys(z), SIGNAL_CACHE_TTL_S)
     }
     let newest = -1
     let newestText = ''
@@ -374,6 +390,7 @@ export class KvZoneView implements ZoneView {
     if (count === 0) throw new KvLayoutError(`zone ${zone}: no bucket layout`)
     const overlay = entry.head.overlay
     let pending: { name: string; index: number }[] | null = null
+    const staleBefore = this.#now() - this.#bucketMaxAgeMs
     for (const n of names) {
       if (overlay.has(n)) {
         const node = overlay.get(n)
@@ -382,7 +399,7 @@ export class KvZoneView implements ZoneView {
       }
       const index = bucketOfHash(nameHash(n), count)
       const cached = entry.buckets.get(index)
-      if (cached) {
+      if (cached && cached.fetchedAt >= staleBefore) {
         this.stats.bucketHits++
         cached.used = true
         const encoded = findInBucket(cached.text, zone, n)
@@ -443,7 +460,7 @@ export class KvZoneView implements ZoneView {
     const size = text.length + ENTRY_OVERHEAD
     if (size > this.#cacheBytes / 8) return
     this.#dropBucket(entry, index)
-    const bucket: CachedBucket = { zone: entry, index, text, size, used: false }
+    const bucket: CachedBucket = { zone: entry, index, text, size, used: false, fetchedAt: this.#now() }
     entry.buckets.set(index, bucket)
     this.#clock.add(bucket)
     this.#bytes += size
@@ -496,13 +513,14 @@ export class KvZoneView implements ZoneView {
   }
 
   /** One round trip: chunks of at most `maxKeysPerCall` keys read in parallel. */
-  async #bulk(keys: string[]): Promise<Map<string, string | null>> {
+  async #bulk(keys: string[], cacheTtl?: number): Promise<Map<string, string | null>> {
     const unique = [...new Set(keys)]
     const chunks: string[][] = []
     for (let i = 0; i < unique.length; i += this.#maxKeysPerCall) chunks.push(unique.slice(i, i + this.#maxKeysPerCall))
     this.stats.kvCalls += chunks.length
     this.stats.kvKeys += unique.length
-    const results = await Promise.all(chunks.map((c) => this.#kv.get(c, 'text')))
+    const options = cacheTtl === undefined ? { type: 'text' as const } : { type: 'text' as const, cacheTtl }
+    const results = await Promise.all(chunks.map((c) => this.#kv.get(c, options)))
     const out = new Map<string, string | null>()
     for (const r of results) for (const [k, v] of r) out.set(k, v)
     return out

@@ -92,7 +92,7 @@ class HoldingKv extends FakeKv {
     return { taken: takenP, release }
   }
 
-  override async get(keys: string[], type: 'text'): Promise<Map<string, string | null>> {
+  override async get(keys: string[], type: { type: 'text'; cacheTtl?: number }): Promise<Map<string, string | null>> {
     const hold = this.#hold
     if (!hold) return super.get(keys, type)
     this.#hold = null

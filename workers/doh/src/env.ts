@@ -12,6 +12,8 @@ export interface DohEnv {
   REVALIDATE_MS?: string
   /** Megabytes of zone data the isolate keeps (bucket texts and heads). Default 64. */
   CACHE_MB?: string
+  /** Longest (ms) the isolate keeps a bucket before reading it again. Default 60000. */
+  BUCKET_MAX_AGE_MS?: string
   /** "1": `GET /stats` returns the view's counters (benchmarks; never set in production). */
   DOH_STATS?: string
 }

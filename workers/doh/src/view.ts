@@ -9,9 +9,9 @@ let binding: KVNamespace | undefined
 
 /** Reads through the binding of the current request (every request of an isolate has the same). */
 const reader: KvBulkReader = {
-  get(keys, type) {
+  get(keys, options) {
     if (!binding) throw new Error('ZONES_KV binding missing')
-    return binding.get(keys, type)
+    return binding.get(keys, options)
   },
 }
 
@@ -28,6 +28,7 @@ export function zoneView(env: DohEnv): KvZoneView {
   view ??= new KvZoneView(reader, {
     revalidateMs: numberOr(env.REVALIDATE_MS, 5),
     cacheBytes: numberOr(env.CACHE_MB, 64) * 1024 * 1024,
+    bucketMaxAgeMs: numberOr(env.BUCKET_MAX_AGE_MS, 60_000),
   })
   return view
 }
