@@ -12,6 +12,7 @@ import { accountsApp } from './routes/accounts.ts'
 import { audit } from './routes/audit.ts'
 import { importExport } from './routes/import-export.ts'
 import { openapiApp } from './routes/openapi.ts'
+import { notifyAfterResponse } from './builder/notify.ts'
 import { propagationApp } from './routes/propagation.ts'
 import { records } from './routes/records.ts'
 import { sweepApp } from './routes/sweep.ts'
@@ -26,6 +27,7 @@ export function createApp(): Hono<AppEnv> {
     c.set('db', openDb(c.env.DB))
     await next()
   })
+  api.use('*', notifyAfterResponse)
   api.use('*', (c, next) =>
     bodyLimit({
       maxSize: Number(c.env.MAX_BODY_BYTES ?? DEFAULT_MAX_BODY_BYTES),

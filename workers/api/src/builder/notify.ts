@@ -1,24 +1,59 @@
 /**
- * @module Tells a zone's ZoneBuilder that its change log moved, without delaying the response.
+ * @module Tells a zone's ZoneBuilder that its change log moved, once the response has been sent.
  * A lost notification is healed by the builder's alarm and the cron sweep.
+ *
+ * Handlers queue notifications; `notifyAfterResponse` sends them when the response body has been
+ * handed over in full. Where the builder shares the runtime's thread (workerd locally) its pass
+ * would otherwise run before the response is sent, and a client would wait for the build; on
+ * Cloudflare the builder runs in its own Durable Object and the wait is the body's transfer time.
  */
-import type { Context } from 'hono'
+import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../http/app-env.ts'
+
+export type AfterResponse = (() => Promise<unknown>)[]
 
 export function notifyBuilder(c: Context<AppEnv>, zoneId: string, seq: number): void {
   const stub = c.env.ZONE_BUILDER.get(c.env.ZONE_BUILDER.idFromName(zoneId))
-  c.executionCtx.waitUntil(
-    afterResponse()
-      .then(() => stub.notify(zoneId, seq))
-      .catch((e: unknown) => console.warn('builder notification lost; the sweep will heal it', zoneId, seq, e))
-  )
+  const send = () =>
+    stub.notify(zoneId, seq).catch((e: unknown) => console.warn('builder notification lost; the sweep will heal it', zoneId, seq, e))
+  const queue = c.get('afterResponse')
+  if (queue) queue.push(send)
+  else c.executionCtx.waitUntil(send())
 }
 
-/**
- * Resolves once the response has had its turn: the notification goes out after it. Where the
- * builder shares the runtime's thread (workerd locally) its pass would otherwise run before the
- * response is sent; on Cloudflare it runs in its own Durable Object and this costs nothing.
- */
-function afterResponse(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 30))
+/** Runs the queued notifications after the response body has gone out (or the client left). */
+export const notifyAfterResponse: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const queue: AfterResponse = []
+  c.set('afterResponse', queue)
+  await next()
+  if (queue.length === 0) return
+  const run = () => Promise.all(queue.map((send) => send()))
+  const body = c.res.body
+  if (!body) {
+    c.executionCtx.waitUntil(run())
+    return
+  }
+  let sent!: () => void
+  const done = new Promise<void>((resolve) => (sent = resolve))
+  // Pull-driven with no buffer: the runtime asks for the end of the body only after it has
+  // written everything before it, so `sent` fires once the response is out, not once it is queued.
+  const reader = body.getReader()
+  const relay = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const { done: end, value } = await reader.read()
+        if (end) {
+          controller.close()
+          sent()
+        } else controller.enqueue(value)
+      },
+      cancel(reason) {
+        sent()
+        return reader.cancel(reason)
+      },
+    },
+    { highWaterMark: 0 }
+  )
+  c.res = new Response(relay, c.res)
+  c.executionCtx.waitUntil(done.then(run))
 }

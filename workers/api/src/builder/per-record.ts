@@ -95,9 +95,11 @@ export async function perRecordPass(ctx: StepContext): Promise<PerRecordOutcome>
 
   const names = [...plan.names]
   const current = await readNames(io.db, zoneId, meta ? [...names, apex] : names)
+  await yieldToRuntime()
   const buckets = new Set<number>()
   const overlay: [string, number][] = []
-  for (const name of names) {
+  for (const [k, name] of names.entries()) {
+    if (k > 0 && k % 500 === 0) await yieldToRuntime()
     const rows = current.rows.get(name)
     const value = rows ? encodeNode(nodeFromRows(rows)) : current.hasDescendants.has(name) ? encodeNode(EMPTY_NODE) : null
     ctx.mirror.set(name, value)
@@ -113,7 +115,11 @@ export async function perRecordPass(ctx: StepContext): Promise<PerRecordOutcome>
     state.zonePending = encoded
     state.metaRefresh = false
   }
-  ctx.save() // mirror rows, dirty set, overlay and metadata commit together
+  // Mirror rows, dirty set, overlay and metadata are saved before the head goes out. A crash in
+  // between (or in the yields above) leaves the cursor where it was: the retry recomputes the
+  // same names, state-based.
+  ctx.save()
+  await yieldToRuntime()
 
   const published = await publishHead(ctx)
   if (published.kind !== 'written') return published
@@ -168,7 +174,11 @@ export async function flushBuckets(ctx: StepContext): Promise<PerRecordOutcome> 
       else until = Math.min(until, due)
     })
   }
-  const ops: KeyOp[] = ready.map((i) => ctx.mirror.bucketOp(apex, layout.buckets, i))
+  const ops: KeyOp[] = []
+  for (const i of ready) {
+    await yieldToRuntime()
+    ops.push(ctx.mirror.bucketOp(apex, layout.buckets, i))
+  }
   if (state.zonePending !== null) ops.push({ key: zoneKey(apex), value: state.zonePending })
   if (ops.length > 0) {
     const written = await applyOps(io, ctx.ledger, ctx.budget, ops, { freshSince: 0, intervalMs: limits.keyWriteIntervalMs })
@@ -191,4 +201,12 @@ export async function flushBuckets(ctx: StepContext): Promise<PerRecordOutcome> 
     return folded.kind === 'written' ? { kind: 'progress' } : folded
   }
   return { kind: 'idle' }
+}
+
+/**
+ * Lets other work of the runtime run between the pass's synchronous stretches. Locally the
+ * builder shares workerd's one thread with the API, whose responses would otherwise wait for it.
+ */
+function yieldToRuntime(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0))
 }

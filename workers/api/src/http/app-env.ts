@@ -10,5 +10,7 @@ export interface AppEnv {
   Variables: {
     principal: Principal
     db: DrizzleD1Database<typeof schema>
+    /** Builder notifications to send once the response is out (`builder/notify.ts`). */
+    afterResponse: (() => Promise<unknown>)[]
   }
 }
