@@ -115,6 +115,22 @@ export function speculativeKeys(name: string, zone: string): string[] {
 
 const ENTRY_OVERHEAD = 96
 
+/** Longest a query waits for a confirmation read another query started before reading itself. */
+const SHARED_WAIT_MS = 100
+
+type Settled<T> = { kind: 'value'; value: T } | { kind: 'failed' } | { kind: 'timeout' }
+
+/** A promise's outcome, or `timeout` after `ms` (the promise may belong to a request that ended). */
+function settledWithin<T>(promise: Promise<T>, ms: number): Promise<Settled<T>> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timeout = new Promise<Settled<T>>((resolve) => (timer = setTimeout(() => resolve({ kind: 'timeout' }), ms)))
+  const outcome = promise.then(
+    (value): Settled<T> => ({ kind: 'value', value }),
+    (): Settled<T> => ({ kind: 'failed' })
+  )
+  return Promise.race([outcome, timeout]).finally(() => clearTimeout(timer))
+}
+
 export class KvZoneView implements ZoneView {
   readonly #kv: KvBulkReader
   readonly #revalidateMs: number
@@ -297,23 +313,38 @@ export class KvZoneView implements ZoneView {
 
   // ── freshness ─────────────────────────────────────────────────────────────────────────────
 
-  /** The zone, confirmed by a read that started no earlier than `revalidateMs` before `arrived`; null if it is gone. */
+  /**
+   * The zone, confirmed by a read that started no earlier than `revalidateMs` before `arrived`;
+   * null if it is gone. Queries arriving while a confirmation read is in flight wait for it, but
+   * never rely on it: in Workers a promise started by another request never settles if that
+   * request ends first (a client that went away), and its own continuations never run. A waiter
+   * gives up after `SHARED_WAIT_MS` and reads for itself; a read in flight for longer than that is
+   * not joined at all. Whoever started a read clears it.
+   */
   async #fresh(entry: ZoneEntry, arrived: number): Promise<ZoneEntry | null> {
     const floor = arrived - this.#revalidateMs
+    let joined = false
     for (;;) {
       if (entry.gone) return null
       if (entry.confirmedAt >= floor) return entry
-      if (entry.refresh) {
-        const startedAt = entry.refreshStartedAt
-        const result = await entry.refresh
-        if (startedAt >= floor) return result
+      const inflight = entry.refresh
+      const startedAt = entry.refreshStartedAt
+      const now = this.#now()
+      if (inflight && !joined && startedAt >= floor && now - startedAt < SHARED_WAIT_MS) {
+        joined = true
+        const outcome = await settledWithin(inflight, SHARED_WAIT_MS)
+        if (outcome.kind === 'value') return outcome.value
+        if (entry.refresh === inflight) entry.refresh = null
         continue
       }
-      const startedAt = this.#now()
-      entry.refreshStartedAt = startedAt
-      entry.refresh = this.#revalidate(entry, startedAt).finally(() => {
-        entry.refresh = null
-      })
+      const own = this.#revalidate(entry, now)
+      entry.refresh = own
+      entry.refreshStartedAt = now
+      try {
+        return await own
+      } finally {
+        if (entry.refresh === own) entry.refresh = null
+      }
     }
   }
 

@@ -2,8 +2,8 @@
  * @module Tells a zone's ZoneBuilder that its change log moved, once the response has been sent.
  * A lost notification is healed by the builder's alarm and the cron sweep.
  *
- * Handlers queue notifications; `notifyAfterResponse` sends them when the response body has been
- * handed over in full. Where the builder shares the runtime's thread (workerd locally) its pass
+ * Handlers queue the notifications of large changes; `notifyAfterResponse` sends them when the
+ * response body has been handed over in full. Where the builder shares the runtime's thread (workerd locally) its pass
  * would otherwise run before the response is sent, and a client would wait for the build; on
  * Cloudflare the builder runs in its own Durable Object and the wait is the body's transfer time.
  */
@@ -12,12 +12,18 @@ import type { AppEnv } from '../http/app-env.ts'
 
 export type AfterResponse = (() => Promise<unknown>)[]
 
-export function notifyBuilder(c: Context<AppEnv>, zoneId: string, seq: number): void {
+/**
+ * Changes above which the notification waits for the response: a small pass costs less than the
+ * wait (one-record changes keep their latency), a large one would hold the response up locally.
+ */
+const AFTER_RESPONSE_ABOVE = 100
+
+export function notifyBuilder(c: Context<AppEnv>, zoneId: string, seq: number, changes = 1): void {
   const stub = c.env.ZONE_BUILDER.get(c.env.ZONE_BUILDER.idFromName(zoneId))
   const send = () =>
     stub.notify(zoneId, seq).catch((e: unknown) => console.warn('builder notification lost; the sweep will heal it', zoneId, seq, e))
   const queue = c.get('afterResponse')
-  if (queue) queue.push(send)
+  if (queue && changes > AFTER_RESPONSE_ABOVE) queue.push(send)
   else c.executionCtx.waitUntil(send())
 }
 

@@ -193,6 +193,13 @@ export class ZoneBuilder extends DurableObject<Env> {
         outcome = await perRecordPass(ctx)
         if (outcome.kind === 'idle' && s.retire.length > 0) outcome = await retireStep(ctx)
       }
+      // A pass is visible once its head is written: say so now, not when the step ends (its
+      // buckets may take several more invocations), so clients waiting on built_seq see it.
+      if (s.cursor !== s.reportedSeq && s.lastError === null && !s.full) {
+        await reportBuildState(this.io.db, s, null)
+        s.reportedSeq = s.cursor
+        ctx.save()
+      }
       if (outcome.kind === 'deleted') await startPurge(ctx)
       else if (outcome.kind === 'full') {
         s.fullRequested = true

@@ -79,7 +79,7 @@ importExport.post('/import', async (c) => {
       throw blameLine(e, items)
     })
     seq = applied.seq
-    if (applied.plan.changes.length > 0) notifyBuilder(c, zone.id, applied.seq)
+    if (applied.plan.changes.length > 0) notifyBuilder(c, zone.id, applied.seq, applied.plan.changes.length)
   }
   c.header(SEQ_HEADER, String(seq))
   const byType: Record<string, number> = {}

@@ -29,7 +29,7 @@ async function run(c: Context<AppEnv>, zone: ZoneRow, req: BatchRequest, pointer
   const t = applied.timings
   const total = performance.now() - startedAt
   c.header('server-timing', `load;dur=${t.load.toFixed(1)}, plan;dur=${t.plan.toFixed(1)}, write;dur=${t.write.toFixed(1)}, total;dur=${total.toFixed(1)}, attempts;desc="${applied.attempts}"`)
-  if (applied.plan.changes.length > 0) notifyBuilder(c, zone.id, applied.seq)
+  if (applied.plan.changes.length > 0) notifyBuilder(c, zone.id, applied.seq, applied.plan.changes.length)
   return applied
 }
 
