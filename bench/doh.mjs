@@ -2,11 +2,69 @@
  * @module DoH throughput and latency: wire-format GET queries from a second process (autocannon)
  * at saturation and at a fixed 1,000 queries/s, for existing, NXDOMAIN and wildcard names on the
  * small and the large zone, each beside an empty worker measured in the same run (the runtime's
- * ceiling). The DoH worker is loaded on its own socket; one extra row goes through the API
- * worker's /dns-query pass-through (Miniflare entry → API worker → service binding) for comparison.
+ * ceiling). Two more mixes on the large zone draw names from the whole zone instead of a pool of
+ * 2,000: `zipf` (s = 1) and `uniform`, each after a warm-up with the same distribution. The DoH
+ * worker is loaded on its own socket; one extra row goes through the API worker's /dns-query
+ * pass-through (Miniflare entry → API worker → service binding) for comparison. Around every
+ * measured mix the DoH worker's /stats counters are read: KV calls and keys per lookup.
  */
 import { benchZones, MIXES } from './lib/fixtures.mjs'
-import { loadPlan, measureTarget, probeMix, warmUp, wirePaths } from './lib/dohload.mjs'
+import { dohStats, loadPlan, measureTarget, probeGen, probeMix, statsDelta, warmUp, wirePaths } from './lib/dohload.mjs'
+
+/** Mixes drawn over the whole large zone (bench/lib/namegen.mjs). */
+export const ZONE_MIXES = [
+  { mix: 'zipf', gen: { kind: 'zipf', s: 1 } },
+  { mix: 'uniform', gen: { kind: 'uniform' } },
+]
+
+/** A uniform warm-up runs until this many lookups or every bucket expected touched (coupon collector), at most WARM_MAX_S. */
+const WARM_LOOKUPS = 20_000
+const WARM_MAX_S = 60
+
+/** Time the load of one measureTarget ran (saturation + fixed rate, every repetition). */
+const loadSeconds = (plan) => 2 * plan.reps * plan.duration
+
+/** measureTarget with the DoH worker's counters read before and after. */
+async function measureWithStats(stack, plan, target) {
+  const before = await dohStats(stack.dohUrl)
+  const m = await measureTarget({ ...target, plan })
+  const after = await dohStats(stack.dohUrl)
+  return { ...m, kv: statsDelta(before, after, loadSeconds(plan)) }
+}
+
+/**
+ * The answers checked again after a mix's runs (the load generator sees HTTP status only, and a
+ * DoH answer that went wrong under load — SERVFAIL — is still HTTP 200): null or what failed.
+ */
+async function answersAfter(probe, log, label) {
+  try {
+    await probe()
+    return null
+  } catch (e) {
+    log(`doh: ${label}: WRONG ANSWERS after the runs: ${e.message}`)
+    return String(e.message ?? e)
+  }
+}
+
+const kvLine = (kv) => `${kv.kvCallsPerLookup?.toFixed(3)} KV calls / ${kv.kvKeysPerLookup?.toFixed(3)} keys per lookup, ${kv.revalidationsPerSecond?.toFixed(0)} revalidations/s`
+
+/**
+ * Warms a generated mix: `duration` s for Zipf; for uniform, 3 s runs until the lookups reach
+ * enough to have touched every bucket of the zone's count (n ln n) or WARM_LOOKUPS.
+ */
+async function warmGen(stack, gen, buckets, log) {
+  if (gen.kind !== 'uniform') return warmUp({ url: stack.dohUrl, gen, seed: 101 })
+  const want = Math.max(WARM_LOOKUPS, Math.ceil(buckets * Math.log(buckets)))
+  const before = await dohStats(stack.dohUrl)
+  const t0 = performance.now()
+  let now = before
+  for (let run = 0; now.lookups - before.lookups < want && performance.now() - t0 < WARM_MAX_S * 1000; run++) {
+    await warmUp({ url: stack.dohUrl, gen, duration: 3, seed: 101 + run })
+    now = await dohStats(stack.dohUrl)
+  }
+  log(`doh: uniform warm-up ${(now.lookups - before.lookups).toLocaleString('en-US')} lookups in ${((performance.now() - t0) / 1000).toFixed(0)} s (wanted ${want.toLocaleString('en-US')}), ${now.cachedBuckets.toLocaleString('en-US')} buckets cached`)
+  return { lookups: now.lookups - before.lookups, wanted: want, seconds: (performance.now() - t0) / 1000 }
+}
 
 export async function runDohBench(ctx) {
   const { stack, quick, log } = ctx
@@ -29,14 +87,31 @@ export async function runDohBench(ctx) {
   log(`doh: one KV get per request ${Math.round(kvProbe.sat.rps.median)} req/s at saturation (${(kvProbe.sat.rps.median / empty.sat.rps.median).toFixed(2)} of empty)`)
 
   const rows = []
+  const report = (zone, mix, m) => log(`doh: ${zone.name} ${mix}: ${Math.round(m.sat.rps.median)} q/s (${(m.sat.rps.median / empty.sat.rps.median).toFixed(2)} of empty), p50 ${m.fixed.p50.median.toFixed(2)} / p99 ${m.fixed.p99.median.toFixed(2)} ms at 1,000/s; ${kvLine(m.kv)}`)
   for (const kind of ['small', 'large']) {
     const zone = zones[kind]
     await warmUp({ url: stack.dohUrl, paths: wirePaths(zone.name, zone.size, 'existing') })
     for (const mix of MIXES) {
-      const m = await measureTarget({ url: stack.dohUrl, paths: wirePaths(zone.name, zone.size, mix), plan })
+      const m = await measureWithStats(stack, plan, { url: stack.dohUrl, paths: wirePaths(zone.name, zone.size, mix) })
+      m.answersAfter = await answersAfter(() => probeMix(stack.dohUrl, zone.name, zone.size, mix), log, `${zone.name} ${mix}`)
       rows.push({ zone: kind, size: zone.size, mix, ...m })
-      log(`doh: ${zone.name} ${mix}: ${Math.round(m.sat.rps.median)} q/s (${(m.sat.rps.median / empty.sat.rps.median).toFixed(2)} of empty), p50 ${m.fixed.p50.median.toFixed(2)} / p99 ${m.fixed.p99.median.toFixed(2)} ms at 1,000/s`)
+      report(zone, mix, m)
     }
+  }
+
+  // Names over the whole large zone: Zipf-hot and uniform (the cache must hold the zone's buckets).
+  const large = zones.large
+  const largeMeta = await (await fetch(`${stack.kvProbeUrl}/?k=${encodeURIComponent(`z:${large.name}`)}`)).json()
+  const largeBuckets = largeMeta.layout?.buckets ?? 4096
+  for (const { mix, gen: g } of ZONE_MIXES) {
+    const gen = { ...g, zone: large.name, size: large.size, prefix: 'base-' }
+    await probeGen(stack.dohUrl, gen)
+    const warm = await warmGen(stack, gen, largeBuckets, log)
+    const m = await measureWithStats(stack, plan, { url: stack.dohUrl, gen })
+    m.answersAfter = await answersAfter(() => probeGen(stack.dohUrl, gen), log, `${large.name} ${mix}`)
+    rows.push({ zone: 'large', size: large.size, mix, buckets: largeBuckets, warm: warm?.lookups ? warm : undefined, ...m })
+    report(large, mix, m)
+    if (mix === 'uniform') log(`doh: after uniform: ${(m.kv.cacheBytes / 2 ** 20).toFixed(1)} MB cached in ${m.kv.cachedBuckets.toLocaleString('en-US')} buckets (${largeBuckets.toLocaleString('en-US')} in the large zone)`)
   }
 
   // The same existing-name mix through the API worker's pass-through (what `pnpm dev` serves).
@@ -44,10 +119,11 @@ export async function runDohBench(ctx) {
   await probeMix(stack.url, small.name, small.size, 'existing')
   const paths = wirePaths(small.name, small.size, 'existing')
   await warmUp({ url: stack.url, paths })
-  const passthrough = { zone: 'small', size: small.size, mix: 'existing', ...(await measureTarget({ url: stack.url, paths, plan })) }
-  log(`doh: pass-through via the API worker: ${Math.round(passthrough.sat.rps.median)} q/s`)
+  const passthrough = { zone: 'small', size: small.size, mix: 'existing', ...(await measureWithStats(stack, plan, { url: stack.url, paths })) }
+  passthrough.answersAfter = await answersAfter(() => probeMix(stack.url, small.name, small.size, 'existing'), log, 'pass-through')
+  log(`doh: pass-through via the API worker: ${Math.round(passthrough.sat.rps.median)} q/s; ${kvLine(passthrough.kv)}`)
 
   // Re-measure the empty worker at the end: the ratio uses the mean of both, so drift shows.
   const emptyAfter = await measureTarget({ url: stack.emptyUrl, paths: ['/'], plan })
-  return { plan, empty, emptyAfter, kvProbe, rows, passthrough }
+  return { plan, empty, emptyAfter, kvProbe, rows, passthrough, largeBuckets }
 }

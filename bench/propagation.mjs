@@ -1,52 +1,153 @@
 /**
  * @module Propagation benchmark: commit → visible through the DoH read path for one-record
- * changes on the small and the large zone, a 10,000-change batch fully visible, and the full
+ * changes on the small and the large zone, non-apex names and the apex apart, with builder pacing
+ * off (the shared stack); the same changes 200 ms apart on a second, small stack with production
+ * pacing (one write per KV key per second); a 10,000-change batch fully visible; and the full
  * build of each zone with its ratio to a per-record build (issue "Propagation").
  */
-import { aRecord } from './lib/api.mjs'
-import { benchZones } from './lib/fixtures.mjs'
+import { aRecord, apiClient } from './lib/api.mjs'
+import { benchZones, createBenchZone, SMALL } from './lib/fixtures.mjs'
 import { dohJson, pollDoh, waitBuilt } from './lib/propagation.mjs'
-import { BENCH_KV_KEY_WRITE_INTERVAL_MS } from './lib/stack.mjs'
+import { BENCH_KV_KEY_WRITE_INTERVAL_MS, startBenchStack } from './lib/stack.mjs'
 import { summarize } from './lib/stats.mjs'
 
 const BULK = 10_000
+/** The paced run: changes this far apart (start to start), builder pacing as in production. */
+const PACED_INTERVAL_MS = 200
+const PACED_KV_KEY_WRITE_INTERVAL_MS = 1000
 
-/** Alternating creates (visible = the address answers) and deletes (visible = NXDOMAIN). */
-async function oneRecordChanges({ api, stack, log }, zone, samples, warmup) {
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+
+/**
+ * The two kinds of one-record change. `non-apex`: create an A record at a fresh name (visible =
+ * the address answers), delete it (visible = NXDOMAIN). `apex`: create a TXT record at '@' with a
+ * unique content (visible = the apex TXT answer includes it), delete it (visible = it no longer
+ * does). Every record is its own, so changes in flight at once do not mask each other.
+ */
+function changeKind(kind, zone, tag) {
+  const remove = async (api, rec) => api.call('DELETE', `/zones/${zone.id}/dns_records/${rec.id}`)
+  if (kind === 'apex') {
+    // The "-end" suffix keeps one content from being a substring of another (…-1-end vs …-11-end).
+    const has = (rec) => (a) => a.data.some((d) => d.includes(rec.content))
+    return {
+      kind,
+      remove,
+      async create(api, j) {
+        const content = `bench-${tag}-${j}-end`
+        const { result, headers } = await api.call('POST', `/zones/${zone.id}/dns_records`, { type: 'TXT', name: '@', content, ttl: 60 })
+        return { id: result.id, content, headers }
+      },
+      visible: (dohUrl, rec, created) => pollDoh(dohUrl, zone.name, created ? has(rec) : (a) => !has(rec)(a), { type: 'TXT' }),
+    }
+  }
+  return {
+    kind,
+    remove,
+    async create(api, j) {
+      const name = `p${tag}-${j}`
+      const content = `192.0.2.${j % 250}`
+      const { result, headers } = await api.call('POST', `/zones/${zone.id}/dns_records`, { type: 'A', name, content, ttl: 60 })
+      return { id: result.id, fqdn: `${name}.${zone.name}`, content, headers }
+    },
+    visible: (dohUrl, rec, created) => pollDoh(dohUrl, rec.fqdn, created ? (a) => a.data.includes(rec.content) : (a) => a.status === 3),
+  }
+}
+
+const summarizeSeries = (series) => Object.fromEntries(Object.entries(series).map(([k, v]) => [k, summarize(v)]))
+
+/** Pacing off: alternating creates and deletes, each change once the previous one is visible. */
+async function oneRecordChanges({ api, stack, log }, zone, kind, samples, warmup) {
   const builder = await stack.builder(zone.id)
-  const tag = Date.now().toString(36)
-  const commit = []
-  const ack = []
-  const submit = []
-  const server = []
-  const pass = []
-  let ids = []
+  const change = changeKind(kind, zone, Date.now().toString(36))
+  const series = { commit: [], ack: [], submit: [], server: [], pass: [] }
+  let rec = null
   for (let k = 0; k < warmup + samples; k++) {
-    const name = `p${tag}-${k >> 1}`
-    const fqdn = `${name}.${zone.name}`
     const create = k % 2 === 0
-    const content = `192.0.2.${(k >> 1) % 250}`
     const t0 = performance.now()
-    const { result, headers } = create
-      ? await api.call('POST', `/zones/${zone.id}/dns_records`, { type: 'A', name, content, ttl: 60 })
-      : await api.call('DELETE', `/zones/${zone.id}/dns_records/${ids.pop()}`)
+    const res = create ? await change.create(api, k >> 1) : await change.remove(api, rec)
     // The commit instant is the end of the server's handler (its Server-Timing total): in workerd
     // local the response itself can trail it while the builder shares the runtime's thread.
-    const tCommit = t0 + api.serverMs(headers)
+    const tCommit = t0 + api.serverMs(res.headers)
     const tAck = performance.now()
-    if (create) ids.push(result.id)
-    const seen = await pollDoh(stack.dohUrl, fqdn, create ? (a) => a.data.includes(content) : (a) => a.status === 3)
+    if (create) rec = res
+    const seen = await change.visible(stack.dohUrl, rec, create)
     if (k < warmup) continue
-    commit.push(seen.atMs - tCommit)
-    ack.push(seen.atMs - tAck)
-    submit.push(seen.atMs - t0)
-    server.push(api.serverMs(headers))
+    series.commit.push(seen.atMs - tCommit)
+    series.ack.push(seen.atMs - tAck)
+    series.submit.push(seen.atMs - t0)
+    series.server.push(api.serverMs(res.headers))
     const s = await builder.status()
-    if (s.lastPass?.kind === 'per-record') pass.push(s.lastPass.ms)
+    if (s.lastPass?.kind === 'per-record') series.pass.push(s.lastPass.ms)
   }
-  const r = { commit: summarize(commit), ack: summarize(ack), submit: summarize(submit), server: summarize(server), pass: summarize(pass) }
-  log(`propagation: ${zone.name} one-record change visible ${r.commit.median.toFixed(1)} ms p50 / ${r.commit.p99.toFixed(1)} ms p99 after the handler's end, ${r.ack.median.toFixed(1)} / ${r.ack.p99.toFixed(1)} ms after the response (per-record pass ${r.pass.median} ms)`)
+  const r = summarizeSeries(series)
+  log(`propagation: ${zone.name} one-record ${kind} change visible ${r.commit.median.toFixed(1)} ms p50 / ${r.commit.p99.toFixed(1)} ms p99 after the handler's end, ${r.ack.median.toFixed(1)} / ${r.ack.p99.toFixed(1)} ms after the response (per-record pass ${r.pass.median} ms)`)
   return r
+}
+
+/**
+ * Paced: a change starts every `intervalMs` whether or not the previous ones are visible yet (each
+ * has its own poller). Even changes create; odd ones delete the oldest record whose create was
+ * already seen (a create when there is none), so no change waits on another.
+ */
+async function pacedChanges({ api, stack, log }, zone, kind, samples, warmup, intervalMs) {
+  const change = changeKind(kind, zone, Date.now().toString(36))
+  const series = { commit: [], ack: [], submit: [], server: [] }
+  const live = []
+  const jobs = []
+  let failure = null
+  let created = 0
+  let creates = 0
+  let maxLateMs = 0
+  const start = performance.now()
+  for (let k = 0; k < warmup + samples && !failure; k++) {
+    const due = start + k * intervalMs
+    if (due > performance.now()) await sleep(due - performance.now())
+    maxLateMs = Math.max(maxLateMs, performance.now() - due)
+    const create = k % 2 === 0 || live.length === 0
+    if (create && k >= warmup) creates++
+    const rec = create ? null : live.shift()
+    const j = create ? created++ : null
+    const job = (async () => {
+      const t0 = performance.now()
+      const res = create ? await change.create(api, j) : await change.remove(api, rec)
+      const tCommit = t0 + api.serverMs(res.headers)
+      const tAck = performance.now()
+      const target = create ? res : rec
+      const seen = await change.visible(stack.dohUrl, target, create)
+      if (create) live.push(target)
+      if (k < warmup) return
+      series.commit.push(seen.atMs - tCommit)
+      series.ack.push(seen.atMs - tAck)
+      series.submit.push(seen.atMs - t0)
+      series.server.push(api.serverMs(res.headers))
+    })().catch((e) => {
+      failure ??= e
+    })
+    jobs.push(job)
+  }
+  await Promise.all(jobs)
+  if (failure) throw failure
+  for (const rec of live.splice(0)) await change.remove(api, rec)
+  const r = { ...summarizeSeries(series), intervalMs, creates, maxLateMs }
+  log(`propagation: ${zone.name} ${kind} changes ${intervalMs} ms apart visible ${r.commit.median.toFixed(1)} ms p50 / ${r.commit.p99.toFixed(1)} ms p99 after the handler's end, ${r.ack.median.toFixed(1)} / ${r.ack.p99.toFixed(1)} ms after the response (schedule at most ${maxLateMs.toFixed(0)} ms late)`)
+  return r
+}
+
+/** A second, small stack with production pacing: one-record changes 200 ms apart, apex and not. */
+async function pacedRun({ log, quick }) {
+  log(`propagation: starting a second stack with KV_KEY_WRITE_INTERVAL_MS=${PACED_KV_KEY_WRITE_INTERVAL_MS} for the paced run…`)
+  const stack = await startBenchStack({ apiBindings: { KV_KEY_WRITE_INTERVAL_MS: String(PACED_KV_KEY_WRITE_INTERVAL_MS) } })
+  try {
+    const ctx = { api: apiClient(stack.url, stack.token), stack, log }
+    const zone = await createBenchZone(ctx, 'paced.bench.example', SMALL)
+    const samples = quick ? 30 : 150
+    const out = { kvKeyWriteIntervalMs: PACED_KV_KEY_WRITE_INTERVAL_MS, intervalMs: PACED_INTERVAL_MS, name: zone.name, size: zone.size }
+    out.one = await pacedChanges(ctx, zone, 'non-apex', samples, 6, PACED_INTERVAL_MS)
+    out.apex = await pacedChanges(ctx, zone, 'apex', samples, 6, PACED_INTERVAL_MS)
+    return out
+  } finally {
+    await stack.close()
+  }
 }
 
 /** A 10,000-change batch (creates): commit → builder caught up, then checked through DoH. */
@@ -115,10 +216,12 @@ export async function runPropagationBench(ctx) {
   for (const kind of ['small', 'large']) {
     const zone = zones[kind]
     out.zones[kind] = { name: zone.name, size: zone.size, seedMs: zone.seedMs, seedBuildMs: zone.buildMs }
-    out.zones[kind].one = await oneRecordChanges(ctx, zone, samples, 6)
+    out.zones[kind].one = await oneRecordChanges(ctx, zone, 'non-apex', samples, 6)
+    out.zones[kind].apex = await oneRecordChanges(ctx, zone, 'apex', samples, 6)
   }
   // Quick runs time the 10,000-change batch on the large zone only, once.
   for (const kind of quick ? ['large'] : ['small', 'large']) out.zones[kind].bulk = await bulkVisible(ctx, zones[kind], quick ? 1 : 2)
   for (const kind of ['small', 'large']) out.zones[kind].full = await fullBuilds(ctx, zones[kind], kind === 'small' ? 3 : 1)
+  out.paced = await pacedRun(ctx)
   return out
 }

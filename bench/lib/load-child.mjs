@@ -1,6 +1,8 @@
 /**
  * @module Load generator process: `node load-child.mjs <config.json>` runs autocannon against one
- * origin with a pool of request paths (picked at random per request), records every response time
+ * origin with a pool of request paths (picked at random per request) or, for pools too large to
+ * pass, a generator spec (`gen`, bench/lib/namegen.mjs: Zipf or uniform names over a whole zone,
+ * encoded like bench/lib/dnswire.mjs `wirePath`), records every response time
  * at microsecond resolution (autocannon's own histogram rounds to whole milliseconds) and prints
  * one JSON summary on stdout. Runs in its own process so the client never shares an event loop
  * with Miniflare's Node side. `h2: true` (servers that speak only HTTP/2, like BIND's DoH) uses
@@ -9,19 +11,14 @@
 import { readFileSync } from 'node:fs'
 import http2 from 'node:http2'
 import autocannon from 'autocannon'
+import { pathSampler, seededRandom } from './namegen.mjs'
 
 const config = JSON.parse(readFileSync(process.argv[2], 'utf8'))
-const { url, paths, connections = 32, duration = 10, rate, headers = {}, pipelining = 1, seed = 1, h2 = false } = config
+const { url, paths, gen, connections = 32, duration = 10, rate, headers = {}, pipelining = 1, seed = 1, h2 = false } = config
 
-// Reproducible choice of paths (mulberry32).
-let state = seed >>> 0
-const random = () => {
-  state = (state + 0x6d2b79f5) >>> 0
-  let t = state
-  t = Math.imul(t ^ (t >>> 15), t | 1)
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-}
+// Reproducible choice of paths.
+const random = seededRandom(seed)
+const nextPath = gen ? pathSampler(gen, random) : () => paths[Math.floor(random() * paths.length)]
 
 let times = new Float64Array(1 << 16)
 let count = 0
@@ -45,7 +42,7 @@ async function runAutocannon() {
     requests: [{
       method: 'GET',
       setupRequest(req) {
-        req.path = paths[Math.floor(random() * paths.length)]
+        req.path = nextPath()
         return req
       },
     }],
@@ -73,7 +70,7 @@ async function runH2() {
     inflight++
     total++
     let status = 0
-    const req = sessions[next++ % sessions.length].request({ ':path': paths[Math.floor(random() * paths.length)], ...headers })
+    const req = sessions[next++ % sessions.length].request({ ':path': nextPath(), ...headers })
     req.on('response', (h) => (status = h[':status']))
     req.on('data', () => {})
     req.on('end', () => {

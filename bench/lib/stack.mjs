@@ -84,7 +84,8 @@ export async function startBenchStack({ token = 'bench-token', port = 0, apiBind
     unsafeDirectSockets: DIRECT,
   })
   delete api.triggers
-  const doh = workerOptions('edgedns-doh', 'workers/doh/wrangler.jsonc', dohScript, { unsafeDirectSockets: DIRECT })
+  // DOH_STATS: `GET /stats` on the DoH worker's socket (its view's counters; one isolate here).
+  const doh = workerOptions('edgedns-doh', 'workers/doh/wrangler.jsonc', dohScript, { bindings: { DOH_STATS: '1' }, unsafeDirectSockets: DIRECT })
   const mf = new Miniflare(convertV4MiniflareOptions({
     host: '127.0.0.1',
     port,

@@ -19,7 +19,7 @@ export function renderNotes(results, md) {
   const large = S.propagation?.zones?.large?.size ?? S.startup?.large?.size
   if (large) md.push(`- Sizes: the small zone has 1,000 records, the large zone ${n0(large)} (full runs 1,000,000, the issues' figure; quick runs 10,000; \`BENCH_LARGE\` overrides). The large zone is seeded through the API in batches of 100,000 and built by the pipeline before any section measures it; on this machine that takes about 10 minutes for 1,000,000 records (Miniflare's KV simulator stores each value as a file).`)
   md.push('- The batch section runs on a stack of its own, closed when it ends, so its builder backlog cannot load the later sections; the other sections share one stack and its zones. Quick runs (`--quick`) use smaller sizes (batch sizes up to 1,000, a 10,000-record large zone, one run per DoH figure) and are a smoke test, not the published figures.')
-  md.push('- Builder pacing `KV_KEY_WRITE_INTERVAL_MS=0` in the bench stack (the pipeline\'s own cost).')
+  md.push(`- Builder pacing \`KV_KEY_WRITE_INTERVAL_MS=0\` in the bench stack (the pipeline\'s own cost)${S.propagation?.paced ? `; the paced propagation run uses a second, small stack with \`KV_KEY_WRITE_INTERVAL_MS=${S.propagation.paced.kvKeyWriteIntervalMs}\`, closed after it` : ''}. The DoH worker runs with \`DOH_STATS=1\` (its \`/stats\` counters) and its default \`REVALIDATE_MS\` (5) and \`CACHE_MB\` (64).`)
   md.push('- Peers need the Debian packages `bind9 bind9-dnsutils pdns-server pdns-backend-sqlite3 dnsdist sqlite3`; `pnpm bench --peers` installs nothing and skips them when missing. Every server binds 127.0.0.1 on free high ports in a temp directory and is stopped after.')
   md.push('')
 }
