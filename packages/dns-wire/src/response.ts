@@ -149,6 +149,8 @@ export function encodeResponse(init: ResponseInit): Uint8Array {
 export interface ResolutionLike {
   rcode: RcodeName | number
   aa: boolean
+  /** The result is already known to be incomplete: TC is set whatever fits. */
+  tc?: boolean
   answer: ResponseRR[]
   authority: ResponseRR[]
   additional: ResponseRR[]
@@ -183,6 +185,7 @@ export function replyTo(
   return {
     ...base,
     aa: result.aa,
+    tc: result.tc ?? false,
     answer: result.answer,
     authority: result.authority,
     additional: result.additional,

@@ -33,4 +33,6 @@ export interface Resolution {
   answer: RR[]
   authority: RR[]
   additional: RR[]
+  /** Truncated: the resolver itself left records out (a referral's glue past its lookup bound). */
+  tc?: boolean
 }
