@@ -14,8 +14,11 @@ export interface BindServer {
   stop(): Promise<void>
 }
 
+/** `named` lives in /usr/sbin, which an ordinary user's PATH often leaves out. */
+const NAMED = ['named', '/usr/sbin/named'].find((cmd) => spawnSync(cmd, ['-v'], { stdio: 'pipe' }).status === 0)
+
 export function hasNamed(): boolean {
-  return spawnSync('named', ['-v'], { stdio: 'pipe' }).status === 0
+  return NAMED !== undefined && spawnSync('named-checkconf', ['-v'], { stdio: 'pipe' }).status === 0
 }
 
 /**
@@ -51,7 +54,7 @@ ${zoneStanzas.join('\n')}
   const check = spawnSync('named-checkconf', ['-z', path.join(dir, 'named.conf')], { encoding: 'utf8' })
   if (check.status !== 0) throw new Error(`named-checkconf failed:\n${check.stdout}${check.stderr}`)
 
-  const child: ChildProcess = spawn('named', ['-g', '-c', path.join(dir, 'named.conf')], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const child: ChildProcess = spawn(NAMED ?? 'named', ['-g', '-c', path.join(dir, 'named.conf')], { stdio: ['ignore', 'pipe', 'pipe'] })
   let log = ''
   child.stdout?.on('data', (d) => (log += d))
   child.stderr?.on('data', (d) => (log += d))
