@@ -55,12 +55,6 @@ beforeAll(async () => {
   const child = await hostZone(z.child, childBody(z))
   const flattened = await hostZone(flat, flatBody(z, flat, { forBind: false }))
   const settings = (await client.zones.dnsSettings(parent.id)) as unknown as { proxy_addresses: { ipv4: string[]; ipv6: string[] } }
-  ctx = {
-    proxyA: settings.proxy_addresses.ipv4.map(ipHex),
-    proxyAAAA: settings.proxy_addresses.ipv6.map(ipHex),
-    flatCnameTtl: 600,
-    zones: [z.parent, z.child, flat],
-  }
   bind = await startBind(
     {
       [z.parent]: `${parent.soaAndNs}\n${parentBody(z, { forBind: true })}`,
@@ -69,6 +63,14 @@ beforeAll(async () => {
     },
     await freePort()
   )
+  const flatTarget = comparable(await bind.query(encodeQuery({ name: `www.${z.parent}`, type: 1 })))
+  ctx = {
+    proxyA: settings.proxy_addresses.ipv4.map(ipHex),
+    proxyAAAA: settings.proxy_addresses.ipv6.map(ipHex),
+    flatTargetAnswer: flatTarget.answer,
+    flatCnameTtl: 600,
+    zones: [z.parent, z.child, flat],
+  }
 }, 120_000)
 
 afterAll(async () => {

@@ -3,7 +3,7 @@
  * (see `deviations.ts`), or none: then the two answers must be identical.
  */
 import type { QuerySpec } from './message.ts'
-import { WIDE_NS, type ZoneNames } from './zones.ts'
+import { LONG_CHAIN, WIDE_NS, type ZoneNames } from './zones.ts'
 
 export interface QueryCase extends QuerySpec {
   /** Short label for the test title. */
@@ -11,7 +11,7 @@ export interface QueryCase extends QuerySpec {
   deviation?: DeviationId
 }
 
-export type DeviationId = 'proxied' | 'flattening' | 'any-rfc8482' | 'sibling-glue' | 'cross-zone-cname' | 'ede' | 'class-any'
+export type DeviationId = 'proxied' | 'flattening' | 'any-rfc8482' | 'sibling-glue' | 'cross-zone-cname' | 'ede' | 'class-any' | 'cname-chain-limit'
 
 const T = {
   A: 1, NS: 2, CNAME: 5, SOA: 6, PTR: 12, MX: 15, TXT: 16, AAAA: 28, LOC: 29, SRV: 33, NAPTR: 35,
@@ -90,6 +90,8 @@ export function queryCases(z: ZoneNames, flat: string): QueryCase[] {
     q('CNAME out of hosted zones', p('toout'), T.A),
     q('CNAME to a wildcard', p('towild'), T.A),
     q('CNAME to a name below a delegation', p('todeleg'), T.A, { deviation: 'sibling-glue' }),
+    q(`CNAME chain of ${LONG_CHAIN}`, p('long0'), T.A, { deviation: 'cname-chain-limit' }),
+    q('CNAME chain of 8 is followed by both', p('long2'), T.A),
     q('CNAME loop is SERVFAIL', p('loop1'), T.A, { deviation: 'ede' }),
     q('CNAME into the nested child zone', p('tochild'), T.A, { deviation: 'cross-zone-cname' }),
     q('CNAME from the child back to the parent', c('back'), T.A, { deviation: 'cross-zone-cname' }),

@@ -7,6 +7,9 @@
 const HEX64 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'
 const B64 = 'mdsswUyr3DPW132mOi8V9xESWE8jTo0dxCjjnopKl+GqJxpVXckHAeF+KkxLbxILfDLUT0rAK9iUzy1L53eKGQ=='
 
+/** CNAMEs in the `long0` chain: more than the project follows, fewer than BIND's limit of 11. */
+export const LONG_CHAIN = 10
+
 /** In-domain name servers of the `wide` delegation: more than the 13 a UDP referral used to keep. */
 export const WIDE_NS = 15
 
@@ -29,6 +32,7 @@ export function zoneNames(suffix: string): ZoneNames {
  * the API's importer and ignored by BIND. The two copies differ only in how they spell one string.
  */
 export function parentBody(z: ZoneNames, options: { forBind: boolean }): string {
+  const long = Array.from({ length: LONG_CHAIN }, (_, i) => `long${i} 300 CNAME ${i + 1 < LONG_CHAIN ? `long${i + 1}` : 'www'}`)
   const wide = Array.from({ length: WIDE_NS }, (_, i) => `wide 3600 NS ns${i + 1}.wide\nns${i + 1}.wide 3600 A 198.51.100.${i + 1}`)
   return `$ORIGIN ${z.parent}.
 $TTL 3600
@@ -78,6 +82,7 @@ toout        300  CNAME ${z.outside}.
 towild       300  CNAME foo.wild
 tochild      300  CNAME www.${z.child}.
 todeleg      300  CNAME host.deleg
+${long.join('\n')}
 loop1        300  CNAME loop2
 loop2        300  CNAME loop1
 deleg        3600 NS    ns1.deleg
