@@ -14,7 +14,7 @@ import type { Question, RR, Resolution, ResolverRcode } from './types.ts'
 export const MAX_CNAME_HOPS = 8
 /** Nested apex flattening depth (apex CNAME → apex CNAME → …). */
 const MAX_FLATTEN_DEPTH = 2
-
+const CLASS_IN = 1
 
 const empty = (rcode: ResolverRcode): Resolution => ({
   rcode,
@@ -30,7 +30,7 @@ export async function resolve(view: ZoneView, q: Question): Promise<Resolution> 
 
 async function resolveAt(view: ZoneView, q: Question, depth: number): Promise<Resolution> {
   const qtype = q.type
-  const screened = screenQuestion(qtype, q.class ?? 1)
+  const screened = screenQuestion(qtype, q.class ?? CLASS_IN)
   if (screened) return empty(screened)
 
   const answer: RR[] = []
