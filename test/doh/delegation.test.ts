@@ -2,7 +2,8 @@
  * Delegations below the apex: referral with AA clear, NS in authority, glue in additional, and
  * occlusion of names below the cut.
  */
-import { beforeAll, describe } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { askBoth } from './helpers/doh.ts'
 import { seedZone } from './helpers/seed.ts'
 import { runCases } from './helpers/table.ts'
 
@@ -15,6 +16,7 @@ child          1800 IN NS   ns1.child
 child          1800 IN NS   ns.elsewhere.net.
 ns1.child       900 IN A    192.0.2.60
 hidden.child    300 IN A    192.0.2.61
+${Array.from({ length: 20 }, (_, i) => `big 3600 IN NS ns${i}.big\nns${i}.big 3600 IN A 192.0.2.${100 + i}`).join('\n')}
 `)
 )
 
@@ -32,4 +34,14 @@ describe('delegation', () => {
     { name: 'names below the cut are occluded', qname: 'hidden.child.deleg.test', qtype: 'A', ...referral },
     { name: 'apex NS is authoritative', qname: 'deleg.test', qtype: 'NS', answer: ['deleg.test. 3600 NS ns1.deleg.test.'], cache: 'max-age=3600' },
   ])
+
+  it('carries the glue of all 20 in-domain name servers, untruncated (RFC 9471)', async () => {
+    const r = await askBoth('www.big.deleg.test', 'A')
+    expect(r.message.aa).toBe(false)
+    expect(r.message.tc).toBe(false)
+    expect(r.authority).toHaveLength(20)
+    expect(r.additional.sort()).toEqual(
+      Array.from({ length: 20 }, (_, i) => `ns${i}.big.deleg.test. 3600 A 192.0.2.${100 + i}`).sort()
+    )
+  })
 })

@@ -77,7 +77,6 @@ const formerr: { name: string; bytes: Uint8Array }[] = [
   { name: 'a response (QR set)', bytes: (() => { const b = new Uint8Array([...query]); b[2] = (b[2] as number) | 0x80; return b })() },
   { name: 'compression pointer loop', bytes: new Uint8Array([0x12, 0x34, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0xc0, 12, 0, 1, 0, 1]) },
   { name: 'label longer than 63', bytes: encodeQuery('x'.repeat(64) + '.errors.test', 'A', { id: 0x1234 }) },
-  { name: 'class CH', bytes: encodeQuery('www.errors.test', 'A', { id: 0x1234, qclass: 3 }) },
 ]
 
 describe('FORMERR in HTTP 200', () => {

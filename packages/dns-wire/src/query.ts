@@ -4,7 +4,7 @@
 import { DnsFormatError, type PartialHeader } from './errors.ts'
 import { nameText } from './names.ts'
 import { Reader } from './reader.ts'
-import { CLASS_ANY, CLASS_IN, TYPE_CODES } from './types.ts'
+import { TYPE_CODES } from './types.ts'
 
 export interface QueryQuestion {
   /** Presentation text as sent (case preserved), without trailing dot; '' is the root. */
@@ -66,7 +66,11 @@ function readOpt(r: Reader, ownerIsRoot: boolean, klass: number, ttl: number, rd
   }
 }
 
-/** Parses a query; every malformation throws DnsFormatError (with the header when readable). */
+/**
+ * Parses a query; every malformation throws DnsFormatError (with the header when readable). The
+ * question's class and type are not judged here: a CH class or a TSIG QTYPE is well-formed, and
+ * the resolver gives it the rcode it deserves (REFUSED, FORMERR, NOTIMP).
+ */
 export function decodeQuery(bytes: Uint8Array): Query {
   if (!(bytes instanceof Uint8Array)) throw new DnsFormatError('query is not bytes')
   const header = peekHeader(bytes)
@@ -82,8 +86,6 @@ export function decodeQuery(bytes: Uint8Array): Query {
   const qname = r.name()
   const qtype = r.u16()
   const qclass = r.u16()
-  if (qclass !== CLASS_IN && qclass !== CLASS_ANY) r.fail(`unsupported class ${qclass}`)
-  if (qtype === OPT) r.fail('OPT is not a question type')
 
   let edns: Edns | null = null
   for (let i = 0; i < an + ns + ar; i++) {

@@ -55,6 +55,14 @@ describe('encodeResponse', () => {
     expect(hexOf(bytes.subarray(33, 35))).toBe('c00c')
   })
 
+  it('sets TC when the result says records were left out, even though the rest fits', () => {
+    const d = decodeWithDnsPacket(encodeResponse(replyTo(query(), { ...answer(a(1)), tc: true }, { maxSize: 65535 })))
+    expect(d.flag_tc).toBe(true)
+    expect(d.answers).toHaveLength(1)
+    const whole = decodeWithDnsPacket(encodeResponse(replyTo(query(), answer(a(1)), { maxSize: 65535 })))
+    expect(whole.flag_tc).toBe(false)
+  })
+
   it('can leave names uncompressed', () => {
     const init = { ...replyTo(query(), answer(a(1))), compress: false }
     expect(encodeResponse(init).length).toBe(12 + 21 + 17 + 14)

@@ -99,19 +99,20 @@ export function encodeResponse(init: ResponseInit): Uint8Array {
   }
 
   const budget = maxSize - (init.edns ? OPT_RR_LENGTH : 0)
-  let tc = init.tc ?? false
+  // Once an RRset does not fit, nothing after it is written (TC); `init.tc` only sets the flag.
+  let dropped = false
   const sections = [init.answer ?? [], init.authority ?? [], init.additional ?? []]
   const counts = sections.map((records) => {
     let count = 0
     for (const set of rrsets(records)) {
-      if (tc) break
+      if (dropped) break
       const length = w.length
       const mark = comp?.mark() ?? 0
       for (const rr of set) writeRR(w, rr, comp)
       if (w.length > budget) {
         w.truncate(length)
         comp?.rollback(mark)
-        tc = true
+        dropped = true
         break
       }
       count += set.length
@@ -136,7 +137,7 @@ export function encodeResponse(init: ResponseInit): Uint8Array {
     0x8000 |
     (((init.opcode ?? 0) & 0xf) << 11) |
     (init.aa ? 0x0400 : 0) |
-    (tc ? 0x0200 : 0) |
+    (dropped || init.tc ? 0x0200 : 0) |
     (init.rd ? 0x0100 : 0) |
     (init.ra ? 0x0080 : 0) |
     (init.ad ? 0x0020 : 0) |
@@ -149,6 +150,8 @@ export function encodeResponse(init: ResponseInit): Uint8Array {
 export interface ResolutionLike {
   rcode: RcodeName | number
   aa: boolean
+  /** The result is already known to be incomplete: TC is set whatever fits. */
+  tc?: boolean
   answer: ResponseRR[]
   authority: ResponseRR[]
   additional: ResponseRR[]
@@ -183,6 +186,7 @@ export function replyTo(
   return {
     ...base,
     aa: result.aa,
+    tc: result.tc ?? false,
     answer: result.answer,
     authority: result.authority,
     additional: result.additional,

@@ -17,6 +17,7 @@ const view = zones({
     loop1     300 IN CNAME loop2
     loop2     300 IN CNAME loop1
     self      300 IN CNAME self
+    there     300 IN CNAME back.other.test.
     cross     300 IN CNAME www.other.test.
     deleg     300 IN CNAME x.child
     child    3600 IN NS ns.elsewhere.net.
@@ -26,6 +27,7 @@ const view = zones({
   'other.test': `
     @        3600 IN SOA ns1 hostmaster 3 7200 3600 1209600 60
     www       300 IN A 198.51.100.1
+    back      300 IN CNAME there.example.org.
   `,
   'flat.test': `
     @        3600 IN SOA ns1 hostmaster 4 7200 3600 1209600 300
@@ -83,19 +85,34 @@ const cases: Case[] = [
     authority: [SOA],
   },
   {
-    name: 'stops a two-name loop',
+    name: 'answers a two-name loop SERVFAIL with the chain',
     qname: 'loop1.example.org',
     qtype: 'A',
+    rcode: 'SERVFAIL',
     answer: [
       'loop1.example.org 300 CNAME loop2.example.org.',
       'loop2.example.org 300 CNAME loop1.example.org.',
     ],
   },
   {
-    name: 'stops a self loop',
+    name: 'answers a self loop SERVFAIL',
     qname: 'self.example.org',
     qtype: 'A',
+    rcode: 'SERVFAIL',
     answer: ['self.example.org 300 CNAME self.example.org.'],
+  },
+  {
+    name: 'answers a loop through another hosted zone SERVFAIL',
+    qname: 'there.example.org',
+    qtype: 'TXT',
+    rcode: 'SERVFAIL',
+    answer: ['there.example.org 300 CNAME back.other.test.', 'back.other.test 300 CNAME there.example.org.'],
+  },
+  {
+    name: 'answers the CNAME itself at a looping name (nothing is followed)',
+    qname: 'loop1.example.org',
+    qtype: 'CNAME',
+    answer: ['loop1.example.org 300 CNAME loop2.example.org.'],
   },
   {
     name: 'follows into another hosted zone',

@@ -6,17 +6,24 @@ import { apexNode } from './apex.ts'
 import { T, setOf, targetName, toRRs } from './rrset.ts'
 import type { RR } from './types.ts'
 
-/** At most this many NS targets get glue lookups. */
-export const MAX_GLUE_TARGETS = 13
+/**
+ * NS targets whose glue is looked up (one KV read each, in parallel). Far above any real NS set;
+ * it keeps a pathological one inside the platform's per-request KV operation limit. Past it the
+ * referral is marked truncated, as RFC 9471 allows when glue cannot all be given.
+ */
+export const MAX_GLUE_LOOKUPS = 500
 
 export interface Referral {
   authority: RR[]
   additional: RR[]
+  /** Set when some in-zone glue was left out (more targets than MAX_GLUE_LOOKUPS). */
+  tc: boolean
 }
 
 /**
- * Glue is read only for NS targets inside the referring zone (below the cut, or siblings in the
- * same zone); stored A/AAAA sets are used as they are (the proxied flag does not apply to glue).
+ * RFC 9471: every in-domain glue record (NS targets below the cut) and sibling glue (targets
+ * elsewhere in the referring zone), for all NS targets; the encoder sets TC if the message cannot
+ * hold them. Stored A/AAAA sets are used as they are (the proxied flag does not apply to glue).
  */
 export async function referral(
   view: ZoneView,
@@ -25,11 +32,10 @@ export async function referral(
   ns: RRSetData
 ): Promise<Referral> {
   const authority = toRRs(cut, T.NS, ns)
-  const targets = [...new Set(ns.rdata.map(targetName))]
-    .filter((t) => isInZone(t, zone.name))
-    .slice(0, MAX_GLUE_TARGETS)
+  const inZone = [...new Set(ns.rdata.map(targetName))].filter((t) => isInZone(t, zone.name))
+  const targets = inZone.slice(0, MAX_GLUE_LOOKUPS)
   const glue = await Promise.all(targets.map((t) => glueFor(view, zone, t)))
-  return { authority, additional: glue.flat() }
+  return { authority, additional: glue.flat(), tc: targets.length < inZone.length }
 }
 
 async function glueFor(view: ZoneView, zone: ZoneMeta, target: string): Promise<RR[]> {

@@ -6,6 +6,7 @@ import { answerNode } from './answer-node.ts'
 import { negativeSoa } from './apex.ts'
 import { locate } from './locate.ts'
 import { referral } from './referral.ts'
+import { screenQuestion } from './screen.ts'
 import { T } from './rrset.ts'
 import type { Question, RR, Resolution, ResolverRcode } from './types.ts'
 
@@ -13,14 +14,7 @@ import type { Question, RR, Resolution, ResolverRcode } from './types.ts'
 export const MAX_CNAME_HOPS = 8
 /** Nested apex flattening depth (apex CNAME → apex CNAME → …). */
 const MAX_FLATTEN_DEPTH = 2
-
 const CLASS_IN = 1
-const CLASS_ANY = 255
-const OPT = 41
-const IXFR = 251
-const AXFR = 252
-const MAILB = 253
-const MAILA = 254
 
 const empty = (rcode: ResolverRcode): Resolution => ({
   rcode,
@@ -36,11 +30,8 @@ export async function resolve(view: ZoneView, q: Question): Promise<Resolution> 
 
 async function resolveAt(view: ZoneView, q: Question, depth: number): Promise<Resolution> {
   const qtype = q.type
-  const qclass = q.class ?? CLASS_IN
-  if (qclass !== CLASS_IN && qclass !== CLASS_ANY) return empty('REFUSED')
-  if (qtype === OPT) return empty('FORMERR')
-  if (qtype === MAILA || qtype === MAILB) return empty('NOTIMP')
-  if (qtype === AXFR || qtype === IXFR) return empty('REFUSED')
+  const screened = screenQuestion(qtype, q.class ?? CLASS_IN)
+  if (screened) return empty(screened)
 
   const answer: RR[] = []
   const seen = new Set<string>()
@@ -52,8 +43,8 @@ async function resolveAt(view: ZoneView, q: Question, depth: number): Promise<Re
     if (!found) return hop === 0 ? empty('REFUSED') : done('NOERROR', answer, [])
     const loc = locate(found, name, qtype)
     if (loc.kind === 'delegation') {
-      const ref = await referral(view, found.zone, loc.cut, loc.ns)
-      return { rcode: 'NOERROR', aa: answer.length > 0, answer, ...ref }
+      const { tc, ...ref } = await referral(view, found.zone, loc.cut, loc.ns)
+      return { rcode: 'NOERROR', aa: answer.length > 0, answer, ...ref, ...(tc ? { tc } : {}) }
     }
     if (loc.kind === 'nxdomain') return done('NXDOMAIN', answer, [negativeSoa(found.zone)])
 
@@ -67,7 +58,9 @@ async function resolveAt(view: ZoneView, q: Question, depth: number): Promise<Re
       return done('NOERROR', [...answer, ...rrs], [])
     }
     answer.push(res.rr)
-    if (seen.has(res.target) || hop >= MAX_CNAME_HOPS) return done('NOERROR', answer, [])
+    // RFC 1034 §3.6.2: a loop is an error to signal; BIND answers SERVFAIL with the chain.
+    if (seen.has(res.target)) return done('SERVFAIL', answer, [])
+    if (hop >= MAX_CNAME_HOPS) return done('NOERROR', answer, [])
     name = res.target
   }
 }

@@ -8,7 +8,7 @@ export interface Question {
   name: string
   /** RR type code (1 = A, 255 = ANY …). */
   type: number
-  /** 1 (IN) or 255 (ANY); other classes are REFUSED. Default 1. */
+  /** 1 (IN) or 255 (ANY, treated as IN); other classes get the rcodes of `screenQuestion`. Default 1. */
   class?: number
   dnssecOk?: boolean
 }
@@ -33,4 +33,6 @@ export interface Resolution {
   answer: RR[]
   authority: RR[]
   additional: RR[]
+  /** Truncated: the resolver itself left records out (a referral's glue past its lookup bound). */
+  tc?: boolean
 }

@@ -36,21 +36,31 @@ export function tokenize(text: string): string[] {
   return tokens
 }
 
-/** Bytes of a character-string token: quotes removed, `\X` and `\DDD` decoded, UTF-8 kept. */
+/**
+ * Bytes of a character-string token: quotes removed, `\X` and `\DDD` decoded, other text as
+ * UTF-8. The text is walked by code point, so a character outside the BMP (a UTF-16 surrogate
+ * pair) becomes its one 4-octet UTF-8 sequence, escaped or not.
+ */
 export function charString(token: string): Uint8Array {
   const body =
     token.length >= 2 && token.startsWith('"') && token.endsWith('"') ? token.slice(1, -1) : token
   const out: number[] = []
-  for (let i = 0; i < body.length; i++) {
-    const c = body[i] as string
+  let i = 0
+  const nextCodePoint = (): string => {
+    const ch = String.fromCodePoint(body.codePointAt(i) as number)
+    i += ch.length
+    return ch
+  }
+  while (i < body.length) {
+    const c = nextCodePoint()
     if (c === '\\') {
-      const digits = /^\d{3}/.exec(body.slice(i + 1, i + 4))
+      const digits = /^\d{3}/.exec(body.slice(i, i + 3))
       if (digits) {
         const v = Number(digits[0])
         if (v > 255) throw new TextError(`bad escape \\${digits[0]}`)
         out.push(v)
         i += 3
-      } else out.push(...utf8.encode(body[++i] ?? ''))
+      } else if (i < body.length) out.push(...utf8.encode(nextCodePoint()))
     } else if (c === '"') {
       throw new TextError('unexpected quote')
     } else out.push(...utf8.encode(c))
