@@ -162,6 +162,35 @@ describe('batch: all or nothing', () => {
     expect(res.body.errors[0]!.source?.pointer).toBe('/deletes/0')
   })
 
+  it('reports a name conflict on an earlier item before an invalid later item (execution order)', async () => {
+    const z = await createZone()
+    const seeded = await api('POST', `/zones/${z.id}/dns_records`, { type: 'A', name: 'taken', content: '192.0.2.1' })
+    expect(seeded.status).toBe(200)
+    const cname = await api('POST', `/zones/${z.id}/dns_records/batch`, {
+      posts: [{ type: 'CNAME', name: 'taken', content: 'x.example.net' }, { type: 'A', name: 'y', content: 'not-an-ip' }],
+    })
+    expectError(cname, 400, 81053)
+    expect(cname.body.errors[0]!.source?.pointer).toBe('/posts/0')
+    const identical = await api('POST', `/zones/${z.id}/dns_records/batch`, {
+      posts: [{ type: 'A', name: 'taken', content: '192.0.2.1' }, { type: 'MX', name: 'y', content: 'mx.example.net' }],
+    })
+    expectError(identical, 400, 81058)
+    expect(identical.body.errors[0]!.source?.pointer).toBe('/posts/0')
+    // A conflicting patch runs before an invalid post.
+    const patchConflict = await api('POST', `/zones/${z.id}/dns_records/batch`, {
+      patches: [{ id: seeded.body.result.id, type: 'CNAME', content: 'z.example.net' }],
+      posts: [{ type: 'A', name: 'taken', content: '192.0.2.2' }, { type: 'A', name: 'y', content: 'bad' }],
+    })
+    expectError(patchConflict, 400, 81054)
+    expect(patchConflict.body.errors[0]!.source?.pointer).toBe('/posts/0')
+    // The other way round: an invalid earlier item wins over a later conflict.
+    const invalidFirst = await api('POST', `/zones/${z.id}/dns_records/batch`, {
+      posts: [{ type: 'A', name: 'y', content: 'bad' }, { type: 'CNAME', name: 'taken', content: 'x.example.net' }],
+    })
+    expectError(invalidFirst, 400, 9005)
+    expect(invalidFirst.body.errors[0]!.source?.pointer).toBe('/posts/0')
+  })
+
   it('rejects duplicates inside one batch, blaming the later item', async () => {
     const z = await createZone()
     const res = await api('POST', `/zones/${z.id}/dns_records/batch`, {

@@ -124,3 +124,54 @@ describe('absolutize', () => {
     expect(absolutize(name, origin)).toBe(want)
   })
 })
+
+describe('UTS 46 / IDNA2008 validity of names', () => {
+  const refused: [string, string][] = [
+    ['C1 control U+0085', 'a\u0085b'],
+    ['zero width space U+200B', 'a\u200bb'],
+    ['right-to-left override U+202E', 'a\u202eb'],
+    ['replacement character U+FFFD', 'a\ufffdb'],
+    ['noncharacter U+FDD0', 'a\ufdd0b'],
+    ['noncharacter U+FFFF', 'a\uffffb'],
+    ['lone surrogate', 'a\ud800b'],
+    ['zero width non-joiner outside its context', 'a\u200cb'],
+    ['Punycode of a disallowed label', 'xn--ab-qa'],
+    ['broken Punycode', 'xn--zz'],
+  ]
+
+  it.each(refused)('refuses an owner name with a %s (9000, naming the fault)', (_what, label) => {
+    expect(codeOf(() => normalizeName(label, ZONE))).toBe(9000)
+    expect(() => normalizeName(label, ZONE)).toThrow(/DNS name is invalid/)
+  })
+
+  it.each(refused)('refuses a zone name with a %s (1099)', (_what, label) => {
+    expect(codeOf(() => normalizeZoneName(`${label}.example`))).toBe(1099)
+  })
+
+  it.each(refused)('refuses a hostname target with a %s (9000)', (_what, label) => {
+    expect(codeOf(() => normalizeHostname(`${label}.example.net`))).toBe(9000)
+  })
+
+  it('names the offending code point in the message', () => {
+    expect(() => normalizeName('a\u0085b', ZONE)).toThrow(/U\+0085/)
+    expect(() => normalizeName('a\u202eb', ZONE)).toThrow(/U\+202E/)
+    expect(() => normalizeZoneName('a\ud800b.example')).toThrow(/U\+D800/)
+  })
+
+  it.each([
+    ['full-width letters', 'ＷＷＷ', 'www.example.com'],
+    ['ideographic full stop', 'a\u3002b', 'a.b.example.com'],
+    ['ligature fi', 'ﬁle', 'file.example.com'],
+    ['sharp s, nontransitional', 'straße', 'xn--strae-oqa.example.com'],
+    ['upper-case non-ASCII', 'BÜCHER', 'xn--bcher-kva.example.com'],
+    ['valid Punycode, kept', 'xn--bcher-kva', 'xn--bcher-kva.example.com'],
+    ['emoji', '😀', 'xn--e28h.example.com'],
+    ['wildcard before an IDN label', '*.bücher', '*.xn--bcher-kva.example.com'],
+  ])('maps as UTS 46 does: %s', (_what, input, want) => {
+    expect(normalizeName(input, ZONE)).toBe(want)
+  })
+
+  it('keeps underscores in owner names beside IDN labels', () => {
+    expect(normalizeName('_dmarc.bücher', ZONE)).toBe('_dmarc.xn--bcher-kva.example.com')
+  })
+})

@@ -2,43 +2,50 @@
  * @module names: owner-name, zone-name and target-hostname normalisation
  * (lowercase Punycode FQDN without trailing dot).
  */
-import { toASCII } from 'punycode/punycode.es6.js'
 import { ERROR_CODES, FieldError, RecordError, fail } from './errors.ts'
+import { idnaToAscii } from './idna.ts'
 import { withReason } from './message.ts'
 
 const MAX_LABEL = 63
 const MAX_NAME = 253
 const LABEL_RE = /^[a-z0-9_-]+$/
 const IDN_DOTS = /[\u3002\uff0e\uff61]/g
+// Plain ASCII without Punycode labels needs no UTS 46 processing, only lowercasing.
 // eslint-disable-next-line no-control-regex
-const ASCII_RE = /^[\x00-\x7f]*$/
+const PLAIN_ASCII_RE = /^[\x00-\x7f]*$/
+const PUNYCODE_LABEL = /(^|\.)xn--/i
 
-function labelToAscii(label: string): string {
-  if (ASCII_RE.test(label)) return label.toLowerCase()
-  try {
-    return toASCII(label.normalize('NFC').toLowerCase())
-  } catch {
-    return fail(`label "${label}" is not a valid internationalised label`)
-  }
+/**
+ * A dotless-at-the-end name → lowercase ASCII: UTS 46 mapping and IDNA2008 validity for anything
+ * non-ASCII or holding a Punycode label (decoded and validated too), lowercasing for the rest.
+ */
+function toAscii(name: string): string {
+  if (PLAIN_ASCII_RE.test(name) && !PUNYCODE_LABEL.test(name)) return name.toLowerCase()
+  return idnaToAscii(name)
 }
 
 /** Split a dotless-at-the-end name into checked lowercase ASCII labels. */
 function toLabels(name: string, allowWildcard: boolean): string[] {
   if (name === '') fail('the name is empty')
-  const labels = name.replace(IDN_DOTS, '.').split('.')
-  const out = labels.map((label, i) => {
+  const split = name.replace(IDN_DOTS, '.').split('.')
+  split.forEach((label, i) => {
     if (label === '') fail('the name has an empty label')
-    if (label === '*') {
-      if (!allowWildcard || i !== 0) fail(`'*' is only allowed as the entire leftmost label`)
-      return label
-    }
-    const ascii = labelToAscii(label)
-    if (!LABEL_RE.test(ascii)) {
-      fail(`label "${label}" may only contain letters, digits, '-' and '_'`)
-    }
-    if (ascii.length > MAX_LABEL) fail(`label "${ascii}" is longer than ${MAX_LABEL} octets`)
-    return ascii
+    if (label === '*' && (!allowWildcard || i !== 0)) fail(`'*' is only allowed as the entire leftmost label`)
   })
+  const wildcard = split[0] === '*'
+  const rest = wildcard ? split.slice(1) : split
+  if (rest.length === 0) return ['*']
+  const ascii = toAscii(rest.join('.')).split('.')
+  if (ascii.length !== rest.length) fail('the name has an empty label')
+  const out = ascii.map((label, i) => {
+    if (label === '') fail('the name has an empty label')
+    if (!LABEL_RE.test(label)) {
+      fail(`label ${JSON.stringify(rest[i])} may only contain letters, digits, '-' and '_'`)
+    }
+    if (label.length > MAX_LABEL) fail(`label "${label}" is longer than ${MAX_LABEL} octets`)
+    return label
+  })
+  if (wildcard) out.unshift('*')
   checkLength(out.join('.'))
   return out
 }
@@ -124,6 +131,7 @@ export function normalizeName(name: string, zoneName: string): string {
 // Plain lowercase-able ASCII names (the vast majority) skip the per-label work; every label 1-63
 // octets, '*' only leftmost. Anything else takes the full path above.
 const FAST_NAME = /^(?:\*\.)?(?:[a-z0-9_-]{1,63}\.)*[a-z0-9_-]{1,63}$/
+const FAST_PUNYCODE = /(^|\.)xn--/
 let lastZoneIn = ''
 let lastZoneOut = ''
 
@@ -139,7 +147,7 @@ function cachedZoneName(zoneName: string): string {
 function fastPath(name: unknown, zone: string): string | null {
   if (typeof name !== 'string') return null
   const n = (name.endsWith('.') ? name.slice(0, -1) : name).toLowerCase()
-  if (n.length > MAX_NAME || !FAST_NAME.test(n)) return null
+  if (n.length > MAX_NAME || !FAST_NAME.test(n) || FAST_PUNYCODE.test(n)) return null
   if (n === zone || n.endsWith(`.${zone}`)) return n
   const full = `${n}.${zone}`
   return full.length <= MAX_NAME ? full : null

@@ -87,15 +87,15 @@ const VALID: Case[] = [
     'HTTPS alias',
     { type: 'HTTPS', data: { priority: 0, target: 'Pool.Example.net.' } },
     {
-      content: '0 pool.example.net',
-      data: { priority: 0, target: 'pool.example.net', value: '' },
+      content: '0 pool.example.net.',
+      data: { priority: 0, target: 'pool.example.net.', value: '' },
       priority: 0,
     },
   ],
   [
     'SVCB content',
     { type: 'SVCB', content: '2 svc.example.net. alpn="h3,h2" mandatory=alpn' },
-    { content: '2 svc.example.net mandatory=alpn alpn="h3,h2"', priority: 2 },
+    { content: '2 svc.example.net. mandatory=alpn alpn="h3,h2"', priority: 2 },
   ],
   [
     'LOC content with m',
@@ -141,7 +141,7 @@ const VALID: Case[] = [
         replacement: '_sip._udp.Example.com.',
       },
     },
-    { content: '100 10 "S" "SIP+D2U" "" _sip._udp.example.com' },
+    { content: '100 10 "S" "SIP+D2U" "" _sip._udp.example.com.' },
   ],
   [
     'NAPTR content with regex',
@@ -241,5 +241,31 @@ describe('normalizeContent accepts and canonicalises', () => {
   it('splits long UTF-8 TXT on character boundaries', () => {
     const n = normalizeContent({ type: 'TXT', content: 'é'.repeat(200) })
     expect(n.content).toBe(`"${'é'.repeat(127)}" "${'é'.repeat(73)}"`)
+  })
+})
+
+describe('fully qualified targets, as Cloudflare keeps them', () => {
+  it('keeps the trailing dot on SVCB/HTTPS targets in content and data.target, written with or without it', () => {
+    for (const target of ['svc.example.net.', 'svc.example.net', 'SVC.Example.Net.']) {
+      const n = normalizeContent({ type: 'SVCB', data: { priority: 1, target, value: 'alpn=h3' } })
+      expect(n.data).toMatchObject({ target: 'svc.example.net.' })
+      expect(n.content).toBe('1 svc.example.net. alpn="h3"')
+    }
+    expect(normalizeContent({ type: 'HTTPS', content: '1 . alpn=h2' }).data).toMatchObject({ target: '.' })
+  })
+
+  it('keeps the trailing dot on the NAPTR replacement in content and data.replacement', () => {
+    const n = normalizeContent({ type: 'NAPTR', content: '10 20 "S" "SIP+D2U" "" _sip._udp.example.com' })
+    expect(n.data).toMatchObject({ replacement: '_sip._udp.example.com.' })
+    expect(n.content).toBe('10 20 "S" "SIP+D2U" "" _sip._udp.example.com.')
+  })
+
+  it('gives CNAME, MX, NS, SRV and PTR targets no trailing dot', () => {
+    expect(normalizeContent({ type: 'CNAME', content: 'a.example.' }).content).toBe('a.example')
+    expect(normalizeContent({ type: 'MX', content: 'a.example.', priority: 1 }).content).toBe('a.example')
+    expect(normalizeContent({ type: 'NS', content: 'a.example.' }).content).toBe('a.example')
+    expect(normalizeContent({ type: 'PTR', content: 'a.example.' }).content).toBe('a.example')
+    const srv = normalizeContent({ type: 'SRV', data: { priority: 1, weight: 2, port: 3, target: 'a.example.' } })
+    expect(srv.data).toMatchObject({ target: 'a.example' })
   })
 })

@@ -5,6 +5,7 @@ import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { authenticate } from './auth/authenticate.ts'
 import { openDb } from './db/client.ts'
+import { allowedMethods } from './http/allowed-methods.ts'
 import { ApiError, Codes } from './http/api-error.ts'
 import type { AppEnv } from './http/app-env.ts'
 import { onError } from './http/on-error.ts'
@@ -13,6 +14,7 @@ import { audit } from './routes/audit.ts'
 import { importExport } from './routes/import-export.ts'
 import { openapiApp } from './routes/openapi.ts'
 import { notifyAfterResponse } from './builder/notify.ts'
+import { pageRulesApp } from './routes/pagerules.ts'
 import { propagationApp } from './routes/propagation.ts'
 import { records } from './routes/records.ts'
 import { sweepApp } from './routes/sweep.ts'
@@ -44,6 +46,7 @@ export function createApp(): Hono<AppEnv> {
   api.route('/zones/:zone_id{[^/]+}/dns_records', importExport)
   api.route('/zones/:zone_id{[^/]+}/dns_records', records)
   api.route('/zones/:zone_id{[^/]+}/propagation', propagationApp)
+  api.route('/zones/:zone_id{[^/]+}/pagerules', pageRulesApp)
   api.route('/zones', zonesApp)
   api.route('/propagation/sweep', sweepApp)
 
@@ -52,7 +55,12 @@ export function createApp(): Hono<AppEnv> {
   app.route('/client/v4', openapiApp)
   app.route('/client/v4', api)
   app.all('/client/v4/*', (c) => {
-    throw ApiError.badRequest(Codes.noRoute, `No route for that URI: ${c.req.method} ${new URL(c.req.url).pathname}`)
+    const path = new URL(c.req.url).pathname
+    const allow = allowedMethods(path.slice('/client/v4'.length))
+    if (allow.length > 0 && !allow.includes(c.req.method)) {
+      throw new ApiError(405, Codes.methodNotAllowed, `Method ${c.req.method} is not allowed on ${path}; allowed: ${allow.join(', ')}`, { headers: { allow: allow.join(', ') } })
+    }
+    throw ApiError.badRequest(Codes.noRoute, `No route for that URI: ${c.req.method} ${path}`)
   })
   app.onError(onError)
   api.onError(onError)

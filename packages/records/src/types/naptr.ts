@@ -1,6 +1,7 @@
 /**
  * @module types/naptr: NAPTR (RFC 3403) — content
- * `order preference "flags" "service" "regexp" replacement`.
+ * `order preference "flags" "service" "regexp" replacement`; the replacement is kept fully
+ * qualified (trailing dot), as Cloudflare answers it.
  */
 import { z } from 'zod'
 import { quote, text, tokenize, utf8 } from '../charstring.ts'
@@ -57,7 +58,8 @@ export const NAPTR = defineData<NaptrData>({
       flags: charString(d.flags, 'data.flags'),
       service: charString(d.service, 'data.service'),
       regex: charString(d.regex, 'data.regex'),
-      replacement: parseHostname(d.replacement, 'data.replacement', true),
+      // Fully qualified (trailing dot), as Cloudflare keeps it.
+      replacement: fqdn(parseHostname(d.replacement, 'data.replacement', true)),
     }
   },
   formatData: (d) => format(d, d.replacement),

@@ -1,6 +1,7 @@
 /**
  * @module types/svcb: SVCB and HTTPS (RFC 9460) — data {priority, target, value};
- * content `priority target params`, e.g. `1 . alpn="h2,h3"`.
+ * content `priority target params`, e.g. `1 . alpn="h2,h3"`; the target is kept fully qualified
+ * (`2 svc.example.net. alpn=h3`), as Cloudflare answers it.
  */
 import { z } from 'zod'
 import { fail } from '../errors.ts'
@@ -31,7 +32,9 @@ function svcbLike(type: 'SVCB' | 'HTTPS', errorCode: number) {
       return { data: { priority: numberToken(priority), target, value } }
     },
     canonicalize(d) {
-      const target = targetHost(d.target, 'data.target', true)
+      // Cloudflare keeps the target fully qualified (trailing dot), so tools that diff desired state
+      // against the API (octoDNS, Terraform) see the value they wrote.
+      const target = fqdn(targetHost(d.target, 'data.target', true))
       const value = formatSvcParams(parseSvcParams(d.value ?? ''))
       if (d.priority === 0 && value !== '') {
         fail('data.value must be empty when data.priority is 0 (AliasMode)')

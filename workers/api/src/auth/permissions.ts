@@ -59,8 +59,3 @@ export function allows(p: Principal, perm: Permission, scope: Scope): boolean {
         (scope.zoneId !== undefined && g.zones.has(scope.zoneId)))
   )
 }
-
-/** True when the principal may `perm` on at least something inside the account (for list filtering). */
-export function reachesAccount(p: Principal, perm: Permission, accountId: string): boolean {
-  return p.admin || p.grants.some((g) => g.permissions.has(perm) && (g.everything || g.accounts.has(accountId) || g.zones.size > 0))
-}

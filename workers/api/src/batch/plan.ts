@@ -1,6 +1,7 @@
 /**
  * @module Pure batch planning: applies deletes → patches → puts → posts in memory against the
- * loaded state, checks every rule against the resulting state, and lists what to write.
+ * loaded state, checks every rule against the resulting state, and lists what to write. The error
+ * reported is the first in execution order, whether an item is invalid or conflicts with an earlier one.
  * No I/O: the caller loads every record the batch can touch in one read, then writes the plan.
  */
 import { RecordError } from '@edgedns/records'
@@ -50,11 +51,15 @@ export function planBatch(req: BatchRequest, loaded: DnsRecord[], opts: PlanOpti
   const result: Plan['result'] = { deletes: [], patches: [], puts: [], posts: [] }
   const unchanged: { patches: DnsRecord[]; puts: DnsRecord[] } = { patches: [], puts: [] }
 
-  const at = <T>(section: Section, index: number, fn: () => T): T => {
+  // The first item that fails to build stops the walk; items after it are never run. A name
+  // conflict among the items before it is an earlier error and wins (checked below).
+  let firstError: unknown = null
+  const at = (section: Section, index: number, fn: () => void): void => {
+    if (firstError !== null) return
     try {
-      return fn()
+      fn()
     } catch (e) {
-      throw withPointer(e, opts.pointers ? `/${section}/${index}` : undefined)
+      firstError = withPointer(e, opts.pointers ? `/${section}/${index}` : undefined)
     }
   }
   const touch = (id: string) => {
@@ -109,6 +114,7 @@ export function planBatch(req: BatchRequest, loaded: DnsRecord[], opts: PlanOpti
   )
 
   checkFinalState(original, current, last, opts.pointers)
+  if (firstError !== null) throw firstError
 
   const changes: Change[] = []
   for (const id of order) {

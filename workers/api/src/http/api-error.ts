@@ -28,6 +28,7 @@ export class ApiError extends Error {
 /** Error codes this API answers with; Cloudflare's where one is known (see docs/errors.md). */
 export const Codes = {
   invalidJson: 9207,
+  invalidUtf8: 9208,
   invalidRequest: 9000,
   validation: 1004,
   recordNotFound: 81044,

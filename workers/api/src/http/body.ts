@@ -5,8 +5,22 @@ import type { Context } from 'hono'
 import type { z } from 'zod'
 import { ApiError, Codes } from './api-error.ts'
 
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false })
+
+/**
+ * Decodes a request body as UTF-8, refusing invalid byte sequences instead of turning them into
+ * U+FFFD (which would then be stored, or punycoded into a name nobody typed).
+ */
+export function decodeUtf8Strict(bytes: ArrayBuffer | Uint8Array, what = 'Request body'): string {
+  try {
+    return strictUtf8.decode(bytes)
+  } catch {
+    throw ApiError.badRequest(Codes.invalidUtf8, `${what} is not valid UTF-8`)
+  }
+}
+
 export async function readJson(c: Context): Promise<unknown> {
-  const text = await c.req.text()
+  const text = decodeUtf8Strict(await c.req.arrayBuffer())
   if (text.trim() === '') throw ApiError.badRequest(Codes.invalidJson, 'Request body is empty; expected a JSON object')
   try {
     return JSON.parse(text)

@@ -107,6 +107,7 @@ export const OPERATIONS: Operation[] = [
   { method: 'delete', path: '/zones/{zone_id}', tag: 'Zones', summary: 'Delete a zone and its records', result: r.deletedResponse },
   { method: 'get', path: '/zones/{zone_id}/dns_settings', tag: 'Zones', summary: 'DNS settings (SOA, NS TTL, proxy addresses)', result: r.dnsSettingsResponse },
   { method: 'patch', path: '/zones/{zone_id}/dns_settings', tag: 'Zones', summary: 'Edit DNS settings', body: dnsSettingsSchema, result: r.dnsSettingsResponse },
+  { method: 'get', path: '/zones/{zone_id}/pagerules', tag: 'Zones', summary: 'Page rules: always an empty list (no proxy features here; read-only)', query: [{ name: 'status', description: 'Ignored' }], result: r.pageRuleList, list: true },
 
   { method: 'get', path: records, tag: 'DNS records', summary: 'List records (filters, order, pages)', query: recordListQuery, result: r.recordResponse, list: true },
   { method: 'post', path: records, tag: 'DNS records', summary: 'Create a record', body: recordFieldsSchema, result: r.recordResponse },

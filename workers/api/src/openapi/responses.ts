@@ -66,6 +66,11 @@ export const zoneResponse = z.object({
 })
 
 export const dnsSettingsResponse = z.object({
+  flatten_all_cnames: z.boolean().meta({ description: 'Always false: flatten per record with settings.flatten_cname' }),
+  foundation_dns: z.boolean().meta({ description: 'Always false' }),
+  internal_dns: z.object({ reference_zone_id: z.string().optional() }).meta({ description: 'Always {}: zones here are not internal zones' }),
+  multi_provider: z.boolean().meta({ description: 'Always false' }),
+  secondary_overrides: z.boolean().meta({ description: 'Always false' }),
   ns_ttl: z.number().int(),
   soa: z.object({ mname: z.string(), rname: z.string(), refresh: z.number(), retry: z.number(), expire: z.number(), min_ttl: z.number(), ttl: z.number() }),
   zone_mode: z.string(),
@@ -148,3 +153,5 @@ export const accountResponse = z.object({
   created_on: time,
   settings: z.object({ enforce_twofactor: z.boolean(), max_dns_batch_changes: z.number().int().nullable() }),
 })
+
+export const pageRuleList = z.object({}).meta({ description: 'Page rules are not served here: the list is always empty' })

@@ -1,11 +1,11 @@
 /**
  * @module Accounts: list and get; admins may create accounts and set their batch limit.
  */
-import { eq, inArray } from 'drizzle-orm'
-import { Hono } from 'hono'
+import { eq } from 'drizzle-orm'
+import { Hono, type Context } from 'hono'
 import { z } from 'zod'
-import { reachesAccount } from '../auth/permissions.ts'
-import { accounts, zones } from '../db/schema.ts'
+import { jsonChunks } from '../batch/json-chunks.ts'
+import { accounts } from '../db/schema.ts'
 import { ApiError, Codes } from '../http/api-error.ts'
 import type { AppEnv } from '../http/app-env.ts'
 import { readBody } from '../http/body.ts'
@@ -38,20 +38,28 @@ function requireAdmin(admin: boolean): void {
   if (!admin) throw new ApiError(403, Codes.unauthenticated, 'Authentication error: only an administrator token can manage accounts')
 }
 
+/**
+ * Whether the token reaches an account: an administrator, a grant on every account or on that
+ * account, or a grant on one of that account's zones.
+ */
+type Reach = (accountId: string) => boolean
+
+async function accountReach(c: Context<AppEnv>): Promise<Reach> {
+  const p = c.var.principal
+  const zoneIds = [...new Set(p.grants.flatMap((g) => [...g.zones]))]
+  const zoneAccounts = new Set<string>()
+  for (const chunk of jsonChunks(zoneIds)) {
+    const { results } = await c.env.DB.prepare('SELECT DISTINCT account_id FROM zones WHERE id IN (SELECT value FROM json_each(?1))').bind(chunk).all<{ account_id: string }>()
+    for (const r of results) zoneAccounts.add(r.account_id)
+  }
+  return (id) => p.admin || zoneAccounts.has(id) || p.grants.some((g) => g.everything || g.accounts.has(id))
+}
+
 accountsApp.get('/', async (c) => {
   const page = intParam(c.req.query('page'), 'page', 1, 1, Number.MAX_SAFE_INTEGER)
   const perPage = intParam(c.req.query('per_page'), 'per_page', 20, 5, 50)
-  const p = c.var.principal
-  // Accounts a token reaches: whole-account grants, plus the accounts owning the zones it is granted.
-  const zoneIds = [...new Set(p.grants.flatMap((g) => [...g.zones]))]
-  const zoneAccounts = new Set(
-    zoneIds.length === 0
-      ? []
-      : (await c.var.db.select({ accountId: zones.accountId }).from(zones).where(inArray(zones.id, zoneIds.slice(0, 90))).all()).map((z) => z.accountId)
-  )
-  const all = (await c.var.db.select().from(accounts).orderBy(accounts.name).all()).filter(
-    (a) => p.admin || zoneAccounts.has(a.id) || p.grants.some((g) => g.everything || g.accounts.has(a.id))
-  )
+  const reaches = await accountReach(c)
+  const all = (await c.var.db.select().from(accounts).orderBy(accounts.name).all()).filter((a) => reaches(a.id))
   const slice = all.slice((page - 1) * perPage, page * perPage)
   return okList(c, slice.map(accountToApi), resultInfo(page, perPage, slice.length, all.length))
 })
@@ -66,7 +74,8 @@ accountsApp.post('/', async (c) => {
 
 accountsApp.get('/:account_id{[0-9a-f]{32}}', async (c) => {
   const row = await c.var.db.select().from(accounts).where(eq(accounts.id, c.req.param('account_id'))).get()
-  if (!row || !reachesAccount(c.var.principal, 'zone:read', row.id)) throw new ApiError(404, Codes.accountNotFound, 'Account not found')
+  // Unknown and unreachable accounts answer alike, so ids of other accounts cannot be probed.
+  if (!row || !(await accountReach(c))(row.id)) throw new ApiError(404, Codes.accountNotFound, 'Account not found')
   return ok(c, accountToApi(row))
 })
 

@@ -55,6 +55,12 @@ export const dnsSettingsSchema = z.object({
     .partial()
     .optional(),
   proxy_addresses: z.object({ ipv4: z.array(z.ipv4()), ipv6: z.array(z.ipv6()) }).partial().optional(),
+  // Settings without a switch here: echoing their fixed value is accepted, changing them is refused.
+  flatten_all_cnames: z.literal(false, 'flatten_all_cnames cannot be turned on here; flatten CNAME records one by one with settings.flatten_cname').optional(),
+  foundation_dns: z.literal(false, 'foundation_dns cannot be turned on here').optional(),
+  multi_provider: z.literal(false, 'multi_provider cannot be turned on here').optional(),
+  secondary_overrides: z.literal(false, 'secondary_overrides cannot be turned on here').optional(),
+  internal_dns: z.strictObject({}, 'internal_dns cannot be set here: zones are not internal zones').optional(),
 })
 
 function visibleZonesFilter(p: Principal, row: ZoneRow): boolean {
@@ -126,13 +132,14 @@ zonesApp.post('/', async (c) => {
   } catch (e) {
     throw ApiError.badRequest(Codes.invalidZoneName, (e as Error).message)
   }
+  // Conflicts name only what the caller sent: never another account's zone name or id.
   const existing = await c.var.db.select({ id: zones.id }).from(zones).where(eq(zones.name, name)).get()
   if (existing) throw ApiError.badRequest(Codes.zoneExists, `${name} already exists`)
   const overlap = await overlappingZoneOfOtherAccount(c.env.DB, name, accountId)
   if (overlap) {
     throw ApiError.badRequest(
       Codes.zoneOverlapsOtherAccount,
-      `${name} is ${overlap.endsWith(`.${name}`) ? 'a parent' : 'a subdomain'} of ${overlap}, a zone held by another account`
+      `${name} cannot be added: it is ${overlap.endsWith(`.${name}`) ? 'a parent' : 'a subdomain'} of a zone held by another account`
     )
   }
   const now = nowIso()

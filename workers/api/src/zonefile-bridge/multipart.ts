@@ -4,6 +4,7 @@
  */
 import type { Context } from 'hono'
 import { ApiError, Codes } from '../http/api-error.ts'
+import { decodeUtf8Strict } from '../http/body.ts'
 import { ImportCodes } from './limits.ts'
 
 export interface ImportForm {
@@ -24,9 +25,13 @@ export async function readImportForm(c: Context, maxBytes: number): Promise<Impo
   }
   const length = Number(c.req.header('content-length'))
   if (Number.isFinite(length) && length > maxBytes + 64 * 1024) throw tooLarge(maxBytes)
+  // Decoded strictly first: FormData would quietly turn invalid UTF-8 into U+FFFD.
+  const raw = await c.req.arrayBuffer()
+  if (raw.byteLength > maxBytes + 64 * 1024) throw tooLarge(maxBytes)
+  decodeUtf8Strict(raw, 'The import form')
   let form: FormData
   try {
-    form = await c.req.formData()
+    form = await new Response(raw, { headers: { 'content-type': c.req.header('content-type') ?? '' } }).formData()
   } catch {
     throw ApiError.badRequest(ImportCodes.formData, FORM_HINT)
   }

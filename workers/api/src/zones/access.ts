@@ -19,7 +19,8 @@ export async function zoneFor(c: Context<AppEnv>, perm: Permission): Promise<Zon
   const zone = await c.var.db.select().from(zones).where(eq(zones.id, id)).get()
   if (!zone) throw new ApiError(404, Codes.zoneNotFound, `Zone ${id} not found`)
   if (!allows(c.var.principal, perm, { accountId: zone.accountId, zoneId: zone.id })) {
-    throw new ApiError(403, Codes.unauthenticated, `Authentication error: this token lacks ${perm} on zone ${zone.name}`)
+    // Names neither the zone nor its account: the token may not see either.
+    throw new ApiError(403, Codes.unauthenticated, `Authentication error: this token lacks ${perm} on that zone`)
   }
   return zone
 }

@@ -29,8 +29,22 @@ export function zoneToApi(z: ZoneRow, accountName: string): Record<string, unkno
   }
 }
 
+/**
+ * DNS settings this platform has no switch for, at the values Cloudflare gives a zone that never
+ * turned them on: no zone-wide CNAME flattening (per-record `settings.flatten_cname` exists), no
+ * advanced name servers, not an internal zone, single provider, no secondary overrides.
+ */
+export const FIXED_DNS_SETTINGS = {
+  flatten_all_cnames: false,
+  foundation_dns: false,
+  internal_dns: {},
+  multi_provider: false,
+  secondary_overrides: false,
+} as const
+
 export function dnsSettingsToApi(z: ZoneRow): Record<string, unknown> {
   return {
+    ...FIXED_DNS_SETTINGS,
     ns_ttl: z.nsTtl,
     soa: {
       mname: z.soaMname,
