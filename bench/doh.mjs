@@ -6,7 +6,7 @@
  * 2,000: `zipf` (s = 1) and `uniform`, each after a warm-up with the same distribution. The DoH
  * worker is loaded on its own socket; one extra row goes through the API worker's /dns-query
  * pass-through (Miniflare entry → API worker → service binding) for comparison. Around every
- * measured mix the DoH worker's /stats counters are read: KV calls and keys per lookup.
+ * measured mix the DoH worker's /stats counters are read: KV calls and keys per query.
  */
 import { benchZones, MIXES } from './lib/fixtures.mjs'
 import { dohStats, loadPlan, measureTarget, probeGen, probeMix, statsDelta, warmUp, wirePaths } from './lib/dohload.mjs'
@@ -46,7 +46,7 @@ async function answersAfter(probe, log, label) {
   }
 }
 
-const kvLine = (kv) => `${kv.kvCallsPerLookup?.toFixed(3)} KV calls / ${kv.kvKeysPerLookup?.toFixed(3)} keys per lookup, ${kv.revalidationsPerSecond?.toFixed(0)} revalidations/s`
+const kvLine = (kv) => `${kv.kvCallsPerLookup?.toFixed(3)} KV calls / ${kv.kvKeysPerLookup?.toFixed(3)} keys per query, ${kv.answerHitRate == null ? '' : `${(kv.answerHitRate * 100).toFixed(0)} % from the answer cache, `}${kv.revalidationsPerSecond?.toFixed(0)} revalidations/s`
 
 /**
  * Warms a generated mix: `duration` s for Zipf; for uniform, 3 s runs until the lookups reach

@@ -57,17 +57,21 @@ export async function dohStats(base) {
  * cache size at the end. `loadSeconds` is the time the load ran (the gaps between runs are idle).
  */
 export function statsDelta(before, after, loadSeconds) {
-  const d = (k) => after[k] - before[k]
+  const d = (k) => (after[k] ?? 0) - (before[k] ?? 0)
   const lookups = d('lookups')
+  // Wire queries answered from the answer cache make no lookup: count per query where known.
+  const queries = d('answerHits') + d('answerMisses') || lookups
   return {
     lookups,
+    queries,
+    answerHitRate: queries > 0 ? d('answerHits') / queries : null,
     kvCalls: d('kvCalls'),
     kvKeys: d('kvKeys'),
     revalidations: d('revalidations'),
     bucketHits: d('bucketHits'),
     bucketMisses: d('bucketMisses'),
-    kvCallsPerLookup: lookups > 0 ? d('kvCalls') / lookups : null,
-    kvKeysPerLookup: lookups > 0 ? d('kvKeys') / lookups : null,
+    kvCallsPerLookup: queries > 0 ? d('kvCalls') / queries : null,
+    kvKeysPerLookup: queries > 0 ? d('kvKeys') / queries : null,
     revalidationsPerSecond: loadSeconds > 0 ? d('revalidations') / loadSeconds : null,
     loadSeconds,
     cacheBytes: after.cacheBytes,

@@ -48,7 +48,7 @@ export function renderDoh(d, md, charts, targets, peers) {
   if (zipf) targets.push(['DoH', `Zipf (s = 1) over all ${n0(zipf.size)} names, warm: throughput ÷ empty ≥ 0.5`, ratio(zipf.sat.rps.median / ceiling), checked(zipf, zipf.sat.rps.median / ceiling >= 0.5)])
   if (uniform) targets.push(['DoH', `uniform over all ${n0(uniform.size)} names, warm: throughput ÷ empty ≥ 0.25`, ratio(uniform.sat.rps.median / ceiling), checked(uniform, uniform.sat.rps.median / ceiling >= 0.25)])
   const withKv = [...d.rows, ...(d.passthrough ? [{ ...d.passthrough, mix: 'existing via API' }] : [])].filter((r) => r.kv)
-  if (withKv.length > 0) targets.push(['DoH', 'KV reads per query, per mix (KV calls ÷ lookups)', withKv.map((r) => `${r.mix} ${n0(r.size)}: ${perLookup(r.kv.kvCallsPerLookup)}${wrong(r)}`).join('; '), '(reported)'])
+  if (withKv.length > 0) targets.push(['DoH', 'KV reads per query, per mix (KV calls ÷ queries)', withKv.map((r) => `${r.mix} ${n0(r.size)}: ${perLookup(r.kv.kvCallsPerLookup)}${wrong(r)}`).join('; '), '(reported)'])
   if (uniform?.kv) targets.push(['DoH', 'isolate cache under the uniform mix ≤ 64 MB (CACHE_MB)', `${mib(uniform.kv.cacheBytes)} in ${n0(uniform.kv.cachedBuckets)} buckets (zone: ${n0(uniform.buckets)})`, checked(uniform, uniform.kv.cacheBytes <= 64 * 2 ** 20)])
 }
 
@@ -68,11 +68,11 @@ function renderKvReads(d, md) {
   }
   const rows = [...d.rows, ...(d.passthrough ? [{ ...d.passthrough, mix: `${d.passthrough.mix} (via API worker)` }] : [])].filter((r) => r.kv)
   if (rows.length === 0) return
-  md.push(`**KV reads per query**: the DoH worker's own counters (\`GET /stats\`, enabled in the bench by \`DOH_STATS=1\`; Miniflare runs one isolate per worker, so they cover every query) read before and after each mix's measured runs. A *lookup* is one query's read of its zone (one per query); a *KV call* is one bulk \`get\` of up to 100 keys, whether for the zone's heads (a revalidation, at most one per zone every \`REVALIDATE_MS\` = 5 ms, shared by the queries waiting on it), a cold read, or a bucket the isolate does not hold. KV calls ÷ lookups is what each query costs in KV round trips, amortised; a warm cache with a hot zone is mostly revalidations. Revalidations/s is over the ${n0(2 * d.plan.reps * d.plan.duration)} s of load per mix. The cache figure is the isolate's bucket and head bytes after the mix.`, '')
-  md.push('| zone | mix | lookups | KV calls ÷ lookup | keys ÷ lookup | bucket hits | bucket misses | revalidations/s | cache after | buckets cached |', '|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|')
+  md.push(`**KV reads per query**: the DoH worker's own counters (\`GET /stats\`, enabled in the bench by \`DOH_STATS=1\`; Miniflare runs one isolate per worker, so they cover every query) read before and after each mix's measured runs. A wire query whose bytes (after the ID) were answered before is answered from the isolate's **answer cache** once every zone the answer came from is confirmed unchanged (same rule as a lookup); the others make a *lookup*, one query's read of its zone. A *KV call* is one bulk \`get\` of up to 100 keys, whether for the zone's heads (a revalidation, at most one per zone every \`REVALIDATE_MS\` = 5 ms, shared by the queries waiting on it), a cold read, or a bucket the isolate does not hold. KV calls ÷ queries is what each query costs in KV round trips, amortised; a warm cache with a hot zone is mostly revalidations. Revalidations/s is over the ${n0(2 * d.plan.reps * d.plan.duration)} s of load per mix. The cache figure is the isolate's bucket and head bytes after the mix.`, '')
+  md.push('| zone | mix | queries | answer cache hits | lookups | KV calls ÷ query | keys ÷ query | bucket hits | bucket misses | revalidations/s | cache after | buckets cached |', '|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|')
   for (const r of rows) {
     const k = r.kv
-    md.push(`| ${n0(r.size)} | ${r.mix}${wrong(r)} | ${n0(k.lookups)} | ${perLookup(k.kvCallsPerLookup)} | ${perLookup(k.kvKeysPerLookup)} | ${n0(k.bucketHits)} | ${n0(k.bucketMisses)} | ${n0(k.revalidationsPerSecond)} | ${mib(k.cacheBytes)} | ${n0(k.cachedBuckets)} |`)
+    md.push(`| ${n0(r.size)} | ${r.mix}${wrong(r)} | ${n0(k.queries ?? k.lookups)} | ${k.answerHitRate == null ? '–' : `${(k.answerHitRate * 100).toFixed(0)} %`} | ${n0(k.lookups)} | ${perLookup(k.kvCallsPerLookup)} | ${perLookup(k.kvKeysPerLookup)} | ${n0(k.bucketHits)} | ${n0(k.bucketMisses)} | ${n0(k.revalidationsPerSecond)} | ${mib(k.cacheBytes)} | ${n0(k.cachedBuckets)} |`)
   }
   md.push('')
 }

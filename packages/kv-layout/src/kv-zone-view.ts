@@ -95,6 +95,8 @@ interface ZoneEntry {
   epoch: number
   gone: boolean
   headBytes: number
+  /** Changes with every newer head taken (unique across the view's zones). */
+  stamp: number
 }
 
 /** Node names a lookup of `name` in `zone` reads: the name, ancestors, wildcards. */
@@ -147,6 +149,7 @@ export class KvZoneView implements ZoneView {
   /** Cached buckets in second-chance (CLOCK) order. */
   readonly #clock = new Set<CachedBucket>()
   #bytes = 0
+  #stamps = 0
   readonly stats: ZoneViewStats = {
     lookups: 0,
     kvCalls: 0,
@@ -181,9 +184,24 @@ export class KvZoneView implements ZoneView {
       if (!found) return null
       const entry = await this.#fresh(found.entry, arrived)
       if (!entry) continue // the zone was deleted meanwhile: look again
-      return { zone: entry.head.meta, nodes: await this.#nodes(name, entry, found.speculated) }
+      const stamp = entry.stamp
+      const nodes = await this.#nodes(name, entry, found.speculated)
+      // Data of a newer head arrived while buckets were read: the nodes may mix both, say nothing.
+      return entry.stamp === stamp ? { zone: entry.head.meta, nodes, stamp } : { zone: entry.head.meta, nodes }
     }
     return null
+  }
+
+  /**
+   * The stamp of `zone`'s data once it is confirmed for a query that arrived at `arrived` (the
+   * same rule as a lookup), or null when the zone is not held or is gone. An answer built from
+   * a lookup with the same stamp is still the answer.
+   */
+  async confirm(zone: string, arrived: number = this.#now()): Promise<number | null> {
+    const entry = this.#zones.get(zone)
+    if (!entry) return null
+    const fresh = await this.#fresh(entry, arrived)
+    return fresh ? fresh.stamp : null
   }
 
   /** Counters with the current cache size. */
@@ -293,6 +311,7 @@ export class KvZoneView implements ZoneView {
       epoch: 0,
       gone: false,
       headBytes: 0,
+      stamp: ++this.#stamps,
     }
     this.#setHeadBytes(entry, raw.length + head.overlay.size * 128)
     this.#zones.set(name, entry)
@@ -404,6 +423,7 @@ export class KvZoneView implements ZoneView {
         for (const i of buckets) this.#dropBucket(entry, i)
       }
     entry.epoch++
+    entry.stamp = ++this.#stamps
     entry.head = head
     entry.raw = raw
     entry.count = count

@@ -85,6 +85,11 @@ export interface ZoneHead {
 export interface ZoneLookup {
   zone: ZoneMeta
   /**
+   * Identifies the zone data the answer came from: it changes whenever the reader takes newer data
+   * for the zone. Readers that cannot tell leave it out (their answers are never reused).
+   */
+  stamp?: number
+  /**
    * Whichever of the name itself, its ancestors strictly below the apex, and the wildcard names
    * `*.<ancestor>` (parent up to the apex) exist; keyed by lowercase name without trailing dot.
    */

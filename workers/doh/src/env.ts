@@ -14,6 +14,8 @@ export interface DohEnv {
   CACHE_MB?: string
   /** Longest (ms) the isolate keeps a bucket before reading it again. Default 60000. */
   BUCKET_MAX_AGE_MS?: string
+  /** Encoded wire answers the isolate keeps for reuse (0 = none). Default 20000. */
+  ANSWER_CACHE?: string
   /** "1": `GET /stats` returns the view's counters (benchmarks; never set in production). */
   DOH_STATS?: string
 }

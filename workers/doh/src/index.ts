@@ -7,7 +7,7 @@ import { readLimited } from './body.ts'
 import type { DohEnv } from './env.ts'
 import { DNS_JSON, DNS_MESSAGE, methodNotAllowed, preflight, wireError } from './http.ts'
 import { jsonQuery } from './json.ts'
-import { zoneView } from './view.ts'
+import { answerCache, zoneView } from './view.ts'
 import { wireQuery, wireServfail } from './wire.ts'
 
 /** Largest DNS message (RFC 1035 over TCP / RFC 8484). Only handlers may be exported here. */
@@ -48,7 +48,7 @@ async function post(req: Request, env: DohEnv): Promise<Response> {
 
 async function wireBytes(bytes: Uint8Array, env: DohEnv): Promise<Response> {
   try {
-    return await wireQuery(bytes, zoneView(env))
+    return await wireQuery(bytes, zoneView(env), answerCache(env))
   } catch (err) {
     logFailure('wire query', err)
     return wireServfail(bytes)
@@ -58,7 +58,10 @@ async function wireBytes(bytes: Uint8Array, env: DohEnv): Promise<Response> {
 async function route(req: Request, env: DohEnv): Promise<Response> {
   const url = new URL(req.url)
   if (url.pathname !== '/dns-query') {
-    if (url.pathname === '/stats' && env.DOH_STATS === '1') return Response.json(zoneView(env).snapshot())
+    if (url.pathname === '/stats' && env.DOH_STATS === '1') {
+      const answers = answerCache(env)
+      return Response.json({ ...zoneView(env).snapshot(), answerHits: answers?.hits ?? 0, answerMisses: answers?.misses ?? 0, answers: answers?.size ?? 0 })
+    }
     return wireError(404, 'not found')
   }
   switch (req.method) {

@@ -3,6 +3,7 @@
  * cached across requests, revalidated through the zone's head slots (kv-layout README).
  */
 import { KvZoneView, type KvBulkReader } from '@edgedns/kv-layout'
+import { AnswerCache } from './answer-cache.ts'
 import type { DohEnv } from './env.ts'
 
 let binding: KVNamespace | undefined
@@ -16,6 +17,7 @@ const reader: KvBulkReader = {
 }
 
 let view: KvZoneView | undefined
+let answers: AnswerCache | undefined
 
 const numberOr = (value: string | undefined, fallback: number): number => {
   const n = Number(value)
@@ -31,4 +33,12 @@ export function zoneView(env: DohEnv): KvZoneView {
     bucketMaxAgeMs: numberOr(env.BUCKET_MAX_AGE_MS, 60_000),
   })
   return view
+}
+
+/** The isolate's cache of encoded wire answers (`ANSWER_CACHE` entries, 0 = off). */
+export function answerCache(env: DohEnv): AnswerCache | undefined {
+  const entries = numberOr(env.ANSWER_CACHE, 20_000)
+  if (entries === 0) return undefined
+  answers ??= new AnswerCache(zoneView(env), entries, numberOr(env.BUCKET_MAX_AGE_MS, 60_000))
+  return answers
 }

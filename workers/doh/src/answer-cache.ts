@@ -1,0 +1,97 @@
+/**
+ * @module Encoded answers of recent wire queries, reused while every zone they were read from is
+ * unchanged. A query's bytes after its ID are the key (question spelling, flags and EDNS
+ * included), so a hit answers with the cached message under the new ID, without decoding,
+ * resolving or encoding. Before reuse, each zone the answer depends on is confirmed exactly as
+ * a lookup would confirm it (`KvZoneView.confirm`): a newer head for any of them is a miss. Only
+ * answers every lookup of which named its zone data (a stamp) are kept; REFUSED, SERVFAIL and
+ * uncacheable answers never are.
+ */
+import type { LookupOptions, ZoneLookup, ZoneView } from '@edgedns/kv-layout'
+
+export interface Confirmer {
+  confirm(zone: string, arrived: number): Promise<number | null>
+}
+
+interface CachedAnswer {
+  wire: Uint8Array
+  cacheControl: string
+  deps: [string, number][]
+  at: number
+}
+
+/** A view that records which zones (and which data of them) a resolution read. */
+export interface TracedView {
+  view: ZoneView
+  /** null once a lookup could not name its data: the answer is not kept. */
+  deps: [string, number][] | null
+}
+
+export function tracing(inner: ZoneView): TracedView {
+  const traced: TracedView = {
+    deps: [],
+    view: {
+      async lookup(qname: string, options?: LookupOptions): Promise<ZoneLookup | null> {
+        const found = await inner.lookup(qname, options)
+        if (!found || found.stamp === undefined) traced.deps = null
+        else traced.deps?.push([found.zone.name, found.stamp])
+        return found
+      },
+    },
+  }
+  return traced
+}
+
+/** The key of a wire query: its bytes after the 2-byte ID, as a one-byte string. */
+export function answerKey(bytes: Uint8Array): string {
+  let key = ''
+  for (let i = 2; i < bytes.length; i += 4096) key += String.fromCharCode(...bytes.subarray(i, Math.min(bytes.length, i + 4096)))
+  return key
+}
+
+export class AnswerCache {
+  readonly #entries = new Map<string, CachedAnswer>()
+  hits = 0
+  misses = 0
+
+  constructor(
+    private readonly view: Confirmer,
+    private readonly maxEntries = 20_000,
+    private readonly maxAgeMs = 60_000
+  ) {}
+
+  /** The cached answer to a query with these bytes, under its ID; null on a miss. */
+  async answer(bytes: Uint8Array, key: string, arrived: number): Promise<{ wire: Uint8Array; cacheControl: string } | null> {
+    const hit = this.#entries.get(key)
+    if (!hit) {
+      this.misses++
+      return null
+    }
+    let valid = arrived - hit.at <= this.maxAgeMs
+    for (const [zone, stamp] of hit.deps) {
+      if (!valid) break
+      valid = (await this.view.confirm(zone, arrived)) === stamp
+    }
+    if (!valid) {
+      if (this.#entries.get(key) === hit) this.#entries.delete(key)
+      this.misses++
+      return null
+    }
+    this.hits++
+    const wire = hit.wire.slice()
+    wire[0] = bytes[0]!
+    wire[1] = bytes[1]!
+    return { wire, cacheControl: hit.cacheControl }
+  }
+
+  keep(key: string, wire: Uint8Array, cacheControl: string, deps: [string, number][], at: number): void {
+    if (deps.length === 0) return
+    this.#entries.delete(key)
+    this.#entries.set(key, { wire, cacheControl, deps, at })
+    if (this.#entries.size > this.maxEntries) this.#entries.delete(this.#entries.keys().next().value as string)
+  }
+
+  get size(): number {
+    return this.#entries.size
+  }
+}
