@@ -238,7 +238,14 @@ export class KvZoneView implements ZoneView {
     if (best) {
       // A known zone lists the hosted zones below it: no other longer suffix can be a zone.
       const subzones = best.head.meta.subzones
-      if (subzones && bestAt > 0) for (let i = 0; i < bestAt; i++) if (subzones.includes(candidates[i]!)) unknown.push(candidates[i]!)
+      if (subzones && bestAt > 0) {
+        const now = this.#now()
+        for (let i = 0; i < bestAt; i++) {
+          const c = candidates[i]!
+          // A listed subzone found missing a moment ago (deleted; the list lags) is not read again.
+          if (subzones.includes(c) && !((this.#absent.get(c) ?? 0) > now)) unknown.push(c)
+        }
+      }
       if (unknown.length === 0) return { entry: best, speculated: null }
     } else {
       const now = this.#now()
