@@ -4,6 +4,8 @@ interface ExtraBindings {
   DEV_API_TOKEN?: string
   /** Builder pacing of writes per KV key (production allows one write per second per key). */
   KV_KEY_WRITE_INTERVAL_MS?: string
+  /** `1`: D1 and KV bindings throw on any breach of a production limit (the test suite's mode). */
+  STRICT_LIMITS?: string
   TEST_MIGRATIONS: import('@cloudflare/vitest-plugin').D1Migration[]
 }
 interface Env extends ExtraBindings {}
