@@ -1,7 +1,7 @@
 /**
  * @module Zone-file import and export (Cloudflare contract, see docs/import-export.md):
  *   POST /zones/:zone_id/dns_records/import  multipart `file` (+ `proxied`) → { recs_added, total_records_parsed }
- *   GET  /zones/:zone_id/dns_records/export  → text/plain BIND master file
+ *   GET  /zones/:zone_id/dns_records/export  → text/plain BIND master file, streamed page by page
  * An import is ONE atomic batch through applyBatch: any error names its line and changes nothing.
  */
 import { parseZoneFile, ZoneFileError } from '@edgedns/zonefile'
@@ -16,8 +16,8 @@ import { nowIso } from '../http/ids.ts'
 import { zoneFor } from '../zones/access.ts'
 import type { ZoneRow } from '../zones/model.ts'
 import { atLine, mapEntries, type ImportItem } from '../zonefile-bridge/entries.ts'
-import { allRecords, existingKeys } from '../zonefile-bridge/existing.ts'
-import { exportZone } from '../zonefile-bridge/export-zone.ts'
+import { existingKeys } from '../zonefile-bridge/existing.ts'
+import { exportZoneStream } from '../zonefile-bridge/export-zone.ts'
 import { IMPORT_MAX_BYTES, IMPORT_MAX_RECORDS, ImportCodes, positiveInt } from '../zonefile-bridge/limits.ts'
 import { readImportForm } from '../zonefile-bridge/multipart.ts'
 
@@ -96,8 +96,7 @@ importExport.post('/import', async (c) => {
 
 importExport.get('/export', async (c) => {
   const zone = await zoneFor(c, 'dns:read')
-  const text = exportZone(zone, await allRecords(c.env.DB, zone.id))
-  return c.body(text, 200, {
+  return c.body(exportZoneStream(c.env.DB, zone), 200, {
     'content-type': 'text/plain; charset=utf-8',
     'content-disposition': `attachment; filename="${zone.name}.txt"`,
   })
