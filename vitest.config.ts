@@ -36,8 +36,12 @@ export default defineConfig(async () => {
           },
         },
         {
-          plugins: [cloudflareTest({ wrangler: { configPath: './workers/doh/wrangler.jsonc' } })],
-          test: { name: 'doh', include: ['workers/doh/src/**/*.test.ts', 'test/doh/**/*.test.ts'] },
+          plugins: [cloudflareTest({ wrangler: { configPath: './workers/doh/wrangler.jsonc' }, miniflare: { bindings: { STRICT_LIMITS: '1' } } })],
+          test: {
+            name: 'doh',
+            include: ['workers/doh/src/**/*.test.ts', 'test/doh/**/*.test.ts'],
+            setupFiles: ['./test/setup/fail-on-limit-breach.ts'],
+          },
         },
       ],
     },
