@@ -13,7 +13,7 @@ export async function seedRecords(zoneId: string, zoneName: string, count: numbe
   const now = new Date().toISOString()
   await env.DB.prepare(
     `INSERT INTO dns_records (id, zone_id, name, name_rev, type, content, ttl, created_on, modified_on)
-     WITH RECURSIVE n(i) AS (SELECT ?2 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < ?2 + ?3)
+     WITH RECURSIVE n(i) AS (SELECT CAST(?2 AS INTEGER) UNION ALL SELECT i + 1 FROM n WHERE i + 1 < ?2 + ?3)
      SELECT substr(?1, 1, 16) || printf('%016x', i), ?1, printf('h%07d', i) || '.' || ?4, ?5 || printf('.h%07d', i), 'A', '192.0.2.' || (i % 250), 300, ?6, ?6 FROM n`
   )
     .bind(zoneId, from, count, zoneName, rev, now)

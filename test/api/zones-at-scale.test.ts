@@ -43,9 +43,9 @@ describe('deleting a large zone', () => {
     expect((await api('GET', `/zones/${again.body.result.id}`)).status).toBe(200)
   })
 
-  it('lets the cron purge finish deleted zones a request left behind', async () => {
+  it('lets the cron purge finish deleted zones a request left behind', { timeout: 30_000 }, async () => {
     const z = await createZone('left')
-    await seedRecords(z.id, z.name, 12_000)
+    await seedRecords(z.id, z.name, 8_000)
     // Marked deleted without the request's background purge, as if that invocation had died.
     await env.DB.prepare("UPDATE zones SET status = 'deleted' WHERE id = ?1").bind(z.id).run()
     for (let i = 0; i < 10 && (await recordCount(z.id)) > 0; i++) await purgeDeletedZones(strictD1(env.DB), 2)
@@ -79,5 +79,20 @@ describe('listing zones', () => {
     const list = await api('GET', '/zones', undefined, res.body.result.value)
     expect(list.body.result.map((r: any) => r.id)).toEqual([mine.id])
     expect(list.body.result_info.total_count).toBe(1)
+  })
+})
+
+describe('the cron run', () => {
+  it('continues the purge of deleted zones', { timeout: 30_000 }, async () => {
+    const { createExecutionContext, createScheduledController, waitOnExecutionContext } = await import('cloudflare:test')
+    const worker = (await import('../../workers/api/src/index.ts')).default
+    const z = await createZone('cron')
+    await seedRecords(z.id, z.name, 6_000)
+    await env.DB.prepare("UPDATE zones SET status = 'deleted' WHERE id = ?1").bind(z.id).run()
+    const ctx = createExecutionContext()
+    await worker.scheduled(createScheduledController(), env as Env, ctx)
+    await waitOnExecutionContext(ctx)
+    expect(await recordCount(z.id)).toBe(0)
+    expect(await env.DB.prepare('SELECT id FROM zones WHERE id = ?1').bind(z.id).first()).toBeNull()
   })
 })

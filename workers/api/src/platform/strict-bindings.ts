@@ -65,11 +65,22 @@ function breach(limit: string, detail: string): never {
 const encoder = new TextEncoder()
 const byteLength = (s: string): number => encoder.encode(s).length
 
-function valueBytes(v: unknown): number {
-  if (typeof v === 'string') return byteLength(v)
+/** Upper bound of a value's size in bytes, without encoding (UTF-8 takes at most 3 bytes per UTF-16 unit). */
+function maxBytes(v: unknown): number {
+  if (typeof v === 'string') return v.length * 3
   if (v instanceof ArrayBuffer) return v.byteLength
   if (ArrayBuffer.isView(v)) return v.byteLength
-  return 0
+  return typeof v === 'number' || typeof v === 'bigint' ? 8 : 0
+}
+
+function valueBytes(v: unknown): number {
+  if (typeof v === 'string') return byteLength(v)
+  return maxBytes(v)
+}
+
+/** Exact size only when the cheap bound says it might matter (keeps strict mode cheap on big batches). */
+function bytesIfOver(v: unknown, limit: number): number {
+  return maxBytes(v) <= limit ? 0 : valueBytes(v)
 }
 
 const excerpt = (sql: string): string => {
@@ -174,12 +185,20 @@ export function parseSql(sql: string): ParsedSql {
   return { patterns }
 }
 
+/** Parsed statements by text: the same few hundred statements are prepared over and over. */
+const parsedCache = new Map<string, ParsedSql>()
+
 function checkStatementText(sql: string): ParsedSql {
-  const bytes = byteLength(sql)
+  const bytes = sql.length * 3 <= PRODUCTION_LIMITS.d1StatementBytes ? 0 : byteLength(sql)
   if (bytes > PRODUCTION_LIMITS.d1StatementBytes) {
     breach('D1 statement length', `${bytes} bytes > ${PRODUCTION_LIMITS.d1StatementBytes} in ${excerpt(sql)}`)
   }
-  const parsed = parseSql(sql)
+  let parsed = parsedCache.get(sql)
+  if (!parsed) {
+    parsed = parseSql(sql)
+    if (parsedCache.size >= 1000) parsedCache.clear()
+    parsedCache.set(sql, parsed)
+  }
   for (const p of parsed.patterns) {
     if (p.parts.every((x) => 'literal' in x)) checkPattern(p, [], sql)
   }
@@ -206,7 +225,7 @@ function checkParams(sql: string, parsed: ParsedSql, params: unknown[]): void {
     breach('D1 bound parameters', `${params.length} > ${PRODUCTION_LIMITS.d1BoundParameters} in ${excerpt(sql)}`)
   }
   params.forEach((v, i) => {
-    const bytes = valueBytes(v)
+    const bytes = bytesIfOver(v, PRODUCTION_LIMITS.d1ValueBytes)
     if (bytes > PRODUCTION_LIMITS.d1ValueBytes) {
       breach('D1 string or BLOB size', `parameter ${i + 1} is ${bytes} bytes > ${PRODUCTION_LIMITS.d1ValueBytes} in ${excerpt(sql)}`)
     }
@@ -217,13 +236,15 @@ function checkParams(sql: string, parsed: ParsedSql, params: unknown[]): void {
 function checkRows(sql: string, rows: unknown[]): void {
   for (const row of rows) {
     if (row === null || typeof row !== 'object') continue
+    const values = Object.values(row)
+    if (values.reduce((n: number, v) => n + maxBytes(v), 0) <= PRODUCTION_LIMITS.d1ValueBytes) continue
     let total = 0
-    for (const v of Object.values(row)) {
+    for (const v of values) {
       const bytes = valueBytes(v)
       if (bytes > PRODUCTION_LIMITS.d1ValueBytes) {
         breach('D1 string or BLOB size', `a result value is ${bytes} bytes > ${PRODUCTION_LIMITS.d1ValueBytes} in ${excerpt(sql)}`)
       }
-      total += typeof v === 'number' || typeof v === 'bigint' ? 8 : bytes
+      total += bytes
     }
     if (total > PRODUCTION_LIMITS.d1ValueBytes) {
       breach('D1 row size', `a result row is ${total} bytes > ${PRODUCTION_LIMITS.d1ValueBytes} in ${excerpt(sql)}`)
@@ -363,7 +384,7 @@ export function strictKv(kv: KVNamespace, options: StrictKvOptions): KVNamespace
     },
     put: (key: string, value: string | ArrayBuffer | ArrayBufferView | ReadableStream, opts?: KVNamespacePutOptions) => {
       checkKey(key, 'put')
-      const bytes = valueBytes(value)
+      const bytes = bytesIfOver(value, PRODUCTION_LIMITS.kvValueBytes)
       if (bytes > PRODUCTION_LIMITS.kvValueBytes) breach('KV value size', `put ${key}: ${bytes} bytes > ${PRODUCTION_LIMITS.kvValueBytes}`)
       countKvOp(`put ${key}`)
       checkWriteRate(key)
