@@ -24,7 +24,7 @@ export default defineConfig(async () => {
             cloudflareTest({
               wrangler: { configPath: './workers/api/wrangler.jsonc' },
               miniflare: {
-                bindings: { TEST_MIGRATIONS: migrations, DEV_API_TOKEN: 'dev-token', KV_KEY_WRITE_INTERVAL_MS: '0', MAX_BODY_BYTES: String(20 * 1024 * 1024) },
+                bindings: { TEST_MIGRATIONS: migrations, DEV_API_TOKEN: 'dev-token', KV_KEY_WRITE_INTERVAL_MS: '0', STRICT_LIMITS: '1', MAX_BODY_BYTES: String(20 * 1024 * 1024) },
                 workers: [{ name: 'edgedns-doh', modules: true, script: 'export default { fetch() { return new Response("doh stub") } }' }],
               },
             }),
@@ -32,12 +32,16 @@ export default defineConfig(async () => {
           test: {
             name: 'api',
             include: ['workers/api/src/**/*.test.ts', 'test/api/**/*.test.ts', 'test/builder/**/*.test.ts'],
-            setupFiles: ['./test/setup/apply-migrations.ts'],
+            setupFiles: ['./test/setup/apply-migrations.ts', './test/setup/fail-on-limit-breach.ts'],
           },
         },
         {
-          plugins: [cloudflareTest({ wrangler: { configPath: './workers/doh/wrangler.jsonc' } })],
-          test: { name: 'doh', include: ['workers/doh/src/**/*.test.ts', 'test/doh/**/*.test.ts'] },
+          plugins: [cloudflareTest({ wrangler: { configPath: './workers/doh/wrangler.jsonc' }, miniflare: { bindings: { STRICT_LIMITS: '1' } } })],
+          test: {
+            name: 'doh',
+            include: ['workers/doh/src/**/*.test.ts', 'test/doh/**/*.test.ts'],
+            setupFiles: ['./test/setup/fail-on-limit-breach.ts'],
+          },
         },
       ],
     },

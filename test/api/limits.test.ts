@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { exports } from 'cloudflare:workers'
+import { DEFAULT_MAX_BODY_BYTES, maxBodyBytes } from '../../workers/api/src/http/body-limit.ts'
 import { api, createZone, expectError } from './helpers.ts'
 
 describe('request limits', () => {
@@ -9,6 +11,33 @@ describe('request limits', () => {
     expectError(res, 413, 10413)
     const list = await api('GET', `/zones/${z.id}/dns_records`)
     expect(list.body.result).toEqual([])
+  })
+
+  it('answers 413 for a streamed body without content-length once it passes the limit', async () => {
+    const z = await createZone()
+    const chunk = new TextEncoder().encode(' '.repeat(1024 * 1024))
+    let sent = 0
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ < 21) controller.enqueue(chunk)
+        else controller.close()
+      },
+    })
+    const res = await (exports as any).default.fetch(`http://api.test/client/v4/zones/${z.id}/dns_records/batch`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer dev-token', 'content-type': 'application/json' },
+      body,
+      duplex: 'half',
+    })
+    expect(res.status).toBe(413)
+    expect((await res.json()).errors[0].code).toBe(10413)
+  })
+
+  it('caps bodies at 32 MiB unless MAX_BODY_BYTES says otherwise', () => {
+    expect(maxBodyBytes({})).toBe(DEFAULT_MAX_BODY_BYTES)
+    expect(DEFAULT_MAX_BODY_BYTES).toBe(32 * 1024 * 1024)
+    expect(maxBodyBytes({ MAX_BODY_BYTES: '1000' })).toBe(1000)
+    expect(maxBodyBytes({ MAX_BODY_BYTES: 'lots' })).toBe(DEFAULT_MAX_BODY_BYTES)
   })
 
   it('rejects a TXT record whose wire form would exceed 4096 octets', async () => {

@@ -88,6 +88,25 @@ describe('nested zones across accounts', () => {
     expect(res.body.errors?.[0]?.message).toContain('a parent of')
   })
 
+  it('creates a long zone name once another account holds zones, and still refuses long nested names', async () => {
+    const other = await otherAccount()
+    const held = `${'h'.repeat(40)}-${uniq()}.example`
+    expect((await api('POST', '/zones', { name: held, account: { id: other } })).status).toBe(200)
+    const long = `${'l'.repeat(40)}.${'m'.repeat(20)}-${uniq()}.example`
+    expect(long.length).toBeGreaterThan(68)
+    const created = await api('POST', '/zones', { name: long, account: { id: DEFAULT_ACCOUNT } })
+    expect(created.status).toBe(200)
+    const below = await api('POST', '/zones', { name: `${'s'.repeat(50)}.${long}`, account: { id: other } })
+    expect(below.body.errors?.[0]?.code).toBe(1097)
+    expect(below.body.errors?.[0]?.message).toContain(`a subdomain of ${long}`)
+    const parent = `${'p'.repeat(40)}-${uniq()}.example`
+    const deepChild = `${'d'.repeat(50)}.${'e'.repeat(50)}.${parent}`
+    expect((await api('POST', '/zones', { name: deepChild, account: { id: other } })).status).toBe(200)
+    const above = await api('POST', '/zones', { name: `${'e'.repeat(50)}.${parent}`, account: { id: DEFAULT_ACCOUNT } })
+    expect(above.body.errors?.[0]?.code).toBe(1097)
+    expect(above.body.errors?.[0]?.message).toContain('a parent of')
+  })
+
   it('allows nested zones within one account, and unrelated names that only share a suffix string', async () => {
     const parent = `own-${uniq()}.example`
     expect((await api('POST', '/zones', { name: parent, account: { id: DEFAULT_ACCOUNT } })).status).toBe(200)

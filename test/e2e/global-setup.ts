@@ -13,7 +13,8 @@ export const E2E_TOKEN = 'e2e-token'
 export default async function setup(project: TestProject) {
   const dir = mkdtempSync(path.join(tmpdir(), 'edgedns-e2e-'))
   applyMigrations(dir)
-  const stack = await startStack({ port: await freePort(), persistTo: dir, token: E2E_TOKEN, quiet: true })
+  // Strict bindings: a production-limit breach fails the request (a 500 or a SERVFAIL) instead of passing locally.
+  const stack = await startStack({ port: await freePort(), persistTo: dir, token: E2E_TOKEN, quiet: true, extraArgs: ['--var', 'STRICT_LIMITS:1'] })
   project.provide('stackBase', stack.base)
   project.provide('stackToken', E2E_TOKEN)
   return () => {

@@ -5,7 +5,7 @@ interface __BaseEnv_Env {
 	DB: D1Database;
 	ASSETS: Fetcher;
 	MAX_BATCH_CHANGES: "3500";
-	MAX_BODY_BYTES: "104857600";
+	MAX_BODY_BYTES: "33554432";
 	NAME_SERVERS: "ns1.edgedns.dev,ns2.edgedns.dev";
 	PROXY_IPV4: "192.0.2.1,192.0.2.2";
 	PROXY_IPV6: "2001:db8::1,2001:db8::2";

@@ -7,6 +7,7 @@ import { authenticate } from './auth/authenticate.ts'
 import { openDb } from './db/client.ts'
 import { allowedMethods } from './http/allowed-methods.ts'
 import { ApiError, Codes } from './http/api-error.ts'
+import { maxBodyBytes } from './http/body-limit.ts'
 import type { AppEnv } from './http/app-env.ts'
 import { onError } from './http/on-error.ts'
 import { accountsApp } from './routes/accounts.ts'
@@ -21,8 +22,6 @@ import { sweepApp } from './routes/sweep.ts'
 import { tokensApp } from './routes/tokens.ts'
 import { zonesApp } from './routes/zones.ts'
 
-const DEFAULT_MAX_BODY_BYTES = 100 * 1024 * 1024
-
 export function createApp(): Hono<AppEnv> {
   const api = new Hono<AppEnv>()
   api.use('*', async (c, next) => {
@@ -30,14 +29,15 @@ export function createApp(): Hono<AppEnv> {
     await next()
   })
   api.use('*', notifyAfterResponse)
-  api.use('*', (c, next) =>
-    bodyLimit({
-      maxSize: Number(c.env.MAX_BODY_BYTES ?? DEFAULT_MAX_BODY_BYTES),
+  api.use('*', (c, next) => {
+    const max = maxBodyBytes(c.env)
+    return bodyLimit({
+      maxSize: max,
       onError: () => {
-        throw new ApiError(413, Codes.bodyTooLarge, `Request body is larger than ${Number(c.env.MAX_BODY_BYTES ?? DEFAULT_MAX_BODY_BYTES)} bytes`)
+        throw new ApiError(413, Codes.bodyTooLarge, `Request body is larger than the limit of ${max} bytes`)
       },
     })(c, next)
-  )
+  })
   api.use('*', authenticate)
   api.route('/accounts', accountsApp)
   api.route('/accounts/:account_id{[0-9a-f]{32}}/tokens', tokensApp)

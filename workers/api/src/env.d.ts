@@ -4,6 +4,10 @@ interface ExtraBindings {
   DEV_API_TOKEN?: string
   /** Builder pacing of writes per KV key (production allows one write per second per key). */
   KV_KEY_WRITE_INTERVAL_MS?: string
+  /** `1`: D1 and KV bindings throw on any breach of a production limit (the test suite's mode). */
+  STRICT_LIMITS?: string
+  /** Days of audit history the change log keeps (default 90); built entries past it are removed. */
+  CHANGE_LOG_RETENTION_DAYS?: string
   TEST_MIGRATIONS: import('@cloudflare/vitest-plugin').D1Migration[]
 }
 interface Env extends ExtraBindings {}

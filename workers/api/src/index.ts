@@ -1,21 +1,23 @@
 /**
  * @module API worker entry: the records API, the ZoneBuilder Durable Object class, the
- * propagation sweep (cron), and in local dev a pass-through to the DoH worker.
+ * cron maintenance (propagation sweep, deleted-zone purge, change-log retention), and in local dev a pass-through to the DoH worker.
+ * With `STRICT_LIMITS=1` the D1 and KV bindings enforce production limits (the test suite's mode).
  */
 import { createApp } from './app.ts'
-import { sweep } from './builder/sweep.ts'
+import { maintain } from './cron/maintenance.ts'
+import { applyStrictLimits, inInvocation } from './platform/strict-bindings.ts'
 
 export { ZoneBuilder } from './builder/zone-builder.ts'
 
 const app = createApp()
 
 export default {
-  async fetch(req, env, ctx) {
+  fetch(req, env, ctx) {
     const path = new URL(req.url).pathname
     if (path === '/dns-query' || path.startsWith('/dns-query/')) return env.DOH.fetch(req)
-    return app.fetch(req, env, ctx)
+    return inInvocation(() => app.fetch(req, applyStrictLimits(env), ctx))
   },
   async scheduled(_controller, env, ctx) {
-    ctx.waitUntil(sweep(env))
+    ctx.waitUntil(inInvocation(() => maintain(applyStrictLimits(env))))
   },
 } satisfies ExportedHandler<Env>

@@ -1,6 +1,8 @@
 /**
- * @module Bindings and settings of the DoH worker.
+ * @module Bindings and settings of the DoH worker. With `STRICT_LIMITS=1` (the test suite) reads
+ * go through the strict KV wrapper, which fails on production-limit breaches.
  */
+import { strictKv, strictLimitsOn } from '../../api/src/platform/strict-bindings.ts'
 
 export interface DohEnv {
   /** Written by the ZoneBuilder (layout: `@edgedns/kv-layout`); this worker only reads it. */
@@ -18,4 +20,13 @@ export interface DohEnv {
   ANSWER_CACHE?: string
   /** "1": `GET /stats` returns the view's counters (benchmarks; never set in production). */
   DOH_STATS?: string
+  STRICT_LIMITS?: string
+}
+
+let strict: { from: KVNamespace; env: DohEnv } | null = null
+
+export function strictDohEnv(env: DohEnv): DohEnv {
+  if (!strictLimitsOn(env)) return env
+  if (strict?.from !== env.ZONES_KV) strict = { from: env.ZONES_KV, env: { ...env, ZONES_KV: strictKv(env.ZONES_KV, { writeIntervalMs: 0 }) } }
+  return strict.env
 }

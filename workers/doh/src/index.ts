@@ -4,7 +4,8 @@
 import { logFailure } from './answer.ts'
 import { decodeBase64Url } from './base64url.ts'
 import { readLimited } from './body.ts'
-import type { DohEnv } from './env.ts'
+import { strictDohEnv, type DohEnv } from './env.ts'
+import { inInvocation } from '../../api/src/platform/strict-bindings.ts'
 import { DNS_JSON, DNS_MESSAGE, methodNotAllowed, preflight, wireError } from './http.ts'
 import { jsonQuery } from './json.ts'
 import { answerCache, zoneView } from './view.ts'
@@ -80,7 +81,7 @@ async function route(req: Request, env: DohEnv): Promise<Response> {
 export default {
   async fetch(req, env) {
     try {
-      return await route(req, env)
+      return await inInvocation(() => route(req, strictDohEnv(env)))
     } catch (err) {
       // Never a 5xx: whatever escaped is answered as SERVFAIL.
       logFailure('fetch', err)

@@ -56,7 +56,7 @@ export const SELECT_BY_ID = 'SELECT * FROM dns_records WHERE id IN (SELECT value
 
 export async function loadForBatch(db: D1Database, zoneId: string, zoneName: string, req: BatchRequest): Promise<Loaded | null> {
   const stmts: D1PreparedStatement[] = [
-    db.prepare('SELECT version, change_seq, serial FROM zones WHERE id = ?1').bind(zoneId),
+    db.prepare("SELECT version, change_seq, serial FROM zones WHERE id = ?1 AND status != 'deleted'").bind(zoneId),
   ]
   const ids = referencedIds(req)
   for (const chunk of jsonChunks(ids.deletedOnly)) {

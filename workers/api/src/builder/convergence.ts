@@ -59,14 +59,20 @@ export async function checkConvergence(
   const expected = new Map<string, string>()
   if (zone) {
     const byName = new Map<string, ValueRow[]>()
-    for (let offset = 0; ; offset += PAGE) {
+    // Paged by key on the identity index (an OFFSET would rescan every earlier row per page).
+    let key: unknown[] = ['', '', '', -2]
+    for (;;) {
       const { results } = await env.DB.prepare(
-        `SELECT ${VALUE_COLUMNS} FROM dns_records WHERE zone_id = ?1 ORDER BY name_rev, type, content LIMIT ?2 OFFSET ?3`
+        `SELECT name_rev, ${VALUE_COLUMNS} FROM dns_records WHERE zone_id = ?1
+           AND (name_rev, type, content, ifnull(priority, -1)) > (?2, ?3, ?4, ?5)
+         ORDER BY name_rev, type, content, ifnull(priority, -1) LIMIT ?6`
       )
-        .bind(zoneId, PAGE, offset)
-        .all<ValueRow>()
+        .bind(zoneId, ...key, PAGE)
+        .all<ValueRow & { name_rev: string }>()
       for (const r of results) (byName.get(r.name) ?? byName.set(r.name, []).get(r.name)!).push(r)
       if (results.length < PAGE) break
+      const last = results[results.length - 1]!
+      key = [last.name_rev, last.type, last.content, last.priority ?? -1]
     }
     const nodes = new Map<string, string>()
     for (const [n, rows] of byName) {

@@ -2,6 +2,7 @@
  * @module D1 reads of the build pipeline. Every read is bounded and uses an index: change_log by
  * (zone_id, seq), dns_records by (zone_id, name_rev, …) for exact names and "names below X" ranges.
  */
+import { jsonChunks } from '../batch/json-chunks.ts'
 import { reverseName } from '../records/model.ts'
 import { VALUE_COLUMNS, type ValueRow, type ZoneDbRow } from './values.ts'
 
@@ -14,7 +15,7 @@ export interface LogRow {
 
 /** Every statement of the pipeline, exported so a test can check their query plans. */
 export const SQL = {
-  zone: 'SELECT * FROM zones WHERE id = ?1',
+  zone: "SELECT * FROM zones WHERE id = ?1 AND status != 'deleted'",
   log: 'SELECT seq, op, old_name, new_name FROM change_log WHERE zone_id = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3',
   lastSeq: 'SELECT max(seq) AS seq FROM change_log WHERE zone_id = ?1',
   rowsOf: `SELECT ${VALUE_COLUMNS} FROM dns_records
@@ -29,7 +30,7 @@ export const SQL = {
   live: `SELECT j.value ->> 0 AS name FROM json_each(?2) j WHERE EXISTS (SELECT 1 FROM dns_records r
     WHERE r.zone_id = ?1 AND r.name_rev >= (j.value ->> 1) AND r.name_rev < (j.value ->> 1) || '/'
       AND (r.name_rev = (j.value ->> 1) OR r.name_rev > (j.value ->> 1) || '.'))`,
-  liveZone: 'SELECT id FROM zones WHERE name = ?1',
+  liveZone: "SELECT id FROM zones WHERE name = ?1 AND status != 'deleted'",
 } as const
 
 /** The zone row and the next change-log chunk after `after`, in one round trip. */
@@ -67,8 +68,9 @@ export interface NameState {
 }
 
 /**
- * Current rows of `names` (one query, json_each over the names) and, in the same round trip, which
- * of them have a name below them (a name_rev range query per name, `rev.` ≤ name_rev < `rev/`).
+ * Current rows of `names` and which of them have a name below them (a name_rev range query per
+ * name, `rev.` ≤ name_rev < `rev/`), in one round trip. The names travel as JSON bound parameters,
+ * cut into chunks under D1's 2 MB string limit (a pass of 20,000 long names is several MB).
  */
 export async function readNames(
   db: D1Database,
@@ -77,17 +79,21 @@ export async function readNames(
 ): Promise<NameState> {
   const state: NameState = { rows: new Map(), hasDescendants: new Set() }
   if (names.length === 0) return state
-  const revs = names.map((n) => [n, reverseName(n)])
-  const [rows, below] = await db.batch([
-    db.prepare(SQL.rowsOf).bind(zoneId, JSON.stringify(revs.map((r) => r[1]))),
-    db.prepare(SQL.below).bind(zoneId, JSON.stringify(revs)),
-  ])
-  for (const r of rows!.results as unknown as ValueRow[]) {
-    const list = state.rows.get(r.name)
-    if (list) list.push(r)
-    else state.rows.set(r.name, [r])
-  }
-  for (const r of below!.results as { name: string }[]) state.hasDescendants.add(r.name)
+  const revs = names.map((n) => [n, reverseName(n)] as const)
+  const stmts = [
+    ...jsonChunks(revs.map((r) => r[1])).map((chunk) => ({ rows: true, stmt: db.prepare(SQL.rowsOf).bind(zoneId, chunk) })),
+    ...jsonChunks(revs).map((chunk) => ({ rows: false, stmt: db.prepare(SQL.below).bind(zoneId, chunk) })),
+  ]
+  const results = await db.batch(stmts.map((s) => s.stmt))
+  results.forEach((result, i) => {
+    if (stmts[i]!.rows) {
+      for (const r of result.results as unknown as ValueRow[]) {
+        const list = state.rows.get(r.name)
+        if (list) list.push(r)
+        else state.rows.set(r.name, [r])
+      }
+    } else for (const r of result.results as { name: string }[]) state.hasDescendants.add(r.name)
+  })
   return state
 }
 
@@ -157,14 +163,14 @@ export async function liveZoneNamed(db: D1Database, name: string): Promise<strin
 
 /**
  * Hosted zones strictly below `zone` (any account): readers need them to know which longer
- * suffixes of a name are zones of their own. A scan of `zones` (no reversed-name index on zones
- * yet); run only when a zone's metadata is rebuilt, which record changes below the apex never do.
+ * suffixes of a name are zones of their own. A range on the zones' reversed names (`rev.` …
+ * `rev/`); run only when a zone's metadata is rebuilt, which record changes below the apex never do.
  */
 export async function readSubzones(db: D1Database, zone: string): Promise<string[]> {
-  const suffix = `.${zone}`
+  const rev = reverseName(zone)
   const { results } = await db
-    .prepare('SELECT name FROM zones WHERE length(name) > ?1 AND substr(name, -?1) = ?2 ORDER BY name')
-    .bind(suffix.length, suffix)
+    .prepare("SELECT name FROM zones WHERE name_rev > ?1 AND name_rev < ?2 AND status != 'deleted' ORDER BY name")
+    .bind(`${rev}.`, `${rev}/`)
     .all<{ name: string }>()
   return results.map((r) => r.name)
 }
@@ -173,7 +179,7 @@ export async function readSubzones(db: D1Database, zone: string): Promise<string
 export async function zonesNamed(db: D1Database, names: string[]): Promise<string[]> {
   if (names.length === 0) return []
   const { results } = await db
-    .prepare('SELECT id FROM zones WHERE name IN (SELECT value FROM json_each(?1))')
+    .prepare("SELECT id FROM zones WHERE name IN (SELECT value FROM json_each(?1)) AND status != 'deleted'")
     .bind(JSON.stringify(names))
     .all<{ id: string }>()
   return results.map((r) => r.id)

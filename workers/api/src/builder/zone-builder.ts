@@ -18,6 +18,7 @@ import { zonesNamed } from './queries.ts'
 import { retireStep } from './retire.ts'
 import { reportBuildState } from './report.ts'
 import { StateStore, type BuilderState } from './state.ts'
+import { applyStrictLimits, inInvocation } from '../platform/strict-bindings.ts'
 
 export interface BuilderStatus extends BuilderState {
   alarm: number | null
@@ -45,7 +46,7 @@ export class ZoneBuilder extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
-    this.io = ioFrom(env)
+    this.io = ioFrom(applyStrictLimits(env))
     this.limits = limitsFrom(env as { KV_KEY_WRITE_INTERVAL_MS?: string; KV_NAMES_PER_BUCKET?: string })
     this.#ledger = new KeyLedger(ctx.storage.sql)
     this.#mirror = new NodeMirror(ctx.storage.sql)
@@ -53,7 +54,11 @@ export class ZoneBuilder extends DurableObject<Env> {
   }
 
   /** The API committed up to `seq`: build now; the safety alarm covers a crash in between. */
-  async notify(zoneId: string, seq: number): Promise<void> {
+  notify(zoneId: string, seq: number): Promise<void> {
+    return inInvocation(() => this.#notify(zoneId, seq))
+  }
+
+  async #notify(zoneId: string, seq: number): Promise<void> {
     const s = this.#adopt(zoneId)
     if (seq > s.notified) {
       s.notified = seq
@@ -64,7 +69,11 @@ export class ZoneBuilder extends DurableObject<Env> {
   }
 
   /** Full build on demand (repair); returns the status after the first step. */
-  async rebuild(zoneId: string): Promise<BuilderStatus> {
+  rebuild(zoneId: string): Promise<BuilderStatus> {
+    return inInvocation(() => this.#rebuild(zoneId))
+  }
+
+  async #rebuild(zoneId: string): Promise<BuilderStatus> {
     const s = this.#adopt(zoneId)
     if (!s.full && !s.deleted) {
       s.fullRequested = true
@@ -100,7 +109,7 @@ export class ZoneBuilder extends DurableObject<Env> {
   }
 
   override async alarm(): Promise<void> {
-    await this.#exclusive(() => this.#step())
+    await inInvocation(() => this.#exclusive(() => this.#step()))
   }
 
   #adopt(zoneId: string): BuilderState {

@@ -41,6 +41,9 @@ export const zones = sqliteTable(
       .notNull()
       .references(() => accounts.id),
     name: text('name').notNull(),
+    /** Labels reversed (`com.example`): zones below a name are one index range, with no LIKE pattern. */
+    nameRev: text('name_rev').notNull().default(''),
+    /** 'active', or 'deleted' from DELETE until the purge has removed its records and the row. */
     status: text('status').notNull().default('active'),
     type: text('type').notNull().default('full'),
     paused: integer('paused', { mode: 'boolean' }).notNull().default(false),
@@ -65,7 +68,12 @@ export const zones = sqliteTable(
     modifiedOn: text('modified_on').notNull(),
     activatedOn: text('activated_on'),
   },
-  (t) => [uniqueIndex('zones_name').on(t.name), index('zones_account').on(t.accountId, t.name)]
+  (t) => [
+    // A deleted zone keeps its row until its records are purged in chunks; its name is free at once.
+    uniqueIndex('zones_name').on(t.name).where(sql`status != 'deleted'`),
+    index('zones_account').on(t.accountId, t.name),
+    index('zones_name_rev').on(t.nameRev),
+  ]
 )
 
 export const dnsRecords = sqliteTable(

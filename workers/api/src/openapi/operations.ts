@@ -117,7 +117,17 @@ export const OPERATIONS: Operation[] = [
   { method: 'delete', path: `${records}/{record_id}`, tag: 'DNS records', summary: 'Delete a record', result: r.deletedResponse },
   { method: 'post', path: `${records}/batch`, tag: 'DNS records', summary: 'Atomic batch: deletes → patches → puts → posts', body: batchRequestSchema, result: r.batchResponse },
   { method: 'post', path: `${records}/import`, tag: 'Import and export', summary: 'Import a BIND zone file as one atomic batch', form: r.importForm, result: r.importResponse },
-  { method: 'get', path: `${records}/export`, tag: 'Import and export', summary: 'Export the zone as a BIND zone file (text/plain)', result: 'text' },
+  {
+    method: 'get',
+    path: `${records}/export`,
+    tag: 'Import and export',
+    summary: 'Export the zone as a BIND zone file (text/plain), streamed; or one page of it with per_page/cursor',
+    query: [
+      { name: 'per_page', type: 'integer', description: 'Records in one page of the export (1–10,000); the header x-edgedns-next-cursor names the next page' },
+      { name: 'cursor', description: 'The x-edgedns-next-cursor of the previous page' },
+    ],
+    result: 'text',
+  },
   { method: 'get', path: `${records}/audit`, tag: 'DNS records', summary: 'Change history with before/after, newest first', query: [...page, { name: 'record_id', description: 'Only this record' }], result: r.auditEntry, list: true },
 
   { method: 'get', path: propagation, tag: 'Propagation', summary: 'Build progress: committed_seq vs built_seq', result: r.propagationResponse },

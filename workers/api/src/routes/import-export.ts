@@ -1,7 +1,7 @@
 /**
  * @module Zone-file import and export (Cloudflare contract, see docs/import-export.md):
  *   POST /zones/:zone_id/dns_records/import  multipart `file` (+ `proxied`) → { recs_added, total_records_parsed }
- *   GET  /zones/:zone_id/dns_records/export  → text/plain BIND master file
+ *   GET  /zones/:zone_id/dns_records/export  → text/plain BIND master file, streamed page by page
  * An import is ONE atomic batch through applyBatch: any error names its line and changes nothing.
  */
 import { parseZoneFile, ZoneFileError } from '@edgedns/zonefile'
@@ -16,14 +16,16 @@ import { nowIso } from '../http/ids.ts'
 import { zoneFor } from '../zones/access.ts'
 import type { ZoneRow } from '../zones/model.ts'
 import { atLine, mapEntries, type ImportItem } from '../zonefile-bridge/entries.ts'
-import { allRecords, existingKeys } from '../zonefile-bridge/existing.ts'
-import { exportZone } from '../zonefile-bridge/export-zone.ts'
+import { existingKeys } from '../zonefile-bridge/existing.ts'
+import { decodeExportCursor, encodeExportCursor, EXPORT_PAGE, exportPage, exportZoneStream } from '../zonefile-bridge/export-zone.ts'
+import { intParam } from '../records/list-query.ts'
 import { IMPORT_MAX_BYTES, IMPORT_MAX_RECORDS, ImportCodes, positiveInt } from '../zonefile-bridge/limits.ts'
 import { readImportForm } from '../zonefile-bridge/multipart.ts'
 
 export const importExport = new Hono<AppEnv>()
 
 const SEQ_HEADER = 'x-edgedns-change-seq'
+const NEXT_CURSOR_HEADER = 'x-edgedns-next-cursor'
 const MAX_MESSAGES = 100
 /** SOA and apex NS lines are parsed but never imported: allow a few beyond the record limit. */
 const PARSE_SLACK = 1000
@@ -94,11 +96,21 @@ importExport.post('/import', async (c) => {
   })
 })
 
+/**
+ * The whole file as a stream by default. With `per_page` (1–10,000) and/or `cursor`, one page of it:
+ * the first page carries the header, SOA and apex NS; `x-edgedns-next-cursor` names the next page
+ * and is absent on the last one.
+ */
 importExport.get('/export', async (c) => {
   const zone = await zoneFor(c, 'dns:read')
-  const text = exportZone(zone, await allRecords(c.env.DB, zone.id))
-  return c.body(text, 200, {
-    'content-type': 'text/plain; charset=utf-8',
-    'content-disposition': `attachment; filename="${zone.name}.txt"`,
-  })
+  const headers = { 'content-type': 'text/plain; charset=utf-8', 'content-disposition': `attachment; filename="${zone.name}.txt"` }
+  const cursor = c.req.query('cursor')
+  const perPage = c.req.query('per_page')
+  if (cursor !== undefined || perPage !== undefined) {
+    const after = cursor === undefined || cursor === '' ? null : decodeExportCursor(cursor)
+    if (after === null && cursor) throw ApiError.badRequest(Codes.invalidRequest, 'cursor is not a cursor this export returned')
+    const page = await exportPage(c.env.DB, zone, after, intParam(perPage, 'per_page', EXPORT_PAGE, 1, EXPORT_PAGE))
+    return c.body(page.text, 200, page.next ? { ...headers, [NEXT_CURSOR_HEADER]: encodeExportCursor(page.next) } : headers)
+  }
+  return c.body(exportZoneStream(c.env.DB, zone), 200, headers)
 })

@@ -2,10 +2,10 @@
  * @module Zones endpoints: list, create, get, edit, delete, and DNS settings (SOA, NS TTL, proxy addresses).
  */
 import { normalizeHostname, normalizeZoneName } from '@edgedns/records'
-import { and, eq } from 'drizzle-orm'
+import { and, eq, ne, sql } from 'drizzle-orm'
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { allows, type Principal } from '../auth/permissions.ts'
+import { allows } from '../auth/permissions.ts'
 import { guardStatement } from '../batch/write.ts'
 import { notifyBuilder } from '../builder/notify.ts'
 import { accounts, zones } from '../db/schema.ts'
@@ -14,7 +14,10 @@ import type { AppEnv } from '../http/app-env.ts'
 import { readBody } from '../http/body.ts'
 import { ok, okList, resultInfo } from '../http/envelope.ts'
 import { newId, nowIso } from '../http/ids.ts'
-import { intParam } from '../records/list-query.ts'
+import { intParam, MAX_OFFSET } from '../records/list-query.ts'
+import { reverseName } from '../records/model.ts'
+import { zoneListQuery } from '../zones/list-query.ts'
+import { purgeDeletedZone } from '../zones/purge.ts'
 import { accountName, zoneFor } from '../zones/access.ts'
 import { dnsSettingsToApi, zoneToApi, type ZoneRow } from '../zones/model.ts'
 
@@ -63,55 +66,26 @@ export const dnsSettingsSchema = z.object({
   internal_dns: z.strictObject({}, 'internal_dns cannot be set here: zones are not internal zones').optional(),
 })
 
-function visibleZonesFilter(p: Principal, row: ZoneRow): boolean {
-  const scope = { accountId: row.accountId, zoneId: row.id }
-  return allows(p, 'zone:read', scope) || allows(p, 'dns:read', scope) || allows(p, 'zone:edit', scope)
-}
-
-/** `name=contains:foo` style operators of the zones list. */
-function nameMatcher(raw: string | undefined): (name: string) => boolean {
-  if (raw === undefined || raw === '') return () => true
-  const m = /^(equal|not_equal|starts_with|ends_with|contains|starts_with_case_sensitive|ends_with_case_sensitive|contains_case_sensitive):(.*)$/.exec(raw)
-  const op = m ? m[1]! : 'equal'
-  const v = (m ? m[2]! : raw).toLowerCase().replace(/\.$/, '')
-  switch (op.replace('_case_sensitive', '')) {
-    case 'not_equal':
-      return (n) => n !== v
-    case 'starts_with':
-      return (n) => n.startsWith(v)
-    case 'ends_with':
-      return (n) => n.endsWith(v)
-    case 'contains':
-      return (n) => n.includes(v)
-    default:
-      return (n) => n === v
-  }
-}
-
 zonesApp.get('/', async (c) => {
   const page = intParam(c.req.query('page'), 'page', 1, 1, Number.MAX_SAFE_INTEGER)
   const perPage = intParam(c.req.query('per_page'), 'per_page', 20, 5, 1000)
-  const direction = c.req.query('direction') === 'desc' ? -1 : 1
-  const order = c.req.query('order') ?? 'name'
-  if (!['name', 'status', 'account.id', 'account.name', 'plan.id'].includes(order)) {
-    throw ApiError.badRequest(Codes.invalidRequest, `order must be one of name, status, account.id, account.name; got ${JSON.stringify(order)}`)
-  }
-  const matchName = nameMatcher(c.req.query('name'))
-  const status = c.req.query('status')
-  const accountId = c.req.query('account.id')
-  const accountNameFilter = c.req.query('account.name')
-  const rows = await c.var.db.select({ zone: zones, accountName: accounts.name }).from(zones).innerJoin(accounts, eq(accounts.id, zones.accountId)).all()
-  const keyOf = (r: (typeof rows)[number]): string =>
-    order === 'status' ? r.zone.status : order === 'account.id' ? r.zone.accountId : order === 'account.name' ? r.accountName : r.zone.name
-  const visible = rows
-    .filter((r) => visibleZonesFilter(c.var.principal, r.zone))
-    .filter((r) => matchName(r.zone.name))
-    .filter((r) => status === undefined || r.zone.status === status)
-    .filter((r) => accountId === undefined || r.zone.accountId === accountId)
-    .filter((r) => accountNameFilter === undefined || r.accountName === accountNameFilter)
-    .sort((a, b) => direction * (keyOf(a).localeCompare(keyOf(b)) || a.zone.name.localeCompare(b.zone.name)))
-  const slice = visible.slice((page - 1) * perPage, page * perPage)
-  return okList(c, slice.map((r) => zoneToApi(r.zone, r.accountName)), resultInfo(page, perPage, slice.length, visible.length))
+  const q = zoneListQuery(c.var.principal, (k) => c.req.query(k))
+  const from = 'FROM zones z JOIN accounts a ON a.id = z.account_id'
+  const n = q.params.length
+  const [count, rows] = await c.env.DB.batch([
+    c.env.DB.prepare(`SELECT count(*) AS n ${from} WHERE ${q.where}`).bind(...q.params),
+    c.env.DB.prepare(`SELECT z.id ${from} WHERE ${q.where} ORDER BY ${q.orderBy} LIMIT ?${n + 1} OFFSET ?${n + 2}`).bind(
+      ...q.params,
+      perPage,
+      Math.min((page - 1) * perPage, MAX_OFFSET)
+    ),
+  ])
+  const total = (count!.results[0] as { n: number }).n
+  const ids = (rows!.results as { id: string }[]).map((r) => r.id)
+  const full = ids.length === 0 ? [] : await c.var.db.select({ zone: zones, accountName: accounts.name }).from(zones).innerJoin(accounts, eq(accounts.id, zones.accountId)).where(sql`${zones.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`).all()
+  const byId = new Map(full.map((r) => [r.zone.id, r]))
+  const slice = ids.map((id) => byId.get(id)).filter((r) => r !== undefined)
+  return okList(c, slice.map((r) => zoneToApi(r.zone, r.accountName)), resultInfo(page, perPage, slice.length, total))
 })
 
 zonesApp.post('/', async (c) => {
@@ -133,7 +107,7 @@ zonesApp.post('/', async (c) => {
     throw ApiError.badRequest(Codes.invalidZoneName, (e as Error).message)
   }
   // Conflicts name only what the caller sent: never another account's zone name or id.
-  const existing = await c.var.db.select({ id: zones.id }).from(zones).where(eq(zones.name, name)).get()
+  const existing = await c.var.db.select({ id: zones.id }).from(zones).where(and(eq(zones.name, name), ne(zones.status, 'deleted'))).get()
   if (existing) throw ApiError.badRequest(Codes.zoneExists, `${name} already exists`)
   const overlap = await overlappingZoneOfOtherAccount(c.env.DB, name, accountId)
   if (overlap) {
@@ -145,7 +119,7 @@ zonesApp.post('/', async (c) => {
   const now = nowIso()
   const ns = (c.env.NAME_SERVERS ?? DEFAULT_NAME_SERVERS).split(',').map((s: string) => s.trim()).filter(Boolean)
   const row: ZoneRow = {
-    id: newId(), accountId, name, status: 'active', type: body.type, paused: false,
+    id: newId(), accountId, name, nameRev: reverseName(name), status: 'active', type: body.type, paused: false,
     nameServers: JSON.stringify(ns), vanityNameServers: '[]',
     soaMname: ns[0]!, soaRname: `dns.${ns[0]!.split('.').slice(1).join('.') || ns[0]!}`,
     soaRefresh: 10000, soaRetry: 2400, soaExpire: 604800, soaMinimum: 1800, soaTtl: 3600, nsTtl: 86400,
@@ -170,19 +144,22 @@ zonesApp.post('/', async (c) => {
 /**
  * A zone of another account that `name` would enclose or sit inside: hosting it would let one
  * account answer for names another account owns (the longest zone wins at the DoH worker).
+ * Enclosing zones are exact lookups of the name's parents; enclosed ones a range of reversed
+ * names (`rev.` < name_rev < `rev/`, as '/' sorts right after '.'): no LIKE pattern, any length.
  */
 async function overlappingZoneOfOtherAccount(db: D1Database, name: string, accountId: string): Promise<string | null> {
   const labels = name.split('.')
   const parents = labels.slice(1).map((_, i) => labels.slice(i + 1).join('.'))
-  const { results } = await db
+  const rev = reverseName(name)
+  const hit = await db
     .prepare(
-      `SELECT name FROM zones WHERE account_id != ?1
-         AND (name IN (SELECT value FROM json_each(?2)) OR name LIKE ?3)`
+      `SELECT name FROM zones WHERE name IN (SELECT value FROM json_each(?2)) AND account_id != ?1 AND status != 'deleted'
+       UNION ALL
+       SELECT name FROM zones WHERE name_rev > ?3 || '.' AND name_rev < ?3 || '/' AND account_id != ?1 AND status != 'deleted'
+       LIMIT 1`
     )
-    .bind(accountId, JSON.stringify(parents), `%.${name}`)
-    .all<{ name: string }>()
-  // LIKE treats '_' as a wildcard: confirm the suffix exactly.
-  const hit = results.find((r) => parents.includes(r.name) || r.name.endsWith(`.${name}`))
+    .bind(accountId, JSON.stringify(parents), rev)
+    .first<{ name: string }>()
   return hit?.name ?? null
 }
 
@@ -237,21 +214,26 @@ zonesApp.delete('/:zone_id{[^/]+}', async (c) => {
   const now = nowIso()
   const guardCtx = { zoneId: zone.id, guard: { version: zone.version, changeSeq: zone.changeSeq, serial: zone.serial }, tokenId: c.var.principal.tokenId, now }
   try {
+    // The zone is gone for the API at once (status 'deleted' frees its name); its records are removed
+    // in bounded chunks afterwards (here, in the background, and by the cron sweep), so no statement
+    // grows with the zone's size.
     await c.env.DB.batch([
       guardStatement(c.env.DB, guardCtx, 1),
       zoneChangeStatement(c.env.DB, zone.id, zone.changeSeq + 1, 'zone_delete', now),
-      c.env.DB.prepare('DELETE FROM dns_records WHERE zone_id = ?1').bind(zone.id),
-      c.env.DB.prepare('DELETE FROM zones WHERE id = ?1').bind(zone.id),
+      c.env.DB.prepare("UPDATE zones SET status = 'deleted', modified_on = ?2 WHERE id = ?1").bind(zone.id, now),
     ])
   } catch (e) {
     // Another write (or delete) committed between our read and this batch: nothing changed here.
     const message = String(e)
     if (!message.includes('NOT NULL constraint failed: zones.version') && !message.includes('UNIQUE constraint failed: change_log')) throw e
-    const still = await c.var.db.select({ id: zones.id }).from(zones).where(eq(zones.id, zone.id)).get()
+    const still = await c.var.db.select({ id: zones.id }).from(zones).where(and(eq(zones.id, zone.id), ne(zones.status, 'deleted'))).get()
     if (!still) throw new ApiError(404, Codes.zoneNotFound, `Zone ${zone.id} not found`)
     throw new ApiError(409, Codes.conflictRetry, 'The zone changed while it was being deleted; nothing was changed. Retry the request.')
   }
   notifyBuilder(c, zone.id, zone.changeSeq + 1)
+  c.executionCtx.waitUntil(
+    purgeDeletedZone(c.env.DB, zone.id).catch((e: unknown) => console.warn('zone record purge interrupted; the sweep continues it', zone.id, e))
+  )
   return ok(c, { id: zone.id })
 })
 

@@ -4,10 +4,15 @@
  * serves as. Comments, tags, proxied and flatten_cname travel in `; <comment> cf_tags=...`;
  * A/AAAA/CNAME always carry `cf-proxied:true|false` so a re-import keeps their proxy status
  * whatever the form's `proxied` flag says. settings.ipv4_only/ipv6_only are not exported.
+ *
+ * `exportZoneStream` writes the same file page by page, keyed on the records' identity index, so a
+ * zone of any size is never held in memory: each page is in canonical DNS order, and pages follow
+ * the stored reversed-name order (the same order, except where a label is another's prefix followed
+ * by `-` or `*` and the two fall on different pages).
  */
 import { AUTO_TTL_SECONDS, fqdn, toPresentation, PROXIABLE_TYPES } from '@edgedns/records'
 import { formatCfComment, serializeZoneFile, type SerializeRecord } from '@edgedns/zonefile'
-import type { DnsRecord } from '../records/model.ts'
+import { fromRow, type DnsRecord, type RecordRow } from '../records/model.ts'
 import type { ZoneRow } from '../zones/model.ts'
 
 export function soaRecord(z: ZoneRow): SerializeRecord {
@@ -42,5 +47,96 @@ export function exportZone(z: ZoneRow, records: DnsRecord[], now = new Date()): 
     header: `Zone ${z.name} exported ${now.toISOString()} by edgedns; serial ${z.serial}`,
     soa: soaRecord(z),
     records: [...ns, ...records.filter((r) => !own(r)).map(recordLine)],
+  })
+}
+
+/** Records per page of a streamed export. */
+export const EXPORT_PAGE = 10_000
+
+/** Only what a zone-file line needs (ids and timestamps are not exported): less to carry per page. */
+const EXPORT_COLUMNS = 'name, name_rev, type, content, data, priority, ttl, proxied, comment, tags, settings'
+type ExportRow = Pick<RecordRow, 'name' | 'name_rev' | 'type' | 'content' | 'data' | 'priority' | 'ttl' | 'proxied' | 'comment' | 'tags' | 'settings'>
+
+const PAGE_SQL = `SELECT ${EXPORT_COLUMNS} FROM dns_records WHERE zone_id = ?1
+    AND (name_rev, type, content, ifnull(priority, -1)) > (?2, ?3, ?4, ?5)
+  ORDER BY name_rev, type, content, ifnull(priority, -1) LIMIT ?6`
+
+/** Where a page starts: the identity key of the last record of the previous page. */
+export type ExportKey = [nameRev: string, type: string, content: string, priority: number]
+
+const FIRST_KEY: ExportKey = ['', '', '', -2]
+
+/** Opaque page cursor of the paged export: the key, as base64url JSON. */
+export function encodeExportCursor(key: ExportKey): string {
+  return btoa(String.fromCharCode(...new TextEncoder().encode(JSON.stringify(key)))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+}
+
+/** The key a cursor names, or null when it is not one of ours. */
+export function decodeExportCursor(cursor: string): ExportKey | null {
+  try {
+    const bin = atob(cursor.replace(/-/g, '+').replace(/_/g, '/'))
+    const key = JSON.parse(new TextDecoder().decode(Uint8Array.from(bin, (ch) => ch.charCodeAt(0)))) as unknown
+    if (!Array.isArray(key) || key.length !== 4) return null
+    const [rev, type, content, priority] = key as unknown[]
+    if (typeof rev !== 'string' || typeof type !== 'string' || typeof content !== 'string' || !Number.isInteger(priority)) return null
+    return [rev, type, content, priority as number]
+  } catch {
+    return null
+  }
+}
+
+function exportRecord(r: ExportRow): DnsRecord {
+  return fromRow({ ...r, id: '', zone_id: '', created_on: '', modified_on: '', comment_modified_on: null, tags_modified_on: null })
+}
+
+/** Lines of a zone-file fragment without the `$ORIGIN`/`$TTL` lines serializeZoneFile starts with. */
+function bodyLines(origin: string, records: SerializeRecord[]): string {
+  if (records.length === 0) return ''
+  const text = serializeZoneFile({ origin, records })
+  return text.slice(text.indexOf('\n', text.indexOf('\n') + 1) + 1)
+}
+
+export interface ExportPage {
+  /** Zone-file text: the first page starts with the header, SOA and apex NS lines. */
+  text: string
+  /** Key of the next page; null after the last. */
+  next: ExportKey | null
+}
+
+/**
+ * One page of the zone file: up to `limit` records after `after` (null: the first page), read by key
+ * on the identity index, so a page costs the same wherever it is in the zone.
+ */
+export async function exportPage(db: D1Database, z: ZoneRow, after: ExportKey | null, limit = EXPORT_PAGE, now = new Date()): Promise<ExportPage> {
+  // One row beyond the page tells whether another page follows.
+  const { results } = await db.prepare(PAGE_SQL).bind(z.id, ...(after ?? FIRST_KEY), limit + 1).all<ExportRow>()
+  const rows = results.slice(0, limit)
+  const servers = JSON.parse(z.nameServers) as string[]
+  const own = (r: DnsRecord) => r.type === 'NS' && r.name === z.name && servers.includes(r.content)
+  const lines = rows.map(exportRecord).filter((r) => !own(r)).map(recordLine)
+  const text =
+    after === null
+      ? serializeZoneFile({
+          origin: z.name,
+          header: `Zone ${z.name} exported ${now.toISOString()} by edgedns; serial ${z.serial}`,
+          soa: soaRecord(z),
+          records: [...servers.map((host) => ({ name: z.name, ttl: z.nsTtl, type: 'NS', rdata: fqdn(host) })), ...lines],
+        })
+      : bodyLines(z.name, lines)
+  const last = rows[rows.length - 1]
+  return { text, next: results.length <= limit || !last ? null : [last.name_rev, last.type, last.content, last.priority ?? -1] }
+}
+
+/** The whole zone file, one page at a time: never more than a page of records in memory. */
+export function exportZoneStream(db: D1Database, z: ZoneRow, pageSize = EXPORT_PAGE, now = new Date()): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder()
+  let after: ExportKey | null = null
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const page = await exportPage(db, z, after, pageSize, now)
+      if (page.text !== '') controller.enqueue(encoder.encode(page.text))
+      if (page.next === null) controller.close()
+      else after = page.next
+    },
   })
 }

@@ -1,7 +1,7 @@
 /**
  * @module Loads the zone named in the path and checks the token may act on it.
  */
-import { eq } from 'drizzle-orm'
+import { and, eq, ne } from 'drizzle-orm'
 import type { Context } from 'hono'
 import { allows, type Permission } from '../auth/permissions.ts'
 import type { Db } from '../db/client.ts'
@@ -16,7 +16,7 @@ export async function zoneFor(c: Context<AppEnv>, perm: Permission): Promise<Zon
   if (!isId(id)) {
     throw ApiError.badRequest(Codes.zoneNotFound, `Could not route to ${new URL(c.req.url).pathname}, perhaps your object identifier is invalid?`)
   }
-  const zone = await c.var.db.select().from(zones).where(eq(zones.id, id)).get()
+  const zone = await c.var.db.select().from(zones).where(and(eq(zones.id, id), ne(zones.status, 'deleted'))).get()
   if (!zone) throw new ApiError(404, Codes.zoneNotFound, `Zone ${id} not found`)
   if (!allows(c.var.principal, perm, { accountId: zone.accountId, zoneId: zone.id })) {
     // Names neither the zone nor its account: the token may not see either.

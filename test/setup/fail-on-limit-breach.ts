@@ -1,0 +1,13 @@
+/**
+ * Fails a test after which the strict bindings recorded a breach of a production limit, also when
+ * the code under test caught the error (a builder retry loop, a swallowed notification).
+ */
+import { afterEach } from 'vitest'
+import { takeBreaches } from '../../workers/api/src/platform/strict-bindings.ts'
+
+afterEach(() => {
+  const breaches = takeBreaches()
+  if (breaches.length > 0) {
+    throw new Error(`production limits breached during this test:\n${[...new Set(breaches.map((b) => b.message))].join('\n')}`)
+  }
+})

@@ -1,0 +1,27 @@
+/**
+ * @module The cron run: the propagation sweep (lost notifications, broken alarm chains), the purge of
+ * deleted zones' rows, and change-log retention. Each part is bounded and independent: one
+ * failing does not stop the others, and the next run continues where this one stopped.
+ */
+import { sweep, type SweepEnv } from '../builder/sweep.ts'
+import { purgeDeletedZones } from '../zones/purge.ts'
+import { compactChangeLog, retentionDays } from './change-log-retention.ts'
+
+export interface MaintenanceEnv extends SweepEnv {
+  CHANGE_LOG_RETENTION_DAYS?: string
+}
+
+export async function maintain(env: MaintenanceEnv, now = Date.now()): Promise<void> {
+  const parts: [string, () => Promise<unknown>][] = [
+    ['propagation sweep', () => sweep(env)],
+    ['deleted-zone purge', () => purgeDeletedZones(env.DB)],
+    ['change-log retention', () => compactChangeLog(env.DB, { retentionDays: retentionDays(env), now })],
+  ]
+  for (const [name, run] of parts) {
+    try {
+      await run()
+    } catch (e) {
+      console.warn(`cron: ${name} failed; the next run retries`, e)
+    }
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * @module Removal of a deleted zone's rows in bounded pieces. `DELETE /zones/{id}` only marks the
+ * zone `deleted` (one small statement, the zone is gone for the API at once); its records go here,
+ * PURGE_CHUNK rows per statement, so no statement's cost grows with the zone (D1 stops a query
+ * after 30 s). The zone row itself goes last, once it has no records left. The DELETE request
+ * starts this in the background and the cron sweep finishes whatever a request left behind.
+ */
+
+/** Records deleted per statement: a few hundred milliseconds of D1 work at most. */
+export const PURGE_CHUNK = 5000
+
+export interface PurgeProgress {
+  /** Records deleted by this call. */
+  deleted: number
+  /** Statements that deleted records. */
+  statements: number
+  /** The zone row is gone too: nothing of the zone is left in D1. */
+  done: boolean
+}
+
+/** Deletes up to `maxStatements` chunks of a deleted zone's records, then the zone row when empty. */
+export async function purgeDeletedZone(db: D1Database, zoneId: string, maxStatements = 20, chunk = PURGE_CHUNK): Promise<PurgeProgress> {
+  const progress: PurgeProgress = { deleted: 0, statements: 0, done: false }
+  const zone = await db.prepare("SELECT 1 AS x FROM zones WHERE id = ?1 AND status = 'deleted'").bind(zoneId).first()
+  if (!zone) return progress
+  while (progress.statements < maxStatements) {
+    const r = await db
+      .prepare('DELETE FROM dns_records WHERE rowid IN (SELECT rowid FROM dns_records WHERE zone_id = ?1 LIMIT ?2)')
+      .bind(zoneId, chunk)
+      .run()
+    progress.statements++
+    progress.deleted += r.meta.changes
+    if (r.meta.changes < chunk) {
+      await db.prepare("DELETE FROM zones WHERE id = ?1 AND status = 'deleted' AND NOT EXISTS (SELECT 1 FROM dns_records WHERE zone_id = ?1)").bind(zoneId).run()
+      progress.done = true
+      break
+    }
+  }
+  return progress
+}
+
+/** Continues the purge of deleted zones, oldest first, until `maxStatements` are spent (cron sweep). */
+export async function purgeDeletedZones(db: D1Database, maxStatements = 60): Promise<{ zones: number; deleted: number }> {
+  const { results } = await db
+    .prepare("SELECT id FROM zones WHERE status = 'deleted' ORDER BY modified_on LIMIT 10")
+    .all<{ id: string }>()
+  let left = maxStatements
+  let deleted = 0
+  let zones = 0
+  for (const { id } of results) {
+    if (left <= 0) break
+    const p = await purgeDeletedZone(db, id, left)
+    left -= Math.max(1, p.statements)
+    deleted += p.deleted
+    if (p.done) zones++
+  }
+  return { zones, deleted }
+}
