@@ -11,8 +11,8 @@ import path from 'node:path'
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const WRANGLER = path.join(ROOT, 'node_modules/.bin/wrangler')
-const API_CONFIG = 'workers/api/wrangler.jsonc'
-const DOH_CONFIG = 'workers/doh/wrangler.jsonc'
+/** The API worker's configuration: it serves the API, the dashboard and /dns-query. */
+export const API_CONFIG = 'wrangler.toml'
 
 /** A port nobody listens on right now, on 127.0.0.1. */
 export function freePort() {
@@ -84,13 +84,13 @@ export async function stopGroup(pgid, graceMs = 5_000) {
 }
 
 /**
- * Starts `wrangler dev` for the API worker (primary, serving the port) and the DoH worker, in a
+ * Starts `wrangler dev` for the API worker (API, dashboard and /dns-query), in a
  * process group of its own (wrangler, its workerd runtimes and esbuild). Resolves once the API
  * answers; `stop()` ends the whole group (SIGTERM, then SIGKILL) and resolves when nothing is left.
  */
 export async function startStack({ port = 8787, persistTo, token, protocol = 'http', quiet = false, extraArgs = [], onSpawn }) {
   const args = [
-    'dev', '-c', API_CONFIG, '-c', DOH_CONFIG,
+    'dev', '-c', API_CONFIG,
     '--ip', '127.0.0.1', '--port', String(port), '--persist-to', persistTo,
     '--local-protocol', protocol, '--var', `DEV_API_TOKEN:${token}`, '--show-interactive-dev-session=false',
     ...extraArgs,
