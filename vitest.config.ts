@@ -10,6 +10,9 @@ export default defineConfig(async () => {
           test: { name: 'packages', include: ['packages/*/src/**/*.test.ts'], environment: 'node' },
         },
         {
+          test: { name: 'scripts', include: ['scripts/**/*.test.ts'], environment: 'node' },
+        },
+        {
           test: {
             name: 'e2e',
             include: ['test/e2e/**/*.test.ts'],
