@@ -3,8 +3,9 @@
  * `pnpm dev`: applies D1 migrations, starts the API + DoH + dashboard on http://127.0.0.1:8787,
  * seeds a demo zone on a first start (an empty local database), and prints where everything is.
  *
- * It owns what it starts: on an error, Ctrl-C, SIGTERM, SIGHUP, or when wrangler dies, it stops
- * every process it started (wrangler and its workerd runtimes, the HTTP/2 front) and says why.
+ * It owns what it starts: on an error, Ctrl-C, SIGTERM, SIGHUP, when wrangler dies, or when the
+ * pnpm process that ran it is gone, it stops every process it started (wrangler and its workerd
+ * runtimes, the HTTP/2 front) and says why.
  *
  * Options (flags win over the environment):
  *   --port N         PORT         API, DoH and dashboard (default 8787)
@@ -17,6 +18,7 @@ import { parseArgs } from 'node:util'
 import { applyMigrations, FIRST_MIGRATION, portInUse, ROOT, startStack, stopGroup } from './lib/stack.mjs'
 import { DEMO_ZONE, findDemoZone, seedDemoZone } from './lib/demo-zone.mjs'
 import { startH2Front } from './lib/h2-front.mjs'
+import { watchLaunchers } from './lib/launcher-watch.mjs'
 
 const { values: flags } = parseArgs({
   options: { port: { type: 'string' }, 'h2-port': { type: 'string' }, 'persist-to': { type: 'string' } },
@@ -46,6 +48,8 @@ async function shutdown(reason, code) {
 process.on('SIGINT', () => shutdown('interrupted (Ctrl-C)', 0))
 process.on('SIGTERM', () => shutdown('SIGTERM received', 0))
 process.on('SIGHUP', () => shutdown('terminal closed (SIGHUP)', 0))
+// `kill <pnpm pid>` ends pnpm but does not reach this process: stop when the launcher is gone.
+watchLaunchers((pid) => shutdown(`its launcher (pid ${pid}) exited`, 0))
 process.on('uncaughtException', (e) => shutdown(`error: ${e?.stack ?? e}`, 1))
 process.on('unhandledRejection', (e) => shutdown(`error: ${e?.stack ?? e}`, 1))
 
@@ -60,42 +64,43 @@ for (const [p, variable] of [[port, 'PORT'], [h2Port, 'H2_PORT']]) {
   }
 }
 
-console.log('Applying D1 migrations to the local database…')
-const applied = applyMigrations(persistTo)
-const firstStart = applied.includes(FIRST_MIGRATION)
-console.log('Starting wrangler dev (API + DoH + dashboard)…')
-const stack = await startStack({
-  port,
-  persistTo,
-  token,
-  onSpawn: (child) => {
-    wranglerGroup = child.pid
-    child.on('exit', (code, signal) =>
-      shutdown(`wrangler dev exited unexpectedly (${signal ? `killed by ${signal}` : `exit code ${code}`})`, 1)
-    )
-  },
-})
-
-// The demo zone comes only with a first start: a user who deleted it does not get it back.
-let demo = null
-if (firstStart) {
-  demo = await seedDemoZone(stack.base, token).catch((e) => {
-    console.warn(`edgedns dev: warning: the demo zone ${DEMO_ZONE} was not created (${e.message}); the stack runs without it.`)
-    return null
+async function main() {
+  console.log('Applying D1 migrations to the local database…')
+  const applied = applyMigrations(persistTo)
+  const firstStart = applied.includes(FIRST_MIGRATION)
+  console.log('Starting wrangler dev (API + DoH + dashboard)…')
+  const stack = await startStack({
+    port,
+    persistTo,
+    token,
+    onSpawn: (child) => {
+      wranglerGroup = child.pid
+      child.on('exit', (code, signal) =>
+        shutdown(`wrangler dev exited unexpectedly (${signal ? `killed by ${signal}` : `exit code ${code}`})`, 1)
+      )
+    },
   })
-} else {
-  const zone = await findDemoZone(stack.base, token).catch(() => null)
-  demo = zone && { zone, created: false }
-}
-// wrangler dev fires no cron triggers: run the propagation sweep now (heals zones changed while the
-// stack was down) and every minute, as the deployed cron trigger does.
-await stack.sweep()
-setInterval(stack.sweep, 60_000).unref()
-// dig and kdig speak DoH over HTTP/2 only; workerd serves HTTP/1.1. The front plays the edge's part.
-front = await startH2Front({ target: stack.base, port: h2Port }).catch((e) => (console.warn(`edgedns dev: warning: HTTP/2 front not started: ${e.message}`), null))
-const b = stack.base
-const name = demo ? DEMO_ZONE : 'your-zone.example'
-console.log(`
+
+  // The demo zone comes only with a first start: a user who deleted it does not get it back.
+  let demo = null
+  if (firstStart) {
+    demo = await seedDemoZone(stack.base, token).catch((e) => {
+      console.warn(`edgedns dev: warning: the demo zone ${DEMO_ZONE} was not created (${e.message}); the stack runs without it.`)
+      return null
+    })
+  } else {
+    const zone = await findDemoZone(stack.base, token).catch(() => null)
+    demo = zone && { zone, created: false }
+  }
+  // wrangler dev fires no cron triggers: run the propagation sweep now (heals zones changed while the
+  // stack was down) and every minute, as the deployed cron trigger does.
+  await stack.sweep()
+  setInterval(stack.sweep, 60_000).unref()
+  // dig and kdig speak DoH over HTTP/2 only; workerd serves HTTP/1.1. The front plays the edge's part.
+  front = await startH2Front({ target: stack.base, port: h2Port }).catch((e) => (console.warn(`edgedns dev: warning: HTTP/2 front not started: ${e.message}`), null))
+  const b = stack.base
+  const name = demo ? DEMO_ZONE : 'your-zone.example'
+  console.log(`
 ────────────────────────────────────────────────────────────────────────
  edgedns is running
    API        ${b}/client/v4          (Authorization: Bearer ${token})
@@ -111,4 +116,7 @@ console.log(`
 
  Ctrl-C stops everything.
 ────────────────────────────────────────────────────────────────────────
-`)
+  `)
+}
+
+main().catch((e) => shutdown(`could not start: ${e?.message ?? e}`, 1))
