@@ -23,8 +23,10 @@ import { watchLaunchers } from './lib/launcher-watch.mjs'
 const { values: flags } = parseArgs({
   options: { port: { type: 'string' }, 'h2-port': { type: 'string' }, 'persist-to': { type: 'string' } },
 })
-const port = Number(flags.port ?? process.env.PORT ?? 8787)
-const h2Port = Number(flags['h2-port'] ?? process.env.H2_PORT ?? port + 1)
+const rawPort = flags.port ?? process.env.PORT ?? '8787'
+const port = Number(rawPort)
+const rawH2Port = flags['h2-port'] ?? process.env.H2_PORT ?? String(port + 1)
+const h2Port = Number(rawH2Port)
 const persistTo = path.resolve(ROOT, flags['persist-to'] ?? process.env.EDGEDNS_STATE_DIR ?? '.wrangler/state')
 const token = process.env.DEV_API_TOKEN ?? 'dev-token'
 
@@ -53,7 +55,11 @@ watchLaunchers((pid) => shutdown(`its launcher (pid ${pid}) exited`, 0))
 process.on('uncaughtException', (e) => shutdown(`error: ${e?.stack ?? e}`, 1))
 process.on('unhandledRejection', (e) => shutdown(`error: ${e?.stack ?? e}`, 1))
 
-for (const [p, variable] of [[port, 'PORT'], [h2Port, 'H2_PORT']]) {
+for (const [p, variable, raw] of [[port, 'PORT', rawPort], [h2Port, 'H2_PORT', rawH2Port]]) {
+  if (!Number.isInteger(p) || p < 1 || p > 65535) {
+    console.error(`edgedns dev: ${variable} must be a port number (1-65535); got ${JSON.stringify(raw)}`)
+    process.exit(1)
+  }
   if (await portInUse(p)) {
     console.error(
       `edgedns dev: port ${p} on 127.0.0.1 is already in use (another \`pnpm dev\` or \`wrangler dev\` still running?).\n` +
