@@ -10,6 +10,9 @@ export default defineConfig(async () => {
           test: { name: 'packages', include: ['packages/*/src/**/*.test.ts'], environment: 'node' },
         },
         {
+          test: { name: 'scripts', include: ['scripts/**/*.test.ts'], environment: 'node' },
+        },
+        {
           test: {
             name: 'e2e',
             include: ['test/e2e/**/*.test.ts'],
@@ -22,10 +25,9 @@ export default defineConfig(async () => {
         {
           plugins: [
             cloudflareTest({
-              wrangler: { configPath: './workers/api/wrangler.jsonc' },
+              wrangler: { configPath: './wrangler.toml' },
               miniflare: {
                 bindings: { TEST_MIGRATIONS: migrations, DEV_API_TOKEN: 'dev-token', KV_KEY_WRITE_INTERVAL_MS: '0', STRICT_LIMITS: '1', MAX_BODY_BYTES: String(20 * 1024 * 1024) },
-                workers: [{ name: 'edgedns-doh', modules: true, script: 'export default { fetch() { return new Response("doh stub") } }' }],
               },
             }),
           ],

@@ -37,7 +37,7 @@ function workerOptions(name, config, scriptPath, extra = {}) {
 }
 
 const dir = mkdtempSync(path.join(tmpdir(), 'edgedns-layouts-'))
-const api = workerOptions('edgedns-api', 'workers/api/wrangler.jsonc', bundle('workers/api/wrangler.jsonc', path.join(dir, 'a')), {
+const api = workerOptions('edgedns-api', 'wrangler.toml', bundle('wrangler.toml', path.join(dir, 'a')), {
   bindings: { MAX_BATCH_CHANGES: '1000000', DEV_API_TOKEN: TOKEN, KV_KEY_WRITE_INTERVAL_MS: '0', ...(PER_BUCKET ? { KV_NAMES_PER_BUCKET: PER_BUCKET } : {}) },
   serviceBindings: { DOH: 'edgedns-doh' },
 })

@@ -70,9 +70,9 @@ const trimUrl = (u) => u.toString().replace(/\/$/, '')
  */
 export async function startBenchStack({ token = 'bench-token', port = 0, apiBindings = {}, dir, keep = false } = {}) {
   dir ??= mkdtempSync(path.join(tmpdir(), 'edgedns-bench-'))
-  const apiScript = bundle('workers/api/wrangler.jsonc', path.join(dir, 'dist-api'))
+  const apiScript = bundle('wrangler.toml', path.join(dir, 'dist-api'))
   const dohScript = bundle('workers/doh/wrangler.jsonc', path.join(dir, 'dist-doh'))
-  const api = workerOptions('edgedns-api', 'workers/api/wrangler.jsonc', apiScript, {
+  const api = workerOptions('edgedns-api', 'wrangler.toml', apiScript, {
     bindings: {
       // 100,000-change batches plus the batch section's cleanup (up to n + 1 deletes).
       MAX_BATCH_CHANGES: '200000',

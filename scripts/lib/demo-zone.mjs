@@ -1,7 +1,10 @@
 /**
- * @module Seeds the demo zone on first start, through the public API like any client.
+ * @module The demo zone: seeded on a first start (an empty local database), through the public
+ * API like any client, in the default account.
  */
 export const DEMO_ZONE = 'example.com'
+/** The account every deployment starts with (migrations/0001_default_account.sql). */
+export const DEFAULT_ACCOUNT_ID = 'a0000000000000000000000000000001'
 
 const DEMO_RECORDS = [
   { type: 'A', name: '@', content: '192.0.2.10', comment: 'apex web server' },
@@ -21,17 +24,31 @@ const DEMO_RECORDS = [
   { type: 'A', name: 'cdn', content: '198.51.100.7', proxied: true },
 ]
 
-export async function ensureDemoZone(base, token) {
+function client(base, token) {
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
-  const call = async (method, path, body) => {
+  return async (method, path, body) => {
     const res = await fetch(`${base}/client/v4${path}`, { method, headers, body: body && JSON.stringify(body) })
-    const json = await res.json()
+    const json = await res.json().catch(() => ({ success: false, errors: [{ message: `HTTP ${res.status}, not JSON` }] }))
     if (!json.success) throw new Error(`${method} ${path}: ${JSON.stringify(json.errors)}`)
     return json.result
   }
-  const found = await call('GET', `/zones?name=${DEMO_ZONE}`)
-  if (found.length > 0) return { zone: found[0], created: false }
-  const zone = await call('POST', '/zones', { name: DEMO_ZONE })
+}
+
+/** The demo zone if it exists (in any account), else null. */
+export async function findDemoZone(base, token) {
+  const found = await client(base, token)('GET', `/zones?name=${DEMO_ZONE}`)
+  return found[0] ?? null
+}
+
+/**
+ * Creates the demo zone and its records in the default account (the caller decides that this is a
+ * first start). An existing demo zone is returned as it is.
+ */
+export async function seedDemoZone(base, token) {
+  const call = client(base, token)
+  const existing = await findDemoZone(base, token)
+  if (existing) return { zone: existing, created: false }
+  const zone = await call('POST', '/zones', { name: DEMO_ZONE, account: { id: DEFAULT_ACCOUNT_ID } })
   await call('POST', `/zones/${zone.id}/dns_records/batch`, { posts: DEMO_RECORDS })
   return { zone, created: true }
 }

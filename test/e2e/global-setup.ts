@@ -17,8 +17,8 @@ export default async function setup(project: TestProject) {
   const stack = await startStack({ port: await freePort(), persistTo: dir, token: E2E_TOKEN, quiet: true, extraArgs: ['--var', 'STRICT_LIMITS:1'] })
   project.provide('stackBase', stack.base)
   project.provide('stackToken', E2E_TOKEN)
-  return () => {
-    stack.stop()
+  return async () => {
+    await stack.stop()
     rmSync(dir, { recursive: true, force: true })
   }
 }

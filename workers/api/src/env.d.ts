@@ -1,4 +1,4 @@
-/** Bindings not declared in wrangler.jsonc: set by `pnpm dev` (`--var`) or by the test config. */
+/** Bindings not declared in wrangler.toml: set by `pnpm dev` (`--var`) or by the test config. */
 interface ExtraBindings {
   /** Full-access bearer token for local development only; never set it in production. */
   DEV_API_TOKEN?: string

@@ -1,8 +1,12 @@
 /**
  * @module API worker entry: the records API, the ZoneBuilder Durable Object class, the
- * cron maintenance (propagation sweep, deleted-zone purge, change-log retention), and in local dev a pass-through to the DoH worker.
- * With `STRICT_LIMITS=1` the D1 and KV bindings enforce production limits (the test suite's mode).
+ * cron maintenance (propagation sweep, deleted-zone purge, change-log retention), and `/dns-query`,
+ * answered in-process by the DoH worker's handler over the same KV namespace (so one `wrangler dev`
+ * of this worker serves everything, with no service binding to a second dev session). The DoH
+ * worker is still deployed on its own as the lean DoH endpoint. With `STRICT_LIMITS=1` the D1 and
+ * KV bindings enforce production limits (the test suite's mode).
  */
+import doh from '@edgedns/doh-worker'
 import { createApp } from './app.ts'
 import { maintain } from './cron/maintenance.ts'
 import { applyStrictLimits, inInvocation } from './platform/strict-bindings.ts'
@@ -14,7 +18,7 @@ const app = createApp()
 export default {
   fetch(req, env, ctx) {
     const path = new URL(req.url).pathname
-    if (path === '/dns-query' || path.startsWith('/dns-query/')) return env.DOH.fetch(req)
+    if (path === '/dns-query' || path.startsWith('/dns-query/')) return doh.fetch(req, env)
     return inInvocation(() => app.fetch(req, applyStrictLimits(env), ctx))
   },
   async scheduled(_controller, env, ctx) {

@@ -8,7 +8,8 @@ import { ApiError, Codes } from '../http/api-error.ts'
 import type { AppEnv } from '../http/app-env.ts'
 import type { Policy } from './policies.ts'
 import { policiesToGrants } from './policies.ts'
-import { hashToken } from './secrets.ts'
+import { authRefused, clientAddress, rateLimited, spendAuthFailure } from '../http/rate-limit.ts'
+import { hashToken, secretsEqual } from './secrets.ts'
 
 const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]+)$/
 
@@ -27,19 +28,24 @@ export const authenticate = createMiddleware<AppEnv>(async function authenticate
     })
   }
   const secret = m[1]!
+  const address = clientAddress(c.req.raw.headers)
+  if (authRefused(address)) throw rateLimited('failed authentications from this address')
   const dev = c.env.DEV_API_TOKEN
-  if (dev && secret === dev) {
+  if (dev && (await secretsEqual(secret, dev))) {
     c.set('principal', { tokenId: 'dev', admin: true, grants: [] })
     return next()
   }
+  // Looked up by hash: the timing of the index lookup depends on the hash, never on the secret.
   const hash = await hashToken(secret)
   const row = await c.var.db.select().from(apiTokens).where(eq(apiTokens.tokenHash, hash)).get()
   const now = Date.now()
   const expired = row?.expiresOn != null && Date.parse(row.expiresOn) <= now
   const early = row?.notBefore != null && Date.parse(row.notBefore) > now
   if (!row || row.status !== 'active' || expired || early) {
+    await spendAuthFailure(c.env.AUTH_FAILURE_LIMITER, address)
     throw new ApiError(403, Codes.invalidToken, 'Invalid access token')
   }
-  c.set('principal', { tokenId: row.id, admin: false, grants: policiesToGrants(JSON.parse(row.policies) as Policy[]) })
+  // admin: the bootstrap token of a fresh deployment (scripts/bootstrap.mjs) can do everything.
+  c.set('principal', { tokenId: row.id, admin: row.admin, grants: policiesToGrants(JSON.parse(row.policies) as Policy[]) })
   return next()
 })

@@ -11,3 +11,13 @@ export async function hashToken(secret: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(secret))
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('')
 }
+
+/**
+ * Compares two secrets in constant time: both are hashed to 32 bytes first, so neither the
+ * position of the first difference nor a length difference shows in the timing.
+ */
+export async function secretsEqual(a: string, b: string): Promise<boolean> {
+  const encode = (s: string) => crypto.subtle.digest('SHA-256', new TextEncoder().encode(s))
+  const [da, db] = await Promise.all([encode(a), encode(b)])
+  return crypto.subtle.timingSafeEqual(da, db)
+}

@@ -29,6 +29,11 @@ export const apiTokens = sqliteTable(
     /** Owning account for tokens made under /accounts/{id}/tokens; null for tokens made by an admin. */
     accountId: text('account_id'),
     lastUsedOn: text('last_used_on'),
+    /**
+     * Full access, like the local dev token: set only by the bootstrap of a fresh deployment
+     * (scripts/bootstrap.mjs); the API never creates such a token.
+     */
+    admin: integer('admin', { mode: 'boolean' }).notNull().default(false),
   },
   (t) => [uniqueIndex('api_tokens_hash').on(t.tokenHash)]
 )

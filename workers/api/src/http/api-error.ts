@@ -40,6 +40,7 @@ export const Codes = {
   invalidToken: 9109,
   invalidHeaders: 6003,
   bodyTooLarge: 10413,
+  rateLimited: 971,
   batchTooLarge: 81063,
   conflictRetry: 81064,
   zoneExists: 1061,

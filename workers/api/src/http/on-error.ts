@@ -10,7 +10,22 @@ export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err
   if (err instanceof RecordError) return ApiError.badRequest(err.code, err.message)
   if (err instanceof HTTPException) return new ApiError(err.status as 400, Codes.invalidRequest, err.message || 'Bad request')
+  if (isMissingSchema(err)) {
+    return new ApiError(
+      503,
+      Codes.internal,
+      'The database has no schema yet: apply the migrations (locally `npx wrangler d1 migrations apply edgedns --local`, or run `pnpm dev`; deployed: `pnpm run deploy`)'
+    )
+  }
   return new ApiError(500, Codes.internal, 'Internal server error')
+}
+
+/** A D1 error saying a table is missing: the migrations were never applied to this database. */
+function isMissingSchema(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    if (/no such table: (zones|accounts|api_tokens|dns_records)\b/.test(e.message)) return true
+  }
+  return false
 }
 
 export function onError(err: unknown, c: Context): Response {

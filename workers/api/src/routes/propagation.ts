@@ -11,6 +11,7 @@ import { requestFullBuild } from '../builder/request-full.ts'
 import { ApiError, Codes } from '../http/api-error.ts'
 import type { AppEnv } from '../http/app-env.ts'
 import { ok } from '../http/envelope.ts'
+import { spend } from '../http/rate-limit.ts'
 import { zoneFor } from '../zones/access.ts'
 
 export const propagationApp = new Hono<AppEnv>()
@@ -55,6 +56,8 @@ propagationApp.get('/', async (c) => {
 
 propagationApp.post('/rebuild', async (c) => {
   const zone = await zoneFor(c, 'dns:edit')
+  // A full build rewrites every key of the zone: bounded per zone, whoever asks.
+  await spend(c.env.REBUILD_LIMITER, zone.id, 'full rebuilds of this zone')
   const request = await requestFullBuild(c.env, zone.id, (p) =>
     c.executionCtx.waitUntil(p.catch(() => {}))
   )

@@ -113,6 +113,7 @@ tokensApp.post('/', async (c) => {
     notBefore: body.not_before ?? null,
     accountId: confined,
     lastUsedOn: null,
+    admin: false,
   }
   await c.var.db.insert(apiTokens).values(row)
   return ok(c, { ...tokenToApi(row), value: secret })
