@@ -1,181 +1,306 @@
-// edgedns dashboard: a thin client of the public API (/client/v4) and the DoH endpoint.
-const $ = (id) => document.getElementById(id)
-const TYPES = ['A', 'AAAA', 'CAA', 'CERT', 'CNAME', 'DNSKEY', 'DS', 'HTTPS', 'LOC', 'MX', 'NAPTR', 'NS', 'OPENPGPKEY', 'PTR', 'SMIMEA', 'SRV', 'SSHFP', 'SVCB', 'TLSA', 'TXT', 'URI']
-const PER_PAGE = 50
-const state = { token: localStorage.getItem('edgedns-token') || new URLSearchParams(location.search).get('token') || 'dev-token', zone: null, page: 1 }
+// Built from workers/dashboard/src by workers/dashboard/build.mjs — do not edit.
+var R,ft,xn,G,Le,$e,mt,_e,_t,Ie,Re,Tn,ae=Symbol.for("pv"),ye={},be=[],wn=/^m(i|n|o|s|text|space)$/,De=Array.isArray,Oe=be.slice,Q=Object.assign;function Y(t){t&&t.parentNode&&t.remove()}function ht(t,e,n){var r,s,o,a={},i=arguments.length;for(o in e)o=="key"?r=e[o]:o=="ref"&&typeof t!="function"?s=e[o]:a[o]=e[o];return i>2&&(a.children=i>3?Oe.call(arguments,2):n),ie(t,a,r,s,null)}function ie(t,e,n,r,s){var o={type:t,props:e,key:n,ref:r,__k:null,__:null,__b:0,__e:null,__c:null,constructor:ae,__v:s||++ft,__i:-1,__u:0};return!s&&R.vnode&&R.vnode(o),o}function ve(t){return t.children}function he(t,e){this.props=t,this.context=e,this.__g=0}function X(t,e){if(e==null)return t.__&&X(t.__,t.__i+1);for(var n;e<t.__k.length;e++)if((n=t.__k[e])&&n.__e)return n.__e;return typeof t.type!="function"||t.props.__P?null:X(t)}function Sn(t){var e,n=t.__v,r=n.__e,s=[],o=[],a=t.__P;a&&((e=Q({constructor:ae},n)).__v=n.__v+1,R.vnode&&R.vnode(e),Me(a,e,n,t.__n,a.namespaceURI,32&n.__u?[r]:null,s,r||X(n),32&n.__u,o),e.__v=n.__v,e.__.__k[e.__i]=e,kt(s,e,o),n.__=n.__e=null,e.__e!=r&&gt(e))}function gt(t){if((t=t.__)&&t.__c&&!t.props.__P)return t.__e=null,t.__k.some(function(e){return e&&(t.__e=e.__e)}),gt(t)}function dt(t){(8&t.__g||(t.__g|=8,G.push(t),$e++))&&Le==R.debounceRendering||((Le=R.debounceRendering)||queueMicrotask)($t)}function $t(){try{for(var t,e=1;G.length;)G.length>e&&G.sort(mt),t=G.shift(),e=G.length,8&t.__g&&Sn(t)}finally{($e=G.length)&&(Le||queueMicrotask)($t)}}function yt(t,e,n,r,s,o,a,i,u,p,c){var $,f,l,m,h,b,w=r.__k||be,g=e.length;for(u=Cn(n,e,w,u,g),$=0;$<g;$++)(l=n.__k[$])!=null&&(f=~l.__i&&w[l.__i]||ye,l.__i=$,b=Me(t,l,f,s,o,a,i,u,p,c),m=l.__e,(f.ref!=l.ref||8&f.__u)&&(f.ref&&Fe(f.ref,null,l,f),l.ref&&c.push(l.ref,l.__c||m,l)),h=h||m,4&l.__u?(u=bt(l,u,t,!f.__v),f.__e&&(f.__e=null)):typeof l.type=="function"&&b!==void 0?u=b:m&&(u=m.nextSibling),l.__u&=-21);return n.__e=h,u}function Cn(t,e,n,r,s){var o,a,i,u,p,c,$,f,l,m=n.length,h=m,b=0,w=0,g=t.__k=Array(s);for(o=0;o<s;o++)(a=e[o])!=null&&typeof a!="boolean"&&typeof a!="function"?(typeof a!="object"||a.constructor===String?a=g[o]=ie(null,a):De(a)?a=g[o]=ie(ve,{children:a}):a.constructor===ae&&a.__b?a=g[o]=ie(a.type,a.props,a.key,a.ref,a.__v):g[o]=a,u=o+b,a.__=t,a.__b=t.__b+1,i=null,~(p=a.__i=En(a,n,u,h))&&(h--,(i=n[p])&&(i.__u|=2)),i&&i.__v?(a.__u|=16,p==u-1?b--:p==u+1?b++:p!=u&&(p>u?b--:b++,w=1)):(~p||(s>m?b--:s<m&&b++),typeof a.type!="function"&&(a.__u|=4))):g[o]=null;if(w){for(c=[],$=[],o=0;o<s;o++)if((a=g[o])&&16&a.__u){for(b=0,f=c.length;b<f;)c[l=b+f>>1]<a.__i?b=l+1:f=l;c[b]=a.__i,$[o]=b+1}for(b=c.length;o--;)$[o]&&($[o]==b?b--:g[o].__u|=4)}if(h)for(o=0;o<m;o++)!(i=n[o])||2&i.__u||(i.__e==r&&(r=X(i)),ze(i,i));return r}function bt(t,e,n,r){var s,o,a,i;if(typeof t.type=="function"){if(t.props.__P)return e;if(s=t.__k)for(o=0;o<s.length;o++)s[o]&&(s[o].__=t,e=bt(s[o],e,n,!1));return e}for(e&&!e.parentNode&&(e=X(t))&&!e.parentNode&&(e=null),a=t.__e,i=e;i&&i.nodeType==8;)i=i.nextSibling;for(a!=i&&(!r&&n.moveBefore&&a.parentNode?n.moveBefore(a,e):n.insertBefore(a,e||null)),e=a;(e=e&&e.nextSibling)&&e.nodeType==8&&!e.data.startsWith("$s"););return e}function En(t,e,n,r){var s,o=t.key,a=t.type,i=e[n],u=i&&!(2&i.__u);if(i===null&&o==null||u&&o==i.key&&a==i.type)return n;if(r>(u?1:0)){for(s=n-1;s>=0;s--)if((i=e[s])&&!(2&i.__u)&&o==i.key&&a==i.type)return s;for(s=n+1;s<e.length;s++)if((i=e[s])&&!(2&i.__u)&&o==i.key&&a==i.type)return s}return-1}function pt(t,e,n){n==null&&(n=""),e[0]=="-"?t.setProperty(e,n):t[e]=n}function me(t,e,n,r,s){var o,a;if(e=="style")if(typeof n=="string")t.style.cssText=n;else{if(typeof r=="string"&&(t.style.cssText=r=""),r)for(e in r)n&&e in n||pt(t.style,e);if(n)for(e in n)r&&n[e]==r[e]||pt(t.style,e,n[e])}else if(e[0]=="o"&&e[1]=="n")typeof n!="function"&&(n=null),typeof r!="function"&&(r=null),(t.__e||(t.__e={}))[e]=n,n&&r||(a=Re[e]||(Re[e]=An(e)),(t.__a||(t.__a={}))[e]=Ie,o=e!=(e=e.replace(_t,"$1")),(e=e.slice(2))[0]<"a"&&(e=e.toLowerCase()),n?t.addEventListener(e,a,o):t.removeEventListener(e,a,o));else{if(s=="http://www.w3.org/2000/svg")e=e.replace(/xlink(H|:h)/,"h").replace(/sName$/,"s");else if(e!="width"&&e!="height"&&e!="href"&&e!="list"&&e!="form"&&e!="tabIndex"&&e!="download"&&e!="rowSpan"&&e!="colSpan"&&e!="role"&&e!="popover"&&e in t)try{return void(t[e]=n??"")}catch{}if(typeof n=="function")return;n==null||n===!1&&e[4]!="-"?t.removeAttribute(e):t.setAttribute(e,e=="popover"&&n==1?"":n)}}function An(t){return function(e){var n=this.__e;if(n){if(n=n[t],e[_e]==null)e[_e]=Ie++;else if(e[_e]<this.__a[t])return;return n(R.event?R.event(e):e)}}}function Me(t,e,n,r,s,o,a,i,u,p){var c,$,f,l,m,h,b,w,g,v,k,S,T,x,P,C,N,U,z=e.type;if(e.constructor!==ae)return null;128&n.__u&&(u=32&n.__u,c=n.__c.__z)&&(e.__u|=u,$=o=[],c.nodeType==8?i=ge(c,o):o.push(c),i=o[0]||i),(c=R.__b)&&c(e);e:if(typeof z=="function"){f=a.length;try{if(w=e.props,g=(c=z.prototype)&&c.render,v=(c=z.contextType)&&r[c.__c],k=c?v?v.props.value:c.__:r,(l=n.__c)?(e.__c=l,2&l.__g&&(l.__g|=1)):(g?e.__c=l=new z(w,k):(e.__c=l=new he(w,k),l.constructor=z,l.render=Nn),v&&v.sub(l),l.state||(l.state={}),l.__n=r,l.__g|=8,l.__h=[],l.__k=[]),g&&(l.__s||(l.__s=l.state),z.getDerivedStateFromProps&&(l.__s==l.state&&(l.__s=Q({},l.__s)),Q(l.__s,z.getDerivedStateFromProps(w,l.__s)))),m=l.props,h=l.state,l.__v=e,n.__c){if(w!==m&&g&&!z.getDerivedStateFromProps&&l.componentWillReceiveProps&&l.componentWillReceiveProps(w,k),e.__v==n.__v&&!(8&l.__g)||!(4&l.__g)&&l.shouldComponentUpdate&&l.shouldComponentUpdate(w,l.__s,k)===!1){e.__v!=n.__v&&(l.props=w,l.state=l.__s,l.__g&=-9),e.__e=n.__e,e.__k=n.__k,e.__k.some(function(F){F&&(F.__=e)}),be.push.apply(l.__h,l.__k),l.__k=[],l.__h.length&&a.push(l),i=X(n);break e}l.componentWillUpdate&&l.componentWillUpdate(w,l.__s,k),g&&l.componentDidUpdate&&l.__h.push(function(){l.componentDidUpdate(m,h,b)})}else g&&!z.getDerivedStateFromProps&&l.componentWillMount&&l.componentWillMount(),g&&l.componentDidMount&&l.__h.push(l.componentDidMount);l.context=k,l.props=w,l.__P=t,l.__g&=-5,S=R.__r,T=g?25:0;do l.__g&=-9,S&&S(e),c=l.render(l.props,l.state=l.__s,l.context);while(8&l.__g&&++T<25);g&&(be.push.apply(l.__h,l.__k),l.__k=[]),l.state=l.__s,l.getChildContext&&(r=Q({},r,l.getChildContext())),g&&n.__c&&l.getSnapshotBeforeUpdate&&(b=l.getSnapshotBeforeUpdate(m,h)),x=c&&c.type===ve&&c.key==null?c.props.children:c,w.__P&&(c=i,s=(t=w.__P).namespaceURI,u=o=null,n.props&&n.props.__P!=t&&(n.__k.some(function(F){F&&ze(F,F)}),n.__k=null),i=n.__k?X(n,0):null),i=yt(t,De(x)?x:[x],e,n,r,s,o,a,i,u,p),w.__P&&(e.__e=null,i=c),e.__u&=-161,$&&$.some(Y),l.__h.length&&a.push(l),1&l.__g&&(l.__g&=-4)}catch(F){if(a.length=f,e.__v=null,u||o)if(F&&F.then){if(e.__u|=128|u,o){for(~(N=o.indexOf(i||void 0))||(N=o.length);(U=o[N-1])&&U.nodeType==8;)N--;for(;N<o.length;N++)if(U=o[N])if(o[N]=null,P){if(U==C)break}else{if(U.nodeType!=8)break;U.data.startsWith("$s")&&(C=ge(P=U))}}if(!P){for(;i&&i.nodeType==8&&i.nextSibling;)i=i.nextSibling;P=i}(c=ge(P=e.__c.__z||(e.__c.__z=P)))?(e.__e=P,i=c):e.__e=i,i=i&&i.nextSibling}else o&&o.some(Y);else e.__e=n.__e;e.__k||(e.__k=n.__k||[]),F&&F.then||vt(e),R.__e(F,e,n)}}else i=e.__e=Pn(n.__e,e,n,r,s,o,a,u,p,t);return(c=R.diffed)&&c(e),i}function ge(t,e){if(t&&t.nodeType==8&&t.data.startsWith("$s"))for(var n=1;t=t.nextSibling;){if(t.nodeType==8){if(t.data.startsWith("$s"))n++;else if(t.data.startsWith("/$s")&&!--n)return t}e&&e.push(t)}}function vt(t){t&&(t.__c&&(t.__c.__g|=4),t.__k&&t.__k.some(vt))}function kt(t,e,n){for(var r=0;r<n.length;)Fe(n[r++],n[r++],n[r++]);R.__c&&R.__c(e,t),t.some(function(s){try{t=s.__h,s.__h=[],t.some(function(o){o.call(s)})}catch(o){R.__e(o,s.__v)}})}function Pn(t,e,n,r,s,o,a,i,u,p){var c,$,f,l,m,h,b,w,g=n.props||ye,v=e.props,k=e.type;if(k=="svg"?s="http://www.w3.org/2000/svg":k=="math"?s="http://www.w3.org/1998/Math/MathML":s||(s="http://www.w3.org/1999/xhtml"),o){for(c=0;c<o.length;c++)if((m=o[c])&&(k?m.localName==k:m.nodeType==3)){t=m,o[c]=null;break}}if(!t){if(w=p.ownerDocument||document,!k)return w.createTextNode(v);t=w.createElementNS(s,k,v.is?v:p),i&&(R.__m&&R.__m(e,o),i=!1),o=null}if(k){if(p=k=="template"&&t.content||t,o=k=="textarea"&&v.defaultValue!=null?null:o&&Oe.call(p.childNodes),!i&&o)for(g={},c=0;c<t.attributes.length;c++)g[(m=t.attributes[c]).name]=m.value;for(c in g)m=g[c],c=="dangerouslySetInnerHTML"?f=m:c=="children"||c in v||c=="value"&&"defaultValue"in v||c=="checked"&&"defaultChecked"in v||me(t,c,null,m,s);for(c in v)m=v[c],c=="children"?l=m:c=="dangerouslySetInnerHTML"?$=m:c=="value"?h=m:c=="checked"?b=m:i&&typeof m!="function"||g[c]===m||me(t,c,m,g[c],s);$?(i||f&&($.__html==f.__html||$.__html==t.innerHTML)||(t.innerHTML=$.__html),e.__k=[]):(f&&(t.textContent=""),(k=="foreignObject"||s=="http://www.w3.org/1998/Math/MathML"&&wn.test(k))&&(s="http://www.w3.org/1999/xhtml"),yt(p,De(l)?l:[l],e,n,r,s,o,a,o?o[0]:n.__k&&X(n,0),i,u),o&&o.some(Y)),i&&k!="textarea"||(c="value",k=="progress"&&h==null?t.removeAttribute(c):h==null||h===t[c]&&(k!="progress"||h)||me(t,c,h,g[c],s),c="checked",b!=null&&b!=t[c]&&me(t,c,b,g[c],s))}else g===v||i&&t.data==v||(t.data=v);return t}function Fe(t,e,n,r){try{typeof t=="function"?e?e.__x=t(e)||1:r&&(r=r.__c||r.__e)&&(e=r.__x)&&(r.__x=null,typeof e=="function"?e():t(null)):t.current=e}catch(s){R.__e(s,n)}}function ze(t,e,n){var r,s,o,a;if(R.unmount&&R.unmount(t),!(r=t.ref)||r.current&&r.current!=t.__e||Fe(r,null,e,t),r=t.__c){if(r.componentWillUnmount)try{r.componentWillUnmount()}catch(i){R.__e(i,e)}r.__P=r.__n=null}if(r=t.__k)for(a=0;a<r.length;a++)r[a]&&ze(r[a],e,typeof t.type!="function"||n&&!t.props.__P);!n&&(r=t.__c)&&(r=r.__z)&&(s=ge(r,o=[]))&&(r==t.__e&&o.some(Y),Y(s),Y(r)),n||Y(t.__e),t.__e=t.__c=t.__=null}function Nn(t,e,n){return this.constructor(t,n)}function xt(t,e){var n,r,s,o;R.__&&R.__(t,e),e.nodeType==9&&(e=e.documentElement),r=(n=t&&32&t.__u)?null:e.__k,e.__k=ie(ve,{children:[t]}),s=[],o=[],Me(e,e.__k,r||ye,ye,e.namespaceURI,r?null:e.firstChild?Oe.call(e.childNodes):null,s,r?r.__e:e.firstChild,n,o),kt(s,e.__k,o),e.__k.props.children=null}R={__e:function(t,e,n,r){for(var s,o,a;e=e.__;)if((s=e.__c)&&!(1&s.__g)){s.__g|=4;try{if((a=(o=s.constructor)&&o.getDerivedStateFromError)&&s.setState(o.getDerivedStateFromError(t)),s.componentDidCatch&&(s.componentDidCatch(t,r||{}),a=1),a&&8&s.__g)return void(s.__g|=2)}catch(i){t=i}}throw $e=0,t}},ft=0,xn=function(t){return t!=null&&t.constructor===ae},he.prototype.setState=function(t,e){var n=this.__s;n&&n!=this.state||(n=this.__s=Q({},this.state)),typeof t=="function"&&(t=t(Q({},n),this.props)),t&&(Q(n,t),this.__v&&(e&&this.__k.push(e),dt(this)))},he.prototype.forceUpdate=function(t){this.__v&&(this.__g|=4,t&&this.__h.push(t),dt(this))},he.prototype.render=ve,G=[],$e=0,mt=function(t,e){return t.__v.__b-e.__v.__b},_e=Symbol(),_t=/(PointerCapture)$|Capture$/i,Ie=0,Re={},Tn=0;var ce,O,Ue,Tt,He=Object.is,ue=0,Rt=[],qe=[],I=R,wt=I.__b,St=I.__r,Ct=I.diffed,Et=I.__c,At=I.unmount,Pt=I.__;function Ve(t,e){I.__h&&I.__h(O,t,ue||e),ue=0;var n=O.__H||(O.__H={__:[],__h:[]});return t>=n.__.length&&n.__.push({}),n.__[t]}function y(t){return ue=1,Ln(Ot,t)}function Ln(t,e,n){var r=Ve(ce++,2);if(r.t=t,!r.__c&&(r.__=[n?n(e):Ot(void 0,e),function(o){var a=(r.__N||r.__)[0],i=r.t(a,o);He(a,i)||(r.__N=[i,r.__[1]],r.__c.setState({}))}],r.__c=O,!O.__f)){O.__f=!0;var s=O.shouldComponentUpdate;O.shouldComponentUpdate=function(o,a,i){var u=this.__H;if(!u)return!0;var p=!1,c=this.props!=o;if(u.__.some(function(f){f.__N&&(p=!0,He(f.__[0],f.__N[0])||(c=!0))}),s){var $=s.call(this,o,a,i);return p?$||c:$}return!p||c}}return r.__}function M(t,e){var n=Ve(ce++,3);!I.__s&&Dt(n.__H,e)&&(n.__P=!0,n.__=t,n.u=e,O.__H.__h.push(n))}function q(t){return ue=5,It(function(){return{current:t}},[])}function It(t,e){var n=Ve(ce++,7);return Dt(n.__H,e)&&(n.__=t(),n.__H=e),n.__}function ne(t,e){return ue=8,It(function(){return t},e)}function Rn(){var t;do{for(;t=qe.shift();)try{le(t)}catch(n){I.__e(n,{__:(t=t.__P)&&t.__v})}for(;t=Rt.shift();){var e=t.__H;if(t.__P&&e)try{e.__h.some(le),e.__h.some(Be),e.__h=[]}catch(n){e.__h=[],I.__e(n,t.__v)}}}while(qe.length)}I.__b=function(t){O=null,wt&&wt(t)},I.__=function(t,e){t&&e.__k&&e.__k.__m&&(t.__m=e.__k.__m),Pt&&Pt(t,e)},I.__r=function(t){St&&St(t),ce=0;var e=(O=t.__c).__H;e&&(Ue==O?O.__h=[]:(e.__h.some(le),e.__h.some(Be),ce=0),e.__h=[],e.__.some(function(n){n.__N&&(n.__=n.__N),n.u=n.__N=void 0})),Ue=O},I.diffed=function(t){Ct&&Ct(t);var e=t.__c;e&&e.__H&&(e.__H.__h.length&&Lt(Rt.push(e)),e.__H.__.some(function(n){n.u&&(n.__H=n.u)})),Ue=O=null},I.__c=function(t,e){e.some(function(n){try{n.__h.some(le),n.__h=n.__h.filter(function(r){return!r.__||Be(r)})}catch(r){n.__h=[function(){throw r}]}}),Et&&Et(t,e)},I.unmount=function(t){At&&At(t);var e,n,r=t.__c;r&&r.__H&&(r.__H.__.some(function(s){try{if(s.__P&&s.__c){if(n===void 0){for(n=t.__;n&&(!n.__c||!n.__c.__P);)n=n.__;n=n&&n.__c}s.__P=n,Lt(qe.push(s))}else le(s)}catch(o){e=o}}),r.__H=void 0,e&&I.__e(e,r.__v))};var Nt=typeof requestAnimationFrame=="function";function In(t){var e,n=function(){clearTimeout(r),Nt&&cancelAnimationFrame(e),setTimeout(t)},r=setTimeout(n,35);Nt&&(e=requestAnimationFrame(n))}function Lt(t){t!=1&&Tt==I.requestAnimationFrame||((Tt=I.requestAnimationFrame)||In)(Rn)}function le(t){var e=O,n=t.__c;typeof n=="function"&&(t.__c=void 0,n()),O=e}function Be(t){var e=O;t.__c=t.__(),O=e}function Dt(t,e){return!t||t.length!=e.length||e.some(function(n,r){return!He(n,t[r])})}function Ot(t,e){return typeof e=="function"?e(t):e}var Ze="edgedns.token",We="/client/v4",de=sessionStorage.getItem(Ze)??"",ke={get token(){return de},set(t){de=t,sessionStorage.setItem(Ze,t)},clear(){de="",sessionStorage.removeItem(Ze)}},je=class extends Error{constructor(e,n){let r=n[0]??{code:e,message:"request failed"};super(`${r.message} (code ${r.code})`),this.status=e,this.errors=n}get forbidden(){return this.status===403}};async function Mt(t){let e=await t.json().catch(()=>null);if(e&&e.success)return e;throw new je(t.status,e?.errors?.length?e.errors:[{code:t.status,message:t.statusText||"request failed"}])}async function L(t,e,n,r){let s={authorization:`Bearer ${r??de}`},o;n instanceof FormData?o=n:n!==void 0&&(s["content-type"]="application/json",o=JSON.stringify(n));let a=await fetch(`${We}${e}`,{method:t,headers:s,body:o});return Mt(a)}async function Ft(t){let e=await fetch(`${We}${t}`,{headers:{authorization:`Bearer ${de}`}});return e.ok||await Mt(e),e.text()}async function zt(){try{let t=await fetch(`${We}/local_dev`,{cache:"no-store"});return t.ok?(await t.json()).result?.dev_token??null:null}catch{return null}}var Ht=function(t,e,n,r){var s;e[0]=0;for(var o=1;o<e.length;o++){var a=e[o++],i=e[o]?(e[0]|=a?1:2,n[e[o++]]):e[++o];a===3?r[0]=i:a===4?r[1]=Object.assign(r[1]||{},i):a===5?(r[1]=r[1]||{})[e[++o]]=i:a===6?r[1][e[++o]]+=i+"":a?(s=t.apply(i,Ht(t,i,n,["",null])),r.push(s),i[0]?e[0]|=2:(e[o-2]=0,e[o]=s)):r.push(i)}return r},Ut=new Map;function qt(t){var e=Ut.get(this);return e||(e=new Map,Ut.set(this,e)),(e=Ht(this,e.get(t)||(e.set(t,e=(function(n){for(var r,s,o=1,a="",i="",u=[0],p=function(f){o===1&&(f||(a=a.replace(/^\s*\n\s*|\s*\n\s*$/g,"")))?u.push(0,f,a):o===3&&(f||a)?(u.push(3,f,a),o=2):o===2&&a==="..."&&f?u.push(4,f,0):o===2&&a&&!f?u.push(5,0,!0,a):o>=5&&((a||!f&&o===5)&&(u.push(o,0,a,s),o=6),f&&(u.push(o,f,0,s),o=6)),a=""},c=0;c<n.length;c++){c&&(o===1&&p(),p(c));for(var $=0;$<n[c].length;$++)r=n[c][$],o===1?r==="<"?(p(),u=[u],o=3):a+=r:o===4?a==="--"&&r===">"?(o=1,a=""):a=r+a[0]:i?r===i?i="":a+=r:r==='"'||r==="'"?i=r:r===">"?(p(),o=1):o&&(r==="="?(o=5,s=a,a=""):r==="/"&&(o<5||n[c][$+1]===">")?(p(),o===3&&(u=u[0]),o=u,(u=u[0]).push(2,0,o),o=0):r===" "||r==="	"||r===`
+`||r==="\r"?(p(),o=2):a+=r),o===3&&a==="!--"&&(o=4,u=u[0])}return p(),u})(t)),e),arguments,[])).length>1?e:e[0]}var d=qt.bind(ht);var Te=["A","AAAA","CNAME","MX","TXT","SRV","CAA","NS","PTR","HTTPS","SVCB","URI","TLSA","SMIMEA","SSHFP","DS","DNSKEY","CERT","NAPTR","LOC","OPENPGPKEY"],Ge=new Set(["A","AAAA","CNAME"]),D=(t,e,n="")=>({key:t,label:e,kind:"text",hint:n}),oe=(t,e,n="")=>({key:t,label:e,kind:"textarea",hint:n}),B=(t,e,n,r,s="")=>({key:t,label:e,kind:"number",min:n,max:r,hint:s}),xe=(t,e,n)=>({key:t,label:e,kind:"select",options:n}),V=(t,e,n)=>B(t,e,0,255,n),H=(t,e,n)=>B(t,e,0,65535,n),Dn=[B("data.lat_degrees","Latitude degrees",0,90),B("data.lat_minutes","Latitude minutes",0,59),B("data.lat_seconds","Latitude seconds",0,59.999),xe("data.lat_direction","Latitude direction",["N","S"]),B("data.long_degrees","Longitude degrees",0,180),B("data.long_minutes","Longitude minutes",0,59),B("data.long_seconds","Longitude seconds",0,59.999),xe("data.long_direction","Longitude direction",["E","W"]),B("data.altitude","Altitude (m)",-1e5,4284967295e-2),B("data.size","Size (m)",0,9e7),B("data.precision_horz","Horizontal precision (m)",0,9e7),B("data.precision_vert","Vertical precision (m)",0,9e7)],Bt=[V("data.usage","Usage","0\u20133 (3 = DANE-EE)"),V("data.selector","Selector","0 = full certificate, 1 = public key"),V("data.matching_type","Matching type","0 = exact, 1 = SHA-256, 2 = SHA-512"),oe("data.certificate","Certificate association data","hex")],On={A:[D("content","IPv4 address","e.g. 192.0.2.1")],AAAA:[D("content","IPv6 address","e.g. 2001:db8::1")],CNAME:[D("content","Target","a host name")],NS:[D("content","Name server")],PTR:[D("content","Domain name")],TXT:[oe("content","Text")],OPENPGPKEY:[oe("content","Public key","base64")],MX:[H("priority","Priority","lower is preferred"),D("content","Mail server")],URI:[H("priority","Priority"),H("data.weight","Weight"),D("data.target","Target URI")],SRV:[D("srv.service","Service","e.g. _sip"),xe("srv.protocol","Protocol",["_tcp","_udp","_tls"]),H("data.priority","Priority"),H("data.weight","Weight"),H("data.port","Port"),D("data.target","Target")],CAA:[V("data.flags","Flags","0, or 128 = critical"),xe("data.tag","Tag",["issue","issuewild","iodef","issuemail","issuevmc"]),D("data.value","Value","e.g. letsencrypt.org")],HTTPS:[H("data.priority","Priority","0 = alias mode"),D("data.target","Target",". = the owner name"),D("data.value","Parameters",'e.g. alpn="h2,h3" ipv4hint=192.0.2.1')],SVCB:[H("data.priority","Priority","0 = alias mode"),D("data.target","Target",". = the owner name"),D("data.value","Parameters",'e.g. alpn="h2" port=8443')],TLSA:Bt,SMIMEA:Bt,SSHFP:[V("data.algorithm","Algorithm","1 RSA, 2 DSA, 3 ECDSA, 4 Ed25519"),V("data.type","Fingerprint type","1 SHA-1, 2 SHA-256"),D("data.fingerprint","Fingerprint","hex")],DS:[H("data.key_tag","Key tag"),V("data.algorithm","Algorithm"),V("data.digest_type","Digest type","2 = SHA-256"),oe("data.digest","Digest","hex")],DNSKEY:[H("data.flags","Flags","256 ZSK, 257 KSK"),V("data.protocol","Protocol","always 3"),V("data.algorithm","Algorithm"),oe("data.public_key","Public key","base64")],CERT:[H("data.type","Certificate type"),H("data.key_tag","Key tag"),V("data.algorithm","Algorithm"),oe("data.certificate","Certificate","base64")],NAPTR:[H("data.order","Order"),H("data.preference","Preference"),D("data.flags","Flags","e.g. U"),D("data.service","Service","e.g. E2U+sip"),D("data.regex","Regular expression"),D("data.replacement","Replacement",". when a regex is used")],LOC:Dn},Mn={"srv.protocol":"_tcp","data.tag":"issue","data.lat_direction":"N","data.long_direction":"E","data.flags":""};function J(t){return On[t]??[D("content","Content")]}function pe(t,e){return t===e?"@":t.endsWith(`.${e}`)?t.slice(0,-e.length-1):t}function we(t){let e={type:t,name:"",ttl:"1",proxied:!1,comment:""};for(let n of J(t))e[n.key]=Mn[n.key]??(n.kind==="select"?n.options[0]:"");return t==="CAA"&&(e["data.flags"]="0"),e}function Vt(t,e){let n={...we(t.type),name:pe(t.name,e),ttl:String(t.ttl),proxied:t.proxied,comment:t.comment??""};for(let r of J(t.type))if(r.key==="content")n.content=t.content;else if(r.key==="priority")n.priority=t.priority===void 0?"":String(t.priority);else if(r.key.startsWith("data.")){let s=t.data?.[r.key.slice(5)];n[r.key]=s==null?"":String(s)}if(t.type==="SRV"){let[r="",s="_tcp",...o]=n.name.split(".");n["srv.service"]=r,n["srv.protocol"]=s,n.name=o.length===0?"@":o.join(".")}return n}function Fn(t,e){if(t.kind!=="number")return e;if(e==="")return;let n=Number(e);return Number.isFinite(n)?n:e}function Zt(t){let e=t.type,n={type:e,name:t.name.trim()||"@",ttl:Number(t.ttl)};Ge.has(e)&&(n.proxied=!!t.proxied),t.comment?.trim()&&(n.comment=t.comment.trim());let r={},s=!1;for(let o of J(e)){let a=Fn(o,String(t[o.key]??"").trim());o.key==="content"?n.content=a:o.key==="priority"?n.priority=a:o.key.startsWith("data.")&&(s=!0,a!==void 0&&a!==""&&(r[o.key.slice(5)]=a))}if(e==="SRV"){let o=n.name==="@"?"":`.${n.name}`;n.name=`${t["srv.service"].trim()}.${t["srv.protocol"]}${o}`}return s&&(n.data=r),n}function Z(t){return`${t.type} ${t.name} ${t.priority!==void 0&&t.type==="MX"?`${t.priority} `:""}${t.content}`}var zn=0,Un=t=>`${t}-${++zn}`;function K({field:t,value:e,error:n,onInput:r,disabled:s,idPrefix:o="f"}){let a=q(Un(o)).current,i=`${a}-hint`,u=`${a}-err`,p=[t.hint?i:"",n?u:""].filter(Boolean).join(" ")||void 0,c={id:a,name:t.key,disabled:s,"aria-invalid":n?"true":void 0,"aria-describedby":p},$=l=>r(t.key,l.currentTarget.value),f;if(t.kind==="select")f=d`<select ...${c} value=${e} onChange=${$}>${t.options.map(l=>d`<option value=${l}>${l}</option>`)}</select>`;else if(t.kind==="textarea")f=d`<textarea ...${c} rows="3" value=${e} onInput=${$}></textarea>`;else{let l=t.kind==="number";f=d`<input ...${c} type=${l?"number":"text"} inputmode=${l?"decimal":void 0} step=${l?"any":void 0} min=${t.min} max=${t.max} value=${e} onInput=${$} autocomplete="off" spellcheck="false" />`}return d`<div class=${`field${n?" has-error":""}`} data-field=${t.key}>
+    <label for=${a}>${t.label}</label>
+    ${f}
+    ${t.hint?d`<small id=${i} class="hint">${t.hint}</small>`:null}
+    ${n?d`<small id=${u} class="error" role="alert">${n}</small>`:null}
+  </div>`}function ee({title:t,onClose:e,children:n,wide:r}){let s=q(null);return M(()=>{let o=document.activeElement,a=s.current;return a.showModal(),a.querySelector("[autofocus], input, select, textarea, button")?.focus(),()=>{a.open&&a.close(),o instanceof HTMLElement&&o.focus()}},[]),d`<dialog ref=${s} class=${r?"wide":""} aria-labelledby="modal-title" onCancel=${o=>(o.preventDefault(),e())}>
+    <h2 id="modal-title">${t}</h2>
+    ${n}
+  </dialog>`}function Se({info:t,onPage:e,label:n}){if(!t)return null;let r=Math.max(1,t.total_pages??1);return d`<nav class="pager" aria-label=${n}>
+    <button type="button" onClick=${()=>e(1)} disabled=${t.page<=1} aria-label="First page">«</button>
+    <button type="button" onClick=${()=>e(t.page-1)} disabled=${t.page<=1}>‹ Previous</button>
+    <span class="page-info" aria-live="polite">Page ${t.page.toLocaleString("en")} of ${r.toLocaleString("en")} · ${t.total_count.toLocaleString("en")} total</span>
+    <button type="button" onClick=${()=>e(t.page+1)} disabled=${t.page>=r}>Next ›</button>
+    <button type="button" onClick=${()=>e(r)} disabled=${t.page>=r} aria-label="Last page">»</button>
+  </nav>`}function jt({messages:t}){return!t||t.length===0?null:d`<div class="alert error" role="alert"><ul>${t.map(e=>d`<li>${e}</li>`)}</ul></div>`}var Wt=t=>t?`${Z(t)} (TTL ${t.ttl===1?"auto":t.ttl}${t.proxied?", proxied":""})`:"\u2014";function Gt({zone:t,version:e}){let[n,r]=y(1),[s,o]=y(null),[a,i]=y(null);return M(()=>{L("GET",`/zones/${t.id}/dns_records/audit?page=${n}&per_page=25`).then(({result:u,result_info:p})=>(o({rows:u,info:p}),i(null))).catch(u=>i(u.message))},[t.id,n,e]),d`<section aria-labelledby="audit-heading">
+    <h2 id="audit-heading">Audit log</h2>
+    ${a?d`<p class="alert error" role="alert">${a}</p>`:null}
+    ${s?d`<div class="table-wrap"><table class="audit">
+          <thead><tr><th>Seq</th><th>When</th><th>Token</th><th>Action</th><th>Before</th><th>After</th></tr></thead>
+          <tbody>
+            ${s.rows.length===0?d`<tr><td colspan="6" class="empty">No changes yet.</td></tr>`:null}
+            ${s.rows.map(u=>d`<tr>
+                <td>${u.seq}</td>
+                <td><time datetime=${u.when}>${new Date(u.when).toLocaleString()}</time></td>
+                <td class="mono">${u.token_id??"\u2014"}</td>
+                <td><span class=${`action ${u.action}`}>${u.action}</span></td>
+                <td class="content">${Wt(u.before)}</td>
+                <td class="content">${Wt(u.after)}</td>
+              </tr>`)}
+          </tbody>
+        </table></div>
+        <${Se} info=${s.info} label="Audit log pages" onPage=${r} />`:d`<p aria-busy="true">Loading…</p>`}
+  </section>`}var A=class extends Error{line;column;reason;constructor(e,n){super(`line ${n.line}, column ${n.column}: ${e}`),this.name="ZoneFileError",this.line=n.line,this.column=n.column,this.reason=e}};var Ce=10,Xe=13,Ke=32,Ye=9,Ee=34,Kt=59,Yt=40,Qt=41,Xt=92,Hn=61;function qn(t){return t>=48&&t<=57}function Bn(t){return t===Ke||t===Ye||t===Ce||t===Xe||t===Kt||t===Yt||t===Qt||t===Ee}function re(t){return{line:t.line,column:t.column+t.text.length}}function*Jt(t){let e=t.length,n=t.charCodeAt(0)===65279?1:0,r=1,s=n,o=[],a=[],i=!1,u,p=!0,c=m=>({line:r,column:m-s+1}),$=m=>{let h=m+1<e?t.charCodeAt(m+1):-1;if(h===-1||h===Ce||h===Xe)throw new A("bad escape sequence",c(m));if(!qn(h))return 2;let b=t.slice(m+1,m+4);if(!/^\d{3}$/.test(b)||Number(b)>255)throw new A("bad escape sequence",c(m));return 4},f=m=>{let h=m+1;for(;;){let b=h<e?t.charCodeAt(h):-1;if(b===-1||b===Ce)throw new A("unterminated quoted string",c(m));if(b===Ee)return h;h+=b===Xt?$(h):1}};for(;n<e;){let m=t.charCodeAt(n);if(p&&(p=!1,o.length===0&&a.length===0&&(i=m===Ke||m===Ye)),m===Ce)o.length===0&&a.length>0&&(yield u===void 0?{tokens:a,blankOwner:i}:{tokens:a,blankOwner:i,comment:u},a=[]),u=void 0,r++,n++,s=n,p=!0;else if(m===Ke||m===Ye||m===Xe)n++;else if(m===Kt){let h=t.indexOf(`
+`,n);h===-1&&(h=e);let b=t.slice(n+1,h).trim();u=b===""?void 0:b,n=h}else if(m===Yt)o.push(c(n)),n++;else if(m===Qt){if(!o.pop())throw new A("unbalanced parenthesis",c(n));n++}else if(m===Ee){let h=f(n);a.push({text:t.slice(n,h+1),line:r,column:n-s+1,quoted:!0}),n=h+1}else{let h=n;for(;h<e;){let b=t.charCodeAt(h);if(b===Ee&&h>n&&t.charCodeAt(h-1)===Hn){h=f(h)+1;continue}if(Bn(b))break;h+=b===Xt?$(h):1}a.push({text:t.slice(n,h),line:r,column:n-s+1,quoted:!1}),n=h}}let l=o.pop();if(l)throw new A("unbalanced parenthesis",l);a.length>0&&(yield u===void 0?{tokens:a,blankOwner:i}:{tokens:a,blankOwner:i,comment:u})}var Vn={w:604800,d:86400,h:3600,m:60,s:1},Zn=/^(?:\d+[wdhms])+$/i,jn=/(\d+)([wdhms])/gi;function se(t){let e;if(/^\d+$/.test(t))e=Number(t);else if(Zn.test(t)){e=0;for(let[,n,r]of t.matchAll(jn))e+=Number(n)*(Vn[r.toLowerCase()]??0)}else return;return e<=2147483647?e:void 0}var Wn=new Set(["CH","CHAOS","HS","HESIOD","CS","CSNET","NONE","ANY"]),Gn=/^[A-Z][A-Z0-9-]*$/;function Xn(t){return t==="IN"||Wn.has(t)||/^CLASS\d+$/.test(t)}function Qe(t,e){let n=e,r,s=!1;for(;;){let u=t[n];if(!u||u.quoted)break;let p=u.text.toUpperCase(),c=u.text.charCodeAt(0);if(r===void 0&&c>=48&&c<=57){if(r=se(u.text),r===void 0)throw new A(`bad TTL "${u.text}"`,u)}else if(!s&&Xn(p)){if(p!=="IN"&&p!=="CLASS1")throw new A(`unsupported class ${u.text}`,u);s=!0}else break;n++}let o=t[n];if(!o)throw new A("missing record type",re(t[n-1]));let a=o.text.toUpperCase();if(o.quoted||!Gn.test(a))throw new A(`bad record type "${o.text}"`,o);if(n+1>=t.length)throw new A("missing rdata",re(o));let i=t.slice(n+1);return r===void 0?{type:a,rdata:i}:{ttl:r,type:a,rdata:i}}function en(t){let e=t[0]?.text??"";for(let n=1;n<t.length;n++)e+=" "+t[n].text;return e}var Je=4294967295,Kn=255;function tn(t){let e=/^(\d+)-(\d+)(?:\/(\d+))?$/.exec(t.text),n=Number(e?.[1]),r=Number(e?.[2]),s=e?.[3]===void 0?1:Number(e[3]);if(!e||t.quoted||n>r||r>Je||s<1||s>Je)throw new A(`bad $GENERATE range "${t.text}"`,t);return{start:n,stop:r,step:s,count:Math.floor((r-n)/s)+1}}function et(t,e){let{text:n}=t,r=[],s="",o=0;for(;o<n.length;){let a=n[o],i=n[o+1];if(a==="\\"&&i!==void 0)s+=i==="$"?"$":a+i,o+=2;else if(a==="$"&&i==="$")s+="$",o+=2;else if(a==="$"){let u={line:t.line,column:t.column+o},p={offset:0,width:0,base:"d"};if(o++,i==="{"){let f=n.indexOf("}",o),l=/^([+-]?\d+)(?:,(\d+)(?:,([doxXnN]))?)?$/.exec(n.slice(o+1,f));if(f===-1||!l||Number(l[2]??0)>Kn)throw new A("bad $GENERATE modifier",u);p={offset:Number(l[1]),width:Number(l[2]??0),base:l[3]??"d"},o=f+1}let c=e.start+p.offset,$=e.stop+p.offset;if(c<0||$>Je)throw new A("$GENERATE value out of range",u);s!==""&&r.push(s),s="",r.push(p)}else s+=a,o++}return s!==""&&r.push(s),r}function Yn(t,e,n){let r="",s=t,o=e;do{let a=(s%16).toString(16);r+=n?a.toUpperCase():a,s=Math.floor(s/16),o>0&&o--,(o>0||s!==0)&&(r+=".",o>0&&o--)}while(s!==0||o>0);return r}function Qn(t,{width:e,base:n}){switch(n){case"n":case"N":return Yn(t,e,n==="N");case"o":return t.toString(8).padStart(e,"0");case"x":return t.toString(16).padStart(e,"0");case"X":return t.toString(16).toUpperCase().padStart(e,"0");default:return t.toString(10).padStart(e,"0")}}function Ae(t,e){let n="";for(let r of t)n+=typeof r=="string"?r:Qn(e+r.offset,r);return n}function on(t){if(!t.endsWith("."))return!1;let e=0;for(let n=t.length-2;n>=0&&t[n]==="\\";n--)e++;return e%2===0}function nn(t){if(t===""||t.startsWith("."))return!1;for(let e=0;e<t.length;e++){let n=t[e];if(n==="\\")e++;else if(n==="."&&(e+1===t.length||t[e+1]==="."))return!1}return!0}function Pe(t,e){if(t==="@")return e;if(t===".")return"";if(on(t)){let r=t.slice(0,-1);return nn(r)?r.toLowerCase():void 0}if(!nn(t))return;let n=t.toLowerCase();return e===""?n:`${n}.${e}`}function tt(t){let e=t.trim(),n=Pe(e===""||e==="."?".":e,"");if(n===void 0||e==="@")throw new TypeError(`invalid origin "${t}"`);return n}function nt(t){return t===""?".":t}var Jn=1e6,ot=class{entries=[];origin;max;fallbackTtl;zoneTtl;lastTtl;previousOwner;constructor(e){this.origin=tt(e.origin),this.max=e.maxRecords??Jn,this.fallbackTtl=e.defaultTtl}line(e){let n=e.tokens[0];!e.blankOwner&&!n.quoted&&n.text.startsWith("$")?this.directive(e):this.record(e)}record(e){let n=e.tokens[0],r;if(e.blankOwner){if(this.previousOwner===void 0)throw new A("no previous owner name",n);r=this.previousOwner}else r=this.name(n),this.previousOwner=r;let s=Qe(e.tokens,e.blankOwner?0:1),o=this.resolveTtl(s,n);this.push(r,o,s.type,en(s.rdata),e.comment,n)}directive(e){let[n,...r]=e.tokens;switch(n.text.toUpperCase()){case"$ORIGIN":this.origin=this.name(this.single(n,r,"a name"));return;case"$TTL":{let s=this.single(n,r,"a value"),o=se(s.text);if(o===void 0||s.quoted)throw new A(`bad TTL "${s.text}"`,s);this.zoneTtl=o;return}case"$GENERATE":this.generate(e);return;case"$INCLUDE":throw new A("$INCLUDE directive not allowed",n);default:throw new A(`unknown directive ${n.text}`,n)}}generate(e){let[n,r,s]=e.tokens;if(!r||!s)throw new A("$GENERATE needs a range, owner, type and rdata",re(n));let o=tn(r),a=Qe(e.tokens,3),i=this.resolveTtl(a,n);this.entries.length+o.count>this.max&&this.tooMany(n);let u=et(s,o),p=a.rdata.map(c=>et(c,o));for(let c=o.start;c<=o.stop;c+=o.step){let $=this.name({...s,text:Ae(u,c)}),f=Ae(p[0],c);for(let l=1;l<p.length;l++)f+=" "+Ae(p[l],c);this.push($,i,a.type,f,e.comment,n)}}single(e,n,r){let[s,o]=n;if(!s)throw new A(`${e.text} needs ${r}`,re(e));if(o)throw new A(`unexpected "${o.text}"`,o);return s}name(e){if(e.quoted)throw new A("name cannot be a quoted string",e);let n=Pe(e.text,this.origin);if(n===void 0)throw new A(`bad name "${e.text}"`,e);return n}resolveTtl(e,n){if(e.ttl!==void 0)return this.lastTtl=e.ttl,e.ttl;if(this.zoneTtl!==void 0)return this.zoneTtl;if(this.lastTtl!==void 0)return this.lastTtl;let r=e.type==="SOA"?e.rdata[6]:void 0,s=r&&!r.quoted?se(r.text):void 0;if(s!==void 0)return this.zoneTtl=s,s;if(this.fallbackTtl!==void 0)return this.fallbackTtl;throw new A("no TTL specified",n)}push(e,n,r,s,o,a){this.entries.length>=this.max&&this.tooMany(a);let i={name:nt(e),ttl:n,class:"IN",type:r,rdata:s,origin:nt(this.origin),line:a.line};o!==void 0&&(i.comment=o),this.entries.push(i)}tooMany(e){throw new A(`too many records (limit ${this.max})`,e)}};function rt(t,e){let n=new ot(e);for(let r of Jt(t))n.line(r);return n.entries}var st=500;function eo(t,e){let n=rt(t,{origin:e,defaultTtl:1}),r=[],s=[];for(let o of n)o.type==="SOA"||o.type==="NS"&&o.name===e?s.push({...o,why:o.type==="SOA"?"the zone keeps its own SOA":"the zone keeps its own apex NS"}):r.push(o);return{create:r,skipped:s}}function rn({zone:t,readOnly:e,onChanged:n,onForbidden:r,notify:s}){let[o,a]=y(null),[i,u]=y(null),[p,c]=y(null),[$,f]=y(!1),[l,m]=y(null),[h,b]=y(null),[w,g]=y(!1);async function v(T){let x=T.currentTarget.files?.[0]??null;if(a(x),u(null),c(null),m(null),b(null),!!x)try{u(eo(await x.text(),t.name))}catch(P){c(P.message)}}async function k(){g(!0),b(null);let T=new FormData;T.append("file",o,o.name),$&&T.append("proxied","true");try{let{result:x,messages:P}=await L("POST",`/zones/${t.id}/dns_records/import`,T);m({...x,messages:P??[]}),u(null),s(`Imported ${x.recs_added} records.`),n()}catch(x){x.forbidden&&r(x),b(`${x.message} \u2014 nothing was imported.`)}finally{g(!1)}}async function S(){try{let T=await Ft(`/zones/${t.id}/dns_records/export`),x=URL.createObjectURL(new Blob([T],{type:"text/plain"})),P=Object.assign(document.createElement("a"),{href:x,download:`${t.name}.zone`});document.body.append(P),P.click(),P.remove(),setTimeout(()=>URL.revokeObjectURL(x),1e3),s(`Exported ${t.name}.zone`)}catch(T){s(`Export failed: ${T.message}`,!0)}}return d`<section aria-labelledby="ie-heading">
+    <h2 id="ie-heading">Import and export</h2>
+    <div class="card">
+      <h3>Export</h3>
+      <p>Download every record of ${t.name} as a BIND zone file.</p>
+      <button type="button" onClick=${S}>Export zone file</button>
+    </div>
+    ${e?null:d`<div class="card">
+          <h3>Import</h3>
+          <p>Choose a BIND zone file. You see what will be created before anything changes; the import then runs as one batch: all records are added, or none.</p>
+          <div class="field">
+            <label for="zone-file">Zone file</label>
+            <input id="zone-file" type="file" accept=".zone,.txt,.db,text/plain" onChange=${v} />
+          </div>
+          <div class="field check"><label><input type="checkbox" checked=${$} onChange=${T=>f(T.currentTarget.checked)} /> Proxy imported A, AAAA and CNAME records</label></div>
+          ${p?d`<p class="alert error" role="alert">Cannot read the file: ${p}</p>`:null}
+          ${i?d`<div class="preview" aria-labelledby="preview-heading">
+                <h4 id="preview-heading">Preview: ${i.create.length} record${i.create.length===1?"":"s"} to create${i.skipped.length?`, ${i.skipped.length} skipped`:""}</h4>
+                <div class="table-wrap"><table>
+                  <thead><tr><th>Line</th><th>Type</th><th>Name</th><th>TTL</th><th>Content</th></tr></thead>
+                  <tbody>
+                    ${i.create.slice(0,st).map(T=>d`<tr><td>${T.line}</td><td>${T.type}</td><td>${T.name}</td><td>${T.ttl}</td><td class="content">${T.rdata}</td></tr>`)}
+                    ${i.skipped.map(T=>d`<tr class="muted"><td>${T.line}</td><td>${T.type}</td><td>${T.name}</td><td>${T.ttl}</td><td>skipped: ${T.why}</td></tr>`)}
+                  </tbody>
+                </table></div>
+                ${i.create.length>st?d`<p>… and ${i.create.length-st} more.</p>`:null}
+                <p class="muted">Records identical to existing ones are skipped by the server and reported after the import.</p>
+                <button type="button" class="primary" disabled=${w||i.create.length===0} onClick=${k}>Import ${i.create.length} records</button>
+              </div>`:null}
+          ${h?d`<p class="alert error" role="alert">${h}</p>`:null}
+          ${l?d`<div class="alert ok" role="status">
+                <p>Imported ${l.recs_added} of ${l.total_records_parsed} records parsed.</p>
+                ${l.messages.length?d`<ul>${l.messages.map(T=>d`<li>${T.message}</li>`)}</ul>`:null}
+              </div>`:null}
+        </div>`}
+  </section>`}function sn({onLogin:t}){let[e,n]=y(""),[r,s]=y(null),[o,a]=y(null),i=q(null);M(()=>{i.current?.focus(),zt().then(a)},[]);async function u(p){s(null);try{await L("GET","/user/tokens/verify",void 0,p),t(p)}catch(c){s(c.status===403?"That token is not valid (unknown, revoked or expired).":c.message),i.current?.focus()}}return d`<main class="login">
+    <form class="card" onSubmit=${p=>(p.preventDefault(),u(e.trim()))} aria-labelledby="login-heading">
+      <h1 id="login-heading">Sign in to edgedns</h1>
+      <p>Paste an API token. It stays in this browser tab only (never in the address bar) and is forgotten when the tab closes.</p>
+      <div class="field">
+        <label for="login-token">API token</label>
+        <input id="login-token" ref=${i} type="password" autocomplete="off" required value=${e} onInput=${p=>n(p.currentTarget.value)} aria-invalid=${r?"true":void 0} aria-describedby=${r?"login-error":void 0} />
+        ${r?d`<small id="login-error" class="error" role="alert">${r}</small>`:null}
+      </div>
+      <div class="actions">
+        <button type="submit" class="primary">Sign in</button>
+        ${o?d`<button type="button" onClick=${()=>u(o)}>Use the local dev token</button>`:null}
+      </div>
+      ${o?d`<p class="hint">Local development (<code>pnpm dev</code>): the dev token can do everything and exists only here.</p>`:null}
+    </form>
+  </main>`}function an({zone:t,version:e}){let[n,r]=y(null),[s,o]=y(0);if(M(()=>{let u=!1,p;return L("GET",`/zones/${t.id}/propagation`).then(({result:c})=>{u||(r(c),c.built_seq<c.committed_seq&&(p=setTimeout(()=>o($=>$+1),1e3)))}).catch(()=>!u&&r(null)),()=>(u=!0,clearTimeout(p))},[t.id,e,s]),!n)return null;let a=n.built_seq<n.committed_seq,i=`Committed change ${n.committed_seq}, built ${n.built_seq}${n.built_at?` at ${n.built_at}`:""}`;return d`<span class=${`pill${a?" behind":" live"}${n.last_error?" failed":""}`} role="status" title=${i} data-testid="propagation">
+    ${a?`Propagating: built ${n.built_seq} of ${n.committed_seq} (${Math.round(n.lag_ms/100)/10} s)`:`Live \xB7 change ${n.committed_seq} built`}
+    ${n.last_error?` \xB7 last build error: ${n.last_error.message}`:""}
+  </span>`}function ln(t,e){let n=[],r=[],s=[];if(t.kind==="delete"){for(let i of e)n.push(i),r.push(`Delete ${Z(i)}`);return{title:`Delete ${n.length} record${n.length===1?"":"s"}`,body:{deletes:n.map(i=>({id:i.id}))},items:n,lines:r,unchanged:s,key:"deletes"}}let o=[];for(let i of e)t.kind==="proxy"?i.proxiable?i.proxied===t.on?s.push(`${Z(i)} \u2014 already ${t.on?"proxied":"DNS only"}`):(n.push(i),o.push({id:i.id,proxied:t.on}),r.push(`${t.on?"Proxy":"Stop proxying"} ${Z(i)}`)):s.push(`${Z(i)} \u2014 cannot be proxied`):t.kind==="ttl"&&(i.ttl===t.ttl?s.push(`${Z(i)} \u2014 TTL already ${te(t.ttl)}`):(n.push(i),o.push({id:i.id,ttl:t.ttl}),r.push(`TTL ${te(i.ttl)} \u2192 ${te(t.ttl)}: ${Z(i)}`)));return{title:`${t.kind==="ttl"?`Set TTL to ${te(t.ttl)} on`:t.on?"Turn proxy on for":"Turn proxy off for"} ${n.length} record${n.length===1?"":"s"}`,body:{patches:o},items:n,lines:r,unchanged:s,key:"patches"}}function te(t){return t===1?"Auto":`${t} s`}function cn(t,e){return t.errors.map(n=>{let r=/^\/(deletes|patches|puts|posts)\/(\d+)/.exec(n.source?.pointer??""),s=r?e.items[Number(r[2])]:void 0;return`${r?`${n.source.pointer}${s?` (${Z(s)})`:""}: `:""}${n.message} (code ${n.code})`})}var to=new Set([9005,9006,9007,9009,9036,...Array.from({length:16},(t,e)=>9121+e)]),no=new Set([81053,81054,81058]);function oo(t,e){let{code:n,message:r}=t,s=/\bdata\.([a-z_]+)/.exec(r);return s&&e.has(`data.${s[1]}`)?`data.${s[1]}`:n===9008||n===9100?e.has("priority")?"priority":e.has("data.priority")?"data.priority":"_form":n===9021?"ttl":n===9041?"proxied":n===9150?"comment":no.has(n)?"name":to.has(n)&&e.has("content")?"content":n===9e3&&/\bname\b/i.test(r)?"name":/\bcontent\b/i.test(r)&&e.has("content")?"content":"_form"}function Ne(t,e){let n=new Set(e),r={};for(let s of t.errors??[{code:0,message:String(t.message)}]){let o=oo(s,n);r[o]=r[o]?`${r[o]}; ${s.message}`:s.message}return r}var ro={key:"ttl",label:"TTL (seconds)",kind:"number",min:1,max:86400,hint:"1 = automatic, else 60\u201386400"},so={key:"comment",label:"Comment",kind:"text",hint:"optional"};function un({zone:t,record:e,onSaved:n,onCancel:r,onForbidden:s}){let[o,a]=y(()=>e?Vt(e,t.name):we("A")),[i,u]=y({}),[p,c]=y(!1),$=q(null),f=o.type,l={key:"name",label:f==="SRV"?"Host (@ for the zone apex)":"Name",kind:"text",hint:`relative to ${t.name}; @ for the apex`},m=J(f),h=(g,v)=>a(k=>({...k,[g]:v})),b=g=>{let v=we(g.currentTarget.value);a(k=>({...v,name:k.name,ttl:k.ttl,comment:k.comment})),u({})};async function w(g){g.preventDefault(),c(!0),u({});let v=Zt(o);try{let k=`/zones/${t.id}/dns_records${e?`/${e.id}`:""}`,{result:S}=await L(e?"PUT":"POST",k,v);n(S,e?"Saved":"Added")}catch(k){k.forbidden&&s(k);let S=Ne(k,["name","ttl","proxied","comment",...m.map(T=>T.key)]);u(S),c(!1),requestAnimationFrame(()=>$.current?.querySelector('[aria-invalid="true"], .form-error')?.focus())}}return d`<form ref=${$} class="record-form" onSubmit=${w} aria-label=${e?"Edit record":"Add record"} novalidate>
+    <div class="field">
+      <label for="record-type">Type</label>
+      <select id="record-type" value=${f} onChange=${b} disabled=${!!e}>
+        ${Te.map(g=>d`<option value=${g}>${g}</option>`)}
+      </select>
+    </div>
+    ${f==="SRV"?m.slice(0,2).map(g=>d`<${K} field=${g} value=${o[g.key]} error=${i[g.key]} onInput=${h} />`):null}
+    <${K} field=${l} value=${o.name} error=${i.name} onInput=${h} />
+    ${(f==="SRV"?m.slice(2):m).map(g=>d`<${K} field=${g} value=${o[g.key]} error=${i[g.key]} onInput=${h} />`)}
+    <${K} field=${ro} value=${o.ttl} error=${i.ttl} onInput=${h} />
+    ${Ge.has(f)?d`<div class=${`field check${i.proxied?" has-error":""}`} data-field="proxied">
+          <label><input type="checkbox" checked=${o.proxied} onChange=${g=>h("proxied",g.currentTarget.checked)} /> Proxied</label>
+          ${i.proxied?d`<small class="error" role="alert">${i.proxied}</small>`:null}
+        </div>`:null}
+    <${K} field=${so} value=${o.comment} error=${i.comment} onInput=${h} />
+    ${i._form?d`<p class="alert error form-error" role="alert" tabindex="-1">${i._form}</p>`:null}
+    <div class="actions">
+      <button type="submit" class="primary" disabled=${p}>${e?"Save record":"Add record"}</button>
+      <button type="button" onClick=${r}>Cancel</button>
+    </div>
+  </form>`}var io=[["type","Type"],["name","Name"],["content","Content"],["ttl","TTL"],["proxied","Proxy status"]],ao=[25,50,100,250];function dn({zone:t,readOnly:e,onChanged:n,onForbidden:r,notify:s}){let[o,a]=y({search:"",type:"",order:"type",direction:"asc",page:1,perPage:50}),[i,u]=y(""),[p,c]=y({records:[],info:null}),[$,f]=y(!1),[l,m]=y(null),[h,b]=y(()=>new Map),[w,g]=y(null),[v,k]=y(null),[S,T]=y(null),[x,P]=y(null),[C,N]=y("300"),U=q(0),z=ne(async()=>{let _=++U.current;f(!0);let E=new URLSearchParams({page:String(o.page),per_page:String(o.perPage),order:o.order,direction:o.direction});o.type&&E.set("type",o.type),o.search&&E.set("search",o.search);try{let{result:j,result_info:W}=await L("GET",`/zones/${t.id}/dns_records?${E}`);if(_!==U.current)return;c({records:j,info:W}),m(null)}catch(j){_===U.current&&m(j.message)}finally{_===U.current&&f(!1)}},[t.id,o]);M(()=>{z()},[z]),M(()=>{b(new Map),g(null)},[t.id]);let F=async _=>{s(_),n(),await z()},hn=_=>a(E=>({...E,order:_,direction:E.order===_&&E.direction==="asc"?"desc":"asc",page:1})),gn=(_,E)=>b(j=>{let W=new Map(j);return E?W.set(_.id,_):W.delete(_.id),W}),ct=p.records.map(_=>_.id),$n=ct.length>0&&ct.every(_=>h.has(_)),yn=_=>b(E=>{let j=new Map(E);for(let W of p.records)_?j.set(W.id,W):j.delete(W.id);return j}),fe=_=>{P(null),T(ln(_,[...h.values()]))};async function bn(){try{await L("POST",`/zones/${t.id}/dns_records/batch`,S.body);let _=S.title;T(null),b(new Map),await F(`Done: ${_}.`)}catch(_){_.forbidden&&r(_),P(cn(_,S))}}async function vn(_){try{await L("PATCH",`/zones/${t.id}/dns_records/${_.id}`,{proxied:!_.proxied}),await F(`${_.name}: proxy ${_.proxied?"off":"on"}.`)}catch(E){E.forbidden&&r(E),s(`${_.name}: ${E.message}`,!0)}}let kn=p.info,ut=h.size;return d`<section aria-labelledby="records-heading">
+    <div class="section-head">
+      <h2 id="records-heading">DNS records</h2>
+      ${e?null:d`<button type="button" class="primary" onClick=${()=>k({record:null})}>Add record</button>`}
+    </div>
+    <form class="toolbar" role="search" onSubmit=${_=>(_.preventDefault(),a(E=>({...E,search:i.trim(),page:1})))}>
+      <div class="field inline">
+        <label for="record-search">Search</label>
+        <input id="record-search" type="search" placeholder="name, content or comment" value=${i} onInput=${_=>u(_.currentTarget.value)} />
+      </div>
+      <button type="submit">Search</button>
+      <div class="field inline">
+        <label for="type-filter">Type</label>
+        <select id="type-filter" value=${o.type} onChange=${_=>a(E=>({...E,type:_.currentTarget.value,page:1}))}>
+          <option value="">All types</option>
+          ${Te.map(_=>d`<option value=${_}>${_}</option>`)}
+        </select>
+      </div>
+      <div class="field inline">
+        <label for="page-size">Per page</label>
+        <select id="page-size" value=${String(o.perPage)} onChange=${_=>a(E=>({...E,perPage:Number(_.currentTarget.value),page:1}))}>
+          ${ao.map(_=>d`<option value=${String(_)}>${_}</option>`)}
+        </select>
+      </div>
+    </form>
 
-function toast(message, error = false) {
-  const t = $('toast')
-  t.textContent = message
-  t.className = `show${error ? ' error' : ''}`
-  clearTimeout(toast.timer)
-  toast.timer = setTimeout(() => (t.className = ''), 5000)
-}
+    ${ut>0&&!e?d`<div class="bulk-bar" role="region" aria-label="Bulk actions">
+          <strong>${ut} selected</strong>
+          <button type="button" class="danger" onClick=${()=>fe({kind:"delete"})}>Delete</button>
+          <button type="button" onClick=${()=>fe({kind:"proxy",on:!0})}>Proxy on</button>
+          <button type="button" onClick=${()=>fe({kind:"proxy",on:!1})}>Proxy off</button>
+          <span class="ttl-group">
+            <label for="bulk-ttl">TTL</label>
+            <select id="bulk-ttl" value=${C} onChange=${_=>N(_.currentTarget.value)}>
+              ${[1,60,300,3600,86400].map(_=>d`<option value=${String(_)}>${te(_)}</option>`)}
+            </select>
+            <button type="button" onClick=${()=>fe({kind:"ttl",ttl:Number(C)})}>Set TTL</button>
+          </span>
+          <button type="button" class="link" onClick=${()=>b(new Map)}>Clear selection</button>
+        </div>`:null}
 
-async function api(method, path, body) {
-  const res = await fetch(`/client/v4${path}`, {
-    method,
-    headers: { authorization: `Bearer ${state.token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-  })
-  const json = await res.json().catch(() => ({ success: false, errors: [{ code: res.status, message: res.statusText }] }))
-  if (!json.success) {
-    const e = json.errors?.[0] ?? { message: 'request failed' }
-    throw new Error(`${e.code ?? res.status}: ${e.message}${e.source?.pointer ? ` (at ${e.source.pointer})` : ''}`)
-  }
-  return json
-}
+    ${l?d`<p class="alert error" role="alert">${l}</p>`:null}
+    <div class="table-wrap">
+      <table class="records" aria-busy=${$?"true":"false"} aria-describedby="records-heading">
+        <thead>
+          <tr>
+            ${e?null:d`<th class="sel"><input type="checkbox" aria-label="Select all records on this page" checked=${$n} onChange=${_=>yn(_.currentTarget.checked)} /></th>`}
+            ${io.map(([_,E])=>d`<th aria-sort=${o.order===_?o.direction==="asc"?"ascending":"descending":"none"} class=${`col-${_}`}>
+                <button type="button" class="sort" onClick=${()=>hn(_)}>${E}${o.order===_?o.direction==="asc"?" \u25B2":" \u25BC":""}</button>
+              </th>`)}
+            ${e?null:d`<th><span class="visually-hidden">Actions</span></th>`}
+          </tr>
+        </thead>
+        <tbody>
+          ${p.records.length===0&&!$?d`<tr><td colspan="7" class="empty">No records match.</td></tr>`:null}
+          ${p.records.map(_=>w===_.id?d`<${co} key=${_.id} zone=${t} record=${_} onDone=${async E=>(g(null),E&&await F(E))} onForbidden=${r} />`:d`<${lo} key=${_.id} zone=${t} record=${_} readOnly=${e} selected=${h.has(_.id)} onSelect=${E=>gn(_,E)} onEdit=${()=>g(_.id)} onMore=${()=>k({record:_})} onProxy=${()=>vn(_)} />`)}
+        </tbody>
+      </table>
+    </div>
+    <${Se} info=${kn} label="Records pages" onPage=${_=>a(E=>({...E,page:_}))} />
 
-async function loadZones() {
-  const ul = $('zones')
-  ul.replaceChildren()
-  const { result } = await api('GET', '/zones?per_page=50')
-  for (const z of result) {
-    const li = document.createElement('li')
-    const b = document.createElement('button')
-    b.textContent = z.name
-    b.setAttribute('aria-current', String(state.zone?.id === z.id))
-    b.onclick = () => selectZone(z)
-    li.append(b)
-    ul.append(li)
-  }
-  if (!state.zone && result[0]) selectZone(result[0])
-}
+    ${S?d`<${ee} title=${S.title} onClose=${()=>T(null)}>
+          <p>One batch, applied as a whole: either every change below is made, or none is.</p>
+          ${S.lines.length>0?d`<ul class="change-list" aria-label="Changes">${S.lines.map(_=>d`<li>${_}</li>`)}</ul>`:d`<p>Nothing to change.</p>`}
+          ${S.unchanged.length>0?d`<details><summary>${S.unchanged.length} selected record${S.unchanged.length===1?"":"s"} left unchanged</summary><ul class="change-list">${S.unchanged.map(_=>d`<li>${_}</li>`)}</ul></details>`:null}
+          <${jt} messages=${x} />
+          ${x?d`<p>Nothing was changed.</p>`:null}
+          <div class="actions">
+            <button type="button" class=${S.key==="deletes"?"danger":"primary"} disabled=${S.items.length===0} onClick=${bn}>Apply ${S.items.length} change${S.items.length===1?"":"s"}</button>
+            <button type="button" onClick=${()=>T(null)}>Cancel</button>
+          </div>
+        <//>`:null}
 
-async function selectZone(zone) {
-  state.zone = zone
-  state.page = 1
-  $('zone-view').hidden = false
-  $('zone-title').textContent = zone.name
-  $('export-link').onclick = (ev) => (ev.preventDefault(), exportZone())
-  if (!$('q-name').value) $('q-name').value = `www.${zone.name}`
-  for (const b of $('zones').querySelectorAll('button')) b.setAttribute('aria-current', String(b.textContent === zone.name))
-  await Promise.all([loadRecords(), loadPropagation()])
-}
-
-async function loadRecords() {
-  const q = new URLSearchParams({ per_page: String(PER_PAGE), page: String(state.page), order: 'name' })
-  if ($('filter-type').value) q.set('type', $('filter-type').value)
-  if ($('filter-name').value) q.set('name.contains', $('filter-name').value)
-  const { result, result_info: info } = await api('GET', `/zones/${state.zone.id}/dns_records?${q}`)
-  const tbody = $('records')
-  tbody.replaceChildren()
-  for (const r of result) {
-    const tr = document.createElement('tr')
-    const cells = [r.type, r.name, r.priority !== undefined ? `${r.priority} ${r.content}` : r.content, r.ttl === 1 ? 'auto' : String(r.ttl), r.proxied ? 'yes' : '']
-    cells.forEach((text, i) => {
-      const td = document.createElement('td')
-      td.textContent = text
-      if (i === 2) td.className = 'content'
-      tr.append(td)
-    })
-    const td = document.createElement('td')
-    const del = document.createElement('button')
-    del.textContent = 'Delete'
-    del.setAttribute('aria-label', `delete ${r.type} ${r.name}`)
-    del.onclick = async () => {
-      try {
-        await api('DELETE', `/zones/${state.zone.id}/dns_records/${r.id}`)
-        toast(`Deleted ${r.type} ${r.name}`)
-        await refresh()
-      } catch (e) {
-        toast(e.message, true)
-      }
-    }
-    td.append(del)
-    tr.append(td)
-    tbody.append(tr)
-  }
-  $('page-info').textContent = `page ${info.page} of ${info.total_pages} · ${info.total_count} records`
-  $('prev').disabled = info.page <= 1
-  $('next').disabled = info.page >= info.total_pages
-}
-
-async function loadPropagation() {
-  const pill = $('propagation')
-  try {
-    const { result } = await api('GET', `/zones/${state.zone.id}/propagation`)
-    const behind = result.built_seq < result.committed_seq
-    pill.textContent = behind ? `propagating ${result.built_seq}/${result.committed_seq}` : `live · seq ${result.committed_seq}`
-    pill.className = `pill${behind ? ' behind' : ''}`
-    if (behind) setTimeout(() => state.zone && loadPropagation(), 500)
-  } catch {
-    pill.textContent = ''
-  }
-}
-
-async function refresh() {
-  await Promise.all([loadRecords(), loadPropagation()])
-}
-
-async function exportZone() {
-  const res = await fetch(`/client/v4/zones/${state.zone.id}/dns_records/export`, { headers: { authorization: `Bearer ${state.token}` } })
-  if (!res.ok) return toast(`export failed: ${res.status}`, true)
-  const url = URL.createObjectURL(new Blob([await res.text()], { type: 'text/plain' }))
-  const a = Object.assign(document.createElement('a'), { href: url, download: `${state.zone.name}.zone` })
-  a.click()
-  URL.revokeObjectURL(url)
-}
-
-function fillTypes() {
-  for (const sel of [$('rec-type'), $('filter-type')]) for (const t of TYPES) sel.append(new Option(t, t))
-}
-
-$('token').value = state.token
-$('token-form').onsubmit = async (ev) => {
-  ev.preventDefault()
-  state.token = $('token').value || 'dev-token'
-  localStorage.setItem('edgedns-token', state.token)
-  state.zone = null
-  await loadZones().catch((e) => toast(e.message, true))
-}
-$('zone-form').onsubmit = async (ev) => {
-  ev.preventDefault()
-  try {
-    const { result } = await api('POST', '/zones', { name: $('zone-name').value })
-    $('zone-name').value = ''
-    toast(`Created ${result.name}`)
-    state.zone = result
-    await loadZones()
-    await selectZone(result)
-  } catch (e) {
-    toast(e.message, true)
-  }
-}
-$('filter-form').onsubmit = (ev) => (ev.preventDefault(), (state.page = 1), loadRecords().catch((e) => toast(e.message, true)))
-$('prev').onclick = () => ((state.page -= 1), loadRecords())
-$('next').onclick = () => ((state.page += 1), loadRecords())
-$('record-form').onsubmit = async (ev) => {
-  ev.preventDefault()
-  const body = { type: $('rec-type').value, name: $('rec-name').value, content: $('rec-content').value, ttl: Number($('rec-ttl').value || 1), proxied: $('rec-proxied').checked }
-  if ($('rec-priority').value) body.priority = Number($('rec-priority').value)
-  try {
-    const { result } = await api('POST', `/zones/${state.zone.id}/dns_records`, body)
-    toast(`Added ${result.type} ${result.name}`)
-    $('rec-name').value = ''
-    $('rec-content').value = ''
-    await refresh()
-  } catch (e) {
-    toast(e.message, true)
-  }
-}
-$('batch-form').onsubmit = async (ev) => {
-  ev.preventDefault()
-  try {
-    const { result } = await api('POST', `/zones/${state.zone.id}/dns_records/batch`, $('batch-body').value)
-    const counts = Object.entries(result).map(([k, v]) => `${v.length} ${k}`).join(', ')
-    toast(`Batch applied: ${counts}`)
-    await refresh()
-  } catch (e) {
-    toast(`Batch rejected, nothing changed — ${e.message}`, true)
-  }
-}
-$('query-form').onsubmit = async (ev) => {
-  ev.preventDefault()
-  const q = new URLSearchParams({ name: $('q-name').value, type: $('q-type').value || 'A' })
-  const res = await fetch(`/dns-query?${q}`, { headers: { accept: 'application/dns-json' } })
-  $('q-result').textContent = res.ok ? JSON.stringify(await res.json(), null, 2) : `HTTP ${res.status}: ${await res.text()}`
-}
-
-fillTypes()
-loadZones().catch((e) => toast(e.message, true))
+    ${v?d`<${ee} title=${v.record?`Edit ${v.record.type} ${v.record.name}`:"Add record"} onClose=${()=>k(null)} wide>
+          <${un}
+            zone=${t}
+            record=${v.record}
+            onForbidden=${r}
+            onCancel=${()=>k(null)}
+            onSaved=${async(_,E)=>(k(null),await F(`${E} ${_.type} ${_.name}.`))}
+          />
+        <//>`:null}
+  </section>`}function lo({zone:t,record:e,readOnly:n,selected:r,onSelect:s,onEdit:o,onMore:a,onProxy:i}){let u=`${e.type} ${e.name}`;return d`<tr class=${r?"selected":""}>
+    ${n?null:d`<td class="sel"><input type="checkbox" aria-label=${`Select ${u} ${e.content}`} checked=${r} onChange=${p=>s(p.currentTarget.checked)} /></td>`}
+    <td class="col-type"><span class="type">${e.type}</span></td>
+    <td class="col-name">${pe(e.name,t.name)}<span class="fqdn">${e.name}</span></td>
+    <td class="col-content content">${e.priority!==void 0&&(e.type==="MX"||e.type==="URI")?d`<span class="prio">${e.priority}</span> `:null}${e.content}${e.comment?d`<div class="comment">${e.comment}</div>`:null}</td>
+    <td class="col-ttl">${te(e.ttl)}</td>
+    <td class="col-proxied">
+      ${e.proxiable&&!n?d`<button type="button" role="switch" class=${`switch${e.proxied?" on":""}`} aria-checked=${e.proxied?"true":"false"} aria-label=${`Proxy ${u}`} onClick=${i}><span>${e.proxied?"Proxied":"DNS only"}</span></button>`:d`<span class="muted">${e.proxied?"Proxied":"DNS only"}</span>`}
+    </td>
+    ${n?null:d`<td class="row-actions">
+          <button type="button" onClick=${o} aria-label=${`Edit ${u} inline`}>Edit</button>
+          <button type="button" class="link" onClick=${a} aria-label=${`Edit all fields of ${u}`}>Fields…</button>
+        </td>`}
+  </tr>`}function co({zone:t,record:e,onDone:n,onForbidden:r}){let s=J(e.type).some(v=>v.key==="content"),[o,a]=y(pe(e.name,t.name)),[i,u]=y(e.content),[p,c]=y(e.priority===void 0?"":String(e.priority)),[$,f]=y(String(e.ttl)),[l,m]=y({}),h=q(null);M(()=>h.current?.focus(),[]);async function b(v){v?.preventDefault();let k={};if(o!==pe(e.name,t.name)&&(k.name=o),i!==e.content&&(k.content=i),e.type==="MX"&&p!==String(e.priority)&&(k.priority=Number(p)),$!==String(e.ttl)&&(k.ttl=Number($)),Object.keys(k).length===0)return n(null);try{await L("PATCH",`/zones/${t.id}/dns_records/${e.id}`,k),n(`Saved ${e.type} ${o==="@"?t.name:o}.`)}catch(S){S.forbidden&&r(S),m(Ne(S,["name","content","priority","ttl"]))}}let w=v=>{v.key==="Escape"&&n(null),v.key==="Enter"&&b(v)},g=v=>l[v]?d`<small class="error" role="alert">${l[v]}</small>`:null;return d`<tr class="editing" onKeyDown=${w}>
+    <td class="sel"></td>
+    <td class="col-type"><span class="type">${e.type}</span></td>
+    <td class="col-name"><input ref=${h} aria-label="Name" value=${o} onInput=${v=>a(v.currentTarget.value)} aria-invalid=${l.name?"true":void 0} />${g("name")}</td>
+    <td class="col-content">
+      ${e.type==="MX"?d`<input class="prio-input" type="number" aria-label="Priority" value=${p} onInput=${v=>c(v.currentTarget.value)} />`:null}
+      ${s||e.type!=="MX"?d`<input aria-label="Content" value=${i} onInput=${v=>u(v.currentTarget.value)} aria-invalid=${l.content?"true":void 0} />`:null}
+      ${g("content")}${g("priority")}${g("_form")}
+    </td>
+    <td class="col-ttl"><input type="number" aria-label="TTL" value=${$} onInput=${v=>f(v.currentTarget.value)} aria-invalid=${l.ttl?"true":void 0} />${g("ttl")}</td>
+    <td class="col-proxied"></td>
+    <td class="row-actions">
+      <button type="button" class="primary" onClick=${b}>Save</button>
+      <button type="button" onClick=${()=>n(null)}>Cancel</button>
+    </td>
+  </tr>`}var it=[{key:"soa.mname",label:"Primary name server (MNAME)",kind:"text"},{key:"soa.rname",label:"Responsible mailbox (RNAME)",kind:"text",hint:"e.g. hostmaster.example.com"},{key:"soa.refresh",label:"Refresh (s)",kind:"number",min:0},{key:"soa.retry",label:"Retry (s)",kind:"number",min:0},{key:"soa.expire",label:"Expire (s)",kind:"number",min:0},{key:"soa.min_ttl",label:"Negative-caching TTL (SOA minimum)",kind:"number",min:0},{key:"soa.ttl",label:"SOA record TTL (s)",kind:"number",min:0},{key:"ns_ttl",label:"NS record TTL (s)",kind:"number",min:0},{key:"proxy_addresses.ipv4",label:"Proxy IPv4 addresses",kind:"text",hint:"comma-separated; proxied A records answer these"},{key:"proxy_addresses.ipv6",label:"Proxy IPv6 addresses",kind:"text",hint:"comma-separated; proxied AAAA records answer these"}];function pn(t){let e={ns_ttl:String(t.ns_ttl),"proxy_addresses.ipv4":t.proxy_addresses.ipv4.join(", "),"proxy_addresses.ipv6":t.proxy_addresses.ipv6.join(", ")};for(let[n,r]of Object.entries(t.soa))e[`soa.${n}`]=String(r);return e}function uo(t){let e=r=>r.split(",").map(s=>s.trim()).filter(Boolean),n={};for(let r of it.filter(s=>s.key.startsWith("soa.")))n[r.key.slice(4)]=r.kind==="number"?Number(t[r.key]):t[r.key].trim();return{soa:n,ns_ttl:Number(t.ns_ttl),proxy_addresses:{ipv4:e(t["proxy_addresses.ipv4"]),ipv6:e(t["proxy_addresses.ipv6"])}}}function po(t){let e={};for(let n of t.errors){let r=it.find(o=>n.message.includes(o.key)||n.message.includes(o.key.split(".").pop())),s=r?r.key:"_form";e[s]=e[s]?`${e[s]}; ${n.message}`:n.message}return e}function fn({zone:t,readOnly:e,onForbidden:n,notify:r}){let[s,o]=y(null),[a,i]=y({}),[u,p]=y(null);M(()=>{L("GET",`/zones/${t.id}/dns_settings`).then(({result:$})=>o(pn($))).catch($=>p($.message))},[t.id]);async function c($){$.preventDefault(),i({});try{let{result:f}=await L("PATCH",`/zones/${t.id}/dns_settings`,uo(s));o(pn(f)),r("Zone settings saved.")}catch(f){f.forbidden&&n(f),i(po(f))}}return u?d`<p class="alert error" role="alert">${u}</p>`:s?d`<section aria-labelledby="settings-heading">
+    <h2 id="settings-heading">Zone settings</h2>
+    <form class="settings-form" onSubmit=${c} novalidate>
+      <fieldset disabled=${e}>
+        <legend>SOA, NS TTL and proxy addresses of ${t.name}</legend>
+        <div class="grid">
+          ${it.map($=>d`<${K} field=${$} value=${s[$.key]} error=${a[$.key]} onInput=${(f,l)=>o(m=>({...m,[f]:l}))} />`)}
+        </div>
+      </fieldset>
+      ${a._form?d`<p class="alert error" role="alert">${a._form}</p>`:null}
+      ${e?null:d`<div class="actions"><button type="submit" class="primary">Save settings</button></div>`}
+    </form>
+  </section>`:d`<p aria-busy="true">Loading settings…</p>`}var at="com.cloudflare.api.account.zone.",lt="com.cloudflare.api.account.";function fo(t,e,n,r){let s=t.filter(p=>e.includes(p.id)),o=s.filter(p=>p.scopes.includes("com.cloudflare.api.account.zone")),a=s.filter(p=>!p.scopes.includes("com.cloudflare.api.account.zone")),i=[],u=p=>p.map(c=>({id:c.id}));if(o.length){let p=n==="zone"?{[`${at}${r.id}`]:"*"}:{[`${lt}${r.account.id}`]:{[`${at}*`]:"*"}};i.push({effect:"allow",permission_groups:u(o),resources:p})}return a.length&&i.push({effect:"allow",permission_groups:u(a),resources:{[`${lt}${r.account.id}`]:"*"}}),i}var mo=t=>t.policies.map(e=>`${e.permission_groups.map(n=>n.name).join(", ")} on ${Object.keys(e.resources).map(n=>n.replace(at,"zone ").replace(lt,"account ")).join(", ")}`).join("; ");function mn({zone:t,notify:e}){let[n,r]=y(null),[s,o]=y([]),[a,i]=y(null),[u,p]=y(""),[c,$]=y([]),[f,l]=y("zone"),[m,h]=y(null),[b,w]=y(null),[g,v]=y(null),k=()=>L("GET","/user/tokens").then(({result:x})=>(r(x),i(null))).catch(x=>i(x.forbidden?`This token cannot manage API tokens: ${x.message}`:x.message));M(()=>{k(),L("GET","/user/tokens/permission_groups").then(({result:x})=>o(x)).catch(()=>{})},[]);async function S(x){if(x.preventDefault(),h(null),c.length===0)return h("Choose at least one permission.");try{let{result:P}=await L("POST","/user/tokens",{name:u.trim(),policies:fo(s,c,f,t)});w({name:P.name,value:P.value}),p(""),$([]),await k()}catch(P){h(P.message)}}async function T(){try{await L("DELETE",`/user/tokens/${g.id}`),e(`Revoked ${g.name}.`),v(null),await k()}catch(x){e(x.message,!0)}}return a?d`<section aria-labelledby="tokens-heading"><h2 id="tokens-heading">API tokens</h2><p class="alert error" role="alert">${a}</p></section>`:d`<section aria-labelledby="tokens-heading">
+    <h2 id="tokens-heading">API tokens</h2>
+    ${b?d`<div class="alert ok secret" role="status">
+          <p>Token <strong>${b.name}</strong> created. Copy its secret now: it is shown only once.</p>
+          <label for="token-secret">Secret</label>
+          <input id="token-secret" class="mono" readonly value=${b.value} onFocus=${x=>x.currentTarget.select()} />
+          <button type="button" onClick=${()=>navigator.clipboard?.writeText(b.value).then(()=>e("Copied."))}>Copy</button>
+          <button type="button" class="link" onClick=${()=>w(null)}>I have copied it</button>
+        </div>`:null}
+    <form class="card token-form" onSubmit=${S}>
+      <h3>Create a token</h3>
+      <div class="field"><label for="token-name">Token name</label><input id="token-name" required value=${u} onInput=${x=>p(x.currentTarget.value)} /></div>
+      <fieldset><legend>Permissions</legend>
+        ${s.map(x=>d`<label class="check"><input type="checkbox" checked=${c.includes(x.id)} onChange=${P=>$(C=>P.currentTarget.checked?[...C,x.id]:C.filter(N=>N!==x.id))} /> ${x.name}</label>`)}
+      </fieldset>
+      <fieldset><legend>Zones</legend>
+        <label class="check"><input type="radio" name="token-scope" checked=${f==="zone"} onChange=${()=>l("zone")} /> Only ${t.name}</label>
+        <label class="check"><input type="radio" name="token-scope" checked=${f==="account"} onChange=${()=>l("account")} /> Every zone of account ${t.account.name}</label>
+      </fieldset>
+      ${m?d`<p class="alert error" role="alert">${m}</p>`:null}
+      <button type="submit" class="primary">Create token</button>
+    </form>
+    <div class="table-wrap"><table>
+      <thead><tr><th>Name</th><th>Permissions</th><th>Status</th><th>Issued</th><th><span class="visually-hidden">Actions</span></th></tr></thead>
+      <tbody>
+        ${(n??[]).map(x=>d`<tr>
+            <td>${x.name}</td><td>${mo(x)}</td><td>${x.status}</td><td><time datetime=${x.issued_on}>${new Date(x.issued_on).toLocaleString()}</time></td>
+            <td><button type="button" class="danger" onClick=${()=>v(x)} aria-label=${`Revoke ${x.name}`}>Revoke</button></td>
+          </tr>`)}
+        ${n&&n.length===0?d`<tr><td colspan="5" class="empty">No tokens yet.</td></tr>`:null}
+      </tbody>
+    </table></div>
+    ${g?d`<${ee} title=${`Revoke ${g.name}?`} onClose=${()=>v(null)}>
+          <p>Requests with this token will be refused from now on. This cannot be undone.</p>
+          <div class="actions"><button type="button" class="danger" onClick=${T}>Revoke token</button><button type="button" onClick=${()=>v(null)}>Cancel</button></div>
+        <//>`:null}
+  </section>`}var _o=[["records","DNS records"],["import","Import / export"],["settings","Settings"],["audit","Audit log"],["tokens","API tokens"]];function _n(){let[t,e]=y(ke.token);return t?d`<${ho} onLogout=${()=>(ke.clear(),e(""))} />`:d`<${sn} onLogin=${n=>(ke.set(n),e(n))} />`}function ho({onLogout:t}){let[e,n]=y(null),[r,s]=y(null),[o,a]=y("records"),[i,u]=y("unknown"),[p,c]=y(null),[$,f]=y(0),[l,m]=y(!1),[h,b]=y(null),w=q(0),g=q(null),v=ne((C,N=!1)=>{c({message:C,error:N}),clearTimeout(w.current),w.current=setTimeout(()=>c(null),N?12e3:6e3)},[]),k=ne(C=>u(C.message),[]),S=ne(()=>f(C=>C+1),[]),T=async C=>{try{let{result:N}=await L("GET","/zones?per_page=1000&order=name");n(N),s(U=>N.find(z=>z.id===(C??U?.id))??N[0]??null)}catch(N){N.status===403&&N.errors[0]?.code===9109&&t(),b(N.message)}};M(()=>{T()},[]),M(()=>{r&&(u("unknown"),L("POST",`/zones/${r.id}/dns_records/batch`,{}).then(()=>u("edit")).catch(C=>u(C.forbidden?C.message:"edit")))},[r?.id]);let x=i!=="edit"?i==="unknown"?!0:i:null,P=C=>{s(e.find(N=>N.id===C)??null),g.current?.focus()};return d`<div class="shell">
+    <a class="skip" href="#main">Skip to content</a>
+    <header class="top">
+      <span class="brand">edgedns</span>
+      ${e&&e.length>0?d`<div class="field inline zone-pick">
+            <label for="zone-select">Zone</label>
+            <select id="zone-select" value=${r?.id??""} onChange=${C=>P(C.currentTarget.value)}>
+              ${e.map(C=>d`<option value=${C.id}>${C.name}</option>`)}
+            </select>
+          </div>`:null}
+      <button type="button" onClick=${()=>m(!0)}>Add zone</button>
+      ${r?d`<${an} zone=${r} version=${$} />`:null}
+      <span class="spacer"></span>
+      <a href="/client/v4/docs">API reference</a>
+      <button type="button" onClick=${t}>Sign out</button>
+    </header>
+    ${r?d`<nav class="tabs" aria-label="Zone sections">
+          ${_o.map(([C,N])=>d`<button type="button" aria-current=${o===C?"page":void 0} onClick=${()=>a(C)}>${N}</button>`)}
+        </nav>`:null}
+    <main id="main" ref=${g} tabindex="-1">
+      ${h?d`<p class="alert error" role="alert">${h}</p>`:null}
+      ${typeof x=="string"?d`<div class="alert warn" role="alert" data-testid="read-only">
+            <strong>Read-only:</strong> this token may view ${r?.name??"this zone"} but not change it, so editing is hidden. (The API said: ${x})
+          </div>`:null}
+      ${e&&e.length===0?d`<p>No zones yet. <button type="button" onClick=${()=>m(!0)}>Add a zone</button></p>`:null}
+      ${r?go(o,{zone:r,readOnly:!!x,onChanged:S,onForbidden:k,notify:v,version:$}):null}
+    </main>
+    <div class=${`notice${p?" show":""}${p?.error?" error":""}`} role="status" aria-live="polite" data-testid="notice">${p?.message??""}</div>
+    ${l?d`<${$o} onClose=${()=>m(!1)} onAdded=${C=>(m(!1),T(C.id),v(`Added zone ${C.name}.`))} />`:null}
+  </div>`}function go(t,e){switch(t){case"records":return d`<${dn} key=${e.zone.id} ...${e} />`;case"import":return d`<${rn} key=${e.zone.id} ...${e} />`;case"settings":return d`<${fn} key=${e.zone.id} ...${e} />`;case"audit":return d`<${Gt} key=${e.zone.id} ...${e} />`;case"tokens":return d`<${mn} ...${e} />`}}function $o({onClose:t,onAdded:e}){let[n,r]=y(""),[s,o]=y(null);async function a(i){i.preventDefault();try{let{result:u}=await L("POST","/zones",{name:n.trim()});e(u)}catch(u){o(u.message)}}return d`<${ee} title="Add a zone" onClose=${t}>
+    <form onSubmit=${a}>
+      <div class="field">
+        <label for="zone-name">Zone name</label>
+        <input id="zone-name" required placeholder="example.org" value=${n} onInput=${i=>r(i.currentTarget.value)} aria-invalid=${s?"true":void 0} aria-describedby=${s?"zone-error":void 0} />
+        ${s?d`<small id="zone-error" class="error" role="alert">${s}</small>`:null}
+      </div>
+      <div class="actions"><button type="submit" class="primary">Add zone</button><button type="button" onClick=${t}>Cancel</button></div>
+    </form>
+  <//>`}xt(d`<${_n} />`,document.getElementById("app"));
