@@ -50,9 +50,11 @@ async function batchCallsDuring(action: () => Promise<void>): Promise<Request[]>
   return seen
 }
 
-async function search(text: string) {
+/** Searches and waits until the table shows the answer (`total` records). */
+async function search(text: string, total: number | null) {
   await page.getByLabel('Search', { exact: true }).fill(text)
   await page.getByRole('button', { name: 'Search', exact: true }).click()
+  if (total !== null) await expect.poll(() => page.locator('.page-info').innerText(), { timeout: 15_000 }).toMatch(new RegExp(`· ${total.toLocaleString('en')} total`))
 }
 
 async function openAddForm(type: string) {
@@ -121,8 +123,7 @@ describe('dashboard', () => {
   })
 
   it('deletes 50 selected records in one batch call after a confirmation that lists them', async () => {
-    await search('bulk-')
-    await expect.poll(() => page.locator('.page-info').innerText()).toMatch(/60 total/)
+    await search('bulk-', 60)
     await page.getByLabel('Select all records on this page').check()
     await expect.poll(() => page.getByRole('region', { name: 'Bulk actions' }).innerText()).toContain('50 selected')
     await page.getByRole('region', { name: 'Bulk actions' }).getByRole('button', { name: 'Delete' }).click()
@@ -141,8 +142,7 @@ describe('dashboard', () => {
   })
 
   it('turns the proxy on for 10 records in one batch call', async () => {
-    await search('px-')
-    await expect.poll(() => page.locator('.page-info').innerText()).toMatch(/10 total/)
+    await search('px-', 10)
     await page.getByLabel('Select all records on this page').check()
     await page.getByRole('region', { name: 'Bulk actions' }).getByRole('button', { name: 'Proxy on' }).click()
     const dialog = page.getByRole('dialog', { name: 'Turn proxy on for 10 records' })
@@ -161,7 +161,7 @@ describe('dashboard', () => {
   })
 
   it('shows a failed bulk change with the item the batch error points at, and changes nothing', async () => {
-    await search('ttl-')
+    await search('ttl-', 2)
     await page.getByLabel('Select all records on this page').check()
     const [gone] = await records(`name=ttl-b.${zone.name}`)
     await call('DELETE', `/zones/${zone.id}/dns_records/${gone.id}`) // behind the page's back
@@ -177,7 +177,7 @@ describe('dashboard', () => {
   })
 
   it('edits a record inline', async () => {
-    await search('edit-me')
+    await search('edit-me', 1)
     await page.getByRole('button', { name: `Edit A edit-me.${zone.name} inline` }).click()
     await page.getByLabel('Content', { exact: true }).fill('192.0.2.99')
     await page.getByLabel('TTL', { exact: true }).fill('600')
@@ -187,7 +187,7 @@ describe('dashboard', () => {
   })
 
   it('adds an MX and an SRV record through their own fields', async () => {
-    await search('')
+    await search('', null)
     let dialog = await openAddForm('MX')
     await dialog.getByLabel('Name', { exact: true }).fill('@')
     await dialog.getByLabel('Priority').fill('10')
@@ -278,6 +278,21 @@ describe('dashboard', () => {
     expect(await page.locator('table.audit').innerText()).toMatch(/update/)
     await expect.poll(() => page.getByTestId('propagation').innerText(), { timeout: 30_000 }).toMatch(/Live/)
     await shot('audit')
+  })
+
+  it('resolves a name of the zone through DoH from the query tab', async () => {
+    await page.getByRole('button', { name: 'Query' }).click()
+    await page.getByLabel('Name', { exact: true }).fill(`edit-me.${zone.name}`)
+    await page.getByLabel('Type', { exact: true }).fill('A')
+    await expect
+      .poll(
+        async () => {
+          await page.getByRole('button', { name: 'Resolve' }).click()
+          return page.getByRole('status', { name: 'Answer' }).innerText()
+        },
+        { timeout: 20_000, interval: 500 }
+      )
+      .toContain('192.0.2.99')
   })
 
   let readOnlySecret = ''
@@ -371,8 +386,7 @@ describe('dashboard', () => {
       await expect.poll(() => page.locator('table.records tbody tr').first().innerText(), { timeout: 15_000 }).toContain('v099999')
     })
     const found = await timed(async () => {
-      await search('v054321')
-      await expect.poll(() => page.locator('.page-info').innerText(), { timeout: 15_000 }).toContain('1 total')
+      await search('v054321', 1)
     })
     expect(await page.locator('table.records').innerText()).toContain(`n271.${big.name}`)
     // Responsive: each step answers within a couple of seconds even on a loaded 2-core machine.

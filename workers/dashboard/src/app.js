@@ -6,6 +6,7 @@ import { html } from './html.js'
 import { ImportExportView } from './import-export.js'
 import { Login } from './login.js'
 import { PropagationStatus } from './propagation.js'
+import { QueryView } from './query.js'
 import { RecordsView } from './records.js'
 import { SettingsView } from './settings.js'
 import { TokensView } from './tokens.js'
@@ -17,6 +18,7 @@ const SECTIONS = [
   ['settings', 'Settings'],
   ['audit', 'Audit log'],
   ['tokens', 'API tokens'],
+  ['query', 'Query'],
 ]
 
 export function App() {
@@ -124,6 +126,8 @@ function renderSection(section, props) {
       return html`<${AuditView} key=${props.zone.id} ...${props} />`
     case 'tokens':
       return html`<${TokensView} ...${props} />`
+    case 'query':
+      return html`<${QueryView} key=${props.zone.id} ...${props} />`
   }
 }
 
