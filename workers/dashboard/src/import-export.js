@@ -2,24 +2,12 @@
  * @module Zone-file import (upload, preview of what will be created, one atomic import) and export.
  * The preview parses the file with the same BIND parser the API uses.
  */
-import { parseZoneFile } from '@edgedns/zonefile'
 import { useState } from 'preact/hooks'
 import { api, apiText } from './api.js'
 import { html } from './html.js'
+import { previewImport } from './import-preview.js'
 
 const PREVIEW_ROWS = 500
-
-/** What the import will create: entries, minus the SOA and the apex NS the zone keeps for itself. */
-export function previewImport(text, zoneName) {
-  const entries = parseZoneFile(text, { origin: zoneName, defaultTtl: 1 })
-  const create = []
-  const skipped = []
-  for (const e of entries) {
-    if (e.type === 'SOA' || (e.type === 'NS' && e.name === zoneName)) skipped.push({ ...e, why: e.type === 'SOA' ? 'the zone keeps its own SOA' : 'the zone keeps its own apex NS' })
-    else create.push(e)
-  }
-  return { create, skipped }
-}
 
 export function ImportExportView({ zone, readOnly, onChanged, onForbidden, notify }) {
   const [file, setFile] = useState(null)
