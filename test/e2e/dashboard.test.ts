@@ -210,6 +210,19 @@ describe('dashboard', () => {
     await page.setViewportSize({ width: 1280, height: 860 })
   })
 
+  it('edits a record with data fields in its full form, and filters by type', async () => {
+    await page.getByLabel('Type', { exact: true }).selectOption('CAA')
+    await expect.poll(() => page.locator('.page-info').innerText()).toMatch(/· 1 total/)
+    await page.getByRole('button', { name: `Edit all fields of CAA ${zone.name}` }).click()
+    const dialog = page.getByRole('dialog', { name: `Edit CAA ${zone.name}` })
+    expect(await dialog.getByLabel('Value').inputValue()).toBe('letsencrypt.org')
+    await dialog.getByLabel('Tag').selectOption('issuewild')
+    await dialog.getByLabel('Value').fill('pki.goog')
+    await dialog.getByRole('button', { name: 'Save record' }).click()
+    await expect.poll(async () => (await records('type=CAA'))[0].data).toEqual({ flags: 0, tag: 'issuewild', value: 'pki.goog' })
+    await page.getByLabel('Type', { exact: true }).selectOption('')
+  })
+
   it('shows an invalid IPv4 address next to its field and changes nothing', async () => {
     const before = (await call('GET', `/zones/${zone.id}/dns_records?per_page=1`)).result_info.total_count
     const dialog = await openAddForm('A')

@@ -216,7 +216,7 @@ var R,ft,Sn,G,Ie,$e,mt,_e,_t,Oe,De,Cn,ae=Symbol.for("pv"),ye={},be=[],En=/^m(i|n
     <td class="col-name"><input ref=${h} aria-label="Name" value=${o} onInput=${v=>a(v.currentTarget.value)} aria-invalid=${l.name?"true":void 0} />${g("name")}</td>
     <td class="col-content">
       ${e.type==="MX"?d`<input class="prio-input" type="number" aria-label="Priority" value=${p} onInput=${v=>c(v.currentTarget.value)} />`:null}
-      ${s||e.type!=="MX"?d`<input aria-label="Content" value=${i} onInput=${v=>u(v.currentTarget.value)} aria-invalid=${l.content?"true":void 0} />`:null}
+      ${s?d`<input aria-label="Content" value=${i} onInput=${v=>u(v.currentTarget.value)} aria-invalid=${l.content?"true":void 0} />`:d`<span class="content">${e.content}</span> <small class="hint">(its fields: use “Fields…”)</small>`}
       ${g("content")}${g("priority")}${g("_form")}
     </td>
     <td class="col-ttl"><input type="number" aria-label="TTL" value=${$} onInput=${v=>f(v.currentTarget.value)} aria-invalid=${l.ttl?"true":void 0} />${g("ttl")}</td>

@@ -274,9 +274,9 @@ function InlineEdit({ zone, record: r, onDone, onForbidden }) {
     <td class="col-name"><input ref=${first} aria-label="Name" value=${name} onInput=${(ev) => setName(ev.currentTarget.value)} aria-invalid=${errors.name ? 'true' : undefined} />${err('name')}</td>
     <td class="col-content">
       ${r.type === 'MX' ? html`<input class="prio-input" type="number" aria-label="Priority" value=${priority} onInput=${(ev) => setPriority(ev.currentTarget.value)} />` : null}
-      ${hasContent || r.type !== 'MX'
+      ${hasContent
         ? html`<input aria-label="Content" value=${content} onInput=${(ev) => setContent(ev.currentTarget.value)} aria-invalid=${errors.content ? 'true' : undefined} />`
-        : null}
+        : html`<span class="content">${r.content}</span> <small class="hint">(its fields: use “Fields…”)</small>`}
       ${err('content')}${err('priority')}${err('_form')}
     </td>
     <td class="col-ttl"><input type="number" aria-label="TTL" value=${ttl} onInput=${(ev) => setTtl(ev.currentTarget.value)} aria-invalid=${errors.ttl ? 'true' : undefined} />${err('ttl')}</td>
