@@ -1,7 +1,7 @@
 /**
  * The dashboard's pure logic, without a browser: record bodies from type-aware form values, bulk
  * actions as one batch (and batch errors traced to their record), API errors placed on fields,
- * the import preview and token policies.
+ * the import preview, token policies and the zone settings form.
  */
 import { describe, expect, it } from 'vitest'
 // @ts-expect-error plain ESM modules of the dashboard (bundled by workers/dashboard/build.mjs)
@@ -12,6 +12,8 @@ import { describeBatchErrors, planBulk } from '../../workers/dashboard/src/bulk-
 import { fieldErrors } from '../../workers/dashboard/src/field-errors.js'
 // @ts-expect-error plain ESM
 import { previewImport } from '../../workers/dashboard/src/import-preview.js'
+// @ts-expect-error plain ESM
+import { settingsErrors, toBody, toValues } from '../../workers/dashboard/src/settings-form.js'
 // @ts-expect-error plain ESM
 import { buildPolicies } from '../../workers/dashboard/src/token-policies.js'
 
@@ -104,5 +106,17 @@ describe('token policies', () => {
       { effect: 'allow', permission_groups: [{ id: 'dr' }], resources: { 'com.cloudflare.api.account.acc': { 'com.cloudflare.api.account.zone.*': '*' } } },
       { effect: 'allow', permission_groups: [{ id: 'tw' }], resources: { 'com.cloudflare.api.account.acc': '*' } },
     ])
+  })
+})
+
+describe('zone settings form', () => {
+  const settings = { ns_ttl: 86400, soa: { mname: 'ns1.x', rname: 'h.x', refresh: 1, retry: 2, expire: 3, min_ttl: 4, ttl: 5 }, proxy_addresses: { ipv4: ['192.0.2.1', '192.0.2.2'], ipv6: [] } }
+  it('round-trips the API settings through the form values', () => {
+    expect(toBody(toValues(settings))).toEqual(settings)
+  })
+  it('puts an error on the field whose path starts the message, not on one that merely ends the same', () => {
+    expect(settingsErrors({ errors: [{ code: 9021, message: 'ns_ttl: TTL must be 1 or 60–86400' }] })).toEqual({ ns_ttl: 'ns_ttl: TTL must be 1 or 60–86400' })
+    expect(settingsErrors({ errors: [{ code: 9000, message: 'proxy_addresses.ipv4.1: not an IPv4 address' }] })).toHaveProperty(['proxy_addresses.ipv4'])
+    expect(settingsErrors({ errors: [{ code: 9000, message: 'something else' }] })).toEqual({ _form: 'something else' })
   })
 })
