@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 // @ts-expect-error plain ESM modules of the dashboard (bundled by workers/dashboard/build.mjs)
-import { bodyFromValues, emptyValues, valuesFromRecord } from '../../workers/dashboard/src/record-types.js'
+import { bodyFromValues, describeRecord, emptyValues, valuesFromRecord } from '../../workers/dashboard/src/record-types.js'
 // @ts-expect-error plain ESM
 import { describeBatchErrors, planBulk } from '../../workers/dashboard/src/bulk-plan.js'
 // @ts-expect-error plain ESM
@@ -118,5 +118,12 @@ describe('zone settings form', () => {
     expect(settingsErrors({ errors: [{ code: 9021, message: 'ns_ttl: TTL must be 1 or 60–86400' }] })).toEqual({ ns_ttl: 'ns_ttl: TTL must be 1 or 60–86400' })
     expect(settingsErrors({ errors: [{ code: 9000, message: 'proxy_addresses.ipv4.1: not an IPv4 address' }] })).toHaveProperty(['proxy_addresses.ipv4'])
     expect(settingsErrors({ errors: [{ code: 9000, message: 'something else' }] })).toEqual({ _form: 'something else' })
+  })
+})
+
+describe('record descriptions', () => {
+  it('show the priority that MX, URI and SRV keep outside their content', () => {
+    expect(describeRecord(rec({ type: 'SRV', name: `_sip._tcp.${ZONE}`, content: '5 5060 sip.example.com', priority: 10 }))).toBe(`SRV _sip._tcp.${ZONE} 10 5 5060 sip.example.com`)
+    expect(describeRecord(rec({ type: 'HTTPS', content: '1 . alpn="h2"', priority: 1 }))).toBe(`HTTPS a.${ZONE} 1 . alpn="h2"`)
   })
 })

@@ -288,7 +288,7 @@ describe('dashboard', () => {
 
     await page.getByRole('button', { name: 'Audit log' }).click()
     await expect.poll(() => page.locator('table.audit').innerText()).toContain('192.0.2.99')
-    expect(await page.locator('table.audit').innerText()).toMatch(/update/)
+    expect(await page.locator('table.audit').innerText()).toMatch(/local dev token dev\s+update/)
     await expect.poll(() => page.getByTestId('propagation').innerText(), { timeout: 30_000 }).toMatch(/Live/)
     await shot('audit')
   })

@@ -11,6 +11,13 @@ export function AuditView({ zone, version }) {
   const [page, setPage] = useState(1)
   const [data, setData] = useState(null)
   const [error, setError] = useState(null)
+  const [tokenNames, setTokenNames] = useState(() => new Map([['dev', 'local dev token']]))
+  // Token names when this token may list tokens (an admin); otherwise the audit shows token ids.
+  useEffect(() => {
+    api('GET', '/user/tokens')
+      .then(({ result }) => setTokenNames((m) => new Map([...m, ...result.map((t) => [t.id, t.name])])))
+      .catch(() => {})
+  }, [])
   useEffect(() => {
     api('GET', `/zones/${zone.id}/dns_records/audit?page=${page}&per_page=25`)
       .then(({ result, result_info }) => (setData({ rows: result, info: result_info }), setError(null)))
@@ -29,7 +36,7 @@ export function AuditView({ zone, version }) {
               (r) => html`<tr>
                 <td>${r.seq}</td>
                 <td><time datetime=${r.when}>${new Date(r.when).toLocaleString()}</time></td>
-                <td class="mono">${r.token_id ?? '—'}</td>
+                <td>${r.token_id === null ? '—' : tokenNames.has(r.token_id) ? html`${tokenNames.get(r.token_id)} <span class="mono muted">${r.token_id}</span>` : html`<span class="mono">${r.token_id}</span>`}</td>
                 <td><span class=${`action ${r.action}`}>${r.action}</span></td>
                 <td class="content">${show(r.before)}</td>
                 <td class="content">${show(r.after)}</td>

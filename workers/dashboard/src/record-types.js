@@ -142,5 +142,10 @@ export function bodyFromValues(values) {
 
 /** One line of a record's content for tables and confirmations. */
 export function describeRecord(r) {
-  return `${r.type} ${r.name} ${r.priority !== undefined && r.type === 'MX' ? `${r.priority} ` : ''}${r.content}`
+  return `${r.type} ${r.name} ${showsPriority(r) ? `${r.priority} ` : ''}${r.content}`
+}
+
+/** MX, URI and SRV keep their priority outside `content`; HTTPS/SVCB content starts with it. */
+export function showsPriority(r) {
+  return r.priority !== undefined && (r.type === 'MX' || r.type === 'URI' || r.type === 'SRV')
 }

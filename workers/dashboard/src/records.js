@@ -8,7 +8,7 @@ import { describeBatchErrors, planBulk, ttlText } from './bulk-plan.js'
 import { fieldErrors } from './field-errors.js'
 import { html } from './html.js'
 import { RecordForm } from './record-form.js'
-import { fieldsFor, RECORD_TYPES, relativeName } from './record-types.js'
+import { fieldsFor, RECORD_TYPES, relativeName, showsPriority } from './record-types.js'
 import { ErrorList, Modal, Pager } from './ui.js'
 
 const SORTABLE = [
@@ -220,7 +220,7 @@ function Row({ zone, record: r, readOnly, selected, onSelect, onEdit, onMore, on
     ${readOnly ? null : html`<td class="sel"><input type="checkbox" aria-label=${`Select ${label} ${r.content}`} checked=${selected} onChange=${(ev) => onSelect(ev.currentTarget.checked)} /></td>`}
     <td class="col-type"><span class="type">${r.type}</span></td>
     <td class="col-name">${relativeName(r.name, zone.name)}<span class="fqdn">${r.name}</span></td>
-    <td class="col-content content">${r.priority !== undefined && (r.type === 'MX' || r.type === 'URI') ? html`<span class="prio">${r.priority}</span> ` : null}${r.content}${r.comment ? html`<div class="comment">${r.comment}</div>` : null}</td>
+    <td class="col-content content">${showsPriority(r) ? html`<span class="prio">${r.priority}</span> ` : null}${r.content}${r.comment ? html`<div class="comment">${r.comment}</div>` : null}</td>
     <td class="col-ttl">${ttlText(r.ttl)}</td>
     <td class="col-proxied">
       ${r.proxiable && !readOnly
