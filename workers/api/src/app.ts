@@ -13,6 +13,7 @@ import { onError } from './http/on-error.ts'
 import { accountsApp } from './routes/accounts.ts'
 import { audit } from './routes/audit.ts'
 import { importExport } from './routes/import-export.ts'
+import { localDevApp } from './routes/local-dev.ts'
 import { openapiApp } from './routes/openapi.ts'
 import { notifyAfterResponse } from './builder/notify.ts'
 import { pageRulesApp } from './routes/pagerules.ts'
@@ -53,6 +54,7 @@ export function createApp(): Hono<AppEnv> {
   const app = new Hono<AppEnv>()
   // Public, before the authenticated API: its auth middleware would run on every /client/v4 path.
   app.route('/client/v4', openapiApp)
+  app.route('/client/v4', localDevApp)
   app.route('/client/v4', api)
   app.all('/client/v4/*', (c) => {
     const path = new URL(c.req.url).pathname

@@ -1,181 +1,314 @@
-// edgedns dashboard: a thin client of the public API (/client/v4) and the DoH endpoint.
-const $ = (id) => document.getElementById(id)
-const TYPES = ['A', 'AAAA', 'CAA', 'CERT', 'CNAME', 'DNSKEY', 'DS', 'HTTPS', 'LOC', 'MX', 'NAPTR', 'NS', 'OPENPGPKEY', 'PTR', 'SMIMEA', 'SRV', 'SSHFP', 'SVCB', 'TLSA', 'TXT', 'URI']
-const PER_PAGE = 50
-const state = { token: localStorage.getItem('edgedns-token') || new URLSearchParams(location.search).get('token') || 'dev-token', zone: null, page: 1 }
+// Built from workers/dashboard/src by workers/dashboard/build.mjs — do not edit.
+var R,_t,An,G,De,$e,ht,_e,gt,Me,Oe,Pn,ae=Symbol.for("pv"),ye={},be=[],Nn=/^m(i|n|o|s|text|space)$/,Fe=Array.isArray,ze=be.slice,Q=Object.assign;function Y(t){t&&t.parentNode&&t.remove()}function $t(t,e,n){var r,s,o,a={},i=arguments.length;for(o in e)o=="key"?r=e[o]:o=="ref"&&typeof t!="function"?s=e[o]:a[o]=e[o];return i>2&&(a.children=i>3?ze.call(arguments,2):n),ie(t,a,r,s,null)}function ie(t,e,n,r,s){var o={type:t,props:e,key:n,ref:r,__k:null,__:null,__b:0,__e:null,__c:null,constructor:ae,__v:s||++_t,__i:-1,__u:0};return!s&&R.vnode&&R.vnode(o),o}function ve(t){return t.children}function he(t,e){this.props=t,this.context=e,this.__g=0}function X(t,e){if(e==null)return t.__&&X(t.__,t.__i+1);for(var n;e<t.__k.length;e++)if((n=t.__k[e])&&n.__e)return n.__e;return typeof t.type!="function"||t.props.__P?null:X(t)}function Ln(t){var e,n=t.__v,r=n.__e,s=[],o=[],a=t.__P;a&&((e=Q({constructor:ae},n)).__v=n.__v+1,R.vnode&&R.vnode(e),qe(a,e,n,t.__n,a.namespaceURI,32&n.__u?[r]:null,s,r||X(n),32&n.__u,o),e.__v=n.__v,e.__.__k[e.__i]=e,Tt(s,e,o),n.__=n.__e=null,e.__e!=r&&yt(e))}function yt(t){if((t=t.__)&&t.__c&&!t.props.__P)return t.__e=null,t.__k.some(function(e){return e&&(t.__e=e.__e)}),yt(t)}function ft(t){(8&t.__g||(t.__g|=8,G.push(t),$e++))&&De==R.debounceRendering||((De=R.debounceRendering)||queueMicrotask)(bt)}function bt(){try{for(var t,e=1;G.length;)G.length>e&&G.sort(ht),t=G.shift(),e=G.length,8&t.__g&&Ln(t)}finally{($e=G.length)&&(De||queueMicrotask)(bt)}}function vt(t,e,n,r,s,o,a,i,u,p,l){var h,f,c,m,g,b,w=r.__k||be,$=e.length;for(u=Rn(n,e,w,u,$),h=0;h<$;h++)(c=n.__k[h])!=null&&(f=~c.__i&&w[c.__i]||ye,c.__i=h,b=qe(t,c,f,s,o,a,i,u,p,l),m=c.__e,(f.ref!=c.ref||8&f.__u)&&(f.ref&&Ue(f.ref,null,c,f),c.ref&&l.push(c.ref,c.__c||m,c)),g=g||m,4&c.__u?(u=kt(c,u,t,!f.__v),f.__e&&(f.__e=null)):typeof c.type=="function"&&b!==void 0?u=b:m&&(u=m.nextSibling),c.__u&=-21);return n.__e=g,u}function Rn(t,e,n,r,s){var o,a,i,u,p,l,h,f,c,m=n.length,g=m,b=0,w=0,$=t.__k=Array(s);for(o=0;o<s;o++)(a=e[o])!=null&&typeof a!="boolean"&&typeof a!="function"?(typeof a!="object"||a.constructor===String?a=$[o]=ie(null,a):Fe(a)?a=$[o]=ie(ve,{children:a}):a.constructor===ae&&a.__b?a=$[o]=ie(a.type,a.props,a.key,a.ref,a.__v):$[o]=a,u=o+b,a.__=t,a.__b=t.__b+1,i=null,~(p=a.__i=In(a,n,u,g))&&(g--,(i=n[p])&&(i.__u|=2)),i&&i.__v?(a.__u|=16,p==u-1?b--:p==u+1?b++:p!=u&&(p>u?b--:b++,w=1)):(~p||(s>m?b--:s<m&&b++),typeof a.type!="function"&&(a.__u|=4))):$[o]=null;if(w){for(l=[],h=[],o=0;o<s;o++)if((a=$[o])&&16&a.__u){for(b=0,f=l.length;b<f;)l[c=b+f>>1]<a.__i?b=c+1:f=c;l[b]=a.__i,h[o]=b+1}for(b=l.length;o--;)h[o]&&(h[o]==b?b--:$[o].__u|=4)}if(g)for(o=0;o<m;o++)!(i=n[o])||2&i.__u||(i.__e==r&&(r=X(i)),He(i,i));return r}function kt(t,e,n,r){var s,o,a,i;if(typeof t.type=="function"){if(t.props.__P)return e;if(s=t.__k)for(o=0;o<s.length;o++)s[o]&&(s[o].__=t,e=kt(s[o],e,n,!1));return e}for(e&&!e.parentNode&&(e=X(t))&&!e.parentNode&&(e=null),a=t.__e,i=e;i&&i.nodeType==8;)i=i.nextSibling;for(a!=i&&(!r&&n.moveBefore&&a.parentNode?n.moveBefore(a,e):n.insertBefore(a,e||null)),e=a;(e=e&&e.nextSibling)&&e.nodeType==8&&!e.data.startsWith("$s"););return e}function In(t,e,n,r){var s,o=t.key,a=t.type,i=e[n],u=i&&!(2&i.__u);if(i===null&&o==null||u&&o==i.key&&a==i.type)return n;if(r>(u?1:0)){for(s=n-1;s>=0;s--)if((i=e[s])&&!(2&i.__u)&&o==i.key&&a==i.type)return s;for(s=n+1;s<e.length;s++)if((i=e[s])&&!(2&i.__u)&&o==i.key&&a==i.type)return s}return-1}function mt(t,e,n){n==null&&(n=""),e[0]=="-"?t.setProperty(e,n):t[e]=n}function me(t,e,n,r,s){var o,a;if(e=="style")if(typeof n=="string")t.style.cssText=n;else{if(typeof r=="string"&&(t.style.cssText=r=""),r)for(e in r)n&&e in n||mt(t.style,e);if(n)for(e in n)r&&n[e]==r[e]||mt(t.style,e,n[e])}else if(e[0]=="o"&&e[1]=="n")typeof n!="function"&&(n=null),typeof r!="function"&&(r=null),(t.__e||(t.__e={}))[e]=n,n&&r||(a=Oe[e]||(Oe[e]=Dn(e)),(t.__a||(t.__a={}))[e]=Me,o=e!=(e=e.replace(gt,"$1")),(e=e.slice(2))[0]<"a"&&(e=e.toLowerCase()),n?t.addEventListener(e,a,o):t.removeEventListener(e,a,o));else{if(s=="http://www.w3.org/2000/svg")e=e.replace(/xlink(H|:h)/,"h").replace(/sName$/,"s");else if(e!="width"&&e!="height"&&e!="href"&&e!="list"&&e!="form"&&e!="tabIndex"&&e!="download"&&e!="rowSpan"&&e!="colSpan"&&e!="role"&&e!="popover"&&e in t)try{return void(t[e]=n??"")}catch{}if(typeof n=="function")return;n==null||n===!1&&e[4]!="-"?t.removeAttribute(e):t.setAttribute(e,e=="popover"&&n==1?"":n)}}function Dn(t){return function(e){var n=this.__e;if(n){if(n=n[t],e[_e]==null)e[_e]=Me++;else if(e[_e]<this.__a[t])return;return n(R.event?R.event(e):e)}}}function qe(t,e,n,r,s,o,a,i,u,p){var l,h,f,c,m,g,b,w,$,v,k,S,T,x,N,C,L,q,z=e.type;if(e.constructor!==ae)return null;128&n.__u&&(u=32&n.__u,l=n.__c.__z)&&(e.__u|=u,h=o=[],l.nodeType==8?i=ge(l,o):o.push(l),i=o[0]||i),(l=R.__b)&&l(e);e:if(typeof z=="function"){f=a.length;try{if(w=e.props,$=(l=z.prototype)&&l.render,v=(l=z.contextType)&&r[l.__c],k=l?v?v.props.value:l.__:r,(c=n.__c)?(e.__c=c,2&c.__g&&(c.__g|=1)):($?e.__c=c=new z(w,k):(e.__c=c=new he(w,k),c.constructor=z,c.render=Mn),v&&v.sub(c),c.state||(c.state={}),c.__n=r,c.__g|=8,c.__h=[],c.__k=[]),$&&(c.__s||(c.__s=c.state),z.getDerivedStateFromProps&&(c.__s==c.state&&(c.__s=Q({},c.__s)),Q(c.__s,z.getDerivedStateFromProps(w,c.__s)))),m=c.props,g=c.state,c.__v=e,n.__c){if(w!==m&&$&&!z.getDerivedStateFromProps&&c.componentWillReceiveProps&&c.componentWillReceiveProps(w,k),e.__v==n.__v&&!(8&c.__g)||!(4&c.__g)&&c.shouldComponentUpdate&&c.shouldComponentUpdate(w,c.__s,k)===!1){e.__v!=n.__v&&(c.props=w,c.state=c.__s,c.__g&=-9),e.__e=n.__e,e.__k=n.__k,e.__k.some(function(F){F&&(F.__=e)}),be.push.apply(c.__h,c.__k),c.__k=[],c.__h.length&&a.push(c),i=X(n);break e}c.componentWillUpdate&&c.componentWillUpdate(w,c.__s,k),$&&c.componentDidUpdate&&c.__h.push(function(){c.componentDidUpdate(m,g,b)})}else $&&!z.getDerivedStateFromProps&&c.componentWillMount&&c.componentWillMount(),$&&c.componentDidMount&&c.__h.push(c.componentDidMount);c.context=k,c.props=w,c.__P=t,c.__g&=-5,S=R.__r,T=$?25:0;do c.__g&=-9,S&&S(e),l=c.render(c.props,c.state=c.__s,c.context);while(8&c.__g&&++T<25);$&&(be.push.apply(c.__h,c.__k),c.__k=[]),c.state=c.__s,c.getChildContext&&(r=Q({},r,c.getChildContext())),$&&n.__c&&c.getSnapshotBeforeUpdate&&(b=c.getSnapshotBeforeUpdate(m,g)),x=l&&l.type===ve&&l.key==null?l.props.children:l,w.__P&&(l=i,s=(t=w.__P).namespaceURI,u=o=null,n.props&&n.props.__P!=t&&(n.__k.some(function(F){F&&He(F,F)}),n.__k=null),i=n.__k?X(n,0):null),i=vt(t,Fe(x)?x:[x],e,n,r,s,o,a,i,u,p),w.__P&&(e.__e=null,i=l),e.__u&=-161,h&&h.some(Y),c.__h.length&&a.push(c),1&c.__g&&(c.__g&=-4)}catch(F){if(a.length=f,e.__v=null,u||o)if(F&&F.then){if(e.__u|=128|u,o){for(~(L=o.indexOf(i||void 0))||(L=o.length);(q=o[L-1])&&q.nodeType==8;)L--;for(;L<o.length;L++)if(q=o[L])if(o[L]=null,N){if(q==C)break}else{if(q.nodeType!=8)break;q.data.startsWith("$s")&&(C=ge(N=q))}}if(!N){for(;i&&i.nodeType==8&&i.nextSibling;)i=i.nextSibling;N=i}(l=ge(N=e.__c.__z||(e.__c.__z=N)))?(e.__e=N,i=l):e.__e=i,i=i&&i.nextSibling}else o&&o.some(Y);else e.__e=n.__e;e.__k||(e.__k=n.__k||[]),F&&F.then||xt(e),R.__e(F,e,n)}}else i=e.__e=On(n.__e,e,n,r,s,o,a,u,p,t);return(l=R.diffed)&&l(e),i}function ge(t,e){if(t&&t.nodeType==8&&t.data.startsWith("$s"))for(var n=1;t=t.nextSibling;){if(t.nodeType==8){if(t.data.startsWith("$s"))n++;else if(t.data.startsWith("/$s")&&!--n)return t}e&&e.push(t)}}function xt(t){t&&(t.__c&&(t.__c.__g|=4),t.__k&&t.__k.some(xt))}function Tt(t,e,n){for(var r=0;r<n.length;)Ue(n[r++],n[r++],n[r++]);R.__c&&R.__c(e,t),t.some(function(s){try{t=s.__h,s.__h=[],t.some(function(o){o.call(s)})}catch(o){R.__e(o,s.__v)}})}function On(t,e,n,r,s,o,a,i,u,p){var l,h,f,c,m,g,b,w,$=n.props||ye,v=e.props,k=e.type;if(k=="svg"?s="http://www.w3.org/2000/svg":k=="math"?s="http://www.w3.org/1998/Math/MathML":s||(s="http://www.w3.org/1999/xhtml"),o){for(l=0;l<o.length;l++)if((m=o[l])&&(k?m.localName==k:m.nodeType==3)){t=m,o[l]=null;break}}if(!t){if(w=p.ownerDocument||document,!k)return w.createTextNode(v);t=w.createElementNS(s,k,v.is?v:p),i&&(R.__m&&R.__m(e,o),i=!1),o=null}if(k){if(p=k=="template"&&t.content||t,o=k=="textarea"&&v.defaultValue!=null?null:o&&ze.call(p.childNodes),!i&&o)for($={},l=0;l<t.attributes.length;l++)$[(m=t.attributes[l]).name]=m.value;for(l in $)m=$[l],l=="dangerouslySetInnerHTML"?f=m:l=="children"||l in v||l=="value"&&"defaultValue"in v||l=="checked"&&"defaultChecked"in v||me(t,l,null,m,s);for(l in v)m=v[l],l=="children"?c=m:l=="dangerouslySetInnerHTML"?h=m:l=="value"?g=m:l=="checked"?b=m:i&&typeof m!="function"||$[l]===m||me(t,l,m,$[l],s);h?(i||f&&(h.__html==f.__html||h.__html==t.innerHTML)||(t.innerHTML=h.__html),e.__k=[]):(f&&(t.textContent=""),(k=="foreignObject"||s=="http://www.w3.org/1998/Math/MathML"&&Nn.test(k))&&(s="http://www.w3.org/1999/xhtml"),vt(p,Fe(c)?c:[c],e,n,r,s,o,a,o?o[0]:n.__k&&X(n,0),i,u),o&&o.some(Y)),i&&k!="textarea"||(l="value",k=="progress"&&g==null?t.removeAttribute(l):g==null||g===t[l]&&(k!="progress"||g)||me(t,l,g,$[l],s),l="checked",b!=null&&b!=t[l]&&me(t,l,b,$[l],s))}else $===v||i&&t.data==v||(t.data=v);return t}function Ue(t,e,n,r){try{typeof t=="function"?e?e.__x=t(e)||1:r&&(r=r.__c||r.__e)&&(e=r.__x)&&(r.__x=null,typeof e=="function"?e():t(null)):t.current=e}catch(s){R.__e(s,n)}}function He(t,e,n){var r,s,o,a;if(R.unmount&&R.unmount(t),!(r=t.ref)||r.current&&r.current!=t.__e||Ue(r,null,e,t),r=t.__c){if(r.componentWillUnmount)try{r.componentWillUnmount()}catch(i){R.__e(i,e)}r.__P=r.__n=null}if(r=t.__k)for(a=0;a<r.length;a++)r[a]&&He(r[a],e,typeof t.type!="function"||n&&!t.props.__P);!n&&(r=t.__c)&&(r=r.__z)&&(s=ge(r,o=[]))&&(r==t.__e&&o.some(Y),Y(s),Y(r)),n||Y(t.__e),t.__e=t.__c=t.__=null}function Mn(t,e,n){return this.constructor(t,n)}function wt(t,e){var n,r,s,o;R.__&&R.__(t,e),e.nodeType==9&&(e=e.documentElement),r=(n=t&&32&t.__u)?null:e.__k,e.__k=ie(ve,{children:[t]}),s=[],o=[],qe(e,e.__k,r||ye,ye,e.namespaceURI,r?null:e.firstChild?ze.call(e.childNodes):null,s,r?r.__e:e.firstChild,n,o),Tt(s,e.__k,o),e.__k.props.children=null}R={__e:function(t,e,n,r){for(var s,o,a;e=e.__;)if((s=e.__c)&&!(1&s.__g)){s.__g|=4;try{if((a=(o=s.constructor)&&o.getDerivedStateFromError)&&s.setState(o.getDerivedStateFromError(t)),s.componentDidCatch&&(s.componentDidCatch(t,r||{}),a=1),a&&8&s.__g)return void(s.__g|=2)}catch(i){t=i}}throw $e=0,t}},_t=0,An=function(t){return t!=null&&t.constructor===ae},he.prototype.setState=function(t,e){var n=this.__s;n&&n!=this.state||(n=this.__s=Q({},this.state)),typeof t=="function"&&(t=t(Q({},n),this.props)),t&&(Q(n,t),this.__v&&(e&&this.__k.push(e),ft(this)))},he.prototype.forceUpdate=function(t){this.__v&&(this.__g|=4,t&&this.__h.push(t),ft(this))},he.prototype.render=ve,G=[],$e=0,ht=function(t,e){return t.__v.__b-e.__v.__b},_e=Symbol(),gt=/(PointerCapture)$|Capture$/i,Me=0,Oe={},Pn=0;var ce,M,Ve,St,Be=Object.is,ue=0,Dt=[],Ze=[],I=R,Ct=I.__b,Et=I.__r,At=I.diffed,Pt=I.__c,Nt=I.unmount,Lt=I.__;function We(t,e){I.__h&&I.__h(M,t,ue||e),ue=0;var n=M.__H||(M.__H={__:[],__h:[]});return t>=n.__.length&&n.__.push({}),n.__[t]}function y(t){return ue=1,Fn(Ft,t)}function Fn(t,e,n){var r=We(ce++,2);if(r.t=t,!r.__c&&(r.__=[n?n(e):Ft(void 0,e),function(o){var a=(r.__N||r.__)[0],i=r.t(a,o);Be(a,i)||(r.__N=[i,r.__[1]],r.__c.setState({}))}],r.__c=M,!M.__f)){M.__f=!0;var s=M.shouldComponentUpdate;M.shouldComponentUpdate=function(o,a,i){var u=this.__H;if(!u)return!0;var p=!1,l=this.props!=o;if(u.__.some(function(f){f.__N&&(p=!0,Be(f.__[0],f.__N[0])||(l=!0))}),s){var h=s.call(this,o,a,i);return p?h||l:h}return!p||l}}return r.__}function D(t,e){var n=We(ce++,3);!I.__s&&Mt(n.__H,e)&&(n.__P=!0,n.__=t,n.u=e,M.__H.__h.push(n))}function H(t){return ue=5,Ot(function(){return{current:t}},[])}function Ot(t,e){var n=We(ce++,7);return Mt(n.__H,e)&&(n.__=t(),n.__H=e),n.__}function ne(t,e){return ue=8,Ot(function(){return t},e)}function zn(){var t;do{for(;t=Ze.shift();)try{le(t)}catch(n){I.__e(n,{__:(t=t.__P)&&t.__v})}for(;t=Dt.shift();){var e=t.__H;if(t.__P&&e)try{e.__h.some(le),e.__h.some(je),e.__h=[]}catch(n){e.__h=[],I.__e(n,t.__v)}}}while(Ze.length)}I.__b=function(t){M=null,Ct&&Ct(t)},I.__=function(t,e){t&&e.__k&&e.__k.__m&&(t.__m=e.__k.__m),Lt&&Lt(t,e)},I.__r=function(t){Et&&Et(t),ce=0;var e=(M=t.__c).__H;e&&(Ve==M?M.__h=[]:(e.__h.some(le),e.__h.some(je),ce=0),e.__h=[],e.__.some(function(n){n.__N&&(n.__=n.__N),n.u=n.__N=void 0})),Ve=M},I.diffed=function(t){At&&At(t);var e=t.__c;e&&e.__H&&(e.__H.__h.length&&It(Dt.push(e)),e.__H.__.some(function(n){n.u&&(n.__H=n.u)})),Ve=M=null},I.__c=function(t,e){e.some(function(n){try{n.__h.some(le),n.__h=n.__h.filter(function(r){return!r.__||je(r)})}catch(r){n.__h=[function(){throw r}]}}),Pt&&Pt(t,e)},I.unmount=function(t){Nt&&Nt(t);var e,n,r=t.__c;r&&r.__H&&(r.__H.__.some(function(s){try{if(s.__P&&s.__c){if(n===void 0){for(n=t.__;n&&(!n.__c||!n.__c.__P);)n=n.__;n=n&&n.__c}s.__P=n,It(Ze.push(s))}else le(s)}catch(o){e=o}}),r.__H=void 0,e&&I.__e(e,r.__v))};var Rt=typeof requestAnimationFrame=="function";function qn(t){var e,n=function(){clearTimeout(r),Rt&&cancelAnimationFrame(e),setTimeout(t)},r=setTimeout(n,35);Rt&&(e=requestAnimationFrame(n))}function It(t){t!=1&&St==I.requestAnimationFrame||((St=I.requestAnimationFrame)||qn)(zn)}function le(t){var e=M,n=t.__c;typeof n=="function"&&(t.__c=void 0,n()),M=e}function je(t){var e=M;t.__c=t.__(),M=e}function Mt(t,e){return!t||t.length!=e.length||e.some(function(n,r){return!Be(n,t[r])})}function Ft(t,e){return typeof e=="function"?e(t):e}var Ge="edgedns.token",Ke="/client/v4",de=sessionStorage.getItem(Ge)??"",ke={get token(){return de},set(t){de=t,sessionStorage.setItem(Ge,t)},clear(){de="",sessionStorage.removeItem(Ge)}},Xe=class extends Error{constructor(e,n){let r=n[0]??{code:e,message:"request failed"};super(`${r.message} (code ${r.code})`),this.status=e,this.errors=n}get forbidden(){return this.status===403}};async function zt(t){let e=await t.json().catch(()=>null);if(e&&e.success)return e;throw new Xe(t.status,e?.errors?.length?e.errors:[{code:t.status,message:t.statusText||"request failed"}])}async function P(t,e,n,r){let s={authorization:`Bearer ${r??de}`},o;n instanceof FormData?o=n:n!==void 0&&(s["content-type"]="application/json",o=JSON.stringify(n));let a=await fetch(`${Ke}${e}`,{method:t,headers:s,body:o});return zt(a)}async function qt(t){let e=await fetch(`${Ke}${t}`,{headers:{authorization:`Bearer ${de}`}});return e.ok||await zt(e),e.text()}async function Ut(){try{let t=await fetch(`${Ke}/local_dev`,{cache:"no-store"});return t.ok?(await t.json()).result?.dev_token??null:null}catch{return null}}var Vt=function(t,e,n,r){var s;e[0]=0;for(var o=1;o<e.length;o++){var a=e[o++],i=e[o]?(e[0]|=a?1:2,n[e[o++]]):e[++o];a===3?r[0]=i:a===4?r[1]=Object.assign(r[1]||{},i):a===5?(r[1]=r[1]||{})[e[++o]]=i:a===6?r[1][e[++o]]+=i+"":a?(s=t.apply(i,Vt(t,i,n,["",null])),r.push(s),i[0]?e[0]|=2:(e[o-2]=0,e[o]=s)):r.push(i)}return r},Ht=new Map;function Bt(t){var e=Ht.get(this);return e||(e=new Map,Ht.set(this,e)),(e=Vt(this,e.get(t)||(e.set(t,e=(function(n){for(var r,s,o=1,a="",i="",u=[0],p=function(f){o===1&&(f||(a=a.replace(/^\s*\n\s*|\s*\n\s*$/g,"")))?u.push(0,f,a):o===3&&(f||a)?(u.push(3,f,a),o=2):o===2&&a==="..."&&f?u.push(4,f,0):o===2&&a&&!f?u.push(5,0,!0,a):o>=5&&((a||!f&&o===5)&&(u.push(o,0,a,s),o=6),f&&(u.push(o,f,0,s),o=6)),a=""},l=0;l<n.length;l++){l&&(o===1&&p(),p(l));for(var h=0;h<n[l].length;h++)r=n[l][h],o===1?r==="<"?(p(),u=[u],o=3):a+=r:o===4?a==="--"&&r===">"?(o=1,a=""):a=r+a[0]:i?r===i?i="":a+=r:r==='"'||r==="'"?i=r:r===">"?(p(),o=1):o&&(r==="="?(o=5,s=a,a=""):r==="/"&&(o<5||n[l][h+1]===">")?(p(),o===3&&(u=u[0]),o=u,(u=u[0]).push(2,0,o),o=0):r===" "||r==="	"||r===`
+`||r==="\r"?(p(),o=2):a+=r),o===3&&a==="!--"&&(o=4,u=u[0])}return p(),u})(t)),e),arguments,[])).length>1?e:e[0]}var d=Bt.bind($t);var Te=["A","AAAA","CNAME","MX","TXT","SRV","CAA","NS","PTR","HTTPS","SVCB","URI","TLSA","SMIMEA","SSHFP","DS","DNSKEY","CERT","NAPTR","LOC","OPENPGPKEY"],Ye=new Set(["A","AAAA","CNAME"]),O=(t,e,n="")=>({key:t,label:e,kind:"text",hint:n}),oe=(t,e,n="")=>({key:t,label:e,kind:"textarea",hint:n}),V=(t,e,n,r,s="")=>({key:t,label:e,kind:"number",min:n,max:r,hint:s}),xe=(t,e,n)=>({key:t,label:e,kind:"select",options:n}),B=(t,e,n)=>V(t,e,0,255,n),U=(t,e,n)=>V(t,e,0,65535,n),Un=[V("data.lat_degrees","Latitude degrees",0,90),V("data.lat_minutes","Latitude minutes",0,59),V("data.lat_seconds","Latitude seconds",0,59.999),xe("data.lat_direction","Latitude direction",["N","S"]),V("data.long_degrees","Longitude degrees",0,180),V("data.long_minutes","Longitude minutes",0,59),V("data.long_seconds","Longitude seconds",0,59.999),xe("data.long_direction","Longitude direction",["E","W"]),V("data.altitude","Altitude (m)",-1e5,4284967295e-2),V("data.size","Size (m)",0,9e7),V("data.precision_horz","Horizontal precision (m)",0,9e7),V("data.precision_vert","Vertical precision (m)",0,9e7)],Zt=[B("data.usage","Usage","0\u20133 (3 = DANE-EE)"),B("data.selector","Selector","0 = full certificate, 1 = public key"),B("data.matching_type","Matching type","0 = exact, 1 = SHA-256, 2 = SHA-512"),oe("data.certificate","Certificate association data","hex")],Hn={A:[O("content","IPv4 address","e.g. 192.0.2.1")],AAAA:[O("content","IPv6 address","e.g. 2001:db8::1")],CNAME:[O("content","Target","a host name")],NS:[O("content","Name server")],PTR:[O("content","Domain name")],TXT:[oe("content","Text")],OPENPGPKEY:[oe("content","Public key","base64")],MX:[U("priority","Priority","lower is preferred"),O("content","Mail server")],URI:[U("priority","Priority"),U("data.weight","Weight"),O("data.target","Target URI")],SRV:[O("srv.service","Service","e.g. _sip"),xe("srv.protocol","Protocol",["_tcp","_udp","_tls"]),U("data.priority","Priority"),U("data.weight","Weight"),U("data.port","Port"),O("data.target","Target")],CAA:[B("data.flags","Flags","0, or 128 = critical"),xe("data.tag","Tag",["issue","issuewild","iodef","issuemail","issuevmc"]),O("data.value","Value","e.g. letsencrypt.org")],HTTPS:[U("data.priority","Priority","0 = alias mode"),O("data.target","Target",". = the owner name"),O("data.value","Parameters",'e.g. alpn="h2,h3" ipv4hint=192.0.2.1')],SVCB:[U("data.priority","Priority","0 = alias mode"),O("data.target","Target",". = the owner name"),O("data.value","Parameters",'e.g. alpn="h2" port=8443')],TLSA:Zt,SMIMEA:Zt,SSHFP:[B("data.algorithm","Algorithm","1 RSA, 2 DSA, 3 ECDSA, 4 Ed25519"),B("data.type","Fingerprint type","1 SHA-1, 2 SHA-256"),O("data.fingerprint","Fingerprint","hex")],DS:[U("data.key_tag","Key tag"),B("data.algorithm","Algorithm"),B("data.digest_type","Digest type","2 = SHA-256"),oe("data.digest","Digest","hex")],DNSKEY:[U("data.flags","Flags","256 ZSK, 257 KSK"),B("data.protocol","Protocol","always 3"),B("data.algorithm","Algorithm"),oe("data.public_key","Public key","base64")],CERT:[U("data.type","Certificate type"),U("data.key_tag","Key tag"),B("data.algorithm","Algorithm"),oe("data.certificate","Certificate","base64")],NAPTR:[U("data.order","Order"),U("data.preference","Preference"),O("data.flags","Flags","e.g. U"),O("data.service","Service","e.g. E2U+sip"),O("data.regex","Regular expression"),O("data.replacement","Replacement",". when a regex is used")],LOC:Un},Vn={"srv.protocol":"_tcp","data.tag":"issue","data.lat_direction":"N","data.long_direction":"E","data.flags":""};function J(t){return Hn[t]??[O("content","Content")]}function pe(t,e){return t===e?"@":t.endsWith(`.${e}`)?t.slice(0,-e.length-1):t}function we(t){let e={type:t,name:"",ttl:"1",proxied:!1,comment:""};for(let n of J(t))e[n.key]=Vn[n.key]??(n.kind==="select"?n.options[0]:"");return t==="CAA"&&(e["data.flags"]="0"),e}function jt(t,e){let n={...we(t.type),name:pe(t.name,e),ttl:String(t.ttl),proxied:t.proxied,comment:t.comment??""};for(let r of J(t.type))if(r.key==="content")n.content=t.content;else if(r.key==="priority")n.priority=t.priority===void 0?"":String(t.priority);else if(r.key.startsWith("data.")){let s=t.data?.[r.key.slice(5)];n[r.key]=s==null?"":String(s)}if(t.type==="SRV"){let[r="",s="_tcp",...o]=n.name.split(".");n["srv.service"]=r,n["srv.protocol"]=s,n.name=o.length===0?"@":o.join(".")}return n}function Bn(t,e){if(t.kind!=="number")return e;if(e==="")return;let n=Number(e);return Number.isFinite(n)?n:e}function Wt(t){let e=t.type,n={type:e,name:t.name.trim()||"@",ttl:Number(t.ttl)};Ye.has(e)&&(n.proxied=!!t.proxied),t.comment?.trim()&&(n.comment=t.comment.trim());let r={},s=!1;for(let o of J(e)){let a=Bn(o,String(t[o.key]??"").trim());o.key==="content"?n.content=a:o.key==="priority"?n.priority=a:o.key.startsWith("data.")&&(s=!0,a!==void 0&&a!==""&&(r[o.key.slice(5)]=a))}if(e==="SRV"){let o=n.name==="@"?"":`.${n.name}`;n.name=`${t["srv.service"].trim()}.${t["srv.protocol"]}${o}`}return s&&(n.data=r),n}function Z(t){return`${t.type} ${t.name} ${Qe(t)?`${t.priority} `:""}${t.content}`}function Qe(t){return t.priority!==void 0&&(t.type==="MX"||t.type==="URI"||t.type==="SRV")}var Zn=0,jn=t=>`${t}-${++Zn}`;function K({field:t,value:e,error:n,onInput:r,disabled:s,idPrefix:o="f"}){let a=H(jn(o)).current,i=`${a}-hint`,u=`${a}-err`,p=[t.hint?i:"",n?u:""].filter(Boolean).join(" ")||void 0,l={id:a,name:t.key,disabled:s,"aria-invalid":n?"true":void 0,"aria-describedby":p},h=c=>r(t.key,c.currentTarget.value),f;if(t.kind==="select")f=d`<select ...${l} value=${e} onChange=${h}>${t.options.map(c=>d`<option value=${c}>${c}</option>`)}</select>`;else if(t.kind==="textarea")f=d`<textarea ...${l} rows="3" value=${e} onInput=${h}></textarea>`;else{let c=t.kind==="number";f=d`<input ...${l} type=${c?"number":"text"} inputmode=${c?"decimal":void 0} step=${c?"any":void 0} min=${t.min} max=${t.max} value=${e} onInput=${h} autocomplete="off" spellcheck="false" />`}return d`<div class=${`field${n?" has-error":""}`} data-field=${t.key}>
+    <label for=${a}>${t.label}</label>
+    ${f}
+    ${t.hint?d`<small id=${i} class="hint">${t.hint}</small>`:null}
+    ${n?d`<small id=${u} class="error" role="alert">${n}</small>`:null}
+  </div>`}function ee({title:t,onClose:e,children:n,wide:r}){let s=H(null);return D(()=>{let o=document.activeElement,a=s.current;return a.showModal(),a.querySelector("[autofocus], input, select, textarea, button")?.focus(),()=>{a.open&&a.close(),o instanceof HTMLElement&&o.focus()}},[]),d`<dialog ref=${s} class=${r?"wide":""} aria-labelledby="modal-title" onCancel=${o=>(o.preventDefault(),e())}>
+    <h2 id="modal-title">${t}</h2>
+    ${n}
+  </dialog>`}function Se({info:t,onPage:e,label:n}){if(!t)return null;let r=Math.max(1,t.total_pages??1);return d`<nav class="pager" aria-label=${n}>
+    <button type="button" onClick=${()=>e(1)} disabled=${t.page<=1} aria-label="First page">«</button>
+    <button type="button" onClick=${()=>e(t.page-1)} disabled=${t.page<=1}>‹ Previous</button>
+    <span class="page-info" aria-live="polite">Page ${t.page.toLocaleString("en")} of ${r.toLocaleString("en")} · ${t.total_count.toLocaleString("en")} total</span>
+    <button type="button" onClick=${()=>e(t.page+1)} disabled=${t.page>=r}>Next ›</button>
+    <button type="button" onClick=${()=>e(r)} disabled=${t.page>=r} aria-label="Last page">»</button>
+  </nav>`}function Gt({messages:t}){return!t||t.length===0?null:d`<div class="alert error" role="alert"><ul>${t.map(e=>d`<li>${e}</li>`)}</ul></div>`}var Xt=t=>t?`${Z(t)} (TTL ${t.ttl===1?"auto":t.ttl}${t.proxied?", proxied":""})`:"\u2014";function Kt({zone:t,version:e}){let[n,r]=y(1),[s,o]=y(null),[a,i]=y(null),[u,p]=y(()=>new Map([["dev","local dev token"]]));return D(()=>{P("GET","/user/tokens").then(({result:l})=>p(h=>new Map([...h,...l.map(f=>[f.id,f.name])]))).catch(()=>{})},[]),D(()=>{P("GET",`/zones/${t.id}/dns_records/audit?page=${n}&per_page=25`).then(({result:l,result_info:h})=>(o({rows:l,info:h}),i(null))).catch(l=>i(l.message))},[t.id,n,e]),d`<section aria-labelledby="audit-heading">
+    <h2 id="audit-heading">Audit log</h2>
+    ${a?d`<p class="alert error" role="alert">${a}</p>`:null}
+    ${s?d`<div class="table-wrap"><table class="audit">
+          <thead><tr><th>Seq</th><th>When</th><th>Token</th><th>Action</th><th>Before</th><th>After</th></tr></thead>
+          <tbody>
+            ${s.rows.length===0?d`<tr><td colspan="6" class="empty">No changes yet.</td></tr>`:null}
+            ${s.rows.map(l=>d`<tr>
+                <td>${l.seq}</td>
+                <td><time datetime=${l.when}>${new Date(l.when).toLocaleString()}</time></td>
+                <td>${l.token_id===null?"\u2014":u.has(l.token_id)?d`${u.get(l.token_id)} <span class="mono muted">${l.token_id}</span>`:d`<span class="mono">${l.token_id}</span>`}</td>
+                <td><span class=${`action ${l.action}`}>${l.action}</span></td>
+                <td class="content">${Xt(l.before)}</td>
+                <td class="content">${Xt(l.after)}</td>
+              </tr>`)}
+          </tbody>
+        </table></div>
+        <${Se} info=${s.info} label="Audit log pages" onPage=${r} />`:d`<p aria-busy="true">Loading…</p>`}
+  </section>`}var A=class extends Error{line;column;reason;constructor(e,n){super(`line ${n.line}, column ${n.column}: ${e}`),this.name="ZoneFileError",this.line=n.line,this.column=n.column,this.reason=e}};var Ce=10,Je=13,et=32,tt=9,Ee=34,Qt=59,Jt=40,en=41,Yt=92,Wn=61;function Gn(t){return t>=48&&t<=57}function Xn(t){return t===et||t===tt||t===Ce||t===Je||t===Qt||t===Jt||t===en||t===Ee}function re(t){return{line:t.line,column:t.column+t.text.length}}function*tn(t){let e=t.length,n=t.charCodeAt(0)===65279?1:0,r=1,s=n,o=[],a=[],i=!1,u,p=!0,l=m=>({line:r,column:m-s+1}),h=m=>{let g=m+1<e?t.charCodeAt(m+1):-1;if(g===-1||g===Ce||g===Je)throw new A("bad escape sequence",l(m));if(!Gn(g))return 2;let b=t.slice(m+1,m+4);if(!/^\d{3}$/.test(b)||Number(b)>255)throw new A("bad escape sequence",l(m));return 4},f=m=>{let g=m+1;for(;;){let b=g<e?t.charCodeAt(g):-1;if(b===-1||b===Ce)throw new A("unterminated quoted string",l(m));if(b===Ee)return g;g+=b===Yt?h(g):1}};for(;n<e;){let m=t.charCodeAt(n);if(p&&(p=!1,o.length===0&&a.length===0&&(i=m===et||m===tt)),m===Ce)o.length===0&&a.length>0&&(yield u===void 0?{tokens:a,blankOwner:i}:{tokens:a,blankOwner:i,comment:u},a=[]),u=void 0,r++,n++,s=n,p=!0;else if(m===et||m===tt||m===Je)n++;else if(m===Qt){let g=t.indexOf(`
+`,n);g===-1&&(g=e);let b=t.slice(n+1,g).trim();u=b===""?void 0:b,n=g}else if(m===Jt)o.push(l(n)),n++;else if(m===en){if(!o.pop())throw new A("unbalanced parenthesis",l(n));n++}else if(m===Ee){let g=f(n);a.push({text:t.slice(n,g+1),line:r,column:n-s+1,quoted:!0}),n=g+1}else{let g=n;for(;g<e;){let b=t.charCodeAt(g);if(b===Ee&&g>n&&t.charCodeAt(g-1)===Wn){g=f(g)+1;continue}if(Xn(b))break;g+=b===Yt?h(g):1}a.push({text:t.slice(n,g),line:r,column:n-s+1,quoted:!1}),n=g}}let c=o.pop();if(c)throw new A("unbalanced parenthesis",c);a.length>0&&(yield u===void 0?{tokens:a,blankOwner:i}:{tokens:a,blankOwner:i,comment:u})}var Kn={w:604800,d:86400,h:3600,m:60,s:1},Yn=/^(?:\d+[wdhms])+$/i,Qn=/(\d+)([wdhms])/gi;function se(t){let e;if(/^\d+$/.test(t))e=Number(t);else if(Yn.test(t)){e=0;for(let[,n,r]of t.matchAll(Qn))e+=Number(n)*(Kn[r.toLowerCase()]??0)}else return;return e<=2147483647?e:void 0}var Jn=new Set(["CH","CHAOS","HS","HESIOD","CS","CSNET","NONE","ANY"]),eo=/^[A-Z][A-Z0-9-]*$/;function to(t){return t==="IN"||Jn.has(t)||/^CLASS\d+$/.test(t)}function nt(t,e){let n=e,r,s=!1;for(;;){let u=t[n];if(!u||u.quoted)break;let p=u.text.toUpperCase(),l=u.text.charCodeAt(0);if(r===void 0&&l>=48&&l<=57){if(r=se(u.text),r===void 0)throw new A(`bad TTL "${u.text}"`,u)}else if(!s&&to(p)){if(p!=="IN"&&p!=="CLASS1")throw new A(`unsupported class ${u.text}`,u);s=!0}else break;n++}let o=t[n];if(!o)throw new A("missing record type",re(t[n-1]));let a=o.text.toUpperCase();if(o.quoted||!eo.test(a))throw new A(`bad record type "${o.text}"`,o);if(n+1>=t.length)throw new A("missing rdata",re(o));let i=t.slice(n+1);return r===void 0?{type:a,rdata:i}:{ttl:r,type:a,rdata:i}}function nn(t){let e=t[0]?.text??"";for(let n=1;n<t.length;n++)e+=" "+t[n].text;return e}var ot=4294967295,no=255;function on(t){let e=/^(\d+)-(\d+)(?:\/(\d+))?$/.exec(t.text),n=Number(e?.[1]),r=Number(e?.[2]),s=e?.[3]===void 0?1:Number(e[3]);if(!e||t.quoted||n>r||r>ot||s<1||s>ot)throw new A(`bad $GENERATE range "${t.text}"`,t);return{start:n,stop:r,step:s,count:Math.floor((r-n)/s)+1}}function rt(t,e){let{text:n}=t,r=[],s="",o=0;for(;o<n.length;){let a=n[o],i=n[o+1];if(a==="\\"&&i!==void 0)s+=i==="$"?"$":a+i,o+=2;else if(a==="$"&&i==="$")s+="$",o+=2;else if(a==="$"){let u={line:t.line,column:t.column+o},p={offset:0,width:0,base:"d"};if(o++,i==="{"){let f=n.indexOf("}",o),c=/^([+-]?\d+)(?:,(\d+)(?:,([doxXnN]))?)?$/.exec(n.slice(o+1,f));if(f===-1||!c||Number(c[2]??0)>no)throw new A("bad $GENERATE modifier",u);p={offset:Number(c[1]),width:Number(c[2]??0),base:c[3]??"d"},o=f+1}let l=e.start+p.offset,h=e.stop+p.offset;if(l<0||h>ot)throw new A("$GENERATE value out of range",u);s!==""&&r.push(s),s="",r.push(p)}else s+=a,o++}return s!==""&&r.push(s),r}function oo(t,e,n){let r="",s=t,o=e;do{let a=(s%16).toString(16);r+=n?a.toUpperCase():a,s=Math.floor(s/16),o>0&&o--,(o>0||s!==0)&&(r+=".",o>0&&o--)}while(s!==0||o>0);return r}function ro(t,{width:e,base:n}){switch(n){case"n":case"N":return oo(t,e,n==="N");case"o":return t.toString(8).padStart(e,"0");case"x":return t.toString(16).padStart(e,"0");case"X":return t.toString(16).toUpperCase().padStart(e,"0");default:return t.toString(10).padStart(e,"0")}}function Ae(t,e){let n="";for(let r of t)n+=typeof r=="string"?r:ro(e+r.offset,r);return n}function sn(t){if(!t.endsWith("."))return!1;let e=0;for(let n=t.length-2;n>=0&&t[n]==="\\";n--)e++;return e%2===0}function rn(t){if(t===""||t.startsWith("."))return!1;for(let e=0;e<t.length;e++){let n=t[e];if(n==="\\")e++;else if(n==="."&&(e+1===t.length||t[e+1]==="."))return!1}return!0}function Pe(t,e){if(t==="@")return e;if(t===".")return"";if(sn(t)){let r=t.slice(0,-1);return rn(r)?r.toLowerCase():void 0}if(!rn(t))return;let n=t.toLowerCase();return e===""?n:`${n}.${e}`}function st(t){let e=t.trim(),n=Pe(e===""||e==="."?".":e,"");if(n===void 0||e==="@")throw new TypeError(`invalid origin "${t}"`);return n}function it(t){return t===""?".":t}var so=1e6,at=class{entries=[];origin;max;fallbackTtl;zoneTtl;lastTtl;previousOwner;constructor(e){this.origin=st(e.origin),this.max=e.maxRecords??so,this.fallbackTtl=e.defaultTtl}line(e){let n=e.tokens[0];!e.blankOwner&&!n.quoted&&n.text.startsWith("$")?this.directive(e):this.record(e)}record(e){let n=e.tokens[0],r;if(e.blankOwner){if(this.previousOwner===void 0)throw new A("no previous owner name",n);r=this.previousOwner}else r=this.name(n),this.previousOwner=r;let s=nt(e.tokens,e.blankOwner?0:1),o=this.resolveTtl(s,n);this.push(r,o,s.type,nn(s.rdata),e.comment,n)}directive(e){let[n,...r]=e.tokens;switch(n.text.toUpperCase()){case"$ORIGIN":this.origin=this.name(this.single(n,r,"a name"));return;case"$TTL":{let s=this.single(n,r,"a value"),o=se(s.text);if(o===void 0||s.quoted)throw new A(`bad TTL "${s.text}"`,s);this.zoneTtl=o;return}case"$GENERATE":this.generate(e);return;case"$INCLUDE":throw new A("$INCLUDE directive not allowed",n);default:throw new A(`unknown directive ${n.text}`,n)}}generate(e){let[n,r,s]=e.tokens;if(!r||!s)throw new A("$GENERATE needs a range, owner, type and rdata",re(n));let o=on(r),a=nt(e.tokens,3),i=this.resolveTtl(a,n);this.entries.length+o.count>this.max&&this.tooMany(n);let u=rt(s,o),p=a.rdata.map(l=>rt(l,o));for(let l=o.start;l<=o.stop;l+=o.step){let h=this.name({...s,text:Ae(u,l)}),f=Ae(p[0],l);for(let c=1;c<p.length;c++)f+=" "+Ae(p[c],l);this.push(h,i,a.type,f,e.comment,n)}}single(e,n,r){let[s,o]=n;if(!s)throw new A(`${e.text} needs ${r}`,re(e));if(o)throw new A(`unexpected "${o.text}"`,o);return s}name(e){if(e.quoted)throw new A("name cannot be a quoted string",e);let n=Pe(e.text,this.origin);if(n===void 0)throw new A(`bad name "${e.text}"`,e);return n}resolveTtl(e,n){if(e.ttl!==void 0)return this.lastTtl=e.ttl,e.ttl;if(this.zoneTtl!==void 0)return this.zoneTtl;if(this.lastTtl!==void 0)return this.lastTtl;let r=e.type==="SOA"?e.rdata[6]:void 0,s=r&&!r.quoted?se(r.text):void 0;if(s!==void 0)return this.zoneTtl=s,s;if(this.fallbackTtl!==void 0)return this.fallbackTtl;throw new A("no TTL specified",n)}push(e,n,r,s,o,a){this.entries.length>=this.max&&this.tooMany(a);let i={name:it(e),ttl:n,class:"IN",type:r,rdata:s,origin:it(this.origin),line:a.line};o!==void 0&&(i.comment=o),this.entries.push(i)}tooMany(e){throw new A(`too many records (limit ${this.max})`,e)}};function lt(t,e){let n=new at(e);for(let r of tn(t))n.line(r);return n.entries}function an(t,e){let n=lt(t,{origin:e,defaultTtl:1}),r=[],s=[];for(let o of n)o.type==="SOA"||o.type==="NS"&&o.name===e?s.push({...o,why:o.type==="SOA"?"the zone keeps its own SOA":"the zone keeps its own apex NS"}):r.push(o);return{create:r,skipped:s}}var ct=500;function ln({zone:t,readOnly:e,onChanged:n,onForbidden:r,notify:s}){let[o,a]=y(null),[i,u]=y(null),[p,l]=y(null),[h,f]=y(!1),[c,m]=y(null),[g,b]=y(null),[w,$]=y(!1);async function v(T){let x=T.currentTarget.files?.[0]??null;if(a(x),u(null),l(null),m(null),b(null),!!x)try{u(an(await x.text(),t.name))}catch(N){l(N.message)}}async function k(){$(!0),b(null);let T=new FormData;T.append("file",o,o.name),h&&T.append("proxied","true");try{let{result:x,messages:N}=await P("POST",`/zones/${t.id}/dns_records/import`,T);m({...x,messages:N??[]}),u(null),s(`Imported ${x.recs_added} records.`),n()}catch(x){x.forbidden&&r(x),b(`${x.message} \u2014 nothing was imported.`)}finally{$(!1)}}async function S(){try{let T=await qt(`/zones/${t.id}/dns_records/export`),x=URL.createObjectURL(new Blob([T],{type:"text/plain"})),N=Object.assign(document.createElement("a"),{href:x,download:`${t.name}.zone`});document.body.append(N),N.click(),N.remove(),setTimeout(()=>URL.revokeObjectURL(x),1e3),s(`Exported ${t.name}.zone`)}catch(T){s(`Export failed: ${T.message}`,!0)}}return d`<section aria-labelledby="ie-heading">
+    <h2 id="ie-heading">Import and export</h2>
+    <div class="card">
+      <h3>Export</h3>
+      <p>Download every record of ${t.name} as a BIND zone file.</p>
+      <button type="button" onClick=${S}>Export zone file</button>
+    </div>
+    ${e?null:d`<div class="card">
+          <h3>Import</h3>
+          <p>Choose a BIND zone file. You see what will be created before anything changes; the import then runs as one batch: all records are added, or none.</p>
+          <div class="field">
+            <label for="zone-file">Zone file</label>
+            <input id="zone-file" type="file" accept=".zone,.txt,.db,text/plain" onChange=${v} />
+          </div>
+          <div class="field check"><label><input type="checkbox" checked=${h} onChange=${T=>f(T.currentTarget.checked)} /> Proxy imported A, AAAA and CNAME records</label></div>
+          ${p?d`<p class="alert error" role="alert">Cannot read the file: ${p}</p>`:null}
+          ${i?d`<div class="preview" aria-labelledby="preview-heading">
+                <h4 id="preview-heading">Preview: ${i.create.length} record${i.create.length===1?"":"s"} to create${i.skipped.length?`, ${i.skipped.length} skipped`:""}</h4>
+                <div class="table-wrap"><table>
+                  <thead><tr><th>Line</th><th>Type</th><th>Name</th><th>TTL</th><th>Content</th></tr></thead>
+                  <tbody>
+                    ${i.create.slice(0,ct).map(T=>d`<tr><td>${T.line}</td><td>${T.type}</td><td>${T.name}</td><td>${T.ttl}</td><td class="content">${T.rdata}</td></tr>`)}
+                    ${i.skipped.map(T=>d`<tr class="muted"><td>${T.line}</td><td>${T.type}</td><td>${T.name}</td><td>${T.ttl}</td><td>skipped: ${T.why}</td></tr>`)}
+                  </tbody>
+                </table></div>
+                ${i.create.length>ct?d`<p>… and ${i.create.length-ct} more.</p>`:null}
+                <p class="muted">Records identical to existing ones are skipped by the server and reported after the import.</p>
+                <button type="button" class="primary" disabled=${w||i.create.length===0} onClick=${k}>Import ${i.create.length} records</button>
+              </div>`:null}
+          ${g?d`<p class="alert error" role="alert">${g}</p>`:null}
+          ${c?d`<div class="alert ok" role="status">
+                <p>Imported ${c.recs_added} of ${c.total_records_parsed} records parsed.</p>
+                ${c.messages.length?d`<ul>${c.messages.map(T=>d`<li>${T.message}</li>`)}</ul>`:null}
+              </div>`:null}
+        </div>`}
+  </section>`}function cn({onLogin:t}){let[e,n]=y(""),[r,s]=y(null),[o,a]=y(null),i=H(null);D(()=>{i.current?.focus(),Ut().then(a)},[]);async function u(p){s(null);try{await P("GET","/user/tokens/verify",void 0,p),t(p)}catch(l){s(l.status===403?"That token is not valid (unknown, revoked or expired).":l.message),i.current?.focus()}}return d`<main class="login">
+    <form class="card" onSubmit=${p=>(p.preventDefault(),u(e.trim()))} aria-labelledby="login-heading">
+      <h1 id="login-heading">Sign in to edgedns</h1>
+      <p>Paste an API token. It stays in this browser tab only (never in the address bar) and is forgotten when the tab closes.</p>
+      <div class="field">
+        <label for="login-token">API token</label>
+        <input id="login-token" ref=${i} type="password" autocomplete="off" required value=${e} onInput=${p=>n(p.currentTarget.value)} aria-invalid=${r?"true":void 0} aria-describedby=${r?"login-error":void 0} />
+        ${r?d`<small id="login-error" class="error" role="alert">${r}</small>`:null}
+      </div>
+      <div class="actions">
+        <button type="submit" class="primary">Sign in</button>
+        ${o?d`<button type="button" onClick=${()=>u(o)}>Use the local dev token</button>`:null}
+      </div>
+      ${o?d`<p class="hint">Local development (<code>pnpm dev</code>): the dev token can do everything and exists only here.</p>`:null}
+    </form>
+  </main>`}function un({zone:t,version:e}){let[n,r]=y(null),[s,o]=y(0);if(D(()=>{let u=!1,p;return P("GET",`/zones/${t.id}/propagation`).then(({result:l})=>{u||(r(l),l.built_seq<l.committed_seq&&(p=setTimeout(()=>o(h=>h+1),1e3)))}).catch(()=>!u&&r(null)),()=>(u=!0,clearTimeout(p))},[t.id,e,s]),!n)return null;let a=n.built_seq<n.committed_seq,i=`Committed change ${n.committed_seq}, built ${n.built_seq}${n.built_at?` at ${n.built_at}`:""}`;return d`<span class=${`pill${a?" behind":" live"}${n.last_error?" failed":""}`} role="status" title=${i} data-testid="propagation">
+    ${a?`Propagating: built ${n.built_seq} of ${n.committed_seq} (${Math.round(n.lag_ms/100)/10} s)`:`Live \xB7 change ${n.committed_seq} built`}
+    ${n.last_error?` \xB7 last build error: ${n.last_error.message}`:""}
+  </span>`}function dn({zone:t}){let[e,n]=y(`www.${t.name}`),[r,s]=y("A"),[o,a]=y(null);async function i(u){u.preventDefault();let p=new URLSearchParams({name:e.trim(),type:r.trim()||"A"}),l=await fetch(`/dns-query?${p}`,{headers:{accept:"application/dns-json"}});a(l.ok?JSON.stringify(await l.json(),null,2):`HTTP ${l.status}: ${await l.text()}`)}return d`<section aria-labelledby="query-heading">
+    <h2 id="query-heading">Query over DNS-over-HTTPS</h2>
+    <form class="toolbar" onSubmit=${i}>
+      <div class="field inline"><label for="q-name">Name</label><input id="q-name" value=${e} onInput=${u=>n(u.currentTarget.value)} /></div>
+      <div class="field inline"><label for="q-type">Type</label><input id="q-type" size="8" value=${r} onInput=${u=>s(u.currentTarget.value)} /></div>
+      <button type="submit" class="primary">Resolve</button>
+    </form>
+    ${o?d`<pre class="card mono" aria-label="Answer" role="status">${o}</pre>`:null}
+  </section>`}function pn(t,e){let n=[],r=[],s=[];if(t.kind==="delete"){for(let i of e)n.push(i),r.push(`Delete ${Z(i)}`);return{title:`Delete ${n.length} record${n.length===1?"":"s"}`,body:{deletes:n.map(i=>({id:i.id}))},items:n,lines:r,unchanged:s,key:"deletes"}}let o=[];for(let i of e)t.kind==="proxy"?i.proxiable?i.proxied===t.on?s.push(`${Z(i)} \u2014 already ${t.on?"proxied":"DNS only"}`):(n.push(i),o.push({id:i.id,proxied:t.on}),r.push(`${t.on?"Proxy":"Stop proxying"} ${Z(i)}`)):s.push(`${Z(i)} \u2014 cannot be proxied`):t.kind==="ttl"&&(i.ttl===t.ttl?s.push(`${Z(i)} \u2014 TTL already ${te(t.ttl)}`):(n.push(i),o.push({id:i.id,ttl:t.ttl}),r.push(`TTL ${te(i.ttl)} \u2192 ${te(t.ttl)}: ${Z(i)}`)));return{title:`${t.kind==="ttl"?`Set TTL to ${te(t.ttl)} on`:t.on?"Turn proxy on for":"Turn proxy off for"} ${n.length} record${n.length===1?"":"s"}`,body:{patches:o},items:n,lines:r,unchanged:s,key:"patches"}}function te(t){return t===1?"Auto":`${t} s`}function fn(t,e){return t.errors.map(n=>{let r=/^\/(deletes|patches|puts|posts)\/(\d+)/.exec(n.source?.pointer??""),s=r?e.items[Number(r[2])]:void 0;return`${r?`${n.source.pointer}${s?` (${Z(s)})`:""}: `:""}${n.message} (code ${n.code})`})}var io=new Set([9005,9006,9007,9009,9036,...Array.from({length:16},(t,e)=>9121+e)]),ao=new Set([81053,81054,81058]);function lo(t,e){let{code:n,message:r}=t,s=/\bdata\.([a-z_]+)/.exec(r);return s&&e.has(`data.${s[1]}`)?`data.${s[1]}`:n===9008||n===9100?e.has("priority")?"priority":e.has("data.priority")?"data.priority":"_form":n===9021?"ttl":n===9041?"proxied":n===9150?"comment":ao.has(n)?"name":io.has(n)&&e.has("content")?"content":n===9e3&&/\bname\b/i.test(r)?"name":/\bcontent\b/i.test(r)&&e.has("content")?"content":"_form"}function Ne(t,e){let n=new Set(e),r={};for(let s of t.errors??[{code:0,message:String(t.message)}]){let o=lo(s,n);r[o]=r[o]?`${r[o]}; ${s.message}`:s.message}return r}var co={key:"ttl",label:"TTL (seconds)",kind:"number",min:1,max:86400,hint:"1 = automatic, else 60\u201386400"},uo={key:"comment",label:"Comment",kind:"text",hint:"optional"};function mn({zone:t,record:e,onSaved:n,onCancel:r,onForbidden:s}){let[o,a]=y(()=>e?jt(e,t.name):we("A")),[i,u]=y({}),[p,l]=y(!1),h=H(null),f=o.type,c={key:"name",label:f==="SRV"?"Host (@ for the zone apex)":"Name",kind:"text",hint:`relative to ${t.name}; @ for the apex`},m=J(f),g=($,v)=>a(k=>({...k,[$]:v})),b=$=>{let v=we($.currentTarget.value);a(k=>({...v,name:k.name,ttl:k.ttl,comment:k.comment})),u({})};async function w($){$.preventDefault(),l(!0),u({});let v=Wt(o);try{let k=`/zones/${t.id}/dns_records${e?`/${e.id}`:""}`,{result:S}=await P(e?"PUT":"POST",k,v);n(S,e?"Saved":"Added")}catch(k){k.forbidden&&s(k);let S=Ne(k,["name","ttl","proxied","comment",...m.map(T=>T.key)]);u(S),l(!1),requestAnimationFrame(()=>h.current?.querySelector('[aria-invalid="true"], .form-error')?.focus())}}return d`<form ref=${h} class="record-form" onSubmit=${w} aria-label=${e?"Edit record":"Add record"} novalidate>
+    <div class="field">
+      <label for="record-type">Type</label>
+      <select id="record-type" value=${f} onChange=${b} disabled=${!!e}>
+        ${Te.map($=>d`<option value=${$}>${$}</option>`)}
+      </select>
+    </div>
+    ${f==="SRV"?m.slice(0,2).map($=>d`<${K} field=${$} value=${o[$.key]} error=${i[$.key]} onInput=${g} />`):null}
+    <${K} field=${c} value=${o.name} error=${i.name} onInput=${g} />
+    ${(f==="SRV"?m.slice(2):m).map($=>d`<${K} field=${$} value=${o[$.key]} error=${i[$.key]} onInput=${g} />`)}
+    <${K} field=${co} value=${o.ttl} error=${i.ttl} onInput=${g} />
+    ${Ye.has(f)?d`<div class=${`field check${i.proxied?" has-error":""}`} data-field="proxied">
+          <label><input type="checkbox" checked=${o.proxied} onChange=${$=>g("proxied",$.currentTarget.checked)} /> Proxied</label>
+          ${i.proxied?d`<small class="error" role="alert">${i.proxied}</small>`:null}
+        </div>`:null}
+    <${K} field=${uo} value=${o.comment} error=${i.comment} onInput=${g} />
+    ${i._form?d`<p class="alert error form-error" role="alert" tabindex="-1">${i._form}</p>`:null}
+    <div class="actions">
+      <button type="submit" class="primary" disabled=${p}>${e?"Save record":"Add record"}</button>
+      <button type="button" onClick=${r}>Cancel</button>
+    </div>
+  </form>`}var po=[["type","Type"],["name","Name"],["content","Content"],["ttl","TTL"],["proxied","Proxy status"]],fo=[25,50,100,250];function _n({zone:t,readOnly:e,onChanged:n,onForbidden:r,notify:s}){let[o,a]=y({search:"",type:"",order:"type",direction:"asc",page:1,perPage:50}),[i,u]=y(""),[p,l]=y({records:[],info:null}),[h,f]=y(!1),[c,m]=y(null),[g,b]=y(()=>new Map),[w,$]=y(null),[v,k]=y(null),[S,T]=y(null),[x,N]=y(null),[C,L]=y("300"),q=H(0),z=ne(async()=>{let _=++q.current;f(!0);let E=new URLSearchParams({page:String(o.page),per_page:String(o.perPage),order:o.order,direction:o.direction});o.type&&E.set("type",o.type),o.search&&E.set("search",o.search);try{let{result:j,result_info:W}=await P("GET",`/zones/${t.id}/dns_records?${E}`);if(_!==q.current)return;l({records:j,info:W}),m(null)}catch(j){_===q.current&&m(j.message)}finally{_===q.current&&f(!1)}},[t.id,o]);D(()=>{z()},[z]),D(()=>{b(new Map),$(null)},[t.id]);let F=async _=>{s(_),n(),await z()},kn=_=>a(E=>({...E,order:_,direction:E.order===_&&E.direction==="asc"?"desc":"asc",page:1})),xn=(_,E)=>b(j=>{let W=new Map(j);return E?W.set(_.id,_):W.delete(_.id),W}),dt=p.records.map(_=>_.id),Tn=dt.length>0&&dt.every(_=>g.has(_)),wn=_=>b(E=>{let j=new Map(E);for(let W of p.records)_?j.set(W.id,W):j.delete(W.id);return j}),fe=_=>{N(null),T(pn(_,[...g.values()]))};async function Sn(){try{await P("POST",`/zones/${t.id}/dns_records/batch`,S.body);let _=S.title;T(null),b(new Map),await F(`Done: ${_}.`)}catch(_){_.forbidden&&r(_),N(fn(_,S))}}async function Cn(_){try{await P("PATCH",`/zones/${t.id}/dns_records/${_.id}`,{proxied:!_.proxied}),await F(`${_.name}: proxy ${_.proxied?"off":"on"}.`)}catch(E){E.forbidden&&r(E),s(`${_.name}: ${E.message}`,!0)}}let En=p.info,pt=g.size;return d`<section aria-labelledby="records-heading">
+    <div class="section-head">
+      <h2 id="records-heading">DNS records</h2>
+      ${e?null:d`<button type="button" class="primary" onClick=${()=>k({record:null})}>Add record</button>`}
+    </div>
+    <form class="toolbar" role="search" onSubmit=${_=>(_.preventDefault(),a(E=>({...E,search:i.trim(),page:1})))}>
+      <div class="field inline">
+        <label for="record-search">Search</label>
+        <input id="record-search" type="search" placeholder="name, content or comment" value=${i} onInput=${_=>u(_.currentTarget.value)} />
+      </div>
+      <button type="submit">Search</button>
+      <div class="field inline">
+        <label for="type-filter">Type</label>
+        <select id="type-filter" value=${o.type} onChange=${_=>a(E=>({...E,type:_.currentTarget.value,page:1}))}>
+          <option value="">All types</option>
+          ${Te.map(_=>d`<option value=${_}>${_}</option>`)}
+        </select>
+      </div>
+      <div class="field inline">
+        <label for="page-size">Per page</label>
+        <select id="page-size" value=${String(o.perPage)} onChange=${_=>a(E=>({...E,perPage:Number(_.currentTarget.value),page:1}))}>
+          ${fo.map(_=>d`<option value=${String(_)}>${_}</option>`)}
+        </select>
+      </div>
+    </form>
 
-function toast(message, error = false) {
-  const t = $('toast')
-  t.textContent = message
-  t.className = `show${error ? ' error' : ''}`
-  clearTimeout(toast.timer)
-  toast.timer = setTimeout(() => (t.className = ''), 5000)
-}
+    ${pt>0&&!e?d`<div class="bulk-bar" role="region" aria-label="Bulk actions">
+          <strong>${pt} selected</strong>
+          <button type="button" class="danger" onClick=${()=>fe({kind:"delete"})}>Delete</button>
+          <button type="button" onClick=${()=>fe({kind:"proxy",on:!0})}>Proxy on</button>
+          <button type="button" onClick=${()=>fe({kind:"proxy",on:!1})}>Proxy off</button>
+          <span class="ttl-group">
+            <label for="bulk-ttl">TTL</label>
+            <select id="bulk-ttl" value=${C} onChange=${_=>L(_.currentTarget.value)}>
+              ${[1,60,300,3600,86400].map(_=>d`<option value=${String(_)}>${te(_)}</option>`)}
+            </select>
+            <button type="button" onClick=${()=>fe({kind:"ttl",ttl:Number(C)})}>Set TTL</button>
+          </span>
+          <button type="button" class="link" onClick=${()=>b(new Map)}>Clear selection</button>
+        </div>`:null}
 
-async function api(method, path, body) {
-  const res = await fetch(`/client/v4${path}`, {
-    method,
-    headers: { authorization: `Bearer ${state.token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-  })
-  const json = await res.json().catch(() => ({ success: false, errors: [{ code: res.status, message: res.statusText }] }))
-  if (!json.success) {
-    const e = json.errors?.[0] ?? { message: 'request failed' }
-    throw new Error(`${e.code ?? res.status}: ${e.message}${e.source?.pointer ? ` (at ${e.source.pointer})` : ''}`)
-  }
-  return json
-}
+    ${c?d`<p class="alert error" role="alert">${c}</p>`:null}
+    <div class="table-wrap">
+      <table class="records" aria-busy=${h?"true":"false"} aria-describedby="records-heading">
+        <thead>
+          <tr>
+            ${e?null:d`<th class="sel"><input type="checkbox" aria-label="Select all records on this page" checked=${Tn} onChange=${_=>wn(_.currentTarget.checked)} /></th>`}
+            ${po.map(([_,E])=>d`<th aria-sort=${o.order===_?o.direction==="asc"?"ascending":"descending":"none"} class=${`col-${_}`}>
+                <button type="button" class="sort" onClick=${()=>kn(_)}>${E}${o.order===_?o.direction==="asc"?" \u25B2":" \u25BC":""}</button>
+              </th>`)}
+            ${e?null:d`<th><span class="visually-hidden">Actions</span></th>`}
+          </tr>
+        </thead>
+        <tbody>
+          ${p.records.length===0&&!h?d`<tr><td colspan="7" class="empty">No records match.</td></tr>`:null}
+          ${p.records.map(_=>w===_.id?d`<${_o} key=${_.id} zone=${t} record=${_} onDone=${async E=>($(null),E&&await F(E))} onForbidden=${r} />`:d`<${mo} key=${_.id} zone=${t} record=${_} readOnly=${e} selected=${g.has(_.id)} onSelect=${E=>xn(_,E)} onEdit=${()=>$(_.id)} onMore=${()=>k({record:_})} onProxy=${()=>Cn(_)} />`)}
+        </tbody>
+      </table>
+    </div>
+    <${Se} info=${En} label="Records pages" onPage=${_=>a(E=>({...E,page:_}))} />
 
-async function loadZones() {
-  const ul = $('zones')
-  ul.replaceChildren()
-  const { result } = await api('GET', '/zones?per_page=50')
-  for (const z of result) {
-    const li = document.createElement('li')
-    const b = document.createElement('button')
-    b.textContent = z.name
-    b.setAttribute('aria-current', String(state.zone?.id === z.id))
-    b.onclick = () => selectZone(z)
-    li.append(b)
-    ul.append(li)
-  }
-  if (!state.zone && result[0]) selectZone(result[0])
-}
+    ${S?d`<${ee} title=${S.title} onClose=${()=>T(null)}>
+          <p>One batch, applied as a whole: either every change below is made, or none is.</p>
+          ${S.lines.length>0?d`<ul class="change-list" aria-label="Changes">${S.lines.map(_=>d`<li>${_}</li>`)}</ul>`:d`<p>Nothing to change.</p>`}
+          ${S.unchanged.length>0?d`<details><summary>${S.unchanged.length} selected record${S.unchanged.length===1?"":"s"} left unchanged</summary><ul class="change-list">${S.unchanged.map(_=>d`<li>${_}</li>`)}</ul></details>`:null}
+          <${Gt} messages=${x} />
+          ${x?d`<p>Nothing was changed.</p>`:null}
+          <div class="actions">
+            <button type="button" class=${S.key==="deletes"?"danger":"primary"} disabled=${S.items.length===0} onClick=${Sn}>Apply ${S.items.length} change${S.items.length===1?"":"s"}</button>
+            <button type="button" onClick=${()=>T(null)}>Cancel</button>
+          </div>
+        <//>`:null}
 
-async function selectZone(zone) {
-  state.zone = zone
-  state.page = 1
-  $('zone-view').hidden = false
-  $('zone-title').textContent = zone.name
-  $('export-link').onclick = (ev) => (ev.preventDefault(), exportZone())
-  if (!$('q-name').value) $('q-name').value = `www.${zone.name}`
-  for (const b of $('zones').querySelectorAll('button')) b.setAttribute('aria-current', String(b.textContent === zone.name))
-  await Promise.all([loadRecords(), loadPropagation()])
-}
-
-async function loadRecords() {
-  const q = new URLSearchParams({ per_page: String(PER_PAGE), page: String(state.page), order: 'name' })
-  if ($('filter-type').value) q.set('type', $('filter-type').value)
-  if ($('filter-name').value) q.set('name.contains', $('filter-name').value)
-  const { result, result_info: info } = await api('GET', `/zones/${state.zone.id}/dns_records?${q}`)
-  const tbody = $('records')
-  tbody.replaceChildren()
-  for (const r of result) {
-    const tr = document.createElement('tr')
-    const cells = [r.type, r.name, r.priority !== undefined ? `${r.priority} ${r.content}` : r.content, r.ttl === 1 ? 'auto' : String(r.ttl), r.proxied ? 'yes' : '']
-    cells.forEach((text, i) => {
-      const td = document.createElement('td')
-      td.textContent = text
-      if (i === 2) td.className = 'content'
-      tr.append(td)
-    })
-    const td = document.createElement('td')
-    const del = document.createElement('button')
-    del.textContent = 'Delete'
-    del.setAttribute('aria-label', `delete ${r.type} ${r.name}`)
-    del.onclick = async () => {
-      try {
-        await api('DELETE', `/zones/${state.zone.id}/dns_records/${r.id}`)
-        toast(`Deleted ${r.type} ${r.name}`)
-        await refresh()
-      } catch (e) {
-        toast(e.message, true)
-      }
-    }
-    td.append(del)
-    tr.append(td)
-    tbody.append(tr)
-  }
-  $('page-info').textContent = `page ${info.page} of ${info.total_pages} · ${info.total_count} records`
-  $('prev').disabled = info.page <= 1
-  $('next').disabled = info.page >= info.total_pages
-}
-
-async function loadPropagation() {
-  const pill = $('propagation')
-  try {
-    const { result } = await api('GET', `/zones/${state.zone.id}/propagation`)
-    const behind = result.built_seq < result.committed_seq
-    pill.textContent = behind ? `propagating ${result.built_seq}/${result.committed_seq}` : `live · seq ${result.committed_seq}`
-    pill.className = `pill${behind ? ' behind' : ''}`
-    if (behind) setTimeout(() => state.zone && loadPropagation(), 500)
-  } catch {
-    pill.textContent = ''
-  }
-}
-
-async function refresh() {
-  await Promise.all([loadRecords(), loadPropagation()])
-}
-
-async function exportZone() {
-  const res = await fetch(`/client/v4/zones/${state.zone.id}/dns_records/export`, { headers: { authorization: `Bearer ${state.token}` } })
-  if (!res.ok) return toast(`export failed: ${res.status}`, true)
-  const url = URL.createObjectURL(new Blob([await res.text()], { type: 'text/plain' }))
-  const a = Object.assign(document.createElement('a'), { href: url, download: `${state.zone.name}.zone` })
-  a.click()
-  URL.revokeObjectURL(url)
-}
-
-function fillTypes() {
-  for (const sel of [$('rec-type'), $('filter-type')]) for (const t of TYPES) sel.append(new Option(t, t))
-}
-
-$('token').value = state.token
-$('token-form').onsubmit = async (ev) => {
-  ev.preventDefault()
-  state.token = $('token').value || 'dev-token'
-  localStorage.setItem('edgedns-token', state.token)
-  state.zone = null
-  await loadZones().catch((e) => toast(e.message, true))
-}
-$('zone-form').onsubmit = async (ev) => {
-  ev.preventDefault()
-  try {
-    const { result } = await api('POST', '/zones', { name: $('zone-name').value })
-    $('zone-name').value = ''
-    toast(`Created ${result.name}`)
-    state.zone = result
-    await loadZones()
-    await selectZone(result)
-  } catch (e) {
-    toast(e.message, true)
-  }
-}
-$('filter-form').onsubmit = (ev) => (ev.preventDefault(), (state.page = 1), loadRecords().catch((e) => toast(e.message, true)))
-$('prev').onclick = () => ((state.page -= 1), loadRecords())
-$('next').onclick = () => ((state.page += 1), loadRecords())
-$('record-form').onsubmit = async (ev) => {
-  ev.preventDefault()
-  const body = { type: $('rec-type').value, name: $('rec-name').value, content: $('rec-content').value, ttl: Number($('rec-ttl').value || 1), proxied: $('rec-proxied').checked }
-  if ($('rec-priority').value) body.priority = Number($('rec-priority').value)
-  try {
-    const { result } = await api('POST', `/zones/${state.zone.id}/dns_records`, body)
-    toast(`Added ${result.type} ${result.name}`)
-    $('rec-name').value = ''
-    $('rec-content').value = ''
-    await refresh()
-  } catch (e) {
-    toast(e.message, true)
-  }
-}
-$('batch-form').onsubmit = async (ev) => {
-  ev.preventDefault()
-  try {
-    const { result } = await api('POST', `/zones/${state.zone.id}/dns_records/batch`, $('batch-body').value)
-    const counts = Object.entries(result).map(([k, v]) => `${v.length} ${k}`).join(', ')
-    toast(`Batch applied: ${counts}`)
-    await refresh()
-  } catch (e) {
-    toast(`Batch rejected, nothing changed — ${e.message}`, true)
-  }
-}
-$('query-form').onsubmit = async (ev) => {
-  ev.preventDefault()
-  const q = new URLSearchParams({ name: $('q-name').value, type: $('q-type').value || 'A' })
-  const res = await fetch(`/dns-query?${q}`, { headers: { accept: 'application/dns-json' } })
-  $('q-result').textContent = res.ok ? JSON.stringify(await res.json(), null, 2) : `HTTP ${res.status}: ${await res.text()}`
-}
-
-fillTypes()
-loadZones().catch((e) => toast(e.message, true))
+    ${v?d`<${ee} title=${v.record?`Edit ${v.record.type} ${v.record.name}`:"Add record"} onClose=${()=>k(null)} wide>
+          <${mn}
+            zone=${t}
+            record=${v.record}
+            onForbidden=${r}
+            onCancel=${()=>k(null)}
+            onSaved=${async(_,E)=>(k(null),await F(`${E} ${_.type} ${_.name}.`))}
+          />
+        <//>`:null}
+  </section>`}function mo({zone:t,record:e,readOnly:n,selected:r,onSelect:s,onEdit:o,onMore:a,onProxy:i}){let u=`${e.type} ${e.name}`;return d`<tr class=${r?"selected":""}>
+    ${n?null:d`<td class="sel"><input type="checkbox" aria-label=${`Select ${u} ${e.content}`} checked=${r} onChange=${p=>s(p.currentTarget.checked)} /></td>`}
+    <td class="col-type"><span class="type">${e.type}</span></td>
+    <td class="col-name">${pe(e.name,t.name)}<span class="fqdn">${e.name}</span></td>
+    <td class="col-content content">${Qe(e)?d`<span class="prio">${e.priority}</span> `:null}${e.content}${e.comment?d`<div class="comment">${e.comment}</div>`:null}</td>
+    <td class="col-ttl">${te(e.ttl)}</td>
+    <td class="col-proxied">
+      ${e.proxiable&&!n?d`<button type="button" role="switch" class=${`switch${e.proxied?" on":""}`} aria-checked=${e.proxied?"true":"false"} aria-label=${`Proxy ${u}`} onClick=${i}><span>${e.proxied?"Proxied":"DNS only"}</span></button>`:d`<span class="muted">${e.proxied?"Proxied":"DNS only"}</span>`}
+    </td>
+    ${n?null:d`<td class="row-actions">
+          <button type="button" onClick=${o} aria-label=${`Edit ${u} inline`}>Edit</button>
+          <button type="button" class="link" onClick=${a} aria-label=${`Edit all fields of ${u}`}>Fields…</button>
+        </td>`}
+  </tr>`}function _o({zone:t,record:e,onDone:n,onForbidden:r}){let s=J(e.type).some(v=>v.key==="content"),[o,a]=y(pe(e.name,t.name)),[i,u]=y(e.content),[p,l]=y(e.priority===void 0?"":String(e.priority)),[h,f]=y(String(e.ttl)),[c,m]=y({}),g=H(null);D(()=>g.current?.focus(),[]);async function b(v){v?.preventDefault();let k={};if(o!==pe(e.name,t.name)&&(k.name=o),i!==e.content&&(k.content=i),e.type==="MX"&&p!==String(e.priority)&&(k.priority=Number(p)),h!==String(e.ttl)&&(k.ttl=Number(h)),Object.keys(k).length===0)return n(null);try{await P("PATCH",`/zones/${t.id}/dns_records/${e.id}`,k),n(`Saved ${e.type} ${o==="@"?t.name:o}.`)}catch(S){S.forbidden&&r(S),m(Ne(S,["name","content","priority","ttl"]))}}let w=v=>{v.key==="Escape"&&n(null),v.key==="Enter"&&b(v)},$=v=>c[v]?d`<small class="error" role="alert">${c[v]}</small>`:null;return d`<tr class="editing" onKeyDown=${w}>
+    <td class="sel"></td>
+    <td class="col-type"><span class="type">${e.type}</span></td>
+    <td class="col-name"><input ref=${g} aria-label="Name" value=${o} onInput=${v=>a(v.currentTarget.value)} aria-invalid=${c.name?"true":void 0} />${$("name")}</td>
+    <td class="col-content">
+      ${e.type==="MX"?d`<input class="prio-input" type="number" aria-label="Priority" value=${p} onInput=${v=>l(v.currentTarget.value)} />`:null}
+      ${s?d`<input aria-label="Content" value=${i} onInput=${v=>u(v.currentTarget.value)} aria-invalid=${c.content?"true":void 0} />`:d`<span class="content">${e.content}</span> <small class="hint">(its fields: use “Fields…”)</small>`}
+      ${$("content")}${$("priority")}${$("_form")}
+    </td>
+    <td class="col-ttl"><input type="number" aria-label="TTL" value=${h} onInput=${v=>f(v.currentTarget.value)} aria-invalid=${c.ttl?"true":void 0} />${$("ttl")}</td>
+    <td class="col-proxied"></td>
+    <td class="row-actions">
+      <button type="button" class="primary" onClick=${b}>Save</button>
+      <button type="button" onClick=${()=>n(null)}>Cancel</button>
+    </td>
+  </tr>`}var Le=[{key:"soa.mname",label:"Primary name server (MNAME)",kind:"text"},{key:"soa.rname",label:"Responsible mailbox (RNAME)",kind:"text",hint:"e.g. hostmaster.example.com"},{key:"soa.refresh",label:"Refresh (s)",kind:"number",min:0},{key:"soa.retry",label:"Retry (s)",kind:"number",min:0},{key:"soa.expire",label:"Expire (s)",kind:"number",min:0},{key:"soa.min_ttl",label:"Negative-caching TTL (SOA minimum)",kind:"number",min:0},{key:"soa.ttl",label:"SOA record TTL (s)",kind:"number",min:0},{key:"ns_ttl",label:"NS record TTL (s)",kind:"number",min:0},{key:"proxy_addresses.ipv4",label:"Proxy IPv4 addresses",kind:"text",hint:"comma-separated; proxied A records answer these"},{key:"proxy_addresses.ipv6",label:"Proxy IPv6 addresses",kind:"text",hint:"comma-separated; proxied AAAA records answer these"}];function ut(t){let e={ns_ttl:String(t.ns_ttl),"proxy_addresses.ipv4":t.proxy_addresses.ipv4.join(", "),"proxy_addresses.ipv6":t.proxy_addresses.ipv6.join(", ")};for(let[n,r]of Object.entries(t.soa))e[`soa.${n}`]=String(r);return e}function hn(t){let e=r=>r.split(",").map(s=>s.trim()).filter(Boolean),n={};for(let r of Le.filter(s=>s.key.startsWith("soa.")))n[r.key.slice(4)]=r.kind==="number"?Number(t[r.key]):t[r.key].trim();return{soa:n,ns_ttl:Number(t.ns_ttl),proxy_addresses:{ipv4:e(t["proxy_addresses.ipv4"]),ipv6:e(t["proxy_addresses.ipv6"])}}}function gn(t){let e={};for(let n of t.errors){let r=Le.find(o=>n.message===o.key||n.message.startsWith(`${o.key}:`)||n.message.startsWith(`${o.key}.`)),s=r?r.key:"_form";e[s]=e[s]?`${e[s]}; ${n.message}`:n.message}return e}function $n({zone:t,readOnly:e,onForbidden:n,notify:r}){let[s,o]=y(null),[a,i]=y({}),[u,p]=y(null);D(()=>{P("GET",`/zones/${t.id}/dns_settings`).then(({result:h})=>o(ut(h))).catch(h=>p(h.message))},[t.id]);async function l(h){h.preventDefault(),i({});try{let{result:f}=await P("PATCH",`/zones/${t.id}/dns_settings`,hn(s));o(ut(f)),r("Zone settings saved.")}catch(f){f.forbidden&&n(f),i(gn(f))}}return u?d`<p class="alert error" role="alert">${u}</p>`:s?d`<section aria-labelledby="settings-heading">
+    <h2 id="settings-heading">Zone settings</h2>
+    <form class="settings-form" onSubmit=${l} novalidate>
+      <fieldset disabled=${e}>
+        <legend>SOA, NS TTL and proxy addresses of ${t.name}</legend>
+        <div class="grid">
+          ${Le.map(h=>d`<${K} field=${h} value=${s[h.key]} error=${a[h.key]} onInput=${(f,c)=>o(m=>({...m,[f]:c}))} />`)}
+        </div>
+      </fieldset>
+      ${a._form?d`<p class="alert error" role="alert">${a._form}</p>`:null}
+      ${e?null:d`<div class="actions"><button type="submit" class="primary">Save settings</button></div>`}
+    </form>
+  </section>`:d`<p aria-busy="true">Loading settings…</p>`}var Re="com.cloudflare.api.account.zone.",Ie="com.cloudflare.api.account.";function yn(t,e,n,r){let s=t.filter(p=>e.includes(p.id)),o=s.filter(p=>p.scopes.includes("com.cloudflare.api.account.zone")),a=s.filter(p=>!p.scopes.includes("com.cloudflare.api.account.zone")),i=[],u=p=>p.map(l=>({id:l.id}));if(o.length){let p=n==="zone"?{[`${Re}${r.id}`]:"*"}:{[`${Ie}${r.account.id}`]:{[`${Re}*`]:"*"}};i.push({effect:"allow",permission_groups:u(o),resources:p})}return a.length&&i.push({effect:"allow",permission_groups:u(a),resources:{[`${Ie}${r.account.id}`]:"*"}}),i}var ho=t=>t.policies.map(e=>`${e.permission_groups.map(n=>n.name).join(", ")} on ${Object.keys(e.resources).map(n=>n.replace(Re,"zone ").replace(Ie,"account ")).join(", ")}`).join("; ");function bn({zone:t,notify:e}){let[n,r]=y(null),[s,o]=y([]),[a,i]=y(null),[u,p]=y(""),[l,h]=y([]),[f,c]=y("zone"),[m,g]=y(null),[b,w]=y(null),[$,v]=y(null),k=()=>P("GET","/user/tokens").then(({result:x})=>(r(x),i(null))).catch(x=>i(x.forbidden?`This token cannot manage API tokens: ${x.message}`:x.message));D(()=>{k(),P("GET","/user/tokens/permission_groups").then(({result:x})=>o(x)).catch(()=>{})},[]);async function S(x){if(x.preventDefault(),g(null),l.length===0)return g("Choose at least one permission.");try{let{result:N}=await P("POST","/user/tokens",{name:u.trim(),policies:yn(s,l,f,t)});w({name:N.name,value:N.value}),p(""),h([]),await k()}catch(N){g(N.message)}}async function T(){try{await P("DELETE",`/user/tokens/${$.id}`),e(`Revoked ${$.name}.`),v(null),await k()}catch(x){e(x.message,!0)}}return a?d`<section aria-labelledby="tokens-heading"><h2 id="tokens-heading">API tokens</h2><p class="alert error" role="alert">${a}</p></section>`:d`<section aria-labelledby="tokens-heading">
+    <h2 id="tokens-heading">API tokens</h2>
+    ${b?d`<div class="alert ok secret" role="status">
+          <p>Token <strong>${b.name}</strong> created. Copy its secret now: it is shown only once.</p>
+          <label for="token-secret">Secret</label>
+          <input id="token-secret" class="mono" readonly value=${b.value} onFocus=${x=>x.currentTarget.select()} />
+          <button type="button" onClick=${()=>navigator.clipboard?.writeText(b.value).then(()=>e("Copied."))}>Copy</button>
+          <button type="button" class="link" onClick=${()=>w(null)}>I have copied it</button>
+        </div>`:null}
+    <form class="card token-form" onSubmit=${S}>
+      <h3>Create a token</h3>
+      <div class="field"><label for="token-name">Token name</label><input id="token-name" required value=${u} onInput=${x=>p(x.currentTarget.value)} /></div>
+      <fieldset><legend>Permissions</legend>
+        ${s.map(x=>d`<label class="check"><input type="checkbox" checked=${l.includes(x.id)} onChange=${N=>h(C=>N.currentTarget.checked?[...C,x.id]:C.filter(L=>L!==x.id))} /> ${x.name}</label>`)}
+      </fieldset>
+      <fieldset><legend>Zones</legend>
+        <label class="check"><input type="radio" name="token-scope" checked=${f==="zone"} onChange=${()=>c("zone")} /> Only ${t.name}</label>
+        <label class="check"><input type="radio" name="token-scope" checked=${f==="account"} onChange=${()=>c("account")} /> Every zone of account ${t.account.name}</label>
+      </fieldset>
+      ${m?d`<p class="alert error" role="alert">${m}</p>`:null}
+      <button type="submit" class="primary">Create token</button>
+    </form>
+    <div class="table-wrap"><table>
+      <thead><tr><th>Name</th><th>Permissions</th><th>Status</th><th>Issued</th><th><span class="visually-hidden">Actions</span></th></tr></thead>
+      <tbody>
+        ${(n??[]).map(x=>d`<tr>
+            <td>${x.name}</td><td>${ho(x)}</td><td>${x.status}</td><td><time datetime=${x.issued_on}>${new Date(x.issued_on).toLocaleString()}</time></td>
+            <td><button type="button" class="danger" onClick=${()=>v(x)} aria-label=${`Revoke ${x.name}`}>Revoke</button></td>
+          </tr>`)}
+        ${n&&n.length===0?d`<tr><td colspan="5" class="empty">No tokens yet.</td></tr>`:null}
+      </tbody>
+    </table></div>
+    ${$?d`<${ee} title=${`Revoke ${$.name}?`} onClose=${()=>v(null)}>
+          <p>Requests with this token will be refused from now on. This cannot be undone.</p>
+          <div class="actions"><button type="button" class="danger" onClick=${T}>Revoke token</button><button type="button" onClick=${()=>v(null)}>Cancel</button></div>
+        <//>`:null}
+  </section>`}var go=[["records","DNS records"],["import","Import / export"],["settings","Settings"],["audit","Audit log"],["tokens","API tokens"],["query","Query"]];function vn(){let[t,e]=y(ke.token);return t?d`<${$o} onLogout=${()=>(ke.clear(),e(""))} />`:d`<${cn} onLogin=${n=>(ke.set(n),e(n))} />`}function $o({onLogout:t}){let[e,n]=y(null),[r,s]=y(null),[o,a]=y("records"),[i,u]=y("unknown"),[p,l]=y(null),[h,f]=y(0),[c,m]=y(!1),[g,b]=y(null),w=H(0),$=H(null),v=ne((C,L=!1)=>{l({message:C,error:L}),clearTimeout(w.current),w.current=setTimeout(()=>l(null),L?12e3:6e3)},[]),k=ne(C=>u(C.message),[]),S=ne(()=>f(C=>C+1),[]),T=async C=>{try{let{result:L}=await P("GET","/zones?per_page=1000&order=name");n(L),s(q=>L.find(z=>z.id===(C??q?.id))??L[0]??null)}catch(L){L.status===403&&L.errors[0]?.code===9109&&t(),b(L.message)}};D(()=>{T()},[]),D(()=>{r&&(u("unknown"),P("POST",`/zones/${r.id}/dns_records/batch`,{}).then(()=>u("edit")).catch(C=>u(C.forbidden?C.message:"edit")))},[r?.id]);let x=i!=="edit"?i==="unknown"?!0:i:null,N=C=>{s(e.find(L=>L.id===C)??null),$.current?.focus()};return d`<div class="shell">
+    <a class="skip" href="#main">Skip to content</a>
+    <header class="top">
+      <span class="brand">edgedns</span>
+      ${e&&e.length>0?d`<div class="field inline zone-pick">
+            <label for="zone-select">Zone</label>
+            <select id="zone-select" value=${r?.id??""} onChange=${C=>N(C.currentTarget.value)}>
+              ${e.map(C=>d`<option value=${C.id}>${C.name}</option>`)}
+            </select>
+          </div>`:null}
+      <button type="button" onClick=${()=>m(!0)}>Add zone</button>
+      ${r?d`<${un} zone=${r} version=${h} />`:null}
+      <span class="spacer"></span>
+      <a href="/client/v4/docs">API reference</a>
+      <button type="button" onClick=${t}>Sign out</button>
+    </header>
+    ${r?d`<nav class="tabs" aria-label="Zone sections">
+          ${go.map(([C,L])=>d`<button type="button" aria-current=${o===C?"page":void 0} onClick=${()=>a(C)}>${L}</button>`)}
+        </nav>`:null}
+    <main id="main" ref=${$} tabindex="-1">
+      ${g?d`<p class="alert error" role="alert">${g}</p>`:null}
+      ${typeof x=="string"?d`<div class="alert warn" role="alert" data-testid="read-only">
+            <strong>Read-only:</strong> this token may view ${r?.name??"this zone"} but not change it, so editing is hidden. (The API said: ${x})
+          </div>`:null}
+      ${e&&e.length===0?d`<p>No zones yet. <button type="button" onClick=${()=>m(!0)}>Add a zone</button></p>`:null}
+      ${r?yo(o,{zone:r,readOnly:!!x,onChanged:S,onForbidden:k,notify:v,version:h}):null}
+    </main>
+    <div class=${`notice${p?" show":""}${p?.error?" error":""}`} role="status" aria-live="polite" data-testid="notice">${p?.message??""}</div>
+    ${c?d`<${bo} onClose=${()=>m(!1)} onAdded=${C=>(m(!1),T(C.id),v(`Added zone ${C.name}.`))} />`:null}
+  </div>`}function yo(t,e){switch(t){case"records":return d`<${_n} key=${e.zone.id} ...${e} />`;case"import":return d`<${ln} key=${e.zone.id} ...${e} />`;case"settings":return d`<${$n} key=${e.zone.id} ...${e} />`;case"audit":return d`<${Kt} key=${e.zone.id} ...${e} />`;case"tokens":return d`<${bn} ...${e} />`;case"query":return d`<${dn} key=${e.zone.id} ...${e} />`}}function bo({onClose:t,onAdded:e}){let[n,r]=y(""),[s,o]=y(null);async function a(i){i.preventDefault();try{let{result:u}=await P("POST","/zones",{name:n.trim()});e(u)}catch(u){o(u.message)}}return d`<${ee} title="Add a zone" onClose=${t}>
+    <form onSubmit=${a}>
+      <div class="field">
+        <label for="zone-name">Zone name</label>
+        <input id="zone-name" required placeholder="example.org" value=${n} onInput=${i=>r(i.currentTarget.value)} aria-invalid=${s?"true":void 0} aria-describedby=${s?"zone-error":void 0} />
+        ${s?d`<small id="zone-error" class="error" role="alert">${s}</small>`:null}
+      </div>
+      <div class="actions"><button type="submit" class="primary">Add zone</button><button type="button" onClick=${t}>Cancel</button></div>
+    </form>
+  <//>`}wt(d`<${vn} />`,document.getElementById("app"));

@@ -91,6 +91,7 @@ const propagation = '/zones/{zone_id}/propagation'
 export const OPERATIONS: Operation[] = [
   { method: 'get', path: '/openapi.json', tag: 'Meta', summary: 'This OpenAPI 3.1 document', result: 'json', public: true },
   { method: 'get', path: '/docs', tag: 'Meta', summary: 'Browsable API reference (HTML)', result: 'html', public: true },
+  { method: 'get', path: '/local_dev', tag: 'Meta', summary: 'Local development only (DEV_API_TOKEN set): the dev token, for the dashboard login', result: 'json', public: true },
 
   { method: 'get', path: '/accounts', tag: 'Accounts', summary: 'List accounts', query: page, result: r.accountResponse, list: true },
   { method: 'post', path: '/accounts', tag: 'Accounts', summary: 'Create an account (admin)', body: accountCreate, result: r.accountResponse },
