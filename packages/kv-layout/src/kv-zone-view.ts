@@ -182,7 +182,7 @@ export class KvZoneView implements ZoneView {
     for (let attempt = 0; attempt < 3; attempt++) {
       const found = await this.#zoneFor(name, within)
       if (!found) return null
-      const entry = await this.#fresh(found.entry, arrived)
+      const entry = await this.#fresh(found.entry, arrived, options.keepAlive)
       if (!entry) continue // the zone was deleted meanwhile: look again
       const stamp = entry.stamp
       const nodes = await this.#nodes(name, entry, found.speculated)
@@ -197,10 +197,10 @@ export class KvZoneView implements ZoneView {
    * same rule as a lookup), or null when the zone is not held or is gone. An answer built from
    * a lookup with the same stamp is still the answer.
    */
-  async confirm(zone: string, arrived: number = this.#now()): Promise<number | null> {
+  async confirm(zone: string, arrived: number = this.#now(), keepAlive?: (p: Promise<unknown>) => void): Promise<number | null> {
     const entry = this.#zones.get(zone)
     if (!entry) return null
-    const fresh = await this.#fresh(entry, arrived)
+    const fresh = await this.#fresh(entry, arrived, keepAlive)
     return fresh ? fresh.stamp : null
   }
 
@@ -347,12 +347,15 @@ export class KvZoneView implements ZoneView {
    * gives up after `SHARED_WAIT_MS` and reads for itself; a read in flight for longer than that is
    * not joined at all. Whoever started a read clears it.
    */
-  async #fresh(entry: ZoneEntry, arrived: number): Promise<ZoneEntry | null> {
+  async #fresh(entry: ZoneEntry, arrived: number, keepAlive?: (p: Promise<unknown>) => void): Promise<ZoneEntry | null> {
     const floor = arrived - this.#revalidateMs
     let joined = false
     for (;;) {
       if (entry.gone) return null
-      if (entry.confirmedAt >= floor) return entry
+      if (entry.confirmedAt >= floor) {
+        if (keepAlive && !entry.refresh && arrived - entry.confirmedAt > this.#revalidateMs / 2) this.#refreshAhead(entry, keepAlive)
+        return entry
+      }
       const inflight = entry.refresh
       const startedAt = entry.refreshStartedAt
       const now = this.#now()
@@ -372,6 +375,21 @@ export class KvZoneView implements ZoneView {
         if (entry.refresh === own) entry.refresh = null
       }
     }
+  }
+
+  /** Confirms a zone in the background (the caller's request kept alive for it) before it expires. */
+  #refreshAhead(entry: ZoneEntry, keepAlive: (p: Promise<unknown>) => void): void {
+    const startedAt = this.#now()
+    const own = this.#revalidate(entry, startedAt)
+    entry.refresh = own
+    entry.refreshStartedAt = startedAt
+    keepAlive(
+      own
+        .catch(() => null)
+        .finally(() => {
+          if (entry.refresh === own) entry.refresh = null
+        })
+    )
   }
 
   async #revalidate(entry: ZoneEntry, startedAt: number): Promise<ZoneEntry | null> {

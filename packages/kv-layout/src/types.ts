@@ -102,6 +102,12 @@ export interface LookupOptions {
    * side of a cut (DS at a nested zone's apex) and glue from a specific zone.
    */
   within?: string
+  /**
+   * Keeps the current request alive for a promise (Workers' `ctx.waitUntil`). With it, a zone
+   * confirmed more than half `revalidateMs` ago is confirmed again in the background while the
+   * query is answered, so under steady load no query waits for KV.
+   */
+  keepAlive?: (promise: Promise<unknown>) => void
 }
 
 /** Read access to hosted zones; `null` means no hosted zone contains the name. */

@@ -18,7 +18,7 @@ const app = createApp()
 export default {
   fetch(req, env, ctx) {
     const path = new URL(req.url).pathname
-    if (path === '/dns-query' || path.startsWith('/dns-query/')) return doh.fetch(req, env)
+    if (path === '/dns-query' || path.startsWith('/dns-query/')) return doh.fetch(req, env, ctx)
     return inInvocation(() => app.fetch(req, applyStrictLimits(env), ctx))
   },
   async scheduled(_controller, env, ctx) {

@@ -9,8 +9,10 @@
  */
 import type { LookupOptions, ZoneLookup, ZoneView } from '@edgedns/kv-layout'
 
+export type KeepAlive = (promise: Promise<unknown>) => void
+
 export interface Confirmer {
-  confirm(zone: string, arrived: number): Promise<number | null>
+  confirm(zone: string, arrived: number, keepAlive?: KeepAlive): Promise<number | null>
 }
 
 interface CachedAnswer {
@@ -27,12 +29,12 @@ export interface TracedView {
   deps: [string, number][] | null
 }
 
-export function tracing(inner: ZoneView): TracedView {
+export function tracing(inner: ZoneView, keepAlive?: KeepAlive): TracedView {
   const traced: TracedView = {
     deps: [],
     view: {
       async lookup(qname: string, options?: LookupOptions): Promise<ZoneLookup | null> {
-        const found = await inner.lookup(qname, options)
+        const found = await inner.lookup(qname, keepAlive ? { ...options, keepAlive } : options)
         if (!found || found.stamp === undefined) traced.deps = null
         else traced.deps?.push([found.zone.name, found.stamp])
         return found
@@ -61,7 +63,7 @@ export class AnswerCache {
   ) {}
 
   /** The cached answer to a query with these bytes, under its ID; null on a miss. */
-  async answer(bytes: Uint8Array, key: string, arrived: number): Promise<{ wire: Uint8Array; cacheControl: string } | null> {
+  async answer(bytes: Uint8Array, key: string, arrived: number, keepAlive?: KeepAlive): Promise<{ wire: Uint8Array; cacheControl: string } | null> {
     const hit = this.#entries.get(key)
     if (!hit) {
       this.misses++
@@ -70,7 +72,7 @@ export class AnswerCache {
     let valid = arrived - hit.at <= this.maxAgeMs
     for (const [zone, stamp] of hit.deps) {
       if (!valid) break
-      valid = (await this.view.confirm(zone, arrived)) === stamp
+      valid = (await this.view.confirm(zone, arrived, keepAlive)) === stamp
     }
     if (!valid) {
       if (this.#entries.get(key) === hit) this.#entries.delete(key)

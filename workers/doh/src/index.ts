@@ -8,6 +8,7 @@ import { strictDohEnv, type DohEnv } from './env.ts'
 import { inInvocation } from '../../api/src/platform/strict-bindings.ts'
 import { DNS_JSON, DNS_MESSAGE, methodNotAllowed, preflight, wireError } from './http.ts'
 import { jsonQuery } from './json.ts'
+import type { KeepAlive } from './answer-cache.ts'
 import { answerCache, zoneView } from './view.ts'
 import { wireQuery, wireServfail } from './wire.ts'
 
@@ -24,7 +25,7 @@ function wantsJson(req: Request, params: URLSearchParams): boolean {
   return (req.headers.get('accept') ?? '').toLowerCase().includes(DNS_JSON)
 }
 
-async function get(req: Request, url: URL, env: DohEnv): Promise<Response> {
+async function get(req: Request, url: URL, env: DohEnv, keepAlive?: KeepAlive): Promise<Response> {
   const params = url.searchParams
   const dns = params.get('dns')
   if (dns !== null) {
@@ -32,31 +33,31 @@ async function get(req: Request, url: URL, env: DohEnv): Promise<Response> {
     const bytes = decodeBase64Url(dns)
     if (!bytes) return wireError(400, 'dns parameter is not base64url')
     if (bytes.length > MAX_MESSAGE) return wireError(413, 'DNS message too large')
-    return wireBytes(bytes, env)
+    return wireBytes(bytes, env, keepAlive)
   }
   if (params.has('name') || wantsJson(req, params)) return jsonQuery(params, zoneView(env))
   return wireError(400, 'missing dns parameter')
 }
 
-async function post(req: Request, env: DohEnv): Promise<Response> {
+async function post(req: Request, env: DohEnv, keepAlive?: KeepAlive): Promise<Response> {
   if (mediaType(req.headers.get('content-type')) !== DNS_MESSAGE) {
     return wireError(415, `content type must be ${DNS_MESSAGE}`)
   }
   const bytes = await readLimited(req, MAX_MESSAGE)
   if (!bytes) return wireError(413, 'DNS message too large')
-  return wireBytes(bytes, env)
+  return wireBytes(bytes, env, keepAlive)
 }
 
-async function wireBytes(bytes: Uint8Array, env: DohEnv): Promise<Response> {
+async function wireBytes(bytes: Uint8Array, env: DohEnv, keepAlive?: KeepAlive): Promise<Response> {
   try {
-    return await wireQuery(bytes, zoneView(env), answerCache(env))
+    return await wireQuery(bytes, zoneView(env), answerCache(env), keepAlive)
   } catch (err) {
     logFailure('wire query', err)
     return wireServfail(bytes)
   }
 }
 
-async function route(req: Request, env: DohEnv): Promise<Response> {
+async function route(req: Request, env: DohEnv, keepAlive?: KeepAlive): Promise<Response> {
   const url = new URL(req.url)
   if (url.pathname !== '/dns-query') {
     if (url.pathname === '/stats' && env.DOH_STATS === '1') {
@@ -68,9 +69,9 @@ async function route(req: Request, env: DohEnv): Promise<Response> {
   switch (req.method) {
     case 'GET':
     case 'HEAD':
-      return get(req, url, env)
+      return get(req, url, env, keepAlive)
     case 'POST':
-      return post(req, env)
+      return post(req, env, keepAlive)
     case 'OPTIONS':
       return preflight()
     default:
@@ -79,9 +80,11 @@ async function route(req: Request, env: DohEnv): Promise<Response> {
 }
 
 export default {
-  async fetch(req, env) {
+  async fetch(req, env, ctx) {
+    // Background confirmations of a zone outlive the request that started them (waitUntil).
+    const keepAlive: KeepAlive | undefined = ctx ? (p) => ctx.waitUntil(p) : undefined
     try {
-      return await inInvocation(() => route(req, strictDohEnv(env)))
+      return await inInvocation(() => route(req, strictDohEnv(env), keepAlive))
     } catch (err) {
       // Never a 5xx: whatever escaped is answered as SERVFAIL.
       logFailure('fetch', err)

@@ -11,7 +11,7 @@ import {
   type Query,
 } from '@edgedns/dns-wire'
 import type { ZoneView } from '@edgedns/kv-layout'
-import { answerKey, tracing, type AnswerCache } from './answer-cache.ts'
+import { answerKey, tracing, type AnswerCache, type KeepAlive } from './answer-cache.ts'
 import { SERVFAIL, answer, logFailure } from './answer.ts'
 import { NO_STORE, cacheControl } from './cache-control.ts'
 import { DNS_MESSAGE, answerResponse, wireError } from './http.ts'
@@ -24,11 +24,11 @@ const MAX_RESPONSE = 65535
  * (no header to answer with) is HTTP 400; a malformed message with a header is a FORMERR DNS
  * message in HTTP 200, as authoritative servers answer it over UDP.
  */
-export async function wireQuery(bytes: Uint8Array, view: ZoneView, answers?: AnswerCache): Promise<Response> {
+export async function wireQuery(bytes: Uint8Array, view: ZoneView, answers?: AnswerCache, keepAlive?: KeepAlive): Promise<Response> {
   const arrived = Date.now()
   const key = answers && bytes.length >= 12 ? answerKey(bytes) : null
   if (answers && key !== null) {
-    const hit = await answers.answer(bytes, key, arrived)
+    const hit = await answers.answer(bytes, key, arrived, keepAlive)
     if (hit) return answerResponse(hit.wire, DNS_MESSAGE, hit.cacheControl)
   }
   let query: Query
@@ -42,7 +42,7 @@ export async function wireQuery(bytes: Uint8Array, view: ZoneView, answers?: Ans
 
   // BADVERS and NOTIMP need no data: replyTo ignores the result for them.
   const skip = query.opcode !== 0 || (query.edns !== null && query.edns.version !== 0)
-  const traced = tracing(view)
+  const traced = tracing(view, keepAlive)
   const result = skip ? SERVFAIL : await answer(traced.view, questionOf(query))
   let wire: Uint8Array
   let cache = skip ? NO_STORE : cacheControl(result)

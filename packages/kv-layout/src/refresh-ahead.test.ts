@@ -1,0 +1,70 @@
+/**
+ * With a way to keep the request alive (Workers' waitUntil), a zone confirmed more than half the
+ * window ago is confirmed again in the background: the query is answered at once, and the next one
+ * finds the zone already confirmed — under steady load no query waits for KV.
+ */
+import { describe, expect, it } from 'vitest'
+import { encodeZoneMeta } from './codec.ts'
+import { encodeHead, headKey } from './head.ts'
+import { zoneImage } from './image.ts'
+import { KvZoneView } from './kv-zone-view.ts'
+import { FakeKv } from './test-fake-kv.ts'
+import type { ZoneMeta } from './types.ts'
+
+const meta: ZoneMeta = {
+  v: 1,
+  id: 'e'.repeat(32),
+  name: 'ahead.test',
+  serial: 1,
+  soa: { mname: 'ns1.ahead.test', rname: 'h.ahead.test', refresh: 1, retry: 1, expire: 1, minimum: 60, ttl: 60 },
+  ns: ['ns1.ahead.test'],
+  proxy: { ipv4: [], ipv6: [] },
+  apex: { v: 1, sets: { A: { ttl: 300, rdata: ['192.0.2.1'] } } },
+}
+
+describe('background confirmation', () => {
+  it('answers without waiting past half the window, and the background read brings the next head', async () => {
+    const kv = new FakeKv()
+    kv.putAll(zoneImage({ ...meta, layout: { buckets: 16 } }, [['www.ahead.test', { v: 1, sets: { A: { ttl: 300, rdata: ['192.0.2.9'] } } }]], { buckets: 16 }))
+    let t = 1000
+    const view = new KvZoneView(kv, { revalidateMs: 10, now: () => t })
+    const pending: Promise<unknown>[] = []
+    const keepAlive = (p: Promise<unknown>) => void pending.push(p)
+    await view.lookup('ahead.test', { keepAlive }) // cold: confirmed at t = 1000
+    kv.resetCounts()
+
+    t = 1003 // within half the window: nothing to do
+    await view.lookup('ahead.test', { keepAlive })
+    expect(kv.calls).toBe(0)
+    expect(pending).toHaveLength(0)
+
+    // A change lands, then a query past half the window: answered from what is held, one read starts.
+    const apex = { v: 1 as const, sets: { A: { ttl: 300, rdata: ['192.0.2.2'] } } }
+    kv.put(headKey('ahead.test', 2), encodeHead({ n: 2, seq: 2, meta: encodeZoneMeta({ ...meta, apex, layout: { buckets: 16 } }), overlay: [], changed: [[1, 'all'], [2, []]] }))
+    t = 1007
+    const answered = await view.lookup('ahead.test', { keepAlive })
+    expect(answered!.zone.apex.sets.A!.rdata).toEqual(['192.0.2.1'])
+    expect(pending).toHaveLength(1)
+    await Promise.all(pending)
+    expect(kv.calls).toBe(1)
+
+    // Past the window of the first confirmation, but within that of the background one: no wait, new data.
+    t = 1012
+    kv.resetCounts()
+    const next = await view.lookup('ahead.test', { keepAlive })
+    expect(next!.zone.apex.sets.A!.rdata).toEqual(['192.0.2.2'])
+    expect(kv.calls).toBe(0)
+  })
+
+  it('without a way to keep the request alive, never starts a read it would not wait for', async () => {
+    const kv = new FakeKv()
+    kv.putAll(zoneImage({ ...meta, layout: { buckets: 16 } }, [], { buckets: 16 }))
+    let t = 1000
+    const view = new KvZoneView(kv, { revalidateMs: 10, now: () => t })
+    await view.lookup('ahead.test')
+    kv.resetCounts()
+    t = 1008
+    await view.lookup('ahead.test')
+    expect(kv.calls).toBe(0)
+  })
+})
