@@ -30,20 +30,54 @@ export function headKeys(zone: string): string[] {
   return Array.from({ length: HEAD_SLOTS }, (_, i) => headKey(zone, i))
 }
 
+/**
+ * An overlay larger than this many characters is written to a key of its own (`overlayKey`) and the
+ * head only names it: heads stay small, because readers read two slots (often older heads) on every
+ * confirmation.
+ */
+export const OVERLAY_INLINE_MAX = 16 * 1024
+
+/** Key of a large overlay, written once for head n (a new key every time, deleted after a grace period). */
+export function overlayKey(zone: string, n: number): string {
+  return `o:${normalizeName(zone)}:${n}`
+}
+
+/** An overlay as JSON: `{"<name>": <encoded node or null>, …}`. */
+export function encodeOverlay(overlay: Iterable<readonly [string, string | null]>): string {
+  return `{${[...overlay].map(([name, node]) => `${JSON.stringify(name)}:${node ?? 'null'}`).join(',')}}`
+}
+
+export function decodeOverlay(value: unknown): Map<string, NodeData | null> {
+  let body = value
+  if (typeof value === 'string') {
+    try {
+      body = JSON.parse(value)
+    } catch {
+      throw new KvLayoutError('overlay: not JSON')
+    }
+  }
+  if (!isObject(body)) throw new KvLayoutError('overlay: not an object')
+  const overlay = new Map<string, NodeData | null>()
+  for (const [name, node] of Object.entries(body)) overlay.set(name, node === null ? null : decodeNode(node))
+  return overlay
+}
+
 export interface HeadInput {
   n: number
   seq: number
   /** `encodeZoneMeta` output. */
   meta: string
-  /** (full name, encoded node or null) pairs. */
+  /** (full name, encoded node or null) pairs; ignored when `overlayKey` is given. */
   overlay: Iterable<readonly [string, string | null]>
+  /** The key the overlay was written to instead (see OVERLAY_INLINE_MAX). */
+  overlayKey?: string
   changed: readonly (readonly [number, readonly number[] | 'all'])[]
 }
 
 export function encodeHead(head: HeadInput): string {
-  const overlay = [...head.overlay].map(([name, node]) => `${JSON.stringify(name)}:${node ?? 'null'}`).join(',')
   const changed = JSON.stringify(head.changed.map(([n, b]) => [n, b === 'all' ? -1 : b]))
-  return `${head.n}\n{"seq":${head.seq},"meta":${head.meta},"overlay":{${overlay}},"changed":${changed}}`
+  const overlay = head.overlayKey !== undefined ? `"overlayKey":${JSON.stringify(head.overlayKey)}` : `"overlay":${encodeOverlay(head.overlay)}`
+  return `${head.n}\n{"seq":${head.seq},"meta":${head.meta},${overlay},"changed":${changed}}`
 }
 
 /** The counter of a head value (its first line), or -1 when the value is not a head. */
@@ -66,12 +100,17 @@ export function decodeHead(text: string): ZoneHead {
   } catch {
     throw new KvLayoutError('head: not JSON')
   }
-  if (!isObject(body) || typeof body.seq !== 'number' || !isObject(body.overlay) || !Array.isArray(body.changed)) {
+  const overlayKeyOf = body && typeof body === 'object' ? (body as Record<string, unknown>).overlayKey : undefined
+  if (
+    !isObject(body) ||
+    typeof body.seq !== 'number' ||
+    !(isObject(body.overlay) || typeof overlayKeyOf === 'string') ||
+    !Array.isArray(body.changed)
+  ) {
     throw new KvLayoutError('head: bad shape')
   }
   const meta: ZoneMeta = decodeZoneMeta(body.meta)
-  const overlay = new Map<string, NodeData | null>()
-  for (const [name, node] of Object.entries(body.overlay)) overlay.set(name, node === null ? null : decodeNode(node))
+  const overlay = isObject(body.overlay) ? decodeOverlay(body.overlay) : new Map<string, NodeData | null>()
   const changed: [number, number[] | 'all'][] = []
   for (const entry of body.changed) {
     if (!Array.isArray(entry) || typeof entry[0] !== 'number') throw new KvLayoutError('head: bad change entry')
@@ -80,7 +119,7 @@ export function decodeHead(text: string): ZoneHead {
     else if (Array.isArray(b) && b.every((i) => Number.isInteger(i) && i >= 0)) changed.push([entry[0], b as number[]])
     else throw new KvLayoutError('head: bad change entry')
   }
-  return { n, seq: body.seq, meta, overlay, changed }
+  return typeof overlayKeyOf === 'string' ? { n, seq: body.seq, meta, overlay, changed, overlayKey: overlayKeyOf } : { n, seq: body.seq, meta, overlay, changed }
 }
 
 /** A head from a decoded meta alone (a zone whose builder wrote no head yet). */

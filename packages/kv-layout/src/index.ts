@@ -41,6 +41,10 @@ export {
   decodeHead,
   headCounter,
   headFromMeta,
+  encodeOverlay,
+  decodeOverlay,
+  overlayKey,
+  OVERLAY_INLINE_MAX,
   type HeadInput,
 } from './head.ts'
 export { zoneImage, withEmptyNonTerminals, type ZoneImageOptions } from './image.ts'

@@ -17,7 +17,7 @@
  */
 import { findInBucket } from './bucket-text.ts'
 import { decodeNode, decodeZoneMeta, KvLayoutError } from './codec.ts'
-import { decodeHead, headCounter, headFromMeta, headKey, headKeys, headSlot } from './head.ts'
+import { decodeHead, decodeOverlay, headCounter, headFromMeta, headKey, headKeys, headSlot } from './head.ts'
 import { BUCKET_LADDER, bucketKey, bucketOfHash, nameHash, zoneKey } from './keys.ts'
 import { ancestorsBetween, isInZone, normalizeName, zoneCandidates } from './names.ts'
 import type { LookupOptions, NodeData, ZoneHead, ZoneLookup, ZoneView } from './types.ts'
@@ -293,7 +293,12 @@ export class KvZoneView implements ZoneView {
           newestText = text
         }
       }
-      head = newest >= 0 ? decodeHead(newestText) : headFromMeta(decodeZoneMeta(raw))
+      if (newest >= 0) {
+        const decoded = decodeHead(newestText)
+        // An overlay key not visible here yet: hold the head as one behind, so the next
+        // confirmation takes it again (with its overlay) instead of answering without it for good.
+        head = (await this.#withOverlay(decoded)) ?? { ...decoded, n: decoded.n - 1 }
+      } else head = headFromMeta(decodeZoneMeta(raw))
       const same = old && old.head.meta.id === head.meta.id && old.head.meta.layout?.buckets === head.meta.layout?.buckets
       if (old && same && old.head.n >= head.n) {
         old.confirmedAt = Math.max(old.confirmedAt, startedAt)
@@ -377,6 +382,14 @@ export class KvZoneView implements ZoneView {
     }
   }
 
+  /** A head whose overlay lives in a key of its own, with the overlay read (one more KV call); null while that key is not visible. */
+  async #withOverlay(head: ZoneHead): Promise<ZoneHead | null> {
+    if (head.overlayKey === undefined) return head
+    const value = (await this.#bulk([head.overlayKey], SIGNAL_CACHE_TTL_S)).get(head.overlayKey)
+    if (value === null || value === undefined) return null
+    return { ...head, overlay: decodeOverlay(value) }
+  }
+
   /** Confirms a zone in the background (the caller's request kept alive for it) before it expires. */
   #refreshAhead(entry: ZoneEntry, keepAlive: (p: Promise<unknown>) => void): void {
     const startedAt = this.#now()
@@ -426,7 +439,12 @@ export class KvZoneView implements ZoneView {
       }
     }
     if (entry.gone) return null
-    if (newest > entry.head.n) this.#apply(entry, decodeHead(newestText), raw)
+    if (newest > entry.head.n) {
+      // A head whose overlay key is not visible here yet is taken on a later confirmation.
+      const head = await this.#withOverlay(decodeHead(newestText))
+      if (entry.gone) return null
+      if (head && head.n > entry.head.n) this.#apply(entry, head, raw)
+    }
     else if (entry.head.n === 0 && raw !== entry.raw) this.#apply(entry, headFromMeta(decodeZoneMeta(raw)), raw)
     entry.confirmedAt = Math.max(entry.confirmedAt, startedAt)
     return entry

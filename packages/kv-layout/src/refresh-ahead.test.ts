@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { encodeZoneMeta } from './codec.ts'
-import { encodeHead, headKey } from './head.ts'
+import { encodeHead, encodeOverlay, headKey, OVERLAY_INLINE_MAX, overlayKey } from './head.ts'
 import { zoneImage } from './image.ts'
 import { KvZoneView } from './kv-zone-view.ts'
 import { FakeKv } from './test-fake-kv.ts'
@@ -66,5 +66,31 @@ describe('background confirmation', () => {
     t = 1008
     await view.lookup('ahead.test')
     expect(kv.calls).toBe(0)
+  })
+})
+
+describe('large overlays', () => {
+  it('a head naming an overlay key is read with its overlay; one whose key is not visible yet is taken later', async () => {
+    const kv = new FakeKv()
+    kv.putAll(zoneImage({ ...meta, layout: { buckets: 16 } }, [], { buckets: 16 }))
+    let t = 1000
+    const view = new KvZoneView(kv, { revalidateMs: 10, now: () => t })
+    expect((await view.lookup('x1.ahead.test'))!.nodes.size).toBe(0)
+    const encodedMeta = encodeZoneMeta({ ...meta, layout: { buckets: 16 } })
+    const names = Array.from({ length: 2000 }, (_, i) => [`x${i}.ahead.test`, '[["A",300,["192.0.2.7"]]]'] as const)
+    expect(encodeOverlay(names).length).toBeGreaterThan(OVERLAY_INLINE_MAX)
+    // The head is visible before its overlay key (another location, in production): not taken yet.
+    kv.put(headKey('ahead.test', 2), encodeHead({ n: 2, seq: 2, meta: encodedMeta, overlay: [], overlayKey: overlayKey('ahead.test', 2), changed: [[1, 'all'], [2, []]] }))
+    t += 11
+    expect((await view.lookup('x1.ahead.test'))!.nodes.size).toBe(0)
+    kv.put(overlayKey('ahead.test', 2), encodeOverlay(names))
+    t += 11
+    const found = await view.lookup('x1.ahead.test')
+    expect(found!.nodes.get('x1.ahead.test')!.sets.A!.rdata).toEqual(['192.0.2.7'])
+    // A later confirmation with no newer head reads only the small slots, not the overlay again.
+    kv.resetCounts()
+    t += 11
+    await view.lookup('x1.ahead.test')
+    expect(kv.keysRead.flat().filter((k) => k.startsWith('o:'))).toEqual([])
   })
 })

@@ -78,6 +78,8 @@ export interface ZoneHead {
   overlay: Map<string, NodeData | null>
   /** [head counter, bucket indexes rewritten since the previous head, or 'all'] for recent heads. */
   changed: [number, number[] | 'all'][]
+  /** The overlay lives in this key instead (a large pass); readers fetch it once per head. */
+  overlayKey?: string
 }
 
 

@@ -196,6 +196,13 @@ export async function flushBuckets(ctx: StepContext): Promise<PerRecordOutcome> 
     return { kind: 'progress' }
   }
   if (Number.isFinite(until)) return { kind: 'deferred', until }
+  // Overlay keys of earlier heads: gone once readers can no longer hold those heads.
+  const expired = (state.overlayKeys ?? []).filter((o) => o.at + limits.retireGraceMs <= io.now())
+  if (expired.length > 0 && ctx.budget.remaining > expired.length + 10) {
+    await applyOps(io, ctx.ledger, ctx.budget, expired.map((o) => ({ key: o.key, value: null })), { freshSince: Number.POSITIVE_INFINITY, intervalMs: 0 })
+    state.overlayKeys = state.overlayKeys.filter((o) => !expired.includes(o))
+    ctx.save()
+  }
   if (ctx.mirror.overlayCount(1) >= FOLD_AT) {
     const folded = await publishHead(ctx)
     return folded.kind === 'written' ? { kind: 'progress' } : folded

@@ -4,9 +4,9 @@
  * a whole pass visible, however many buckets it touched; slots rotate, so passes are not held to
  * one write per key per second.
  */
-import { encodeHead, HEAD_CHANGE_HISTORY, headKey, headSlot } from '@edgedns/kv-layout'
+import { encodeHead, encodeOverlay, HEAD_CHANGE_HISTORY, headKey, headSlot, OVERLAY_INLINE_MAX, overlayKey } from '@edgedns/kv-layout'
 import type { StepContext, StepOutcome } from './context.ts'
-import { applyOps } from './writer.ts'
+import { ALWAYS, applyOps } from './writer.ts'
 
 /** Above this many rewritten buckets a head says "all" (readers drop the zone's buckets). */
 const MAX_LISTED = 1024
@@ -27,8 +27,19 @@ export async function publishHead(ctx: StepContext, options: PublishOptions = {}
   const changes: number[] | 'all' = options.all || pending.length > MAX_LISTED ? 'all' : pending
   const changed = [...state.head.changed, [n, changes] as [number, number[] | 'all']].slice(-HEAD_CHANGE_HISTORY)
   // Keep the history small: a reader further behind than it reaches drops the zone's buckets.
-  while (changed.length > 1 && changed.reduce((sum, [, b]) => sum + (b === 'all' ? 1 : b.length), 0) > MAX_LISTED * 4) changed.shift()
-  const value = encodeHead({ n, seq: state.cursor, meta, overlay: ctx.mirror.overlayEntries(), changed })
+  while (changed.length > 1 && changed.reduce((sum, [, b]) => sum + (b === 'all' ? 1 : b.length), 0) > MAX_LISTED) changed.shift()
+  const overlay = ctx.mirror.overlayEntries()
+  const encodedOverlay = encodeOverlay(overlay)
+  let separate: string | undefined
+  if (encodedOverlay.length > OVERLAY_INLINE_MAX) {
+    // A large overlay goes to a key of its own, written before the head that names it.
+    const key = overlayKey(zone, n)
+    separate = key
+    await applyOps(io, ctx.ledger, ctx.budget, [{ key, value: encodedOverlay }], { freshSince: ALWAYS, intervalMs: 0 })
+    state.overlayKeys = [...(state.overlayKeys ?? []), { key, at: io.now() }]
+    ctx.save()
+  }
+  const value = encodeHead({ n, seq: state.cursor, meta, overlay: separate ? [] : overlay, changed, ...(separate ? { overlayKey: separate } : {}) })
   const written = await applyOps(io, ctx.ledger, ctx.budget, [{ key: headKey(zone, headSlot(n)), value }], {
     freshSince: Number.POSITIVE_INFINITY,
     intervalMs: limits.keyWriteIntervalMs,

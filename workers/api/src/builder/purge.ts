@@ -32,8 +32,8 @@ export async function purgeStep(ctx: StepContext, env: PurgeEnv): Promise<StepOu
     const successor = await liveZoneNamed(io.db, name)
     if (successor === null) {
       // Layout v1 keys first, then every bucket key of any bucket count (layout v2).
-      for (let stage = purge.stage ?? 0; stage < 2; stage++) {
-      const prefix = stage === 0 ? `n:${name}:` : `b:${name}:`
+      for (let stage = purge.stage ?? 0; stage < 3; stage++) {
+      const prefix = [`n:${name}:`, `b:${name}:`, `o:${name}:`][stage]!
       for (;;) {
         const limit = Math.min(ctx.limits.listPage, ctx.budget.remaining - 2)
         if (limit < 1 || (ctx.budget.used > 0 && limit < Math.min(ctx.limits.listPage, 50)))
@@ -92,6 +92,7 @@ export async function purgeStep(ctx: StepContext, env: PurgeEnv): Promise<StepOu
   state.headPending = []
   state.zonePending = null
   state.announce = true // ancestor zones drop it from their subzones
+  state.overlayKeys = []
   ctx.save()
   return { kind: 'idle' }
 }

@@ -111,6 +111,8 @@ export interface BuilderState {
   metaRefresh: boolean
   /** Ancestor zones' builders still to tell that this zone appeared or went (their subzones). */
   announce: boolean
+  /** Overlay keys of large passes, deleted once no reader can still be reading their head. */
+  overlayKeys: { key: string; at: number }[]
 }
 
 export function initialState(): BuilderState {
@@ -139,6 +141,7 @@ export function initialState(): BuilderState {
     zonePending: null,
     metaRefresh: false,
     announce: false,
+    overlayKeys: [],
   }
 }
 
