@@ -54,7 +54,20 @@ async function batchCallsDuring(action: () => Promise<void>): Promise<Request[]>
 async function search(text: string, total: number | null) {
   await page.getByLabel('Search', { exact: true }).fill(text)
   await page.getByRole('button', { name: 'Search', exact: true }).click()
-  if (total !== null) await expect.poll(() => page.locator('.page-info').innerText(), { timeout: 15_000 }).toMatch(new RegExp(`· ${total.toLocaleString('en')} total`))
+  if (total === null) return
+  // The count alone can be the previous search's (the same total): wait for rows of this search too,
+  // and for the table to be done loading, before anything is clicked in it.
+  await expect
+    .poll(
+      async () => {
+        if ((await page.locator('table.records').getAttribute('aria-busy')) !== 'false') return false
+        if (!new RegExp(`· ${total.toLocaleString('en')} total`).test(await page.locator('.page-info').innerText())) return false
+        const rows = await page.locator('table.records tbody tr').allInnerTexts()
+        return total === 0 || (rows.length > 0 && rows.every((r) => r.toLowerCase().includes(text.toLowerCase())))
+      },
+      { timeout: 15_000 }
+    )
+    .toBe(true)
 }
 
 async function openAddForm(type: string) {
