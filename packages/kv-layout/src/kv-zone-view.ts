@@ -91,11 +91,12 @@ interface ZoneEntry {
   confirmedAt: number
   refresh: Promise<ZoneEntry | null> | null
   refreshStartedAt: number
-  /** Bumped whenever cached buckets are invalidated: a fetch that saw a bump is not kept. */
-  epoch: number
   gone: boolean
   headBytes: number
-  /** Changes with every newer head taken (unique across the view's zones). */
+  /**
+   * Changes with every newer head taken (unique across the view's zones): answers and fetched
+   * buckets are kept only if it did not change while they were being read.
+   */
   stamp: number
 }
 
@@ -320,7 +321,6 @@ export class KvZoneView implements ZoneView {
       confirmedAt,
       refresh: null,
       refreshStartedAt: 0,
-      epoch: 0,
       gone: false,
       headBytes: 0,
       stamp: ++this.#stamps,
@@ -465,7 +465,6 @@ export class KvZoneView implements ZoneView {
         }
         for (const i of buckets) this.#dropBucket(entry, i)
       }
-    entry.epoch++
     entry.stamp = ++this.#stamps
     entry.head = head
     entry.raw = raw
@@ -504,7 +503,7 @@ export class KvZoneView implements ZoneView {
     }
     if (!pending) return nodes
 
-    const epoch = entry.epoch
+    const stamp = entry.stamp
     const texts = new Map<number, string>()
     const wanted = [...new Set(pending.map((p) => p.index))]
     const keys = wanted.map((i) => bucketKey(zone, count, i))
@@ -515,7 +514,7 @@ export class KvZoneView implements ZoneView {
       const text = values.get(keys[k]!)
       if (text === null || text === undefined) continue
       texts.set(wanted[k]!, text)
-      if (entry.epoch === epoch && !entry.gone && entry.count === count) this.#store(entry, wanted[k]!, text)
+      if (entry.stamp === stamp && !entry.gone) this.#store(entry, wanted[k]!, text)
     }
     for (const p of pending) {
       const text = texts.get(p.index)
