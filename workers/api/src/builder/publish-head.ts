@@ -28,6 +28,11 @@ export async function publishHead(ctx: StepContext, options: PublishOptions = {}
   const changed = [...state.head.changed, [n, changes] as [number, number[] | 'all']].slice(-HEAD_CHANGE_HISTORY)
   // Keep the history small: a reader further behind than it reaches drops the zone's buckets.
   while (changed.length > 1 && changed.reduce((sum, [, b]) => sum + (b === 'all' ? 1 : b.length), 0) > MAX_LISTED) changed.shift()
+  const slot = headKey(zone, headSlot(n))
+  // A slot written less than an interval ago defers the head; find out before writing anything
+  // else for it (an overlay key written now would be written again when the head is retried).
+  const last = ctx.ledger.lookup([slot]).get(slot)?.writtenAt ?? 0
+  if (last > 0 && last + limits.keyWriteIntervalMs > io.now()) return { kind: 'deferred', until: last + limits.keyWriteIntervalMs }
   const overlay = ctx.mirror.overlayEntries()
   const encodedOverlay = encodeOverlay(overlay)
   let separate: string | undefined
@@ -40,7 +45,7 @@ export async function publishHead(ctx: StepContext, options: PublishOptions = {}
     ctx.save()
   }
   const value = encodeHead({ n, seq: state.cursor, meta, overlay: separate ? [] : overlay, changed, ...(separate ? { overlayKey: separate } : {}) })
-  const written = await applyOps(io, ctx.ledger, ctx.budget, [{ key: headKey(zone, headSlot(n)), value }], {
+  const written = await applyOps(io, ctx.ledger, ctx.budget, [{ key: slot, value }], {
     freshSince: Number.POSITIVE_INFINITY,
     intervalMs: limits.keyWriteIntervalMs,
   })
