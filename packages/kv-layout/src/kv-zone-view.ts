@@ -205,6 +205,19 @@ export class KvZoneView implements ZoneView {
     return fresh ? fresh.stamp : null
   }
 
+  /**
+   * `confirm` without waiting: the stamp when the zone is already confirmed for a query that
+   * arrived at `arrived` (starting a background confirmation ahead of expiry, as a lookup does),
+   * null when it is not held, undefined when a confirmation read is needed first (call `confirm`).
+   */
+  confirmedStamp(zone: string, arrived: number, keepAlive?: (p: Promise<unknown>) => void): number | null | undefined {
+    const entry = this.#zones.get(zone)
+    if (!entry || entry.gone) return null
+    if (entry.confirmedAt < arrived - this.#revalidateMs) return undefined
+    if (keepAlive && !entry.refresh && arrived - entry.confirmedAt > this.#revalidateMs / 2) this.#refreshAhead(entry, keepAlive)
+    return entry.stamp
+  }
+
   /** Counters with the current cache size. */
   snapshot(): ZoneViewStats {
     return { ...this.stats, cacheBytes: this.#bytes, cachedBuckets: this.#clock.size, zones: this.#zones.size }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { encodeHead, headKey, KvZoneView, zoneImage, type NodeData, type ZoneMeta } from '@edgedns/kv-layout'
 import { FakeKv } from '../../../packages/kv-layout/src/test-fake-kv.ts'
 import { decodeMessage, encodeQuery } from '../../../test/doh/helpers/dns.ts'
-import { AnswerCache } from './answer-cache.ts'
+import { AnswerCache, answerKey } from './answer-cache.ts'
 import { wireQuery } from './wire.ts'
 
 const meta: ZoneMeta = {
@@ -59,5 +59,24 @@ describe('answer cache', () => {
     const lower = await ask(view, answers, 'www.cache.test', 4)
     expect(answers.hits).toBe(0)
     expect(lower.question[0]!.name).toBe('www.cache.test.')
+  })
+
+  it('answers without waiting while the zone is confirmed, and waits for a read once the window has passed', async () => {
+    const kv = new FakeKv()
+    kv.putAll(zoneImage(meta, [['www.cache.test', a('192.0.2.1')]]))
+    let clock = 1_000
+    const view = new KvZoneView(kv, { revalidateMs: 50, now: () => clock })
+    const answers = new AnswerCache(view)
+    await ask(view, answers, 'www.cache.test', 1)
+    const query = encodeQuery('www.cache.test', 'A', { id: 2 })
+    const within = answers.answer(query, answerKey(query), clock + 10)
+    expect(within instanceof Promise).toBe(false)
+    expect(within).not.toBeNull()
+    clock += 60
+    const calls = kv.calls
+    const later = answers.answer(query, answerKey(query), clock)
+    expect(later instanceof Promise).toBe(true)
+    expect(await later).not.toBeNull()
+    expect(kv.calls).toBeGreaterThan(calls)
   })
 })

@@ -13,7 +13,11 @@ export type KeepAlive = (promise: Promise<unknown>) => void
 
 export interface Confirmer {
   confirm(zone: string, arrived: number, keepAlive?: KeepAlive): Promise<number | null>
+  /** The stamp without waiting; undefined when `confirm` must read first. */
+  confirmedStamp(zone: string, arrived: number, keepAlive?: KeepAlive): number | null | undefined
 }
+
+type CachedReply = { wire: Uint8Array; cacheControl: string }
 
 interface CachedAnswer {
   wire: Uint8Array
@@ -62,23 +66,41 @@ export class AnswerCache {
     private readonly maxAgeMs = 60_000
   ) {}
 
-  /** The cached answer to a query with these bytes, under its ID; null on a miss. */
-  async answer(bytes: Uint8Array, key: string, arrived: number, keepAlive?: KeepAlive): Promise<{ wire: Uint8Array; cacheControl: string } | null> {
+  /**
+   * The cached answer to a query with these bytes, under its ID; null on a miss. Synchronous
+   * (no promise) when every zone it depends on is confirmed already, the common case under load.
+   */
+  answer(bytes: Uint8Array, key: string, arrived: number, keepAlive?: KeepAlive): CachedReply | null | Promise<CachedReply | null> {
     const hit = this.#entries.get(key)
     if (!hit) {
       this.misses++
       return null
     }
-    let valid = arrived - hit.at <= this.maxAgeMs
-    for (const [zone, stamp] of hit.deps) {
-      if (!valid) break
-      valid = (await this.view.confirm(zone, arrived, keepAlive)) === stamp
+    if (arrived - hit.at > this.maxAgeMs) return this.#miss(key, hit)
+    for (let i = 0; i < hit.deps.length; i++) {
+      const [zone, stamp] = hit.deps[i]!
+      const now = this.view.confirmedStamp(zone, arrived, keepAlive)
+      if (now === undefined) return this.#confirmFrom(i, bytes, key, hit, arrived, keepAlive)
+      if (now !== stamp) return this.#miss(key, hit)
     }
-    if (!valid) {
-      if (this.#entries.get(key) === hit) this.#entries.delete(key)
-      this.misses++
-      return null
+    return this.#reply(bytes, hit)
+  }
+
+  async #confirmFrom(from: number, bytes: Uint8Array, key: string, hit: CachedAnswer, arrived: number, keepAlive?: KeepAlive): Promise<CachedReply | null> {
+    for (let i = from; i < hit.deps.length; i++) {
+      const [zone, stamp] = hit.deps[i]!
+      if ((await this.view.confirm(zone, arrived, keepAlive)) !== stamp) return this.#miss(key, hit)
     }
+    return this.#reply(bytes, hit)
+  }
+
+  #miss(key: string, hit: CachedAnswer): null {
+    if (this.#entries.get(key) === hit) this.#entries.delete(key)
+    this.misses++
+    return null
+  }
+
+  #reply(bytes: Uint8Array, hit: CachedAnswer): CachedReply {
     this.hits++
     const wire = hit.wire.slice()
     wire[0] = bytes[0]!

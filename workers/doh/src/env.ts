@@ -9,12 +9,16 @@ export interface DohEnv {
   ZONES_KV: KVNamespace
   /**
    * How old (ms) the last confirmation of a zone may be before a query waits for a fresh one
-   * (one KV read shared by all waiting queries). Default 5.
+   * (one KV read shared by all waiting queries). Default `PRODUCTION_REVALIDATE_MS`; local
+   * development sets a few milliseconds in `.dev.vars`.
    */
   REVALIDATE_MS?: string
   /** Megabytes of zone data the isolate keeps (bucket texts and heads). Default 64. */
   CACHE_MB?: string
-  /** Longest (ms) the isolate keeps a bucket before reading it again. Default 60000. */
+  /**
+   * Longest (ms) the isolate keeps a bucket before reading it again; "0" = no limit (local KV,
+   * which has no edge cache). Default `PRODUCTION_BUCKET_MAX_AGE_MS`.
+   */
   BUCKET_MAX_AGE_MS?: string
   /** Encoded wire answers the isolate keeps for reuse (0 = none). Default 20000. */
   ANSWER_CACHE?: string
@@ -22,6 +26,14 @@ export interface DohEnv {
   DOH_STATS?: string
   STRICT_LIMITS?: string
 }
+
+/**
+ * Deployed default: Workers KV serves head reads from its edge cache for up to 30 s anyway, so
+ * confirming more often than once a second per zone buys no freshness and costs billed reads.
+ */
+export const PRODUCTION_REVALIDATE_MS = 1000
+/** Deployed default: KV's edge cache may serve a bucket up to 60 s old right after it changed. */
+export const PRODUCTION_BUCKET_MAX_AGE_MS = 60_000
 
 let strict: { from: KVNamespace; env: DohEnv } | null = null
 

@@ -5,7 +5,7 @@ import { logFailure } from './answer.ts'
 import { decodeBase64Url } from './base64url.ts'
 import { readLimited } from './body.ts'
 import { strictDohEnv, type DohEnv } from './env.ts'
-import { inInvocation } from '../../api/src/platform/strict-bindings.ts'
+import { inInvocation, strictLimitsOn } from '../../api/src/platform/strict-bindings.ts'
 import { DNS_JSON, DNS_MESSAGE, methodNotAllowed, preflight, wireError } from './http.ts'
 import { jsonQuery } from './json.ts'
 import type { KeepAlive } from './answer-cache.ts'
@@ -84,7 +84,8 @@ export default {
     // Background confirmations of a zone outlive the request that started them (waitUntil).
     const keepAlive: KeepAlive | undefined = ctx ? (p) => ctx.waitUntil(p) : undefined
     try {
-      return await inInvocation(() => route(req, strictDohEnv(env), keepAlive))
+      // Strict mode (tests) counts KV operations per invocation; production has no counter to scope.
+      return await (strictLimitsOn(env) ? inInvocation(() => route(req, strictDohEnv(env), keepAlive)) : route(req, env, keepAlive))
     } catch (err) {
       // Never a 5xx: whatever escaped is answered as SERVFAIL.
       logFailure('fetch', err)

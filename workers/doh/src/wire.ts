@@ -28,7 +28,8 @@ export async function wireQuery(bytes: Uint8Array, view: ZoneView, answers?: Ans
   const arrived = Date.now()
   const key = answers && bytes.length >= 12 ? answerKey(bytes) : null
   if (answers && key !== null) {
-    const hit = await answers.answer(bytes, key, arrived, keepAlive)
+    const cached = answers.answer(bytes, key, arrived, keepAlive)
+    const hit = cached instanceof Promise ? await cached : cached
     if (hit) return answerResponse(hit.wire, DNS_MESSAGE, hit.cacheControl)
   }
   let query: Query
