@@ -19,7 +19,7 @@ try {
   const api = apiClient(stack.url, stack.token)
   const zone = await createBenchZone({ api, log }, 'small.bench.example', 1000)
   const builder = await stack.builder(zone.id)
-  const s = { commit: [], notify: [], pass: [], reader: [], server: [], response: [] }
+  const s = { commit: [], notify: [], pass: [], 'pass.read': [], 'pass.nodes': [], 'pass.publish': [], reader: [], server: [], response: [] }
   let rec = null
   for (let k = 0; k < changes + 10; k++) {
     const create = k % 2 === 0
@@ -41,6 +41,7 @@ try {
     s.commit.push(tSeen - handlerEnd)
     s.notify.push(lp.at - lp.ms - handlerEnd)
     s.pass.push(lp.ms)
+    for (const [k, v] of Object.entries(lp.phaseMs ?? {})) s[`pass.${k}`].push(v)
     s.reader.push(tSeen - lp.at)
     s.server.push(api.serverMs(headers))
     s.response.push(tResponse - handlerEnd)
@@ -48,7 +49,7 @@ try {
   }
   for (const [k, v] of Object.entries(s)) {
     const r = summarize(v)
-    console.log(`${k.padEnd(9)} p50 ${r.median.toFixed(1).padStart(6)}  p99 ${r.p99.toFixed(1).padStart(6)}  min ${r.min.toFixed(1)}  max ${r.max.toFixed(1)}`)
+    if (v.length) console.log(`${k.padEnd(12)} p50 ${r.median.toFixed(1).padStart(6)}  p99 ${r.p99.toFixed(1).padStart(6)}  min ${r.min.toFixed(1)}  max ${r.max.toFixed(1)}`)
   }
 } finally {
   await stack.close()

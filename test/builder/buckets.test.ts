@@ -145,8 +145,11 @@ describe('layout v2 buckets', () => {
         { name: 'a.example', value: 'new' },
         { name: 'b.example', value: 'b' },
       ])
-      mirror.set('a.example', 'newer') // upserts through the unique name index
-      expect(mirror.count()).toBe(2)
+      mirror.setMany([['a.example', 'newer'], ['b.example', null], ['c.example', 'c']]) // upserts through the unique name index
+      expect(state.storage.sql.exec<{ name: string; value: string }>('SELECT name, value FROM nodes ORDER BY name').toArray()).toEqual([
+        { name: 'a.example', value: 'newer' },
+        { name: 'c.example', value: 'c' },
+      ])
     })
   })
 
@@ -202,6 +205,44 @@ describe('layout v2 buckets', () => {
     const status = await settle(z.id)
     expect(status.lastFullBuildAt).not.toBe(fullsBefore)
     expect(status.lastPass?.kind).toBe('full')
+    expect((await converge(z.id)).differences).toEqual([])
+  })
+
+  it('builds a change notified while a pass\'s buckets are being written before the rest of them', async () => {
+    const z = await createZone('preempt')
+    await settle(z.id)
+    // Slow bucket writes, two per slice: the flush of a 120-name pass takes well over a second.
+    await tweak(z.id, (b) => {
+      const kv = b.io.kv
+      b.io = {
+        ...b.io,
+        kv: {
+          get: kv.get.bind(kv),
+          getWithMetadata: kv.getWithMetadata.bind(kv),
+          list: kv.list.bind(kv),
+          delete: kv.delete.bind(kv),
+          put: async (key: string, value: string) => {
+            if (key.startsWith('b:')) await sleep(150)
+            return kv.put(key, value)
+          },
+        } as unknown as KVNamespace,
+      }
+      b.limits = { ...b.limits, flushSlice: 2 }
+    })
+    const big = await api('POST', `/zones/${z.id}/dns_records/batch`, { posts: posts(120, 'p') })
+    const bigSeq = Number(big.headers.get('x-edgedns-change-seq'))
+    let s = await builder(z.id).status()
+    for (let i = 0; i < 400 && s.cursor < bigSeq; i++) s = (await sleep(5), await builder(z.id).status())
+    expect(s.dirtyBuckets).toBeGreaterThan(4)
+    const one = await api('POST', `/zones/${z.id}/dns_records`, { type: 'A', name: 'late', content: '192.0.2.9' })
+    const oneSeq = Number(one.headers.get('x-edgedns-change-seq'))
+    for (let i = 0; i < 400 && s.cursor < oneSeq; i++) s = (await sleep(5), await builder(z.id).status())
+    expect(s.cursor).toBeGreaterThanOrEqual(oneSeq)
+    // Built while buckets of the first pass were still waiting to be written (the new name's
+    // own bucket is one more at most).
+    expect(s.dirtyBuckets).toBeGreaterThan(2)
+    const done = await settle(z.id)
+    expect(done.dirtyBuckets).toBe(0)
     expect((await converge(z.id)).differences).toEqual([])
   })
 })

@@ -95,17 +95,21 @@ export class NodeMirror {
     if (hashed.length === 0) this.sql.exec(`CREATE INDEX ${table}_h_${suffix()} ON ${table} (h)`)
   }
 
-  /** `value` = encoded node, or null when the name has no node any more. */
-  set(name: string, value: string | null, table: 'nodes' | 'nodes_next' = 'nodes'): void {
-    if (value === null) this.sql.exec(`DELETE FROM ${table} WHERE name = ?1`, name)
-    else
+  /** Encoded node per name (null: the name has no node any more), in two statements: upserts, then deletes. */
+  setMany(entries: readonly (readonly [string, string | null])[]): void {
+    const upserts: [string, number, string][] = []
+    const deletes: string[] = []
+    for (const [name, value] of entries) {
+      if (value === null) deletes.push(name)
+      else upserts.push([name, nameHash(name), value])
+    }
+    if (upserts.length > 0)
       this.sql.exec(
-        `INSERT INTO ${table} (name, h, value) VALUES (?1, ?2, ?3)
-         ON CONFLICT (name) DO UPDATE SET value = ?3`,
-        name,
-        nameHash(name),
-        value
+        `INSERT INTO nodes (name, h, value) SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?1) WHERE true
+         ON CONFLICT (name) DO UPDATE SET value = excluded.value`,
+        JSON.stringify(upserts)
       )
+    if (deletes.length > 0) this.sql.exec('DELETE FROM nodes WHERE name IN (SELECT value FROM json_each(?1))', JSON.stringify(deletes))
   }
 
   /** (name, encoded node) pairs of bucket `index` of `buckets`. */

@@ -159,6 +159,7 @@ export class ZoneBuilder extends DurableObject<Env> {
       limits: this.limits,
       state: s,
       save: () => this.#store.save(s),
+      preempted: () => this.#waiting > 0,
     }
     try {
       const outcome = await this.#work(ctx)
@@ -192,6 +193,8 @@ export class ZoneBuilder extends DurableObject<Env> {
     const s = ctx.state
     for (;;) {
       if (ctx.budget.used > 0 && ctx.budget.remaining < MIN_STEP_BUDGET) return { kind: 'progress' }
+      // A notification is waiting for the mutex: end here, its step builds the change first.
+      if (ctx.budget.used > 0 && ctx.preempted?.()) return { kind: 'progress' }
       if (s.announce) await this.#announce(s)
       if (s.deleted) return { kind: 'idle' }
       let outcome: StepOutcome | { kind: 'deleted' } | { kind: 'full' }
