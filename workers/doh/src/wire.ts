@@ -59,7 +59,9 @@ export async function wireQuery(bytes: Uint8Array, view: ZoneView, answers?: Ans
     cache = NO_STORE
   }
   const reusable = result.rcode === 'NOERROR' || result.rcode === 'NXDOMAIN'
-  if (answers && key !== null && !skip && reusable && cache !== NO_STORE && traced.deps) answers.keep(key, wire, cache, traced.deps, arrived)
+  // A zone whose signing ends at a set time (DNSSEC being disabled) is not kept: its signed answers must stop then.
+  const windingDown = resolved.dnssec?.zones.some((z) => z.dnssec?.until !== undefined) ?? false
+  if (answers && key !== null && !skip && reusable && !windingDown && cache !== NO_STORE && traced.deps) answers.keep(key, wire, cache, traced.deps, arrived)
   return answerResponse(wire, DNS_MESSAGE, cache)
 }
 
