@@ -92,7 +92,8 @@ class Signer {
   /** A signed NSEC record at `owner` (lowercase) in `zone`. */
   async nsec(zoneName: string, owner: Labels, next: Labels, types: number[]): Promise<RR[]> {
     const zone = this.hints.zones.find((z) => z.name === zoneName)
-    if (!zone) return []
+    // An unsigned zone's answer gets no NSEC: proof without a signature proves nothing.
+    if (!zone || ((await this.keys(zone))?.length ?? 0) === 0) return []
     const ttl = Math.min(zone.soa.ttl, zone.soa.minimum)
     const rr: RR = { name: labelsText(owner), type: NSEC, ttl, rdata: nsecRdata(next, [...types, RRSIG, NSEC]) }
     return this.signed([rr])
