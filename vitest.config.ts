@@ -1,6 +1,9 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
 import { defineConfig } from 'vitest/config'
 
+/** Seals DNSSEC private keys in the workerd test projects (a Worker secret in production). */
+const TEST_DNSSEC_SECRET = 'test-dnssec-key-encryption-secret'
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations('migrations')
   return {
@@ -27,7 +30,7 @@ export default defineConfig(async () => {
             cloudflareTest({
               wrangler: { configPath: './wrangler.toml' },
               miniflare: {
-                bindings: { TEST_MIGRATIONS: migrations, DEV_API_TOKEN: 'dev-token', KV_KEY_WRITE_INTERVAL_MS: '0', STRICT_LIMITS: '1', MAX_BODY_BYTES: String(20 * 1024 * 1024) },
+                bindings: { TEST_MIGRATIONS: migrations, DEV_API_TOKEN: 'dev-token', KV_KEY_WRITE_INTERVAL_MS: '0', STRICT_LIMITS: '1', MAX_BODY_BYTES: String(20 * 1024 * 1024), DNSSEC_KEY_ENCRYPTION_KEY: TEST_DNSSEC_SECRET },
               },
             }),
           ],
@@ -38,7 +41,7 @@ export default defineConfig(async () => {
           },
         },
         {
-          plugins: [cloudflareTest({ wrangler: { configPath: './workers/doh/wrangler.jsonc' }, miniflare: { bindings: { STRICT_LIMITS: '1' } } })],
+          plugins: [cloudflareTest({ wrangler: { configPath: './workers/doh/wrangler.jsonc' }, miniflare: { bindings: { STRICT_LIMITS: '1', DNSSEC_KEY_ENCRYPTION_KEY: TEST_DNSSEC_SECRET } } })],
           test: {
             name: 'doh',
             include: ['workers/doh/src/**/*.test.ts', 'test/doh/**/*.test.ts'],
