@@ -2,6 +2,9 @@ import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
 import { defineConfig } from 'vitest/config'
 import { localDohSettings } from './scripts/lib/dev-vars.mjs'
 
+/** Seals DNSSEC private keys in the workerd test projects (a Worker secret in production). */
+const TEST_DNSSEC_SECRET = 'test-dnssec-key-encryption-secret'
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations('migrations')
   return {
@@ -28,7 +31,7 @@ export default defineConfig(async () => {
             cloudflareTest({
               wrangler: { configPath: './wrangler.toml' },
               miniflare: {
-                bindings: { ...localDohSettings(), TEST_MIGRATIONS: migrations, DEV_API_TOKEN: 'dev-token', KV_KEY_WRITE_INTERVAL_MS: '0', STRICT_LIMITS: '1', MAX_BODY_BYTES: String(20 * 1024 * 1024) },
+                bindings: { ...localDohSettings(), TEST_MIGRATIONS: migrations, DEV_API_TOKEN: 'dev-token', KV_KEY_WRITE_INTERVAL_MS: '0', STRICT_LIMITS: '1', MAX_BODY_BYTES: String(20 * 1024 * 1024), DNSSEC_KEY_ENCRYPTION_KEY: TEST_DNSSEC_SECRET },
               },
             }),
           ],
@@ -39,7 +42,7 @@ export default defineConfig(async () => {
           },
         },
         {
-          plugins: [cloudflareTest({ wrangler: { configPath: './workers/doh/wrangler.jsonc' }, miniflare: { bindings: { ...localDohSettings(), STRICT_LIMITS: '1' } } })],
+          plugins: [cloudflareTest({ wrangler: { configPath: './workers/doh/wrangler.jsonc' }, miniflare: { bindings: { ...localDohSettings(), STRICT_LIMITS: '1', DNSSEC_KEY_ENCRYPTION_KEY: TEST_DNSSEC_SECRET } } })],
           test: {
             name: 'doh',
             include: ['workers/doh/src/**/*.test.ts', 'test/doh/**/*.test.ts'],

@@ -10,6 +10,7 @@
  * Options (flags win over the environment):
  *   --port N         PORT         API, DoH and dashboard (default 8787)
  *   --h2-port N      H2_PORT      the HTTP/2 front for dig/kdig (default port + 1)
+ *   --dns-port N     DNS_PORT     the classic DNS front, UDP and TCP, for dig/delv/kdig/drill (default port + 2)
  *   --persist-to DIR EDGEDNS_STATE_DIR  local D1/KV/DO state (default .wrangler/state)
  *   DEV_API_TOKEN    the local full-access token (default dev-token)
  */
@@ -18,21 +19,25 @@ import { parseArgs } from 'node:util'
 import { applyMigrations, FIRST_MIGRATION, portInUse, ROOT, startStack, stopGroup } from './lib/stack.mjs'
 import { DEMO_ZONE, findDemoZone, seedDemoZone } from './lib/demo-zone.mjs'
 import { startH2Front } from './lib/h2-front.mjs'
+import { startDnsFront } from './lib/dns-front.mjs'
 import { watchLaunchers } from './lib/launcher-watch.mjs'
 
 const { values: flags } = parseArgs({
-  options: { port: { type: 'string' }, 'h2-port': { type: 'string' }, 'persist-to': { type: 'string' } },
+  options: { port: { type: 'string' }, 'h2-port': { type: 'string' }, 'dns-port': { type: 'string' }, 'persist-to': { type: 'string' } },
 })
 const rawPort = flags.port ?? process.env.PORT ?? '8787'
 const port = Number(rawPort)
 const rawH2Port = flags['h2-port'] ?? process.env.H2_PORT ?? String(port + 1)
 const h2Port = Number(rawH2Port)
+const rawDnsPort = flags['dns-port'] ?? process.env.DNS_PORT ?? String(port + 2)
+const dnsPort = Number(rawDnsPort)
 const persistTo = path.resolve(ROOT, flags['persist-to'] ?? process.env.EDGEDNS_STATE_DIR ?? '.wrangler/state')
 const token = process.env.DEV_API_TOKEN ?? 'dev-token'
 
 /** The process group of `wrangler dev` (wrangler, workerd, esbuild), once spawned. */
 let wranglerGroup = null
 let front = null
+let dnsFront = null
 let stopping = false
 
 /** Stops everything this process started, says why, and exits with `code`. */
@@ -40,8 +45,9 @@ async function shutdown(reason, code) {
   if (stopping) return
   stopping = true
   const say = code === 0 ? console.log : console.error
-  say(`\nedgedns dev: ${reason}; stopping wrangler dev, workerd and the HTTP/2 front…`)
+  say(`\nedgedns dev: ${reason}; stopping wrangler dev, workerd and the HTTP/2 and DNS fronts…`)
   front?.close()
+  dnsFront?.close()
   if (wranglerGroup !== null) await stopGroup(wranglerGroup)
   say('edgedns dev: stopped.')
   process.exit(code)
@@ -55,7 +61,7 @@ watchLaunchers((pid) => shutdown(`its launcher (pid ${pid}) exited`, 0))
 process.on('uncaughtException', (e) => shutdown(`error: ${e?.stack ?? e}`, 1))
 process.on('unhandledRejection', (e) => shutdown(`error: ${e?.stack ?? e}`, 1))
 
-for (const [p, variable, raw] of [[port, 'PORT', rawPort], [h2Port, 'H2_PORT', rawH2Port]]) {
+for (const [p, variable, raw] of [[port, 'PORT', rawPort], [h2Port, 'H2_PORT', rawH2Port], [dnsPort, 'DNS_PORT', rawDnsPort]]) {
   if (!Number.isInteger(p) || p < 1 || p > 65535) {
     console.error(`edgedns dev: ${variable} must be a port number (1-65535); got ${JSON.stringify(raw)}`)
     process.exit(1)
@@ -64,7 +70,7 @@ for (const [p, variable, raw] of [[port, 'PORT', rawPort], [h2Port, 'H2_PORT', r
     console.error(
       `edgedns dev: port ${p} on 127.0.0.1 is already in use (another \`pnpm dev\` or \`wrangler dev\` still running?).\n` +
         `  Stop that process (for example: lsof -i :${p}, or fuser -k ${p}/tcp), or choose other ports:\n` +
-        `  ${variable}=${p + 10} pnpm dev   (or: pnpm dev --port N --h2-port M)`
+        `  ${variable}=${p + 10} pnpm dev   (or: pnpm dev --port N --h2-port M --dns-port D)`
     )
     process.exit(1)
   }
@@ -104,6 +110,8 @@ async function main() {
   setInterval(stack.sweep, 60_000).unref()
   // dig and kdig speak DoH over HTTP/2 only; workerd serves HTTP/1.1. The front plays the edge's part.
   front = await startH2Front({ target: stack.base, port: h2Port }).catch((e) => (console.warn(`edgedns dev: warning: HTTP/2 front not started: ${e.message}`), null))
+  // Plain DNS over UDP and TCP for dig, delv, kdig and drill (Cloudflare's edge does this in production).
+  dnsFront = await startDnsFront({ target: stack.base, port: dnsPort }).catch((e) => (console.warn(`edgedns dev: warning: DNS front (UDP/TCP ${dnsPort}) not started: ${e.message}`), null))
   const b = stack.base
   const name = demo ? DEMO_ZONE : 'your-zone.example'
   console.log(`
@@ -118,7 +126,8 @@ async function main() {
  Try:
    curl -s -H 'Authorization: Bearer ${token}' ${b}/client/v4/zones
    curl -s -H 'accept: application/dns-json' '${b}/dns-query?name=www.${name}&type=A'${front ? `
-   dig @127.0.0.1 -p ${front.port} +http-plain=/dns-query www.${name} A      # DoH over h2c (HTTP/2 front)` : ''}
+   dig @127.0.0.1 -p ${front.port} +http-plain=/dns-query www.${name} A      # DoH over h2c (HTTP/2 front)` : ''}${dnsFront ? `
+   dig @127.0.0.1 -p ${dnsFront.port} +dnssec www.${name} A                  # classic DNS (UDP/TCP front)` : ''}
 
  Ctrl-C stops everything.
 ────────────────────────────────────────────────────────────────────────

@@ -56,6 +56,11 @@ const ACCESS: Record<string, Access> = {
   'get /zones/{zone_id}/dns_settings': 'zoneRead',
   'patch /zones/{zone_id}/dns_settings': 'zoneWrite',
   'get /zones/{zone_id}/pagerules': 'zoneRead',
+  'get /zones/{zone_id}/dnssec': 'zoneRead',
+  'patch /zones/{zone_id}/dnssec': 'zoneWrite',
+  'delete /zones/{zone_id}/dnssec': 'zoneWrite',
+  'post /zones/{zone_id}/dnssec/keys': 'zoneWrite',
+  'delete /zones/{zone_id}/dnssec/keys/{tag}': 'zoneWrite',
   'get /zones/{zone_id}/dns_records': 'zoneRead',
   'post /zones/{zone_id}/dns_records': 'zoneWrite',
   'get /zones/{zone_id}/dns_records/{record_id}': 'zoneRead',
@@ -112,6 +117,8 @@ function bodyFor(key: string, zoneName: string): { body?: BodyInit; type?: strin
       return json({ paused: false })
     case 'patch /zones/{zone_id}/dns_settings':
       return json({ ns_ttl: 3600 })
+    case 'patch /zones/{zone_id}/dnssec':
+      return json({ status: 'active' })
     case 'post /zones/{zone_id}/dns_records':
     case 'put /zones/{zone_id}/dns_records/{record_id}':
     case 'patch /zones/{zone_id}/dns_records/{record_id}':
@@ -163,7 +170,7 @@ beforeAll(async () => {
     otherZone: otherZone.value,
     otherAccount: otherAcct.value,
   })
-  Object.assign(params, { zone_id: target.id, record_id: record.body.result.id, account_id: DEFAULT_ACCOUNT, token_id: readOnly.id })
+  Object.assign(params, { zone_id: target.id, record_id: record.body.result.id, account_id: DEFAULT_ACCOUNT, token_id: readOnly.id, tag: '1' })
 })
 
 /** Routes of the document the worker serves (the same builder answers /client/v4/openapi.json). */

@@ -92,9 +92,23 @@ describe('official cloudflare SDK against the local stack', () => {
     expect(denied).toBeInstanceOf(Cloudflare.PermissionDeniedError)
   })
 
+  it('enables, reads and disables DNSSEC with dns.dnssec', async () => {
+    const off = await cf.dns.dnssec.get({ zone_id })
+    expect(off.status).toBe('disabled')
+    const on = await cf.dns.dnssec.edit({ zone_id, status: 'active' })
+    expect(on).toMatchObject({ algorithm: '13', key_type: 'ECDSAP256SHA256', flags: 257, digest_type: '2', digest_algorithm: 'SHA256' })
+    expect(['pending', 'active']).toContain(on.status)
+    expect(on.ds).toBe(`${zoneName}. 3600 IN DS ${on.key_tag} 13 2 ${on.digest}`)
+    expect((await cf.dns.dnssec.get({ zone_id })).public_key).toBe(on.public_key)
+    expect((await cf.dns.dnssec.edit({ zone_id, status: 'disabled' })).status).toBe('pending-disabled')
+    expect(await cf.dns.dnssec.delete({ zone_id })).toBe(zone_id)
+    expect((await cf.dns.dnssec.get({ zone_id })).status).toBe('disabled')
+  })
+
   it('deletes the zone', async () => {
     const z = await cf.zones.create({ account: { id: (await cf.accounts.list()).result[0]!.id }, name: `gone-${Date.now().toString(36)}.example` })
     expect((await cf.zones.delete({ zone_id: z.id }))?.id).toBe(z.id)
     expect(await cf.zones.get({ zone_id: z.id }).catch((e) => e.status)).toBe(404)
   })
+
 })

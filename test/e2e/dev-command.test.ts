@@ -48,6 +48,7 @@ interface Dev {
   child: ChildProcess
   port: number
   h2Port: number
+  dnsPort: number
   output: () => string
   exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
 }
@@ -63,7 +64,9 @@ async function startDev(stateDir: string, via: 'pnpm' | 'node' = 'node'): Promis
   const port = await freePort()
   let h2Port = await freePort()
   while (h2Port === port) h2Port = await freePort()
-  const args = ['--port', String(port), '--h2-port', String(h2Port), '--persist-to', stateDir]
+  let dnsPort = await freePort()
+  while (dnsPort === port || dnsPort === h2Port) dnsPort = await freePort()
+  const args = ['--port', String(port), '--h2-port', String(h2Port), '--dns-port', String(dnsPort), '--persist-to', stateDir]
   const [cmd, ...pre] = via === 'pnpm' ? [...PNPM, 'dev'] : [process.execPath, 'scripts/dev.mjs']
   const child = spawn(cmd!, [...pre, ...args], {
     cwd: ROOT,
@@ -76,7 +79,7 @@ async function startDev(stateDir: string, via: 'pnpm' | 'node' = 'node'): Promis
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.on('exit', (code, signal) => resolve({ code, signal }))
   )
-  const dev = { child, port, h2Port, output: () => out, exit }
+  const dev = { child, port, h2Port, dnsPort, output: () => out, exit }
   const ready = await Promise.race([waitFor(() => out.includes('edgedns is running'), 150_000), exit.then(() => false)])
   if (!ready) throw new Error(`pnpm dev did not start:\n${out}`)
   return dev
@@ -119,6 +122,7 @@ async function expectStopsCleanly(dev: Dev, stop: (stack: Proc[]) => void) {
   expect(left()).toEqual([])
   expect(await portInUse(dev.port)).toBe(false)
   expect(await portInUse(dev.h2Port)).toBe(false)
+  expect(await portInUse(dev.dnsPort)).toBe(false)
   return code
 }
 
@@ -155,6 +159,11 @@ describe('pnpm dev', () => {
     const doh = await fetch(`http://127.0.0.1:${dev.port}/dns-query?name=www.example.com&type=A`, { headers: { accept: 'application/dns-json' } })
     expect(doh.status).toBe(200)
     expect(((await doh.json()) as { Status: number }).Status).toBe(5) // REFUSED: no zone hosts it any more
+    // The classic DNS front answers over UDP and over TCP.
+    for (const transport of ['+notcp', '+tcp']) {
+      const dig = execFileSync('dig', ['@127.0.0.1', '-p', String(dev.dnsPort), transport, '+tries=1', '+time=5', 'www.example.com', 'A'], { encoding: 'utf8' })
+      expect(dig, transport).toContain('status: REFUSED')
+    }
 
     const code = await expectStopsCleanly(dev, () => dev.child.kill('SIGINT'))
     expect(code).toBe(0)

@@ -67,6 +67,10 @@ export function encodeZoneMeta(meta: ZoneMeta): string {
     if (meta.layout.prev !== undefined) canonical.layout.prev = meta.layout.prev
   }
   if (meta.subzones && meta.subzones.length > 0) canonical.subzones = [...meta.subzones].sort(byCodeUnit)
+  if (meta.dnssec) {
+    canonical.dnssec = { keys: meta.dnssec.keys.map((k) => ({ tag: k.tag, publicKey: k.publicKey, sealed: k.sealed })) }
+    if (meta.dnssec.until !== undefined) canonical.dnssec.until = meta.dnssec.until
+  }
   return JSON.stringify(canonical)
 }
 
@@ -144,8 +148,15 @@ export function decodeZoneMeta(value: unknown): ZoneMeta {
     throw new KvLayoutError('zone: bad layout')
   }
   if (m.subzones !== undefined && !isStrings(m.subzones)) throw new KvLayoutError('zone: bad subzones')
+  if (m.dnssec !== undefined && !isDnssec(m.dnssec)) throw new KvLayoutError('zone: bad dnssec')
   return m as unknown as ZoneMeta
 }
+
+const isDnssec = (v: unknown): boolean =>
+  isObject(v) &&
+  Array.isArray(v.keys) &&
+  v.keys.every((k) => isObject(k) && isUint(k.tag) && typeof k.publicKey === 'string' && typeof k.sealed === 'string') &&
+  (v.until === undefined || isUint(v.until))
 
 const isBucketCount = (v: unknown): boolean =>
   typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 1 << 20 && (v & (v - 1)) === 0

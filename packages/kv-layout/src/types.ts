@@ -54,6 +54,25 @@ export interface ZoneMeta {
    * zone needs no lookup for longer suffixes of a name unless one of them is listed here.
    */
   subzones?: string[]
+  /** DNSSEC signing keys, present while the zone is signed (`@edgedns/dnssec`). */
+  dnssec?: ZoneDnssec
+}
+
+/** One combined signing key of a zone: public key and the private key sealed with the worker secret. */
+export interface DnssecKeyData {
+  /** RFC 4034 key tag. */
+  tag: number
+  /** DNSKEY public key field (base64, ECDSA P-256 X ‖ Y). */
+  publicKey: string
+  /** The private key, encrypted (never plain text in KV). */
+  sealed: string
+}
+
+export interface ZoneDnssec {
+  /** Published as DNSKEY at the apex, each signing every answer (two during a key rollover). */
+  keys: DnssecKeyData[]
+  /** Unix seconds after which answers are no longer signed (a disable waiting out cached DS). */
+  until?: number
 }
 
 /** Where a zone's names live: `buckets` hash buckets, plus the count being retired, if any. */

@@ -24,9 +24,35 @@ export function negativeSoa(zone: ZoneMeta): RR {
 }
 
 const apexCache = new WeakMap<ZoneMeta, NodeData>()
+const signedApexCache = new WeakMap<ZoneMeta, NodeData>()
 
-/** Apex sets including SOA (always from metadata) and NS (stored set, else `zone.ns`). */
+/** TTL of the DNSKEY set published from `ZoneMeta.dnssec`. */
+export const DNSKEY_TTL = 3600
+
+/** Whether the zone's keys are published and sign answers at `nowMs` (a disable ends at `until`). */
+export function dnssecInEffect(zone: ZoneMeta, nowMs = Date.now()): boolean {
+  const d = zone.dnssec
+  return d !== undefined && d.keys.length > 0 && (d.until === undefined || nowMs < d.until * 1000)
+}
+
+/**
+ * Apex sets including SOA (always from metadata), NS (stored set, else `zone.ns`) and, while the
+ * zone is signed, DNSKEY (its combined signing keys: flags 257, protocol 3, algorithm 13).
+ */
 export function apexNode(zone: ZoneMeta): NodeData {
+  if (dnssecInEffect(zone)) {
+    const signed = signedApexCache.get(zone)
+    if (signed) return signed
+    const base = unsignedApex(zone)
+    const keys = zone.dnssec!.keys.map((k) => `257 3 13 ${k.publicKey}`)
+    const node: NodeData = { v: 1, sets: { ...base.sets, DNSKEY: { ttl: DNSKEY_TTL, rdata: keys } } }
+    signedApexCache.set(zone, node)
+    return node
+  }
+  return unsignedApex(zone)
+}
+
+function unsignedApex(zone: ZoneMeta): NodeData {
   const cached = apexCache.get(zone)
   if (cached) return cached
   const sets: Record<string, RRSetData> = { ...zone.apex.sets }

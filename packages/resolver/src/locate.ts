@@ -8,7 +8,7 @@ import { apexNode } from './apex.ts'
 const DS = 43
 
 export type Located =
-  | { kind: 'node'; node: NodeData; owner: string; apex: boolean; wildcard: boolean }
+  | { kind: 'node'; node: NodeData; owner: string; apex: boolean; wildcard: boolean; source?: string }
   | { kind: 'delegation'; cut: string; ns: RRSetData }
   | { kind: 'nxdomain' }
 
@@ -35,6 +35,6 @@ export function locate({ zone, nodes }: ZoneLookup, name: string, qtype: number)
     encloser = step
   }
   const wildcard = nodes.get(`*.${encloser}`)
-  if (wildcard) return { kind: 'node', node: wildcard, owner: name, apex: false, wildcard: true }
+  if (wildcard) return { kind: 'node', node: wildcard, owner: name, apex: false, wildcard: true, source: `*.${encloser}` }
   return { kind: 'nxdomain' }
 }

@@ -7,8 +7,9 @@ import { negativeSoa } from './apex.ts'
 import { locate } from './locate.ts'
 import { referral } from './referral.ts'
 import { screenQuestion } from './screen.ts'
+import { answeredTypes, cut, negative, newHints, sawZone, wildcard } from './signing-hints.ts'
 import { T } from './rrset.ts'
-import type { Question, RR, Resolution, ResolverRcode } from './types.ts'
+import type { Question, RR, Resolution, ResolverRcode, SigningHints } from './types.ts'
 
 /** CNAMEs followed per question; the next CNAME is still answered but not followed. */
 export const MAX_CNAME_HOPS = 8
@@ -34,6 +35,8 @@ async function resolveAt(view: ZoneView, q: Question, depth: number): Promise<Re
   if (screened) return empty(screened)
 
   const answer: RR[] = []
+  const hints = q.dnssecOk ? newHints() : undefined
+  const done = (rcode: ResolverRcode, answer: RR[], authority: RR[]): Resolution => finish(rcode, answer, authority, hints)
   const seen = new Set<string>()
   let name = normalizeName(q.name)
   for (let hop = 0; ; hop++) {
@@ -41,22 +44,38 @@ async function resolveAt(view: ZoneView, q: Question, depth: number): Promise<Re
     const found = await lookupFor(view, name, qtype)
     // Outside hosted zones: the first name is REFUSED, a CNAME target is left to the client.
     if (!found) return hop === 0 ? empty('REFUSED') : done('NOERROR', answer, [])
+    sawZone(hints, found.zone)
     const loc = locate(found, name, qtype)
     if (loc.kind === 'delegation') {
+      cut(hints, found.zone, loc.cut, found.nodes.get(loc.cut)?.sets.DS)
       const { tc, ...ref } = await referral(view, found.zone, loc.cut, loc.ns)
-      return { rcode: 'NOERROR', aa: answer.length > 0, answer, ...ref, ...(tc ? { tc } : {}) }
+      return { rcode: 'NOERROR', aa: answer.length > 0, answer, ...ref, ...(tc ? { tc } : {}), ...(hints ? { dnssec: hints } : {}) }
     }
-    if (loc.kind === 'nxdomain') return done('NXDOMAIN', answer, [negativeSoa(found.zone)])
+    if (loc.kind === 'nxdomain') {
+      negative(hints, found.zone, name, null)
+      return done('NXDOMAIN', answer, [negativeSoa(found.zone)])
+    }
 
     const ctx = { zone: found.zone, node: loc.node, owner: name, apex: loc.apex }
     const res = answerNode(ctx, qtype)
-    if (res.kind === 'hit') return done('NOERROR', [...answer, ...res.rrs], [])
-    if (res.kind === 'nodata') return done('NOERROR', answer, [negativeSoa(found.zone)])
+    if (res.kind === 'hit') {
+      if (loc.wildcard) wildcard(hints, name, loc.source)
+      return done('NOERROR', [...answer, ...res.rrs], [])
+    }
+    if (res.kind === 'nodata') {
+      // A wildcard NODATA is denied at the query name itself (compact denial: the name "exists").
+      negative(hints, found.zone, name, answeredTypes(found.zone, loc.node))
+      return done('NOERROR', answer, [negativeSoa(found.zone)])
+    }
     if (res.kind === 'flatten') {
       const rrs = depth < MAX_FLATTEN_DEPTH ? await flatten(view, name, qtype, res, depth) : []
-      if (rrs.length === 0) return done('NOERROR', answer, [negativeSoa(found.zone)])
+      if (rrs.length === 0) {
+        negative(hints, found.zone, name, answeredTypes(found.zone, loc.node))
+        return done('NOERROR', answer, [negativeSoa(found.zone)])
+      }
       return done('NOERROR', [...answer, ...rrs], [])
     }
+    if (loc.wildcard) wildcard(hints, name, loc.source)
     answer.push(res.rr)
     // RFC 1034 §3.6.2: a loop is an error to signal; BIND answers SERVFAIL with the chain.
     if (seen.has(res.target)) return done('SERVFAIL', answer, [])
@@ -65,8 +84,10 @@ async function resolveAt(view: ZoneView, q: Question, depth: number): Promise<Re
   }
 }
 
-function done(rcode: ResolverRcode, answer: RR[], authority: RR[]): Resolution {
-  return { rcode, aa: true, answer, authority, additional: [] }
+function finish(rcode: ResolverRcode, answer: RR[], authority: RR[], hints: SigningHints | undefined): Resolution {
+  const res: Resolution = { rcode, aa: true, answer, authority, additional: [] }
+  if (hints) res.dnssec = hints
+  return res
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * @module Resolver inputs and outputs: question, resource record, resolution.
  */
+import type { RRSetData, ZoneMeta } from '@edgedns/kv-layout'
 export type { LookupOptions, NodeData, ZoneLookup, ZoneMeta, ZoneView } from '@edgedns/kv-layout'
 
 export interface Question {
@@ -35,4 +36,24 @@ export interface Resolution {
   additional: RR[]
   /** Truncated: the resolver itself left records out (a referral's glue past its lookup bound). */
   tc?: boolean
+  /** Only when the question had `dnssecOk`: what a signer needs beyond the records. */
+  dnssec?: SigningHints
+}
+
+/**
+ * Facts about an answer that its records alone do not tell a DNSSEC signer. Names are lowercase
+ * without trailing dot.
+ */
+export interface SigningHints {
+  /** Every zone a lookup of this answer returned (a CNAME chain may cross zones). */
+  zones: ZoneMeta[]
+  /** Answer RRsets synthesised from a wildcard: their owner and the wildcard (`*.<encloser>`). */
+  wildcards: { owner: string; wildcard: string }[]
+  /**
+   * A negative answer (NXDOMAIN or NODATA) at `name`: the types that exist there (as answered:
+   * proxied names hold addresses, never a CNAME), or null when the name does not exist.
+   */
+  negative?: { name: string; zone: string; types: number[] | null }
+  /** A referral: the cut and its DS set, if the parent holds one. */
+  cut?: { name: string; zone: string; ds?: RRSetData }
 }

@@ -5,7 +5,7 @@
  * Relative names inside CNAME, NS, PTR, DNAME, MX and SRV rdata are made absolute; an apex SOA
  * sets the zone's SOA (else a default one); `; cf_tags=cf-proxied:true` marks the set proxied.
  */
-import { normalizeName, zoneImage, type NodeData, type ZoneMeta } from '../../../packages/kv-layout/src/index.ts'
+import { normalizeName, zoneImage, type NodeData, type ZoneDnssec, type ZoneMeta } from '../../../packages/kv-layout/src/index.ts'
 import { parseCfComment, parseZoneFile } from '../../../packages/zonefile/src/index.ts'
 import { env } from 'cloudflare:workers'
 
@@ -16,6 +16,8 @@ export interface SeedOptions {
   ns?: string[]
   /** Bucket count (default: what the builder would pick). */
   buckets?: number
+  /** Signing keys (ZoneMeta.dnssec): the zone is signed. */
+  dnssec?: ZoneDnssec
 }
 
 /** Index of the domain-name field in the rdata of types whose names may be relative. */
@@ -53,6 +55,7 @@ export function zoneEntries(origin: string, text: string, options: SeedOptions =
     ns: options.ns ?? [`ns1.${zone}`, `ns2.${zone}`],
     proxy: options.proxy ?? TEST_PROXY,
     apex: { v: 1, sets: {} },
+    ...(options.dnssec ? { dnssec: options.dnssec } : {}),
   }
   const nodes = new Map<string, NodeData>()
   for (const entry of parseZoneFile(text, { origin: zone, defaultTtl: 300 })) {

@@ -22,6 +22,7 @@ import { records } from './routes/records.ts'
 import { sweepApp } from './routes/sweep.ts'
 import { tokensApp } from './routes/tokens.ts'
 import { zonesApp } from './routes/zones.ts'
+import { dnssecApp } from './routes/dnssec.ts'
 
 export function createApp(): Hono<AppEnv> {
   const api = new Hono<AppEnv>()
@@ -48,6 +49,7 @@ export function createApp(): Hono<AppEnv> {
   api.route('/zones/:zone_id{[^/]+}/dns_records', records)
   api.route('/zones/:zone_id{[^/]+}/propagation', propagationApp)
   api.route('/zones/:zone_id{[^/]+}/pagerules', pageRulesApp)
+  api.route('/zones/:zone_id{[^/]+}/dnssec', dnssecApp)
   api.route('/zones', zonesApp)
   api.route('/propagation/sweep', sweepApp)
 

@@ -8,6 +8,10 @@ interface ExtraBindings {
   STRICT_LIMITS?: string
   /** Days of audit history the change log keeps (default 90); built entries past it are removed. */
   CHANGE_LOG_RETENTION_DAYS?: string
+  /** Seals zones' DNSSEC private keys (a Worker secret; the DoH worker needs the same value). */
+  DNSSEC_KEY_ENCRYPTION_KEY?: string
+  /** Seconds a disabled zone keeps signing (default 172800). */
+  DNSSEC_DISABLE_GRACE_SECONDS?: string
   TEST_MIGRATIONS: import('@cloudflare/vitest-plugin').D1Migration[]
 }
 interface Env extends ExtraBindings {}

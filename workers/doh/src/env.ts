@@ -22,6 +22,11 @@ export interface DohEnv {
   BUCKET_MAX_AGE_MS?: string
   /** Encoded wire answers the isolate keeps for reuse (0 = none). Default 20000. */
   ANSWER_CACHE?: string
+  /**
+   * Secret (a Worker secret in production) the zones' DNSSEC private keys are sealed with; the
+   * API worker must have the same value. Needed only to answer DO=1 queries for signed zones.
+   */
+  DNSSEC_KEY_ENCRYPTION_KEY?: string
   /** "1": `GET /stats` returns the view's counters (benchmarks; never set in production). */
   DOH_STATS?: string
   STRICT_LIMITS?: string

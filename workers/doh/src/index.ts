@@ -10,6 +10,7 @@ import { DNS_JSON, DNS_MESSAGE, methodNotAllowed, preflight, wireError } from '.
 import { jsonQuery } from './json.ts'
 import type { KeepAlive } from './answer-cache.ts'
 import { answerCache, zoneView } from './view.ts'
+import { answerSigner, signatureStats } from './dnssec.ts'
 import { wireQuery, wireServfail } from './wire.ts'
 
 /** Largest DNS message (RFC 1035 over TCP / RFC 8484). Only handlers may be exported here. */
@@ -50,7 +51,7 @@ async function post(req: Request, env: DohEnv, keepAlive?: KeepAlive): Promise<R
 
 async function wireBytes(bytes: Uint8Array, env: DohEnv, keepAlive?: KeepAlive): Promise<Response> {
   try {
-    return await wireQuery(bytes, zoneView(env), answerCache(env), keepAlive)
+    return await wireQuery(bytes, zoneView(env), answerCache(env), keepAlive, answerSigner(env))
   } catch (err) {
     logFailure('wire query', err)
     return wireServfail(bytes)
@@ -62,7 +63,7 @@ async function route(req: Request, env: DohEnv, keepAlive?: KeepAlive): Promise<
   if (url.pathname !== '/dns-query') {
     if (url.pathname === '/stats' && env.DOH_STATS === '1') {
       const answers = answerCache(env)
-      return Response.json({ ...zoneView(env).snapshot(), answerHits: answers?.hits ?? 0, answerMisses: answers?.misses ?? 0, answers: answers?.size ?? 0 })
+      return Response.json({ ...zoneView(env).snapshot(), answerHits: answers?.hits ?? 0, answerMisses: answers?.misses ?? 0, answers: answers?.size ?? 0, ...signatureStats() })
     }
     return wireError(404, 'not found')
   }

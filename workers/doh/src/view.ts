@@ -24,6 +24,12 @@ const numberOr = (value: string | undefined, fallback: number): number => {
   return value !== undefined && value !== '' && Number.isFinite(n) && n >= 0 ? n : fallback
 }
 
+/**
+ * Longest an encoded answer is reused, whatever the bucket age limit: signed answers carry
+ * signatures with an expiry, and a minute keeps them far inside it.
+ */
+const ANSWER_MAX_AGE_MS = 60_000
+
 /** Bucket age limit: "0" means none. */
 const bucketMaxAge = (env: DohEnv): number => {
   const ms = numberOr(env.BUCKET_MAX_AGE_MS, PRODUCTION_BUCKET_MAX_AGE_MS)
@@ -50,6 +56,6 @@ export function zoneView(env: DohEnv): KvZoneView {
 export function answerCache(env: DohEnv): AnswerCache | undefined {
   const entries = numberOr(env.ANSWER_CACHE, 20_000)
   if (entries === 0) return undefined
-  answers ??= new AnswerCache(zoneView(env), entries, bucketMaxAge(env))
+  answers ??= new AnswerCache(zoneView(env), entries, Math.min(bucketMaxAge(env), ANSWER_MAX_AGE_MS))
   return answers
 }

@@ -11,8 +11,10 @@ import {
   type Query,
 } from '@edgedns/dns-wire'
 import type { ZoneView } from '@edgedns/kv-layout'
+import type { Resolution } from '@edgedns/resolver'
 import { answerKey, tracing, type AnswerCache, type KeepAlive } from './answer-cache.ts'
 import { SERVFAIL, answer, logFailure } from './answer.ts'
+import type { AnswerSigner } from './dnssec.ts'
 import { NO_STORE, cacheControl } from './cache-control.ts'
 import { DNS_MESSAGE, answerResponse, wireError } from './http.ts'
 
@@ -24,7 +26,7 @@ const MAX_RESPONSE = 65535
  * (no header to answer with) is HTTP 400; a malformed message with a header is a FORMERR DNS
  * message in HTTP 200, as authoritative servers answer it over UDP.
  */
-export async function wireQuery(bytes: Uint8Array, view: ZoneView, answers?: AnswerCache, keepAlive?: KeepAlive): Promise<Response> {
+export async function wireQuery(bytes: Uint8Array, view: ZoneView, answers?: AnswerCache, keepAlive?: KeepAlive, sign?: AnswerSigner): Promise<Response> {
   const arrived = Date.now()
   const key = answers && bytes.length >= 12 ? answerKey(bytes) : null
   if (answers && key !== null) {
@@ -44,7 +46,9 @@ export async function wireQuery(bytes: Uint8Array, view: ZoneView, answers?: Ans
   // BADVERS and NOTIMP need no data: replyTo ignores the result for them.
   const skip = query.opcode !== 0 || (query.edns !== null && query.edns.version !== 0)
   const traced = tracing(view, keepAlive)
-  const result = skip ? SERVFAIL : await answer(traced.view, questionOf(query))
+  const resolved = skip ? SERVFAIL : await answer(traced.view, questionOf(query))
+  // Only DO=1 questions carry signing hints: DO=0 answers never reach the signer.
+  const result = resolved.dnssec && sign ? await signed(sign, resolved) : resolved
   let wire: Uint8Array
   let cache = skip ? NO_STORE : cacheControl(result)
   try {
@@ -56,8 +60,19 @@ export async function wireQuery(bytes: Uint8Array, view: ZoneView, answers?: Ans
     cache = NO_STORE
   }
   const reusable = result.rcode === 'NOERROR' || result.rcode === 'NXDOMAIN'
-  if (answers && key !== null && !skip && reusable && cache !== NO_STORE && traced.deps) answers.keep(key, wire, cache, traced.deps, arrived)
+  // A zone whose signing ends at a set time (DNSSEC being disabled) is not kept: its signed answers must stop then.
+  const windingDown = resolved.dnssec?.zones.some((z) => z.dnssec?.until !== undefined) ?? false
+  if (answers && key !== null && !skip && reusable && !windingDown && cache !== NO_STORE && traced.deps) answers.keep(key, wire, cache, traced.deps, arrived)
   return answerResponse(wire, DNS_MESSAGE, cache)
+}
+
+async function signed(sign: AnswerSigner, resolved: Resolution): Promise<Resolution> {
+  try {
+    return await sign(resolved)
+  } catch (err) {
+    logFailure('sign', err)
+    return SERVFAIL
+  }
 }
 
 function questionOf(query: Query) {

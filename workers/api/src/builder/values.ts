@@ -2,6 +2,7 @@
  * @module KV values from D1 rows: an owner name's node and the zone's metadata (with the apex node).
  * Pure functions; the builder and the convergence checker share them.
  */
+import { dnssecMeta, parseDnssecState } from '../dnssec/state.ts'
 import type { NodeData, RRSetData, ZoneLayout, ZoneMeta } from '@edgedns/kv-layout'
 import {
   AUTO_TTL_SECONDS,
@@ -38,6 +39,8 @@ export interface ZoneDbRow {
   soa_ttl: number
   ns_ttl: number
   proxy_ipv4: string
+  /** JSON DnssecState, or null. */
+  dnssec?: string | null
   proxy_ipv6: string
 }
 
@@ -91,6 +94,7 @@ export function zoneMetaFrom(
   const vanity = strings(zone.vanity_name_servers)
   const ns = vanity.length > 0 ? vanity : strings(zone.name_servers)
   const apex = nodeFromRows(apexRows)
+  const dnssec = dnssecMeta(parseDnssecState(zone.dnssec))
   if (!apex.sets.NS && ns.length > 0) apex.sets.NS = { ttl: zone.ns_ttl, rdata: ns.map(fqdn) }
   return {
     v: 1,
@@ -111,5 +115,6 @@ export function zoneMetaFrom(
     apex,
     ...(layout ? { layout: { ...layout } } : {}),
     ...(subzones.length > 0 ? { subzones } : {}),
+    ...(dnssec ? { dnssec } : {}),
   }
 }

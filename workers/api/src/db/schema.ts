@@ -72,6 +72,11 @@ export const zones = sqliteTable(
     createdOn: text('created_on').notNull(),
     modifiedOn: text('modified_on').notNull(),
     activatedOn: text('activated_on'),
+    /**
+     * JSON `DnssecState` (workers/api/src/dnssec/state.ts): status, signing keys (private keys
+     * sealed with the DNSSEC_KEY_ENCRYPTION_KEY secret), modified time. Null: never enabled.
+     */
+    dnssec: text('dnssec'),
   },
   (t) => [
     // A deleted zone keeps its row until its records are purged in chunks; its name is free at once.

@@ -49,4 +49,8 @@ export const Codes = {
   accountNotFound: 1003,
   tokenNotFound: 1001,
   internal: 10001,
+  dnssecUnavailable: 10002,
+  dnssecNotActive: 1005,
+  dnssecRollover: 1006,
+  dnssecKeyNotFound: 1007,
 } as const

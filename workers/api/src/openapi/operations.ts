@@ -9,6 +9,7 @@ import { recordFieldsSchema, recordWithIdSchema } from '../records/input.ts'
 import { createSchema as accountCreate, editSchema as accountEdit } from '../routes/accounts.ts'
 import { createSchema as tokenCreate } from '../routes/tokens.ts'
 import { createSchema as zoneCreate, dnsSettingsSchema, editSchema as zoneEdit } from '../routes/zones.ts'
+import { dnssecEditSchema } from '../routes/dnssec.ts'
 import * as r from './responses.ts'
 
 export interface Param {
@@ -108,6 +109,11 @@ export const OPERATIONS: Operation[] = [
   { method: 'delete', path: '/zones/{zone_id}', tag: 'Zones', summary: 'Delete a zone and its records', result: r.deletedResponse },
   { method: 'get', path: '/zones/{zone_id}/dns_settings', tag: 'Zones', summary: 'DNS settings (SOA, NS TTL, proxy addresses)', result: r.dnsSettingsResponse },
   { method: 'patch', path: '/zones/{zone_id}/dns_settings', tag: 'Zones', summary: 'Edit DNS settings', body: dnsSettingsSchema, result: r.dnsSettingsResponse },
+  { method: 'get', path: '/zones/{zone_id}/dnssec', tag: 'DNSSEC', summary: 'DNSSEC status, key and DS record', result: r.dnssecResponse },
+  { method: 'patch', path: '/zones/{zone_id}/dnssec', tag: 'DNSSEC', summary: 'Enable (status active) or disable (signing continues for the grace period)', body: dnssecEditSchema, result: r.dnssecResponse },
+  { method: 'delete', path: '/zones/{zone_id}/dnssec', tag: 'DNSSEC', summary: 'Remove the keys at once: answers are unsigned from the next build', result: r.dnssecDeleteResponse },
+  { method: 'post', path: '/zones/{zone_id}/dnssec/keys', tag: 'DNSSEC', summary: 'Key rollover, step 1: add a second key; both are published and sign', result: r.dnssecResponse },
+  { method: 'delete', path: '/zones/{zone_id}/dnssec/keys/{tag}', tag: 'DNSSEC', summary: 'Key rollover, step 3: remove the old key (by key tag) once the DS of the new one is at the parent', result: r.dnssecResponse },
   { method: 'get', path: '/zones/{zone_id}/pagerules', tag: 'Zones', summary: 'Page rules: always an empty list (no proxy features here; read-only)', query: [{ name: 'status', description: 'Ignored' }], result: r.pageRuleList, list: true },
 
   { method: 'get', path: records, tag: 'DNS records', summary: 'List records (filters, order, pages)', query: recordListQuery, result: r.recordResponse, list: true },

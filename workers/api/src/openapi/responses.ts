@@ -98,6 +98,26 @@ export const importForm = z.object({
 
 export const deletedResponse = z.object({ id })
 
+const dnssecKey = z.object({ key_tag: z.number().int(), public_key: z.string(), digest: z.string(), ds: z.string(), created_on: z.string() })
+export const dnssecResponse = z.object({
+  status: z.enum(['active', 'pending', 'disabled', 'pending-disabled']),
+  algorithm: z.string().nullable(),
+  key_type: z.string().nullable(),
+  flags: z.number().int().nullable(),
+  key_tag: z.number().int().nullable(),
+  public_key: z.string().nullable(),
+  digest_algorithm: z.string().nullable(),
+  digest_type: z.string().nullable(),
+  digest: z.string().nullable(),
+  ds: z.string().nullable().meta({ description: 'The DS record to give the registrar (the newest key during a rollover)' }),
+  modified_on: z.string().nullable(),
+  dnssec_multi_signer: z.boolean(),
+  dnssec_presigned: z.boolean(),
+  dnssec_use_nsec3: z.boolean(),
+  keys: z.array(dnssecKey).meta({ description: 'Every published key, oldest first (two during a rollover)' }),
+})
+export const dnssecDeleteResponse = z.string().meta({ description: 'The zone id' })
+
 export const auditEntry = z.object({
   seq: z.number().int(),
   action: z.enum(['create', 'update', 'delete']),

@@ -119,7 +119,7 @@ zonesApp.post('/', async (c) => {
   const now = nowIso()
   const ns = (c.env.NAME_SERVERS ?? DEFAULT_NAME_SERVERS).split(',').map((s: string) => s.trim()).filter(Boolean)
   const row: ZoneRow = {
-    id: newId(), accountId, name, nameRev: reverseName(name), status: 'active', type: body.type, paused: false,
+    id: newId(), accountId, name, nameRev: reverseName(name), status: 'active', type: body.type, paused: false, dnssec: null,
     nameServers: JSON.stringify(ns), vanityNameServers: '[]',
     soaMname: ns[0]!, soaRname: `dns.${ns[0]!.split('.').slice(1).join('.') || ns[0]!}`,
     soaRefresh: 10000, soaRetry: 2400, soaExpire: 604800, soaMinimum: 1800, soaTtl: 3600, nsTtl: 86400,

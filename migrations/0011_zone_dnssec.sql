@@ -1,0 +1,1 @@
+ALTER TABLE `zones` ADD `dnssec` text;

@@ -1,0 +1,37 @@
+/**
+ * @module Byte helpers: base64, hex, concatenation.
+ */
+
+export function toBase64(bytes: Uint8Array): string {
+  let s = ''
+  for (let i = 0; i < bytes.length; i += 4096) s += String.fromCharCode(...bytes.subarray(i, i + 4096))
+  return btoa(s)
+}
+
+export function fromBase64(text: string): Uint8Array {
+  const s = atob(text.replace(/\s+/g, ''))
+  const out = new Uint8Array(s.length)
+  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i)
+  return out
+}
+
+export function toHex(bytes: Uint8Array): string {
+  let s = ''
+  for (const b of bytes) s += b.toString(16).padStart(2, '0')
+  return s
+}
+
+export function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
+  let at = 0
+  for (const p of parts) {
+    out.set(p, at)
+    at += p.length
+  }
+  return out
+}
+
+/** `\# <len> <hex>` (RFC 3597): how rdata the wire codec has no presentation format for is carried. */
+export function genericRdata(bytes: Uint8Array): string {
+  return bytes.length === 0 ? '\\# 0' : `\\# ${bytes.length} ${toHex(bytes)}`
+}

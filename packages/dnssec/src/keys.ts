@@ -1,0 +1,64 @@
+/**
+ * @module The zone's combined signing key (CSK): ECDSA P-256 with SHA-256 (algorithm 13, RFC
+ * 6605) through WebCrypto; its DNSKEY rdata, key tag (RFC 4034 App. B) and DS (SHA-256, RFC 4509).
+ */
+import { encodeRdata } from '@edgedns/dns-wire'
+import { concat, fromBase64, toBase64, toHex } from './bytes.ts'
+import { canonicalName, parseLabels } from './names.ts'
+
+export const ALGORITHM = 13
+export const KEY_TYPE = 'ECDSAP256SHA256'
+/** Zone key + secure entry point: one key signs everything (a CSK). */
+export const CSK_FLAGS = 257
+export const DIGEST_TYPE = 2
+export const DIGEST_ALGORITHM = 'SHA256'
+const PROTOCOL = 3
+const EC = { name: 'ECDSA', namedCurve: 'P-256' } as const
+
+export interface GeneratedKey {
+  /** 64 octets X ‖ Y, base64: the DNSKEY public key field. */
+  publicKey: string
+  /** PKCS #8 of the private key. Seal it before it is stored anywhere. */
+  privatePkcs8: Uint8Array
+}
+
+export async function generateSigningKey(): Promise<GeneratedKey> {
+  const pair = (await crypto.subtle.generateKey(EC, true, ['sign', 'verify'])) as CryptoKeyPair
+  const raw = new Uint8Array((await crypto.subtle.exportKey('raw', pair.publicKey)) as ArrayBuffer)
+  const pkcs8 = new Uint8Array((await crypto.subtle.exportKey('pkcs8', pair.privateKey)) as ArrayBuffer)
+  // The raw export is the uncompressed point 0x04 ‖ X ‖ Y; DNSKEY carries X ‖ Y.
+  return { publicKey: toBase64(raw.subarray(1)), privatePkcs8: pkcs8 }
+}
+
+export async function importPrivateKey(pkcs8: Uint8Array): Promise<CryptoKey> {
+  return crypto.subtle.importKey('pkcs8', pkcs8, EC, false, ['sign'])
+}
+
+export async function importPublicKey(publicKey: string): Promise<CryptoKey> {
+  return crypto.subtle.importKey('raw', concat([Uint8Array.of(4), fromBase64(publicKey)]), EC, false, ['verify'])
+}
+
+/** DNSKEY presentation rdata of a CSK. */
+export function dnskeyRdata(publicKey: string): string {
+  return `${CSK_FLAGS} ${PROTOCOL} ${ALGORITHM} ${publicKey}`
+}
+
+/** RFC 4034 Appendix B key tag of DNSKEY wire rdata. */
+export function keyTag(publicKey: string): number {
+  const rdata = encodeRdata(48, dnskeyRdata(publicKey))
+  let ac = 0
+  for (let i = 0; i < rdata.length; i++) ac += i & 1 ? rdata[i]! : rdata[i]! << 8
+  ac += (ac >> 16) & 0xffff
+  return ac & 0xffff
+}
+
+/** SHA-256 DS digest (hex, uppercase as Cloudflare shows it) of the zone's DNSKEY. */
+export async function dsDigest(zone: string, publicKey: string): Promise<string> {
+  const data = concat([canonicalName(parseLabels(zone)), encodeRdata(48, dnskeyRdata(publicKey))])
+  return toHex(new Uint8Array(await crypto.subtle.digest('SHA-256', data))).toUpperCase()
+}
+
+/** The DS record in presentation format, as a registrar takes it. */
+export async function dsRecord(zone: string, publicKey: string): Promise<string> {
+  return `${zone}. 3600 IN DS ${keyTag(publicKey)} ${ALGORITHM} ${DIGEST_TYPE} ${await dsDigest(zone, publicKey)}`
+}

@@ -1,0 +1,39 @@
+/**
+ * @module NSEC rdata (RFC 4034 §4): the next owner name and the type bit maps, as `\#` generic
+ * rdata (the wire codec carries types it has no presentation format for that way).
+ */
+import { concat, genericRdata } from './bytes.ts'
+import { canonicalName, type Labels } from './names.ts'
+
+export const RRSIG = 46
+export const NSEC = 47
+/** RFC 9824: in a compact denial NSEC, the query name does not exist. */
+export const NXNAME = 128
+
+/** Type bit maps field for the given type codes. */
+export function typeBitmaps(types: Iterable<number>): Uint8Array {
+  const sorted = [...new Set(types)].sort((a, b) => a - b)
+  const out: number[] = []
+  let i = 0
+  while (i < sorted.length) {
+    const window = sorted[i]! >> 8
+    const bits = new Uint8Array(32)
+    let used = 0
+    while (i < sorted.length && sorted[i]! >> 8 === window) {
+      const low = sorted[i]! & 0xff
+      bits[low >> 3]! |= 0x80 >> (low & 7)
+      used = (low >> 3) + 1
+      i++
+    }
+    out.push(window, used, ...bits.subarray(0, used))
+  }
+  return Uint8Array.from(out)
+}
+
+export function nsecWire(next: Labels, types: Iterable<number>): Uint8Array {
+  return concat([canonicalName(next), typeBitmaps(types)])
+}
+
+export function nsecRdata(next: Labels, types: Iterable<number>): string {
+  return genericRdata(nsecWire(next, types))
+}

@@ -1,0 +1,153 @@
+/**
+ * @module Signs a resolved answer online (DO=1): an RRSIG for every authoritative RRset under
+ * each of its zone's keys, and compact denial of existence (RFC 9824): a negative answer is a
+ * NODATA whose one NSEC sits at the query name, its next name the immediate successor, listing
+ * the types that exist there, or NXNAME when the name does not exist (answered NOERROR).
+ * Wildcard answers are signed over the wildcard owner (so the labels field shows the expansion)
+ * with an NSEC minimally covering the next closer name; a referral carries the DS set or an NSEC
+ * at the cut proving there is none. Glue and the NS of a referral are not signed (RFC 4035 §2.2).
+ */
+import type { Resolution, RR, SigningHints, ZoneMeta } from '@edgedns/resolver'
+import { afterSubtree, labelsText, parseLabels, predecessor, successor, type Labels } from './names.ts'
+import { NSEC, NXNAME, RRSIG, nsecRdata } from './nsec.ts'
+import { signRRset, type SigningKey } from './rrsig.ts'
+import type { SignatureCache } from './signature-cache.ts'
+import { DEFAULT_VALIDITY, validityAt, type ValidityPolicy } from './validity.ts'
+
+const NS = 2
+const DS = 43
+
+export interface SignOptions {
+  /** The keys that sign for a zone now, or null when the zone is not signed. */
+  keysFor(zone: ZoneMeta): Promise<SigningKey[] | null>
+  cache?: SignatureCache
+  nowSeconds: number
+  policy?: ValidityPolicy
+}
+
+const lower = (name: string): string => name.toLowerCase().replace(/\.$/, '')
+
+function inZone(name: string, zone: string): boolean {
+  return zone === '' || name === zone || name.endsWith(`.${zone}`)
+}
+
+/** Consecutive records with the same owner and type. */
+function rrsets(rrs: RR[]): RR[][] {
+  const sets: RR[][] = []
+  for (const rr of rrs) {
+    const last = sets[sets.length - 1]
+    if (last && last[0]!.type === rr.type && lower(last[0]!.name) === lower(rr.name)) last.push(rr)
+    else sets.push([rr])
+  }
+  return sets
+}
+
+class Signer {
+  readonly #keys = new Map<string, Promise<SigningKey[] | null>>()
+
+  constructor(
+    private readonly hints: SigningHints,
+    private readonly options: SignOptions
+  ) {}
+
+  /** The hosted zone that signs an RRset: the deepest containing its owner (the parent for DS). */
+  zoneFor(owner: string, type: number): ZoneMeta | undefined {
+    let best: ZoneMeta | undefined
+    for (const zone of this.hints.zones) {
+      if (!inZone(owner, zone.name) || (type === DS && owner === zone.name)) continue
+      if (!best || zone.name.length > best.name.length) best = zone
+    }
+    return best
+  }
+
+  keys(zone: ZoneMeta): Promise<SigningKey[] | null> {
+    let keys = this.#keys.get(zone.name)
+    if (!keys) this.#keys.set(zone.name, (keys = this.options.keysFor(zone)))
+    return keys
+  }
+
+  /** The set followed by its RRSIGs (none when its zone is not signed). */
+  async signed(set: RR[], signedOwner?: string): Promise<RR[]> {
+    const first = set[0]!
+    const owner = lower(first.name)
+    const zone = this.zoneFor(owner, first.type)
+    const keys = zone ? await this.keys(zone) : null
+    if (!zone || !keys || keys.length === 0) return set
+    const rrsigs = await this.rrsigs(zone.name, keys, { owner: signedOwner ?? owner, type: first.type, ttl: first.ttl, rdata: set.map((r) => r.rdata) })
+    return [...set, ...rrsigs.map((rdata) => ({ name: first.name, type: RRSIG, ttl: first.ttl, rdata }))]
+  }
+
+  async rrsigs(signer: string, keys: SigningKey[], set: { owner: string; type: number; ttl: number; rdata: string[] }): Promise<string[]> {
+    const { cache, nowSeconds } = this.options
+    const policy = this.options.policy ?? DEFAULT_VALIDITY
+    const key = `${signer}|${keys.map((k) => k.tag).join(',')}|${set.owner}|${set.type}|${set.ttl}|${set.rdata.join('\u0000')}`
+    const cached = cache?.get(key, nowSeconds)
+    if (cached) return cached
+    const validity = validityAt(nowSeconds, key, policy)
+    const rrsigs = await Promise.all(keys.map((k) => signRRset(set, signer, validity, k)))
+    cache?.set(key, rrsigs, nowSeconds + policy.reuse)
+    return rrsigs
+  }
+
+  /** A signed NSEC record at `owner` (lowercase) in `zone`. */
+  async nsec(zoneName: string, owner: Labels, next: Labels, types: number[]): Promise<RR[]> {
+    const zone = this.hints.zones.find((z) => z.name === zoneName)
+    // An unsigned zone's answer gets no NSEC: proof without a signature proves nothing.
+    if (!zone || ((await this.keys(zone))?.length ?? 0) === 0) return []
+    const ttl = Math.min(zone.soa.ttl, zone.soa.minimum)
+    const rr: RR = { name: labelsText(owner), type: NSEC, ttl, rdata: nsecRdata(next, [...types, RRSIG, NSEC]) }
+    return this.signed([rr])
+  }
+}
+
+async function signSection(signer: Signer, rrs: RR[], wildcards: Map<string, string>, skip: (set: RR[]) => boolean): Promise<RR[]> {
+  const out: RR[] = []
+  for (const set of rrsets(rrs)) {
+    if (skip(set)) out.push(...set)
+    else out.push(...(await signer.signed(set, wildcards.get(lower(set[0]!.name)))))
+  }
+  return out
+}
+
+/** `res` with its DNSSEC records; unchanged when it carries no hints or no zone of it is signed. */
+export async function signResolution(res: Resolution, options: SignOptions): Promise<Resolution> {
+  const hints = res.dnssec
+  if (!hints || (res.rcode !== 'NOERROR' && res.rcode !== 'NXDOMAIN')) return res
+  const signer = new Signer(hints, options)
+  const wildcards = new Map(hints.wildcards.map((w) => [w.owner, w.wildcard]))
+  const answer = await signSection(signer, res.answer, wildcards, () => false)
+  const cutName = hints.cut?.name
+  const authority = await signSection(signer, res.authority, new Map(), (set) => set[0]!.type === NS && lower(set[0]!.name) === cutName)
+  let rcode = res.rcode
+
+  for (const { owner, wildcard } of hints.wildcards) {
+    // The next closer name: the query name cut to one label below the wildcard's encloser.
+    const qLabels = parseLabels(owner)
+    const depth = parseLabels(wildcard).length
+    const nextCloser = qLabels.slice(qLabels.length - depth)
+    const zone = signer.zoneFor(owner, 0)
+    if (zone) authority.push(...(await signer.nsec(zone.name, predecessor(nextCloser), afterSubtree(nextCloser), [])))
+  }
+  if (hints.negative) {
+    const { name, zone, types } = hints.negative
+    const labels = parseLabels(name)
+    authority.push(...(await signer.nsec(zone, labels, successor(labels), types ?? [NXNAME])))
+    // RFC 9824: the name is answered as existing without data; NXNAME in the bitmap says otherwise.
+    if (rcode === 'NXDOMAIN' && (await zoneSigned(signer, zone))) rcode = 'NOERROR'
+  }
+  if (hints.cut) {
+    const { name, zone, ds } = hints.cut
+    if (ds && ds.rdata.length > 0) {
+      authority.push(...(await signer.signed(ds.rdata.map((rdata) => ({ name, type: DS, ttl: ds.ttl, rdata })))))
+    } else {
+      const labels = parseLabels(name)
+      authority.push(...(await signer.nsec(zone, labels, successor(labels), [NS])))
+    }
+  }
+  return { ...res, rcode, answer, authority }
+}
+
+async function zoneSigned(signer: Signer, zoneName: string): Promise<boolean> {
+  const zone = signer.zoneFor(zoneName, 0)
+  return zone !== undefined && ((await signer.keys(zone))?.length ?? 0) > 0
+}

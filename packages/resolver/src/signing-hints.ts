@@ -1,0 +1,43 @@
+/**
+ * @module Collects what a DNSSEC signer needs to know about an answer (`SigningHints`) while it
+ * is resolved. Only built for questions with `dnssecOk`, so unsigned answers cost nothing.
+ */
+import type { NodeData, RRSetData, ZoneMeta } from '@edgedns/kv-layout'
+import { isProxiedName } from './proxied.ts'
+import { T, typesOf } from './rrset.ts'
+import type { SigningHints } from './types.ts'
+
+export function newHints(): SigningHints {
+  return { zones: [], wildcards: [] }
+}
+
+export function sawZone(hints: SigningHints | undefined, zone: ZoneMeta): void {
+  if (hints && !hints.zones.includes(zone)) hints.zones.push(zone)
+}
+
+/**
+ * The types a NODATA proof lists at a node, as the node is answered: a proxied name holds the
+ * address types its zone's proxy addresses give, and a CNAME that was not answered (an apex
+ * CNAME flattened, a proxied CNAME) is not listed, or a validator would expect it to be followed.
+ */
+export function answeredTypes(zone: ZoneMeta, node: NodeData): number[] {
+  const types = new Set(typesOf(node))
+  types.delete(T.CNAME)
+  if (isProxiedName(node)) {
+    if (zone.proxy.ipv4.length > 0 || node.sets.A) types.add(T.A)
+    if (zone.proxy.ipv6.length > 0 || node.sets.AAAA) types.add(T.AAAA)
+  }
+  return [...types].sort((a, b) => a - b)
+}
+
+export function negative(hints: SigningHints | undefined, zone: ZoneMeta, name: string, types: number[] | null): void {
+  if (hints) hints.negative = { name, zone: zone.name, types }
+}
+
+export function cut(hints: SigningHints | undefined, zone: ZoneMeta, name: string, ds: RRSetData | undefined): void {
+  if (hints) hints.cut = ds ? { name, zone: zone.name, ds } : { name, zone: zone.name }
+}
+
+export function wildcard(hints: SigningHints | undefined, owner: string, source: string | undefined): void {
+  if (hints && source) hints.wildcards.push({ owner, wildcard: source })
+}

@@ -1,0 +1,103 @@
+/**
+ * @module A classic DNS front for the local stack: UDP and TCP (RFC 1035 §4.2, RFC 7766) on a local
+ * port, every message passed unchanged to the DoH endpoint (`POST /dns-query`) and its answer sent
+ * back, so dig, delv, kdig and drill can query `pnpm dev` the ordinary way. On Cloudflare the
+ * edge plays this part. A UDP answer larger than the client can take (512 octets without EDNS,
+ * else its advertised payload size) is replaced by a truncated one (TC set, question only), after
+ * which clients retry over TCP.
+ */
+import dgram from 'node:dgram'
+import net from 'node:net'
+import { forward } from './h2-front.mjs'
+
+/** The query's EDNS UDP payload size, or 512 when it has no OPT record (or cannot be read). */
+export function udpLimit(query) {
+  try {
+    let at = 12
+    if (query.readUInt16BE(4) !== 1 || query.readUInt16BE(6) !== 0 || query.readUInt16BE(8) !== 0 || query.readUInt16BE(10) === 0) return 512
+    while (query[at] !== 0) at += query[at] + 1
+    at += 5 // root label, QTYPE, QCLASS
+    if (query[at] !== 0 || query.readUInt16BE(at + 1) !== 41) return 512
+    return Math.max(512, query.readUInt16BE(at + 3))
+  } catch {
+    return 512
+  }
+}
+
+/** Header and question of `answer` with TC set and no records (RFC 2181 §9). */
+export function truncated(answer) {
+  let at = 12
+  if (answer.readUInt16BE(4) === 1) {
+    while (answer[at] !== 0) at += answer[at] + 1
+    at += 5
+  }
+  const out = Buffer.from(answer.subarray(0, at))
+  out[2] |= 0x02
+  out.writeUInt16BE(0, 6)
+  out.writeUInt16BE(0, 8)
+  out.writeUInt16BE(0, 10)
+  return out
+}
+
+async function ask(target, query) {
+  const res = await forward(`${target}/dns-query`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/dns-message', accept: 'application/dns-message', 'content-length': String(query.length) },
+    body: query,
+  })
+  if (res.status !== 200) throw new Error(`DoH answered HTTP ${res.status}`)
+  return res.body
+}
+
+/**
+ * Starts the front on 127.0.0.1:`port` (0 = a free port, the same for UDP and TCP) for the stack
+ * at `target` (its base URL). Resolves to `{ port, close() }`.
+ */
+export async function startDnsFront({ target, port = 0, host = '127.0.0.1' }) {
+  const tcp = net.createServer((socket) => {
+    let pending = Buffer.alloc(0)
+    socket.on('error', () => socket.destroy())
+    socket.on('data', (chunk) => {
+      pending = Buffer.concat([pending, chunk])
+      while (pending.length >= 2 && pending.length >= 2 + pending.readUInt16BE(0)) {
+        const query = pending.subarray(2, 2 + pending.readUInt16BE(0))
+        pending = pending.subarray(2 + query.length)
+        ask(target, Buffer.from(query))
+          .then((answer) => {
+            const length = Buffer.alloc(2)
+            length.writeUInt16BE(answer.length)
+            if (!socket.destroyed) socket.write(Buffer.concat([length, answer]))
+          })
+          .catch(() => socket.destroy())
+      }
+    })
+  })
+  await new Promise((resolve, reject) => {
+    tcp.once('error', reject)
+    tcp.listen(port, host, resolve)
+  })
+  const bound = tcp.address().port
+  const udp = dgram.createSocket('udp4')
+  udp.on('message', (query, peer) => {
+    ask(target, query)
+      .then((answer) => {
+        const reply = answer.length > udpLimit(query) ? truncated(answer) : answer
+        udp.send(reply, peer.port, peer.address)
+      })
+      .catch(() => {}) // no answer: the client retries or gives up, as with a lost datagram
+  })
+  await new Promise((resolve, reject) => {
+    udp.once('error', reject)
+    udp.bind(bound, host, resolve)
+  }).catch((e) => {
+    tcp.close()
+    throw e
+  })
+  return {
+    port: bound,
+    close() {
+      udp.close()
+      tcp.close()
+    },
+  }
+}
