@@ -39,6 +39,12 @@ export const SIGNAL_CACHE_TTL_S = 30
 export interface KvZoneViewOptions {
   /** A zone confirmed by a KV read that started at most this long ago is answered from memory; default 5 ms. */
   revalidateMs?: number
+  /**
+   * A query answered from memory starts a background confirmation once the last one started
+   * this long ago (none while one is in flight); default half of `revalidateMs`. Smaller keeps
+   * answers fresher than the bound at the cost of more reads; queries never wait for these.
+   */
+  refreshAheadMs?: number
   /** Bytes of bucket text (and heads) the isolate keeps, across zones; default 64 MiB. */
   cacheBytes?: number
   /** How long "no hosted zone here" is trusted for a name under no known zone; default 1000 ms. */
@@ -137,6 +143,7 @@ function settledWithin<T>(promise: Promise<T>, ms: number): Promise<Settled<T>> 
 export class KvZoneView implements ZoneView {
   readonly #kv: KvBulkReader
   readonly #revalidateMs: number
+  readonly #refreshAheadMs: number
   readonly #cacheBytes: number
   readonly #absentTtlMs: number
   readonly #maxZones: number
@@ -166,6 +173,7 @@ export class KvZoneView implements ZoneView {
   constructor(kv: KvBulkReader, options: KvZoneViewOptions = {}) {
     this.#kv = kv
     this.#revalidateMs = options.revalidateMs ?? 5
+    this.#refreshAheadMs = Math.min(options.refreshAheadMs ?? this.#revalidateMs / 2, this.#revalidateMs)
     this.#cacheBytes = options.cacheBytes ?? 64 * 1024 * 1024
     this.#absentTtlMs = options.absentTtlMs ?? 1000
     this.#maxZones = options.maxZones ?? 10_000
@@ -214,7 +222,7 @@ export class KvZoneView implements ZoneView {
     const entry = this.#zones.get(zone)
     if (!entry || entry.gone) return null
     if (entry.confirmedAt < arrived - this.#revalidateMs) return undefined
-    if (keepAlive && !entry.refresh && arrived - entry.confirmedAt > this.#revalidateMs / 2) this.#refreshAhead(entry, keepAlive)
+    if (keepAlive && !entry.refresh && arrived - entry.confirmedAt > this.#refreshAheadMs) this.#refreshAhead(entry, keepAlive)
     return entry.stamp
   }
 
@@ -371,7 +379,7 @@ export class KvZoneView implements ZoneView {
     for (;;) {
       if (entry.gone) return null
       if (entry.confirmedAt >= floor) {
-        if (keepAlive && !entry.refresh && arrived - entry.confirmedAt > this.#revalidateMs / 2) this.#refreshAhead(entry, keepAlive)
+        if (keepAlive && !entry.refresh && arrived - entry.confirmedAt > this.#refreshAheadMs) this.#refreshAhead(entry, keepAlive)
         return entry
       }
       const inflight = entry.refresh

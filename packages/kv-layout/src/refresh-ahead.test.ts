@@ -56,6 +56,25 @@ describe('background confirmation', () => {
     expect(kv.calls).toBe(0)
   })
 
+  it('with refreshAheadMs, starts the background read that early while the bound stays revalidateMs', async () => {
+    const kv = new FakeKv()
+    kv.putAll(zoneImage({ ...meta, layout: { buckets: 16 } }, [], { buckets: 16 }))
+    let t = 1000
+    const view = new KvZoneView(kv, { revalidateMs: 20, refreshAheadMs: 2, now: () => t })
+    const pending: Promise<unknown>[] = []
+    const keepAlive = (p: Promise<unknown>) => void pending.push(p)
+    await view.lookup('ahead.test', { keepAlive })
+    kv.resetCounts()
+    t = 1001
+    await view.lookup('ahead.test', { keepAlive })
+    expect(pending).toHaveLength(0)
+    t = 1003 // past refreshAheadMs, well within the bound: answered at once, one read in the background
+    await view.lookup('ahead.test', { keepAlive })
+    expect(pending).toHaveLength(1)
+    await Promise.all(pending)
+    expect(kv.calls).toBe(1)
+  })
+
   it('without a way to keep the request alive, never starts a read it would not wait for', async () => {
     const kv = new FakeKv()
     kv.putAll(zoneImage({ ...meta, layout: { buckets: 16 } }, [], { buckets: 16 }))

@@ -13,6 +13,11 @@ export interface DohEnv {
    * development sets a few milliseconds in `.dev.vars`.
    */
   REVALIDATE_MS?: string
+  /**
+   * Age (ms) of a zone's last confirmation after which a query answered from memory starts the
+   * next one in the background (no query waits for it). Default half of `REVALIDATE_MS`.
+   */
+  REFRESH_AHEAD_MS?: string
   /** Megabytes of zone data the isolate keeps (bucket texts and heads). Default 64. */
   CACHE_MB?: string
   /**

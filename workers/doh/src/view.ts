@@ -38,8 +38,10 @@ const bucketMaxAge = (env: DohEnv): number => {
 
 /** The view's options from the environment (deployed defaults where a setting is absent). */
 export function viewOptions(env: DohEnv): KvZoneViewOptions {
+  const revalidateMs = numberOr(env.REVALIDATE_MS, PRODUCTION_REVALIDATE_MS)
   return {
-    revalidateMs: numberOr(env.REVALIDATE_MS, PRODUCTION_REVALIDATE_MS),
+    revalidateMs,
+    refreshAheadMs: numberOr(env.REFRESH_AHEAD_MS, revalidateMs / 2),
     cacheBytes: numberOr(env.CACHE_MB, 64) * 1024 * 1024,
     bucketMaxAgeMs: bucketMaxAge(env),
   }
