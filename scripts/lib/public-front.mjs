@@ -8,6 +8,7 @@
  *   same path with TRACE, which no route serves, and relays that 405 and its `Allow`.
  * - The static assets (the dashboard) answer 405 without `Allow` to methods other than GET and
  *   HEAD: the front adds `Allow: GET, HEAD` there.
+ * - A method token Node's parser does not know gets 501, as from workerd and Cloudflare.
  * On Cloudflare the edge plays this part (see workers/doh/README.md, "HTTP methods").
  */
 import http from 'node:http'
@@ -73,6 +74,12 @@ export async function startPublicFront({ target, port }) {
       `HTTP/1.1 ${a.status} ${http.STATUS_CODES[a.status] ?? ''}\r\n${a.allow ? `Allow: ${a.allow}\r\n` : ''}` +
         `Content-Type: ${a.type}\r\nContent-Length: ${Buffer.byteLength(a.text)}\r\nConnection: close\r\n\r\n${a.text}`
     )
+  })
+  // A method token Node's parser does not know: 501, as workerd and Cloudflare answer it.
+  server.on('clientError', (err, socket) => {
+    if (!socket.writable) return socket.destroy()
+    const status = err.code === 'HPE_INVALID_METHOD' ? 501 : 400
+    socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`)
   })
   await new Promise((resolve, reject) => {
     server.once('error', reject)
