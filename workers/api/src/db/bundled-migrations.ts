@@ -93,5 +93,12 @@ export const BUNDLED_MIGRATIONS: readonly { name: string; statements: readonly s
       "-- KV layout v3 (text buckets, head slots): every existing zone gets a durable full-build request,\n-- so the propagation sweep (every minute, and at `pnpm dev` start) rebuilds it into the new layout.\nINSERT INTO `change_log` (`zone_id`, `seq`, `op`, `created_on`)\n  SELECT `id`, `change_seq` + 1, 'full', strftime('%Y-%m-%dT%H:%M:%fZ', 'now') FROM `zones` WHERE `status` != 'deleted';",
       "UPDATE `zones` SET `change_seq` = `change_seq` + 1, `version` = `version` + 1 WHERE `status` != 'deleted';"
     ]
+  },
+  {
+    "name": "0011_import_staging.sql",
+    "statements": [
+      "CREATE TABLE `import_staging` (\n\t`import_id` text NOT NULL,\n\t`ord` integer NOT NULL,\n\t`zone_id` text NOT NULL,\n\t`row` text NOT NULL,\n\t`created_on` text NOT NULL,\n\tPRIMARY KEY(`import_id`, `ord`)\n);",
+      "CREATE INDEX `import_staging_created` ON `import_staging` (`created_on`);"
+    ]
   }
 ]
