@@ -42,7 +42,7 @@ async function shutdown(reason, code) {
   if (stopping) return
   stopping = true
   const say = code === 0 ? console.log : console.error
-  say(`\nedgedns dev: ${reason}; stopping wrangler dev, workerd and the HTTP/2 front…`)
+  say(`\nedgedns dev: ${reason}; stopping wrangler dev, workerd and the HTTP fronts…`)
   front?.close()
   publicFront?.close()
   if (wranglerGroup !== null) await stopGroup(wranglerGroup)
@@ -94,9 +94,9 @@ async function main() {
     },
   })
 
-  // The demo zone comes only with a first start: a user who deleted it does not get it back.
   publicFront = await startPublicFront({ target: stack.base, port })
   const b = `http://127.0.0.1:${publicFront.port}`
+  // The demo zone comes only with a first start: a user who deleted it does not get it back.
   let demo = null
   if (firstStart) {
     demo = await seedDemoZone(b, token).catch((e) => {
