@@ -5,7 +5,7 @@
  *
  * It owns what it starts: on an error, Ctrl-C, SIGTERM, SIGHUP, when wrangler dies, or when the
  * pnpm process that ran it is gone, it stops every process it started (wrangler and its workerd
- * runtimes, the HTTP/2 front) and says why.
+ * runtimes, the public HTTP/1.1 front, the HTTP/2 front) and says why.
  *
  * Options (flags win over the environment):
  *   --port N         PORT         API, DoH and dashboard (default 8787)
@@ -16,9 +16,10 @@
  */
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { applyMigrations, FIRST_MIGRATION, portInUse, ROOT, startStack, stopGroup } from './lib/stack.mjs'
+import { applyMigrations, FIRST_MIGRATION, freePort, portInUse, ROOT, startStack, stopGroup } from './lib/stack.mjs'
 import { DEMO_ZONE, findDemoZone, seedDemoZone } from './lib/demo-zone.mjs'
 import { startH2Front } from './lib/h2-front.mjs'
+import { startPublicFront } from './lib/public-front.mjs'
 import { startDnsFront } from './lib/dns-front.mjs'
 import { watchLaunchers } from './lib/launcher-watch.mjs'
 
@@ -37,6 +38,7 @@ const token = process.env.DEV_API_TOKEN ?? 'dev-token'
 /** The process group of `wrangler dev` (wrangler, workerd, esbuild), once spawned. */
 let wranglerGroup = null
 let front = null
+let publicFront = null
 let dnsFront = null
 let stopping = false
 
@@ -45,9 +47,10 @@ async function shutdown(reason, code) {
   if (stopping) return
   stopping = true
   const say = code === 0 ? console.log : console.error
-  say(`\nedgedns dev: ${reason}; stopping wrangler dev, workerd and the HTTP/2 and DNS fronts…`)
+  say(`\nedgedns dev: ${reason}; stopping wrangler dev, workerd and the HTTP and DNS fronts…`)
   front?.close()
   dnsFront?.close()
+  publicFront?.close()
   if (wranglerGroup !== null) await stopGroup(wranglerGroup)
   say('edgedns dev: stopped.')
   process.exit(code)
@@ -81,8 +84,12 @@ async function main() {
   const applied = applyMigrations(persistTo)
   const firstStart = applied.includes(FIRST_MIGRATION)
   console.log('Starting wrangler dev (API + DoH + dashboard)…')
+  // wrangler dev listens on an internal port; the public port is a small front that forwards to it
+  // and answers CONNECT, which Miniflare would answer with a 500 before the worker sees it.
+  let internalPort = await freePort()
+  while (internalPort === port || internalPort === h2Port || internalPort === dnsPort) internalPort = await freePort()
   const stack = await startStack({
-    port,
+    port: internalPort,
     persistTo,
     token,
     onSpawn: (child) => {
@@ -93,15 +100,17 @@ async function main() {
     },
   })
 
+  publicFront = await startPublicFront({ target: stack.base, port })
+  const b = `http://127.0.0.1:${publicFront.port}`
   // The demo zone comes only with a first start: a user who deleted it does not get it back.
   let demo = null
   if (firstStart) {
-    demo = await seedDemoZone(stack.base, token).catch((e) => {
+    demo = await seedDemoZone(b, token).catch((e) => {
       console.warn(`edgedns dev: warning: the demo zone ${DEMO_ZONE} was not created (${e.message}); the stack runs without it.`)
       return null
     })
   } else {
-    const zone = await findDemoZone(stack.base, token).catch(() => null)
+    const zone = await findDemoZone(b, token).catch(() => null)
     demo = zone && { zone, created: false }
   }
   // wrangler dev fires no cron triggers: run the propagation sweep now (heals zones changed while the
@@ -109,10 +118,9 @@ async function main() {
   await stack.sweep()
   setInterval(stack.sweep, 60_000).unref()
   // dig and kdig speak DoH over HTTP/2 only; workerd serves HTTP/1.1. The front plays the edge's part.
-  front = await startH2Front({ target: stack.base, port: h2Port }).catch((e) => (console.warn(`edgedns dev: warning: HTTP/2 front not started: ${e.message}`), null))
+  front = await startH2Front({ target: b, port: h2Port }).catch((e) => (console.warn(`edgedns dev: warning: HTTP/2 front not started: ${e.message}`), null))
   // Plain DNS over UDP and TCP for dig, delv, kdig and drill (Cloudflare's edge does this in production).
-  dnsFront = await startDnsFront({ target: stack.base, port: dnsPort }).catch((e) => (console.warn(`edgedns dev: warning: DNS front (UDP/TCP ${dnsPort}) not started: ${e.message}`), null))
-  const b = stack.base
+  dnsFront = await startDnsFront({ target: b, port: dnsPort }).catch((e) => (console.warn(`edgedns dev: warning: DNS front (UDP/TCP ${dnsPort}) not started: ${e.message}`), null))
   const name = demo ? DEMO_ZONE : 'your-zone.example'
   console.log(`
 ────────────────────────────────────────────────────────────────────────

@@ -1,5 +1,6 @@
 /**
- * A 100,000-record zone file imports as one atomic batch (the default import cap), exports back,
+ * A 100,000-record zone file (the default import cap) imports all or nothing through the staged
+ * import, under the strict D1 binding, leaves no staged rows, exports back,
  * and a 100,001st record over the cap is refused with 81063 before anything is written.
  */
 import { env } from 'cloudflare:workers'
@@ -22,6 +23,7 @@ describe('import at scale', () => {
     expect(res.body.result).toMatchObject({ recs_added: 100_000, total_records_parsed: 100_000 })
     const n = await env.DB.prepare('SELECT count(*) AS n FROM dns_records WHERE zone_id = ?1').bind(z.id).first<number>('n')
     expect(n).toBe(100_000)
+    expect(await env.DB.prepare('SELECT count(*) AS n FROM import_staging').first<number>('n')).toBe(0)
     const imported = Date.now() - t0
     const { text } = await exportZone(z.id)
     const records = text.split('\n').filter((l) => /\tA\t/.test(l))

@@ -5,7 +5,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { connect, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -94,6 +94,21 @@ async function waitFor(check: () => boolean, ms: number): Promise<boolean> {
   return true
 }
 
+/** One raw HTTP/1.1 exchange (fetch cannot send CONNECT): the response head and body as text. */
+function rawRequest(port: number, request: string): Promise<{ head: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(request))
+    let data = ''
+    socket.setEncoding('utf8')
+    socket.on('data', (d) => (data += d))
+    socket.on('error', reject)
+    socket.on('close', () => {
+      const at = data.indexOf('\r\n\r\n')
+      resolve({ head: data.slice(0, at).replace(/\r\n/g, '\n'), body: data.slice(at + 4) })
+    })
+  })
+}
+
 async function api(dev: Dev, method: string, p: string, body?: unknown) {
   const res = await fetch(`http://127.0.0.1:${dev.port}/client/v4${p}`, {
     method,
@@ -148,7 +163,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(stateDir, { recursive: true, force: true }))
 
 describe('pnpm dev', () => {
-  it('starts on a state with two accounts and no demo zone, serves, and Ctrl-C (SIGINT) stops every process it started', async () => {
+  it('starts on a state with two accounts and no demo zone, serves (405 and Allow for unserved methods, CONNECT included), and Ctrl-C (SIGINT) stops every process it started', async () => {
     const dev = await startDev(stateDir)
     expect(dev.output()).toContain('Demo zone  none')
     const accounts = await api(dev, 'GET', '/accounts')
@@ -163,6 +178,23 @@ describe('pnpm dev', () => {
     for (const transport of ['+notcp', '+tcp']) {
       const dig = execFileSync('dig', ['@127.0.0.1', '-p', String(dev.dnsPort), transport, '+tries=1', '+time=5', 'www.example.com', 'A'], { encoding: 'utf8' })
       expect(dig, transport).toContain('status: REFUSED')
+    }
+
+    // Every method a path does not serve gets 405 and Allow on the public port, CONNECT included
+    // (Miniflare alone answers CONNECT with a 500).
+    const connectDoh = await rawRequest(dev.port, 'CONNECT /dns-query HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
+    expect(connectDoh.head).toMatch(/^HTTP\/1\.1 405 /)
+    expect(connectDoh.head).toMatch(/^allow: GET, HEAD, POST, OPTIONS$/im)
+    const connectApi = await rawRequest(dev.port, `CONNECT /client/v4/zones HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TOKEN}\r\n\r\n`)
+    expect(connectApi.head).toMatch(/^HTTP\/1\.1 405 /)
+    expect(connectApi.head).toMatch(/^allow: GET, HEAD, POST$/im)
+    expect(JSON.parse(connectApi.body).errors[0]).toMatchObject({ code: 10405, message: expect.stringContaining('Method CONNECT is not allowed') })
+    const connectPage = await rawRequest(dev.port, 'CONNECT / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
+    expect(connectPage.head).toMatch(/^HTTP\/1\.1 405 /)
+    expect(connectPage.head).toMatch(/^allow: GET, HEAD$/im)
+    for (const [method, path, allow] of [['PUT', '/dns-query', 'GET, HEAD, POST, OPTIONS'], ['DELETE', '/', 'GET, HEAD']] as const) {
+      const res = await fetch(`http://127.0.0.1:${dev.port}${path}`, { method })
+      expect([method, path, res.status, res.headers.get('allow')]).toEqual([method, path, 405, allow])
     }
 
     const code = await expectStopsCleanly(dev, () => dev.child.kill('SIGINT'))

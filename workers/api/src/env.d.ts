@@ -2,6 +2,8 @@
 interface ExtraBindings {
   /** Full-access bearer token for local development only; never set it in production. */
   DEV_API_TOKEN?: string
+  /** `1` in `.dev.vars` only: `wrangler dev` applies the bundled D1 migrations to an empty local database. */
+  AUTO_MIGRATE_LOCAL?: string
   /** Builder pacing of writes per KV key (production allows one write per second per key). */
   KV_KEY_WRITE_INTERVAL_MS?: string
   /** `1`: D1 and KV bindings throw on any breach of a production limit (the test suite's mode). */

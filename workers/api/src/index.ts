@@ -4,11 +4,13 @@
  * answered in-process by the DoH worker's handler over the same KV namespace (so one `wrangler dev`
  * of this worker serves everything, with no service binding to a second dev session). The DoH
  * worker is still deployed on its own as the lean DoH endpoint. With `STRICT_LIMITS=1` the D1 and
- * KV bindings enforce production limits (the test suite's mode).
+ * KV bindings enforce production limits (the test suite's mode). Under `wrangler dev` only, an
+ * empty local database gets the bundled migrations first (db/local-migrations.ts).
  */
 import doh from '@edgedns/doh-worker'
 import { createApp } from './app.ts'
 import { maintain } from './cron/maintenance.ts'
+import { ensureLocalSchema } from './db/local-migrations.ts'
 import { applyStrictLimits, inInvocation } from './platform/strict-bindings.ts'
 
 export { ZoneBuilder } from './builder/zone-builder.ts'
@@ -17,8 +19,12 @@ const app = createApp()
 
 export default {
   fetch(req, env, ctx) {
-    const path = new URL(req.url).pathname
+    const url = new URL(req.url)
+    const path = url.pathname
     if (path === '/dns-query' || path.startsWith('/dns-query/')) return doh.fetch(req, env, ctx)
+    const migrating = ensureLocalSchema(env, url)
+    // A failed migration is logged; the request then gets the API's 503 naming the manual command.
+    if (migrating) return migrating.catch((e: unknown) => console.error('local D1 migration failed', e)).then(() => inInvocation(() => app.fetch(req, applyStrictLimits(env), ctx)))
     return inInvocation(() => app.fetch(req, applyStrictLimits(env), ctx))
   },
   async scheduled(_controller, env, ctx) {

@@ -2,12 +2,27 @@
  * @module Convergence check: recomputes every KV value of a zone from D1 and compares it with what
  * KV holds (every bucket key of the count the zone key announces, empty ones included; any other
  * bucket key, or a node key of an old layout, under the zone is stale). Head slots are not compared:
- * they change with every pass. The meta serial is not compared: the
- * meta key is rebuilt on apex and settings changes only, not on every record change.
+ * they change with every pass. The meta serial is not compared: the meta key is rebuilt on apex and
+ * settings changes only, not on every record change.
+ *
+ * Memory is bounded whatever the zone's size (a million records included):
+ * - D1 is read in pages of `pageRows` rows, by key on the identity index (name order, reversed
+ *   labels). Each owner name's node is encoded as the bucket line it should be, and only a digest
+ *   is kept per bucket: a line count and two 32-bit sums of line hashes, which do not depend on the
+ *   order lines arrive in (at most 4,096 buckets). Empty non-terminals are found per page with one
+ *   query: an ancestor with no records of its own is emitted at its first descendant in name order.
+ * - KV is read by the buckets, 100 keys per bulk get; each bucket's lines get the same digest, and
+ *   its text must be canonical (what encodeBucketText gives for its own lines). Other keys under the
+ *   zone are listed page by page; only the first ones found stale are kept for the report.
+ * - The expected text of a differing bucket is rebuilt, for the first DETAILED_BUCKETS of them, by
+ *   a second paged D1 read keeping only their names; further differing buckets are reported
+ *   without it.
+ * A digest match where texts differ would need a collision of two independent 32-bit sums.
  */
 import {
   ancestorsBetween,
   bucketCountFor,
+  bucketEntries,
   bucketKey,
   bucketOf,
   decodeZoneMeta,
@@ -15,8 +30,11 @@ import {
   encodeBucketText,
   encodeNode,
   encodeZoneMeta,
+  relativeName,
   zoneKey,
 } from '@edgedns/kv-layout'
+import { jsonChunks } from '../batch/json-chunks.ts'
+import { reverseName } from '../records/model.ts'
 import { readSubzones, readZone } from './queries.ts'
 import { EMPTY_NODE, nodeFromRows, VALUE_COLUMNS, zoneMetaFrom, type ValueRow } from './values.ts'
 
@@ -34,105 +52,241 @@ export interface ConvergenceReport {
   expectedKeys: number
   /** Node keys found in KV under the zone prefix, plus the meta key when present. */
   actualKeys: number
+  /** The first MAX_REPORTED differences (differenceCount has them all). */
   differences: Difference[]
+  differenceCount: number
 }
 
-const PAGE = 5000
+export interface ConvergenceOptions {
+  /** D1 rows per page (default 5,000). */
+  pageRows?: number
+}
 
-/** Reads the whole zone; meant for tests, ops checks and moderate zone sizes. */
-export async function checkConvergence(
-  env: { DB: D1Database; ZONES_KV: KVNamespace },
-  zoneId: string,
-  zoneName?: string
-): Promise<ConvergenceReport> {
-  const zone = await readZone(env.DB, zoneId)
-  const name = zone?.name ?? zoneName ?? null
-  const report: ConvergenceReport = {
-    zoneId,
-    zone: name,
-    expectedKeys: 0,
-    actualKeys: 0,
-    differences: [],
+const PAGE_ROWS = 5000
+/** Keys per KV bulk get (Workers KV's maximum). */
+const KV_BULK = 100
+/** Differences kept in the report. */
+export const MAX_REPORTED = 1000
+/** Differing buckets whose expected text is rebuilt for the report. */
+export const DETAILED_BUCKETS = 16
+
+type Env = { DB: D1Database; ZONES_KV: KVNamespace }
+
+/** Order-independent digest of a bucket's lines: count and two 32-bit sums of line hashes. */
+class BucketDigests {
+  readonly count: Uint32Array
+  readonly sumA: Uint32Array
+  readonly sumB: Uint32Array
+  constructor(buckets: number) {
+    this.count = new Uint32Array(buckets)
+    this.sumA = new Uint32Array(buckets)
+    this.sumB = new Uint32Array(buckets)
   }
-  if (name === null) return report
 
-  const expected = new Map<string, string>()
-  if (zone) {
-    const byName = new Map<string, ValueRow[]>()
-    // Paged by key on the identity index (an OFFSET would rescan every earlier row per page).
-    let key: unknown[] = ['', '', '', -2]
-    for (;;) {
-      const { results } = await env.DB.prepare(
+  add(bucket: number, line: string): void {
+    let a = 0x811c9dc5
+    let b = 0x9747b28c
+    for (let i = 0; i < line.length; i++) {
+      const c = line.charCodeAt(i)
+      a = Math.imul(a ^ c, 0x01000193)
+      b = Math.imul(b ^ c, 0x5bd1e995)
+      b ^= b >>> 15
+    }
+    this.count[bucket]! += 1
+    this.sumA[bucket] = (this.sumA[bucket]! + (a >>> 0)) >>> 0
+    this.sumB[bucket] = (this.sumB[bucket]! + (b >>> 0)) >>> 0
+  }
+
+  same(other: BucketDigests, bucket: number): boolean {
+    return this.count[bucket] === other.count[bucket] && this.sumA[bucket] === other.sumA[bucket] && this.sumB[bucket] === other.sumB[bucket]
+  }
+}
+
+const lineOf = (zone: string, name: string, node: string): string => `${relativeName(name, zone)}\t${node}\n`
+
+/** For each ancestor (reversed name): whether it has records, and its first descendant in name order. */
+async function ancestorFacts(db: D1Database, zoneId: string, revs: string[]): Promise<Map<string, { has: boolean; first: string | null }>> {
+  const out = new Map<string, { has: boolean; first: string | null }>()
+  for (const chunk of jsonChunks(revs)) {
+    const { results } = await db
+      .prepare(
+        `SELECT a.value AS rev,
+           EXISTS (SELECT 1 FROM dns_records WHERE zone_id = ?1 AND name_rev = a.value) AS has,
+           (SELECT name_rev FROM dns_records WHERE zone_id = ?1 AND name_rev > a.value || '.' AND name_rev < a.value || '/'
+             ORDER BY name_rev LIMIT 1) AS first
+         FROM json_each(?2) AS a`
+      )
+      .bind(zoneId, chunk)
+      .all<{ rev: string; has: number; first: string | null }>()
+    for (const r of results) out.set(r.rev, { has: r.has === 1, first: r.first })
+  }
+  return out
+}
+
+/**
+ * Every owner name of the zone below the apex with its encoded node, empty non-terminals included,
+ * page by page in name order (`onNode` per name); the apex rows are returned.
+ */
+async function scanNodes(
+  db: D1Database,
+  zoneId: string,
+  zone: string,
+  pageRows: number,
+  onNode: (name: string, node: string) => void
+): Promise<ValueRow[]> {
+  const apex: ValueRow[] = []
+  let pending: { name: string; rev: string; rows: ValueRow[] } | null = null
+  const finished: { name: string; rev: string; rows: ValueRow[] }[] = []
+  const flush = async (groups: { name: string; rev: string; rows: ValueRow[] }[]): Promise<void> => {
+    const ancestors = new Set<string>()
+    for (const g of groups) for (const a of ancestorsBetween(g.name, zone)) ancestors.add(reverseName(a))
+    const facts = ancestors.size > 0 ? await ancestorFacts(db, zoneId, [...ancestors]) : new Map()
+    for (const g of groups) {
+      for (const a of ancestorsBetween(g.name, zone)) {
+        const f = facts.get(reverseName(a))
+        if (f && !f.has && f.first === g.rev) onNode(a, encodeNode(EMPTY_NODE))
+      }
+      onNode(g.name, encodeNode(nodeFromRows(g.rows)))
+    }
+  }
+  let key: unknown[] = ['', '', '', -2]
+  for (;;) {
+    const { results } = await db
+      .prepare(
         `SELECT name_rev, ${VALUE_COLUMNS} FROM dns_records WHERE zone_id = ?1
            AND (name_rev, type, content, ifnull(priority, -1)) > (?2, ?3, ?4, ?5)
          ORDER BY name_rev, type, content, ifnull(priority, -1) LIMIT ?6`
       )
-        .bind(zoneId, ...key, PAGE)
-        .all<ValueRow & { name_rev: string }>()
-      for (const r of results) (byName.get(r.name) ?? byName.set(r.name, []).get(r.name)!).push(r)
-      if (results.length < PAGE) break
-      const last = results[results.length - 1]!
-      key = [last.name_rev, last.type, last.content, last.priority ?? -1]
-    }
-    const nodes = new Map<string, string>()
-    for (const [n, rows] of byName) {
-      if (n === name) continue
-      nodes.set(n, encodeNode(nodeFromRows(rows)))
-      for (const a of ancestorsBetween(n, name)) {
-        if (!byName.has(a)) nodes.set(a, encodeNode(EMPTY_NODE))
+      .bind(zoneId, ...key, pageRows)
+      .all<ValueRow & { name_rev: string }>()
+    for (const r of results) {
+      if (r.name === zone) {
+        apex.push(r)
+        continue
+      }
+      // A name's rows are consecutive in this order; the last name of a page may go on in the next.
+      if (pending && pending.name === r.name) pending.rows.push(r)
+      else {
+        if (pending) finished.push(pending)
+        pending = { name: r.name, rev: r.name_rev, rows: [r] }
       }
     }
-    // The bucket count is the builder's choice (it grows with the zone); take the one KV announces.
-    const raw = await env.ZONES_KV.get(zoneKey(name), 'text')
-    let buckets = bucketCountFor(nodes.size)
+    await flush(finished.splice(0))
+    if (results.length < pageRows) break
+    const last = results[results.length - 1]!
+    key = [last.name_rev, last.type, last.content, last.priority ?? -1]
+  }
+  if (pending) await flush([pending])
+  return apex
+}
+
+/** Counts distinct owner names (the bucket count a zone without a readable meta key would get). */
+async function ownerNames(db: D1Database, zoneId: string): Promise<number> {
+  return (await db.prepare('SELECT count(DISTINCT name_rev) AS n FROM dns_records WHERE zone_id = ?1').bind(zoneId).first<number>('n')) ?? 0
+}
+
+class Differences {
+  list: Difference[] = []
+  count = 0
+  add(d: Difference): void {
+    this.count++
+    if (this.list.length < MAX_REPORTED) this.list.push(d)
+  }
+}
+
+/** Compares a zone's KV values with what D1 says they should be, in bounded memory. */
+export async function checkConvergence(env: Env, zoneId: string, zoneName?: string, options: ConvergenceOptions = {}): Promise<ConvergenceReport> {
+  const pageRows = options.pageRows ?? PAGE_ROWS
+  const zone = await readZone(env.DB, zoneId)
+  const name = zone?.name ?? zoneName ?? null
+  const report: ConvergenceReport = { zoneId, zone: name, expectedKeys: 0, actualKeys: 0, differences: [], differenceCount: 0 }
+  if (name === null) return report
+  const diffs = new Differences()
+
+  // The bucket count is the builder's choice (it grows with the zone); take the one KV announces.
+  const rawMeta = await env.ZONES_KV.get(zoneKey(name), 'text')
+  let buckets = 0
+  if (zone) {
     try {
-      if (raw !== null) buckets = decodeZoneMeta(raw).layout?.buckets ?? buckets
+      if (rawMeta !== null) buckets = decodeZoneMeta(rawMeta).layout?.buckets ?? 0
     } catch {
       // reported as a difference of the meta key below
     }
-    const grouped = new Map<number, [string, string][]>()
-    for (const [n, v] of nodes) {
-      const i = bucketOf(n, buckets)
-      const list = grouped.get(i)
-      if (list) list.push([n, v])
-      else grouped.set(i, [[n, v]])
-    }
-    for (let i = 0; i < buckets; i++) {
-      const entries = grouped.get(i)
-      expected.set(bucketKey(name, buckets, i), entries ? encodeBucketText(name, entries) : EMPTY_BUCKET)
-    }
-    const subzones = await readSubzones(env.DB, name)
-    expected.set(zoneKey(name), encodeZoneMeta(zoneMetaFrom(zone, byName.get(name) ?? [], { buckets }, subzones)))
+    if (buckets === 0) buckets = bucketCountFor(await ownerNames(env.DB, zoneId))
   }
-  report.expectedKeys = expected.size
 
-  const actualKeys: string[] = []
+  const expected = new BucketDigests(buckets)
+  const apexRows = zone ? await scanNodes(env.DB, zoneId, name, pageRows, (n, node) => expected.add(bucketOf(n, buckets), lineOf(name, n, node))) : []
+
+  // KV by the buckets.
+  const actual = new BucketDigests(buckets)
+  const differing: { bucket: number; kind: 'missing' | 'different'; actual?: string }[] = []
+  let actualKeys = 0
+  for (let lo = 0; lo < buckets; lo += KV_BULK) {
+    const keys = Array.from({ length: Math.min(KV_BULK, buckets - lo) }, (_, i) => bucketKey(name, buckets, lo + i))
+    const values = await env.ZONES_KV.get(keys, 'text')
+    keys.forEach((key, i) => {
+      const bucket = lo + i
+      const raw = values.get(key) ?? null
+      if (raw === null) {
+        differing.push({ bucket, kind: 'missing' })
+        return
+      }
+      actualKeys++
+      let canonical = false
+      try {
+        const entries = bucketEntries(raw, name)
+        for (const [n, node] of entries) actual.add(bucket, lineOf(name, n, node))
+        canonical = encodeBucketText(name, entries) === raw
+      } catch {
+        // not a bucket text: different
+      }
+      if (!canonical || !expected.same(actual, bucket)) differing.push({ bucket, kind: 'different', actual: raw })
+    })
+  }
+
+  // The expected texts of the first differing buckets, from a second paged read.
+  const detailed = new Map<number, [string, string][]>(differing.slice(0, DETAILED_BUCKETS).map((d) => [d.bucket, []]))
+  if (zone && detailed.size > 0 && differing.some((d) => expected.count[d.bucket]! > 0)) {
+    await scanNodes(env.DB, zoneId, name, pageRows, (n, node) => detailed.get(bucketOf(n, buckets))?.push([n, node]))
+  }
+  for (const d of differing) {
+    const entries = detailed.get(d.bucket)
+    const key = bucketKey(name, buckets, d.bucket)
+    const text = expected.count[d.bucket] === 0 ? EMPTY_BUCKET : entries ? encodeBucketText(name, entries) : undefined
+    diffs.add({ key, kind: d.kind, ...(text !== undefined ? { expected: text } : {}), ...(d.actual !== undefined ? { actual: d.actual } : {}) })
+  }
+
+  // Any other key under the zone (another bucket count, an old layout's node keys) is stale.
+  const ownPrefix = `b:${name}:${buckets}:`
+  const isOwnBucket = (k: string): boolean => {
+    const rest = k.slice(ownPrefix.length)
+    return zone !== null && k.startsWith(ownPrefix) && /^\d+$/.test(rest) && Number(rest) < buckets
+  }
   for (const prefix of [`n:${name}:`, `b:${name}:`]) {
     let cursor: string | undefined
     do {
       const listed = await env.ZONES_KV.list({ prefix, ...(cursor ? { cursor } : {}) })
-      for (const k of listed.keys) actualKeys.push(k.name)
+      const stale = listed.keys.map((k) => k.name).filter((k) => !isOwnBucket(k))
+      actualKeys += stale.length
+      const shown = stale.slice(0, Math.max(0, MAX_REPORTED - diffs.list.length))
+      const values = shown.length > 0 ? await env.ZONES_KV.get(shown.slice(0, KV_BULK), 'text') : new Map<string, string | null>()
+      for (const k of stale) diffs.add({ key: k, kind: 'stale', ...(values.get(k) != null ? { actual: values.get(k)! } : {}) })
       cursor = listed.list_complete ? undefined : listed.cursor
     } while (cursor)
   }
-  actualKeys.push(zoneKey(name))
 
-  const actual = new Map<string, string>()
-  for (let i = 0; i < actualKeys.length; i += 100) {
-    const values = await env.ZONES_KV.get(actualKeys.slice(i, i + 100), 'text')
-    for (const [k, v] of values) if (v !== null) actual.set(k, v)
-  }
-  report.actualKeys = actual.size
+  if (zone) {
+    const metaExpected = encodeZoneMeta(zoneMetaFrom(zone, apexRows, { buckets }, await readSubzones(env.DB, name)))
+    if (rawMeta === null) diffs.add({ key: zoneKey(name), kind: 'missing', expected: metaExpected })
+    else if (!sameValue(zoneKey(name), metaExpected, rawMeta)) diffs.add({ key: zoneKey(name), kind: 'different', expected: metaExpected, actual: rawMeta })
+  } else if (rawMeta !== null) diffs.add({ key: zoneKey(name), kind: 'stale', actual: rawMeta })
+  if (rawMeta !== null) actualKeys++
 
-  for (const [key, value] of expected) {
-    const got = actual.get(key)
-    if (got === undefined) report.differences.push({ key, kind: 'missing', expected: value })
-    else if (!sameValue(key, value, got))
-      report.differences.push({ key, kind: 'different', expected: value, actual: got })
-  }
-  for (const [key, value] of actual) {
-    if (!expected.has(key)) report.differences.push({ key, kind: 'stale', actual: value })
-  }
+  report.expectedKeys = zone ? buckets + 1 : 0
+  report.actualKeys = actualKeys
+  report.differences = diffs.list
+  report.differenceCount = diffs.count
   return report
 }
 

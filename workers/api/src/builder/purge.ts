@@ -2,6 +2,8 @@
  * @module Zone purge after `zone_delete`: delete every bucket key (KV list by prefix; leftover
  * `n:<zone>:` keys of an old layout too), the head slots and the zone key. Zone names can be reused: when a live zone holds the name, its keys are not deleted
  * here and that zone gets a full build request instead (which also removes this zone's leftovers).
+ * Deletes are writes: each key is paced to one write per second like the passes' writes (a zone
+ * deleted right after a change waits out the interval of the keys that change wrote).
  */
 import { headKeys, zoneKey } from '@edgedns/kv-layout'
 import type { StepContext, StepOutcome } from './context.ts'
@@ -28,6 +30,7 @@ export async function purgeStep(ctx: StepContext, env: PurgeEnv): Promise<StepOu
   const name = state.zoneName
   const started = io.now()
   let deletes = 0
+  const paced = { freshSince: ALWAYS, intervalMs: ctx.limits.keyWriteIntervalMs }
   if (name !== null) {
     const successor = await liveZoneNamed(io.db, name)
     if (successor === null) {
@@ -45,11 +48,11 @@ export async function purgeStep(ctx: StepContext, env: PurgeEnv): Promise<StepOu
           ...(purge.listCursor ? { cursor: purge.listCursor } : {}),
         })
         const ops = listed.keys.map((k) => ({ key: k.name, value: null }))
-        const written = await applyOps(io, ctx.ledger, ctx.budget, ops, {
-          freshSince: ALWAYS,
-          intervalMs: 0,
-        })
-        if (written.kind === 'written') deletes += written.deletes
+        // Paced like every other write: a key the last pass wrote under a second ago waits. The
+        // list cursor is not advanced, so the same page is listed again when the wait is over.
+        const written = await applyOps(io, ctx.ledger, ctx.budget, ops, paced)
+        if (written.kind === 'deferred') return written
+        deletes += written.deletes
         if (listed.list_complete) break
         purge.listCursor = listed.cursor
         ctx.save()
@@ -61,12 +64,13 @@ export async function purgeStep(ctx: StepContext, env: PurgeEnv): Promise<StepOu
     }
     // Checked again after the deletes: a zone created meanwhile may have lost keys to them.
     const now = successor ?? (await liveZoneNamed(io.db, name))
-    if (now === null)
-      await applyOps(io, ctx.ledger, ctx.budget, [...headKeys(name).map((key) => ({ key, value: null })), { key: zoneKey(name), value: null }], {
-        freshSince: ALWAYS,
-        intervalMs: 0,
-      })
-    else if (now !== state.zoneId) await requestFullBuild(env, now, (p) => void p.catch(() => {}))
+    if (now === null) {
+      const last = [...headKeys(name).map((key) => ({ key, value: null })), { key: zoneKey(name), value: null }]
+      if (ctx.budget.remaining < last.length) return { kind: 'progress' }
+      const written = await applyOps(io, ctx.ledger, ctx.budget, last, paced)
+      if (written.kind === 'deferred') return written
+      deletes += written.deletes
+    } else if (now !== state.zoneId) await requestFullBuild(env, now, (p) => void p.catch(() => {}))
   }
   state.cursor = Math.max(state.cursor, purge.seq)
   state.purge = null

@@ -1,10 +1,11 @@
 /**
  * @module The cron run: the propagation sweep (lost notifications, broken alarm chains), the purge of
- * deleted zones' rows, and change-log retention. Each part is bounded and independent: one
+ * deleted zones' rows, change-log retention, and staged rows of imports whose worker died. Each part is bounded and independent: one
  * failing does not stop the others, and the next run continues where this one stopped.
  */
 import { sweep, type SweepEnv } from '../builder/sweep.ts'
 import { purgeDeletedZones } from '../zones/purge.ts'
+import { discardAbandonedImports } from '../zonefile-bridge/staged-import.ts'
 import { compactChangeLog, retentionDays } from './change-log-retention.ts'
 
 export interface MaintenanceEnv extends SweepEnv {
@@ -16,6 +17,7 @@ export async function maintain(env: MaintenanceEnv, now = Date.now()): Promise<v
     ['propagation sweep', () => sweep(env)],
     ['deleted-zone purge', () => purgeDeletedZones(env.DB)],
     ['change-log retention', () => compactChangeLog(env.DB, { retentionDays: retentionDays(env), now })],
+    ['abandoned import cleanup', () => discardAbandonedImports(env.DB, now)],
   ]
   for (const [name, run] of parts) {
     try {

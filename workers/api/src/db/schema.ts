@@ -160,3 +160,23 @@ export const buildState = sqliteTable('build_state', {
   lastErrorAt: integer('last_error_at'),
   lastError: text('last_error'),
 })
+
+/**
+ * Records of a large zone-file import on their way in: written in bounded chunks (each its own
+ * small transaction), invisible to every reader, then moved into `dns_records` and `change_log` by
+ * one commit batch of bounded statements. Rows are removed after the commit or a failure; the
+ * cron removes those of an import whose worker died (older than an hour).
+ */
+export const importStaging = sqliteTable(
+  'import_staging',
+  {
+    importId: text('import_id').notNull(),
+    /** Position in the import: the record's change-log sequence is the zone's sequence + ord + 1. */
+    ord: integer('ord').notNull(),
+    zoneId: text('zone_id').notNull(),
+    /** The record as a JSON array of dns_records column values (RECORD_COLUMNS order). */
+    row: text('row').notNull(),
+    createdOn: text('created_on').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.importId, t.ord] }), index('import_staging_created').on(t.createdOn)]
+)

@@ -2,12 +2,12 @@
  * @module Zone-file import and export (Cloudflare contract, see docs/import-export.md):
  *   POST /zones/:zone_id/dns_records/import  multipart `file` (+ `proxied`) → { recs_added, total_records_parsed }
  *   GET  /zones/:zone_id/dns_records/export  → text/plain BIND master file, streamed page by page
- * An import is ONE atomic batch through applyBatch: any error names its line and changes nothing.
+ * An import is all or nothing: any error names its line and changes nothing. Its records are staged
+ * in bounded chunks and committed by one transaction of bounded statements (zonefile-bridge/staged-import.ts).
  */
 import { parseZoneFile, ZoneFileError } from '@edgedns/zonefile'
 import { eq } from 'drizzle-orm'
 import { Hono, type Context } from 'hono'
-import { applyBatch } from '../batch/apply.ts'
 import { notifyBuilder } from '../builder/notify.ts'
 import { accounts } from '../db/schema.ts'
 import { ApiError, Codes } from '../http/api-error.ts'
@@ -21,6 +21,7 @@ import { decodeExportCursor, encodeExportCursor, EXPORT_PAGE, exportPage, export
 import { intParam } from '../records/list-query.ts'
 import { IMPORT_MAX_BYTES, IMPORT_MAX_RECORDS, ImportCodes, positiveInt } from '../zonefile-bridge/limits.ts'
 import { readImportForm } from '../zonefile-bridge/multipart.ts'
+import { importRecords } from '../zonefile-bridge/staged-import.ts'
 
 export const importExport = new Hono<AppEnv>()
 
@@ -77,11 +78,11 @@ importExport.post('/import', async (c) => {
   let seq = zone.changeSeq
   if (items.length > 0) {
     const target = { zoneId: zone.id, zoneName: zone.name, tokenId: c.var.principal.tokenId }
-    const applied = await applyBatch(c.env.DB, target, { posts: items.map((i) => i.fields) }, true).catch((e: unknown) => {
+    const imported = await importRecords(c.env.DB, target, items.map((i) => i.fields)).catch((e: unknown) => {
       throw blameLine(e, items)
     })
-    seq = applied.seq
-    if (applied.plan.changes.length > 0) notifyBuilder(c, zone.id, applied.seq, applied.plan.changes.length)
+    seq = imported.seq
+    if (imported.created > 0) notifyBuilder(c, zone.id, imported.seq, imported.created)
   }
   c.header(SEQ_HEADER, String(seq))
   const byType: Record<string, number> = {}

@@ -72,10 +72,10 @@ propagationApp.get('/check', async (c) => {
   return ok(c, {
     zone_id: report.zoneId,
     zone: report.zone,
-    converged: report.differences.length === 0,
+    converged: report.differenceCount === 0,
     expected_keys: report.expectedKeys,
     actual_keys: report.actualKeys,
-    difference_count: report.differences.length,
+    difference_count: report.differenceCount,
     differences: report.differences.slice(0, 100),
   })
 })

@@ -4,11 +4,11 @@
  * - Bytes: a file over IMPORT_MAX_BYTES (32 MiB; env MAX_IMPORT_BYTES overrides) is refused with
  *   413 before it is parsed. Cloudflare caps files at 256 KiB; we take whole zones of 100,000+
  *   records (about 6 MB) and keep headroom under the isolate's 128 MB memory.
- * - Records: an import is one atomic batch, so it obeys the batch limit semantics (81063, nothing
- *   changes). The limit is the account's own `max_dns_batch_changes` when an administrator set one;
+ * - Records: an import is all or nothing (staged in bounded chunks, committed as one transaction,
+ *   see staged-import.ts), so it obeys the batch limit semantics (81063, nothing changes). The limit is the account's own `max_dns_batch_changes` when an administrator set one;
  *   otherwise the import cap IMPORT_MAX_RECORDS (100,000; env MAX_IMPORT_RECORDS overrides). The
  *   server-wide default batch limit (MAX_BATCH_CHANGES, 3,500) does not apply to imports: a zone
- *   file is a whole zone, and splitting it would break atomicity.
+ *   file is a whole zone, committed as one.
  */
 export const IMPORT_MAX_BYTES = 32 * 1024 * 1024
 export const IMPORT_MAX_RECORDS = 100_000

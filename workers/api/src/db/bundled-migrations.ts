@@ -1,0 +1,110 @@
+// Generated from migrations/*.sql by `pnpm db:generate` (scripts/lib/bundle-migrations.mjs). Do not edit.
+/** D1 migrations in the order wrangler applies them, each split into its statements. */
+export const BUNDLED_MIGRATIONS: readonly { name: string; statements: readonly string[] }[] = [
+  {
+    "name": "0000_create_schema.sql",
+    "statements": [
+      "CREATE TABLE `accounts` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`name` text NOT NULL,\n\t`max_batch_changes` integer,\n\t`created_on` text NOT NULL\n);",
+      "CREATE TABLE `api_tokens` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`name` text NOT NULL,\n\t`token_hash` text NOT NULL,\n\t`status` text DEFAULT 'active' NOT NULL,\n\t`policies` text NOT NULL,\n\t`issued_on` text NOT NULL,\n\t`modified_on` text NOT NULL,\n\t`expires_on` text,\n\t`last_used_on` text\n);",
+      "CREATE UNIQUE INDEX `api_tokens_hash` ON `api_tokens` (`token_hash`);",
+      "CREATE TABLE `audit_log` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`zone_id` text NOT NULL,\n\t`seq` integer NOT NULL,\n\t`token_id` text,\n\t`action` text NOT NULL,\n\t`record_id` text,\n\t`before` text,\n\t`after` text,\n\t`created_on` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL\n);",
+      "CREATE INDEX `audit_zone_seq` ON `audit_log` (`zone_id`,`seq`);",
+      "CREATE TABLE `change_log` (\n\t`zone_id` text NOT NULL,\n\t`seq` integer NOT NULL,\n\t`op` text NOT NULL,\n\t`record_id` text,\n\t`old_name` text,\n\t`new_name` text,\n\t`type` text,\n\t`created_on` text NOT NULL,\n\tPRIMARY KEY(`zone_id`, `seq`)\n);",
+      "CREATE TABLE `dns_records` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`zone_id` text NOT NULL,\n\t`name` text NOT NULL,\n\t`name_rev` text NOT NULL,\n\t`type` text NOT NULL,\n\t`content` text NOT NULL,\n\t`data` text,\n\t`priority` integer,\n\t`ttl` integer DEFAULT 1 NOT NULL,\n\t`proxied` integer DEFAULT false NOT NULL,\n\t`comment` text,\n\t`tags` text DEFAULT '[]' NOT NULL,\n\t`settings` text DEFAULT '{}' NOT NULL,\n\t`created_on` text NOT NULL,\n\t`modified_on` text NOT NULL,\n\t`comment_modified_on` text,\n\t`tags_modified_on` text,\n\tFOREIGN KEY (`zone_id`) REFERENCES `zones`(`id`) ON UPDATE no action ON DELETE cascade\n);",
+      "CREATE UNIQUE INDEX `dns_records_identity` ON `dns_records` (`zone_id`,`name`,`type`,`content`);",
+      "CREATE INDEX `dns_records_zone_rev` ON `dns_records` (`zone_id`,`name_rev`);",
+      "CREATE INDEX `dns_records_zone_type` ON `dns_records` (`zone_id`,`type`,`name`);",
+      "CREATE TABLE `zones` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`account_id` text NOT NULL,\n\t`name` text NOT NULL,\n\t`status` text DEFAULT 'active' NOT NULL,\n\t`type` text DEFAULT 'full' NOT NULL,\n\t`paused` integer DEFAULT false NOT NULL,\n\t`name_servers` text NOT NULL,\n\t`vanity_name_servers` text DEFAULT '[]' NOT NULL,\n\t`soa_mname` text NOT NULL,\n\t`soa_rname` text NOT NULL,\n\t`soa_refresh` integer DEFAULT 10000 NOT NULL,\n\t`soa_retry` integer DEFAULT 2400 NOT NULL,\n\t`soa_expire` integer DEFAULT 604800 NOT NULL,\n\t`soa_minimum` integer DEFAULT 1800 NOT NULL,\n\t`soa_ttl` integer DEFAULT 3600 NOT NULL,\n\t`ns_ttl` integer DEFAULT 86400 NOT NULL,\n\t`proxy_ipv4` text DEFAULT '[]' NOT NULL,\n\t`proxy_ipv6` text DEFAULT '[]' NOT NULL,\n\t`serial` integer NOT NULL,\n\t`version` integer DEFAULT 0 NOT NULL,\n\t`change_seq` integer DEFAULT 0 NOT NULL,\n\t`created_on` text NOT NULL,\n\t`modified_on` text NOT NULL,\n\t`activated_on` text,\n\tFOREIGN KEY (`account_id`) REFERENCES `accounts`(`id`) ON UPDATE no action ON DELETE no action\n);",
+      "CREATE UNIQUE INDEX `zones_name` ON `zones` (`name`);",
+      "CREATE INDEX `zones_account` ON `zones` (`account_id`,`name`);"
+    ]
+  },
+  {
+    "name": "0001_default_account.sql",
+    "statements": [
+      "-- Every deployment starts with one account that zones can be created in.\nINSERT OR IGNORE INTO accounts (id, name, max_batch_changes, created_on)\nVALUES ('a0000000000000000000000000000001', 'Default account', NULL, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'));"
+    ]
+  },
+  {
+    "name": "0002_create_build_state.sql",
+    "statements": [
+      "CREATE TABLE `build_state` (\n\t`zone_id` text PRIMARY KEY NOT NULL,\n\t`zone_name` text NOT NULL,\n\t`built_seq` integer DEFAULT 0 NOT NULL,\n\t`built_at` integer,\n\t`last_full_build_at` integer,\n\t`last_error_at` integer,\n\t`last_error` text\n);",
+      "CREATE INDEX `change_log_zone_delete` ON `change_log` (`zone_id`,`seq`) WHERE op = 'zone_delete';"
+    ]
+  },
+  {
+    "name": "0003_audit_in_change_log.sql",
+    "statements": [
+      "DROP TABLE `audit_log`;",
+      "DROP INDEX `dns_records_zone_rev`;",
+      "DROP INDEX `dns_records_identity`;",
+      "CREATE UNIQUE INDEX `dns_records_identity` ON `dns_records` (`zone_id`,`name_rev`,`type`,`content`);",
+      "ALTER TABLE `change_log` ADD `token_id` text;",
+      "ALTER TABLE `change_log` ADD `before` text;",
+      "ALTER TABLE `change_log` ADD `after` text;"
+    ]
+  },
+  {
+    "name": "0004_audit_before_only.sql",
+    "statements": [
+      "ALTER TABLE `change_log` DROP COLUMN `after`;"
+    ]
+  },
+  {
+    "name": "0005_token_account_not_before.sql",
+    "statements": [
+      "ALTER TABLE `api_tokens` ADD `not_before` text;",
+      "ALTER TABLE `api_tokens` ADD `account_id` text;"
+    ]
+  },
+  {
+    "name": "0006_record_identity_priority.sql",
+    "statements": [
+      "DROP INDEX `dns_records_identity`;",
+      "CREATE UNIQUE INDEX `dns_records_identity` ON `dns_records` (`zone_id`,`name_rev`,`type`,`content`,ifnull(`priority`, -1));"
+    ]
+  },
+  {
+    "name": "0007_fully_qualified_svcb_naptr_targets.sql",
+    "statements": [
+      "-- SVCB/HTTPS targets and NAPTR replacements are stored fully qualified (with the trailing dot), the\n-- way Cloudflare answers them. Rows written before keep their wire form; only the text gains the dot.\nUPDATE `dns_records` SET\n  `data` = json_set(`data`, '$.target', json_extract(`data`, '$.target') || '.'),\n  `content` = CAST(json_extract(`data`, '$.priority') AS TEXT) || ' ' || json_extract(`data`, '$.target') || '.'\n    || CASE WHEN ifnull(json_extract(`data`, '$.value'), '') = '' THEN '' ELSE ' ' || json_extract(`data`, '$.value') END\nWHERE `type` IN ('SVCB', 'HTTPS') AND `data` IS NOT NULL AND json_extract(`data`, '$.target') NOT LIKE '%.';",
+      "UPDATE `dns_records` SET\n  `data` = json_set(`data`, '$.replacement', json_extract(`data`, '$.replacement') || '.'),\n  `content` = `content` || '.'\nWHERE `type` = 'NAPTR' AND `data` IS NOT NULL AND json_extract(`data`, '$.replacement') NOT LIKE '%.';"
+    ]
+  },
+  {
+    "name": "0008_zone_name_rev.sql",
+    "statements": [
+      "DROP INDEX `zones_name`;",
+      "ALTER TABLE `zones` ADD `name_rev` text DEFAULT '' NOT NULL;",
+      "CREATE INDEX `zones_name_rev` ON `zones` (`name_rev`);",
+      "CREATE UNIQUE INDEX `zones_name` ON `zones` (`name`) WHERE status != 'deleted';",
+      "-- Backfill: the zone name's labels in reverse order (`www.example.com` → `com.example.www`).\nUPDATE `zones` SET `name_rev` = (\n  WITH RECURSIVE parts(rest, acc) AS (\n    SELECT `zones`.`name` || '.', ''\n    UNION ALL\n    SELECT substr(rest, instr(rest, '.') + 1),\n           substr(rest, 1, instr(rest, '.') - 1) || CASE WHEN acc = '' THEN '' ELSE '.' || acc END\n      FROM parts WHERE rest != ''\n  )\n  SELECT acc FROM parts WHERE rest = ''\n);"
+    ]
+  },
+  {
+    "name": "0009_token_admin.sql",
+    "statements": [
+      "ALTER TABLE `api_tokens` ADD `admin` integer DEFAULT false NOT NULL;"
+    ]
+  },
+  {
+    "name": "0010_rebuild_for_kv_layout_v3.sql",
+    "statements": [
+      "-- KV layout v3 (text buckets, head slots): every existing zone gets a durable full-build request,\n-- so the propagation sweep (every minute, and at `pnpm dev` start) rebuilds it into the new layout.\nINSERT INTO `change_log` (`zone_id`, `seq`, `op`, `created_on`)\n  SELECT `id`, `change_seq` + 1, 'full', strftime('%Y-%m-%dT%H:%M:%fZ', 'now') FROM `zones` WHERE `status` != 'deleted';",
+      "UPDATE `zones` SET `change_seq` = `change_seq` + 1, `version` = `version` + 1 WHERE `status` != 'deleted';"
+    ]
+  },
+  {
+    "name": "0011_zone_dnssec.sql",
+    "statements": [
+      "ALTER TABLE `zones` ADD `dnssec` text;"
+    ]
+  },
+  {
+    "name": "0012_import_staging.sql",
+    "statements": [
+      "CREATE TABLE `import_staging` (\n\t`import_id` text NOT NULL,\n\t`ord` integer NOT NULL,\n\t`zone_id` text NOT NULL,\n\t`row` text NOT NULL,\n\t`created_on` text NOT NULL,\n\tPRIMARY KEY(`import_id`, `ord`)\n);",
+      "CREATE INDEX `import_staging_created` ON `import_staging` (`created_on`);"
+    ]
+  }
+]
