@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * `node bench/tools/batch-wall.mjs [records] [reps]`: starts the local stack as `pnpm dev` does
- * (wrangler dev, builder pacing on), creates a zone and posts batches of `records` creates
+ * (wrangler dev, builder pacing on, its public front in between), creates a zone and posts
+ * batches of `records` creates
  * (default 3,500), printing each batch's wall time (client round trip) beside its server time
  * (the handler's Server-Timing total). Stops the stack afterwards.
  */
@@ -9,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { applyMigrations, freePort, startStack } from '../../scripts/lib/stack.mjs'
+import { startPublicFront } from '../../scripts/lib/public-front.mjs'
 
 const records = Number(process.argv[2] ?? 3500)
 const reps = Number(process.argv[3] ?? 5)
@@ -16,10 +18,12 @@ const token = 'wall-token'
 const dir = mkdtempSync(path.join(tmpdir(), 'edgedns-wall-'))
 applyMigrations(dir)
 const stack = await startStack({ port: await freePort(), persistTo: dir, token, quiet: true })
+const front = await startPublicFront({ target: stack.base, port: await freePort() })
+const base = `http://127.0.0.1:${front.port}`
 const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
 const call = async (method, p, body) => {
   const t0 = performance.now()
-  const res = await fetch(`${stack.base}/client/v4${p}`, { method, headers, body: body && JSON.stringify(body) })
+  const res = await fetch(`${base}/client/v4${p}`, { method, headers, body: body && JSON.stringify(body) })
   const headersMs = performance.now() - t0
   const json = await res.json()
   if (process.env.VERBOSE) console.log(`  headers after ${headersMs.toFixed(0)} ms`)
@@ -41,6 +45,7 @@ try {
   const med = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]
   console.log(JSON.stringify({ records, wallMedianMs: med(rows.map((x) => x.wall)), serverMedianMs: med(rows.map((x) => x.server)) }))
 } finally {
+  front.close()
   stack.stop()
   rmSync(dir, { recursive: true, force: true })
 }
