@@ -8,6 +8,7 @@
  * pass-through (Miniflare entry → API worker → service binding) for comparison. Around every
  * measured mix the DoH worker's /stats counters are read: KV calls and keys per query.
  */
+import { localDohSettings } from '../scripts/lib/dev-vars.mjs'
 import { benchZones, MIXES } from './lib/fixtures.mjs'
 import { dohStats, loadPlan, measureTarget, probeGen, probeMix, statsDelta, warmUp, wirePaths } from './lib/dohload.mjs'
 
@@ -125,5 +126,5 @@ export async function runDohBench(ctx) {
 
   // Re-measure the empty worker at the end: the ratio uses the mean of both, so drift shows.
   const emptyAfter = await measureTarget({ url: stack.emptyUrl, paths: ['/'], plan })
-  return { plan, empty, emptyAfter, kvProbe, rows, passthrough, largeBuckets }
+  return { plan, settings: localDohSettings(), empty, emptyAfter, kvProbe, rows, passthrough, largeBuckets }
 }
