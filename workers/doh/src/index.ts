@@ -36,7 +36,7 @@ async function get(req: Request, url: URL, env: DohEnv, keepAlive?: KeepAlive): 
     if (bytes.length > MAX_MESSAGE) return wireError(413, 'DNS message too large')
     return wireBytes(bytes, env, keepAlive)
   }
-  if (params.has('name') || wantsJson(req, params)) return jsonQuery(params, zoneView(env))
+  if (params.has('name') || wantsJson(req, params)) return jsonQuery(params, zoneView(env), keepAlive)
   return wireError(400, 'missing dns parameter')
 }
 

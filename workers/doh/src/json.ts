@@ -2,6 +2,7 @@
  * @module The JSON API (`application/dns-json`, GET `?name=&type=&do=&cd=`), Google/Cloudflare
  * schema. `ct` and `edns_client_subnet` are accepted and ignored.
  */
+import type { KeepAlive } from './answer-cache.ts'
 import { RdataError, encodeResponse, toJsonResponse, typeFromName } from '@edgedns/dns-wire'
 import type { ZoneView } from '@edgedns/kv-layout'
 import type { Resolution } from '@edgedns/resolver'
@@ -52,9 +53,11 @@ function checked(name: string, type: number, result: Resolution): Resolution {
 }
 
 /** A JSON query; an unexpected exception is answered as SERVFAIL (Status 2), never a 5xx. */
-export async function jsonQuery(params: URLSearchParams, view: ZoneView): Promise<Response> {
+export async function jsonQuery(params: URLSearchParams, view: ZoneView, keepAlive?: KeepAlive): Promise<Response> {
   try {
-    return await jsonAnswer(params, view)
+    // Lookups may confirm their zone in the background, kept alive past the response.
+    const kept: ZoneView = keepAlive ? { lookup: (qname, options) => view.lookup(qname, { ...options, keepAlive }) } : view
+    return await jsonAnswer(params, kept)
   } catch (err) {
     logFailure('json query', err)
     const name = params.get('name') ?? ''
