@@ -244,5 +244,5 @@ describe('layout v2 buckets', () => {
     const done = await settle(z.id)
     expect(done.dirtyBuckets).toBe(0)
     expect((await converge(z.id)).differences).toEqual([])
-  })
+  }, 30_000)
 })

@@ -81,5 +81,5 @@ describe('a warm reader sees every change within one bound', () => {
     expect((await builder(z.id).status()).layout!.buckets).toBeGreaterThan(startCount)
     expect(steps).toBeGreaterThan(3) // the move really was observed in between
     await check('after the move')
-  })
+  }, 30_000)
 })
