@@ -5,15 +5,10 @@
  * the records beside a deleted one are not read.
  */
 import { normalizeName } from '@edgedns/records'
+import type { ZoneGuard } from '../commit/zone-change.ts'
 import { fromRow, reverseName, type DnsRecord, type RecordRow } from '../records/model.ts'
 import { jsonChunks } from './json-chunks.ts'
 import type { BatchRequest } from './request.ts'
-
-export interface ZoneGuard {
-  version: number
-  changeSeq: number
-  serial: number
-}
 
 export interface Loaded {
   guard: ZoneGuard

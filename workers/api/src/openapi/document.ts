@@ -4,6 +4,7 @@
  */
 import { REGISTRY, RECORD_TYPES } from '@edgedns/records'
 import { z } from 'zod'
+import { CHANGE_SEQ_HEADER } from '../commit/zone-change.ts'
 import { NAMED_SCHEMAS, OPERATIONS, type Operation, type Param } from './operations.ts'
 
 type Json = Record<string, unknown>
@@ -117,7 +118,7 @@ export function buildDocument(serverUrl = API_BASE): Json {
     info: {
       title: 'edgedns API',
       version: '1.0.0',
-      description: 'Cloudflare-compatible DNS zones and records API (v4 envelope). Write responses carry the committed change sequence in the x-edgedns-change-seq header.',
+      description: `Cloudflare-compatible DNS zones and records API (v4 envelope). Write responses carry the committed change sequence in the ${CHANGE_SEQ_HEADER} header.`,
     },
     servers: [{ url: serverUrl }],
     security: [{ bearerAuth: [] }],

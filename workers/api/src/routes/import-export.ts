@@ -8,7 +8,7 @@ import { parseZoneFile, ZoneFileError } from '@edgedns/zonefile'
 import { eq } from 'drizzle-orm'
 import { Hono, type Context } from 'hono'
 import { applyBatch } from '../batch/apply.ts'
-import { notifyBuilder } from '../builder/notify.ts'
+import { announceCommit } from '../commit/zone-change.ts'
 import { accounts } from '../db/schema.ts'
 import { ApiError, Codes } from '../http/api-error.ts'
 import type { AppEnv } from '../http/app-env.ts'
@@ -24,7 +24,6 @@ import { readImportForm } from '../zonefile-bridge/multipart.ts'
 
 export const importExport = new Hono<AppEnv>()
 
-const SEQ_HEADER = 'x-edgedns-change-seq'
 const NEXT_CURSOR_HEADER = 'x-edgedns-next-cursor'
 const MAX_MESSAGES = 100
 /** SOA and apex NS lines are parsed but never imported: allow a few beyond the record limit. */
@@ -75,15 +74,16 @@ importExport.post('/import', async (c) => {
     throw ApiError.badRequest(Codes.batchTooLarge, `This import adds ${items.length} records; the limit for this account is ${limit} records per import.`)
   }
   let seq = zone.changeSeq
+  let changed = 0
   if (items.length > 0) {
     const target = { zoneId: zone.id, zoneName: zone.name, tokenId: c.var.principal.tokenId }
     const applied = await applyBatch(c.env.DB, target, { posts: items.map((i) => i.fields) }, true).catch((e: unknown) => {
       throw blameLine(e, items)
     })
     seq = applied.seq
-    if (applied.plan.changes.length > 0) notifyBuilder(c, zone.id, applied.seq, applied.plan.changes.length)
+    changed = applied.plan.changes.length
   }
-  c.header(SEQ_HEADER, String(seq))
+  announceCommit(c, zone.id, seq, changed)
   const byType: Record<string, number> = {}
   for (const i of items) byType[i.type] = (byType[i.type] ?? 0) + 1
   const ended = Date.now()
