@@ -5,7 +5,7 @@
 import { REGISTRY, RECORD_TYPES } from '@edgedns/records'
 import { z } from 'zod'
 import { CHANGE_SEQ_HEADER } from '../commit/zone-change.ts'
-import { NAMED_SCHEMAS, OPERATIONS, type Operation, type Param } from './operations.ts'
+import { NAMED_SCHEMAS, OPERATIONS, RESPONSE_SCHEMAS, type Operation, type Param } from './operations.ts'
 
 type Json = Record<string, unknown>
 
@@ -34,7 +34,7 @@ function dataSchemas(): Record<string, Json> {
 function components(): Json {
   const schemas: Record<string, Json> = {}
   for (const [name, schema] of NAMED_SCHEMAS) {
-    const io = name === 'Record' || name === 'Zone' || name === 'Error' || name === 'ResultInfo' ? 'output' : 'input'
+    const io = RESPONSE_SCHEMAS.has(name) ? 'output' : 'input'
     const s = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Json
     delete s.$schema
     schemas[name] = s
