@@ -8,10 +8,11 @@ import {
   runDurableObjectAlarm,
   waitOnExecutionContext,
 } from 'cloudflare:test'
-import { env } from 'cloudflare:workers'
+import { env, exports } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import worker from '../../workers/api/src/index.ts'
-import { bucketKey, bucketOf, decodeHead, headCounter, headKeys, type ZoneHead } from '../../packages/kv-layout/src/index.ts'
+import { bucketKey, bucketOf, decodeHead, decodeZoneMeta, headCounter, headKeys, zoneKey, type ZoneHead } from '../../packages/kv-layout/src/index.ts'
+import { zoneEntries } from '../doh/helpers/seed.ts'
 import {
   api,
   builder,
@@ -79,6 +80,35 @@ describe('full builds', () => {
     expect((await api('DELETE', `/zones/${z.id}/dns_records/${a.id}`)).status).toBe(200)
     await settle(z.id)
     expect(await kvNames(z.name)).toEqual([`b.${z.name}`])
+  })
+
+  it('leaves in KV the buckets zoneImage makes of the zone, the image the DoH tests seed', async () => {
+    const z = await createZone('image')
+    const text = [
+      '@ 300 IN MX 10 mail',
+      'www 300 IN A 192.0.2.1',
+      'www 300 IN A 192.0.2.2',
+      'www 300 IN AAAA 2001:db8::1',
+      'mail 300 IN A 192.0.2.25',
+      'alias 300 IN CNAME www',
+      'deep.a.b 300 IN A 192.0.2.9',
+    ].join('\n')
+    const form = new FormData()
+    form.set('file', new Blob([text]), 'zone.txt')
+    const imported = await (exports as any).default.fetch(`http://api.test/client/v4/zones/${z.id}/dns_records/import`, {
+      method: 'POST', headers: { authorization: 'Bearer dev-token' }, body: form,
+    })
+    expect(((await imported.json()) as any).result.recs_added).toBe(7)
+    await settle(z.id)
+    expect((await api('POST', `/zones/${z.id}/propagation/rebuild`)).status).toBe(200)
+    await settle(z.id)
+    const meta = (await kvMeta(z.name))!
+    const image = zoneEntries(z.name, text, { buckets: meta.layout!.buckets })
+    const built = new Map<string, string | null>()
+    for (const key of await kvZoneKeys(z.name)) built.set(key, await env.ZONES_KV.get(key, 'text'))
+    expect(built).toEqual(new Map([...image].filter(([key]) => key.startsWith('b:'))))
+    // The apex travels in the zone key, with the NS set the builder adds from the zone's name servers.
+    expect(meta.apex.sets.MX).toEqual(decodeZoneMeta(image.get(zoneKey(z.name))!).apex.sets.MX)
   })
 
   it('a full build racing per-record changes never leaves stale data', async () => {

@@ -15,7 +15,7 @@ const NODE = join(REPO, 'node_modules/.bin/node')
 const TSC = join(REPO, 'node_modules/typescript/bin/tsc')
 
 /** The environment without the npm settings a parent `pnpm` exports (npm warns about them). */
-const ENV = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith('npm_config_')))
+const ENV = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith('npm_config_'))) as NodeJS.ProcessEnv
 
 function run(command: string, args: string[], options: SpawnSyncOptions): string {
   const r = spawnSync(command, args, { encoding: 'utf8', timeout: 120_000, env: ENV, ...options })

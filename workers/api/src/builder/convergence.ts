@@ -1,24 +1,13 @@
 /**
- * @module Convergence check: recomputes every KV value of a zone from D1 and compares it with what
- * KV holds (every bucket key of the count the zone key announces, empty ones included; any other
+ * @module Convergence check: recomputes every KV value of a zone from D1 (`zoneImage` of its
+ * records, the very function fixtures seed KV with) and compares it with what KV holds (every bucket key of the count the zone key announces, empty ones included; any other
  * bucket key, or a node key of an old layout, under the zone is stale). Head slots are not compared:
  * they change with every pass. The meta serial is not compared: the
  * meta key is rebuilt on apex and settings changes only, not on every record change.
  */
-import {
-  ancestorsBetween,
-  bucketCountFor,
-  bucketKey,
-  bucketOf,
-  decodeZoneMeta,
-  EMPTY_BUCKET,
-  encodeBucketText,
-  encodeNode,
-  encodeZoneMeta,
-  zoneKey,
-} from '@edgedns/kv-layout'
+import { decodeZoneMeta, encodeZoneMeta, headKeys, zoneImage, zoneKey, type NodeData } from '@edgedns/kv-layout'
 import { readSubzones, readZone } from './queries.ts'
-import { EMPTY_NODE, nodeFromRows, VALUE_COLUMNS, zoneMetaFrom, type ValueRow } from './values.ts'
+import { nodeFromRows, VALUE_COLUMNS, zoneMetaFrom, type ValueRow } from './values.ts'
 
 export interface Difference {
   key: string
@@ -74,35 +63,21 @@ export async function checkConvergence(
       const last = results[results.length - 1]!
       key = [last.name_rev, last.type, last.content, last.priority ?? -1]
     }
-    const nodes = new Map<string, string>()
-    for (const [n, rows] of byName) {
-      if (n === name) continue
-      nodes.set(n, encodeNode(nodeFromRows(rows)))
-      for (const a of ancestorsBetween(n, name)) {
-        if (!byName.has(a)) nodes.set(a, encodeNode(EMPTY_NODE))
-      }
-    }
+    const nodes = new Map<string, NodeData>()
+    for (const [n, rows] of byName) if (n !== name) nodes.set(n, nodeFromRows(rows))
     // The bucket count is the builder's choice (it grows with the zone); take the one KV announces.
     const raw = await env.ZONES_KV.get(zoneKey(name), 'text')
-    let buckets = bucketCountFor(nodes.size)
+    let buckets: number | undefined
     try {
-      if (raw !== null) buckets = decodeZoneMeta(raw).layout?.buckets ?? buckets
+      if (raw !== null) buckets = decodeZoneMeta(raw).layout?.buckets
     } catch {
       // reported as a difference of the meta key below
     }
-    const grouped = new Map<number, [string, string][]>()
-    for (const [n, v] of nodes) {
-      const i = bucketOf(n, buckets)
-      const list = grouped.get(i)
-      if (list) list.push([n, v])
-      else grouped.set(i, [[n, v]])
+    const meta = zoneMetaFrom(zone, byName.get(name) ?? [], null, await readSubzones(env.DB, name))
+    const heads = new Set(headKeys(name))
+    for (const [key, value] of zoneImage(meta, nodes, buckets === undefined ? {} : { buckets })) {
+      if (!heads.has(key)) expected.set(key, value)
     }
-    for (let i = 0; i < buckets; i++) {
-      const entries = grouped.get(i)
-      expected.set(bucketKey(name, buckets, i), entries ? encodeBucketText(name, entries) : EMPTY_BUCKET)
-    }
-    const subzones = await readSubzones(env.DB, name)
-    expected.set(zoneKey(name), encodeZoneMeta(zoneMetaFrom(zone, byName.get(name) ?? [], { buckets }, subzones)))
   }
   report.expectedKeys = expected.size
 
