@@ -42,13 +42,11 @@ describe('full builds', () => {
     const B = (await kvMeta(z.name))!.layout!.buckets
     const keyOf = (n: string) => bucketKey(z.name, B, bucketOf(`${n}.${z.name}`, B))
     const other = B === 16 ? 256 : 16
-    // A layout-v1 leftover, a bucket of a dead bucket count, a lost bucket, a corrupted bucket.
-    await env.ZONES_KV.put(`n:${z.name}:ghost.${z.name}`, '{"v":1,"sets":{}}')
+    // A bucket of a dead bucket count, a lost bucket, a corrupted bucket.
     await env.ZONES_KV.put(bucketKey(z.name, other, 3), '{"v":2,"nodes":{}}')
     await env.ZONES_KV.delete(keyOf('x'))
     const expected: string[][] = [
       ['missing', keyOf('x')],
-      ['stale', `n:${z.name}:ghost.${z.name}`],
       ['stale', bucketKey(z.name, other, 3)],
     ]
     if (keyOf('b') !== keyOf('x')) {
@@ -70,9 +68,9 @@ describe('full builds', () => {
     const status = await settle(z.id)
     expect(status.cursor).toBe(4)
     expect(status.lastFullBuild).toMatchObject({ startSeq: 4 })
-    // the two stale keys, plus every empty bucket (a full build deletes each one, known or not)
+    // the stale key, plus every empty bucket (a full build deletes each one, known or not)
     const live = (await kvZoneKeys(z.name)).filter((k) => k.startsWith(`b:${z.name}:${B}:`))
-    expect(status.lastFullBuild!.keysDeleted).toBe(2 + B - live.length)
+    expect(status.lastFullBuild!.keysDeleted).toBe(1 + B - live.length)
     expect(await kvZoneKeys(z.name)).not.toContain(bucketKey(z.name, other, 3))
     expect((await converge(z.id)).differences).toEqual([])
     expect(await kvNames(z.name)).toEqual([`a.x.${z.name}`, `b.${z.name}`, `x.${z.name}`])
@@ -127,7 +125,9 @@ describe('full builds', () => {
       name: r.name,
     }))
     await settle(z.id)
-    await env.ZONES_KV.put(`n:${z.name}:ghost.g3.${z.name}`, '{"v":1,"sets":{}}')
+    const liveCount = (await kvMeta(z.name))!.layout!.buckets
+    const deadBucket = bucketKey(z.name, liveCount === 16 ? 256 : 16, 3)
+    await env.ZONES_KV.put(deadBucket, '{"v":2,"nodes":{}}')
     await tweak(
       z.id,
       (b) =>
@@ -177,7 +177,7 @@ describe('full builds', () => {
     const status = await settle(z.id)
     expect(status.lastFullBuild!.startSeq).toBeGreaterThanOrEqual(rebuild.body.result.seq)
     expect(status.lastFullBuild!.keysDeleted).toBeGreaterThanOrEqual(1)
-    expect(await kvNode(z.name, `ghost.g3.${z.name}`)).toBeNull()
+    expect(await env.ZONES_KV.get(deadBucket)).toBeNull()
     const report = await converge(z.id)
     expect(report.differences).toEqual([])
     const B = (await kvMeta(z.name))!.layout!.buckets

@@ -5,7 +5,7 @@
  * they change with every pass. The meta serial is not compared: the
  * meta key is rebuilt on apex and settings changes only, not on every record change.
  */
-import { decodeZoneMeta, encodeZoneMeta, headKeys, zoneImage, zoneKey, type NodeData } from '@edgedns/kv-layout'
+import { bucketPrefix, decodeZoneMeta, encodeZoneMeta, headKeys, zoneImage, zoneKey, type NodeData } from '@edgedns/kv-layout'
 import { readSubzones, readZone } from './queries.ts'
 import { nodeFromRows, VALUE_COLUMNS, zoneMetaFrom, type ValueRow } from './values.ts'
 
@@ -82,7 +82,8 @@ export async function checkConvergence(
   report.expectedKeys = expected.size
 
   const actualKeys: string[] = []
-  for (const prefix of [`n:${name}:`, `b:${name}:`]) {
+  {
+    const prefix = bucketPrefix(name)
     let cursor: string | undefined
     do {
       const listed = await env.ZONES_KV.list({ prefix, ...(cursor ? { cursor } : {}) })
