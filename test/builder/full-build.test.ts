@@ -134,7 +134,6 @@ describe('full builds', () => {
         (b.limits = {
           ...b.limits,
           maxKvOps: 12,
-          pageNames: 4,
           mirrorPageNames: 4,
           listPage: 10,
           backoffBaseMs: 60_000,
@@ -252,13 +251,14 @@ describe('full builds', () => {
     expect((await converge(fresh.id)).differences).toEqual([])
   })
   it('hands a page that does not fit the remaining budget to the next invocation instead of spinning', async () => {
-    // 105 KV operations per invocation and pages of 20 names: after four pages (81 operations)
-    // 24 remain, fewer than a page needs (30) but more than the step minimum (20). The builder
-    // used to loop without I/O there, starving the isolate (the whole API stopped answering).
+    // 45 operations per invocation and mirror pages of 10 names (2 operations each): after eight
+    // pages 29 remain, fewer than a page wants left (30) but more than the step minimum (20), so
+    // the step yields without spending. The builder used to loop without I/O there, starving the
+    // isolate (the whole API stopped answering).
     const z = await createZone('budget')
     await settle(z.id)
     await tweak(z.id, (b) => {
-      b.limits = { ...b.limits, maxKvOps: 105, pageNames: 20, listPage: 50 }
+      b.limits = { ...b.limits, maxKvOps: 45, mirrorPageNames: 10, listPage: 50 }
     })
     const posts = Array.from({ length: 100 }, (_, i) => ({ type: 'A', name: `n${i}`, content: '192.0.2.1' }))
     expect((await api('POST', `/zones/${z.id}/dns_records/batch`, { posts })).status).toBe(200)
