@@ -14,7 +14,6 @@ const binds: Record<keyof typeof SQL, unknown[]> = {
   below: ['z', '[["www.example","example.www"]]'],
   withRecords: ['z', '["example.www"]'],
   page: ['z', 'example', 10],
-  live: ['z', '[["www.example","example.www"]]'],
   liveZone: ['example'],
 }
 

@@ -31,7 +31,7 @@ export interface Applied {
   attempts: number
 }
 
-export const MAX_ATTEMPTS = 12
+const MAX_ATTEMPTS = 12
 
 export async function applyBatch(db: D1Database, target: ApplyTarget, req: BatchRequest, pointers: boolean): Promise<Applied> {
   for (let attempt = 1; ; attempt++) {

@@ -3,7 +3,7 @@
  */
 
 /** 600k UTF-16 units stay under D1's 2 MB string limit even if every char took 3 bytes. */
-export const MAX_CHUNK_CHARS = 600_000
+const MAX_CHUNK_CHARS = 600_000
 
 export function jsonChunks(values: readonly unknown[], maxChars = MAX_CHUNK_CHARS): string[] {
   const chunks: string[] = []

@@ -27,7 +27,7 @@ export interface BuildLimits {
   backoffMaxMs: number
 }
 
-export const DEFAULT_LIMITS: BuildLimits = {
+const DEFAULT_LIMITS: BuildLimits = {
   maxKvOps: 1000,
   logChunk: 20_000,
   mirrorPageNames: 2000,

@@ -113,7 +113,7 @@ export interface BuilderState {
   overlayKeys: { key: string; at: number }[]
 }
 
-export function initialState(): BuilderState {
+function initialState(): BuilderState {
   return {
     zoneId: null,
     zoneName: null,

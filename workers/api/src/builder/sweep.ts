@@ -15,7 +15,7 @@ export interface SweepResult {
   failed: number
 }
 
-export const SWEEP_LIMIT = 1000
+const SWEEP_LIMIT = 1000
 
 const LAGGING_SQL = `
   SELECT z.id AS zone_id, z.change_seq AS seq FROM zones z LEFT JOIN build_state b ON b.zone_id = z.id

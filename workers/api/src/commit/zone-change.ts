@@ -80,7 +80,7 @@ export async function commitZoneChange(db: D1Database, statements: D1PreparedSta
   }
 }
 
-export function nextSerial(serial: number, nowMs: number): number {
+function nextSerial(serial: number, nowMs: number): number {
   return Math.max(serial + 1, Math.floor(nowMs / 1000))
 }
 

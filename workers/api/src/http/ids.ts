@@ -22,7 +22,7 @@ function hex(bytes: number): string {
   return [...crypto.getRandomValues(new Uint8Array(bytes))].map((b) => b.toString(16).padStart(2, '0')).join('')
 }
 
-export const ID_PATTERN = /^[0-9a-f]{32}$/
+const ID_PATTERN = /^[0-9a-f]{32}$/
 
 export function isId(s: string): boolean {
   return ID_PATTERN.test(s)
