@@ -12,7 +12,7 @@ export interface WriteContext extends GuardContext {
   tokenId: string
 }
 
-// jsonb_each hands each row to `->>` as a binary JSON value: about twice as fast as json_each text.
+// jsonb_each hands each row to `->>` as a binary JSON value, so no field is parsed from text again.
 // zone_id and modified_on are the same for every row of a batch, so they are bound once.
 const ROW_COLUMNS = RECORD_COLUMNS.filter((c) => c !== 'zone_id' && c !== 'modified_on')
 const INSERT_RECORDS = `INSERT INTO dns_records (zone_id, modified_on, ${ROW_COLUMNS.join(', ')})

@@ -10,7 +10,7 @@ export function newId(): string {
 /**
  * Record ids for one batch: 12 hex of milliseconds, 10 random hex per batch, then a 10-hex counter.
  * Ids of a batch sort together and after older ones, so bulk inserts append to the id index
- * instead of touching random pages (measured: about 20% faster inserts at 100k records).
+ * instead of touching random pages, which keeps large inserts fast.
  */
 export function recordIdGenerator(nowMs = Date.now()): () => string {
   const prefix = nowMs.toString(16).padStart(12, '0').slice(-12) + hex(5)
