@@ -80,44 +80,8 @@ export interface ApiSchemas {
     deletes?: {
       id: string
     }[]
-    patches?: {
-      type?: string
-      name?: string
-      content?: string
-      data?: {
-        [key: string]: unknown
-      }
-      ttl?: number
-      proxied?: boolean
-      priority?: number
-      comment?: string | null
-      tags?: string[]
-      settings?: {
-        ipv4_only?: boolean
-        ipv6_only?: boolean
-        flatten_cname?: boolean
-      } | null
-      id: string
-    }[]
-    puts?: {
-      type?: string
-      name?: string
-      content?: string
-      data?: {
-        [key: string]: unknown
-      }
-      ttl?: number
-      proxied?: boolean
-      priority?: number
-      comment?: string | null
-      tags?: string[]
-      settings?: {
-        ipv4_only?: boolean
-        ipv6_only?: boolean
-        flatten_cname?: boolean
-      } | null
-      id: string
-    }[]
+    patches?: ApiSchemas["RecordInputWithId"][]
+    puts?: ApiSchemas["RecordInputWithId"][]
     posts?: {
       type?: string
       name?: string
@@ -208,146 +172,10 @@ export interface ApiSchemas {
     total_pages: number
   }
   BatchResult: {
-    deletes?: {
-      /** 32 lowercase hex characters */
-      id: string
-      /** Lowercase FQDN (Punycode) without trailing dot */
-      name: string
-      type: "A" | "AAAA" | "CAA" | "CERT" | "CNAME" | "DNSKEY" | "DS" | "HTTPS" | "LOC" | "MX" | "NAPTR" | "NS" | "OPENPGPKEY" | "PTR" | "SMIMEA" | "SRV" | "SSHFP" | "SVCB" | "TLSA" | "TXT" | "URI"
-      content: string
-      proxiable: boolean
-      proxied: boolean
-      /** 1 = automatic (300 s), else 60..86400 */
-      ttl: number
-      settings: {
-        ipv4_only?: boolean
-        ipv6_only?: boolean
-        flatten_cname?: boolean
-      }
-      meta: {
-        [key: string]: unknown
-      }
-      comment: string | null
-      tags: string[]
-      /** RFC 3339 timestamp */
-      created_on: string
-      /** RFC 3339 timestamp */
-      modified_on: string
-      /** RFC 3339 timestamp */
-      comment_modified_on?: string
-      /** RFC 3339 timestamp */
-      tags_modified_on?: string
-      priority?: number
-      /** Structured fields of data-based types (see RecordData.* schemas) */
-      data?: {
-        [key: string]: unknown
-      }
-    }[]
-    patches?: {
-      /** 32 lowercase hex characters */
-      id: string
-      /** Lowercase FQDN (Punycode) without trailing dot */
-      name: string
-      type: "A" | "AAAA" | "CAA" | "CERT" | "CNAME" | "DNSKEY" | "DS" | "HTTPS" | "LOC" | "MX" | "NAPTR" | "NS" | "OPENPGPKEY" | "PTR" | "SMIMEA" | "SRV" | "SSHFP" | "SVCB" | "TLSA" | "TXT" | "URI"
-      content: string
-      proxiable: boolean
-      proxied: boolean
-      /** 1 = automatic (300 s), else 60..86400 */
-      ttl: number
-      settings: {
-        ipv4_only?: boolean
-        ipv6_only?: boolean
-        flatten_cname?: boolean
-      }
-      meta: {
-        [key: string]: unknown
-      }
-      comment: string | null
-      tags: string[]
-      /** RFC 3339 timestamp */
-      created_on: string
-      /** RFC 3339 timestamp */
-      modified_on: string
-      /** RFC 3339 timestamp */
-      comment_modified_on?: string
-      /** RFC 3339 timestamp */
-      tags_modified_on?: string
-      priority?: number
-      /** Structured fields of data-based types (see RecordData.* schemas) */
-      data?: {
-        [key: string]: unknown
-      }
-    }[]
-    puts?: {
-      /** 32 lowercase hex characters */
-      id: string
-      /** Lowercase FQDN (Punycode) without trailing dot */
-      name: string
-      type: "A" | "AAAA" | "CAA" | "CERT" | "CNAME" | "DNSKEY" | "DS" | "HTTPS" | "LOC" | "MX" | "NAPTR" | "NS" | "OPENPGPKEY" | "PTR" | "SMIMEA" | "SRV" | "SSHFP" | "SVCB" | "TLSA" | "TXT" | "URI"
-      content: string
-      proxiable: boolean
-      proxied: boolean
-      /** 1 = automatic (300 s), else 60..86400 */
-      ttl: number
-      settings: {
-        ipv4_only?: boolean
-        ipv6_only?: boolean
-        flatten_cname?: boolean
-      }
-      meta: {
-        [key: string]: unknown
-      }
-      comment: string | null
-      tags: string[]
-      /** RFC 3339 timestamp */
-      created_on: string
-      /** RFC 3339 timestamp */
-      modified_on: string
-      /** RFC 3339 timestamp */
-      comment_modified_on?: string
-      /** RFC 3339 timestamp */
-      tags_modified_on?: string
-      priority?: number
-      /** Structured fields of data-based types (see RecordData.* schemas) */
-      data?: {
-        [key: string]: unknown
-      }
-    }[]
-    posts?: {
-      /** 32 lowercase hex characters */
-      id: string
-      /** Lowercase FQDN (Punycode) without trailing dot */
-      name: string
-      type: "A" | "AAAA" | "CAA" | "CERT" | "CNAME" | "DNSKEY" | "DS" | "HTTPS" | "LOC" | "MX" | "NAPTR" | "NS" | "OPENPGPKEY" | "PTR" | "SMIMEA" | "SRV" | "SSHFP" | "SVCB" | "TLSA" | "TXT" | "URI"
-      content: string
-      proxiable: boolean
-      proxied: boolean
-      /** 1 = automatic (300 s), else 60..86400 */
-      ttl: number
-      settings: {
-        ipv4_only?: boolean
-        ipv6_only?: boolean
-        flatten_cname?: boolean
-      }
-      meta: {
-        [key: string]: unknown
-      }
-      comment: string | null
-      tags: string[]
-      /** RFC 3339 timestamp */
-      created_on: string
-      /** RFC 3339 timestamp */
-      modified_on: string
-      /** RFC 3339 timestamp */
-      comment_modified_on?: string
-      /** RFC 3339 timestamp */
-      tags_modified_on?: string
-      priority?: number
-      /** Structured fields of data-based types (see RecordData.* schemas) */
-      data?: {
-        [key: string]: unknown
-      }
-    }[]
+    deletes?: ApiSchemas["Record"][]
+    patches?: ApiSchemas["Record"][]
+    puts?: ApiSchemas["Record"][]
+    posts?: ApiSchemas["Record"][]
   }
   DnsSettings: {
     /** Always false: flatten per record with settings.flatten_cname */
