@@ -4,14 +4,14 @@
  * here and that zone gets a full build request instead (which also removes this zone's leftovers).
  */
 import { bucketPrefix, headKeys, overlayPrefix, zoneKey } from '@edgedns/kv-layout'
+import type { BuilderBinding } from '../commit/zone-change.ts'
 import type { StepContext, StepOutcome } from './context.ts'
 import { lastLoggedSeq, liveZoneNamed } from './queries.ts'
 import { requestFullBuild } from './request-full.ts'
 import { ALWAYS, applyOps } from './writer.ts'
 
-export interface PurgeEnv {
+export interface PurgeEnv extends BuilderBinding {
   DB: D1Database
-  ZONE_BUILDER: DurableObjectNamespace<import('./zone-builder.ts').ZoneBuilder>
 }
 
 export async function startPurge(ctx: StepContext): Promise<void> {
