@@ -82,24 +82,7 @@ export interface ApiSchemas {
     }[]
     patches?: ApiSchemas["RecordInputWithId"][]
     puts?: ApiSchemas["RecordInputWithId"][]
-    posts?: {
-      type?: string
-      name?: string
-      content?: string
-      data?: {
-        [key: string]: unknown
-      }
-      ttl?: number
-      proxied?: boolean
-      priority?: number
-      comment?: string | null
-      tags?: string[]
-      settings?: {
-        ipv4_only?: boolean
-        ipv6_only?: boolean
-        flatten_cname?: boolean
-      } | null
-    }[]
+    posts?: ApiSchemas["RecordInput"][]
   }
   Zone: {
     /** 32 lowercase hex characters */

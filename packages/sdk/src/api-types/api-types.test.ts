@@ -35,13 +35,6 @@ describe('JSON Schema to TypeScript', () => {
     expect(typeOf({ type: 'object', additionalProperties: { type: 'integer' } })).toBe('{\n  [key: string]: number\n}')
   })
 
-  it('writes a schema equal to another component as a reference to it', () => {
-    const record = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] }
-    const module = apiSchemasModule({ Record: record, Batch: { type: 'object', properties: { posts: { type: 'array', items: record } } } }, '')
-    expect(module).toContain('posts?: ApiSchemas["Record"][]')
-    expect(module).toContain('Record: {\n    id: string\n  }')
-  })
-
   it('leaves what it does not know as unknown', () => {
     expect(typeOf({})).toBe('unknown')
     expect(typeOf({ $ref: 'https://example.com/other.json' })).toBe('unknown')

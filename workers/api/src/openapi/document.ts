@@ -31,6 +31,18 @@ function dataSchemas(): Record<string, Json> {
   return out
 }
 
+/**
+ * Replaces every schema nested in `s` that equals another named schema (zod writes nested schemas
+ * out in full) with a reference to it.
+ */
+function withRefs(s: unknown, named: ReadonlyMap<string, string>, self: string): unknown {
+  if (typeof s !== 'object' || s === null) return s
+  const name = named.get(JSON.stringify(s))
+  if (name !== undefined && name !== self) return { $ref: `#/components/schemas/${name}` }
+  if (Array.isArray(s)) return s.map((v) => withRefs(v, named, self))
+  return Object.fromEntries(Object.entries(s).map(([k, v]) => [k, withRefs(v, named, self)]))
+}
+
 function components(): Json {
   const schemas: Record<string, Json> = {}
   for (const [name, schema] of NAMED_SCHEMAS) {
@@ -38,6 +50,11 @@ function components(): Json {
     const s = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Json
     delete s.$schema
     schemas[name] = s
+  }
+  const named = new Map(Object.entries(schemas).map(([name, s]) => [JSON.stringify(s), name]))
+  for (const name of Object.keys(schemas)) {
+    const s = schemas[name]!
+    schemas[name] = Object.fromEntries(Object.entries(s).map(([k, v]) => [k, withRefs(v, named, name)]))
   }
   const data = dataSchemas()
   Object.assign(schemas, data)
