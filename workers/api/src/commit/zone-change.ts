@@ -104,7 +104,7 @@ export function zoneLogStatement(db: D1Database, zoneId: string, seq: number, op
  * state after a change is the next change's `before`, or the live row, so the audit trail is
  * complete without writing every new record twice. The before-image and old name are read from
  * the row itself (this statement runs before the batch deletes or rewrites any row), so they never
- * travel in the request: a change costs the database ~70 bytes of parameters, not a whole record.
+ * travel in the request: a change costs the database a few dozen bytes of parameters, not a whole record.
  * Each change is one id at most once (the plan folds a batch into one change per record), so the
  * row it joins is exactly the plan's `before`.
  * Binds: ?1 zone id, ?2 token id, ?3 time, ?4 JSON chunk of `recordLogRow`s.
