@@ -1,4 +1,5 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
+import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
 /** Seals DNSSEC private keys in the workerd test projects (a Worker secret in production). */
@@ -16,6 +17,8 @@ export default defineConfig(async () => {
           test: { name: 'scripts', include: ['scripts/**/*.test.ts'], environment: 'node' },
         },
         {
+          // The SDK's package exports point at its build (dist/); tests use its sources.
+          resolve: { alias: [{ find: /^@edgedns\/sdk$/, replacement: fileURLToPath(new URL('./packages/sdk/src/index.ts', import.meta.url)) }] },
           test: {
             name: 'e2e',
             include: ['test/e2e/**/*.test.ts'],

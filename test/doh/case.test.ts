@@ -1,5 +1,5 @@
 /**
- * Case (design §2 invariant 7): matching ignores case; the question section keeps the query's
+ * Case: matching ignores case; the question section keeps the query's
  * case byte for byte; answer owners equal to the question take its spelling (compression).
  */
 import { beforeAll, describe, expect, it } from 'vitest'

@@ -1,5 +1,5 @@
 /**
- * HTTP status codes of /dns-query (RFC 8484 §4.2.1, design §2 invariant 6): 400 missing or
+ * HTTP status codes of /dns-query (RFC 8484 §4.2.1; never a 5xx): 400 missing or
  * undecodable query, 405 with Allow, 413 over 65,535 bytes, 415 wrong content type, 404 other
  * paths; a malformed message that has a DNS header is a FORMERR DNS message in HTTP 200.
  */

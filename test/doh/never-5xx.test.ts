@@ -1,5 +1,5 @@
 /**
- * Property (design §2 invariant 6): whatever arrives — random bytes, mutated queries, random
+ * Property: whatever arrives — random bytes, mutated queries, random
  * query strings, bodies, content types and methods — the worker never answers 5xx; a wire answer
  * in HTTP 200 is a response echoing the query id.
  */

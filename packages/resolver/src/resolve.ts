@@ -1,5 +1,6 @@
 /**
- * @module Authoritative resolution of one question against hosted zones (design §3).
+ * @module Authoritative resolution of one question against hosted zones: the longest hosted zone
+ * enclosing the name answers, from the names it holds.
  */
 import { normalizeName, parentName, type ZoneLookup, type ZoneView } from '@edgedns/kv-layout'
 import { answerNode } from './answer-node.ts'
