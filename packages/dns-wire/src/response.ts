@@ -5,13 +5,12 @@ import { RdataError, type PartialHeader } from './errors.ts'
 import { Compressor, NameError, parseName, writeName } from './names.ts'
 import type { Query, QueryQuestion } from './query.ts'
 import { writeRdata } from './rdata/index.ts'
-import { rcodeValue, type RcodeName } from './types.ts'
+import { CLASSES, TYPE_CODES, rcodeValue, type RcodeName } from './types.ts'
 import { ByteWriter } from './writer.ts'
 
 /** Our EDNS UDP payload size (DNS Flag Day 2020). */
 export const OUR_UDP_PAYLOAD = 1232
 const OPT_RR_LENGTH = 11
-const CLASS_IN = 1
 
 /** A record to encode: owner in any case with or without trailing dot; presentation rdata. */
 export interface ResponseRR {
@@ -73,7 +72,7 @@ function rrsets(rrs: ResponseRR[]): ResponseRR[][] {
 function writeRR(w: ByteWriter, rr: ResponseRR, comp: Compressor | undefined): void {
   writeName(w, ownerLabels(rr.name), comp)
   w.u16(rr.type)
-  w.u16(CLASS_IN)
+  w.u16(CLASSES.IN)
   w.u32(Math.max(0, Math.min(rr.ttl, 0x7fffffff)))
   writeRdata(w, rr.type, rr.rdata, comp)
 }
@@ -122,7 +121,7 @@ export function encodeResponse(init: ResponseInit): Uint8Array {
 
   if (init.edns) {
     w.u8(0)
-    w.u16(41)
+    w.u16(TYPE_CODES.OPT)
     w.u16(init.edns.udpPayloadSize ?? OUR_UDP_PAYLOAD)
     w.u8(rcode >> 4)
     w.u8(0)

@@ -169,9 +169,7 @@ export function normalizeHostname(host: string): string {
 }
 
 /** Name with exactly one trailing dot (root stays '.'), for presentation format. */
-export function fqdn(name: string): string {
-  return name === '.' || name.endsWith('.') ? name : `${name}.`
-}
+export { fqdn } from '@edgedns/dns-facts'
 
 /**
  * Resolve a zone-file name against `origin`: '@' is the origin, a trailing dot marks an absolute

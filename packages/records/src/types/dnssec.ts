@@ -2,6 +2,7 @@
  * @module types/dnssec: key and digest records — CERT, DNSKEY, DS, SMIMEA, TLSA, SSHFP.
  * Numbers first, then one base64 or hex blob (which may be split by spaces on input).
  */
+import { CERT_TYPES, DNSSEC_ALGORITHMS, DS_DIGEST_TYPES } from '@edgedns/dns-facts'
 import { z } from 'zod'
 import { words } from '../charstring.ts'
 import { parseBase64, parseHex } from '../encoding.ts'
@@ -10,41 +11,7 @@ import { str, u16, u8 } from '../fields.ts'
 import { numberToken } from './common.ts'
 import { defineData } from './define.ts'
 
-/** DNSSEC algorithm mnemonics (RFC 4034 App. A.1, RFC 8624). */
-const ALGORITHMS: Record<string, number> = {
-  RSAMD5: 1,
-  DH: 2,
-  DSA: 3,
-  RSASHA1: 5,
-  'DSA-NSEC3-SHA1': 6,
-  'RSASHA1-NSEC3-SHA1': 7,
-  RSASHA256: 8,
-  RSASHA512: 10,
-  'ECC-GOST': 12,
-  ECDSAP256SHA256: 13,
-  ECDSAP384SHA384: 14,
-  ED25519: 15,
-  ED448: 16,
-  INDIRECT: 252,
-  PRIVATEDNS: 253,
-  PRIVATEOID: 254,
-}
-
-/** CERT type mnemonics (RFC 4398 §2.1). */
-const CERT_TYPES: Record<string, number> = {
-  PKIX: 1,
-  SPKI: 2,
-  PGP: 3,
-  IPKIX: 4,
-  ISPKI: 5,
-  IPGP: 6,
-  ACPKIX: 7,
-  IACPKIX: 8,
-  URI: 253,
-  OID: 254,
-}
-
-function mnemonic(token: string | undefined, table: Record<string, number>) {
+function mnemonic(token: string | undefined, table: Readonly<Record<string, number>>) {
   return token !== undefined && token.toUpperCase() in table
     ? table[token.toUpperCase()]
     : numberToken(token)
@@ -68,7 +35,7 @@ export const CERT = defineData<z.infer<typeof certSchema>>({
       data: {
         type: mnemonic(type, CERT_TYPES),
         key_tag: numberToken(keyTag),
-        algorithm: mnemonic(alg, ALGORITHMS),
+        algorithm: mnemonic(alg, DNSSEC_ALGORITHMS),
         certificate,
       },
     }
@@ -88,7 +55,7 @@ export const DNSKEY = defineData<z.infer<typeof dnskeySchema>>({
       data: {
         flags: numberToken(flags),
         protocol: numberToken(protocol),
-        algorithm: mnemonic(alg, ALGORITHMS),
+        algorithm: mnemonic(alg, DNSSEC_ALGORITHMS),
         public_key: key,
       },
     }
@@ -97,8 +64,11 @@ export const DNSKEY = defineData<z.infer<typeof dnskeySchema>>({
   formatData: (d) => `${d.flags} ${d.protocol} ${d.algorithm} ${d.public_key}`,
 })
 
-/** Hex digits per DS digest type (RFC 4034, 4509, 6605). */
-const DS_DIGEST_HEX: Record<number, number> = { 1: 40, 2: 64, 4: 96 }
+/** Hex digits of a DS digest of the given type, when its length is known. */
+const dsDigestHex = (digestType: number): number | undefined => {
+  const octets = DS_DIGEST_TYPES[digestType]?.octets
+  return octets === undefined ? undefined : octets * 2
+}
 
 const dsSchema = z.object({ key_tag: u16(), algorithm: u8(), digest_type: u8(), digest: str() })
 export const DS = defineData<z.infer<typeof dsSchema>>({
@@ -110,7 +80,7 @@ export const DS = defineData<z.infer<typeof dsSchema>>({
     return {
       data: {
         key_tag: numberToken(keyTag),
-        algorithm: mnemonic(alg, ALGORITHMS),
+        algorithm: mnemonic(alg, DNSSEC_ALGORITHMS),
         digest_type: numberToken(digestType),
         digest,
       },
@@ -118,7 +88,7 @@ export const DS = defineData<z.infer<typeof dsSchema>>({
   },
   canonicalize: (d) => ({
     ...d,
-    digest: parseHex(d.digest, 'data.digest', DS_DIGEST_HEX[d.digest_type]),
+    digest: parseHex(d.digest, 'data.digest', dsDigestHex(d.digest_type)),
   }),
   formatData: (d) => `${d.key_tag} ${d.algorithm} ${d.digest_type} ${d.digest}`,
 })
