@@ -10,6 +10,7 @@ import { fail } from '../errors.ts'
 import { str, u16, u8 } from '../fields.ts'
 import { numberToken } from './common.ts'
 import { defineData } from './define.ts'
+import { KEY_EXAMPLE, SHA256_EXAMPLE } from './examples.ts'
 
 function mnemonic(token: string | undefined, table: Readonly<Record<string, number>>) {
   return token !== undefined && token.toUpperCase() in table
@@ -28,6 +29,7 @@ const certSchema = z.object({ type: u16(), key_tag: u16(), algorithm: u8(), cert
 export const CERT = defineData<z.infer<typeof certSchema>>({
   type: 'CERT',
   errorCode: 9122,
+  example: { fields: { content: `1 12345 8 ${KEY_EXAMPLE}` }, presentation: `1 12345 8 ${KEY_EXAMPLE}` },
   dataSchema: certSchema,
   parseContent(content) {
     const [[type, keyTag, alg], certificate] = split(content, 3, 'type key_tag algorithm cert')
@@ -48,6 +50,7 @@ const dnskeySchema = z.object({ flags: u16(), protocol: u8(), algorithm: u8(), p
 export const DNSKEY = defineData<z.infer<typeof dnskeySchema>>({
   type: 'DNSKEY',
   errorCode: 9123,
+  example: { fields: { content: `257 3 13 ${KEY_EXAMPLE}` }, presentation: `257 3 13 ${KEY_EXAMPLE}` },
   dataSchema: dnskeySchema,
   parseContent(content) {
     const [[flags, protocol, alg], key] = split(content, 3, 'flags protocol algorithm key')
@@ -74,6 +77,7 @@ const dsSchema = z.object({ key_tag: u16(), algorithm: u8(), digest_type: u8(), 
 export const DS = defineData<z.infer<typeof dsSchema>>({
   type: 'DS',
   errorCode: 9124,
+  example: { fields: { content: `2371 13 2 ${SHA256_EXAMPLE}` }, presentation: `2371 13 2 ${SHA256_EXAMPLE}` },
   dataSchema: dsSchema,
   parseContent(content) {
     const [[keyTag, alg, digestType], digest] = split(content, 3, 'key_tag algorithm type digest')
@@ -108,6 +112,7 @@ function tlsaLike(type: 'TLSA' | 'SMIMEA', errorCode: number) {
   return defineData<TlsaData>({
     type,
     errorCode,
+    example: { fields: { content: `3 1 1 ${SHA256_EXAMPLE}` }, presentation: `3 1 1 ${SHA256_EXAMPLE}` },
     dataSchema: tlsaSchema,
     parseContent(content) {
       const [[usage, selector, matching], cert] = split(content, 3, 'usage selector type data')
@@ -138,6 +143,7 @@ const sshfpSchema = z.object({ algorithm: u8(), type: u8(), fingerprint: str() }
 export const SSHFP = defineData<z.infer<typeof sshfpSchema>>({
   type: 'SSHFP',
   errorCode: 9132,
+  example: { fields: { content: `4 2 ${SHA256_EXAMPLE}` }, presentation: `4 2 ${SHA256_EXAMPLE}` },
   dataSchema: sshfpSchema,
   parseContent(content) {
     const [[alg, type], fingerprint] = split(content, 2, 'algorithm type fingerprint')
