@@ -116,7 +116,7 @@ describe('decodeMessage', () => {
     const ours = decodeMessage(bytes).answer.map((rr) => [rr.name, rr.type, rr.data])
     const theirs = packet
       .decode(Buffer.from(bytes))
-      .answers!.map((rr) => [`${rr.name}.`, rr.type, rr.type === 'CNAME' ? `${rr.data}.` : rr.data])
+      .answers!.map((rr) => [`${rr.name}.`, rr.type, rr.type === 'CNAME' ? `${(rr as { data: string }).data}.` : (rr as { data: string }).data])
     expect(ours).toEqual(theirs)
   })
 
