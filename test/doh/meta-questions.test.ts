@@ -20,10 +20,10 @@ describe('questions answered without a zone', () => {
     ['HS', 4],
   ])('class %s is REFUSED, AA clear, not cached', async (_, qclass) => {
     for (const method of ['GET', 'POST'] as const) {
-      const r = await ask('www.meta.test', 'A', { method, qclass, id: 0x4242, edns: {} })
+      const r = await ask('www.meta.test', 'A', { method, class: qclass, id: 0x4242, edns: {} })
       expect(r.rcode).toBe('REFUSED')
       expect(r.message).toMatchObject({ id: 0x4242, aa: false, answer: [], authority: [] })
-      expect(r.message.question).toEqual([{ name: 'www.meta.test.', type: 'A', class: qclass }])
+      expect(r.message.question).toEqual([{ name: 'www.meta.test.', type: 'A', typeCode: 1, class: qclass }])
       expect(r.message.opt).not.toBeNull()
       expect(r.cacheControl).toBe('no-store')
     }
