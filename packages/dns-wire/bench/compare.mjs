@@ -59,6 +59,12 @@ function oursServer(codec) {
   }
 }
 
+/** Only the presentation-text → wire rdata part of oursServer (what a dns-packet worker would still need in some form). */
+function oursRdataText(codec) {
+  const records = exchanges().flatMap(([, r]) => [...r.answer, ...r.authority, ...r.additional])
+  return () => records.reduce((n, rr) => n + codec.encodeRdata(rr.type, rr.rdata).length, 0)
+}
+
 function dnsPacketServer() {
   const work = exchanges().map(([query, result, answers, authorities, additionals]) => [Buffer.from(query), result.rcode, answers, authorities, additionals])
   return () => {
@@ -120,7 +126,7 @@ async function bundleSize(contents, resolveDir) {
   return { min: text.length, gzip: gzipSync(text, { level: 9 }).length }
 }
 
-const server = race({ 'dns-wire': oursServer(ours), 'dns-packet': dnsPacketServer(), ...(other ? { 'dns-wire (other checkout)': oursServer(other) } : {}) })
+const server = race({ 'dns-wire': oursServer(ours), 'dns-wire rdata text only': oursRdataText(ours), 'dns-packet': dnsPacketServer(), ...(other ? { 'dns-wire (other checkout)': oursServer(other) } : {}) })
 const client = race({ 'dns-wire': oursClient(ours), 'dns-packet': dnsPacketClient() })
 
 const worker = await bundleSize(`export { default } from './workers/doh/src/index.ts'`, ROOT)
