@@ -82,6 +82,8 @@ export const RR_TYPES = [
   { name: 'SVCB', code: 64, api: true, rdata: 'svcb' },
   { name: 'HTTPS', code: 65, api: true, rdata: 'svcb' },
   { name: 'SPF', code: 99, api: false, rdata: 'txt' },
+  { name: 'TKEY', code: 249, api: false, rdata: 'meta' },
+  { name: 'TSIG', code: 250, api: false, rdata: 'meta' },
   { name: 'IXFR', code: 251, api: false, rdata: 'meta' },
   { name: 'AXFR', code: 252, api: false, rdata: 'meta' },
   { name: 'MAILB', code: 253, api: false, rdata: 'meta' },
