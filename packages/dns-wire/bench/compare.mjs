@@ -26,6 +26,7 @@ const RUNS = 7
 const ITERATIONS = 10_000
 
 const ours = await import(pathToFileURL(path.join(ROOT, 'packages/dns-wire/src/index.ts')).href)
+const T = ours.TYPE_CODES
 const other = process.argv[2]
   ? await import(pathToFileURL(path.resolve(process.argv[2], 'packages/dns-wire/src/index.ts')).href)
   : undefined
@@ -34,16 +35,16 @@ const other = process.argv[2]
 function exchanges() {
   const q = (name, type, edns) =>
     packet.encode({ type: 'query', id: 0, flags: packet.RECURSION_DESIRED, questions: [{ name, type }], additionals: edns ? [{ type: 'OPT', name: '.', udpPayloadSize: edns.payload ?? 1232, flags: edns.do ? packet.DNSSEC_OK : 0 }] : [] })
-  const soa = { name: 'example.com', type: 6, ttl: 300, rdata: 'ns1.example.com. hostmaster.example.com. 1 7200 3600 1209600 300' }
+  const soa = { name: 'example.com', type: T.SOA, ttl: 300, rdata: 'ns1.example.com. hostmaster.example.com. 1 7200 3600 1209600 300' }
   const rr = (name, type, ttl, rdata) => ({ name, type, ttl, rdata })
   return [
-    [q('www.example.com', 'A', { payload: 1232 }), { rcode: 'NOERROR', aa: true, answer: [rr('www.example.com', 1, 300, '192.0.2.1'), rr('www.example.com', 1, 300, '192.0.2.2')], authority: [], additional: [] },
+    [q('www.example.com', 'A', { payload: 1232 }), { rcode: 'NOERROR', aa: true, answer: [rr('www.example.com', T.A, 300, '192.0.2.1'), rr('www.example.com', T.A, 300, '192.0.2.2')], authority: [], additional: [] },
       [{ type: 'A', name: 'www.example.com', ttl: 300, data: '192.0.2.1' }, { type: 'A', name: 'www.example.com', ttl: 300, data: '192.0.2.2' }], [], []],
-    [q('example.com', 'MX', { payload: 1232, do: true }), { rcode: 'NOERROR', aa: true, answer: [rr('example.com', 15, 300, '10 mx1.example.com.'), rr('example.com', 15, 300, '20 mx2.example.com.')], authority: [], additional: [] },
+    [q('example.com', 'MX', { payload: 1232, do: true }), { rcode: 'NOERROR', aa: true, answer: [rr('example.com', T.MX, 300, '10 mx1.example.com.'), rr('example.com', T.MX, 300, '20 mx2.example.com.')], authority: [], additional: [] },
       [{ type: 'MX', name: 'example.com', ttl: 300, data: { preference: 10, exchange: 'mx1.example.com' } }, { type: 'MX', name: 'example.com', ttl: 300, data: { preference: 20, exchange: 'mx2.example.com' } }], [], []],
-    [q('_sip._tcp.example.com', 'SRV', null), { rcode: 'NOERROR', aa: true, answer: [rr('_sip._tcp.example.com', 33, 300, '10 5 5060 sip.example.com.')], authority: [], additional: [rr('sip.example.com', 1, 300, '192.0.2.9')] },
+    [q('_sip._tcp.example.com', 'SRV', null), { rcode: 'NOERROR', aa: true, answer: [rr('_sip._tcp.example.com', T.SRV, 300, '10 5 5060 sip.example.com.')], authority: [], additional: [rr('sip.example.com', T.A, 300, '192.0.2.9')] },
       [{ type: 'SRV', name: '_sip._tcp.example.com', ttl: 300, data: { priority: 10, weight: 5, port: 5060, target: 'sip.example.com' } }], [], [{ type: 'A', name: 'sip.example.com', ttl: 300, data: '192.0.2.9' }]],
-    [q('txt.example.com', 'TXT', { payload: 1232 }), { rcode: 'NOERROR', aa: true, answer: [rr('txt.example.com', 16, 300, '"v=spf1 include:_spf.example.net -all" "second string"')], authority: [], additional: [] },
+    [q('txt.example.com', 'TXT', { payload: 1232 }), { rcode: 'NOERROR', aa: true, answer: [rr('txt.example.com', T.TXT, 300, '"v=spf1 include:_spf.example.net -all" "second string"')], authority: [], additional: [] },
       [{ type: 'TXT', name: 'txt.example.com', ttl: 300, data: ['v=spf1 include:_spf.example.net -all', 'second string'] }], [], []],
     [q('nope.example.com', 'AAAA', { payload: 1232 }), { rcode: 'NXDOMAIN', aa: true, answer: [], authority: [soa], additional: [] },
       [], [{ type: 'SOA', name: 'example.com', ttl: 300, data: { mname: 'ns1.example.com', rname: 'hostmaster.example.com', serial: 1, refresh: 7200, retry: 3600, expire: 1209600, minimum: 300 } }], []],

@@ -5,7 +5,7 @@ import { RdataError, type PartialHeader } from './errors.ts'
 import { Compressor, NameError, parseName, writeName } from './names.ts'
 import type { Query, QueryQuestion } from './query.ts'
 import { writeRdata } from './rdata/index.ts'
-import { CLASSES, TYPE_CODES, rcodeValue, type RcodeName } from './types.ts'
+import { CLASSES, OPCODES, TYPE_CODES, rcodeValue, type RcodeName } from './types.ts'
 import { ByteWriter } from './writer.ts'
 
 /** Our EDNS UDP payload size (DNS Flag Day 2020). */
@@ -134,7 +134,7 @@ export function encodeResponse(init: ResponseInit): Uint8Array {
 
   const flags =
     0x8000 |
-    (((init.opcode ?? 0) & 0xf) << 11) |
+    (((init.opcode ?? OPCODES.QUERY) & 0xf) << 11) |
     (init.aa ? 0x0400 : 0) |
     (dropped || init.tc ? 0x0200 : 0) |
     (init.rd ? 0x0100 : 0) |
@@ -181,7 +181,7 @@ export function replyTo(
       options.maxSize ?? (query.edns ? Math.min(query.edns.udpPayloadSize, OUR_UDP_PAYLOAD) : 512),
   }
   if (query.edns && query.edns.version !== 0) return { ...base, rcode: 'BADVERS' }
-  if (query.opcode !== 0) return { ...base, rcode: 'NOTIMP' }
+  if (query.opcode !== OPCODES.QUERY) return { ...base, rcode: 'NOTIMP' }
   return {
     ...base,
     aa: result.aa,
