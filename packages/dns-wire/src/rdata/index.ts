@@ -1,9 +1,9 @@
 /**
  * @module Presentation → wire rdata for every supported type, plus RFC 3597 `\# len hex`.
  */
+import { RR_TYPES, typeFact, typeName, type RdataKind } from '@edgedns/dns-facts'
 import { RdataError } from '../errors.ts'
 import { NameError, type Compressor } from '../names.ts'
-import { RR_TYPES, typeFact, typeName, type RdataKind } from '@edgedns/dns-facts'
 import { ByteWriter } from '../writer.ts'
 import * as b from './basic.ts'
 import * as k from './keys.ts'
