@@ -18,7 +18,7 @@ alias   300 IN CNAME www
 describe('case', () => {
   it.each(['GET', 'POST'] as const)('preserves the question case on the wire (%s)', async (method) => {
     const r = await ask('WwW.CaSe.TeSt', 'A', { method })
-    expect(r.message.question).toEqual([{ name: 'WwW.CaSe.TeSt.', type: 'A', class: 1 }])
+    expect(r.message.question).toEqual([{ name: 'WwW.CaSe.TeSt.', type: 'A', typeCode: 1, class: 1 }])
     expect(r.message.answer.map((rr) => `${rr.name} ${rr.data}`)).toEqual(['WwW.CaSe.TeSt. 192.0.2.1'])
   })
 

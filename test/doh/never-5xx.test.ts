@@ -6,7 +6,7 @@
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { BASE, base64url, fetchDoh, getWire, postWire } from './helpers/doh.ts'
-import { decodeMessage, encodeQuery } from './helpers/dns.ts'
+import { decodeMessage, encodeQuery } from '../../packages/dns-wire/src/index.ts'
 import { seedZone } from './helpers/seed.ts'
 
 beforeAll(() =>
