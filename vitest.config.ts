@@ -1,4 +1,5 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
+import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 import { localDohSettings } from './scripts/lib/dev-vars.mjs'
 
@@ -17,6 +18,8 @@ export default defineConfig(async () => {
           test: { name: 'scripts', include: ['scripts/**/*.test.ts'], environment: 'node' },
         },
         {
+          // The SDK's package exports point at its build (dist/); tests use its sources.
+          resolve: { alias: [{ find: /^@edgedns\/sdk$/, replacement: fileURLToPath(new URL('./packages/sdk/src/index.ts', import.meta.url)) }] },
           test: {
             name: 'e2e',
             include: ['test/e2e/**/*.test.ts'],

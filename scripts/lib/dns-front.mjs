@@ -9,16 +9,12 @@
 import dgram from 'node:dgram'
 import net from 'node:net'
 import { forward } from './h2-front.mjs'
+import { decodeQuery } from '../../packages/dns-wire/src/index.ts'
 
 /** The query's EDNS UDP payload size, or 512 when it has no OPT record (or cannot be read). */
 export function udpLimit(query) {
   try {
-    let at = 12
-    if (query.readUInt16BE(4) !== 1 || query.readUInt16BE(6) !== 0 || query.readUInt16BE(8) !== 0 || query.readUInt16BE(10) === 0) return 512
-    while (query[at] !== 0) at += query[at] + 1
-    at += 5 // root label, QTYPE, QCLASS
-    if (query[at] !== 0 || query.readUInt16BE(at + 1) !== 41) return 512
-    return Math.max(512, query.readUInt16BE(at + 3))
+    return Math.max(512, decodeQuery(query).edns?.udpPayloadSize ?? 512)
   } catch {
     return 512
   }

@@ -5,7 +5,8 @@
 import { env } from 'cloudflare:workers'
 import { SELECT_BY_ID } from '../../workers/api/src/batch/load.ts'
 import { describe, expect, it } from 'vitest'
-import { INSERT_CHANGES, UPDATE_IDENTITY, UPDATE_RECORDS, UPDATE_UNINDEXED } from '../../workers/api/src/batch/write.ts'
+import { UPDATE_IDENTITY, UPDATE_RECORDS, UPDATE_UNINDEXED } from '../../workers/api/src/batch/write.ts'
+import { INSERT_RECORD_CHANGES } from '../../workers/api/src/commit/zone-change.ts'
 
 describe('batch write query plans', () => {
   for (const [name, sql] of Object.entries({ UPDATE_RECORDS, UPDATE_IDENTITY, UPDATE_UNINDEXED })) {
@@ -24,8 +25,8 @@ describe('batch write query plans', () => {
     expect(details.filter((d) => /^SCAN dns_records\b|\(zone_id=\?\)$/.test(d)), details.join(' | ')).toEqual([])
   })
 
-  it('INSERT_CHANGES reads each before-image by id', async () => {
-    const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${INSERT_CHANGES}`).bind('z', 't', 'n', '[]').all<{ detail: string }>()
+  it('INSERT_RECORD_CHANGES reads each before-image by id', async () => {
+    const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${INSERT_RECORD_CHANGES}`).bind('z', 't', 'n', '[]').all<{ detail: string }>()
     const details = results.map((r) => r.detail)
     expect(details.some((d) => /^SEARCH r USING INDEX sqlite_autoindex_dns_records_1 \(id=\?\) LEFT-JOIN$/.test(d)), details.join(' | ')).toBe(true)
     expect(details.filter((d) => /^SCAN (r|dns_records)\b|\(zone_id=\?\)$/.test(d)), details.join(' | ')).toEqual([])

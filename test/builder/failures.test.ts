@@ -13,6 +13,7 @@ import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { applyBatch } from '../../workers/api/src/batch/apply.ts'
 import worker from '../../workers/api/src/index.ts'
+import { bucketKey } from '../../packages/kv-layout/src/index.ts'
 import {
   api,
   builder,
@@ -130,7 +131,9 @@ describe('failures are retried and converge', () => {
     const z = await createZone('fail')
     await api('POST', `/zones/${z.id}/dns_records/batch`, { posts: posts(60, 'f') })
     await settle(z.id)
-    await env.ZONES_KV.put(`n:${z.name}:garbage.${z.name}`, '{"v":1,"sets":{}}')
+    const liveCount = (await kvMeta(z.name))!.layout!.buckets
+    const garbage = bucketKey(z.name, liveCount === 16 ? 256 : 16, 0)
+    await env.ZONES_KV.put(garbage, '{"v":2,"nodes":{}}')
     const counts = newCounts()
     await tweak(z.id, (b) => {
       // Layout v2: one D1 page to the mirror, then 6 buckets per invocation; write 9 fails.
@@ -150,7 +153,7 @@ describe('failures are retried and converge', () => {
     const live = (await kvZoneKeys(z.name)).filter((k) => k.startsWith(`b:${z.name}:${B}:`))
     expect(status.lastFullBuild).toMatchObject({
       startSeq: res.body.result.seq,
-      keysDeleted: 1, // the leftover node key; empty buckets are written, not deleted
+      keysDeleted: 1, // the bucket of a dead count; empty buckets are written, not deleted
     })
     expect(live.length).toBe(B)
     // Every key is written exactly once by the build, the retried slice included.
@@ -158,7 +161,7 @@ describe('failures are retried and converge', () => {
     for (const k of counts.puts) writes.set(k, (writes.get(k) ?? 0) + 1)
     expect(writes.size).toBe(live.length + 2) // every bucket, the zone key and one head
     expect([...writes.entries()].filter(([, n]) => n > 1)).toEqual([])
-    expect(counts.deletes).toContain(`n:${z.name}:garbage.${z.name}`)
+    expect(counts.deletes).toContain(garbage)
     expect(new Set(counts.deletes).size).toBe(counts.deletes.length)
     expect((await converge(z.id)).differences).toEqual([])
   })

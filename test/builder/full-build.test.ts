@@ -8,10 +8,11 @@ import {
   runDurableObjectAlarm,
   waitOnExecutionContext,
 } from 'cloudflare:test'
-import { env } from 'cloudflare:workers'
+import { env, exports } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import worker from '../../workers/api/src/index.ts'
-import { bucketKey, bucketOf, decodeHead, headCounter, headKeys, type ZoneHead } from '../../packages/kv-layout/src/index.ts'
+import { bucketKey, bucketOf, decodeHead, decodeZoneMeta, headCounter, headKeys, zoneKey, type ZoneHead } from '../../packages/kv-layout/src/index.ts'
+import { zoneEntries } from '../doh/helpers/seed.ts'
 import {
   api,
   builder,
@@ -41,13 +42,11 @@ describe('full builds', () => {
     const B = (await kvMeta(z.name))!.layout!.buckets
     const keyOf = (n: string) => bucketKey(z.name, B, bucketOf(`${n}.${z.name}`, B))
     const other = B === 16 ? 256 : 16
-    // A layout-v1 leftover, a bucket of a dead bucket count, a lost bucket, a corrupted bucket.
-    await env.ZONES_KV.put(`n:${z.name}:ghost.${z.name}`, '{"v":1,"sets":{}}')
+    // A bucket of a dead bucket count, a lost bucket, a corrupted bucket.
     await env.ZONES_KV.put(bucketKey(z.name, other, 3), '{"v":2,"nodes":{}}')
     await env.ZONES_KV.delete(keyOf('x'))
     const expected: string[][] = [
       ['missing', keyOf('x')],
-      ['stale', `n:${z.name}:ghost.${z.name}`],
       ['stale', bucketKey(z.name, other, 3)],
     ]
     if (keyOf('b') !== keyOf('x')) {
@@ -69,9 +68,9 @@ describe('full builds', () => {
     const status = await settle(z.id)
     expect(status.cursor).toBe(4)
     expect(status.lastFullBuild).toMatchObject({ startSeq: 4 })
-    // the two stale keys, plus every empty bucket (a full build deletes each one, known or not)
+    // the stale key, plus every empty bucket (a full build deletes each one, known or not)
     const live = (await kvZoneKeys(z.name)).filter((k) => k.startsWith(`b:${z.name}:${B}:`))
-    expect(status.lastFullBuild!.keysDeleted).toBe(2 + B - live.length)
+    expect(status.lastFullBuild!.keysDeleted).toBe(1 + B - live.length)
     expect(await kvZoneKeys(z.name)).not.toContain(bucketKey(z.name, other, 3))
     expect((await converge(z.id)).differences).toEqual([])
     expect(await kvNames(z.name)).toEqual([`a.x.${z.name}`, `b.${z.name}`, `x.${z.name}`])
@@ -79,6 +78,35 @@ describe('full builds', () => {
     expect((await api('DELETE', `/zones/${z.id}/dns_records/${a.id}`)).status).toBe(200)
     await settle(z.id)
     expect(await kvNames(z.name)).toEqual([`b.${z.name}`])
+  })
+
+  it('leaves in KV the buckets zoneImage makes of the zone, the image the DoH tests seed', async () => {
+    const z = await createZone('image')
+    const text = [
+      '@ 300 IN MX 10 mail',
+      'www 300 IN A 192.0.2.1',
+      'www 300 IN A 192.0.2.2',
+      'www 300 IN AAAA 2001:db8::1',
+      'mail 300 IN A 192.0.2.25',
+      'alias 300 IN CNAME www',
+      'deep.a.b 300 IN A 192.0.2.9',
+    ].join('\n')
+    const form = new FormData()
+    form.set('file', new Blob([text]), 'zone.txt')
+    const imported = await (exports as any).default.fetch(`http://api.test/client/v4/zones/${z.id}/dns_records/import`, {
+      method: 'POST', headers: { authorization: 'Bearer dev-token' }, body: form,
+    })
+    expect(((await imported.json()) as any).result.recs_added).toBe(7)
+    await settle(z.id)
+    expect((await api('POST', `/zones/${z.id}/propagation/rebuild`)).status).toBe(200)
+    await settle(z.id)
+    const meta = (await kvMeta(z.name))!
+    const image = zoneEntries(z.name, text, { buckets: meta.layout!.buckets })
+    const built = new Map<string, string | null>()
+    for (const key of await kvZoneKeys(z.name)) built.set(key, await env.ZONES_KV.get(key, 'text'))
+    expect(built).toEqual(new Map([...image].filter(([key]) => key.startsWith('b:'))))
+    // The apex travels in the zone key, with the NS set the builder adds from the zone's name servers.
+    expect(meta.apex.sets.MX).toEqual(decodeZoneMeta(image.get(zoneKey(z.name))!).apex.sets.MX)
   })
 
   it('a full build racing per-record changes never leaves stale data', async () => {
@@ -97,14 +125,15 @@ describe('full builds', () => {
       name: r.name,
     }))
     await settle(z.id)
-    await env.ZONES_KV.put(`n:${z.name}:ghost.g3.${z.name}`, '{"v":1,"sets":{}}')
+    const liveCount = (await kvMeta(z.name))!.layout!.buckets
+    const deadBucket = bucketKey(z.name, liveCount === 16 ? 256 : 16, 3)
+    await env.ZONES_KV.put(deadBucket, '{"v":2,"nodes":{}}')
     await tweak(
       z.id,
       (b) =>
         (b.limits = {
           ...b.limits,
           maxKvOps: 12,
-          pageNames: 4,
           mirrorPageNames: 4,
           listPage: 10,
           backoffBaseMs: 60_000,
@@ -147,7 +176,7 @@ describe('full builds', () => {
     const status = await settle(z.id)
     expect(status.lastFullBuild!.startSeq).toBeGreaterThanOrEqual(rebuild.body.result.seq)
     expect(status.lastFullBuild!.keysDeleted).toBeGreaterThanOrEqual(1)
-    expect(await kvNode(z.name, `ghost.g3.${z.name}`)).toBeNull()
+    expect(await env.ZONES_KV.get(deadBucket)).toBeNull()
     const report = await converge(z.id)
     expect(report.differences).toEqual([])
     const B = (await kvMeta(z.name))!.layout!.buckets
@@ -222,13 +251,14 @@ describe('full builds', () => {
     expect((await converge(fresh.id)).differences).toEqual([])
   })
   it('hands a page that does not fit the remaining budget to the next invocation instead of spinning', async () => {
-    // 105 KV operations per invocation and pages of 20 names: after four pages (81 operations)
-    // 24 remain, fewer than a page needs (30) but more than the step minimum (20). The builder
-    // used to loop without I/O there, starving the isolate (the whole API stopped answering).
+    // 45 operations per invocation and mirror pages of 10 names (2 operations each): after eight
+    // pages 29 remain, fewer than a page wants left (30) but more than the step minimum (20), so
+    // the step yields without spending. The builder used to loop without I/O there, starving the
+    // isolate (the whole API stopped answering).
     const z = await createZone('budget')
     await settle(z.id)
     await tweak(z.id, (b) => {
-      b.limits = { ...b.limits, maxKvOps: 105, pageNames: 20, listPage: 50 }
+      b.limits = { ...b.limits, maxKvOps: 45, mirrorPageNames: 10, listPage: 50 }
     })
     const posts = Array.from({ length: 100 }, (_, i) => ({ type: 'A', name: `n${i}`, content: '192.0.2.1' }))
     expect((await api('POST', `/zones/${z.id}/dns_records/batch`, { posts })).status).toBe(200)

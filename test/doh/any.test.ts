@@ -25,7 +25,7 @@ describe('ANY', () => {
   ])
 
   it('class ANY in the question is answered like IN', async () => {
-    const r = await ask('multi.any.test', 'TXT', { qclass: 255 })
+    const r = await ask('multi.any.test', 'TXT', { class: 255 })
     expect(r.answer).toEqual(['multi.any.test. 300 TXT "t"'])
     expect(r.message.question[0]?.class).toBe(255)
   })

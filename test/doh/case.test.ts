@@ -1,5 +1,5 @@
 /**
- * Case (design §2 invariant 7): matching ignores case; the question section keeps the query's
+ * Case: matching ignores case; the question section keeps the query's
  * case byte for byte; answer owners equal to the question take its spelling (compression).
  */
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -18,7 +18,7 @@ alias   300 IN CNAME www
 describe('case', () => {
   it.each(['GET', 'POST'] as const)('preserves the question case on the wire (%s)', async (method) => {
     const r = await ask('WwW.CaSe.TeSt', 'A', { method })
-    expect(r.message.question).toEqual([{ name: 'WwW.CaSe.TeSt.', type: 'A', class: 1 }])
+    expect(r.message.question).toEqual([{ name: 'WwW.CaSe.TeSt.', type: 'A', typeCode: 1, class: 1 }])
     expect(r.message.answer.map((rr) => `${rr.name} ${rr.data}`)).toEqual(['WwW.CaSe.TeSt. 192.0.2.1'])
   })
 

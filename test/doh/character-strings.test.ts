@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import { askJson, getWire } from './helpers/doh.ts'
-import { encodeQuery } from './helpers/dns.ts'
+import { encodeQuery } from '../../packages/dns-wire/src/index.ts'
 import { seedZone } from './helpers/seed.ts'
 
 beforeAll(() =>

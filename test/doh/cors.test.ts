@@ -3,7 +3,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { BASE, fetchDoh, getJson, postWire } from './helpers/doh.ts'
-import { encodeQuery } from './helpers/dns.ts'
+import { encodeQuery } from '../../packages/dns-wire/src/index.ts'
 
 describe('CORS', () => {
   it('answers a preflight', async () => {

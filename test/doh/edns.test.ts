@@ -20,7 +20,7 @@ describe('EDNS', () => {
   it.each(['GET', 'POST'] as const)('echoes OPT with payload 1232 and DO (%s)', async (method) => {
     const r = await ask('www.edns.test', 'A', { method, edns: { payload: 4096, do: true } })
     expect(r.rcode).toBe('NOERROR')
-    expect(r.message.opt).toEqual({ payload: 1232, extendedRcode: 0, version: 0, do: true })
+    expect(r.message.opt).toEqual({ payload: 1232, extendedRcode: 0, version: 0, do: true, options: [] })
     expect(r.answer).toEqual(['www.edns.test. 300 A 192.0.2.1'])
   })
 

@@ -1,11 +1,11 @@
 /**
- * HTTP status codes of /dns-query (RFC 8484 §4.2.1, design §2 invariant 6): 400 missing or
+ * HTTP status codes of /dns-query (RFC 8484 §4.2.1; never a 5xx): 400 missing or
  * undecodable query, 405 with Allow, 413 over 65,535 bytes, 415 wrong content type, 404 other
  * paths; a malformed message that has a DNS header is a FORMERR DNS message in HTTP 200.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import { BASE, base64url, fetchDoh, getWire, postWire } from './helpers/doh.ts'
-import { decodeMessage, encodeQuery } from './helpers/dns.ts'
+import { decodeMessage, encodeQuery } from '../../packages/dns-wire/src/index.ts'
 import { seedZone } from './helpers/seed.ts'
 
 beforeAll(() => seedZone('errors.test', 'www 300 IN A 192.0.2.1'))
@@ -68,6 +68,14 @@ describe('HTTP errors', () => {
   })
 })
 
+/** A query whose first label claims 64 octets (the codec refuses to build one). */
+function labelOf64(): Uint8Array {
+  const ok = encodeQuery(`${'x'.repeat(63)}.errors.test`, 'A', { id: 0x1234 })
+  const bytes = new Uint8Array([...ok.subarray(0, 13), 0x78, ...ok.subarray(13)])
+  bytes[12] = 64
+  return bytes
+}
+
 /** Messages with a readable header but a malformed rest: FORMERR in HTTP 200, not cached. */
 const formerr: { name: string; bytes: Uint8Array }[] = [
   { name: 'header only (no question)', bytes: header12 },
@@ -76,7 +84,7 @@ const formerr: { name: string; bytes: Uint8Array }[] = [
   { name: 'two questions', bytes: (() => { const b = new Uint8Array([...query]); b[5] = 2; return b })() },
   { name: 'a response (QR set)', bytes: (() => { const b = new Uint8Array([...query]); b[2] = (b[2] as number) | 0x80; return b })() },
   { name: 'compression pointer loop', bytes: new Uint8Array([0x12, 0x34, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0xc0, 12, 0, 1, 0, 1]) },
-  { name: 'label longer than 63', bytes: encodeQuery('x'.repeat(64) + '.errors.test', 'A', { id: 0x1234 }) },
+  { name: 'label longer than 63', bytes: labelOf64() },
 ]
 
 describe('FORMERR in HTTP 200', () => {

@@ -4,6 +4,7 @@
  * transfers and MAILA/MAILB → NOTIMP.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
+import { TYPE_CODES as T } from '../../packages/dns-facts/src/index.ts'
 import { ask, askJson } from './helpers/doh.ts'
 import { seedZone } from './helpers/seed.ts'
 
@@ -20,23 +21,23 @@ describe('questions answered without a zone', () => {
     ['HS', 4],
   ])('class %s is REFUSED, AA clear, not cached', async (_, qclass) => {
     for (const method of ['GET', 'POST'] as const) {
-      const r = await ask('www.meta.test', 'A', { method, qclass, id: 0x4242, edns: {} })
+      const r = await ask('www.meta.test', 'A', { method, class: qclass, id: 0x4242, edns: {} })
       expect(r.rcode).toBe('REFUSED')
       expect(r.message).toMatchObject({ id: 0x4242, aa: false, answer: [], authority: [] })
-      expect(r.message.question).toEqual([{ name: 'www.meta.test.', type: 'A', class: qclass }])
+      expect(r.message.question).toEqual([{ name: 'www.meta.test.', type: 'A', typeCode: 1, class: qclass }])
       expect(r.message.opt).not.toBeNull()
       expect(r.cacheControl).toBe('no-store')
     }
   })
 
   it.each([
-    ['TKEY', 249, 'FORMERR'],
-    ['TSIG', 250, 'FORMERR'],
-    ['OPT', 41, 'FORMERR'],
+    ['TKEY', T.TKEY, 'FORMERR'],
+    ['TSIG', T.TSIG, 'FORMERR'],
+    ['OPT', T.OPT, 'FORMERR'],
     ['TYPE128', 128, 'FORMERR'],
-    ['AXFR', 252, 'NOTIMP'],
-    ['IXFR', 251, 'NOTIMP'],
-    ['MAILA', 254, 'NOTIMP'],
+    ['AXFR', T.AXFR, 'NOTIMP'],
+    ['IXFR', T.IXFR, 'NOTIMP'],
+    ['MAILA', T.MAILA, 'NOTIMP'],
   ])('QTYPE %s (%i) is %s with the question echoed, not cached', async (_, qtype, rcode) => {
     const r = await ask('www.meta.test', qtype, { edns: {} })
     expect(r.rcode).toBe(rcode)

@@ -1,12 +1,12 @@
 /**
- * Property (design §2 invariant 6): whatever arrives — random bytes, mutated queries, random
+ * Property: whatever arrives — random bytes, mutated queries, random
  * query strings, bodies, content types and methods — the worker never answers 5xx; a wire answer
  * in HTTP 200 is a response echoing the query id.
  */
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { BASE, base64url, fetchDoh, getWire, postWire } from './helpers/doh.ts'
-import { decodeMessage, encodeQuery } from './helpers/dns.ts'
+import { decodeMessage, encodeQuery } from '../../packages/dns-wire/src/index.ts'
 import { seedZone } from './helpers/seed.ts'
 
 beforeAll(() =>

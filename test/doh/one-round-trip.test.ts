@@ -7,7 +7,7 @@ import { env } from 'cloudflare:workers'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { zoneView } from '../../workers/doh/src/view.ts'
 import { wireQuery } from '../../workers/doh/src/wire.ts'
-import { decodeMessage, encodeQuery } from './helpers/dns.ts'
+import { decodeMessage, encodeQuery } from '../../packages/dns-wire/src/index.ts'
 import { seedZone } from './helpers/seed.ts'
 
 beforeAll(() =>

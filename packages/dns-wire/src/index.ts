@@ -1,5 +1,7 @@
 /**
- * @module Validating DNS wire codec for the DoH worker: query decoding, response encoding, JSON.
+ * @module The project's one DNS wire codec. Server side (the DoH worker): validating query
+ * decoding, response encoding, JSON. Client side (SDK, tests, benchmarks): query encoding and
+ * whole-message decoding.
  */
 export * from './types.ts'
 export { DnsFormatError, RdataError, type PartialHeader } from './errors.ts'
@@ -15,3 +17,12 @@ export {
 } from './response.ts'
 export { encodeRdata, SUPPORTED_TYPES } from './rdata/index.ts'
 export { toJsonResponse, type JsonResponse, type JsonRR } from './json.ts'
+export { encodeQuery, type QueryEdns, type QueryInit } from './query-encode.ts'
+export {
+  decodeMessage,
+  rrLine,
+  type Message,
+  type MessageOpt,
+  type MessageQuestion,
+  type MessageRR,
+} from './message.ts'

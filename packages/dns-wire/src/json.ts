@@ -1,6 +1,7 @@
 /**
  * @module The DNS JSON API response (Google/Cloudflare `application/dns-json` schema).
  */
+import { fqdn } from '@edgedns/dns-facts'
 import { rcodeValue, type RcodeName } from './types.ts'
 
 export interface JsonRR {
@@ -37,9 +38,6 @@ export interface JsonResultLike {
   authority: RRLike[]
   additional: RRLike[]
 }
-
-const fqdn = (name: string): string =>
-  name === '' || name === '.' ? '.' : name.endsWith('.') ? name : `${name}.`
 
 const section = (rrs: RRLike[]): JsonRR[] =>
   rrs.map((rr) => ({ name: fqdn(rr.name), type: rr.type, TTL: rr.ttl, data: rr.rdata }))

@@ -1,25 +1,26 @@
 import { describe, expect, it } from 'vitest'
+import { TYPE_CODES as T } from '@edgedns/dns-facts'
 import { roundTrip } from './test-oracle.ts'
 
 const buf = (hex: string): Buffer => Buffer.from(hex, 'hex')
 
 /** Types dns-packet decodes structurally: our encoding must decode back to the same values. */
 const cases: [string, number, string, unknown][] = [
-  ['A', 1, '192.0.2.1', '192.0.2.1'],
-  ['AAAA', 28, '2001:db8::1', '2001:db8::1'],
-  ['AAAA with embedded IPv4', 28, '::ffff:192.0.2.1', '::ffff:c000:201'],
-  ['AAAA full form', 28, '2001:0db8:0000:0000:0000:0000:0000:0001', '2001:db8::1'],
-  ['CNAME', 5, 'target.example.net.', 'target.example.net'],
-  ['NS', 2, 'ns1.example.com.', 'ns1.example.com'],
-  ['PTR', 12, 'host.example.com.', 'host.example.com'],
-  ['DNAME', 39, 'example.net.', 'example.net'],
-  ['MX', 15, '10 mx.example.com.', { preference: 10, exchange: 'mx.example.com' }],
-  ['MX null', 15, '0 .', { preference: 0, exchange: '.' }],
-  ['TXT', 16, '"v=spf1 -all"', [buf('763d73706631202d616c6c')]],
-  ['TXT several strings', 16, '"a b" c ""', [buf('612062'), buf('63'), buf('')]],
-  ['TXT escapes', 16, '"say \\"hi\\" \\059\\\\"', [Buffer.from('say "hi" ;\\')]],
-  ['TXT UTF-8', 16, '"héllo"', [Buffer.from('héllo')]],
-  ['SPF (raw to dns-packet)', 99, '"v=spf1 -all"', buf('0b763d73706631202d616c6c')],
+  ['A', T.A, '192.0.2.1', '192.0.2.1'],
+  ['AAAA', T.AAAA, '2001:db8::1', '2001:db8::1'],
+  ['AAAA with embedded IPv4', T.AAAA, '::ffff:192.0.2.1', '::ffff:c000:201'],
+  ['AAAA full form', T.AAAA, '2001:0db8:0000:0000:0000:0000:0000:0001', '2001:db8::1'],
+  ['CNAME', T.CNAME, 'target.example.net.', 'target.example.net'],
+  ['NS', T.NS, 'ns1.example.com.', 'ns1.example.com'],
+  ['PTR', T.PTR, 'host.example.com.', 'host.example.com'],
+  ['DNAME', T.DNAME, 'example.net.', 'example.net'],
+  ['MX', T.MX, '10 mx.example.com.', { preference: 10, exchange: 'mx.example.com' }],
+  ['MX null', T.MX, '0 .', { preference: 0, exchange: '.' }],
+  ['TXT', T.TXT, '"v=spf1 -all"', [buf('763d73706631202d616c6c')]],
+  ['TXT several strings', T.TXT, '"a b" c ""', [buf('612062'), buf('63'), buf('')]],
+  ['TXT escapes', T.TXT, '"say \\"hi\\" \\059\\\\"', [Buffer.from('say "hi" ;\\')]],
+  ['TXT UTF-8', T.TXT, '"héllo"', [Buffer.from('héllo')]],
+  ['SPF (raw to dns-packet)', T.SPF, '"v=spf1 -all"', buf('0b763d73706631202d616c6c')],
   [
     'SRV',
     33,
@@ -38,8 +39,8 @@ const cases: [string, number, string, unknown][] = [
     '128 iodef "mailto:a@example.com"',
     { flags: 128, tag: 'iodef', value: 'mailto:a@example.com', issuerCritical: true },
   ],
-  ['DNSKEY', 48, '257 3 13 AQID BAU=', { flags: 257, algorithm: 13, key: buf('0102030405') }],
-  ['CDNSKEY', 60, '256 3 8 AQID', undefined],
+  ['DNSKEY', T.DNSKEY, '257 3 13 AQID BAU=', { flags: 257, algorithm: 13, key: buf('0102030405') }],
+  ['CDNSKEY', T.CDNSKEY, '256 3 8 AQID', undefined],
   [
     'DS',
     43,
@@ -65,7 +66,7 @@ const cases: [string, number, string, unknown][] = [
     '3 1 1 ABCDEF',
     { usage: 3, selector: 1, matchingType: 1, certificate: buf('abcdef') },
   ],
-  ['SSHFP', 44, '4 2 ABCDEF01', { algorithm: 4, hash: 2, fingerprint: 'ABCDEF01' }],
+  ['SSHFP', T.SSHFP, '4 2 ABCDEF01', { algorithm: 4, hash: 2, fingerprint: 'ABCDEF01' }],
   [
     'SOA',
     6,
@@ -80,7 +81,7 @@ const cases: [string, number, string, unknown][] = [
       minimum: 300,
     },
   ],
-  ['HINFO', 13, '"RFC8482" "x"', { cpu: 'RFC8482', os: 'x' }],
+  ['HINFO', T.HINFO, '"RFC8482" "x"', { cpu: 'RFC8482', os: 'x' }],
 ]
 
 describe('rdata encodes to wire that dns-packet decodes back', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { TYPE_CODES as T } from '@edgedns/dns-facts'
 import { encodeRdata } from './rdata/index.ts'
 import { hexOf } from './test-oracle.ts'
 
@@ -8,9 +9,9 @@ const FOO_EXAMPLE_ORG = '03666f6f 076578616d706c65 036f7267 00'
 
 /** Hand-checked wire vectors; SVCB/HTTPS ones are RFC 9460 Appendix D. */
 const vectors: [string, number, string, string][] = [
-  ['HTTPS AliasMode (D.1)', 65, '0 foo.example.com.', `0000 ${FOO_EXAMPLE_COM}`],
-  ['SVCB ServiceMode, target "." (D.2)', 64, '1 .', '0001 00'],
-  ['SVCB port (D.2)', 64, '16 foo.example.com. port=53', `0010 ${FOO_EXAMPLE_COM} 0003 0002 0035`],
+  ['HTTPS AliasMode (D.1)', T.HTTPS, '0 foo.example.com.', `0000 ${FOO_EXAMPLE_COM}`],
+  ['SVCB ServiceMode, target "." (D.2)', T.SVCB, '1 .', '0001 00'],
+  ['SVCB port (D.2)', T.SVCB, '16 foo.example.com. port=53', `0010 ${FOO_EXAMPLE_COM} 0003 0002 0035`],
   [
     'SVCB generic key (D.2)',
     64,
@@ -53,13 +54,13 @@ const vectors: [string, number, string, string][] = [
     '1 . alpn=h3 no-default-alpn ech=AQI=',
     '0001 00 0001 0003 02 6833 0002 0000 0005 0002 0102',
   ],
-  ['HTTPS alpn only', 65, '1 . alpn="h2"', '0001 00 0001 0003 02 6832'],
-  ['URI', 256, '10 1 "https://example.com/"', '000a 0001 68747470733a2f2f6578616d706c652e636f6d2f'],
-  ['CERT with mnemonics', 37, 'PGP 0 RSASHA256 AQID', '0003 0000 08 010203'],
-  ['CERT numeric', 37, '1 12345 13 AQIDBA==', '0001 3039 0d 01020304'],
-  ['OPENPGPKEY', 61, 'AQID BAU=', '0102030405'],
-  ['SMIMEA', 53, '3 0 1 ABCDEF', '03 00 01 abcdef'],
-  ['HINFO with an empty string', 13, '"RFC8482" ""', '07 5246433834383 2 00'],
+  ['HTTPS alpn only', T.HTTPS, '1 . alpn="h2"', '0001 00 0001 0003 02 6832'],
+  ['URI', T.URI, '10 1 "https://example.com/"', '000a 0001 68747470733a2f2f6578616d706c652e636f6d2f'],
+  ['CERT with mnemonics', T.CERT, 'PGP 0 RSASHA256 AQID', '0003 0000 08 010203'],
+  ['CERT numeric', T.CERT, '1 12345 13 AQIDBA==', '0001 3039 0d 01020304'],
+  ['OPENPGPKEY', T.OPENPGPKEY, 'AQID BAU=', '0102030405'],
+  ['SMIMEA', T.SMIMEA, '3 0 1 ABCDEF', '03 00 01 abcdef'],
+  ['HINFO with an empty string', T.HINFO, '"RFC8482" ""', '07 5246433834383 2 00'],
   ['generic RFC 3597', 65280, '\\# 3 abcdef', 'abcdef'],
   ['generic empty', 65280, '\\# 0', ''],
 ]

@@ -40,6 +40,14 @@ export class Reader {
     return this.u16() * 0x10000 + this.u16()
   }
 
+  /** The next `n` bytes (a view, not a copy). */
+  take(n: number): Uint8Array {
+    this.#need(n)
+    const out = this.bytes.subarray(this.offset, this.offset + n)
+    this.offset += n
+    return out
+  }
+
   skip(n: number): void {
     this.#need(n)
     this.offset += n

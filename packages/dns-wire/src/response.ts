@@ -5,13 +5,12 @@ import { RdataError, type PartialHeader } from './errors.ts'
 import { Compressor, NameError, parseName, writeName } from './names.ts'
 import type { Query, QueryQuestion } from './query.ts'
 import { writeRdata } from './rdata/index.ts'
-import { rcodeValue, type RcodeName } from './types.ts'
+import { CLASSES, OPCODES, TYPE_CODES, rcodeValue, type RcodeName } from './types.ts'
 import { ByteWriter } from './writer.ts'
 
 /** Our EDNS UDP payload size (DNS Flag Day 2020). */
 export const OUR_UDP_PAYLOAD = 1232
 const OPT_RR_LENGTH = 11
-const CLASS_IN = 1
 
 /** A record to encode: owner in any case with or without trailing dot; presentation rdata. */
 export interface ResponseRR {
@@ -73,7 +72,7 @@ function rrsets(rrs: ResponseRR[]): ResponseRR[][] {
 function writeRR(w: ByteWriter, rr: ResponseRR, comp: Compressor | undefined): void {
   writeName(w, ownerLabels(rr.name), comp)
   w.u16(rr.type)
-  w.u16(CLASS_IN)
+  w.u16(CLASSES.IN)
   w.u32(Math.max(0, Math.min(rr.ttl, 0x7fffffff)))
   writeRdata(w, rr.type, rr.rdata, comp)
 }
@@ -122,7 +121,7 @@ export function encodeResponse(init: ResponseInit): Uint8Array {
 
   if (init.edns) {
     w.u8(0)
-    w.u16(41)
+    w.u16(TYPE_CODES.OPT)
     w.u16(init.edns.udpPayloadSize ?? OUR_UDP_PAYLOAD)
     w.u8(rcode >> 4)
     w.u8(0)
@@ -135,7 +134,7 @@ export function encodeResponse(init: ResponseInit): Uint8Array {
 
   const flags =
     0x8000 |
-    (((init.opcode ?? 0) & 0xf) << 11) |
+    (((init.opcode ?? OPCODES.QUERY) & 0xf) << 11) |
     (init.aa ? 0x0400 : 0) |
     (dropped || init.tc ? 0x0200 : 0) |
     (init.rd ? 0x0100 : 0) |
@@ -182,7 +181,7 @@ export function replyTo(
       options.maxSize ?? (query.edns ? Math.min(query.edns.udpPayloadSize, OUR_UDP_PAYLOAD) : 512),
   }
   if (query.edns && query.edns.version !== 0) return { ...base, rcode: 'BADVERS' }
-  if (query.opcode !== 0) return { ...base, rcode: 'NOTIMP' }
+  if (query.opcode !== OPCODES.QUERY) return { ...base, rcode: 'NOTIMP' }
   return {
     ...base,
     aa: result.aa,

@@ -3,11 +3,12 @@
  * rdata of NS, CNAME, SOA, PTR, MX, RP, SRV, NAPTR and DNAME are lowercased; other rdata is
  * signed as it is encoded.
  */
+import { TYPE_CODES } from '@edgedns/dns-facts'
 import { encodeRdata } from '@edgedns/dns-wire'
 
 /** Types whose presentation rdata is only names and numbers: lowercasing the text is exact. */
-const NAMES_AND_NUMBERS = new Set([2, 5, 6, 12, 15, 17, 33, 39])
-const NAPTR = 35
+const { NS, CNAME, SOA, PTR, MX, RP, SRV, DNAME, NAPTR } = TYPE_CODES
+const NAMES_AND_NUMBERS = new Set<number>([NS, CNAME, SOA, PTR, MX, RP, SRV, DNAME])
 
 function lowerNames(type: number, text: string): string {
   if (NAMES_AND_NUMBERS.has(type)) return text.toLowerCase()

@@ -2,13 +2,12 @@
  * @module NSEC rdata (RFC 4034 §4): the next owner name and the type bit maps, as `\#` generic
  * rdata (the wire codec carries types it has no presentation format for that way).
  */
+import { TYPE_CODES } from '@edgedns/dns-facts'
 import { concat, genericRdata } from './bytes.ts'
 import { canonicalName, type Labels } from './names.ts'
 
-export const RRSIG = 46
-export const NSEC = 47
-/** RFC 9824: in a compact denial NSEC, the query name does not exist. */
-export const NXNAME = 128
+/** RFC 9824: NXNAME in a compact denial NSEC says the query name does not exist. */
+export const { RRSIG, NSEC, NXNAME } = TYPE_CODES
 
 /** Type bit maps field for the given type codes. */
 export function typeBitmaps(types: Iterable<number>): Uint8Array {

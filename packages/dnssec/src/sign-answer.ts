@@ -9,13 +9,14 @@
  */
 import type { Resolution, RR, SigningHints, ZoneMeta } from '@edgedns/resolver'
 import { afterSubtree, labelsText, parseLabels, predecessor, successor, type Labels } from './names.ts'
+import { TYPE_CODES } from '@edgedns/dns-facts'
 import { NSEC, NXNAME, RRSIG, nsecRdata } from './nsec.ts'
 import { signRRset, type SigningKey } from './rrsig.ts'
 import type { SignatureCache } from './signature-cache.ts'
 import { DEFAULT_VALIDITY, validityAt, type ValidityPolicy } from './validity.ts'
 
 const NS = 2
-const DS = 43
+const { DS } = TYPE_CODES
 
 export interface SignOptions {
   /** The keys that sign for a zone now, or null when the zone is not signed. */

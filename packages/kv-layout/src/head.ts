@@ -39,7 +39,12 @@ export const OVERLAY_INLINE_MAX = 16 * 1024
 
 /** Key of a large overlay, written once for head n (a new key every time, deleted after a grace period). */
 export function overlayKey(zone: string, n: number): string {
-  return `o:${normalizeName(zone)}:${n}`
+  return `${overlayPrefix(zone)}${n}`
+}
+
+/** Prefix shared by every overlay key of a zone (purges). */
+export function overlayPrefix(zone: string): string {
+  return `o:${normalizeName(zone)}:`
 }
 
 /** An overlay as JSON: `{"<name>": <encoded node or null>, …}`. */

@@ -44,6 +44,7 @@ export {
   encodeOverlay,
   decodeOverlay,
   overlayKey,
+  overlayPrefix,
   OVERLAY_INLINE_MAX,
   type HeadInput,
 } from './head.ts'

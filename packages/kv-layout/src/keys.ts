@@ -14,9 +14,9 @@ export function bucketKey(zone: string, buckets: number, index: number): string 
   return `b:${normalizeName(zone)}:${buckets}:${index}`
 }
 
-/** Prefix shared by every bucket key of one bucket count (listing, purge of leftovers). */
-export function bucketPrefix(zone: string, buckets: number): string {
-  return `b:${normalizeName(zone)}:${buckets}:`
+/** Prefix shared by every bucket key of a zone, or of one of its bucket counts (listing, purges). */
+export function bucketPrefix(zone: string, buckets?: number): string {
+  return `b:${normalizeName(zone)}:${buckets === undefined ? '' : `${buckets}:`}`
 }
 
 /** 32-bit FNV-1a of a normalised name (UTF-16 code units; names are ASCII presentation form). */

@@ -45,8 +45,7 @@ export interface ZoneMeta {
   proxy: { ipv4: string[]; ipv6: string[] }
   apex: NodeData
   /**
-   * Layout v2: the zone's names live in `buckets` hash buckets (`b:<zone>:<buckets>:<i>`).
-   * Absent = layout v1 (`n:<zone>:<name>` keys), still readable during a migration.
+   * The zone's names live in `buckets` hash buckets (`b:<zone>:<buckets>:<i>`).
    */
   layout?: ZoneLayout
   /**

@@ -14,6 +14,7 @@ export type {
   NormalizedContent,
   RecordFields,
   StoredRecord,
+  TypeExample,
   TypeSpec,
 } from './spec.ts'
 export { SVC_KEYS, formatSvcParams, parseSvcParams, type SvcParam } from './svcparams.ts'

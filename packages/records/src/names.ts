@@ -2,6 +2,7 @@
  * @module names: owner-name, zone-name and target-hostname normalisation
  * (lowercase Punycode FQDN without trailing dot).
  */
+import { withoutTrailingDot } from '@edgedns/dns-facts'
 import { ERROR_CODES, FieldError, RecordError, fail } from './errors.ts'
 import { idnaToAscii } from './idna.ts'
 import { withReason } from './message.ts'
@@ -54,9 +55,7 @@ function checkLength(name: string): void {
   if (name.length > MAX_NAME) fail(`the name is longer than ${MAX_NAME} octets`)
 }
 
-function trimDot(name: string): string {
-  return name.endsWith('.') ? name.slice(0, -1) : name
-}
+const trimDot = withoutTrailingDot
 
 function asString(value: unknown, what: string): string {
   if (typeof value !== 'string') fail(`${what} must be a string`)
@@ -169,9 +168,7 @@ export function normalizeHostname(host: string): string {
 }
 
 /** Name with exactly one trailing dot (root stays '.'), for presentation format. */
-export function fqdn(name: string): string {
-  return name === '.' || name.endsWith('.') ? name : `${name}.`
-}
+export { fqdn } from '@edgedns/dns-facts'
 
 /**
  * Resolve a zone-file name against `origin`: '@' is the origin, a trailing dot marks an absolute

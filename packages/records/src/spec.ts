@@ -28,6 +28,12 @@ export interface StoredRecord {
 /** Where the record-level `priority` comes from. */
 export type PriorityRule = 'none' | 'required' | 'data'
 
+/** One valid API input of a type and the presentation rdata it becomes (registry-driven tests). */
+export interface TypeExample {
+  fields: Omit<RecordFields, 'type'>
+  presentation: string
+}
+
 interface BaseSpec {
   type: RecordType
   /** IANA RR type number */
@@ -38,6 +44,8 @@ interface BaseSpec {
   errorMessage?: string
   proxiable: boolean
   priority: PriorityRule
+  /** a valid API input and its presentation rdata: every registry-driven test uses it */
+  example: TypeExample
   /** RFC presentation rdata (absolute names with trailing dot) */
   toPresentation(rec: StoredRecord): string
   /** presentation rdata (names relative to `origin` or absolute) -> API fields */

@@ -2,22 +2,13 @@
  * @module svcparams: SVCB/HTTPS SvcParams (RFC 9460 §2.1, §7; RFC 9461 dohpath; RFC 9540 ohttp)
  * parsing, validation and canonical presentation, keys in ascending key-number order.
  */
+import { SVC_PARAM_KEYS, svcParamKeyCode, svcParamKeyName } from '@edgedns/dns-facts'
 import { parseBase64 } from './encoding.ts'
 import { fail } from './errors.ts'
 import { canonicalIPv6, isIPv4 } from './ip.ts'
 
-/** Registered SvcParamKeys by number. */
-export const SVC_KEYS = [
-  'mandatory',
-  'alpn',
-  'no-default-alpn',
-  'port',
-  'ipv4hint',
-  'ech',
-  'ipv6hint',
-  'dohpath',
-  'ohttp',
-] as const
+/** Registered SvcParamKeys by number (from the table in `@edgedns/dns-facts`). */
+export const SVC_KEYS = SVC_PARAM_KEYS
 
 export interface SvcParam {
   /** presentation key name (`alpn`, `key65000` ...) */
@@ -31,19 +22,10 @@ export interface SvcParam {
 const F = 'data.value'
 
 function keyCode(name: string): number {
-  const known = (SVC_KEYS as readonly string[]).indexOf(name)
-  if (known >= 0) return known
-  const m = /^key(\d{1,5})$/.exec(name)
-  if (m) {
-    const n = Number(m[1])
-    if (n <= 65534) return n
-  }
-  return fail(`${F} has an unknown SvcParam key "${name}"`)
+  return svcParamKeyCode(name) ?? fail(`${F} has an unknown SvcParam key "${name}"`)
 }
 
-function keyName(code: number): string {
-  return SVC_KEYS[code] ?? `key${code}`
-}
+const keyName = svcParamKeyName
 
 /** Split `key[=value]` items; quoted values may contain spaces. */
 function scan(input: string): { key: string; value: string | null }[] {

@@ -4,7 +4,8 @@
  */
 import type { NodeData, ZoneMeta } from '@edgedns/kv-layout'
 import { isProxiedCname, isProxiedName, proxiedAnswer } from './proxied.ts'
-import { T, setOf, targetName, toRRs, typesOf } from './rrset.ts'
+import { TYPE_CODES } from '@edgedns/dns-facts'
+import { setOf, targetName, toRRs, typesOf } from './rrset.ts'
 import type { RR } from './types.ts'
 
 export type NodeAnswer =
@@ -14,7 +15,7 @@ export type NodeAnswer =
   | { kind: 'nodata' }
 
 const NODATA = { kind: 'nodata' } as const
-const isAddress = (t: number): boolean => t === T.A || t === T.AAAA
+const isAddress = (t: number): boolean => t === TYPE_CODES.A || t === TYPE_CODES.AAAA
 
 export interface NodeContext {
   zone: ZoneMeta
@@ -26,7 +27,7 @@ export interface NodeContext {
 
 export function answerNode(ctx: NodeContext, qtype: number): NodeAnswer {
   const { zone, node, owner } = ctx
-  if (qtype === T.ANY) return answerAny(ctx)
+  if (qtype === TYPE_CODES.ANY) return answerAny(ctx)
   if (isProxiedName(node)) {
     if (isAddress(qtype)) return hitOrNodata(proxiedAnswer(zone, node, owner, qtype))
     // A proxied CNAME hides its target: every other type, CNAME included, is NODATA.
@@ -34,15 +35,15 @@ export function answerNode(ctx: NodeContext, qtype: number): NodeAnswer {
   }
   const set = setOf(node, qtype)
   if (set && set.rdata.length > 0) return { kind: 'hit', rrs: toRRs(owner, qtype, set) }
-  const cname = setOf(node, T.CNAME)
+  const cname = setOf(node, TYPE_CODES.CNAME)
   const first = cname?.rdata[0]
-  if (cname && first !== undefined && qtype !== T.CNAME) {
+  if (cname && first !== undefined && qtype !== TYPE_CODES.CNAME) {
     if (ctx.apex) {
       return isAddress(qtype)
         ? { kind: 'flatten', target: targetName(first), ttl: cname.ttl }
         : NODATA
     }
-    const rr = { name: owner, type: T.CNAME, ttl: cname.ttl, rdata: first }
+    const rr = { name: owner, type: TYPE_CODES.CNAME, ttl: cname.ttl, rdata: first }
     return { kind: 'cname', rr, target: targetName(first) }
   }
   return NODATA
@@ -56,8 +57,8 @@ export function answerNode(ctx: NodeContext, qtype: number): NodeAnswer {
 function answerAny(ctx: NodeContext): NodeAnswer {
   const { zone, node, owner } = ctx
   if (isProxiedName(node)) {
-    const a = proxiedAnswer(zone, node, owner, T.A)
-    return hitOrNodata(a.length > 0 ? a : proxiedAnswer(zone, node, owner, T.AAAA))
+    const a = proxiedAnswer(zone, node, owner, TYPE_CODES.A)
+    return hitOrNodata(a.length > 0 ? a : proxiedAnswer(zone, node, owner, TYPE_CODES.AAAA))
   }
   const first = typesOf(node)[0]
   if (first === undefined) return NODATA

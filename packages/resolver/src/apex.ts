@@ -3,12 +3,10 @@
  */
 import type { NodeData, RRSetData, ZoneMeta } from '@edgedns/kv-layout'
 import type { RR } from './types.ts'
+import { TYPE_CODES, fqdn } from '@edgedns/dns-facts'
 
-const SOA_TYPE = 6
 /** TTL of apex NS records synthesised from `ZoneMeta.ns` when the apex stores no NS set. */
 export const DEFAULT_NS_TTL = 86400
-
-const fqdn = (name: string): string => (name.endsWith('.') ? name : `${name}.`)
 
 export function soaRdata(zone: ZoneMeta): string {
   const s = zone.soa
@@ -20,7 +18,7 @@ export function soaRdata(zone: ZoneMeta): string {
 /** The SOA for negative answers: TTL = min(SOA TTL, SOA minimum) (RFC 2308 §5). */
 export function negativeSoa(zone: ZoneMeta): RR {
   const ttl = Math.min(zone.soa.ttl, zone.soa.minimum)
-  return { name: zone.name, type: SOA_TYPE, ttl, rdata: soaRdata(zone) }
+  return { name: zone.name, type: TYPE_CODES.SOA, ttl, rdata: soaRdata(zone) }
 }
 
 const apexCache = new WeakMap<ZoneMeta, NodeData>()

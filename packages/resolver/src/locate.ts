@@ -3,9 +3,8 @@
  */
 import { ancestorsBetween, type NodeData, type RRSetData } from '@edgedns/kv-layout'
 import type { ZoneLookup } from '@edgedns/kv-layout'
+import { TYPE_CODES } from '@edgedns/dns-facts'
 import { apexNode } from './apex.ts'
-
-const DS = 43
 
 export type Located =
   | { kind: 'node'; node: NodeData; owner: string; apex: boolean; wildcard: boolean; source?: string }
@@ -30,7 +29,7 @@ export function locate({ zone, nodes }: ZoneLookup, name: string, qtype: number)
     const node = nodes.get(step)
     if (!node) break
     const ns = node.sets.NS
-    if (ns && !(step === name && qtype === DS)) return { kind: 'delegation', cut: step, ns }
+    if (ns && !(step === name && qtype === TYPE_CODES.DS)) return { kind: 'delegation', cut: step, ns }
     if (step === name) return { kind: 'node', node, owner: name, apex: false, wildcard: false }
     encloser = step
   }

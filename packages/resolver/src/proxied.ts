@@ -2,18 +2,19 @@
  * @module Proxied names answer A/AAAA with the zone's proxy addresses instead of their records.
  */
 import type { NodeData, ZoneMeta } from '@edgedns/kv-layout'
-import { T, setOf } from './rrset.ts'
+import { TYPE_CODES } from '@edgedns/dns-facts'
+import { setOf } from './rrset.ts'
 import type { RR } from './types.ts'
 
 /** TTL of answers built from proxy addresses (Cloudflare answers proxied records with 300). */
 export const PROXIED_TTL = 300
 
 export function isProxiedName(node: NodeData): boolean {
-  return [T.A, T.AAAA, T.CNAME].some((t) => setOf(node, t)?.proxied === true)
+  return [TYPE_CODES.A, TYPE_CODES.AAAA, TYPE_CODES.CNAME].some((t) => setOf(node, t)?.proxied === true)
 }
 
 export function isProxiedCname(node: NodeData): boolean {
-  return setOf(node, T.CNAME)?.proxied === true
+  return setOf(node, TYPE_CODES.CNAME)?.proxied === true
 }
 
 /**
@@ -27,6 +28,6 @@ export function proxiedAnswer(zone: ZoneMeta, node: NodeData, owner: string, qty
   if (own && !own.proxied) {
     return own.rdata.map((rdata) => ({ name: owner, type: qtype, ttl: own.ttl, rdata }))
   }
-  const addrs = qtype === T.A ? zone.proxy.ipv4 : zone.proxy.ipv6
+  const addrs = qtype === TYPE_CODES.A ? zone.proxy.ipv4 : zone.proxy.ipv6
   return addrs.map((rdata) => ({ name: owner, type: qtype, ttl: PROXIED_TTL, rdata }))
 }

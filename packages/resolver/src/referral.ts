@@ -3,7 +3,8 @@
  */
 import { isInZone, type RRSetData, type ZoneMeta, type ZoneView } from '@edgedns/kv-layout'
 import { apexNode } from './apex.ts'
-import { T, setOf, targetName, toRRs } from './rrset.ts'
+import { TYPE_CODES } from '@edgedns/dns-facts'
+import { setOf, targetName, toRRs } from './rrset.ts'
 import type { RR } from './types.ts'
 
 /**
@@ -31,7 +32,7 @@ export async function referral(
   cut: string,
   ns: RRSetData
 ): Promise<Referral> {
-  const authority = toRRs(cut, T.NS, ns)
+  const authority = toRRs(cut, TYPE_CODES.NS, ns)
   const inZone = [...new Set(ns.rdata.map(targetName))].filter((t) => isInZone(t, zone.name))
   const targets = inZone.slice(0, MAX_GLUE_LOOKUPS)
   const glue = await Promise.all(targets.map((t) => glueFor(view, zone, t)))
@@ -47,7 +48,7 @@ async function glueFor(view: ZoneView, zone: ZoneMeta, target: string): Promise<
   }
   if (!node) return []
   const out: RR[] = []
-  for (const type of [T.A, T.AAAA]) {
+  for (const type of [TYPE_CODES.A, TYPE_CODES.AAAA]) {
     const set = setOf(node, type)
     if (set) out.push(...toRRs(target, type, set))
   }

@@ -1,5 +1,6 @@
 /**
- * @module Authoritative resolution of one question against hosted zones (design §3).
+ * @module Authoritative resolution of one question against hosted zones: the longest hosted zone
+ * enclosing the name answers, from the names it holds.
  */
 import { normalizeName, parentName, type ZoneLookup, type ZoneView } from '@edgedns/kv-layout'
 import { answerNode } from './answer-node.ts'
@@ -8,14 +9,13 @@ import { locate } from './locate.ts'
 import { referral } from './referral.ts'
 import { screenQuestion } from './screen.ts'
 import { answeredTypes, cut, negative, newHints, sawZone, wildcard } from './signing-hints.ts'
-import { T } from './rrset.ts'
+import { CLASSES, TYPE_CODES } from '@edgedns/dns-facts'
 import type { Question, RR, Resolution, ResolverRcode, SigningHints } from './types.ts'
 
 /** CNAMEs followed per question; the next CNAME is still answered but not followed. */
 export const MAX_CNAME_HOPS = 8
 /** Nested apex flattening depth (apex CNAME → apex CNAME → …). */
 const MAX_FLATTEN_DEPTH = 2
-const CLASS_IN = 1
 
 const empty = (rcode: ResolverRcode): Resolution => ({
   rcode,
@@ -31,7 +31,7 @@ export async function resolve(view: ZoneView, q: Question): Promise<Resolution> 
 
 async function resolveAt(view: ZoneView, q: Question, depth: number): Promise<Resolution> {
   const qtype = q.type
-  const screened = screenQuestion(qtype, q.class ?? CLASS_IN)
+  const screened = screenQuestion(qtype, q.class ?? CLASSES.IN)
   if (screened) return empty(screened)
 
   const answer: RR[] = []
@@ -96,7 +96,7 @@ function finish(rcode: ResolverRcode, answer: RR[], authority: RR[], hints: Sign
  */
 async function lookupFor(view: ZoneView, name: string, qtype: number): Promise<ZoneLookup | null> {
   const found = await view.lookup(name)
-  if (!found || qtype !== T.DS || found.zone.name !== name || name === '') return found
+  if (!found || qtype !== TYPE_CODES.DS || found.zone.name !== name || name === '') return found
   const parent = await view.lookup(name, { within: parentName(name) })
   return parent?.nodes.get(name)?.sets.NS ? parent : found
 }

@@ -4,7 +4,8 @@
  */
 import type { NodeData, RRSetData, ZoneMeta } from '@edgedns/kv-layout'
 import { isProxiedName } from './proxied.ts'
-import { T, typesOf } from './rrset.ts'
+import { TYPE_CODES } from '@edgedns/dns-facts'
+import { typesOf } from './rrset.ts'
 import type { SigningHints } from './types.ts'
 
 export function newHints(): SigningHints {
@@ -22,10 +23,10 @@ export function sawZone(hints: SigningHints | undefined, zone: ZoneMeta): void {
  */
 export function answeredTypes(zone: ZoneMeta, node: NodeData): number[] {
   const types = new Set(typesOf(node))
-  types.delete(T.CNAME)
+  types.delete(TYPE_CODES.CNAME)
   if (isProxiedName(node)) {
-    if (zone.proxy.ipv4.length > 0 || node.sets.A) types.add(T.A)
-    if (zone.proxy.ipv6.length > 0 || node.sets.AAAA) types.add(T.AAAA)
+    if (zone.proxy.ipv4.length > 0 || node.sets.A) types.add(TYPE_CODES.A)
+    if (zone.proxy.ipv6.length > 0 || node.sets.AAAA) types.add(TYPE_CODES.AAAA)
   }
   return [...types].sort((a, b) => a - b)
 }

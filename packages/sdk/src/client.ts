@@ -1,8 +1,7 @@
 /**
  * @module EdgeDns: the client, one object per server and token.
  */
-import type { DnsMessage } from './doh/decode.ts'
-import type { QueryOptions } from './doh/encode.ts'
+import type { DnsMessage, QueryOptions } from './doh/message.ts'
 import { resolveOver } from './doh/resolve.ts'
 import { type ClientOptions, Transport } from './http.ts'
 import { PropagationApi, type WaitOptions } from './propagation.ts'

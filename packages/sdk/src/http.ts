@@ -40,13 +40,13 @@ export interface Envelope<T> {
   changeSeq: number | undefined
 }
 
-export const SEQ_HEADER = 'x-edgedns-change-seq'
+const SEQ_HEADER = 'x-edgedns-change-seq'
 
-export function rootOf(baseUrl: string): string {
+function rootOf(baseUrl: string): string {
   return baseUrl.replace(/\/+$/, '').replace(/\/client\/v4$/, '')
 }
 
-export function queryString(q: Query | undefined): string {
+function queryString(q: Query | undefined): string {
   if (!q) return ''
   const params = new URLSearchParams()
   for (const [k, v] of Object.entries(q)) {

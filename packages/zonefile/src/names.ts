@@ -3,13 +3,10 @@
  * Internally the root is '' and names carry no trailing dot; `displayName` turns root into '.'.
  */
 
+import { endsWithUnescapedDot } from '@edgedns/dns-facts'
+
 /** True when `text` ends with a dot that is not escaped by a backslash. */
-export function endsWithUnescapedDot(text: string): boolean {
-  if (!text.endsWith('.')) return false
-  let slashes = 0
-  for (let k = text.length - 2; k >= 0 && text[k] === '\\'; k--) slashes++
-  return slashes % 2 === 0
-}
+export { endsWithUnescapedDot }
 
 /** True when the dotted name `body` (no trailing dot, not root) has no empty label. */
 function hasNoEmptyLabel(body: string): boolean {
@@ -52,6 +49,4 @@ export function displayName(name: string): string {
 }
 
 /** Internal name → fully-qualified form with trailing dot ('.' for the root). */
-export function fqdn(name: string): string {
-  return name === '' ? '.' : `${name}.`
-}
+export { fqdn } from '@edgedns/dns-facts'

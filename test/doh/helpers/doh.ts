@@ -2,7 +2,14 @@
  * @module Test helper: drive the DoH worker in-process (GET ?dns=, POST, JSON) and decode answers.
  */
 import { exports } from 'cloudflare:workers'
-import { decodeMessage, encodeQuery, line, rcodeName, type Message, type QueryOptions } from './dns.ts'
+import {
+  decodeMessage,
+  encodeQuery,
+  rcodeName,
+  rrLine as line,
+  type Message,
+  type QueryInit as QueryOptions,
+} from '../../../packages/dns-wire/src/index.ts'
 
 export const BASE = 'https://doh.test/dns-query'
 

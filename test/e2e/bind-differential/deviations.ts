@@ -6,6 +6,7 @@
  * stale.
  */
 import { expect } from 'vitest'
+import { TYPE_CODES } from '../../../packages/dns-facts/src/index.ts'
 import type { DeviationId, QueryCase } from './queries.ts'
 
 /** What the suite compares: header, question, OPT, and each section as sorted RR lines. */
@@ -40,8 +41,7 @@ export interface Deviation {
 
 const NOERROR = 0
 const FORMERR = 1
-const A = 1
-const NS = 2
+const { A, NS, SOA, CNAME } = TYPE_CODES
 const EDE = 15
 
 /** `owner type class ttl rdata` → its parts. */
@@ -86,7 +86,7 @@ export const DEVIATIONS: Record<DeviationId, Deviation> = {
     check(bind, project, q, ctx) {
       sameOutsideData(bind, project)
       expect(bind).toMatchObject({ rcode: NOERROR, answer: [] })
-      expect(bind.authority.map((l) => parse(l).type)).toEqual([6])
+      expect(bind.authority.map((l) => parse(l).type)).toEqual([SOA])
       expect(project.rcode).toBe(NOERROR)
       expect(project.authority).toEqual([])
       // The target's own records, owned by the apex, TTL min(CNAME TTL, record TTL).
@@ -138,7 +138,7 @@ export const DEVIATIONS: Record<DeviationId, Deviation> = {
     check(bind, project, q, ctx) {
       expect({ ...project, answer: [] }).toEqual({ ...bind, answer: [] })
       for (const line of bind.answer) expect(project.answer).toContain(line)
-      const last = bind.answer.map(parse).filter((rr) => rr.type === 5).at(-1)
+      const last = bind.answer.map(parse).filter((rr) => rr.type === CNAME).at(-1)
       expect(last).toBeDefined()
       const target = last!.rdata
       expect(zoneOf(target, ctx.zones)).not.toBe(zoneOf(`${q.name.toLowerCase()}.`, ctx.zones))
@@ -167,7 +167,7 @@ export const DEVIATIONS: Record<DeviationId, Deviation> = {
     check(bind, project) {
       expect({ ...project, answer: [] }).toEqual({ ...bind, answer: [] })
       expect(project.rcode).toBe(NOERROR)
-      const cnames = project.answer.map(parse).filter((rr) => rr.type === 5)
+      const cnames = project.answer.map(parse).filter((rr) => rr.type === CNAME)
       expect(cnames).toHaveLength(9)
       expect(project.answer).toHaveLength(9)
       for (const line of project.answer) expect(bind.answer).toContain(line)

@@ -1,8 +1,15 @@
 /**
- * @module An independent DNS message reader for the differential suite: header flags, question
- * (case kept), OPT, and every other record as `owner type ttl rdata` with names decompressed and
- * lowercased, so two servers' answers compare as sets of RRsets.
+ * @module The differential suite's view of a DNS message, read and written by dns-packet (an
+ * independent codec: the oracle must not share the project's code it checks). Header flags,
+ * question (case kept), OPT, and every other record as `owner type class ttl rdata` with names
+ * decompressed and lowercased, so two servers' answers compare as sets of RRsets.
  */
+import { createRequire } from 'node:module'
+import packet from 'dns-packet'
+
+const require = createRequire(import.meta.url)
+const types = require('dns-packet/types.js') as { toType(name: string): number; toString(code: number): string }
+const classes = require('dns-packet/classes.js') as { toClass(name: string): number; toString(code: number): string }
 
 export interface Flags {
   qr: boolean
@@ -34,115 +41,72 @@ export interface Message {
   opt: Opt | null
 }
 
-/** Types whose rdata holds names a server may compress (RFC 3597 §4) or write in any case. */
-const NAME_RDATA: Record<number, string> = { 2: 'n', 5: 'n', 12: 'n', 39: 'n', 15: '2n', 6: 'nn44444', 33: '222n' }
+/** A decoded record as dns-packet gives it (its typings leave out `class`, `flush` and `record`). */
+type Record = { name: string; type: string; class?: string; flush?: boolean; ttl: number; data: any }
+const recordCodec = (packet as unknown as { record(type: string): { encode(data: unknown): Buffer } }).record
+type OptRecord = { udpPayloadSize: number; extendedRcode: number; ednsVersion: number; flags: number; options: { code: number }[] }
 
-const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex')
+const fqdn = (name: string): string => (name === '.' || name === '' ? '.' : `${name.toLowerCase()}.`)
+
+/** Rdata text: names (which a server may compress or write in any case) lowercased, else hex octets. */
+function rdata(rr: Record): string {
+  const d = rr.data
+  switch (rr.type) {
+    case 'NS':
+    case 'CNAME':
+    case 'PTR':
+    case 'DNAME':
+      return fqdn(d)
+    case 'MX':
+      return `${d.preference} ${fqdn(d.exchange)}`
+    case 'SRV':
+      return `${d.priority} ${d.weight} ${d.port} ${fqdn(d.target)}`
+    case 'SOA':
+      return `${fqdn(d.mname)} ${fqdn(d.rname)} ${d.serial} ${d.refresh} ${d.retry} ${d.expire} ${d.minimum}`
+    default:
+      // dns-packet's own encoding of what it decoded (2 octets of RDLENGTH first).
+      return recordCodec(rr.type).encode(d).subarray(2).toString('hex')
+  }
+}
+
+const line = (rr: Record): string =>
+  `${fqdn(rr.name)} ${types.toType(rr.type)} ${classes.toClass(rr.class ?? 'IN') | (rr.flush ? 0x8000 : 0)} ${rr.ttl} ${rdata(rr)}`
 
 export function decodeMessage(bytes: Uint8Array): Message {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  let pos = 0
-  const u16 = (): number => {
-    const v = view.getUint16(pos)
-    pos += 2
-    return v
-  }
-  const u32 = (): number => {
-    const v = view.getUint32(pos)
-    pos += 4
-    return v
-  }
-  const name = (lower: boolean): string => {
-    const labels: string[] = []
-    let at = pos
-    let jumped = false
-    for (let guard = 0; guard < 128; guard++) {
-      const len = bytes[at] as number
-      if (len === 0) {
-        if (!jumped) pos = at + 1
-        const text = labels.join('.') + '.'
-        return lower ? text.toLowerCase() : text
-      }
-      if ((len & 0xc0) === 0xc0) {
-        if (!jumped) pos = at + 2
-        jumped = true
-        at = ((len & 0x3f) << 8) | (bytes[at + 1] as number)
-        continue
-      }
-      const label = bytes.subarray(at + 1, at + 1 + len)
-      labels.push([...label].map((b) => (b > 0x20 && b < 0x7f && b !== 0x2e && b !== 0x5c ? String.fromCharCode(b) : `\\${String(b).padStart(3, '0')}`)).join(''))
-      at += 1 + len
-    }
-    throw new Error('name: pointer loop')
-  }
-
-  const id = u16()
-  const f = u16()
-  const counts = [u16(), u16(), u16(), u16()]
-  const question: Message['question'] = []
-  for (let i = 0; i < (counts[0] as number); i++) question.push({ name: name(false), type: u16(), class: u16() })
-
-  let opt: Opt | null = null
-  let extended = 0
-  const section = (n: number): string[] => {
-    const out: string[] = []
-    for (let i = 0; i < n; i++) {
-      const owner = name(true)
-      const type = u16()
-      const klass = u16()
-      const ttl = u32()
-      const len = u16()
-      const end = pos + len
-      if (type === 41) {
-        extended = (ttl >>> 24) & 0xff
-        const options: number[] = []
-        while (pos < end) {
-          options.push(u16())
-          const length = u16()
-          pos += length
-        }
-        opt = { payload: klass, version: (ttl >>> 16) & 0xff, do: (ttl & 0x8000) !== 0, options }
-        pos = end
-        continue
-      }
-      out.push(`${owner} ${type} ${klass} ${ttl} ${rdata(type, end)}`)
-      pos = end
-    }
-    return out
-  }
-  const rdata = (type: number, end: number): string => {
-    const shape = NAME_RDATA[type]
-    if (!shape) return hex(bytes.subarray(pos, end))
-    const parts: string[] = []
-    for (const c of shape) {
-      if (c === 'n') parts.push(name(true))
-      else if (c === '2') parts.push(String(u16()))
-      else parts.push(String(u32()))
-    }
-    return parts.join(' ')
-  }
-  const answer = section(counts[1] as number)
-  const authority = section(counts[2] as number)
-  const additional = section(counts[3] as number)
-  if (pos !== bytes.length) throw new Error(`trailing bytes: ${bytes.length - pos}`)
+  const d = packet.decode(Buffer.from(bytes))
+  const f = d.flags ?? 0
+  const optRecord = (d.additionals ?? []).find((a) => a.type === 'OPT') as unknown as OptRecord | undefined
+  const records = (list: packet.Answer[] | undefined): string[] =>
+    (list ?? []).filter((a) => a.type !== 'OPT').map((a) => line(a as unknown as Record))
   return {
-    id,
+    id: d.id ?? 0,
     flags: {
       qr: (f & 0x8000) !== 0,
       opcode: (f >> 11) & 0xf,
-      aa: (f & 0x0400) !== 0,
-      tc: (f & 0x0200) !== 0,
-      rd: (f & 0x0100) !== 0,
-      ra: (f & 0x0080) !== 0,
-      ad: (f & 0x0020) !== 0,
-      cd: (f & 0x0010) !== 0,
+      aa: (f & packet.AUTHORITATIVE_ANSWER) !== 0,
+      tc: (f & packet.TRUNCATED_RESPONSE) !== 0,
+      rd: (f & packet.RECURSION_DESIRED) !== 0,
+      ra: (f & packet.RECURSION_AVAILABLE) !== 0,
+      ad: (f & packet.AUTHENTIC_DATA) !== 0,
+      cd: (f & packet.CHECKING_DISABLED) !== 0,
     },
-    rcode: (extended << 4) | (f & 0xf),
-    question,
-    answer,
-    authority,
-    additional,
-    opt,
+    rcode: ((optRecord?.extendedRcode ?? 0) << 4) | (f & 0xf),
+    question: (d.questions ?? []).map((q) => ({
+      name: q.name === '.' ? '.' : `${q.name}.`,
+      type: types.toType(q.type),
+      class: classes.toClass(q.class ?? 'IN'),
+    })),
+    answer: records(d.answers),
+    authority: records(d.authorities),
+    additional: records(d.additionals),
+    opt: optRecord
+      ? {
+          payload: optRecord.udpPayloadSize,
+          version: optRecord.ednsVersion,
+          do: (optRecord.flags & packet.DNSSEC_OK) !== 0,
+          options: (optRecord.options ?? []).map((o) => o.code),
+        }
+      : null,
   }
 }
 
@@ -158,28 +122,11 @@ export interface QuerySpec {
 
 /** A query message (id 0, as RFC 8484 §4.1 recommends for caching). */
 export function encodeQuery(q: QuerySpec): Uint8Array {
-  const out: number[] = []
-  const u16 = (v: number): void => void out.push((v >> 8) & 0xff, v & 0xff)
   const edns = q.edns === undefined ? {} : q.edns
-  u16(0)
-  u16((q.rd ?? true ? 0x0100 : 0) | (q.cd ? 0x0010 : 0))
-  u16(1)
-  u16(0)
-  u16(0)
-  u16(edns ? 1 : 0)
-  for (const label of q.name.split('.').filter((l) => l !== '')) {
-    const b = Buffer.from(label, 'latin1')
-    out.push(b.length, ...b)
-  }
-  out.push(0)
-  u16(q.type)
-  u16(q.klass ?? 1)
-  if (edns) {
-    out.push(0)
-    u16(41)
-    u16(edns.payload ?? 1232)
-    out.push(0, edns.version ?? 0, edns.do ? 0x80 : 0, 0)
-    u16(0)
-  }
-  return Uint8Array.from(out)
+  const flags = ((q.rd ?? true) ? packet.RECURSION_DESIRED : 0) | (q.cd ? packet.CHECKING_DISABLED : 0)
+  const question = { name: q.name, type: types.toString(q.type), class: classes.toString(q.klass ?? 1) }
+  const opt = edns
+    ? [{ type: 'OPT', name: '.', udpPayloadSize: edns.payload ?? 1232, extendedRcode: 0, ednsVersion: edns.version ?? 0, flags: edns.do ? packet.DNSSEC_OK : 0, options: [] }]
+    : []
+  return new Uint8Array(packet.encode({ type: 'query', id: 0, flags, questions: [question], additionals: opt } as unknown as packet.Packet))
 }

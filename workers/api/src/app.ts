@@ -68,6 +68,6 @@ export function createApp(): Hono<AppEnv> {
   })
   app.onError(onError)
   api.onError(onError)
-  app.notFound((c) => c.json({ success: false, errors: [{ code: Codes.noRoute, message: 'No route for that URI' }], messages: [], result: null }, 404))
+  app.notFound((c) => onError(new ApiError(404, Codes.noRoute, 'No route for that URI'), c))
   return app
 }

@@ -2,8 +2,10 @@
  * @module What the add/edit form shows for each record type, and how its values become the API's
  * record body (`content`, or `data` plus `priority`, as Cloudflare's API takes them) and back.
  */
+import { API_TYPES } from '@edgedns/dns-facts'
 
-export const RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'SRV', 'CAA', 'NS', 'PTR', 'HTTPS', 'SVCB', 'URI', 'TLSA', 'SMIMEA', 'SSHFP', 'DS', 'DNSKEY', 'CERT', 'NAPTR', 'LOC', 'OPENPGPKEY']
+/** The API's record types, in Cloudflare's (alphabetical) order, from the one type table. */
+export const RECORD_TYPES = API_TYPES
 export const PROXIABLE = new Set(['A', 'AAAA', 'CNAME'])
 
 const text = (key, label, hint = '') => ({ key, label, kind: 'text', hint })

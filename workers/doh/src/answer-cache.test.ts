@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { encodeHead, headKey, KvZoneView, zoneImage, type NodeData, type ZoneMeta } from '@edgedns/kv-layout'
 import { FakeKv } from '../../../packages/kv-layout/src/test-fake-kv.ts'
-import { decodeMessage, encodeQuery } from '../../../test/doh/helpers/dns.ts'
+import { decodeMessage, encodeQuery } from '@edgedns/dns-wire'
 import { AnswerCache, answerKey } from './answer-cache.ts'
 import { wireQuery } from './wire.ts'
 

@@ -1,10 +1,10 @@
 /**
  * @module Cache-Control for an answer: smallest answer TTL, negative TTL, or no caching.
  */
+import { TYPE_CODES } from '@edgedns/dns-wire'
 import type { Resolution } from '@edgedns/resolver'
 
 export const NO_STORE = 'no-store'
-const SOA = 6
 
 /**
  * RFC 8484 §5.1: the freshness lifetime must not exceed the smallest TTL in the answer section.
@@ -18,7 +18,7 @@ export function cacheControl(result: Pick<Resolution, 'answer' | 'authority' | '
 }): string {
   if (result.rcode !== 'NOERROR' && result.rcode !== 'NXDOMAIN') return NO_STORE
   if (result.answer.length > 0) return maxAge(result.answer)
-  const soa = result.authority.filter((rr) => rr.type === SOA)
+  const soa = result.authority.filter((rr) => rr.type === TYPE_CODES.SOA)
   if (soa.length > 0) return maxAge(soa)
   const referral = [...result.authority, ...result.additional]
   return referral.length > 0 ? maxAge(referral) : NO_STORE

@@ -3,6 +3,7 @@
  * schema. `ct` and `edns_client_subnet` are accepted and ignored.
  */
 import type { KeepAlive } from './answer-cache.ts'
+import { CLASSES, fqdn } from '@edgedns/dns-facts'
 import { RdataError, encodeResponse, toJsonResponse, typeFromName } from '@edgedns/dns-wire'
 import type { ZoneView } from '@edgedns/kv-layout'
 import type { Resolution } from '@edgedns/resolver'
@@ -79,7 +80,7 @@ async function jsonAnswer(params: URLSearchParams, view: ZoneView): Promise<Resp
   if (typeof cd === 'string') return jsonError(400, cd)
   if (!encodable(name, type)) return jsonError(400, `Invalid name \`${name}\`.`)
 
-  const result = checked(name, type, await answer(view, { name, type, class: 1, dnssecOk }))
+  const result = checked(name, type, await answer(view, { name, type, class: CLASSES.IN, dnssecOk }))
   const body = toJsonResponse({ name, type, rd: true, cd }, result)
   // Like the wire format, owners equal to the question take the question's spelling.
   const asked = fqdn(name)
@@ -88,5 +89,3 @@ async function jsonAnswer(params: URLSearchParams, view: ZoneView): Promise<Resp
   }
   return answerResponse(JSON.stringify(body), DNS_JSON, cacheControl(result))
 }
-
-const fqdn = (name: string): string => (name.endsWith('.') ? name : `${name}.`)

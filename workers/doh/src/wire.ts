@@ -3,6 +3,7 @@
  */
 import {
   DnsFormatError,
+  OPCODES,
   decodeQuery,
   encodeResponse,
   formErrReply,
@@ -44,7 +45,7 @@ export async function wireQuery(bytes: Uint8Array, view: ZoneView, answers?: Ans
   }
 
   // BADVERS and NOTIMP need no data: replyTo ignores the result for them.
-  const skip = query.opcode !== 0 || (query.edns !== null && query.edns.version !== 0)
+  const skip = query.opcode !== OPCODES.QUERY || (query.edns !== null && query.edns.version !== 0)
   const traced = tracing(view, keepAlive)
   const resolved = skip ? SERVFAIL : await answer(traced.view, questionOf(query))
   // Only DO=1 questions carry signing hints: DO=0 answers never reach the signer.
@@ -85,7 +86,7 @@ export function wireServfail(bytes: Uint8Array | undefined): Response {
   const header = bytes ? peekHeader(bytes) : undefined
   const wire = encodeResponse({
     id: header?.id ?? 0,
-    opcode: header?.opcode ?? 0,
+    opcode: header?.opcode ?? OPCODES.QUERY,
     rd: header?.rd ?? false,
     cd: header?.cd ?? false,
     rcode: 'SERVFAIL',

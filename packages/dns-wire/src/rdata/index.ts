@@ -1,9 +1,9 @@
 /**
  * @module Presentation → wire rdata for every supported type, plus RFC 3597 `\# len hex`.
  */
+import { RR_TYPES, typeFact, typeName, type RdataKind } from '@edgedns/dns-facts'
 import { RdataError } from '../errors.ts'
 import { NameError, type Compressor } from '../names.ts'
-import { typeName } from '../types.ts'
 import { ByteWriter } from '../writer.ts'
 import * as b from './basic.ts'
 import * as k from './keys.ts'
@@ -11,38 +11,41 @@ import { loc } from './loc.ts'
 import { svcb } from './svcb.ts'
 import { TextError, hex, tokenize, uint } from './text.ts'
 
-const ENCODERS: Record<number, b.Encoder> = {
-  1: b.a,
-  2: b.compressedName,
-  5: b.compressedName,
-  6: b.soa,
-  12: b.compressedName,
-  13: b.hinfo,
-  15: b.mx,
-  16: b.txt,
-  28: b.aaaa,
-  29: loc,
-  33: b.srv,
-  35: b.naptr,
-  37: k.cert,
-  39: b.plainName,
-  43: k.ds,
-  44: k.sshfp,
-  48: k.dnskey,
-  52: k.tlsa,
-  53: k.tlsa,
-  59: k.ds,
-  60: k.dnskey,
-  61: k.openpgpkey,
-  64: svcb,
-  65: svcb,
-  99: b.txt,
-  256: b.uri,
-  257: b.caa,
+/** Presentation → wire encoder per rdata kind; `opaque` and `meta` types take only `\# len hex`. */
+const ENCODERS: Record<RdataKind, b.Encoder | undefined> = {
+  a: b.a,
+  aaaa: b.aaaa,
+  name: b.compressedName,
+  'name-uncompressed': b.plainName,
+  soa: b.soa,
+  hinfo: b.hinfo,
+  mx: b.mx,
+  txt: b.txt,
+  loc,
+  srv: b.srv,
+  naptr: b.naptr,
+  cert: k.cert,
+  ds: k.ds,
+  sshfp: k.sshfp,
+  dnskey: k.dnskey,
+  tlsa: k.tlsa,
+  openpgpkey: k.openpgpkey,
+  svcb,
+  uri: b.uri,
+  caa: b.caa,
+  opaque: undefined,
+  meta: undefined,
 }
 
-/** Type codes with a presentation-format encoder (others need `\# len hex`). */
-export const SUPPORTED_TYPES: readonly number[] = Object.keys(ENCODERS).map(Number)
+const encoderFor = (type: number): b.Encoder | undefined => {
+  const kind = typeFact(type)?.rdata
+  return kind === undefined ? undefined : ENCODERS[kind]
+}
+
+/** Type codes with a presentation-format encoder (others need `\# len hex`), from the type table. */
+export const SUPPORTED_TYPES: readonly number[] = RR_TYPES.filter((t) => ENCODERS[t.rdata]).map(
+  (t) => t.code
+)
 
 function generic(w: ByteWriter, tokens: string[]): void {
   const length = uint(tokens[1], 0xffff, 'generic length')
@@ -59,7 +62,7 @@ export function writeRdata(w: ByteWriter, type: number, text: string, comp?: Com
     const tokens = tokenize(text)
     if (tokens[0] === '\\#') generic(w, tokens)
     else {
-      const encoder = ENCODERS[type]
+      const encoder = encoderFor(type)
       if (!encoder) throw new TextError('no presentation format known; use \\# <len> <hex>')
       encoder(w, tokens, comp)
     }

@@ -1,6 +1,7 @@
 /**
  * @module Key and fingerprint types: DS/CDS, DNSKEY/CDNSKEY, CERT, SSHFP, TLSA/SMIMEA, OPENPGPKEY.
  */
+import { CERT_TYPES, DNSSEC_ALGORITHMS } from '@edgedns/dns-facts'
 import type { Encoder } from './basic.ts'
 import { TextError, base64, hex, uint } from './text.ts'
 
@@ -27,40 +28,9 @@ export const dnskey: Encoder = (w, t) => {
   w.bytes(base64(t.slice(3).join(''), 'public key'))
 }
 
-/** RFC 4398 §2.1 certificate type mnemonics. */
-const CERT_TYPES: Record<string, number> = {
-  PKIX: 1,
-  SPKI: 2,
-  PGP: 3,
-  IPKIX: 4,
-  ISPKI: 5,
-  IPGP: 6,
-  ACPKIX: 7,
-  IACPKIX: 8,
-  URI: 253,
-  OID: 254,
-}
-
-/** DNSSEC algorithm mnemonics (RFC 8624 registry names) accepted in CERT. */
-const ALGORITHMS: Record<string, number> = {
-  RSAMD5: 1,
-  DH: 2,
-  DSA: 3,
-  RSASHA1: 5,
-  'DSA-NSEC3-SHA1': 6,
-  'RSASHA1-NSEC3-SHA1': 7,
-  RSASHA256: 8,
-  RSASHA512: 10,
-  'ECC-GOST': 12,
-  ECDSAP256SHA256: 13,
-  ECDSAP384SHA384: 14,
-  ED25519: 15,
-  ED448: 16,
-}
-
 function mnemonic(
   token: string | undefined,
-  table: Record<string, number>,
+  table: Readonly<Record<string, number>>,
   max: number,
   what: string
 ): number {
@@ -72,7 +42,7 @@ export const cert: Encoder = (w, t) => {
   atLeast(t, 4)
   w.u16(mnemonic(t[0], CERT_TYPES, U16, 'certificate type'))
   w.u16(uint(t[1], U16, 'key tag'))
-  w.u8(mnemonic(t[2], ALGORITHMS, U8, 'algorithm'))
+  w.u8(mnemonic(t[2], DNSSEC_ALGORITHMS, U8, 'algorithm'))
   w.bytes(base64(t.slice(3).join(''), 'certificate'))
 }
 

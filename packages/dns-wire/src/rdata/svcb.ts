@@ -1,31 +1,17 @@
 /**
  * @module SVCB and HTTPS (RFC 9460): priority, target, SvcParams in ascending key order.
  */
+import { svcParamKeyCode } from '@edgedns/dns-facts'
 import { ByteWriter } from '../writer.ts'
 import type { Encoder } from './basic.ts'
 import { writeRdataName } from './name-field.ts'
 import { TextError, base64, charString, ipv4, ipv6, uint } from './text.ts'
 
-const KEYS: Record<string, number> = {
-  mandatory: 0,
-  alpn: 1,
-  'no-default-alpn': 2,
-  port: 3,
-  ipv4hint: 4,
-  ech: 5,
-  ipv6hint: 6,
-  dohpath: 7,
-  ohttp: 8,
-}
-
 function keyNumber(name: string): number {
-  const known = KEYS[name]
-  if (known !== undefined) return known
-  const m = /^key(\d{1,5})$/.exec(name)
-  if (!m) throw new TextError(`unknown SvcParamKey ${name}`)
-  const n = Number(m[1])
-  if (n > 65534) throw new TextError(`invalid SvcParamKey ${name}`)
-  return n
+  const n = svcParamKeyCode(name)
+  if (n !== undefined) return n
+  if (/^key\d{1,5}$/.test(name)) throw new TextError(`invalid SvcParamKey ${name}`)
+  throw new TextError(`unknown SvcParamKey ${name}`)
 }
 
 /** RFC 9460 §A.1 value-list: items split on unescaped commas; `\,` and `\\` unescape. */

@@ -1,11 +1,19 @@
 /** @module types/define: builds a DataSpec with the defaults most data types share. */
 import type { z } from 'zod'
 import { TYPE_CODES, type RecordType } from '../record-type.ts'
-import type { DataSpec, ParsedContent, PriorityRule, RecordFields, StoredRecord } from '../spec.ts'
+import type {
+  DataSpec,
+  ParsedContent,
+  PriorityRule,
+  RecordFields,
+  StoredRecord,
+  TypeExample,
+} from '../spec.ts'
 
 interface DataDefinition<D extends Record<string, unknown>> {
   type: RecordType
   errorCode: number
+  example: TypeExample
   priority?: PriorityRule
   dataSchema: z.ZodObject & z.ZodType<D>
   parseContent(content: string, priority: number | undefined): ParsedContent
@@ -24,6 +32,7 @@ export function defineData<D extends Record<string, unknown>>(def: DataDefinitio
     type: def.type,
     code: TYPE_CODES[def.type],
     errorCode: def.errorCode,
+    example: def.example,
     proxiable: false,
     priority: def.priority ?? 'none',
     dataKeys: Object.keys(def.dataSchema.shape),

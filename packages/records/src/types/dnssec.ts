@@ -2,6 +2,7 @@
  * @module types/dnssec: key and digest records — CERT, DNSKEY, DS, SMIMEA, TLSA, SSHFP.
  * Numbers first, then one base64 or hex blob (which may be split by spaces on input).
  */
+import { CERT_TYPES, DNSSEC_ALGORITHMS, DS_DIGEST_TYPES } from '@edgedns/dns-facts'
 import { z } from 'zod'
 import { words } from '../charstring.ts'
 import { parseBase64, parseHex } from '../encoding.ts'
@@ -9,42 +10,9 @@ import { fail } from '../errors.ts'
 import { str, u16, u8 } from '../fields.ts'
 import { numberToken } from './common.ts'
 import { defineData } from './define.ts'
+import { KEY_EXAMPLE, SHA256_EXAMPLE } from './examples.ts'
 
-/** DNSSEC algorithm mnemonics (RFC 4034 App. A.1, RFC 8624). */
-const ALGORITHMS: Record<string, number> = {
-  RSAMD5: 1,
-  DH: 2,
-  DSA: 3,
-  RSASHA1: 5,
-  'DSA-NSEC3-SHA1': 6,
-  'RSASHA1-NSEC3-SHA1': 7,
-  RSASHA256: 8,
-  RSASHA512: 10,
-  'ECC-GOST': 12,
-  ECDSAP256SHA256: 13,
-  ECDSAP384SHA384: 14,
-  ED25519: 15,
-  ED448: 16,
-  INDIRECT: 252,
-  PRIVATEDNS: 253,
-  PRIVATEOID: 254,
-}
-
-/** CERT type mnemonics (RFC 4398 §2.1). */
-const CERT_TYPES: Record<string, number> = {
-  PKIX: 1,
-  SPKI: 2,
-  PGP: 3,
-  IPKIX: 4,
-  ISPKI: 5,
-  IPGP: 6,
-  ACPKIX: 7,
-  IACPKIX: 8,
-  URI: 253,
-  OID: 254,
-}
-
-function mnemonic(token: string | undefined, table: Record<string, number>) {
+function mnemonic(token: string | undefined, table: Readonly<Record<string, number>>) {
   return token !== undefined && token.toUpperCase() in table
     ? table[token.toUpperCase()]
     : numberToken(token)
@@ -61,6 +29,7 @@ const certSchema = z.object({ type: u16(), key_tag: u16(), algorithm: u8(), cert
 export const CERT = defineData<z.infer<typeof certSchema>>({
   type: 'CERT',
   errorCode: 9122,
+  example: { fields: { content: `1 12345 8 ${KEY_EXAMPLE}` }, presentation: `1 12345 8 ${KEY_EXAMPLE}` },
   dataSchema: certSchema,
   parseContent(content) {
     const [[type, keyTag, alg], certificate] = split(content, 3, 'type key_tag algorithm cert')
@@ -68,7 +37,7 @@ export const CERT = defineData<z.infer<typeof certSchema>>({
       data: {
         type: mnemonic(type, CERT_TYPES),
         key_tag: numberToken(keyTag),
-        algorithm: mnemonic(alg, ALGORITHMS),
+        algorithm: mnemonic(alg, DNSSEC_ALGORITHMS),
         certificate,
       },
     }
@@ -81,6 +50,7 @@ const dnskeySchema = z.object({ flags: u16(), protocol: u8(), algorithm: u8(), p
 export const DNSKEY = defineData<z.infer<typeof dnskeySchema>>({
   type: 'DNSKEY',
   errorCode: 9123,
+  example: { fields: { content: `257 3 13 ${KEY_EXAMPLE}` }, presentation: `257 3 13 ${KEY_EXAMPLE}` },
   dataSchema: dnskeySchema,
   parseContent(content) {
     const [[flags, protocol, alg], key] = split(content, 3, 'flags protocol algorithm key')
@@ -88,7 +58,7 @@ export const DNSKEY = defineData<z.infer<typeof dnskeySchema>>({
       data: {
         flags: numberToken(flags),
         protocol: numberToken(protocol),
-        algorithm: mnemonic(alg, ALGORITHMS),
+        algorithm: mnemonic(alg, DNSSEC_ALGORITHMS),
         public_key: key,
       },
     }
@@ -97,20 +67,24 @@ export const DNSKEY = defineData<z.infer<typeof dnskeySchema>>({
   formatData: (d) => `${d.flags} ${d.protocol} ${d.algorithm} ${d.public_key}`,
 })
 
-/** Hex digits per DS digest type (RFC 4034, 4509, 6605). */
-const DS_DIGEST_HEX: Record<number, number> = { 1: 40, 2: 64, 4: 96 }
+/** Hex digits of a DS digest of the given type, when its length is known. */
+const dsDigestHex = (digestType: number): number | undefined => {
+  const octets = DS_DIGEST_TYPES[digestType]?.octets
+  return octets === undefined ? undefined : octets * 2
+}
 
 const dsSchema = z.object({ key_tag: u16(), algorithm: u8(), digest_type: u8(), digest: str() })
 export const DS = defineData<z.infer<typeof dsSchema>>({
   type: 'DS',
   errorCode: 9124,
+  example: { fields: { content: `2371 13 2 ${SHA256_EXAMPLE}` }, presentation: `2371 13 2 ${SHA256_EXAMPLE}` },
   dataSchema: dsSchema,
   parseContent(content) {
     const [[keyTag, alg, digestType], digest] = split(content, 3, 'key_tag algorithm type digest')
     return {
       data: {
         key_tag: numberToken(keyTag),
-        algorithm: mnemonic(alg, ALGORITHMS),
+        algorithm: mnemonic(alg, DNSSEC_ALGORITHMS),
         digest_type: numberToken(digestType),
         digest,
       },
@@ -118,7 +92,7 @@ export const DS = defineData<z.infer<typeof dsSchema>>({
   },
   canonicalize: (d) => ({
     ...d,
-    digest: parseHex(d.digest, 'data.digest', DS_DIGEST_HEX[d.digest_type]),
+    digest: parseHex(d.digest, 'data.digest', dsDigestHex(d.digest_type)),
   }),
   formatData: (d) => `${d.key_tag} ${d.algorithm} ${d.digest_type} ${d.digest}`,
 })
@@ -138,6 +112,7 @@ function tlsaLike(type: 'TLSA' | 'SMIMEA', errorCode: number) {
   return defineData<TlsaData>({
     type,
     errorCode,
+    example: { fields: { content: `3 1 1 ${SHA256_EXAMPLE}` }, presentation: `3 1 1 ${SHA256_EXAMPLE}` },
     dataSchema: tlsaSchema,
     parseContent(content) {
       const [[usage, selector, matching], cert] = split(content, 3, 'usage selector type data')
@@ -168,6 +143,7 @@ const sshfpSchema = z.object({ algorithm: u8(), type: u8(), fingerprint: str() }
 export const SSHFP = defineData<z.infer<typeof sshfpSchema>>({
   type: 'SSHFP',
   errorCode: 9132,
+  example: { fields: { content: `4 2 ${SHA256_EXAMPLE}` }, presentation: `4 2 ${SHA256_EXAMPLE}` },
   dataSchema: sshfpSchema,
   parseContent(content) {
     const [[alg, type], fingerprint] = split(content, 2, 'algorithm type fingerprint')

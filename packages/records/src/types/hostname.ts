@@ -9,13 +9,15 @@ import { targetHost } from './common.ts'
 function hostnameSpec(
   type: 'CNAME' | 'NS' | 'PTR',
   errorCode: number,
-  proxiable: boolean
+  proxiable: boolean,
+  target: string
 ): ContentSpec {
   return {
     kind: 'content',
     type,
     code: TYPE_CODES[type],
     errorCode,
+    example: { fields: { content: target }, presentation: `${target}.` },
     proxiable,
     priority: 'none',
     dataKeys: [],
@@ -32,6 +34,6 @@ function hostnameSpec(
   }
 }
 
-export const CNAME = hostnameSpec('CNAME', 9007, true)
-export const NS = hostnameSpec('NS', 9128, false)
-export const PTR = hostnameSpec('PTR', 9130, false)
+export const CNAME = hostnameSpec('CNAME', 9007, true, 'target.example.com')
+export const NS = hostnameSpec('NS', 9128, false, 'ns1.example.net')
+export const PTR = hostnameSpec('PTR', 9130, false, 'host.example.com')

@@ -16,6 +16,10 @@ type SrvData = z.infer<typeof schema>
 export const SRV = defineData<SrvData>({
   type: 'SRV',
   errorCode: 9036,
+  example: {
+    fields: { data: { priority: 10, weight: 5, port: 5223, target: 'server.example.com' } },
+    presentation: '10 5 5223 server.example.com.',
+  },
   priority: 'data',
   dataSchema: schema,
   parseContent(content, priority) {

@@ -7,7 +7,7 @@ import { z } from 'zod'
 import { fail } from '../errors.ts'
 import { str, u16 } from '../fields.ts'
 import { absolutize, fqdn } from '../names.ts'
-import type { StoredRecord } from '../spec.ts'
+import type { StoredRecord, TypeExample } from '../spec.ts'
 import { formatSvcParams, parseSvcParams } from '../svcparams.ts'
 import { numberToken, targetHost } from './common.ts'
 import { defineData } from './define.ts'
@@ -21,10 +21,11 @@ function split(rdata: string): [string, string, string] {
   return [m[1] as string, m[2] as string, m[3] as string]
 }
 
-function svcbLike(type: 'SVCB' | 'HTTPS', errorCode: number) {
+function svcbLike(type: 'SVCB' | 'HTTPS', errorCode: number, example: TypeExample) {
   return defineData<SvcbData>({
     type,
     errorCode,
+    example,
     priority: 'data',
     dataSchema: schema as unknown as z.ZodObject & z.ZodType<SvcbData>,
     parseContent(content) {
@@ -56,5 +57,11 @@ function svcbLike(type: 'SVCB' | 'HTTPS', errorCode: number) {
   })
 }
 
-export const SVCB = svcbLike('SVCB', 9133)
-export const HTTPS = svcbLike('HTTPS', 9125)
+export const SVCB = svcbLike('SVCB', 9133, {
+  fields: { content: '2 svc.example.net alpn="h3,h2" port=8443' },
+  presentation: '2 svc.example.net. alpn="h3,h2" port=8443',
+})
+export const HTTPS = svcbLike('HTTPS', 9125, {
+  fields: { content: '1 . alpn="h2,h3"' },
+  presentation: '1 . alpn="h2,h3"',
+})

@@ -5,6 +5,7 @@ import { fail } from '../errors.ts'
 import { TYPE_CODES } from '../record-type.ts'
 import type { ContentSpec } from '../spec.ts'
 import { formatTxtStrings, parseTxtStrings } from '../txt.ts'
+import { KEY_EXAMPLE } from './examples.ts'
 
 /** RFC limit on one record's wire size, which bounds TXT rdata. */
 export const MAX_TXT_WIRE = 4096
@@ -14,6 +15,7 @@ export const TXT: ContentSpec = {
   type: 'TXT',
   code: TYPE_CODES.TXT,
   errorCode: 9135,
+  example: { fields: { content: '"a" "b"' }, presentation: '"a" "b"' },
   proxiable: false,
   priority: 'none',
   dataKeys: [],
@@ -37,6 +39,7 @@ export const OPENPGPKEY: ContentSpec = {
   type: 'OPENPGPKEY',
   code: TYPE_CODES.OPENPGPKEY,
   errorCode: 9129,
+  example: { fields: { content: KEY_EXAMPLE }, presentation: KEY_EXAMPLE },
   proxiable: false,
   priority: 'none',
   dataKeys: [],

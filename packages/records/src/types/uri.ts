@@ -26,6 +26,7 @@ function parse(content: string): { priority?: number; data: Record<string, unkno
 export const URI = defineData<UriData>({
   type: 'URI',
   errorCode: 9136,
+  example: { fields: { content: '1 "https://x"', priority: 10 }, presentation: '10 1 "https://x"' },
   priority: 'required',
   dataSchema: schema,
   parseContent: (content) => parse(content),

@@ -4,10 +4,10 @@
  * One RR per line: `<owner> <ttl> IN <TYPE> <rdata…>`. Owners and the names inside CNAME, NS,
  * PTR, DNAME, MX and SRV rdata are relative to the origin unless they end with a dot; `@` is the
  * apex. A trailing `; proxied` marks the RR's set as proxied. An apex SOA line sets the zone's
- * SOA (else a default one). Empty non-terminals are added the way the builder writes them.
+ * SOA (else a default one). Empty non-terminals are added by kv-layout's `withEmptyNonTerminals`,
+ * the function `zoneImage` (and so every KV fixture) uses.
  */
 import {
-  ancestorsBetween,
   isInZone,
   nodeNamesFor,
   normalizeName,
@@ -17,6 +17,7 @@ import {
   type ZoneLookup,
   type ZoneMeta,
   type ZoneView,
+  withEmptyNonTerminals,
 } from '@edgedns/kv-layout'
 
 export interface TestZone {
@@ -90,10 +91,7 @@ export function parseZone(origin: string, text: string, options: ZoneOptions = {
     set.rdata.push(rest.join(' '))
     if (comment.trim() === 'proxied') set.proxied = true
   }
-  for (const name of [...nodes.keys()]) {
-    for (const ancestor of ancestorsBetween(name, zone)) nodeAt(nodes, ancestor)
-  }
-  return { meta, nodes }
+  return { meta, nodes: withEmptyNonTerminals(zone, nodes) }
 }
 
 function nodeAt(nodes: Map<string, NodeData>, name: string): NodeData {

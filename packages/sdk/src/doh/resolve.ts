@@ -3,8 +3,7 @@
  */
 import { EdgeDnsError } from '../errors.ts'
 import type { Fetch } from '../http.ts'
-import { decodeMessage, type DnsMessage } from './decode.ts'
-import { encodeQuery, type QueryOptions } from './encode.ts'
+import { decodeMessage, encodeQuery, type DnsMessage, type QueryOptions } from './message.ts'
 
 export const DNS_MESSAGE = 'application/dns-message'
 

@@ -2,12 +2,13 @@
  * @module The batch engine: load once, plan in memory, write in one D1 batch; re-plan on a lost race.
  * Every record write in the API (single-record endpoints, batch, import) goes through here.
  */
+import { commitZoneChange, CommitConflict } from '../commit/zone-change.ts'
 import { ApiError, Codes } from '../http/api-error.ts'
 import { nowIso, recordIdGenerator } from '../http/ids.ts'
 import { loadForBatch } from './load.ts'
 import { planBatch, type Plan } from './plan.ts'
 import type { BatchRequest } from './request.ts'
-import { VERSION_CONFLICT, writeStatements } from './write.ts'
+import { writeStatements } from './write.ts'
 
 export interface ApplyTarget {
   zoneId: string
@@ -30,7 +31,7 @@ export interface Applied {
   attempts: number
 }
 
-export const MAX_ATTEMPTS = 12
+const MAX_ATTEMPTS = 12
 
 export async function applyBatch(db: D1Database, target: ApplyTarget, req: BatchRequest, pointers: boolean): Promise<Applied> {
   for (let attempt = 1; ; attempt++) {
@@ -44,12 +45,12 @@ export async function applyBatch(db: D1Database, target: ApplyTarget, req: Batch
     if (plan.changes.length === 0) return { plan, seq: loaded.guard.changeSeq, attempts: attempt, timings: { load: t1 - t0, plan: t2 - t1, write: 0 } }
     const stmts = writeStatements(db, { zoneId: target.zoneId, guard: loaded.guard, tokenId: target.tokenId, now }, plan.changes)
     try {
-      await db.batch(stmts)
+      await commitZoneChange(db, stmts)
       const timings = { load: t1 - t0, plan: t2 - t1, write: performance.now() - t2 }
       return { plan, seq: loaded.guard.changeSeq + plan.changes.length, attempts: attempt, timings }
     } catch (e) {
-      const message = String((e as Error).message ?? e)
-      if (isConflict(message)) {
+      if (!(e instanceof CommitConflict)) throw e
+      if (e.reason === 'zone-changed') {
         if (attempt >= MAX_ATTEMPTS) {
           throw new ApiError(409, Codes.conflictRetry, `The zone changed ${MAX_ATTEMPTS} times while this batch was being applied; nothing was changed. Retry the request.`)
         }
@@ -57,17 +58,11 @@ export async function applyBatch(db: D1Database, target: ApplyTarget, req: Batch
         await sleep(Math.random() * Math.min(250, 4 * 2 ** attempt))
         continue
       }
-      if (message.includes('UNIQUE constraint failed: dns_records')) {
-        throw ApiError.badRequest(81058, 'An identical record already exists.')
-      }
-      if (message.includes('FOREIGN KEY constraint failed')) throw new ApiError(404, Codes.zoneNotFound, 'Zone not found')
+      if (e.reason === 'identical-record') throw ApiError.badRequest(81058, 'An identical record already exists.')
+      if (e.reason === 'zone-missing') throw new ApiError(404, Codes.zoneNotFound, 'Zone not found')
       throw e
     }
   }
-}
-
-function isConflict(message: string): boolean {
-  return message.includes(VERSION_CONFLICT) || message.includes('UNIQUE constraint failed: change_log')
 }
 
 function sleep(ms: number): Promise<void> {

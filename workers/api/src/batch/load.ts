@@ -5,15 +5,10 @@
  * the records beside a deleted one are not read.
  */
 import { normalizeName } from '@edgedns/records'
+import type { ZoneGuard } from '../commit/zone-change.ts'
 import { fromRow, reverseName, type DnsRecord, type RecordRow } from '../records/model.ts'
 import { jsonChunks } from './json-chunks.ts'
 import type { BatchRequest } from './request.ts'
-
-export interface ZoneGuard {
-  version: number
-  changeSeq: number
-  serial: number
-}
 
 export interface Loaded {
   guard: ZoneGuard
@@ -27,7 +22,7 @@ export interface ReferencedIds {
   deletedOnly: string[]
 }
 
-export function referencedIds(req: BatchRequest): ReferencedIds {
+function referencedIds(req: BatchRequest): ReferencedIds {
   const rewritten = new Set<string>()
   for (const list of [req.patches, req.puts]) for (const item of list ?? []) rewritten.add(item.id)
   const deletedOnly = new Set<string>()
@@ -36,7 +31,7 @@ export function referencedIds(req: BatchRequest): ReferencedIds {
 }
 
 /** Names the batch writes to; unparsable names are skipped here and rejected by the plan. */
-export function referencedNames(req: BatchRequest, zoneName: string): string[] {
+function referencedNames(req: BatchRequest, zoneName: string): string[] {
   const names = new Set<string>()
   for (const list of [req.patches, req.puts, req.posts]) {
     for (const item of list ?? []) {

@@ -1,37 +1,18 @@
 /**
  * @module Turns a plan into one D1 batch of a handful of bulk statements: the version guard,
- * deletes, in-place updates, inserts, and the change log (transactional outbox and audit trail in one).
+ * deletes, in-place updates, inserts, and the change log (transactional outbox and audit trail in one),
+ * the guard and the log rows coming from the commit module.
  */
 import { RECORD_COLUMNS, reverseName, type DnsRecord } from '../records/model.ts'
 import { jsonChunks } from './json-chunks.ts'
 import type { Change } from './plan.ts'
-import type { ZoneGuard } from './load.ts'
+import { guardStatement, INSERT_RECORD_CHANGES, type GuardContext, type RecordLogRow } from '../commit/zone-change.ts'
 
-export interface WriteContext {
-  zoneId: string
-  guard: ZoneGuard
+export interface WriteContext extends GuardContext {
   tokenId: string
-  now: string
 }
 
-/** A guard failure surfaces as this constraint error; the engine re-plans and retries. */
-export const VERSION_CONFLICT = 'NOT NULL constraint failed: zones.version'
-
-export function nextSerial(serial: number, nowMs: number): number {
-  return Math.max(serial + 1, Math.floor(nowMs / 1000))
-}
-
-/** Bumps version, serial and change sequence; fails the whole batch if another writer committed first. */
-export function guardStatement(db: D1Database, ctx: WriteContext, changeCount: number): D1PreparedStatement {
-  return db
-    .prepare(
-      `UPDATE zones SET version = CASE WHEN version = ?1 THEN version + 1 END,
-         change_seq = change_seq + ?2, serial = ?3, modified_on = ?4 WHERE id = ?5`
-    )
-    .bind(ctx.guard.version, changeCount, nextSerial(ctx.guard.serial, Date.parse(ctx.now)), ctx.now, ctx.zoneId)
-}
-
-// jsonb_each hands each row to `->>` as a binary JSON value: about twice as fast as json_each text.
+// jsonb_each hands each row to `->>` as a binary JSON value, so no field is parsed from text again.
 // zone_id and modified_on are the same for every row of a batch, so they are bound once.
 const ROW_COLUMNS = RECORD_COLUMNS.filter((c) => c !== 'zone_id' && c !== 'modified_on')
 const INSERT_RECORDS = `INSERT INTO dns_records (zone_id, modified_on, ${ROW_COLUMNS.join(', ')})
@@ -44,21 +25,6 @@ export function rowValues(r: DnsRecord): unknown[] {
     r.proxied ? 1 : 0, r.comment, JSON.stringify(r.tags), JSON.stringify(r.settings), r.createdOn, r.commentModifiedOn, r.tagsModifiedOn,
   ]
 }
-
-/**
- * Change log rows keep only the record as it was BEFORE the change (null for creates): the state
- * after a change is the next change's `before`, or the live row, so the audit trail is complete
- * without writing every new record twice. The before-image and old name are read from the row
- * itself (this statement runs before the batch deletes or rewrites any row), so they never travel
- * in the request: a change costs the database ~70 bytes of parameters, not a whole record.
- * Each change is one id at most once (the plan folds a batch into one change per record), so the
- * row it joins is exactly the plan's `before`.
- */
-export const INSERT_CHANGES = `INSERT INTO change_log (zone_id, seq, op, record_id, old_name, new_name, type, token_id, before, created_on)
-  SELECT ?1, c.value ->> 0, c.value ->> 1, c.value ->> 2, r.name, c.value ->> 3, c.value ->> 4, ?2,
-    CASE WHEN r.id IS NULL THEN NULL ELSE json_array(${RECORD_COLUMNS.map((col) => `r.${col}`).join(', ')}) END, ?3
-  FROM jsonb_each(?4) AS c
-  LEFT JOIN dns_records AS r ON c.value ->> 1 <> 'create' AND r.id = c.value ->> 2 AND +r.zone_id = ?1`
 
 /** Columns an UPDATE may rewrite: all but the key, the zone and the creation time. */
 const UPDATE_COLUMNS = ROW_COLUMNS.filter((c) => c !== 'id' && c !== 'created_on')
@@ -128,8 +94,8 @@ export function writeStatements(db: D1Database, ctx: WriteContext, changes: Chan
   const stmts = [guardStatement(db, ctx, changes.length)]
   // The change log goes first: it reads each before-image from the row the later statements change.
   const base = ctx.guard.changeSeq
-  const log = changes.map((c, i) => [base + i + 1, c.op, c.recordId, c.after?.name ?? null, (c.after ?? c.before)!.type])
-  for (const chunk of jsonChunks(log)) stmts.push(db.prepare(INSERT_CHANGES).bind(ctx.zoneId, ctx.tokenId, ctx.now, chunk))
+  const log = changes.map((c, i): RecordLogRow => [base + i + 1, c.op, c.recordId, c.after?.name ?? null, (c.after ?? c.before)!.type])
+  for (const chunk of jsonChunks(log)) stmts.push(db.prepare(INSERT_RECORD_CHANGES).bind(ctx.zoneId, ctx.tokenId, ctx.now, chunk))
   const routes = routeUpdates(changes)
   const removed = [...changes.filter((c) => c.op === 'delete'), ...routes.reinsert].map((c) => c.recordId)
   for (const chunk of jsonChunks(removed)) {

@@ -6,11 +6,11 @@
  *    the mirror (an empty one as such, so no stale bucket survives), then the zone key and a head
  *    slot announcing the bucket count: readers switch generation atomically with that head. An
  *    earlier bucket count is retired (deleted) after a grace period;
- * 3. sweep: leftovers of layout v1 (`n:<zone>:` keys) are listed and deleted.
+ * 3. sweep: bucket keys of a count that is neither live nor retiring are listed and deleted.
  * The cursor moves to the sequence committed when the build started; changes made during the
  * build are replayed by per-record passes after it.
  */
-import { ancestorsBetween, bucketCountFor, encodeNode, isInZone, zoneKey } from '@edgedns/kv-layout'
+import { ancestorsBetween, bucketCountFor, bucketPrefix, encodeNode, isInZone, zoneKey } from '@edgedns/kv-layout'
 import { reverseName } from '../records/model.ts'
 import type { StepContext, StepOutcome } from './context.ts'
 import { namesWithRecords, readNames, readPage, readZone } from './queries.ts'
@@ -167,16 +167,14 @@ async function writeBuckets(ctx: StepContext, p: FullProgress): Promise<FullOutc
 }
 
 /**
- * Deletes leftovers: layout-v1 `n:<zone>:` keys (a zone migrating from v1), then bucket keys of a
- * count that is neither live nor retiring (e.g. left by an earlier zone of the same name).
+ * Deletes leftovers: bucket keys of a count that is neither live nor retiring (e.g. left by an
+ * earlier zone of the same name).
  */
 async function sweepPages(ctx: StepContext, p: FullProgress): Promise<FullOutcome> {
   const { io, limits, state } = ctx
   const zone = state.zoneName!
+  const prefix = bucketPrefix(zone)
   for (;;) {
-    const stage = p.sweepStage ?? 0
-    if (stage > 1) return finish(ctx, p)
-    const prefix = stage === 0 ? `n:${zone}:` : `b:${zone}:`
     const keep = new Set([state.layout?.buckets, ...state.retire.map((r) => r.buckets)])
     const limit = Math.min(limits.listPage, ctx.budget.remaining - 1)
     // A fresh invocation always lists (even a small page); a used one yields rather than list tiny pages.
@@ -189,7 +187,7 @@ async function sweepPages(ctx: StepContext, p: FullProgress): Promise<FullOutcom
       ...(p.listCursor ? { cursor: p.listCursor } : {}),
     })
     const ops: KeyOp[] = listed.keys
-      .filter((k) => stage === 0 || !keep.has(Number(k.name.slice(prefix.length).split(':')[0])))
+      .filter((k) => !keep.has(Number(k.name.slice(prefix.length).split(':')[0])))
       .map((k) => ({ key: k.name, value: null }))
     const written = await applyOps(io, ctx.ledger, ctx.budget, ops, {
       freshSince: ALWAYS,
@@ -197,10 +195,8 @@ async function sweepPages(ctx: StepContext, p: FullProgress): Promise<FullOutcom
     })
     if (written.kind === 'deferred') return written
     p.keysDeleted += written.deletes
-    if (listed.list_complete) {
-      p.sweepStage = stage + 1
-      p.listCursor = null
-    } else p.listCursor = listed.cursor
+    if (listed.list_complete) return finish(ctx, p)
+    p.listCursor = listed.cursor
     ctx.save()
   }
 }

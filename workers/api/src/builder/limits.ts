@@ -8,8 +8,6 @@ export interface BuildLimits {
   maxKvOps: number
   /** Change-log rows read per query. */
   logChunk: number
-  /** Distinct owner names per full-build page. */
-  pageNames: number
   /** Layout v2: target names per bucket when a full build picks the bucket count. */
   namesPerBucket: number
   /** Layout v2: most touched names one per-record pass reads from D1 (its KV cost is in buckets). */
@@ -31,10 +29,9 @@ export interface BuildLimits {
   backoffMaxMs: number
 }
 
-export const DEFAULT_LIMITS: BuildLimits = {
+const DEFAULT_LIMITS: BuildLimits = {
   maxKvOps: 1000,
   logChunk: 20_000,
-  pageNames: 200,
   mirrorPageNames: 2000,
   passNames: 20_000,
   namesPerBucket: NAMES_PER_BUCKET,

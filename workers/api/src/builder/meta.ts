@@ -9,7 +9,7 @@ import type { BuilderState } from './state.ts'
 import { zoneMetaFrom, type ValueRow, type ZoneDbRow } from './values.ts'
 
 /** The live layout, with the most recent bucket count still readable as `prev`. */
-export function layoutOf(state: BuilderState, buckets = state.layout?.buckets): ZoneLayout | null {
+function layoutOf(state: BuilderState, buckets = state.layout?.buckets): ZoneLayout | null {
   if (buckets === undefined) return null
   const retiring = state.retire.filter((r) => r.buckets !== buckets).at(-1)
   return retiring ? { buckets, prev: retiring.buckets } : { buckets }

@@ -6,8 +6,8 @@
  * Every row is derived from D1: per-record passes recompute the touched names, a full build
  * refills the table from scratch (`nodes_next`, swapped in when complete). `nodes_next` is filled
  * without any index and indexed once, sorted, at the swap: inserting a million names into two
- * random-order B-trees thrashes SQLite's page cache (≈ 30 s locally), appending them and
- * building the indexes after takes ≈ 3 s.
+ * random-order B-trees thrashes SQLite's page cache; appending them and building the indexes
+ * afterwards does not.
  */
 import { bucketKey, EMPTY_BUCKET, encodeBucketText, nameHash } from '@edgedns/kv-layout'
 import type { KeyOp } from './writer.ts'

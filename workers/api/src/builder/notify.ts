@@ -1,31 +1,17 @@
 /**
- * @module Tells a zone's ZoneBuilder that its change log moved, once the response has been sent.
- * A lost notification is healed by the builder's alarm and the cron sweep.
+ * @module Sends the builder notifications a handler queued (`notifyBuilder` in commit/zone-change.ts)
+ * once the response has been sent. A lost notification is healed by the builder's alarm and the
+ * cron sweep.
  *
  * Handlers queue the notifications of large changes; `notifyAfterResponse` sends them when the
  * response body has been handed over in full. Where the builder shares the runtime's thread (workerd locally) its pass
  * would otherwise run before the response is sent, and a client would wait for the build; on
  * Cloudflare the builder runs in its own Durable Object and the wait is the body's transfer time.
  */
-import type { Context, MiddlewareHandler } from 'hono'
+import type { MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../http/app-env.ts'
 
 export type AfterResponse = (() => Promise<unknown>)[]
-
-/**
- * Changes above which the notification waits for the response: a small pass costs less than the
- * wait (one-record changes keep their latency), a large one would hold the response up locally.
- */
-const AFTER_RESPONSE_ABOVE = 100
-
-export function notifyBuilder(c: Context<AppEnv>, zoneId: string, seq: number, changes = 1): void {
-  const stub = c.env.ZONE_BUILDER.get(c.env.ZONE_BUILDER.idFromName(zoneId))
-  const send = () =>
-    stub.notify(zoneId, seq).catch((e: unknown) => console.warn('builder notification lost; the sweep will heal it', zoneId, seq, e))
-  const queue = c.get('afterResponse')
-  if (queue && changes > AFTER_RESPONSE_ABOVE) queue.push(send)
-  else c.executionCtx.waitUntil(send())
-}
 
 /** Runs the queued notifications after the response body has gone out (or the client left). */
 export const notifyAfterResponse: MiddlewareHandler<AppEnv> = async (c, next) => {

@@ -1,19 +1,19 @@
 /**
- * @module Zone purge after `zone_delete`: delete every bucket key (KV list by prefix; leftover
- * `n:<zone>:` keys of an old layout too), the head slots and the zone key. Zone names can be reused: when a live zone holds the name, its keys are not deleted
+ * @module Zone purge after `zone_delete`: delete every bucket key and overlay key (KV list by
+ * prefix), the head slots and the zone key. Zone names can be reused: when a live zone holds the name, its keys are not deleted
  * here and that zone gets a full build request instead (which also removes this zone's leftovers).
  * Deletes are writes: each key is paced to one write per second like the passes' writes (a zone
  * deleted right after a change waits out the interval of the keys that change wrote).
  */
-import { headKeys, zoneKey } from '@edgedns/kv-layout'
+import { bucketPrefix, headKeys, overlayPrefix, zoneKey } from '@edgedns/kv-layout'
+import type { BuilderBinding } from '../commit/zone-change.ts'
 import type { StepContext, StepOutcome } from './context.ts'
 import { lastLoggedSeq, liveZoneNamed } from './queries.ts'
 import { requestFullBuild } from './request-full.ts'
 import { ALWAYS, applyOps } from './writer.ts'
 
-export interface PurgeEnv {
+export interface PurgeEnv extends BuilderBinding {
   DB: D1Database
-  ZONE_BUILDER: DurableObjectNamespace<import('./zone-builder.ts').ZoneBuilder>
 }
 
 export async function startPurge(ctx: StepContext): Promise<void> {
@@ -34,9 +34,10 @@ export async function purgeStep(ctx: StepContext, env: PurgeEnv): Promise<StepOu
   if (name !== null) {
     const successor = await liveZoneNamed(io.db, name)
     if (successor === null) {
-      // Layout v1 keys first, then every bucket key of any bucket count (layout v2).
-      for (let stage = purge.stage ?? 0; stage < 3; stage++) {
-      const prefix = [`n:${name}:`, `b:${name}:`, `o:${name}:`][stage]!
+      // Every bucket key of any bucket count, then every overlay key.
+      const prefixes = [bucketPrefix(name), overlayPrefix(name)]
+      for (let stage = purge.stage ?? 0; stage < prefixes.length; stage++) {
+      const prefix = prefixes[stage]!
       for (;;) {
         const limit = Math.min(ctx.limits.listPage, ctx.budget.remaining - 2)
         if (limit < 1 || (ctx.budget.used > 0 && limit < Math.min(ctx.limits.listPage, 50)))

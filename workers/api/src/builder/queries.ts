@@ -27,9 +27,6 @@ export const SQL = {
   page: `SELECT name_rev, ${VALUE_COLUMNS} FROM dns_records WHERE zone_id = ?1 AND name_rev IN (
       SELECT DISTINCT name_rev FROM dns_records WHERE zone_id = ?1 AND name_rev > ?2 ORDER BY name_rev LIMIT ?3)
     ORDER BY name_rev, type, content`,
-  live: `SELECT j.value ->> 0 AS name FROM json_each(?2) j WHERE EXISTS (SELECT 1 FROM dns_records r
-    WHERE r.zone_id = ?1 AND r.name_rev >= (j.value ->> 1) AND r.name_rev < (j.value ->> 1) || '/'
-      AND (r.name_rev = (j.value ->> 1) OR r.name_rev > (j.value ->> 1) || '.'))`,
   liveZone: "SELECT id FROM zones WHERE name = ?1 AND status != 'deleted'",
 } as const
 
@@ -138,21 +135,6 @@ export async function readPage(
     else names.push({ name: r.name, rev: r.name_rev, rows: [r] })
   }
   return { names, last: names.length < limit }
-}
-
-/** Which of `names` should have a node key: they have records or a name below them. */
-export async function liveNames(
-  db: D1Database,
-  zoneId: string,
-  names: string[]
-): Promise<Set<string>> {
-  if (names.length === 0) return new Set()
-  const revs = names.map((n) => [n, reverseName(n)])
-  const { results } = await db
-    .prepare(SQL.live)
-    .bind(zoneId, JSON.stringify(revs))
-    .all<{ name: string }>()
-  return new Set(results.map((r) => r.name))
 }
 
 /** A live zone currently holding `name` (zone names can be reused after a delete). */

@@ -8,7 +8,7 @@ export interface FullProgress {
   /** Committed change sequence when the build started; the cursor moves here when it ends. */
   startSeq: number
   startedAt: number
-  /** write: D1 → node mirror (no KV); buckets: mirror → bucket keys, then the meta key (the switch); sweep: legacy v1 keys. */
+  /** write: D1 → node mirror (no KV); buckets: mirror → bucket keys, then the meta key (the switch); sweep: dead bucket counts. */
   phase: 'write' | 'buckets' | 'sweep'
   /** Bucket count this build writes (chosen when the mirror is complete; 0 before). */
   buckets: number
@@ -18,8 +18,6 @@ export interface FullProgress {
   afterRev: string
   /** Empty non-terminals written by this build that enclose the last written name. */
   ents: string[]
-  /** Sweep stage: 0 = layout-v1 keys, 1 = bucket keys of dead bucket counts, 2 = done. */
-  sweepStage?: number
   /** KV list cursor of the sweep. */
   listCursor: string | null
   keysWritten: number
@@ -38,7 +36,7 @@ export interface RetireProgress {
 /** A resumable zone purge after `zone_delete`. */
 export interface PurgeProgress {
   seq: number
-  /** 0 = layout-v1 keys, 1 = bucket keys. */
+  /** Key family being deleted: 0 = bucket keys, 1 = overlay keys, 2 = done. */
   stage?: number
   listCursor: string | null
 }
@@ -117,7 +115,7 @@ export interface BuilderState {
   overlayKeys: { key: string; at: number }[]
 }
 
-export function initialState(): BuilderState {
+function initialState(): BuilderState {
   return {
     zoneId: null,
     zoneName: null,

@@ -3,10 +3,10 @@
  * is ahead of its built sequence, and of deleted zones whose purge is not built yet. Heals lost
  * notifications and builders whose alarm chain broke.
  */
+import { builderStub, type BuilderBinding } from '../commit/zone-change.ts'
 
-export interface SweepEnv {
+export interface SweepEnv extends BuilderBinding {
   DB: D1Database
-  ZONE_BUILDER: DurableObjectNamespace<import('./zone-builder.ts').ZoneBuilder>
 }
 
 export interface SweepResult {
@@ -15,7 +15,7 @@ export interface SweepResult {
   failed: number
 }
 
-export const SWEEP_LIMIT = 1000
+const SWEEP_LIMIT = 1000
 
 const LAGGING_SQL = `
   SELECT z.id AS zone_id, z.change_seq AS seq FROM zones z LEFT JOIN build_state b ON b.zone_id = z.id
@@ -40,7 +40,7 @@ export async function sweep(env: SweepEnv): Promise<SweepResult> {
   const lagging = await laggingZones(env.DB)
   const settled = await Promise.allSettled(
     lagging.map(({ zone_id, seq }) =>
-      env.ZONE_BUILDER.get(env.ZONE_BUILDER.idFromName(zone_id)).notify(zone_id, seq)
+      builderStub(env, zone_id).notify(zone_id, seq)
     )
   )
   const failed = settled.filter((s) => s.status === 'rejected').length

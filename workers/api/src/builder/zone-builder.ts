@@ -6,6 +6,7 @@
  */
 import { zoneCandidates } from '@edgedns/kv-layout'
 import { DurableObject } from 'cloudflare:workers'
+import { builderStub } from '../commit/zone-change.ts'
 import type { StepContext, StepOutcome } from './context.ts'
 import { fullBuildStep } from './full-build.ts'
 import { ioFrom, KvBudget, type BuilderIo } from './io.ts'
@@ -230,7 +231,7 @@ export class ZoneBuilder extends DurableObject<Env> {
       const ancestors = zoneCandidates(name).slice(1)
       for (const id of await zonesNamed(this.io.db, ancestors)) {
         if (id === s.zoneId) continue
-        await this.env.ZONE_BUILDER.get(this.env.ZONE_BUILDER.idFromName(id)).refreshMeta(id)
+        await builderStub(this.env, id).refreshMeta(id)
       }
     }
     s.announce = false

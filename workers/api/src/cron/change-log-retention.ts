@@ -12,10 +12,10 @@
  * zone's oldest entry and deleting at most DELETE_CHUNK rows.
  */
 
-export const DEFAULT_RETENTION_DAYS = 90
-export const ZONES_PER_RUN = 20
-export const SCAN_SEQS = 20_000
-export const DELETE_CHUNK = 5000
+const DEFAULT_RETENTION_DAYS = 90
+const ZONES_PER_RUN = 20
+const SCAN_SEQS = 20_000
+const DELETE_CHUNK = 5000
 
 export interface RetentionOptions {
   retentionDays: number

@@ -1,9 +1,8 @@
 /**
- * @module Cloudflare v4 response envelope builders.
+ * @module Cloudflare v4 response envelope builders for answers (failures: on-error.ts).
  */
 import type { Context } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import type { ErrorItem } from './api-error.ts'
 
 export interface ResultInfo {
   page: number
@@ -19,15 +18,6 @@ export function ok<T>(c: Context, result: T, status: ContentfulStatusCode = 200)
 
 export function okList<T>(c: Context, result: T[], info: ResultInfo): Response {
   return c.json({ success: true, errors: [], messages: [], result, result_info: info })
-}
-
-export function failureBody(errors: ErrorItem[]): {
-  success: false
-  errors: ErrorItem[]
-  messages: []
-  result: null
-} {
-  return { success: false, errors, messages: [], result: null }
 }
 
 export function resultInfo(page: number, perPage: number, count: number, total: number): ResultInfo {

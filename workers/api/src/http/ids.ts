@@ -10,7 +10,7 @@ export function newId(): string {
 /**
  * Record ids for one batch: 12 hex of milliseconds, 10 random hex per batch, then a 10-hex counter.
  * Ids of a batch sort together and after older ones, so bulk inserts append to the id index
- * instead of touching random pages (measured: about 20% faster inserts at 100k records).
+ * instead of touching random pages, which keeps large inserts fast.
  */
 export function recordIdGenerator(nowMs = Date.now()): () => string {
   const prefix = nowMs.toString(16).padStart(12, '0').slice(-12) + hex(5)
@@ -22,7 +22,7 @@ function hex(bytes: number): string {
   return [...crypto.getRandomValues(new Uint8Array(bytes))].map((b) => b.toString(16).padStart(2, '0')).join('')
 }
 
-export const ID_PATTERN = /^[0-9a-f]{32}$/
+const ID_PATTERN = /^[0-9a-f]{32}$/
 
 export function isId(s: string): boolean {
   return ID_PATTERN.test(s)

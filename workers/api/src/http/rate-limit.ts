@@ -6,7 +6,7 @@
 import { ApiError, Codes } from './api-error.ts'
 
 /** Period of both limiters in wrangler.toml, in seconds (the binding's `simple.period`). */
-export const RATE_LIMIT_PERIOD_S = 60
+const RATE_LIMIT_PERIOD_S = 60
 
 /** Counts one event under `key`; throws 429 once the limiter's budget for the period is spent. */
 export async function spend(limiter: RateLimit, key: string, what: string): Promise<void> {

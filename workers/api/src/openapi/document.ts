@@ -4,7 +4,8 @@
  */
 import { REGISTRY, RECORD_TYPES } from '@edgedns/records'
 import { z } from 'zod'
-import { NAMED_SCHEMAS, OPERATIONS, type Operation, type Param } from './operations.ts'
+import { CHANGE_SEQ_HEADER } from '../commit/zone-change.ts'
+import { NAMED_SCHEMAS, OPERATIONS, RESPONSE_SCHEMAS, type Operation, type Param } from './operations.ts'
 
 type Json = Record<string, unknown>
 
@@ -30,13 +31,30 @@ function dataSchemas(): Record<string, Json> {
   return out
 }
 
+/**
+ * Replaces every schema nested in `s` that equals another named schema (zod writes nested schemas
+ * out in full) with a reference to it.
+ */
+function withRefs(s: unknown, named: ReadonlyMap<string, string>, self: string): unknown {
+  if (typeof s !== 'object' || s === null) return s
+  const name = named.get(JSON.stringify(s))
+  if (name !== undefined && name !== self) return { $ref: `#/components/schemas/${name}` }
+  if (Array.isArray(s)) return s.map((v) => withRefs(v, named, self))
+  return Object.fromEntries(Object.entries(s).map(([k, v]) => [k, withRefs(v, named, self)]))
+}
+
 function components(): Json {
   const schemas: Record<string, Json> = {}
   for (const [name, schema] of NAMED_SCHEMAS) {
-    const io = name === 'Record' || name === 'Zone' || name === 'Error' || name === 'ResultInfo' ? 'output' : 'input'
+    const io = RESPONSE_SCHEMAS.has(name) ? 'output' : 'input'
     const s = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Json
     delete s.$schema
     schemas[name] = s
+  }
+  const named = new Map(Object.entries(schemas).map(([name, s]) => [JSON.stringify(s), name]))
+  for (const name of Object.keys(schemas)) {
+    const s = schemas[name]!
+    schemas[name] = Object.fromEntries(Object.entries(s).map(([k, v]) => [k, withRefs(v, named, name)]))
   }
   const data = dataSchemas()
   Object.assign(schemas, data)
@@ -117,7 +135,7 @@ export function buildDocument(serverUrl = API_BASE): Json {
     info: {
       title: 'edgedns API',
       version: '1.0.0',
-      description: 'Cloudflare-compatible DNS zones and records API (v4 envelope). Write responses carry the committed change sequence in the x-edgedns-change-seq header.',
+      description: `Cloudflare-compatible DNS zones and records API (v4 envelope). Write responses carry the committed change sequence in the ${CHANGE_SEQ_HEADER} header.`,
     },
     servers: [{ url: serverUrl }],
     security: [{ bearerAuth: [] }],

@@ -153,4 +153,13 @@ export const NAMED_SCHEMAS: [string, z.ZodType][] = [
   ['TokenPolicy', policySchema],
   ['Error', r.errorItem],
   ['ResultInfo', r.resultInfo],
+  ['BatchResult', r.batchResponse],
+  ['DnsSettings', r.dnsSettingsResponse],
+  ['ImportResult', r.importResponse],
+  ['Token', r.tokenResponse],
+  ['Account', r.accountResponse],
+  ['Propagation', r.propagationResponse],
 ]
+
+/** Named schemas that describe answers (the rest describe request bodies). */
+export const RESPONSE_SCHEMAS: ReadonlySet<string> = new Set(['Record', 'Zone', 'Error', 'ResultInfo', 'BatchResult', 'DnsSettings', 'ImportResult', 'Token', 'Account', 'Propagation'])

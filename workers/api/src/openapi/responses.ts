@@ -4,6 +4,7 @@
  */
 import { RECORD_TYPES } from '@edgedns/records'
 import { z } from 'zod'
+import { policySchema } from '../auth/policies.ts'
 
 const id = z.string().regex(/^[0-9a-f]{32}$/).meta({ description: '32 lowercase hex characters', example: '023e105f4ecef8ad9ca31a8372d0c353' })
 const time = z.string().meta({ description: 'RFC 3339 timestamp' })
@@ -159,7 +160,7 @@ export const tokenResponse = z.object({
   modified_on: time,
   expires_on: time.optional(),
   last_used_on: time.optional(),
-  policies: z.array(z.unknown()),
+  policies: z.array(policySchema),
   value: z.string().optional().meta({ description: 'The secret; returned once, on create' }),
 })
 

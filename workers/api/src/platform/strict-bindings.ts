@@ -11,7 +11,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 
 /** Production limits checked in strict mode (Workers Paid). */
-export const PRODUCTION_LIMITS = {
+const PRODUCTION_LIMITS = {
   d1StatementBytes: 100_000,
   d1BoundParameters: 100,
   /** Largest string or BLOB value, and largest row. */

@@ -11,8 +11,7 @@
 import { generateSigningKey, keyTag, sealPrivateKey, MIN_SECRET_LENGTH } from '@edgedns/dnssec'
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
-import { guardStatement } from '../batch/write.ts'
-import { notifyBuilder } from '../builder/notify.ts'
+import { announceCommit, CommitConflict, commitZoneChange, guardStatement, zoneLogStatement } from '../commit/zone-change.ts'
 import { dnssecResult } from '../dnssec/result.ts'
 import { parseDnssecState, reportedStatus, type DnssecState, type StoredKey } from '../dnssec/state.ts'
 import { ApiError, Codes } from '../http/api-error.ts'
@@ -70,21 +69,20 @@ async function save(c: Ctx, zone: ZoneRow, state: Omit<DnssecState, 'seq'> | nul
   const now = nowIso()
   const seq = zone.changeSeq + 1
   const stored = state ? { ...state, seq } : null
-  const guard = { zoneId: zone.id, guard: { version: zone.version, changeSeq: zone.changeSeq, serial: zone.serial }, tokenId: c.var.principal.tokenId, now }
+  const guard = { zoneId: zone.id, guard: { version: zone.version, changeSeq: zone.changeSeq, serial: zone.serial }, now }
   try {
-    await c.env.DB.batch([
+    await commitZoneChange(c.env.DB, [
       guardStatement(c.env.DB, guard, 1),
       c.env.DB.prepare('UPDATE zones SET dnssec = ?2 WHERE id = ?1').bind(zone.id, stored ? JSON.stringify(stored) : null),
-      c.env.DB.prepare("INSERT INTO change_log (zone_id, seq, op, created_on) VALUES (?1, ?2, 'zone', ?3)").bind(zone.id, seq, now),
+      zoneLogStatement(c.env.DB, zone.id, seq, 'zone', now),
     ])
   } catch (e) {
-    if (String(e).includes('NOT NULL constraint failed: zones.version') || String(e).includes('UNIQUE constraint failed: change_log')) {
+    if (e instanceof CommitConflict && e.reason === 'zone-changed') {
       throw new ApiError(409, Codes.conflictRetry, 'The zone changed while DNSSEC was being changed; nothing was changed. Retry the request.')
     }
     throw e
   }
-  notifyBuilder(c, zone.id, seq)
-  c.header('x-edgedns-change-seq', String(seq))
+  announceCommit(c, zone.id, seq, 1)
   return stored
 }
 

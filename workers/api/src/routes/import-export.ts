@@ -8,7 +8,7 @@
 import { parseZoneFile, ZoneFileError } from '@edgedns/zonefile'
 import { eq } from 'drizzle-orm'
 import { Hono, type Context } from 'hono'
-import { notifyBuilder } from '../builder/notify.ts'
+import { announceCommit } from '../commit/zone-change.ts'
 import { accounts } from '../db/schema.ts'
 import { ApiError, Codes } from '../http/api-error.ts'
 import type { AppEnv } from '../http/app-env.ts'
@@ -25,7 +25,6 @@ import { importRecords } from '../zonefile-bridge/staged-import.ts'
 
 export const importExport = new Hono<AppEnv>()
 
-const SEQ_HEADER = 'x-edgedns-change-seq'
 const NEXT_CURSOR_HEADER = 'x-edgedns-next-cursor'
 const MAX_MESSAGES = 100
 /** SOA and apex NS lines are parsed but never imported: allow a few beyond the record limit. */
@@ -76,15 +75,16 @@ importExport.post('/import', async (c) => {
     throw ApiError.badRequest(Codes.batchTooLarge, `This import adds ${items.length} records; the limit for this account is ${limit} records per import.`)
   }
   let seq = zone.changeSeq
+  let changed = 0
   if (items.length > 0) {
     const target = { zoneId: zone.id, zoneName: zone.name, tokenId: c.var.principal.tokenId }
     const imported = await importRecords(c.env.DB, target, items.map((i) => i.fields)).catch((e: unknown) => {
       throw blameLine(e, items)
     })
     seq = imported.seq
-    if (imported.created > 0) notifyBuilder(c, zone.id, imported.seq, imported.created)
+    changed = imported.created
   }
-  c.header(SEQ_HEADER, String(seq))
+  announceCommit(c, zone.id, seq, changed)
   const byType: Record<string, number> = {}
   for (const i of items) byType[i.type] = (byType[i.type] ?? 0) + 1
   const ended = Date.now()

@@ -8,6 +8,7 @@
 import { Hono } from 'hono'
 import { checkConvergence } from '../builder/convergence.ts'
 import { requestFullBuild } from '../builder/request-full.ts'
+import { CHANGE_SEQ_HEADER } from '../commit/zone-change.ts'
 import { ApiError, Codes } from '../http/api-error.ts'
 import type { AppEnv } from '../http/app-env.ts'
 import { ok } from '../http/envelope.ts'
@@ -62,7 +63,7 @@ propagationApp.post('/rebuild', async (c) => {
     c.executionCtx.waitUntil(p.catch(() => {}))
   )
   if (!request) throw new ApiError(404, Codes.zoneNotFound, `Zone ${zone.id} not found`)
-  c.header('x-edgedns-change-seq', String(request.seq))
+  c.header(CHANGE_SEQ_HEADER, String(request.seq))
   return ok(c, { seq: request.seq })
 })
 

@@ -5,7 +5,7 @@
 import { Hono, type Context } from 'hono'
 import { applyBatch, type Applied } from '../batch/apply.ts'
 import { batchRequestSchema, countChanges, type BatchRequest } from '../batch/request.ts'
-import { notifyBuilder } from '../builder/notify.ts'
+import { announceCommit } from '../commit/zone-change.ts'
 import { accounts } from '../db/schema.ts'
 import { ApiError, Codes } from '../http/api-error.ts'
 import type { AppEnv } from '../http/app-env.ts'
@@ -21,15 +21,12 @@ import { eq } from 'drizzle-orm'
 
 export const records = new Hono<AppEnv>()
 
-const SEQ_HEADER = 'x-edgedns-change-seq'
-
 async function run(c: Context<AppEnv>, zone: ZoneRow, req: BatchRequest, pointers: boolean, startedAt: number): Promise<Applied> {
   const applied = await applyBatch(c.env.DB, { zoneId: zone.id, zoneName: zone.name, tokenId: c.var.principal.tokenId }, req, pointers)
-  c.header(SEQ_HEADER, String(applied.seq))
   const t = applied.timings
   const total = performance.now() - startedAt
   c.header('server-timing', `load;dur=${t.load.toFixed(1)}, plan;dur=${t.plan.toFixed(1)}, write;dur=${t.write.toFixed(1)}, total;dur=${total.toFixed(1)}, attempts;desc="${applied.attempts}"`)
-  if (applied.plan.changes.length > 0) notifyBuilder(c, zone.id, applied.seq, applied.plan.changes.length)
+  announceCommit(c, zone.id, applied.seq, applied.plan.changes.length)
   return applied
 }
 

@@ -6,8 +6,7 @@ import { and, eq, ne, sql } from 'drizzle-orm'
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { allows } from '../auth/permissions.ts'
-import { guardStatement } from '../batch/write.ts'
-import { notifyBuilder } from '../builder/notify.ts'
+import { announceCommit, commitZoneChange, CommitConflict, guardStatement, zoneLogStatement, type GuardContext } from '../commit/zone-change.ts'
 import { accounts, zones } from '../db/schema.ts'
 import { ApiError, Codes } from '../http/api-error.ts'
 import type { AppEnv } from '../http/app-env.ts'
@@ -128,16 +127,12 @@ zonesApp.post('/', async (c) => {
   }
   const insert = c.var.db.insert(zones).values(row).toSQL()
   try {
-    await c.env.DB.batch([
-      c.env.DB.prepare(insert.sql).bind(...insert.params),
-      zoneChangeStatement(c.env.DB, row.id, 1, 'zone', now),
-    ])
+    await commitZoneChange(c.env.DB, [c.env.DB.prepare(insert.sql).bind(...insert.params), zoneLogStatement(c.env.DB, row.id, 1, 'zone', now)])
   } catch (e) {
-    if (String(e).includes('UNIQUE constraint failed: zones.name')) throw ApiError.badRequest(Codes.zoneExists, `${name} already exists`)
+    if (e instanceof CommitConflict && e.reason === 'zone-name-taken') throw ApiError.badRequest(Codes.zoneExists, `${name} already exists`)
     throw e
   }
-  notifyBuilder(c, row.id, 1)
-  c.header('x-edgedns-change-seq', '1')
+  announceCommit(c, row.id, 1, 1)
   return ok(c, zoneToApi(row, account.name))
 })
 
@@ -163,9 +158,12 @@ async function overlappingZoneOfOtherAccount(db: D1Database, name: string, accou
   return hit?.name ?? null
 }
 
-function zoneChangeStatement(db: D1Database, zoneId: string, seq: number, op: 'zone' | 'zone_delete' | 'full', now: string): D1PreparedStatement {
-  return db.prepare('INSERT INTO change_log (zone_id, seq, op, created_on) VALUES (?1, ?2, ?3, ?4)').bind(zoneId, seq, op, now)
+/** The guard of a zone-level change planned against `zone` as it was read. */
+function zoneGuard(zone: ZoneRow, now: string): GuardContext {
+  return { zoneId: zone.id, guard: { version: zone.version, changeSeq: zone.changeSeq, serial: zone.serial }, now }
 }
+
+const isZoneChanged = (e: unknown): boolean => e instanceof CommitConflict && e.reason === 'zone-changed'
 
 zonesApp.get('/:zone_id{[^/]+}', async (c) => {
   const zone = await zoneFor(c, 'zone:read').catch(async (e) => {
@@ -179,22 +177,20 @@ zonesApp.get('/:zone_id{[^/]+}', async (c) => {
 /** Applies a zone settings change under the version guard, logging it for the builder (apex/meta rebuild). */
 async function updateZone(c: Parameters<typeof zoneFor>[0], zone: ZoneRow, set: Partial<ZoneRow>): Promise<ZoneRow> {
   const now = nowIso()
-  const guardCtx = { zoneId: zone.id, guard: { version: zone.version, changeSeq: zone.changeSeq, serial: zone.serial }, tokenId: c.var.principal.tokenId, now }
   const update = c.var.db.update(zones).set(set).where(and(eq(zones.id, zone.id))).toSQL()
   try {
-    await c.env.DB.batch([
-      guardStatement(c.env.DB, guardCtx, 1),
+    await commitZoneChange(c.env.DB, [
+      guardStatement(c.env.DB, zoneGuard(zone, now), 1),
       c.env.DB.prepare(update.sql).bind(...update.params),
-      zoneChangeStatement(c.env.DB, zone.id, zone.changeSeq + 1, 'zone', now),
+      zoneLogStatement(c.env.DB, zone.id, zone.changeSeq + 1, 'zone', now),
     ])
   } catch (e) {
-    if (String(e).includes('NOT NULL constraint failed: zones.version') || String(e).includes('UNIQUE constraint failed: change_log')) {
+    if (isZoneChanged(e)) {
       throw new ApiError(409, Codes.conflictRetry, 'The zone changed while this update was applied; nothing was changed. Retry the request.')
     }
     throw e
   }
-  notifyBuilder(c, zone.id, zone.changeSeq + 1)
-  c.header('x-edgedns-change-seq', String(zone.changeSeq + 1))
+  announceCommit(c, zone.id, zone.changeSeq + 1, 1)
   return (await c.var.db.select().from(zones).where(eq(zones.id, zone.id)).get())!
 }
 
@@ -212,25 +208,23 @@ zonesApp.patch('/:zone_id{[^/]+}', async (c) => {
 zonesApp.delete('/:zone_id{[^/]+}', async (c) => {
   const zone = await zoneFor(c, 'zone:edit')
   const now = nowIso()
-  const guardCtx = { zoneId: zone.id, guard: { version: zone.version, changeSeq: zone.changeSeq, serial: zone.serial }, tokenId: c.var.principal.tokenId, now }
   try {
     // The zone is gone for the API at once (status 'deleted' frees its name); its records are removed
     // in bounded chunks afterwards (here, in the background, and by the cron sweep), so no statement
     // grows with the zone's size.
-    await c.env.DB.batch([
-      guardStatement(c.env.DB, guardCtx, 1),
-      zoneChangeStatement(c.env.DB, zone.id, zone.changeSeq + 1, 'zone_delete', now),
+    await commitZoneChange(c.env.DB, [
+      guardStatement(c.env.DB, zoneGuard(zone, now), 1),
+      zoneLogStatement(c.env.DB, zone.id, zone.changeSeq + 1, 'zone_delete', now),
       c.env.DB.prepare("UPDATE zones SET status = 'deleted', modified_on = ?2 WHERE id = ?1").bind(zone.id, now),
     ])
   } catch (e) {
     // Another write (or delete) committed between our read and this batch: nothing changed here.
-    const message = String(e)
-    if (!message.includes('NOT NULL constraint failed: zones.version') && !message.includes('UNIQUE constraint failed: change_log')) throw e
+    if (!isZoneChanged(e)) throw e
     const still = await c.var.db.select({ id: zones.id }).from(zones).where(and(eq(zones.id, zone.id), ne(zones.status, 'deleted'))).get()
     if (!still) throw new ApiError(404, Codes.zoneNotFound, `Zone ${zone.id} not found`)
     throw new ApiError(409, Codes.conflictRetry, 'The zone changed while it was being deleted; nothing was changed. Retry the request.')
   }
-  notifyBuilder(c, zone.id, zone.changeSeq + 1)
+  announceCommit(c, zone.id, zone.changeSeq + 1, 1)
   c.executionCtx.waitUntil(
     purgeDeletedZone(c.env.DB, zone.id).catch((e: unknown) => console.warn('zone record purge interrupted; the sweep continues it', zone.id, e))
   )

@@ -21,9 +21,8 @@ import { nowIso, recordIdGenerator } from '../http/ids.ts'
 import { loadForBatch } from '../batch/load.ts'
 import { planBatch } from '../batch/plan.ts'
 import type { BatchRequest } from '../batch/request.ts'
-import { guardStatement, VERSION_CONFLICT } from '../batch/write.ts'
 import { MAX_CHUNK_CHARS } from '../batch/json-chunks.ts'
-import type { ZoneGuard } from '../batch/load.ts'
+import { CommitConflict, commitZoneChange, guardStatement, stagedCreatesLogStatement, STAGED_RANGE, type ZoneGuard } from '../commit/zone-change.ts'
 import { RECORD_COLUMNS, toRowValues } from '../records/model.ts'
 
 /** Rows per staging, commit and discard statement. */
@@ -53,15 +52,9 @@ export interface ImportOutcome {
 }
 
 const col = (name: (typeof RECORD_COLUMNS)[number]): number => RECORD_COLUMNS.indexOf(name)
-const STAGED_RANGE = 's.import_id = ?1 AND s.ord BETWEEN ?2 AND ?3'
 
 const STAGE_ROWS = `INSERT INTO import_staging (import_id, ord, zone_id, row, created_on)
   SELECT ?1, ?2 + key, ?3, value, ?4 FROM json_each(?5)`
-
-/** Creates only: no before-image, the new name and type from the staged row. */
-const COMMIT_CHANGES = `INSERT INTO change_log (zone_id, seq, op, record_id, old_name, new_name, type, token_id, before, created_on)
-  SELECT ?4, ?5 + s.ord + 1, 'create', s.row ->> ${col('id')}, NULL, s.row ->> ${col('name')}, s.row ->> ${col('type')}, ?6, NULL, ?7
-  FROM import_staging AS s WHERE ${STAGED_RANGE} ORDER BY s.ord`
 
 const COMMIT_RECORDS = `INSERT INTO dns_records (${RECORD_COLUMNS.join(', ')})
   SELECT ${RECORD_COLUMNS.map((c) => (c === 'zone_id' ? '?4' : `s.row ->> ${col(c)}`)).join(', ')}
@@ -110,9 +103,9 @@ async function stage(db: D1Database, importId: string, zoneId: string, now: stri
 
 function commitStatements(db: D1Database, importId: string, count: number, size: number, ctx: { target: ImportTarget; guard: ZoneGuard; now: string }): D1PreparedStatement[] {
   const { target, guard, now } = ctx
-  const stmts = [guardStatement(db, { zoneId: target.zoneId, guard, tokenId: target.tokenId, now }, count)]
+  const stmts = [guardStatement(db, { zoneId: target.zoneId, guard, now }, count)]
   for (const [lo, hi] of ranges(count, size)) {
-    stmts.push(db.prepare(COMMIT_CHANGES).bind(importId, lo, hi, target.zoneId, guard.changeSeq, target.tokenId, now))
+    stmts.push(stagedCreatesLogStatement(db, { importId, lo, hi, zoneId: target.zoneId, changeSeq: guard.changeSeq, tokenId: target.tokenId, now }))
   }
   for (const [lo, hi] of ranges(count, size)) stmts.push(db.prepare(COMMIT_RECORDS).bind(importId, lo, hi, target.zoneId))
   return stmts
@@ -122,10 +115,6 @@ function commitStatements(db: D1Database, importId: string, count: number, size:
 async function discard(db: D1Database, importId: string, count: number, size: number): Promise<void> {
   const stmts = ranges(count, size).map(([lo, hi]) => db.prepare(DISCARD_RANGE).bind(importId, lo, hi))
   for (const stmt of stmts) await stmt.run()
-}
-
-function isConflict(message: string): boolean {
-  return message.includes(VERSION_CONFLICT) || message.includes('UNIQUE constraint failed: change_log')
 }
 
 /** Imports `posts` (new records only) into the zone, all or nothing. */
@@ -142,16 +131,16 @@ export async function importRecords(db: D1Database, target: ImportTarget, posts:
     const importId = crypto.randomUUID()
     try {
       await stage(db, importId, target.zoneId, now, rows, opts)
-      await db.batch(commitStatements(db, importId, rows.length, size, { target, guard: loaded.guard, now }))
+      await commitZoneChange(db, commitStatements(db, importId, rows.length, size, { target, guard: loaded.guard, now }))
       return { seq: loaded.guard.changeSeq + rows.length, created: rows.length, attempts: attempt }
     } catch (e) {
-      const message = String((e as Error)?.message ?? e)
-      if (isConflict(message)) {
+      if (!(e instanceof CommitConflict)) throw e
+      if (e.reason === 'zone-changed') {
         if (attempt < MAX_IMPORT_ATTEMPTS) continue
         throw new ApiError(409, Codes.conflictRetry, `The zone changed ${MAX_IMPORT_ATTEMPTS} times while this import was being applied; nothing was changed. Retry the request.`)
       }
-      if (message.includes('UNIQUE constraint failed: dns_records')) throw ApiError.badRequest(81058, 'An identical record already exists.')
-      if (message.includes('FOREIGN KEY constraint failed')) throw new ApiError(404, Codes.zoneNotFound, 'Zone not found')
+      if (e.reason === 'identical-record') throw ApiError.badRequest(81058, 'An identical record already exists.')
+      if (e.reason === 'zone-missing') throw new ApiError(404, Codes.zoneNotFound, 'Zone not found')
       throw e
     } finally {
       // Runs before a retry too. A failure here leaves invisible rows for the cron to remove.

@@ -1,0 +1,351 @@
+/**
+ * @module The API's shapes, generated from its OpenAPI document, which is generated from the zod
+ * schemas the API validates requests and describes answers with. Do not edit: after changing
+ * those schemas run `pnpm --filter @edgedns/sdk generate` (api-types.test.ts rewrites this file).
+ */
+export interface ApiSchemas {
+  Record: {
+    /** 32 lowercase hex characters */
+    id: string
+    /** Lowercase FQDN (Punycode) without trailing dot */
+    name: string
+    type: "A" | "AAAA" | "CAA" | "CERT" | "CNAME" | "DNSKEY" | "DS" | "HTTPS" | "LOC" | "MX" | "NAPTR" | "NS" | "OPENPGPKEY" | "PTR" | "SMIMEA" | "SRV" | "SSHFP" | "SVCB" | "TLSA" | "TXT" | "URI"
+    content: string
+    proxiable: boolean
+    proxied: boolean
+    /** 1 = automatic (300 s), else 60..86400 */
+    ttl: number
+    settings: {
+      ipv4_only?: boolean
+      ipv6_only?: boolean
+      flatten_cname?: boolean
+    }
+    meta: {
+      [key: string]: unknown
+    }
+    comment: string | null
+    tags: string[]
+    /** RFC 3339 timestamp */
+    created_on: string
+    /** RFC 3339 timestamp */
+    modified_on: string
+    /** RFC 3339 timestamp */
+    comment_modified_on?: string
+    /** RFC 3339 timestamp */
+    tags_modified_on?: string
+    priority?: number
+    /** Structured fields of data-based types (see RecordData.* schemas) */
+    data?: {
+      [key: string]: unknown
+    }
+  }
+  RecordInput: {
+    /** Record type (case-insensitive) */
+    type?: "A" | "AAAA" | "CAA" | "CERT" | "CNAME" | "DNSKEY" | "DS" | "HTTPS" | "LOC" | "MX" | "NAPTR" | "NS" | "OPENPGPKEY" | "PTR" | "SMIMEA" | "SRV" | "SSHFP" | "SVCB" | "TLSA" | "TXT" | "URI"
+    name?: string
+    content?: string
+    /** Structured fields for CAA, CERT, DNSKEY, DS, HTTPS, LOC, NAPTR, SMIMEA, SRV, SSHFP, SVCB, TLSA, URI */
+    data?: ApiSchemas["RecordData.CAA"] | ApiSchemas["RecordData.CERT"] | ApiSchemas["RecordData.DNSKEY"] | ApiSchemas["RecordData.DS"] | ApiSchemas["RecordData.HTTPS"] | ApiSchemas["RecordData.LOC"] | ApiSchemas["RecordData.NAPTR"] | ApiSchemas["RecordData.SMIMEA"] | ApiSchemas["RecordData.SRV"] | ApiSchemas["RecordData.SSHFP"] | ApiSchemas["RecordData.SVCB"] | ApiSchemas["RecordData.TLSA"] | ApiSchemas["RecordData.URI"]
+    ttl?: number
+    proxied?: boolean
+    priority?: number
+    comment?: string | null
+    tags?: string[]
+    settings?: {
+      ipv4_only?: boolean
+      ipv6_only?: boolean
+      flatten_cname?: boolean
+    } | null
+  }
+  RecordInputWithId: {
+    type?: string
+    name?: string
+    content?: string
+    data?: {
+      [key: string]: unknown
+    }
+    ttl?: number
+    proxied?: boolean
+    priority?: number
+    comment?: string | null
+    tags?: string[]
+    settings?: {
+      ipv4_only?: boolean
+      ipv6_only?: boolean
+      flatten_cname?: boolean
+    } | null
+    id: string
+  }
+  BatchRequest: {
+    deletes?: {
+      id: string
+    }[]
+    patches?: ApiSchemas["RecordInputWithId"][]
+    puts?: ApiSchemas["RecordInputWithId"][]
+    posts?: ApiSchemas["RecordInput"][]
+  }
+  Zone: {
+    /** 32 lowercase hex characters */
+    id: string
+    name: string
+    status: string
+    paused: boolean
+    type: "full" | "partial" | "secondary" | "internal"
+    development_mode: number
+    name_servers: string[]
+    vanity_name_servers: string[]
+    original_name_servers: null
+    original_registrar: null
+    original_dnshost: null
+    /** RFC 3339 timestamp */
+    created_on: string
+    /** RFC 3339 timestamp */
+    modified_on: string
+    activated_on: string | null
+    meta: {
+      [key: string]: unknown
+    }
+    owner: {
+      id: string | null
+      type: string
+      name: string
+    }
+    account: {
+      /** 32 lowercase hex characters */
+      id: string
+      name: string
+    }
+    permissions: string[]
+    plan: {
+      id: string
+      name: string
+      [key: string]: unknown
+    }
+  }
+  TokenPolicy: {
+    id?: string
+    effect?: "allow"
+    permission_groups: {
+      id?: string
+      name?: string
+    }[]
+    resources: {
+      [key: string]: "*" | {
+        [key: string]: "*"
+      }
+    }
+  }
+  Error: {
+    code: number
+    message: string
+    /** JSON pointer of the offending batch item */
+    source?: {
+      pointer: string
+    }
+    error_chain?: {
+      code: number
+      message: string
+    }[]
+  }
+  ResultInfo: {
+    page: number
+    per_page: number
+    count: number
+    total_count: number
+    total_pages: number
+  }
+  BatchResult: {
+    deletes?: ApiSchemas["Record"][]
+    patches?: ApiSchemas["Record"][]
+    puts?: ApiSchemas["Record"][]
+    posts?: ApiSchemas["Record"][]
+  }
+  DnsSettings: {
+    /** Always false: flatten per record with settings.flatten_cname */
+    flatten_all_cnames: boolean
+    /** Always false */
+    foundation_dns: boolean
+    /** Always {}: zones here are not internal zones */
+    internal_dns: {
+      reference_zone_id?: string
+    }
+    /** Always false */
+    multi_provider: boolean
+    /** Always false */
+    secondary_overrides: boolean
+    ns_ttl: number
+    soa: {
+      mname: string
+      rname: string
+      refresh: number
+      retry: number
+      expire: number
+      min_ttl: number
+      ttl: number
+    }
+    zone_mode: string
+    nameservers: {
+      type: string
+    }
+    proxy_addresses: {
+      ipv4: string[]
+      ipv6: string[]
+    }
+  }
+  ImportResult: {
+    /** Records created (identical existing records are skipped) */
+    recs_added: number
+    recs_added_by_type: {
+      [key: string]: number
+    }
+    /** Resource records in the file, after $GENERATE, including skipped SOA/NS */
+    total_records_parsed: number
+  }
+  Token: {
+    /** 32 lowercase hex characters */
+    id: string
+    name: string
+    status: string
+    /** RFC 3339 timestamp */
+    issued_on: string
+    /** RFC 3339 timestamp */
+    modified_on: string
+    /** RFC 3339 timestamp */
+    expires_on?: string
+    /** RFC 3339 timestamp */
+    last_used_on?: string
+    policies: {
+      id?: string
+      effect: "allow"
+      permission_groups: {
+        id?: string
+        name?: string
+      }[]
+      resources: {
+        [key: string]: "*" | {
+          [key: string]: "*"
+        }
+      }
+    }[]
+    /** The secret; returned once, on create */
+    value?: string
+  }
+  Account: {
+    /** 32 lowercase hex characters */
+    id: string
+    name: string
+    type: string
+    /** RFC 3339 timestamp */
+    created_on: string
+    settings: {
+      enforce_twofactor: boolean
+      max_dns_batch_changes: number | null
+    }
+  }
+  Propagation: {
+    committed_seq: number
+    built_seq: number
+    lag_ms: number
+    last_full_build: string | null
+    built_at: string | null
+    last_error: {
+      at: string | null
+      message: string
+    } | null
+  }
+  /** data of a CAA record */
+  "RecordData.CAA": {
+    flags: number
+    tag: string
+    value: string
+  }
+  /** data of a CERT record */
+  "RecordData.CERT": {
+    type: number
+    key_tag: number
+    algorithm: number
+    certificate: string
+  }
+  /** data of a DNSKEY record */
+  "RecordData.DNSKEY": {
+    flags: number
+    protocol: number
+    algorithm: number
+    public_key: string
+  }
+  /** data of a DS record */
+  "RecordData.DS": {
+    key_tag: number
+    algorithm: number
+    digest_type: number
+    digest: string
+  }
+  /** data of a HTTPS record */
+  "RecordData.HTTPS": {
+    priority: number
+    target: string
+    value?: string
+  }
+  /** data of a LOC record */
+  "RecordData.LOC": {
+    lat_degrees: number
+    lat_minutes?: number
+    lat_seconds?: number
+    lat_direction: "N" | "S"
+    long_degrees: number
+    long_minutes?: number
+    long_seconds?: number
+    long_direction: "E" | "W"
+    altitude: number
+    size?: number
+    precision_horz?: number
+    precision_vert?: number
+  }
+  /** data of a NAPTR record */
+  "RecordData.NAPTR": {
+    order: number
+    preference: number
+    flags: string
+    service: string
+    regex: string
+    replacement: string
+  }
+  /** data of a SMIMEA record */
+  "RecordData.SMIMEA": {
+    usage: number
+    selector: number
+    matching_type: number
+    certificate: string
+  }
+  /** data of a SRV record */
+  "RecordData.SRV": {
+    priority: number
+    weight: number
+    port: number
+    target: string
+  }
+  /** data of a SSHFP record */
+  "RecordData.SSHFP": {
+    algorithm: number
+    type: number
+    fingerprint: string
+  }
+  /** data of a SVCB record */
+  "RecordData.SVCB": {
+    priority: number
+    target: string
+    value?: string
+  }
+  /** data of a TLSA record */
+  "RecordData.TLSA": {
+    usage: number
+    selector: number
+    matching_type: number
+    certificate: string
+  }
+  /** data of a URI record */
+  "RecordData.URI": {
+    weight: number
+    target: string
+  }
+}

@@ -1,0 +1,188 @@
+/**
+ * @module The one owner of committing a zone change. Every write to a zone (record batches,
+ * imports, zone settings, zone creation and deletion, full-build requests) commits here:
+ *   - the version guard: one UPDATE that bumps the zone's version, serial and change sequence and
+ *     fails the whole D1 batch when another writer committed first;
+ *   - the change-log rows (the builder's outbox and the audit trail) in the same D1 batch;
+ *   - the translation of D1's constraint failures into a typed `CommitConflict`, so callers decide
+ *     by `reason`, never by reading error text;
+ *   - the `x-edgedns-change-seq` response header and the notification of the zone's builder.
+ */
+import type { Context } from 'hono'
+import type { ZoneBuilder } from '../builder/zone-builder.ts'
+import type { AppEnv } from '../http/app-env.ts'
+import { RECORD_COLUMNS } from '../records/model.ts'
+
+/** Response header carrying the change-log sequence a write committed up to. */
+export const CHANGE_SEQ_HEADER = 'x-edgedns-change-seq'
+
+/** The zone columns a write was planned against; the guard fails when they moved. */
+export interface ZoneGuard {
+  version: number
+  changeSeq: number
+  serial: number
+}
+
+export interface GuardContext {
+  zoneId: string
+  guard: ZoneGuard
+  now: string
+}
+
+/** Change-log operations that are about the zone as a whole rather than one record. */
+export type ZoneLogOp = 'zone' | 'zone_delete' | 'full'
+
+/** Why D1 refused a commit. */
+export type ConflictReason =
+  /** Another writer committed to the zone after this write read it: re-read and retry. */
+  | 'zone-changed'
+  /** A record with the same name, type, content and priority exists in the zone. */
+  | 'identical-record'
+  /** A live zone already has this name. */
+  | 'zone-name-taken'
+  /** The zone row is gone. */
+  | 'zone-missing'
+
+export class CommitConflict extends Error {
+  constructor(
+    readonly reason: ConflictReason,
+    options: { cause: unknown }
+  ) {
+    super(`zone change not committed: ${reason}`, options)
+    this.name = 'CommitConflict'
+  }
+}
+
+/** The SQLite constraint messages D1 reports, each with what it means for a commit. */
+const CONSTRAINTS: readonly (readonly [string, ConflictReason])[] = [
+  // The guard's CASE yields NULL when the version moved: the NOT NULL constraint fails.
+  ['NOT NULL constraint failed: zones.version', 'zone-changed'],
+  // Two writers that read the same change sequence write the same (zone, seq) log key.
+  ['UNIQUE constraint failed: change_log', 'zone-changed'],
+  ['UNIQUE constraint failed: dns_records', 'identical-record'],
+  ['UNIQUE constraint failed: zones.name', 'zone-name-taken'],
+  ['FOREIGN KEY constraint failed', 'zone-missing'],
+]
+
+/** The conflict a D1 failure stands for, or null when it is not one (the error is then a fault). */
+export function conflictOf(error: unknown): CommitConflict | null {
+  const message = String((error as Error | undefined)?.message ?? error)
+  const hit = CONSTRAINTS.find(([text]) => message.includes(text))
+  return hit ? new CommitConflict(hit[1], { cause: error }) : null
+}
+
+/** Runs the statements as one D1 batch (one transaction); D1 constraint failures become `CommitConflict`. */
+export async function commitZoneChange(db: D1Database, statements: D1PreparedStatement[]): Promise<D1Result[]> {
+  try {
+    return await db.batch(statements)
+  } catch (e) {
+    throw conflictOf(e) ?? e
+  }
+}
+
+function nextSerial(serial: number, nowMs: number): number {
+  return Math.max(serial + 1, Math.floor(nowMs / 1000))
+}
+
+/** Bumps version, serial and change sequence; fails the whole batch if another writer committed first. */
+export function guardStatement(db: D1Database, ctx: GuardContext, changeCount: number): D1PreparedStatement {
+  return db
+    .prepare(
+      `UPDATE zones SET version = CASE WHEN version = ?1 THEN version + 1 END,
+         change_seq = change_seq + ?2, serial = ?3, modified_on = ?4 WHERE id = ?5`
+    )
+    .bind(ctx.guard.version, changeCount, nextSerial(ctx.guard.serial, Date.parse(ctx.now)), ctx.now, ctx.zoneId)
+}
+
+/** The change-log row of a zone-level change (settings, creation, deletion). */
+export function zoneLogStatement(db: D1Database, zoneId: string, seq: number, op: ZoneLogOp, now: string): D1PreparedStatement {
+  return db.prepare('INSERT INTO change_log (zone_id, seq, op, created_on) VALUES (?1, ?2, ?3, ?4)').bind(zoneId, seq, op, now)
+}
+
+/**
+ * Record change-log rows keep only the record as it was BEFORE the change (null for creates): the
+ * state after a change is the next change's `before`, or the live row, so the audit trail is
+ * complete without writing every new record twice. The before-image and old name are read from
+ * the row itself (this statement runs before the batch deletes or rewrites any row), so they never
+ * travel in the request: a change costs the database a few dozen bytes of parameters, not a whole record.
+ * Each change is one id at most once (the plan folds a batch into one change per record), so the
+ * row it joins is exactly the plan's `before`.
+ * Binds: ?1 zone id, ?2 token id, ?3 time, ?4 JSON chunk of `recordLogRow`s.
+ */
+export const INSERT_RECORD_CHANGES = `INSERT INTO change_log (zone_id, seq, op, record_id, old_name, new_name, type, token_id, before, created_on)
+  SELECT ?1, c.value ->> 0, c.value ->> 1, c.value ->> 2, r.name, c.value ->> 3, c.value ->> 4, ?2,
+    CASE WHEN r.id IS NULL THEN NULL ELSE json_array(${RECORD_COLUMNS.map((col) => `r.${col}`).join(', ')}) END, ?3
+  FROM jsonb_each(?4) AS c
+  LEFT JOIN dns_records AS r ON c.value ->> 1 <> 'create' AND r.id = c.value ->> 2 AND +r.zone_id = ?1`
+
+/** One element of INSERT_RECORD_CHANGES' JSON chunk: [seq, op, record id, new name, type]. */
+export type RecordLogRow = [number, 'create' | 'update' | 'delete', string, string | null, string]
+
+/**
+ * A full-build request: an `op = 'full'` row at the next sequence. It bumps the version without a
+ * check, so record batches planned before it re-plan; it needs no read first. The first result's
+ * rows hold the committed `change_seq` (none when the zone does not exist).
+ */
+export function fullBuildRequestStatements(db: D1Database, zoneId: string, now: string): D1PreparedStatement[] {
+  return [
+    db.prepare('UPDATE zones SET version = version + 1, change_seq = change_seq + 1 WHERE id = ?1 RETURNING change_seq').bind(zoneId),
+    db.prepare(`INSERT INTO change_log (zone_id, seq, op, created_on) SELECT id, change_seq, 'full', ?2 FROM zones WHERE id = ?1`).bind(zoneId, now),
+  ]
+}
+
+/** The rows of one import's staged range `?2`..`?3` (`import_staging.ord`). */
+export const STAGED_RANGE = 's.import_id = ?1 AND s.ord BETWEEN ?2 AND ?3'
+
+/**
+ * Change-log rows of records an import staged in `import_staging` (creates only: no before-image;
+ * new name and type from the staged row), one per staged row of the range, at consecutive sequences
+ * after `changeSeq`.
+ */
+export function stagedCreatesLogStatement(
+  db: D1Database,
+  r: { importId: string; lo: number; hi: number; zoneId: string; changeSeq: number; tokenId: string | null; now: string }
+): D1PreparedStatement {
+  const col = (name: (typeof RECORD_COLUMNS)[number]): number => RECORD_COLUMNS.indexOf(name)
+  return db
+    .prepare(
+      `INSERT INTO change_log (zone_id, seq, op, record_id, old_name, new_name, type, token_id, before, created_on)
+       SELECT ?4, ?5 + s.ord + 1, 'create', s.row ->> ${col('id')}, NULL, s.row ->> ${col('name')}, s.row ->> ${col('type')}, ?6, NULL, ?7
+       FROM import_staging AS s WHERE ${STAGED_RANGE} ORDER BY s.ord`
+    )
+    .bind(r.importId, r.lo, r.hi, r.zoneId, r.changeSeq, r.tokenId, r.now)
+}
+
+export interface BuilderBinding {
+  ZONE_BUILDER: DurableObjectNamespace<ZoneBuilder>
+}
+
+/** The zone's ZoneBuilder Durable Object (one per zone id). */
+export function builderStub(env: BuilderBinding, zoneId: string): DurableObjectStub<ZoneBuilder> {
+  return env.ZONE_BUILDER.get(env.ZONE_BUILDER.idFromName(zoneId))
+}
+
+/**
+ * Changes above which the notification waits for the response: a small pass costs less than the
+ * wait (one-record changes keep their latency), a large one would hold the response up locally.
+ */
+const AFTER_RESPONSE_ABOVE = 100
+
+/** Tells the zone's builder its change log moved; large changes wait until the response is out. */
+export function notifyBuilder(c: Context<AppEnv>, zoneId: string, seq: number, changes = 1): void {
+  const stub = builderStub(c.env, zoneId)
+  const send = () =>
+    stub.notify(zoneId, seq).catch((e: unknown) => console.warn('builder notification lost; the sweep will heal it', zoneId, seq, e))
+  const queue = c.get('afterResponse')
+  if (queue && changes > AFTER_RESPONSE_ABOVE) queue.push(send)
+  else c.executionCtx.waitUntil(send())
+}
+
+/**
+ * What every route does once a change is committed: answer with the sequence it committed up to
+ * and, when it changed anything, notify the builder. `changes` = 0 (nothing changed) only sets
+ * the header.
+ */
+export function announceCommit(c: Context<AppEnv>, zoneId: string, seq: number, changes: number): void {
+  c.header(CHANGE_SEQ_HEADER, String(seq))
+  if (changes > 0) notifyBuilder(c, zoneId, seq, changes)
+}
