@@ -20,8 +20,10 @@ const a = (ip: string): NodeData => ({ v: 1, sets: { A: { ttl: 300, rdata: [ip] 
 function setup() {
   const kv = new FakeKv()
   kv.putAll(zoneImage(meta, [['www.cache.test', a('192.0.2.1')]]))
-  // revalidateMs 0: every reuse confirms the zone with KV first, so the test sees each head.
-  const view = new KvZoneView(kv, { revalidateMs: 0 })
+  // revalidateMs 0, and confirmations stamped a millisecond early: every reuse confirms the zone
+  // with KV first, so the test sees each head (a query arriving in the same millisecond as the
+  // last confirmation would otherwise count as confirmed).
+  const view = new KvZoneView(kv, { revalidateMs: 0, now: () => Date.now() - 1 })
   return { kv, view, answers: new AnswerCache(view) }
 }
 
