@@ -10,7 +10,24 @@ import {
   type MessageRR,
 } from '@edgedns/dns-wire'
 
-export type Answer = MessageRR
+/**
+ * One record of an answer. Declared here (the codec's `MessageRR` has the same shape, checked
+ * below) because the published declarations cannot refer to the private codec package.
+ */
+export interface Answer {
+  /** Owner as sent, with trailing dot ('.' for the root). */
+  name: string
+  /** Mnemonic, or `TYPE<n>`. */
+  type: string
+  typeCode: number
+  class: number
+  ttl: number
+  /** Presentation rdata (RFC 3597 `\# len hex` where the type has no presentation codec). */
+  data: string
+}
+/** Compile-time check that the codec's records are this SDK's `Answer`s, both ways. */
+const sameShape: [(rr: MessageRR) => Answer, (a: Answer) => MessageRR] = [(rr) => rr, (a) => a]
+void sameShape
 
 export interface DnsMessage {
   id: number
