@@ -10,7 +10,7 @@
  */
 import { localDohSettings } from '../scripts/lib/dev-vars.mjs'
 import { benchZones, MIXES } from './lib/fixtures.mjs'
-import { dohStats, loadPlan, measureTarget, probeGen, probeMix, statsDelta, warmUp, wirePaths } from './lib/dohload.mjs'
+import { dohStats, loadPlan, measureSaturation, measureTarget, probeGen, probeMix, statsDelta, warmUp, wirePaths } from './lib/dohload.mjs'
 
 /** Mixes drawn over the whole large zone (bench/lib/namegen.mjs). */
 export const ZONE_MIXES = [
@@ -88,12 +88,13 @@ export async function runDohBench(ctx) {
   log(`doh: one KV get per request ${Math.round(kvProbe.sat.rps.median)} req/s at saturation (${(kvProbe.sat.rps.median / empty.sat.rps.median).toFixed(2)} of empty)`)
 
   const rows = []
-  const report = (zone, mix, m) => log(`doh: ${zone.name} ${mix}: ${Math.round(m.sat.rps.median)} q/s (${(m.sat.rps.median / empty.sat.rps.median).toFixed(2)} of empty), p50 ${m.fixed.p50.median.toFixed(2)} / p99 ${m.fixed.p99.median.toFixed(2)} ms at 1,000/s; ${kvLine(m.kv)}`)
+  const report = (zone, mix, m) => log(`doh: ${zone.name} ${mix}: ${Math.round(m.sat.rps.median)} q/s (${(m.sat.rps.median / empty.sat.rps.median).toFixed(2)} of empty, ${(m.sat.rps.median / m.emptySame.rps.median).toFixed(2)} of empty fed the same requests), p50 ${m.fixed.p50.median.toFixed(2)} / p99 ${m.fixed.p99.median.toFixed(2)} ms at 1,000/s; ${kvLine(m.kv)}`)
   for (const kind of ['small', 'large']) {
     const zone = zones[kind]
     await warmUp({ url: stack.dohUrl, paths: wirePaths(zone.name, zone.size, 'existing') })
     for (const mix of MIXES) {
       const m = await measureWithStats(stack, plan, { url: stack.dohUrl, paths: wirePaths(zone.name, zone.size, mix) })
+      m.emptySame = await measureSaturation({ url: stack.emptyUrl, paths: wirePaths(zone.name, zone.size, mix), plan })
       m.answersAfter = await answersAfter(() => probeMix(stack.dohUrl, zone.name, zone.size, mix), log, `${zone.name} ${mix}`)
       rows.push({ zone: kind, size: zone.size, mix, ...m })
       report(zone, mix, m)
@@ -109,6 +110,7 @@ export async function runDohBench(ctx) {
     await probeGen(stack.dohUrl, gen)
     const warm = await warmGen(stack, gen, largeBuckets, log)
     const m = await measureWithStats(stack, plan, { url: stack.dohUrl, gen })
+    m.emptySame = await measureSaturation({ url: stack.emptyUrl, gen, plan })
     m.answersAfter = await answersAfter(() => probeGen(stack.dohUrl, gen), log, `${large.name} ${mix}`)
     rows.push({ zone: 'large', size: large.size, mix, buckets: largeBuckets, warm: warm?.lookups ? warm : undefined, ...m })
     report(large, mix, m)

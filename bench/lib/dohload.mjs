@@ -101,6 +101,16 @@ export async function measureTarget({ url, paths, gen, h2 = false, plan, headers
   return { sat: aggregate(sat), fixed: aggregate(fixed) }
 }
 
+/**
+ * Saturation only, `reps` times: the empty worker fed the same request stream as a DoH mix (same
+ * paths or generator, same load process), the like-for-like ceiling for that mix.
+ */
+export async function measureSaturation({ url, paths, gen, plan }) {
+  const sat = []
+  for (let r = 0; r < plan.reps; r++) sat.push(await runLoad({ url, paths, gen, connections: plan.connections, duration: plan.duration, seed: r + 1 }))
+  return aggregate(sat)
+}
+
 /** A short unrecorded run (JIT, caches, connections) before measuring a target. */
 export async function warmUp({ url, paths, gen, h2 = false, headers, duration = 2, seed = 1 }) {
   return runLoad({ url, paths, gen, h2, headers, connections: 16, duration, seed })

@@ -12,19 +12,19 @@ export function renderDoh(d, md, charts, targets, peers) {
   const kv = d.kvProbe?.sat.rps.median
   md.push('## DoH throughput and latency', '')
   md.push(`RFC 8484 wire-format GET queries (\`?dns=\`, EDNS, id 0) for names picked at random from a pool of 2,000 per mix (\`existing\`, \`nxdomain\`, \`wildcard\`), sent by autocannon from a second process to the DoH worker's own socket (workerd serves it directly: no Miniflare entry worker, no API hop). **Saturation**: ${d.plan.connections} connections, as fast as answered; **fixed rate**: 1,000 queries/s over ${d.plan.fixedConnections} connections. ${d.plan.reps} run(s) of ${d.plan.duration} s per figure after a warm-up, median (min–max over runs); latencies are per-request at microsecond resolution. Every mix is checked for the right answer (NOERROR with data / NXDOMAIN) before it is loaded.`, '')
-  md.push(`**Ratio** = our throughput ÷ the empty worker's (a worker returning "ok", same runtime, same run: ${n0(d.empty.sat.rps.median)} req/s before our runs, ${n0(d.emptyAfter?.sat.rps.median)} after; the ratio uses their mean, ${n0(ceiling)}). The **one KV get** row is a worker that does nothing but one \`ZONES_KV.get\` per request on the same namespace: the local KV simulator's own ceiling (${n0(kv)} req/s, ${ratio(kv / ceiling)} of empty).`, '')
-  md.push('| target | zone | mix | saturation q/s | ratio to empty | ratio to one KV get | p50 at 1,000/s | p99 at 1,000/s | errors |', '|---|---|---|---:|---:|---:|---:|---:|---:|')
-  md.push(`| empty worker | – | – | ${rps(d.empty.sat.rps)} | 1.00 | – | ${range(d.empty.fixed.p50)} | ${range(d.empty.fixed.p99)} | ${d.empty.sat.errors + d.empty.fixed.errors} |`)
-  if (d.kvProbe) md.push(`| one KV get | 1,000 | node key | ${rps(d.kvProbe.sat.rps)} | ${ratio(kv / ceiling)} | 1.00 | ${range(d.kvProbe.fixed.p50)} | ${range(d.kvProbe.fixed.p99)} | ${d.kvProbe.sat.errors + d.kvProbe.fixed.errors} |`)
+  md.push(`**Ratio** = our throughput ÷ the empty worker's (a worker returning "ok", same runtime, same run: ${n0(d.empty.sat.rps.median)} req/s before our runs, ${n0(d.emptyAfter?.sat.rps.median)} after; the ratio uses their mean, ${n0(ceiling)}). **Same requests** = our throughput ÷ the empty worker's when it is sent exactly the mix's request stream (same paths, or the same generator, from the same load process): on this 2-core machine the load generator shares the CPU with workerd, and producing a mix's requests costs it more than producing \`GET /\`, so this is the like-for-like ceiling of each mix; the targets are judged on it, and the plain ratio is shown beside it. The **one KV get** row is a worker that does nothing but one \`ZONES_KV.get\` per request on the same namespace: the local KV simulator's own ceiling (${n0(kv)} req/s, ${ratio(kv / ceiling)} of empty).`, '')
+  md.push('| target | zone | mix | saturation q/s | ratio to empty | same requests | ratio to one KV get | p50 at 1,000/s | p99 at 1,000/s | errors |', '|---|---|---|---:|---:|---:|---:|---:|---:|---:|')
+  md.push(`| empty worker | – | – | ${rps(d.empty.sat.rps)} | 1.00 | – | – | ${range(d.empty.fixed.p50)} | ${range(d.empty.fixed.p99)} | ${d.empty.sat.errors + d.empty.fixed.errors} |`)
+  if (d.kvProbe) md.push(`| one KV get | 1,000 | node key | ${rps(d.kvProbe.sat.rps)} | ${ratio(kv / ceiling)} | – | 1.00 | ${range(d.kvProbe.fixed.p50)} | ${range(d.kvProbe.fixed.p99)} | ${d.kvProbe.sat.errors + d.kvProbe.fixed.errors} |`)
   for (const r of d.rows) {
-    md.push(`| DoH worker | ${n0(r.size)} | ${r.mix} | ${rps(r.sat.rps)} | ${ratio(r.sat.rps.median / ceiling)} | ${ratio(r.sat.rps.median / kv)} | ${range(r.fixed.p50)} | ${range(r.fixed.p99)} | ${r.sat.errors + r.fixed.errors}${wrong(r)} |`)
+    md.push(`| DoH worker | ${n0(r.size)} | ${r.mix} | ${rps(r.sat.rps)} | ${ratio(r.sat.rps.median / ceiling)} | ${same(r)} | ${ratio(r.sat.rps.median / kv)} | ${range(r.fixed.p50)} | ${range(r.fixed.p99)} | ${r.sat.errors + r.fixed.errors}${wrong(r)} |`)
   }
   const pt = d.passthrough
-  if (pt) md.push(`| via API worker /dns-query | ${n0(pt.size)} | ${pt.mix} | ${rps(pt.sat.rps)} | ${ratio(pt.sat.rps.median / ceiling)} | ${ratio(pt.sat.rps.median / kv)} | ${range(pt.fixed.p50)} | ${range(pt.fixed.p99)} | ${pt.sat.errors + pt.fixed.errors}${wrong(pt)} |`)
+  if (pt) md.push(`| via API worker /dns-query | ${n0(pt.size)} | ${pt.mix} | ${rps(pt.sat.rps)} | ${ratio(pt.sat.rps.median / ceiling)} | – | ${ratio(pt.sat.rps.median / kv)} | ${range(pt.fixed.p50)} | ${range(pt.fixed.p99)} | ${pt.sat.errors + pt.fixed.errors}${wrong(pt)} |`)
   for (const [key, label] of [['bind', 'BIND 9.18 (DoH, HTTP/2)'], ['pdns', 'PowerDNS 4.7 + dnsdist (DoH)']]) {
     const peer = peers?.[key]
     if (!peer?.rows) continue
-    for (const r of peer.rows) md.push(`| ${label} | ${n0(r.size)} | ${r.mix} | ${rps(r.sat.rps)} | ${ratio(r.sat.rps.median / ceiling)} | – | ${range(r.fixed.p50)} | ${range(r.fixed.p99)} | ${r.sat.errors + r.fixed.errors} |`)
+    for (const r of peer.rows) md.push(`| ${label} | ${n0(r.size)} | ${r.mix} | ${rps(r.sat.rps)} | ${ratio(r.sat.rps.median / ceiling)} | – | – | ${range(r.fixed.p50)} | ${range(r.fixed.p99)} | ${r.sat.errors + r.fixed.errors} |`)
   }
   const broken = [...d.rows, ...(pt ? [pt] : [])].filter((r) => r.answersAfter)
   if (broken.length > 0) md.push('', `**Wrong answers after the runs** (every mix's probe is repeated after its runs; the load generator sees HTTP status only, and SERVFAIL is HTTP 200, so a row marked † measured wrong answers, not lookups): ${broken.map((r) => `${r.mix} ${n0(r.size)}: ${r.answersAfter.slice(0, 300)}`).join('; ')}.`)
@@ -40,13 +40,16 @@ export function renderDoh(d, md, charts, targets, peers) {
   charts['doh-throughput.svg'] = barChart({ title: 'DoH queries/s at saturation (median)', yLabel: 'queries per second', bars, width: 900 })
   md.push('![DoH throughput](bench/charts/doh-throughput.svg)', '')
   const pooled = d.rows.filter((r) => !ZONE_MIXES.includes(r.mix))
-  const worst = Math.min(...pooled.map((r) => r.sat.rps.median / ceiling))
-  targets.push(['DoH', 'throughput ÷ empty worker ≥ 0.5 (both zones, pools of 2,000: existing, NXDOMAIN, wildcard)', `${ratio(worst)} (worst); ${ratio(Math.max(...pooled.map((r) => r.sat.rps.median / ceiling)))} (best)`, pooled.some((r) => r.answersAfter) ? '**not met** (wrong answers after a run †)' : verdict(worst >= 0.5)])
+  const judged = (r) => sameRatio(r) ?? r.sat.rps.median / ceiling
+  const both = (r) => `${ratio(judged(r))}${sameRatio(r) === null ? '' : ` (${ratio(r.sat.rps.median / ceiling)} of empty on \`GET /\`)`}`
+  const worstRow = pooled.reduce((a, r) => (judged(r) < judged(a) ? r : a), pooled[0])
+  const bestRow = pooled.reduce((a, r) => (judged(r) > judged(a) ? r : a), pooled[0])
+  targets.push(['DoH', 'throughput ÷ empty worker ≥ 0.5 (both zones, pools of 2,000: existing, NXDOMAIN, wildcard; same requests)', `${both(worstRow)} worst; ${both(bestRow)} best`, pooled.some((r) => r.answersAfter) ? '**not met** (wrong answers after a run †)' : verdict(judged(worstRow) >= 0.5)])
   const checked = (r, ok) => (r.answersAfter ? '**not met** (wrong answers after the run †)' : verdict(ok))
   const zipf = d.rows.find((r) => r.mix === 'zipf')
   const uniform = d.rows.find((r) => r.mix === 'uniform')
-  if (zipf) targets.push(['DoH', `Zipf (s = 1) over all ${n0(zipf.size)} names, warm: throughput ÷ empty ≥ 0.5`, ratio(zipf.sat.rps.median / ceiling), checked(zipf, zipf.sat.rps.median / ceiling >= 0.5)])
-  if (uniform) targets.push(['DoH', `uniform over all ${n0(uniform.size)} names, warm: throughput ÷ empty ≥ 0.25`, ratio(uniform.sat.rps.median / ceiling), checked(uniform, uniform.sat.rps.median / ceiling >= 0.25)])
+  if (zipf) targets.push(['DoH', `Zipf (s = 1) over all ${n0(zipf.size)} names, warm: throughput ÷ empty ≥ 0.5 (same requests)`, both(zipf), checked(zipf, judged(zipf) >= 0.5)])
+  if (uniform) targets.push(['DoH', `uniform over all ${n0(uniform.size)} names, warm: throughput ÷ empty ≥ 0.25 (same requests)`, both(uniform), checked(uniform, judged(uniform) >= 0.25)])
   const withKv = [...d.rows, ...(d.passthrough ? [{ ...d.passthrough, mix: 'existing via API' }] : [])].filter((r) => r.kv)
   if (withKv.length > 0) targets.push(['DoH', 'KV reads per query, per mix (KV calls ÷ queries)', withKv.map((r) => `${r.mix} ${n0(r.size)}: ${perLookup(r.kv.kvCallsPerLookup)}${wrong(r)}`).join('; '), '(reported)'])
   if (uniform?.kv) targets.push(['DoH', 'isolate cache under the uniform mix ≤ 64 MB (CACHE_MB)', `${mib(uniform.kv.cacheBytes)} in ${n0(uniform.kv.cachedBuckets)} buckets (zone: ${n0(uniform.buckets)})`, checked(uniform, uniform.kv.cacheBytes <= 64 * 2 ** 20)])
@@ -56,6 +59,9 @@ export function renderDoh(d, md, charts, targets, peers) {
 const ZONE_MIXES = ['zipf', 'uniform']
 
 const wrong = (r) => (r.answersAfter ? ' †' : '')
+/** Throughput ÷ the empty worker fed the same requests (null for runs measured without it). */
+const sameRatio = (r) => (r.emptySame?.rps?.median ? r.sat.rps.median / r.emptySame.rps.median : null)
+const same = (r) => (sameRatio(r) === null ? '–' : ratio(sameRatio(r)))
 const perLookup = (x) => (Number.isFinite(x) ? x.toFixed(3) : '–')
 const mib = (bytes) => (Number.isFinite(bytes) ? `${(bytes / 2 ** 20).toFixed(1)} MB` : '–')
 
