@@ -174,7 +174,7 @@ export function notifyBuilder(c: Context<AppEnv>, zoneId: string, seq: number, c
     stub.notify(zoneId, seq).catch((e: unknown) => console.warn('builder notification lost; the sweep will heal it', zoneId, seq, e))
   const queue = c.get('afterResponse')
   if (queue && changes > AFTER_RESPONSE_ABOVE) queue.push(send)
-  else c.executionCtx.waitUntil(send())
+  else c.executionCtx.waitUntil(new Promise((r) => setTimeout(r, 0)).then(send))
 }
 
 /**
