@@ -174,6 +174,8 @@ export function notifyBuilder(c: Context<AppEnv>, zoneId: string, seq: number, c
     stub.notify(zoneId, seq).catch((e: unknown) => console.warn('builder notification lost; the sweep will heal it', zoneId, seq, e))
   const queue = c.get('afterResponse')
   if (queue && changes > AFTER_RESPONSE_ABOVE) queue.push(send)
+  // One timer turn first: the response is handed to the runtime before the builder is called
+  // (locally the builder shares the thread, and its pass would otherwise hold the response up).
   else c.executionCtx.waitUntil(new Promise((r) => setTimeout(r, 0)).then(send))
 }
 
