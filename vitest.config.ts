@@ -40,7 +40,7 @@ export default defineConfig(async () => {
           ],
           test: {
             name: 'api',
-            include: ['workers/api/src/**/*.test.ts', 'test/api/**/*.test.ts', 'test/builder/**/*.test.ts'],
+            include: ['workers/api/src/**/*.test.ts', 'test/api/**/*.test.ts'],
             setupFiles: ['./test/setup/apply-migrations.ts', './test/setup/fail-on-limit-breach.ts'],
           },
         },

@@ -2,6 +2,7 @@
 import { fmtMs, fmtRange, fmtRatio } from './lib/stats.mjs'
 import { lineChart } from './lib/svg.mjs'
 import { renderDoh, renderMemory, renderStartup } from './report/doh.mjs'
+import { renderDnssec } from './report/dnssec.mjs'
 import { renderPeers } from './report/peers.mjs'
 import { renderPropagation } from './report/propagation.mjs'
 import { renderNotes, renderTargets } from './report/summary.mjs'
@@ -30,6 +31,7 @@ export function renderReport(results) {
   })
   section('propagation', 'Propagation', (p) => renderPropagation(p, body, charts, targets))
   section('doh', 'DoH throughput and latency', (d) => renderDoh(d, body, charts, targets, S.peers))
+  section('dnssec', 'Signed answers (DNSSEC)', (x) => renderDnssec(x, body, targets))
   section('startup', 'Start to first answer', (s) => renderStartup(s, body, targets, S.peers))
   section('memory', 'Memory', (m) => renderMemory(m, body, targets))
   if (S.peers || S.propagation) renderPeers(S.peers, S.propagation, body)

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * @module `pnpm bench [--quick] [--peers] [--only a,b]`: runs the benchmarks against the workers under
+ * @module `pnpm bench [--quick] [--peers] [--only a,b] [--merge]`: runs the benchmarks against the workers under
  * Miniflare (driven directly, not through `wrangler dev`), then rewrites BENCHMARKS.md, the charts
  * beside it (bench/charts/*.svg) and the raw results (bench/results/latest.json).
  */
@@ -11,13 +11,16 @@ import { ROOT } from '../scripts/lib/stack.mjs'
 import { apiClient } from './lib/api.mjs'
 import { startBenchStack } from './lib/stack.mjs'
 import { SECTIONS } from './sections.mjs'
-import { writeOutputs } from './lib/output.mjs'
+import { RESULTS, writeOutputs } from './lib/output.mjs'
+import { readFileSync } from 'node:fs'
 
 const args = process.argv.slice(2)
 const quick = args.includes('--quick')
 const peers = args.includes('--peers')
 const onlyArg = args.find((a) => a.startsWith('--only='))?.slice('--only='.length) ?? (args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined)
 const only = onlyArg ? new Set(onlyArg.split(',')) : null
+/** --merge (with --only): the sections not run are kept from the last results, and the report says so. */
+const merge = args.includes('--merge')
 
 const started = Date.now()
 const log = (msg) => console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s] ${msg}`)
@@ -83,6 +86,13 @@ try {
 results.machine.seconds = Math.round((Date.now() - started) / 1000)
 results.machine.loadEnd = os.loadavg()
 
+if (merge) {
+  const previous = JSON.parse(readFileSync(RESULTS, 'utf8'))
+  const kept = Object.keys(previous.sections).filter((id) => !(id in results.sections))
+  for (const id of kept) results.sections[id] = previous.sections[id]
+  const ran = Object.keys(results.sections).filter((id) => !kept.includes(id))
+  results.machine = { ...previous.machine, note: [previous.machine.note, `sections ${ran.join(', ')} measured in a later run (${machine.date}) on the same machine and merged in; the rest are from the run dated above`].filter(Boolean).join('; ') }
+}
 const charts = writeOutputs(results)
 log(`wrote BENCHMARKS.md, bench/results/latest.json and ${charts} charts in ${((Date.now() - started) / 1000).toFixed(0)} s`)
 const failed = Object.entries(results.sections).filter(([, r]) => r?.error)

@@ -5,9 +5,9 @@
  */
 import { decodeMessage, encodeQuery as encodeWire, rcodeName } from '../../packages/dns-wire/src/index.ts'
 
-/** Wire-format query for `name`/`type` with id 0 (RFC 8484 §4.1 recommends id 0 for caching), RD, EDNS payload 1232. */
-export function encodeQuery(name, type = 'A', { edns = true } = {}) {
-  return Buffer.from(encodeWire(name, type, { edns: edns ? { payload: 1232 } : null }))
+/** Wire-format query for `name`/`type` with id 0 (RFC 8484 §4.1 recommends id 0 for caching), RD, EDNS payload 1232 (DO bit when `dnssecOk`). */
+export function encodeQuery(name, type = 'A', { edns = true, dnssecOk = false } = {}) {
+  return Buffer.from(encodeWire(name, type, { edns: edns ? { payload: 1232, ...(dnssecOk ? { do: true } : {}) } : null }))
 }
 
 export const base64url = (buf) => Buffer.from(buf).toString('base64url')

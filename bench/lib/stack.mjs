@@ -13,7 +13,7 @@ import path from 'node:path'
 import { convertV4MiniflareOptions, Miniflare, Log, LogLevel } from 'miniflare'
 import { unstable_getMiniflareWorkerOptions, unstable_splitSqlQuery } from 'wrangler'
 import { ROOT } from '../../scripts/lib/stack.mjs'
-import { localDohSettings } from '../../scripts/lib/dev-vars.mjs'
+import { devVars, localDohSettings } from '../../scripts/lib/dev-vars.mjs'
 
 const WRANGLER = path.join(ROOT, 'node_modules/.bin/wrangler')
 
@@ -87,7 +87,7 @@ export async function startBenchStack({ token = 'bench-token', port = 0, apiBind
   })
   delete api.triggers
   // DOH_STATS: `GET /stats` on the DoH worker's socket (its view's counters; one isolate here).
-  const doh = workerOptions('edgedns-doh', 'workers/doh/wrangler.jsonc', dohScript, { bindings: { DOH_STATS: '1', ...localDohSettings(), ...dohBindings }, unsafeDirectSockets: DIRECT })
+  const doh = workerOptions('edgedns-doh', 'workers/doh/wrangler.jsonc', dohScript, { bindings: { DOH_STATS: '1', ...localDohSettings(), DNSSEC_KEY_ENCRYPTION_KEY: devVars().DNSSEC_KEY_ENCRYPTION_KEY, ...dohBindings }, unsafeDirectSockets: DIRECT })
   const mf = new Miniflare(convertV4MiniflareOptions({
     host: '127.0.0.1',
     port,

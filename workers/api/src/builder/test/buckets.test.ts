@@ -5,9 +5,9 @@
 import { runInDurableObject } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { bucketKey, bucketOf, decodeHead, headKey, headSlot } from '../../packages/kv-layout/src/index.ts'
-import { NodeMirror } from '../../workers/api/src/builder/mirror.ts'
-import type { ZoneBuilder } from '../../workers/api/src/builder/zone-builder.ts'
+import { bucketKey, bucketOf, decodeHead, headKey, headSlot } from '@edgedns/kv-layout'
+import { NodeMirror } from '../mirror.ts'
+import type { ZoneBuilder } from '../zone-builder.ts'
 import {
   api,
   builder,

@@ -4,9 +4,9 @@
  */
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { readNames } from '../../workers/api/src/builder/queries.ts'
-import { strictD1 } from '../../workers/api/src/platform/strict-bindings.ts'
-import { createZone } from '../api/helpers.ts'
+import { readNames } from '../queries.ts'
+import { strictD1 } from '../../platform/strict-bindings.ts'
+import { createZone } from '../../../../../test/api/helpers.ts'
 
 const LONG = ['a'.repeat(60), 'b'.repeat(60), 'c'.repeat(40)]
 

@@ -6,7 +6,7 @@
 import { runDurableObjectAlarm } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { KvZoneView, type NodeData, type ZoneLookup } from '../../packages/kv-layout/src/index.ts'
+import { KvZoneView, type NodeData, type ZoneLookup } from '@edgedns/kv-layout'
 import { api, builder, createZone, post, settle, sleep, tweak } from './helpers.ts'
 
 const REVALIDATE_MS = 50

@@ -6,9 +6,9 @@
  */
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { bucketKey, bucketOf } from '../../packages/kv-layout/src/index.ts'
-import { checkConvergence } from '../../workers/api/src/builder/convergence.ts'
-import { seedRecords } from '../api/seed-records.ts'
+import { bucketKey, bucketOf } from '@edgedns/kv-layout'
+import { checkConvergence } from '../convergence.ts'
+import { seedRecords } from '../../../../../test/api/seed-records.ts'
 import { api, createZone, kvMeta, settle, tweak } from './helpers.ts'
 
 /** Records every D1 read's row count and every KV bulk get's key count. */

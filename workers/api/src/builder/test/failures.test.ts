@@ -11,9 +11,9 @@ import {
 } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { applyBatch } from '../../workers/api/src/batch/apply.ts'
-import worker from '../../workers/api/src/index.ts'
-import { bucketKey } from '../../packages/kv-layout/src/index.ts'
+import { applyBatch } from '../../batch/apply.ts'
+import worker from '../../index.ts'
+import { bucketKey } from '@edgedns/kv-layout'
 import {
   api,
   builder,
@@ -219,7 +219,7 @@ describe('the cron sweep heals dropped notifications', () => {
     expect(await kvMeta(z.name)).toBeNull()
     expect(await kvNames(z.name)).toEqual([])
     // Nothing is left for the sweep to do.
-    const { laggingZones } = await import('../../workers/api/src/builder/sweep.ts')
+    const { laggingZones } = await import('../sweep.ts')
     expect((await laggingZones(env.DB)).filter((r) => r.zone_id === z.id)).toEqual([])
   })
 })

@@ -10,9 +10,9 @@ import {
 } from 'cloudflare:test'
 import { env, exports } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import worker from '../../workers/api/src/index.ts'
-import { bucketKey, bucketOf, decodeHead, decodeZoneMeta, headCounter, headKeys, zoneKey, type ZoneHead } from '../../packages/kv-layout/src/index.ts'
-import { zoneEntries } from '../doh/helpers/seed.ts'
+import worker from '../../index.ts'
+import { bucketKey, bucketOf, decodeHead, decodeZoneMeta, headCounter, headKeys, zoneKey, type ZoneHead } from '@edgedns/kv-layout'
+import { zoneEntries } from '../../../../../test/doh/helpers/seed.ts'
 import {
   api,
   builder,

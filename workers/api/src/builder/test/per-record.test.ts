@@ -4,7 +4,7 @@
  */
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { bucketKey, bucketOf } from '../../packages/kv-layout/src/index.ts'
+import { bucketKey, bucketOf } from '@edgedns/kv-layout'
 import {
   api,
   builder,
