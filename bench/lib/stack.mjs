@@ -80,6 +80,7 @@ export async function startBenchStack({ token = 'bench-token', port = 0, apiBind
       DEV_API_TOKEN: token,
       KV_KEY_WRITE_INTERVAL_MS: BENCH_KV_KEY_WRITE_INTERVAL_MS,
       ...localDohSettings(),
+      DNSSEC_KEY_ENCRYPTION_KEY: devVars().DNSSEC_KEY_ENCRYPTION_KEY,
       ...apiBindings,
     },
     serviceBindings: { DOH: 'edgedns-doh' },
