@@ -17,17 +17,22 @@ import { readFileSync } from 'node:fs'
 const args = process.argv.slice(2)
 const quick = args.includes('--quick')
 const peers = args.includes('--peers')
-const onlyArg = args.find((a) => a.startsWith('--only='))?.slice('--only='.length) ?? (args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined)
+const onlyArg =
+  args.find((a) => a.startsWith('--only='))?.slice('--only='.length) ??
+  (args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined)
 const only = onlyArg ? new Set(onlyArg.split(',')) : null
 /** --merge (with --only): the sections not run are kept from the last results, and the report says so. */
 const merge = args.includes('--merge')
 
 const started = Date.now()
-const log = (msg) => console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s] ${msg}`)
+const log = (msg) =>
+  console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s] ${msg}`)
 
 function versionOf(cmd, args = ['--version']) {
   try {
-    return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim().split('\n')[0]
+    return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+      .trim()
+      .split('\n')[0]
   } catch {
     return null
   }
@@ -71,14 +76,21 @@ try {
     let opened = null
     try {
       opened = await openStack(section)
-      results.sections[section.id] = await section.run({ api: opened.api, stack: opened.stack, quick, log, shared })
+      results.sections[section.id] = await section.run({
+        api: opened.api,
+        stack: opened.stack,
+        quick,
+        log,
+        shared,
+      })
     } catch (e) {
       log(`${section.id} failed: ${e.stack ?? e}`)
       results.sections[section.id] = { error: String(e.message ?? e) }
     } finally {
       await opened?.done()
     }
-    if (results.sections[section.id]) results.sections[section.id].seconds = Math.round((Date.now() - t0) / 1000)
+    if (results.sections[section.id])
+      results.sections[section.id].seconds = Math.round((Date.now() - t0) / 1000)
   }
 } finally {
   await sharedStack?.stack.close()
@@ -91,10 +103,20 @@ if (merge) {
   const kept = Object.keys(previous.sections).filter((id) => !(id in results.sections))
   for (const id of kept) results.sections[id] = previous.sections[id]
   const ran = Object.keys(results.sections).filter((id) => !kept.includes(id))
-  results.machine = { ...previous.machine, note: [previous.machine.note, `sections ${ran.join(', ')} measured in a later run (${machine.date}) on the same machine and merged in; the rest are from the run dated above`].filter(Boolean).join('; ') }
+  results.machine = {
+    ...previous.machine,
+    note: [
+      previous.machine.note,
+      `sections ${ran.join(', ')} measured in a later run (${machine.date}) on the same machine and merged in; the rest are from the run dated above`,
+    ]
+      .filter(Boolean)
+      .join('; '),
+  }
 }
 const charts = writeOutputs(results)
-log(`wrote BENCHMARKS.md, bench/results/latest.json and ${charts} charts in ${((Date.now() - started) / 1000).toFixed(0)} s`)
+log(
+  `wrote BENCHMARKS.md, bench/results/latest.json and ${charts} charts in ${((Date.now() - started) / 1000).toFixed(0)} s`
+)
 const failed = Object.entries(results.sections).filter(([, r]) => r?.error)
 if (failed.length > 0) {
   log(`sections that failed: ${failed.map(([id]) => id).join(', ')}`)

@@ -54,7 +54,8 @@ const EMPTY_WORKER = {
 const KV_PROBE_WORKER = {
   name: 'kv-probe',
   modules: true,
-  script: 'export default { async fetch(req, env) { const k = new URL(req.url).searchParams.get("k"); return new Response(await env.ZONES_KV.get(k) ?? "") } }',
+  script:
+    'export default { async fetch(req, env) { const k = new URL(req.url).searchParams.get("k"); return new Response(await env.ZONES_KV.get(k) ?? "") } }',
   compatibilityDate: '2026-10-01',
   kvNamespaces: { ZONES_KV: 'edgedns-zones' },
   unsafeDirectSockets: DIRECT,
@@ -69,7 +70,15 @@ const trimUrl = (u) => u.toString().replace(/\/$/, '')
  * Starts API + DoH + empty workers. `dir` keeps state somewhere chosen by the caller (and
  * `keep` leaves it on close), so a later runtime can start from the same persisted KV.
  */
-export async function startBenchStack({ token = 'bench-token', port = 0, apiBindings = {}, dohBindings = {}, extraWorkers = [], dir, keep = false } = {}) {
+export async function startBenchStack({
+  token = 'bench-token',
+  port = 0,
+  apiBindings = {},
+  dohBindings = {},
+  extraWorkers = [],
+  dir,
+  keep = false,
+} = {}) {
   dir ??= mkdtempSync(path.join(tmpdir(), 'edgedns-bench-'))
   const apiScript = bundle('wrangler.toml', path.join(dir, 'dist-api'))
   const dohScript = bundle('workers/doh/wrangler.jsonc', path.join(dir, 'dist-doh'))
@@ -88,19 +97,31 @@ export async function startBenchStack({ token = 'bench-token', port = 0, apiBind
   })
   delete api.triggers
   // DOH_STATS: `GET /stats` on the DoH worker's socket (its view's counters; one isolate here).
-  const doh = workerOptions('edgedns-doh', 'workers/doh/wrangler.jsonc', dohScript, { bindings: { DOH_STATS: '1', ...localDohSettings(), DNSSEC_KEY_ENCRYPTION_KEY: devVars().DNSSEC_KEY_ENCRYPTION_KEY, ...dohBindings }, unsafeDirectSockets: DIRECT })
-  const mf = new Miniflare(convertV4MiniflareOptions({
-    host: '127.0.0.1',
-    port,
-    cf: false,
-    log: new Log(LogLevel.WARN),
-    // Miniflare 5 persists every resource under one root (the v4 *Persist options are ignored).
-    resourcePersistencePath: path.join(dir, 'state'),
-    workers: [api, doh, EMPTY_WORKER, KV_PROBE_WORKER, ...extraWorkers],
-  }))
+  const doh = workerOptions('edgedns-doh', 'workers/doh/wrangler.jsonc', dohScript, {
+    bindings: {
+      DOH_STATS: '1',
+      ...localDohSettings(),
+      DNSSEC_KEY_ENCRYPTION_KEY: devVars().DNSSEC_KEY_ENCRYPTION_KEY,
+      ...dohBindings,
+    },
+    unsafeDirectSockets: DIRECT,
+  })
+  const mf = new Miniflare(
+    convertV4MiniflareOptions({
+      host: '127.0.0.1',
+      port,
+      cf: false,
+      log: new Log(LogLevel.WARN),
+      // Miniflare 5 persists every resource under one root (the v4 *Persist options are ignored).
+      resourcePersistencePath: path.join(dir, 'state'),
+      workers: [api, doh, EMPTY_WORKER, KV_PROBE_WORKER, ...extraWorkers],
+    })
+  )
   const url = await mf.ready
   const db = await mf.getD1Database('DB', 'edgedns-api')
-  for (const file of readdirSync(path.join(ROOT, 'migrations')).filter((f) => f.endsWith('.sql')).sort()) {
+  for (const file of readdirSync(path.join(ROOT, 'migrations'))
+    .filter((f) => f.endsWith('.sql'))
+    .sort()) {
     const sql = readFileSync(path.join(ROOT, 'migrations', file), 'utf8')
     for (const stmt of unstable_splitSqlQuery(sql)) await db.prepare(stmt).run()
   }
@@ -135,15 +156,20 @@ export async function startBenchStack({ token = 'bench-token', port = 0, apiBind
  * Returns the Miniflare instance and the DoH worker's direct URL.
  */
 export async function startDohOnly({ dohScript, stateDir }) {
-  const doh = workerOptions('edgedns-doh', 'workers/doh/wrangler.jsonc', dohScript, { bindings: localDohSettings(), unsafeDirectSockets: DIRECT })
-  const mf = new Miniflare(convertV4MiniflareOptions({
-    host: '127.0.0.1',
-    port: 0,
-    cf: false,
-    log: new Log(LogLevel.WARN),
-    resourcePersistencePath: stateDir,
-    workers: [doh],
-  }))
+  const doh = workerOptions('edgedns-doh', 'workers/doh/wrangler.jsonc', dohScript, {
+    bindings: localDohSettings(),
+    unsafeDirectSockets: DIRECT,
+  })
+  const mf = new Miniflare(
+    convertV4MiniflareOptions({
+      host: '127.0.0.1',
+      port: 0,
+      cf: false,
+      log: new Log(LogLevel.WARN),
+      resourcePersistencePath: stateDir,
+      workers: [doh],
+    })
+  )
   await mf.ready
   return { mf, dohUrl: trimUrl(await mf.unsafeGetDirectURL('edgedns-doh')) }
 }

@@ -28,18 +28,28 @@ const large = Number(process.env.BENCH_LARGE ?? 10_000)
 const log = (m) => console.log(`[ab] ${m}`)
 
 function bundleAt(root, outdir) {
-  execFileSync(path.join(root, 'node_modules/.bin/wrangler'), ['deploy', '--dry-run', '--outdir', outdir, '-c', 'workers/doh/wrangler.jsonc'], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
-  })
-  return path.join(outdir, readdirSync(outdir).find((f) => f.endsWith('.js')))
+  execFileSync(
+    path.join(root, 'node_modules/.bin/wrangler'),
+    ['deploy', '--dry-run', '--outdir', outdir, '-c', 'workers/doh/wrangler.jsonc'],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+    }
+  )
+  return path.join(
+    outdir,
+    readdirSync(outdir).find((f) => f.endsWith('.js'))
+  )
 }
 
 const dir = mkdtempSync(path.join(tmpdir(), 'edgedns-ab-'))
 const extraWorkers = variants.map((v, i) => {
   const script = bundleAt(v.root ?? ROOT, path.join(dir, `dist-${i}`))
-  return workerOptions(`doh-${v.name}`, 'workers/doh/wrangler.jsonc', script, { bindings: { DOH_STATS: '1', ...localDohSettings(), ...(v.vars ?? {}) }, unsafeDirectSockets: DIRECT })
+  return workerOptions(`doh-${v.name}`, 'workers/doh/wrangler.jsonc', script, {
+    bindings: { DOH_STATS: '1', ...localDohSettings(), ...(v.vars ?? {}) },
+    unsafeDirectSockets: DIRECT,
+  })
 })
 const stack = await startBenchStack({ extraWorkers })
 try {
@@ -52,20 +62,40 @@ try {
     { mix: 'zipf', gen: { kind: 'zipf', s: 1, zone: big.name, size: big.size, prefix: 'base-' } },
     { mix: 'uniform', gen: { kind: 'uniform', zone: big.name, size: big.size, prefix: 'base-' } },
   ]
-  const urls = Object.fromEntries(await Promise.all(variants.map(async (v) => [v.name, await stack.urlOf(`doh-${v.name}`)])))
+  const urls = Object.fromEntries(
+    await Promise.all(variants.map(async (v) => [v.name, await stack.urlOf(`doh-${v.name}`)]))
+  )
   const ratios = {}
   const kv = {}
-  for (const m of mixes) for (const v of variants) await runLoad({ url: urls[v.name], paths: m.paths, gen: m.gen, connections: 16, duration: 2 })
+  for (const m of mixes)
+    for (const v of variants)
+      await runLoad({ url: urls[v.name], paths: m.paths, gen: m.gen, connections: 16, duration: 2 })
   for (let r = 0; r < rounds; r++) {
     for (const m of mixes) {
       const order = r % 2 === 0 ? variants : [...variants].reverse()
-      let before = (await runLoad({ url: stack.emptyUrl, paths: ['/'], connections: 32, duration: seconds })).rps
+      let before = (
+        await runLoad({ url: stack.emptyUrl, paths: ['/'], connections: 32, duration: seconds })
+      ).rps
       for (const v of order) {
         const s0 = await dohStats(urls[v.name])
-        const got = (await runLoad({ url: urls[v.name], paths: m.paths, gen: m.gen, connections: 32, duration: seconds, seed: r + 1 })).rps
+        const got = (
+          await runLoad({
+            url: urls[v.name],
+            paths: m.paths,
+            gen: m.gen,
+            connections: 32,
+            duration: seconds,
+            seed: r + 1,
+          })
+        ).rps
         const s1 = await dohStats(urls[v.name])
-        const after = (await runLoad({ url: stack.emptyUrl, paths: ['/'], connections: 32, duration: seconds })).rps
-        ;((ratios[m.mix] ??= {})[v.name] ??= []).push({ ratio: got / ((before + after) / 2), rps: got })
+        const after = (
+          await runLoad({ url: stack.emptyUrl, paths: ['/'], connections: 32, duration: seconds })
+        ).rps
+        ;((ratios[m.mix] ??= {})[v.name] ??= []).push({
+          ratio: got / ((before + after) / 2),
+          rps: got,
+        })
         ;((kv[m.mix] ??= {})[v.name] ??= []).push(statsDelta(s0, s1, seconds))
         before = after
       }
@@ -81,7 +111,9 @@ try {
       const calls = summarize(k.map((x) => x.kvCallsPerLookup ?? 0)).median
       const reval = summarize(k.map((x) => x.revalidationsPerSecond ?? 0)).median
       const hits = summarize(k.map((x) => x.answerHitRate ?? 0)).median
-      console.log(`${m.mix.padEnd(12)} ${v.name.padEnd(14)} ratio ${ratio.median.toFixed(3)} (${ratio.min.toFixed(3)}–${ratio.max.toFixed(3)})  ${Math.round(rps.median)} q/s  kv calls/q ${calls.toFixed(3)}  reval/s ${Math.round(reval)}  answer hits ${(hits * 100).toFixed(0)}%`)
+      console.log(
+        `${m.mix.padEnd(12)} ${v.name.padEnd(14)} ratio ${ratio.median.toFixed(3)} (${ratio.min.toFixed(3)}–${ratio.max.toFixed(3)})  ${Math.round(rps.median)} q/s  kv calls/q ${calls.toFixed(3)}  reval/s ${Math.round(reval)}  answer hits ${(hits * 100).toFixed(0)}%`
+      )
     }
   }
 } finally {

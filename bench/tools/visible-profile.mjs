@@ -19,7 +19,17 @@ try {
   const api = apiClient(stack.url, stack.token)
   const zone = await createBenchZone({ api, log }, 'small.bench.example', 1000)
   const builder = await stack.builder(zone.id)
-  const s = { commit: [], notify: [], pass: [], 'pass.read': [], 'pass.nodes': [], 'pass.publish': [], reader: [], server: [], response: [] }
+  const s = {
+    commit: [],
+    notify: [],
+    pass: [],
+    'pass.read': [],
+    'pass.nodes': [],
+    'pass.publish': [],
+    reader: [],
+    server: [],
+    response: [],
+  }
   let rec = null
   for (let k = 0; k < changes + 10; k++) {
     const create = k % 2 === 0
@@ -27,10 +37,19 @@ try {
     // The poller runs from the submit on, as DNS clients do, not from the API response.
     const name = create ? `v${k}` : rec.name
     const fqdn = `${name}.${zone.name}`
-    const seenP = pollDoh(stack.dohUrl, fqdn, create ? (a) => a.data.includes('192.0.2.7') : (a) => a.status === 3)
+    const seenP = pollDoh(
+      stack.dohUrl,
+      fqdn,
+      create ? (a) => a.data.includes('192.0.2.7') : (a) => a.status === 3
+    )
     let headers
     if (create) {
-      const { result, headers: h } = await api.call('POST', `/zones/${zone.id}/dns_records`, { type: 'A', name, content: '192.0.2.7', ttl: 60 })
+      const { result, headers: h } = await api.call('POST', `/zones/${zone.id}/dns_records`, {
+        type: 'A',
+        name,
+        content: '192.0.2.7',
+        ttl: 60,
+      })
       rec = { id: result.id, name }
       headers = h
     } else headers = (await api.call('DELETE', `/zones/${zone.id}/dns_records/${rec.id}`)).headers
@@ -51,7 +70,10 @@ try {
   }
   for (const [k, v] of Object.entries(s)) {
     const r = summarize(v)
-    if (v.length) console.log(`${k.padEnd(12)} p50 ${r.median.toFixed(1).padStart(6)}  p99 ${r.p99.toFixed(1).padStart(6)}  min ${r.min.toFixed(1)}  max ${r.max.toFixed(1)}`)
+    if (v.length)
+      console.log(
+        `${k.padEnd(12)} p50 ${r.median.toFixed(1).padStart(6)}  p99 ${r.p99.toFixed(1).padStart(6)}  min ${r.min.toFixed(1)}  max ${r.max.toFixed(1)}`
+      )
   }
 } finally {
   await stack.close()

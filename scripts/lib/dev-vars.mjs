@@ -22,6 +22,7 @@ export function devVars() {
 export function localDohSettings() {
   const vars = devVars()
   const settings = {}
-  for (const key of ['REVALIDATE_MS', 'REFRESH_AHEAD_MS', 'BUCKET_MAX_AGE_MS']) if (vars[key] !== undefined) settings[key] = vars[key]
+  for (const key of ['REVALIDATE_MS', 'REFRESH_AHEAD_MS', 'BUCKET_MAX_AGE_MS'])
+    if (vars[key] !== undefined) settings[key] = vars[key]
   return settings
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { encodeHead, headKey, KvZoneView, zoneImage, type NodeData, type ZoneMeta } from '@edgedns/kv-layout'
+import {
+  encodeHead,
+  headKey,
+  KvZoneView,
+  zoneImage,
+  type NodeData,
+  type ZoneMeta,
+} from '@edgedns/kv-layout'
 import { FakeKv } from '../../../packages/kv-layout/src/test-fake-kv.ts'
 import { decodeMessage, encodeQuery } from '@edgedns/dns-wire'
 import { AnswerCache, answerKey } from './answer-cache.ts'
@@ -10,7 +17,15 @@ const meta: ZoneMeta = {
   id: 'c'.repeat(32),
   name: 'cache.test',
   serial: 1,
-  soa: { mname: 'ns1.cache.test', rname: 'h.cache.test', refresh: 1, retry: 1, expire: 1, minimum: 60, ttl: 60 },
+  soa: {
+    mname: 'ns1.cache.test',
+    rname: 'h.cache.test',
+    refresh: 1,
+    retry: 1,
+    expire: 1,
+    minimum: 60,
+    ttl: 60,
+  },
   ns: ['ns1.cache.test'],
   proxy: { ipv4: [], ipv6: [] },
   apex: { v: 1, sets: {} },
@@ -45,9 +60,23 @@ describe('answer cache', () => {
 
   it('a newer head for the zone makes the next query a miss that sees the change', async () => {
     const { kv, view, answers } = setup()
-    expect((await ask(view, answers, 'www.cache.test', 1)).answer.map((r) => r.data)).toEqual(['192.0.2.1'])
+    expect((await ask(view, answers, 'www.cache.test', 1)).answer.map((r) => r.data)).toEqual([
+      '192.0.2.1',
+    ])
     const encodedMeta = kv.data.get('z:cache.test')!
-    kv.put(headKey('cache.test', 2), encodeHead({ n: 2, seq: 2, meta: encodedMeta, overlay: [['www.cache.test', '[["A",300,["192.0.2.2"]]]']], changed: [[1, 'all'], [2, []]] }))
+    kv.put(
+      headKey('cache.test', 2),
+      encodeHead({
+        n: 2,
+        seq: 2,
+        meta: encodedMeta,
+        overlay: [['www.cache.test', '[["A",300,["192.0.2.2"]]]']],
+        changed: [
+          [1, 'all'],
+          [2, []],
+        ],
+      })
+    )
     const after = await ask(view, answers, 'www.cache.test', 2)
     expect(after.answer.map((r) => r.data)).toEqual(['192.0.2.2'])
     expect(answers.hits).toBe(0)

@@ -51,7 +51,8 @@ export function tracing(inner: ZoneView, keepAlive?: KeepAlive): TracedView {
 /** The key of a wire query: its bytes after the 2-byte ID, as a one-byte string. */
 export function answerKey(bytes: Uint8Array): string {
   let key = ''
-  for (let i = 2; i < bytes.length; i += 4096) key += String.fromCharCode(...bytes.subarray(i, Math.min(bytes.length, i + 4096)))
+  for (let i = 2; i < bytes.length; i += 4096)
+    key += String.fromCharCode(...bytes.subarray(i, Math.min(bytes.length, i + 4096)))
   return key
 }
 
@@ -70,7 +71,12 @@ export class AnswerCache {
    * The cached answer to a query with these bytes, under its ID; null on a miss. Synchronous
    * (no promise) when every zone it depends on is confirmed already, the common case under load.
    */
-  answer(bytes: Uint8Array, key: string, arrived: number, keepAlive?: KeepAlive): CachedReply | null | Promise<CachedReply | null> {
+  answer(
+    bytes: Uint8Array,
+    key: string,
+    arrived: number,
+    keepAlive?: KeepAlive
+  ): CachedReply | null | Promise<CachedReply | null> {
     const hit = this.#entries.get(key)
     if (!hit) {
       this.misses++
@@ -86,7 +92,14 @@ export class AnswerCache {
     return this.#reply(bytes, hit)
   }
 
-  async #confirmFrom(from: number, bytes: Uint8Array, key: string, hit: CachedAnswer, arrived: number, keepAlive?: KeepAlive): Promise<CachedReply | null> {
+  async #confirmFrom(
+    from: number,
+    bytes: Uint8Array,
+    key: string,
+    hit: CachedAnswer,
+    arrived: number,
+    keepAlive?: KeepAlive
+  ): Promise<CachedReply | null> {
     for (let i = from; i < hit.deps.length; i++) {
       const [zone, stamp] = hit.deps[i]!
       if ((await this.view.confirm(zone, arrived, keepAlive)) !== stamp) return this.#miss(key, hit)
@@ -108,11 +121,18 @@ export class AnswerCache {
     return { wire, cacheControl: hit.cacheControl }
   }
 
-  keep(key: string, wire: Uint8Array, cacheControl: string, deps: [string, number][], at: number): void {
+  keep(
+    key: string,
+    wire: Uint8Array,
+    cacheControl: string,
+    deps: [string, number][],
+    at: number
+  ): void {
     if (deps.length === 0) return
     this.#entries.delete(key)
     this.#entries.set(key, { wire, cacheControl, deps, at })
-    if (this.#entries.size > this.maxEntries) this.#entries.delete(this.#entries.keys().next().value as string)
+    if (this.#entries.size > this.maxEntries)
+      this.#entries.delete(this.#entries.keys().next().value as string)
   }
 
   get size(): number {

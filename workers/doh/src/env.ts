@@ -49,6 +49,10 @@ let strict: { from: KVNamespace; env: DohEnv } | null = null
 
 export function strictDohEnv(env: DohEnv): DohEnv {
   if (!strictLimitsOn(env)) return env
-  if (strict?.from !== env.ZONES_KV) strict = { from: env.ZONES_KV, env: { ...env, ZONES_KV: strictKv(env.ZONES_KV, { writeIntervalMs: 0 }) } }
+  if (strict?.from !== env.ZONES_KV)
+    strict = {
+      from: env.ZONES_KV,
+      env: { ...env, ZONES_KV: strictKv(env.ZONES_KV, { writeIntervalMs: 0 }) },
+    }
   return strict.env
 }

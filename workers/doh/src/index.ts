@@ -36,7 +36,8 @@ async function get(req: Request, url: URL, env: DohEnv, keepAlive?: KeepAlive): 
     if (bytes.length > MAX_MESSAGE) return wireError(413, 'DNS message too large')
     return wireBytes(bytes, env, keepAlive)
   }
-  if (params.has('name') || wantsJson(req, params)) return jsonQuery(params, zoneView(env), keepAlive)
+  if (params.has('name') || wantsJson(req, params))
+    return jsonQuery(params, zoneView(env), keepAlive)
   return wireError(400, 'missing dns parameter')
 }
 
@@ -63,7 +64,13 @@ async function route(req: Request, env: DohEnv, keepAlive?: KeepAlive): Promise<
   if (url.pathname !== '/dns-query') {
     if (url.pathname === '/stats' && env.DOH_STATS === '1') {
       const answers = answerCache(env)
-      return Response.json({ ...zoneView(env).snapshot(), answerHits: answers?.hits ?? 0, answerMisses: answers?.misses ?? 0, answers: answers?.size ?? 0, ...signatureStats() })
+      return Response.json({
+        ...zoneView(env).snapshot(),
+        answerHits: answers?.hits ?? 0,
+        answerMisses: answers?.misses ?? 0,
+        answers: answers?.size ?? 0,
+        ...signatureStats(),
+      })
     }
     return wireError(404, 'not found')
   }
@@ -86,7 +93,9 @@ export default {
     const keepAlive: KeepAlive | undefined = ctx ? (p) => ctx.waitUntil(p) : undefined
     try {
       // Strict mode (tests) counts KV operations per invocation; production has no counter to scope.
-      return await (strictLimitsOn(env) ? inInvocation(() => route(req, strictDohEnv(env), keepAlive)) : route(req, env, keepAlive))
+      return await (strictLimitsOn(env)
+        ? inInvocation(() => route(req, strictDohEnv(env), keepAlive))
+        : route(req, env, keepAlive))
     } catch (err) {
       // Never a 5xx: whatever escaped is answered as SERVFAIL.
       logFailure('fetch', err)

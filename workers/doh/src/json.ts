@@ -54,10 +54,16 @@ function checked(name: string, type: number, result: Resolution): Resolution {
 }
 
 /** A JSON query; an unexpected exception is answered as SERVFAIL (Status 2), never a 5xx. */
-export async function jsonQuery(params: URLSearchParams, view: ZoneView, keepAlive?: KeepAlive): Promise<Response> {
+export async function jsonQuery(
+  params: URLSearchParams,
+  view: ZoneView,
+  keepAlive?: KeepAlive
+): Promise<Response> {
   try {
     // Lookups may confirm their zone in the background, kept alive past the response.
-    const kept: ZoneView = keepAlive ? { lookup: (qname, options) => view.lookup(qname, { ...options, keepAlive }) } : view
+    const kept: ZoneView = keepAlive
+      ? { lookup: (qname, options) => view.lookup(qname, { ...options, keepAlive }) }
+      : view
     return await jsonAnswer(params, kept)
   } catch (err) {
     logFailure('json query', err)
@@ -80,7 +86,11 @@ async function jsonAnswer(params: URLSearchParams, view: ZoneView): Promise<Resp
   if (typeof cd === 'string') return jsonError(400, cd)
   if (!encodable(name, type)) return jsonError(400, `Invalid name \`${name}\`.`)
 
-  const result = checked(name, type, await answer(view, { name, type, class: CLASSES.IN, dnssecOk }))
+  const result = checked(
+    name,
+    type,
+    await answer(view, { name, type, class: CLASSES.IN, dnssecOk })
+  )
   const body = toJsonResponse({ name, type, rd: true, cd }, result)
   // Like the wire format, owners equal to the question take the question's spelling.
   const asked = fqdn(name)

@@ -18,6 +18,9 @@ describe('view settings', () => {
   })
 
   it('ignores settings that are not non-negative numbers', () => {
-    expect(viewOptions(env({ REVALIDATE_MS: 'soon', CACHE_MB: '-1' }))).toMatchObject({ revalidateMs: PRODUCTION_REVALIDATE_MS, cacheBytes: 64 * 1024 * 1024 })
+    expect(viewOptions(env({ REVALIDATE_MS: 'soon', CACHE_MB: '-1' }))).toMatchObject({
+      revalidateMs: PRODUCTION_REVALIDATE_MS,
+      cacheBytes: 64 * 1024 * 1024,
+    })
   })
 })

@@ -58,6 +58,10 @@ export function zoneView(env: DohEnv): KvZoneView {
 export function answerCache(env: DohEnv): AnswerCache | undefined {
   const entries = numberOr(env.ANSWER_CACHE, 20_000)
   if (entries === 0) return undefined
-  answers ??= new AnswerCache(zoneView(env), entries, Math.min(bucketMaxAge(env), ANSWER_MAX_AGE_MS))
+  answers ??= new AnswerCache(
+    zoneView(env),
+    entries,
+    Math.min(bucketMaxAge(env), ANSWER_MAX_AGE_MS)
+  )
   return answers
 }

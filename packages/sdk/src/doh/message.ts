@@ -33,7 +33,15 @@ export interface DnsMessage {
   id: number
   rcode: number
   rcodeName: string
-  flags: { qr: boolean; aa: boolean; tc: boolean; rd: boolean; ra: boolean; ad: boolean; cd: boolean }
+  flags: {
+    qr: boolean
+    aa: boolean
+    tc: boolean
+    rd: boolean
+    ra: boolean
+    ad: boolean
+    cd: boolean
+  }
   question: { name: string; type: string }[]
   answers: Answer[]
   authority: Answer[]
@@ -51,10 +59,16 @@ export interface QueryOptions {
 /** Presentation name to ASCII: non-ASCII names go to Punycode through the URL parser. */
 function asciiName(name: string): string {
   const trimmed = name.trim()
-  return /[^\x00-\x7f]/.test(trimmed) ? new URL(`http://${trimmed.replace(/\.$/, '')}`).hostname : trimmed
+  return /[^\x00-\x7f]/.test(trimmed)
+    ? new URL(`http://${trimmed.replace(/\.$/, '')}`).hostname
+    : trimmed
 }
 
-export function encodeQuery(name: string, type: string | number, opts: QueryOptions = {}): Uint8Array {
+export function encodeQuery(
+  name: string,
+  type: string | number,
+  opts: QueryOptions = {}
+): Uint8Array {
   const edns = (opts.edns ?? true) ? { payload: 4096, do: opts.dnssecOk ?? false } : null
   return encodeWire(asciiName(name), type, { id: opts.id ?? 0, edns })
 }

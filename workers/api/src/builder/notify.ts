@@ -50,6 +50,7 @@ export const notifyAfterResponse: MiddlewareHandler<AppEnv> = async (c, next) =>
   )
   c.res = new Response(relay, c.res)
   const delay = Number(c.env.NOTIFY_AFTER_RESPONSE_DELAY_MS) || 0
-  const sentAndSettled = delay > 0 ? done.then(() => new Promise<void>((resolve) => setTimeout(resolve, delay))) : done
+  const sentAndSettled =
+    delay > 0 ? done.then(() => new Promise<void>((resolve) => setTimeout(resolve, delay))) : done
   c.executionCtx.waitUntil(sentAndSettled.then(run))
 }

@@ -108,7 +108,14 @@ export async function perRecordPass(ctx: StepContext): Promise<PerRecordOutcome>
       await yieldToRuntime()
     }
     const rows = current.rows.get(name)
-    nodes.push([name, rows ? encodeNode(nodeFromRows(rows)) : current.hasDescendants.has(name) ? encodeNode(EMPTY_NODE) : null])
+    nodes.push([
+      name,
+      rows
+        ? encodeNode(nodeFromRows(rows))
+        : current.hasDescendants.has(name)
+          ? encodeNode(EMPTY_NODE)
+          : null,
+    ])
     const i = bucketOf(name, layout.buckets)
     buckets.add(i)
     overlay.push([name, i])
@@ -150,7 +157,10 @@ export async function perRecordPass(ctx: StepContext): Promise<PerRecordOutcome>
   // (count(*) over the mirror costs about a millisecond per 100k names).
   if ((names.length >= 256 || state.passes % 64 === 0) && !state.fullRequested) {
     const count = ctx.mirror.count()
-    if (count > 2 * limits.namesPerBucket * layout.buckets && layout.buckets < bucketCountFor(count, limits.namesPerBucket))
+    if (
+      count > 2 * limits.namesPerBucket * layout.buckets &&
+      layout.buckets < bucketCountFor(count, limits.namesPerBucket)
+    )
       state.fullRequested = true
   }
   ctx.save()
@@ -184,7 +194,13 @@ export async function flushBuckets(ctx: StepContext): Promise<PerRecordOutcome> 
   }
   const pace = { freshSince: 0, intervalMs: limits.keyWriteIntervalMs }
   if (state.zonePending !== null) {
-    const written = await applyOps(io, ctx.ledger, ctx.budget, [{ key: zoneKey(apex), value: state.zonePending }], pace)
+    const written = await applyOps(
+      io,
+      ctx.ledger,
+      ctx.budget,
+      [{ key: zoneKey(apex), value: state.zonePending }],
+      pace
+    )
     if (written.kind === 'deferred') until = Math.min(until, written.until)
     else {
       state.zonePending = null
@@ -216,7 +232,13 @@ export async function flushBuckets(ctx: StepContext): Promise<PerRecordOutcome> 
   // Overlay keys of earlier heads: gone once readers can no longer hold those heads.
   const expired = (state.overlayKeys ?? []).filter((o) => o.at + limits.retireGraceMs <= io.now())
   if (expired.length > 0 && ctx.budget.remaining > expired.length + 10) {
-    await applyOps(io, ctx.ledger, ctx.budget, expired.map((o) => ({ key: o.key, value: null })), { freshSince: Number.POSITIVE_INFINITY, intervalMs: 0 })
+    await applyOps(
+      io,
+      ctx.ledger,
+      ctx.budget,
+      expired.map((o) => ({ key: o.key, value: null })),
+      { freshSince: Number.POSITIVE_INFINITY, intervalMs: 0 }
+    )
     state.overlayKeys = state.overlayKeys.filter((o) => !expired.includes(o))
     ctx.save()
   }

@@ -48,7 +48,9 @@ export class ZoneBuilder extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
     this.io = ioFrom(applyStrictLimits(env))
-    this.limits = limitsFrom(env as { KV_KEY_WRITE_INTERVAL_MS?: string; KV_NAMES_PER_BUCKET?: string })
+    this.limits = limitsFrom(
+      env as { KV_KEY_WRITE_INTERVAL_MS?: string; KV_NAMES_PER_BUCKET?: string }
+    )
     this.#ledger = new KeyLedger(ctx.storage.sql)
     this.#mirror = new NodeMirror(ctx.storage.sql)
     this.#store = new StateStore(ctx.storage.kv)

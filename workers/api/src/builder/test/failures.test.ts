@@ -228,8 +228,23 @@ describe('POST /propagation/sweep', () => {
   it('runs the sweep on demand for admins only, healing a lost notification', async () => {
     const z = await createZone('sweep-api')
     await settle(z.id)
-    await applyBatch(env.DB, { zoneId: z.id, zoneName: z.name, tokenId: 'test' }, { posts: [{ type: 'A', name: 'healed', content: '192.0.2.9' }] } as any, false)
-    const token = (await api('POST', '/user/tokens', { name: 'dns', policies: [{ permission_groups: [{ name: 'DNS Write' }], resources: { 'com.cloudflare.api.account.zone.*': '*' } }] })).body.result.value
+    await applyBatch(
+      env.DB,
+      { zoneId: z.id, zoneName: z.name, tokenId: 'test' },
+      { posts: [{ type: 'A', name: 'healed', content: '192.0.2.9' }] } as any,
+      false
+    )
+    const token = (
+      await api('POST', '/user/tokens', {
+        name: 'dns',
+        policies: [
+          {
+            permission_groups: [{ name: 'DNS Write' }],
+            resources: { 'com.cloudflare.api.account.zone.*': '*' },
+          },
+        ],
+      })
+    ).body.result.value
     const denied = await api('POST', '/propagation/sweep', undefined, token)
     expect(denied.status).toBe(403)
     const res = await api('POST', '/propagation/sweep')
@@ -239,4 +254,3 @@ describe('POST /propagation/sweep', () => {
     expect(await kvNode(z.name, `healed.${z.name}`)).not.toBeNull()
   })
 })
-

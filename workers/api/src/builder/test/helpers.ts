@@ -16,10 +16,7 @@ import {
 import type { BuilderIo } from '../io.ts'
 import type { BuildLimits } from '../limits.ts'
 import type { BuilderStatus, ZoneBuilder } from '../zone-builder.ts'
-import {
-  checkConvergence,
-  type ConvergenceReport,
-} from '../convergence.ts'
+import { checkConvergence, type ConvergenceReport } from '../convergence.ts'
 import { api } from '../../../../../test/api/helpers.ts'
 
 export { api, createZone } from '../../../../../test/api/helpers.ts'

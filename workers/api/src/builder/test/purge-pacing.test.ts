@@ -16,7 +16,9 @@ describe('zone purge pacing', () => {
       b.limits.keyWriteIntervalMs = 1000
       b.io.kv = strictKv(b.io.kv, { writeIntervalMs: 1000 })
     })
-    await api('POST', `/zones/${z.id}/dns_records/batch`, { posts: [{ type: 'A', name: 'www', content: '192.0.2.1' }] })
+    await api('POST', `/zones/${z.id}/dns_records/batch`, {
+      posts: [{ type: 'A', name: 'www', content: '192.0.2.1' }],
+    })
     await settle(z.id)
     expect(await kvNames(z.name)).toEqual([`www.${z.name}`])
 
