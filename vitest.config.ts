@@ -1,6 +1,7 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
+import { localDohSettings } from './scripts/lib/dev-vars.mjs'
 
 /** Seals DNSSEC private keys in the workerd test projects (a Worker secret in production). */
 const TEST_DNSSEC_SECRET = 'test-dnssec-key-encryption-secret'
@@ -18,7 +19,14 @@ export default defineConfig(async () => {
         },
         {
           // The SDK's package exports point at its build (dist/); tests use its sources.
-          resolve: { alias: [{ find: /^@edgedns\/sdk$/, replacement: fileURLToPath(new URL('./packages/sdk/src/index.ts', import.meta.url)) }] },
+          resolve: {
+            alias: [
+              {
+                find: /^@edgedns\/sdk$/,
+                replacement: fileURLToPath(new URL('./packages/sdk/src/index.ts', import.meta.url)),
+              },
+            ],
+          },
           test: {
             name: 'e2e',
             include: ['test/e2e/**/*.test.ts'],
@@ -33,18 +41,40 @@ export default defineConfig(async () => {
             cloudflareTest({
               wrangler: { configPath: './wrangler.toml' },
               miniflare: {
-                bindings: { TEST_MIGRATIONS: migrations, DEV_API_TOKEN: 'dev-token', KV_KEY_WRITE_INTERVAL_MS: '0', STRICT_LIMITS: '1', MAX_BODY_BYTES: String(20 * 1024 * 1024), DNSSEC_KEY_ENCRYPTION_KEY: TEST_DNSSEC_SECRET },
+                bindings: {
+                  ...localDohSettings(),
+                  TEST_MIGRATIONS: migrations,
+                  DEV_API_TOKEN: 'dev-token',
+                  KV_KEY_WRITE_INTERVAL_MS: '0',
+                  STRICT_LIMITS: '1',
+                  MAX_BODY_BYTES: String(20 * 1024 * 1024),
+                  DNSSEC_KEY_ENCRYPTION_KEY: TEST_DNSSEC_SECRET,
+                },
               },
             }),
           ],
           test: {
             name: 'api',
-            include: ['workers/api/src/**/*.test.ts', 'test/api/**/*.test.ts', 'test/builder/**/*.test.ts'],
-            setupFiles: ['./test/setup/apply-migrations.ts', './test/setup/fail-on-limit-breach.ts'],
+            include: ['workers/api/src/**/*.test.ts', 'test/api/**/*.test.ts'],
+            setupFiles: [
+              './test/setup/apply-migrations.ts',
+              './test/setup/fail-on-limit-breach.ts',
+            ],
           },
         },
         {
-          plugins: [cloudflareTest({ wrangler: { configPath: './workers/doh/wrangler.jsonc' }, miniflare: { bindings: { STRICT_LIMITS: '1', DNSSEC_KEY_ENCRYPTION_KEY: TEST_DNSSEC_SECRET } } })],
+          plugins: [
+            cloudflareTest({
+              wrangler: { configPath: './workers/doh/wrangler.jsonc' },
+              miniflare: {
+                bindings: {
+                  ...localDohSettings(),
+                  STRICT_LIMITS: '1',
+                  DNSSEC_KEY_ENCRYPTION_KEY: TEST_DNSSEC_SECRET,
+                },
+              },
+            }),
+          ],
           test: {
             name: 'doh',
             include: ['workers/doh/src/**/*.test.ts', 'test/doh/**/*.test.ts'],

@@ -33,7 +33,8 @@ async function timeSingles(api, zoneId, ops) {
 function perRecordEstimate(times, n) {
   const sum = (xs) => xs.reduce((a, b) => a + b, 0)
   const measured = times.wall.length
-  if (measured >= n) return { wallMs: sum(times.wall), serverMs: sum(times.server), extrapolated: false }
+  if (measured >= n)
+    return { wallMs: sum(times.wall), serverMs: sum(times.server), extrapolated: false }
   const w = summarize(times.wall).median
   const s = summarize(times.server).median
   return { wallMs: w * n, serverMs: s * n, extrapolated: true }
@@ -45,7 +46,9 @@ export async function runBatchBench({ api, quick, log }) {
   const reps = (n) => (n >= 100_000 ? 3 : quick ? 3 : 5)
   const zone = await api.createZone(`bench-batch-${Date.now().toString(36)}.example`)
   log(`batch: seeding ${baseSize.toLocaleString('en-US')} records`)
-  await seedZone(api, zone.id, baseSize, 'base', 50_000, (n) => log(`batch: seeded ${n.toLocaleString('en-US')}`))
+  await seedZone(api, zone.id, baseSize, 'base', 50_000, (n) =>
+    log(`batch: seeded ${n.toLocaleString('en-US')}`)
+  )
   let gen = 0
   const fresh = (n) => {
     const g = gen++
@@ -53,7 +56,12 @@ export async function runBatchBench({ api, quick, log }) {
   }
   const rows = []
   for (const n of sizes) {
-    const res = { n, create: { wall: [], server: [] }, delete: { wall: [], server: [] }, mixed: { wall: [], server: [] } }
+    const res = {
+      n,
+      create: { wall: [], server: [] },
+      delete: { wall: [], server: [] },
+      mixed: { wall: [], server: [] },
+    }
     for (let r = 0; r < reps(n); r++) {
       await settled(api, zone.id)
       const c = await api.batch(zone.id, { posts: fresh(n) })
@@ -71,7 +79,9 @@ export async function runBatchBench({ api, quick, log }) {
       await settled(api, zone.id)
       const m = await api.batch(zone.id, {
         deletes: sid.slice(0, third).map((id) => ({ id })),
-        patches: sid.slice(third, 2 * third).map((id, i) => ({ id, content: `172.16.${(i >> 8) & 255}.${i & 255}` })),
+        patches: sid
+          .slice(third, 2 * third)
+          .map((id, i) => ({ id, content: `172.16.${(i >> 8) & 255}.${i & 255}` })),
         posts: fresh(n - 2 * third),
       })
       res.mixed.wall.push(m.wallMs)
@@ -88,27 +98,47 @@ export async function runBatchBench({ api, quick, log }) {
     for (const op of createOps) {
       await settled(api, zone.id)
       const t0 = performance.now()
-      const { result, headers } = await api.call(op.method, `/zones/${zone.id}/dns_records`, op.body)
+      const { result, headers } = await api.call(
+        op.method,
+        `/zones/${zone.id}/dns_records`,
+        op.body
+      )
       ct.wall.push(performance.now() - t0)
       ct.server.push(api.serverMs(headers))
       created.push(result.id)
     }
-    const dt = await timeSingles(api, zone.id, created.map((id) => ({ method: 'DELETE', path: `/${id}` })))
+    const dt = await timeSingles(
+      api,
+      zone.id,
+      created.map((id) => ({ method: 'DELETE', path: `/${id}` }))
+    )
     const mixedSetup = await api.batch(zone.id, { posts: fresh(k) })
     const mids = mixedSetup.result.posts.map((x) => x.id)
     const third = Math.floor(k / 3)
     const mixedOps = [
       ...mids.slice(0, third).map((id) => ({ method: 'DELETE', path: `/${id}` })),
-      ...mids.slice(third, 2 * third).map((id, i) => ({ method: 'PATCH', path: `/${id}`, body: { content: `172.17.${(i >> 8) & 255}.${i & 255}` } })),
+      ...mids.slice(third, 2 * third).map((id, i) => ({
+        method: 'PATCH',
+        path: `/${id}`,
+        body: { content: `172.17.${(i >> 8) & 255}.${i & 255}` },
+      })),
       ...fresh(k - 2 * third).map((rec) => ({ method: 'POST', path: '', body: rec })),
     ]
     const mt = await timeSingles(api, zone.id, mixedOps)
     await api.batch(zone.id, { deletes: mids.slice(third).map((id) => ({ id })) })
-    const cleanup = await api.call('GET', `/zones/${zone.id}/dns_records?name.startswith=g&per_page=50000`)
-    if (cleanup.result.length > 0) await api.batch(zone.id, { deletes: cleanup.result.map((r) => ({ id: r.id })) })
+    const cleanup = await api.call(
+      'GET',
+      `/zones/${zone.id}/dns_records?name.startswith=g&per_page=50000`
+    )
+    if (cleanup.result.length > 0)
+      await api.batch(zone.id, { deletes: cleanup.result.map((r) => ({ id: r.id })) })
 
     const row = { n }
-    for (const [kind, times] of [['create', ct], ['delete', dt], ['mixed', mt]]) {
+    for (const [kind, times] of [
+      ['create', ct],
+      ['delete', dt],
+      ['mixed', mt],
+    ]) {
       row[kind] = {
         batchWall: summarize(res[kind].wall),
         batchServer: summarize(res[kind].server),
@@ -116,7 +146,9 @@ export async function runBatchBench({ api, quick, log }) {
       }
     }
     rows.push(row)
-    log(`batch: n=${n} create ${row.create.batchServer.median.toFixed(1)} ms, delete ${row.delete.batchServer.median.toFixed(1)} ms, mixed ${row.mixed.batchServer.median.toFixed(1)} ms (server medians)`)
+    log(
+      `batch: n=${n} create ${row.create.batchServer.median.toFixed(1)} ms, delete ${row.delete.batchServer.median.toFixed(1)} ms, mixed ${row.mixed.batchServer.median.toFixed(1)} ms (server medians)`
+    )
   }
   return { baseSize, rows }
 }

@@ -8,8 +8,19 @@
  * pass-through (Miniflare entry → API worker → service binding) for comparison. Around every
  * measured mix the DoH worker's /stats counters are read: KV calls and keys per query.
  */
+import { localDohSettings } from '../scripts/lib/dev-vars.mjs'
 import { benchZones, MIXES } from './lib/fixtures.mjs'
-import { dohStats, loadPlan, measureTarget, probeGen, probeMix, statsDelta, warmUp, wirePaths } from './lib/dohload.mjs'
+import {
+  dohStats,
+  loadPlan,
+  measureSaturation,
+  measureTarget,
+  probeGen,
+  probeMix,
+  statsDelta,
+  warmUp,
+  wirePaths,
+} from './lib/dohload.mjs'
 
 /** Mixes drawn over the whole large zone (bench/lib/namegen.mjs). */
 export const ZONE_MIXES = [
@@ -46,7 +57,8 @@ async function answersAfter(probe, log, label) {
   }
 }
 
-const kvLine = (kv) => `${kv.kvCallsPerLookup?.toFixed(3)} KV calls / ${kv.kvKeysPerLookup?.toFixed(3)} keys per query, ${kv.answerHitRate == null ? '' : `${(kv.answerHitRate * 100).toFixed(0)} % from the answer cache, `}${kv.revalidationsPerSecond?.toFixed(0)} revalidations/s`
+const kvLine = (kv) =>
+  `${kv.kvCallsPerLookup?.toFixed(3)} KV calls / ${kv.kvKeysPerLookup?.toFixed(3)} keys per query, ${kv.answerHitRate == null ? '' : `${(kv.answerHitRate * 100).toFixed(0)} % from the answer cache, `}${kv.revalidationsPerSecond?.toFixed(0)} revalidations/s`
 
 /**
  * Warms a generated mix: `duration` s for Zipf; for uniform, 3 s runs until the lookups reach
@@ -58,42 +70,80 @@ async function warmGen(stack, gen, buckets, log) {
   const before = await dohStats(stack.dohUrl)
   const t0 = performance.now()
   let now = before
-  for (let run = 0; now.lookups - before.lookups < want && performance.now() - t0 < WARM_MAX_S * 1000; run++) {
+  for (
+    let run = 0;
+    now.lookups - before.lookups < want && performance.now() - t0 < WARM_MAX_S * 1000;
+    run++
+  ) {
     await warmUp({ url: stack.dohUrl, gen, duration: 3, seed: 101 + run })
     now = await dohStats(stack.dohUrl)
   }
-  log(`doh: uniform warm-up ${(now.lookups - before.lookups).toLocaleString('en-US')} lookups in ${((performance.now() - t0) / 1000).toFixed(0)} s (wanted ${want.toLocaleString('en-US')}), ${now.cachedBuckets.toLocaleString('en-US')} buckets cached`)
-  return { lookups: now.lookups - before.lookups, wanted: want, seconds: (performance.now() - t0) / 1000 }
+  log(
+    `doh: uniform warm-up ${(now.lookups - before.lookups).toLocaleString('en-US')} lookups in ${((performance.now() - t0) / 1000).toFixed(0)} s (wanted ${want.toLocaleString('en-US')}), ${now.cachedBuckets.toLocaleString('en-US')} buckets cached`
+  )
+  return {
+    lookups: now.lookups - before.lookups,
+    wanted: want,
+    seconds: (performance.now() - t0) / 1000,
+  }
 }
 
 export async function runDohBench(ctx) {
   const { stack, quick, log } = ctx
   const zones = await benchZones(ctx)
   const plan = loadPlan(quick)
-  log(`doh: ${plan.reps} × ${plan.duration} s per figure, ${plan.connections} connections at saturation, ${plan.fixedConnections} at the fixed rate`)
-  for (const kind of ['small', 'large']) for (const mix of MIXES) await probeMix(stack.dohUrl, zones[kind].name, zones[kind].size, mix)
+  log(
+    `doh: ${plan.reps} × ${plan.duration} s per figure, ${plan.connections} connections at saturation, ${plan.fixedConnections} at the fixed rate`
+  )
+  for (const kind of ['small', 'large'])
+    for (const mix of MIXES) await probeMix(stack.dohUrl, zones[kind].name, zones[kind].size, mix)
 
   await warmUp({ url: stack.emptyUrl, paths: ['/'] })
   const empty = await measureTarget({ url: stack.emptyUrl, paths: ['/'], plan })
-  log(`doh: empty worker ${Math.round(empty.sat.rps.median)} req/s at saturation, p50 ${empty.fixed.p50.median.toFixed(2)} ms at 1,000/s`)
+  log(
+    `doh: empty worker ${Math.round(empty.sat.rps.median)} req/s at saturation, p50 ${empty.fixed.p50.median.toFixed(2)} ms at 1,000/s`
+  )
 
   // One KV get per request on the same namespace: what the local KV simulator alone allows.
   // The value read is one of the zone's buckets (layout v2), as the DoH worker reads for a name.
-  const meta = await (await fetch(`${stack.kvProbeUrl}/?k=${encodeURIComponent(`z:${zones.small.name}`)}`)).json()
+  const meta = await (
+    await fetch(`${stack.kvProbeUrl}/?k=${encodeURIComponent(`z:${zones.small.name}`)}`)
+  ).json()
   const buckets = meta.layout?.buckets ?? 16
-  const kvPaths = Array.from({ length: 500 }, (_, i) => `/?k=${encodeURIComponent(`b:${zones.small.name}:${buckets}:${(i * 7919) % buckets}`)}`)
+  const kvPaths = Array.from(
+    { length: 500 },
+    (_, i) =>
+      `/?k=${encodeURIComponent(`b:${zones.small.name}:${buckets}:${(i * 7919) % buckets}`)}`
+  )
   await warmUp({ url: stack.kvProbeUrl, paths: kvPaths })
   const kvProbe = await measureTarget({ url: stack.kvProbeUrl, paths: kvPaths, plan })
-  log(`doh: one KV get per request ${Math.round(kvProbe.sat.rps.median)} req/s at saturation (${(kvProbe.sat.rps.median / empty.sat.rps.median).toFixed(2)} of empty)`)
+  log(
+    `doh: one KV get per request ${Math.round(kvProbe.sat.rps.median)} req/s at saturation (${(kvProbe.sat.rps.median / empty.sat.rps.median).toFixed(2)} of empty)`
+  )
 
   const rows = []
-  const report = (zone, mix, m) => log(`doh: ${zone.name} ${mix}: ${Math.round(m.sat.rps.median)} q/s (${(m.sat.rps.median / empty.sat.rps.median).toFixed(2)} of empty), p50 ${m.fixed.p50.median.toFixed(2)} / p99 ${m.fixed.p99.median.toFixed(2)} ms at 1,000/s; ${kvLine(m.kv)}`)
+  const report = (zone, mix, m) =>
+    log(
+      `doh: ${zone.name} ${mix}: ${Math.round(m.sat.rps.median)} q/s (${(m.sat.rps.median / empty.sat.rps.median).toFixed(2)} of empty, ${(m.sat.rps.median / m.emptySame.rps.median).toFixed(2)} of empty fed the same requests), p50 ${m.fixed.p50.median.toFixed(2)} / p99 ${m.fixed.p99.median.toFixed(2)} ms at 1,000/s; ${kvLine(m.kv)}`
+    )
   for (const kind of ['small', 'large']) {
     const zone = zones[kind]
     await warmUp({ url: stack.dohUrl, paths: wirePaths(zone.name, zone.size, 'existing') })
     for (const mix of MIXES) {
-      const m = await measureWithStats(stack, plan, { url: stack.dohUrl, paths: wirePaths(zone.name, zone.size, mix) })
-      m.answersAfter = await answersAfter(() => probeMix(stack.dohUrl, zone.name, zone.size, mix), log, `${zone.name} ${mix}`)
+      const m = await measureWithStats(stack, plan, {
+        url: stack.dohUrl,
+        paths: wirePaths(zone.name, zone.size, mix),
+      })
+      m.emptySame = await measureSaturation({
+        url: stack.emptyUrl,
+        paths: wirePaths(zone.name, zone.size, mix),
+        plan,
+      })
+      m.answersAfter = await answersAfter(
+        () => probeMix(stack.dohUrl, zone.name, zone.size, mix),
+        log,
+        `${zone.name} ${mix}`
+      )
       rows.push({ zone: kind, size: zone.size, mix, ...m })
       report(zone, mix, m)
     }
@@ -101,17 +151,34 @@ export async function runDohBench(ctx) {
 
   // Names over the whole large zone: Zipf-hot and uniform (the cache must hold the zone's buckets).
   const large = zones.large
-  const largeMeta = await (await fetch(`${stack.kvProbeUrl}/?k=${encodeURIComponent(`z:${large.name}`)}`)).json()
+  const largeMeta = await (
+    await fetch(`${stack.kvProbeUrl}/?k=${encodeURIComponent(`z:${large.name}`)}`)
+  ).json()
   const largeBuckets = largeMeta.layout?.buckets ?? 4096
   for (const { mix, gen: g } of ZONE_MIXES) {
     const gen = { ...g, zone: large.name, size: large.size, prefix: 'base-' }
     await probeGen(stack.dohUrl, gen)
     const warm = await warmGen(stack, gen, largeBuckets, log)
     const m = await measureWithStats(stack, plan, { url: stack.dohUrl, gen })
-    m.answersAfter = await answersAfter(() => probeGen(stack.dohUrl, gen), log, `${large.name} ${mix}`)
-    rows.push({ zone: 'large', size: large.size, mix, buckets: largeBuckets, warm: warm?.lookups ? warm : undefined, ...m })
+    m.emptySame = await measureSaturation({ url: stack.emptyUrl, gen, plan })
+    m.answersAfter = await answersAfter(
+      () => probeGen(stack.dohUrl, gen),
+      log,
+      `${large.name} ${mix}`
+    )
+    rows.push({
+      zone: 'large',
+      size: large.size,
+      mix,
+      buckets: largeBuckets,
+      warm: warm?.lookups ? warm : undefined,
+      ...m,
+    })
     report(large, mix, m)
-    if (mix === 'uniform') log(`doh: after uniform: ${(m.kv.cacheBytes / 2 ** 20).toFixed(1)} MB cached in ${m.kv.cachedBuckets.toLocaleString('en-US')} buckets (${largeBuckets.toLocaleString('en-US')} in the large zone)`)
+    if (mix === 'uniform')
+      log(
+        `doh: after uniform: ${(m.kv.cacheBytes / 2 ** 20).toFixed(1)} MB cached in ${m.kv.cachedBuckets.toLocaleString('en-US')} buckets (${largeBuckets.toLocaleString('en-US')} in the large zone)`
+      )
   }
 
   // The same existing-name mix through the API worker's pass-through (what `pnpm dev` serves).
@@ -119,11 +186,31 @@ export async function runDohBench(ctx) {
   await probeMix(stack.url, small.name, small.size, 'existing')
   const paths = wirePaths(small.name, small.size, 'existing')
   await warmUp({ url: stack.url, paths })
-  const passthrough = { zone: 'small', size: small.size, mix: 'existing', ...(await measureWithStats(stack, plan, { url: stack.url, paths })) }
-  passthrough.answersAfter = await answersAfter(() => probeMix(stack.url, small.name, small.size, 'existing'), log, 'pass-through')
-  log(`doh: pass-through via the API worker: ${Math.round(passthrough.sat.rps.median)} q/s; ${kvLine(passthrough.kv)}`)
+  const passthrough = {
+    zone: 'small',
+    size: small.size,
+    mix: 'existing',
+    ...(await measureWithStats(stack, plan, { url: stack.url, paths })),
+  }
+  passthrough.answersAfter = await answersAfter(
+    () => probeMix(stack.url, small.name, small.size, 'existing'),
+    log,
+    'pass-through'
+  )
+  log(
+    `doh: pass-through via the API worker: ${Math.round(passthrough.sat.rps.median)} q/s; ${kvLine(passthrough.kv)}`
+  )
 
   // Re-measure the empty worker at the end: the ratio uses the mean of both, so drift shows.
   const emptyAfter = await measureTarget({ url: stack.emptyUrl, paths: ['/'], plan })
-  return { plan, empty, emptyAfter, kvProbe, rows, passthrough, largeBuckets }
+  return {
+    plan,
+    settings: localDohSettings(),
+    empty,
+    emptyAfter,
+    kvProbe,
+    rows,
+    passthrough,
+    largeBuckets,
+  }
 }

@@ -21,12 +21,22 @@ const require = createRequire(path.join(ROOT, 'package.json'))
 const { convertV4MiniflareOptions, Miniflare, Log, LogLevel } = require('miniflare')
 const { unstable_getMiniflareWorkerOptions, unstable_splitSqlQuery } = require('wrangler')
 const WRANGLER = path.join(ROOT, 'node_modules/.bin/wrangler')
-const AUTOCANNON = path.join(path.dirname(new URL(import.meta.url).pathname), '../node_modules/.bin/autocannon')
+const AUTOCANNON = path.join(
+  path.dirname(new URL(import.meta.url).pathname),
+  '../node_modules/.bin/autocannon'
+)
 const TOKEN = 'bench-token'
 
 function bundle(config, outdir) {
-  execFileSync(WRANGLER, ['deploy', '--dry-run', '--outdir', outdir, '-c', config], { cwd: ROOT, stdio: 'pipe', env: { ...process.env, WRANGLER_SEND_METRICS: 'false' } })
-  return path.join(outdir, readdirSync(outdir).find((f) => f.endsWith('.js')))
+  execFileSync(WRANGLER, ['deploy', '--dry-run', '--outdir', outdir, '-c', config], {
+    cwd: ROOT,
+    stdio: 'pipe',
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+  })
+  return path.join(
+    outdir,
+    readdirSync(outdir).find((f) => f.endsWith('.js'))
+  )
 }
 function workerOptions(name, config, scriptPath, extra = {}) {
   const { workerOptions: w } = unstable_getMiniflareWorkerOptions(path.join(ROOT, config))
@@ -37,27 +47,55 @@ function workerOptions(name, config, scriptPath, extra = {}) {
 }
 
 const dir = mkdtempSync(path.join(tmpdir(), 'edgedns-layouts-'))
-const api = workerOptions('edgedns-api', 'wrangler.toml', bundle('wrangler.toml', path.join(dir, 'a')), {
-  bindings: { MAX_BATCH_CHANGES: '1000000', DEV_API_TOKEN: TOKEN, KV_KEY_WRITE_INTERVAL_MS: '0', ...(PER_BUCKET ? { KV_NAMES_PER_BUCKET: PER_BUCKET } : {}) },
-  serviceBindings: { DOH: 'edgedns-doh' },
-})
+const api = workerOptions(
+  'edgedns-api',
+  'wrangler.toml',
+  bundle('wrangler.toml', path.join(dir, 'a')),
+  {
+    bindings: {
+      MAX_BATCH_CHANGES: '1000000',
+      DEV_API_TOKEN: TOKEN,
+      KV_KEY_WRITE_INTERVAL_MS: '0',
+      ...(PER_BUCKET ? { KV_NAMES_PER_BUCKET: PER_BUCKET } : {}),
+    },
+    serviceBindings: { DOH: 'edgedns-doh' },
+  }
+)
 delete api.triggers
-const doh = workerOptions('edgedns-doh', 'workers/doh/wrangler.jsonc', bundle('workers/doh/wrangler.jsonc', path.join(dir, 'd')), {
-  unsafeDirectSockets: [{ host: '127.0.0.1', port: 0, proxy: false }],
-})
-const mf = new Miniflare(convertV4MiniflareOptions({
-  host: '127.0.0.1', port: 0, log: new Log(LogLevel.WARN),
-  d1Persist: path.join(dir, 'd1'), kvPersist: path.join(dir, 'kv'), durableObjectsPersist: path.join(dir, 'do'),
-  workers: [api, doh],
-}))
+const doh = workerOptions(
+  'edgedns-doh',
+  'workers/doh/wrangler.jsonc',
+  bundle('workers/doh/wrangler.jsonc', path.join(dir, 'd')),
+  {
+    unsafeDirectSockets: [{ host: '127.0.0.1', port: 0, proxy: false }],
+  }
+)
+const mf = new Miniflare(
+  convertV4MiniflareOptions({
+    host: '127.0.0.1',
+    port: 0,
+    log: new Log(LogLevel.WARN),
+    d1Persist: path.join(dir, 'd1'),
+    kvPersist: path.join(dir, 'kv'),
+    durableObjectsPersist: path.join(dir, 'do'),
+    workers: [api, doh],
+  })
+)
 const base = (await mf.ready).toString().replace(/\/$/, '')
 const dohBase = (await mf.unsafeGetDirectURL('edgedns-doh')).toString().replace(/\/$/, '')
 const db = await mf.getD1Database('DB', 'edgedns-api')
-for (const f of readdirSync(path.join(ROOT, 'migrations')).filter((f) => f.endsWith('.sql')).sort())
-  for (const stmt of unstable_splitSqlQuery(readFileSync(path.join(ROOT, 'migrations', f), 'utf8'))) await db.prepare(stmt).run()
+for (const f of readdirSync(path.join(ROOT, 'migrations'))
+  .filter((f) => f.endsWith('.sql'))
+  .sort())
+  for (const stmt of unstable_splitSqlQuery(readFileSync(path.join(ROOT, 'migrations', f), 'utf8')))
+    await db.prepare(stmt).run()
 
 async function call(method, p, body) {
-  const res = await fetch(`${base}/client/v4${p}`, { method, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
+  const res = await fetch(`${base}/client/v4${p}`, {
+    method,
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
   const json = await res.json()
   if (!json.success) throw new Error(`${method} ${p}: ${JSON.stringify(json.errors).slice(0, 300)}`)
   return { result: json.result, seq: Number(res.headers.get('x-edgedns-change-seq')) }
@@ -82,13 +120,30 @@ async function dohJson(name, type = 'A') {
     }
   }
 }
-const rec = (i, prefix = 'n') => ({ type: 'A', name: `${prefix}-${i}`, content: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, ttl: 300 })
-const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] }
+const rec = (i, prefix = 'n') => ({
+  type: 'A',
+  name: `${prefix}-${i}`,
+  content: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+  ttl: 300,
+})
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]
+}
 const out = { root: ROOT, names: N, perBucket: PER_BUCKET ?? null, at: new Date().toISOString() }
-const log = (k, v) => { out[k] = v; console.log(k, JSON.stringify(v)); writeFileSync(OUT, JSON.stringify(out, null, 2)) }
+const log = (k, v) => {
+  out[k] = v
+  console.log(k, JSON.stringify(v))
+  writeFileSync(OUT, JSON.stringify(out, null, 2))
+}
 
 const accounts = (await call('GET', '/accounts')).result
-const zone = (await call('POST', '/zones', { name: `bench${Date.now() % 100000}.test`, account: { id: accounts[0].id } })).result
+const zone = (
+  await call('POST', '/zones', {
+    name: `bench${Date.now() % 100000}.test`,
+    account: { id: accounts[0].id },
+  })
+).result
 await waitBuilt(zone.id, 1)
 
 // 1. Seed: one batch of N posts per 50k chunk, time until built.
@@ -101,15 +156,29 @@ for (let s = 0; s < N; s += 50000) {
 }
 const tCommitted = performance.now()
 await waitBuilt(zone.id, last.seq, 200)
-log('seed', { names: N, commitMs: Math.round(tCommitted - t0), visibleMs: Math.round(performance.now() - t0), buildAfterCommitMs: Math.round(performance.now() - tCommitted) })
-const wild = await call('POST', `/zones/${zone.id}/dns_records`, { type: 'A', name: '*.wild', content: '192.0.2.55', ttl: 300 })
+log('seed', {
+  names: N,
+  commitMs: Math.round(tCommitted - t0),
+  visibleMs: Math.round(performance.now() - t0),
+  buildAfterCommitMs: Math.round(performance.now() - tCommitted),
+})
+const wild = await call('POST', `/zones/${zone.id}/dns_records`, {
+  type: 'A',
+  name: '*.wild',
+  content: '192.0.2.55',
+  ttl: 300,
+})
 await waitBuilt(zone.id, wild.seq)
 
 // 2. Full build on request.
 t0 = performance.now()
 const rb = await call('POST', `/zones/${zone.id}/propagation/rebuild`)
 const built = await waitBuilt(zone.id, rb.result.seq ?? rb.seq, 100)
-log('fullBuild', { names: N, ms: Math.round(performance.now() - t0), last_full_build: built.last_full_build })
+log('fullBuild', {
+  names: N,
+  ms: Math.round(performance.now() - t0),
+  last_full_build: built.last_full_build,
+})
 
 // 3. A 10,000-change batch (new names) → built.
 {
@@ -119,7 +188,11 @@ log('fullBuild', { names: N, ms: Math.round(performance.now() - t0), last_full_b
   const tc = performance.now()
   await waitBuilt(zone.id, r.seq, 5)
   const answer = await dohJson(`batch-9999.${zone.name}`)
-  log('batch10k', { responseMs: Math.round(tc - t0), requestToVisibleMs: Math.round(performance.now() - t0), dohStatus: answer.Status })
+  log('batch10k', {
+    responseMs: Math.round(tc - t0),
+    requestToVisibleMs: Math.round(performance.now() - t0),
+    dohStatus: answer.Status,
+  })
 }
 
 // 4. One-record change → visible through DoH (polled every ~1 ms).
@@ -128,7 +201,12 @@ log('fullBuild', { names: N, ms: Math.round(performance.now() - t0), last_full_b
   for (let i = 0; i < 30; i++) {
     const name = `one-${i}.${zone.name}`
     const tq = performance.now()
-    await call('POST', `/zones/${zone.id}/dns_records`, { type: 'A', name: `one-${i}`, content: '192.0.2.9', ttl: 300 })
+    await call('POST', `/zones/${zone.id}/dns_records`, {
+      type: 'A',
+      name: `one-${i}`,
+      content: '192.0.2.9',
+      ttl: 300,
+    })
     const tc = performance.now()
     for (;;) {
       const a = await dohJson(name)
@@ -138,7 +216,12 @@ log('fullBuild', { names: N, ms: Math.round(performance.now() - t0), last_full_b
     lat.push(performance.now() - tc)
     void tq
   }
-  log('oneRecordVisible', { samples: lat.length, p50Ms: +pct(lat, 50).toFixed(1), p99Ms: +pct(lat, 99).toFixed(1), maxMs: +Math.max(...lat).toFixed(1) })
+  log('oneRecordVisible', {
+    samples: lat.length,
+    p50Ms: +pct(lat, 50).toFixed(1),
+    p99Ms: +pct(lat, 99).toFixed(1),
+    maxMs: +Math.max(...lat).toFixed(1),
+  })
 }
 
 // 5. DoH req/s at saturation from a second process.
@@ -150,9 +233,22 @@ const cases = {
 for (const [k, name] of Object.entries(cases)) {
   await sleep(1000)
   const check = await dohJson(name)
-  const raw = execFileSync(AUTOCANNON, ['-j', '-c', '32', '-d', '8', `${dohBase}/dns-query?name=${name}&type=A`], { maxBuffer: 1 << 26, stdio: ['ignore', 'pipe', 'ignore'] })
+  const raw = execFileSync(
+    AUTOCANNON,
+    ['-j', '-c', '32', '-d', '8', `${dohBase}/dns-query?name=${name}&type=A`],
+    { maxBuffer: 1 << 26, stdio: ['ignore', 'pipe', 'ignore'] }
+  )
   const r = JSON.parse(raw.toString())
-  log(`doh_${k}`, { name, status: check.Status, answers: check.Answer?.length ?? 0, reqPerSec: Math.round(r.requests.average), p50LatencyMs: r.latency.p50, p99LatencyMs: r.latency.p99, non2xx: r.non2xx, errors: r.errors })
+  log(`doh_${k}`, {
+    name,
+    status: check.Status,
+    answers: check.Answer?.length ?? 0,
+    reqPerSec: Math.round(r.requests.average),
+    p50LatencyMs: r.latency.p50,
+    p99LatencyMs: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors,
+  })
 }
 await mf.dispose()
 rmSync(dir, { recursive: true, force: true })

@@ -35,7 +35,9 @@ async function apiDuringBatch({ api, log }, pid, n) {
   const build = sampleRss(pid)
   await waitBuilt(api, zone.id, { seq: res.seq, everyMs: 50, timeoutMs: 3_600_000 })
   const afterBuild = build.stop()
-  log(`memory: workerd RSS ${Math.round(during.before / MB)} MB before a ${n.toLocaleString('en-US')}-change batch, peak ${Math.round(during.peak / MB)} MB during it, ${Math.round(afterBuild.peak / MB)} MB peak while building`)
+  log(
+    `memory: workerd RSS ${Math.round(during.before / MB)} MB before a ${n.toLocaleString('en-US')}-change batch, peak ${Math.round(during.peak / MB)} MB during it, ${Math.round(afterBuild.peak / MB)} MB peak while building`
+  )
   return { n, batchServerMs: res.serverMs, batch: inMb(during), build: inMb(afterBuild) }
 }
 
@@ -50,9 +52,16 @@ async function dohUnderLoad({ stack, quick, log }, zones) {
       const idle = rssOf(pid)
       const z = zones.large
       const s = sampleRss(pid)
-      const load = await runLoad({ url: dohUrl, paths: wirePaths(z.name, z.size, 'existing'), connections: 32, duration: loadPlan(quick).duration * 2 })
+      const load = await runLoad({
+        url: dohUrl,
+        paths: wirePaths(z.name, z.size, 'existing'),
+        connections: 32,
+        duration: loadPlan(quick).duration * 2,
+      })
       const r = s.stop()
-      log(`memory: DoH-only workerd RSS ${Math.round(idle / MB)} MB idle, peak ${Math.round(r.peak / MB)} MB at ${Math.round(load.rps)} q/s`)
+      log(
+        `memory: DoH-only workerd RSS ${Math.round(idle / MB)} MB idle, peak ${Math.round(r.peak / MB)} MB at ${Math.round(load.rps)} q/s`
+      )
       return { zone: 'large', size: z.size, rps: load.rps, ...inMb(r) }
     } finally {
       await mf.dispose()

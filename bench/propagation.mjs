@@ -32,28 +32,50 @@ function changeKind(kind, zone, tag) {
     return {
       kind,
       remove,
+      planned: (j) => ({ content: `bench-${tag}-${j}-end` }),
       async create(api, j) {
-        const content = `bench-${tag}-${j}-end`
-        const { result, headers } = await api.call('POST', `/zones/${zone.id}/dns_records`, { type: 'TXT', name: '@', content, ttl: 60 })
+        const { content } = this.planned(j)
+        const { result, headers } = await api.call('POST', `/zones/${zone.id}/dns_records`, {
+          type: 'TXT',
+          name: '@',
+          content,
+          ttl: 60,
+        })
         return { id: result.id, content, headers }
       },
-      visible: (dohUrl, rec, created) => pollDoh(dohUrl, zone.name, created ? has(rec) : (a) => !has(rec)(a), { type: 'TXT' }),
+      visible: (dohUrl, rec, created) =>
+        pollDoh(dohUrl, zone.name, created ? has(rec) : (a) => !has(rec)(a), { type: 'TXT' }),
     }
   }
   return {
     kind,
     remove,
+    planned: (j) => ({
+      name: `p${tag}-${j}`,
+      fqdn: `p${tag}-${j}.${zone.name}`,
+      content: `192.0.2.${j % 250}`,
+    }),
     async create(api, j) {
-      const name = `p${tag}-${j}`
-      const content = `192.0.2.${j % 250}`
-      const { result, headers } = await api.call('POST', `/zones/${zone.id}/dns_records`, { type: 'A', name, content, ttl: 60 })
-      return { id: result.id, fqdn: `${name}.${zone.name}`, content, headers }
+      const { name, fqdn, content } = this.planned(j)
+      const { result, headers } = await api.call('POST', `/zones/${zone.id}/dns_records`, {
+        type: 'A',
+        name,
+        content,
+        ttl: 60,
+      })
+      return { id: result.id, fqdn, content, headers }
     },
-    visible: (dohUrl, rec, created) => pollDoh(dohUrl, rec.fqdn, created ? (a) => a.data.includes(rec.content) : (a) => a.status === 3),
+    visible: (dohUrl, rec, created) =>
+      pollDoh(
+        dohUrl,
+        rec.fqdn,
+        created ? (a) => a.data.includes(rec.content) : (a) => a.status === 3
+      ),
   }
 }
 
-const summarizeSeries = (series) => Object.fromEntries(Object.entries(series).map(([k, v]) => [k, summarize(v)]))
+const summarizeSeries = (series) =>
+  Object.fromEntries(Object.entries(series).map(([k, v]) => [k, summarize(v)]))
 
 /** Pacing off: alternating creates and deletes, each change once the previous one is visible. */
 async function oneRecordChanges({ api, stack, log }, zone, kind, samples, warmup) {
@@ -63,6 +85,8 @@ async function oneRecordChanges({ api, stack, log }, zone, kind, samples, warmup
   let rec = null
   for (let k = 0; k < warmup + samples; k++) {
     const create = k % 2 === 0
+    // DNS clients do not wait for the API's response: the poller runs from the submit on.
+    const seenP = change.visible(stack.dohUrl, create ? change.planned(k >> 1) : rec, create)
     const t0 = performance.now()
     const res = create ? await change.create(api, k >> 1) : await change.remove(api, rec)
     // The commit instant is the end of the server's handler (its Server-Timing total): in workerd
@@ -70,7 +94,7 @@ async function oneRecordChanges({ api, stack, log }, zone, kind, samples, warmup
     const tCommit = t0 + api.serverMs(res.headers)
     const tAck = performance.now()
     if (create) rec = res
-    const seen = await change.visible(stack.dohUrl, rec, create)
+    const seen = await seenP
     if (k < warmup) continue
     series.commit.push(seen.atMs - tCommit)
     series.ack.push(seen.atMs - tAck)
@@ -80,7 +104,9 @@ async function oneRecordChanges({ api, stack, log }, zone, kind, samples, warmup
     if (s.lastPass?.kind === 'per-record') series.pass.push(s.lastPass.ms)
   }
   const r = summarizeSeries(series)
-  log(`propagation: ${zone.name} one-record ${kind} change visible ${r.commit.median.toFixed(1)} ms p50 / ${r.commit.p99.toFixed(1)} ms p99 after the handler's end, ${r.ack.median.toFixed(1)} / ${r.ack.p99.toFixed(1)} ms after the response (per-record pass ${r.pass.median} ms)`)
+  log(
+    `propagation: ${zone.name} one-record ${kind} change visible ${r.commit.median.toFixed(1)} ms p50 / ${r.commit.p99.toFixed(1)} ms p99 after the handler's end, ${r.ack.median.toFixed(1)} / ${r.ack.p99.toFixed(1)} ms after the response (per-record pass ${r.pass.median} ms)`
+  )
   return r
 }
 
@@ -108,12 +134,13 @@ async function pacedChanges({ api, stack, log }, zone, kind, samples, warmup, in
     const rec = create ? null : live.shift()
     const j = create ? created++ : null
     const job = (async () => {
+      const seenP = change.visible(stack.dohUrl, create ? change.planned(j) : rec, create)
       const t0 = performance.now()
       const res = create ? await change.create(api, j) : await change.remove(api, rec)
       const tCommit = t0 + api.serverMs(res.headers)
       const tAck = performance.now()
       const target = create ? res : rec
-      const seen = await change.visible(stack.dohUrl, target, create)
+      const seen = await seenP
       if (create) live.push(target)
       if (k < warmup) return
       series.commit.push(seen.atMs - tCommit)
@@ -129,19 +156,30 @@ async function pacedChanges({ api, stack, log }, zone, kind, samples, warmup, in
   if (failure) throw failure
   for (const rec of live.splice(0)) await change.remove(api, rec)
   const r = { ...summarizeSeries(series), intervalMs, creates, maxLateMs }
-  log(`propagation: ${zone.name} ${kind} changes ${intervalMs} ms apart visible ${r.commit.median.toFixed(1)} ms p50 / ${r.commit.p99.toFixed(1)} ms p99 after the handler's end, ${r.ack.median.toFixed(1)} / ${r.ack.p99.toFixed(1)} ms after the response (schedule at most ${maxLateMs.toFixed(0)} ms late)`)
+  log(
+    `propagation: ${zone.name} ${kind} changes ${intervalMs} ms apart visible ${r.commit.median.toFixed(1)} ms p50 / ${r.commit.p99.toFixed(1)} ms p99 after the handler's end, ${r.ack.median.toFixed(1)} / ${r.ack.p99.toFixed(1)} ms after the response (schedule at most ${maxLateMs.toFixed(0)} ms late)`
+  )
   return r
 }
 
 /** A second, small stack with production pacing: one-record changes 200 ms apart, apex and not. */
 async function pacedRun({ log, quick }) {
-  log(`propagation: starting a second stack with KV_KEY_WRITE_INTERVAL_MS=${PACED_KV_KEY_WRITE_INTERVAL_MS} for the paced run…`)
-  const stack = await startBenchStack({ apiBindings: { KV_KEY_WRITE_INTERVAL_MS: String(PACED_KV_KEY_WRITE_INTERVAL_MS) } })
+  log(
+    `propagation: starting a second stack with KV_KEY_WRITE_INTERVAL_MS=${PACED_KV_KEY_WRITE_INTERVAL_MS} for the paced run…`
+  )
+  const stack = await startBenchStack({
+    apiBindings: { KV_KEY_WRITE_INTERVAL_MS: String(PACED_KV_KEY_WRITE_INTERVAL_MS) },
+  })
   try {
     const ctx = { api: apiClient(stack.url, stack.token), stack, log }
     const zone = await createBenchZone(ctx, 'paced.bench.example', SMALL)
     const samples = quick ? 30 : 150
-    const out = { kvKeyWriteIntervalMs: PACED_KV_KEY_WRITE_INTERVAL_MS, intervalMs: PACED_INTERVAL_MS, name: zone.name, size: zone.size }
+    const out = {
+      kvKeyWriteIntervalMs: PACED_KV_KEY_WRITE_INTERVAL_MS,
+      intervalMs: PACED_INTERVAL_MS,
+      name: zone.name,
+      size: zone.size,
+    }
     out.one = await pacedChanges(ctx, zone, 'non-apex', samples, 6, PACED_INTERVAL_MS)
     out.apex = await pacedChanges(ctx, zone, 'apex', samples, 6, PACED_INTERVAL_MS)
     return out
@@ -166,10 +204,15 @@ async function bulkVisible({ api, stack, log }, zone, reps) {
     await waitBuilt(api, zone.id, { seq: res.seq, everyMs: 5 })
     const tBuilt = performance.now()
     // The builder says it is done: every name must answer now (first, last and a spread between).
-    const probes = [0, BULK - 1, ...Array.from({ length: 18 }, (_, i) => Math.floor(((i + 1) * BULK) / 19))]
+    const probes = [
+      0,
+      BULK - 1,
+      ...Array.from({ length: 18 }, (_, i) => Math.floor(((i + 1) * BULK) / 19)),
+    ]
     for (const i of probes) {
       const a = await dohJson(stack.dohUrl, `${prefix}-${i}.${zone.name}`)
-      if (!a.data.includes(posts[i].content)) throw new Error(`${prefix}-${i} not visible although built (${JSON.stringify(a)})`)
+      if (!a.data.includes(posts[i].content))
+        throw new Error(`${prefix}-${i} not visible although built (${JSON.stringify(a)})`)
     }
     commit.push(tBuilt - tCommit)
     submit.push(tBuilt - t0)
@@ -178,8 +221,16 @@ async function bulkVisible({ api, stack, log }, zone, reps) {
     await api.batch(zone.id, { deletes: res.result.posts.map((p) => ({ id: p.id })) })
     await waitBuilt(api, zone.id, { everyMs: 20 })
   }
-  const out = { n: BULK, commit: summarize(commit), submit: summarize(submit), server: summarize(server), response: summarize(response) }
-  log(`propagation: ${zone.name} ${BULK.toLocaleString('en-US')}-change batch fully visible ${out.commit.median.toFixed(0)} ms after commit (${out.submit.median.toFixed(0)} ms after submit)`)
+  const out = {
+    n: BULK,
+    commit: summarize(commit),
+    submit: summarize(submit),
+    server: summarize(server),
+    response: summarize(response),
+  }
+  log(
+    `propagation: ${zone.name} ${BULK.toLocaleString('en-US')}-change batch fully visible ${out.commit.median.toFixed(0)} ms after commit (${out.submit.median.toFixed(0)} ms after submit)`
+  )
   return out
 }
 
@@ -193,7 +244,13 @@ async function fullBuilds({ api, stack, log }, zone, reps) {
     await waitBuilt(api, zone.id, { seq: result.seq, everyMs: 50, timeoutMs: 3_600_000 })
     const wallMs = performance.now() - t0
     const s = await builder.status()
-    runs.push({ wallMs, ms: s.lastFullBuild?.ms ?? NaN, keysWritten: s.lastFullBuild?.keysWritten ?? NaN, keysDeleted: s.lastFullBuild?.keysDeleted ?? NaN, phaseMs: s.lastFullBuild?.phaseMs ?? null })
+    runs.push({
+      wallMs,
+      ms: s.lastFullBuild?.ms ?? NaN,
+      keysWritten: s.lastFullBuild?.keysWritten ?? NaN,
+      keysDeleted: s.lastFullBuild?.keysDeleted ?? NaN,
+      phaseMs: s.lastFullBuild?.phaseMs ?? null,
+    })
   }
   const out = {
     wall: summarize(runs.map((x) => x.wallMs)),
@@ -203,8 +260,12 @@ async function fullBuilds({ api, stack, log }, zone, reps) {
     phaseMs: runs[0].phaseMs,
     keysPerSecond: runs[0].keysWritten / (summarize(runs.map((x) => x.ms)).median / 1000),
   }
-  const phases = out.phaseMs ? `; D1 → mirror ${(out.phaseMs.write / 1000).toFixed(1)} s, buckets ${(out.phaseMs.buckets / 1000).toFixed(1)} s, sweep ${(out.phaseMs.sweep / 1000).toFixed(1)} s` : ''
-  log(`propagation: ${zone.name} full build ${(out.builder.median / 1000).toFixed(1)} s (${out.keysWritten.toLocaleString('en-US')} keys, ${Math.round(out.keysPerSecond)} keys/s${phases})`)
+  const phases = out.phaseMs
+    ? `; D1 → mirror ${(out.phaseMs.write / 1000).toFixed(1)} s, buckets ${(out.phaseMs.buckets / 1000).toFixed(1)} s, sweep ${(out.phaseMs.sweep / 1000).toFixed(1)} s`
+    : ''
+  log(
+    `propagation: ${zone.name} full build ${(out.builder.median / 1000).toFixed(1)} s (${out.keysWritten.toLocaleString('en-US')} keys, ${Math.round(out.keysPerSecond)} keys/s${phases})`
+  )
   return out
 }
 
@@ -215,13 +276,20 @@ export async function runPropagationBench(ctx) {
   const out = { kvKeyWriteIntervalMs: Number(BENCH_KV_KEY_WRITE_INTERVAL_MS), zones: {} }
   for (const kind of ['small', 'large']) {
     const zone = zones[kind]
-    out.zones[kind] = { name: zone.name, size: zone.size, seedMs: zone.seedMs, seedBuildMs: zone.buildMs }
+    out.zones[kind] = {
+      name: zone.name,
+      size: zone.size,
+      seedMs: zone.seedMs,
+      seedBuildMs: zone.buildMs,
+    }
     out.zones[kind].one = await oneRecordChanges(ctx, zone, 'non-apex', samples, 6)
     out.zones[kind].apex = await oneRecordChanges(ctx, zone, 'apex', samples, 6)
   }
   // Quick runs time the 10,000-change batch on the large zone only, once.
-  for (const kind of quick ? ['large'] : ['small', 'large']) out.zones[kind].bulk = await bulkVisible(ctx, zones[kind], quick ? 1 : 2)
-  for (const kind of ['small', 'large']) out.zones[kind].full = await fullBuilds(ctx, zones[kind], kind === 'small' ? 3 : 1)
+  for (const kind of quick ? ['large'] : ['small', 'large'])
+    out.zones[kind].bulk = await bulkVisible(ctx, zones[kind], quick ? 1 : 2)
+  for (const kind of ['small', 'large'])
+    out.zones[kind].full = await fullBuilds(ctx, zones[kind], kind === 'small' ? 3 : 1)
   out.paced = await pacedRun(ctx)
   return out
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * @module `pnpm bench [--quick] [--peers] [--only a,b]`: runs the benchmarks against the workers under
+ * @module `pnpm bench [--quick] [--peers] [--only a,b] [--merge]`: runs the benchmarks against the workers under
  * Miniflare (driven directly, not through `wrangler dev`), then rewrites BENCHMARKS.md, the charts
  * beside it (bench/charts/*.svg) and the raw results (bench/results/latest.json).
  */
@@ -11,20 +11,28 @@ import { ROOT } from '../scripts/lib/stack.mjs'
 import { apiClient } from './lib/api.mjs'
 import { startBenchStack } from './lib/stack.mjs'
 import { SECTIONS } from './sections.mjs'
-import { writeOutputs } from './lib/output.mjs'
+import { RESULTS, writeOutputs } from './lib/output.mjs'
+import { readFileSync } from 'node:fs'
 
 const args = process.argv.slice(2)
 const quick = args.includes('--quick')
 const peers = args.includes('--peers')
-const onlyArg = args.find((a) => a.startsWith('--only='))?.slice('--only='.length) ?? (args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined)
+const onlyArg =
+  args.find((a) => a.startsWith('--only='))?.slice('--only='.length) ??
+  (args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined)
 const only = onlyArg ? new Set(onlyArg.split(',')) : null
+/** --merge (with --only): the sections not run are kept from the last results, and the report says so. */
+const merge = args.includes('--merge')
 
 const started = Date.now()
-const log = (msg) => console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s] ${msg}`)
+const log = (msg) =>
+  console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s] ${msg}`)
 
 function versionOf(cmd, args = ['--version']) {
   try {
-    return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim().split('\n')[0]
+    return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+      .trim()
+      .split('\n')[0]
   } catch {
     return null
   }
@@ -68,14 +76,21 @@ try {
     let opened = null
     try {
       opened = await openStack(section)
-      results.sections[section.id] = await section.run({ api: opened.api, stack: opened.stack, quick, log, shared })
+      results.sections[section.id] = await section.run({
+        api: opened.api,
+        stack: opened.stack,
+        quick,
+        log,
+        shared,
+      })
     } catch (e) {
       log(`${section.id} failed: ${e.stack ?? e}`)
       results.sections[section.id] = { error: String(e.message ?? e) }
     } finally {
       await opened?.done()
     }
-    if (results.sections[section.id]) results.sections[section.id].seconds = Math.round((Date.now() - t0) / 1000)
+    if (results.sections[section.id])
+      results.sections[section.id].seconds = Math.round((Date.now() - t0) / 1000)
   }
 } finally {
   await sharedStack?.stack.close()
@@ -83,8 +98,25 @@ try {
 results.machine.seconds = Math.round((Date.now() - started) / 1000)
 results.machine.loadEnd = os.loadavg()
 
+if (merge) {
+  const previous = JSON.parse(readFileSync(RESULTS, 'utf8'))
+  const kept = Object.keys(previous.sections).filter((id) => !(id in results.sections))
+  for (const id of kept) results.sections[id] = previous.sections[id]
+  const ran = Object.keys(results.sections).filter((id) => !kept.includes(id))
+  results.machine = {
+    ...previous.machine,
+    note: [
+      previous.machine.note,
+      `sections ${ran.join(', ')} measured in a later run (${machine.date}) on the same machine and merged in; the rest are from the run dated above`,
+    ]
+      .filter(Boolean)
+      .join('; '),
+  }
+}
 const charts = writeOutputs(results)
-log(`wrote BENCHMARKS.md, bench/results/latest.json and ${charts} charts in ${((Date.now() - started) / 1000).toFixed(0)} s`)
+log(
+  `wrote BENCHMARKS.md, bench/results/latest.json and ${charts} charts in ${((Date.now() - started) / 1000).toFixed(0)} s`
+)
 const failed = Object.entries(results.sections).filter(([, r]) => r?.error)
 if (failed.length > 0) {
   log(`sections that failed: ${failed.map(([id]) => id).join(', ')}`)

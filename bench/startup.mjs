@@ -36,7 +36,11 @@ export async function timeFirstAnswer({ dohScript, stateDir, name }) {
 async function measureStore({ dohScript, stateDir, name, reps }) {
   const runs = []
   for (let r = 0; r < reps; r++) runs.push(await timeFirstAnswer({ dohScript, stateDir, name }))
-  return { ready: summarize(runs.map((x) => x.readyMs)), answer: summarize(runs.map((x) => x.answerMs)), kvValues: kvValueCount(stateDir) }
+  return {
+    ready: summarize(runs.map((x) => x.readyMs)),
+    answer: summarize(runs.map((x) => x.answerMs)),
+    kvValues: kvValueCount(stateDir),
+  }
 }
 
 /** A store with nothing but the 1,000-record zone, built by a stack of its own. */
@@ -61,19 +65,34 @@ export async function runStartupBench(ctx) {
   const out = {}
   const smallDir = await smallStore(log)
   try {
-    out.small = { size: SMALL, ...(await measureStore({ dohScript: stack.dohScript, stateDir: path.join(smallDir, 'state'), name: `base-7.${zones.small.name}`, reps })) }
+    out.small = {
+      size: SMALL,
+      ...(await measureStore({
+        dohScript: stack.dohScript,
+        stateDir: path.join(smallDir, 'state'),
+        name: `base-7.${zones.small.name}`,
+        reps,
+      })),
+    }
   } finally {
     rmSync(smallDir, { recursive: true, force: true })
   }
-  log(`startup: 1,000-record store: first answer ${out.small.answer.median.toFixed(0)} ms after process start`)
+  log(
+    `startup: 1,000-record store: first answer ${out.small.answer.median.toFixed(0)} ms after process start`
+  )
   const snap = mkdtempSync(path.join(tmpdir(), 'edgedns-snap-'))
   try {
     snapshotKv(stack.stateDir, snap)
     const name = `base-${zones.large.size - 3}.${zones.large.name}`
-    out.large = { size: zones.large.size, ...(await measureStore({ dohScript: stack.dohScript, stateDir: snap, name, reps })) }
+    out.large = {
+      size: zones.large.size,
+      ...(await measureStore({ dohScript: stack.dohScript, stateDir: snap, name, reps })),
+    }
   } finally {
     rmSync(snap, { recursive: true, force: true })
   }
-  log(`startup: store with ${out.large.kvValues.toLocaleString('en-US')} KV values: first answer ${out.large.answer.median.toFixed(0)} ms after process start`)
+  log(
+    `startup: store with ${out.large.kvValues.toLocaleString('en-US')} KV values: first answer ${out.large.answer.median.toFixed(0)} ms after process start`
+  )
   return out
 }

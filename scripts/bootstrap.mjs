@@ -13,22 +13,32 @@ import { newBootstrapToken, bootstrapStatement } from './lib/bootstrap-token.mjs
 import { wranglerRunner } from './lib/wrangler.mjs'
 
 const { values: flags } = parseArgs({
-  options: { force: { type: 'boolean', default: false }, local: { type: 'boolean', default: false }, 'persist-to': { type: 'string' } },
+  options: {
+    force: { type: 'boolean', default: false },
+    local: { type: 'boolean', default: false },
+    'persist-to': { type: 'string' },
+  },
 })
 const wrangler = wranglerRunner()
 const token = await newBootstrapToken()
 const sql = bootstrapStatement({ id: token.id, hash: token.hash, force: flags.force })
-const where = flags.local ? ['--local', ...(flags['persist-to'] ? ['--persist-to', flags['persist-to']] : [])] : ['--remote']
+const where = flags.local
+  ? ['--local', ...(flags['persist-to'] ? ['--persist-to', flags['persist-to']] : [])]
+  : ['--remote']
 let out
 try {
   out = wrangler(['d1', 'execute', 'edgedns', ...where, '--json', '--command', sql])
 } catch (e) {
-  console.error(`bootstrap: wrangler d1 execute failed (logged in? deployed? run \`pnpm run deploy\` first):\n${e.message}`)
+  console.error(
+    `bootstrap: wrangler d1 execute failed (logged in? deployed? run \`pnpm run deploy\` first):\n${e.message}`
+  )
   process.exit(1)
 }
 const inserted = JSON.parse(out).flatMap((r) => r.results ?? [])
 if (!inserted.some((row) => row.id === token.id)) {
-  console.error('bootstrap: an active admin token exists already; nothing was created. Use --force to mint another one.')
+  console.error(
+    'bootstrap: an active admin token exists already; nothing was created. Use --force to mint another one.'
+  )
   process.exit(1)
 }
 console.log(`Admin token (shown once, store it now; only its hash is kept):

@@ -38,6 +38,6 @@ Deployed.
 Next, once: pnpm run bootstrap   (mints the first admin token)`)
   }
 } catch (e) {
-  console.error(`deploy: ${e instanceof DeployError ? e.message : e.stack ?? e}`)
+  console.error(`deploy: ${e instanceof DeployError ? e.message : (e.stack ?? e)}`)
   process.exit(1)
 }

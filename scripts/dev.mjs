@@ -16,7 +16,15 @@
  */
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { applyMigrations, FIRST_MIGRATION, freePort, portInUse, ROOT, startStack, stopGroup } from './lib/stack.mjs'
+import {
+  applyMigrations,
+  FIRST_MIGRATION,
+  freePort,
+  portInUse,
+  ROOT,
+  startStack,
+  stopGroup,
+} from './lib/stack.mjs'
 import { DEMO_ZONE, findDemoZone, seedDemoZone } from './lib/demo-zone.mjs'
 import { startH2Front } from './lib/h2-front.mjs'
 import { startPublicFront } from './lib/public-front.mjs'
@@ -24,7 +32,12 @@ import { startDnsFront } from './lib/dns-front.mjs'
 import { watchLaunchers } from './lib/launcher-watch.mjs'
 
 const { values: flags } = parseArgs({
-  options: { port: { type: 'string' }, 'h2-port': { type: 'string' }, 'dns-port': { type: 'string' }, 'persist-to': { type: 'string' } },
+  options: {
+    port: { type: 'string' },
+    'h2-port': { type: 'string' },
+    'dns-port': { type: 'string' },
+    'persist-to': { type: 'string' },
+  },
 })
 const rawPort = flags.port ?? process.env.PORT ?? '8787'
 const port = Number(rawPort)
@@ -32,7 +45,10 @@ const rawH2Port = flags['h2-port'] ?? process.env.H2_PORT ?? String(port + 1)
 const h2Port = Number(rawH2Port)
 const rawDnsPort = flags['dns-port'] ?? process.env.DNS_PORT ?? String(port + 2)
 const dnsPort = Number(rawDnsPort)
-const persistTo = path.resolve(ROOT, flags['persist-to'] ?? process.env.EDGEDNS_STATE_DIR ?? '.wrangler/state')
+const persistTo = path.resolve(
+  ROOT,
+  flags['persist-to'] ?? process.env.EDGEDNS_STATE_DIR ?? '.wrangler/state'
+)
 const token = process.env.DEV_API_TOKEN ?? 'dev-token'
 
 /** The process group of `wrangler dev` (wrangler, workerd, esbuild), once spawned. */
@@ -64,9 +80,15 @@ watchLaunchers((pid) => shutdown(`its launcher (pid ${pid}) exited`, 0))
 process.on('uncaughtException', (e) => shutdown(`error: ${e?.stack ?? e}`, 1))
 process.on('unhandledRejection', (e) => shutdown(`error: ${e?.stack ?? e}`, 1))
 
-for (const [p, variable, raw] of [[port, 'PORT', rawPort], [h2Port, 'H2_PORT', rawH2Port], [dnsPort, 'DNS_PORT', rawDnsPort]]) {
+for (const [p, variable, raw] of [
+  [port, 'PORT', rawPort],
+  [h2Port, 'H2_PORT', rawH2Port],
+  [dnsPort, 'DNS_PORT', rawDnsPort],
+]) {
   if (!Number.isInteger(p) || p < 1 || p > 65535) {
-    console.error(`edgedns dev: ${variable} must be a port number (1-65535); got ${JSON.stringify(raw)}`)
+    console.error(
+      `edgedns dev: ${variable} must be a port number (1-65535); got ${JSON.stringify(raw)}`
+    )
     process.exit(1)
   }
   if (await portInUse(p)) {
@@ -87,7 +109,8 @@ async function main() {
   // wrangler dev listens on an internal port; the public port is a small front that forwards to it
   // and answers CONNECT, which Miniflare would answer with a 500 before the worker sees it.
   let internalPort = await freePort()
-  while (internalPort === port || internalPort === h2Port || internalPort === dnsPort) internalPort = await freePort()
+  while (internalPort === port || internalPort === h2Port || internalPort === dnsPort)
+    internalPort = await freePort()
   const stack = await startStack({
     port: internalPort,
     persistTo,
@@ -95,7 +118,10 @@ async function main() {
     onSpawn: (child) => {
       wranglerGroup = child.pid
       child.on('exit', (code, signal) =>
-        shutdown(`wrangler dev exited unexpectedly (${signal ? `killed by ${signal}` : `exit code ${code}`})`, 1)
+        shutdown(
+          `wrangler dev exited unexpectedly (${signal ? `killed by ${signal}` : `exit code ${code}`})`,
+          1
+        )
       )
     },
   })
@@ -106,7 +132,9 @@ async function main() {
   let demo = null
   if (firstStart) {
     demo = await seedDemoZone(b, token).catch((e) => {
-      console.warn(`edgedns dev: warning: the demo zone ${DEMO_ZONE} was not created (${e.message}); the stack runs without it.`)
+      console.warn(
+        `edgedns dev: warning: the demo zone ${DEMO_ZONE} was not created (${e.message}); the stack runs without it.`
+      )
       return null
     })
   } else {
@@ -118,9 +146,18 @@ async function main() {
   await stack.sweep()
   setInterval(stack.sweep, 60_000).unref()
   // dig and kdig speak DoH over HTTP/2 only; workerd serves HTTP/1.1. The front plays the edge's part.
-  front = await startH2Front({ target: b, port: h2Port }).catch((e) => (console.warn(`edgedns dev: warning: HTTP/2 front not started: ${e.message}`), null))
+  front = await startH2Front({ target: b, port: h2Port }).catch(
+    (e) => (console.warn(`edgedns dev: warning: HTTP/2 front not started: ${e.message}`), null)
+  )
   // Plain DNS over UDP and TCP for dig, delv, kdig and drill (Cloudflare's edge does this in production).
-  dnsFront = await startDnsFront({ target: b, port: dnsPort }).catch((e) => (console.warn(`edgedns dev: warning: DNS front (UDP/TCP ${dnsPort}) not started: ${e.message}`), null))
+  dnsFront = await startDnsFront({ target: b, port: dnsPort }).catch(
+    (e) => (
+      console.warn(
+        `edgedns dev: warning: DNS front (UDP/TCP ${dnsPort}) not started: ${e.message}`
+      ),
+      null
+    )
+  )
   const name = demo ? DEMO_ZONE : 'your-zone.example'
   console.log(`
 ────────────────────────────────────────────────────────────────────────
@@ -133,9 +170,17 @@ async function main() {
 
  Try:
    curl -s -H 'Authorization: Bearer ${token}' ${b}/client/v4/zones
-   curl -s -H 'accept: application/dns-json' '${b}/dns-query?name=www.${name}&type=A'${front ? `
-   dig @127.0.0.1 -p ${front.port} +http-plain=/dns-query www.${name} A      # DoH over h2c (HTTP/2 front)` : ''}${dnsFront ? `
-   dig @127.0.0.1 -p ${dnsFront.port} +dnssec www.${name} A                  # classic DNS (UDP/TCP front)` : ''}
+   curl -s -H 'accept: application/dns-json' '${b}/dns-query?name=www.${name}&type=A'${
+     front
+       ? `
+   dig @127.0.0.1 -p ${front.port} +http-plain=/dns-query www.${name} A      # DoH over h2c (HTTP/2 front)`
+       : ''
+   }${
+     dnsFront
+       ? `
+   dig @127.0.0.1 -p ${dnsFront.port} +dnssec www.${name} A                  # classic DNS (UDP/TCP front)`
+       : ''
+   }
 
  Ctrl-C stops everything.
 ────────────────────────────────────────────────────────────────────────

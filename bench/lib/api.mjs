@@ -8,7 +8,10 @@ export function apiClient(base, token) {
       body: body === undefined ? undefined : JSON.stringify(body),
     })
     const json = await res.json()
-    if (!json.success) throw new Error(`${method} ${path} → ${res.status} ${JSON.stringify(json.errors).slice(0, 300)}`)
+    if (!json.success)
+      throw new Error(
+        `${method} ${path} → ${res.status} ${JSON.stringify(json.errors).slice(0, 300)}`
+      )
     return { result: json.result, headers: res.headers }
   }
   return {
@@ -25,17 +28,34 @@ export function apiClient(base, token) {
     async batch(zoneId, body) {
       const t0 = performance.now()
       const { result, headers } = await call('POST', `/zones/${zoneId}/dns_records/batch`, body)
-      return { result, wallMs: performance.now() - t0, serverMs: this.serverMs(headers), seq: Number(headers.get('x-edgedns-change-seq')) }
+      return {
+        result,
+        wallMs: performance.now() - t0,
+        serverMs: this.serverMs(headers),
+        seq: Number(headers.get('x-edgedns-change-seq')),
+      }
     },
   }
 }
 
 /** Record `i` of a reproducible data set: names and addresses depend only on the prefix and index. */
 export function aRecord(prefix, i) {
-  return { type: 'A', name: `${prefix}-${i}`, content: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, ttl: 300 }
+  return {
+    type: 'A',
+    name: `${prefix}-${i}`,
+    content: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+    ttl: 300,
+  }
 }
 
-export async function seedZone(api, zoneId, count, prefix = 'base', chunk = 50_000, onProgress = () => {}) {
+export async function seedZone(
+  api,
+  zoneId,
+  count,
+  prefix = 'base',
+  chunk = 50_000,
+  onProgress = () => {}
+) {
   for (let start = 0; start < count; start += chunk) {
     const posts = []
     for (let i = start; i < Math.min(count, start + chunk); i++) posts.push(aRecord(prefix, i))

@@ -3,11 +3,19 @@
  * (`packages/dns-wire`, TypeScript loaded by Node's type stripping): a query (RFC 1035, optional
  * EDNS OPT) base64url'd for RFC 8484 GET, and a response's rcode, flags and counts.
  */
-import { decodeMessage, encodeQuery as encodeWire, rcodeName } from '../../packages/dns-wire/src/index.ts'
+import {
+  decodeMessage,
+  encodeQuery as encodeWire,
+  rcodeName,
+} from '../../packages/dns-wire/src/index.ts'
 
-/** Wire-format query for `name`/`type` with id 0 (RFC 8484 §4.1 recommends id 0 for caching), RD, EDNS payload 1232. */
-export function encodeQuery(name, type = 'A', { edns = true } = {}) {
-  return Buffer.from(encodeWire(name, type, { edns: edns ? { payload: 1232 } : null }))
+/** Wire-format query for `name`/`type` with id 0 (RFC 8484 §4.1 recommends id 0 for caching), RD, EDNS payload 1232 (DO bit when `dnssecOk`). */
+export function encodeQuery(name, type = 'A', { edns = true, dnssecOk = false } = {}) {
+  return Buffer.from(
+    encodeWire(name, type, {
+      edns: edns ? { payload: 1232, ...(dnssecOk ? { do: true } : {}) } : null,
+    })
+  )
 }
 
 export const base64url = (buf) => Buffer.from(buf).toString('base64url')
@@ -16,7 +24,8 @@ export const base64url = (buf) => Buffer.from(buf).toString('base64url')
 export const wirePath = (name, type = 'A') => `/dns-query?dns=${base64url(encodeQuery(name, type))}`
 
 /** The JSON API path of a query (needs `accept: application/dns-json`). */
-export const jsonPath = (name, type = 'A') => `/dns-query?name=${encodeURIComponent(name)}&type=${type}`
+export const jsonPath = (name, type = 'A') =>
+  `/dns-query?name=${encodeURIComponent(name)}&type=${type}`
 
 /** Header fields of a wire response. */
 export function parseHeader(buf) {

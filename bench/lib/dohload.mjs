@@ -26,10 +26,18 @@ const PROBE_TIMEOUT_MS = 15_000
 export async function probeMix(base, zone, size, mix, { h2Fetch } = {}) {
   for (const name of queryNames(zone, size, mix, 5, 99)) {
     const path = `/dns-query?dns=${base64url(encodeQuery(name))}`
-    const body = h2Fetch ? await h2Fetch(path) : Buffer.from(await (await fetch(base + path, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) })).arrayBuffer())
+    const body = h2Fetch
+      ? await h2Fetch(path)
+      : Buffer.from(
+          await (
+            await fetch(base + path, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) })
+          ).arrayBuffer()
+        )
     const h = parseHeader(body)
     if (h.rcode !== EXPECT[mix] || (EXPECT[mix] === 'NOERROR' && h.an < 1)) {
-      throw new Error(`${base}: ${name} answered ${h.rcode} with ${h.an} answers, expected ${EXPECT[mix]}`)
+      throw new Error(
+        `${base}: ${name} answered ${h.rcode} with ${h.an} answers, expected ${EXPECT[mix]}`
+      )
     }
   }
 }
@@ -39,15 +47,25 @@ export async function probeGen(base, gen) {
   const next = nameSampler(gen, seededRandom(99))
   for (let k = 0; k < 5; k++) {
     const name = next()
-    const h = parseHeader(Buffer.from(await (await fetch(`${base}${wirePath(name)}`, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) })).arrayBuffer()))
-    if (h.rcode !== 'NOERROR' || h.an < 1) throw new Error(`${base}: ${name} answered ${h.rcode} with ${h.an} answers, expected NOERROR with data`)
+    const h = parseHeader(
+      Buffer.from(
+        await (
+          await fetch(`${base}${wirePath(name)}`, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) })
+        ).arrayBuffer()
+      )
+    )
+    if (h.rcode !== 'NOERROR' || h.an < 1)
+      throw new Error(
+        `${base}: ${name} answered ${h.rcode} with ${h.an} answers, expected NOERROR with data`
+      )
   }
 }
 
 /** The DoH worker's counters (`GET /stats`, enabled by DOH_STATS=1; one isolate under Miniflare). */
 export async function dohStats(base) {
   const res = await fetch(`${base}/stats`)
-  if (res.status !== 200) throw new Error(`${base}/stats → HTTP ${res.status} (DOH_STATS not enabled?)`)
+  if (res.status !== 200)
+    throw new Error(`${base}/stats → HTTP ${res.status} (DOH_STATS not enabled?)`)
   return { ...(await res.json()), atMs: performance.now() }
 }
 
@@ -95,10 +113,53 @@ export async function measureTarget({ url, paths, gen, h2 = false, plan, headers
   const sat = []
   const fixed = []
   for (let r = 0; r < plan.reps; r++) {
-    sat.push(await runLoad({ url, paths, gen, h2, headers, connections: plan.connections, duration: plan.duration, seed: r + 1 }))
-    fixed.push(await runLoad({ url, paths, gen, h2, headers, connections: plan.fixedConnections, duration: plan.duration, rate: FIXED_RATE, seed: r + 11 }))
+    sat.push(
+      await runLoad({
+        url,
+        paths,
+        gen,
+        h2,
+        headers,
+        connections: plan.connections,
+        duration: plan.duration,
+        seed: r + 1,
+      })
+    )
+    fixed.push(
+      await runLoad({
+        url,
+        paths,
+        gen,
+        h2,
+        headers,
+        connections: plan.fixedConnections,
+        duration: plan.duration,
+        rate: FIXED_RATE,
+        seed: r + 11,
+      })
+    )
   }
   return { sat: aggregate(sat), fixed: aggregate(fixed) }
+}
+
+/**
+ * Saturation only, `reps` times: the empty worker fed the same request stream as a DoH mix (same
+ * paths or generator, same load process), the like-for-like ceiling for that mix.
+ */
+export async function measureSaturation({ url, paths, gen, plan }) {
+  const sat = []
+  for (let r = 0; r < plan.reps; r++)
+    sat.push(
+      await runLoad({
+        url,
+        paths,
+        gen,
+        connections: plan.connections,
+        duration: plan.duration,
+        seed: r + 1,
+      })
+    )
+  return aggregate(sat)
 }
 
 /** A short unrecorded run (JIT, caches, connections) before measuring a target. */

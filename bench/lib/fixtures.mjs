@@ -65,7 +65,11 @@ async function seed(api, zoneId, count, log, label) {
 export async function benchZones({ api, quick, log, shared }) {
   if (shared.zones) return shared.zones
   const zones = {}
-  for (const [kind, size] of [['small', SMALL], ['large', largeSize(quick)]]) zones[kind] = await createBenchZone({ api, log }, zoneName(kind), size)
+  for (const [kind, size] of [
+    ['small', SMALL],
+    ['large', largeSize(quick)],
+  ])
+    zones[kind] = await createBenchZone({ api, log }, zoneName(kind), size)
   shared.zones = zones
   return zones
 }
@@ -77,6 +81,8 @@ export async function createBenchZone({ api, log }, name, size) {
   await seed(api, zone.id, size, log, name)
   const seedMs = performance.now() - t0
   const buildMs = await waitBuilt(api, zone.id, { timeoutMs: 3_600_000 })
-  log(`fixtures: ${name} ${size.toLocaleString('en-US')} records committed in ${(seedMs / 1000).toFixed(1)} s, in KV ${(buildMs / 1000).toFixed(1)} s after the last commit`)
+  log(
+    `fixtures: ${name} ${size.toLocaleString('en-US')} records committed in ${(seedMs / 1000).toFixed(1)} s, in KV ${(buildMs / 1000).toFixed(1)} s after the last commit`
+  )
   return { id: zone.id, name, size, seedMs, buildMs }
 }

@@ -14,7 +14,18 @@ import autocannon from 'autocannon'
 import { pathSampler, seededRandom } from './namegen.mjs'
 
 const config = JSON.parse(readFileSync(process.argv[2], 'utf8'))
-const { url, paths, gen, connections = 32, duration = 10, rate, headers = {}, pipelining = 1, seed = 1, h2 = false } = config
+const {
+  url,
+  paths,
+  gen,
+  connections = 32,
+  duration = 10,
+  rate,
+  headers = {},
+  pipelining = 1,
+  seed = 1,
+  h2 = false,
+} = config
 
 // Reproducible choice of paths.
 const random = seededRandom(seed)
@@ -39,25 +50,37 @@ async function runAutocannon() {
     pipelining,
     headers,
     ...(rate ? { overallRate: rate } : {}),
-    requests: [{
-      method: 'GET',
-      setupRequest(req) {
-        req.path = nextPath()
-        return req
+    requests: [
+      {
+        method: 'GET',
+        setupRequest(req) {
+          req.path = nextPath()
+          return req
+        },
       },
-    }],
+    ],
   })
   instance.on('response', (_client, statusCode, _bytes, responseTime) => {
     if (statusCode >= 200 && statusCode < 300) record(responseTime)
   })
   const r = await instance
-  return { total: r.requests.total, durationS: r.duration, errors: r.errors, timeouts: r.timeouts, non2xx: r.non2xx }
+  return {
+    total: r.requests.total,
+    durationS: r.duration,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    non2xx: r.non2xx,
+  }
 }
 
 /** HTTP/2: `connections` streams in flight over a few sessions (closed loop), or a fixed rate. */
 async function runH2() {
   const sessions = Array.from({ length: Math.min(4, connections) }, () => http2.connect(url))
-  await Promise.all(sessions.map((s) => new Promise((resolve, reject) => s.once('connect', resolve).once('error', reject))))
+  await Promise.all(
+    sessions.map(
+      (s) => new Promise((resolve, reject) => s.once('connect', resolve).once('error', reject))
+    )
+  )
   const started = performance.now()
   const end = started + duration * 1000
   let total = 0
@@ -65,27 +88,28 @@ async function runH2() {
   let non2xx = 0
   let inflight = 0
   let next = 0
-  const one = () => new Promise((resolve) => {
-    const t0 = performance.now()
-    inflight++
-    total++
-    let status = 0
-    const req = sessions[next++ % sessions.length].request({ ':path': nextPath(), ...headers })
-    req.on('response', (h) => (status = h[':status']))
-    req.on('data', () => {})
-    req.on('end', () => {
-      inflight--
-      if (status >= 200 && status < 300) record(performance.now() - t0)
-      else non2xx++
-      resolve()
+  const one = () =>
+    new Promise((resolve) => {
+      const t0 = performance.now()
+      inflight++
+      total++
+      let status = 0
+      const req = sessions[next++ % sessions.length].request({ ':path': nextPath(), ...headers })
+      req.on('response', (h) => (status = h[':status']))
+      req.on('data', () => {})
+      req.on('end', () => {
+        inflight--
+        if (status >= 200 && status < 300) record(performance.now() - t0)
+        else non2xx++
+        resolve()
+      })
+      req.on('error', () => {
+        inflight--
+        errors++
+        resolve()
+      })
+      req.end()
     })
-    req.on('error', () => {
-      inflight--
-      errors++
-      resolve()
-    })
-    req.end()
-  })
   if (rate) {
     const interval = 1000 / rate
     let due = started
@@ -110,19 +134,22 @@ async function runH2() {
 
 const result = h2 ? await runH2() : await runAutocannon()
 const sorted = times.subarray(0, count).sort()
-const q = (p) => (count === 0 ? null : sorted[Math.min(count - 1, Math.floor(p * (count - 1) + 0.5))])
-process.stdout.write(JSON.stringify({
-  rps: count / result.durationS,
-  completed: count,
-  total: result.total,
-  durationS: result.durationS,
-  p50: q(0.5),
-  p90: q(0.9),
-  p99: q(0.99),
-  max: q(1),
-  errors: result.errors,
-  timeouts: result.timeouts,
-  non2xx: result.non2xx,
-  connections,
-  rate: rate ?? null,
-}))
+const q = (p) =>
+  count === 0 ? null : sorted[Math.min(count - 1, Math.floor(p * (count - 1) + 0.5))]
+process.stdout.write(
+  JSON.stringify({
+    rps: count / result.durationS,
+    completed: count,
+    total: result.total,
+    durationS: result.durationS,
+    p50: q(0.5),
+    p90: q(0.9),
+    p99: q(0.99),
+    max: q(1),
+    errors: result.errors,
+    timeouts: result.timeouts,
+    non2xx: result.non2xx,
+    connections,
+    rate: rate ?? null,
+  })
+)

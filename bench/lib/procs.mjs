@@ -25,10 +25,13 @@ const commOf = (pid) => {
 
 /** PIDs of workerd processes descending from `root` (default: this process). */
 export function workerdPids(root = process.pid) {
-  const pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number)
+  const pids = readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .map(Number)
   const parent = new Map(pids.map((p) => [p, parentOf(p)]))
   const descends = (p) => {
-    for (let cur = parent.get(p), hops = 0; cur && hops < 10; cur = parent.get(cur), hops++) if (cur === root) return true
+    for (let cur = parent.get(p), hops = 0; cur && hops < 10; cur = parent.get(cur), hops++)
+      if (cur === root) return true
     return false
   }
   return pids.filter((p) => commOf(p) === 'workerd' && descends(p))

@@ -13,14 +13,19 @@ export async function waitBuilt(api, zoneId, { seq, everyMs = 10, timeoutMs = 60
     const target = seq ?? p.committed_seq
     if (p.built_seq >= target) return performance.now() - t0
     if (p.last_error) throw new Error(`builder error: ${p.last_error.message}`)
-    if (performance.now() - t0 > timeoutMs) throw new Error(`zone ${zoneId} not built to ${target} within ${timeoutMs} ms (at ${p.built_seq})`)
+    if (performance.now() - t0 > timeoutMs)
+      throw new Error(
+        `zone ${zoneId} not built to ${target} within ${timeoutMs} ms (at ${p.built_seq})`
+      )
     await sleep(everyMs)
   }
 }
 
 /** One JSON DoH answer: { status, data: [rdata of the answer] }. */
 export async function dohJson(base, name, type = 'A') {
-  const res = await fetch(`${base}/dns-query?name=${encodeURIComponent(name)}&type=${type}`, { headers: { accept: 'application/dns-json' } })
+  const res = await fetch(`${base}/dns-query?name=${encodeURIComponent(name)}&type=${type}`, {
+    headers: { accept: 'application/dns-json' },
+  })
   if (res.status !== 200) throw new Error(`DoH ${name}/${type} → HTTP ${res.status}`)
   const json = await res.json()
   return { status: json.Status, data: (json.Answer ?? []).map((a) => a.data) }
@@ -35,6 +40,9 @@ export async function pollDoh(base, name, accept, { type = 'A', timeoutMs = 60_0
   for (let polls = 1; ; polls++) {
     const answer = await dohJson(base, name, type)
     if (accept(answer)) return { atMs: performance.now(), polls }
-    if (performance.now() - t0 > timeoutMs) throw new Error(`${name} not visible through DoH within ${timeoutMs} ms (last ${JSON.stringify(answer)})`)
+    if (performance.now() - t0 > timeoutMs)
+      throw new Error(
+        `${name} not visible through DoH within ${timeoutMs} ms (last ${JSON.stringify(answer)})`
+      )
   }
 }

@@ -13,6 +13,7 @@ import path from 'node:path'
 import { convertV4MiniflareOptions, Miniflare, Log, LogLevel } from 'miniflare'
 import { unstable_getMiniflareWorkerOptions, unstable_splitSqlQuery } from 'wrangler'
 import { ROOT } from '../../scripts/lib/stack.mjs'
+import { devVars, localDohSettings } from '../../scripts/lib/dev-vars.mjs'
 
 const WRANGLER = path.join(ROOT, 'node_modules/.bin/wrangler')
 
@@ -35,7 +36,7 @@ export function workerOptions(name, config, scriptPath, extra = {}) {
 }
 
 /** A socket of its own for a worker: loopback, any free port, straight to the worker. */
-const DIRECT = [{ host: '127.0.0.1', port: 0, proxy: false }]
+export const DIRECT = [{ host: '127.0.0.1', port: 0, proxy: false }]
 
 /** An empty worker in the same runtime: the ceiling the DoH figures are compared with. */
 const EMPTY_WORKER = {
@@ -53,7 +54,8 @@ const EMPTY_WORKER = {
 const KV_PROBE_WORKER = {
   name: 'kv-probe',
   modules: true,
-  script: 'export default { async fetch(req, env) { const k = new URL(req.url).searchParams.get("k"); return new Response(await env.ZONES_KV.get(k) ?? "") } }',
+  script:
+    'export default { async fetch(req, env) { const k = new URL(req.url).searchParams.get("k"); return new Response(await env.ZONES_KV.get(k) ?? "") } }',
   compatibilityDate: '2026-10-01',
   kvNamespaces: { ZONES_KV: 'edgedns-zones' },
   unsafeDirectSockets: DIRECT,
@@ -68,7 +70,15 @@ const trimUrl = (u) => u.toString().replace(/\/$/, '')
  * Starts API + DoH + empty workers. `dir` keeps state somewhere chosen by the caller (and
  * `keep` leaves it on close), so a later runtime can start from the same persisted KV.
  */
-export async function startBenchStack({ token = 'bench-token', port = 0, apiBindings = {}, dir, keep = false } = {}) {
+export async function startBenchStack({
+  token = 'bench-token',
+  port = 0,
+  apiBindings = {},
+  dohBindings = {},
+  extraWorkers = [],
+  dir,
+  keep = false,
+} = {}) {
   dir ??= mkdtempSync(path.join(tmpdir(), 'edgedns-bench-'))
   const apiScript = bundle('wrangler.toml', path.join(dir, 'dist-api'))
   const dohScript = bundle('workers/doh/wrangler.jsonc', path.join(dir, 'dist-doh'))
@@ -78,6 +88,8 @@ export async function startBenchStack({ token = 'bench-token', port = 0, apiBind
       MAX_BATCH_CHANGES: '200000',
       DEV_API_TOKEN: token,
       KV_KEY_WRITE_INTERVAL_MS: BENCH_KV_KEY_WRITE_INTERVAL_MS,
+      ...localDohSettings(),
+      DNSSEC_KEY_ENCRYPTION_KEY: devVars().DNSSEC_KEY_ENCRYPTION_KEY,
       ...apiBindings,
     },
     serviceBindings: { DOH: 'edgedns-doh' },
@@ -85,19 +97,31 @@ export async function startBenchStack({ token = 'bench-token', port = 0, apiBind
   })
   delete api.triggers
   // DOH_STATS: `GET /stats` on the DoH worker's socket (its view's counters; one isolate here).
-  const doh = workerOptions('edgedns-doh', 'workers/doh/wrangler.jsonc', dohScript, { bindings: { DOH_STATS: '1' }, unsafeDirectSockets: DIRECT })
-  const mf = new Miniflare(convertV4MiniflareOptions({
-    host: '127.0.0.1',
-    port,
-    cf: false,
-    log: new Log(LogLevel.WARN),
-    // Miniflare 5 persists every resource under one root (the v4 *Persist options are ignored).
-    resourcePersistencePath: path.join(dir, 'state'),
-    workers: [api, doh, EMPTY_WORKER, KV_PROBE_WORKER],
-  }))
+  const doh = workerOptions('edgedns-doh', 'workers/doh/wrangler.jsonc', dohScript, {
+    bindings: {
+      DOH_STATS: '1',
+      ...localDohSettings(),
+      DNSSEC_KEY_ENCRYPTION_KEY: devVars().DNSSEC_KEY_ENCRYPTION_KEY,
+      ...dohBindings,
+    },
+    unsafeDirectSockets: DIRECT,
+  })
+  const mf = new Miniflare(
+    convertV4MiniflareOptions({
+      host: '127.0.0.1',
+      port,
+      cf: false,
+      log: new Log(LogLevel.WARN),
+      // Miniflare 5 persists every resource under one root (the v4 *Persist options are ignored).
+      resourcePersistencePath: path.join(dir, 'state'),
+      workers: [api, doh, EMPTY_WORKER, KV_PROBE_WORKER, ...extraWorkers],
+    })
+  )
   const url = await mf.ready
   const db = await mf.getD1Database('DB', 'edgedns-api')
-  for (const file of readdirSync(path.join(ROOT, 'migrations')).filter((f) => f.endsWith('.sql')).sort()) {
+  for (const file of readdirSync(path.join(ROOT, 'migrations'))
+    .filter((f) => f.endsWith('.sql'))
+    .sort()) {
     const sql = readFileSync(path.join(ROOT, 'migrations', file), 'utf8')
     for (const stmt of unstable_splitSqlQuery(sql)) await db.prepare(stmt).run()
   }
@@ -108,6 +132,8 @@ export async function startBenchStack({ token = 'bench-token', port = 0, apiBind
     dohUrl: trimUrl(await mf.unsafeGetDirectURL('edgedns-doh')),
     emptyUrl: trimUrl(await mf.unsafeGetDirectURL('empty')),
     kvProbeUrl: trimUrl(await mf.unsafeGetDirectURL('kv-probe')),
+    /** Direct URL of one of `extraWorkers` (each needs `unsafeDirectSockets: DIRECT_SOCKET`). */
+    urlOf: async (name) => trimUrl(await mf.unsafeGetDirectURL(name)),
     token,
     db,
     dir,
@@ -130,15 +156,20 @@ export async function startBenchStack({ token = 'bench-token', port = 0, apiBind
  * Returns the Miniflare instance and the DoH worker's direct URL.
  */
 export async function startDohOnly({ dohScript, stateDir }) {
-  const doh = workerOptions('edgedns-doh', 'workers/doh/wrangler.jsonc', dohScript, { unsafeDirectSockets: DIRECT })
-  const mf = new Miniflare(convertV4MiniflareOptions({
-    host: '127.0.0.1',
-    port: 0,
-    cf: false,
-    log: new Log(LogLevel.WARN),
-    resourcePersistencePath: stateDir,
-    workers: [doh],
-  }))
+  const doh = workerOptions('edgedns-doh', 'workers/doh/wrangler.jsonc', dohScript, {
+    bindings: localDohSettings(),
+    unsafeDirectSockets: DIRECT,
+  })
+  const mf = new Miniflare(
+    convertV4MiniflareOptions({
+      host: '127.0.0.1',
+      port: 0,
+      cf: false,
+      log: new Log(LogLevel.WARN),
+      resourcePersistencePath: stateDir,
+      workers: [doh],
+    })
+  )
   await mf.ready
   return { mf, dohUrl: trimUrl(await mf.unsafeGetDirectURL('edgedns-doh')) }
 }

@@ -29,13 +29,18 @@ ${zones.map((z) => `zone "${z.name}" { type primary; file "${z.file}"; allow-upd
 }
 
 /** Polls a DoH name over HTTP/2 until NOERROR with an answer (or `until` says so). */
-export async function waitAnswer(client, name, { until = (h) => h.rcode === 'NOERROR' && h.an > 0, timeoutMs = 60_000 } = {}) {
+export async function waitAnswer(
+  client,
+  name,
+  { until = (h) => h.rcode === 'NOERROR' && h.an > 0, timeoutMs = 60_000 } = {}
+) {
   const t0 = performance.now()
   for (;;) {
     try {
       if (until(parseHeader(await client.get(wirePath(name))))) return performance.now()
     } catch {}
-    if (performance.now() - t0 > timeoutMs) throw new Error(`BIND: ${name} not answered within ${timeoutMs} ms`)
+    if (performance.now() - t0 > timeoutMs)
+      throw new Error(`BIND: ${name} not answered within ${timeoutMs} ms`)
   }
 }
 
@@ -94,7 +99,9 @@ export function nsupdate(dnsPort, zone, adds, perMessage = 1000) {
     const child = spawn('nsupdate', ['-v'], { stdio: ['pipe', 'ignore', 'pipe'] })
     let err = ''
     child.stderr.on('data', (d) => (err += d))
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`nsupdate exited ${code}: ${err.slice(0, 500)}`))))
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`nsupdate exited ${code}: ${err.slice(0, 500)}`))
+    )
     child.stdin.end(lines.join('\n') + '\n')
   })
 }

@@ -16,7 +16,9 @@ export async function h2Client(origin) {
         let status = 0
         req.on('response', (h) => (status = h[':status']))
         req.on('data', (c) => chunks.push(c))
-        req.on('end', () => (status === 200 ? resolve(Buffer.concat(chunks)) : reject(new Error(`HTTP ${status}`))))
+        req.on('end', () =>
+          status === 200 ? resolve(Buffer.concat(chunks)) : reject(new Error(`HTTP ${status}`))
+        )
         req.on('error', reject)
         req.end()
       })

@@ -15,11 +15,20 @@ import { createDb, replaceA, startPdns, waitAnswer as pdnsWait } from './pdns.mj
 import { have } from './proc.mjs'
 import { writeZoneFile, writeZoneSql } from './zonefile.mjs'
 
-export const PACKAGES = { named: 'bind9', nsupdate: 'bind9-dnsutils', pdns_server: 'pdns-server', dnsdist: 'dnsdist', sqlite3: 'sqlite3' }
+export const PACKAGES = {
+  named: 'bind9',
+  nsupdate: 'bind9-dnsutils',
+  pdns_server: 'pdns-server',
+  dnsdist: 'dnsdist',
+  sqlite3: 'sqlite3',
+}
 const BULK = 10_000
 
 function adds(zone, prefix, n) {
-  return Array.from({ length: n }, (_, i) => ({ name: `${prefix}-${i}.${zone}`, content: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` }))
+  return Array.from({ length: n }, (_, i) => ({
+    name: `${prefix}-${i}.${zone}`,
+    content: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+  }))
 }
 
 /**
@@ -40,22 +49,38 @@ async function benchPeer(peer, { quick, log, zones }) {
   const large = []
   let server = null
   for (let r = 0; r < reps; r++) {
-    server = await peer.start([zones.small, zones.large], `base-${zones.large.size - 3}.${zones.large.name}`)
+    server = await peer.start(
+      [zones.small, zones.large],
+      `base-${zones.large.size - 3}.${zones.large.name}`
+    )
     large.push(server.startMs)
     if (r < reps - 1) await server.stop()
   }
   out.startup.large = summarize(large)
-  log(`peers: ${peer.name} first answer ${out.startup.small.median.toFixed(0)} ms (1,000 records) / ${out.startup.large.median.toFixed(0)} ms (${zones.large.size.toLocaleString('en-US')}) after process start`)
+  log(
+    `peers: ${peer.name} first answer ${out.startup.small.median.toFixed(0)} ms (1,000 records) / ${out.startup.large.median.toFixed(0)} ms (${zones.large.size.toLocaleString('en-US')}) after process start`
+  )
   try {
     const plan = loadPlan(quick)
     for (const kind of ['small', 'large']) {
       const z = zones[kind]
-      await warmUp({ url: server.origin, paths: wirePaths(z.name, z.size, 'existing'), h2: peer.h2 })
+      await warmUp({
+        url: server.origin,
+        paths: wirePaths(z.name, z.size, 'existing'),
+        h2: peer.h2,
+      })
       for (const mix of MIXES) {
         await probeMix(server.origin, z.name, z.size, mix, { h2Fetch: server.client?.get })
-        const m = await measureTarget({ url: server.origin, paths: wirePaths(z.name, z.size, mix), h2: peer.h2, plan })
+        const m = await measureTarget({
+          url: server.origin,
+          paths: wirePaths(z.name, z.size, mix),
+          h2: peer.h2,
+          plan,
+        })
         out.rows.push({ zone: kind, size: z.size, mix, ...m })
-        log(`peers: ${peer.name} ${z.name} ${mix}: ${Math.round(m.sat.rps.median)} q/s, p50 ${m.fixed.p50.median.toFixed(2)} / p99 ${m.fixed.p99.median.toFixed(2)} ms at 1,000/s`)
+        log(
+          `peers: ${peer.name} ${z.name} ${mix}: ${Math.round(m.sat.rps.median)} q/s, p50 ${m.fixed.p50.median.toFixed(2)} / p99 ${m.fixed.p99.median.toFixed(2)} ms at 1,000/s`
+        )
       }
     }
     for (const kind of ['small', 'large']) {
@@ -80,8 +105,13 @@ async function benchPeer(peer, { quick, log, zones }) {
         bulk.applied.push(applied)
         bulk.submit.push(seen - t0)
       }
-      out.changes[kind] = { one: summarize(one), bulk: { n: BULK, submit: summarize(bulk.submit), applied: summarize(bulk.applied) } }
-      log(`peers: ${peer.name} ${z.name}: one change visible ${out.changes[kind].one.median.toFixed(1)} ms after submit; ${BULK.toLocaleString('en-US')} changes ${out.changes[kind].bulk.submit.median.toFixed(0)} ms`)
+      out.changes[kind] = {
+        one: summarize(one),
+        bulk: { n: BULK, submit: summarize(bulk.submit), applied: summarize(bulk.applied) },
+      }
+      log(
+        `peers: ${peer.name} ${z.name}: one change visible ${out.changes[kind].one.median.toFixed(1)} ms after submit; ${BULK.toLocaleString('en-US')} changes ${out.changes[kind].bulk.submit.median.toFixed(0)} ms`
+      )
     }
   } finally {
     await server.stop()
@@ -94,7 +124,8 @@ function bindPeer(dir, files) {
     name: 'BIND 9.18',
     tag: 'b',
     h2: true,
-    start: (zs, probe) => startBind({ dir, zones: zs.map((z) => ({ name: z.name, file: files[z.name] })), probe }),
+    start: (zs, probe) =>
+      startBind({ dir, zones: zs.map((z) => ({ name: z.name, file: files[z.name] })), probe }),
     change: (server, zone, list) => nsupdate(server.dnsPort, zone, list),
     wait: (server, name) => bindWait(server.client, name),
   }
@@ -108,7 +139,10 @@ function pdnsPeer(dir, sql) {
     h2: false,
     async start(zs, probe) {
       const db = path.join(dir, `pdns-${n++}.sqlite3`)
-      await createDb(db, zs.map((z) => sql[z.name]))
+      await createDb(
+        db,
+        zs.map((z) => sql[z.name])
+      )
       return startPdns({ dir, db, probe })
     },
     change: (server, zone, list) => server.patch(zone, replaceA(list)),
@@ -117,7 +151,9 @@ function pdnsPeer(dir, sql) {
 }
 
 export async function runPeersBench({ quick, log }) {
-  const missing = Object.entries(PACKAGES).filter(([cmd]) => !have(cmd)).map(([, pkg]) => pkg)
+  const missing = Object.entries(PACKAGES)
+    .filter(([cmd]) => !have(cmd))
+    .map(([, pkg]) => pkg)
   if (missing.length > 0) {
     log(`peers: skipped, missing Debian packages: ${[...new Set(missing)].join(' ')}`)
     return { skipped: `missing Debian packages: ${[...new Set(missing)].join(' ')}` }
@@ -137,7 +173,9 @@ export async function runPeersBench({ quick, log }) {
       await writeZoneFile(files[z.name], z.name, z.size)
       await writeZoneSql(sql[z.name], id++, z.name, z.size)
     }
-    log(`peers: zone files and SQL written (${zones.large.size.toLocaleString('en-US')} + ${zones.small.size.toLocaleString('en-US')} records)`)
+    log(
+      `peers: zone files and SQL written (${zones.large.size.toLocaleString('en-US')} + ${zones.small.size.toLocaleString('en-US')} records)`
+    )
     const out = { zones: { small: zones.small.size, large: zones.large.size } }
     out.bind = await benchPeer(bindPeer(dir, files), { quick, log, zones })
     out.pdns = await benchPeer(pdnsPeer(dir, sql), { quick, log, zones })

@@ -19,7 +19,9 @@ export async function createDb(db, sqlFiles) {
       const p = spawn('sqlite3', [db], { stdio: ['pipe', 'ignore', 'pipe'] })
       let err = ''
       p.stderr.on('data', (d) => (err += d))
-      p.on('exit', (code) => (code === 0 && !err ? resolve() : reject(new Error(`sqlite3 ${file}: ${err.slice(0, 500)}`))))
+      p.on('exit', (code) =>
+        code === 0 && !err ? resolve() : reject(new Error(`sqlite3 ${file}: ${err.slice(0, 500)}`))
+      )
       createReadStream(file).pipe(p.stdin)
     })
   }
@@ -40,7 +42,8 @@ export async function waitAnswer(origin, name, { timeoutMs = 60_000 } = {}) {
       const h = await dohHeader(origin, name)
       if (h.rcode === 'NOERROR' && h.an > 0) return performance.now()
     } catch {}
-    if (performance.now() - t0 > timeoutMs) throw new Error(`PowerDNS: ${name} not answered within ${timeoutMs} ms`)
+    if (performance.now() - t0 > timeoutMs)
+      throw new Error(`PowerDNS: ${name} not answered within ${timeoutMs} ms`)
   }
 }
 
@@ -50,18 +53,36 @@ export async function startPdns({ dir, db, probe }) {
   const apiPort = await freePort()
   const distPort = await freePort()
   const dohPort = await freePort()
-  writeFileSync(path.join(dir, 'pdns.conf'), [
-    'launch=gsqlite3', `gsqlite3-database=${db}`, 'local-address=127.0.0.1', `local-port=${dnsPort}`,
-    'api=yes', `api-key=${API_KEY}`, 'webserver=yes', 'webserver-address=127.0.0.1', `webserver-port=${apiPort}`,
-    'webserver-allow-from=127.0.0.0/8', `socket-dir=${dir}`, 'daemon=no', 'guardian=no', 'disable-syslog=yes', 'loglevel=3',
-  ].join('\n') + '\n')
+  writeFileSync(
+    path.join(dir, 'pdns.conf'),
+    [
+      'launch=gsqlite3',
+      `gsqlite3-database=${db}`,
+      'local-address=127.0.0.1',
+      `local-port=${dnsPort}`,
+      'api=yes',
+      `api-key=${API_KEY}`,
+      'webserver=yes',
+      'webserver-address=127.0.0.1',
+      `webserver-port=${apiPort}`,
+      'webserver-allow-from=127.0.0.0/8',
+      `socket-dir=${dir}`,
+      'daemon=no',
+      'guardian=no',
+      'disable-syslog=yes',
+      'loglevel=3',
+    ].join('\n') + '\n'
+  )
   const distConf = path.join(dir, 'dnsdist.conf')
-  writeFileSync(distConf, [
-    `setLocal('127.0.0.1:${distPort}')`,
-    `newServer({address='127.0.0.1:${dnsPort}', healthCheckMode='up'})`,
-    `addDOHLocal('127.0.0.1:${dohPort}', nil, nil, '/dns-query')`,
-    "setSecurityPollSuffix('')",
-  ].join('\n') + '\n')
+  writeFileSync(
+    distConf,
+    [
+      `setLocal('127.0.0.1:${distPort}')`,
+      `newServer({address='127.0.0.1:${dnsPort}', healthCheckMode='up'})`,
+      `addDOHLocal('127.0.0.1:${dohPort}', nil, nil, '/dns-query')`,
+      "setSecurityPollSuffix('')",
+    ].join('\n') + '\n'
+  )
   const origin = `http://127.0.0.1:${dohPort}`
   const t0 = performance.now()
   const pdns = startProcess('pdns_server', [`--config-dir=${dir}`])
@@ -80,7 +101,8 @@ export async function startPdns({ dir, db, probe }) {
       } catch {
         await sleep(5)
       }
-      if (performance.now() - t0 > 120_000) throw new Error('PowerDNS/dnsdist did not answer within 120 s')
+      if (performance.now() - t0 > 120_000)
+        throw new Error('PowerDNS/dnsdist did not answer within 120 s')
     }
   } catch (e) {
     await stop()
@@ -91,16 +113,27 @@ export async function startPdns({ dir, db, probe }) {
     startMs: performance.now() - t0,
     /** PATCH /zones/<zone>. with rrsets; resolves when the API answered (204). */
     async patch(zone, rrsets) {
-      const res = await fetch(`http://127.0.0.1:${apiPort}/api/v1/servers/localhost/zones/${zone}.`, {
-        method: 'PATCH',
-        headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' },
-        body: JSON.stringify({ rrsets }),
-      })
-      if (res.status !== 204) throw new Error(`PowerDNS PATCH → ${res.status} ${(await res.text()).slice(0, 300)}`)
+      const res = await fetch(
+        `http://127.0.0.1:${apiPort}/api/v1/servers/localhost/zones/${zone}.`,
+        {
+          method: 'PATCH',
+          headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' },
+          body: JSON.stringify({ rrsets }),
+        }
+      )
+      if (res.status !== 204)
+        throw new Error(`PowerDNS PATCH → ${res.status} ${(await res.text()).slice(0, 300)}`)
     },
     stop,
   }
 }
 
 /** REPLACE rrsets adding one A record per name. */
-export const replaceA = (adds) => adds.map((a) => ({ name: `${a.name}.`, type: 'A', ttl: 300, changetype: 'REPLACE', records: [{ content: a.content, disabled: false }] }))
+export const replaceA = (adds) =>
+  adds.map((a) => ({
+    name: `${a.name}.`,
+    type: 'A',
+    ttl: 300,
+    changetype: 'REPLACE',
+    records: [{ content: a.content, disabled: false }],
+  }))

@@ -30,10 +30,12 @@ export function startProcess(cmd, args, { cwd } = {}) {
   child.stdout.on('data', (d) => (out = (out + d).slice(-20_000)))
   child.stderr.on('data', (d) => (out = (out + d).slice(-20_000)))
   let exited = false
-  const gone = new Promise((r) => child.on('exit', () => {
-    exited = true
-    r()
-  }))
+  const gone = new Promise((r) =>
+    child.on('exit', () => {
+      exited = true
+      r()
+    })
+  )
   return {
     child,
     output: () => out,

@@ -10,13 +10,22 @@ import { startBenchStack } from '../lib/stack.mjs'
 const [base = 100_000, n = 10_000, reps = 5] = process.argv.slice(2).map(Number)
 const stack = await startBenchStack()
 const api = apiClient(stack.url, stack.token)
-const phases = (h) => Object.fromEntries([...(h.get('server-timing') ?? '').matchAll(/(\w+);dur=([0-9.]+)/g)].map((m) => [m[1], Number(m[2])]))
+const phases = (h) =>
+  Object.fromEntries(
+    [...(h.get('server-timing') ?? '').matchAll(/(\w+);dur=([0-9.]+)/g)].map((m) => [
+      m[1],
+      Number(m[2]),
+    ])
+  )
 try {
   const zone = await api.createZone(`profile-${Date.now().toString(36)}.example`)
   await seedZone(api, zone.id, base, 'base', 50_000)
   await waitBuilt(api, zone.id)
   let gen = 0
-  const fresh = (k) => { const g = gen++; return Array.from({ length: k }, (_, i) => aRecord(`g${g}`, i)) }
+  const fresh = (k) => {
+    const g = gen++
+    return Array.from({ length: k }, (_, i) => aRecord(`g${g}`, i))
+  }
   const rows = []
   for (let r = 0; r < reps; r++) {
     const setup = await api.batch(zone.id, { posts: fresh(n) })
@@ -26,17 +35,30 @@ try {
     const t0 = performance.now()
     const { result, headers } = await api.call('POST', `/zones/${zone.id}/dns_records/batch`, {
       deletes: sid.slice(0, third).map((id) => ({ id })),
-      patches: sid.slice(third, 2 * third).map((id, i) => ({ id, content: `172.16.${(i >> 8) & 255}.${i & 255}` })),
+      patches: sid
+        .slice(third, 2 * third)
+        .map((id, i) => ({ id, content: `172.16.${(i >> 8) & 255}.${i & 255}` })),
       posts: fresh(n - 2 * third),
     })
     const wall = performance.now() - t0
     rows.push({ ...phases(headers), wall })
     console.log(JSON.stringify({ n, ...phases(headers), wall: Math.round(wall) }))
     await waitBuilt(api, zone.id)
-    await api.batch(zone.id, { deletes: [...sid.slice(third), ...result.posts.map((x) => x.id)].map((id) => ({ id })) })
+    await api.batch(zone.id, {
+      deletes: [...sid.slice(third), ...result.posts.map((x) => x.id)].map((id) => ({ id })),
+    })
   }
-  const med = (k) => { const xs = rows.map((r) => r[k]).filter((x) => x !== undefined).sort((a, b) => a - b); return xs[Math.floor(xs.length / 2)] }
-  console.log('median', JSON.stringify(Object.fromEntries(Object.keys(rows[0]).map((k) => [k, med(k)]))))
+  const med = (k) => {
+    const xs = rows
+      .map((r) => r[k])
+      .filter((x) => x !== undefined)
+      .sort((a, b) => a - b)
+    return xs[Math.floor(xs.length / 2)]
+  }
+  console.log(
+    'median',
+    JSON.stringify(Object.fromEntries(Object.keys(rows[0]).map((k) => [k, med(k)])))
+  )
 } finally {
   await stack.close()
 }

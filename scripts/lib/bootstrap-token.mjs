@@ -13,8 +13,12 @@ const hex = (bytes) => [...bytes].map((b) => b.toString(16).padStart(2, '0')).jo
 export async function newBootstrapToken() {
   const id = hex(crypto.getRandomValues(new Uint8Array(16)))
   const raw = crypto.getRandomValues(new Uint8Array(30))
-  const secret = btoa(String.fromCharCode(...raw)).replaceAll('+', '-').replaceAll('/', '_')
-  const hash = hex(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(secret))))
+  const secret = btoa(String.fromCharCode(...raw))
+    .replaceAll('+', '-')
+    .replaceAll('/', '_')
+  const hash = hex(
+    new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(secret)))
+  )
   return { id, secret, hash }
 }
 
@@ -26,8 +30,11 @@ export async function newBootstrapToken() {
 export function bootstrapStatement({ id, hash, now = new Date().toISOString(), force = false }) {
   if (!/^[0-9a-f]{32}$/.test(id)) throw new Error(`bootstrap: bad token id ${id}`)
   if (!/^[0-9a-f]{64}$/.test(hash)) throw new Error('bootstrap: bad token hash')
-  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/.test(now)) throw new Error(`bootstrap: bad time ${now}`)
-  const guard = force ? '' : `\nWHERE NOT EXISTS (SELECT 1 FROM api_tokens WHERE admin = 1 AND status = 'active')`
+  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/.test(now))
+    throw new Error(`bootstrap: bad time ${now}`)
+  const guard = force
+    ? ''
+    : `\nWHERE NOT EXISTS (SELECT 1 FROM api_tokens WHERE admin = 1 AND status = 'active')`
   return (
     'INSERT INTO api_tokens (id, name, token_hash, status, policies, issued_on, modified_on, admin)\n' +
     `SELECT '${id}', '${BOOTSTRAP_TOKEN_NAME}', '${hash}', 'active', '[]', '${now}', '${now}', 1${guard}\nRETURNING id;`

@@ -14,13 +14,20 @@ export function splitStatements(sql) {
   return sql
     .split('--> statement-breakpoint')
     .map((s) => s.trim())
-    .filter((s) => s.split('\n').some((line) => line.trim() !== '' && !line.trim().startsWith('--')))
+    .filter((s) =>
+      s.split('\n').some((line) => line.trim() !== '' && !line.trim().startsWith('--'))
+    )
 }
 
 /** The module text for the migrations in `dir` (sorted by file name, as wrangler applies them). */
 export function renderBundle(dir) {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.sql')).sort()
-  const entries = files.map((name) => ({ name, statements: splitStatements(readFileSync(path.join(dir, name), 'utf8')) }))
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.sql'))
+    .sort()
+  const entries = files.map((name) => ({
+    name,
+    statements: splitStatements(readFileSync(path.join(dir, name), 'utf8')),
+  }))
   return `// Generated from migrations/*.sql by \`pnpm db:generate\` (scripts/lib/bundle-migrations.mjs). Do not edit.
 /** D1 migrations in the order wrangler applies them, each split into its statements. */
 export const BUNDLED_MIGRATIONS: readonly { name: string; statements: readonly string[] }[] = ${JSON.stringify(entries, null, 2)}

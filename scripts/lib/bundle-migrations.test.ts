@@ -12,13 +12,16 @@ import { ROOT } from './stack.mjs'
 
 describe('bundled migrations', () => {
   it('match migrations/*.sql', () => {
-    expect(readFileSync(path.join(ROOT, BUNDLE_PATH), 'utf8')).toBe(renderBundle(path.join(ROOT, 'migrations')))
+    expect(readFileSync(path.join(ROOT, BUNDLE_PATH), 'utf8')).toBe(
+      renderBundle(path.join(ROOT, 'migrations'))
+    )
   })
 
   it('split on statement breakpoints and drop comment-only pieces', () => {
-    expect(splitStatements('CREATE TABLE a (x);--> statement-breakpoint\n-- note\nINSERT INTO a VALUES (1);\n--> statement-breakpoint\n-- only a comment\n')).toEqual([
-      'CREATE TABLE a (x);',
-      '-- note\nINSERT INTO a VALUES (1);',
-    ])
+    expect(
+      splitStatements(
+        'CREATE TABLE a (x);--> statement-breakpoint\n-- note\nINSERT INTO a VALUES (1);\n--> statement-breakpoint\n-- only a comment\n'
+      )
+    ).toEqual(['CREATE TABLE a (x);', '-- note\nINSERT INTO a VALUES (1);'])
   })
 })

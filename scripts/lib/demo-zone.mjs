@@ -16,7 +16,11 @@ const DEMO_RECORDS = [
   { type: 'A', name: 'mail', content: '192.0.2.25' },
   { type: 'TXT', name: '@', content: 'v=spf1 mx -all' },
   { type: 'A', name: '*.apps', content: '192.0.2.80', comment: 'wildcard for tenant apps' },
-  { type: 'SRV', name: '_sip._tcp', data: { priority: 10, weight: 5, port: 5060, target: 'sip.example.com' } },
+  {
+    type: 'SRV',
+    name: '_sip._tcp',
+    data: { priority: 10, weight: 5, port: 5060, target: 'sip.example.com' },
+  },
   { type: 'A', name: 'sip', content: '192.0.2.50' },
   { type: 'CAA', name: '@', data: { flags: 0, tag: 'issue', value: 'letsencrypt.org' } },
   { type: 'NS', name: 'lab', content: 'ns1.lab.example.com' },
@@ -27,8 +31,14 @@ const DEMO_RECORDS = [
 function client(base, token) {
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
   return async (method, path, body) => {
-    const res = await fetch(`${base}/client/v4${path}`, { method, headers, body: body && JSON.stringify(body) })
-    const json = await res.json().catch(() => ({ success: false, errors: [{ message: `HTTP ${res.status}, not JSON` }] }))
+    const res = await fetch(`${base}/client/v4${path}`, {
+      method,
+      headers,
+      body: body && JSON.stringify(body),
+    })
+    const json = await res
+      .json()
+      .catch(() => ({ success: false, errors: [{ message: `HTTP ${res.status}, not JSON` }] }))
     if (!json.success) throw new Error(`${method} ${path}: ${JSON.stringify(json.errors)}`)
     return json.result
   }
@@ -48,7 +58,10 @@ export async function seedDemoZone(base, token) {
   const call = client(base, token)
   const existing = await findDemoZone(base, token)
   if (existing) return { zone: existing, created: false }
-  const zone = await call('POST', '/zones', { name: DEMO_ZONE, account: { id: DEFAULT_ACCOUNT_ID } })
+  const zone = await call('POST', '/zones', {
+    name: DEMO_ZONE,
+    account: { id: DEFAULT_ACCOUNT_ID },
+  })
   await call('POST', `/zones/${zone.id}/dns_records/batch`, { posts: DEMO_RECORDS })
   return { zone, created: true }
 }

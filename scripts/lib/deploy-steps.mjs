@@ -25,8 +25,18 @@ export const WORKERS = [
 /** Where each config names the resources: the text around each id, captured in group 2. */
 const ID_SITES = [
   { file: API_CONFIG, what: 'D1 database_id', re: /^(database_id = ")([^"]*)(")$/m, kind: 'd1' },
-  { file: API_CONFIG, what: 'KV namespace id', re: /(\[\[kv_namespaces\]\][^[]*?^id = ")([^"]*)(")/m, kind: 'kv' },
-  { file: DOH_CONFIG, what: 'KV namespace id', re: /("kv_namespaces":\s*\[\s*\{[^}]*?"id":\s*")([^"]*)(")/, kind: 'kv' },
+  {
+    file: API_CONFIG,
+    what: 'KV namespace id',
+    re: /(\[\[kv_namespaces\]\][^[]*?^id = ")([^"]*)(")/m,
+    kind: 'kv',
+  },
+  {
+    file: DOH_CONFIG,
+    what: 'KV namespace id',
+    re: /("kv_namespaces":\s*\[\s*\{[^}]*?"id":\s*")([^"]*)(")/,
+    kind: 'kv',
+  },
 ]
 
 export class DeployError extends Error {}
@@ -34,7 +44,8 @@ export class DeployError extends Error {}
 function site(root, s) {
   const text = readFileSync(path.join(root, s.file), 'utf8')
   const m = s.re.exec(text)
-  if (!m) throw new DeployError(`${s.file}: no ${s.what} found (the deploy script edits it in place)`)
+  if (!m)
+    throw new DeployError(`${s.file}: no ${s.what} found (the deploy script edits it in place)`)
   return { text, value: m[2] }
 }
 
@@ -54,7 +65,10 @@ export function writeIds(root, { d1Id, kvId }) {
   for (const s of ID_SITES) {
     const text = texts.get(s.file) ?? site(root, s).text
     const want = s.kind === 'd1' ? d1Id : kvId
-    texts.set(s.file, text.replace(s.re, (_all, before, _old, after) => `${before}${want}${after}`))
+    texts.set(
+      s.file,
+      text.replace(s.re, (_all, before, _old, after) => `${before}${want}${after}`)
+    )
   }
   const written = []
   for (const [file, text] of texts) {
@@ -89,26 +103,36 @@ function parseJson(what, out) {
 
 /** The D1 database named `edgedns`, created if missing. */
 export function findOrCreateD1(run) {
-  const find = () => parseJson('wrangler d1 list', run(['d1', 'list', '--json'])).find((d) => d.name === D1_NAME)
+  const find = () =>
+    parseJson('wrangler d1 list', run(['d1', 'list', '--json'])).find((d) => d.name === D1_NAME)
   let db = find()
   const created = !db
   if (created) {
     run(['d1', 'create', D1_NAME])
     db = find()
-    if (!db) throw new DeployError(`wrangler d1 create ${D1_NAME} succeeded but the database is not listed`)
+    if (!db)
+      throw new DeployError(
+        `wrangler d1 create ${D1_NAME} succeeded but the database is not listed`
+      )
   }
   return { id: db.uuid, created }
 }
 
 /** The KV namespace titled `edgedns-zones`, created if missing. */
 export function findOrCreateKv(run) {
-  const find = () => parseJson('wrangler kv namespace list', run(['kv', 'namespace', 'list'])).find((n) => n.title === KV_TITLE)
+  const find = () =>
+    parseJson('wrangler kv namespace list', run(['kv', 'namespace', 'list'])).find(
+      (n) => n.title === KV_TITLE
+    )
   let ns = find()
   const created = !ns
   if (created) {
     run(['kv', 'namespace', 'create', KV_TITLE])
     ns = find()
-    if (!ns) throw new DeployError(`wrangler kv namespace create ${KV_TITLE} succeeded but the namespace is not listed`)
+    if (!ns)
+      throw new DeployError(
+        `wrangler kv namespace create ${KV_TITLE} succeeded but the namespace is not listed`
+      )
   }
   return { id: ns.id, created }
 }
@@ -123,7 +147,9 @@ export function deploy({ run, root, log = () => {} }) {
     d1 = findOrCreateD1(run)
   } catch (e) {
     if (e instanceof DeployError) throw e
-    throw new DeployError(`cannot reach your Cloudflare account (log in with \`pnpm exec wrangler login\`, or set CLOUDFLARE_API_TOKEN):\n${e.message}`)
+    throw new DeployError(
+      `cannot reach your Cloudflare account (log in with \`pnpm exec wrangler login\`, or set CLOUDFLARE_API_TOKEN):\n${e.message}`
+    )
   }
   log(`D1 database ${D1_NAME}: ${d1.id}${d1.created ? ' (created)' : ''}`)
   const kv = findOrCreateKv(run)
@@ -172,12 +198,23 @@ export function dryRun({ run, root, outdir, limits = PLAN_LIMITS, log = () => {}
     mkdirSync(dir, { recursive: true })
     run(['deploy', '--dry-run', '--outdir', dir, '-c', w.config])
     const size = measureBundle(dir)
-    bundles.push({ ...w, ...size, overFree: size.gzip > limits.free, overPaid: size.gzip > limits.paid })
+    bundles.push({
+      ...w,
+      ...size,
+      overFree: size.gzip > limits.free,
+      overPaid: size.gzip > limits.paid,
+    })
   }
   const kib = (n) => `${(n / 1024).toFixed(1)} KiB`
   log('bundle sizes (limit: compressed size; Free 3 MB, Paid 10 MB):')
-  for (const b of bundles) log(`  ${b.name.padEnd(12)} ${kib(b.raw).padStart(12)} raw  ${kib(b.gzip).padStart(12)} gzip${b.overPaid ? '  OVER the Paid limit' : b.overFree ? '  over the Free limit' : ''}`)
+  for (const b of bundles)
+    log(
+      `  ${b.name.padEnd(12)} ${kib(b.raw).padStart(12)} raw  ${kib(b.gzip).padStart(12)} gzip${b.overPaid ? '  OVER the Paid limit' : b.overFree ? '  over the Free limit' : ''}`
+    )
   const over = bundles.filter((b) => b.overPaid)
-  if (over.length > 0) throw new DeployError(`bundle over the Workers Paid limit of ${kib(limits.paid)} compressed: ${over.map((b) => b.name).join(', ')}`)
+  if (over.length > 0)
+    throw new DeployError(
+      `bundle over the Workers Paid limit of ${kib(limits.paid)} compressed: ${over.map((b) => b.name).join(', ')}`
+    )
   return bundles
 }

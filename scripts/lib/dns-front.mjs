@@ -38,7 +38,11 @@ export function truncated(answer) {
 async function ask(target, query) {
   const res = await forward(`${target}/dns-query`, {
     method: 'POST',
-    headers: { 'content-type': 'application/dns-message', accept: 'application/dns-message', 'content-length': String(query.length) },
+    headers: {
+      'content-type': 'application/dns-message',
+      accept: 'application/dns-message',
+      'content-length': String(query.length),
+    },
     body: query,
   })
   if (res.status !== 200) throw new Error(`DoH answered HTTP ${res.status}`)

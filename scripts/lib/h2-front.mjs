@@ -8,7 +8,13 @@ import http from 'node:http'
 import http2 from 'node:http2'
 import https from 'node:https'
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection'])
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'upgrade',
+  'proxy-connection',
+])
 
 /** One HTTP/1.1 request; `ca` verifies a self-signed certificate. */
 export function forward(url, { method = 'GET', headers = {}, body, ca } = {}) {
@@ -17,7 +23,9 @@ export function forward(url, { method = 'GET', headers = {}, body, ca } = {}) {
     const req = mod.request(url, { method, headers, ...(ca ? { ca } : {}) }, (res) => {
       const chunks = []
       res.on('data', (c) => chunks.push(c))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }))
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) })
+      )
       res.on('error', reject)
     })
     req.on('error', reject)
@@ -33,9 +41,16 @@ export async function startH2Front({ target, port = 0, tls }) {
   const handler = async (req, res) => {
     const chunks = []
     for await (const c of req) chunks.push(c)
-    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !k.startsWith(':')))
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).filter(([k]) => !k.startsWith(':'))
+    )
     try {
-      const up = await forward(`${target}${req.url}`, { method: req.method, headers, body: Buffer.concat(chunks), ca: tls?.cert })
+      const up = await forward(`${target}${req.url}`, {
+        method: req.method,
+        headers,
+        body: Buffer.concat(chunks),
+        ca: tls?.cert,
+      })
       const out = Object.fromEntries(Object.entries(up.headers).filter(([k]) => !HOP_BY_HOP.has(k)))
       res.writeHead(up.status, out)
       res.end(up.body)
@@ -44,7 +59,9 @@ export async function startH2Front({ target, port = 0, tls }) {
       res.end(String(err))
     }
   }
-  const server = tls ? http2.createSecureServer({ ...tls, allowHTTP1: true }, handler) : http2.createServer(handler)
+  const server = tls
+    ? http2.createSecureServer({ ...tls, allowHTTP1: true }, handler)
+    : http2.createServer(handler)
   await new Promise((resolve, reject) => {
     server.once('error', reject)
     server.listen(port, '127.0.0.1', resolve)

@@ -18,7 +18,9 @@ const alive = (pid) => {
 /** Parent pid and command line of `pid` (ps works the same on Linux and macOS). */
 function parentOf(pid) {
   try {
-    const line = execFileSync('ps', ['-o', 'ppid=,args=', '-p', String(pid)], { encoding: 'utf8' }).trim()
+    const line = execFileSync('ps', ['-o', 'ppid=,args=', '-p', String(pid)], {
+      encoding: 'utf8',
+    }).trim()
     const m = /^(\d+)\s+(.*)$/.exec(line)
     return m ? { pid: Number(m[1]), args: m[2] } : null
   } catch {

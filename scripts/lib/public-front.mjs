@@ -13,7 +13,15 @@
  */
 import http from 'node:http'
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te', 'trailer'])
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'upgrade',
+  'proxy-connection',
+  'te',
+  'trailer',
+])
 /** What the static assets serve. */
 const ASSET_METHODS = 'GET, HEAD'
 
@@ -24,7 +32,9 @@ function withoutBody(headers) {
 }
 
 function endToEnd(headers) {
-  return Object.fromEntries(Object.entries(headers).filter(([k, v]) => !HOP_BY_HOP.has(k) && v !== undefined))
+  return Object.fromEntries(
+    Object.entries(headers).filter(([k, v]) => !HOP_BY_HOP.has(k) && v !== undefined)
+  )
 }
 
 /**
@@ -35,17 +45,39 @@ function endToEnd(headers) {
  */
 export function unservedAnswer(target, path, headers, method) {
   return new Promise((resolve) => {
-    const req = http.request(`${target}${path}`, { method: 'TRACE', headers: withoutBody(headers) }, (res) => {
-      const chunks = []
-      res.on('data', (c) => chunks.push(c))
-      res.on('end', () => {
-        const status = res.statusCode ?? 502
-        const allow = typeof res.headers.allow === 'string' ? res.headers.allow : status === 405 ? ASSET_METHODS : undefined
-        const text = Buffer.concat(chunks).toString('utf8').replace(/\bTRACE(?= )/, method)
-        resolve({ status, allow, type: res.headers['content-type'] ?? 'text/plain; charset=utf-8', text })
+    const req = http.request(
+      `${target}${path}`,
+      { method: 'TRACE', headers: withoutBody(headers) },
+      (res) => {
+        const chunks = []
+        res.on('data', (c) => chunks.push(c))
+        res.on('end', () => {
+          const status = res.statusCode ?? 502
+          const allow =
+            typeof res.headers.allow === 'string'
+              ? res.headers.allow
+              : status === 405
+                ? ASSET_METHODS
+                : undefined
+          const text = Buffer.concat(chunks)
+            .toString('utf8')
+            .replace(/\bTRACE(?= )/, method)
+          resolve({
+            status,
+            allow,
+            type: res.headers['content-type'] ?? 'text/plain; charset=utf-8',
+            text,
+          })
+        })
+      }
+    )
+    req.on('error', (err) =>
+      resolve({
+        status: 502,
+        type: 'text/plain; charset=utf-8',
+        text: `edgedns dev: wrangler dev did not answer (${err.message})\n`,
       })
-    })
-    req.on('error', (err) => resolve({ status: 502, type: 'text/plain; charset=utf-8', text: `edgedns dev: wrangler dev did not answer (${err.message})\n` }))
+    )
     req.end()
   })
 }
@@ -53,12 +85,16 @@ export function unservedAnswer(target, path, headers, method) {
 /** Starts the front on 127.0.0.1:`port`, forwarding to `target` (http://127.0.0.1:N). */
 export async function startPublicFront({ target, port }) {
   const server = http.createServer((req, res) => {
-    const up = http.request(`${target}${req.url}`, { method: req.method, headers: endToEnd(req.headers) }, (upRes) => {
-      const headers = endToEnd(upRes.headers)
-      if (upRes.statusCode === 405 && headers.allow === undefined) headers.allow = ASSET_METHODS
-      res.writeHead(upRes.statusCode ?? 502, headers)
-      upRes.pipe(res)
-    })
+    const up = http.request(
+      `${target}${req.url}`,
+      { method: req.method, headers: endToEnd(req.headers) },
+      (upRes) => {
+        const headers = endToEnd(upRes.headers)
+        if (upRes.statusCode === 405 && headers.allow === undefined) headers.allow = ASSET_METHODS
+        res.writeHead(upRes.statusCode ?? 502, headers)
+        upRes.pipe(res)
+      }
+    )
     up.on('error', (err) => {
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' })
       res.end(`edgedns dev: wrangler dev did not answer (${err.message})\n`)
@@ -79,7 +115,9 @@ export async function startPublicFront({ target, port }) {
   server.on('clientError', (err, socket) => {
     if (!socket.writable) return socket.destroy()
     const status = err.code === 'HPE_INVALID_METHOD' ? 501 : 400
-    socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`)
+    socket.end(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`
+    )
   })
   await new Promise((resolve, reject) => {
     server.once('error', reject)

@@ -30,7 +30,9 @@ export function freePort() {
 export function portInUse(port) {
   return new Promise((resolve, reject) => {
     const srv = createServer()
-    srv.once('error', (e) => (e.code === 'EADDRINUSE' || e.code === 'EACCES' ? resolve(true) : reject(e)))
+    srv.once('error', (e) =>
+      e.code === 'EADDRINUSE' || e.code === 'EACCES' ? resolve(true) : reject(e)
+    )
     srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(false)))
   })
 }
@@ -40,16 +42,32 @@ export function portInUse(port) {
  * migrations applied now (none when the database was up to date).
  */
 export function applyMigrations(persistTo) {
-  const out = execFileSync(WRANGLER, ['d1', 'migrations', 'apply', 'edgedns', '--local', '-c', API_CONFIG, '--persist-to', persistTo], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false' },
-  }).toString()
+  const out = execFileSync(
+    WRANGLER,
+    [
+      'd1',
+      'migrations',
+      'apply',
+      'edgedns',
+      '--local',
+      '-c',
+      API_CONFIG,
+      '--persist-to',
+      persistTo,
+    ],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false' },
+    }
+  ).toString()
   return [...out.matchAll(/│\s*(\S+\.sql)\s*│\s*✅/g)].map((m) => m[1])
 }
 
 /** The first migration: when it is applied now, the local database was empty (a first start). */
-export const FIRST_MIGRATION = readdirSync(path.join(ROOT, 'migrations')).filter((f) => f.endsWith('.sql')).sort()[0]
+export const FIRST_MIGRATION = readdirSync(path.join(ROOT, 'migrations'))
+  .filter((f) => f.endsWith('.sql'))
+  .sort()[0]
 
 /** True while any process of the process group `pgid` is alive. */
 export function groupAlive(pgid) {
@@ -88,18 +106,42 @@ export async function stopGroup(pgid, graceMs = 5_000) {
  * process group of its own (wrangler, its workerd runtimes and esbuild). Resolves once the API
  * answers; `stop()` ends the whole group (SIGTERM, then SIGKILL) and resolves when nothing is left.
  */
-export async function startStack({ port = 8787, persistTo, token, protocol = 'http', quiet = false, extraArgs = [], onSpawn }) {
+export async function startStack({
+  port = 8787,
+  persistTo,
+  token,
+  protocol = 'http',
+  quiet = false,
+  extraArgs = [],
+  onSpawn,
+}) {
   const args = [
-    'dev', '-c', API_CONFIG,
-    '--ip', '127.0.0.1', '--port', String(port), '--persist-to', persistTo,
-    '--local-protocol', protocol, '--var', `DEV_API_TOKEN:${token}`, '--show-interactive-dev-session=false',
+    'dev',
+    '-c',
+    API_CONFIG,
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--persist-to',
+    persistTo,
+    '--local-protocol',
+    protocol,
+    '--var',
+    `DEV_API_TOKEN:${token}`,
+    '--show-interactive-dev-session=false',
     ...extraArgs,
   ]
   const child = spawn(WRANGLER, args, {
     cwd: ROOT,
     detached: true,
     stdio: ['ignore', quiet ? 'pipe' : 'inherit', quiet ? 'pipe' : 'inherit'],
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', NODE_TLS_REJECT_UNAUTHORIZED: protocol === 'https' ? '0' : process.env.NODE_TLS_REJECT_UNAUTHORIZED },
+    env: {
+      ...process.env,
+      WRANGLER_SEND_METRICS: 'false',
+      NODE_TLS_REJECT_UNAUTHORIZED:
+        protocol === 'https' ? '0' : process.env.NODE_TLS_REJECT_UNAUTHORIZED,
+    },
   })
   onSpawn?.(child)
   let log = ''
@@ -122,14 +164,19 @@ export async function startStack({ port = 8787, persistTo, token, protocol = 'ht
       throw new Error(`wrangler dev did not answer on ${base} within 120 s\n${log}`)
     }
     try {
-      const status = await probe(`${base}/client/v4/user/tokens/verify`, { authorization: `Bearer ${token}` })
+      const status = await probe(`${base}/client/v4/user/tokens/verify`, {
+        authorization: `Bearer ${token}`,
+      })
       if (status === 200) break
     } catch {}
     await new Promise((r) => setTimeout(r, 250))
   }
   /** Runs the propagation sweep once, as the cron trigger does every minute (wrangler dev fires none). */
   const sweep = () =>
-    fetch(`${base}/client/v4/propagation/sweep`, { method: 'POST', headers: { authorization: `Bearer ${token}` } })
+    fetch(`${base}/client/v4/propagation/sweep`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    })
       .then((r) => r.json())
       .catch(() => undefined)
   return { base, child, stop, sweep, log: () => log }

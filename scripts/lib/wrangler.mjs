@@ -12,7 +12,10 @@ export const WRANGLER = path.join(ROOT, 'node_modules/.bin/wrangler')
 /** @returns {(args: string[]) => string} */
 export function wranglerRunner({ cwd = ROOT, echo = false } = {}) {
   return (args) => {
-    if (echo) console.log(`$ wrangler ${args.map((a) => (/^[\w@:.,/=-]+$/.test(a) ? a : JSON.stringify(a))).join(' ')}`)
+    if (echo)
+      console.log(
+        `$ wrangler ${args.map((a) => (/^[\w@:.,/=-]+$/.test(a) ? a : JSON.stringify(a))).join(' ')}`
+      )
     try {
       return execFileSync(WRANGLER, args, {
         cwd,
@@ -24,7 +27,9 @@ export function wranglerRunner({ cwd = ROOT, echo = false } = {}) {
       })
     } catch (e) {
       const detail = `${e.stderr ?? ''}${e.stdout ?? ''}`.trim()
-      throw new Error(`wrangler ${args.slice(0, 3).join(' ')} failed (exit ${e.status}):\n${detail}`)
+      throw new Error(
+        `wrangler ${args.slice(0, 3).join(' ')} failed (exit ${e.status}):\n${detail}`
+      )
     }
   }
 }

@@ -19,7 +19,12 @@ describe('authentication and tokens', () => {
   })
 
   it('verifies a token', async () => {
-    const t = await token([{ permission_groups: [{ name: 'DNS Read' }], resources: { [`com.cloudflare.api.account.${DEFAULT_ACCOUNT}`]: '*' } }])
+    const t = await token([
+      {
+        permission_groups: [{ name: 'DNS Read' }],
+        resources: { [`com.cloudflare.api.account.${DEFAULT_ACCOUNT}`]: '*' },
+      },
+    ])
     const res = await api('GET', '/user/tokens/verify', undefined, t)
     expect(res.body.result.status).toBe('active')
   })
@@ -27,10 +32,29 @@ describe('authentication and tokens', () => {
   it('scopes a token to chosen zones and permissions', async () => {
     const mine = await createZone()
     const other = await createZone()
-    const t = await token([{ permission_groups: [{ name: 'DNS Write' }], resources: { [`com.cloudflare.api.account.zone.${mine.id}`]: '*' } }])
-    const ok = await api('POST', `/zones/${mine.id}/dns_records`, { type: 'A', name: 'a', content: '192.0.2.1' }, t)
+    const t = await token([
+      {
+        permission_groups: [{ name: 'DNS Write' }],
+        resources: { [`com.cloudflare.api.account.zone.${mine.id}`]: '*' },
+      },
+    ])
+    const ok = await api(
+      'POST',
+      `/zones/${mine.id}/dns_records`,
+      { type: 'A', name: 'a', content: '192.0.2.1' },
+      t
+    )
     expect(ok.status).toBe(200)
-    expectError(await api('POST', `/zones/${other.id}/dns_records`, { type: 'A', name: 'a', content: '192.0.2.1' }, t), 403, 10000)
+    expectError(
+      await api(
+        'POST',
+        `/zones/${other.id}/dns_records`,
+        { type: 'A', name: 'a', content: '192.0.2.1' },
+        t
+      ),
+      403,
+      10000
+    )
     expectError(await api('GET', `/zones/${other.id}/dns_records`, undefined, t), 403, 10000)
     const listed = await api('GET', '/zones?per_page=50', undefined, t)
     expect(listed.body.result.map((z: any) => z.id)).toEqual([mine.id])
@@ -39,13 +63,35 @@ describe('authentication and tokens', () => {
 
   it('keeps a read-only token from writing', async () => {
     const z = await createZone()
-    const t = await token([{ permission_groups: [{ name: 'DNS Read' }], resources: { [`com.cloudflare.api.account.${DEFAULT_ACCOUNT}`]: '*' } }])
+    const t = await token([
+      {
+        permission_groups: [{ name: 'DNS Read' }],
+        resources: { [`com.cloudflare.api.account.${DEFAULT_ACCOUNT}`]: '*' },
+      },
+    ])
     expect((await api('GET', `/zones/${z.id}/dns_records`, undefined, t)).status).toBe(200)
-    expectError(await api('POST', `/zones/${z.id}/dns_records`, { type: 'A', name: 'a', content: '192.0.2.1' }, t), 403, 10000)
+    expectError(
+      await api(
+        'POST',
+        `/zones/${z.id}/dns_records`,
+        { type: 'A', name: 'a', content: '192.0.2.1' },
+        t
+      ),
+      403,
+      10000
+    )
   })
 
   it('stores only a hash: the secret is shown once and a deleted token stops working', async () => {
-    const res = await api('POST', '/user/tokens', { name: 'temp', policies: [{ permission_groups: [{ name: 'Zone Read' }], resources: { 'com.cloudflare.api.account.zone.*': '*' } }] })
+    const res = await api('POST', '/user/tokens', {
+      name: 'temp',
+      policies: [
+        {
+          permission_groups: [{ name: 'Zone Read' }],
+          resources: { 'com.cloudflare.api.account.zone.*': '*' },
+        },
+      ],
+    })
     const { id, value } = res.body.result
     const listed = await api('GET', '/user/tokens')
     expect(JSON.stringify(listed.body.result)).not.toContain(value)
@@ -55,13 +101,54 @@ describe('authentication and tokens', () => {
   })
 
   it('rejects unknown permission groups and resources', async () => {
-    expectError(await api('POST', '/user/tokens', { name: 'x', policies: [{ permission_groups: [{ name: 'Everything' }], resources: { 'com.cloudflare.api.account.zone.*': '*' } }] }), 400, 1004)
-    expectError(await api('POST', '/user/tokens', { name: 'x', policies: [{ permission_groups: [{ name: 'DNS Read' }], resources: { 'zone:*': '*' } }] }), 400, 1004)
+    expectError(
+      await api('POST', '/user/tokens', {
+        name: 'x',
+        policies: [
+          {
+            permission_groups: [{ name: 'Everything' }],
+            resources: { 'com.cloudflare.api.account.zone.*': '*' },
+          },
+        ],
+      }),
+      400,
+      1004
+    )
+    expectError(
+      await api('POST', '/user/tokens', {
+        name: 'x',
+        policies: [{ permission_groups: [{ name: 'DNS Read' }], resources: { 'zone:*': '*' } }],
+      }),
+      400,
+      1004
+    )
   })
 
   it('lets only token admins manage tokens', async () => {
-    const t = await token([{ permission_groups: [{ name: 'DNS Write' }], resources: { 'com.cloudflare.api.account.zone.*': '*' } }])
-    expectError(await api('POST', '/user/tokens', { name: 'y', policies: [{ permission_groups: [{ name: 'DNS Read' }], resources: { 'com.cloudflare.api.account.zone.*': '*' } }] }, t), 403, 10000)
+    const t = await token([
+      {
+        permission_groups: [{ name: 'DNS Write' }],
+        resources: { 'com.cloudflare.api.account.zone.*': '*' },
+      },
+    ])
+    expectError(
+      await api(
+        'POST',
+        '/user/tokens',
+        {
+          name: 'y',
+          policies: [
+            {
+              permission_groups: [{ name: 'DNS Read' }],
+              resources: { 'com.cloudflare.api.account.zone.*': '*' },
+            },
+          ],
+        },
+        t
+      ),
+      403,
+      10000
+    )
   })
 
   it('lists accounts', async () => {
@@ -84,7 +171,9 @@ describe('the dev token', () => {
     const call = async (vars: Record<string, unknown>) => {
       const ctx = createExecutionContext()
       const res = await worker.fetch!(
-        new Request('http://api.test/client/v4/zones', { headers: { authorization: 'Bearer dev-token' } }) as any,
+        new Request('http://api.test/client/v4/zones', {
+          headers: { authorization: 'Bearer dev-token' },
+        }) as any,
         { ...(env as object), ...vars } as unknown as Env,
         ctx
       )

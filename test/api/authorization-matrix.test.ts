@@ -10,7 +10,15 @@ import { openApiDocument } from '../../workers/api/src/openapi/document.ts'
 import { api, createZone, DEFAULT_ACCOUNT } from './helpers.ts'
 
 type Caller = 'none' | 'invalid' | 'expired' | 'revoked' | 'readOnly' | 'otherZone' | 'otherAccount'
-const CALLERS: Caller[] = ['none', 'invalid', 'expired', 'revoked', 'readOnly', 'otherZone', 'otherAccount']
+const CALLERS: Caller[] = [
+  'none',
+  'invalid',
+  'expired',
+  'revoked',
+  'readOnly',
+  'otherZone',
+  'otherAccount',
+]
 
 /**
  * Who a route serves. The read-only token holds DNS Read and Zone Read on the whole account; the
@@ -103,7 +111,12 @@ function expected(access: Access, caller: Caller): number {
 function bodyFor(key: string, zoneName: string): { body?: BodyInit; type?: string } {
   const json = (v: unknown) => ({ body: JSON.stringify(v), type: 'application/json' })
   const record = { type: 'A', name: 'matrix', content: '192.0.2.99', ttl: 300 }
-  const policies = [{ permission_groups: [{ name: 'DNS Read' }], resources: { [`com.cloudflare.api.account.${DEFAULT_ACCOUNT}`]: '*' } }]
+  const policies = [
+    {
+      permission_groups: [{ name: 'DNS Read' }],
+      resources: { [`com.cloudflare.api.account.${DEFAULT_ACCOUNT}`]: '*' },
+    },
+  ]
   switch (key) {
     case 'post /accounts':
     case 'put /accounts/{account_id}':
@@ -145,22 +158,46 @@ async function mint(policies: unknown[]): Promise<{ id: string; value: string }>
   return { id: res.body.result.id, value: res.body.result.value }
 }
 
-const all = ['Zone Read', 'Zone Write', 'DNS Read', 'DNS Write', 'API Tokens Write'].map((name) => ({ name }))
+const all = ['Zone Read', 'Zone Write', 'DNS Read', 'DNS Write', 'API Tokens Write'].map(
+  (name) => ({ name })
+)
 
 beforeAll(async () => {
   const target = await createZone('matrix')
   const other = await createZone('matrix-other')
   zoneName = target.name
-  const record = await api('POST', `/zones/${target.id}/dns_records`, { type: 'TXT', name: 'kept', content: 'matrix' })
-  const otherAccount = (await api('POST', '/accounts', { name: `matrix-other-${Date.now()}` })).body.result.id as string
+  const record = await api('POST', `/zones/${target.id}/dns_records`, {
+    type: 'TXT',
+    name: 'kept',
+    content: 'matrix',
+  })
+  const otherAccount = (await api('POST', '/accounts', { name: `matrix-other-${Date.now()}` })).body
+    .result.id as string
   const account = (id: string) => `com.cloudflare.api.account.${id}`
-  const readOnly = await mint([{ permission_groups: [{ name: 'DNS Read' }, { name: 'Zone Read' }], resources: { [account(DEFAULT_ACCOUNT)]: '*' } }])
-  const otherZone = await mint([{ permission_groups: all, resources: { [`com.cloudflare.api.account.zone.${other.id}`]: '*' } }])
-  const otherAcct = await mint([{ permission_groups: all, resources: { [account(otherAccount)]: '*' } }])
-  const expired = await mint([{ permission_groups: all, resources: { [account(DEFAULT_ACCOUNT)]: '*' } }])
-  const revoked = await mint([{ permission_groups: all, resources: { [account(DEFAULT_ACCOUNT)]: '*' } }])
-  await env.DB.prepare(`UPDATE api_tokens SET expires_on = '2020-01-01T00:00:00Z' WHERE id = ?1`).bind(expired.id).run()
-  await env.DB.prepare(`UPDATE api_tokens SET status = 'disabled' WHERE id = ?1`).bind(revoked.id).run()
+  const readOnly = await mint([
+    {
+      permission_groups: [{ name: 'DNS Read' }, { name: 'Zone Read' }],
+      resources: { [account(DEFAULT_ACCOUNT)]: '*' },
+    },
+  ])
+  const otherZone = await mint([
+    { permission_groups: all, resources: { [`com.cloudflare.api.account.zone.${other.id}`]: '*' } },
+  ])
+  const otherAcct = await mint([
+    { permission_groups: all, resources: { [account(otherAccount)]: '*' } },
+  ])
+  const expired = await mint([
+    { permission_groups: all, resources: { [account(DEFAULT_ACCOUNT)]: '*' } },
+  ])
+  const revoked = await mint([
+    { permission_groups: all, resources: { [account(DEFAULT_ACCOUNT)]: '*' } },
+  ])
+  await env.DB.prepare(`UPDATE api_tokens SET expires_on = '2020-01-01T00:00:00Z' WHERE id = ?1`)
+    .bind(expired.id)
+    .run()
+  await env.DB.prepare(`UPDATE api_tokens SET status = 'disabled' WHERE id = ?1`)
+    .bind(revoked.id)
+    .run()
   Object.assign(tokens, {
     none: null,
     invalid: 'not-a-real-token-0123456789',
@@ -170,13 +207,21 @@ beforeAll(async () => {
     otherZone: otherZone.value,
     otherAccount: otherAcct.value,
   })
-  Object.assign(params, { zone_id: target.id, record_id: record.body.result.id, account_id: DEFAULT_ACCOUNT, token_id: readOnly.id, tag: '1' })
+  Object.assign(params, {
+    zone_id: target.id,
+    record_id: record.body.result.id,
+    account_id: DEFAULT_ACCOUNT,
+    token_id: readOnly.id,
+    tag: '1',
+  })
 })
 
 /** Routes of the document the worker serves (the same builder answers /client/v4/openapi.json). */
 function documentedRoutes(): string[] {
   const doc = openApiDocument() as { paths: Record<string, Record<string, unknown>> }
-  return Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m} ${path}`))
+  return Object.entries(doc.paths).flatMap(([path, ops]) =>
+    Object.keys(ops).map((m) => `${m} ${path}`)
+  )
 }
 
 let clients = 0
@@ -187,10 +232,16 @@ async function ask(key: string, caller: Caller): Promise<{ status: number; text:
   const { body, type } = bodyFor(key, zoneName)
   // Each request comes from a client address of its own: the failed-authentication limiter (tested
   // on its own) would otherwise refuse the matrix's later rows from one shared address.
-  const headers: Record<string, string> = { 'cf-connecting-ip': `2001:db8::${(++clients).toString(16)}` }
+  const headers: Record<string, string> = {
+    'cf-connecting-ip': `2001:db8::${(++clients).toString(16)}`,
+  }
   if (type) headers['content-type'] = type
   if (tokens[caller] !== null) headers.authorization = `Bearer ${tokens[caller]}`
-  const res: Response = await (exports as any).default.fetch(`http://api.test/client/v4${path}`, { method: method.toUpperCase(), headers, body })
+  const res: Response = await (exports as any).default.fetch(`http://api.test/client/v4${path}`, {
+    method: method.toUpperCase(),
+    headers,
+    body,
+  })
   return { status: res.status, text: await res.text() }
 }
 
@@ -198,10 +249,18 @@ describe('authorization matrix from the OpenAPI document', () => {
   const routes = documentedRoutes()
 
   it('has an access rule for every documented route, and no rule for a route not documented', async () => {
-    const served = await (await (exports as any).default.fetch('http://api.test/client/v4/openapi.json')).json()
+    const served = await (
+      await (exports as any).default.fetch('http://api.test/client/v4/openapi.json')
+    ).json()
     expect(served.paths).toEqual((openApiDocument() as { paths: unknown }).paths)
-    expect(routes.filter((r) => !(r in ACCESS)), 'documented routes without an access rule').toEqual([])
-    expect(Object.keys(ACCESS).filter((r) => !routes.includes(r)), 'access rules for routes not documented').toEqual([])
+    expect(
+      routes.filter((r) => !(r in ACCESS)),
+      'documented routes without an access rule'
+    ).toEqual([])
+    expect(
+      Object.keys(ACCESS).filter((r) => !routes.includes(r)),
+      'access rules for routes not documented'
+    ).toEqual([])
   })
 
   it.each(routes)('%s answers each caller as its access rule says', async (key) => {

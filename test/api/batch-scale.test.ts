@@ -5,7 +5,9 @@ import { snapshotZone } from './db-snapshot.ts'
 
 async function bigAccountZone(limit: number): Promise<{ id: string; name: string }> {
   const acct = (await api('POST', '/accounts', { name: `big-${limit}` })).body.result
-  const set = await api('PUT', `/accounts/${acct.id}`, { settings: { max_dns_batch_changes: limit } })
+  const set = await api('PUT', `/accounts/${acct.id}`, {
+    settings: { max_dns_batch_changes: limit },
+  })
   expect(set.body.result.settings.max_dns_batch_changes).toBe(limit)
   const name = `scale-${Date.now().toString(36)}.example`
   const zone = (await api('POST', '/zones', { name, account: { id: acct.id } })).body.result
@@ -23,9 +25,13 @@ describe('batch at scale', () => {
     const res = await api('POST', `/zones/${z.id}/dns_records/batch`, { posts })
     expect(res.status).toBe(200)
     expect(res.body.result.posts).toHaveLength(100_000)
-    const n = await env.DB.prepare('SELECT count(*) AS n FROM dns_records WHERE zone_id = ?1').bind(z.id).first<{ n: number }>('n')
+    const n = await env.DB.prepare('SELECT count(*) AS n FROM dns_records WHERE zone_id = ?1')
+      .bind(z.id)
+      .first<{ n: number }>('n')
     expect(n).toBe(100_000)
-    const log = await env.DB.prepare('SELECT count(*) AS n FROM change_log WHERE zone_id = ?1').bind(z.id).first<{ n: number }>('n')
+    const log = await env.DB.prepare('SELECT count(*) AS n FROM change_log WHERE zone_id = ?1')
+      .bind(z.id)
+      .first<{ n: number }>('n')
     expect(log).toBe(100_001)
 
     // A 100,000-change mixed batch on the now-full zone, whose last item fails: nothing changes.
@@ -33,7 +39,9 @@ describe('batch at scale', () => {
     const before = await snapshotZone(z.id)
     const mixed = {
       deletes: ids.slice(0, 30_000).map((id) => ({ id })),
-      patches: ids.slice(30_000, 60_000).map((id, i) => ({ id, content: `172.16.${(i >> 8) & 255}.${i & 255}` })),
+      patches: ids
+        .slice(30_000, 60_000)
+        .map((id, i) => ({ id, content: `172.16.${(i >> 8) & 255}.${i & 255}` })),
       posts: Array.from({ length: 40_000 }, (_, i) => a(200_000 + i)),
     }
     mixed.posts[39_999] = { type: 'A', name: 'broken', content: '300.0.0.1' }
@@ -45,13 +53,17 @@ describe('batch at scale', () => {
     mixed.posts[39_999] = a(299_999)
     const okRes = await api('POST', `/zones/${z.id}/dns_records/batch`, mixed)
     expect(okRes.status).toBe(200)
-    const after = await env.DB.prepare('SELECT count(*) AS n FROM dns_records WHERE zone_id = ?1').bind(z.id).first<{ n: number }>('n')
+    const after = await env.DB.prepare('SELECT count(*) AS n FROM dns_records WHERE zone_id = ?1')
+      .bind(z.id)
+      .first<{ n: number }>('n')
     expect(after).toBe(110_000)
   }, 120_000)
 
   it('enforces a per-account limit and names it', async () => {
     const z = await bigAccountZone(10)
-    const res = await api('POST', `/zones/${z.id}/dns_records/batch`, { posts: Array.from({ length: 11 }, (_, i) => a(i)) })
+    const res = await api('POST', `/zones/${z.id}/dns_records/batch`, {
+      posts: Array.from({ length: 11 }, (_, i) => a(i)),
+    })
     expectError(res, 400, 81063)
     expect(res.body.errors[0]!.message).toContain('limit for this account is 10')
   })

@@ -16,12 +16,23 @@ async function call(method: string, path: string, token: string, body?: unknown)
   const ctx = createExecutionContext()
   const req = new Request(`https://edgedns.example/client/v4${path}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'cf-connecting-ip': '198.51.100.200' },
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      'cf-connecting-ip': '198.51.100.200',
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   })
-  const res = await worker.fetch(req as Request<unknown, IncomingRequestCfProperties>, deployedEnv, ctx)
+  const res = await worker.fetch(
+    req as Request<unknown, IncomingRequestCfProperties>,
+    deployedEnv,
+    ctx
+  )
   await waitOnExecutionContext(ctx)
-  return { status: res.status, body: (await res.json()) as { success: boolean; result: any; errors: { code: number }[] } }
+  return {
+    status: res.status,
+    body: (await res.json()) as { success: boolean; result: any; errors: { code: number }[] },
+  }
 }
 
 describe('bootstrap of a fresh deployment', () => {
@@ -29,9 +40,13 @@ describe('bootstrap of a fresh deployment', () => {
     // Fresh: the migrations' default account, and no token at all.
     expect(await env.DB.prepare('SELECT count(*) AS n FROM api_tokens').first('n')).toBe(0)
     const admin = await newBootstrapToken()
-    const inserted = await env.DB.prepare(bootstrapStatement({ id: admin.id, hash: admin.hash })).run()
+    const inserted = await env.DB.prepare(
+      bootstrapStatement({ id: admin.id, hash: admin.hash })
+    ).run()
     expect(inserted.results).toEqual([{ id: admin.id }])
-    const stored = await env.DB.prepare('SELECT token_hash, admin FROM api_tokens WHERE id = ?1').bind(admin.id).first<{ token_hash: string; admin: number }>()
+    const stored = await env.DB.prepare('SELECT token_hash, admin FROM api_tokens WHERE id = ?1')
+      .bind(admin.id)
+      .first<{ token_hash: string; admin: number }>()
     expect(stored).toEqual({ token_hash: admin.hash, admin: 1 }) // the hash only, never the secret
 
     // No dev token in a deployment.
@@ -40,16 +55,28 @@ describe('bootstrap of a fresh deployment', () => {
     const account = await call('POST', '/accounts', admin.secret, { name: 'Customer' })
     expect(account.status).toBe(200)
     const accountId = account.body.result.id as string
-    const zone = await call('POST', '/zones', admin.secret, { name: `bootstrap-${Date.now().toString(36)}.example`, account: { id: accountId } })
+    const zone = await call('POST', '/zones', admin.secret, {
+      name: `bootstrap-${Date.now().toString(36)}.example`,
+      account: { id: accountId },
+    })
     expect(zone.status).toBe(200)
     const scoped = await call('POST', `/accounts/${accountId}/tokens`, admin.secret, {
       name: 'deployer',
-      policies: [{ permission_groups: [{ name: 'DNS Write' }], resources: { [`com.cloudflare.api.account.zone.${zone.body.result.id}`]: '*' } }],
+      policies: [
+        {
+          permission_groups: [{ name: 'DNS Write' }],
+          resources: { [`com.cloudflare.api.account.zone.${zone.body.result.id}`]: '*' },
+        },
+      ],
     })
     expect(scoped.status).toBe(200)
     const secret = scoped.body.result.value as string
 
-    const record = await call('POST', `/zones/${zone.body.result.id}/dns_records`, secret, { type: 'A', name: 'www', content: '192.0.2.7' })
+    const record = await call('POST', `/zones/${zone.body.result.id}/dns_records`, secret, {
+      type: 'A',
+      name: 'www',
+      content: '192.0.2.7',
+    })
     expect(record.status).toBe(200)
     expect((await call('POST', '/accounts', secret, { name: 'Not allowed' })).status).toBe(403)
     expect((await call('POST', '/propagation/sweep', admin.secret)).status).toBe(200)
@@ -59,14 +86,26 @@ describe('bootstrap of a fresh deployment', () => {
     const first = await newBootstrapToken()
     await env.DB.prepare(bootstrapStatement({ id: first.id, hash: first.hash })).run()
     const again = await newBootstrapToken()
-    expect((await env.DB.prepare(bootstrapStatement({ id: again.id, hash: again.hash })).run()).results).toEqual([])
+    expect(
+      (await env.DB.prepare(bootstrapStatement({ id: again.id, hash: again.hash })).run()).results
+    ).toEqual([])
     expect((await call('GET', '/zones', again.secret)).status).toBe(403)
-    expect((await env.DB.prepare(bootstrapStatement({ id: again.id, hash: again.hash, force: true })).run()).results).toEqual([{ id: again.id }])
+    expect(
+      (
+        await env.DB.prepare(
+          bootstrapStatement({ id: again.id, hash: again.hash, force: true })
+        ).run()
+      ).results
+    ).toEqual([{ id: again.id }])
     expect((await call('GET', '/zones', again.secret)).status).toBe(200)
   })
 
   it('puts nothing but checked hex and time into its SQL', () => {
-    expect(() => bootstrapStatement({ id: "x'); DROP TABLE zones; --", hash: 'a'.repeat(64) })).toThrow(/bad token id/)
-    expect(() => bootstrapStatement({ id: 'a'.repeat(32), hash: 'a'.repeat(64), now: "'" })).toThrow(/bad time/)
+    expect(() =>
+      bootstrapStatement({ id: "x'); DROP TABLE zones; --", hash: 'a'.repeat(64) })
+    ).toThrow(/bad token id/)
+    expect(() =>
+      bootstrapStatement({ id: 'a'.repeat(32), hash: 'a'.repeat(64), now: "'" })
+    ).toThrow(/bad time/)
   })
 })

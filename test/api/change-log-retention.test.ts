@@ -11,7 +11,11 @@ import { api, createZone } from './helpers.ts'
 const DAY = 86_400_000
 
 async function log(zoneId: string): Promise<{ seq: number; op: string }[]> {
-  return (await env.DB.prepare('SELECT seq, op FROM change_log WHERE zone_id = ?1 ORDER BY seq').bind(zoneId).all<{ seq: number; op: string }>()).results
+  return (
+    await env.DB.prepare('SELECT seq, op FROM change_log WHERE zone_id = ?1 ORDER BY seq')
+      .bind(zoneId)
+      .all<{ seq: number; op: string }>()
+  ).results
 }
 
 async function markBuilt(zoneId: string, zoneName: string, seq: number): Promise<void> {
@@ -26,21 +30,44 @@ async function markBuilt(zoneId: string, zoneName: string, seq: number): Promise
 describe('change-log retention', () => {
   it('keeps the audit window and drops older audit entries and built builder-only entries', async () => {
     const z = await createZone('retain')
-    const rec = (await api('POST', `/zones/${z.id}/dns_records`, { type: 'A', name: 'www', content: '192.0.2.1' })).body.result
+    const rec = (
+      await api('POST', `/zones/${z.id}/dns_records`, {
+        type: 'A',
+        name: 'www',
+        content: '192.0.2.1',
+      })
+    ).body.result
     await api('PATCH', `/zones/${z.id}/dns_records/${rec.id}`, { content: '192.0.2.2' })
     await api('PATCH', `/zones/${z.id}/dns_settings`, { ns_ttl: 3600 })
     await api('PATCH', `/zones/${z.id}/dns_records/${rec.id}`, { content: '192.0.2.3' })
     await api('PATCH', `/zones/${z.id}/dns_records/${rec.id}`, { content: '192.0.2.4' })
-    expect((await log(z.id)).map((r) => r.op)).toEqual(['zone', 'create', 'update', 'zone', 'update', 'update'])
+    expect((await log(z.id)).map((r) => r.op)).toEqual([
+      'zone',
+      'create',
+      'update',
+      'zone',
+      'update',
+      'update',
+    ])
     const now = Date.now()
     // Seq 1–3 are 100 days old; the builder has built up to seq 5.
-    await env.DB.prepare('UPDATE change_log SET created_on = ?2 WHERE zone_id = ?1 AND seq <= 3').bind(z.id, new Date(now - 100 * DAY).toISOString()).run()
+    await env.DB.prepare('UPDATE change_log SET created_on = ?2 WHERE zone_id = ?1 AND seq <= 3')
+      .bind(z.id, new Date(now - 100 * DAY).toISOString())
+      .run()
     await markBuilt(z.id, z.name, 5)
 
-    const r = await compactChangeLog(strictD1(env.DB), { retentionDays: 90, now, startAfter: '', zonesPerRun: 10_000 })
+    const r = await compactChangeLog(strictD1(env.DB), {
+      retentionDays: 90,
+      now,
+      startAfter: '',
+      zonesPerRun: 10_000,
+    })
     expect(r.deleted).toBeGreaterThanOrEqual(4)
     // Old audit entries (2, 3) and built settings entries (1, 4) are gone; 5 and 6 are recent.
-    expect(await log(z.id)).toEqual([{ seq: 5, op: 'update' }, { seq: 6, op: 'update' }])
+    expect(await log(z.id)).toEqual([
+      { seq: 5, op: 'update' },
+      { seq: 6, op: 'update' },
+    ])
 
     const audit = await api('GET', `/zones/${z.id}/dns_records/audit`)
     expect(audit.body.result.map((a: any) => [a.seq, a.before.content, a.after.content])).toEqual([
@@ -54,14 +81,33 @@ describe('change-log retention', () => {
     const gone = 'f'.repeat(31) + '1'
     const old = new Date(Date.now() - 400 * DAY).toISOString()
     const recent = new Date().toISOString()
-    for (const [seq, op, at] of [[1, 'zone', old], [2, 'create', old], [3, 'update', recent], [4, 'zone_delete', recent]] as const) {
-      await env.DB.prepare('INSERT INTO change_log (zone_id, seq, op, created_on) VALUES (?1, ?2, ?3, ?4)').bind(gone, seq, op, at).run()
+    for (const [seq, op, at] of [
+      [1, 'zone', old],
+      [2, 'create', old],
+      [3, 'update', recent],
+      [4, 'zone_delete', recent],
+    ] as const) {
+      await env.DB.prepare(
+        'INSERT INTO change_log (zone_id, seq, op, created_on) VALUES (?1, ?2, ?3, ?4)'
+      )
+        .bind(gone, seq, op, at)
+        .run()
     }
     await markBuilt(gone, 'gone.example', 1)
-    await compactChangeLog(env.DB, { retentionDays: 90, now: Date.now(), startAfter: '', zonesPerRun: 10_000 })
+    await compactChangeLog(env.DB, {
+      retentionDays: 90,
+      now: Date.now(),
+      startAfter: '',
+      zonesPerRun: 10_000,
+    })
     expect((await log(gone)).map((r) => r.seq)).toEqual([2, 3, 4])
     await markBuilt(gone, 'gone.example', 4)
-    await compactChangeLog(env.DB, { retentionDays: 90, now: Date.now(), startAfter: '', zonesPerRun: 10_000 })
+    await compactChangeLog(env.DB, {
+      retentionDays: 90,
+      now: Date.now(),
+      startAfter: '',
+      zonesPerRun: 10_000,
+    })
     expect(await log(gone)).toEqual([])
   })
 

@@ -8,6 +8,7 @@ export async function snapshotZone(zoneId: string): Promise<string> {
     ['change_log', 'SELECT * FROM change_log WHERE zone_id = ?1 ORDER BY seq'],
   ]
   const out: Record<string, unknown[]> = {}
-  for (const [name, sql] of tables) out[name] = (await env.DB.prepare(sql).bind(zoneId).all()).results
+  for (const [name, sql] of tables)
+    out[name] = (await env.DB.prepare(sql).bind(zoneId).all()).results
   return JSON.stringify(out)
 }

@@ -10,18 +10,56 @@ import { api, createZone, DEV_TOKEN, expectError } from './helpers.ts'
 describe('fully qualified SVCB/HTTPS targets and NAPTR replacements', () => {
   it('answers the trailing dot it was given, in content and data, and an identical re-post conflicts', async () => {
     const z = await createZone('fqdn')
-    const svcb = await api('POST', `/zones/${z.id}/dns_records`, { type: 'SVCB', name: 's', data: { priority: 1, target: 'svc.example.net.', value: 'alpn="h2"' } })
-    expect(svcb.status, JSON.stringify(svcb.body)).toBe(200)
-    expect(svcb.body.result).toMatchObject({ content: '1 svc.example.net. alpn="h2"', data: { target: 'svc.example.net.' } })
-    const https = await api('POST', `/zones/${z.id}/dns_records`, { type: 'HTTPS', name: 'h', data: { priority: 0, target: 'pool.example.net.' } })
-    expect(https.body.result).toMatchObject({ content: '0 pool.example.net.', data: { target: 'pool.example.net.' } })
-    const naptr = await api('POST', `/zones/${z.id}/dns_records`, {
-      type: 'NAPTR', name: 'n', data: { order: 10, preference: 20, flags: 'S', service: 'SIP+D2U', regex: '', replacement: '_sip._udp.example.net.' },
+    const svcb = await api('POST', `/zones/${z.id}/dns_records`, {
+      type: 'SVCB',
+      name: 's',
+      data: { priority: 1, target: 'svc.example.net.', value: 'alpn="h2"' },
     })
-    expect(naptr.body.result).toMatchObject({ content: '10 20 "S" "SIP+D2U" "" _sip._udp.example.net.', data: { replacement: '_sip._udp.example.net.' } })
+    expect(svcb.status, JSON.stringify(svcb.body)).toBe(200)
+    expect(svcb.body.result).toMatchObject({
+      content: '1 svc.example.net. alpn="h2"',
+      data: { target: 'svc.example.net.' },
+    })
+    const https = await api('POST', `/zones/${z.id}/dns_records`, {
+      type: 'HTTPS',
+      name: 'h',
+      data: { priority: 0, target: 'pool.example.net.' },
+    })
+    expect(https.body.result).toMatchObject({
+      content: '0 pool.example.net.',
+      data: { target: 'pool.example.net.' },
+    })
+    const naptr = await api('POST', `/zones/${z.id}/dns_records`, {
+      type: 'NAPTR',
+      name: 'n',
+      data: {
+        order: 10,
+        preference: 20,
+        flags: 'S',
+        service: 'SIP+D2U',
+        regex: '',
+        replacement: '_sip._udp.example.net.',
+      },
+    })
+    expect(naptr.body.result).toMatchObject({
+      content: '10 20 "S" "SIP+D2U" "" _sip._udp.example.net.',
+      data: { replacement: '_sip._udp.example.net.' },
+    })
     // Written without the dot it is the same record.
-    expectError(await api('POST', `/zones/${z.id}/dns_records`, { type: 'SVCB', name: 's', data: { priority: 1, target: 'svc.example.net', value: 'alpn=h2' } }), 400, 81058)
-    const cname = await api('POST', `/zones/${z.id}/dns_records`, { type: 'CNAME', name: 'c', content: 'target.example.net.' })
+    expectError(
+      await api('POST', `/zones/${z.id}/dns_records`, {
+        type: 'SVCB',
+        name: 's',
+        data: { priority: 1, target: 'svc.example.net', value: 'alpn=h2' },
+      }),
+      400,
+      81058
+    )
+    const cname = await api('POST', `/zones/${z.id}/dns_records`, {
+      type: 'CNAME',
+      name: 'c',
+      content: 'target.example.net.',
+    })
     expect(cname.body.result.content).toBe('target.example.net')
   })
 
@@ -29,29 +67,73 @@ describe('fully qualified SVCB/HTTPS targets and NAPTR replacements', () => {
     const z = await createZone('fqdn-migrate')
     const made = await api('POST', `/zones/${z.id}/dns_records/batch`, {
       posts: [
-        { type: 'HTTPS', name: 'h', data: { priority: 1, target: 'svc.example.net', value: 'alpn="h2" port=8443' } },
+        {
+          type: 'HTTPS',
+          name: 'h',
+          data: { priority: 1, target: 'svc.example.net', value: 'alpn="h2" port=8443' },
+        },
         { type: 'SVCB', name: 'a', data: { priority: 0, target: 'alias.example.net' } },
         { type: 'HTTPS', name: 'r', data: { priority: 1, target: '.', value: 'alpn="h3"' } },
-        { type: 'NAPTR', name: 'n', data: { order: 1, preference: 2, flags: 'U', service: 'E2U+sip', regex: '!^.*$!sip:x@example.net!', replacement: '.' } },
-        { type: 'NAPTR', name: 'm', data: { order: 1, preference: 2, flags: 'S', service: 'SIP+D2U', regex: '', replacement: '_sip._udp.example.net' } },
+        {
+          type: 'NAPTR',
+          name: 'n',
+          data: {
+            order: 1,
+            preference: 2,
+            flags: 'U',
+            service: 'E2U+sip',
+            regex: '!^.*$!sip:x@example.net!',
+            replacement: '.',
+          },
+        },
+        {
+          type: 'NAPTR',
+          name: 'm',
+          data: {
+            order: 1,
+            preference: 2,
+            flags: 'S',
+            service: 'SIP+D2U',
+            regex: '',
+            replacement: '_sip._udp.example.net',
+          },
+        },
       ],
     })
     expect(made.status, JSON.stringify(made.body)).toBe(200)
     const exportBefore = await (await fetchRaw(`/zones/${z.id}/dns_records/export`)).text()
-    const wanted = (await api('GET', `/zones/${z.id}/dns_records?per_page=100`)).body.result.map(pick).sort(byName)
+    const wanted = (await api('GET', `/zones/${z.id}/dns_records?per_page=100`)).body.result
+      .map(pick)
+      .sort(byName)
     // Rewind the rows to the form stored before: no trailing dot on names.
     await env.DB.prepare(
       `UPDATE dns_records SET content = replace(content, '.example.net.', '.example.net'),
          data = replace(replace(data, '.example.net."', '.example.net"'), '.example.net.","', '.example.net","')
        WHERE zone_id = ?1 AND type IN ('SVCB', 'HTTPS', 'NAPTR')`
-    ).bind(z.id).run()
+    )
+      .bind(z.id)
+      .run()
     const old = (await api('GET', `/zones/${z.id}/dns_records?per_page=100`)).body.result.map(pick)
-    expect(old.find((r: any) => r.name.startsWith('h.')).content).toBe('1 svc.example.net alpn="h2" port=8443')
-    const migration = (env as any).TEST_MIGRATIONS.find((m: { name: string }) => m.name.startsWith('0007_'))
+    expect(old.find((r: any) => r.name.startsWith('h.')).content).toBe(
+      '1 svc.example.net alpn="h2" port=8443'
+    )
+    const migration = (env as any).TEST_MIGRATIONS.find((m: { name: string }) =>
+      m.name.startsWith('0007_')
+    )
     for (const q of migration.queries as string[]) await env.DB.prepare(q).run()
-    expect((await api('GET', `/zones/${z.id}/dns_records?per_page=100`)).body.result.map(pick).sort(byName)).toEqual(wanted)
-    const body = (text: string) => text.split('\n').filter((l) => !l.startsWith(';')).join('\n')
-    expect(body(await (await fetchRaw(`/zones/${z.id}/dns_records/export`)).text())).toBe(body(exportBefore))
+    expect(
+      (await api('GET', `/zones/${z.id}/dns_records?per_page=100`)).body.result
+        .map(pick)
+        .sort(byName)
+    ).toEqual(wanted)
+    const body = (text: string) =>
+      text
+        .split('\n')
+        .filter((l) => !l.startsWith(';'))
+        .join('\n')
+    expect(body(await (await fetchRaw(`/zones/${z.id}/dns_records/export`)).text())).toBe(
+      body(exportBefore)
+    )
   })
 })
 
@@ -59,7 +141,10 @@ const pick = (r: any) => ({ name: r.name, type: r.type, content: r.content, data
 const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name)
 
 function fetchRaw(path: string, init: RequestInit = {}): Promise<Response> {
-  return (exports as any).default.fetch(`http://api.test/client/v4${path}`, { ...init, headers: { authorization: `Bearer ${DEV_TOKEN}`, ...(init.headers ?? {}) } })
+  return (exports as any).default.fetch(`http://api.test/client/v4${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${DEV_TOKEN}`, ...(init.headers ?? {}) },
+  })
 }
 
 describe('page rules, read-only', () => {
@@ -76,7 +161,7 @@ describe('page rules, read-only', () => {
 })
 
 describe('DNS settings', () => {
-  it('carries the settings the official SDK models, at Cloudflare\'s defaults', async () => {
+  it("carries the settings the official SDK models, at Cloudflare's defaults", async () => {
     const z = await createZone('settings')
     const res = await api('GET', `/zones/${z.id}/dns_settings`)
     expect(res.body.result).toMatchObject({
@@ -92,7 +177,11 @@ describe('DNS settings', () => {
 
   it('accepts those settings at their fixed values and refuses to turn them on', async () => {
     const z = await createZone('settings-edit')
-    const same = await api('PATCH', `/zones/${z.id}/dns_settings`, { flatten_all_cnames: false, multi_provider: false, internal_dns: {} })
+    const same = await api('PATCH', `/zones/${z.id}/dns_settings`, {
+      flatten_all_cnames: false,
+      multi_provider: false,
+      internal_dns: {},
+    })
     expect(same.status, JSON.stringify(same.body)).toBe(200)
     const on = await api('PATCH', `/zones/${z.id}/dns_settings`, { flatten_all_cnames: true })
     expectError(on, 400, 9000)

@@ -1,14 +1,20 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { api, createZone, expectError } from './helpers.ts'
-import { kvMeta, settle } from '../builder/helpers.ts'
+import { kvMeta, settle } from '../../workers/api/src/builder/test/helpers.ts'
 
 describe('DNSSEC endpoints', () => {
   it('reports a new zone as disabled with null key fields', async () => {
     const z = await createZone('dnssec-off')
     const res = await api('GET', `/zones/${z.id}/dnssec`)
     expect(res.status).toBe(200)
-    expect(res.body.result).toMatchObject({ status: 'disabled', algorithm: null, ds: null, key_tag: null, dnssec_use_nsec3: false })
+    expect(res.body.result).toMatchObject({
+      status: 'disabled',
+      algorithm: null,
+      ds: null,
+      key_tag: null,
+      dnssec_use_nsec3: false,
+    })
   })
 
   it('enables: pending until built, then active with a combined ECDSA P-256 key whose DS matches its tag', async () => {
@@ -16,22 +22,41 @@ describe('DNSSEC endpoints', () => {
     const res = await api('PATCH', `/zones/${z.id}/dnssec`, { status: 'active' })
     expect(res.status).toBe(200)
     const r = res.body.result
-    expect(r).toMatchObject({ status: 'pending', algorithm: '13', key_type: 'ECDSAP256SHA256', flags: 257, digest_algorithm: 'SHA256', digest_type: '2' })
+    expect(r).toMatchObject({
+      status: 'pending',
+      algorithm: '13',
+      key_type: 'ECDSAP256SHA256',
+      flags: 257,
+      digest_algorithm: 'SHA256',
+      digest_type: '2',
+    })
     expect(r.public_key).toMatch(/^[A-Za-z0-9+/]{86}==$/)
     expect(r.ds).toBe(`${z.name}. 3600 IN DS ${r.key_tag} 13 2 ${r.digest}`)
     expect(r.digest).toMatch(/^[0-9A-F]{64}$/)
     await settle(z.id)
-    expect((await api('GET', `/zones/${z.id}/dnssec`)).body.result).toMatchObject({ status: 'active', key_tag: r.key_tag })
+    expect((await api('GET', `/zones/${z.id}/dnssec`)).body.result).toMatchObject({
+      status: 'active',
+      key_tag: r.key_tag,
+    })
     const meta = await kvMeta(z.name)
-    expect(meta?.dnssec?.keys).toEqual([{ tag: r.key_tag, publicKey: r.public_key, sealed: expect.stringMatching(/^v1\./) }])
+    expect(meta?.dnssec?.keys).toEqual([
+      { tag: r.key_tag, publicKey: r.public_key, sealed: expect.stringMatching(/^v1\./) },
+    ])
   })
 
   it('never stores or returns the private key in plain text', async () => {
     const z = await createZone('dnssec-sealed')
     await api('PATCH', `/zones/${z.id}/dnssec`, { status: 'active' })
-    const row = await env.DB.prepare('SELECT dnssec FROM zones WHERE id = ?1').bind(z.id).first<{ dnssec: string }>()
+    const row = await env.DB.prepare('SELECT dnssec FROM zones WHERE id = ?1')
+      .bind(z.id)
+      .first<{ dnssec: string }>()
     const stored = JSON.parse(row!.dnssec)
-    expect(Object.keys(stored.keys[0]).sort()).toEqual(['created_on', 'public_key', 'sealed', 'tag'])
+    expect(Object.keys(stored.keys[0]).sort()).toEqual([
+      'created_on',
+      'public_key',
+      'sealed',
+      'tag',
+    ])
     expect(row!.dnssec).not.toMatch(/PRIVATE|"d"/)
     const body = JSON.stringify((await api('GET', `/zones/${z.id}/dnssec`)).body)
     expect(body).not.toContain(stored.keys[0].sealed)
@@ -67,7 +92,9 @@ describe('DNSSEC endpoints', () => {
   it('refuses what it does not offer with a validation error', async () => {
     const z = await createZone('dnssec-bad')
     expect((await api('PATCH', `/zones/${z.id}/dnssec`, { status: 'on' })).status).toBe(400)
-    expect((await api('PATCH', `/zones/${z.id}/dnssec`, { dnssec_use_nsec3: true })).status).toBe(400)
+    expect((await api('PATCH', `/zones/${z.id}/dnssec`, { dnssec_use_nsec3: true })).status).toBe(
+      400
+    )
     expectError(await api('POST', `/zones/${z.id}/dnssec/keys`), 400, 1005)
   })
 })

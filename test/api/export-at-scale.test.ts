@@ -4,15 +4,28 @@
  */
 import { env, exports } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { encodeExportCursor, EXPORT_PAGE } from '../../workers/api/src/zonefile-bridge/export-zone.ts'
+import {
+  encodeExportCursor,
+  EXPORT_PAGE,
+} from '../../workers/api/src/zonefile-bridge/export-zone.ts'
 import { createZone, expectError, type ApiResponse } from './helpers.ts'
 import { seedRecords } from './seed-records.ts'
 
-async function exportText(zoneId: string, query = ''): Promise<{ status: number; text: string; next: string | null }> {
-  const res = await (exports as any).default.fetch(`http://api.test/client/v4/zones/${zoneId}/dns_records/export${query}`, {
-    headers: { authorization: 'Bearer dev-token' },
-  })
-  return { status: res.status, text: await res.text(), next: res.headers.get('x-edgedns-next-cursor') }
+async function exportText(
+  zoneId: string,
+  query = ''
+): Promise<{ status: number; text: string; next: string | null }> {
+  const res = await (exports as any).default.fetch(
+    `http://api.test/client/v4/zones/${zoneId}/dns_records/export${query}`,
+    {
+      headers: { authorization: 'Bearer dev-token' },
+    }
+  )
+  return {
+    status: res.status,
+    text: await res.text(),
+    next: res.headers.get('x-edgedns-next-cursor'),
+  }
 }
 
 const recordLines = (text: string): string[] => text.split('\n').filter((l) => l.startsWith('h'))
@@ -40,39 +53,59 @@ describe('exporting a large zone', () => {
     expect(res.text).toMatch(/\bSOA\b/)
     const lines = recordLines(res.text)
     expect(lines.length).toBe(2 * EXPORT_PAGE + 5)
-    expect(lines.map((l) => l.slice(0, 8))).toEqual(Array.from({ length: 2 * EXPORT_PAGE + 5 }, (_, i) => owner(i)))
+    expect(lines.map((l) => l.slice(0, 8))).toEqual(
+      Array.from({ length: 2 * EXPORT_PAGE + 5 }, (_, i) => owner(i))
+    )
     expect(lines[7]).toMatch(/\sA\s+192\.0\.2\.7(\s|$)/)
   })
 
-  it('reads pages by cursor anywhere in a 1,000,000-record zone', { timeout: 120_000 }, async () => {
-    const z = await createZone('million')
-    await seedRecords(z.id, z.name, 1_000_000)
-    const first = await exportText(z.id, '?per_page=1000')
-    expect(first.status).toBe(200)
-    expect(first.text).toMatch(/\bSOA\b/)
-    expect(recordLines(first.text).map((l) => l.slice(0, 8))).toEqual(Array.from({ length: 1000 }, (_, i) => owner(i)))
-    expect(first.next).not.toBeNull()
+  it(
+    'reads pages by cursor anywhere in a 1,000,000-record zone',
+    { timeout: 120_000 },
+    async () => {
+      const z = await createZone('million')
+      await seedRecords(z.id, z.name, 1_000_000)
+      const first = await exportText(z.id, '?per_page=1000')
+      expect(first.status).toBe(200)
+      expect(first.text).toMatch(/\bSOA\b/)
+      expect(recordLines(first.text).map((l) => l.slice(0, 8))).toEqual(
+        Array.from({ length: 1000 }, (_, i) => owner(i))
+      )
+      expect(first.next).not.toBeNull()
 
-    const second = await exportText(z.id, `?per_page=1000&cursor=${first.next}`)
-    expect(second.text).not.toMatch(/\bSOA\b/)
-    expect(recordLines(second.text)[0]!.slice(0, 8)).toBe(owner(1000))
+      const second = await exportText(z.id, `?per_page=1000&cursor=${first.next}`)
+      expect(second.text).not.toMatch(/\bSOA\b/)
+      expect(recordLines(second.text)[0]!.slice(0, 8)).toBe(owner(1000))
 
-    // A cursor at the 999,000th record: the page costs what the first one did.
-    const rev = z.name.split('.').reverse().join('.')
-    const deep = encodeExportCursor([`${rev}.${owner(998_999)}`, 'A', `192.0.2.${998_999 % 250}`, -1])
-    const last = await exportText(z.id, `?per_page=1000&cursor=${deep}`)
-    const lines = recordLines(last.text)
-    expect(lines.length).toBe(1000)
-    expect(lines[0]!.slice(0, 8)).toBe(owner(999_000))
-    expect(lines[999]!.slice(0, 8)).toBe(owner(999_999))
-    expect(last.next).toBeNull()
-  })
+      // A cursor at the 999,000th record: the page costs what the first one did.
+      const rev = z.name.split('.').reverse().join('.')
+      const deep = encodeExportCursor([
+        `${rev}.${owner(998_999)}`,
+        'A',
+        `192.0.2.${998_999 % 250}`,
+        -1,
+      ])
+      const last = await exportText(z.id, `?per_page=1000&cursor=${deep}`)
+      const lines = recordLines(last.text)
+      expect(lines.length).toBe(1000)
+      expect(lines[0]!.slice(0, 8)).toBe(owner(999_000))
+      expect(lines[999]!.slice(0, 8)).toBe(owner(999_999))
+      expect(last.next).toBeNull()
+    }
+  )
 
   it('refuses a cursor it did not issue', async () => {
     const z = await createZone('cursor')
-    const res = await (exports as any).default.fetch(`http://api.test/client/v4/zones/${z.id}/dns_records/export?cursor=bm9wZQ`, {
-      headers: { authorization: 'Bearer dev-token' },
-    })
-    expectError({ status: res.status, body: await res.json(), headers: res.headers } as ApiResponse, 400, 9000)
+    const res = await (exports as any).default.fetch(
+      `http://api.test/client/v4/zones/${z.id}/dns_records/export?cursor=bm9wZQ`,
+      {
+        headers: { authorization: 'Bearer dev-token' },
+      }
+    )
+    expectError(
+      { status: res.status, body: await res.json(), headers: res.headers } as ApiResponse,
+      400,
+      9000
+    )
   })
 })

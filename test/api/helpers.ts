@@ -8,11 +8,22 @@ export const DEFAULT_ACCOUNT = 'a0000000000000000000000000000001'
 
 export interface ApiResponse<T = any> {
   status: number
-  body: { success: boolean; errors: { code: number; message: string; source?: { pointer: string } }[]; result: T; result_info?: any }
+  body: {
+    success: boolean
+    errors: { code: number; message: string; source?: { pointer: string } }[]
+    result: T
+    result_info?: any
+  }
   headers: Headers
 }
 
-export async function api<T = any>(method: string, path: string, body?: unknown, token: string | null = DEV_TOKEN, rawBody?: string): Promise<ApiResponse<T>> {
+export async function api<T = any>(
+  method: string,
+  path: string,
+  body?: unknown,
+  token: string | null = DEV_TOKEN,
+  rawBody?: string
+): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { 'content-type': 'application/json' }
   if (token !== null) headers.authorization = `Bearer ${token}`
   const res = await (exports as any).default.fetch(`http://api.test/client/v4${path}`, {

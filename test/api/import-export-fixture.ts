@@ -3,7 +3,8 @@
  * supports. Shared by the workerd tests (test/api) and the named-checkzone e2e test.
  */
 const HEX64 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'
-const B64 = 'mdsswUyr3DPW132mOi8V9xESWE8jTo0dxCjjnopKl+GqJxpVXckHAeF+KkxLbxILfDLUT0rAK9iUzy1L53eKGQ=='
+const B64 =
+  'mdsswUyr3DPW132mOi8V9xESWE8jTo0dxCjjnopKl+GqJxpVXckHAeF+KkxLbxILfDLUT0rAK9iUzy1L53eKGQ=='
 
 /** Line numbers below are part of the test: keep the header lines stable. */
 export function everyTypeZone(zone: string): string {
@@ -62,12 +63,42 @@ export const EVERY_TYPE_RECORDS = 41
 /** Every resource record in the file, $GENERATE expanded (SOA and own NS included). */
 export const EVERY_TYPE_PARSED = 43
 export const EVERY_TYPE_TYPES = [
-  'A', 'AAAA', 'CAA', 'CERT', 'CNAME', 'DNSKEY', 'DS', 'HTTPS', 'LOC', 'MX', 'NAPTR', 'NS', 'OPENPGPKEY',
-  'PTR', 'SMIMEA', 'SRV', 'SSHFP', 'SVCB', 'TLSA', 'TXT', 'URI',
+  'A',
+  'AAAA',
+  'CAA',
+  'CERT',
+  'CNAME',
+  'DNSKEY',
+  'DS',
+  'HTTPS',
+  'LOC',
+  'MX',
+  'NAPTR',
+  'NS',
+  'OPENPGPKEY',
+  'PTR',
+  'SMIMEA',
+  'SRV',
+  'SSHFP',
+  'SVCB',
+  'TLSA',
+  'TXT',
+  'URI',
 ]
 
 /** The comparable part of a record (what a round trip must keep). TTL 1 and 300 are the same. */
 export function comparable(r: any): string {
   const ttl = r.ttl === 1 && !r.proxied ? 300 : r.ttl
-  return JSON.stringify([r.name, r.type, r.content, r.priority ?? null, r.data ?? null, ttl, r.proxied, r.comment, r.tags, r.settings])
+  return JSON.stringify([
+    r.name,
+    r.type,
+    r.content,
+    r.priority ?? null,
+    r.data ?? null,
+    ttl,
+    r.proxied,
+    r.comment,
+    r.tags,
+    r.settings,
+  ])
 }

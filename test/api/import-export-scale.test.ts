@@ -10,7 +10,10 @@ import { exportZone, importZone } from './import-export-helpers.ts'
 
 function zoneText(n: number): string {
   const lines = ['$TTL 300']
-  for (let i = 0; i < n; i++) lines.push(`h${i} A 10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255} ; host ${i} cf_tags=batch:scale`)
+  for (let i = 0; i < n; i++)
+    lines.push(
+      `h${i} A 10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255} ; host ${i} cf_tags=batch:scale`
+    )
   return lines.join('\n') + '\n'
 }
 
@@ -21,22 +24,30 @@ describe('import at scale', () => {
     const res = await importZone(z.id, zoneText(100_000), { as: 'file' })
     expect(res.status, JSON.stringify(res.body).slice(0, 500)).toBe(200)
     expect(res.body.result).toMatchObject({ recs_added: 100_000, total_records_parsed: 100_000 })
-    const n = await env.DB.prepare('SELECT count(*) AS n FROM dns_records WHERE zone_id = ?1').bind(z.id).first<number>('n')
+    const n = await env.DB.prepare('SELECT count(*) AS n FROM dns_records WHERE zone_id = ?1')
+      .bind(z.id)
+      .first<number>('n')
     expect(n).toBe(100_000)
-    expect(await env.DB.prepare('SELECT count(*) AS n FROM import_staging').first<number>('n')).toBe(0)
+    expect(
+      await env.DB.prepare('SELECT count(*) AS n FROM import_staging').first<number>('n')
+    ).toBe(0)
     const imported = Date.now() - t0
     const { text } = await exportZone(z.id)
     const records = text.split('\n').filter((l) => /\tA\t/.test(l))
     expect(records).toHaveLength(100_000)
     expect(records[0]).toMatch(/ ; host \d+ cf_tags=batch:scale,cf-proxied:false$/)
-    console.log(`100k import ${imported} ms, export ${Date.now() - t0 - imported} ms, ${(text.length / 1e6).toFixed(1)} MB`)
+    console.log(
+      `100k import ${imported} ms, export ${Date.now() - t0 - imported} ms, ${(text.length / 1e6).toFixed(1)} MB`
+    )
   }, 300_000)
 
   it('refuses a file over the 100,000-record cap and writes nothing', async () => {
     const z = await createZone('scale-over')
     const res = await importZone(z.id, '$TTL 300\n$GENERATE 0-100000 h$ A 10.0.0.1\n')
     expectError(res, 400, 81063)
-    const n = await env.DB.prepare('SELECT count(*) AS n FROM dns_records WHERE zone_id = ?1').bind(z.id).first<number>('n')
+    const n = await env.DB.prepare('SELECT count(*) AS n FROM dns_records WHERE zone_id = ?1')
+      .bind(z.id)
+      .first<number>('n')
     expect(n).toBe(0)
   }, 120_000)
 })

@@ -8,8 +8,12 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { applyStrictLimits } from '../../workers/api/src/platform/strict-bindings.ts'
-import { discardAbandonedImports, importRecords, type ImportTarget } from '../../workers/api/src/zonefile-bridge/staged-import.ts'
-import { converge, settle } from '../builder/helpers.ts'
+import {
+  discardAbandonedImports,
+  importRecords,
+  type ImportTarget,
+} from '../../workers/api/src/zonefile-bridge/staged-import.ts'
+import { converge, settle } from '../../workers/api/src/builder/test/helpers.ts'
 import { api, createZone } from './helpers.ts'
 import { importZone } from './import-export-helpers.ts'
 
@@ -34,13 +38,25 @@ async function zoneState(zoneId: string): Promise<ZoneState> {
   }
 }
 
-function hosts(n: number, prefix = 'h'): { type: 'A'; name: string; content: string; ttl: number }[] {
-  return Array.from({ length: n }, (_, i) => ({ type: 'A' as const, name: `${prefix}${i}`, content: `10.1.${(i >> 8) & 255}.${i & 255}`, ttl: 300 }))
+function hosts(
+  n: number,
+  prefix = 'h'
+): { type: 'A'; name: string; content: string; ttl: number }[] {
+  return Array.from({ length: n }, (_, i) => ({
+    type: 'A' as const,
+    name: `${prefix}${i}`,
+    content: `10.1.${(i >> 8) & 255}.${i & 255}`,
+    ttl: 300,
+  }))
 }
 
 async function target(prefix: string): Promise<ImportTarget> {
   const z = await createZone(prefix)
-  await api('POST', `/zones/${z.id}/dns_records`, { type: 'TXT', name: '@', content: 'already here' })
+  await api('POST', `/zones/${z.id}/dns_records`, {
+    type: 'TXT',
+    name: '@',
+    content: 'already here',
+  })
   return { zoneId: z.id, zoneName: z.name, tokenId: 'dev' }
 }
 
@@ -55,7 +71,8 @@ function recordingDb(db: D1Database) {
         new Proxy(s, {
           get(t, k) {
             if (k === 'bind') return (...args: unknown[]) => track(t.bind(...args))
-            if (k === 'run' || k === 'all' || k === 'first' || k === 'raw') return (...args: unknown[]) => (runs.push(sql), (t as any)[k](...args))
+            if (k === 'run' || k === 'all' || k === 'first' || k === 'raw')
+              return (...args: unknown[]) => (runs.push(sql), (t as any)[k](...args))
             if (k === '__sql') return sql
             const v = (t as any)[k]
             return typeof v === 'function' ? v.bind(t) : v
@@ -90,16 +107,40 @@ describe('staged zone-file imports', () => {
     expect(writing[0]).toHaveLength(23)
     expect(rec.runs.filter((s) => s.startsWith('DELETE FROM import_staging'))).toHaveLength(11)
     const after = await zoneState(t.zoneId)
-    expect(after).toEqual({ records: before.records + 1_050, logRows: before.logRows + 1_050, version: before.version + 1, changeSeq: before.changeSeq + 1_050, staged: 0 })
+    expect(after).toEqual({
+      records: before.records + 1_050,
+      logRows: before.logRows + 1_050,
+      version: before.version + 1,
+      changeSeq: before.changeSeq + 1_050,
+      staged: 0,
+    })
     // The change log numbers the import's records in file order, as creates with the new names.
-    const log = await env.DB.prepare('SELECT seq, op, new_name, type, before FROM change_log WHERE zone_id = ?1 AND seq > ?2 ORDER BY seq LIMIT 2')
+    const log = await env.DB.prepare(
+      'SELECT seq, op, new_name, type, before FROM change_log WHERE zone_id = ?1 AND seq > ?2 ORDER BY seq LIMIT 2'
+    )
       .bind(t.zoneId, before.changeSeq)
       .all()
     expect(log.results).toEqual([
-      { seq: before.changeSeq + 1, op: 'create', new_name: `h0.${t.zoneName}`, type: 'A', before: null },
-      { seq: before.changeSeq + 2, op: 'create', new_name: `h1.${t.zoneName}`, type: 'A', before: null },
+      {
+        seq: before.changeSeq + 1,
+        op: 'create',
+        new_name: `h0.${t.zoneName}`,
+        type: 'A',
+        before: null,
+      },
+      {
+        seq: before.changeSeq + 2,
+        op: 'create',
+        new_name: `h1.${t.zoneName}`,
+        type: 'A',
+        before: null,
+      },
     ])
-    const last = await env.DB.prepare('SELECT type, content, ttl FROM dns_records WHERE zone_id = ?1 AND name = ?2').bind(t.zoneId, `h1049.${t.zoneName}`).all()
+    const last = await env.DB.prepare(
+      'SELECT type, content, ttl FROM dns_records WHERE zone_id = ?1 AND name = ?2'
+    )
+      .bind(t.zoneId, `h1049.${t.zoneName}`)
+      .all()
     expect(last.results).toEqual([{ type: 'A', content: '10.1.4.25', ttl: 300 }])
   })
 
@@ -112,7 +153,10 @@ describe('staged zone-file imports', () => {
       afterStagedChunk: async (chunk) => {
         if (chunk === 2) {
           const listed = await api('GET', `/zones/${t.zoneId}/dns_records?per_page=1000`)
-          midImport = { state: await zoneState(t.zoneId), listed: listed.body.result_info.total_count }
+          midImport = {
+            state: await zoneState(t.zoneId),
+            listed: listed.body.result_info.total_count,
+          }
         }
         if (chunk === 3) throw new Error('injected: worker lost mid-import')
       },
@@ -129,7 +173,10 @@ describe('staged zone-file imports', () => {
       rowsPerStatement: 100,
       // The last staged row loses its name: the commit's last INSERT fails after the others ran.
       afterStagedChunk: async (chunk) => {
-        if (chunk === 4) await env.DB.prepare("UPDATE import_staging SET row = json_set(row, '$[2]', NULL) WHERE ord = 499").run()
+        if (chunk === 4)
+          await env.DB.prepare(
+            "UPDATE import_staging SET row = json_set(row, '$[2]', NULL) WHERE ord = 499"
+          ).run()
       },
     })
     await expect(run).rejects.toThrow(/NOT NULL constraint failed: dns_records\.name/)
@@ -145,15 +192,31 @@ describe('staged zone-file imports', () => {
       afterStagedChunk: async () => {
         if (wrote) return
         wrote = true
-        expect((await api('POST', `/zones/${t.zoneId}/dns_records`, { type: 'A', name: 'concurrent', content: '192.0.2.9' })).status).toBe(200)
+        expect(
+          (
+            await api('POST', `/zones/${t.zoneId}/dns_records`, {
+              type: 'A',
+              name: 'concurrent',
+              content: '192.0.2.9',
+            })
+          ).status
+        ).toBe(200)
       },
     })
     expect(out).toMatchObject({ created: 300, attempts: 2, seq: before.changeSeq + 301 })
-    expect(await zoneState(t.zoneId)).toEqual({ records: before.records + 301, logRows: before.logRows + 301, version: before.version + 2, changeSeq: before.changeSeq + 301, staged: 0 })
+    expect(await zoneState(t.zoneId)).toEqual({
+      records: before.records + 301,
+      logRows: before.logRows + 301,
+      version: before.version + 2,
+      changeSeq: before.changeSeq + 301,
+      staged: 0,
+    })
   })
 
   it('the cron removes staged rows of an import whose worker died, after an hour', async () => {
-    await env.DB.prepare("INSERT INTO import_staging (import_id, ord, zone_id, row, created_on) VALUES ('dead', 0, 'z', '[]', ?1), ('fresh', 0, 'z', '[]', ?2)")
+    await env.DB.prepare(
+      "INSERT INTO import_staging (import_id, ord, zone_id, row, created_on) VALUES ('dead', 0, 'z', '[]', ?1), ('fresh', 0, 'z', '[]', ?2)"
+    )
       .bind(new Date(Date.now() - 2 * 3600_000).toISOString(), new Date().toISOString())
       .run()
     expect(await discardAbandonedImports(strictDb())).toBe(1)

@@ -6,7 +6,9 @@ import { api, createZone, expectError } from './helpers.ts'
 describe('request limits', () => {
   it('answers 413 in the envelope for a body over the limit, and changes nothing', async () => {
     const z = await createZone()
-    const big = JSON.stringify({ posts: [{ type: 'TXT', name: 'big', content: 'x'.repeat(21 * 1024 * 1024) }] })
+    const big = JSON.stringify({
+      posts: [{ type: 'TXT', name: 'big', content: 'x'.repeat(21 * 1024 * 1024) }],
+    })
     const res = await api('POST', `/zones/${z.id}/dns_records/batch`, undefined, 'dev-token', big)
     expectError(res, 413, 10413)
     const list = await api('GET', `/zones/${z.id}/dns_records`)
@@ -23,12 +25,15 @@ describe('request limits', () => {
         else controller.close()
       },
     })
-    const res = await (exports as any).default.fetch(`http://api.test/client/v4/zones/${z.id}/dns_records/batch`, {
-      method: 'POST',
-      headers: { authorization: 'Bearer dev-token', 'content-type': 'application/json' },
-      body,
-      duplex: 'half',
-    })
+    const res = await (exports as any).default.fetch(
+      `http://api.test/client/v4/zones/${z.id}/dns_records/batch`,
+      {
+        method: 'POST',
+        headers: { authorization: 'Bearer dev-token', 'content-type': 'application/json' },
+        body,
+        duplex: 'half',
+      }
+    )
     expect(res.status).toBe(413)
     expect((await res.json()).errors[0].code).toBe(10413)
   })
@@ -42,24 +47,41 @@ describe('request limits', () => {
 
   it('rejects a TXT record whose wire form would exceed 4096 octets', async () => {
     const z = await createZone()
-    const res = await api('POST', `/zones/${z.id}/dns_records`, { type: 'TXT', name: 't', content: 'y'.repeat(5000) })
+    const res = await api('POST', `/zones/${z.id}/dns_records`, {
+      type: 'TXT',
+      name: 't',
+      content: 'y'.repeat(5000),
+    })
     expect(res.status).toBe(400)
     expect(res.body.errors[0]!.code).toBe(9135)
   })
 
   it('splits a long TXT value into 255-octet strings', async () => {
     const z = await createZone()
-    const res = await api('POST', `/zones/${z.id}/dns_records`, { type: 'TXT', name: 't', content: 'z'.repeat(600) })
+    const res = await api('POST', `/zones/${z.id}/dns_records`, {
+      type: 'TXT',
+      name: 't',
+      content: 'z'.repeat(600),
+    })
     expect(res.status).toBe(200)
-    expect(res.body.result.content).toBe(`"${'z'.repeat(255)}" "${'z'.repeat(255)}" "${'z'.repeat(90)}"`)
+    expect(res.body.result.content).toBe(
+      `"${'z'.repeat(255)}" "${'z'.repeat(255)}" "${'z'.repeat(90)}"`
+    )
   })
 })
 
 describe('accounts', () => {
   it('lets an admin raise an account batch limit and rejects values above the ceiling', async () => {
     const acct = (await api('POST', '/accounts', { name: 'limits' })).body.result
-    expect((await api('PUT', `/accounts/${acct.id}`, { settings: { max_dns_batch_changes: 5000 } })).body.result.settings.max_dns_batch_changes).toBe(5000)
-    expectError(await api('PUT', `/accounts/${acct.id}`, { settings: { max_dns_batch_changes: 100_001 } }), 400, 9000)
+    expect(
+      (await api('PUT', `/accounts/${acct.id}`, { settings: { max_dns_batch_changes: 5000 } })).body
+        .result.settings.max_dns_batch_changes
+    ).toBe(5000)
+    expectError(
+      await api('PUT', `/accounts/${acct.id}`, { settings: { max_dns_batch_changes: 100_001 } }),
+      400,
+      9000
+    )
     expectError(await api('GET', '/accounts/ffffffffffffffffffffffffffffffff'), 404, 1003)
   })
 })

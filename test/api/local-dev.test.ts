@@ -6,7 +6,11 @@ import { describe, expect, it } from 'vitest'
 import { createApp } from '../../workers/api/src/app.ts'
 
 const get = (bindings: Record<string, unknown>) =>
-  createApp().request('http://api.test/client/v4/local_dev', {}, bindings as any) as Promise<Response>
+  createApp().request(
+    'http://api.test/client/v4/local_dev',
+    {},
+    bindings as any
+  ) as Promise<Response>
 
 describe('local_dev', () => {
   it('answers the dev token without authentication when DEV_API_TOKEN is set', async () => {

@@ -25,7 +25,10 @@ describe('review: zone delete races → 500', () => {
     const statuses: number[] = []
     for (let i = 0; i < 3; i++) {
       const z = await createZone()
-      const [a, b] = await Promise.all([api('DELETE', `/zones/${z.id}`), api('DELETE', `/zones/${z.id}`)])
+      const [a, b] = await Promise.all([
+        api('DELETE', `/zones/${z.id}`),
+        api('DELETE', `/zones/${z.id}`),
+      ])
       statuses.push(a.status, b.status)
     }
     expect(statuses.filter((s) => s >= 500)).toEqual([])
@@ -36,7 +39,12 @@ describe('review: oversized records → 500', () => {
   it('rejects tags too large for a D1 row with 400 instead of failing the write with 500', async () => {
     const z = await createZone()
     const tags = Array.from({ length: 50 }, (_, i) => `t${i}:` + 'v'.repeat(300_000))
-    const res = await api('POST', `/zones/${z.id}/dns_records`, { type: 'A', name: 'big', content: '192.0.2.9', tags })
+    const res = await api('POST', `/zones/${z.id}/dns_records`, {
+      type: 'A',
+      name: 'big',
+      content: '192.0.2.9',
+      tags,
+    })
     expect(res.status).toBe(400)
   }, 30_000)
 })

@@ -6,7 +6,8 @@ import { exports } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { createApp } from '../../workers/api/src/app.ts'
 
-const fetchRaw = (path: string, init?: RequestInit) => (exports as any).default.fetch(`http://api.test${path}`, init) as Promise<Response>
+const fetchRaw = (path: string, init?: RequestInit) =>
+  (exports as any).default.fetch(`http://api.test${path}`, init) as Promise<Response>
 
 /** `/client/v4/zones/:zone_id{[^/]+}/dns_records/` → `/zones/{zone_id}/dns_records` */
 function templateOf(honoPath: string): string {
@@ -27,9 +28,13 @@ describe('OpenAPI document', () => {
     expect(doc.components.schemas.RecordInput.properties.type.enum).toContain('OPENPGPKEY')
     const imp = doc.paths['/zones/{zone_id}/dns_records/import'].post
     expect(Object.keys(imp.requestBody.content)).toEqual(['multipart/form-data'])
-    expect(doc.paths['/zones/{zone_id}/dns_records/export'].get.responses[200].content).toHaveProperty('text/plain')
+    expect(
+      doc.paths['/zones/{zone_id}/dns_records/export'].get.responses[200].content
+    ).toHaveProperty('text/plain')
     const list = doc.paths['/zones/{zone_id}/dns_records'].get.parameters.map((p: any) => p.name)
-    expect(list).toEqual(expect.arrayContaining(['zone_id', 'name.contains', 'tag.present', 'match', 'per_page']))
+    expect(list).toEqual(
+      expect.arrayContaining(['zone_id', 'name.contains', 'tag.present', 'match', 'per_page'])
+    )
   })
 
   it('lists exactly the routes the app registers', async () => {

@@ -14,13 +14,18 @@ async function fromAddress(address: string, token: string) {
   const res = await (exports as any).default.fetch('http://api.test/client/v4/zones', {
     headers: { authorization: `Bearer ${token}`, 'cf-connecting-ip': address },
   })
-  return { status: res.status as number, retryAfter: res.headers.get('retry-after') as string | null, body: (await res.json()) as any }
+  return {
+    status: res.status as number,
+    retryAfter: res.headers.get('retry-after') as string | null,
+    body: (await res.json()) as any,
+  }
 }
 
 describe('rate limits', () => {
   it('refuses an address with 429 once its failed authentications exceed the limit, valid tokens included; other addresses are unaffected', async () => {
     const address = '203.0.113.77'
-    for (let i = 0; i < AUTH_FAILURES_PER_MINUTE; i++) expect((await fromAddress(address, `wrong-${i}`)).status).toBe(403)
+    for (let i = 0; i < AUTH_FAILURES_PER_MINUTE; i++)
+      expect((await fromAddress(address, `wrong-${i}`)).status).toBe(403)
     const limited = await fromAddress(address, 'wrong-again')
     expect(limited.status).toBe(429)
     expect(limited.retryAfter).toBe('60')
@@ -30,12 +35,14 @@ describe('rate limits', () => {
   })
 
   it('successful authentications do not count', async () => {
-    for (let i = 0; i < AUTH_FAILURES_PER_MINUTE + 5; i++) expect((await fromAddress('203.0.113.90', DEV_TOKEN)).status).toBe(200)
+    for (let i = 0; i < AUTH_FAILURES_PER_MINUTE + 5; i++)
+      expect((await fromAddress('203.0.113.90', DEV_TOKEN)).status).toBe(200)
   })
 
   it('limits full rebuilds per zone', async () => {
     const busy = await createZone('rebuilds')
-    for (let i = 0; i < REBUILDS_PER_MINUTE; i++) expect((await api('POST', `/zones/${busy.id}/propagation/rebuild`)).status).toBe(200)
+    for (let i = 0; i < REBUILDS_PER_MINUTE; i++)
+      expect((await api('POST', `/zones/${busy.id}/propagation/rebuild`)).status).toBe(200)
     const limited = await api('POST', `/zones/${busy.id}/propagation/rebuild`)
     expect(limited.status).toBe(429)
     expect(limited.body.errors[0]?.code).toBe(971)

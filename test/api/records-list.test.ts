@@ -5,7 +5,13 @@ let z: { id: string; name: string }
 beforeAll(async () => {
   z = await createZone('list')
   const posts = [
-    { type: 'A', name: 'www', content: '192.0.2.1', comment: 'Web server', tags: ['env:prod', 'team:web'] },
+    {
+      type: 'A',
+      name: 'www',
+      content: '192.0.2.1',
+      comment: 'Web server',
+      tags: ['env:prod', 'team:web'],
+    },
     { type: 'A', name: 'api', content: '192.0.2.2', proxied: true, tags: ['env:staging'] },
     { type: 'AAAA', name: 'www', content: '2001:db8::1', ttl: 600 },
     { type: 'TXT', name: '@', content: 'v=spf1 -all', comment: 'SPF' },
@@ -19,7 +25,9 @@ beforeAll(async () => {
 async function names(query: string): Promise<string[]> {
   const res = await api('GET', `/zones/${z.id}/dns_records?${query}`)
   expect(res.status).toBe(200)
-  return res.body.result.map((r: any) => `${r.type} ${r.name.replace(`.${z.name}`, '').replace(z.name, '@')}`)
+  return res.body.result.map(
+    (r: any) => `${r.type} ${r.name.replace(`.${z.name}`, '').replace(z.name, '@')}`
+  )
 }
 
 describe('records list: filters', () => {
@@ -56,13 +64,18 @@ describe('records list: filters', () => {
     expect(await names('tag.startswith=env:stag')).toEqual(['A api'])
     expect(await names('tag=team')).toEqual(['A www', 'CNAME blog'])
     expect(await names('tag=team:blog')).toEqual(['CNAME blog'])
-    expect(await names('tag.present=env&tag.present=team&tag_match=any')).toEqual(['A api', 'A www', 'CNAME blog'])
+    expect(await names('tag.present=env&tag.present=team&tag_match=any')).toEqual([
+      'A api',
+      'A www',
+      'CNAME blog',
+    ])
     expect(await names('tag.present=env&tag.present=team')).toEqual(['A www'])
   })
   it('combines filters with match=any', async () => {
     expect(await names('type=MX&proxied=true&match=any')).toEqual(['A api', 'MX @'])
   })
-  it('searches across fields', async () => expect(await names('search=hosting')).toEqual(['CNAME blog']))
+  it('searches across fields', async () =>
+    expect(await names('search=hosting')).toEqual(['CNAME blog']))
   it('orders by name, content, ttl, proxied in both directions', async () => {
     expect(await names('order=name&direction=desc&type=A')).toEqual(['A www', 'A api'])
     expect(await names('order=ttl&direction=desc&per_page=1')).toEqual(['AAAA www'])
@@ -75,7 +88,13 @@ describe('records list: paging', () => {
   it('pages with result_info and answers past the end with an empty result', async () => {
     const p1 = await api('GET', `/zones/${z.id}/dns_records?per_page=4`)
     expect(p1.body.result).toHaveLength(4)
-    expect(p1.body.result_info).toEqual({ page: 1, per_page: 4, count: 4, total_count: 6, total_pages: 2 })
+    expect(p1.body.result_info).toEqual({
+      page: 1,
+      per_page: 4,
+      count: 4,
+      total_count: 6,
+      total_pages: 2,
+    })
     const p2 = await api('GET', `/zones/${z.id}/dns_records?per_page=4&page=2`)
     expect(p2.body.result_info).toMatchObject({ page: 2, count: 2 })
     const p9 = await api('GET', `/zones/${z.id}/dns_records?per_page=4&page=9`)

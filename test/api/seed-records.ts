@@ -8,7 +8,12 @@ import { env } from 'cloudflare:workers'
  * Inserts `count` A records `h<i, 7 digits>.<zone>` (content 192.0.2.<i mod 250>, ttl 300) straight into D1,
  * ids derived from the zone id and i (ids and names in index order insert fast), without change-log rows: the builder never sees them, so use it for D1-side behaviour only.
  */
-export async function seedRecords(zoneId: string, zoneName: string, count: number, from = 0): Promise<void> {
+export async function seedRecords(
+  zoneId: string,
+  zoneName: string,
+  count: number,
+  from = 0
+): Promise<void> {
   const rev = zoneName.split('.').reverse().join('.')
   const now = new Date().toISOString()
   await env.DB.prepare(

@@ -3,19 +3,46 @@ import { api, createZone, DEFAULT_ACCOUNT, expectError } from './helpers.ts'
 
 describe('zones', () => {
   it('creates a zone with name servers, SOA settings and an active status', async () => {
-    const res = await api('POST', '/zones', { name: 'Create-Test.example.', account: { id: DEFAULT_ACCOUNT } })
+    const res = await api('POST', '/zones', {
+      name: 'Create-Test.example.',
+      account: { id: DEFAULT_ACCOUNT },
+    })
     expect(res.status).toBe(200)
-    expect(res.body.result).toMatchObject({ name: 'create-test.example', status: 'active', account: { id: DEFAULT_ACCOUNT }, type: 'full', paused: false })
+    expect(res.body.result).toMatchObject({
+      name: 'create-test.example',
+      status: 'active',
+      account: { id: DEFAULT_ACCOUNT },
+      type: 'full',
+      paused: false,
+    })
     expect(res.body.result.name_servers.length).toBeGreaterThanOrEqual(2)
     const settings = await api('GET', `/zones/${res.body.result.id}/dns_settings`)
-    expect(settings.body.result.soa).toMatchObject({ refresh: 10000, retry: 2400, expire: 604800, min_ttl: 1800, ttl: 3600 })
+    expect(settings.body.result.soa).toMatchObject({
+      refresh: 10000,
+      retry: 2400,
+      expire: 604800,
+      min_ttl: 1800,
+      ttl: 3600,
+    })
   })
 
   it('rejects a duplicate zone name with 1061 and an invalid one with 1099', async () => {
     const z = await createZone()
-    expectError(await api('POST', '/zones', { name: z.name.toUpperCase(), account: { id: DEFAULT_ACCOUNT } }), 400, 1061)
-    expectError(await api('POST', '/zones', { name: 'no_tld', account: { id: DEFAULT_ACCOUNT } }), 400, 1099)
-    expectError(await api('POST', '/zones', { name: 'bad..example', account: { id: DEFAULT_ACCOUNT } }), 400, 1099)
+    expectError(
+      await api('POST', '/zones', { name: z.name.toUpperCase(), account: { id: DEFAULT_ACCOUNT } }),
+      400,
+      1061
+    )
+    expectError(
+      await api('POST', '/zones', { name: 'no_tld', account: { id: DEFAULT_ACCOUNT } }),
+      400,
+      1099
+    )
+    expectError(
+      await api('POST', '/zones', { name: 'bad..example', account: { id: DEFAULT_ACCOUNT } }),
+      400,
+      1099
+    )
   })
 
   it('lists with name operators and paging', async () => {
@@ -32,7 +59,11 @@ describe('zones', () => {
 
   it('gets, edits and deletes a zone; deleting removes its records', async () => {
     const z = await createZone()
-    await api('POST', `/zones/${z.id}/dns_records`, { type: 'A', name: 'www', content: '192.0.2.1' })
+    await api('POST', `/zones/${z.id}/dns_records`, {
+      type: 'A',
+      name: 'www',
+      content: '192.0.2.1',
+    })
     const edited = await api('PATCH', `/zones/${z.id}`, { paused: true })
     expect(edited.body.result.paused).toBe(true)
     expect((await api('GET', `/zones/${z.id}`)).body.result.paused).toBe(true)
@@ -48,11 +79,18 @@ describe('zones', () => {
 
   it('updates SOA and proxy addresses through dns_settings', async () => {
     const z = await createZone()
-    const res = await api('PATCH', `/zones/${z.id}/dns_settings`, { soa: { min_ttl: 300, rname: 'hostmaster@example.net' }, proxy_addresses: { ipv4: ['203.0.113.10'] } })
+    const res = await api('PATCH', `/zones/${z.id}/dns_settings`, {
+      soa: { min_ttl: 300, rname: 'hostmaster@example.net' },
+      proxy_addresses: { ipv4: ['203.0.113.10'] },
+    })
     expect(res.status).toBe(200)
     expect(res.body.result.soa).toMatchObject({ min_ttl: 300, rname: 'hostmaster.example.net' })
     expect(res.body.result.proxy_addresses.ipv4).toEqual(['203.0.113.10'])
-    expectError(await api('PATCH', `/zones/${z.id}/dns_settings`, { soa: { refresh: 5 } }), 400, 9000)
+    expectError(
+      await api('PATCH', `/zones/${z.id}/dns_settings`, { soa: { refresh: 5 } }),
+      400,
+      9000
+    )
   })
 })
 
@@ -67,22 +105,31 @@ describe('nested zones across accounts', () => {
 
   it('refuses a subdomain of another account’s zone with 1097 and writes nothing', async () => {
     const parent = `nest-${uniq()}.example`
-    expect((await api('POST', '/zones', { name: parent, account: { id: DEFAULT_ACCOUNT } })).status).toBe(200)
+    expect(
+      (await api('POST', '/zones', { name: parent, account: { id: DEFAULT_ACCOUNT } })).status
+    ).toBe(200)
     const other = await otherAccount()
     const res = await api('POST', '/zones', { name: `shop.${parent}`, account: { id: other } })
     expect(res.status).toBe(400)
     expect(res.body.errors?.[0]?.code).toBe(1097)
     // The other account's zone is not named: the message only echoes what the caller sent.
-    expect(res.body.errors?.[0]?.message).toBe(`shop.${parent} cannot be added: it is a subdomain of a zone held by another account`)
+    expect(res.body.errors?.[0]?.message).toBe(
+      `shop.${parent} cannot be added: it is a subdomain of a zone held by another account`
+    )
     const list = await api('GET', `/zones?name=shop.${parent}`)
     expect(list.body.result).toEqual([])
   })
 
   it('refuses a parent of another account’s zone', async () => {
     const child = `deep.nest-${uniq()}.example`
-    expect((await api('POST', '/zones', { name: child, account: { id: DEFAULT_ACCOUNT } })).status).toBe(200)
+    expect(
+      (await api('POST', '/zones', { name: child, account: { id: DEFAULT_ACCOUNT } })).status
+    ).toBe(200)
     const other = await otherAccount()
-    const res = await api('POST', '/zones', { name: child.slice('deep.'.length), account: { id: other } })
+    const res = await api('POST', '/zones', {
+      name: child.slice('deep.'.length),
+      account: { id: other },
+    })
     expect(res.status).toBe(400)
     expect(res.body.errors?.[0]?.code).toBe(1097)
     expect(res.body.errors?.[0]?.message).toContain('a parent of')
@@ -96,22 +143,39 @@ describe('nested zones across accounts', () => {
     expect(long.length).toBeGreaterThan(68)
     const created = await api('POST', '/zones', { name: long, account: { id: DEFAULT_ACCOUNT } })
     expect(created.status).toBe(200)
-    const below = await api('POST', '/zones', { name: `${'s'.repeat(50)}.${long}`, account: { id: other } })
+    const below = await api('POST', '/zones', {
+      name: `${'s'.repeat(50)}.${long}`,
+      account: { id: other },
+    })
     expect(below.body.errors?.[0]?.code).toBe(1097)
-    expect(below.body.errors?.[0]?.message).toContain('a subdomain of a zone held by another account')
+    expect(below.body.errors?.[0]?.message).toContain(
+      'a subdomain of a zone held by another account'
+    )
     const parent = `${'p'.repeat(40)}-${uniq()}.example`
     const deepChild = `${'d'.repeat(50)}.${'e'.repeat(50)}.${parent}`
-    expect((await api('POST', '/zones', { name: deepChild, account: { id: other } })).status).toBe(200)
-    const above = await api('POST', '/zones', { name: `${'e'.repeat(50)}.${parent}`, account: { id: DEFAULT_ACCOUNT } })
+    expect((await api('POST', '/zones', { name: deepChild, account: { id: other } })).status).toBe(
+      200
+    )
+    const above = await api('POST', '/zones', {
+      name: `${'e'.repeat(50)}.${parent}`,
+      account: { id: DEFAULT_ACCOUNT },
+    })
     expect(above.body.errors?.[0]?.code).toBe(1097)
     expect(above.body.errors?.[0]?.message).toContain('a parent of')
   })
 
   it('allows nested zones within one account, and unrelated names that only share a suffix string', async () => {
     const parent = `own-${uniq()}.example`
-    expect((await api('POST', '/zones', { name: parent, account: { id: DEFAULT_ACCOUNT } })).status).toBe(200)
-    expect((await api('POST', '/zones', { name: `sub.${parent}`, account: { id: DEFAULT_ACCOUNT } })).status).toBe(200)
+    expect(
+      (await api('POST', '/zones', { name: parent, account: { id: DEFAULT_ACCOUNT } })).status
+    ).toBe(200)
+    expect(
+      (await api('POST', '/zones', { name: `sub.${parent}`, account: { id: DEFAULT_ACCOUNT } }))
+        .status
+    ).toBe(200)
     const other = await otherAccount()
-    expect((await api('POST', '/zones', { name: `x${parent}`, account: { id: other } })).status).toBe(200)
+    expect(
+      (await api('POST', '/zones', { name: `x${parent}`, account: { id: other } })).status
+    ).toBe(200)
   })
 })

@@ -7,25 +7,38 @@ import { ask, askJson } from './helpers/doh.ts'
 import { seedZone } from './helpers/seed.ts'
 
 beforeAll(() =>
-  seedZone('case.test', `
+  seedZone(
+    'case.test',
+    `
 @      3600 IN SOA   ns1 hostmaster 1 7200 3600 1209600 300
 www     300 IN A     192.0.2.1
 alias   300 IN CNAME www
 *.w     300 IN A     192.0.2.9
-`)
+`
+  )
 )
 
 describe('case', () => {
-  it.each(['GET', 'POST'] as const)('preserves the question case on the wire (%s)', async (method) => {
-    const r = await ask('WwW.CaSe.TeSt', 'A', { method })
-    expect(r.message.question).toEqual([{ name: 'WwW.CaSe.TeSt.', type: 'A', typeCode: 1, class: 1 }])
-    expect(r.message.answer.map((rr) => `${rr.name} ${rr.data}`)).toEqual(['WwW.CaSe.TeSt. 192.0.2.1'])
-  })
+  it.each(['GET', 'POST'] as const)(
+    'preserves the question case on the wire (%s)',
+    async (method) => {
+      const r = await ask('WwW.CaSe.TeSt', 'A', { method })
+      expect(r.message.question).toEqual([
+        { name: 'WwW.CaSe.TeSt.', type: 'A', typeCode: 1, class: 1 },
+      ])
+      expect(r.message.answer.map((rr) => `${rr.name} ${rr.data}`)).toEqual([
+        'WwW.CaSe.TeSt. 192.0.2.1',
+      ])
+    }
+  )
 
   it('a CNAME chain: first owner in the query case, the target as stored', async () => {
     const r = await ask('ALIAS.case.test', 'A')
     expect(r.message.question[0]?.name).toBe('ALIAS.case.test.')
-    expect(r.message.answer.map((rr) => rr.name.toLowerCase())).toEqual(['alias.case.test.', 'www.case.test.'])
+    expect(r.message.answer.map((rr) => rr.name.toLowerCase())).toEqual([
+      'alias.case.test.',
+      'www.case.test.',
+    ])
     expect(r.message.answer[0]?.name).toBe('ALIAS.case.test.')
   })
 

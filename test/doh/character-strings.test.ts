@@ -8,10 +8,13 @@ import { encodeQuery } from '../../packages/dns-wire/src/index.ts'
 import { seedZone } from './helpers/seed.ts'
 
 beforeAll(() =>
-  seedZone('utf8.test', `
+  seedZone(
+    'utf8.test',
+    `
 @      3600 IN SOA ns1 hostmaster 1 7200 3600 1209600 300
 emoji   300 IN TXT "smile 😀"
-`)
+`
+  )
 )
 
 const hex = (b: Uint8Array): string => [...b].map((x) => x.toString(16).padStart(2, '0')).join('')

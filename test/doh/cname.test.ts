@@ -8,7 +8,9 @@ import { seedZone } from './helpers/seed.ts'
 import { runCases } from './helpers/table.ts'
 
 beforeAll(async () => {
-  await seedZone('cname.test', `
+  await seedZone(
+    'cname.test',
+    `
 @          3600 IN SOA   ns1 hostmaster 1 7200 3600 1209600 300
 www         600 IN CNAME web
 web          60 IN CNAME host
@@ -18,10 +20,14 @@ cross       300 IN CNAME target.cname-other.test.
 dangling    300 IN CNAME missing
 loop1       300 IN CNAME loop2
 loop2       300 IN CNAME loop1
-`)
-  await seedZone('cname-other.test', `
+`
+  )
+  await seedZone(
+    'cname-other.test',
+    `
 target      120 IN A     198.51.100.7
-`)
+`
+  )
 })
 
 const SOA = 'cname.test. 300 SOA ns1.cname.test. hostmaster.cname.test. 1 7200 3600 1209600 300'
@@ -32,14 +38,55 @@ describe('CNAME', () => {
       name: 'chain followed to the address; max-age is the smallest TTL',
       qname: 'www.cname.test',
       qtype: 'A',
-      answer: ['www.cname.test. 600 CNAME web.cname.test.', 'web.cname.test. 60 CNAME host.cname.test.', 'host.cname.test. 3600 A 192.0.2.1'],
+      answer: [
+        'www.cname.test. 600 CNAME web.cname.test.',
+        'web.cname.test. 60 CNAME host.cname.test.',
+        'host.cname.test. 3600 A 192.0.2.1',
+      ],
       cache: 'max-age=60',
     },
-    { name: 'a CNAME question gets the CNAME only', qname: 'www.cname.test', qtype: 'CNAME', answer: ['www.cname.test. 600 CNAME web.cname.test.'], cache: 'max-age=600' },
-    { name: 'target outside hosted zones ends the chain', qname: 'out.cname.test', qtype: 'A', answer: ['out.cname.test. 300 CNAME www.example.net.'] },
-    { name: 'followed into another hosted zone', qname: 'cross.cname.test', qtype: 'A', answer: ['cross.cname.test. 300 CNAME target.cname-other.test.', 'target.cname-other.test. 120 A 198.51.100.7'], cache: 'max-age=120' },
-    { name: 'dangling in-zone target is NXDOMAIN with the chain', qname: 'dangling.cname.test', qtype: 'A', rcode: 'NXDOMAIN', answer: ['dangling.cname.test. 300 CNAME missing.cname.test.'], authority: [SOA] },
-    { name: 'a loop is SERVFAIL with the chain, not cached', qname: 'loop1.cname.test', qtype: 'A', rcode: 'SERVFAIL', cache: 'no-store', answer: ['loop1.cname.test. 300 CNAME loop2.cname.test.', 'loop2.cname.test. 300 CNAME loop1.cname.test.'] },
+    {
+      name: 'a CNAME question gets the CNAME only',
+      qname: 'www.cname.test',
+      qtype: 'CNAME',
+      answer: ['www.cname.test. 600 CNAME web.cname.test.'],
+      cache: 'max-age=600',
+    },
+    {
+      name: 'target outside hosted zones ends the chain',
+      qname: 'out.cname.test',
+      qtype: 'A',
+      answer: ['out.cname.test. 300 CNAME www.example.net.'],
+    },
+    {
+      name: 'followed into another hosted zone',
+      qname: 'cross.cname.test',
+      qtype: 'A',
+      answer: [
+        'cross.cname.test. 300 CNAME target.cname-other.test.',
+        'target.cname-other.test. 120 A 198.51.100.7',
+      ],
+      cache: 'max-age=120',
+    },
+    {
+      name: 'dangling in-zone target is NXDOMAIN with the chain',
+      qname: 'dangling.cname.test',
+      qtype: 'A',
+      rcode: 'NXDOMAIN',
+      answer: ['dangling.cname.test. 300 CNAME missing.cname.test.'],
+      authority: [SOA],
+    },
+    {
+      name: 'a loop is SERVFAIL with the chain, not cached',
+      qname: 'loop1.cname.test',
+      qtype: 'A',
+      rcode: 'SERVFAIL',
+      cache: 'no-store',
+      answer: [
+        'loop1.cname.test. 300 CNAME loop2.cname.test.',
+        'loop2.cname.test. 300 CNAME loop1.cname.test.',
+      ],
+    },
   ])
 
   it('keeps the chain in order on the wire', async () => {

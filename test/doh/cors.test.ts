@@ -9,7 +9,11 @@ describe('CORS', () => {
   it('answers a preflight', async () => {
     const res = await fetchDoh(BASE, {
       method: 'OPTIONS',
-      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      headers: {
+        origin: 'https://app.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
     })
     expect(res.status).toBe(204)
     expect(res.headers.get('access-control-allow-origin')).toBe('*')
@@ -20,9 +24,19 @@ describe('CORS', () => {
   })
 
   it.each([
-    ['JSON answer', () => getJson('name=www.cors.invalid', { accept: 'application/dns-json', origin: 'https://app.example' })],
+    [
+      'JSON answer',
+      () =>
+        getJson('name=www.cors.invalid', {
+          accept: 'application/dns-json',
+          origin: 'https://app.example',
+        }),
+    ],
     ['JSON error', () => getJson('name=x.invalid&cd=9', { origin: 'https://app.example' })],
-    ['wire answer', () => postWire(encodeQuery('www.cors.invalid', 'A'), { origin: 'https://app.example' })],
+    [
+      'wire answer',
+      () => postWire(encodeQuery('www.cors.invalid', 'A'), { origin: 'https://app.example' }),
+    ],
     ['HTTP error', () => fetchDoh(BASE, { method: 'PUT' })],
   ] as [string, () => Promise<Response>][])('%s allows any origin', async (_, request) => {
     const res = await request()

@@ -8,7 +8,9 @@ import { seedZone } from './helpers/seed.ts'
 import { runCases } from './helpers/table.ts'
 
 beforeAll(() =>
-  seedZone('deleg.test', `
+  seedZone(
+    'deleg.test',
+    `
 @              3600 IN SOA  ns1 hostmaster 1 7200 3600 1209600 300
 @              3600 IN NS   ns1
 ns1            3600 IN A    192.0.2.53
@@ -17,12 +19,16 @@ child          1800 IN NS   ns.elsewhere.net.
 ns1.child       900 IN A    192.0.2.60
 hidden.child    300 IN A    192.0.2.61
 ${Array.from({ length: 20 }, (_, i) => `big 3600 IN NS ns${i}.big\nns${i}.big 3600 IN A 192.0.2.${100 + i}`).join('\n')}
-`)
+`
+  )
 )
 
 const referral = {
   aa: false,
-  authority: ['child.deleg.test. 1800 NS ns1.child.deleg.test.', 'child.deleg.test. 1800 NS ns.elsewhere.net.'],
+  authority: [
+    'child.deleg.test. 1800 NS ns1.child.deleg.test.',
+    'child.deleg.test. 1800 NS ns.elsewhere.net.',
+  ],
   additional: ['ns1.child.deleg.test. 900 A 192.0.2.60'],
   cache: 'max-age=900',
 }
@@ -31,8 +37,19 @@ describe('delegation', () => {
   runCases([
     { name: 'the cut is a referral with glue', qname: 'child.deleg.test', qtype: 'A', ...referral },
     { name: 'NS at the cut is a referral', qname: 'child.deleg.test', qtype: 'NS', ...referral },
-    { name: 'names below the cut are occluded', qname: 'hidden.child.deleg.test', qtype: 'A', ...referral },
-    { name: 'apex NS is authoritative', qname: 'deleg.test', qtype: 'NS', answer: ['deleg.test. 3600 NS ns1.deleg.test.'], cache: 'max-age=3600' },
+    {
+      name: 'names below the cut are occluded',
+      qname: 'hidden.child.deleg.test',
+      qtype: 'A',
+      ...referral,
+    },
+    {
+      name: 'apex NS is authoritative',
+      qname: 'deleg.test',
+      qtype: 'NS',
+      answer: ['deleg.test. 3600 NS ns1.deleg.test.'],
+      cache: 'max-age=3600',
+    },
   ])
 
   it('carries the glue of all 20 in-domain name servers, untruncated (RFC 9471)', async () => {
@@ -41,7 +58,10 @@ describe('delegation', () => {
     expect(r.message.tc).toBe(false)
     expect(r.authority).toHaveLength(20)
     expect(r.additional.sort()).toEqual(
-      Array.from({ length: 20 }, (_, i) => `ns${i}.big.deleg.test. 3600 A 192.0.2.${100 + i}`).sort()
+      Array.from(
+        { length: 20 },
+        (_, i) => `ns${i}.big.deleg.test. 3600 A 192.0.2.${100 + i}`
+      ).sort()
     )
   })
 })

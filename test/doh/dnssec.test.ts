@@ -3,7 +3,13 @@
  * DO=1 answers carry RRSIGs that verify with the zone's DNSKEY, compact denial (one NSEC at the
  * query name, NXNAME for a name that does not exist, answered NOERROR), and the DNSKEY at the apex.
  */
-import { generateSigningKey, keyTag, sealPrivateKey, verifyRRset, importPublicKey } from '../../packages/dnssec/src/index.ts'
+import {
+  generateSigningKey,
+  keyTag,
+  sealPrivateKey,
+  verifyRRset,
+  importPublicKey,
+} from '../../packages/dnssec/src/index.ts'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { decodeMessage, encodeQuery } from '../../packages/dns-wire/src/index.ts'
 import { postWire } from './helpers/doh.ts'
@@ -23,12 +29,20 @@ beforeAll(async () => {
   publicKey = key.publicKey
   tag = keyTag(publicKey)
   // seedZone gives every zone the same id; the key is sealed for it with the test secret.
-  const sealed = await sealPrivateKey(key.privatePkcs8, 'test-dnssec-key-encryption-secret', 'd'.repeat(32))
+  const sealed = await sealPrivateKey(
+    key.privatePkcs8,
+    'test-dnssec-key-encryption-secret',
+    'd'.repeat(32)
+  )
   await seedZone('signd.test', ZONE, { dnssec: { keys: [{ tag, publicKey, sealed }] } })
   await seedZone('unsig.test', ZONE)
 })
 
-async function wire(name: string, type: string, edns: { do?: boolean } | undefined): Promise<Uint8Array> {
+async function wire(
+  name: string,
+  type: string,
+  edns: { do?: boolean } | undefined
+): Promise<Uint8Array> {
   const res = await postWire(encodeQuery(name, type, { id: 7, ...(edns ? { edns } : {}) }))
   return new Uint8Array(await res.arrayBuffer())
 }
@@ -39,7 +53,15 @@ const renamed = (bytes: Uint8Array): string => latin1(bytes).replaceAll('signd',
 
 describe('DNSSEC online signing', () => {
   it('answers DO=0 (EDNS or not) byte for byte as the unsigned zone', async () => {
-    const questions: [string, string][] = [['www', 'A'], ['nope', 'A'], ['www', 'MX'], ['x.wild', 'TXT'], ['alias', 'A'], ['', 'SOA'], ['', 'NS']]
+    const questions: [string, string][] = [
+      ['www', 'A'],
+      ['nope', 'A'],
+      ['www', 'MX'],
+      ['x.wild', 'TXT'],
+      ['alias', 'A'],
+      ['', 'SOA'],
+      ['', 'NS'],
+    ]
     for (const [name, type] of questions) {
       for (const edns of [undefined, { do: false }]) {
         const signed = await wire(name ? `${name}.signd.test` : 'signd.test', type, edns)
@@ -57,7 +79,11 @@ describe('DNSSEC online signing', () => {
     expect(msg.answer.filter((rr) => rr.type === 'A').length).toBe(2)
     // Verify through the package's verifier: the codec gives RRSIG rdata as generic hex.
     const raw = rrsig!.data
-    const ok = await verifyRRset({ owner: 'www.signd.test', type: 1, ttl: 300, rdata: ['192.0.2.1', '192.0.2.2'] }, raw, await importPublicKey(publicKey))
+    const ok = await verifyRRset(
+      { owner: 'www.signd.test', type: 1, ttl: 300, rdata: ['192.0.2.1', '192.0.2.2'] },
+      raw,
+      await importPublicKey(publicKey)
+    )
     expect(ok).toBe(true)
   })
 

@@ -6,26 +6,45 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { ask } from './helpers/doh.ts'
 import { seedZone } from './helpers/seed.ts'
 
-const many = Array.from({ length: 60 }, (_, i) => `big 300 IN TXT "${'x'.repeat(200)}-${i}"`).join('\n')
+const many = Array.from({ length: 60 }, (_, i) => `big 300 IN TXT "${'x'.repeat(200)}-${i}"`).join(
+  '\n'
+)
 
 beforeAll(() =>
-  seedZone('edns.test', `
+  seedZone(
+    'edns.test',
+    `
 @      3600 IN SOA ns1 hostmaster 1 7200 3600 1209600 300
 www     300 IN A   192.0.2.1
 ${many}
-`)
+`
+  )
 )
 
 describe('EDNS', () => {
   it.each(['GET', 'POST'] as const)('echoes OPT with payload 1232 and DO (%s)', async (method) => {
     const r = await ask('www.edns.test', 'A', { method, edns: { payload: 4096, do: true } })
     expect(r.rcode).toBe('NOERROR')
-    expect(r.message.opt).toEqual({ payload: 1232, extendedRcode: 0, version: 0, do: true, options: [] })
+    expect(r.message.opt).toEqual({
+      payload: 1232,
+      extendedRcode: 0,
+      version: 0,
+      do: true,
+      options: [],
+    })
     expect(r.answer).toEqual(['www.edns.test. 300 A 192.0.2.1'])
   })
 
   it('DO clear is echoed clear; EDNS options are ignored', async () => {
-    const r = await ask('www.edns.test', 'A', { edns: { do: false, options: [[10, new Uint8Array(8)], [8, new Uint8Array([0, 1, 24, 0, 192, 0, 2])]] } })
+    const r = await ask('www.edns.test', 'A', {
+      edns: {
+        do: false,
+        options: [
+          [10, new Uint8Array(8)],
+          [8, new Uint8Array([0, 1, 24, 0, 192, 0, 2])],
+        ],
+      },
+    })
     expect(r.message.opt?.do).toBe(false)
     expect(r.answer).toHaveLength(1)
   })
@@ -58,6 +77,13 @@ describe('EDNS', () => {
 
   it('echoes id, RD and CD', async () => {
     const r = await ask('www.edns.test', 'A', { id: 0xbeef, rd: false, cd: true, method: 'POST' })
-    expect(r.message).toMatchObject({ id: 0xbeef, qr: true, rd: false, cd: true, ra: false, aa: true })
+    expect(r.message).toMatchObject({
+      id: 0xbeef,
+      qr: true,
+      rd: false,
+      cd: true,
+      ra: false,
+      aa: true,
+    })
   })
 })

@@ -15,25 +15,77 @@ const header12 = new Uint8Array([0x12, 0x34, 0x01, 0x00, 0, 0, 0, 0, 0, 0, 0, 0]
 const big = new Uint8Array(65536)
 big.set(query)
 
-const cases: { name: string; request: () => Promise<Response>; status: number; allow?: string }[] = [
-  { name: 'GET without dns or name', request: () => fetchDoh(BASE), status: 400 },
-  { name: 'GET with an empty dns', request: () => fetchDoh(`${BASE}?dns=`), status: 400 },
-  { name: 'GET dns not base64url (+ and /)', request: () => fetchDoh(`${BASE}?dns=${btoa('\xfb\xff\xfe').replace(/=+$/, '')}`), status: 400 },
-  { name: 'GET dns with a bad character', request: () => fetchDoh(`${BASE}?dns=AAAA*AAA`), status: 400 },
-  { name: 'GET dns of impossible length', request: () => fetchDoh(`${BASE}?dns=AAAAA`), status: 400 },
-  { name: 'GET dns shorter than a header', request: () => getWire(new Uint8Array(11)), status: 400 },
-  { name: 'GET dns over 65,535 bytes', request: () => getWire(big), status: 413 },
-  { name: 'POST empty body', request: () => postWire(new Uint8Array(0)), status: 400 },
-  { name: 'POST body shorter than a header', request: () => postWire(new Uint8Array([1, 2, 3])), status: 400 },
-  { name: 'POST body over 65,535 bytes', request: () => postWire(big), status: 413 },
-  { name: 'POST without content type', request: () => fetchDoh(BASE, { method: 'POST', body: query }), status: 415 },
-  { name: 'POST as JSON', request: () => postWire(query, { 'content-type': 'application/json' }), status: 415 },
-  { name: 'POST as dns-json', request: () => postWire(query, { 'content-type': 'application/dns-json' }), status: 415 },
-  { name: 'PUT', request: () => fetchDoh(BASE, { method: 'PUT', body: query }), status: 405, allow: 'GET, HEAD, POST, OPTIONS' },
-  { name: 'DELETE', request: () => fetchDoh(BASE, { method: 'DELETE' }), status: 405, allow: 'GET, HEAD, POST, OPTIONS' },
-  { name: 'PATCH', request: () => fetchDoh(BASE, { method: 'PATCH', body: query }), status: 405, allow: 'GET, HEAD, POST, OPTIONS' },
-  { name: 'another path', request: () => fetchDoh('https://doh.test/resolve?name=x'), status: 404 },
-]
+const cases: { name: string; request: () => Promise<Response>; status: number; allow?: string }[] =
+  [
+    { name: 'GET without dns or name', request: () => fetchDoh(BASE), status: 400 },
+    { name: 'GET with an empty dns', request: () => fetchDoh(`${BASE}?dns=`), status: 400 },
+    {
+      name: 'GET dns not base64url (+ and /)',
+      request: () => fetchDoh(`${BASE}?dns=${btoa('\xfb\xff\xfe').replace(/=+$/, '')}`),
+      status: 400,
+    },
+    {
+      name: 'GET dns with a bad character',
+      request: () => fetchDoh(`${BASE}?dns=AAAA*AAA`),
+      status: 400,
+    },
+    {
+      name: 'GET dns of impossible length',
+      request: () => fetchDoh(`${BASE}?dns=AAAAA`),
+      status: 400,
+    },
+    {
+      name: 'GET dns shorter than a header',
+      request: () => getWire(new Uint8Array(11)),
+      status: 400,
+    },
+    { name: 'GET dns over 65,535 bytes', request: () => getWire(big), status: 413 },
+    { name: 'POST empty body', request: () => postWire(new Uint8Array(0)), status: 400 },
+    {
+      name: 'POST body shorter than a header',
+      request: () => postWire(new Uint8Array([1, 2, 3])),
+      status: 400,
+    },
+    { name: 'POST body over 65,535 bytes', request: () => postWire(big), status: 413 },
+    {
+      name: 'POST without content type',
+      request: () => fetchDoh(BASE, { method: 'POST', body: query }),
+      status: 415,
+    },
+    {
+      name: 'POST as JSON',
+      request: () => postWire(query, { 'content-type': 'application/json' }),
+      status: 415,
+    },
+    {
+      name: 'POST as dns-json',
+      request: () => postWire(query, { 'content-type': 'application/dns-json' }),
+      status: 415,
+    },
+    {
+      name: 'PUT',
+      request: () => fetchDoh(BASE, { method: 'PUT', body: query }),
+      status: 405,
+      allow: 'GET, HEAD, POST, OPTIONS',
+    },
+    {
+      name: 'DELETE',
+      request: () => fetchDoh(BASE, { method: 'DELETE' }),
+      status: 405,
+      allow: 'GET, HEAD, POST, OPTIONS',
+    },
+    {
+      name: 'PATCH',
+      request: () => fetchDoh(BASE, { method: 'PATCH', body: query }),
+      status: 405,
+      allow: 'GET, HEAD, POST, OPTIONS',
+    },
+    {
+      name: 'another path',
+      request: () => fetchDoh('https://doh.test/resolve?name=x'),
+      status: 404,
+    },
+  ]
 
 describe('HTTP errors', () => {
   it.each(cases)('$name → $status', async ({ request, status, allow }) => {
@@ -81,9 +133,26 @@ const formerr: { name: string; bytes: Uint8Array }[] = [
   { name: 'header only (no question)', bytes: header12 },
   { name: 'truncated question', bytes: query.subarray(0, query.length - 2) },
   { name: 'trailing garbage', bytes: new Uint8Array([...query, 0xde, 0xad]) },
-  { name: 'two questions', bytes: (() => { const b = new Uint8Array([...query]); b[5] = 2; return b })() },
-  { name: 'a response (QR set)', bytes: (() => { const b = new Uint8Array([...query]); b[2] = (b[2] as number) | 0x80; return b })() },
-  { name: 'compression pointer loop', bytes: new Uint8Array([0x12, 0x34, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0xc0, 12, 0, 1, 0, 1]) },
+  {
+    name: 'two questions',
+    bytes: (() => {
+      const b = new Uint8Array([...query])
+      b[5] = 2
+      return b
+    })(),
+  },
+  {
+    name: 'a response (QR set)',
+    bytes: (() => {
+      const b = new Uint8Array([...query])
+      b[2] = (b[2] as number) | 0x80
+      return b
+    })(),
+  },
+  {
+    name: 'compression pointer loop',
+    bytes: new Uint8Array([0x12, 0x34, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0xc0, 12, 0, 1, 0, 1]),
+  },
   { name: 'label longer than 63', bytes: labelOf64() },
 ]
 

@@ -6,16 +6,24 @@ import { BASE, askJson, fetchDoh, getJson } from './helpers/doh.ts'
 import { seedZone } from './helpers/seed.ts'
 
 beforeAll(() =>
-  seedZone('json.test', `
+  seedZone(
+    'json.test',
+    `
 @      3600 IN SOA  ns1 hostmaster 1 7200 3600 1209600 300
 www     300 IN A    192.0.2.1
 www     600 IN AAAA 2001:db8::1
 txt     300 IN TXT  "v=spf1 -all" "second string"
 mx      300 IN MX   10 mail.json.test.
-`)
+`
+  )
 )
 
-const SOA = { name: 'json.test.', type: 6, TTL: 300, data: 'ns1.json.test. hostmaster.json.test. 1 7200 3600 1209600 300' }
+const SOA = {
+  name: 'json.test.',
+  type: 6,
+  TTL: 300,
+  data: 'ns1.json.test. hostmaster.json.test. 1 7200 3600 1209600 300',
+}
 
 describe('JSON API', () => {
   it('has the Google/Cloudflare fields', async () => {
@@ -37,7 +45,16 @@ describe('JSON API', () => {
 
   it('negative answers: Status 3 and the SOA in Authority, no Answer', async () => {
     const { body, headers } = await askJson('none.json.test', 'A')
-    expect(body).toEqual({ Status: 3, TC: false, RD: true, RA: false, AD: false, CD: false, Question: [{ name: 'none.json.test.', type: 1 }], Authority: [SOA] })
+    expect(body).toEqual({
+      Status: 3,
+      TC: false,
+      RD: true,
+      RA: false,
+      AD: false,
+      CD: false,
+      Question: [{ name: 'none.json.test.', type: 1 }],
+      Authority: [SOA],
+    })
     expect(headers.get('cache-control')).toBe('max-age=300')
   })
 
@@ -56,7 +73,9 @@ describe('JSON API', () => {
 
   it('TXT data is the quoted presentation form', async () => {
     const { body } = await askJson('txt.json.test', 'TXT')
-    expect(body.Answer).toEqual([{ name: 'txt.json.test.', type: 16, TTL: 300, data: '"v=spf1 -all" "second string"' }])
+    expect(body.Answer).toEqual([
+      { name: 'txt.json.test.', type: 16, TTL: 300, data: '"v=spf1 -all" "second string"' },
+    ])
   })
 
   it.each([
@@ -77,16 +96,31 @@ describe('JSON API', () => {
     expect(body.Answer).toEqual([{ name: 'www.json.test.', type: 1, TTL: 300, data: '192.0.2.1' }])
   })
 
-  it.each(['', '0', 'false', '1', 'true'])('do=%s and cd=%s are accepted; CD is echoed', async (v) => {
-    const { status, body } = await askJson('www.json.test', 'A', `&do=${v}&cd=${v}`)
-    expect(status).toBe(200)
-    expect(body.CD).toBe(v === '1' || v === 'true')
-  })
+  it.each(['', '0', 'false', '1', 'true'])(
+    'do=%s and cd=%s are accepted; CD is echoed',
+    async (v) => {
+      const { status, body } = await askJson('www.json.test', 'A', `&do=${v}&cd=${v}`)
+      expect(status).toBe(200)
+      expect(body.CD).toBe(v === '1' || v === 'true')
+    }
+  )
 
   it.each([
-    ['cd', '2', 'Invalid CD flag `2`. Expected to be empty or one of `0`, `false`, `1`, or `true`.'],
-    ['do', 'yes', 'Invalid DO flag `yes`. Expected to be empty or one of `0`, `false`, `1`, or `true`.'],
-    ['cd', 'TRUE', 'Invalid CD flag `TRUE`. Expected to be empty or one of `0`, `false`, `1`, or `true`.'],
+    [
+      'cd',
+      '2',
+      'Invalid CD flag `2`. Expected to be empty or one of `0`, `false`, `1`, or `true`.',
+    ],
+    [
+      'do',
+      'yes',
+      'Invalid DO flag `yes`. Expected to be empty or one of `0`, `false`, `1`, or `true`.',
+    ],
+    [
+      'cd',
+      'TRUE',
+      'Invalid CD flag `TRUE`. Expected to be empty or one of `0`, `false`, `1`, or `true`.',
+    ],
   ])('invalid %s=%s is 400 with the Cloudflare error text', async (flag, value, error) => {
     const { status, body, headers } = await askJson('www.json.test', 'A', `&${flag}=${value}`)
     expect(status).toBe(400)
@@ -110,7 +144,9 @@ describe('JSON API', () => {
   })
 
   it('dns= wins over Accept: application/dns-json (wire answer)', async () => {
-    const res = await fetchDoh(`${BASE}?dns=AAABAAABAAAAAAAAA3d3dwRqc29uBHRlc3QAAAEAAQ`, { headers: { accept: 'application/dns-json' } })
+    const res = await fetchDoh(`${BASE}?dns=AAABAAABAAAAAAAAA3d3dwRqc29uBHRlc3QAAAEAAQ`, {
+      headers: { accept: 'application/dns-json' },
+    })
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toBe('application/dns-message')
   })

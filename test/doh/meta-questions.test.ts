@@ -9,10 +9,13 @@ import { ask, askJson } from './helpers/doh.ts'
 import { seedZone } from './helpers/seed.ts'
 
 beforeAll(() =>
-  seedZone('meta.test', `
+  seedZone(
+    'meta.test',
+    `
 @      3600 IN SOA ns1 hostmaster 1 7200 3600 1209600 300
 www     300 IN A   192.0.2.1
-`)
+`
+  )
 )
 
 describe('questions answered without a zone', () => {
@@ -24,7 +27,9 @@ describe('questions answered without a zone', () => {
       const r = await ask('www.meta.test', 'A', { method, class: qclass, id: 0x4242, edns: {} })
       expect(r.rcode).toBe('REFUSED')
       expect(r.message).toMatchObject({ id: 0x4242, aa: false, answer: [], authority: [] })
-      expect(r.message.question).toEqual([{ name: 'www.meta.test.', type: 'A', typeCode: 1, class: qclass }])
+      expect(r.message.question).toEqual([
+        { name: 'www.meta.test.', type: 'A', typeCode: 1, class: qclass },
+      ])
       expect(r.message.opt).not.toBeNull()
       expect(r.cacheControl).toBe('no-store')
     }

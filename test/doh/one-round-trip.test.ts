@@ -11,12 +11,15 @@ import { decodeMessage, encodeQuery } from '../../packages/dns-wire/src/index.ts
 import { seedZone } from './helpers/seed.ts'
 
 beforeAll(() =>
-  seedZone('trip.test', `
+  seedZone(
+    'trip.test',
+    `
 @      3600 IN SOA ns1 hostmaster 1 7200 3600 1209600 300
 @       300 IN A   192.0.2.10
 www     300 IN A   192.0.2.1
 a.b.c   300 IN A   192.0.2.2
-`)
+`
+  )
 )
 
 /**
@@ -60,7 +63,9 @@ async function askCounting(name: string, type: string) {
 
 describe('KV round trips through the isolate view', () => {
   it('is one view per isolate, whatever the request', () => {
-    expect(zoneView({ ZONES_KV: countingKv().kv, ...ENV })).toBe(zoneView({ ZONES_KV: countingKv().kv, ...ENV }))
+    expect(zoneView({ ZONES_KV: countingKv().kv, ...ENV })).toBe(
+      zoneView({ ZONES_KV: countingKv().kv, ...ENV })
+    )
   })
 
   it('a cold zone: one bulk read finds the zone and the name', async () => {

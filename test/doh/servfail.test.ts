@@ -2,29 +2,49 @@
  * Stored-data problems are the server's fault: SERVFAIL in HTTP 200, never a 5xx, not cached.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
-import { BUCKET_HEADER, bucketKey, bucketOf, encodeBucketText, headKey, zoneKey } from '../../packages/kv-layout/src/index.ts'
+import {
+  BUCKET_HEADER,
+  bucketKey,
+  bucketOf,
+  encodeBucketText,
+  headKey,
+  zoneKey,
+} from '../../packages/kv-layout/src/index.ts'
 import { ask, askJson } from './helpers/doh.ts'
 import { seedRaw, seedZone } from './helpers/seed.ts'
 
 const SOA = '@      3600 IN SOA  ns1 hostmaster 1 7200 3600 1209600 300'
 
 beforeAll(async () => {
-  await seedZone('broken.test', `
+  await seedZone(
+    'broken.test',
+    `
 ${SOA}
 ok      300 IN A    192.0.2.1
-`, { buckets: 16 })
-  await seedZone('badhead.test', `
+`,
+    { buckets: 16 }
+  )
+  await seedZone(
+    'badhead.test',
+    `
 ${SOA}
 ok      300 IN A    192.0.2.1
-`, { buckets: 16 })
-  const b = (label: string): string => bucketKey('broken.test', 16, bucketOf(`${label}.broken.test`, 16))
+`,
+    { buckets: 16 }
+  )
+  const b = (label: string): string =>
+    bucketKey('broken.test', 16, bucketOf(`${label}.broken.test`, 16))
   // Every broken name sits in a bucket of its own, apart from `ok` and the wildcard's bucket.
   const broken = ['rdata', 'notbucket', 'line', 'badset', 'txt']
   expect(new Set([...broken, 'ok', '*'].map(b)).size).toBe(broken.length + 2)
-  const line = (label: string, node: string): string => encodeBucketText('broken.test', [[`${label}.broken.test`, node]])
+  const line = (label: string, node: string): string =>
+    encodeBucketText('broken.test', [[`${label}.broken.test`, node]])
   await seedRaw({
     [b('rdata')]: line('rdata', '[["A",300,["not-an-address"]]]'),
-    [b('notbucket')]: JSON.stringify({ v: 2, nodes: { 'notbucket.broken.test': { v: 1, sets: {} } } }),
+    [b('notbucket')]: JSON.stringify({
+      v: 2,
+      nodes: { 'notbucket.broken.test': { v: 1, sets: {} } },
+    }),
     [b('line')]: `${BUCKET_HEADER}line\t[["A",300,\n`,
     [b('badset')]: line('badset', '[["A","300",["192.0.2.1"]]]'),
     [b('txt')]: line('txt', '[["TXT",300,["\\"unterminated"]]]'),

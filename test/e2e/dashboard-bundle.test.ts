@@ -11,6 +11,9 @@ describe('dashboard bundle', () => {
   it('is up to date with its sources (run `pnpm --filter @edgedns/dashboard build`)', async () => {
     const fresh: string = await bundle()
     expect(fresh.length).toBeGreaterThan(10_000)
-    expect(readFileSync(OUTFILE, 'utf8') === fresh, 'workers/dashboard/public/app.js is stale: run pnpm --filter @edgedns/dashboard build').toBe(true)
+    expect(
+      readFileSync(OUTFILE, 'utf8') === fresh,
+      'workers/dashboard/public/app.js is stale: run pnpm --filter @edgedns/dashboard build'
+    ).toBe(true)
   })
 })

@@ -4,6 +4,7 @@
  * the import preview, token policies and the zone settings form.
  */
 import { describe, expect, it } from 'vitest'
+// prettier-ignore
 // @ts-expect-error plain ESM modules of the dashboard (bundled by workers/dashboard/build.mjs)
 import { bodyFromValues, describeRecord, emptyValues, valuesFromRecord } from '../../workers/dashboard/src/record-types.js'
 // @ts-expect-error plain ESM
@@ -18,24 +19,71 @@ import { settingsErrors, toBody, toValues } from '../../workers/dashboard/src/se
 import { buildPolicies } from '../../workers/dashboard/src/token-policies.js'
 
 const ZONE = 'example.com'
-const rec = (over: object) => ({ id: 'r1', type: 'A', name: `a.${ZONE}`, content: '192.0.2.1', ttl: 1, proxied: false, proxiable: true, ...over })
+const rec = (over: object) => ({
+  id: 'r1',
+  type: 'A',
+  name: `a.${ZONE}`,
+  content: '192.0.2.1',
+  ttl: 1,
+  proxied: false,
+  proxiable: true,
+  ...over,
+})
 
 describe('record bodies from form values', () => {
   it('an SRV record gets its name from service, protocol and host, and numeric data fields', () => {
-    const v = { ...emptyValues('SRV'), name: '@', 'srv.service': '_sip', 'srv.protocol': '_udp', 'data.priority': '10', 'data.weight': '5', 'data.port': '5060', 'data.target': 'sip.example.com' }
-    expect(bodyFromValues(v)).toEqual({ type: 'SRV', name: '_sip._udp', ttl: 1, data: { priority: 10, weight: 5, port: 5060, target: 'sip.example.com' } })
+    const v = {
+      ...emptyValues('SRV'),
+      name: '@',
+      'srv.service': '_sip',
+      'srv.protocol': '_udp',
+      'data.priority': '10',
+      'data.weight': '5',
+      'data.port': '5060',
+      'data.target': 'sip.example.com',
+    }
+    expect(bodyFromValues(v)).toEqual({
+      type: 'SRV',
+      name: '_sip._udp',
+      ttl: 1,
+      data: { priority: 10, weight: 5, port: 5060, target: 'sip.example.com' },
+    })
     expect(bodyFromValues({ ...v, name: 'voice' }).name).toBe('_sip._udp.voice')
   })
 
   it('an SRV record read back splits its name into service, protocol and host', () => {
-    const values = valuesFromRecord(rec({ type: 'SRV', name: `_sip._tcp.voice.${ZONE}`, content: '5 5060 sip.example.com', data: { priority: 10, weight: 5, port: 5060, target: 'sip.example.com' } }), ZONE)
-    expect(values).toMatchObject({ name: 'voice', 'srv.service': '_sip', 'srv.protocol': '_tcp', 'data.port': '5060' })
+    const values = valuesFromRecord(
+      rec({
+        type: 'SRV',
+        name: `_sip._tcp.voice.${ZONE}`,
+        content: '5 5060 sip.example.com',
+        data: { priority: 10, weight: 5, port: 5060, target: 'sip.example.com' },
+      }),
+      ZONE
+    )
+    expect(values).toMatchObject({
+      name: 'voice',
+      'srv.service': '_sip',
+      'srv.protocol': '_tcp',
+      'data.port': '5060',
+    })
   })
 
   it('MX sends a numeric priority, A sends proxied, and an empty number is left for the API to name', () => {
-    expect(bodyFromValues({ ...emptyValues('MX'), name: '@', priority: '10', content: 'mail.example.com' })).toEqual({ type: 'MX', name: '@', ttl: 1, priority: 10, content: 'mail.example.com' })
-    expect(bodyFromValues({ ...emptyValues('A'), name: 'www', content: '192.0.2.1', proxied: true })).toMatchObject({ proxied: true })
-    expect(bodyFromValues({ ...emptyValues('CAA'), 'data.flags': '', 'data.value': 'ca.example' }).data).toEqual({ tag: 'issue', value: 'ca.example' })
+    expect(
+      bodyFromValues({
+        ...emptyValues('MX'),
+        name: '@',
+        priority: '10',
+        content: 'mail.example.com',
+      })
+    ).toEqual({ type: 'MX', name: '@', ttl: 1, priority: 10, content: 'mail.example.com' })
+    expect(
+      bodyFromValues({ ...emptyValues('A'), name: 'www', content: '192.0.2.1', proxied: true })
+    ).toMatchObject({ proxied: true })
+    expect(
+      bodyFromValues({ ...emptyValues('CAA'), 'data.flags': '', 'data.value': 'ca.example' }).data
+    ).toEqual({ tag: 'issue', value: 'ca.example' })
   })
 })
 
@@ -49,13 +97,23 @@ describe('bulk actions', () => {
 
   it('proxy on patches only records that can be proxied and are not yet, and says why the others stay', () => {
     const plan = planBulk({ kind: 'proxy', on: true }, records)
-    expect(plan.body).toEqual({ patches: [{ id: 'a', proxied: true }, { id: 'c', proxied: true }] })
+    expect(plan.body).toEqual({
+      patches: [
+        { id: 'a', proxied: true },
+        { id: 'c', proxied: true },
+      ],
+    })
     expect(plan.title).toBe('Turn proxy on for 2 records')
-    expect(plan.unchanged).toEqual([expect.stringContaining('already proxied'), expect.stringContaining('cannot be proxied')])
+    expect(plan.unchanged).toEqual([
+      expect.stringContaining('already proxied'),
+      expect.stringContaining('cannot be proxied'),
+    ])
   })
 
   it('delete and TTL are one batch each', () => {
-    expect(planBulk({ kind: 'delete' }, records).body).toEqual({ deletes: ['a', 'b', 't', 'c'].map((id) => ({ id })) })
+    expect(planBulk({ kind: 'delete' }, records).body).toEqual({
+      deletes: ['a', 'b', 't', 'c'].map((id) => ({ id })),
+    })
     const ttl = planBulk({ kind: 'ttl', ttl: 300 }, [...records, rec({ id: 'd', ttl: 300 })])
     expect(ttl.body.patches).toHaveLength(4)
     expect(ttl.lines[0]).toBe(`TTL Auto → 300 s: A a.${ZONE} 192.0.2.1`)
@@ -63,19 +121,32 @@ describe('bulk actions', () => {
 
   it('a batch error names the record its source.pointer points at', () => {
     const plan = planBulk({ kind: 'proxy', on: true }, records)
-    const failure = { errors: [{ code: 81044, message: 'Record does not exist', source: { pointer: '/patches/1' } }] }
-    expect(describeBatchErrors(failure, plan)).toEqual([`/patches/1 (A c.${ZONE} 192.0.2.1): Record does not exist (code 81044)`])
+    const failure = {
+      errors: [
+        { code: 81044, message: 'Record does not exist', source: { pointer: '/patches/1' } },
+      ],
+    }
+    expect(describeBatchErrors(failure, plan)).toEqual([
+      `/patches/1 (A c.${ZONE} 192.0.2.1): Record does not exist (code 81044)`,
+    ])
   })
 })
 
 describe('API errors next to their field', () => {
   const keys = ['name', 'ttl', 'proxied', 'comment', 'content', 'priority', 'data.port']
-  const place = (code: number, message: string) => fieldErrors({ errors: [{ code, message }] }, keys)
+  const place = (code: number, message: string) =>
+    fieldErrors({ errors: [{ code, message }] }, keys)
   it('maps codes and data paths to fields, the rest to the form', () => {
-    expect(place(9005, 'Content for A record is invalid')).toEqual({ content: 'Content for A record is invalid' })
-    expect(place(9036, 'data.port must be an integer between 0 and 65535')).toHaveProperty(['data.port'])
+    expect(place(9005, 'Content for A record is invalid')).toEqual({
+      content: 'Content for A record is invalid',
+    })
+    expect(place(9036, 'data.port must be an integer between 0 and 65535')).toHaveProperty([
+      'data.port',
+    ])
     expect(place(81053, 'A CNAME record cannot coexist')).toHaveProperty('name')
-    expect(place(9021, 'TTL must be between 60 and 86400 seconds, or 1 for Automatic')).toHaveProperty('ttl')
+    expect(
+      place(9021, 'TTL must be between 60 and 86400 seconds, or 1 for Automatic')
+    ).toHaveProperty('ttl')
     expect(place(9041, 'not proxiable')).toHaveProperty('proxied')
     expect(place(10000, 'Authentication error')).toEqual({ _form: 'Authentication error' })
   })
@@ -85,7 +156,10 @@ describe('import preview', () => {
   it('lists what will be created and skips the SOA and apex NS the zone keeps', () => {
     const text = `$TTL 300\n@ IN SOA ns1.x. h.x. 1 2 3 4 5\n@ IN NS ns1.other.\nwww IN A 192.0.2.1\nsub IN NS ns.sub\n`
     const { create, skipped } = previewImport(text, ZONE)
-    expect(create.map((e: any) => `${e.name} ${e.type}`)).toEqual([`www.${ZONE} A`, `sub.${ZONE} NS`])
+    expect(create.map((e: any) => `${e.name} ${e.type}`)).toEqual([
+      `www.${ZONE} A`,
+      `sub.${ZONE} NS`,
+    ])
     expect(skipped.map((e: any) => e.type)).toEqual(['SOA', 'NS'])
   })
 
@@ -101,29 +175,68 @@ describe('token policies', () => {
   ]
   const zone = { id: 'z1', account: { id: 'acc' } }
   it('zone permissions on one zone or every zone of the account; token permissions on the account', () => {
-    expect(buildPolicies(groups, ['dr'], 'zone', zone)).toEqual([{ effect: 'allow', permission_groups: [{ id: 'dr' }], resources: { 'com.cloudflare.api.account.zone.z1': '*' } }])
+    expect(buildPolicies(groups, ['dr'], 'zone', zone)).toEqual([
+      {
+        effect: 'allow',
+        permission_groups: [{ id: 'dr' }],
+        resources: { 'com.cloudflare.api.account.zone.z1': '*' },
+      },
+    ])
     expect(buildPolicies(groups, ['dr', 'tw'], 'account', zone)).toEqual([
-      { effect: 'allow', permission_groups: [{ id: 'dr' }], resources: { 'com.cloudflare.api.account.acc': { 'com.cloudflare.api.account.zone.*': '*' } } },
-      { effect: 'allow', permission_groups: [{ id: 'tw' }], resources: { 'com.cloudflare.api.account.acc': '*' } },
+      {
+        effect: 'allow',
+        permission_groups: [{ id: 'dr' }],
+        resources: {
+          'com.cloudflare.api.account.acc': { 'com.cloudflare.api.account.zone.*': '*' },
+        },
+      },
+      {
+        effect: 'allow',
+        permission_groups: [{ id: 'tw' }],
+        resources: { 'com.cloudflare.api.account.acc': '*' },
+      },
     ])
   })
 })
 
 describe('zone settings form', () => {
-  const settings = { ns_ttl: 86400, soa: { mname: 'ns1.x', rname: 'h.x', refresh: 1, retry: 2, expire: 3, min_ttl: 4, ttl: 5 }, proxy_addresses: { ipv4: ['192.0.2.1', '192.0.2.2'], ipv6: [] } }
+  const settings = {
+    ns_ttl: 86400,
+    soa: { mname: 'ns1.x', rname: 'h.x', refresh: 1, retry: 2, expire: 3, min_ttl: 4, ttl: 5 },
+    proxy_addresses: { ipv4: ['192.0.2.1', '192.0.2.2'], ipv6: [] },
+  }
   it('round-trips the API settings through the form values', () => {
     expect(toBody(toValues(settings))).toEqual(settings)
   })
   it('puts an error on the field whose path starts the message, not on one that merely ends the same', () => {
-    expect(settingsErrors({ errors: [{ code: 9021, message: 'ns_ttl: TTL must be 1 or 60–86400' }] })).toEqual({ ns_ttl: 'ns_ttl: TTL must be 1 or 60–86400' })
-    expect(settingsErrors({ errors: [{ code: 9000, message: 'proxy_addresses.ipv4.1: not an IPv4 address' }] })).toHaveProperty(['proxy_addresses.ipv4'])
-    expect(settingsErrors({ errors: [{ code: 9000, message: 'something else' }] })).toEqual({ _form: 'something else' })
+    expect(
+      settingsErrors({ errors: [{ code: 9021, message: 'ns_ttl: TTL must be 1 or 60–86400' }] })
+    ).toEqual({ ns_ttl: 'ns_ttl: TTL must be 1 or 60–86400' })
+    expect(
+      settingsErrors({
+        errors: [{ code: 9000, message: 'proxy_addresses.ipv4.1: not an IPv4 address' }],
+      })
+    ).toHaveProperty(['proxy_addresses.ipv4'])
+    expect(settingsErrors({ errors: [{ code: 9000, message: 'something else' }] })).toEqual({
+      _form: 'something else',
+    })
   })
 })
 
 describe('record descriptions', () => {
   it('show the priority that MX, URI and SRV keep outside their content', () => {
-    expect(describeRecord(rec({ type: 'SRV', name: `_sip._tcp.${ZONE}`, content: '5 5060 sip.example.com', priority: 10 }))).toBe(`SRV _sip._tcp.${ZONE} 10 5 5060 sip.example.com`)
-    expect(describeRecord(rec({ type: 'HTTPS', content: '1 . alpn="h2"', priority: 1 }))).toBe(`HTTPS a.${ZONE} 1 . alpn="h2"`)
+    expect(
+      describeRecord(
+        rec({
+          type: 'SRV',
+          name: `_sip._tcp.${ZONE}`,
+          content: '5 5060 sip.example.com',
+          priority: 10,
+        })
+      )
+    ).toBe(`SRV _sip._tcp.${ZONE} 10 5 5060 sip.example.com`)
+    expect(describeRecord(rec({ type: 'HTTPS', content: '1 . alpn="h2"', priority: 1 }))).toBe(
+      `HTTPS a.${ZONE} 1 . alpn="h2"`
+    )
   })
 })

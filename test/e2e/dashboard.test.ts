@@ -3,7 +3,13 @@
  * real stack the e2e global setup starts. Screenshots of the main views go to docs/screenshots/.
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs'
-import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core'
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type Page,
+  type Request,
+} from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 
 const CHROMIUM = '/usr/bin/chromium'
@@ -22,8 +28,17 @@ interface Envelope {
   errors: { code: number; message: string }[]
 }
 
-async function call(method: string, path: string, body?: object, bearer = token): Promise<Envelope> {
-  const res = await fetch(`${base}/client/v4${path}`, { method, headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined })
+async function call(
+  method: string,
+  path: string,
+  body?: object,
+  bearer = token
+): Promise<Envelope> {
+  const res = await fetch(`${base}/client/v4${path}`, {
+    method,
+    headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+    body: body ? JSON.stringify(body) : undefined,
+  })
   return (await res.json()) as Envelope
 }
 
@@ -38,7 +53,8 @@ const shot = (name: string) => page.screenshot({ path: `${SHOTS}/${name}.png` })
 async function batchCallsDuring(action: () => Promise<void>): Promise<Request[]> {
   const seen: Request[] = []
   const onRequest = (r: Request) => {
-    if (r.method() === 'POST' && r.url().endsWith(`/zones/${zone.id}/dns_records/batch`)) seen.push(r)
+    if (r.method() === 'POST' && r.url().endsWith(`/zones/${zone.id}/dns_records/batch`))
+      seen.push(r)
   }
   page.on('request', onRequest)
   try {
@@ -60,10 +76,19 @@ async function search(text: string, total: number | null) {
   await expect
     .poll(
       async () => {
-        if ((await page.locator('table.records').getAttribute('aria-busy')) !== 'false') return false
-        if (!new RegExp(`· ${total.toLocaleString('en')} total`).test(await page.locator('.page-info').innerText())) return false
+        if ((await page.locator('table.records').getAttribute('aria-busy')) !== 'false')
+          return false
+        if (
+          !new RegExp(`· ${total.toLocaleString('en')} total`).test(
+            await page.locator('.page-info').innerText()
+          )
+        )
+          return false
         const rows = await page.locator('table.records tbody tr').allInnerTexts()
-        return total === 0 || (rows.length > 0 && rows.every((r) => r.toLowerCase().includes(text.toLowerCase())))
+        return (
+          total === 0 ||
+          (rows.length > 0 && rows.every((r) => r.toLowerCase().includes(text.toLowerCase())))
+        )
       },
       { timeout: 15_000 }
     )
@@ -93,13 +118,23 @@ async function pickZone(p: Page, name: string) {
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error('chromium is not installed: apt-get install chromium (.ci/run does this)')
+  if (!existsSync(CHROMIUM))
+    throw new Error('chromium is not installed: apt-get install chromium (.ci/run does this)')
   mkdirSync(SHOTS, { recursive: true })
   const name = `ui-${Date.now().toString(36)}.example`
   zone = (await call('POST', '/zones', { name })).result
   const posts = [
-    ...Array.from({ length: 60 }, (_, i) => ({ type: 'A', name: `bulk-${String(i).padStart(3, '0')}`, content: `198.51.100.${i + 1}`, ttl: 300 })),
-    ...Array.from({ length: 10 }, (_, i) => ({ type: 'A', name: `px-${i}`, content: `203.0.113.${i + 1}` })),
+    ...Array.from({ length: 60 }, (_, i) => ({
+      type: 'A',
+      name: `bulk-${String(i).padStart(3, '0')}`,
+      content: `198.51.100.${i + 1}`,
+      ttl: 300,
+    })),
+    ...Array.from({ length: 10 }, (_, i) => ({
+      type: 'A',
+      name: `px-${i}`,
+      content: `203.0.113.${i + 1}`,
+    })),
     { type: 'A', name: 'www', content: '192.0.2.80' },
     { type: 'A', name: 'edit-me', content: '192.0.2.10' },
     { type: 'TXT', name: 'ttl-a', content: 'one' },
@@ -108,8 +143,15 @@ beforeAll(async () => {
   ]
   const seeded = await call('POST', `/zones/${zone.id}/dns_records/batch`, { posts })
   expect(seeded.success, JSON.stringify(seeded.errors)).toBe(true)
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] })
-  context = await browser.newContext({ viewport: { width: 1280, height: 860 }, acceptDownloads: true })
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox'],
+  })
+  context = await browser.newContext({
+    viewport: { width: 1280, height: 860 },
+    acceptDownloads: true,
+  })
   page = await context.newPage()
 })
 
@@ -138,10 +180,17 @@ describe('dashboard', () => {
   it('deletes 50 selected records in one batch call after a confirmation that lists them', async () => {
     await search('bulk-', 60)
     await page.getByLabel('Select all records on this page').check()
-    await expect.poll(() => page.getByRole('region', { name: 'Bulk actions' }).innerText()).toContain('50 selected')
-    await page.getByRole('region', { name: 'Bulk actions' }).getByRole('button', { name: 'Delete' }).click()
+    await expect
+      .poll(() => page.getByRole('region', { name: 'Bulk actions' }).innerText())
+      .toContain('50 selected')
+    await page
+      .getByRole('region', { name: 'Bulk actions' })
+      .getByRole('button', { name: 'Delete' })
+      .click()
     const dialog = page.getByRole('dialog', { name: 'Delete 50 records' })
-    await expect.poll(() => dialog.getByRole('list', { name: 'Changes' }).locator('li').count()).toBe(50)
+    await expect
+      .poll(() => dialog.getByRole('list', { name: 'Changes' }).locator('li').count())
+      .toBe(50)
     expect(await dialog.innerText()).toContain(`Delete A bulk-000.${zone.name} 198.51.100.1`)
     await shot('bulk-confirm')
     const calls = await batchCallsDuring(async () => {
@@ -157,14 +206,21 @@ describe('dashboard', () => {
   it('turns the proxy on for 10 records in one batch call', async () => {
     await search('px-', 10)
     await page.getByLabel('Select all records on this page').check()
-    await page.getByRole('region', { name: 'Bulk actions' }).getByRole('button', { name: 'Proxy on' }).click()
+    await page
+      .getByRole('region', { name: 'Bulk actions' })
+      .getByRole('button', { name: 'Proxy on' })
+      .click()
     const dialog = page.getByRole('dialog', { name: 'Turn proxy on for 10 records' })
     const calls = await batchCallsDuring(async () => {
       await dialog.getByRole('button', { name: 'Apply 10 changes' }).click()
-      await expect.poll(() => page.getByTestId('notice').innerText()).toContain('Turn proxy on for 10 records')
+      await expect
+        .poll(() => page.getByTestId('notice').innerText())
+        .toContain('Turn proxy on for 10 records')
     })
     expect(calls).toHaveLength(1)
-    expect(JSON.parse(calls[0]!.postData()!).patches).toEqual(expect.arrayContaining([expect.objectContaining({ proxied: true })]))
+    expect(JSON.parse(calls[0]!.postData()!).patches).toEqual(
+      expect.arrayContaining([expect.objectContaining({ proxied: true })])
+    )
     const px = await records('name.startswith=px-')
     expect(px.map((r) => r.proxied)).toEqual(Array(10).fill(true))
     await expect.poll(() => page.getByRole('switch', { checked: true }).count()).toBe(10)
@@ -182,7 +238,9 @@ describe('dashboard', () => {
     await page.getByRole('button', { name: 'Set TTL' }).click()
     const dialog = page.getByRole('dialog', { name: 'Set TTL to 3600 s on 2 records' })
     await dialog.getByRole('button', { name: 'Apply 2 changes' }).click()
-    await expect.poll(() => dialog.getByRole('alert').innerText()).toMatch(/\/patches\/1 \(TXT ttl-b\..*\): .*81044/)
+    await expect
+      .poll(() => dialog.getByRole('alert').innerText())
+      .toMatch(/\/patches\/1 \(TXT ttl-b\..*\): .*81044/)
     expect(await dialog.innerText()).toContain('Nothing was changed.')
     expect((await records(`name=ttl-a.${zone.name}`))[0].ttl).toBe(1)
     await dialog.getByRole('button', { name: 'Cancel' }).click()
@@ -195,7 +253,9 @@ describe('dashboard', () => {
     await page.getByLabel('Content', { exact: true }).fill('192.0.2.99')
     await page.getByLabel('TTL', { exact: true }).fill('600')
     await page.getByRole('button', { name: 'Save', exact: true }).click()
-    await expect.poll(async () => (await records(`name=edit-me.${zone.name}`))[0]).toMatchObject({ content: '192.0.2.99', ttl: 600 })
+    await expect
+      .poll(async () => (await records(`name=edit-me.${zone.name}`))[0])
+      .toMatchObject({ content: '192.0.2.99', ttl: 600 })
     await expect.poll(() => page.locator('table.records').innerText()).toContain('192.0.2.99')
   })
 
@@ -206,7 +266,9 @@ describe('dashboard', () => {
     await dialog.getByLabel('Priority').fill('10')
     await dialog.getByLabel('Mail server').fill(`mail.${zone.name}`)
     await dialog.getByRole('button', { name: 'Add record' }).click()
-    await expect.poll(async () => (await records('type=MX'))[0]).toMatchObject({ name: zone.name, priority: 10, content: `mail.${zone.name}` })
+    await expect
+      .poll(async () => (await records('type=MX'))[0])
+      .toMatchObject({ name: zone.name, priority: 10, content: `mail.${zone.name}` })
 
     dialog = await openAddForm('SRV')
     await dialog.getByLabel('Service').fill('_sip')
@@ -219,7 +281,12 @@ describe('dashboard', () => {
     await page.setViewportSize({ width: 1280, height: 1000 })
     await shot('record-form-srv')
     await dialog.getByRole('button', { name: 'Add record' }).click()
-    await expect.poll(async () => (await records('type=SRV'))[0]).toMatchObject({ name: `_sip._udp.${zone.name}`, data: { priority: 10, weight: 5, port: 5060, target: `sip.${zone.name}` } })
+    await expect
+      .poll(async () => (await records('type=SRV'))[0])
+      .toMatchObject({
+        name: `_sip._udp.${zone.name}`,
+        data: { priority: 10, weight: 5, port: 5060, target: `sip.${zone.name}` },
+      })
     await page.setViewportSize({ width: 1280, height: 860 })
   })
 
@@ -232,12 +299,15 @@ describe('dashboard', () => {
     await dialog.getByLabel('Tag').selectOption('issuewild')
     await dialog.getByLabel('Value').fill('pki.goog')
     await dialog.getByRole('button', { name: 'Save record' }).click()
-    await expect.poll(async () => (await records('type=CAA'))[0].data).toEqual({ flags: 0, tag: 'issuewild', value: 'pki.goog' })
+    await expect
+      .poll(async () => (await records('type=CAA'))[0].data)
+      .toEqual({ flags: 0, tag: 'issuewild', value: 'pki.goog' })
     await page.getByLabel('Type', { exact: true }).selectOption('')
   })
 
   it('shows an invalid IPv4 address next to its field and changes nothing', async () => {
-    const before = (await call('GET', `/zones/${zone.id}/dns_records?per_page=1`)).result_info.total_count
+    const before = (await call('GET', `/zones/${zone.id}/dns_records?per_page=1`)).result_info
+      .total_count
     const dialog = await openAddForm('A')
     await dialog.getByLabel('Name', { exact: true }).fill('bad-ip')
     await dialog.getByLabel('IPv4 address').fill('192.0.2.300')
@@ -247,18 +317,25 @@ describe('dashboard', () => {
     expect(await dialog.getByLabel('IPv4 address').getAttribute('aria-invalid')).toBe('true')
     await shot('field-error')
     await dialog.getByRole('button', { name: 'Cancel' }).click()
-    expect((await call('GET', `/zones/${zone.id}/dns_records?per_page=1`)).result_info.total_count).toBe(before)
+    expect(
+      (await call('GET', `/zones/${zone.id}/dns_records?per_page=1`)).result_info.total_count
+    ).toBe(before)
   })
 
   it('shows a CNAME conflict next to the name and changes nothing', async () => {
-    const before = (await call('GET', `/zones/${zone.id}/dns_records?per_page=1`)).result_info.total_count
+    const before = (await call('GET', `/zones/${zone.id}/dns_records?per_page=1`)).result_info
+      .total_count
     const dialog = await openAddForm('CNAME')
     await dialog.getByLabel('Name', { exact: true }).fill('www')
     await dialog.getByLabel('Target').fill('elsewhere.example')
     await dialog.getByRole('button', { name: 'Add record' }).click()
-    await expect.poll(() => dialog.locator('[data-field="name"] .error').innerText()).toMatch(/CNAME/)
+    await expect
+      .poll(() => dialog.locator('[data-field="name"] .error').innerText())
+      .toMatch(/CNAME/)
     await dialog.getByRole('button', { name: 'Cancel' }).click()
-    expect((await call('GET', `/zones/${zone.id}/dns_records?per_page=1`)).result_info.total_count).toBe(before)
+    expect(
+      (await call('GET', `/zones/${zone.id}/dns_records?per_page=1`)).result_info.total_count
+    ).toBe(before)
     expect(await records(`name=www.${zone.name}&type=CNAME`)).toHaveLength(0)
   })
 
@@ -274,14 +351,21 @@ describe('dashboard', () => {
       'imp4 IN CNAME imp1',
       '_xmpp._tcp IN SRV 5 0 5222 imp1',
     ].join('\n')
-    await page.getByLabel('Zone file').setInputFiles({ name: 'import.zone', mimeType: 'text/plain', buffer: Buffer.from(file) })
-    await expect.poll(() => page.getByRole('heading', { name: /^Preview/ }).innerText()).toBe('Preview: 5 records to create, 1 skipped')
+    await page
+      .getByLabel('Zone file')
+      .setInputFiles({ name: 'import.zone', mimeType: 'text/plain', buffer: Buffer.from(file) })
+    await expect
+      .poll(() => page.getByRole('heading', { name: /^Preview/ }).innerText())
+      .toBe('Preview: 5 records to create, 1 skipped')
     await shot('import-preview')
     await page.getByRole('button', { name: 'Import 5 records' }).click()
     await expect.poll(() => page.locator('.alert.ok').innerText()).toContain('Imported 5 of')
     expect(await records('name.startswith=imp')).toHaveLength(4)
 
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export zone file' }).click()])
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export zone file' }).click(),
+    ])
     expect(download.suggestedFilename()).toBe(`${zone.name}.zone`)
     const text = readFileSync((await download.path())!, 'utf8')
     expect(text).toMatch(/imp1\S*\s+\d+\s+IN\s+A\s+192\.0\.2\.201/)
@@ -296,13 +380,17 @@ describe('dashboard', () => {
     await refresh.fill('7300')
     await page.getByLabel('NS record TTL (s)').fill('7200')
     await page.getByRole('button', { name: 'Save settings' }).click()
-    await expect.poll(async () => (await call('GET', `/zones/${zone.id}/dns_settings`)).result).toMatchObject({ ns_ttl: 7200, soa: { refresh: 7300 } })
+    await expect
+      .poll(async () => (await call('GET', `/zones/${zone.id}/dns_settings`)).result)
+      .toMatchObject({ ns_ttl: 7200, soa: { refresh: 7300 } })
     await shot('settings')
 
     await page.getByRole('button', { name: 'Audit log' }).click()
     await expect.poll(() => page.locator('table.audit').innerText()).toContain('192.0.2.99')
     expect(await page.locator('table.audit').innerText()).toMatch(/local dev token dev\s+update/)
-    await expect.poll(() => page.getByTestId('propagation').innerText(), { timeout: 30_000 }).toMatch(/Live/)
+    await expect
+      .poll(() => page.getByTestId('propagation').innerText(), { timeout: 30_000 })
+      .toMatch(/Live/)
     await shot('audit')
   })
 
@@ -346,24 +434,36 @@ describe('dashboard', () => {
       await signIn(p, readOnlySecret)
       await pickZone(p, zone.name)
       await expect.poll(() => p.getByTestId('read-only').innerText()).toMatch(/Read-only/)
-      await expect.poll(() => p.locator('table.records').innerText()).toContain(`edit-me.${zone.name}`)
+      await expect
+        .poll(() => p.locator('table.records').innerText())
+        .toContain(`edit-me.${zone.name}`)
       expect(await p.getByRole('button', { name: 'Add record' }).count()).toBe(0)
       expect(await p.getByRole('checkbox').count()).toBe(0)
       expect(await p.getByRole('switch').count()).toBe(0)
       await p.screenshot({ path: `${SHOTS}/read-only.png` })
       await p.getByRole('button', { name: 'API tokens' }).click()
-      await expect.poll(() => p.getByRole('alert').last().innerText()).toMatch(/cannot manage API tokens/)
+      await expect
+        .poll(() => p.getByRole('alert').last().innerText())
+        .toMatch(/cannot manage API tokens/)
       // Revoking the token from the admin page ends its access.
       await page.getByRole('button', { name: 'Revoke read-only viewer' }).click()
       await page.getByRole('dialog').getByRole('button', { name: 'Revoke token' }).click()
-      await expect.poll(async () => (await call('GET', '/user/tokens/verify', undefined, readOnlySecret)).success).toBe(false)
+      await expect
+        .poll(
+          async () => (await call('GET', '/user/tokens/verify', undefined, readOnlySecret)).success
+        )
+        .toBe(false)
     } finally {
       await ctx.close()
     }
   })
 
   it('is usable at phone width', async () => {
-    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })
+    const phone = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+    })
     const p = await phone.newPage()
     try {
       await signIn(p, null)
@@ -371,7 +471,9 @@ describe('dashboard', () => {
       expect(await p.evaluate('document.activeElement?.textContent')).toBe('Skip to content')
       await pickZone(p, zone.name)
       await expect.poll(() => p.locator('table.records').innerText()).toContain('edit-me')
-      const overflow = (await p.evaluate('document.documentElement.scrollWidth - window.innerWidth')) as number
+      const overflow = (await p.evaluate(
+        'document.documentElement.scrollWidth - window.innerWidth'
+      )) as number
       expect(overflow).toBeLessThanOrEqual(0)
       await p.screenshot({ path: `${SHOTS}/phone.png`, fullPage: false })
     } finally {
@@ -380,21 +482,28 @@ describe('dashboard', () => {
   })
 
   it('pages, sorts and searches a 100,000-record zone', async () => {
-    const big = (await call('POST', '/zones', { name: `big-${Date.now().toString(36)}.example` })).result
+    const big = (await call('POST', '/zones', { name: `big-${Date.now().toString(36)}.example` }))
+      .result
     const CHUNK = 3500
     const TOTAL = 100_000
     for (let start = 0; start < TOTAL; start += CHUNK) {
       const posts = Array.from({ length: Math.min(CHUNK, TOTAL - start) }, (_, k) => {
         const i = start + k
         // 200 records a name, so each chunk touches few names and the zone builder's work stays small.
-        return { type: 'TXT', name: `n${Math.floor(i / 200)}`, content: `v${String(i).padStart(6, '0')}` }
+        return {
+          type: 'TXT',
+          name: `n${Math.floor(i / 200)}`,
+          content: `v${String(i).padStart(6, '0')}`,
+        }
       })
       const env = await call('POST', `/zones/${big.id}/dns_records/batch`, { posts })
       expect(env.success, JSON.stringify(env.errors)).toBe(true)
     }
     await page.goto(`${base}/`)
     await pickZone(page, big.name)
-    await expect.poll(() => page.locator('.page-info').innerText(), { timeout: 15_000 }).toContain('100,000 total')
+    await expect
+      .poll(() => page.locator('.page-info').innerText(), { timeout: 15_000 })
+      .toContain('100,000 total')
     const timed = async (what: () => Promise<void>) => {
       const t = Date.now()
       await what()
@@ -402,12 +511,16 @@ describe('dashboard', () => {
     }
     const last = await timed(async () => {
       await page.getByRole('button', { name: 'Last page' }).click()
-      await expect.poll(() => page.locator('.page-info').innerText(), { timeout: 15_000 }).toContain('Page 2,000 of 2,000')
+      await expect
+        .poll(() => page.locator('.page-info').innerText(), { timeout: 15_000 })
+        .toContain('Page 2,000 of 2,000')
     })
     const sorted = await timed(async () => {
       await page.getByRole('button', { name: /^Content/ }).click()
       await page.getByRole('button', { name: /^Content/ }).click()
-      await expect.poll(() => page.locator('table.records tbody tr').first().innerText(), { timeout: 15_000 }).toContain('v099999')
+      await expect
+        .poll(() => page.locator('table.records tbody tr').first().innerText(), { timeout: 15_000 })
+        .toContain('v099999')
     })
     const found = await timed(async () => {
       await search('v054321', 1)

@@ -36,11 +36,13 @@ function stackOf(root: number): Proc[] {
   const all = processes()
   const ownGroup = all.find((p) => p.pid === process.pid)?.pgid
   const pids = new Set([root])
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false
     for (const p of all) if (pids.has(p.ppid) && !pids.has(p.pid)) (pids.add(p.pid), (grew = true))
   }
-  const groups = new Set(all.filter((p) => pids.has(p.pid) && p.pid !== root && p.pgid !== ownGroup).map((p) => p.pgid))
+  const groups = new Set(
+    all.filter((p) => pids.has(p.pid) && p.pid !== root && p.pgid !== ownGroup).map((p) => p.pgid)
+  )
   return all.filter((p) => p.pid !== root && (pids.has(p.pid) || groups.has(p.pgid)))
 }
 
@@ -57,7 +59,11 @@ interface Dev {
  * pnpm's own script, run by this node (no shell shim in between, so a signal reaches pnpm): the
  * pnpm running the tests (`pnpm test`), else the one on PATH.
  */
-const PNPM = [process.execPath, process.env.npm_execpath ?? realpathSync(execFileSync('sh', ['-c', 'command -v pnpm'], { encoding: 'utf8' }).trim())]
+const PNPM = [
+  process.execPath,
+  process.env.npm_execpath ??
+    realpathSync(execFileSync('sh', ['-c', 'command -v pnpm'], { encoding: 'utf8' }).trim()),
+]
 
 /** Starts `pnpm dev` (`via: 'pnpm'`, as a user types it) or the script under node directly. */
 async function startDev(stateDir: string, via: 'pnpm' | 'node' = 'node'): Promise<Dev> {
@@ -66,7 +72,16 @@ async function startDev(stateDir: string, via: 'pnpm' | 'node' = 'node'): Promis
   while (h2Port === port) h2Port = await freePort()
   let dnsPort = await freePort()
   while (dnsPort === port || dnsPort === h2Port) dnsPort = await freePort()
-  const args = ['--port', String(port), '--h2-port', String(h2Port), '--dns-port', String(dnsPort), '--persist-to', stateDir]
+  const args = [
+    '--port',
+    String(port),
+    '--h2-port',
+    String(h2Port),
+    '--dns-port',
+    String(dnsPort),
+    '--persist-to',
+    stateDir,
+  ]
   const [cmd, ...pre] = via === 'pnpm' ? [...PNPM, 'dev'] : [process.execPath, 'scripts/dev.mjs']
   const child = spawn(cmd!, [...pre, ...args], {
     cwd: ROOT,
@@ -80,7 +95,10 @@ async function startDev(stateDir: string, via: 'pnpm' | 'node' = 'node'): Promis
     child.on('exit', (code, signal) => resolve({ code, signal }))
   )
   const dev = { child, port, h2Port, dnsPort, output: () => out, exit }
-  const ready = await Promise.race([waitFor(() => out.includes('edgedns is running'), 150_000), exit.then(() => false)])
+  const ready = await Promise.race([
+    waitFor(() => out.includes('edgedns is running'), 150_000),
+    exit.then(() => false),
+  ])
   if (!ready) throw new Error(`pnpm dev did not start:\n${out}`)
   return dev
 }
@@ -171,30 +189,62 @@ describe('pnpm dev', () => {
     const zones = await api(dev, 'GET', '/zones')
     expect(zones.success).toBe(true)
     expect(zones.result.map((z: { name: string }) => z.name)).not.toContain('example.com')
-    const doh = await fetch(`http://127.0.0.1:${dev.port}/dns-query?name=www.example.com&type=A`, { headers: { accept: 'application/dns-json' } })
+    const doh = await fetch(`http://127.0.0.1:${dev.port}/dns-query?name=www.example.com&type=A`, {
+      headers: { accept: 'application/dns-json' },
+    })
     expect(doh.status).toBe(200)
     expect(((await doh.json()) as { Status: number }).Status).toBe(5) // REFUSED: no zone hosts it any more
     // The classic DNS front answers over UDP and over TCP.
     for (const transport of ['+notcp', '+tcp']) {
-      const dig = execFileSync('dig', ['@127.0.0.1', '-p', String(dev.dnsPort), transport, '+tries=1', '+time=5', 'www.example.com', 'A'], { encoding: 'utf8' })
+      const dig = execFileSync(
+        'dig',
+        [
+          '@127.0.0.1',
+          '-p',
+          String(dev.dnsPort),
+          transport,
+          '+tries=1',
+          '+time=5',
+          'www.example.com',
+          'A',
+        ],
+        { encoding: 'utf8' }
+      )
       expect(dig, transport).toContain('status: REFUSED')
     }
 
     // Every method a path does not serve gets 405 and Allow on the public port, CONNECT included
     // (Miniflare alone answers CONNECT with a 500).
-    const connectDoh = await rawRequest(dev.port, 'CONNECT /dns-query HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
+    const connectDoh = await rawRequest(
+      dev.port,
+      'CONNECT /dns-query HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'
+    )
     expect(connectDoh.head).toMatch(/^HTTP\/1\.1 405 /)
     expect(connectDoh.head).toMatch(/^allow: GET, HEAD, POST, OPTIONS$/im)
-    const connectApi = await rawRequest(dev.port, `CONNECT /client/v4/zones HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TOKEN}\r\n\r\n`)
+    const connectApi = await rawRequest(
+      dev.port,
+      `CONNECT /client/v4/zones HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TOKEN}\r\n\r\n`
+    )
     expect(connectApi.head).toMatch(/^HTTP\/1\.1 405 /)
     expect(connectApi.head).toMatch(/^allow: GET, HEAD, POST$/im)
-    expect(JSON.parse(connectApi.body).errors[0]).toMatchObject({ code: 10405, message: expect.stringContaining('Method CONNECT is not allowed') })
+    expect(JSON.parse(connectApi.body).errors[0]).toMatchObject({
+      code: 10405,
+      message: expect.stringContaining('Method CONNECT is not allowed'),
+    })
     const connectPage = await rawRequest(dev.port, 'CONNECT / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
     expect(connectPage.head).toMatch(/^HTTP\/1\.1 405 /)
     expect(connectPage.head).toMatch(/^allow: GET, HEAD$/im)
-    for (const [method, path, allow] of [['PUT', '/dns-query', 'GET, HEAD, POST, OPTIONS'], ['DELETE', '/', 'GET, HEAD']] as const) {
+    for (const [method, path, allow] of [
+      ['PUT', '/dns-query', 'GET, HEAD, POST, OPTIONS'],
+      ['DELETE', '/', 'GET, HEAD'],
+    ] as const) {
       const res = await fetch(`http://127.0.0.1:${dev.port}${path}`, { method })
-      expect([method, path, res.status, res.headers.get('allow')]).toEqual([method, path, 405, allow])
+      expect([method, path, res.status, res.headers.get('allow')]).toEqual([
+        method,
+        path,
+        405,
+        allow,
+      ])
     }
 
     const code = await expectStopsCleanly(dev, () => dev.child.kill('SIGINT'))
@@ -203,7 +253,9 @@ describe('pnpm dev', () => {
   }, 180_000)
 
   it('SIGTERM to pnpm stops every process pnpm dev started and frees its ports (checked on the first start, in beforeAll)', () => {
-    expect(firstRun.output).toMatch(/edgedns dev: (SIGTERM received|its launcher \(pid \d+\) exited); stopping/)
+    expect(firstRun.output).toMatch(
+      /edgedns dev: (SIGTERM received|its launcher \(pid \d+\) exited); stopping/
+    )
   })
 
   it('wrangler killed with SIGKILL: it exits with a message and stops the workerd runtimes wrangler left orphaned', async () => {
@@ -222,11 +274,15 @@ describe('pnpm dev', () => {
     await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r))
     const port = (busy.address() as { port: number }).port
     try {
-      const out = execFileSync(process.execPath, ['scripts/dev.mjs', '--port', String(port), '--persist-to', stateDir], {
-        cwd: ROOT,
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'pipe'],
-      }).toString()
+      const out = execFileSync(
+        process.execPath,
+        ['scripts/dev.mjs', '--port', String(port), '--persist-to', stateDir],
+        {
+          cwd: ROOT,
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'pipe'],
+        }
+      ).toString()
       expect.unreachable(`pnpm dev started on a busy port:\n${out}`)
     } catch (e) {
       const err = e as { status: number; stderr: string }

@@ -32,10 +32,18 @@ interface Reply {
 }
 
 /** One HTTP/1.1 request (http or https; `ca` verifies a self-signed certificate). */
-const request: (url: string, init?: { method?: string; headers?: Record<string, string>; body?: Buffer | string; ca?: Buffer }) => Promise<Reply> = forward
+const request: (
+  url: string,
+  init?: { method?: string; headers?: Record<string, string>; body?: Buffer | string; ca?: Buffer }
+) => Promise<Reply> = forward
 
 /** The API through the Cloudflare v4 envelope. */
-async function api(stack: Stack, method: string, route: string, body?: unknown): Promise<{ status: number; json: any }> {
+async function api(
+  stack: Stack,
+  method: string,
+  route: string,
+  body?: unknown
+): Promise<{ status: number; json: any }> {
   const res = await request(`${stack.base}/client/v4${route}`, {
     method,
     headers: { authorization: `Bearer ${stack.token}`, 'content-type': 'application/json' },
@@ -71,7 +79,11 @@ async function createZone(stack: Stack, zone: string, records: object[]): Promis
  * /zones/:id/propagation`, when the endpoint exists), then until DoH answers `last` (the DoH
  * isolate caches zone metadata for a few seconds).
  */
-async function propagated(stack: Stack, id: string, last: { name: string; type: string; content: string }): Promise<void> {
+async function propagated(
+  stack: Stack,
+  id: string,
+  last: { name: string; type: string; content: string }
+): Promise<void> {
   const deadline = Date.now() + 60_000
   for (;;) {
     const p = await api(stack, 'GET', `/zones/${id}/propagation`)
@@ -84,16 +96,27 @@ async function propagated(stack: Stack, id: string, last: { name: string; type: 
   const url = `${stack.base}/dns-query?name=${encodeURIComponent(last.name)}&type=${last.type}`
   let seen = ''
   for (;;) {
-    const res = await request(url, { headers: { accept: 'application/dns-json' }, ...(stack.ca ? { ca: stack.ca } : {}) })
+    const res = await request(url, {
+      headers: { accept: 'application/dns-json' },
+      ...(stack.ca ? { ca: stack.ca } : {}),
+    })
     seen = res.body.toString('utf8')
-    if (res.status === 200 && JSON.parse(seen).Answer?.some((a: { data: string }) => a.data.includes(last.content))) return
-    if (Date.now() > deadline) throw new Error(`DoH never answered ${last.name} ${last.type}: ${seen}`)
+    if (
+      res.status === 200 &&
+      JSON.parse(seen).Answer?.some((a: { data: string }) => a.data.includes(last.content))
+    )
+      return
+    if (Date.now() > deadline)
+      throw new Error(`DoH never answered ${last.name} ${last.type}: ${seen}`)
     await sleep(250)
   }
 }
 
 /** The HTTP/2 front `pnpm dev` also runs: h2c (or h2 over TLS) in, HTTP/1.1 to `target`. */
-async function h2Front(target: string, tls?: { key: Buffer; cert: Buffer }): Promise<{ port: number; close: () => void }> {
+async function h2Front(
+  target: string,
+  tls?: { key: Buffer; cert: Buffer }
+): Promise<{ port: number; close: () => void }> {
   return startH2Front({ target, ...(tls ? { tls } : {}) })
 }
 
@@ -103,7 +126,10 @@ async function tool(cmd: 'dig' | 'kdig', args: string[]): Promise<string> {
 }
 
 const line = (owner: string, ttl: number, type: string, data: string) =>
-  new RegExp(`^${owner.replace(/[.*]/g, '\\$&')}\\.\\s+${ttl}\\s+IN\\s+${type}\\s+${data.replace(/[.*"]/g, '\\$&')}$`, 'm')
+  new RegExp(
+    `^${owner.replace(/[.*]/g, '\\$&')}\\.\\s+${ttl}\\s+IN\\s+${type}\\s+${data.replace(/[.*"]/g, '\\$&')}$`,
+    'm'
+  )
 
 describe('dig +http-plain against the local stack', () => {
   const zone = `dig-${suffix}.example`
@@ -148,7 +174,9 @@ describe('dig +http-plain against the local stack', () => {
   it('NXDOMAIN with the SOA in authority', async () => {
     const out = await dig(`+http-plain=/dns-query`, `missing.${zone}`, 'A')
     expect(out).toContain('status: NXDOMAIN')
-    expect(out).toMatch(new RegExp(`^${zone.replace(/\./g, '\\.')}\\.\\s+\\d+\\s+IN\\s+SOA\\s`, 'm'))
+    expect(out).toMatch(
+      new RegExp(`^${zone.replace(/\./g, '\\.')}\\.\\s+\\d+\\s+IN\\s+SOA\\s`, 'm')
+    )
   })
 
   it('REFUSED outside hosted zones', async () => {
@@ -166,10 +194,35 @@ describe('kdig +https against a stack served over HTTPS', () => {
   let stop: (() => void) | undefined
   let front: { port: number; close: () => void } | undefined
   const kdig = (...args: string[]) =>
-    tool('kdig', ['@127.0.0.1', '-p', String(front?.port), `+tls-ca=${certPath}`, '+tls-hostname=localhost', ...args])
+    tool('kdig', [
+      '@127.0.0.1',
+      '-p',
+      String(front?.port),
+      `+tls-ca=${certPath}`,
+      '+tls-hostname=localhost',
+      ...args,
+    ])
 
   beforeAll(async () => {
-    await run('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', keyPath, '-out', certPath])
+    await run('openssl', [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost,IP:127.0.0.1',
+      '-keyout',
+      keyPath,
+      '-out',
+      certPath,
+    ])
     const cert = readFileSync(certPath)
     const key = readFileSync(keyPath)
     const state = path.join(dir, 'state')
@@ -202,7 +255,12 @@ describe('kdig +https against a stack served over HTTPS', () => {
     // www.<zone> A, id 0, RD
     const labels = `www.${zone}`.split('.').flatMap((l) => [l.length, ...Buffer.from(l)])
     const query = Buffer.from([0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, ...labels, 0, 0, 1, 0, 1])
-    const res = await request(`${stack.base}/dns-query`, { method: 'POST', headers: { 'content-type': 'application/dns-message' }, body: query, ca: stack.ca })
+    const res = await request(`${stack.base}/dns-query`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/dns-message' },
+      body: query,
+      ca: stack.ca,
+    })
     expect(res.status).toBe(200)
     expect(res.headers['content-type']).toBe('application/dns-message')
     expect(res.headers['cache-control']).toBe('max-age=300')
@@ -227,6 +285,8 @@ describe('kdig +https against a stack served over HTTPS', () => {
     const out = await kdig('+https=/dns-query', `www.${zone}`, 'MX')
     expect(out).toContain('status: NOERROR')
     expect(out).toMatch(/ANSWER: 0;/)
-    expect(out).toMatch(new RegExp(`^${zone.replace(/\./g, '\\.')}\\.\\s+\\d+\\s+IN\\s+SOA\\s`, 'm'))
+    expect(out).toMatch(
+      new RegExp(`^${zone.replace(/\./g, '\\.')}\\.\\s+\\d+\\s+IN\\s+SOA\\s`, 'm')
+    )
   })
 })

@@ -28,7 +28,10 @@ const dir = mkdtempSync(path.join(tmpdir(), 'edgedns-delv-'))
 async function api(method: string, p: string, body?: unknown): Promise<any> {
   const res = await fetch(`${base}/client/v4${p}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
     body: body ? JSON.stringify(body) : null,
   })
   const json = (await res.json()) as any
@@ -56,17 +59,36 @@ function anchorFile(name: string, keys: { key_tag: number; digest: string }[]): 
 /** delv's verdict line for one question (`fully validated`, `negative response, fully validated`, or the failure). */
 async function delv(anchors: string, name: string, type: string): Promise<string> {
   const qname = name === '@' ? `${zone}.` : `${name}.${zone}.`
-  const args = ['@127.0.0.1', '-p', String(front.port), '-a', anchors, `+root=${zone}.`, '+nocdflag', qname, type]
+  const args = [
+    '@127.0.0.1',
+    '-p',
+    String(front.port),
+    '-a',
+    anchors,
+    `+root=${zone}.`,
+    '+nocdflag',
+    qname,
+    type,
+  ]
   const out = await run('delv', args, { timeout: 20_000 }).then(
     (r) => r.stdout + r.stderr,
     (e) => `${e.stdout ?? ''}${e.stderr ?? ''}`
   )
-  const verdict = out.split('\n').find((l) => /^; (fully validated|negative response|unsigned answer|resolution failed|validation failed)/.test(l))
+  const verdict = out
+    .split('\n')
+    .find((l) =>
+      /^; (fully validated|negative response|unsigned answer|resolution failed|validation failed)/.test(
+        l
+      )
+    )
   return verdict?.replace(/^; /, '') ?? out.trim().split('\n').slice(-3).join(' | ')
 }
 
 /** Runs the questions four at a time; returns `name type → verdict`. */
-async function verdicts(anchors: string, questions: [string, string][]): Promise<Record<string, string>> {
+async function verdicts(
+  anchors: string,
+  questions: [string, string][]
+): Promise<Record<string, string>> {
   const out: Record<string, string> = {}
   for (let i = 0; i < questions.length; i += 4) {
     const batch = questions.slice(i, i + 4)
@@ -81,7 +103,17 @@ const expectAll = (got: Record<string, string>, verdict: string): void => {
 }
 
 async function dig(name: string, type: string, flags: string[] = []): Promise<string> {
-  const r = await run('dig', ['@127.0.0.1', '-p', String(front.port), '+norec', '+nocmd', '+nostats', ...flags, `${name}.${zone}.`, type])
+  const r = await run('dig', [
+    '@127.0.0.1',
+    '-p',
+    String(front.port),
+    '+norec',
+    '+nocmd',
+    '+nostats',
+    ...flags,
+    `${name}.${zone}.`,
+    type,
+  ])
   return r.stdout
 }
 
@@ -91,7 +123,11 @@ beforeAll(async () => {
   zoneId = (await api('POST', '/zones', { name: zone, account: { id: account.id } })).id
   const form = new FormData()
   form.append('file', new Blob([everyTypeZone(zone)]), 'zone.txt')
-  const imported = await fetch(`${base}/client/v4/zones/${zoneId}/dns_records/import`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form })
+  const imported = await fetch(`${base}/client/v4/zones/${zoneId}/dns_records/import`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  })
   expect(imported.status).toBe(200)
   await api('POST', `/zones/${zoneId}/dns_records/batch`, {
     posts: [
@@ -115,19 +151,54 @@ describe('DNSSEC validated by delv through the classic DNS front', () => {
     expect(first.status).toBe('active')
     const anchors = anchorFile('first', [first])
     const got = await verdicts(anchors, [
-      ['@', 'SOA'], ['@', 'NS'], ['@', 'DNSKEY'], ['@', 'A'], ['@', 'MX'], ['@', 'TXT'], ['@', 'CAA'], ['@', 'CERT'],
-      ['@', 'HTTPS'], ['@', 'NAPTR'], ['@', 'SSHFP'], ['www', 'A'], ['www', 'AAAA'], ['alias', 'CNAME'], ['alias', 'A'],
-      ['chain', 'A'], ['alias11.gen', 'A'], ['flat', 'CNAME'], ['mail', 'A'], ['txt', 'TXT'], ['bare', 'TXT'], ['svc', 'SVCB'],
-      ['loc', 'LOC'], ['c0ffee._openpgpkey', 'OPENPGPKEY'], ['ptr', 'PTR'], ['beef._smimecert', 'SMIMEA'],
-      ['_sip._udp', 'SRV'], ['_443._tcp.www', 'TLSA'], ['_http._tcp', 'URI'], ['sub', 'DS'], ['x.wild', 'A'],
-      ['a.b.wild', 'A'], ['abs', 'A'], ['late', 'A'],
+      ['@', 'SOA'],
+      ['@', 'NS'],
+      ['@', 'DNSKEY'],
+      ['@', 'A'],
+      ['@', 'MX'],
+      ['@', 'TXT'],
+      ['@', 'CAA'],
+      ['@', 'CERT'],
+      ['@', 'HTTPS'],
+      ['@', 'NAPTR'],
+      ['@', 'SSHFP'],
+      ['www', 'A'],
+      ['www', 'AAAA'],
+      ['alias', 'CNAME'],
+      ['alias', 'A'],
+      ['chain', 'A'],
+      ['alias11.gen', 'A'],
+      ['flat', 'CNAME'],
+      ['mail', 'A'],
+      ['txt', 'TXT'],
+      ['bare', 'TXT'],
+      ['svc', 'SVCB'],
+      ['loc', 'LOC'],
+      ['c0ffee._openpgpkey', 'OPENPGPKEY'],
+      ['ptr', 'PTR'],
+      ['beef._smimecert', 'SMIMEA'],
+      ['_sip._udp', 'SRV'],
+      ['_443._tcp.www', 'TLSA'],
+      ['_http._tcp', 'URI'],
+      ['sub', 'DS'],
+      ['x.wild', 'A'],
+      ['a.b.wild', 'A'],
+      ['abs', 'A'],
+      ['late', 'A'],
     ])
     expectAll(got, 'fully validated')
   })
 
   it('validates NXDOMAIN, NODATA, an empty non-terminal, wildcard NODATA and a delegation without DS as negative answers', async () => {
     const got = await verdicts(anchorFile('first', [first]), [
-      ['nope', 'A'], ['deep.nope', 'TXT'], ['www', 'TXT'], ['@', 'PTR'], ['_tcp.www', 'A'], ['wild', 'A'], ['x.wild', 'TXT'], ['nods', 'DS'],
+      ['nope', 'A'],
+      ['deep.nope', 'TXT'],
+      ['www', 'TXT'],
+      ['@', 'PTR'],
+      ['_tcp.www', 'A'],
+      ['wild', 'A'],
+      ['x.wild', 'TXT'],
+      ['nods', 'DS'],
     ])
     expectAll(got, 'negative response, fully validated')
   })
@@ -150,12 +221,32 @@ describe('DNSSEC validated by delv through the classic DNS front', () => {
     const rolled = (await api('POST', `/zones/${zoneId}/dnssec/keys`)) as any
     const during = await dnssecSettled()
     expect(during.keys.map((k: any) => k.key_tag)).toEqual([first.key_tag, rolled.key_tag])
-    const sample: [string, string][] = [['@', 'DNSKEY'], ['www', 'A'], ['x.wild', 'A'], ['nope', 'A']]
-    expect(Object.values(await verdicts(anchorFile('old', [first]), sample))).toEqual(['fully validated', 'fully validated', 'fully validated', 'negative response, fully validated'])
-    expect(Object.values(await verdicts(anchorFile('new', [during.keys[1]]), sample))).toEqual(['fully validated', 'fully validated', 'fully validated', 'negative response, fully validated'])
+    const sample: [string, string][] = [
+      ['@', 'DNSKEY'],
+      ['www', 'A'],
+      ['x.wild', 'A'],
+      ['nope', 'A'],
+    ]
+    expect(Object.values(await verdicts(anchorFile('old', [first]), sample))).toEqual([
+      'fully validated',
+      'fully validated',
+      'fully validated',
+      'negative response, fully validated',
+    ])
+    expect(Object.values(await verdicts(anchorFile('new', [during.keys[1]]), sample))).toEqual([
+      'fully validated',
+      'fully validated',
+      'fully validated',
+      'negative response, fully validated',
+    ])
     await api('DELETE', `/zones/${zoneId}/dnssec/keys/${first.key_tag}`)
     await dnssecSettled()
-    expect(Object.values(await verdicts(anchorFile('new', [during.keys[1]]), sample))).toEqual(['fully validated', 'fully validated', 'fully validated', 'negative response, fully validated'])
+    expect(Object.values(await verdicts(anchorFile('new', [during.keys[1]]), sample))).toEqual([
+      'fully validated',
+      'fully validated',
+      'fully validated',
+      'negative response, fully validated',
+    ])
     // The old DS no longer matches any published key: validation must fail.
     expect(await delv(anchorFile('old', [first]), 'www', 'A')).not.toMatch(/fully validated/)
   })
@@ -173,6 +264,16 @@ describe('DNSSEC validated by delv through the classic DNS front', () => {
     expect(www).not.toMatch(/RRSIG|NSEC/)
     // Only the zone's own DNSKEY record (from the imported file) is left at the apex.
     expect(await dig('nope', 'A', ['+dnssec'])).not.toMatch(/RRSIG|NSEC/)
-    expect(await run('dig', ['@127.0.0.1', '-p', String(front.port), '+norec', '+dnssec', `${zone}.`, 'DNSKEY']).then((r) => r.stdout)).toMatch(/ANSWER: 1,/)
+    expect(
+      await run('dig', [
+        '@127.0.0.1',
+        '-p',
+        String(front.port),
+        '+norec',
+        '+dnssec',
+        `${zone}.`,
+        'DNSKEY',
+      ]).then((r) => r.stdout)
+    ).toMatch(/ANSWER: 1,/)
   })
 })

@@ -16,7 +16,18 @@ export default async function setup(project: TestProject) {
   const dir = mkdtempSync(path.join(tmpdir(), 'edgedns-e2e-'))
   applyMigrations(dir)
   // Strict bindings: a production-limit breach fails the request (a 500 or a SERVFAIL) instead of passing locally.
-  const stack = await startStack({ port: await freePort(), persistTo: dir, token: E2E_TOKEN, quiet: true, extraArgs: ['--var', 'STRICT_LIMITS:1', '--var', `DNSSEC_DISABLE_GRACE_SECONDS:${DNSSEC_DISABLE_GRACE_SECONDS}`] })
+  const stack = await startStack({
+    port: await freePort(),
+    persistTo: dir,
+    token: E2E_TOKEN,
+    quiet: true,
+    extraArgs: [
+      '--var',
+      'STRICT_LIMITS:1',
+      '--var',
+      `DNSSEC_DISABLE_GRACE_SECONDS:${DNSSEC_DISABLE_GRACE_SECONDS}`,
+    ],
+  })
   project.provide('stackBase', stack.base)
   project.provide('stackToken', E2E_TOKEN)
   return async () => {

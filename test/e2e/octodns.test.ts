@@ -15,7 +15,11 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 const HERE = path.dirname(fileURLToPath(import.meta.url))
 const ROOT = path.resolve(HERE, '../..')
 const PACKAGES = ['octodns==1.22.0', 'octodns-cloudflare==1.2.0']
-const VENV = path.join(ROOT, 'node_modules/.cache', `octodns-${PACKAGES.join('-').replace(/[^a-z0-9.-]/gi, '_')}`)
+const VENV = path.join(
+  ROOT,
+  'node_modules/.cache',
+  `octodns-${PACKAGES.join('-').replace(/[^a-z0-9.-]/gi, '_')}`
+)
 const PYTHON = path.join(VENV, 'bin/python')
 
 const base = inject('stackBase')
@@ -25,7 +29,8 @@ const token = inject('stackToken')
 function missingPython(): string | null {
   const probe = spawnSync('python3', ['-c', 'import venv, ensurepip'], { encoding: 'utf8' })
   if (probe.error) return 'python3 is not installed (Debian: apt-get install python3 python3-venv)'
-  if (probe.status !== 0) return 'python3 has no working venv/ensurepip module (Debian: apt-get install python3-venv)'
+  if (probe.status !== 0)
+    return 'python3 has no working venv/ensurepip module (Debian: apt-get install python3-venv)'
   return null
 }
 
@@ -34,7 +39,11 @@ function ensureVenv(): void {
   rmSync(VENV, { recursive: true, force: true })
   mkdirSync(path.dirname(VENV), { recursive: true })
   execFileSync('python3', ['-m', 'venv', VENV], { stdio: 'pipe' })
-  execFileSync(path.join(VENV, 'bin/pip'), ['install', '--quiet', '--disable-pip-version-check', ...PACKAGES], { stdio: 'pipe', timeout: 240_000 })
+  execFileSync(
+    path.join(VENV, 'bin/pip'),
+    ['install', '--quiet', '--disable-pip-version-check', ...PACKAGES],
+    { stdio: 'pipe', timeout: 240_000 }
+  )
   writeFileSync(path.join(VENV, '.complete'), PACKAGES.join('\n'))
 }
 
@@ -64,7 +73,10 @@ describe('octoDNS with octodns-cloudflare against the local stack', () => {
     if (skipReason !== null) ctx.skip(`octoDNS round trip skipped: ${skipReason}`)
     const zone = `octodns-${Date.now().toString(36)}.example`
     const accounts = await api('GET', '/accounts')
-    const created = await api('POST', '/zones', { name: zone, account: { id: accounts.result[0].id } })
+    const created = await api('POST', '/zones', {
+      name: zone,
+      account: { id: accounts.result[0].id },
+    })
     expect(created.success, JSON.stringify(created)).toBe(true)
 
     const zones = path.join(work, 'zones')
@@ -96,13 +108,34 @@ describe('octoDNS with octodns-cloudflare against the local stack', () => {
       timeout: 60_000,
     })
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0)
-    const counts = JSON.parse(run.stdout.trim().split('\n').pop()!) as { applied: number; second_plan: number }
+    const counts = JSON.parse(run.stdout.trim().split('\n').pop()!) as {
+      applied: number
+      second_plan: number
+    }
     expect(counts.applied).toBe(17)
     expect(counts.second_plan, run.stderr).toBe(0)
 
-    const records = (await api('GET', `/zones/${created.result.id}/dns_records?per_page=100`)).result as any[]
+    const records = (await api('GET', `/zones/${created.result.id}/dns_records?per_page=100`))
+      .result as any[]
     expect(new Set(records.map((r) => r.type))).toEqual(
-      new Set(['CNAME', 'A', 'AAAA', 'TXT', 'MX', 'CAA', 'LOC', 'SSHFP', 'HTTPS', 'SVCB', 'SRV', 'NAPTR', 'PTR', 'NS', 'DS', 'TLSA'])
+      new Set([
+        'CNAME',
+        'A',
+        'AAAA',
+        'TXT',
+        'MX',
+        'CAA',
+        'LOC',
+        'SSHFP',
+        'HTTPS',
+        'SVCB',
+        'SRV',
+        'NAPTR',
+        'PTR',
+        'NS',
+        'DS',
+        'TLSA',
+      ])
     )
     expect(records.find((r) => r.type === 'SVCB').data.target).toBe('pool.example.net.')
   })

@@ -23,7 +23,9 @@ afterAll(async () => {
 })
 
 async function dohStatus(base: string): Promise<number> {
-  const res = await fetch(`${base}/dns-query?name=www.example.com&type=A`, { headers: { accept: 'application/dns-json' } })
+  const res = await fetch(`${base}/dns-query?name=www.example.com&type=A`, {
+    headers: { accept: 'application/dns-json' },
+  })
   await res.arrayBuffer()
   return res.status
 }
@@ -31,12 +33,16 @@ async function dohStatus(base: string): Promise<number> {
 describe('npx wrangler dev at the repository root', () => {
   it('answers /client/v4/zones and /dns-query on an empty state directory with no migration step', async () => {
     const port = await freePort()
-    const child = spawn(WRANGLER, ['dev', '--ip', '127.0.0.1', '--port', String(port), '--persist-to', stateDir], {
-      cwd: ROOT,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
-    })
+    const child = spawn(
+      WRANGLER,
+      ['dev', '--ip', '127.0.0.1', '--port', String(port), '--persist-to', stateDir],
+      {
+        cwd: ROOT,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+      }
+    )
     group = child.pid!
     let log = ''
     child.stdout!.on('data', (d) => (log += d))
@@ -55,19 +61,28 @@ describe('npx wrangler dev at the repository root', () => {
     // The first API requests arrive together on the unmigrated database.
     const first = await Promise.all(
       Array.from({ length: 8 }, () =>
-        fetch(`${base}/client/v4/zones`, { headers: { authorization: 'Bearer dev-token' } }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }))
+        fetch(`${base}/client/v4/zones`, { headers: { authorization: 'Bearer dev-token' } }).then(
+          async (r) => ({ status: r.status, body: (await r.json()) as any })
+        )
       )
     )
-    expect(first.map((r) => r.status), log).toEqual(Array(8).fill(200))
+    expect(
+      first.map((r) => r.status),
+      log
+    ).toEqual(Array(8).fill(200))
     expect(first[0]!.body).toMatchObject({ success: true, result: [] })
-    expect(log).toContain(`applied ${BUNDLED_MIGRATIONS.length} D1 migration(s) to the local database`)
+    expect(log).toContain(
+      `applied ${BUNDLED_MIGRATIONS.length} D1 migration(s) to the local database`
+    )
 
     // The default account exists (a migration seeds it): a zone can be created in it.
-    const zone = (await (await fetch(`${base}/client/v4/zones`, {
-      method: 'POST',
-      headers: { authorization: 'Bearer dev-token', 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'root-dev.example' }),
-    })).json()) as any
+    const zone = (await (
+      await fetch(`${base}/client/v4/zones`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer dev-token', 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'root-dev.example' }),
+      })
+    ).json()) as any
     expect(zone.success, JSON.stringify(zone)).toBe(true)
 
     await stopGroup(group)

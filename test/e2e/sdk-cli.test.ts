@@ -15,13 +15,18 @@ const dir = mkdtempSync(path.join(tmpdir(), 'edgedns-cli-'))
 let zone = ''
 
 function cli(...args: string[]) {
-  const r = spawnSync(NODE, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, EDGEDNS_URL: inject('stackBase'), EDGEDNS_TOKEN: inject('stackToken') } })
+  const r = spawnSync(NODE, [BIN, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, EDGEDNS_URL: inject('stackBase'), EDGEDNS_TOKEN: inject('stackToken') },
+  })
   return { code: r.status, out: r.stdout, err: r.stderr }
 }
 
 beforeAll(async () => {
   zone = `cli-${Date.now().toString(36)}.example`
-  await new EdgeDns({ baseUrl: inject('stackBase'), token: inject('stackToken') }).zones.create({ name: zone })
+  await new EdgeDns({ baseUrl: inject('stackBase'), token: inject('stackToken') }).zones.create({
+    name: zone,
+  })
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
@@ -40,7 +45,16 @@ describe('edgedns CLI', () => {
 
   it('applies a batch file in chunks with a progress line per chunk', () => {
     const batch = path.join(dir, 'batch.json')
-    writeFileSync(batch, JSON.stringify({ posts: Array.from({ length: 5 }, (_, i) => ({ type: 'TXT', name: `t${i}`, content: `n${i}` })) }))
+    writeFileSync(
+      batch,
+      JSON.stringify({
+        posts: Array.from({ length: 5 }, (_, i) => ({
+          type: 'TXT',
+          name: `t${i}`,
+          content: `n${i}`,
+        })),
+      })
+    )
     const res = cli('apply', zone, batch, '--chunk', '2', '--wait', '--timeout', '30')
     expect(res.code, res.err).toBe(0)
     expect(JSON.parse(res.out)).toMatchObject({ posts: 5 })
@@ -56,7 +70,9 @@ describe('edgedns CLI', () => {
     writeFileSync(bad, 'a A 192.0.2.1\n$INCLUDE x\n')
     const res = cli('import', zone, bad)
     expect(res.code).toBe(1)
-    expect(res.err).toContain('line 2, column 1: $INCLUDE directive not allowed (api 400, code 81069)')
+    expect(res.err).toContain(
+      'line 2, column 1: $INCLUDE directive not allowed (api 400, code 81069)'
+    )
     expect(cli('nope').code).toBe(2)
   })
 })

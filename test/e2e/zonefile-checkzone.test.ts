@@ -24,26 +24,33 @@ function hasCheckzone(): boolean {
 }
 
 describe('export → named-checkzone → re-import', () => {
-  it.runIf(hasCheckzone() || process.env.CI)('named-checkzone accepts the export and the re-import matches', async () => {
-    const name = `checkzone-${Date.now().toString(36)}.example`
-    const zone = await client.zones.create({ name })
-    const imported = await client.records.import(zone.id, everyTypeZone(name))
-    expect(imported.recs_added).toBe(EVERY_TYPE_RECORDS)
-    const before = await collect(client.records.list(zone.id))
+  it.runIf(hasCheckzone() || process.env.CI)(
+    'named-checkzone accepts the export and the re-import matches',
+    async () => {
+      const name = `checkzone-${Date.now().toString(36)}.example`
+      const zone = await client.zones.create({ name })
+      const imported = await client.records.import(zone.id, everyTypeZone(name))
+      expect(imported.recs_added).toBe(EVERY_TYPE_RECORDS)
+      const before = await collect(client.records.list(zone.id))
 
-    const text = await client.records.export(zone.id)
-    const file = path.join(dir, `${name}.zone`)
-    writeFileSync(file, text)
-    const check = spawnSync('named-checkzone', ['-i', 'full', '-k', 'fail', '-n', 'fail', name, file], { encoding: 'utf8' })
-    expect(check.status, `${check.stdout}\n${check.stderr}\n--- zone file ---\n${text}`).toBe(0)
-    expect(check.stdout).toMatch(/loaded serial \d+/)
-    expect(check.stdout.trim().split('\n').at(-1)).toBe('OK')
+      const text = await client.records.export(zone.id)
+      const file = path.join(dir, `${name}.zone`)
+      writeFileSync(file, text)
+      const check = spawnSync(
+        'named-checkzone',
+        ['-i', 'full', '-k', 'fail', '-n', 'fail', name, file],
+        { encoding: 'utf8' }
+      )
+      expect(check.status, `${check.stdout}\n${check.stderr}\n--- zone file ---\n${text}`).toBe(0)
+      expect(check.stdout).toMatch(/loaded serial \d+/)
+      expect(check.stdout.trim().split('\n').at(-1)).toBe('OK')
 
-    await client.zones.delete(zone.id)
-    const again = await client.zones.create({ name })
-    const second = await client.records.import(again.id, text)
-    expect(second.recs_added).toBe(EVERY_TYPE_RECORDS)
-    const after = await collect(client.records.list(again.id))
-    expect(after.map(comparable).sort()).toEqual(before.map(comparable).sort())
-  })
+      await client.zones.delete(zone.id)
+      const again = await client.zones.create({ name })
+      const second = await client.records.import(again.id, text)
+      expect(second.recs_added).toBe(EVERY_TYPE_RECORDS)
+      const after = await collect(client.records.list(again.id))
+      expect(after.map(comparable).sort()).toEqual(before.map(comparable).sort())
+    }
+  )
 })

@@ -8,6 +8,8 @@ import { takeBreaches } from '../../workers/api/src/platform/strict-bindings.ts'
 afterEach(() => {
   const breaches = takeBreaches()
   if (breaches.length > 0) {
-    throw new Error(`production limits breached during this test:\n${[...new Set(breaches.map((b) => b.message))].join('\n')}`)
+    throw new Error(
+      `production limits breached during this test:\n${[...new Set(breaches.map((b) => b.message))].join('\n')}`
+    )
   }
 })

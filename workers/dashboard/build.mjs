@@ -24,7 +24,9 @@ export async function bundle() {
     legalComments: 'none',
     write: false,
     logLevel: 'silent',
-    banner: { js: '// Built from workers/dashboard/src by workers/dashboard/build.mjs — do not edit.' },
+    banner: {
+      js: '// Built from workers/dashboard/src by workers/dashboard/build.mjs — do not edit.',
+    },
   })
   return out.outputFiles[0].text
 }

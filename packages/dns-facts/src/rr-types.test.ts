@@ -14,7 +14,8 @@ describe('the record-type table', () => {
 
   it('lists the API types alphabetically, none of them meta or opaque', () => {
     expect(API_TYPES).toEqual([...API_TYPES].sort())
-    for (const t of API_TYPES) expect(['meta', 'opaque']).not.toContain(typeFact(TYPE_CODES[t])!.rdata)
+    for (const t of API_TYPES)
+      expect(['meta', 'opaque']).not.toContain(typeFact(TYPE_CODES[t])!.rdata)
   })
 
   it.each([

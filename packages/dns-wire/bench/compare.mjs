@@ -28,26 +28,155 @@ const ITERATIONS = 10_000
 const ours = await import(pathToFileURL(path.join(ROOT, 'packages/dns-wire/src/index.ts')).href)
 const T = ours.TYPE_CODES
 const other = process.argv[2]
-  ? await import(pathToFileURL(path.resolve(process.argv[2], 'packages/dns-wire/src/index.ts')).href)
+  ? await import(
+      pathToFileURL(path.resolve(process.argv[2], 'packages/dns-wire/src/index.ts')).href
+    )
   : undefined
 
 /** The same five exchanges for every codec: [query bytes, our result, dns-packet's sections]. */
 function exchanges() {
   const q = (name, type, edns) =>
-    packet.encode({ type: 'query', id: 0, flags: packet.RECURSION_DESIRED, questions: [{ name, type }], additionals: edns ? [{ type: 'OPT', name: '.', udpPayloadSize: edns.payload ?? 1232, flags: edns.do ? packet.DNSSEC_OK : 0 }] : [] })
-  const soa = { name: 'example.com', type: T.SOA, ttl: 300, rdata: 'ns1.example.com. hostmaster.example.com. 1 7200 3600 1209600 300' }
+    packet.encode({
+      type: 'query',
+      id: 0,
+      flags: packet.RECURSION_DESIRED,
+      questions: [{ name, type }],
+      additionals: edns
+        ? [
+            {
+              type: 'OPT',
+              name: '.',
+              udpPayloadSize: edns.payload ?? 1232,
+              flags: edns.do ? packet.DNSSEC_OK : 0,
+            },
+          ]
+        : [],
+    })
+  const soa = {
+    name: 'example.com',
+    type: T.SOA,
+    ttl: 300,
+    rdata: 'ns1.example.com. hostmaster.example.com. 1 7200 3600 1209600 300',
+  }
   const rr = (name, type, ttl, rdata) => ({ name, type, ttl, rdata })
   return [
-    [q('www.example.com', 'A', { payload: 1232 }), { rcode: 'NOERROR', aa: true, answer: [rr('www.example.com', T.A, 300, '192.0.2.1'), rr('www.example.com', T.A, 300, '192.0.2.2')], authority: [], additional: [] },
-      [{ type: 'A', name: 'www.example.com', ttl: 300, data: '192.0.2.1' }, { type: 'A', name: 'www.example.com', ttl: 300, data: '192.0.2.2' }], [], []],
-    [q('example.com', 'MX', { payload: 1232, do: true }), { rcode: 'NOERROR', aa: true, answer: [rr('example.com', T.MX, 300, '10 mx1.example.com.'), rr('example.com', T.MX, 300, '20 mx2.example.com.')], authority: [], additional: [] },
-      [{ type: 'MX', name: 'example.com', ttl: 300, data: { preference: 10, exchange: 'mx1.example.com' } }, { type: 'MX', name: 'example.com', ttl: 300, data: { preference: 20, exchange: 'mx2.example.com' } }], [], []],
-    [q('_sip._tcp.example.com', 'SRV', null), { rcode: 'NOERROR', aa: true, answer: [rr('_sip._tcp.example.com', T.SRV, 300, '10 5 5060 sip.example.com.')], authority: [], additional: [rr('sip.example.com', T.A, 300, '192.0.2.9')] },
-      [{ type: 'SRV', name: '_sip._tcp.example.com', ttl: 300, data: { priority: 10, weight: 5, port: 5060, target: 'sip.example.com' } }], [], [{ type: 'A', name: 'sip.example.com', ttl: 300, data: '192.0.2.9' }]],
-    [q('txt.example.com', 'TXT', { payload: 1232 }), { rcode: 'NOERROR', aa: true, answer: [rr('txt.example.com', T.TXT, 300, '"v=spf1 include:_spf.example.net -all" "second string"')], authority: [], additional: [] },
-      [{ type: 'TXT', name: 'txt.example.com', ttl: 300, data: ['v=spf1 include:_spf.example.net -all', 'second string'] }], [], []],
-    [q('nope.example.com', 'AAAA', { payload: 1232 }), { rcode: 'NXDOMAIN', aa: true, answer: [], authority: [soa], additional: [] },
-      [], [{ type: 'SOA', name: 'example.com', ttl: 300, data: { mname: 'ns1.example.com', rname: 'hostmaster.example.com', serial: 1, refresh: 7200, retry: 3600, expire: 1209600, minimum: 300 } }], []],
+    [
+      q('www.example.com', 'A', { payload: 1232 }),
+      {
+        rcode: 'NOERROR',
+        aa: true,
+        answer: [
+          rr('www.example.com', T.A, 300, '192.0.2.1'),
+          rr('www.example.com', T.A, 300, '192.0.2.2'),
+        ],
+        authority: [],
+        additional: [],
+      },
+      [
+        { type: 'A', name: 'www.example.com', ttl: 300, data: '192.0.2.1' },
+        { type: 'A', name: 'www.example.com', ttl: 300, data: '192.0.2.2' },
+      ],
+      [],
+      [],
+    ],
+    [
+      q('example.com', 'MX', { payload: 1232, do: true }),
+      {
+        rcode: 'NOERROR',
+        aa: true,
+        answer: [
+          rr('example.com', T.MX, 300, '10 mx1.example.com.'),
+          rr('example.com', T.MX, 300, '20 mx2.example.com.'),
+        ],
+        authority: [],
+        additional: [],
+      },
+      [
+        {
+          type: 'MX',
+          name: 'example.com',
+          ttl: 300,
+          data: { preference: 10, exchange: 'mx1.example.com' },
+        },
+        {
+          type: 'MX',
+          name: 'example.com',
+          ttl: 300,
+          data: { preference: 20, exchange: 'mx2.example.com' },
+        },
+      ],
+      [],
+      [],
+    ],
+    [
+      q('_sip._tcp.example.com', 'SRV', null),
+      {
+        rcode: 'NOERROR',
+        aa: true,
+        answer: [rr('_sip._tcp.example.com', T.SRV, 300, '10 5 5060 sip.example.com.')],
+        authority: [],
+        additional: [rr('sip.example.com', T.A, 300, '192.0.2.9')],
+      },
+      [
+        {
+          type: 'SRV',
+          name: '_sip._tcp.example.com',
+          ttl: 300,
+          data: { priority: 10, weight: 5, port: 5060, target: 'sip.example.com' },
+        },
+      ],
+      [],
+      [{ type: 'A', name: 'sip.example.com', ttl: 300, data: '192.0.2.9' }],
+    ],
+    [
+      q('txt.example.com', 'TXT', { payload: 1232 }),
+      {
+        rcode: 'NOERROR',
+        aa: true,
+        answer: [
+          rr(
+            'txt.example.com',
+            T.TXT,
+            300,
+            '"v=spf1 include:_spf.example.net -all" "second string"'
+          ),
+        ],
+        authority: [],
+        additional: [],
+      },
+      [
+        {
+          type: 'TXT',
+          name: 'txt.example.com',
+          ttl: 300,
+          data: ['v=spf1 include:_spf.example.net -all', 'second string'],
+        },
+      ],
+      [],
+      [],
+    ],
+    [
+      q('nope.example.com', 'AAAA', { payload: 1232 }),
+      { rcode: 'NXDOMAIN', aa: true, answer: [], authority: [soa], additional: [] },
+      [],
+      [
+        {
+          type: 'SOA',
+          name: 'example.com',
+          ttl: 300,
+          data: {
+            mname: 'ns1.example.com',
+            rname: 'hostmaster.example.com',
+            serial: 1,
+            refresh: 7200,
+            retry: 3600,
+            expire: 1209600,
+            minimum: 300,
+          },
+        },
+      ],
+      [],
+    ],
   ]
 }
 
@@ -55,7 +184,8 @@ function oursServer(codec) {
   const work = exchanges().map(([query, result]) => [new Uint8Array(query), result])
   return () => {
     let n = 0
-    for (const [query, result] of work) n += codec.encodeResponse(codec.replyTo(codec.decodeQuery(query), result)).length
+    for (const [query, result] of work)
+      n += codec.encodeResponse(codec.replyTo(codec.decodeQuery(query), result)).length
     return n
   }
 }
@@ -67,16 +197,35 @@ function oursRdataText(codec) {
 }
 
 function dnsPacketServer() {
-  const work = exchanges().map(([query, result, answers, authorities, additionals]) => [Buffer.from(query), result.rcode, answers, authorities, additionals])
+  const work = exchanges().map(([query, result, answers, authorities, additionals]) => [
+    Buffer.from(query),
+    result.rcode,
+    answers,
+    authorities,
+    additionals,
+  ])
   return () => {
     let n = 0
     for (const [query, rcode, answers, authorities, additionals] of work) {
       const q = packet.decode(query)
       const opt = q.additionals.find((a) => a.type === 'OPT')
-      const flags = packet.AUTHORITATIVE_ANSWER | (q.flags & packet.RECURSION_DESIRED) | (rcode === 'NXDOMAIN' ? 3 : 0)
+      const flags =
+        packet.AUTHORITATIVE_ANSWER |
+        (q.flags & packet.RECURSION_DESIRED) |
+        (rcode === 'NXDOMAIN' ? 3 : 0)
       n += packet.encode({
-        type: 'response', id: q.id, flags, questions: q.questions, answers, authorities,
-        additionals: opt ? [...additionals, { type: 'OPT', name: '.', udpPayloadSize: 1232, flags: opt.flags & packet.DNSSEC_OK }] : additionals,
+        type: 'response',
+        id: q.id,
+        flags,
+        questions: q.questions,
+        answers,
+        authorities,
+        additionals: opt
+          ? [
+              ...additionals,
+              { type: 'OPT', name: '.', udpPayloadSize: 1232, flags: opt.flags & packet.DNSSEC_OK },
+            ]
+          : additionals,
       }).length
     }
     return n
@@ -84,7 +233,9 @@ function dnsPacketServer() {
 }
 
 function responses(codec) {
-  return exchanges().map(([query, result]) => codec.encodeResponse(codec.replyTo(codec.decodeQuery(new Uint8Array(query)), result)))
+  return exchanges().map(([query, result]) =>
+    codec.encodeResponse(codec.replyTo(codec.decodeQuery(new Uint8Array(query)), result))
+  )
 }
 
 const oursClient = (codec) => {
@@ -120,26 +271,56 @@ function race(contenders) {
 async function bundleSize(contents, resolveDir) {
   const out = await build({
     stdin: { contents, resolveDir, loader: 'ts' },
-    bundle: true, minify: true, format: 'esm', platform: 'neutral', mainFields: ['module', 'main'],
-    external: ['cloudflare:*', 'node:*', 'buffer'], write: false, logLevel: 'error',
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'neutral',
+    mainFields: ['module', 'main'],
+    external: ['cloudflare:*', 'node:*', 'buffer'],
+    write: false,
+    logLevel: 'error',
   })
   const text = out.outputFiles[0].contents
   return { min: text.length, gzip: gzipSync(text, { level: 9 }).length }
 }
 
-const server = race({ 'dns-wire': oursServer(ours), 'dns-wire rdata text only': oursRdataText(ours), 'dns-packet': dnsPacketServer(), ...(other ? { 'dns-wire (other checkout)': oursServer(other) } : {}) })
+const server = race({
+  'dns-wire': oursServer(ours),
+  'dns-wire rdata text only': oursRdataText(ours),
+  'dns-packet': dnsPacketServer(),
+  ...(other ? { 'dns-wire (other checkout)': oursServer(other) } : {}),
+})
 const client = race({ 'dns-wire': oursClient(ours), 'dns-packet': dnsPacketClient() })
 
 const worker = await bundleSize(`export { default } from './workers/doh/src/index.ts'`, ROOT)
-const withPacket = await bundleSize(`export { default } from '../../workers/doh/src/index.ts'\nimport p from 'dns-packet'\nexport const codec = [p.encode, p.decode]`, path.join(ROOT, 'packages/dns-wire'))
-const wireAlone = await bundleSize(`export * from './src/index.ts'`, path.join(ROOT, 'packages/dns-wire'))
-const packetAlone = await bundleSize(`import p from 'dns-packet'\nexport const codec = [p.encode, p.decode]`, path.join(ROOT, 'packages/dns-wire'))
+const withPacket = await bundleSize(
+  `export { default } from '../../workers/doh/src/index.ts'\nimport p from 'dns-packet'\nexport const codec = [p.encode, p.decode]`,
+  path.join(ROOT, 'packages/dns-wire')
+)
+const wireAlone = await bundleSize(
+  `export * from './src/index.ts'`,
+  path.join(ROOT, 'packages/dns-wire')
+)
+const packetAlone = await bundleSize(
+  `import p from 'dns-packet'\nexport const codec = [p.encode, p.decode]`,
+  path.join(ROOT, 'packages/dns-wire')
+)
 
 const kb = (b) => `${(b / 1024).toFixed(1)} KB`
-console.log(`Node ${process.version}, ${RUNS} runs × ${ITERATIONS} iterations × 5 messages, medians`)
+console.log(
+  `Node ${process.version}, ${RUNS} runs × ${ITERATIONS} iterations × 5 messages, medians`
+)
 console.log('server side, decode query + encode response (messages/s):', server)
 console.log('client side, decode response (messages/s):', client)
-console.log(`DoH worker bundle, our codec:                    ${kb(worker.min)} min, ${kb(worker.gzip)} gzip`)
-console.log(`DoH worker bundle + dns-packet (ours kept):     ${kb(withPacket.min)} min, ${kb(withPacket.gzip)} gzip`)
-console.log(`dns-wire alone: ${kb(wireAlone.min)} min, ${kb(wireAlone.gzip)} gzip; dns-packet alone: ${kb(packetAlone.min)} min, ${kb(packetAlone.gzip)} gzip`)
-console.log(`DoH worker with dns-packet instead of all of dns-wire (estimate): ${kb(worker.min - wireAlone.min + packetAlone.min)} min, ${kb(worker.gzip - wireAlone.gzip + packetAlone.gzip)} gzip`)
+console.log(
+  `DoH worker bundle, our codec:                    ${kb(worker.min)} min, ${kb(worker.gzip)} gzip`
+)
+console.log(
+  `DoH worker bundle + dns-packet (ours kept):     ${kb(withPacket.min)} min, ${kb(withPacket.gzip)} gzip`
+)
+console.log(
+  `dns-wire alone: ${kb(wireAlone.min)} min, ${kb(wireAlone.gzip)} gzip; dns-packet alone: ${kb(packetAlone.min)} min, ${kb(packetAlone.gzip)} gzip`
+)
+console.log(
+  `DoH worker with dns-packet instead of all of dns-wire (estimate): ${kb(worker.min - wireAlone.min + packetAlone.min)} min, ${kb(worker.gzip - wireAlone.gzip + packetAlone.gzip)} gzip`
+)

@@ -30,7 +30,9 @@ describe('encodeQuery', () => {
 
   it('is byte for byte the benchmark query: id 0, RD, one OPT of 1232 without options', () => {
     const hex = Buffer.from(encodeQuery('a.b', 'A', { edns: { payload: 1232 } })).toString('hex')
-    expect(hex).toBe('000001000001000000000001' + '016101620000010001' + '0000290' + '4d0000000000000')
+    expect(hex).toBe(
+      '000001000001000000000001' + '016101620000010001' + '0000290' + '4d0000000000000'
+    )
   })
 
   it.each([
@@ -116,13 +118,24 @@ describe('decodeMessage', () => {
     const ours = decodeMessage(bytes).answer.map((rr) => [rr.name, rr.type, rr.data])
     const theirs = packet
       .decode(Buffer.from(bytes))
-      .answers!.map((rr) => [`${rr.name}.`, rr.type, rr.type === 'CNAME' ? `${(rr as { data: string }).data}.` : (rr as { data: string }).data])
+      .answers!.map((rr) => [
+        `${rr.name}.`,
+        rr.type,
+        rr.type === 'CNAME' ? `${(rr as { data: string }).data}.` : (rr as { data: string }).data,
+      ])
     expect(ours).toEqual(theirs)
   })
 
   it.each([
     ['a truncated header', Uint8Array.from([0, 1, 0x81])],
-    ['a truncated record', encodeResponse({ id: 1, rcode: 0, answer: [{ name: 'a', type: 1, ttl: 1, rdata: '192.0.2.1' }] }).subarray(0, 20)],
+    [
+      'a truncated record',
+      encodeResponse({
+        id: 1,
+        rcode: 0,
+        answer: [{ name: 'a', type: 1, ttl: 1, rdata: '192.0.2.1' }],
+      }).subarray(0, 20),
+    ],
     ['trailing bytes', Uint8Array.from([...encodeQuery('a', 'A'), 0])],
   ])('throws DnsFormatError on %s', (_, bytes) => {
     expect(() => decodeMessage(bytes)).toThrow(DnsFormatError)

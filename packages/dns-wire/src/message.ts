@@ -77,7 +77,12 @@ export function decodeMessage(bytes: Uint8Array): Message {
   const r = new Reader(bytes)
   const id = r.u16()
   const flags = r.u16()
-  r.header = { id, opcode: (flags >> 11) & 0xf, rd: (flags & 0x0100) !== 0, cd: (flags & 0x0010) !== 0 }
+  r.header = {
+    id,
+    opcode: (flags >> 11) & 0xf,
+    rd: (flags & 0x0100) !== 0,
+    cd: (flags & 0x0010) !== 0,
+  }
   const [qd, an, ns, ar] = [r.u16(), r.u16(), r.u16(), r.u16()]
   const question: MessageQuestion[] = []
   for (let i = 0; i < qd; i++) {

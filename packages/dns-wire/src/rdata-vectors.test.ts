@@ -11,7 +11,12 @@ const FOO_EXAMPLE_ORG = '03666f6f 076578616d706c65 036f7267 00'
 const vectors: [string, number, string, string][] = [
   ['HTTPS AliasMode (D.1)', T.HTTPS, '0 foo.example.com.', `0000 ${FOO_EXAMPLE_COM}`],
   ['SVCB ServiceMode, target "." (D.2)', T.SVCB, '1 .', '0001 00'],
-  ['SVCB port (D.2)', T.SVCB, '16 foo.example.com. port=53', `0010 ${FOO_EXAMPLE_COM} 0003 0002 0035`],
+  [
+    'SVCB port (D.2)',
+    T.SVCB,
+    '16 foo.example.com. port=53',
+    `0010 ${FOO_EXAMPLE_COM} 0003 0002 0035`,
+  ],
   [
     'SVCB generic key (D.2)',
     64,
@@ -55,7 +60,12 @@ const vectors: [string, number, string, string][] = [
     '0001 00 0001 0003 02 6833 0002 0000 0005 0002 0102',
   ],
   ['HTTPS alpn only', T.HTTPS, '1 . alpn="h2"', '0001 00 0001 0003 02 6832'],
-  ['URI', T.URI, '10 1 "https://example.com/"', '000a 0001 68747470733a2f2f6578616d706c652e636f6d2f'],
+  [
+    'URI',
+    T.URI,
+    '10 1 "https://example.com/"',
+    '000a 0001 68747470733a2f2f6578616d706c652e636f6d2f',
+  ],
   ['CERT with mnemonics', T.CERT, 'PGP 0 RSASHA256 AQID', '0003 0000 08 010203'],
   ['CERT numeric', T.CERT, '1 12345 13 AQIDBA==', '0001 3039 0d 01020304'],
   ['OPENPGPKEY', T.OPENPGPKEY, 'AQID BAU=', '0102030405'],

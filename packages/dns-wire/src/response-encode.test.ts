@@ -56,10 +56,14 @@ describe('encodeResponse', () => {
   })
 
   it('sets TC when the result says records were left out, even though the rest fits', () => {
-    const d = decodeWithDnsPacket(encodeResponse(replyTo(query(), { ...answer(a(1)), tc: true }, { maxSize: 65535 })))
+    const d = decodeWithDnsPacket(
+      encodeResponse(replyTo(query(), { ...answer(a(1)), tc: true }, { maxSize: 65535 }))
+    )
     expect(d.flag_tc).toBe(true)
     expect(d.answers).toHaveLength(1)
-    const whole = decodeWithDnsPacket(encodeResponse(replyTo(query(), answer(a(1)), { maxSize: 65535 })))
+    const whole = decodeWithDnsPacket(
+      encodeResponse(replyTo(query(), answer(a(1)), { maxSize: 65535 }))
+    )
     expect(whole.flag_tc).toBe(false)
   })
 

@@ -4,7 +4,8 @@
 
 export function toBase64(bytes: Uint8Array): string {
   let s = ''
-  for (let i = 0; i < bytes.length; i += 4096) s += String.fromCharCode(...bytes.subarray(i, i + 4096))
+  for (let i = 0; i < bytes.length; i += 4096)
+    s += String.fromCharCode(...bytes.subarray(i, i + 4096))
   return btoa(s)
 }
 

@@ -1,27 +1,48 @@
 import { describe, expect, it } from 'vitest'
-import { dnskeyRdata, dsDigest, generateSigningKey, importPrivateKey, importPublicKey, keyTag } from './keys.ts'
+import {
+  dnskeyRdata,
+  dsDigest,
+  generateSigningKey,
+  importPrivateKey,
+  importPublicKey,
+  keyTag,
+} from './keys.ts'
 import { signRRset, verifyRRset } from './rrsig.ts'
 import { openPrivateKey, sealPrivateKey } from './seal.ts'
 import { validityAt } from './validity.ts'
 
 // RFC 6605 §6.1: the example.net key, its tag and its SHA-256 DS digest.
-const RFC6605_KEY = 'GojIhhXUN/u4v54ZQqGSnyhWJwaubCvTmeexv7bR6edbkrSqQpF64cYbcB7wNcP+e+MAnLr+Wi9xMWyQLc8NAA=='
+const RFC6605_KEY =
+  'GojIhhXUN/u4v54ZQqGSnyhWJwaubCvTmeexv7bR6edbkrSqQpF64cYbcB7wNcP+e+MAnLr+Wi9xMWyQLc8NAA=='
 
 describe('signing keys', () => {
   it('computes the key tag and DS digest of the RFC 6605 example key', async () => {
     expect(dnskeyRdata(RFC6605_KEY)).toBe(`257 3 13 ${RFC6605_KEY}`)
     expect(keyTag(RFC6605_KEY)).toBe(55648)
-    expect(await dsDigest('example.net', RFC6605_KEY)).toBe('B4C8C1FE2E7477127B27115656AD6256F424625BF5C1E2770CE6D6E37DF61D17')
+    expect(await dsDigest('example.net', RFC6605_KEY)).toBe(
+      'B4C8C1FE2E7477127B27115656AD6256F424625BF5C1E2770CE6D6E37DF61D17'
+    )
   })
 
   it('signs an RRset whatever the case and order of its rdata, verifiably by the public key only', async () => {
     const generated = await generateSigningKey()
-    const key = { tag: keyTag(generated.publicKey), key: await importPrivateKey(generated.privatePkcs8) }
+    const key = {
+      tag: keyTag(generated.publicKey),
+      key: await importPrivateKey(generated.privatePkcs8),
+    }
     const validity = validityAt(1_800_000_000, 'seed')
-    const set = { owner: 'www.example.com', type: 15, ttl: 300, rdata: ['10 Mail.Example.com.', '5 b.example.com.'] }
+    const set = {
+      owner: 'www.example.com',
+      type: 15,
+      ttl: 300,
+      rdata: ['10 Mail.Example.com.', '5 b.example.com.'],
+    }
     const rrsig = await signRRset(set, 'example.com', validity, key)
     const publicKey = await importPublicKey(generated.publicKey)
-    const reordered = { ...set, rdata: ['5 b.example.com.', '10 mail.example.com.', '5 b.example.com.'] }
+    const reordered = {
+      ...set,
+      rdata: ['5 b.example.com.', '10 mail.example.com.', '5 b.example.com.'],
+    }
     expect(await verifyRRset(reordered, rrsig, publicKey)).toBe(true)
     expect(await verifyRRset({ ...set, ttl: 301 }, rrsig, publicKey)).toBe(false)
   })
@@ -32,7 +53,9 @@ describe('signing keys', () => {
     const sealed = await sealPrivateKey(privatePkcs8, secret, 'zone-1')
     expect(sealed).toMatch(/^v1\./)
     expect(await openPrivateKey(sealed, secret, 'zone-1')).toEqual(privatePkcs8)
-    await expect(openPrivateKey(sealed, 'another-secret-of-length', 'zone-1')).rejects.toThrow('does not open')
+    await expect(openPrivateKey(sealed, 'another-secret-of-length', 'zone-1')).rejects.toThrow(
+      'does not open'
+    )
     await expect(openPrivateKey(sealed, secret, 'zone-2')).rejects.toThrow('does not open')
     await expect(sealPrivateKey(privatePkcs8, 'short', 'zone-1')).rejects.toThrow('at least 16')
   })

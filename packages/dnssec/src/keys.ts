@@ -25,7 +25,9 @@ export interface GeneratedKey {
 export async function generateSigningKey(): Promise<GeneratedKey> {
   const pair = (await crypto.subtle.generateKey(EC, true, ['sign', 'verify'])) as CryptoKeyPair
   const raw = new Uint8Array((await crypto.subtle.exportKey('raw', pair.publicKey)) as ArrayBuffer)
-  const pkcs8 = new Uint8Array((await crypto.subtle.exportKey('pkcs8', pair.privateKey)) as ArrayBuffer)
+  const pkcs8 = new Uint8Array(
+    (await crypto.subtle.exportKey('pkcs8', pair.privateKey)) as ArrayBuffer
+  )
   // The raw export is the uncompressed point 0x04 ‖ X ‖ Y; DNSKEY carries X ‖ Y.
   return { publicKey: toBase64(raw.subarray(1)), privatePkcs8: pkcs8 }
 }
@@ -35,7 +37,13 @@ export async function importPrivateKey(pkcs8: Uint8Array): Promise<CryptoKey> {
 }
 
 export async function importPublicKey(publicKey: string): Promise<CryptoKey> {
-  return crypto.subtle.importKey('raw', concat([Uint8Array.of(4), fromBase64(publicKey)]), EC, false, ['verify'])
+  return crypto.subtle.importKey(
+    'raw',
+    concat([Uint8Array.of(4), fromBase64(publicKey)]),
+    EC,
+    false,
+    ['verify']
+  )
 }
 
 /** DNSKEY presentation rdata of a CSK. */

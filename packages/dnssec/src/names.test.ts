@@ -1,12 +1,26 @@
 import { describe, expect, it } from 'vitest'
-import { afterSubtree, compareNames, labelsText, parseLabels, predecessor, rrsigLabels, successor } from './names.ts'
+import {
+  afterSubtree,
+  compareNames,
+  labelsText,
+  parseLabels,
+  predecessor,
+  rrsigLabels,
+  successor,
+} from './names.ts'
 import { typeBitmaps } from './nsec.ts'
 
 const n = parseLabels
 
 describe('names for minimally covering NSEC records', () => {
   it('puts the successor right after the name and the predecessor right before it', () => {
-    for (const name of ['b.example.com', 'a.example.com', 'x[.example.com', 'a\\000.example.com', 'z9-.example.com']) {
+    for (const name of [
+      'b.example.com',
+      'a.example.com',
+      'x[.example.com',
+      'a\\000.example.com',
+      'z9-.example.com',
+    ]) {
       const labels = n(name)
       expect(compareNames(predecessor(labels), labels), name).toBeLessThan(0)
       expect(compareNames(predecessor(labels), n('example.com')), name).toBeGreaterThan(0)

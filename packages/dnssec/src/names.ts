@@ -16,7 +16,8 @@ export function parseLabels(text: string): Labels {
   const labels: Labels = []
   let current: number[] = []
   const close = (): void => {
-    if (current.length === 0 || current.length > 63) throw new DnssecNameError(`bad label in ${text}`)
+    if (current.length === 0 || current.length > 63)
+      throw new DnssecNameError(`bad label in ${text}`)
     labels.push(Uint8Array.from(current))
     current = []
   }
@@ -95,7 +96,8 @@ export function successor(labels: Labels): Labels {
 export function afterSubtree(labels: Labels): Labels {
   const [first, ...rest] = labels
   if (!first) return [Uint8Array.of(0)]
-  if (first.length < 63 && wireLength(labels) + 1 <= 255) return [Uint8Array.from([...first, 0]), ...rest]
+  if (first.length < 63 && wireLength(labels) + 1 <= 255)
+    return [Uint8Array.from([...first, 0]), ...rest]
   return [raiseLast(first), ...rest]
 }
 

@@ -33,7 +33,13 @@ function u32(v: number): Uint8Array {
 }
 
 /** RRSIG rdata up to (not including) the signature. */
-function rrsigHeader(set: RRsetToSign, owner: Labels, signer: string, validity: Validity, tag: number): Uint8Array {
+function rrsigHeader(
+  set: RRsetToSign,
+  owner: Labels,
+  signer: string,
+  validity: Validity,
+  tag: number
+): Uint8Array {
   return concat([
     u16(set.type),
     Uint8Array.of(ALGORITHM, rrsigLabels(owner)),
@@ -54,7 +60,9 @@ function canonicalRecords(set: RRsetToSign, owner: Labels): Uint8Array[] {
   for (const rdata of rdatas) {
     if (previous && compareBytes(previous, rdata) === 0) continue
     previous = rdata
-    out.push(concat([ownerWire, u16(set.type), u16(CLASS_IN), u32(set.ttl), u16(rdata.length), rdata]))
+    out.push(
+      concat([ownerWire, u16(set.type), u16(CLASS_IN), u32(set.ttl), u16(rdata.length), rdata])
+    )
   }
   return out
 }
@@ -66,19 +74,35 @@ function compareBytes(a: Uint8Array, b: Uint8Array): number {
 }
 
 /** The RRSIG rdata (as `\#` generic rdata) of one RRset under one key. */
-export async function signRRset(set: RRsetToSign, signer: string, validity: Validity, key: SigningKey): Promise<string> {
+export async function signRRset(
+  set: RRsetToSign,
+  signer: string,
+  validity: Validity,
+  key: SigningKey
+): Promise<string> {
   const owner = parseLabels(set.owner)
   const header = rrsigHeader(set, owner, signer, validity, key.tag)
   const data = concat([header, ...canonicalRecords(set, owner)])
-  const signature = new Uint8Array(await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, key.key, data))
+  const signature = new Uint8Array(
+    await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, key.key, data)
+  )
   return genericRdata(concat([header, signature]))
 }
 
 /** Verifies an RRSIG made by `signRRset` (tests and self-checks). */
-export async function verifyRRset(set: RRsetToSign, rrsig: string, publicKey: CryptoKey): Promise<boolean> {
+export async function verifyRRset(
+  set: RRsetToSign,
+  rrsig: string,
+  publicKey: CryptoKey
+): Promise<boolean> {
   const hex = rrsig.split(' ').slice(2).join('')
   const bytes = Uint8Array.from(hex.match(/../g)!.map((h) => parseInt(h, 16)))
   const header = bytes.subarray(0, bytes.length - 64)
   const data = concat([header, ...canonicalRecords(set, parseLabels(set.owner))])
-  return crypto.subtle.verify({ name: 'ECDSA', hash: 'SHA-256' }, publicKey, bytes.subarray(bytes.length - 64), data)
+  return crypto.subtle.verify(
+    { name: 'ECDSA', hash: 'SHA-256' },
+    publicKey,
+    bytes.subarray(bytes.length - 64),
+    data
+  )
 }

@@ -8,7 +8,14 @@
  * at the cut proving there is none. Glue and the NS of a referral are not signed (RFC 4035 §2.2).
  */
 import type { Resolution, RR, SigningHints, ZoneMeta } from '@edgedns/resolver'
-import { afterSubtree, labelsText, parseLabels, predecessor, successor, type Labels } from './names.ts'
+import {
+  afterSubtree,
+  labelsText,
+  parseLabels,
+  predecessor,
+  successor,
+  type Labels,
+} from './names.ts'
 import { TYPE_CODES } from '@edgedns/dns-facts'
 import { NSEC, NXNAME, RRSIG, nsecRdata } from './nsec.ts'
 import { signRRset, type SigningKey } from './rrsig.ts'
@@ -74,11 +81,23 @@ class Signer {
     const zone = this.zoneFor(owner, first.type)
     const keys = zone ? await this.keys(zone) : null
     if (!zone || !keys || keys.length === 0) return set
-    const rrsigs = await this.rrsigs(zone.name, keys, { owner: signedOwner ?? owner, type: first.type, ttl: first.ttl, rdata: set.map((r) => r.rdata) })
-    return [...set, ...rrsigs.map((rdata) => ({ name: first.name, type: RRSIG, ttl: first.ttl, rdata }))]
+    const rrsigs = await this.rrsigs(zone.name, keys, {
+      owner: signedOwner ?? owner,
+      type: first.type,
+      ttl: first.ttl,
+      rdata: set.map((r) => r.rdata),
+    })
+    return [
+      ...set,
+      ...rrsigs.map((rdata) => ({ name: first.name, type: RRSIG, ttl: first.ttl, rdata })),
+    ]
   }
 
-  async rrsigs(signer: string, keys: SigningKey[], set: { owner: string; type: number; ttl: number; rdata: string[] }): Promise<string[]> {
+  async rrsigs(
+    signer: string,
+    keys: SigningKey[],
+    set: { owner: string; type: number; ttl: number; rdata: string[] }
+  ): Promise<string[]> {
     const { cache, nowSeconds } = this.options
     const policy = this.options.policy ?? DEFAULT_VALIDITY
     const key = `${signer}|${keys.map((k) => k.tag).join(',')}|${set.owner}|${set.type}|${set.ttl}|${set.rdata.join('\u0000')}`
@@ -96,12 +115,22 @@ class Signer {
     // An unsigned zone's answer gets no NSEC: proof without a signature proves nothing.
     if (!zone || ((await this.keys(zone))?.length ?? 0) === 0) return []
     const ttl = Math.min(zone.soa.ttl, zone.soa.minimum)
-    const rr: RR = { name: labelsText(owner), type: NSEC, ttl, rdata: nsecRdata(next, [...types, RRSIG, NSEC]) }
+    const rr: RR = {
+      name: labelsText(owner),
+      type: NSEC,
+      ttl,
+      rdata: nsecRdata(next, [...types, RRSIG, NSEC]),
+    }
     return this.signed([rr])
   }
 }
 
-async function signSection(signer: Signer, rrs: RR[], wildcards: Map<string, string>, skip: (set: RR[]) => boolean): Promise<RR[]> {
+async function signSection(
+  signer: Signer,
+  rrs: RR[],
+  wildcards: Map<string, string>,
+  skip: (set: RR[]) => boolean
+): Promise<RR[]> {
   const out: RR[] = []
   for (const set of rrsets(rrs)) {
     if (skip(set)) out.push(...set)
@@ -118,7 +147,12 @@ export async function signResolution(res: Resolution, options: SignOptions): Pro
   const wildcards = new Map(hints.wildcards.map((w) => [w.owner, w.wildcard]))
   const answer = await signSection(signer, res.answer, wildcards, () => false)
   const cutName = hints.cut?.name
-  const authority = await signSection(signer, res.authority, new Map(), (set) => set[0]!.type === NS && lower(set[0]!.name) === cutName)
+  const authority = await signSection(
+    signer,
+    res.authority,
+    new Map(),
+    (set) => set[0]!.type === NS && lower(set[0]!.name) === cutName
+  )
   let rcode = res.rcode
 
   for (const { owner, wildcard } of hints.wildcards) {
@@ -127,7 +161,10 @@ export async function signResolution(res: Resolution, options: SignOptions): Pro
     const depth = parseLabels(wildcard).length
     const nextCloser = qLabels.slice(qLabels.length - depth)
     const zone = signer.zoneFor(owner, 0)
-    if (zone) authority.push(...(await signer.nsec(zone.name, predecessor(nextCloser), afterSubtree(nextCloser), [])))
+    if (zone)
+      authority.push(
+        ...(await signer.nsec(zone.name, predecessor(nextCloser), afterSubtree(nextCloser), []))
+      )
   }
   if (hints.negative) {
     const { name, zone, types } = hints.negative
@@ -139,7 +176,9 @@ export async function signResolution(res: Resolution, options: SignOptions): Pro
   if (hints.cut) {
     const { name, zone, ds } = hints.cut
     if (ds && ds.rdata.length > 0) {
-      authority.push(...(await signer.signed(ds.rdata.map((rdata) => ({ name, type: DS, ttl: ds.ttl, rdata })))))
+      authority.push(
+        ...(await signer.signed(ds.rdata.map((rdata) => ({ name, type: DS, ttl: ds.ttl, rdata }))))
+      )
     } else {
       const labels = parseLabels(name)
       authority.push(...(await signer.nsec(zone, labels, successor(labels), [NS])))

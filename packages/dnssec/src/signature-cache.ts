@@ -31,7 +31,8 @@ export class SignatureCache {
   set(key: string, rrsigs: string[], until: number): void {
     this.#entries.delete(key)
     this.#entries.set(key, { rrsigs, until })
-    if (this.#entries.size > this.maxEntries) this.#entries.delete(this.#entries.keys().next().value as string)
+    if (this.#entries.size > this.maxEntries)
+      this.#entries.delete(this.#entries.keys().next().value as string)
   }
 
   get size(): number {

@@ -15,7 +15,12 @@ export interface ValidityPolicy {
   reuse: number
 }
 
-export const DEFAULT_VALIDITY: ValidityPolicy = { lifetime: 7 * 86400, jitter: 86400, skew: 3600, reuse: 86400 }
+export const DEFAULT_VALIDITY: ValidityPolicy = {
+  lifetime: 7 * 86400,
+  jitter: 86400,
+  skew: 3600,
+  reuse: 86400,
+}
 
 export interface Validity {
   inception: number
@@ -29,7 +34,11 @@ function spread(seed: string): number {
   return (h >>> 0) / 0x100000000
 }
 
-export function validityAt(nowSeconds: number, seed: string, policy: ValidityPolicy = DEFAULT_VALIDITY): Validity {
+export function validityAt(
+  nowSeconds: number,
+  seed: string,
+  policy: ValidityPolicy = DEFAULT_VALIDITY
+): Validity {
   // Whole hours: signatures made within the same hour share an inception.
   const hour = Math.floor(nowSeconds / 3600) * 3600
   return {

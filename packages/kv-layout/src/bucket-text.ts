@@ -26,7 +26,10 @@ export function relativeName(name: string, zone: string): string {
 }
 
 /** Canonical bucket text from (full name, encoded node) pairs: equal state gives equal bytes. */
-export function encodeBucketText(zone: string, encodedNodes: Iterable<readonly [string, string]>): string {
+export function encodeBucketText(
+  zone: string,
+  encodedNodes: Iterable<readonly [string, string]>
+): string {
   const lines: [string, string][] = []
   for (const [name, node] of encodedNodes) lines.push([relativeName(name, zone), node])
   lines.sort((a, b) => byCodeUnit(a[0], b[0]))

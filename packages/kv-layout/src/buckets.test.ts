@@ -73,7 +73,11 @@ describe('bucket text', () => {
     const text = encodeBucketText(zone, entries)
     const back = bucketEntries(text, zone)
     expect(new Map(back)).toEqual(new Map(entries))
-    expect(back.map(([n]) => n)).toEqual([...back.map(([n]) => n)].sort((a, b) => (relativeName(a, zone) < relativeName(b, zone) ? -1 : 1)))
+    expect(back.map(([n]) => n)).toEqual(
+      [...back.map(([n]) => n)].sort((a, b) =>
+        relativeName(a, zone) < relativeName(b, zone) ? -1 : 1
+      )
+    )
     expect(encodeBucketText(zone, back)).toBe(text)
   })
 
@@ -83,7 +87,10 @@ describe('bucket text', () => {
     expect(findInBucket(text, zone, 'ab.example.com')).toBe(node('192.0.2.3'))
     expect(findInBucket(text, zone, 'x.a.example.com')).toBe(node('192.0.2.4'))
     // only longer names exist that start or end with these
-    const partial = encodeBucketText(zone, [['ab.example.com', node('192.0.2.3')], ['x.a.example.com', node('192.0.2.4')]])
+    const partial = encodeBucketText(zone, [
+      ['ab.example.com', node('192.0.2.3')],
+      ['x.a.example.com', node('192.0.2.4')],
+    ])
     expect(findInBucket(partial, zone, 'a.example.com')).toBeNull()
     expect(findInBucket(partial, zone, 'x.example.com')).toBeNull()
   })
@@ -98,7 +105,10 @@ describe('bucket text', () => {
     const text = encodeBucketText(zone, entries)
     expect(findInBucket(text, zone, 'a\\.b.example.com')).toBe(node('192.0.2.5'))
     expect(findInBucket(text, zone, '*.example.com')).toBe(node('192.0.2.6'))
-    const withoutWildcard = encodeBucketText(zone, entries.filter(([n]) => n !== '*.example.com'))
+    const withoutWildcard = encodeBucketText(
+      zone,
+      entries.filter(([n]) => n !== '*.example.com')
+    )
     expect(findInBucket(withoutWildcard, zone, '*.example.com')).toBeNull()
   })
 

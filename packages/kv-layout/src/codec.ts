@@ -66,9 +66,12 @@ export function encodeZoneMeta(meta: ZoneMeta): string {
     canonical.layout = { buckets: meta.layout.buckets }
     if (meta.layout.prev !== undefined) canonical.layout.prev = meta.layout.prev
   }
-  if (meta.subzones && meta.subzones.length > 0) canonical.subzones = [...meta.subzones].sort(byCodeUnit)
+  if (meta.subzones && meta.subzones.length > 0)
+    canonical.subzones = [...meta.subzones].sort(byCodeUnit)
   if (meta.dnssec) {
-    canonical.dnssec = { keys: meta.dnssec.keys.map((k) => ({ tag: k.tag, publicKey: k.publicKey, sealed: k.sealed })) }
+    canonical.dnssec = {
+      keys: meta.dnssec.keys.map((k) => ({ tag: k.tag, publicKey: k.publicKey, sealed: k.sealed })),
+    }
     if (meta.dnssec.until !== undefined) canonical.dnssec.until = meta.dnssec.until
   }
   return JSON.stringify(canonical)
@@ -111,11 +114,20 @@ export function decodeNode(value: unknown): NodeData {
   if (!Array.isArray(sets)) throw new KvLayoutError('node: not an array of sets')
   const node: NodeData = { v: KV_LAYOUT_VERSION, sets: {} }
   for (const set of sets) {
-    if (!Array.isArray(set) || typeof set[0] !== 'string' || !isUint(set[1]) || !isStrings(set[2])) {
+    if (
+      !Array.isArray(set) ||
+      typeof set[0] !== 'string' ||
+      !isUint(set[1]) ||
+      !isStrings(set[2])
+    ) {
       throw new KvLayoutError('node: bad set')
     }
-    if (set.length > 4 || (set.length === 4 && set[3] !== 1)) throw new KvLayoutError(`node: bad proxied flag on ${set[0]}`)
-    node.sets[set[0]] = set.length === 4 ? { ttl: set[1], rdata: set[2], proxied: true } : { ttl: set[1], rdata: set[2] }
+    if (set.length > 4 || (set.length === 4 && set[3] !== 1))
+      throw new KvLayoutError(`node: bad proxied flag on ${set[0]}`)
+    node.sets[set[0]] =
+      set.length === 4
+        ? { ttl: set[1], rdata: set[2], proxied: true }
+        : { ttl: set[1], rdata: set[2] }
   }
   return node
 }
@@ -143,11 +155,14 @@ export function decodeZoneMeta(value: unknown): ZoneMeta {
   checkNode(m.apex, 'zone apex')
   if (
     m.layout !== undefined &&
-    (!isObject(m.layout) || !isBucketCount(m.layout.buckets) || (m.layout.prev !== undefined && !isBucketCount(m.layout.prev)))
+    (!isObject(m.layout) ||
+      !isBucketCount(m.layout.buckets) ||
+      (m.layout.prev !== undefined && !isBucketCount(m.layout.prev)))
   ) {
     throw new KvLayoutError('zone: bad layout')
   }
-  if (m.subzones !== undefined && !isStrings(m.subzones)) throw new KvLayoutError('zone: bad subzones')
+  if (m.subzones !== undefined && !isStrings(m.subzones))
+    throw new KvLayoutError('zone: bad subzones')
   if (m.dnssec !== undefined && !isDnssec(m.dnssec)) throw new KvLayoutError('zone: bad dnssec')
   return m as unknown as ZoneMeta
 }
@@ -155,9 +170,14 @@ export function decodeZoneMeta(value: unknown): ZoneMeta {
 const isDnssec = (v: unknown): boolean =>
   isObject(v) &&
   Array.isArray(v.keys) &&
-  v.keys.every((k) => isObject(k) && isUint(k.tag) && typeof k.publicKey === 'string' && typeof k.sealed === 'string') &&
+  v.keys.every(
+    (k) =>
+      isObject(k) &&
+      isUint(k.tag) &&
+      typeof k.publicKey === 'string' &&
+      typeof k.sealed === 'string'
+  ) &&
   (v.until === undefined || isUint(v.until))
 
 const isBucketCount = (v: unknown): boolean =>
   typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 1 << 20 && (v & (v - 1)) === 0
-

@@ -63,7 +63,8 @@ export function decodeOverlay(value: unknown): Map<string, NodeData | null> {
   }
   if (!isObject(body)) throw new KvLayoutError('overlay: not an object')
   const overlay = new Map<string, NodeData | null>()
-  for (const [name, node] of Object.entries(body)) overlay.set(name, node === null ? null : decodeNode(node))
+  for (const [name, node] of Object.entries(body))
+    overlay.set(name, node === null ? null : decodeNode(node))
   return overlay
 }
 
@@ -81,7 +82,10 @@ export interface HeadInput {
 
 export function encodeHead(head: HeadInput): string {
   const changed = JSON.stringify(head.changed.map(([n, b]) => [n, b === 'all' ? -1 : b]))
-  const overlay = head.overlayKey !== undefined ? `"overlayKey":${JSON.stringify(head.overlayKey)}` : `"overlay":${encodeOverlay(head.overlay)}`
+  const overlay =
+    head.overlayKey !== undefined
+      ? `"overlayKey":${JSON.stringify(head.overlayKey)}`
+      : `"overlay":${encodeOverlay(head.overlay)}`
   return `${head.n}\n{"seq":${head.seq},"meta":${head.meta},${overlay},"changed":${changed}}`
 }
 
@@ -105,7 +109,8 @@ export function decodeHead(text: string): ZoneHead {
   } catch {
     throw new KvLayoutError('head: not JSON')
   }
-  const overlayKeyOf = body && typeof body === 'object' ? (body as Record<string, unknown>).overlayKey : undefined
+  const overlayKeyOf =
+    body && typeof body === 'object' ? (body as Record<string, unknown>).overlayKey : undefined
   if (
     !isObject(body) ||
     typeof body.seq !== 'number' ||
@@ -115,20 +120,25 @@ export function decodeHead(text: string): ZoneHead {
     throw new KvLayoutError('head: bad shape')
   }
   const meta: ZoneMeta = decodeZoneMeta(body.meta)
-  const overlay = isObject(body.overlay) ? decodeOverlay(body.overlay) : new Map<string, NodeData | null>()
+  const overlay = isObject(body.overlay)
+    ? decodeOverlay(body.overlay)
+    : new Map<string, NodeData | null>()
   const changed: [number, number[] | 'all'][] = []
   for (const entry of body.changed) {
-    if (!Array.isArray(entry) || typeof entry[0] !== 'number') throw new KvLayoutError('head: bad change entry')
+    if (!Array.isArray(entry) || typeof entry[0] !== 'number')
+      throw new KvLayoutError('head: bad change entry')
     const b = entry[1]
     if (b === -1) changed.push([entry[0], 'all'])
-    else if (Array.isArray(b) && b.every((i) => Number.isInteger(i) && i >= 0)) changed.push([entry[0], b as number[]])
+    else if (Array.isArray(b) && b.every((i) => Number.isInteger(i) && i >= 0))
+      changed.push([entry[0], b as number[]])
     else throw new KvLayoutError('head: bad change entry')
   }
-  return typeof overlayKeyOf === 'string' ? { n, seq: body.seq, meta, overlay, changed, overlayKey: overlayKeyOf } : { n, seq: body.seq, meta, overlay, changed }
+  return typeof overlayKeyOf === 'string'
+    ? { n, seq: body.seq, meta, overlay, changed, overlayKey: overlayKeyOf }
+    : { n, seq: body.seq, meta, overlay, changed }
 }
 
 /** A head from a decoded meta alone (a zone whose builder wrote no head yet). */
 export function headFromMeta(meta: ZoneMeta): ZoneHead {
   return { n: 0, seq: 0, meta, overlay: new Map(), changed: [] }
 }
-

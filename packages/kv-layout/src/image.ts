@@ -16,7 +16,10 @@ export interface ZoneImageOptions {
 }
 
 /** Empty non-terminals added for every name's ancestors below the apex that hold no records. */
-export function withEmptyNonTerminals(zone: string, nodes: Iterable<readonly [string, NodeData]>): Map<string, NodeData> {
+export function withEmptyNonTerminals(
+  zone: string,
+  nodes: Iterable<readonly [string, NodeData]>
+): Map<string, NodeData> {
   const out = new Map<string, NodeData>()
   for (const [name, node] of nodes) out.set(normalizeName(name), node)
   for (const name of [...out.keys()])
@@ -25,17 +28,30 @@ export function withEmptyNonTerminals(zone: string, nodes: Iterable<readonly [st
 }
 
 /** Key → value of a zone's KV image. `nodes` are every name but the apex (ENTs are added). */
-export function zoneImage(meta: ZoneMeta, nodes: Iterable<readonly [string, NodeData]>, options: ZoneImageOptions = {}): Map<string, string> {
+export function zoneImage(
+  meta: ZoneMeta,
+  nodes: Iterable<readonly [string, NodeData]>,
+  options: ZoneImageOptions = {}
+): Map<string, string> {
   const zone = normalizeName(meta.name)
   const all = withEmptyNonTerminals(zone, nodes)
   all.delete(zone)
   const buckets = options.buckets ?? bucketCountFor(all.size)
   const grouped = Array.from({ length: buckets }, () => [] as [string, string][])
-  for (const [name, node] of all) grouped[bucketOfHash(nameHash(name), buckets)]!.push([name, encodeNode(node)])
+  for (const [name, node] of all)
+    grouped[bucketOfHash(nameHash(name), buckets)]!.push([name, encodeNode(node)])
   const out = new Map<string, string>()
-  grouped.forEach((entries, i) => out.set(bucketKey(zone, buckets, i), entries.length === 0 ? EMPTY_BUCKET : encodeBucketText(zone, entries)))
+  grouped.forEach((entries, i) =>
+    out.set(
+      bucketKey(zone, buckets, i),
+      entries.length === 0 ? EMPTY_BUCKET : encodeBucketText(zone, entries)
+    )
+  )
   const encodedMeta = encodeZoneMeta({ ...meta, layout: { buckets } })
   out.set(zoneKey(zone), encodedMeta)
-  out.set(headKey(zone, headSlot(1)), encodeHead({ n: 1, seq: 0, meta: encodedMeta, overlay: [], changed: [[1, 'all']] }))
+  out.set(
+    headKey(zone, headSlot(1)),
+    encodeHead({ n: 1, seq: 0, meta: encodedMeta, overlay: [], changed: [[1, 'all']] })
+  )
   return out
 }

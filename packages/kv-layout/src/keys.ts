@@ -8,7 +8,6 @@ export function zoneKey(zone: string): string {
   return `z:${normalizeName(zone)}`
 }
 
-
 /** Layout v2: bucket `index` of a zone laid out in `buckets` buckets. */
 export function bucketKey(zone: string, buckets: number, index: number): string {
   return `b:${normalizeName(zone)}:${buckets}:${index}`

@@ -17,15 +17,25 @@
  */
 import { findInBucket } from './bucket-text.ts'
 import { decodeNode, decodeZoneMeta, KvLayoutError } from './codec.ts'
-import { decodeHead, decodeOverlay, headCounter, headFromMeta, headKey, headKeys, headSlot } from './head.ts'
+import {
+  decodeHead,
+  decodeOverlay,
+  headCounter,
+  headFromMeta,
+  headKey,
+  headKeys,
+  headSlot,
+} from './head.ts'
 import { BUCKET_LADDER, bucketKey, bucketOfHash, nameHash, zoneKey } from './keys.ts'
 import { ancestorsBetween, isInZone, normalizeName, zoneCandidates } from './names.ts'
 import type { LookupOptions, NodeData, ZoneHead, ZoneLookup, ZoneView } from './types.ts'
 
-
 /** The part of a KV namespace binding this view needs (Workers KV bulk get of text values). */
 export interface KvBulkReader {
-  get(keys: string[], options: { type: 'text'; cacheTtl?: number }): Promise<Map<string, string | null>>
+  get(
+    keys: string[],
+    options: { type: 'text'; cacheTtl?: number }
+  ): Promise<Map<string, string | null>>
 }
 
 /**
@@ -39,6 +49,12 @@ export const SIGNAL_CACHE_TTL_S = 30
 export interface KvZoneViewOptions {
   /** A zone confirmed by a KV read that started at most this long ago is answered from memory; default 5 ms. */
   revalidateMs?: number
+  /**
+   * A query answered from memory starts a background confirmation once the last one started
+   * this long ago (none while one is in flight); default half of `revalidateMs`. Smaller keeps
+   * answers fresher than the bound at the cost of more reads; queries never wait for these.
+   */
+  refreshAheadMs?: number
   /** Bytes of bucket text (and heads) the isolate keeps, across zones; default 64 MiB. */
   cacheBytes?: number
   /** How long "no hosted zone here" is trusted for a name under no known zone; default 1000 ms. */
@@ -112,7 +128,8 @@ export function nodeNamesFor(name: string, zone: string): string[] {
 export function speculativeKeys(name: string, zone: string): string[] {
   const names = nodeNamesFor(name, zone)
   const keys = new Set<string>()
-  for (const b of BUCKET_LADDER) for (const n of names) keys.add(bucketKey(zone, b, bucketOfHash(nameHash(n), b)))
+  for (const b of BUCKET_LADDER)
+    for (const n of names) keys.add(bucketKey(zone, b, bucketOfHash(nameHash(n), b)))
   return [...keys]
 }
 
@@ -126,7 +143,9 @@ type Settled<T> = { kind: 'value'; value: T } | { kind: 'failed' } | { kind: 'ti
 /** A promise's outcome, or `timeout` after `ms` (the promise may belong to a request that ended). */
 function settledWithin<T>(promise: Promise<T>, ms: number): Promise<Settled<T>> {
   let timer: ReturnType<typeof setTimeout> | undefined
-  const timeout = new Promise<Settled<T>>((resolve) => (timer = setTimeout(() => resolve({ kind: 'timeout' }), ms)))
+  const timeout = new Promise<Settled<T>>(
+    (resolve) => (timer = setTimeout(() => resolve({ kind: 'timeout' }), ms))
+  )
   const outcome = promise.then(
     (value): Settled<T> => ({ kind: 'value', value }),
     (): Settled<T> => ({ kind: 'failed' })
@@ -137,6 +156,7 @@ function settledWithin<T>(promise: Promise<T>, ms: number): Promise<Settled<T>> 
 export class KvZoneView implements ZoneView {
   readonly #kv: KvBulkReader
   readonly #revalidateMs: number
+  readonly #refreshAheadMs: number
   readonly #cacheBytes: number
   readonly #absentTtlMs: number
   readonly #maxZones: number
@@ -166,6 +186,10 @@ export class KvZoneView implements ZoneView {
   constructor(kv: KvBulkReader, options: KvZoneViewOptions = {}) {
     this.#kv = kv
     this.#revalidateMs = options.revalidateMs ?? 5
+    this.#refreshAheadMs = Math.min(
+      options.refreshAheadMs ?? this.#revalidateMs / 2,
+      this.#revalidateMs
+    )
     this.#cacheBytes = options.cacheBytes ?? 64 * 1024 * 1024
     this.#absentTtlMs = options.absentTtlMs ?? 1000
     this.#maxZones = options.maxZones ?? 10_000
@@ -188,7 +212,9 @@ export class KvZoneView implements ZoneView {
       const stamp = entry.stamp
       const nodes = await this.#nodes(name, entry, found.speculated)
       // Data of a newer head arrived while buckets were read: the nodes may mix both, say nothing.
-      return entry.stamp === stamp ? { zone: entry.head.meta, nodes, stamp } : { zone: entry.head.meta, nodes }
+      return entry.stamp === stamp
+        ? { zone: entry.head.meta, nodes, stamp }
+        : { zone: entry.head.meta, nodes }
     }
     return null
   }
@@ -198,16 +224,43 @@ export class KvZoneView implements ZoneView {
    * same rule as a lookup), or null when the zone is not held or is gone. An answer built from
    * a lookup with the same stamp is still the answer.
    */
-  async confirm(zone: string, arrived: number = this.#now(), keepAlive?: (p: Promise<unknown>) => void): Promise<number | null> {
+  async confirm(
+    zone: string,
+    arrived: number = this.#now(),
+    keepAlive?: (p: Promise<unknown>) => void
+  ): Promise<number | null> {
     const entry = this.#zones.get(zone)
     if (!entry) return null
     const fresh = await this.#fresh(entry, arrived, keepAlive)
     return fresh ? fresh.stamp : null
   }
 
+  /**
+   * `confirm` without waiting: the stamp when the zone is already confirmed for a query that
+   * arrived at `arrived` (starting a background confirmation ahead of expiry, as a lookup does),
+   * null when it is not held, undefined when a confirmation read is needed first (call `confirm`).
+   */
+  confirmedStamp(
+    zone: string,
+    arrived: number,
+    keepAlive?: (p: Promise<unknown>) => void
+  ): number | null | undefined {
+    const entry = this.#zones.get(zone)
+    if (!entry || entry.gone) return null
+    if (entry.confirmedAt < arrived - this.#revalidateMs) return undefined
+    if (keepAlive && !entry.refresh && arrived - entry.confirmedAt > this.#refreshAheadMs)
+      this.#refreshAhead(entry, keepAlive)
+    return entry.stamp
+  }
+
   /** Counters with the current cache size. */
   snapshot(): ZoneViewStats {
-    return { ...this.stats, cacheBytes: this.#bytes, cachedBuckets: this.#clock.size, zones: this.#zones.size }
+    return {
+      ...this.stats,
+      cacheBytes: this.#bytes,
+      cachedBuckets: this.#clock.size,
+      zones: this.#zones.size,
+    }
   }
 
   /** Drops everything cached (tests). */
@@ -272,7 +325,10 @@ export class KvZoneView implements ZoneView {
     for (const z of zones) speculative.push(...speculativeKeys(name, z))
     const withBuckets = keys.length + speculative.length <= this.#budget
     const startedAt = this.#now()
-    const values = await this.#bulk(withBuckets ? [...keys, ...speculative] : keys, SIGNAL_CACHE_TTL_S)
+    const values = await this.#bulk(
+      withBuckets ? [...keys, ...speculative] : keys,
+      SIGNAL_CACHE_TTL_S
+    )
     for (const z of zones) {
       const raw = values.get(zoneKey(z)) ?? null
       const old = this.#zones.get(z)
@@ -300,7 +356,10 @@ export class KvZoneView implements ZoneView {
         // confirmation takes it again (with its overlay) instead of answering without it for good.
         head = (await this.#withOverlay(decoded)) ?? { ...decoded, n: decoded.n - 1 }
       } else head = headFromMeta(decodeZoneMeta(raw))
-      const same = old && old.head.meta.id === head.meta.id && old.head.meta.layout?.buckets === head.meta.layout?.buckets
+      const same =
+        old &&
+        old.head.meta.id === head.meta.id &&
+        old.head.meta.layout?.buckets === head.meta.layout?.buckets
       if (old && same && old.head.n >= head.n) {
         old.confirmedAt = Math.max(old.confirmedAt, startedAt)
         continue
@@ -338,7 +397,8 @@ export class KvZoneView implements ZoneView {
     this.#absent.set(name, this.#now() + this.#absentTtlMs)
     if (this.#absent.size > 4 * this.#maxZones) {
       const now = this.#now()
-      for (const [k, until] of this.#absent) if (until <= now || this.#absent.size > 2 * this.#maxZones) this.#absent.delete(k)
+      for (const [k, until] of this.#absent)
+        if (until <= now || this.#absent.size > 2 * this.#maxZones) this.#absent.delete(k)
     }
   }
 
@@ -352,13 +412,18 @@ export class KvZoneView implements ZoneView {
    * gives up after `SHARED_WAIT_MS` and reads for itself; a read in flight for longer than that is
    * not joined at all. Whoever started a read clears it.
    */
-  async #fresh(entry: ZoneEntry, arrived: number, keepAlive?: (p: Promise<unknown>) => void): Promise<ZoneEntry | null> {
+  async #fresh(
+    entry: ZoneEntry,
+    arrived: number,
+    keepAlive?: (p: Promise<unknown>) => void
+  ): Promise<ZoneEntry | null> {
     const floor = arrived - this.#revalidateMs
     let joined = false
     for (;;) {
       if (entry.gone) return null
       if (entry.confirmedAt >= floor) {
-        if (keepAlive && !entry.refresh && arrived - entry.confirmedAt > this.#revalidateMs / 2) this.#refreshAhead(entry, keepAlive)
+        if (keepAlive && !entry.refresh && arrived - entry.confirmedAt > this.#refreshAheadMs)
+          this.#refreshAhead(entry, keepAlive)
         return entry
       }
       const inflight = entry.refresh
@@ -444,8 +509,8 @@ export class KvZoneView implements ZoneView {
       const head = await this.#withOverlay(decodeHead(newestText))
       if (entry.gone) return null
       if (head && head.n > entry.head.n) this.#apply(entry, head, raw)
-    }
-    else if (entry.head.n === 0 && raw !== entry.raw) this.#apply(entry, headFromMeta(decodeZoneMeta(raw)), raw)
+    } else if (entry.head.n === 0 && raw !== entry.raw)
+      this.#apply(entry, headFromMeta(decodeZoneMeta(raw)), raw)
     entry.confirmedAt = Math.max(entry.confirmedAt, startedAt)
     return entry
   }
@@ -474,7 +539,11 @@ export class KvZoneView implements ZoneView {
 
   // ── nodes ─────────────────────────────────────────────────────────────────────────────────
 
-  async #nodes(name: string, entry: ZoneEntry, speculated: Map<string, string | null> | null): Promise<Map<string, NodeData>> {
+  async #nodes(
+    name: string,
+    entry: ZoneEntry,
+    speculated: Map<string, string | null> | null
+  ): Promise<Map<string, NodeData>> {
     const nodes = new Map<string, NodeData>()
     const zone = entry.name
     const names = nodeNamesFor(name, zone)
@@ -507,7 +576,8 @@ export class KvZoneView implements ZoneView {
     const texts = new Map<number, string>()
     const wanted = [...new Set(pending.map((p) => p.index))]
     const keys = wanted.map((i) => bucketKey(zone, count, i))
-    const values = speculated && keys.every((k) => speculated.has(k)) ? speculated : await this.#bulk(keys)
+    const values =
+      speculated && keys.every((k) => speculated.has(k)) ? speculated : await this.#bulk(keys)
     this.stats.bucketMisses += wanted.length
     const missing: { name: string; index: number }[] = []
     for (let k = 0; k < wanted.length; k++) {
@@ -533,15 +603,21 @@ export class KvZoneView implements ZoneView {
    * A bucket of the live count that KV does not return (not yet visible here): read the names
    * from the previous count, which stays readable until retired; never answer "no such name".
    */
-  async #fromPrevious(entry: ZoneEntry, missing: { name: string; index: number }[], nodes: Map<string, NodeData>): Promise<void> {
+  async #fromPrevious(
+    entry: ZoneEntry,
+    missing: { name: string; index: number }[],
+    nodes: Map<string, NodeData>
+  ): Promise<void> {
     const zone = entry.name
     const prev = entry.head.meta.layout?.prev
-    if (prev === undefined) throw new KvLayoutError(`zone ${zone}: bucket ${missing[0]!.index} of ${entry.count} missing`)
+    if (prev === undefined)
+      throw new KvLayoutError(`zone ${zone}: bucket ${missing[0]!.index} of ${entry.count} missing`)
     const keys = missing.map((m) => bucketKey(zone, prev, bucketOfHash(nameHash(m.name), prev)))
     const values = await this.#bulk(keys)
     missing.forEach((m, k) => {
       const text = values.get(keys[k]!)
-      if (text === null || text === undefined) throw new KvLayoutError(`zone ${zone}: bucket of ${m.name} missing in both counts`)
+      if (text === null || text === undefined)
+        throw new KvLayoutError(`zone ${zone}: bucket of ${m.name} missing in both counts`)
       const encoded = findInBucket(text, zone, m.name)
       if (encoded !== null) nodes.set(m.name, decodeNode(encoded))
     })
@@ -553,7 +629,14 @@ export class KvZoneView implements ZoneView {
     const size = text.length + ENTRY_OVERHEAD
     if (size > this.#cacheBytes / 8) return
     this.#dropBucket(entry, index)
-    const bucket: CachedBucket = { zone: entry, index, text, size, used: false, fetchedAt: this.#now() }
+    const bucket: CachedBucket = {
+      zone: entry,
+      index,
+      text,
+      size,
+      used: false,
+      fetchedAt: this.#now(),
+    }
     entry.buckets.set(index, bucket)
     this.#clock.add(bucket)
     this.#bytes += size
@@ -609,10 +692,12 @@ export class KvZoneView implements ZoneView {
   async #bulk(keys: string[], cacheTtl?: number): Promise<Map<string, string | null>> {
     const unique = [...new Set(keys)]
     const chunks: string[][] = []
-    for (let i = 0; i < unique.length; i += this.#maxKeysPerCall) chunks.push(unique.slice(i, i + this.#maxKeysPerCall))
+    for (let i = 0; i < unique.length; i += this.#maxKeysPerCall)
+      chunks.push(unique.slice(i, i + this.#maxKeysPerCall))
     this.stats.kvCalls += chunks.length
     this.stats.kvKeys += unique.length
-    const options = cacheTtl === undefined ? { type: 'text' as const } : { type: 'text' as const, cacheTtl }
+    const options =
+      cacheTtl === undefined ? { type: 'text' as const } : { type: 'text' as const, cacheTtl }
     const results = await Promise.all(chunks.map((c) => this.#kv.get(c, options)))
     const out = new Map<string, string | null>()
     for (const r of results) for (const [k, v] of r) out.set(k, v)

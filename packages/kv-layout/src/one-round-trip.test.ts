@@ -17,7 +17,15 @@ function meta(name: string, extra: Partial<ZoneMeta> = {}): ZoneMeta {
     id: name.replace(/\W/g, '').padEnd(32, '0').slice(0, 32),
     name,
     serial: 1,
-    soa: { mname: `ns1.${name}`, rname: `hostmaster.${name}`, refresh: 1, retry: 1, expire: 1, minimum: 60, ttl: 3600 },
+    soa: {
+      mname: `ns1.${name}`,
+      rname: `hostmaster.${name}`,
+      refresh: 1,
+      retry: 1,
+      expire: 1,
+      minimum: 60,
+      ttl: 3600,
+    },
     ns: [],
     proxy: { ipv4: [], ipv6: [] },
     apex: { v: 1, sets: { A: { ttl: 300, rdata: ['192.0.2.1'] } } },
@@ -49,7 +57,9 @@ describe('KvZoneView round trips', () => {
         { buckets: 4096 }
       )
     )
-    kv.putAll(zoneImage(meta('sub.example.com'), [['x.sub.example.com', a('192.0.2.20')]], { buckets: 16 }))
+    kv.putAll(
+      zoneImage(meta('sub.example.com'), [['x.sub.example.com', a('192.0.2.20')]], { buckets: 16 })
+    )
   })
 
   it('finds an existing name in one bulk call with a cold cache', async () => {
@@ -91,7 +101,9 @@ describe('KvZoneView round trips', () => {
     t = REVALIDATE_MS + 1
     const r = await view.lookup('www.example.com')
     expect(kv.calls).toBe(1)
-    expect(kv.keysRead[0]?.sort()).toEqual([headKey('example.com', 2), headKey('example.com', 3), zoneKey('example.com')].sort())
+    expect(kv.keysRead[0]?.sort()).toEqual(
+      [headKey('example.com', 2), headKey('example.com', 3), zoneKey('example.com')].sort()
+    )
     expect(r?.nodes.has('www.example.com')).toBe(true)
     kv.resetCounts()
     expect((await view.lookup('www.example.com'))?.nodes.has('www.example.com')).toBe(true)
@@ -103,7 +115,11 @@ describe('KvZoneView round trips', () => {
     kv.resetCounts()
     t = REVALIDATE_MS + 1
     const before = view.snapshot().revalidations
-    const rs = await Promise.all([view.lookup('www.example.com'), view.lookup('example.com'), view.lookup('WWW.example.com')])
+    const rs = await Promise.all([
+      view.lookup('www.example.com'),
+      view.lookup('example.com'),
+      view.lookup('WWW.example.com'),
+    ])
     expect(rs.every((r) => r?.zone.name === 'example.com')).toBe(true)
     expect(kv.calls).toBe(1)
     expect(view.snapshot().revalidations - before).toBe(1)
@@ -118,9 +134,19 @@ describe('KvZoneView round trips', () => {
     expect(keys.every((k) => k.startsWith('b:example.com:4096:'))).toBe(true)
     // a.b, its ENT b, and *.b (the wildcard *.example.com's bucket is cached)
     expect(keys.sort()).toEqual(
-      [...new Set(['a.b.example.com', 'b.example.com', '*.b.example.com'].map((n) => bucketKey('example.com', 4096, bucketOf(n, 4096))))].sort()
+      [
+        ...new Set(
+          ['a.b.example.com', 'b.example.com', '*.b.example.com'].map((n) =>
+            bucketKey('example.com', 4096, bucketOf(n, 4096))
+          )
+        ),
+      ].sort()
     )
-    expect([...(r?.nodes.keys() ?? [])].sort()).toEqual(['*.example.com', 'a.b.example.com', 'b.example.com'])
+    expect([...(r?.nodes.keys() ?? [])].sort()).toEqual([
+      '*.example.com',
+      'a.b.example.com',
+      'b.example.com',
+    ])
   })
 
   it('under a cached zone that lists no subzones, reads no zone key for longer suffixes', async () => {
@@ -132,7 +158,11 @@ describe('KvZoneView round trips', () => {
 
   it('under a cached zone that lists a subzone, looks the name up in the subzone', async () => {
     kv.putAll(
-      zoneImage(meta('example.com', { subzones: ['sub.example.com'] }), [['www.example.com', a('192.0.2.10')]], { buckets: 16 })
+      zoneImage(
+        meta('example.com', { subzones: ['sub.example.com'] }),
+        [['www.example.com', a('192.0.2.10')]],
+        { buckets: 16 }
+      )
     )
     await view.lookup('www.example.com')
     kv.resetCounts()
@@ -194,7 +224,10 @@ describe('KvZoneView round trips', () => {
   })
 
   it('takes its metadata from the zone key when a zone has no head yet', async () => {
-    kv.put(zoneKey('nohead.test'), encodeZoneMeta({ ...meta('nohead.test'), layout: { buckets: 16 } }))
+    kv.put(
+      zoneKey('nohead.test'),
+      encodeZoneMeta({ ...meta('nohead.test'), layout: { buckets: 16 } })
+    )
     for (let i = 0; i < 16; i++) kv.put(bucketKey('nohead.test', 16, i), '#3\n')
     const r = await view.lookup('www.nohead.test')
     expect(r?.zone.name).toBe('nohead.test')

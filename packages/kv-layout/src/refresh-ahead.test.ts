@@ -16,7 +16,15 @@ const meta: ZoneMeta = {
   id: 'e'.repeat(32),
   name: 'ahead.test',
   serial: 1,
-  soa: { mname: 'ns1.ahead.test', rname: 'h.ahead.test', refresh: 1, retry: 1, expire: 1, minimum: 60, ttl: 60 },
+  soa: {
+    mname: 'ns1.ahead.test',
+    rname: 'h.ahead.test',
+    refresh: 1,
+    retry: 1,
+    expire: 1,
+    minimum: 60,
+    ttl: 60,
+  },
   ns: ['ns1.ahead.test'],
   proxy: { ipv4: [], ipv6: [] },
   apex: { v: 1, sets: { A: { ttl: 300, rdata: ['192.0.2.1'] } } },
@@ -25,7 +33,13 @@ const meta: ZoneMeta = {
 describe('background confirmation', () => {
   it('answers without waiting past half the window, and the background read brings the next head', async () => {
     const kv = new FakeKv()
-    kv.putAll(zoneImage({ ...meta, layout: { buckets: 16 } }, [['www.ahead.test', { v: 1, sets: { A: { ttl: 300, rdata: ['192.0.2.9'] } } }]], { buckets: 16 }))
+    kv.putAll(
+      zoneImage(
+        { ...meta, layout: { buckets: 16 } },
+        [['www.ahead.test', { v: 1, sets: { A: { ttl: 300, rdata: ['192.0.2.9'] } } }]],
+        { buckets: 16 }
+      )
+    )
     let t = 1000
     const view = new KvZoneView(kv, { revalidateMs: 10, now: () => t })
     const pending: Promise<unknown>[] = []
@@ -40,7 +54,19 @@ describe('background confirmation', () => {
 
     // A change lands, then a query past half the window: answered from what is held, one read starts.
     const apex = { v: 1 as const, sets: { A: { ttl: 300, rdata: ['192.0.2.2'] } } }
-    kv.put(headKey('ahead.test', 2), encodeHead({ n: 2, seq: 2, meta: encodeZoneMeta({ ...meta, apex, layout: { buckets: 16 } }), overlay: [], changed: [[1, 'all'], [2, []]] }))
+    kv.put(
+      headKey('ahead.test', 2),
+      encodeHead({
+        n: 2,
+        seq: 2,
+        meta: encodeZoneMeta({ ...meta, apex, layout: { buckets: 16 } }),
+        overlay: [],
+        changed: [
+          [1, 'all'],
+          [2, []],
+        ],
+      })
+    )
     t = 1007
     const answered = await view.lookup('ahead.test', { keepAlive })
     expect(answered!.zone.apex.sets.A!.rdata).toEqual(['192.0.2.1'])
@@ -54,6 +80,25 @@ describe('background confirmation', () => {
     const next = await view.lookup('ahead.test', { keepAlive })
     expect(next!.zone.apex.sets.A!.rdata).toEqual(['192.0.2.2'])
     expect(kv.calls).toBe(0)
+  })
+
+  it('with refreshAheadMs, starts the background read that early while the bound stays revalidateMs', async () => {
+    const kv = new FakeKv()
+    kv.putAll(zoneImage({ ...meta, layout: { buckets: 16 } }, [], { buckets: 16 }))
+    let t = 1000
+    const view = new KvZoneView(kv, { revalidateMs: 20, refreshAheadMs: 2, now: () => t })
+    const pending: Promise<unknown>[] = []
+    const keepAlive = (p: Promise<unknown>) => void pending.push(p)
+    await view.lookup('ahead.test', { keepAlive })
+    kv.resetCounts()
+    t = 1001
+    await view.lookup('ahead.test', { keepAlive })
+    expect(pending).toHaveLength(0)
+    t = 1003 // past refreshAheadMs, well within the bound: answered at once, one read in the background
+    await view.lookup('ahead.test', { keepAlive })
+    expect(pending).toHaveLength(1)
+    await Promise.all(pending)
+    expect(kv.calls).toBe(1)
   })
 
   it('without a way to keep the request alive, never starts a read it would not wait for', async () => {
@@ -77,10 +122,26 @@ describe('large overlays', () => {
     const view = new KvZoneView(kv, { revalidateMs: 10, now: () => t })
     expect((await view.lookup('x1.ahead.test'))!.nodes.size).toBe(0)
     const encodedMeta = encodeZoneMeta({ ...meta, layout: { buckets: 16 } })
-    const names = Array.from({ length: 2000 }, (_, i) => [`x${i}.ahead.test`, '[["A",300,["192.0.2.7"]]]'] as const)
+    const names = Array.from(
+      { length: 2000 },
+      (_, i) => [`x${i}.ahead.test`, '[["A",300,["192.0.2.7"]]]'] as const
+    )
     expect(encodeOverlay(names).length).toBeGreaterThan(OVERLAY_INLINE_MAX)
     // The head is visible before its overlay key (another location, in production): not taken yet.
-    kv.put(headKey('ahead.test', 2), encodeHead({ n: 2, seq: 2, meta: encodedMeta, overlay: [], overlayKey: overlayKey('ahead.test', 2), changed: [[1, 'all'], [2, []]] }))
+    kv.put(
+      headKey('ahead.test', 2),
+      encodeHead({
+        n: 2,
+        seq: 2,
+        meta: encodedMeta,
+        overlay: [],
+        overlayKey: overlayKey('ahead.test', 2),
+        changed: [
+          [1, 'all'],
+          [2, []],
+        ],
+      })
+    )
     t += 11
     expect((await view.lookup('x1.ahead.test'))!.nodes.size).toBe(0)
     kv.put(overlayKey('ahead.test', 2), encodeOverlay(names))

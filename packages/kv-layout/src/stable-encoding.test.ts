@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import { bucketEntries, EMPTY_BUCKET } from './bucket-text.ts'
 import { KvLayoutError, decodeNode, decodeZoneMeta, encodeNode, encodeZoneMeta } from './codec.ts'
-import { decodeHead, encodeHead, headCounter, headFromMeta, headKey, headKeys, headSlot, HEAD_SLOTS } from './head.ts'
+import {
+  decodeHead,
+  encodeHead,
+  headCounter,
+  headFromMeta,
+  headKey,
+  headKeys,
+  headSlot,
+  HEAD_SLOTS,
+} from './head.ts'
 import { zoneImage } from './image.ts'
 import { bucketKey, bucketOf, zoneKey } from './keys.ts'
 import type { NodeData, ZoneMeta } from './types.ts'
@@ -53,7 +62,10 @@ describe('node encoding', () => {
   it('round-trips a node, proxied flag included', () => {
     const node: NodeData = {
       v: 1,
-      sets: { A: { ttl: 60, rdata: ['192.0.2.1'], proxied: true }, MX: { ttl: 300, rdata: ['10 a.example.com.'] } },
+      sets: {
+        A: { ttl: 60, rdata: ['192.0.2.1'], proxied: true },
+        MX: { ttl: 300, rdata: ['10 a.example.com.'] },
+      },
     }
     expect(decodeNode(encodeNode(node))).toEqual(node)
     expect(decodeNode(JSON.parse(encodeNode(node)))).toEqual(node)
@@ -87,8 +99,16 @@ describe('zone metadata encoding', () => {
   })
 
   it('gives equal bytes for equal layout and subzones, in any order', () => {
-    const a = encodeZoneMeta({ ...meta(), layout: { buckets: 256, prev: 16 }, subzones: ['b.example.com', 'a.example.com'] })
-    const b = encodeZoneMeta({ ...meta(), subzones: ['a.example.com', 'b.example.com'], layout: { prev: 16, buckets: 256 } })
+    const a = encodeZoneMeta({
+      ...meta(),
+      layout: { buckets: 256, prev: 16 },
+      subzones: ['b.example.com', 'a.example.com'],
+    })
+    const b = encodeZoneMeta({
+      ...meta(),
+      subzones: ['a.example.com', 'b.example.com'],
+      layout: { prev: 16, buckets: 256 },
+    })
     expect(a).toBe(b)
     const back = decodeZoneMeta(a)
     expect(back.layout).toEqual({ buckets: 256, prev: 16 })
@@ -125,7 +145,9 @@ describe('head slots', () => {
     expect(HEAD_SLOTS).toBe(8)
     expect(headKey('Example.COM.', 3)).toBe('h:example.com:3')
     expect(headSlot(9)).toBe(1)
-    expect(headKeys('example.com')).toEqual(Array.from({ length: 8 }, (_, i) => `h:example.com:${i}`))
+    expect(headKeys('example.com')).toEqual(
+      Array.from({ length: 8 }, (_, i) => `h:example.com:${i}`)
+    )
   })
 
   it('round-trips counter, sequence, metadata, overlay (deletions included) and bucket history', () => {
@@ -133,8 +155,14 @@ describe('head slots', () => {
       n: 12,
       seq: 345,
       meta: encodedMeta,
-      overlay: [['gone.example.com', null], ['www.example.com', encodeNode(www)]],
-      changed: [[11, [3, 7]], [12, 'all']],
+      overlay: [
+        ['gone.example.com', null],
+        ['www.example.com', encodeNode(www)],
+      ],
+      changed: [
+        [11, [3, 7]],
+        [12, 'all'],
+      ],
     })
     expect(text.startsWith('12\n')).toBe(true)
     expect(headCounter(text)).toBe(12)
@@ -142,13 +170,27 @@ describe('head slots', () => {
     expect(head.n).toBe(12)
     expect(head.seq).toBe(345)
     expect(encodeZoneMeta(head.meta)).toBe(encodedMeta)
-    expect([...head.overlay]).toEqual([['gone.example.com', null], ['www.example.com', www]])
-    expect(head.changed).toEqual([[11, [3, 7]], [12, 'all']])
+    expect([...head.overlay]).toEqual([
+      ['gone.example.com', null],
+      ['www.example.com', www],
+    ])
+    expect(head.changed).toEqual([
+      [11, [3, 7]],
+      [12, 'all'],
+    ])
   })
 
   it('gives equal bytes for equal input', () => {
-    const input = { n: 2, seq: 5, meta: encodedMeta, overlay: [['www.example.com', encodeNode(www)] as const], changed: [[2, [1]] as const] }
-    expect(encodeHead(input)).toBe(encodeHead({ ...input, overlay: [['www.example.com', encodeNode(structuredClone(www))]] }))
+    const input = {
+      n: 2,
+      seq: 5,
+      meta: encodedMeta,
+      overlay: [['www.example.com', encodeNode(www)] as const],
+      changed: [[2, [1]] as const],
+    }
+    expect(encodeHead(input)).toBe(
+      encodeHead({ ...input, overlay: [['www.example.com', encodeNode(structuredClone(www))]] })
+    )
   })
 
   it.each([
@@ -166,8 +208,14 @@ describe('head slots', () => {
     ['a body that is not JSON', '3\n{'],
     ['no overlay', `3\n{"seq":1,"meta":${encodedMeta},"changed":[]}`],
     ['bad metadata', '3\n{"seq":1,"meta":{"v":1},"overlay":{},"changed":[]}'],
-    ['a bad overlay node', `3\n{"seq":1,"meta":${encodedMeta},"overlay":{"a.example.com":{"v":1}},"changed":[]}`],
-    ['a bad change entry', `3\n{"seq":1,"meta":${encodedMeta},"overlay":{},"changed":[[3,"some"]]}`],
+    [
+      'a bad overlay node',
+      `3\n{"seq":1,"meta":${encodedMeta},"overlay":{"a.example.com":{"v":1}},"changed":[]}`,
+    ],
+    [
+      'a bad change entry',
+      `3\n{"seq":1,"meta":${encodedMeta},"overlay":{},"changed":[[3,"some"]]}`,
+    ],
   ])('rejects a head with %s', (_, text) => {
     expect(() => decodeHead(text)).toThrow(KvLayoutError)
   })
@@ -189,11 +237,23 @@ describe('zone image', () => {
   it('writes every bucket of the count (empty ones as the header), the zone key and head 1', () => {
     const image = zoneImage(meta(), nodes)
     const buckets = [...image.keys()].filter((k) => k.startsWith('b:'))
-    expect(buckets.sort()).toEqual(Array.from({ length: 16 }, (_, i) => bucketKey('example.com', 16, i)).sort())
+    expect(buckets.sort()).toEqual(
+      Array.from({ length: 16 }, (_, i) => bucketKey('example.com', 16, i)).sort()
+    )
     expect(image.size).toBe(16 + 2)
-    const names = buckets.flatMap((k) => bucketEntries(image.get(k)!, 'example.com').map(([n]) => n))
-    expect(names.sort()).toEqual(['*.example.com', 'a.b.c.example.com', 'b.c.example.com', 'c.example.com', 'www.example.com'])
-    expect(buckets.filter((k) => image.get(k) === EMPTY_BUCKET).length).toBe(16 - new Set(names.map((n) => bucketOf(n, 16))).size)
+    const names = buckets.flatMap((k) =>
+      bucketEntries(image.get(k)!, 'example.com').map(([n]) => n)
+    )
+    expect(names.sort()).toEqual([
+      '*.example.com',
+      'a.b.c.example.com',
+      'b.c.example.com',
+      'c.example.com',
+      'www.example.com',
+    ])
+    expect(buckets.filter((k) => image.get(k) === EMPTY_BUCKET).length).toBe(
+      16 - new Set(names.map((n) => bucketOf(n, 16))).size
+    )
     expect(decodeZoneMeta(image.get(zoneKey('example.com'))).layout).toEqual({ buckets: 16 })
     const head = decodeHead(image.get(headKey('example.com', 1))!)
     expect(head).toMatchObject({ n: 1, changed: [[1, 'all']] })

@@ -22,7 +22,10 @@ export class FakeKv implements KvBulkReader {
     this.data.delete(key)
   }
 
-  async get(keys: string[], options: { type: 'text'; cacheTtl?: number } | 'text'): Promise<Map<string, string | null>> {
+  async get(
+    keys: string[],
+    options: { type: 'text'; cacheTtl?: number } | 'text'
+  ): Promise<Map<string, string | null>> {
     const type = typeof options === 'string' ? options : options.type
     if (type !== 'text') throw new Error('text only')
     if (keys.length > 100) throw new Error('more than 100 keys in one bulk get')

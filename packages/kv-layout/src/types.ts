@@ -100,7 +100,6 @@ export interface ZoneHead {
   overlayKey?: string
 }
 
-
 /** What a zone view returns for one name: its zone and the nodes that exist around it. */
 export interface ZoneLookup {
   zone: ZoneMeta

@@ -20,7 +20,15 @@ function baseMeta(name: string, id = 'a'.repeat(32)): ZoneMeta {
     id,
     name,
     serial: 1,
-    soa: { mname: `ns1.${name}`, rname: `hostmaster.${name}`, refresh: 1, retry: 1, expire: 1, minimum: 60, ttl: 3600 },
+    soa: {
+      mname: `ns1.${name}`,
+      rname: `hostmaster.${name}`,
+      refresh: 1,
+      retry: 1,
+      expire: 1,
+      minimum: 60,
+      ttl: 3600,
+    },
     ns: ['ns1.example.net'],
     proxy: { ipv4: [], ipv6: [] },
     apex: { v: 1, sets: { NS: { ttl: 86400, rdata: ['ns1.example.net.'] } } },
@@ -52,7 +60,9 @@ class ZoneWriter {
 
   /** Rewrites bucket `index` of `count` from the current nodes. */
   writeBucket(index: number, count = this.buckets): void {
-    const entries = [...this.nodes].filter(([n]) => bucketOf(n, count) === index).map(([n, node]) => [n, encodeNode(node)] as const)
+    const entries = [...this.nodes]
+      .filter(([n]) => bucketOf(n, count) === index)
+      .map(([n, node]) => [n, encodeNode(node)] as const)
     this.kv.put(bucketKey(this.name, count, index), encodeBucketText(this.name, entries))
   }
 
@@ -66,17 +76,32 @@ class ZoneWriter {
   }
 
   /** Writes head n+1 into its slot. */
-  head(options: { overlay?: [string, NodeData | null][]; buckets?: number[] | 'all' } = {}): number {
+  head(
+    options: { overlay?: [string, NodeData | null][]; buckets?: number[] | 'all' } = {}
+  ): number {
     const n = ++this.n
-    this.changed = [...this.changed, [n, options.buckets ?? []] as [number, number[] | 'all']].slice(-HEAD_CHANGE_HISTORY)
-    const overlay = (options.overlay ?? []).map(([name, node]) => [name, node === null ? null : encodeNode(node)] as const)
-    this.kv.put(headKey(this.name, headSlot(n)), encodeHead({ n, seq: n, meta: encodeZoneMeta(this.meta), overlay, changed: this.changed }))
+    this.changed = [
+      ...this.changed,
+      [n, options.buckets ?? []] as [number, number[] | 'all'],
+    ].slice(-HEAD_CHANGE_HISTORY)
+    const overlay = (options.overlay ?? []).map(
+      ([name, node]) => [name, node === null ? null : encodeNode(node)] as const
+    )
+    this.kv.put(
+      headKey(this.name, headSlot(n)),
+      encodeHead({ n, seq: n, meta: encodeZoneMeta(this.meta), overlay, changed: this.changed })
+    )
     return n
   }
 
   deleteAll(): void {
     for (const key of [...this.kv.data.keys()])
-      if (key === zoneKey(this.name) || key.startsWith(`h:${this.name}:`) || key.startsWith(`b:${this.name}:`)) this.kv.delete(key)
+      if (
+        key === zoneKey(this.name) ||
+        key.startsWith(`h:${this.name}:`) ||
+        key.startsWith(`b:${this.name}:`)
+      )
+        this.kv.delete(key)
   }
 }
 
@@ -92,7 +117,10 @@ class HoldingKv extends FakeKv {
     return { taken: takenP, release }
   }
 
-  override async get(keys: string[], type: { type: 'text'; cacheTtl?: number }): Promise<Map<string, string | null>> {
+  override async get(
+    keys: string[],
+    type: { type: 'text'; cacheTtl?: number }
+  ): Promise<Map<string, string | null>> {
     const hold = this.#hold
     if (!hold) return super.get(keys, type)
     this.#hold = null
@@ -104,14 +132,16 @@ class HoldingKv extends FakeKv {
 }
 
 const REVALIDATE_MS = 1000
-const rdata = (r: ZoneLookup | null, name: string): string[] | undefined => r?.nodes.get(name)?.sets.A?.rdata
+const rdata = (r: ZoneLookup | null, name: string): string[] | undefined =>
+  r?.nodes.get(name)?.sets.A?.rdata
 
 describe('KvZoneView freshness', () => {
   let kv: HoldingKv
   let t: number
   let view: KvZoneView
   let zone: ZoneWriter
-  const fresh = (reader: KvBulkReader = kv) => new KvZoneView(reader, { now: () => t, revalidateMs: REVALIDATE_MS })
+  const fresh = (reader: KvBulkReader = kv) =>
+    new KvZoneView(reader, { now: () => t, revalidateMs: REVALIDATE_MS })
   /** Moves the clock past the revalidation window. */
   const later = () => (t += REVALIDATE_MS + 1)
 
@@ -127,7 +157,8 @@ describe('KvZoneView freshness', () => {
       '*.example.com': a('192.0.2.99'),
     })
     expect(new Set(['x', 'www', '*', 'y'].map((l) => zone.bucket(`${l}.example.com`))).size).toBe(4)
-    for (const name of ['www.example.com', 'x.example.com', 'y.example.com']) await view.lookup(name)
+    for (const name of ['www.example.com', 'x.example.com', 'y.example.com'])
+      await view.lookup(name)
     kv.resetCounts()
   })
 
@@ -137,7 +168,13 @@ describe('KvZoneView freshness', () => {
       soa: { ...zone.meta.soa, minimum: 30 },
       apex: { v: 1, sets: { NS: { ttl: 600, rdata: ['ns1.example.net.'] } } },
     }
-    zone.head({ overlay: [['www.example.com', a('192.0.2.50')], ['new.example.com', a('192.0.2.51')], ['y.example.com', null]] })
+    zone.head({
+      overlay: [
+        ['www.example.com', a('192.0.2.50')],
+        ['new.example.com', a('192.0.2.51')],
+        ['y.example.com', null],
+      ],
+    })
     later()
     const www = await view.lookup('www.example.com')
     expect(rdata(www, 'www.example.com')).toEqual(['192.0.2.50'])
@@ -213,8 +250,15 @@ describe('KvZoneView freshness', () => {
   it('concurrent lookups waiting on one revalidation all see the newer head', async () => {
     zone.head({ overlay: [['www.example.com', a('192.0.2.95')]] })
     later()
-    const rs = await Promise.all([view.lookup('www.example.com'), view.lookup('www.example.com'), view.lookup('x.example.com')])
-    expect(rs.slice(0, 2).map((r) => rdata(r, 'www.example.com'))).toEqual([['192.0.2.95'], ['192.0.2.95']])
+    const rs = await Promise.all([
+      view.lookup('www.example.com'),
+      view.lookup('www.example.com'),
+      view.lookup('x.example.com'),
+    ])
+    expect(rs.slice(0, 2).map((r) => rdata(r, 'www.example.com'))).toEqual([
+      ['192.0.2.95'],
+      ['192.0.2.95'],
+    ])
     expect(rdata(rs[2]!, 'x.example.com')).toEqual(['192.0.2.2'])
     expect(kv.calls).toBe(1)
   })
@@ -239,7 +283,13 @@ describe('KvZoneView freshness', () => {
     await view.lookup('www.example.com')
     expect((await view.lookup('www.example.com'))?.zone.id).toBe('a'.repeat(32))
     zone.deleteAll()
-    const again = new ZoneWriter(kv, 'example.com', { 'www.example.com': a('192.0.2.200') }, 16, 'b'.repeat(32))
+    const again = new ZoneWriter(
+      kv,
+      'example.com',
+      { 'www.example.com': a('192.0.2.200') },
+      16,
+      'b'.repeat(32)
+    )
     expect(again.n).toBe(1)
     later()
     const r = await view.lookup('www.example.com')
@@ -260,11 +310,17 @@ describe('KvZoneView across a bucket count switch', () => {
   })
 
   it('keeps answering an existing name, warm and cold, at every step of a 16 → 256 switch', async () => {
-    const zone = new ZoneWriter(kv, 'example.com', { 'www.example.com': a('192.0.2.1'), 'x.example.com': a('192.0.2.2') })
+    const zone = new ZoneWriter(kv, 'example.com', {
+      'www.example.com': a('192.0.2.1'),
+      'x.example.com': a('192.0.2.2'),
+    })
     const warm = fresh()
     const check = async (step: string) => {
       t += REVALIDATE_MS + 1
-      for (const [who, v] of [['warm', warm], ['cold', fresh()]] as const) {
+      for (const [who, v] of [
+        ['warm', warm],
+        ['cold', fresh()],
+      ] as const) {
         const r = await v.lookup('www.example.com')
         expect(rdata(r, 'www.example.com'), `${step}, ${who}`).toEqual(['192.0.2.1'])
       }
@@ -318,7 +374,9 @@ describe('KvZoneView cache bound', () => {
     for (let i = 0; i < 64; i++) nodes[`h${i}.example.com`] = a(`192.0.2.${i}`)
     new ZoneWriter(kv, 'example.com', nodes)
     const names = Object.keys(nodes)
-    const bucketBytes = [...kv.data].filter(([k]) => k.startsWith('b:')).reduce((sum, [, v]) => sum + v.length, 0)
+    const bucketBytes = [...kv.data]
+      .filter(([k]) => k.startsWith('b:'))
+      .reduce((sum, [, v]) => sum + v.length, 0)
 
     const roomy = new KvZoneView(kv, { now: () => 0, revalidateMs: REVALIDATE_MS })
     for (const n of names) await roomy.lookup(n)

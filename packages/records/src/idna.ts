@@ -23,7 +23,8 @@ const OPTIONS = {
 // Format characters other than the joiners, which CheckJoiners judges in context.
 const INVISIBLE_FORMAT = /(?![\u200c\u200d])\p{Cf}/u
 // C0/C1 controls, lone surrogates, U+FFFD, noncharacters: named in the error when present.
-const NAMED_FAULT = /[\p{Cc}\p{Cs}\ufffd\ufdd0-\ufdef]|[\ufffe\uffff\u{1fffe}\u{1ffff}\u{2fffe}\u{2ffff}\u{3fffe}\u{3ffff}\u{4fffe}\u{4ffff}\u{5fffe}\u{5ffff}\u{6fffe}\u{6ffff}\u{7fffe}\u{7ffff}\u{8fffe}\u{8ffff}\u{9fffe}\u{9ffff}\u{afffe}\u{affff}\u{bfffe}\u{bffff}\u{cfffe}\u{cffff}\u{dfffe}\u{dffff}\u{efffe}\u{effff}\u{ffffe}\u{fffff}\u{10fffe}\u{10ffff}]/u
+const NAMED_FAULT =
+  /[\p{Cc}\p{Cs}\ufffd\ufdd0-\ufdef]|[\ufffe\uffff\u{1fffe}\u{1ffff}\u{2fffe}\u{2ffff}\u{3fffe}\u{3ffff}\u{4fffe}\u{4ffff}\u{5fffe}\u{5ffff}\u{6fffe}\u{6ffff}\u{7fffe}\u{7ffff}\u{8fffe}\u{8ffff}\u{9fffe}\u{9ffff}\u{afffe}\u{affff}\u{bfffe}\u{bffff}\u{cfffe}\u{cffff}\u{dfffe}\u{dffff}\u{efffe}\u{effff}\u{ffffe}\u{fffff}\u{10fffe}\u{10ffff}]/u
 
 function codePoint(ch: string): string {
   return `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`
@@ -38,7 +39,8 @@ function faultIn(name: string): string | undefined {
 /** `name` (labels joined by '.', any of the IDN full stops) → lowercase ASCII, or a FieldError. */
 export function idnaToAscii(name: string): string {
   const fault = faultIn(name)
-  if (fault !== undefined) fail(`${JSON.stringify(name)} contains ${fault}, which is not allowed in a domain name`)
+  if (fault !== undefined)
+    fail(`${JSON.stringify(name)} contains ${fault}, which is not allowed in a domain name`)
   const ascii = tr46.toASCII(name, OPTIONS)
   if (ascii === null) {
     fail(`${JSON.stringify(name)} is not a valid internationalised domain name (UTS 46 / IDNA2008)`)

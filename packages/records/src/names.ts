@@ -31,7 +31,8 @@ function toLabels(name: string, allowWildcard: boolean): string[] {
   const split = name.replace(IDN_DOTS, '.').split('.')
   split.forEach((label, i) => {
     if (label === '') fail('the name has an empty label')
-    if (label === '*' && (!allowWildcard || i !== 0)) fail(`'*' is only allowed as the entire leftmost label`)
+    if (label === '*' && (!allowWildcard || i !== 0))
+      fail(`'*' is only allowed as the entire leftmost label`)
   })
   const wildcard = split[0] === '*'
   const rest = wildcard ? split.slice(1) : split

@@ -251,21 +251,31 @@ describe('fully qualified targets, as Cloudflare keeps them', () => {
       expect(n.data).toMatchObject({ target: 'svc.example.net.' })
       expect(n.content).toBe('1 svc.example.net. alpn="h3"')
     }
-    expect(normalizeContent({ type: 'HTTPS', content: '1 . alpn=h2' }).data).toMatchObject({ target: '.' })
+    expect(normalizeContent({ type: 'HTTPS', content: '1 . alpn=h2' }).data).toMatchObject({
+      target: '.',
+    })
   })
 
   it('keeps the trailing dot on the NAPTR replacement in content and data.replacement', () => {
-    const n = normalizeContent({ type: 'NAPTR', content: '10 20 "S" "SIP+D2U" "" _sip._udp.example.com' })
+    const n = normalizeContent({
+      type: 'NAPTR',
+      content: '10 20 "S" "SIP+D2U" "" _sip._udp.example.com',
+    })
     expect(n.data).toMatchObject({ replacement: '_sip._udp.example.com.' })
     expect(n.content).toBe('10 20 "S" "SIP+D2U" "" _sip._udp.example.com.')
   })
 
   it('gives CNAME, MX, NS, SRV and PTR targets no trailing dot', () => {
     expect(normalizeContent({ type: 'CNAME', content: 'a.example.' }).content).toBe('a.example')
-    expect(normalizeContent({ type: 'MX', content: 'a.example.', priority: 1 }).content).toBe('a.example')
+    expect(normalizeContent({ type: 'MX', content: 'a.example.', priority: 1 }).content).toBe(
+      'a.example'
+    )
     expect(normalizeContent({ type: 'NS', content: 'a.example.' }).content).toBe('a.example')
     expect(normalizeContent({ type: 'PTR', content: 'a.example.' }).content).toBe('a.example')
-    const srv = normalizeContent({ type: 'SRV', data: { priority: 1, weight: 2, port: 3, target: 'a.example.' } })
+    const srv = normalizeContent({
+      type: 'SRV',
+      data: { priority: 1, weight: 2, port: 3, target: 'a.example.' },
+    })
     expect(srv.data).toMatchObject({ target: 'a.example' })
   })
 })

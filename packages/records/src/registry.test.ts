@@ -8,7 +8,7 @@ describe('record-type registry', () => {
     expect(Object.keys(REGISTRY).sort()).toEqual([...RECORD_TYPES].sort())
   })
 
-  it('uses the type table\'s codes', () => {
+  it("uses the type table's codes", () => {
     for (const t of RECORD_TYPES) expect(REGISTRY[t].code).toBe(FACT_CODES[t])
     expect(TYPE_CODES.SOA).toBe(FACT_CODES.SOA)
   })

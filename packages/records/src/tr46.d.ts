@@ -11,7 +11,10 @@ declare module 'tr46' {
   }
   /** The ASCII form, or null when UTS 46 processing reports an error. */
   export function toASCII(domainName: string, options?: Tr46Options): string | null
-  export function toUnicode(domainName: string, options?: Tr46Options): { domain: string; error: boolean }
+  export function toUnicode(
+    domainName: string,
+    options?: Tr46Options
+  ): { domain: string; error: boolean }
   const tr46: { toASCII: typeof toASCII; toUnicode: typeof toUnicode }
   export default tr46
 }

@@ -43,7 +43,10 @@ export function apexNode(zone: ZoneMeta): NodeData {
     if (signed) return signed
     const base = unsignedApex(zone)
     const keys = zone.dnssec!.keys.map((k) => `257 3 13 ${k.publicKey}`)
-    const node: NodeData = { v: 1, sets: { ...base.sets, DNSKEY: { ttl: DNSKEY_TTL, rdata: keys } } }
+    const node: NodeData = {
+      v: 1,
+      sets: { ...base.sets, DNSKEY: { ttl: DNSKEY_TTL, rdata: keys } },
+    }
     signedApexCache.set(zone, node)
     return node
   }

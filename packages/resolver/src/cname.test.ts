@@ -106,7 +106,10 @@ const cases: Case[] = [
     qname: 'there.example.org',
     qtype: 'TXT',
     rcode: 'SERVFAIL',
-    answer: ['there.example.org 300 CNAME back.other.test.', 'back.other.test 300 CNAME there.example.org.'],
+    answer: [
+      'there.example.org 300 CNAME back.other.test.',
+      'back.other.test 300 CNAME there.example.org.',
+    ],
   },
   {
     name: 'answers the CNAME itself at a looping name (nothing is followed)',

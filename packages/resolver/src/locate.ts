@@ -7,7 +7,14 @@ import { TYPE_CODES } from '@edgedns/dns-facts'
 import { apexNode } from './apex.ts'
 
 export type Located =
-  | { kind: 'node'; node: NodeData; owner: string; apex: boolean; wildcard: boolean; source?: string }
+  | {
+      kind: 'node'
+      node: NodeData
+      owner: string
+      apex: boolean
+      wildcard: boolean
+      source?: string
+    }
   | { kind: 'delegation'; cut: string; ns: RRSetData }
   | { kind: 'nxdomain' }
 
@@ -29,11 +36,20 @@ export function locate({ zone, nodes }: ZoneLookup, name: string, qtype: number)
     const node = nodes.get(step)
     if (!node) break
     const ns = node.sets.NS
-    if (ns && !(step === name && qtype === TYPE_CODES.DS)) return { kind: 'delegation', cut: step, ns }
+    if (ns && !(step === name && qtype === TYPE_CODES.DS))
+      return { kind: 'delegation', cut: step, ns }
     if (step === name) return { kind: 'node', node, owner: name, apex: false, wildcard: false }
     encloser = step
   }
   const wildcard = nodes.get(`*.${encloser}`)
-  if (wildcard) return { kind: 'node', node: wildcard, owner: name, apex: false, wildcard: true, source: `*.${encloser}` }
+  if (wildcard)
+    return {
+      kind: 'node',
+      node: wildcard,
+      owner: name,
+      apex: false,
+      wildcard: true,
+      source: `*.${encloser}`,
+    }
   return { kind: 'nxdomain' }
 }

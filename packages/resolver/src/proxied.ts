@@ -10,7 +10,9 @@ import type { RR } from './types.ts'
 export const PROXIED_TTL = 300
 
 export function isProxiedName(node: NodeData): boolean {
-  return [TYPE_CODES.A, TYPE_CODES.AAAA, TYPE_CODES.CNAME].some((t) => setOf(node, t)?.proxied === true)
+  return [TYPE_CODES.A, TYPE_CODES.AAAA, TYPE_CODES.CNAME].some(
+    (t) => setOf(node, t)?.proxied === true
+  )
 }
 
 export function isProxiedCname(node: NodeData): boolean {

@@ -36,7 +36,8 @@ async function resolveAt(view: ZoneView, q: Question, depth: number): Promise<Re
 
   const answer: RR[] = []
   const hints = q.dnssecOk ? newHints() : undefined
-  const done = (rcode: ResolverRcode, answer: RR[], authority: RR[]): Resolution => finish(rcode, answer, authority, hints)
+  const done = (rcode: ResolverRcode, answer: RR[], authority: RR[]): Resolution =>
+    finish(rcode, answer, authority, hints)
   const seen = new Set<string>()
   let name = normalizeName(q.name)
   for (let hop = 0; ; hop++) {
@@ -49,7 +50,14 @@ async function resolveAt(view: ZoneView, q: Question, depth: number): Promise<Re
     if (loc.kind === 'delegation') {
       cut(hints, found.zone, loc.cut, found.nodes.get(loc.cut)?.sets.DS)
       const { tc, ...ref } = await referral(view, found.zone, loc.cut, loc.ns)
-      return { rcode: 'NOERROR', aa: answer.length > 0, answer, ...ref, ...(tc ? { tc } : {}), ...(hints ? { dnssec: hints } : {}) }
+      return {
+        rcode: 'NOERROR',
+        aa: answer.length > 0,
+        answer,
+        ...ref,
+        ...(tc ? { tc } : {}),
+        ...(hints ? { dnssec: hints } : {}),
+      }
     }
     if (loc.kind === 'nxdomain') {
       negative(hints, found.zone, name, null)
@@ -84,7 +92,12 @@ async function resolveAt(view: ZoneView, q: Question, depth: number): Promise<Re
   }
 }
 
-function finish(rcode: ResolverRcode, answer: RR[], authority: RR[], hints: SigningHints | undefined): Resolution {
+function finish(
+  rcode: ResolverRcode,
+  answer: RR[],
+  authority: RR[],
+  hints: SigningHints | undefined
+): Resolution {
   const res: Resolution = { rcode, aa: true, answer, authority, additional: [] }
   if (hints) res.dnssec = hints
   return res

@@ -31,14 +31,28 @@ export function answeredTypes(zone: ZoneMeta, node: NodeData): number[] {
   return [...types].sort((a, b) => a - b)
 }
 
-export function negative(hints: SigningHints | undefined, zone: ZoneMeta, name: string, types: number[] | null): void {
+export function negative(
+  hints: SigningHints | undefined,
+  zone: ZoneMeta,
+  name: string,
+  types: number[] | null
+): void {
   if (hints) hints.negative = { name, zone: zone.name, types }
 }
 
-export function cut(hints: SigningHints | undefined, zone: ZoneMeta, name: string, ds: RRSetData | undefined): void {
+export function cut(
+  hints: SigningHints | undefined,
+  zone: ZoneMeta,
+  name: string,
+  ds: RRSetData | undefined
+): void {
   if (hints) hints.cut = ds ? { name, zone: zone.name, ds } : { name, zone: zone.name }
 }
 
-export function wildcard(hints: SigningHints | undefined, owner: string, source: string | undefined): void {
+export function wildcard(
+  hints: SigningHints | undefined,
+  owner: string,
+  source: string | undefined
+): void {
   if (hints && source) hints.wildcards.push({ owner, wildcard: source })
 }

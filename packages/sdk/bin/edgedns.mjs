@@ -10,4 +10,8 @@ if (existsSync(source)) {
   process.removeAllListeners('warning') // hide the "Type Stripping is an experimental feature" notice
   cli = await import(source.href)
 } else cli = await import('../dist/cli.js')
-process.exitCode = await cli.main(process.argv.slice(2), { env: process.env, stdout: process.stdout, stderr: process.stderr })
+process.exitCode = await cli.main(process.argv.slice(2), {
+  env: process.env,
+  stdout: process.stdout,
+  stderr: process.stderr,
+})

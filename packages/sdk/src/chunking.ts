@@ -13,7 +13,8 @@ export function countChanges(r: BatchRequest): number {
 }
 
 export function splitBatch(req: BatchRequest, size: number): BatchRequest[] {
-  if (!Number.isInteger(size) || size < 1) throw new RangeError(`chunk size must be a positive integer, got ${size}`)
+  if (!Number.isInteger(size) || size < 1)
+    throw new RangeError(`chunk size must be a positive integer, got ${size}`)
   const chunks: BatchRequest[] = []
   let current: BatchRequest = {}
   let n = 0

@@ -34,7 +34,13 @@ export interface RequestSpec {
 
 export interface Envelope<T> {
   result: T
-  result_info?: { page: number; per_page: number; count: number; total_count: number; total_pages: number }
+  result_info?: {
+    page: number
+    per_page: number
+    count: number
+    total_count: number
+    total_pages: number
+  }
   messages: { code: number; message: string }[]
   /** Committed change-log sequence of a write, from `x-edgedns-change-seq`. */
   changeSeq: number | undefined
@@ -70,11 +76,17 @@ export class Transport {
     this.apiBase = `${root}/client/v4`
     this.dohUrl = opts.dohUrl ?? `${root}/dns-query`
     this.fetch = opts.fetch ?? ((input, init) => globalThis.fetch(input, init))
-    this.headers = { ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}), ...opts.headers }
+    this.headers = {
+      ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
+      ...opts.headers,
+    }
   }
 
   async send(spec: RequestSpec): Promise<Response> {
-    const headers: Record<string, string> = { ...this.headers, accept: spec.text ? 'text/plain' : 'application/json' }
+    const headers: Record<string, string> = {
+      ...this.headers,
+      accept: spec.text ? 'text/plain' : 'application/json',
+    }
     let body: BodyInit | undefined
     if (spec.json !== undefined) {
       headers['content-type'] = 'application/json'
@@ -85,7 +97,12 @@ export class Transport {
     try {
       res = await this.fetch(url, { method: spec.method, headers, body })
     } catch (e) {
-      throw new EdgeDnsError({ kind: 'network', status: 0, code: 0, message: `${spec.method} ${url} failed: ${(e as Error).message ?? e}` })
+      throw new EdgeDnsError({
+        kind: 'network',
+        status: 0,
+        code: 0,
+        message: `${spec.method} ${url} failed: ${(e as Error).message ?? e}`,
+      })
     }
     if (!res.ok) throw apiError(res.status, await res.text())
     return res
@@ -94,17 +111,32 @@ export class Transport {
   async request<T>(spec: RequestSpec): Promise<Envelope<T>> {
     const res = await this.send(spec)
     const text = await res.text()
-    let body: { success?: boolean; result: T; result_info?: Envelope<T>['result_info']; messages?: Envelope<T>['messages'] }
+    let body: {
+      success?: boolean
+      result: T
+      result_info?: Envelope<T>['result_info']
+      messages?: Envelope<T>['messages']
+    }
     try {
       body = JSON.parse(text)
     } catch {
-      throw new EdgeDnsError({ kind: 'api', status: res.status, code: 0, message: `expected a JSON envelope, got: ${text.slice(0, 200)}` })
+      throw new EdgeDnsError({
+        kind: 'api',
+        status: res.status,
+        code: 0,
+        message: `expected a JSON envelope, got: ${text.slice(0, 200)}`,
+      })
     }
     if (body.success === false) throw apiError(res.status, text)
     const seq = res.headers.get(SEQ_HEADER)
     const changeSeq = seq === null ? undefined : Number(seq)
     if (changeSeq !== undefined) this.lastChangeSeq = changeSeq
-    return { result: body.result, result_info: body.result_info, messages: body.messages ?? [], changeSeq }
+    return {
+      result: body.result,
+      result_info: body.result_info,
+      messages: body.messages ?? [],
+      changeSeq,
+    }
   }
 
   async result<T>(spec: RequestSpec): Promise<T> {
@@ -117,7 +149,10 @@ export class Transport {
 }
 
 /** Attaches `changeSeq` to a write's result without making it part of its JSON. */
-export function withSeq<T extends object>(result: T, changeSeq: number | undefined): T & { readonly changeSeq: number | undefined } {
+export function withSeq<T extends object>(
+  result: T,
+  changeSeq: number | undefined
+): T & { readonly changeSeq: number | undefined } {
   Object.defineProperty(result, 'changeSeq', { value: changeSeq, enumerable: false })
   return result as T & { readonly changeSeq: number | undefined }
 }

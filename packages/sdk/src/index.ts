@@ -11,5 +11,11 @@ export type { WaitOptions } from './propagation.ts'
 export type { TokenScope } from './tokens.ts'
 export type { ZoneFilter } from './zones.ts'
 export { collect } from './paginate.ts'
-export { decodeMessage, encodeQuery, type Answer, type DnsMessage, type QueryOptions } from './doh/message.ts'
+export {
+  decodeMessage,
+  encodeQuery,
+  type Answer,
+  type DnsMessage,
+  type QueryOptions,
+} from './doh/message.ts'
 export type * from './types.ts'

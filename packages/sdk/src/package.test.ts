@@ -15,11 +15,14 @@ const NODE = join(REPO, 'node_modules/.bin/node')
 const TSC = join(REPO, 'node_modules/typescript/bin/tsc')
 
 /** The environment without the npm settings a parent `pnpm` exports (npm warns about them). */
-const ENV = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith('npm_config_'))) as NodeJS.ProcessEnv
+const ENV = Object.fromEntries(
+  Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith('npm_config_'))
+) as NodeJS.ProcessEnv
 
 function run(command: string, args: string[], options: SpawnSyncOptions): string {
   const r = spawnSync(command, args, { encoding: 'utf8', timeout: 120_000, env: ENV, ...options })
-  if (r.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${r.status}:\n${r.stdout}\n${r.stderr}`)
+  if (r.status !== 0)
+    throw new Error(`${command} ${args.join(' ')} exited ${r.status}:\n${r.stdout}\n${r.stderr}`)
   return String(r.stdout)
 }
 
@@ -69,9 +72,17 @@ describe('the packed SDK', () => {
     const packed = join(dir, 'packed')
     mkdirSync(packed)
     run('npm', ['pack', '--silent', '--pack-destination', packed], { cwd: SDK })
-    const tarball = join(packed, readdirSync(packed).find((f) => f.endsWith('.tgz'))!)
-    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }))
-    run('npm', ['install', tarball, '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: dir })
+    const tarball = join(
+      packed,
+      readdirSync(packed).find((f) => f.endsWith('.tgz'))!
+    )
+    writeFileSync(
+      join(dir, 'package.json'),
+      JSON.stringify({ name: 'consumer', private: true, type: 'module' })
+    )
+    run('npm', ['install', tarball, '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], {
+      cwd: dir,
+    })
   }, 180_000)
 
   afterAll(() => {
@@ -81,13 +92,26 @@ describe('the packed SDK', () => {
   it('loads in a plain Node project and talks to the API through the fetch it is given', () => {
     writeFileSync(join(dir, 'consumer.mjs'), CONSUMER)
     const out = JSON.parse(run(NODE, ['consumer.mjs'], { cwd: dir }))
-    expect(out).toEqual({ record: '192.0.2.1', seq: 7, error: [404, 7003], question: ['example.com AAAA'] })
+    expect(out).toEqual({
+      record: '192.0.2.1',
+      seq: 7,
+      error: [404, 7003],
+      question: ['example.com AAAA'],
+    })
   })
 
   it('ships declarations that type-check a TypeScript consumer', () => {
     writeFileSync(join(dir, 'consumer.ts'), TYPED_CONSUMER)
     const tsconfig = {
-      compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2023', 'dom'], types: [], strict: true, noEmit: true },
+      compilerOptions: {
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        target: 'es2022',
+        lib: ['es2023', 'dom'],
+        types: [],
+        strict: true,
+        noEmit: true,
+      },
       files: ['consumer.ts'],
     }
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig))
@@ -95,8 +119,15 @@ describe('the packed SDK', () => {
   })
 
   it('installs the edgedns CLI, which runs from the build', () => {
-    const usage = run(NODE, [join(dir, 'node_modules/@edgedns/sdk/bin/edgedns.mjs'), '--help'], { cwd: dir })
+    const usage = run(NODE, [join(dir, 'node_modules/@edgedns/sdk/bin/edgedns.mjs'), '--help'], {
+      cwd: dir,
+    })
     expect(usage).toContain('usage: edgedns <command>')
-    expect(readdirSync(join(dir, 'node_modules/@edgedns/sdk')).sort()).toEqual(['README.md', 'bin', 'dist', 'package.json'])
+    expect(readdirSync(join(dir, 'node_modules/@edgedns/sdk')).sort()).toEqual([
+      'README.md',
+      'bin',
+      'dist',
+      'package.json',
+    ])
   })
 })

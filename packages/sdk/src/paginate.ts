@@ -4,7 +4,9 @@
  */
 import type { Envelope } from './http.ts'
 
-export async function* paginate<T>(fetchPage: (page: number) => Promise<Envelope<T[]>>): AsyncGenerator<T, void, undefined> {
+export async function* paginate<T>(
+  fetchPage: (page: number) => Promise<Envelope<T[]>>
+): AsyncGenerator<T, void, undefined> {
   for (let page = 1; ; page++) {
     const env = await fetchPage(page)
     for (const item of env.result) yield item

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest'
 import { EdgeDns } from './client.ts'
 import { envelope, scripted } from './test-fetch.ts'
 
-const status = (built: number, committed = 9) => ({ committed_seq: committed, built_seq: built, lag_ms: 0, last_full_build: null, built_at: null, last_error: null })
+const status = (built: number, committed = 9) => ({
+  committed_seq: committed,
+  built_seq: built,
+  lag_ms: 0,
+  last_full_build: null,
+  built_at: null,
+  last_error: null,
+})
 
 describe('waitForPropagation', () => {
   it('polls until built_seq reaches the sequence', async () => {
@@ -14,8 +21,12 @@ describe('waitForPropagation', () => {
     expect(calls[0]!.url.pathname).toBe('/client/v4/zones/z/propagation')
   })
 
-  it('defaults to the client\'s last write', async () => {
-    const { fetch } = scripted((c) => (c.method === 'POST' ? envelope({ id: 'r' }, {}, { 'x-edgedns-change-seq': '7' }) : envelope(status(7, 7))))
+  it("defaults to the client's last write", async () => {
+    const { fetch } = scripted((c) =>
+      c.method === 'POST'
+        ? envelope({ id: 'r' }, {}, { 'x-edgedns-change-seq': '7' })
+        : envelope(status(7, 7))
+    )
     const client = new EdgeDns({ baseUrl: 'http://dns.test', fetch })
     await client.records.create('z', { type: 'A', name: 'a', content: '192.0.2.1' })
     expect((await client.waitForPropagation('z')).built_seq).toBe(7)
@@ -24,6 +35,8 @@ describe('waitForPropagation', () => {
   it('times out with an EdgeDnsError of kind timeout', async () => {
     const { fetch } = scripted(() => envelope(status(1)))
     const client = new EdgeDns({ baseUrl: 'http://dns.test', fetch })
-    await expect(client.waitForPropagation('z', 9, { timeoutMs: 30, intervalMs: 5 })).rejects.toMatchObject({ kind: 'timeout', status: 0 })
+    await expect(
+      client.waitForPropagation('z', 9, { timeoutMs: 30, intervalMs: 5 })
+    ).rejects.toMatchObject({ kind: 'timeout', status: 0 })
   })
 })

@@ -36,17 +36,30 @@ export class PropagationApi {
    * Resolves once the zone's built sequence reaches `seq` (the `changeSeq` of a write; default
    * the client's last write), i.e. the change is in KV and answered by DoH.
    */
-  async wait(zoneId: string, seq: number | undefined = this.t.lastChangeSeq, opts: WaitOptions = {}): Promise<Propagation> {
-    if (seq === undefined) throw new RangeError('waitForPropagation needs a change sequence (no write seen yet)')
+  async wait(
+    zoneId: string,
+    seq: number | undefined = this.t.lastChangeSeq,
+    opts: WaitOptions = {}
+  ): Promise<Propagation> {
+    if (seq === undefined)
+      throw new RangeError('waitForPropagation needs a change sequence (no write seen yet)')
     const deadline = Date.now() + (opts.timeoutMs ?? 30_000)
     let delay = opts.intervalMs ?? 100
     for (;;) {
       const p = await this.status(zoneId)
       if (p.built_seq >= seq) return p
-      if (opts.signal?.aborted) throw new EdgeDnsError({ kind: 'timeout', status: 0, code: 0, message: 'waitForPropagation aborted' })
+      if (opts.signal?.aborted)
+        throw new EdgeDnsError({
+          kind: 'timeout',
+          status: 0,
+          code: 0,
+          message: 'waitForPropagation aborted',
+        })
       if (Date.now() + delay > deadline) {
         throw new EdgeDnsError({
-          kind: 'timeout', status: 0, code: 0,
+          kind: 'timeout',
+          status: 0,
+          code: 0,
           message: `zone ${zoneId} not propagated to seq ${seq} within ${opts.timeoutMs ?? 30_000} ms (built ${p.built_seq}, committed ${p.committed_seq}${p.last_error ? `, last error: ${p.last_error.message}` : ''})`,
         })
       }

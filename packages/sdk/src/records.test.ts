@@ -11,7 +11,9 @@ describe('records list', () => {
     const { fetch, calls } = scripted((call) => {
       const page = Number(call.url.searchParams.get('page'))
       const items = page < 3 ? [rec(page * 2), rec(page * 2 + 1)] : [rec(9)]
-      return envelope(items, { result_info: { page, per_page: 2, count: items.length, total_count: 5, total_pages: 3 } })
+      return envelope(items, {
+        result_info: { page, per_page: 2, count: items.length, total_count: 5, total_pages: 3 },
+      })
     })
     const client = new EdgeDns({ baseUrl: 'http://dns.test', fetch })
     const seen: string[] = []
@@ -22,11 +24,22 @@ describe('records list', () => {
 })
 
 describe('batch chunking', () => {
-  const posts = Array.from({ length: 7 }, (_, i) => ({ type: 'A' as const, name: `h${i}`, content: `192.0.2.${i}` }))
+  const posts = Array.from({ length: 7 }, (_, i) => ({
+    type: 'A' as const,
+    name: `h${i}`,
+    content: `192.0.2.${i}`,
+  }))
 
   it('splits in engine order: deletes, patches, puts, posts', () => {
-    const chunks = splitBatch({ posts: posts.slice(0, 2), deletes: [{ id: 'a' }, { id: 'b' }, { id: 'c' }] }, 2)
-    expect(chunks).toEqual([{ deletes: [{ id: 'a' }, { id: 'b' }] }, { deletes: [{ id: 'c' }], posts: [posts[0]] }, { posts: [posts[1]] }])
+    const chunks = splitBatch(
+      { posts: posts.slice(0, 2), deletes: [{ id: 'a' }, { id: 'b' }, { id: 'c' }] },
+      2
+    )
+    expect(chunks).toEqual([
+      { deletes: [{ id: 'a' }, { id: 'b' }] },
+      { deletes: [{ id: 'c' }], posts: [posts[0]] },
+      { posts: [posts[1]] },
+    ])
   })
 
   it('is one request unless asked to chunk', async () => {
@@ -38,20 +51,39 @@ describe('batch chunking', () => {
 
   it('applies chunks in order with progress, merging results', async () => {
     let seq = 10
-    const { fetch, calls } = scripted((c) => envelope({ posts: (c.body as any).posts }, {}, { 'x-edgedns-change-seq': String((seq += (c.body as any).posts.length)) }))
+    const { fetch, calls } = scripted((c) =>
+      envelope(
+        { posts: (c.body as any).posts },
+        {},
+        { 'x-edgedns-change-seq': String((seq += (c.body as any).posts.length)) }
+      )
+    )
     const client = new EdgeDns({ baseUrl: 'http://dns.test', fetch })
     const progress: BatchProgress[] = []
-    const res = await client.records.batch('z', { posts }, { chunk: 3, onProgress: (p) => progress.push(p) })
+    const res = await client.records.batch(
+      'z',
+      { posts },
+      { chunk: 3, onProgress: (p) => progress.push(p) }
+    )
     expect(calls.map((c) => (c.body as any).posts.length)).toEqual([3, 3, 1])
     expect(res.posts).toHaveLength(7)
     expect(res.changeSeq).toBe(17)
-    expect(progress.map((p) => [p.done, p.total, p.chunk, p.chunks])).toEqual([[3, 7, 1, 3], [6, 7, 2, 3], [7, 7, 3, 3]])
+    expect(progress.map((p) => [p.done, p.total, p.chunk, p.chunks])).toEqual([
+      [3, 7, 1, 3],
+      [6, 7, 2, 3],
+      [7, 7, 3, 3],
+    ])
   })
 
   it('shrinks the chunk to the limit the server names on 81063', async () => {
     const { fetch, calls } = scripted((c) => {
       const n = (c.body as any).posts.length
-      if (n > 2) return failure(400, 81063, `This batch has ${n} changes; the limit for this account is 2 changes per batch. Split it into several batches.`)
+      if (n > 2)
+        return failure(
+          400,
+          81063,
+          `This batch has ${n} changes; the limit for this account is 2 changes per batch. Split it into several batches.`
+        )
       return envelope({ posts: (c.body as any).posts })
     })
     const client = new EdgeDns({ baseUrl: 'http://dns.test', fetch })
@@ -61,7 +93,11 @@ describe('batch chunking', () => {
   })
 
   it('a failing chunk reports what earlier chunks committed', async () => {
-    const { fetch } = scripted((_c, i) => (i === 1 ? failure(400, 81058, 'An identical record already exists.', '/posts/1') : envelope({ posts: [] })))
+    const { fetch } = scripted((_c, i) =>
+      i === 1
+        ? failure(400, 81058, 'An identical record already exists.', '/posts/1')
+        : envelope({ posts: [] })
+    )
     const client = new EdgeDns({ baseUrl: 'http://dns.test', fetch })
     const err = await client.records.batch('z', { posts }, { chunk: 3 }).catch((e) => e)
     expect(err).toMatchObject({ code: 81058, appliedChanges: 3, pointer: '/posts/1' })
@@ -71,7 +107,13 @@ describe('batch chunking', () => {
 
 describe('import', () => {
   it('posts multipart with the file as a file part and proxied as a string', async () => {
-    const { fetch, calls } = scripted(() => envelope({ recs_added: 2, total_records_parsed: 3 }, { messages: [{ code: 81071, message: 'line 1: skipped' }] }, { 'x-edgedns-change-seq': '5' }))
+    const { fetch, calls } = scripted(() =>
+      envelope(
+        { recs_added: 2, total_records_parsed: 3 },
+        { messages: [{ code: 81071, message: 'line 1: skipped' }] },
+        { 'x-edgedns-change-seq': '5' }
+      )
+    )
     const client = new EdgeDns({ baseUrl: 'http://dns.test', fetch })
     const res = await client.records.import('z', 'www A 192.0.2.1\n', { proxied: true })
     expect(res).toEqual({ recs_added: 2, total_records_parsed: 3, messages: ['line 1: skipped'] })

@@ -7,7 +7,15 @@ import { EdgeDnsError } from './errors.ts'
 import { type Envelope, type Transport, withSeq } from './http.ts'
 import { paginate } from './paginate.ts'
 import { recordQuery } from './query.ts'
-import type { BatchRequest, BatchResult, DnsRecord, ImportResult, NewRecord, RecordFilter, RecordInput } from './types.ts'
+import type {
+  BatchRequest,
+  BatchResult,
+  DnsRecord,
+  ImportResult,
+  NewRecord,
+  RecordFilter,
+  RecordInput,
+} from './types.ts'
 
 export type WithSeq<T> = T & { readonly changeSeq: number | undefined }
 
@@ -87,12 +95,19 @@ export class Records {
   }
 
   async delete(zoneId: string, id: string): Promise<WithSeq<{ id: string }>> {
-    const env = await this.t.request<{ id: string }>({ method: 'DELETE', path: `${this.base(zoneId)}/${id}` })
+    const env = await this.t.request<{ id: string }>({
+      method: 'DELETE',
+      path: `${this.base(zoneId)}/${id}`,
+    })
     return withSeq(env.result, env.changeSeq)
   }
 
   private async batchOnce(zoneId: string, req: BatchRequest): Promise<WithSeq<BatchResult>> {
-    const env = await this.t.request<BatchResult>({ method: 'POST', path: `${this.base(zoneId)}/batch`, json: req })
+    const env = await this.t.request<BatchResult>({
+      method: 'POST',
+      path: `${this.base(zoneId)}/batch`,
+      json: req,
+    })
     return withSeq(env.result, env.changeSeq)
   }
 
@@ -101,7 +116,11 @@ export class Records {
    * limit-sized batches applied in order, each atomic on its own (not the whole set); a failing
    * chunk throws an EdgeDnsError whose `appliedChanges` counts what earlier chunks committed.
    */
-  async batch(zoneId: string, req: BatchRequest, opts: BatchOptions = {}): Promise<WithSeq<BatchResult>> {
+  async batch(
+    zoneId: string,
+    req: BatchRequest,
+    opts: BatchOptions = {}
+  ): Promise<WithSeq<BatchResult>> {
     const total = countChanges(req)
     if (!opts.chunk) {
       const r = await this.batchOnce(zoneId, req)
@@ -118,7 +137,8 @@ export class Records {
       try {
         part = await this.batchOnce(zoneId, chunks[i]!)
       } catch (e) {
-        const limit = e instanceof EdgeDnsError && e.code === 81063 ? limitFromError(e.message) : undefined
+        const limit =
+          e instanceof EdgeDnsError && e.code === 81063 ? limitFromError(e.message) : undefined
         if (i === 0 && limit !== undefined && limit < size) {
           size = limit
           chunks = splitBatch(req, size)
@@ -126,7 +146,15 @@ export class Records {
           continue
         }
         if (e instanceof EdgeDnsError) {
-          throw new EdgeDnsError({ kind: e.kind, status: e.status, code: e.code, pointer: e.pointer, errors: e.errors, appliedChanges: done, message: `chunk ${i + 1}/${chunks.length}: ${e.message}` })
+          throw new EdgeDnsError({
+            kind: e.kind,
+            status: e.status,
+            code: e.code,
+            pointer: e.pointer,
+            errors: e.errors,
+            appliedChanges: done,
+            message: `chunk ${i + 1}/${chunks.length}: ${e.message}`,
+          })
         }
         throw e
       }
@@ -142,13 +170,21 @@ export class Records {
    * Imports a BIND zone file (text or Blob/File) as one atomic batch. Identical existing records
    * are skipped; `recs_added` counts what was created.
    */
-  async import(zoneId: string, file: string | Blob, opts: ImportOptions = {}): Promise<WithSeq<ImportResult & { messages: string[] }>> {
+  async import(
+    zoneId: string,
+    file: string | Blob,
+    opts: ImportOptions = {}
+  ): Promise<WithSeq<ImportResult & { messages: string[] }>> {
     const form = new FormData()
     const blob = typeof file === 'string' ? new Blob([file], { type: 'text/plain' }) : file
     form.append('file', blob, 'zone.txt')
     form.append('proxied', String(opts.proxied ?? false))
     opts.onUpload?.(blob.size)
-    const env = await this.t.request<ImportResult>({ method: 'POST', path: `${this.base(zoneId)}/import`, form })
+    const env = await this.t.request<ImportResult>({
+      method: 'POST',
+      path: `${this.base(zoneId)}/import`,
+      form,
+    })
     return withSeq({ ...env.result, messages: env.messages.map((m) => m.message) }, env.changeSeq)
   }
 

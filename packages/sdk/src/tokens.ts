@@ -21,7 +21,10 @@ export class Tokens {
   }
 
   /** Creates a token; the answer's `value` is the secret, shown only once. */
-  create(input: { name: string; policies: TokenPolicy[]; expires_on?: string }, scope: TokenScope = {}): Promise<Token> {
+  create(
+    input: { name: string; policies: TokenPolicy[]; expires_on?: string },
+    scope: TokenScope = {}
+  ): Promise<Token> {
     return this.t.result({ method: 'POST', path: this.base(scope), json: input })
   }
 

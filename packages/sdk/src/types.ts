@@ -12,7 +12,9 @@ export type RecordType = DnsRecord['type']
 export type RecordSettings = DnsRecord['settings']
 
 /** Record fields of a create, overwrite or edit; the type in any case (`'a'` = `'A'`). */
-export type RecordInput = Omit<ApiSchemas['RecordInput'], 'type'> & { type?: RecordType | Lowercase<RecordType> }
+export type RecordInput = Omit<ApiSchemas['RecordInput'], 'type'> & {
+  type?: RecordType | Lowercase<RecordType>
+}
 
 export type NewRecord = RecordInput & { type: RecordType | Lowercase<RecordType>; name: string }
 
@@ -33,14 +35,24 @@ export type Token = ApiSchemas['Token']
 export type Account = ApiSchemas['Account']
 export type Propagation = ApiSchemas['Propagation']
 
-type TextFilter = string | { exact?: string; contains?: string; startswith?: string; endswith?: string }
+type TextFilter =
+  string | { exact?: string; contains?: string; startswith?: string; endswith?: string }
 
 export interface RecordFilter {
   type?: RecordType
   name?: TextFilter
   content?: TextFilter
   comment?: TextFilter | { present?: true; absent?: true }
-  tag?: string | { present?: string; absent?: string; exact?: string; contains?: string; startswith?: string; endswith?: string }
+  tag?:
+    | string
+    | {
+        present?: string
+        absent?: string
+        exact?: string
+        contains?: string
+        startswith?: string
+        endswith?: string
+      }
   proxied?: boolean
   search?: string
   match?: 'all' | 'any'

@@ -23,7 +23,13 @@ export class Zones {
   }
 
   list(filter: ZoneFilter = {}): AsyncGenerator<Zone, void, undefined> {
-    return paginate((page) => this.t.request<Zone[]>({ method: 'GET', path: '/zones', query: { ...filter, page, per_page: 50 } }))
+    return paginate((page) =>
+      this.t.request<Zone[]>({
+        method: 'GET',
+        path: '/zones',
+        query: { ...filter, page, per_page: 50 },
+      })
+    )
   }
 
   get(zoneId: string): Promise<Zone> {
@@ -37,12 +43,19 @@ export class Zones {
     return undefined
   }
 
-  async create(input: { name: string; account?: { id: string }; type?: Zone['type'] }): Promise<WithSeq<Zone>> {
+  async create(input: {
+    name: string
+    account?: { id: string }
+    type?: Zone['type']
+  }): Promise<WithSeq<Zone>> {
     const env = await this.t.request<Zone>({ method: 'POST', path: '/zones', json: input })
     return withSeq(env.result, env.changeSeq)
   }
 
-  edit(zoneId: string, input: { paused?: boolean; type?: Zone['type']; vanity_name_servers?: string[] }): Promise<Zone> {
+  edit(
+    zoneId: string,
+    input: { paused?: boolean; type?: Zone['type']; vanity_name_servers?: string[] }
+  ): Promise<Zone> {
     return this.t.result({ method: 'PATCH', path: `/zones/${zoneId}`, json: input })
   }
 
@@ -54,7 +67,10 @@ export class Zones {
     return this.t.result({ method: 'GET', path: `/zones/${zoneId}/dns_settings` })
   }
 
-  editDnsSettings(zoneId: string, input: Partial<Omit<DnsSettings, 'soa'>> & { soa?: Partial<DnsSettings['soa']> }): Promise<DnsSettings> {
+  editDnsSettings(
+    zoneId: string,
+    input: Partial<Omit<DnsSettings, 'soa'>> & { soa?: Partial<DnsSettings['soa']> }
+  ): Promise<DnsSettings> {
     return this.t.result({ method: 'PATCH', path: `/zones/${zoneId}/dns_settings`, json: input })
   }
 }
@@ -67,7 +83,9 @@ export class Accounts {
   }
 
   list(): AsyncGenerator<Account, void, undefined> {
-    return paginate((page) => this.t.request<Account[]>({ method: 'GET', path: '/accounts', query: { page, per_page: 50 } }))
+    return paginate((page) =>
+      this.t.request<Account[]>({ method: 'GET', path: '/accounts', query: { page, per_page: 50 } })
+    )
   }
 
   get(accountId: string): Promise<Account> {

@@ -44,7 +44,7 @@ describe('formatCfComment', () => {
 
   it('writes the comment, then cf_tags with quoted values and cf-proxied', () => {
     expect(
-      formatCfComment({ comment: 'web', tags: ['env:prod', 'team:a,b'], proxied: false }),
+      formatCfComment({ comment: 'web', tags: ['env:prod', 'team:a,b'], proxied: false })
     ).toBe('web cf_tags=env:prod,team:"a,b",cf-proxied:false')
     expect(formatCfComment({ proxied: true })).toBe('cf_tags=cf-proxied:true')
     expect(formatCfComment({ comment: 'line\nbreak' })).toBe('line break')

@@ -38,7 +38,13 @@ function isDigit(c: number): boolean {
 
 function ends(c: number): boolean {
   return (
-    c === SPACE || c === TAB || c === LF || c === CR || c === SEMI || c === OPEN || c === CLOSE ||
+    c === SPACE ||
+    c === TAB ||
+    c === LF ||
+    c === CR ||
+    c === SEMI ||
+    c === OPEN ||
+    c === CLOSE ||
     c === QUOTE
   )
 }

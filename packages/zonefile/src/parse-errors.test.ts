@@ -16,7 +16,9 @@ function failure(text: string, maxRecords?: number): [number, number, string] {
 describe('parseZoneFile errors carry the line and column of the offending token', () => {
   it('refuses $INCLUDE with the Cloudflare message', () => {
     expect(failure('a A 1.1.1.1\n  \n$INCLUDE other.zone\n')).toEqual([
-      3, 1, '$INCLUDE directive not allowed',
+      3,
+      1,
+      '$INCLUDE directive not allowed',
     ])
     expect(failure('$include x')[2]).toBe('$INCLUDE directive not allowed')
   })
@@ -40,7 +42,9 @@ describe('parseZoneFile errors carry the line and column of the offending token'
 
   it('reports an unterminated quoted string at its opening quote', () => {
     expect(failure('a TXT "ok"\nb TXT "open \\" still\n')).toEqual([
-      2, 7, 'unterminated quoted string',
+      2,
+      7,
+      'unterminated quoted string',
     ])
   })
 
@@ -86,16 +90,20 @@ describe('parseZoneFile errors carry the line and column of the offending token'
 
   it('rejects a record without any TTL source', () => {
     expect(() => parseZoneFile('a A 1.1.1.1\n', { origin: 'example.com' })).toThrow(
-      'line 1, column 1: no TTL specified',
+      'line 1, column 1: no TTL specified'
     )
   })
 
   it('rejects more than maxRecords entries at the first record over the limit', () => {
     expect(failure('a A 1.1.1.1\nb A 1.1.1.1\nc A 1.1.1.1\n', 2)).toEqual([
-      3, 1, 'too many records (limit 2)',
+      3,
+      1,
+      'too many records (limit 2)',
     ])
     expect(failure('a A 1.1.1.1\n$GENERATE 1-2 h$ A 1.1.1.$\n', 2)).toEqual([
-      2, 1, 'too many records (limit 2)',
+      2,
+      1,
+      'too many records (limit 2)',
     ])
   })
 

@@ -156,7 +156,9 @@ describe('parseZoneFile rdata tokens', () => {
 
 describe('SVCB/HTTPS parameters with quoted values', () => {
   it('keeps alpn="h2,h3" as one token of the rdata', () => {
-    const [e] = parseZoneFile('@ 300 IN HTTPS 1 . alpn="h2,h3" port=443 key65001="a b"\n', { origin: 'example.com' })
+    const [e] = parseZoneFile('@ 300 IN HTTPS 1 . alpn="h2,h3" port=443 key65001="a b"\n', {
+      origin: 'example.com',
+    })
     expect(e!.rdata).toBe('1 . alpn="h2,h3" port=443 key65001="a b"')
   })
 })

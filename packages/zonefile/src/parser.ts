@@ -134,7 +134,7 @@ class Parser {
     type: string,
     rdata: string,
     comment: string | undefined,
-    at: Token,
+    at: Token
   ): void {
     if (this.entries.length >= this.max) this.tooMany(at)
     const entry: ZoneEntry = {

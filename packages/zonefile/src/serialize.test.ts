@@ -71,14 +71,14 @@ describe('serializeZoneFile', () => {
     const key = (r: { name: string; type: string; rdata: string }) =>
       `${r.name} ${r.type} ${r.rdata}`
     expect([...actual].sort((a, b) => key(a).localeCompare(key(b)))).toEqual(
-      [...expected].sort((a, b) => key(a).localeCompare(key(b))),
+      [...expected].sort((a, b) => key(a).localeCompare(key(b)))
     )
     expect(parsed.every((e) => e.origin === 'example.com')).toBe(true)
   })
 
   it('handles an empty zone, names with a trailing dot and the root', () => {
     expect(serializeZoneFile({ origin: 'example.com.', records: [] })).toBe(
-      '$ORIGIN example.com.\n$TTL 3600\n',
+      '$ORIGIN example.com.\n$TTL 3600\n'
     )
     const root = serializeZoneFile({
       origin: '.',

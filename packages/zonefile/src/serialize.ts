@@ -69,7 +69,7 @@ export function serializeZoneFile(zone: SerializeZone): string {
       compareLabels(a.labels, b.labels) ||
       a.type - b.type ||
       (a.record.type < b.record.type ? -1 : a.record.type > b.record.type ? 1 : 0) ||
-      a.index - b.index,
+      a.index - b.index
   )
   for (const { record } of keyed) lines.push(recordLine(record))
   return lines.join('\n') + '\n'

@@ -24,17 +24,25 @@ export function base64url(bytes: Uint8Array): string {
 }
 
 export const getWire = (bytes: Uint8Array, headers: Record<string, string> = {}) =>
-  fetchDoh(`${BASE}?dns=${base64url(bytes)}`, { headers: { accept: 'application/dns-message', ...headers } })
+  fetchDoh(`${BASE}?dns=${base64url(bytes)}`, {
+    headers: { accept: 'application/dns-message', ...headers },
+  })
 
 export const postWire = (bytes: Uint8Array, headers: Record<string, string> = {}) =>
   fetchDoh(BASE, {
     method: 'POST',
-    headers: { 'content-type': 'application/dns-message', accept: 'application/dns-message', ...headers },
+    headers: {
+      'content-type': 'application/dns-message',
+      accept: 'application/dns-message',
+      ...headers,
+    },
     body: bytes,
   })
 
-export const getJson = (query: string, headers: Record<string, string> = { accept: 'application/dns-json' }) =>
-  fetchDoh(`${BASE}?${query}`, { headers })
+export const getJson = (
+  query: string,
+  headers: Record<string, string> = { accept: 'application/dns-json' }
+) => fetchDoh(`${BASE}?${query}`, { headers })
 
 export interface WireAnswer {
   status: number
@@ -55,7 +63,8 @@ export async function ask(
   const bytes = encodeQuery(name, type, options)
   const res = options.method === 'POST' ? await postWire(bytes) : await getWire(bytes)
   if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${await res.text()}`)
-  if (res.headers.get('content-type') !== 'application/dns-message') throw new Error('not a DNS message')
+  if (res.headers.get('content-type') !== 'application/dns-message')
+    throw new Error('not a DNS message')
   const message = decodeMessage(new Uint8Array(await res.arrayBuffer()))
   return {
     status: res.status,
@@ -69,16 +78,25 @@ export async function ask(
 }
 
 /** Asks the JSON API; returns status, headers and the parsed body. */
-export async function askJson(name: string, type = 'A', extra = ''): Promise<{ status: number; headers: Headers; body: any }> {
+export async function askJson(
+  name: string,
+  type = 'A',
+  extra = ''
+): Promise<{ status: number; headers: Headers; body: any }> {
   const q = `name=${encodeURIComponent(name)}&type=${encodeURIComponent(type)}${extra}`
   const res = await getJson(q)
   return { status: res.status, headers: res.headers, body: await res.json() }
 }
 
 /** Both transports agree: GET and POST give byte-identical messages. */
-export async function askBoth(name: string, type: string | number, options: QueryOptions = {}): Promise<WireAnswer> {
+export async function askBoth(
+  name: string,
+  type: string | number,
+  options: QueryOptions = {}
+): Promise<WireAnswer> {
   const get = await ask(name, type, { ...options, method: 'GET' })
   const post = await ask(name, type, { ...options, method: 'POST' })
-  if (JSON.stringify(get.message) !== JSON.stringify(post.message)) throw new Error('GET and POST differ')
+  if (JSON.stringify(get.message) !== JSON.stringify(post.message))
+    throw new Error('GET and POST differ')
   return get
 }

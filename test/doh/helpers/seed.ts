@@ -5,7 +5,13 @@
  * Relative names inside CNAME, NS, PTR, DNAME, MX and SRV rdata are made absolute; an apex SOA
  * sets the zone's SOA (else a default one); `; cf_tags=cf-proxied:true` marks the set proxied.
  */
-import { normalizeName, zoneImage, type NodeData, type ZoneDnssec, type ZoneMeta } from '../../../packages/kv-layout/src/index.ts'
+import {
+  normalizeName,
+  zoneImage,
+  type NodeData,
+  type ZoneDnssec,
+  type ZoneMeta,
+} from '../../../packages/kv-layout/src/index.ts'
 import { parseCfComment, parseZoneFile } from '../../../packages/zonefile/src/index.ts'
 import { env } from 'cloudflare:workers'
 
@@ -36,7 +42,11 @@ function nodeAt(nodes: Map<string, NodeData>, name: string): NodeData {
 }
 
 /** The KV entries (key → value) of one zone. */
-export function zoneEntries(origin: string, text: string, options: SeedOptions = {}): Map<string, string> {
+export function zoneEntries(
+  origin: string,
+  text: string,
+  options: SeedOptions = {}
+): Map<string, string> {
   const zone = normalizeName(origin)
   const meta: ZoneMeta = {
     v: 1,
@@ -61,7 +71,8 @@ export function zoneEntries(origin: string, text: string, options: SeedOptions =
   for (const entry of parseZoneFile(text, { origin: zone, defaultTtl: 300 })) {
     const fields = entry.rdata.split(' ')
     const at = NAME_AT[entry.type]
-    if (at !== undefined && fields[at] !== undefined) fields[at] = absolute(fields[at], entry.origin)
+    if (at !== undefined && fields[at] !== undefined)
+      fields[at] = absolute(fields[at], entry.origin)
     if (entry.type === 'SOA' && entry.name === zone) {
       const [mname = '', rname = '', serial, refresh, retry, expire, minimum] = fields
       meta.serial = Number(serial)
@@ -85,7 +96,11 @@ export function zoneEntries(origin: string, text: string, options: SeedOptions =
 }
 
 /** Writes a zone into the worker's KV namespace. */
-export async function seedZone(origin: string, text: string, options: SeedOptions = {}): Promise<void> {
+export async function seedZone(
+  origin: string,
+  text: string,
+  options: SeedOptions = {}
+): Promise<void> {
   const entries = zoneEntries(origin, text, options)
   await Promise.all([...entries].map(([key, value]) => env.ZONES_KV.put(key, value)))
 }

@@ -21,7 +21,14 @@ export interface Case {
 
 const sorted = (lines: string[]): string[] => lines.map((l) => l.toLowerCase()).sort()
 
-const RCODES: Record<number, string> = { 0: 'NOERROR', 1: 'FORMERR', 2: 'SERVFAIL', 3: 'NXDOMAIN', 4: 'NOTIMP', 5: 'REFUSED' }
+const RCODES: Record<number, string> = {
+  0: 'NOERROR',
+  1: 'FORMERR',
+  2: 'SERVFAIL',
+  3: 'NXDOMAIN',
+  4: 'NOTIMP',
+  5: 'REFUSED',
+}
 
 /** Runs each case through GET and POST (byte-identical), then the JSON API. */
 export function runCases(cases: Case[]): void {

@@ -40,12 +40,18 @@ async function hostZone(name: string, body: string): Promise<{ id: string; soaAn
 }
 
 const ipHex = (ip: string): string => {
-  if (ip.includes('.')) return ip.split('.').map((n) => Number(n).toString(16).padStart(2, '0')).join('')
+  if (ip.includes('.'))
+    return ip
+      .split('.')
+      .map((n) => Number(n).toString(16).padStart(2, '0'))
+      .join('')
   const [head, tail = ''] = ip.split('::')
   const groups = (s: string): string[] => (s === '' ? [] : s.split(':'))
   const h = groups(head as string)
   const t = groups(tail)
-  const all = ip.includes('::') ? [...h, ...Array<string>(8 - h.length - t.length).fill('0'), ...t] : h
+  const all = ip.includes('::')
+    ? [...h, ...Array<string>(8 - h.length - t.length).fill('0'), ...t]
+    : h
   return all.map((g) => g.padStart(4, '0')).join('')
 }
 
@@ -54,7 +60,9 @@ beforeAll(async () => {
   const parent = await hostZone(z.parent, parentBody(z, { forBind: false }))
   const child = await hostZone(z.child, childBody(z))
   const flattened = await hostZone(flat, flatBody(z, flat, { forBind: false }))
-  const settings = (await client.zones.dnsSettings(parent.id)) as unknown as { proxy_addresses: { ipv4: string[]; ipv6: string[] } }
+  const settings = (await client.zones.dnsSettings(parent.id)) as unknown as {
+    proxy_addresses: { ipv4: string[]; ipv6: string[] }
+  }
   bind = await startBind(
     {
       [z.parent]: `${parent.soaAndNs}\n${parentBody(z, { forBind: true })}`,
@@ -96,7 +104,9 @@ function comparable(bytes: Uint8Array): Comparable {
     answer: [...m.answer].sort(),
     authority: [...m.authority].sort(),
     additional: [...m.additional].sort(),
-    opt: m.opt ? { payload: m.opt.payload, version: m.opt.version, do: m.opt.do, options: m.opt.options } : null,
+    opt: m.opt
+      ? { payload: m.opt.payload, version: m.opt.version, do: m.opt.do, options: m.opt.options }
+      : null,
   }
 }
 

@@ -15,7 +15,9 @@ export interface BindServer {
 }
 
 /** `named` lives in /usr/sbin, which an ordinary user's PATH often leaves out. */
-const NAMED = ['named', '/usr/sbin/named'].find((cmd) => spawnSync(cmd, ['-v'], { stdio: 'pipe' }).status === 0)
+const NAMED = ['named', '/usr/sbin/named'].find(
+  (cmd) => spawnSync(cmd, ['-v'], { stdio: 'pipe' }).status === 0
+)
 
 export function hasNamed(): boolean {
   return NAMED !== undefined && spawnSync('named-checkconf', ['-v'], { stdio: 'pipe' }).status === 0
@@ -51,16 +53,24 @@ controls { };
 ${zoneStanzas.join('\n')}
 `
   )
-  const check = spawnSync('named-checkconf', ['-z', path.join(dir, 'named.conf')], { encoding: 'utf8' })
+  const check = spawnSync('named-checkconf', ['-z', path.join(dir, 'named.conf')], {
+    encoding: 'utf8',
+  })
   if (check.status !== 0) throw new Error(`named-checkconf failed:\n${check.stdout}${check.stderr}`)
 
-  const child: ChildProcess = spawn(NAMED ?? 'named', ['-g', '-c', path.join(dir, 'named.conf')], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const child: ChildProcess = spawn(NAMED ?? 'named', ['-g', '-c', path.join(dir, 'named.conf')], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let log = ''
   child.stdout?.on('data', (d) => (log += d))
   child.stderr?.on('data', (d) => (log += d))
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()))
 
-  const session = await connect(port, () => log, () => child.exitCode !== null)
+  const session = await connect(
+    port,
+    () => log,
+    () => child.exitCode !== null
+  )
   const stop = async (): Promise<void> => {
     session.close()
     if (child.exitCode === null) {
@@ -85,7 +95,11 @@ ${zoneStanzas.join('\n')}
         let status = 0
         req.on('response', (h) => (status = Number(h[':status'])))
         req.on('data', (d: Buffer) => chunks.push(d))
-        req.on('end', () => (status === 200 ? resolve(new Uint8Array(Buffer.concat(chunks))) : reject(new Error(`BIND DoH answered HTTP ${status}`))))
+        req.on('end', () =>
+          status === 200
+            ? resolve(new Uint8Array(Buffer.concat(chunks)))
+            : reject(new Error(`BIND DoH answered HTTP ${status}`))
+        )
         req.on('error', reject)
         req.end(Buffer.from(message))
       }),
@@ -93,7 +107,11 @@ ${zoneStanzas.join('\n')}
 }
 
 /** Connects once named's DoH listener accepts (deadline 20 s); the zones are loaded by then. */
-async function connect(port: number, log: () => string, exited: () => boolean): Promise<http2.ClientHttp2Session> {
+async function connect(
+  port: number,
+  log: () => string,
+  exited: () => boolean
+): Promise<http2.ClientHttp2Session> {
   const deadline = Date.now() + 20_000
   for (;;) {
     if (exited()) throw new Error(`named exited:\n${log()}`)

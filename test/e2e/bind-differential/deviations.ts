@@ -12,7 +12,16 @@ import type { DeviationId, QueryCase } from './queries.ts'
 /** What the suite compares: header, question, OPT, and each section as sorted RR lines. */
 export interface Comparable {
   rcode: number
-  flags: { qr: boolean; opcode: number; aa: boolean; tc: boolean; rd: boolean; ra: boolean; ad: boolean; cd: boolean }
+  flags: {
+    qr: boolean
+    opcode: number
+    aa: boolean
+    tc: boolean
+    rd: boolean
+    ra: boolean
+    ad: boolean
+    cd: boolean
+  }
   question: { name: string; type: number; class: number }[]
   answer: string[]
   authority: string[]
@@ -49,7 +58,8 @@ const parse = (line: string): { owner: string; type: number; ttl: number; rdata:
   const [owner, type, , ttl, ...rest] = line.split(' ')
   return { owner: owner as string, type: Number(type), ttl: Number(ttl), rdata: rest.join(' ') }
 }
-const rrsets = (lines: string[]): Set<string> => new Set(lines.map((l) => `${parse(l).owner} ${parse(l).type}`))
+const rrsets = (lines: string[]): Set<string> =>
+  new Set(lines.map((l) => `${parse(l).owner} ${parse(l).type}`))
 
 /** Both answers equal except the answer and authority sections (the difference under test). */
 function sameOutsideData(bind: Comparable, project: Comparable): void {
@@ -67,12 +77,13 @@ export const DEVIATIONS: Record<DeviationId, Deviation> = {
     bind: 'serves the stored origin address (and NODATA for AAAA at an A-only name)',
     project:
       "answers A and AAAA at a proxied name with the zone's proxy addresses, TTL 300, and an A-only proxied name also answers AAAA",
-    why:
-      "Cloudflare's proxy: the origin stays hidden behind the zone's proxy addresses. BIND has no such notion; its copy of the zone holds the origin.",
+    why: "Cloudflare's proxy: the origin stays hidden behind the zone's proxy addresses. BIND has no such notion; its copy of the zone holds the origin.",
     check(bind, project, q, ctx) {
       sameOutsideData(bind, project)
       expect(project.rcode).toBe(NOERROR)
-      const want = (q.type === A ? ctx.proxyA : ctx.proxyAAAA).map((hex) => `${q.name.toLowerCase()}. ${q.type} 1 300 ${hex}`)
+      const want = (q.type === A ? ctx.proxyA : ctx.proxyAAAA).map(
+        (hex) => `${q.name.toLowerCase()}. ${q.type} 1 300 ${hex}`
+      )
       expect(project.answer).toEqual([...want].sort())
       expect(project.authority).toEqual([])
       expect(bind.answer).not.toEqual(project.answer)
@@ -90,9 +101,17 @@ export const DEVIATIONS: Record<DeviationId, Deviation> = {
       expect(project.rcode).toBe(NOERROR)
       expect(project.authority).toEqual([])
       // The target's own records, owned by the apex, TTL min(CNAME TTL, record TTL).
-      const want = ctx.flatTargetAnswer.map(parse).map((rr) =>
-        [`${q.name.toLowerCase()}.`, rr.type, 1, Math.min(rr.ttl, ctx.flatCnameTtl), rr.rdata].join(' ')
-      )
+      const want = ctx.flatTargetAnswer
+        .map(parse)
+        .map((rr) =>
+          [
+            `${q.name.toLowerCase()}.`,
+            rr.type,
+            1,
+            Math.min(rr.ttl, ctx.flatCnameTtl),
+            rr.rdata,
+          ].join(' ')
+        )
       expect(want.length).toBeGreaterThan(0)
       expect(project.answer).toEqual(want.sort())
     },
@@ -115,8 +134,7 @@ export const DEVIATIONS: Record<DeviationId, Deviation> = {
     bind: 'with minimal-responses, gives glue only for name servers below the cut',
     project:
       'also gives the addresses of name servers elsewhere in the same zone (sibling glue) in the additional section of a referral',
-    why:
-      'RFC 9471 requires in-domain glue and allows sibling glue; the zone holds those addresses authoritatively, and giving them saves the resolver a lookup.',
+    why: 'RFC 9471 requires in-domain glue and allows sibling glue; the zone holds those addresses authoritatively, and giving them saves the resolver a lookup.',
     check(bind, project) {
       expect({ ...project, additional: [] }).toEqual({ ...bind, additional: [] })
       const extra = project.additional.filter((l) => !bind.additional.includes(l))
@@ -133,12 +151,16 @@ export const DEVIATIONS: Record<DeviationId, Deviation> = {
   },
   'cross-zone-cname': {
     bind: 'stops a CNAME chain at the edge of the zone it started in, even when it hosts the target zone too',
-    project: 'follows the chain into the other hosted zone and answers the target there (AA stays set, as every step is authoritative)',
+    project:
+      'follows the chain into the other hosted zone and answers the target there (AA stays set, as every step is authoritative)',
     why: 'Both zones are ours, so the whole answer is authoritative; the resolver is saved a second query (Cloudflare does the same).',
     check(bind, project, q, ctx) {
       expect({ ...project, answer: [] }).toEqual({ ...bind, answer: [] })
       for (const line of bind.answer) expect(project.answer).toContain(line)
-      const last = bind.answer.map(parse).filter((rr) => rr.type === CNAME).at(-1)
+      const last = bind.answer
+        .map(parse)
+        .filter((rr) => rr.type === CNAME)
+        .at(-1)
       expect(last).toBeDefined()
       const target = last!.rdata
       expect(zoneOf(target, ctx.zones)).not.toBe(zoneOf(`${q.name.toLowerCase()}.`, ctx.zones))
@@ -188,4 +210,3 @@ export const DEVIATIONS: Record<DeviationId, Deviation> = {
     },
   },
 }
-

@@ -8,8 +8,14 @@ import { createRequire } from 'node:module'
 import packet from 'dns-packet'
 
 const require = createRequire(import.meta.url)
-const types = require('dns-packet/types.js') as { toType(name: string): number; toString(code: number): string }
-const classes = require('dns-packet/classes.js') as { toClass(name: string): number; toString(code: number): string }
+const types = require('dns-packet/types.js') as {
+  toType(name: string): number
+  toString(code: number): string
+}
+const classes = require('dns-packet/classes.js') as {
+  toClass(name: string): number
+  toString(code: number): string
+}
 
 export interface Flags {
   qr: boolean
@@ -42,11 +48,27 @@ export interface Message {
 }
 
 /** A decoded record as dns-packet gives it (its typings leave out `class`, `flush` and `record`). */
-type Record = { name: string; type: string; class?: string; flush?: boolean; ttl: number; data: any }
-const recordCodec = (packet as unknown as { record(type: string): { encode(data: unknown): Buffer } }).record
-type OptRecord = { udpPayloadSize: number; extendedRcode: number; ednsVersion: number; flags: number; options: { code: number }[] }
+type Record = {
+  name: string
+  type: string
+  class?: string
+  flush?: boolean
+  ttl: number
+  data: any
+}
+const recordCodec = (
+  packet as unknown as { record(type: string): { encode(data: unknown): Buffer } }
+).record
+type OptRecord = {
+  udpPayloadSize: number
+  extendedRcode: number
+  ednsVersion: number
+  flags: number
+  options: { code: number }[]
+}
 
-const fqdn = (name: string): string => (name === '.' || name === '' ? '.' : `${name.toLowerCase()}.`)
+const fqdn = (name: string): string =>
+  name === '.' || name === '' ? '.' : `${name.toLowerCase()}.`
 
 /** Rdata text: names (which a server may compress or write in any case) lowercased, else hex octets. */
 function rdata(rr: Record): string {
@@ -75,7 +97,8 @@ const line = (rr: Record): string =>
 export function decodeMessage(bytes: Uint8Array): Message {
   const d = packet.decode(Buffer.from(bytes))
   const f = d.flags ?? 0
-  const optRecord = (d.additionals ?? []).find((a) => a.type === 'OPT') as unknown as OptRecord | undefined
+  const optRecord = (d.additionals ?? []).find((a) => a.type === 'OPT') as unknown as
+    OptRecord | undefined
   const records = (list: packet.Answer[] | undefined): string[] =>
     (list ?? []).filter((a) => a.type !== 'OPT').map((a) => line(a as unknown as Record))
   return {
@@ -123,10 +146,33 @@ export interface QuerySpec {
 /** A query message (id 0, as RFC 8484 §4.1 recommends for caching). */
 export function encodeQuery(q: QuerySpec): Uint8Array {
   const edns = q.edns === undefined ? {} : q.edns
-  const flags = ((q.rd ?? true) ? packet.RECURSION_DESIRED : 0) | (q.cd ? packet.CHECKING_DISABLED : 0)
-  const question = { name: q.name, type: types.toString(q.type), class: classes.toString(q.klass ?? 1) }
+  const flags =
+    ((q.rd ?? true) ? packet.RECURSION_DESIRED : 0) | (q.cd ? packet.CHECKING_DISABLED : 0)
+  const question = {
+    name: q.name,
+    type: types.toString(q.type),
+    class: classes.toString(q.klass ?? 1),
+  }
   const opt = edns
-    ? [{ type: 'OPT', name: '.', udpPayloadSize: edns.payload ?? 1232, extendedRcode: 0, ednsVersion: edns.version ?? 0, flags: edns.do ? packet.DNSSEC_OK : 0, options: [] }]
+    ? [
+        {
+          type: 'OPT',
+          name: '.',
+          udpPayloadSize: edns.payload ?? 1232,
+          extendedRcode: 0,
+          ednsVersion: edns.version ?? 0,
+          flags: edns.do ? packet.DNSSEC_OK : 0,
+          options: [],
+        },
+      ]
     : []
-  return new Uint8Array(packet.encode({ type: 'query', id: 0, flags, questions: [question], additionals: opt } as unknown as packet.Packet))
+  return new Uint8Array(
+    packet.encode({
+      type: 'query',
+      id: 0,
+      flags,
+      questions: [question],
+      additionals: opt,
+    } as unknown as packet.Packet)
+  )
 }

@@ -12,7 +12,15 @@ export interface QueryCase extends QuerySpec {
   deviation?: DeviationId
 }
 
-export type DeviationId = 'proxied' | 'flattening' | 'any-rfc8482' | 'sibling-glue' | 'cross-zone-cname' | 'ede' | 'class-any' | 'cname-chain-limit'
+export type DeviationId =
+  | 'proxied'
+  | 'flattening'
+  | 'any-rfc8482'
+  | 'sibling-glue'
+  | 'cross-zone-cname'
+  | 'ede'
+  | 'class-any'
+  | 'cname-chain-limit'
 
 /**
  * Type codes from the project's type table. This does not blind the suite to a wrong code there:
@@ -35,11 +43,31 @@ export function randomCase(name: string, seed: number): string {
 export function queryCases(z: ZoneNames, flat: string): QueryCase[] {
   const p = (label: string): string => (label === '@' ? z.parent : `${label}.${z.parent}`)
   const c = (label: string): string => (label === '@' ? z.child : `${label}.${z.child}`)
-  const q = (label: string, name: string, type: number, extra: Partial<QueryCase> = {}): QueryCase => ({ label, name, type, ...extra })
+  const q = (
+    label: string,
+    name: string,
+    type: number,
+    extra: Partial<QueryCase> = {}
+  ): QueryCase => ({ label, name, type, ...extra })
 
   const cases: QueryCase[] = [
     // The apex and every record type the API accepts, at its owner.
-    ...(['SOA', 'NS', 'A', 'AAAA', 'MX', 'TXT', 'CAA', 'HTTPS', 'DNSKEY', 'CERT', 'NAPTR', 'SSHFP'] as const).map((t) => q(`apex ${t}`, p('@'), T[t])),
+    ...(
+      [
+        'SOA',
+        'NS',
+        'A',
+        'AAAA',
+        'MX',
+        'TXT',
+        'CAA',
+        'HTTPS',
+        'DNSKEY',
+        'CERT',
+        'NAPTR',
+        'SSHFP',
+      ] as const
+    ).map((t) => q(`apex ${t}`, p('@'), T[t])),
     q('apex: type with no data (NODATA)', p('@'), T.SRV),
     q('apex: DS (NODATA at the parentless apex)', p('@'), T.DS),
     q('apex: RRSIG of an unsigned zone', p('@'), T.RRSIG),
@@ -117,8 +145,15 @@ export function queryCases(z: ZoneNames, flat: string): QueryCase[] {
     q('child wildcard', c('any.thing'), T.TXT),
     // Case-randomised names (the question is echoed byte for byte).
     ...[
-      ['www', T.A], ['c1', T.A], ['anything.wild', T.TXT], ['b.ent', T.A], ['nothing-here', T.A], ['@', T.MX],
-    ].map(([label, type], i) => q(`case-randomised ${label} ${type}`, randomCase(p(label as string), 7 + i), type as number)),
+      ['www', T.A],
+      ['c1', T.A],
+      ['anything.wild', T.TXT],
+      ['b.ent', T.A],
+      ['nothing-here', T.A],
+      ['@', T.MX],
+    ].map(([label, type], i) =>
+      q(`case-randomised ${label} ${type}`, randomCase(p(label as string), 7 + i), type as number)
+    ),
     q('case-randomised referral', randomCase(p('www.wide'), 5), T.A),
     q('case-randomised child name', randomCase(c('www'), 99), T.A),
     // EDNS variants and header bits.
@@ -126,7 +161,9 @@ export function queryCases(z: ZoneNames, flat: string): QueryCase[] {
     q('no OPT, NXDOMAIN', p('nope'), T.A, { edns: null }),
     q('OPT with DO', p('www'), T.A, { edns: { do: true } }),
     q('OPT with DO at a signed-looking DS', p('deleg'), T.DS, { edns: { do: true } }),
-    q('OPT with a 512-octet payload: DoH is not truncated', p('txt'), T.TXT, { edns: { payload: 512 } }),
+    q('OPT with a 512-octet payload: DoH is not truncated', p('txt'), T.TXT, {
+      edns: { payload: 512 },
+    }),
     q('no OPT, large answer: DoH is not truncated', p('wide'), T.NS, { edns: null }),
     q('EDNS version 1 is BADVERS', p('www'), T.A, { edns: { version: 1 } }),
     q('EDNS version 1 without a zone is BADVERS', 'www.example.org', T.A, { edns: { version: 1 } }),

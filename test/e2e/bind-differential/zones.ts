@@ -5,7 +5,8 @@
  */
 
 const HEX64 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'
-const B64 = 'mdsswUyr3DPW132mOi8V9xESWE8jTo0dxCjjnopKl+GqJxpVXckHAeF+KkxLbxILfDLUT0rAK9iUzy1L53eKGQ=='
+const B64 =
+  'mdsswUyr3DPW132mOi8V9xESWE8jTo0dxCjjnopKl+GqJxpVXckHAeF+KkxLbxILfDLUT0rAK9iUzy1L53eKGQ=='
 
 /** CNAMEs in the `long0` chain: more than the project follows, fewer than BIND's limit of 11. */
 export const LONG_CHAIN = 10
@@ -32,8 +33,14 @@ export function zoneNames(suffix: string): ZoneNames {
  * the API's importer and ignored by BIND. The two copies differ only in how they spell one string.
  */
 export function parentBody(z: ZoneNames, options: { forBind: boolean }): string {
-  const long = Array.from({ length: LONG_CHAIN }, (_, i) => `long${i} 300 CNAME ${i + 1 < LONG_CHAIN ? `long${i + 1}` : 'www'}`)
-  const wide = Array.from({ length: WIDE_NS }, (_, i) => `wide 3600 NS ns${i + 1}.wide\nns${i + 1}.wide 3600 A 198.51.100.${i + 1}`)
+  const long = Array.from(
+    { length: LONG_CHAIN },
+    (_, i) => `long${i} 300 CNAME ${i + 1 < LONG_CHAIN ? `long${i + 1}` : 'www'}`
+  )
+  const wide = Array.from(
+    { length: WIDE_NS },
+    (_, i) => `wide 3600 NS ns${i + 1}.wide\nns${i + 1}.wide 3600 A 198.51.100.${i + 1}`
+  )
   return `$ORIGIN ${z.parent}.
 $TTL 3600
 @            300  TXT   "v=spf1 -all"

@@ -36,7 +36,11 @@ export function createApp(): Hono<AppEnv> {
     return bodyLimit({
       maxSize: max,
       onError: () => {
-        throw new ApiError(413, Codes.bodyTooLarge, `Request body is larger than the limit of ${max} bytes`)
+        throw new ApiError(
+          413,
+          Codes.bodyTooLarge,
+          `Request body is larger than the limit of ${max} bytes`
+        )
       },
     })(c, next)
   })
@@ -62,7 +66,12 @@ export function createApp(): Hono<AppEnv> {
     const path = new URL(c.req.url).pathname
     const allow = allowedMethods(path.slice('/client/v4'.length))
     if (allow.length > 0 && !allow.includes(c.req.method)) {
-      throw new ApiError(405, Codes.methodNotAllowed, `Method ${c.req.method} is not allowed on ${path}; allowed: ${allow.join(', ')}`, { headers: { allow: allow.join(', ') } })
+      throw new ApiError(
+        405,
+        Codes.methodNotAllowed,
+        `Method ${c.req.method} is not allowed on ${path}; allowed: ${allow.join(', ')}`,
+        { headers: { allow: allow.join(', ') } }
+      )
     }
     throw ApiError.badRequest(Codes.noRoute, `No route for that URI: ${c.req.method} ${path}`)
   })

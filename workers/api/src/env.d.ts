@@ -4,6 +4,12 @@ interface ExtraBindings {
   DEV_API_TOKEN?: string
   /** `1` in `.dev.vars` only: `wrangler dev` applies the bundled D1 migrations to an empty local database. */
   AUTO_MIGRATE_LOCAL?: string
+  /**
+   * Milliseconds between a large change's response going out and its builder notification
+   * (default 0). `.dev.vars` sets it locally, where the builder shares two cores with the proxies
+   * still relaying the response; deployed, the builder runs elsewhere and nothing waits.
+   */
+  NOTIFY_AFTER_RESPONSE_DELAY_MS?: string
   /** Builder pacing of writes per KV key (production allows one write per second per key). */
   KV_KEY_WRITE_INTERVAL_MS?: string
   /** `1`: D1 and KV bindings throw on any breach of a production limit (the test suite's mode). */

@@ -24,7 +24,10 @@ export default {
     if (path === '/dns-query' || path.startsWith('/dns-query/')) return doh.fetch(req, env, ctx)
     const migrating = ensureLocalSchema(env, url)
     // A failed migration is logged; the request then gets the API's 503 naming the manual command.
-    if (migrating) return migrating.catch((e: unknown) => console.error('local D1 migration failed', e)).then(() => inInvocation(() => app.fetch(req, applyStrictLimits(env), ctx)))
+    if (migrating)
+      return migrating
+        .catch((e: unknown) => console.error('local D1 migration failed', e))
+        .then(() => inInvocation(() => app.fetch(req, applyStrictLimits(env), ctx)))
     return inInvocation(() => app.fetch(req, applyStrictLimits(env), ctx))
   },
   async scheduled(_controller, env, ctx) {

@@ -39,7 +39,12 @@ export class ApiFailure extends Error {
 async function envelope(res) {
   const json = await res.json().catch(() => null)
   if (json && json.success) return json
-  throw new ApiFailure(res.status, json?.errors?.length ? json.errors : [{ code: res.status, message: res.statusText || 'request failed' }])
+  throw new ApiFailure(
+    res.status,
+    json?.errors?.length
+      ? json.errors
+      : [{ code: res.status, message: res.statusText || 'request failed' }]
+  )
 }
 
 /** Calls the API with the session token; resolves to the envelope, rejects with an ApiFailure. */

@@ -14,20 +14,29 @@ export function planBulk(action, records) {
       items.push(r)
       lines.push(`Delete ${describeRecord(r)}`)
     }
-    return { title: `Delete ${items.length} record${items.length === 1 ? '' : 's'}`, body: { deletes: items.map((r) => ({ id: r.id })) }, items, lines, unchanged, key: 'deletes' }
+    return {
+      title: `Delete ${items.length} record${items.length === 1 ? '' : 's'}`,
+      body: { deletes: items.map((r) => ({ id: r.id })) },
+      items,
+      lines,
+      unchanged,
+      key: 'deletes',
+    }
   }
   const patches = []
   for (const r of records) {
     if (action.kind === 'proxy') {
       if (!r.proxiable) unchanged.push(`${describeRecord(r)} — cannot be proxied`)
-      else if (r.proxied === action.on) unchanged.push(`${describeRecord(r)} — already ${action.on ? 'proxied' : 'DNS only'}`)
+      else if (r.proxied === action.on)
+        unchanged.push(`${describeRecord(r)} — already ${action.on ? 'proxied' : 'DNS only'}`)
       else {
         items.push(r)
         patches.push({ id: r.id, proxied: action.on })
         lines.push(`${action.on ? 'Proxy' : 'Stop proxying'} ${describeRecord(r)}`)
       }
     } else if (action.kind === 'ttl') {
-      if (r.ttl === action.ttl) unchanged.push(`${describeRecord(r)} — TTL already ${ttlText(action.ttl)}`)
+      if (r.ttl === action.ttl)
+        unchanged.push(`${describeRecord(r)} — TTL already ${ttlText(action.ttl)}`)
       else {
         items.push(r)
         patches.push({ id: r.id, ttl: action.ttl })
@@ -35,8 +44,20 @@ export function planBulk(action, records) {
       }
     }
   }
-  const what = action.kind === 'ttl' ? `Set TTL to ${ttlText(action.ttl)} on` : action.on ? 'Turn proxy on for' : 'Turn proxy off for'
-  return { title: `${what} ${items.length} record${items.length === 1 ? '' : 's'}`, body: { patches }, items, lines, unchanged, key: 'patches' }
+  const what =
+    action.kind === 'ttl'
+      ? `Set TTL to ${ttlText(action.ttl)} on`
+      : action.on
+        ? 'Turn proxy on for'
+        : 'Turn proxy off for'
+  return {
+    title: `${what} ${items.length} record${items.length === 1 ? '' : 's'}`,
+    body: { patches },
+    items,
+    lines,
+    unchanged,
+    key: 'patches',
+  }
 }
 
 export function ttlText(ttl) {

@@ -2,14 +2,22 @@
  * @module Places the API's validation errors next to the form field they are about.
  * Returns { [fieldKey]: message } with `_form` for errors that name no field.
  */
-const CONTENT_CODES = new Set([9005, 9006, 9007, 9009, 9036, ...Array.from({ length: 16 }, (_, i) => 9121 + i)])
+const CONTENT_CODES = new Set([
+  9005,
+  9006,
+  9007,
+  9009,
+  9036,
+  ...Array.from({ length: 16 }, (_, i) => 9121 + i),
+])
 const NAME_CODES = new Set([81053, 81054, 81058])
 
 function fieldFor(error, keys) {
   const { code, message } = error
   const data = /\bdata\.([a-z_]+)/.exec(message)
   if (data && keys.has(`data.${data[1]}`)) return `data.${data[1]}`
-  if (code === 9008 || code === 9100) return keys.has('priority') ? 'priority' : keys.has('data.priority') ? 'data.priority' : '_form'
+  if (code === 9008 || code === 9100)
+    return keys.has('priority') ? 'priority' : keys.has('data.priority') ? 'data.priority' : '_form'
   if (code === 9021) return 'ttl'
   if (code === 9041) return 'proxied'
   if (code === 9150) return 'comment'

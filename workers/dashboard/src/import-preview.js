@@ -7,7 +7,11 @@ export function previewImport(text, zoneName) {
   const create = []
   const skipped = []
   for (const e of entries) {
-    if (e.type === 'SOA' || (e.type === 'NS' && e.name === zoneName)) skipped.push({ ...e, why: e.type === 'SOA' ? 'the zone keeps its own SOA' : 'the zone keeps its own apex NS' })
+    if (e.type === 'SOA' || (e.type === 'NS' && e.name === zoneName))
+      skipped.push({
+        ...e,
+        why: e.type === 'SOA' ? 'the zone keeps its own SOA' : 'the zone keeps its own apex NS',
+      })
     else create.push(e)
   }
   return { create, skipped }

@@ -16,7 +16,8 @@ export function PropagationStatus({ zone, version }) {
       .then(({ result }) => {
         if (cancelled) return
         setState(result)
-        if (result.built_seq < result.committed_seq) timer = setTimeout(() => setTick((t) => t + 1), 1000)
+        if (result.built_seq < result.committed_seq)
+          timer = setTimeout(() => setTick((t) => t + 1), 1000)
       })
       .catch(() => !cancelled && setState(null))
     return () => ((cancelled = true), clearTimeout(timer))
@@ -25,7 +26,12 @@ export function PropagationStatus({ zone, version }) {
   if (!state) return null
   const behind = state.built_seq < state.committed_seq
   const title = `Committed change ${state.committed_seq}, built ${state.built_seq}${state.built_at ? ` at ${state.built_at}` : ''}`
-  return html`<span class=${`pill${behind ? ' behind' : ' live'}${state.last_error ? ' failed' : ''}`} role="status" title=${title} data-testid="propagation">
+  return html`<span
+    class=${`pill${behind ? ' behind' : ' live'}${state.last_error ? ' failed' : ''}`}
+    role="status"
+    title=${title}
+    data-testid="propagation"
+  >
     ${behind ? `Propagating: built ${state.built_seq} of ${state.committed_seq} (${Math.round(state.lag_ms / 100) / 10} s)` : `Live · change ${state.committed_seq} built`}
     ${state.last_error ? ` · last build error: ${state.last_error.message}` : ''}
   </span>`

@@ -48,7 +48,11 @@ export const TYPE_FIELDS = {
   TXT: [area('content', 'Text')],
   OPENPGPKEY: [area('content', 'Public key', 'base64')],
   MX: [u16('priority', 'Priority', 'lower is preferred'), text('content', 'Mail server')],
-  URI: [u16('priority', 'Priority'), u16('data.weight', 'Weight'), text('data.target', 'Target URI')],
+  URI: [
+    u16('priority', 'Priority'),
+    u16('data.weight', 'Weight'),
+    text('data.target', 'Target URI'),
+  ],
   SRV: [
     text('srv.service', 'Service', 'e.g. _sip'),
     pick('srv.protocol', 'Protocol', ['_tcp', '_udp', '_tls']),
@@ -57,20 +61,64 @@ export const TYPE_FIELDS = {
     u16('data.port', 'Port'),
     text('data.target', 'Target'),
   ],
-  CAA: [u8('data.flags', 'Flags', '0, or 128 = critical'), pick('data.tag', 'Tag', ['issue', 'issuewild', 'iodef', 'issuemail', 'issuevmc']), text('data.value', 'Value', 'e.g. letsencrypt.org')],
-  HTTPS: [u16('data.priority', 'Priority', '0 = alias mode'), text('data.target', 'Target', '. = the owner name'), text('data.value', 'Parameters', 'e.g. alpn="h2,h3" ipv4hint=192.0.2.1')],
-  SVCB: [u16('data.priority', 'Priority', '0 = alias mode'), text('data.target', 'Target', '. = the owner name'), text('data.value', 'Parameters', 'e.g. alpn="h2" port=8443')],
+  CAA: [
+    u8('data.flags', 'Flags', '0, or 128 = critical'),
+    pick('data.tag', 'Tag', ['issue', 'issuewild', 'iodef', 'issuemail', 'issuevmc']),
+    text('data.value', 'Value', 'e.g. letsencrypt.org'),
+  ],
+  HTTPS: [
+    u16('data.priority', 'Priority', '0 = alias mode'),
+    text('data.target', 'Target', '. = the owner name'),
+    text('data.value', 'Parameters', 'e.g. alpn="h2,h3" ipv4hint=192.0.2.1'),
+  ],
+  SVCB: [
+    u16('data.priority', 'Priority', '0 = alias mode'),
+    text('data.target', 'Target', '. = the owner name'),
+    text('data.value', 'Parameters', 'e.g. alpn="h2" port=8443'),
+  ],
   TLSA: TLSA_FIELDS,
   SMIMEA: TLSA_FIELDS,
-  SSHFP: [u8('data.algorithm', 'Algorithm', '1 RSA, 2 DSA, 3 ECDSA, 4 Ed25519'), u8('data.type', 'Fingerprint type', '1 SHA-1, 2 SHA-256'), text('data.fingerprint', 'Fingerprint', 'hex')],
-  DS: [u16('data.key_tag', 'Key tag'), u8('data.algorithm', 'Algorithm'), u8('data.digest_type', 'Digest type', '2 = SHA-256'), area('data.digest', 'Digest', 'hex')],
-  DNSKEY: [u16('data.flags', 'Flags', '256 ZSK, 257 KSK'), u8('data.protocol', 'Protocol', 'always 3'), u8('data.algorithm', 'Algorithm'), area('data.public_key', 'Public key', 'base64')],
-  CERT: [u16('data.type', 'Certificate type'), u16('data.key_tag', 'Key tag'), u8('data.algorithm', 'Algorithm'), area('data.certificate', 'Certificate', 'base64')],
-  NAPTR: [u16('data.order', 'Order'), u16('data.preference', 'Preference'), text('data.flags', 'Flags', 'e.g. U'), text('data.service', 'Service', 'e.g. E2U+sip'), text('data.regex', 'Regular expression'), text('data.replacement', 'Replacement', '. when a regex is used')],
+  SSHFP: [
+    u8('data.algorithm', 'Algorithm', '1 RSA, 2 DSA, 3 ECDSA, 4 Ed25519'),
+    u8('data.type', 'Fingerprint type', '1 SHA-1, 2 SHA-256'),
+    text('data.fingerprint', 'Fingerprint', 'hex'),
+  ],
+  DS: [
+    u16('data.key_tag', 'Key tag'),
+    u8('data.algorithm', 'Algorithm'),
+    u8('data.digest_type', 'Digest type', '2 = SHA-256'),
+    area('data.digest', 'Digest', 'hex'),
+  ],
+  DNSKEY: [
+    u16('data.flags', 'Flags', '256 ZSK, 257 KSK'),
+    u8('data.protocol', 'Protocol', 'always 3'),
+    u8('data.algorithm', 'Algorithm'),
+    area('data.public_key', 'Public key', 'base64'),
+  ],
+  CERT: [
+    u16('data.type', 'Certificate type'),
+    u16('data.key_tag', 'Key tag'),
+    u8('data.algorithm', 'Algorithm'),
+    area('data.certificate', 'Certificate', 'base64'),
+  ],
+  NAPTR: [
+    u16('data.order', 'Order'),
+    u16('data.preference', 'Preference'),
+    text('data.flags', 'Flags', 'e.g. U'),
+    text('data.service', 'Service', 'e.g. E2U+sip'),
+    text('data.regex', 'Regular expression'),
+    text('data.replacement', 'Replacement', '. when a regex is used'),
+  ],
   LOC: LOC_FIELDS,
 }
 
-const DEFAULTS = { 'srv.protocol': '_tcp', 'data.tag': 'issue', 'data.lat_direction': 'N', 'data.long_direction': 'E', 'data.flags': '' }
+const DEFAULTS = {
+  'srv.protocol': '_tcp',
+  'data.tag': 'issue',
+  'data.lat_direction': 'N',
+  'data.long_direction': 'E',
+  'data.flags': '',
+}
 
 export function fieldsFor(type) {
   return TYPE_FIELDS[type] ?? [text('content', 'Content')]
@@ -85,17 +133,25 @@ export function relativeName(name, zoneName) {
 /** Empty form values for a new record of `type`. */
 export function emptyValues(type) {
   const values = { type, name: '', ttl: '1', proxied: false, comment: '' }
-  for (const f of fieldsFor(type)) values[f.key] = DEFAULTS[f.key] ?? (f.kind === 'select' ? f.options[0] : '')
+  for (const f of fieldsFor(type))
+    values[f.key] = DEFAULTS[f.key] ?? (f.kind === 'select' ? f.options[0] : '')
   if (type === 'CAA') values['data.flags'] = '0'
   return values
 }
 
 /** Form values for an existing record (the edit form). */
 export function valuesFromRecord(record, zoneName) {
-  const values = { ...emptyValues(record.type), name: relativeName(record.name, zoneName), ttl: String(record.ttl), proxied: record.proxied, comment: record.comment ?? '' }
+  const values = {
+    ...emptyValues(record.type),
+    name: relativeName(record.name, zoneName),
+    ttl: String(record.ttl),
+    proxied: record.proxied,
+    comment: record.comment ?? '',
+  }
   for (const f of fieldsFor(record.type)) {
     if (f.key === 'content') values.content = record.content
-    else if (f.key === 'priority') values.priority = record.priority === undefined ? '' : String(record.priority)
+    else if (f.key === 'priority')
+      values.priority = record.priority === undefined ? '' : String(record.priority)
     else if (f.key.startsWith('data.')) {
       const v = record.data?.[f.key.slice(5)]
       values[f.key] = v === undefined || v === null ? '' : String(v)

@@ -10,9 +10,17 @@ export function buildPolicies(groups, chosenIds, scope, zone) {
   const policies = []
   const refs = (gs) => gs.map((g) => ({ id: g.id }))
   if (zoneGroups.length) {
-    const resources = scope === 'zone' ? { [`${ZONE}${zone.id}`]: '*' } : { [`${ACCOUNT}${zone.account.id}`]: { [`${ZONE}*`]: '*' } }
+    const resources =
+      scope === 'zone'
+        ? { [`${ZONE}${zone.id}`]: '*' }
+        : { [`${ACCOUNT}${zone.account.id}`]: { [`${ZONE}*`]: '*' } }
     policies.push({ effect: 'allow', permission_groups: refs(zoneGroups), resources })
   }
-  if (accountGroups.length) policies.push({ effect: 'allow', permission_groups: refs(accountGroups), resources: { [`${ACCOUNT}${zone.account.id}`]: '*' } })
+  if (accountGroups.length)
+    policies.push({
+      effect: 'allow',
+      permission_groups: refs(accountGroups),
+      resources: { [`${ACCOUNT}${zone.account.id}`]: '*' },
+    })
   return policies
 }

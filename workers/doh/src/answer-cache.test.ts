@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest'
-import { encodeHead, headKey, KvZoneView, zoneImage, type NodeData, type ZoneMeta } from '@edgedns/kv-layout'
+import {
+  encodeHead,
+  headKey,
+  KvZoneView,
+  zoneImage,
+  type NodeData,
+  type ZoneMeta,
+} from '@edgedns/kv-layout'
 import { FakeKv } from '../../../packages/kv-layout/src/test-fake-kv.ts'
 import { decodeMessage, encodeQuery } from '@edgedns/dns-wire'
-import { AnswerCache } from './answer-cache.ts'
+import { AnswerCache, answerKey } from './answer-cache.ts'
 import { wireQuery } from './wire.ts'
 
 const meta: ZoneMeta = {
@@ -10,7 +17,15 @@ const meta: ZoneMeta = {
   id: 'c'.repeat(32),
   name: 'cache.test',
   serial: 1,
-  soa: { mname: 'ns1.cache.test', rname: 'h.cache.test', refresh: 1, retry: 1, expire: 1, minimum: 60, ttl: 60 },
+  soa: {
+    mname: 'ns1.cache.test',
+    rname: 'h.cache.test',
+    refresh: 1,
+    retry: 1,
+    expire: 1,
+    minimum: 60,
+    ttl: 60,
+  },
   ns: ['ns1.cache.test'],
   proxy: { ipv4: [], ipv6: [] },
   apex: { v: 1, sets: {} },
@@ -20,8 +35,10 @@ const a = (ip: string): NodeData => ({ v: 1, sets: { A: { ttl: 300, rdata: [ip] 
 function setup() {
   const kv = new FakeKv()
   kv.putAll(zoneImage(meta, [['www.cache.test', a('192.0.2.1')]]))
-  // revalidateMs 0: every reuse confirms the zone with KV first, so the test sees each head.
-  const view = new KvZoneView(kv, { revalidateMs: 0 })
+  // revalidateMs 0, and confirmations stamped a millisecond early: every reuse confirms the zone
+  // with KV first, so the test sees each head (a query arriving in the same millisecond as the
+  // last confirmation would otherwise count as confirmed).
+  const view = new KvZoneView(kv, { revalidateMs: 0, now: () => Date.now() - 1 })
   return { kv, view, answers: new AnswerCache(view) }
 }
 
@@ -43,9 +60,23 @@ describe('answer cache', () => {
 
   it('a newer head for the zone makes the next query a miss that sees the change', async () => {
     const { kv, view, answers } = setup()
-    expect((await ask(view, answers, 'www.cache.test', 1)).answer.map((r) => r.data)).toEqual(['192.0.2.1'])
+    expect((await ask(view, answers, 'www.cache.test', 1)).answer.map((r) => r.data)).toEqual([
+      '192.0.2.1',
+    ])
     const encodedMeta = kv.data.get('z:cache.test')!
-    kv.put(headKey('cache.test', 2), encodeHead({ n: 2, seq: 2, meta: encodedMeta, overlay: [['www.cache.test', '[["A",300,["192.0.2.2"]]]']], changed: [[1, 'all'], [2, []]] }))
+    kv.put(
+      headKey('cache.test', 2),
+      encodeHead({
+        n: 2,
+        seq: 2,
+        meta: encodedMeta,
+        overlay: [['www.cache.test', '[["A",300,["192.0.2.2"]]]']],
+        changed: [
+          [1, 'all'],
+          [2, []],
+        ],
+      })
+    )
     const after = await ask(view, answers, 'www.cache.test', 2)
     expect(after.answer.map((r) => r.data)).toEqual(['192.0.2.2'])
     expect(answers.hits).toBe(0)
@@ -59,5 +90,24 @@ describe('answer cache', () => {
     const lower = await ask(view, answers, 'www.cache.test', 4)
     expect(answers.hits).toBe(0)
     expect(lower.question[0]!.name).toBe('www.cache.test.')
+  })
+
+  it('answers without waiting while the zone is confirmed, and waits for a read once the window has passed', async () => {
+    const kv = new FakeKv()
+    kv.putAll(zoneImage(meta, [['www.cache.test', a('192.0.2.1')]]))
+    let clock = 1_000
+    const view = new KvZoneView(kv, { revalidateMs: 50, now: () => clock })
+    const answers = new AnswerCache(view)
+    await ask(view, answers, 'www.cache.test', 1)
+    const query = encodeQuery('www.cache.test', 'A', { id: 2 })
+    const within = answers.answer(query, answerKey(query), clock + 10)
+    expect(within instanceof Promise).toBe(false)
+    expect(within).not.toBeNull()
+    clock += 60
+    const calls = kv.calls
+    const later = answers.answer(query, answerKey(query), clock)
+    expect(later instanceof Promise).toBe(true)
+    expect(await later).not.toBeNull()
+    expect(kv.calls).toBeGreaterThan(calls)
   })
 })

@@ -13,7 +13,11 @@ export type KeepAlive = (promise: Promise<unknown>) => void
 
 export interface Confirmer {
   confirm(zone: string, arrived: number, keepAlive?: KeepAlive): Promise<number | null>
+  /** The stamp without waiting; undefined when `confirm` must read first. */
+  confirmedStamp(zone: string, arrived: number, keepAlive?: KeepAlive): number | null | undefined
 }
+
+type CachedReply = { wire: Uint8Array; cacheControl: string }
 
 interface CachedAnswer {
   wire: Uint8Array
@@ -47,7 +51,8 @@ export function tracing(inner: ZoneView, keepAlive?: KeepAlive): TracedView {
 /** The key of a wire query: its bytes after the 2-byte ID, as a one-byte string. */
 export function answerKey(bytes: Uint8Array): string {
   let key = ''
-  for (let i = 2; i < bytes.length; i += 4096) key += String.fromCharCode(...bytes.subarray(i, Math.min(bytes.length, i + 4096)))
+  for (let i = 2; i < bytes.length; i += 4096)
+    key += String.fromCharCode(...bytes.subarray(i, Math.min(bytes.length, i + 4096)))
   return key
 }
 
@@ -62,23 +67,53 @@ export class AnswerCache {
     private readonly maxAgeMs = 60_000
   ) {}
 
-  /** The cached answer to a query with these bytes, under its ID; null on a miss. */
-  async answer(bytes: Uint8Array, key: string, arrived: number, keepAlive?: KeepAlive): Promise<{ wire: Uint8Array; cacheControl: string } | null> {
+  /**
+   * The cached answer to a query with these bytes, under its ID; null on a miss. Synchronous
+   * (no promise) when every zone it depends on is confirmed already, the common case under load.
+   */
+  answer(
+    bytes: Uint8Array,
+    key: string,
+    arrived: number,
+    keepAlive?: KeepAlive
+  ): CachedReply | null | Promise<CachedReply | null> {
     const hit = this.#entries.get(key)
     if (!hit) {
       this.misses++
       return null
     }
-    let valid = arrived - hit.at <= this.maxAgeMs
-    for (const [zone, stamp] of hit.deps) {
-      if (!valid) break
-      valid = (await this.view.confirm(zone, arrived, keepAlive)) === stamp
+    if (arrived - hit.at > this.maxAgeMs) return this.#miss(key, hit)
+    for (let i = 0; i < hit.deps.length; i++) {
+      const [zone, stamp] = hit.deps[i]!
+      const now = this.view.confirmedStamp(zone, arrived, keepAlive)
+      if (now === undefined) return this.#confirmFrom(i, bytes, key, hit, arrived, keepAlive)
+      if (now !== stamp) return this.#miss(key, hit)
     }
-    if (!valid) {
-      if (this.#entries.get(key) === hit) this.#entries.delete(key)
-      this.misses++
-      return null
+    return this.#reply(bytes, hit)
+  }
+
+  async #confirmFrom(
+    from: number,
+    bytes: Uint8Array,
+    key: string,
+    hit: CachedAnswer,
+    arrived: number,
+    keepAlive?: KeepAlive
+  ): Promise<CachedReply | null> {
+    for (let i = from; i < hit.deps.length; i++) {
+      const [zone, stamp] = hit.deps[i]!
+      if ((await this.view.confirm(zone, arrived, keepAlive)) !== stamp) return this.#miss(key, hit)
     }
+    return this.#reply(bytes, hit)
+  }
+
+  #miss(key: string, hit: CachedAnswer): null {
+    if (this.#entries.get(key) === hit) this.#entries.delete(key)
+    this.misses++
+    return null
+  }
+
+  #reply(bytes: Uint8Array, hit: CachedAnswer): CachedReply {
     this.hits++
     const wire = hit.wire.slice()
     wire[0] = bytes[0]!
@@ -86,11 +121,18 @@ export class AnswerCache {
     return { wire, cacheControl: hit.cacheControl }
   }
 
-  keep(key: string, wire: Uint8Array, cacheControl: string, deps: [string, number][], at: number): void {
+  keep(
+    key: string,
+    wire: Uint8Array,
+    cacheControl: string,
+    deps: [string, number][],
+    at: number
+  ): void {
     if (deps.length === 0) return
     this.#entries.delete(key)
     this.#entries.set(key, { wire, cacheControl, deps, at })
-    if (this.#entries.size > this.maxEntries) this.#entries.delete(this.#entries.keys().next().value as string)
+    if (this.#entries.size > this.maxEntries)
+      this.#entries.delete(this.#entries.keys().next().value as string)
   }
 
   get size(): number {

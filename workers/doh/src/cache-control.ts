@@ -13,9 +13,11 @@ export const NO_STORE = 'no-store'
  * min TTL of the authority and additional records. Every other rcode (SERVFAIL, REFUSED,
  * FORMERR, NOTIMP, BADVERS) is not cached.
  */
-export function cacheControl(result: Pick<Resolution, 'answer' | 'authority' | 'additional'> & {
-  rcode: string | number
-}): string {
+export function cacheControl(
+  result: Pick<Resolution, 'answer' | 'authority' | 'additional'> & {
+    rcode: string | number
+  }
+): string {
   if (result.rcode !== 'NOERROR' && result.rcode !== 'NXDOMAIN') return NO_STORE
   if (result.answer.length > 0) return maxAge(result.answer)
   const soa = result.authority.filter((rr) => rr.type === TYPE_CODES.SOA)

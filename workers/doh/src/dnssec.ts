@@ -3,7 +3,13 @@
  * private keys are opened once per isolate with the `DNSSEC_KEY_ENCRYPTION_KEY` secret and kept
  * as non-extractable CryptoKeys; signatures are reused from an isolate-wide cache.
  */
-import { SignatureCache, importPrivateKey, openPrivateKey, signResolution, type SigningKey } from '@edgedns/dnssec'
+import {
+  SignatureCache,
+  importPrivateKey,
+  openPrivateKey,
+  signResolution,
+  type SigningKey,
+} from '@edgedns/dnssec'
 import { dnssecInEffect, type Resolution, type ZoneMeta } from '@edgedns/resolver'
 import type { DohEnv } from './env.ts'
 
@@ -14,8 +20,16 @@ const signatures = new SignatureCache()
 const opened = new Map<string, Promise<CryptoKey>>()
 const MAX_OPENED = 10_000
 
-export function signatureStats(): { signatureHits: number; signatureMisses: number; signatures: number } {
-  return { signatureHits: signatures.hits, signatureMisses: signatures.misses, signatures: signatures.size }
+export function signatureStats(): {
+  signatureHits: number
+  signatureMisses: number
+  signatures: number
+} {
+  return {
+    signatureHits: signatures.hits,
+    signatureMisses: signatures.misses,
+    signatures: signatures.size,
+  }
 }
 
 function open(sealed: string, secret: string, zoneId: string): Promise<CryptoKey> {
@@ -40,8 +54,16 @@ export function answerSigner(env: DohEnv): AnswerSigner {
       async keysFor(zone: ZoneMeta): Promise<SigningKey[] | null> {
         if (!dnssecInEffect(zone)) return null
         const secret = env.DNSSEC_KEY_ENCRYPTION_KEY
-        if (!secret) throw new Error('DNSSEC_KEY_ENCRYPTION_KEY is not set: signed zones cannot be answered with DO=1')
-        return Promise.all(zone.dnssec!.keys.map(async (k) => ({ tag: k.tag, key: await open(k.sealed, secret, zone.id) })))
+        if (!secret)
+          throw new Error(
+            'DNSSEC_KEY_ENCRYPTION_KEY is not set: signed zones cannot be answered with DO=1'
+          )
+        return Promise.all(
+          zone.dnssec!.keys.map(async (k) => ({
+            tag: k.tag,
+            key: await open(k.sealed, secret, zone.id),
+          }))
+        )
       },
     })
 }

@@ -9,12 +9,21 @@ export interface DohEnv {
   ZONES_KV: KVNamespace
   /**
    * How old (ms) the last confirmation of a zone may be before a query waits for a fresh one
-   * (one KV read shared by all waiting queries). Default 5.
+   * (one KV read shared by all waiting queries). Default `PRODUCTION_REVALIDATE_MS`; local
+   * development sets a few milliseconds in `.dev.vars`.
    */
   REVALIDATE_MS?: string
+  /**
+   * Age (ms) of a zone's last confirmation after which a query answered from memory starts the
+   * next one in the background (no query waits for it). Default half of `REVALIDATE_MS`.
+   */
+  REFRESH_AHEAD_MS?: string
   /** Megabytes of zone data the isolate keeps (bucket texts and heads). Default 64. */
   CACHE_MB?: string
-  /** Longest (ms) the isolate keeps a bucket before reading it again. Default 60000. */
+  /**
+   * Longest (ms) the isolate keeps a bucket before reading it again; "0" = no limit (local KV,
+   * which has no edge cache). Default `PRODUCTION_BUCKET_MAX_AGE_MS`.
+   */
   BUCKET_MAX_AGE_MS?: string
   /** Encoded wire answers the isolate keeps for reuse (0 = none). Default 20000. */
   ANSWER_CACHE?: string
@@ -28,10 +37,22 @@ export interface DohEnv {
   STRICT_LIMITS?: string
 }
 
+/**
+ * Deployed default: Workers KV serves head reads from its edge cache for up to 30 s anyway, so
+ * confirming more often than once a second per zone buys no freshness and costs billed reads.
+ */
+export const PRODUCTION_REVALIDATE_MS = 1000
+/** Deployed default: KV's edge cache may serve a bucket up to 60 s old right after it changed. */
+export const PRODUCTION_BUCKET_MAX_AGE_MS = 60_000
+
 let strict: { from: KVNamespace; env: DohEnv } | null = null
 
 export function strictDohEnv(env: DohEnv): DohEnv {
   if (!strictLimitsOn(env)) return env
-  if (strict?.from !== env.ZONES_KV) strict = { from: env.ZONES_KV, env: { ...env, ZONES_KV: strictKv(env.ZONES_KV, { writeIntervalMs: 0 }) } }
+  if (strict?.from !== env.ZONES_KV)
+    strict = {
+      from: env.ZONES_KV,
+      env: { ...env, ZONES_KV: strictKv(env.ZONES_KV, { writeIntervalMs: 0 }) },
+    }
   return strict.env
 }

@@ -5,7 +5,7 @@ import { logFailure } from './answer.ts'
 import { decodeBase64Url } from './base64url.ts'
 import { readLimited } from './body.ts'
 import { strictDohEnv, type DohEnv } from './env.ts'
-import { inInvocation } from '../../api/src/platform/strict-bindings.ts'
+import { inInvocation, strictLimitsOn } from '../../api/src/platform/strict-bindings.ts'
 import { DNS_JSON, DNS_MESSAGE, methodNotAllowed, preflight, wireError } from './http.ts'
 import { jsonQuery } from './json.ts'
 import type { KeepAlive } from './answer-cache.ts'
@@ -36,7 +36,8 @@ async function get(req: Request, url: URL, env: DohEnv, keepAlive?: KeepAlive): 
     if (bytes.length > MAX_MESSAGE) return wireError(413, 'DNS message too large')
     return wireBytes(bytes, env, keepAlive)
   }
-  if (params.has('name') || wantsJson(req, params)) return jsonQuery(params, zoneView(env))
+  if (params.has('name') || wantsJson(req, params))
+    return jsonQuery(params, zoneView(env), keepAlive)
   return wireError(400, 'missing dns parameter')
 }
 
@@ -63,7 +64,13 @@ async function route(req: Request, env: DohEnv, keepAlive?: KeepAlive): Promise<
   if (url.pathname !== '/dns-query') {
     if (url.pathname === '/stats' && env.DOH_STATS === '1') {
       const answers = answerCache(env)
-      return Response.json({ ...zoneView(env).snapshot(), answerHits: answers?.hits ?? 0, answerMisses: answers?.misses ?? 0, answers: answers?.size ?? 0, ...signatureStats() })
+      return Response.json({
+        ...zoneView(env).snapshot(),
+        answerHits: answers?.hits ?? 0,
+        answerMisses: answers?.misses ?? 0,
+        answers: answers?.size ?? 0,
+        ...signatureStats(),
+      })
     }
     return wireError(404, 'not found')
   }
@@ -85,7 +92,10 @@ export default {
     // Background confirmations of a zone outlive the request that started them (waitUntil).
     const keepAlive: KeepAlive | undefined = ctx ? (p) => ctx.waitUntil(p) : undefined
     try {
-      return await inInvocation(() => route(req, strictDohEnv(env), keepAlive))
+      // Strict mode (tests) counts KV operations per invocation; production has no counter to scope.
+      return await (strictLimitsOn(env)
+        ? inInvocation(() => route(req, strictDohEnv(env), keepAlive))
+        : route(req, env, keepAlive))
     } catch (err) {
       // Never a 5xx: whatever escaped is answered as SERVFAIL.
       logFailure('fetch', err)

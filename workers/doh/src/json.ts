@@ -2,6 +2,7 @@
  * @module The JSON API (`application/dns-json`, GET `?name=&type=&do=&cd=`), Google/Cloudflare
  * schema. `ct` and `edns_client_subnet` are accepted and ignored.
  */
+import type { KeepAlive } from './answer-cache.ts'
 import { CLASSES, fqdn } from '@edgedns/dns-facts'
 import { RdataError, encodeResponse, toJsonResponse, typeFromName } from '@edgedns/dns-wire'
 import type { ZoneView } from '@edgedns/kv-layout'
@@ -53,9 +54,17 @@ function checked(name: string, type: number, result: Resolution): Resolution {
 }
 
 /** A JSON query; an unexpected exception is answered as SERVFAIL (Status 2), never a 5xx. */
-export async function jsonQuery(params: URLSearchParams, view: ZoneView): Promise<Response> {
+export async function jsonQuery(
+  params: URLSearchParams,
+  view: ZoneView,
+  keepAlive?: KeepAlive
+): Promise<Response> {
   try {
-    return await jsonAnswer(params, view)
+    // Lookups may confirm their zone in the background, kept alive past the response.
+    const kept: ZoneView = keepAlive
+      ? { lookup: (qname, options) => view.lookup(qname, { ...options, keepAlive }) }
+      : view
+    return await jsonAnswer(params, kept)
   } catch (err) {
     logFailure('json query', err)
     const name = params.get('name') ?? ''
@@ -77,7 +86,11 @@ async function jsonAnswer(params: URLSearchParams, view: ZoneView): Promise<Resp
   if (typeof cd === 'string') return jsonError(400, cd)
   if (!encodable(name, type)) return jsonError(400, `Invalid name \`${name}\`.`)
 
-  const result = checked(name, type, await answer(view, { name, type, class: CLASSES.IN, dnssecOk }))
+  const result = checked(
+    name,
+    type,
+    await answer(view, { name, type, class: CLASSES.IN, dnssecOk })
+  )
   const body = toJsonResponse({ name, type, rd: true, cd }, result)
   // Like the wire format, owners equal to the question take the question's spelling.
   const asked = fqdn(name)

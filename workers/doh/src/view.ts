@@ -2,9 +2,9 @@
  * @module The isolate's zone view: one module-level KvZoneView, so zone heads and bucket texts stay
  * cached across requests, revalidated through the zone's head slots (kv-layout README).
  */
-import { KvZoneView, type KvBulkReader } from '@edgedns/kv-layout'
+import { KvZoneView, type KvBulkReader, type KvZoneViewOptions } from '@edgedns/kv-layout'
 import { AnswerCache } from './answer-cache.ts'
-import type { DohEnv } from './env.ts'
+import { PRODUCTION_BUCKET_MAX_AGE_MS, PRODUCTION_REVALIDATE_MS, type DohEnv } from './env.ts'
 
 let binding: KVNamespace | undefined
 
@@ -24,14 +24,33 @@ const numberOr = (value: string | undefined, fallback: number): number => {
   return value !== undefined && value !== '' && Number.isFinite(n) && n >= 0 ? n : fallback
 }
 
+/**
+ * Longest an encoded answer is reused, whatever the bucket age limit: signed answers carry
+ * signatures with an expiry, and a minute keeps them far inside it.
+ */
+const ANSWER_MAX_AGE_MS = 60_000
+
+/** Bucket age limit: "0" means none. */
+const bucketMaxAge = (env: DohEnv): number => {
+  const ms = numberOr(env.BUCKET_MAX_AGE_MS, PRODUCTION_BUCKET_MAX_AGE_MS)
+  return ms === 0 ? Number.POSITIVE_INFINITY : ms
+}
+
+/** The view's options from the environment (deployed defaults where a setting is absent). */
+export function viewOptions(env: DohEnv): KvZoneViewOptions {
+  const revalidateMs = numberOr(env.REVALIDATE_MS, PRODUCTION_REVALIDATE_MS)
+  return {
+    revalidateMs,
+    refreshAheadMs: numberOr(env.REFRESH_AHEAD_MS, revalidateMs / 2),
+    cacheBytes: numberOr(env.CACHE_MB, 64) * 1024 * 1024,
+    bucketMaxAgeMs: bucketMaxAge(env),
+  }
+}
+
 /** The isolate's view; its options come from the first request's environment. */
 export function zoneView(env: DohEnv): KvZoneView {
   binding = env.ZONES_KV
-  view ??= new KvZoneView(reader, {
-    revalidateMs: numberOr(env.REVALIDATE_MS, 5),
-    cacheBytes: numberOr(env.CACHE_MB, 64) * 1024 * 1024,
-    bucketMaxAgeMs: numberOr(env.BUCKET_MAX_AGE_MS, 60_000),
-  })
+  view ??= new KvZoneView(reader, viewOptions(env))
   return view
 }
 
@@ -39,6 +58,10 @@ export function zoneView(env: DohEnv): KvZoneView {
 export function answerCache(env: DohEnv): AnswerCache | undefined {
   const entries = numberOr(env.ANSWER_CACHE, 20_000)
   if (entries === 0) return undefined
-  answers ??= new AnswerCache(zoneView(env), entries, numberOr(env.BUCKET_MAX_AGE_MS, 60_000))
+  answers ??= new AnswerCache(
+    zoneView(env),
+    entries,
+    Math.min(bucketMaxAge(env), ANSWER_MAX_AGE_MS)
+  )
   return answers
 }

@@ -27,11 +27,18 @@ const MAX_RESPONSE = 65535
  * (no header to answer with) is HTTP 400; a malformed message with a header is a FORMERR DNS
  * message in HTTP 200, as authoritative servers answer it over UDP.
  */
-export async function wireQuery(bytes: Uint8Array, view: ZoneView, answers?: AnswerCache, keepAlive?: KeepAlive, sign?: AnswerSigner): Promise<Response> {
+export async function wireQuery(
+  bytes: Uint8Array,
+  view: ZoneView,
+  answers?: AnswerCache,
+  keepAlive?: KeepAlive,
+  sign?: AnswerSigner
+): Promise<Response> {
   const arrived = Date.now()
   const key = answers && bytes.length >= 12 ? answerKey(bytes) : null
   if (answers && key !== null) {
-    const hit = await answers.answer(bytes, key, arrived, keepAlive)
+    const cached = answers.answer(bytes, key, arrived, keepAlive)
+    const hit = cached instanceof Promise ? await cached : cached
     if (hit) return answerResponse(hit.wire, DNS_MESSAGE, hit.cacheControl)
   }
   let query: Query
@@ -62,7 +69,16 @@ export async function wireQuery(bytes: Uint8Array, view: ZoneView, answers?: Ans
   const reusable = result.rcode === 'NOERROR' || result.rcode === 'NXDOMAIN'
   // A zone whose signing ends at a set time (DNSSEC being disabled) is not kept: its signed answers must stop then.
   const windingDown = resolved.dnssec?.zones.some((z) => z.dnssec?.until !== undefined) ?? false
-  if (answers && key !== null && !skip && reusable && !windingDown && cache !== NO_STORE && traced.deps) answers.keep(key, wire, cache, traced.deps, arrived)
+  if (
+    answers &&
+    key !== null &&
+    !skip &&
+    reusable &&
+    !windingDown &&
+    cache !== NO_STORE &&
+    traced.deps
+  )
+    answers.keep(key, wire, cache, traced.deps, arrived)
   return answerResponse(wire, DNS_MESSAGE, cache)
 }
 

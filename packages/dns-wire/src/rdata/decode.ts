@@ -56,7 +56,7 @@ function ipv6Of(b: Uint8Array): string {
   for (let i = 0; i < 16; i += 2) groups.push(((b[i] as number) << 8) | (b[i + 1] as number))
   let best = -1
   let bestLen = 1
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (groups[i] !== 0) {
       i++
       continue

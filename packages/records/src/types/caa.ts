@@ -12,7 +12,10 @@ type CaaData = z.infer<typeof schema>
 export const CAA = defineData<CaaData>({
   type: 'CAA',
   errorCode: 9121,
-  example: { fields: { content: '0 issue "letsencrypt.org"' }, presentation: '0 issue "letsencrypt.org"' },
+  example: {
+    fields: { content: '0 issue "letsencrypt.org"' },
+    presentation: '0 issue "letsencrypt.org"',
+  },
   dataSchema: schema,
   parseContent(content) {
     const t = tokenize(content)

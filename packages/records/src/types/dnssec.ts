@@ -29,7 +29,10 @@ const certSchema = z.object({ type: u16(), key_tag: u16(), algorithm: u8(), cert
 export const CERT = defineData<z.infer<typeof certSchema>>({
   type: 'CERT',
   errorCode: 9122,
-  example: { fields: { content: `1 12345 8 ${KEY_EXAMPLE}` }, presentation: `1 12345 8 ${KEY_EXAMPLE}` },
+  example: {
+    fields: { content: `1 12345 8 ${KEY_EXAMPLE}` },
+    presentation: `1 12345 8 ${KEY_EXAMPLE}`,
+  },
   dataSchema: certSchema,
   parseContent(content) {
     const [[type, keyTag, alg], certificate] = split(content, 3, 'type key_tag algorithm cert')
@@ -50,7 +53,10 @@ const dnskeySchema = z.object({ flags: u16(), protocol: u8(), algorithm: u8(), p
 export const DNSKEY = defineData<z.infer<typeof dnskeySchema>>({
   type: 'DNSKEY',
   errorCode: 9123,
-  example: { fields: { content: `257 3 13 ${KEY_EXAMPLE}` }, presentation: `257 3 13 ${KEY_EXAMPLE}` },
+  example: {
+    fields: { content: `257 3 13 ${KEY_EXAMPLE}` },
+    presentation: `257 3 13 ${KEY_EXAMPLE}`,
+  },
   dataSchema: dnskeySchema,
   parseContent(content) {
     const [[flags, protocol, alg], key] = split(content, 3, 'flags protocol algorithm key')
@@ -77,7 +83,10 @@ const dsSchema = z.object({ key_tag: u16(), algorithm: u8(), digest_type: u8(), 
 export const DS = defineData<z.infer<typeof dsSchema>>({
   type: 'DS',
   errorCode: 9124,
-  example: { fields: { content: `2371 13 2 ${SHA256_EXAMPLE}` }, presentation: `2371 13 2 ${SHA256_EXAMPLE}` },
+  example: {
+    fields: { content: `2371 13 2 ${SHA256_EXAMPLE}` },
+    presentation: `2371 13 2 ${SHA256_EXAMPLE}`,
+  },
   dataSchema: dsSchema,
   parseContent(content) {
     const [[keyTag, alg, digestType], digest] = split(content, 3, 'key_tag algorithm type digest')
@@ -112,7 +121,10 @@ function tlsaLike(type: 'TLSA' | 'SMIMEA', errorCode: number) {
   return defineData<TlsaData>({
     type,
     errorCode,
-    example: { fields: { content: `3 1 1 ${SHA256_EXAMPLE}` }, presentation: `3 1 1 ${SHA256_EXAMPLE}` },
+    example: {
+      fields: { content: `3 1 1 ${SHA256_EXAMPLE}` },
+      presentation: `3 1 1 ${SHA256_EXAMPLE}`,
+    },
     dataSchema: tlsaSchema,
     parseContent(content) {
       const [[usage, selector, matching], cert] = split(content, 3, 'usage selector type data')

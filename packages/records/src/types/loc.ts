@@ -50,7 +50,10 @@ function meters(token: string | undefined): number | undefined {
 export const LOC = defineData<LocData>({
   type: 'LOC',
   errorCode: 9126,
-  example: { fields: { content: '37 46 46 N 122 23 35 W 0 100 0 0' }, presentation: '37 46 46.000 N 122 23 35.000 W 0.00m 100.00m 0.00m 0.00m' },
+  example: {
+    fields: { content: '37 46 46 N 122 23 35 W 0 100 0 0' },
+    presentation: '37 46 46.000 N 122 23 35.000 W 0.00m 100.00m 0.00m 0.00m',
+  },
   dataSchema: schema,
   parseContent(content) {
     const w = words(content)

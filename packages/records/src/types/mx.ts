@@ -12,7 +12,10 @@ export const MX: ContentSpec = {
   type: 'MX',
   code: TYPE_CODES.MX,
   errorCode: 9009,
-  example: { fields: { content: 'mx.example.com', priority: 10 }, presentation: '10 mx.example.com.' },
+  example: {
+    fields: { content: 'mx.example.com', priority: 10 },
+    presentation: '10 mx.example.com.',
+  },
   proxiable: false,
   priority: 'required',
   dataKeys: [],

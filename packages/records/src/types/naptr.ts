@@ -49,7 +49,10 @@ function charString(value: string, field: string): string {
 export const NAPTR = defineData<NaptrData>({
   type: 'NAPTR',
   errorCode: 9127,
-  example: { fields: { content: '100 10 "S" "SIP+D2U" "" _sip._udp.example.com' }, presentation: '100 10 "S" "SIP+D2U" "" _sip._udp.example.com.' },
+  example: {
+    fields: { content: '100 10 "S" "SIP+D2U" "" _sip._udp.example.com' },
+    presentation: '100 10 "S" "SIP+D2U" "" _sip._udp.example.com.',
+  },
   dataSchema: schema,
   parseContent: (content) => ({ data: parse(content) }),
   canonicalize(d) {

@@ -18,7 +18,12 @@ describe('the SDK API types', () => {
 
 describe('JSON Schema to TypeScript', () => {
   it('marks properties outside `required` optional and documents them', () => {
-    const t = typeOf({ type: 'object', properties: { a: { type: 'string', description: 'the a' }, b: { type: 'integer' } }, required: ['a'], additionalProperties: false })
+    const t = typeOf({
+      type: 'object',
+      properties: { a: { type: 'string', description: 'the a' }, b: { type: 'integer' } },
+      required: ['a'],
+      additionalProperties: false,
+    })
     expect(t).toBe('{\n  /** the a */\n  a: string\n  b?: number\n}')
   })
 
@@ -26,13 +31,21 @@ describe('JSON Schema to TypeScript', () => {
     expect(typeOf({ type: ['string', 'null'] })).toBe('string | null')
     expect(typeOf({ enum: ['A', 'AAAA'] })).toBe('"A" | "AAAA"')
     expect(typeOf({ const: true })).toBe('true')
-    expect(typeOf({ anyOf: [{ $ref: '#/components/schemas/Record' }, { type: 'null' }] })).toBe('ApiSchemas["Record"] | null')
-    expect(typeOf({ type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'number' }] } })).toBe('(string | number)[]')
+    expect(typeOf({ anyOf: [{ $ref: '#/components/schemas/Record' }, { type: 'null' }] })).toBe(
+      'ApiSchemas["Record"] | null'
+    )
+    expect(
+      typeOf({ type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'number' }] } })
+    ).toBe('(string | number)[]')
   })
 
   it('gives open objects an index signature and maps records to their value type', () => {
-    expect(typeOf({ type: 'object', properties: {}, additionalProperties: {} })).toBe('{\n  [key: string]: unknown\n}')
-    expect(typeOf({ type: 'object', additionalProperties: { type: 'integer' } })).toBe('{\n  [key: string]: number\n}')
+    expect(typeOf({ type: 'object', properties: {}, additionalProperties: {} })).toBe(
+      '{\n  [key: string]: unknown\n}'
+    )
+    expect(typeOf({ type: 'object', additionalProperties: { type: 'integer' } })).toBe(
+      '{\n  [key: string]: number\n}'
+    )
   })
 
   it('leaves what it does not know as unknown', () => {

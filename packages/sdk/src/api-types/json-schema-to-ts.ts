@@ -33,14 +33,17 @@ function doc(description: string | undefined, indent: string): string {
 
 function union(parts: string[]): string {
   const unique = [...new Set(parts)]
-  return unique.length === 1 ? unique[0]! : unique.map((p) => (p.includes(' ') && !p.startsWith('{') ? `(${p})` : p)).join(' | ')
+  return unique.length === 1
+    ? unique[0]!
+    : unique.map((p) => (p.includes(' ') && !p.startsWith('{') ? `(${p})` : p)).join(' | ')
 }
 
 function objectType(s: JsonSchema, indent: string): string {
   const inner = `${indent}  `
   const required = new Set(s.required ?? [])
   const lines = Object.entries(s.properties ?? {}).map(
-    ([name, p]) => `${doc(p.description, inner)}${inner}${key(name)}${required.has(name) ? '' : '?'}: ${typeOf(p, inner)}`
+    ([name, p]) =>
+      `${doc(p.description, inner)}${inner}${key(name)}${required.has(name) ? '' : '?'}: ${typeOf(p, inner)}`
   )
   const extra = s.additionalProperties
   if (extra !== undefined && extra !== false) {
@@ -81,7 +84,8 @@ function ref(name: string): string {
 
 /** The TypeScript type of one schema; `indent` is the indentation of the line it starts on. */
 export function typeOf(s: JsonSchema, indent = ''): string {
-  if (s.$ref !== undefined) return s.$ref.startsWith(COMPONENT_REF) ? ref(s.$ref.slice(COMPONENT_REF.length)) : 'unknown'
+  if (s.$ref !== undefined)
+    return s.$ref.startsWith(COMPONENT_REF) ? ref(s.$ref.slice(COMPONENT_REF.length)) : 'unknown'
   if (s.const !== undefined) return JSON.stringify(s.const)
   if (s.enum !== undefined) return union(s.enum.map((v) => JSON.stringify(v)))
   const alternatives = s.anyOf ?? s.oneOf
@@ -95,6 +99,8 @@ export function typeOf(s: JsonSchema, indent = ''): string {
 
 /** The module text: `export interface ApiSchemas { Name: type; … }`, components in document order. */
 export function apiSchemasModule(schemas: Record<string, JsonSchema>, header: string): string {
-  const members = Object.entries(schemas).map(([name, s]) => `${doc(s.description, '  ')}  ${key(name)}: ${typeOf(s, '  ')}`)
+  const members = Object.entries(schemas).map(
+    ([name, s]) => `${doc(s.description, '  ')}  ${key(name)}: ${typeOf(s, '  ')}`
+  )
   return `${header}\nexport interface ApiSchemas {\n${members.join('\n')}\n}\n`
 }

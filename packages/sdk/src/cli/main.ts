@@ -27,7 +27,13 @@ async function zoneId(client: EdgeDns, zone: string | undefined): Promise<string
 
 class UsageError extends Error {}
 
-async function waitIf(client: EdgeDns, args: Args, id: string, seq: number | undefined, io: Io): Promise<void> {
+async function waitIf(
+  client: EdgeDns,
+  args: Args,
+  id: string,
+  seq: number | undefined,
+  io: Io
+): Promise<void> {
   if (!args.flags.wait || seq === undefined) return
   const timeoutMs = Number(args.flags.timeout ?? 60) * 1000
   const p = await client.waitForPropagation(id, seq, { timeoutMs })
@@ -43,13 +49,19 @@ async function run(args: Args, client: EdgeDns, io: Io): Promise<void> {
       const text = await readFile(b, 'utf8')
       const bar = new ProgressBar(io.stderr, `import ${b}`)
       const lines = text.split('\n').length
-      const stop = bar.spin(() => `${(text.length / 1e6).toFixed(1)} MB, ${lines} lines, applying as one batch`)
+      const stop = bar.spin(
+        () => `${(text.length / 1e6).toFixed(1)} MB, ${lines} lines, applying as one batch`
+      )
       try {
         const res = await client.records.import(id, text, { proxied: args.flags.proxied === true })
         stop()
-        bar.done(`imported: ${res.recs_added} added of ${res.total_records_parsed} parsed (change seq ${res.changeSeq})`)
+        bar.done(
+          `imported: ${res.recs_added} added of ${res.total_records_parsed} parsed (change seq ${res.changeSeq})`
+        )
         for (const m of res.messages) io.stderr.write(`  ${m}\n`)
-        io.stdout.write(`${JSON.stringify({ recs_added: res.recs_added, total_records_parsed: res.total_records_parsed, change_seq: res.changeSeq })}\n`)
+        io.stdout.write(
+          `${JSON.stringify({ recs_added: res.recs_added, total_records_parsed: res.total_records_parsed, change_seq: res.changeSeq })}\n`
+        )
         await waitIf(client, args, id, res.changeSeq, io)
       } finally {
         stop()
@@ -68,10 +80,20 @@ async function run(args: Args, client: EdgeDns, io: Io): Promise<void> {
       const id = await zoneId(client, a)
       const req = JSON.parse(await readFile(b, 'utf8')) as BatchRequest
       const chunkFlag = args.flags.chunk
-      const chunk = chunkFlag === undefined ? false : chunkFlag === true || chunkFlag === 'auto' ? true : Number(chunkFlag)
+      const chunk =
+        chunkFlag === undefined
+          ? false
+          : chunkFlag === true || chunkFlag === 'auto'
+            ? true
+            : Number(chunkFlag)
       const bar = new ProgressBar(io.stderr, `apply ${b}`)
-      const res = await client.records.batch(id, req, { chunk, onProgress: (p) => bar.update(p.done, p.total, `chunk ${p.chunk}/${p.chunks}`) })
-      const counts = Object.fromEntries(Object.entries(res).map(([k, v]) => [k, (v as unknown[]).length]))
+      const res = await client.records.batch(id, req, {
+        chunk,
+        onProgress: (p) => bar.update(p.done, p.total, `chunk ${p.chunk}/${p.chunks}`),
+      })
+      const counts = Object.fromEntries(
+        Object.entries(res).map(([k, v]) => [k, (v as unknown[]).length])
+      )
       bar.done(`applied: ${JSON.stringify(counts)} (change seq ${res.changeSeq})`)
       io.stdout.write(`${JSON.stringify({ ...counts, change_seq: res.changeSeq })}\n`)
       await waitIf(client, args, id, res.changeSeq, io)
@@ -85,7 +107,11 @@ async function run(args: Args, client: EdgeDns, io: Io): Promise<void> {
         return
       }
       io.stdout.write(`;; ${m.rcodeName}${m.flags.aa ? ' aa' : ''}${m.flags.tc ? ' tc' : ''}\n`)
-      for (const [title, rrs] of [['ANSWER', m.answers], ['AUTHORITY', m.authority], ['ADDITIONAL', m.additional]] as const) {
+      for (const [title, rrs] of [
+        ['ANSWER', m.answers],
+        ['AUTHORITY', m.authority],
+        ['ADDITIONAL', m.additional],
+      ] as const) {
         if (rrs.length === 0) continue
         io.stdout.write(`;; ${title}\n`)
         for (const r of rrs) io.stdout.write(`${r.name}\t${r.ttl}\tIN\t${r.type}\t${r.data}\n`)
@@ -104,7 +130,10 @@ export async function main(argv: string[], io: Io, fetchImpl?: typeof fetch): Pr
     io.stdout.write(`${USAGE}\n`)
     return 0
   }
-  const url = typeof args.flags.url === 'string' ? args.flags.url : io.env.EDGEDNS_URL ?? 'http://127.0.0.1:8787'
+  const url =
+    typeof args.flags.url === 'string'
+      ? args.flags.url
+      : (io.env.EDGEDNS_URL ?? 'http://127.0.0.1:8787')
   const token = typeof args.flags.token === 'string' ? args.flags.token : io.env.EDGEDNS_TOKEN
   const client = new EdgeDns({ baseUrl: url, token, fetch: fetchImpl })
   try {
@@ -116,7 +145,9 @@ export async function main(argv: string[], io: Io, fetchImpl?: typeof fetch): Pr
       return 2
     }
     if (e instanceof EdgeDnsError) {
-      io.stderr.write(`\nedgedns: ${e.message} (${e.kind}${e.status ? ` ${e.status}` : ''}${e.code ? `, code ${e.code}` : ''}${e.pointer ? `, at ${e.pointer}` : ''})\n`)
+      io.stderr.write(
+        `\nedgedns: ${e.message} (${e.kind}${e.status ? ` ${e.status}` : ''}${e.code ? `, code ${e.code}` : ''}${e.pointer ? `, at ${e.pointer}` : ''})\n`
+      )
       return 1
     }
     io.stderr.write(`\nedgedns: ${(e as Error).message ?? e}\n`)

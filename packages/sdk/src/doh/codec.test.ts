@@ -10,25 +10,64 @@ describe('DoH wire codec', () => {
     expect(q.flags! & 0x0100).toBe(0x0100)
     expect(q.questions).toEqual([{ name: 'WWW.Example.com', type: 'AAAA', class: 'IN' }])
     expect(q.additionals![0]!.type).toBe('OPT')
-    expect(packet.decode(Buffer.from(encodeQuery('bücher.example', 'txt'))).questions![0]).toMatchObject({ name: 'xn--bcher-kva.example', type: 'TXT' })
+    expect(
+      packet.decode(Buffer.from(encodeQuery('bücher.example', 'txt'))).questions![0]
+    ).toMatchObject({ name: 'xn--bcher-kva.example', type: 'TXT' })
     expect(new DataView(encodeQuery('a.example', 'https').buffer).getUint16(12 + 11)).toBe(65)
   })
 
   it('decodes answers of the common types, following compression pointers', () => {
     const bytes = packet.encode({
-      type: 'response', id: 0, flags: packet.AUTHORITATIVE_ANSWER | packet.RECURSION_DESIRED,
+      type: 'response',
+      id: 0,
+      flags: packet.AUTHORITATIVE_ANSWER | packet.RECURSION_DESIRED,
       questions: [{ type: 'A', name: 'example.com' }],
       answers: [
         { type: 'A', name: 'example.com', ttl: 300, data: '192.0.2.1' },
         { type: 'AAAA', name: 'example.com', ttl: 300, data: '2001:db8::1' },
         { type: 'CNAME', name: 'www.example.com', ttl: 60, data: 'example.com' },
-        { type: 'MX', name: 'example.com', ttl: 60, data: { preference: 10, exchange: 'mail.example.com' } },
+        {
+          type: 'MX',
+          name: 'example.com',
+          ttl: 60,
+          data: { preference: 10, exchange: 'mail.example.com' },
+        },
         { type: 'TXT', name: 'example.com', ttl: 60, data: ['v=spf1 -all', 'say "hi"'] },
-        { type: 'SRV', name: '_sip._tcp.example.com', ttl: 60, data: { priority: 10, weight: 5, port: 5060, target: 'sip.example.com' } },
-        { type: 'CAA', name: 'example.com', ttl: 60, data: { flags: 0, tag: 'issue', value: 'letsencrypt.org' } },
-        { type: 'DS', name: 'sub.example.com', ttl: 60, data: { keyTag: 2371, algorithm: 13, digestType: 2, digest: Buffer.from('abcd', 'hex') } },
+        {
+          type: 'SRV',
+          name: '_sip._tcp.example.com',
+          ttl: 60,
+          data: { priority: 10, weight: 5, port: 5060, target: 'sip.example.com' },
+        },
+        {
+          type: 'CAA',
+          name: 'example.com',
+          ttl: 60,
+          data: { flags: 0, tag: 'issue', value: 'letsencrypt.org' },
+        },
+        {
+          type: 'DS',
+          name: 'sub.example.com',
+          ttl: 60,
+          data: { keyTag: 2371, algorithm: 13, digestType: 2, digest: Buffer.from('abcd', 'hex') },
+        },
       ],
-      authorities: [{ type: 'SOA', name: 'example.com', ttl: 3600, data: { mname: 'ns1.example.com', rname: 'dns.example.com', serial: 7, refresh: 10000, retry: 2400, expire: 604800, minimum: 1800 } }],
+      authorities: [
+        {
+          type: 'SOA',
+          name: 'example.com',
+          ttl: 3600,
+          data: {
+            mname: 'ns1.example.com',
+            rname: 'dns.example.com',
+            serial: 7,
+            refresh: 10000,
+            retry: 2400,
+            expire: 604800,
+            minimum: 1800,
+          },
+        },
+      ],
     })
     const m = decodeMessage(new Uint8Array(bytes))
     expect(m.flags).toMatchObject({ qr: true, aa: true, rd: true })
@@ -57,7 +96,15 @@ describe('DoH wire codec', () => {
     const fetch = async (url: string, init?: RequestInit) => {
       seen = { url, type: new Headers(init?.headers).get('content-type') }
       const query = packet.decode(Buffer.from(init!.body as Uint8Array))
-      return new Response(packet.encode({ type: 'response', id: 0, flags: packet.AUTHORITATIVE_ANSWER, questions: query.questions, answers: [{ type: 'A', name: 'a.example', ttl: 5, data: '192.0.2.9' }] }))
+      return new Response(
+        packet.encode({
+          type: 'response',
+          id: 0,
+          flags: packet.AUTHORITATIVE_ANSWER,
+          questions: query.questions,
+          answers: [{ type: 'A', name: 'a.example', ttl: 5, data: '192.0.2.9' }],
+        })
+      )
     }
     const client = new EdgeDns({ baseUrl: 'http://dns.test', fetch })
     const m = await client.resolve('a.example')

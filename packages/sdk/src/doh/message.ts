@@ -10,13 +10,38 @@ import {
   type MessageRR,
 } from '@edgedns/dns-wire'
 
-export type Answer = MessageRR
+/**
+ * One record of an answer. Declared here (the codec's `MessageRR` has the same shape, checked
+ * below) because the published declarations cannot refer to the private codec package.
+ */
+export interface Answer {
+  /** Owner as sent, with trailing dot ('.' for the root). */
+  name: string
+  /** Mnemonic, or `TYPE<n>`. */
+  type: string
+  typeCode: number
+  class: number
+  ttl: number
+  /** Presentation rdata (RFC 3597 `\# len hex` where the type has no presentation codec). */
+  data: string
+}
+/** Compile-time check that the codec's records are this SDK's `Answer`s, both ways. */
+const sameShape: [(rr: MessageRR) => Answer, (a: Answer) => MessageRR] = [(rr) => rr, (a) => a]
+void sameShape
 
 export interface DnsMessage {
   id: number
   rcode: number
   rcodeName: string
-  flags: { qr: boolean; aa: boolean; tc: boolean; rd: boolean; ra: boolean; ad: boolean; cd: boolean }
+  flags: {
+    qr: boolean
+    aa: boolean
+    tc: boolean
+    rd: boolean
+    ra: boolean
+    ad: boolean
+    cd: boolean
+  }
   question: { name: string; type: string }[]
   answers: Answer[]
   authority: Answer[]
@@ -34,10 +59,16 @@ export interface QueryOptions {
 /** Presentation name to ASCII: non-ASCII names go to Punycode through the URL parser. */
 function asciiName(name: string): string {
   const trimmed = name.trim()
-  return /[^\x00-\x7f]/.test(trimmed) ? new URL(`http://${trimmed.replace(/\.$/, '')}`).hostname : trimmed
+  return /[^\x00-\x7f]/.test(trimmed)
+    ? new URL(`http://${trimmed.replace(/\.$/, '')}`).hostname
+    : trimmed
 }
 
-export function encodeQuery(name: string, type: string | number, opts: QueryOptions = {}): Uint8Array {
+export function encodeQuery(
+  name: string,
+  type: string | number,
+  opts: QueryOptions = {}
+): Uint8Array {
   const edns = (opts.edns ?? true) ? { payload: 4096, do: opts.dnssecOk ?? false } : null
   return encodeWire(asciiName(name), type, { id: opts.id ?? 0, edns })
 }

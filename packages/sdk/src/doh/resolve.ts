@@ -7,21 +7,46 @@ import { decodeMessage, encodeQuery, type DnsMessage, type QueryOptions } from '
 
 export const DNS_MESSAGE = 'application/dns-message'
 
-export async function resolveOver(fetch: Fetch, url: string, name: string, type: string | number = 'A', opts: QueryOptions = {}): Promise<DnsMessage> {
+export async function resolveOver(
+  fetch: Fetch,
+  url: string,
+  name: string,
+  type: string | number = 'A',
+  opts: QueryOptions = {}
+): Promise<DnsMessage> {
   const query = encodeQuery(name, type, opts)
   let res: Response
   try {
-    res = await fetch(url, { method: 'POST', headers: { 'content-type': DNS_MESSAGE, accept: DNS_MESSAGE }, body: query })
+    res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': DNS_MESSAGE, accept: DNS_MESSAGE },
+      body: query,
+    })
   } catch (e) {
-    throw new EdgeDnsError({ kind: 'network', status: 0, code: 0, message: `DoH POST ${url} failed: ${(e as Error).message ?? e}` })
+    throw new EdgeDnsError({
+      kind: 'network',
+      status: 0,
+      code: 0,
+      message: `DoH POST ${url} failed: ${(e as Error).message ?? e}`,
+    })
   }
   const body = new Uint8Array(await res.arrayBuffer())
   if (!res.ok) {
-    throw new EdgeDnsError({ kind: 'doh', status: res.status, code: 0, message: `DoH ${url} answered HTTP ${res.status}: ${new TextDecoder().decode(body).slice(0, 200)}` })
+    throw new EdgeDnsError({
+      kind: 'doh',
+      status: res.status,
+      code: 0,
+      message: `DoH ${url} answered HTTP ${res.status}: ${new TextDecoder().decode(body).slice(0, 200)}`,
+    })
   }
   try {
     return decodeMessage(body)
   } catch (e) {
-    throw new EdgeDnsError({ kind: 'doh', status: res.status, code: 0, message: `malformed DNS response: ${(e as Error).message}` })
+    throw new EdgeDnsError({
+      kind: 'doh',
+      status: res.status,
+      code: 0,
+      message: `malformed DNS response: ${(e as Error).message}`,
+    })
   }
 }

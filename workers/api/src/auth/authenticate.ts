@@ -17,9 +17,17 @@ export const authenticate = createMiddleware<AppEnv>(async function authenticate
   const header = c.req.header('authorization')
   if (header === undefined) {
     if (c.req.header('x-auth-key') !== undefined || c.req.header('x-auth-email') !== undefined) {
-      throw new ApiError(403, Codes.unauthenticated, 'Authentication error: global API keys are not supported; use an API token (Authorization: Bearer <token>)')
+      throw new ApiError(
+        403,
+        Codes.unauthenticated,
+        'Authentication error: global API keys are not supported; use an API token (Authorization: Bearer <token>)'
+      )
     }
-    throw new ApiError(403, Codes.unauthenticated, 'Authentication error: missing Authorization: Bearer <token> header')
+    throw new ApiError(
+      403,
+      Codes.unauthenticated,
+      'Authentication error: missing Authorization: Bearer <token> header'
+    )
   }
   const m = BEARER.exec(header.trim())
   if (!m) {
@@ -46,6 +54,10 @@ export const authenticate = createMiddleware<AppEnv>(async function authenticate
     throw new ApiError(403, Codes.invalidToken, 'Invalid access token')
   }
   // admin: the bootstrap token of a fresh deployment (scripts/bootstrap.mjs) can do everything.
-  c.set('principal', { tokenId: row.id, admin: row.admin, grants: policiesToGrants(JSON.parse(row.policies) as Policy[]) })
+  c.set('principal', {
+    tokenId: row.id,
+    admin: row.admin,
+    grants: policiesToGrants(JSON.parse(row.policies) as Policy[]),
+  })
   return next()
 })

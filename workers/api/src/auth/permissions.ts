@@ -13,16 +13,46 @@ export interface PermissionGroup {
 
 /** Fixed ids so policies are portable between deployments. */
 export const PERMISSION_GROUPS: PermissionGroup[] = [
-  { id: 'c8fed203ed3043cba015a93ad1616f1f', name: 'Zone Read', grants: ['zone:read'], scopes: ['com.cloudflare.api.account.zone'] },
-  { id: 'e6d2666161e84845a636613608cee8d5', name: 'Zone Write', grants: ['zone:read', 'zone:edit'], scopes: ['com.cloudflare.api.account.zone'] },
-  { id: '82e64a83756745bbbb1c9c2701bf816b', name: 'DNS Read', grants: ['dns:read'], scopes: ['com.cloudflare.api.account.zone'] },
-  { id: '4755a26eedb94da69e1066d98aa820be', name: 'DNS Write', grants: ['dns:read', 'dns:edit'], scopes: ['com.cloudflare.api.account.zone'] },
-  { id: '686d18d5ac6c441c867cbf6771e58a0a', name: 'API Tokens Write', grants: ['tokens:edit'], scopes: ['com.cloudflare.api.account'] },
+  {
+    id: 'c8fed203ed3043cba015a93ad1616f1f',
+    name: 'Zone Read',
+    grants: ['zone:read'],
+    scopes: ['com.cloudflare.api.account.zone'],
+  },
+  {
+    id: 'e6d2666161e84845a636613608cee8d5',
+    name: 'Zone Write',
+    grants: ['zone:read', 'zone:edit'],
+    scopes: ['com.cloudflare.api.account.zone'],
+  },
+  {
+    id: '82e64a83756745bbbb1c9c2701bf816b',
+    name: 'DNS Read',
+    grants: ['dns:read'],
+    scopes: ['com.cloudflare.api.account.zone'],
+  },
+  {
+    id: '4755a26eedb94da69e1066d98aa820be',
+    name: 'DNS Write',
+    grants: ['dns:read', 'dns:edit'],
+    scopes: ['com.cloudflare.api.account.zone'],
+  },
+  {
+    id: '686d18d5ac6c441c867cbf6771e58a0a',
+    name: 'API Tokens Write',
+    grants: ['tokens:edit'],
+    scopes: ['com.cloudflare.api.account'],
+  },
 ]
 
-export function findPermissionGroup(ref: { id?: string; name?: string }): PermissionGroup | undefined {
+export function findPermissionGroup(ref: {
+  id?: string
+  name?: string
+}): PermissionGroup | undefined {
   return PERMISSION_GROUPS.find(
-    (g) => (ref.id !== undefined && g.id === ref.id) || (ref.name !== undefined && g.name.toLowerCase() === ref.name.toLowerCase())
+    (g) =>
+      (ref.id !== undefined && g.id === ref.id) ||
+      (ref.name !== undefined && g.name.toLowerCase() === ref.name.toLowerCase())
   )
 }
 

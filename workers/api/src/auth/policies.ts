@@ -23,22 +23,35 @@ export function normalizePolicies(policies: Policy[]): Policy[] {
   return policies.map((p, i) => {
     const groups = p.permission_groups.map((ref) => {
       const g = findPermissionGroup(ref)
-      if (!g) throw ApiError.badRequest(Codes.validation, `policies[${i}]: unknown permission group ${JSON.stringify(ref.id ?? ref.name)}`)
+      if (!g)
+        throw ApiError.badRequest(
+          Codes.validation,
+          `policies[${i}]: unknown permission group ${JSON.stringify(ref.id ?? ref.name)}`
+        )
       return { id: g.id, name: g.name }
     })
     for (const key of Object.keys(p.resources)) {
       if (!key.startsWith(ACCOUNT_PREFIX)) {
-        throw ApiError.badRequest(Codes.validation, `policies[${i}]: resource ${JSON.stringify(key)} must start with ${ACCOUNT_PREFIX}`)
+        throw ApiError.badRequest(
+          Codes.validation,
+          `policies[${i}]: resource ${JSON.stringify(key)} must start with ${ACCOUNT_PREFIX}`
+        )
       }
     }
-    return { id: p.id ?? crypto.randomUUID().replaceAll('-', ''), effect: 'allow', permission_groups: groups, resources: p.resources }
+    return {
+      id: p.id ?? crypto.randomUUID().replaceAll('-', ''),
+      effect: 'allow',
+      permission_groups: groups,
+      resources: p.resources,
+    }
   })
 }
 
 export function policiesToGrants(policies: Policy[]): Grant[] {
   return policies.map((p) => {
     const permissions = new Set<Permission>()
-    for (const ref of p.permission_groups) for (const perm of findPermissionGroup(ref)?.grants ?? []) permissions.add(perm)
+    for (const ref of p.permission_groups)
+      for (const perm of findPermissionGroup(ref)?.grants ?? []) permissions.add(perm)
     const grant: Grant = { permissions, accounts: new Set(), zones: new Set(), everything: false }
     for (const [key, value] of Object.entries(p.resources)) addResource(grant, key, value)
     return grant

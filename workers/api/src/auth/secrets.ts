@@ -4,7 +4,9 @@
 
 export function newTokenSecret(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(30))
-  return btoa(String.fromCharCode(...bytes)).replaceAll('+', '-').replaceAll('/', '_')
+  return btoa(String.fromCharCode(...bytes))
+    .replaceAll('+', '-')
+    .replaceAll('/', '_')
 }
 
 export async function hashToken(secret: string): Promise<string> {

@@ -33,17 +33,38 @@ export interface Applied {
 
 const MAX_ATTEMPTS = 12
 
-export async function applyBatch(db: D1Database, target: ApplyTarget, req: BatchRequest, pointers: boolean): Promise<Applied> {
+export async function applyBatch(
+  db: D1Database,
+  target: ApplyTarget,
+  req: BatchRequest,
+  pointers: boolean
+): Promise<Applied> {
   for (let attempt = 1; ; attempt++) {
     const t0 = performance.now()
     const loaded = await loadForBatch(db, target.zoneId, target.zoneName, req)
     if (!loaded) throw new ApiError(404, Codes.zoneNotFound, 'Zone not found')
     const t1 = performance.now()
     const now = nowIso()
-    const plan = planBatch(req, loaded.records, { zoneId: target.zoneId, zoneName: target.zoneName, now, newId: recordIdGenerator(), pointers })
+    const plan = planBatch(req, loaded.records, {
+      zoneId: target.zoneId,
+      zoneName: target.zoneName,
+      now,
+      newId: recordIdGenerator(),
+      pointers,
+    })
     const t2 = performance.now()
-    if (plan.changes.length === 0) return { plan, seq: loaded.guard.changeSeq, attempts: attempt, timings: { load: t1 - t0, plan: t2 - t1, write: 0 } }
-    const stmts = writeStatements(db, { zoneId: target.zoneId, guard: loaded.guard, tokenId: target.tokenId, now }, plan.changes)
+    if (plan.changes.length === 0)
+      return {
+        plan,
+        seq: loaded.guard.changeSeq,
+        attempts: attempt,
+        timings: { load: t1 - t0, plan: t2 - t1, write: 0 },
+      }
+    const stmts = writeStatements(
+      db,
+      { zoneId: target.zoneId, guard: loaded.guard, tokenId: target.tokenId, now },
+      plan.changes
+    )
     try {
       await commitZoneChange(db, stmts)
       const timings = { load: t1 - t0, plan: t2 - t1, write: performance.now() - t2 }
@@ -52,13 +73,18 @@ export async function applyBatch(db: D1Database, target: ApplyTarget, req: Batch
       if (!(e instanceof CommitConflict)) throw e
       if (e.reason === 'zone-changed') {
         if (attempt >= MAX_ATTEMPTS) {
-          throw new ApiError(409, Codes.conflictRetry, `The zone changed ${MAX_ATTEMPTS} times while this batch was being applied; nothing was changed. Retry the request.`)
+          throw new ApiError(
+            409,
+            Codes.conflictRetry,
+            `The zone changed ${MAX_ATTEMPTS} times while this batch was being applied; nothing was changed. Retry the request.`
+          )
         }
         // Full jitter, exponential: spreads writers that keep colliding on a hot zone.
         await sleep(Math.random() * Math.min(250, 4 * 2 ** attempt))
         continue
       }
-      if (e.reason === 'identical-record') throw ApiError.badRequest(81058, 'An identical record already exists.')
+      if (e.reason === 'identical-record')
+        throw ApiError.badRequest(81058, 'An identical record already exists.')
       if (e.reason === 'zone-missing') throw new ApiError(404, Codes.zoneNotFound, 'Zone not found')
       throw e
     }

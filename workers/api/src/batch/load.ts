@@ -47,11 +47,21 @@ function referencedNames(req: BatchRequest, zoneName: string): string[] {
 }
 
 /** Records by id (`+zone_id` keeps SQLite on the id key: otherwise it walks the whole zone, json_each has no stats). */
-export const SELECT_BY_ID = 'SELECT * FROM dns_records WHERE id IN (SELECT value FROM json_each(?2)) AND +zone_id = ?1'
+export const SELECT_BY_ID =
+  'SELECT * FROM dns_records WHERE id IN (SELECT value FROM json_each(?2)) AND +zone_id = ?1'
 
-export async function loadForBatch(db: D1Database, zoneId: string, zoneName: string, req: BatchRequest): Promise<Loaded | null> {
+export async function loadForBatch(
+  db: D1Database,
+  zoneId: string,
+  zoneName: string,
+  req: BatchRequest
+): Promise<Loaded | null> {
   const stmts: D1PreparedStatement[] = [
-    db.prepare("SELECT version, change_seq, serial FROM zones WHERE id = ?1 AND status != 'deleted'").bind(zoneId),
+    db
+      .prepare(
+        "SELECT version, change_seq, serial FROM zones WHERE id = ?1 AND status != 'deleted'"
+      )
+      .bind(zoneId),
   ]
   const ids = referencedIds(req)
   for (const chunk of jsonChunks(ids.deletedOnly)) {
@@ -68,14 +78,25 @@ export async function loadForBatch(db: D1Database, zoneId: string, zoneName: str
     )
   }
   for (const chunk of jsonChunks(referencedNames(req, zoneName).map(reverseName))) {
-    stmts.push(db.prepare('SELECT * FROM dns_records WHERE zone_id = ?1 AND name_rev IN (SELECT value FROM json_each(?2))').bind(zoneId, chunk))
+    stmts.push(
+      db
+        .prepare(
+          'SELECT * FROM dns_records WHERE zone_id = ?1 AND name_rev IN (SELECT value FROM json_each(?2))'
+        )
+        .bind(zoneId, chunk)
+    )
   }
   const results = await db.batch(stmts)
-  const zone = results[0]!.results[0] as { version: number; change_seq: number; serial: number } | undefined
+  const zone = results[0]!.results[0] as
+    { version: number; change_seq: number; serial: number } | undefined
   if (!zone) return null
   const byId = new Map<string, DnsRecord>()
   for (const r of results.slice(1)) {
-    for (const row of r.results as unknown as RecordRow[]) if (!byId.has(row.id)) byId.set(row.id, fromRow(row))
+    for (const row of r.results as unknown as RecordRow[])
+      if (!byId.has(row.id)) byId.set(row.id, fromRow(row))
   }
-  return { guard: { version: zone.version, changeSeq: zone.change_seq, serial: zone.serial }, records: [...byId.values()] }
+  return {
+    guard: { version: zone.version, changeSeq: zone.change_seq, serial: zone.serial },
+    records: [...byId.values()],
+  }
 }

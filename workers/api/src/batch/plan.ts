@@ -123,7 +123,8 @@ export function planBatch(req: BatchRequest, loaded: DnsRecord[], opts: PlanOpti
     if (after === null) changes.push({ op: 'delete', recordId: id, before, after: null })
     else if (after !== before) changes.push({ op: 'update', recordId: id, before, after })
   }
-  for (const id of posted) changes.push({ op: 'create', recordId: id, before: null, after: last.get(id)!.rec })
+  for (const id of posted)
+    changes.push({ op: 'create', recordId: id, before: null, after: last.get(id)!.rec })
   return { result, changes }
 }
 
@@ -167,14 +168,21 @@ const ADDRESS_TYPES = new Set(['A', 'AAAA', 'CNAME'])
 function checkAgainst(rec: DnsRecord, others: DnsRecord[]): void {
   if (others.length === 0) return
   const identity = identityKey(rec)
-  if (others.some((o) => o.type === rec.type && o.content === rec.content && identityKey(o) === identity)) {
+  if (
+    others.some(
+      (o) => o.type === rec.type && o.content === rec.content && identityKey(o) === identity
+    )
+  ) {
     throw new RecordError(81058, 'An identical record already exists.')
   }
   if (rec.type === 'CNAME') {
     if (others.some((o) => ADDRESS_TYPES.has(o.type))) {
       throw new RecordError(81053, 'An A, AAAA, or CNAME record with that host already exists.')
     }
-    throw new RecordError(81053, `A ${others[0]!.type} record with that host already exists; a CNAME record cannot share its name with other records.`)
+    throw new RecordError(
+      81053,
+      `A ${others[0]!.type} record with that host already exists; a CNAME record cannot share its name with other records.`
+    )
   }
   if (others.some((o) => o.type === 'CNAME')) {
     throw new RecordError(
@@ -185,7 +193,8 @@ function checkAgainst(rec: DnsRecord, others: DnsRecord[]): void {
 }
 
 function withPointer(e: unknown, pointer: string | undefined): unknown {
-  if (e instanceof RecordError) return new ApiError(400, e.code, e.message, pointer ? { pointer } : {})
+  if (e instanceof RecordError)
+    return new ApiError(400, e.code, e.message, pointer ? { pointer } : {})
   if (e instanceof ApiError && pointer && !e.extra.pointer) {
     return new ApiError(e.status, e.code, e.message, { ...e.extra, pointer })
   }

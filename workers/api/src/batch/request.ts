@@ -13,5 +13,10 @@ export const batchRequestSchema = z.object({
 export type BatchRequest = z.infer<typeof batchRequestSchema>
 
 export function countChanges(r: BatchRequest): number {
-  return (r.deletes?.length ?? 0) + (r.patches?.length ?? 0) + (r.puts?.length ?? 0) + (r.posts?.length ?? 0)
+  return (
+    (r.deletes?.length ?? 0) +
+    (r.patches?.length ?? 0) +
+    (r.puts?.length ?? 0) +
+    (r.posts?.length ?? 0)
+  )
 }

@@ -3,21 +3,57 @@ import { RECORD_COLUMNS, toRowValues, type DnsRecord } from '../records/model.ts
 import type { Change } from './plan.ts'
 import { routeUpdates, rowValues, writeStatements } from './write.ts'
 
-const rec = (id: string, name: string, content: string, extra: Partial<DnsRecord> = {}): DnsRecord => ({
-  id, zoneId: 'z', name, type: 'A', content, data: null, priority: null, ttl: 1, proxied: false, comment: null, tags: [], settings: {},
-  createdOn: 't', modifiedOn: 't', commentModifiedOn: null, tagsModifiedOn: null, ...extra,
+const rec = (
+  id: string,
+  name: string,
+  content: string,
+  extra: Partial<DnsRecord> = {}
+): DnsRecord => ({
+  id,
+  zoneId: 'z',
+  name,
+  type: 'A',
+  content,
+  data: null,
+  priority: null,
+  ttl: 1,
+  proxied: false,
+  comment: null,
+  tags: [],
+  settings: {},
+  createdOn: 't',
+  modifiedOn: 't',
+  commentModifiedOn: null,
+  tagsModifiedOn: null,
+  ...extra,
 })
-const update = (before: DnsRecord, after: Partial<DnsRecord>): Change => ({ op: 'update', recordId: before.id, before, after: { ...before, ...after } })
+const update = (before: DnsRecord, after: Partial<DnsRecord>): Change => ({
+  op: 'update',
+  recordId: before.id,
+  before,
+  after: { ...before, ...after },
+})
 const ids = (cs: Change[]) => cs.map((c) => c.recordId)
 
 describe('rowValues', () => {
   it('is toRowValues without zone_id and modified_on, column for column', () => {
     const r = rec('i', 'x.example', 'mx.example.net', {
-      type: 'MX', priority: 5, data: { k: 1 }, ttl: 300, proxied: true, comment: 'c', tags: ['a:b'], settings: { flatten_cname: true },
-      commentModifiedOn: 'cm', tagsModifiedOn: 'tm', modifiedOn: 'mod',
+      type: 'MX',
+      priority: 5,
+      data: { k: 1 },
+      ttl: 300,
+      proxied: true,
+      comment: 'c',
+      tags: ['a:b'],
+      settings: { flatten_cname: true },
+      commentModifiedOn: 'cm',
+      tagsModifiedOn: 'tm',
+      modifiedOn: 'mod',
     })
     const all = toRowValues(r)
-    expect(rowValues(r)).toEqual(RECORD_COLUMNS.flatMap((c, i) => (c === 'zone_id' || c === 'modified_on' ? [] : [all[i]])))
+    expect(rowValues(r)).toEqual(
+      RECORD_COLUMNS.flatMap((c, i) => (c === 'zone_id' || c === 'modified_on' ? [] : [all[i]]))
+    )
   })
 })
 
@@ -29,13 +65,21 @@ describe('routeUpdates', () => {
       update(rec('c', 'z.example', '192.0.2.3'), { name: 'w.example' }),
       update(rec('d', 'v.example', '192.0.2.4'), { type: 'AAAA', content: '2001:db8::4' }),
     ])
-    expect([ids(r.unindexed), ids(r.identity), ids(r.inPlace), ids(r.reinsert)]).toEqual([['a'], ['b'], ['c', 'd'], []])
+    expect([ids(r.unindexed), ids(r.identity), ids(r.inPlace), ids(r.reinsert)]).toEqual([
+      ['a'],
+      ['b'],
+      ['c', 'd'],
+      [],
+    ])
   })
 
   it('re-inserts an update that takes over the identity another updated record still holds', () => {
     const a = rec('a', 'x.example', '192.0.2.1')
     const b = rec('b', 'x.example', '192.0.2.2')
-    const r = routeUpdates([update(a, { content: '192.0.2.2' }), update(b, { content: '192.0.2.3' })])
+    const r = routeUpdates([
+      update(a, { content: '192.0.2.2' }),
+      update(b, { content: '192.0.2.3' }),
+    ])
     expect([ids(r.identity), ids(r.reinsert)]).toEqual([['b'], ['a']])
   })
 
@@ -46,7 +90,9 @@ describe('routeUpdates', () => {
   })
 
   it('leaves deletes and creates alone', () => {
-    const r = routeUpdates([{ op: 'delete', recordId: 'd', before: rec('d', 'x.example', '192.0.2.1'), after: null }])
+    const r = routeUpdates([
+      { op: 'delete', recordId: 'd', before: rec('d', 'x.example', '192.0.2.1'), after: null },
+    ])
     expect([r.unindexed, r.identity, r.inPlace, r.reinsert]).toEqual([[], [], [], []])
   })
 })
@@ -70,22 +116,35 @@ describe('writeStatements stays inside D1 limits', () => {
     const long = 'ü€𝄞'.repeat(40) // 2-, 3- and 4-byte UTF-8 characters
     const changes: Change[] = []
     for (let i = 0; i < 100_000; i++) {
-      const r = rec(`id${i}`, `h${i}.example`, `"${long}${i}"`, { type: 'TXT', comment: long, tags: ['a:b'] })
+      const r = rec(`id${i}`, `h${i}.example`, `"${long}${i}"`, {
+        type: 'TXT',
+        comment: long,
+        tags: ['a:b'],
+      })
       if (i % 3 === 0) changes.push({ op: 'delete', recordId: r.id, before: r, after: null })
       else if (i % 3 === 1) changes.push(update(r, { content: `"${long}x${i}"` }))
       else changes.push({ op: 'create', recordId: r.id, before: null, after: r })
     }
     const { db, statements } = recordingDb()
-    writeStatements(db, { zoneId: 'z', guard: { version: 1, changeSeq: 0, serial: 1 }, tokenId: 't', now: 'n' }, changes)
+    writeStatements(
+      db,
+      { zoneId: 'z', guard: { version: 1, changeSeq: 0, serial: 1 }, tokenId: 't', now: 'n' },
+      changes
+    )
     const bytes = (s: string) => new TextEncoder().encode(s).length
-    const max = (f: (s: { sql: string; args: unknown[] }) => number) => Math.max(...statements.map(f))
+    const max = (f: (s: { sql: string; args: unknown[] }) => number) =>
+      Math.max(...statements.map(f))
     expect(max((s) => bytes(s.sql))).toBeLessThan(100_000)
     expect(max((s) => s.args.length)).toBeLessThanOrEqual(100)
-    const biggestValue = max((s) => Math.max(0, ...s.args.map((a) => (typeof a === 'string' ? bytes(a) : 0))))
+    const biggestValue = max((s) =>
+      Math.max(0, ...s.args.map((a) => (typeof a === 'string' ? bytes(a) : 0)))
+    )
     expect(biggestValue).toBeLessThanOrEqual(2_000_000)
     expect(biggestValue).toBeGreaterThan(1_000_000) // chunks are filled, not one per row
     const rowsIn = (pattern: RegExp) =>
-      statements.filter((s) => pattern.test(s.sql)).reduce((n, s) => n + (JSON.parse(s.args.at(-1) as string) as unknown[]).length, 0)
+      statements
+        .filter((s) => pattern.test(s.sql))
+        .reduce((n, s) => n + (JSON.parse(s.args.at(-1) as string) as unknown[]).length, 0)
     expect(rowsIn(/^DELETE FROM dns_records/)).toBe(33_334)
     expect(rowsIn(/^UPDATE dns_records/)).toBe(33_333)
     expect(rowsIn(/^INSERT INTO dns_records/)).toBe(33_333)

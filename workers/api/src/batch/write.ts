@@ -6,7 +6,12 @@
 import { RECORD_COLUMNS, reverseName, type DnsRecord } from '../records/model.ts'
 import { jsonChunks } from './json-chunks.ts'
 import type { Change } from './plan.ts'
-import { guardStatement, INSERT_RECORD_CHANGES, type GuardContext, type RecordLogRow } from '../commit/zone-change.ts'
+import {
+  guardStatement,
+  INSERT_RECORD_CHANGES,
+  type GuardContext,
+  type RecordLogRow,
+} from '../commit/zone-change.ts'
 
 export interface WriteContext extends GuardContext {
   tokenId: string
@@ -21,8 +26,21 @@ const INSERT_RECORDS = `INSERT INTO dns_records (zone_id, modified_on, ${ROW_COL
 /** Values of one record in ROW_COLUMNS order (toRowValues without zone_id and modified_on, built directly: 100k rows a batch). */
 export function rowValues(r: DnsRecord): unknown[] {
   return [
-    r.id, r.name, reverseName(r.name), r.type, r.content, r.data === null ? null : JSON.stringify(r.data), r.priority, r.ttl,
-    r.proxied ? 1 : 0, r.comment, JSON.stringify(r.tags), JSON.stringify(r.settings), r.createdOn, r.commentModifiedOn, r.tagsModifiedOn,
+    r.id,
+    r.name,
+    reverseName(r.name),
+    r.type,
+    r.content,
+    r.data === null ? null : JSON.stringify(r.data),
+    r.priority,
+    r.ttl,
+    r.proxied ? 1 : 0,
+    r.comment,
+    JSON.stringify(r.tags),
+    JSON.stringify(r.settings),
+    r.createdOn,
+    r.commentModifiedOn,
+    r.tagsModifiedOn,
   ]
 }
 
@@ -40,7 +58,9 @@ const NAME_TYPE_COLUMNS = new Set<string>(['name', 'name_rev', 'type'])
  * identity index only. The (id) lookup goes through the primary key (`+zone_id` keeps it there).
  */
 function updateSql(columns: readonly string[]): string {
-  const set = columns.map((c) => `${c} = u.v ->> ${ROW_COLUMNS.indexOf(c as (typeof ROW_COLUMNS)[number])}`)
+  const set = columns.map(
+    (c) => `${c} = u.v ->> ${ROW_COLUMNS.indexOf(c as (typeof ROW_COLUMNS)[number])}`
+  )
   return `UPDATE dns_records SET modified_on = ?2, ${set.join(', ')}
   FROM (SELECT value ->> 0 AS k, value AS v FROM jsonb_each(?3)) AS u
   WHERE dns_records.id = u.k AND +dns_records.zone_id = ?1`
@@ -90,23 +110,48 @@ export function routeUpdates(changes: readonly Change[]): UpdateRoutes {
   return routes
 }
 
-export function writeStatements(db: D1Database, ctx: WriteContext, changes: Change[]): D1PreparedStatement[] {
+export function writeStatements(
+  db: D1Database,
+  ctx: WriteContext,
+  changes: Change[]
+): D1PreparedStatement[] {
   const stmts = [guardStatement(db, ctx, changes.length)]
   // The change log goes first: it reads each before-image from the row the later statements change.
   const base = ctx.guard.changeSeq
-  const log = changes.map((c, i): RecordLogRow => [base + i + 1, c.op, c.recordId, c.after?.name ?? null, (c.after ?? c.before)!.type])
-  for (const chunk of jsonChunks(log)) stmts.push(db.prepare(INSERT_RECORD_CHANGES).bind(ctx.zoneId, ctx.tokenId, ctx.now, chunk))
+  const log = changes.map((c, i): RecordLogRow => [
+    base + i + 1,
+    c.op,
+    c.recordId,
+    c.after?.name ?? null,
+    (c.after ?? c.before)!.type,
+  ])
+  for (const chunk of jsonChunks(log))
+    stmts.push(db.prepare(INSERT_RECORD_CHANGES).bind(ctx.zoneId, ctx.tokenId, ctx.now, chunk))
   const routes = routeUpdates(changes)
-  const removed = [...changes.filter((c) => c.op === 'delete'), ...routes.reinsert].map((c) => c.recordId)
+  const removed = [...changes.filter((c) => c.op === 'delete'), ...routes.reinsert].map(
+    (c) => c.recordId
+  )
   for (const chunk of jsonChunks(removed)) {
     // `+zone_id`: without the unary plus SQLite walks the zone's identity index instead of the id key.
-    stmts.push(db.prepare('DELETE FROM dns_records WHERE id IN (SELECT value FROM json_each(?2)) AND +zone_id = ?1').bind(ctx.zoneId, chunk))
+    stmts.push(
+      db
+        .prepare(
+          'DELETE FROM dns_records WHERE id IN (SELECT value FROM json_each(?2)) AND +zone_id = ?1'
+        )
+        .bind(ctx.zoneId, chunk)
+    )
   }
-  for (const [sql, list] of [[UPDATE_UNINDEXED, routes.unindexed], [UPDATE_IDENTITY, routes.identity], [UPDATE_RECORDS, routes.inPlace]] as const) {
-    for (const chunk of jsonChunks(list.map((c) => rowValues(c.after!)))) stmts.push(db.prepare(sql).bind(ctx.zoneId, ctx.now, chunk))
+  for (const [sql, list] of [
+    [UPDATE_UNINDEXED, routes.unindexed],
+    [UPDATE_IDENTITY, routes.identity],
+    [UPDATE_RECORDS, routes.inPlace],
+  ] as const) {
+    for (const chunk of jsonChunks(list.map((c) => rowValues(c.after!))))
+      stmts.push(db.prepare(sql).bind(ctx.zoneId, ctx.now, chunk))
   }
   const inserted = [...routes.reinsert, ...changes.filter((c) => c.op === 'create')]
-  for (const chunk of jsonChunks(inserted.map((c) => rowValues(c.after!)))) stmts.push(db.prepare(INSERT_RECORDS).bind(ctx.zoneId, ctx.now, chunk))
+  for (const chunk of jsonChunks(inserted.map((c) => rowValues(c.after!))))
+    stmts.push(db.prepare(INSERT_RECORDS).bind(ctx.zoneId, ctx.now, chunk))
 
   return stmts
 }

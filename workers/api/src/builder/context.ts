@@ -17,6 +17,11 @@ export interface StepContext {
   state: BuilderState
   /** Persists `state` (synchronous, DO storage). */
   save(): void
+  /**
+   * True while a notification waits for this step to end: background bucket writing stops
+   * at its next slice so the waiting change is built first.
+   */
+  preempted?: () => boolean
   /** Set by a full build step: charges elapsed time to the current phase before it changes. */
   onPhase?: (() => void) | undefined
 }

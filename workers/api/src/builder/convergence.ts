@@ -98,14 +98,23 @@ class BucketDigests {
   }
 
   same(other: BucketDigests, bucket: number): boolean {
-    return this.count[bucket] === other.count[bucket] && this.sumA[bucket] === other.sumA[bucket] && this.sumB[bucket] === other.sumB[bucket]
+    return (
+      this.count[bucket] === other.count[bucket] &&
+      this.sumA[bucket] === other.sumA[bucket] &&
+      this.sumB[bucket] === other.sumB[bucket]
+    )
   }
 }
 
-const lineOf = (zone: string, name: string, node: string): string => `${relativeName(name, zone)}\t${node}\n`
+const lineOf = (zone: string, name: string, node: string): string =>
+  `${relativeName(name, zone)}\t${node}\n`
 
 /** For each ancestor (reversed name): whether it has records, and its first descendant in name order. */
-async function ancestorFacts(db: D1Database, zoneId: string, revs: string[]): Promise<Map<string, { has: boolean; first: string | null }>> {
+async function ancestorFacts(
+  db: D1Database,
+  zoneId: string,
+  revs: string[]
+): Promise<Map<string, { has: boolean; first: string | null }>> {
   const out = new Map<string, { has: boolean; first: string | null }>()
   for (const chunk of jsonChunks(revs)) {
     const { results } = await db
@@ -137,9 +146,12 @@ async function scanNodes(
   const apex: ValueRow[] = []
   let pending: { name: string; rev: string; rows: ValueRow[] } | null = null
   const finished: { name: string; rev: string; rows: ValueRow[] }[] = []
-  const flush = async (groups: { name: string; rev: string; rows: ValueRow[] }[]): Promise<void> => {
+  const flush = async (
+    groups: { name: string; rev: string; rows: ValueRow[] }[]
+  ): Promise<void> => {
     const ancestors = new Set<string>()
-    for (const g of groups) for (const a of ancestorsBetween(g.name, zone)) ancestors.add(reverseName(a))
+    for (const g of groups)
+      for (const a of ancestorsBetween(g.name, zone)) ancestors.add(reverseName(a))
     const facts = ancestors.size > 0 ? await ancestorFacts(db, zoneId, [...ancestors]) : new Map()
     for (const g of groups) {
       for (const a of ancestorsBetween(g.name, zone)) {
@@ -182,7 +194,12 @@ async function scanNodes(
 
 /** Counts distinct owner names (the bucket count a zone without a readable meta key would get). */
 async function ownerNames(db: D1Database, zoneId: string): Promise<number> {
-  return (await db.prepare('SELECT count(DISTINCT name_rev) AS n FROM dns_records WHERE zone_id = ?1').bind(zoneId).first<number>('n')) ?? 0
+  return (
+    (await db
+      .prepare('SELECT count(DISTINCT name_rev) AS n FROM dns_records WHERE zone_id = ?1')
+      .bind(zoneId)
+      .first<number>('n')) ?? 0
+  )
 }
 
 class Differences {
@@ -195,11 +212,23 @@ class Differences {
 }
 
 /** Compares a zone's KV values with what D1 says they should be, in bounded memory. */
-export async function checkConvergence(env: Env, zoneId: string, zoneName?: string, options: ConvergenceOptions = {}): Promise<ConvergenceReport> {
+export async function checkConvergence(
+  env: Env,
+  zoneId: string,
+  zoneName?: string,
+  options: ConvergenceOptions = {}
+): Promise<ConvergenceReport> {
   const pageRows = options.pageRows ?? PAGE_ROWS
   const zone = await readZone(env.DB, zoneId)
   const name = zone?.name ?? zoneName ?? null
-  const report: ConvergenceReport = { zoneId, zone: name, expectedKeys: 0, actualKeys: 0, differences: [], differenceCount: 0 }
+  const report: ConvergenceReport = {
+    zoneId,
+    zone: name,
+    expectedKeys: 0,
+    actualKeys: 0,
+    differences: [],
+    differenceCount: 0,
+  }
   if (name === null) return report
   const diffs = new Differences()
 
@@ -216,14 +245,20 @@ export async function checkConvergence(env: Env, zoneId: string, zoneName?: stri
   }
 
   const expected = new BucketDigests(buckets)
-  const apexRows = zone ? await scanNodes(env.DB, zoneId, name, pageRows, (n, node) => expected.add(bucketOf(n, buckets), lineOf(name, n, node))) : []
+  const apexRows = zone
+    ? await scanNodes(env.DB, zoneId, name, pageRows, (n, node) =>
+        expected.add(bucketOf(n, buckets), lineOf(name, n, node))
+      )
+    : []
 
   // KV by the buckets.
   const actual = new BucketDigests(buckets)
   const differing: { bucket: number; kind: 'missing' | 'different'; actual?: string }[] = []
   let actualKeys = 0
   for (let lo = 0; lo < buckets; lo += KV_BULK) {
-    const keys = Array.from({ length: Math.min(KV_BULK, buckets - lo) }, (_, i) => bucketKey(name, buckets, lo + i))
+    const keys = Array.from({ length: Math.min(KV_BULK, buckets - lo) }, (_, i) =>
+      bucketKey(name, buckets, lo + i)
+    )
     const values = await env.ZONES_KV.get(keys, 'text')
     keys.forEach((key, i) => {
       const bucket = lo + i
@@ -241,20 +276,35 @@ export async function checkConvergence(env: Env, zoneId: string, zoneName?: stri
       } catch {
         // not a bucket text: different
       }
-      if (!canonical || !expected.same(actual, bucket)) differing.push({ bucket, kind: 'different', actual: raw })
+      if (!canonical || !expected.same(actual, bucket))
+        differing.push({ bucket, kind: 'different', actual: raw })
     })
   }
 
   // The expected texts of the first differing buckets, from a second paged read.
-  const detailed = new Map<number, [string, string][]>(differing.slice(0, DETAILED_BUCKETS).map((d) => [d.bucket, []]))
+  const detailed = new Map<number, [string, string][]>(
+    differing.slice(0, DETAILED_BUCKETS).map((d) => [d.bucket, []])
+  )
   if (zone && detailed.size > 0 && differing.some((d) => expected.count[d.bucket]! > 0)) {
-    await scanNodes(env.DB, zoneId, name, pageRows, (n, node) => detailed.get(bucketOf(n, buckets))?.push([n, node]))
+    await scanNodes(env.DB, zoneId, name, pageRows, (n, node) =>
+      detailed.get(bucketOf(n, buckets))?.push([n, node])
+    )
   }
   for (const d of differing) {
     const entries = detailed.get(d.bucket)
     const key = bucketKey(name, buckets, d.bucket)
-    const text = expected.count[d.bucket] === 0 ? EMPTY_BUCKET : entries ? encodeBucketText(name, entries) : undefined
-    diffs.add({ key, kind: d.kind, ...(text !== undefined ? { expected: text } : {}), ...(d.actual !== undefined ? { actual: d.actual } : {}) })
+    const text =
+      expected.count[d.bucket] === 0
+        ? EMPTY_BUCKET
+        : entries
+          ? encodeBucketText(name, entries)
+          : undefined
+    diffs.add({
+      key,
+      kind: d.kind,
+      ...(text !== undefined ? { expected: text } : {}),
+      ...(d.actual !== undefined ? { actual: d.actual } : {}),
+    })
   }
 
   // Any other key under the zone (another bucket count, an old layout's node keys) is stale.
@@ -270,16 +320,27 @@ export async function checkConvergence(env: Env, zoneId: string, zoneName?: stri
       const stale = listed.keys.map((k) => k.name).filter((k) => !isOwnBucket(k))
       actualKeys += stale.length
       const shown = stale.slice(0, Math.max(0, MAX_REPORTED - diffs.list.length))
-      const values = shown.length > 0 ? await env.ZONES_KV.get(shown.slice(0, KV_BULK), 'text') : new Map<string, string | null>()
-      for (const k of stale) diffs.add({ key: k, kind: 'stale', ...(values.get(k) != null ? { actual: values.get(k)! } : {}) })
+      const values =
+        shown.length > 0
+          ? await env.ZONES_KV.get(shown.slice(0, KV_BULK), 'text')
+          : new Map<string, string | null>()
+      for (const k of stale)
+        diffs.add({
+          key: k,
+          kind: 'stale',
+          ...(values.get(k) != null ? { actual: values.get(k)! } : {}),
+        })
       cursor = listed.list_complete ? undefined : listed.cursor
     } while (cursor)
   }
 
   if (zone) {
-    const metaExpected = encodeZoneMeta(zoneMetaFrom(zone, apexRows, { buckets }, await readSubzones(env.DB, name)))
+    const metaExpected = encodeZoneMeta(
+      zoneMetaFrom(zone, apexRows, { buckets }, await readSubzones(env.DB, name))
+    )
     if (rawMeta === null) diffs.add({ key: zoneKey(name), kind: 'missing', expected: metaExpected })
-    else if (!sameValue(zoneKey(name), metaExpected, rawMeta)) diffs.add({ key: zoneKey(name), kind: 'different', expected: metaExpected, actual: rawMeta })
+    else if (!sameValue(zoneKey(name), metaExpected, rawMeta))
+      diffs.add({ key: zoneKey(name), kind: 'different', expected: metaExpected, actual: rawMeta })
   } else if (rawMeta !== null) diffs.add({ key: zoneKey(name), kind: 'stale', actual: rawMeta })
   if (rawMeta !== null) actualKeys++
 
@@ -298,7 +359,10 @@ function sameValue(key: string, expected: string, actual: string): boolean {
     const a = decodeZoneMeta(actual)
     // The serial follows apex changes only, and the count being retired is a reader's fallback.
     const layout = a.layout ? { buckets: a.layout.buckets } : undefined
-    return encodeZoneMeta({ ...a, serial: e.serial, ...(layout ? { layout } : {}) }) === encodeZoneMeta(e)
+    return (
+      encodeZoneMeta({ ...a, serial: e.serial, ...(layout ? { layout } : {}) }) ===
+      encodeZoneMeta(e)
+    )
   } catch {
     return false
   }

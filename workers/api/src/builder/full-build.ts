@@ -10,7 +10,14 @@
  * The cursor moves to the sequence committed when the build started; changes made during the
  * build are replayed by per-record passes after it.
  */
-import { ancestorsBetween, bucketCountFor, bucketPrefix, encodeNode, isInZone, zoneKey } from '@edgedns/kv-layout'
+import {
+  ancestorsBetween,
+  bucketCountFor,
+  bucketPrefix,
+  encodeNode,
+  isInZone,
+  zoneKey,
+} from '@edgedns/kv-layout'
 import { reverseName } from '../records/model.ts'
 import type { StepContext, StepOutcome } from './context.ts'
 import { namesWithRecords, readNames, readPage, readZone } from './queries.ts'
@@ -145,7 +152,13 @@ async function writeBuckets(ctx: StepContext, p: FullProgress): Promise<FullOutc
       state.retire.push({ buckets: previous, notBefore: io.now() + limits.retireGraceMs, next: 0 })
     state.layout = { buckets: p.buckets }
     const meta = await buildMeta(ctx, zone, apexRows, p.buckets)
-    const written = await applyOps(io, ctx.ledger, ctx.budget, [{ key: zoneKey(apex), value: meta }], write)
+    const written = await applyOps(
+      io,
+      ctx.ledger,
+      ctx.budget,
+      [{ key: zoneKey(apex), value: meta }],
+      write
+    )
     if (written.kind === 'deferred') return written
     p.keysWritten += written.puts
     // Every bucket now holds the mirror: the overlay is empty and readers drop what they hold.

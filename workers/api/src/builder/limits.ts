@@ -18,6 +18,8 @@ export interface BuildLimits {
   retireGraceMs: number
   /** Keys per KV list page in full-build sweeps and purges. */
   listPage: number
+  /** Buckets a background flush writes between two checks for a waiting notification. */
+  flushSlice: number
   /** Minimum spacing of two writes to one key (production KV allows 1 write/second/key). */
   keyWriteIntervalMs: number
   /** Safety-net alarm set on every notification; cleared when the builder is caught up. */
@@ -35,6 +37,7 @@ const DEFAULT_LIMITS: BuildLimits = {
   namesPerBucket: NAMES_PER_BUCKET,
   retireGraceMs: 65_000,
   listPage: 400,
+  flushSlice: 64,
   keyWriteIntervalMs: 1000,
   safetyAlarmMs: 30_000,
   backoffBaseMs: 1000,

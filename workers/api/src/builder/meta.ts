@@ -15,7 +15,12 @@ function layoutOf(state: BuilderState, buckets = state.layout?.buckets): ZoneLay
   return retiring ? { buckets, prev: retiring.buckets } : { buckets }
 }
 
-export async function buildMeta(ctx: StepContext, zone: ZoneDbRow, apexRows: ValueRow[], buckets?: number): Promise<string> {
+export async function buildMeta(
+  ctx: StepContext,
+  zone: ZoneDbRow,
+  apexRows: ValueRow[],
+  buckets?: number
+): Promise<string> {
   const subzones = await readSubzones(ctx.io.db, zone.name)
   return encodeZoneMeta(zoneMetaFrom(zone, apexRows, layoutOf(ctx.state, buckets), subzones))
 }

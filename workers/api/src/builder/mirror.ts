@@ -16,13 +16,19 @@ const SPAN = 0x100000000
 
 export class NodeMirror {
   constructor(private readonly sql: SqlStorage) {
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS nodes (name TEXT PRIMARY KEY, h INTEGER NOT NULL, value TEXT NOT NULL)`)
+    this.sql.exec(
+      `CREATE TABLE IF NOT EXISTS nodes (name TEXT PRIMARY KEY, h INTEGER NOT NULL, value TEXT NOT NULL)`
+    )
     this.indexHashes('nodes')
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS nodes_next (name TEXT NOT NULL, h INTEGER NOT NULL, value TEXT NOT NULL)`)
+    this.sql.exec(
+      `CREATE TABLE IF NOT EXISTS nodes_next (name TEXT NOT NULL, h INTEGER NOT NULL, value TEXT NOT NULL)`
+    )
     this.sql.exec('CREATE TABLE IF NOT EXISTS dirty_buckets (i INTEGER PRIMARY KEY)')
     // The overlay: names changed since their bucket was last written (head slots carry them).
     // `flushed` = their bucket has been written since; the next head drops them and names the bucket.
-    this.sql.exec('CREATE TABLE IF NOT EXISTS overlay (name TEXT PRIMARY KEY, b INTEGER NOT NULL, flushed INTEGER NOT NULL DEFAULT 0)')
+    this.sql.exec(
+      'CREATE TABLE IF NOT EXISTS overlay (name TEXT PRIMARY KEY, b INTEGER NOT NULL, flushed INTEGER NOT NULL DEFAULT 0)'
+    )
   }
 
   /** Names a pass changed, with their bucket: they shadow the bucket until it is rewritten. */
@@ -37,13 +43,19 @@ export class NodeMirror {
 
   /** Overlay names whose buckets were just written now match their buckets. */
   markFlushed(buckets: readonly number[]): void {
-    if (buckets.length > 0) this.sql.exec('UPDATE overlay SET flushed = 1 WHERE b IN (SELECT value FROM json_each(?1))', JSON.stringify(buckets))
+    if (buckets.length > 0)
+      this.sql.exec(
+        'UPDATE overlay SET flushed = 1 WHERE b IN (SELECT value FROM json_each(?1))',
+        JSON.stringify(buckets)
+      )
   }
 
   /** (name, encoded node or null) of every overlay name not yet in its bucket. */
   overlayEntries(): [string, string | null][] {
     return this.sql
-      .exec<{ name: string; value: string | null }>('SELECT o.name, n.value FROM overlay o LEFT JOIN nodes n ON n.name = o.name WHERE o.flushed = 0 ORDER BY o.name')
+      .exec<{ name: string; value: string | null }>(
+        'SELECT o.name, n.value FROM overlay o LEFT JOIN nodes n ON n.name = o.name WHERE o.flushed = 0 ORDER BY o.name'
+      )
       .toArray()
       .map((r) => [r.name, r.value])
   }
@@ -65,16 +77,27 @@ export class NodeMirror {
   /** Buckets whose mirror rows changed and whose KV value is not written yet. */
   markDirty(indexes: Iterable<number>): void {
     const list = [...indexes]
-    if (list.length > 0) this.sql.exec('INSERT OR IGNORE INTO dirty_buckets (i) SELECT value FROM json_each(?1)', JSON.stringify(list))
+    if (list.length > 0)
+      this.sql.exec(
+        'INSERT OR IGNORE INTO dirty_buckets (i) SELECT value FROM json_each(?1)',
+        JSON.stringify(list)
+      )
   }
 
   /** Up to `limit` dirty buckets, lowest index first. */
   dirty(limit: number): number[] {
-    return this.sql.exec<{ i: number }>('SELECT i FROM dirty_buckets ORDER BY i LIMIT ?1', limit).toArray().map((r) => r.i)
+    return this.sql
+      .exec<{ i: number }>('SELECT i FROM dirty_buckets ORDER BY i LIMIT ?1', limit)
+      .toArray()
+      .map((r) => r.i)
   }
 
   markClean(indexes: readonly number[]): void {
-    if (indexes.length > 0) this.sql.exec('DELETE FROM dirty_buckets WHERE i IN (SELECT value FROM json_each(?1))', JSON.stringify(indexes))
+    if (indexes.length > 0)
+      this.sql.exec(
+        'DELETE FROM dirty_buckets WHERE i IN (SELECT value FROM json_each(?1))',
+        JSON.stringify(indexes)
+      )
   }
 
   dirtyCount(): number {
@@ -91,20 +114,33 @@ export class NodeMirror {
    * renames `nodes_next` (indexes and all) to `nodes`, so each new index takes a name of its own.
    */
   private indexHashes(table: 'nodes' | 'nodes_next'): void {
-    const hashed = this.sql.exec(`SELECT 1 FROM sqlite_master WHERE type = 'index' AND tbl_name = ?1 AND sql LIKE '%(h)'`, table).toArray()
+    const hashed = this.sql
+      .exec(
+        `SELECT 1 FROM sqlite_master WHERE type = 'index' AND tbl_name = ?1 AND sql LIKE '%(h)'`,
+        table
+      )
+      .toArray()
     if (hashed.length === 0) this.sql.exec(`CREATE INDEX ${table}_h_${suffix()} ON ${table} (h)`)
   }
 
-  /** `value` = encoded node, or null when the name has no node any more. */
-  set(name: string, value: string | null, table: 'nodes' | 'nodes_next' = 'nodes'): void {
-    if (value === null) this.sql.exec(`DELETE FROM ${table} WHERE name = ?1`, name)
-    else
+  /** Encoded node per name (null: the name has no node any more), in two statements: upserts, then deletes. */
+  setMany(entries: readonly (readonly [string, string | null])[]): void {
+    const upserts: [string, number, string][] = []
+    const deletes: string[] = []
+    for (const [name, value] of entries) {
+      if (value === null) deletes.push(name)
+      else upserts.push([name, nameHash(name), value])
+    }
+    if (upserts.length > 0)
       this.sql.exec(
-        `INSERT INTO ${table} (name, h, value) VALUES (?1, ?2, ?3)
-         ON CONFLICT (name) DO UPDATE SET value = ?3`,
-        name,
-        nameHash(name),
-        value
+        `INSERT INTO nodes (name, h, value) SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?1) WHERE true
+         ON CONFLICT (name) DO UPDATE SET value = excluded.value`,
+        JSON.stringify(upserts)
+      )
+    if (deletes.length > 0)
+      this.sql.exec(
+        'DELETE FROM nodes WHERE name IN (SELECT value FROM json_each(?1))',
+        JSON.stringify(deletes)
       )
   }
 
@@ -136,7 +172,10 @@ export class NodeMirror {
   appendNext(entries: readonly (readonly [string, string])[]): void {
     if (entries.length === 0) return
     const rows = entries.map(([name, value]) => [name, nameHash(name), value])
-    this.sql.exec(`INSERT INTO nodes_next (name, h, value) SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?1)`, JSON.stringify(rows))
+    this.sql.exec(
+      `INSERT INTO nodes_next (name, h, value) SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?1)`,
+      JSON.stringify(rows)
+    )
   }
 
   count(table: 'nodes' | 'nodes_next' = 'nodes'): number {
@@ -146,7 +185,9 @@ export class NodeMirror {
   /** Start of a full build: an empty table without indexes to append to. */
   resetNext(): void {
     this.sql.exec('DROP TABLE IF EXISTS nodes_next')
-    this.sql.exec(`CREATE TABLE nodes_next (name TEXT NOT NULL, h INTEGER NOT NULL, value TEXT NOT NULL)`)
+    this.sql.exec(
+      `CREATE TABLE nodes_next (name TEXT NOT NULL, h INTEGER NOT NULL, value TEXT NOT NULL)`
+    )
   }
 
   /**
@@ -159,7 +200,9 @@ export class NodeMirror {
     try {
       this.sql.exec(unique)
     } catch {
-      this.sql.exec('DELETE FROM nodes_next WHERE rowid NOT IN (SELECT max(rowid) FROM nodes_next GROUP BY name)')
+      this.sql.exec(
+        'DELETE FROM nodes_next WHERE rowid NOT IN (SELECT max(rowid) FROM nodes_next GROUP BY name)'
+      )
       this.sql.exec(unique)
     }
     this.indexHashes('nodes_next')

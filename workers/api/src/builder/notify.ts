@@ -7,6 +7,8 @@
  * response body has been handed over in full. Where the builder shares the runtime's thread (workerd locally) its pass
  * would otherwise run before the response is sent, and a client would wait for the build; on
  * Cloudflare the builder runs in its own Durable Object and the wait is the body's transfer time.
+ * Locally `NOTIFY_AFTER_RESPONSE_DELAY_MS` adds a pause: the body has left workerd, but the local
+ * proxies (wrangler dev's, `pnpm dev`'s front) still relay it on the same two cores.
  */
 import type { MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../http/app-env.ts'
@@ -47,5 +49,8 @@ export const notifyAfterResponse: MiddlewareHandler<AppEnv> = async (c, next) =>
     { highWaterMark: 0 }
   )
   c.res = new Response(relay, c.res)
-  c.executionCtx.waitUntil(done.then(run))
+  const delay = Number(c.env.NOTIFY_AFTER_RESPONSE_DELAY_MS) || 0
+  const sentAndSettled =
+    delay > 0 ? done.then(() => new Promise<void>((resolve) => setTimeout(resolve, delay))) : done
+  c.executionCtx.waitUntil(sentAndSettled.then(run))
 }

@@ -37,6 +37,8 @@ interface PassPlan {
 
 /** An overlay this large is folded into buckets before another pass adds to it. */
 const OVERLAY_MAX_FACTOR = 2
+/** Names encoded between two yields to the runtime in a large pass. */
+const YIELD_EVERY = 1000
 /** A finished flush publishes a folding head when at least this many overlay names are in their buckets. */
 const FOLD_AT = 256
 
@@ -95,18 +97,30 @@ export async function perRecordPass(ctx: StepContext): Promise<PerRecordOutcome>
 
   const names = [...plan.names]
   const current = await readNames(io.db, zoneId, meta ? [...names, apex] : names)
-  await yieldToRuntime()
+  const read = io.now()
   const buckets = new Set<number>()
   const overlay: [string, number][] = []
+  const nodes: [string, string | null][] = []
   for (const [k, name] of names.entries()) {
-    if (k > 0 && k % 500 === 0) await yieldToRuntime()
+    // Locally the builder shares workerd's thread with the API: let it run between stretches.
+    if (k > 0 && k % YIELD_EVERY === 0) {
+      ctx.mirror.setMany(nodes.splice(0))
+      await yieldToRuntime()
+    }
     const rows = current.rows.get(name)
-    const value = rows ? encodeNode(nodeFromRows(rows)) : current.hasDescendants.has(name) ? encodeNode(EMPTY_NODE) : null
-    ctx.mirror.set(name, value)
+    nodes.push([
+      name,
+      rows
+        ? encodeNode(nodeFromRows(rows))
+        : current.hasDescendants.has(name)
+          ? encodeNode(EMPTY_NODE)
+          : null,
+    ])
     const i = bucketOf(name, layout.buckets)
     buckets.add(i)
     overlay.push([name, i])
   }
+  ctx.mirror.setMany(nodes)
   ctx.mirror.markDirty(buckets)
   ctx.mirror.addOverlay(overlay)
   if (meta) {
@@ -119,7 +133,7 @@ export async function perRecordPass(ctx: StepContext): Promise<PerRecordOutcome>
   // between (or in the yields above) leaves the cursor where it was: the retry recomputes the
   // same names, state-based.
   ctx.save()
-  await yieldToRuntime()
+  const encoded = io.now()
 
   const published = await publishHead(ctx)
   if (published.kind !== 'written') return published
@@ -136,13 +150,17 @@ export async function perRecordPass(ctx: StepContext): Promise<PerRecordOutcome>
     puts: 1,
     deletes: 0,
     skipped: 0,
+    phaseMs: { read: read - started, nodes: encoded - read, publish: now - encoded },
   }
   // The zone outgrew its bucket count (twice the target names per bucket): a full build picks a
   // larger count and switches to it. Checked after every large pass and every 64th pass
   // (count(*) over the mirror costs about a millisecond per 100k names).
   if ((names.length >= 256 || state.passes % 64 === 0) && !state.fullRequested) {
     const count = ctx.mirror.count()
-    if (count > 2 * limits.namesPerBucket * layout.buckets && layout.buckets < bucketCountFor(count, limits.namesPerBucket))
+    if (
+      count > 2 * limits.namesPerBucket * layout.buckets &&
+      layout.buckets < bucketCountFor(count, limits.namesPerBucket)
+    )
       state.fullRequested = true
   }
   ctx.save()
@@ -174,32 +192,53 @@ export async function flushBuckets(ctx: StepContext): Promise<PerRecordOutcome> 
       else until = Math.min(until, due)
     })
   }
-  const ops: KeyOp[] = []
-  for (const i of ready) {
-    await yieldToRuntime()
-    ops.push(ctx.mirror.bucketOp(apex, layout.buckets, i))
+  const pace = { freshSince: 0, intervalMs: limits.keyWriteIntervalMs }
+  if (state.zonePending !== null) {
+    const written = await applyOps(
+      io,
+      ctx.ledger,
+      ctx.budget,
+      [{ key: zoneKey(apex), value: state.zonePending }],
+      pace
+    )
+    if (written.kind === 'deferred') until = Math.min(until, written.until)
+    else {
+      state.zonePending = null
+      ctx.save()
+      if (ready.length === 0) return { kind: 'progress' }
+    }
   }
-  if (state.zonePending !== null) ops.push({ key: zoneKey(apex), value: state.zonePending })
-  if (ops.length > 0) {
-    const written = await applyOps(io, ctx.ledger, ctx.budget, ops, { freshSince: 0, intervalMs: limits.keyWriteIntervalMs })
-    if (written.kind === 'deferred') {
-      // Only the zone key can be early here: buckets were filtered. Write the buckets alone.
-      if (ready.length === 0) return written
-      const bucketsOnly = await applyOps(io, ctx.ledger, ctx.budget, ops.slice(0, ready.length), { freshSince: 0, intervalMs: limits.keyWriteIntervalMs })
-      if (bucketsOnly.kind === 'deferred') return bucketsOnly
-      until = Math.min(until, written.until)
-    } else state.zonePending = null
-    ctx.mirror.markClean(ready)
-    ctx.mirror.markFlushed(ready)
-    state.headPending.push(...ready)
-    ctx.save()
+  if (ready.length > 0) {
+    // In slices, so a change notified meanwhile waits for one slice, not for the whole budget.
+    for (let from = 0; from < ready.length; from += limits.flushSlice) {
+      if (from > 0 && ctx.preempted?.()) break
+      const slice = ready.slice(from, from + limits.flushSlice)
+      const ops: KeyOp[] = []
+      for (const i of slice) {
+        await yieldToRuntime()
+        ops.push(ctx.mirror.bucketOp(apex, layout.buckets, i))
+      }
+      // Buckets were filtered by their pacing above: none can be early.
+      const written = await applyOps(io, ctx.ledger, ctx.budget, ops, pace)
+      if (written.kind === 'deferred') return written
+      ctx.mirror.markClean(slice)
+      ctx.mirror.markFlushed(slice)
+      state.headPending.push(...slice)
+      ctx.save()
+    }
     return { kind: 'progress' }
   }
   if (Number.isFinite(until)) return { kind: 'deferred', until }
   // Overlay keys of earlier heads: gone once readers can no longer hold those heads.
   const expired = (state.overlayKeys ?? []).filter((o) => o.at + limits.retireGraceMs <= io.now())
   if (expired.length > 0 && ctx.budget.remaining > expired.length + 10) {
-    await applyOps(io, ctx.ledger, ctx.budget, expired.map((o) => ({ key: o.key, value: null })), { freshSince: Number.POSITIVE_INFINITY, intervalMs: 0 })
+    await applyOps(
+      io,
+      ctx.ledger,
+      ctx.budget,
+      expired.map((o) => ({ key: o.key, value: null })),
+      { freshSince: Number.POSITIVE_INFINITY, intervalMs: 0 }
+    )
     state.overlayKeys = state.overlayKeys.filter((o) => !expired.includes(o))
     ctx.save()
   }

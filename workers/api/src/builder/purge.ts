@@ -37,36 +37,39 @@ export async function purgeStep(ctx: StepContext, env: PurgeEnv): Promise<StepOu
       // Every bucket key of any bucket count, then every overlay key.
       const prefixes = [bucketPrefix(name), overlayPrefix(name)]
       for (let stage = purge.stage ?? 0; stage < prefixes.length; stage++) {
-      const prefix = prefixes[stage]!
-      for (;;) {
-        const limit = Math.min(ctx.limits.listPage, ctx.budget.remaining - 2)
-        if (limit < 1 || (ctx.budget.used > 0 && limit < Math.min(ctx.limits.listPage, 50)))
-          return { kind: 'progress' }
-        ctx.budget.spend(1)
-        const listed = await io.kv.list({
-          prefix,
-          limit,
-          ...(purge.listCursor ? { cursor: purge.listCursor } : {}),
-        })
-        const ops = listed.keys.map((k) => ({ key: k.name, value: null }))
-        // Paced like every other write: a key the last pass wrote under a second ago waits. The
-        // list cursor is not advanced, so the same page is listed again when the wait is over.
-        const written = await applyOps(io, ctx.ledger, ctx.budget, ops, paced)
-        if (written.kind === 'deferred') return written
-        deletes += written.deletes
-        if (listed.list_complete) break
-        purge.listCursor = listed.cursor
+        const prefix = prefixes[stage]!
+        for (;;) {
+          const limit = Math.min(ctx.limits.listPage, ctx.budget.remaining - 2)
+          if (limit < 1 || (ctx.budget.used > 0 && limit < Math.min(ctx.limits.listPage, 50)))
+            return { kind: 'progress' }
+          ctx.budget.spend(1)
+          const listed = await io.kv.list({
+            prefix,
+            limit,
+            ...(purge.listCursor ? { cursor: purge.listCursor } : {}),
+          })
+          const ops = listed.keys.map((k) => ({ key: k.name, value: null }))
+          // Paced like every other write: a key the last pass wrote under a second ago waits. The
+          // list cursor is not advanced, so the same page is listed again when the wait is over.
+          const written = await applyOps(io, ctx.ledger, ctx.budget, ops, paced)
+          if (written.kind === 'deferred') return written
+          deletes += written.deletes
+          if (listed.list_complete) break
+          purge.listCursor = listed.cursor
+          ctx.save()
+        }
+        purge.stage = stage + 1
+        purge.listCursor = null
         ctx.save()
-      }
-      purge.stage = stage + 1
-      purge.listCursor = null
-      ctx.save()
       }
     }
     // Checked again after the deletes: a zone created meanwhile may have lost keys to them.
     const now = successor ?? (await liveZoneNamed(io.db, name))
     if (now === null) {
-      const last = [...headKeys(name).map((key) => ({ key, value: null })), { key: zoneKey(name), value: null }]
+      const last = [
+        ...headKeys(name).map((key) => ({ key, value: null })),
+        { key: zoneKey(name), value: null },
+      ]
       if (ctx.budget.remaining < last.length) return { kind: 'progress' }
       const written = await applyOps(io, ctx.ledger, ctx.budget, last, paced)
       if (written.kind === 'deferred') return written

@@ -78,8 +78,14 @@ export async function readNames(
   if (names.length === 0) return state
   const revs = names.map((n) => [n, reverseName(n)] as const)
   const stmts = [
-    ...jsonChunks(revs.map((r) => r[1])).map((chunk) => ({ rows: true, stmt: db.prepare(SQL.rowsOf).bind(zoneId, chunk) })),
-    ...jsonChunks(revs).map((chunk) => ({ rows: false, stmt: db.prepare(SQL.below).bind(zoneId, chunk) })),
+    ...jsonChunks(revs.map((r) => r[1])).map((chunk) => ({
+      rows: true,
+      stmt: db.prepare(SQL.rowsOf).bind(zoneId, chunk),
+    })),
+    ...jsonChunks(revs).map((chunk) => ({
+      rows: false,
+      stmt: db.prepare(SQL.below).bind(zoneId, chunk),
+    })),
   ]
   const results = await db.batch(stmts.map((s) => s.stmt))
   results.forEach((result, i) => {
@@ -151,7 +157,9 @@ export async function liveZoneNamed(db: D1Database, name: string): Promise<strin
 export async function readSubzones(db: D1Database, zone: string): Promise<string[]> {
   const rev = reverseName(zone)
   const { results } = await db
-    .prepare("SELECT name FROM zones WHERE name_rev > ?1 AND name_rev < ?2 AND status != 'deleted' ORDER BY name")
+    .prepare(
+      "SELECT name FROM zones WHERE name_rev > ?1 AND name_rev < ?2 AND status != 'deleted' ORDER BY name"
+    )
     .bind(`${rev}.`, `${rev}/`)
     .all<{ name: string }>()
   return results.map((r) => r.name)
@@ -161,7 +169,9 @@ export async function readSubzones(db: D1Database, zone: string): Promise<string
 export async function zonesNamed(db: D1Database, names: string[]): Promise<string[]> {
   if (names.length === 0) return []
   const { results } = await db
-    .prepare("SELECT id FROM zones WHERE name IN (SELECT value FROM json_each(?1)) AND status != 'deleted'")
+    .prepare(
+      "SELECT id FROM zones WHERE name IN (SELECT value FROM json_each(?1)) AND status != 'deleted'"
+    )
     .bind(JSON.stringify(names))
     .all<{ id: string }>()
   return results.map((r) => r.id)

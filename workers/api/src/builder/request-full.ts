@@ -3,7 +3,12 @@
  * commit module (concurrent record batches re-plan), then a notification. A lost notification is
  * healed like any other (alarm, sweep), because the request lives in the log.
  */
-import { builderStub, commitZoneChange, fullBuildRequestStatements, type BuilderBinding } from '../commit/zone-change.ts'
+import {
+  builderStub,
+  commitZoneChange,
+  fullBuildRequestStatements,
+  type BuilderBinding,
+} from '../commit/zone-change.ts'
 
 export interface FullBuildRequest {
   seq: number
@@ -15,7 +20,10 @@ export async function requestFullBuild(
   zoneId: string,
   notify: (p: Promise<unknown>) => void = (p) => void p.catch(() => {})
 ): Promise<FullBuildRequest | null> {
-  const [bumped] = await commitZoneChange(env.DB, fullBuildRequestStatements(env.DB, zoneId, new Date().toISOString()))
+  const [bumped] = await commitZoneChange(
+    env.DB,
+    fullBuildRequestStatements(env.DB, zoneId, new Date().toISOString())
+  )
   const seq = (bumped!.results[0] as { change_seq: number } | undefined)?.change_seq
   if (seq === undefined) return null
   notify(builderStub(env, zoneId).notify(zoneId, seq))

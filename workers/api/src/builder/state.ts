@@ -64,6 +64,8 @@ export interface PassStats {
   puts: number
   deletes: number
   skipped: number
+  /** Per-record passes: ms in D1 reads, node encoding and mirror writes, and the head write. */
+  phaseMs?: { read: number; nodes: number; publish: number }
 }
 
 export interface BuilderState {

@@ -39,9 +39,7 @@ export async function laggingZones(
 export async function sweep(env: SweepEnv): Promise<SweepResult> {
   const lagging = await laggingZones(env.DB)
   const settled = await Promise.allSettled(
-    lagging.map(({ zone_id, seq }) =>
-      builderStub(env, zone_id).notify(zone_id, seq)
-    )
+    lagging.map(({ zone_id, seq }) => builderStub(env, zone_id).notify(zone_id, seq))
   )
   const failed = settled.filter((s) => s.status === 'rejected').length
   if (failed > 0) console.warn('propagation sweep: some builders did not answer', failed)

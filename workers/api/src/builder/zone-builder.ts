@@ -48,7 +48,9 @@ export class ZoneBuilder extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
     this.io = ioFrom(applyStrictLimits(env))
-    this.limits = limitsFrom(env as { KV_KEY_WRITE_INTERVAL_MS?: string; KV_NAMES_PER_BUCKET?: string })
+    this.limits = limitsFrom(
+      env as { KV_KEY_WRITE_INTERVAL_MS?: string; KV_NAMES_PER_BUCKET?: string }
+    )
     this.#ledger = new KeyLedger(ctx.storage.sql)
     this.#mirror = new NodeMirror(ctx.storage.sql)
     this.#store = new StateStore(ctx.storage.kv)
@@ -160,6 +162,7 @@ export class ZoneBuilder extends DurableObject<Env> {
       limits: this.limits,
       state: s,
       save: () => this.#store.save(s),
+      preempted: () => this.#waiting > 0,
     }
     try {
       const outcome = await this.#work(ctx)
@@ -193,6 +196,8 @@ export class ZoneBuilder extends DurableObject<Env> {
     const s = ctx.state
     for (;;) {
       if (ctx.budget.used > 0 && ctx.budget.remaining < MIN_STEP_BUDGET) return { kind: 'progress' }
+      // A notification is waiting for the mutex: end here, its step builds the change first.
+      if (ctx.budget.used > 0 && ctx.preempted?.()) return { kind: 'progress' }
       if (s.announce) await this.#announce(s)
       if (s.deleted) return { kind: 'idle' }
       let outcome: StepOutcome | { kind: 'deleted' } | { kind: 'full' }

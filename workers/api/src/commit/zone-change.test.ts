@@ -14,18 +14,31 @@ import {
 const db = env.DB
 
 async function guardOf(zoneId: string): Promise<ZoneGuard> {
-  const row = await db.prepare('SELECT version, change_seq, serial FROM zones WHERE id = ?1').bind(zoneId).first<{ version: number; change_seq: number; serial: number }>()
+  const row = await db
+    .prepare('SELECT version, change_seq, serial FROM zones WHERE id = ?1')
+    .bind(zoneId)
+    .first<{ version: number; change_seq: number; serial: number }>()
   return { version: row!.version, changeSeq: row!.change_seq, serial: row!.serial }
 }
 
 async function logSeqs(zoneId: string): Promise<{ seq: number; op: string }[]> {
-  const { results } = await db.prepare('SELECT seq, op FROM change_log WHERE zone_id = ?1 ORDER BY seq').bind(zoneId).all<{ seq: number; op: string }>()
+  const { results } = await db
+    .prepare('SELECT seq, op FROM change_log WHERE zone_id = ?1 ORDER BY seq')
+    .bind(zoneId)
+    .all<{ seq: number; op: string }>()
   return results
 }
 
 /** The statements of one zone-level change planned against `guard`. */
-function zoneChange(zoneId: string, guard: ZoneGuard, now = new Date().toISOString()): D1PreparedStatement[] {
-  return [guardStatement(db, { zoneId, guard, now }, 1), zoneLogStatement(db, zoneId, guard.changeSeq + 1, 'zone', now)]
+function zoneChange(
+  zoneId: string,
+  guard: ZoneGuard,
+  now = new Date().toISOString()
+): D1PreparedStatement[] {
+  return [
+    guardStatement(db, { zoneId, guard, now }, 1),
+    zoneLogStatement(db, zoneId, guard.changeSeq + 1, 'zone', now),
+  ]
 }
 
 async function refusal(p: Promise<unknown>): Promise<unknown> {
@@ -61,14 +74,19 @@ describe('committing a zone change', () => {
 
   it('refuses a second log row at a committed sequence as zone-changed', async () => {
     const z = await createZone('commit-seq')
-    const error = await refusal(commitZoneChange(db, [zoneLogStatement(db, z.id, 1, 'zone', new Date().toISOString())]))
+    const error = await refusal(
+      commitZoneChange(db, [zoneLogStatement(db, z.id, 1, 'zone', new Date().toISOString())])
+    )
     expect((error as CommitConflict).reason).toBe('zone-changed')
   })
 
   it('refuses a second live zone of the same name as zone-name-taken', async () => {
     const z = await createZone('commit-name')
-    const columns = 'account_id, name, name_rev, name_servers, soa_mname, soa_rname, serial, created_on, modified_on'
-    const copy = db.prepare(`INSERT INTO zones (id, ${columns}) SELECT ?2, ${columns} FROM zones WHERE id = ?1`).bind(z.id, 'e'.repeat(32))
+    const columns =
+      'account_id, name, name_rev, name_servers, soa_mname, soa_rname, serial, created_on, modified_on'
+    const copy = db
+      .prepare(`INSERT INTO zones (id, ${columns}) SELECT ?2, ${columns} FROM zones WHERE id = ?1`)
+      .bind(z.id, 'e'.repeat(32))
     const error = await refusal(commitZoneChange(db, [copy]))
     expect((error as CommitConflict).reason).toBe('zone-name-taken')
   })
@@ -83,10 +101,16 @@ describe('committing a zone change', () => {
   it('commits a full-build request at the next sequence, and nothing for a zone that does not exist', async () => {
     const z = await createZone('commit-full')
     const { changeSeq } = await guardOf(z.id)
-    const [bumped] = await commitZoneChange(db, fullBuildRequestStatements(db, z.id, new Date().toISOString()))
+    const [bumped] = await commitZoneChange(
+      db,
+      fullBuildRequestStatements(db, z.id, new Date().toISOString())
+    )
     expect(bumped!.results).toEqual([{ change_seq: changeSeq + 1 }])
     expect((await logSeqs(z.id)).at(-1)).toEqual({ seq: changeSeq + 1, op: 'full' })
-    const [none] = await commitZoneChange(db, fullBuildRequestStatements(db, 'f'.repeat(32), new Date().toISOString()))
+    const [none] = await commitZoneChange(
+      db,
+      fullBuildRequestStatements(db, 'f'.repeat(32), new Date().toISOString())
+    )
     expect(none!.results).toEqual([])
   })
 })

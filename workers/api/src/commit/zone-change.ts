@@ -72,7 +72,10 @@ export function conflictOf(error: unknown): CommitConflict | null {
 }
 
 /** Runs the statements as one D1 batch (one transaction); D1 constraint failures become `CommitConflict`. */
-export async function commitZoneChange(db: D1Database, statements: D1PreparedStatement[]): Promise<D1Result[]> {
+export async function commitZoneChange(
+  db: D1Database,
+  statements: D1PreparedStatement[]
+): Promise<D1Result[]> {
   try {
     return await db.batch(statements)
   } catch (e) {
@@ -85,18 +88,36 @@ function nextSerial(serial: number, nowMs: number): number {
 }
 
 /** Bumps version, serial and change sequence; fails the whole batch if another writer committed first. */
-export function guardStatement(db: D1Database, ctx: GuardContext, changeCount: number): D1PreparedStatement {
+export function guardStatement(
+  db: D1Database,
+  ctx: GuardContext,
+  changeCount: number
+): D1PreparedStatement {
   return db
     .prepare(
       `UPDATE zones SET version = CASE WHEN version = ?1 THEN version + 1 END,
          change_seq = change_seq + ?2, serial = ?3, modified_on = ?4 WHERE id = ?5`
     )
-    .bind(ctx.guard.version, changeCount, nextSerial(ctx.guard.serial, Date.parse(ctx.now)), ctx.now, ctx.zoneId)
+    .bind(
+      ctx.guard.version,
+      changeCount,
+      nextSerial(ctx.guard.serial, Date.parse(ctx.now)),
+      ctx.now,
+      ctx.zoneId
+    )
 }
 
 /** The change-log row of a zone-level change (settings, creation, deletion). */
-export function zoneLogStatement(db: D1Database, zoneId: string, seq: number, op: ZoneLogOp, now: string): D1PreparedStatement {
-  return db.prepare('INSERT INTO change_log (zone_id, seq, op, created_on) VALUES (?1, ?2, ?3, ?4)').bind(zoneId, seq, op, now)
+export function zoneLogStatement(
+  db: D1Database,
+  zoneId: string,
+  seq: number,
+  op: ZoneLogOp,
+  now: string
+): D1PreparedStatement {
+  return db
+    .prepare('INSERT INTO change_log (zone_id, seq, op, created_on) VALUES (?1, ?2, ?3, ?4)')
+    .bind(zoneId, seq, op, now)
 }
 
 /**
@@ -123,10 +144,22 @@ export type RecordLogRow = [number, 'create' | 'update' | 'delete', string, stri
  * check, so record batches planned before it re-plan; it needs no read first. The first result's
  * rows hold the committed `change_seq` (none when the zone does not exist).
  */
-export function fullBuildRequestStatements(db: D1Database, zoneId: string, now: string): D1PreparedStatement[] {
+export function fullBuildRequestStatements(
+  db: D1Database,
+  zoneId: string,
+  now: string
+): D1PreparedStatement[] {
   return [
-    db.prepare('UPDATE zones SET version = version + 1, change_seq = change_seq + 1 WHERE id = ?1 RETURNING change_seq').bind(zoneId),
-    db.prepare(`INSERT INTO change_log (zone_id, seq, op, created_on) SELECT id, change_seq, 'full', ?2 FROM zones WHERE id = ?1`).bind(zoneId, now),
+    db
+      .prepare(
+        'UPDATE zones SET version = version + 1, change_seq = change_seq + 1 WHERE id = ?1 RETURNING change_seq'
+      )
+      .bind(zoneId),
+    db
+      .prepare(
+        `INSERT INTO change_log (zone_id, seq, op, created_on) SELECT id, change_seq, 'full', ?2 FROM zones WHERE id = ?1`
+      )
+      .bind(zoneId, now),
   ]
 }
 
@@ -140,7 +173,15 @@ export const STAGED_RANGE = 's.import_id = ?1 AND s.ord BETWEEN ?2 AND ?3'
  */
 export function stagedCreatesLogStatement(
   db: D1Database,
-  r: { importId: string; lo: number; hi: number; zoneId: string; changeSeq: number; tokenId: string | null; now: string }
+  r: {
+    importId: string
+    lo: number
+    hi: number
+    zoneId: string
+    changeSeq: number
+    tokenId: string | null
+    now: string
+  }
 ): D1PreparedStatement {
   const col = (name: (typeof RECORD_COLUMNS)[number]): number => RECORD_COLUMNS.indexOf(name)
   return db
@@ -171,10 +212,16 @@ const AFTER_RESPONSE_ABOVE = 100
 export function notifyBuilder(c: Context<AppEnv>, zoneId: string, seq: number, changes = 1): void {
   const stub = builderStub(c.env, zoneId)
   const send = () =>
-    stub.notify(zoneId, seq).catch((e: unknown) => console.warn('builder notification lost; the sweep will heal it', zoneId, seq, e))
+    stub
+      .notify(zoneId, seq)
+      .catch((e: unknown) =>
+        console.warn('builder notification lost; the sweep will heal it', zoneId, seq, e)
+      )
   const queue = c.get('afterResponse')
   if (queue && changes > AFTER_RESPONSE_ABOVE) queue.push(send)
-  else c.executionCtx.waitUntil(send())
+  // One timer turn first: the response is handed to the runtime before the builder is called
+  // (locally the builder shares the thread, and its pass would otherwise hold the response up).
+  else c.executionCtx.waitUntil(new Promise((r) => setTimeout(r, 0)).then(send))
 }
 
 /**
@@ -182,7 +229,12 @@ export function notifyBuilder(c: Context<AppEnv>, zoneId: string, seq: number, c
  * and, when it changed anything, notify the builder. `changes` = 0 (nothing changed) only sets
  * the header.
  */
-export function announceCommit(c: Context<AppEnv>, zoneId: string, seq: number, changes: number): void {
+export function announceCommit(
+  c: Context<AppEnv>,
+  zoneId: string,
+  seq: number,
+  changes: number
+): void {
   c.header(CHANGE_SEQ_HEADER, String(seq))
   if (changes > 0) notifyBuilder(c, zoneId, seq, changes)
 }

@@ -27,7 +27,9 @@ export interface RetentionOptions {
 
 export function retentionDays(env: { CHANGE_LOG_RETENTION_DAYS?: string }): number {
   const n = Number(env.CHANGE_LOG_RETENTION_DAYS)
-  return env.CHANGE_LOG_RETENTION_DAYS !== undefined && Number.isFinite(n) && n >= 0 ? n : DEFAULT_RETENTION_DAYS
+  return env.CHANGE_LOG_RETENTION_DAYS !== undefined && Number.isFinite(n) && n >= 0
+    ? n
+    : DEFAULT_RETENTION_DAYS
 }
 
 function randomIdPrefix(): string {
@@ -42,7 +44,10 @@ const DELETE_BUILT = `DELETE FROM change_log WHERE rowid IN (
    ORDER BY c.seq LIMIT ?7)`
 
 /** Removes built change-log entries past retention for a few zones; returns how many rows went. */
-export async function compactChangeLog(db: D1Database, options: RetentionOptions): Promise<{ zones: number; deleted: number }> {
+export async function compactChangeLog(
+  db: D1Database,
+  options: RetentionOptions
+): Promise<{ zones: number; deleted: number }> {
   const cutoff = new Date(options.now - options.retentionDays * 86_400_000).toISOString()
   const limit = options.zonesPerRun ?? ZONES_PER_RUN
   const start = options.startAfter ?? randomIdPrefix()
@@ -56,7 +61,10 @@ export async function compactChangeLog(db: D1Database, options: RetentionOptions
       .bind(arg, limit)
       .all<{ zone_id: string; built_seq: number; oldest: number | null; live: number }>()
   const first = (await pick('b.zone_id > ?1', start)).results
-  const zones = first.length < limit ? [...first, ...(await pick('b.zone_id <= ?1', start)).results.slice(0, limit - first.length)] : first
+  const zones =
+    first.length < limit
+      ? [...first, ...(await pick('b.zone_id <= ?1', start)).results.slice(0, limit - first.length)]
+      : first
   let deleted = 0
   for (const z of zones) {
     if (z.oldest === null || z.oldest > z.built_seq) continue

@@ -16,7 +16,10 @@ export async function maintain(env: MaintenanceEnv, now = Date.now()): Promise<v
   const parts: [string, () => Promise<unknown>][] = [
     ['propagation sweep', () => sweep(env)],
     ['deleted-zone purge', () => purgeDeletedZones(env.DB)],
-    ['change-log retention', () => compactChangeLog(env.DB, { retentionDays: retentionDays(env), now })],
+    [
+      'change-log retention',
+      () => compactChangeLog(env.DB, { retentionDays: retentionDays(env), now }),
+    ],
     ['abandoned import cleanup', () => discardAbandonedImports(env.DB, now)],
   ]
   for (const [name, run] of parts) {

@@ -44,7 +44,10 @@ function isClaimTaken(e: unknown): boolean {
  * Applies every migration of `migrations` not yet in `d1_migrations`, in order. Returns the names
  * this call applied (a migration another caller applied meanwhile is not among them).
  */
-export async function applyPendingMigrations(db: D1Database, migrations: readonly Migration[] = BUNDLED_MIGRATIONS): Promise<string[]> {
+export async function applyPendingMigrations(
+  db: D1Database,
+  migrations: readonly Migration[] = BUNDLED_MIGRATIONS
+): Promise<string[]> {
   await db.prepare(CREATE_LEDGER).run()
   const { results } = await db.prepare('SELECT name FROM d1_migrations').all<{ name: string }>()
   const done = new Set(results.map((r) => r.name))
@@ -70,7 +73,10 @@ export function ensureLocalSchema(env: LocalMigrationEnv, url: URL): Promise<voi
   if (!autoMigrateAllowed(env, url)) return undefined
   schemaReady ??= applyPendingMigrations(env.DB).then(
     (applied) => {
-      if (applied.length > 0) console.log(`edgedns: applied ${applied.length} D1 migration(s) to the local database: ${applied.join(', ')}`)
+      if (applied.length > 0)
+        console.log(
+          `edgedns: applied ${applied.length} D1 migration(s) to the local database: ${applied.join(', ')}`
+        )
     },
     (e: unknown) => {
       schemaReady = null

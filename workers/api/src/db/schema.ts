@@ -80,7 +80,9 @@ export const zones = sqliteTable(
   },
   (t) => [
     // A deleted zone keeps its row until its records are purged in chunks; its name is free at once.
-    uniqueIndex('zones_name').on(t.name).where(sql`status != 'deleted'`),
+    uniqueIndex('zones_name')
+      .on(t.name)
+      .where(sql`status != 'deleted'`),
     index('zones_account').on(t.accountId, t.name),
     index('zones_name_rev').on(t.nameRev),
   ]
@@ -114,7 +116,13 @@ export const dnsRecords = sqliteTable(
     // One index serves uniqueness, lookups by name (name_rev = reversed name) and "names below X" ranges.
     // Priority is part of a record's identity (MX 10 and MX 20 to one host are two RRs); NULL
     // would compare distinct in a unique index, so it is folded to -1.
-    uniqueIndex('dns_records_identity').on(t.zoneId, t.nameRev, t.type, t.content, sql`ifnull(${t.priority}, -1)`),
+    uniqueIndex('dns_records_identity').on(
+      t.zoneId,
+      t.nameRev,
+      t.type,
+      t.content,
+      sql`ifnull(${t.priority}, -1)`
+    ),
     index('dns_records_zone_type').on(t.zoneId, t.type, t.name),
   ]
 )
@@ -141,7 +149,9 @@ export const changeLog = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.zoneId, t.seq] }),
     // Lets the propagation sweep find deleted zones whose purge has not been built yet.
-    index('change_log_zone_delete').on(t.zoneId, t.seq).where(sql`op = 'zone_delete'`),
+    index('change_log_zone_delete')
+      .on(t.zoneId, t.seq)
+      .where(sql`op = 'zone_delete'`),
   ]
 )
 
@@ -178,5 +188,8 @@ export const importStaging = sqliteTable(
     row: text('row').notNull(),
     createdOn: text('created_on').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.importId, t.ord] }), index('import_staging_created').on(t.createdOn)]
+  (t) => [
+    primaryKey({ columns: [t.importId, t.ord] }),
+    index('import_staging_created').on(t.createdOn),
+  ]
 )

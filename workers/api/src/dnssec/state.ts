@@ -45,7 +45,11 @@ export function dnssecMeta(state: DnssecState | null): ZoneDnssec | undefined {
  * Cloudflare's statuses: `pending` until the builder has published the keys, `active` after;
  * `pending-disabled` while a disabled zone still signs (its grace period), `disabled` after.
  */
-export function reportedStatus(state: DnssecState | null, builtSeq: number, nowSeconds: number): ReportedStatus {
+export function reportedStatus(
+  state: DnssecState | null,
+  builtSeq: number,
+  nowSeconds: number
+): ReportedStatus {
   if (!state || state.keys.length === 0) return 'disabled'
   if (state.status === 'active') return builtSeq >= state.seq ? 'active' : 'pending'
   return state.until !== undefined && nowSeconds < state.until ? 'pending-disabled' : 'disabled'

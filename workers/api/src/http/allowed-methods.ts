@@ -35,6 +35,8 @@ export function allowedMethods(path: string): string[] {
   table ??= build()
   const matches = table.filter((row) => row.pattern.test(path))
   const best = Math.max(...matches.map((row) => row.literals))
-  const all = new Set(matches.filter((row) => row.literals === best).flatMap((row) => [...row.methods]))
+  const all = new Set(
+    matches.filter((row) => row.literals === best).flatMap((row) => [...row.methods])
+  )
   return ORDER.filter((m) => all.has(m))
 }

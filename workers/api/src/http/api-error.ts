@@ -14,7 +14,11 @@ export class ApiError extends Error {
     readonly status: ContentfulStatusCode,
     readonly code: number,
     message: string,
-    readonly extra: { errorChain?: ErrorItem[]; headers?: Record<string, string>; pointer?: string } = {}
+    readonly extra: {
+      errorChain?: ErrorItem[]
+      headers?: Record<string, string>
+      pointer?: string
+    } = {}
   ) {
     super(message)
     this.name = 'ApiError'

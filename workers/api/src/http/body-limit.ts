@@ -8,5 +8,7 @@ export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024
 
 export function maxBodyBytes(env: { MAX_BODY_BYTES?: string }): number {
   const n = Number(env.MAX_BODY_BYTES)
-  return env.MAX_BODY_BYTES !== undefined && Number.isInteger(n) && n > 0 ? n : DEFAULT_MAX_BODY_BYTES
+  return env.MAX_BODY_BYTES !== undefined && Number.isInteger(n) && n > 0
+    ? n
+    : DEFAULT_MAX_BODY_BYTES
 }

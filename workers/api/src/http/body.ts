@@ -21,16 +21,25 @@ export function decodeUtf8Strict(bytes: ArrayBuffer | Uint8Array, what = 'Reques
 
 export async function readJson(c: Context): Promise<unknown> {
   const text = decodeUtf8Strict(await c.req.arrayBuffer())
-  if (text.trim() === '') throw ApiError.badRequest(Codes.invalidJson, 'Request body is empty; expected a JSON object')
+  if (text.trim() === '')
+    throw ApiError.badRequest(Codes.invalidJson, 'Request body is empty; expected a JSON object')
   try {
     return JSON.parse(text)
   } catch (e) {
-    throw ApiError.badRequest(Codes.invalidJson, `Malformed JSON in request body: ${(e as Error).message}`)
+    throw ApiError.badRequest(
+      Codes.invalidJson,
+      `Malformed JSON in request body: ${(e as Error).message}`
+    )
   }
 }
 
 /** Parses with a zod schema; the first issue becomes a 400 naming the offending field. */
-export function parseWith<S extends z.ZodType>(schema: S, input: unknown, code: number = Codes.invalidRequest, where = ''): z.output<S> {
+export function parseWith<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  code: number = Codes.invalidRequest,
+  where = ''
+): z.output<S> {
   const r = schema.safeParse(input)
   if (r.success) return r.data
   const issue = r.error.issues[0]!

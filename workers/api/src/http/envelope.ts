@@ -20,7 +20,12 @@ export function okList<T>(c: Context, result: T[], info: ResultInfo): Response {
   return c.json({ success: true, errors: [], messages: [], result, result_info: info })
 }
 
-export function resultInfo(page: number, perPage: number, count: number, total: number): ResultInfo {
+export function resultInfo(
+  page: number,
+  perPage: number,
+  count: number,
+  total: number
+): ResultInfo {
   return {
     page,
     per_page: perPage,

@@ -19,7 +19,9 @@ export function recordIdGenerator(nowMs = Date.now()): () => string {
 }
 
 function hex(bytes: number): string {
-  return [...crypto.getRandomValues(new Uint8Array(bytes))].map((b) => b.toString(16).padStart(2, '0')).join('')
+  return [...crypto.getRandomValues(new Uint8Array(bytes))]
+    .map((b) => b.toString(16).padStart(2, '0'))
+    .join('')
 }
 
 const ID_PATTERN = /^[0-9a-f]{32}$/

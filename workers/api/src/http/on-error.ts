@@ -9,7 +9,8 @@ import { ApiError, Codes } from './api-error.ts'
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err
   if (err instanceof RecordError) return ApiError.badRequest(err.code, err.message)
-  if (err instanceof HTTPException) return new ApiError(err.status as 400, Codes.invalidRequest, err.message || 'Bad request')
+  if (err instanceof HTTPException)
+    return new ApiError(err.status as 400, Codes.invalidRequest, err.message || 'Bad request')
   if (isMissingSchema(err)) {
     return new ApiError(
       503,
@@ -34,5 +35,9 @@ export function onError(err: unknown, c: Context): Response {
   const item: Record<string, unknown> = { code: e.code, message: e.message }
   if (e.extra.errorChain) item.error_chain = e.extra.errorChain
   if (e.extra.pointer) item.source = { pointer: e.extra.pointer }
-  return c.json({ success: false, errors: [item], messages: [], result: null }, e.status, e.extra.headers)
+  return c.json(
+    { success: false, errors: [item], messages: [], result: null },
+    e.status,
+    e.extra.headers
+  )
 }

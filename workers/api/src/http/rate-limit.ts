@@ -15,9 +15,14 @@ export async function spend(limiter: RateLimit, key: string, what: string): Prom
 }
 
 export function rateLimited(what: string): ApiError {
-  return new ApiError(429, Codes.rateLimited, `Rate limited: too many ${what}; retry in ${RATE_LIMIT_PERIOD_S} seconds`, {
-    headers: { 'retry-after': String(RATE_LIMIT_PERIOD_S) },
-  })
+  return new ApiError(
+    429,
+    Codes.rateLimited,
+    `Rate limited: too many ${what}; retry in ${RATE_LIMIT_PERIOD_S} seconds`,
+    {
+      headers: { 'retry-after': String(RATE_LIMIT_PERIOD_S) },
+    }
+  )
 }
 
 /** The client's address as Cloudflare's edge reports it ('unknown' where there is no edge). */
@@ -41,7 +46,11 @@ export function authRefused(address: string, now = Date.now()): boolean {
 }
 
 /** Counts a failed authentication from `address`; throws 429 (and refuses it for a period) past the limit. */
-export async function spendAuthFailure(limiter: RateLimit, address: string, now = Date.now()): Promise<void> {
+export async function spendAuthFailure(
+  limiter: RateLimit,
+  address: string,
+  now = Date.now()
+): Promise<void> {
   const { success } = await limiter.limit({ key: address })
   if (success) return
   if (refusedUntil.size >= MAX_REFUSED) refusedUntil.clear()

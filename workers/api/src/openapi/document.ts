@@ -5,7 +5,13 @@
 import { REGISTRY, RECORD_TYPES } from '@edgedns/records'
 import { z } from 'zod'
 import { CHANGE_SEQ_HEADER } from '../commit/zone-change.ts'
-import { NAMED_SCHEMAS, OPERATIONS, RESPONSE_SCHEMAS, type Operation, type Param } from './operations.ts'
+import {
+  NAMED_SCHEMAS,
+  OPERATIONS,
+  RESPONSE_SCHEMAS,
+  type Operation,
+  type Param,
+} from './operations.ts'
 
 type Json = Record<string, unknown>
 
@@ -14,7 +20,11 @@ const API_BASE = '/client/v4'
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
   const named = NAMED_SCHEMAS.find(([, s]) => s === schema)
   if (named) return { $ref: `#/components/schemas/${named[0]}` }
-  const out = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Json
+  const out = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+  }) as Json
   delete out.$schema
   return out
 }
@@ -54,17 +64,24 @@ function components(): Json {
   const named = new Map(Object.entries(schemas).map(([name, s]) => [JSON.stringify(s), name]))
   for (const name of Object.keys(schemas)) {
     const s = schemas[name]!
-    schemas[name] = Object.fromEntries(Object.entries(s).map(([k, v]) => [k, withRefs(v, named, name)]))
+    schemas[name] = Object.fromEntries(
+      Object.entries(s).map(([k, v]) => [k, withRefs(v, named, name)])
+    )
   }
   const data = dataSchemas()
   Object.assign(schemas, data)
   // RecordInput.data is one of the per-type shapes (which one follows from `type`).
   const input = schemas.RecordInput as { properties: Record<string, Json> }
   input.properties.data = {
-    description: 'Structured fields for CAA, CERT, DNSKEY, DS, HTTPS, LOC, NAPTR, SMIMEA, SRV, SSHFP, SVCB, TLSA, URI',
+    description:
+      'Structured fields for CAA, CERT, DNSKEY, DS, HTTPS, LOC, NAPTR, SMIMEA, SRV, SSHFP, SVCB, TLSA, URI',
     anyOf: Object.keys(data).map((k) => ({ $ref: `#/components/schemas/${k}` })),
   }
-  input.properties.type = { type: 'string', enum: [...RECORD_TYPES], description: 'Record type (case-insensitive)' }
+  input.properties.type = {
+    type: 'string',
+    enum: [...RECORD_TYPES],
+    description: 'Record type (case-insensitive)',
+  }
   schemas.Envelope = {
     type: 'object',
     required: ['success', 'errors', 'messages', 'result'],
@@ -76,7 +93,10 @@ function components(): Json {
       result_info: { $ref: '#/components/schemas/ResultInfo' },
     },
   }
-  return { schemas, securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API token' } } }
+  return {
+    schemas,
+    securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API token' } },
+  }
 }
 
 function queryParam(p: Param): Json {
@@ -89,7 +109,13 @@ function envelope(result: Json, list: boolean): Json {
   return {
     allOf: [
       { $ref: '#/components/schemas/Envelope' },
-      { type: 'object', properties: { success: { const: true }, result: list ? { type: 'array', items: result } : result } },
+      {
+        type: 'object',
+        properties: {
+          success: { const: true },
+          result: list ? { type: 'array', items: result } : result,
+        },
+      },
     ],
   }
 }
@@ -101,7 +127,10 @@ const failure = (description: string): Json => ({
 
 function operation(op: Operation): Json {
   const params = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
-    name: m[1], in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9a-f]{32}$' },
+    name: m[1],
+    in: 'path',
+    required: true,
+    schema: { type: 'string', pattern: '^[0-9a-f]{32}$' },
   }))
   const out: Json = {
     tags: [op.tag],
@@ -110,16 +139,44 @@ function operation(op: Operation): Json {
     parameters: [...params, ...(op.query ?? []).map(queryParam)],
   }
   if (op.public) out.security = []
-  if (op.body) out.requestBody = { required: true, content: { 'application/json': { schema: jsonSchema(op.body, 'input') } } }
-  if (op.form) out.requestBody = { required: true, content: { 'multipart/form-data': { schema: jsonSchema(op.form, 'input') } } }
+  if (op.body)
+    out.requestBody = {
+      required: true,
+      content: { 'application/json': { schema: jsonSchema(op.body, 'input') } },
+    }
+  if (op.form)
+    out.requestBody = {
+      required: true,
+      content: { 'multipart/form-data': { schema: jsonSchema(op.form, 'input') } },
+    }
   let ok: Json
-  if (op.result === 'text') ok = { description: 'BIND zone file', content: { 'text/plain': { schema: { type: 'string' } } } }
-  else if (op.result === 'html') ok = { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } }
-  else if (op.result === 'json') ok = { description: 'OpenAPI document', content: { 'application/json': { schema: { type: 'object' } } } }
-  else ok = { description: 'Success', content: { 'application/json': { schema: envelope(jsonSchema(op.result, 'output'), op.list === true) } } }
+  if (op.result === 'text')
+    ok = {
+      description: 'BIND zone file',
+      content: { 'text/plain': { schema: { type: 'string' } } },
+    }
+  else if (op.result === 'html')
+    ok = { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } }
+  else if (op.result === 'json')
+    ok = {
+      description: 'OpenAPI document',
+      content: { 'application/json': { schema: { type: 'object' } } },
+    }
+  else
+    ok = {
+      description: 'Success',
+      content: {
+        'application/json': { schema: envelope(jsonSchema(op.result, 'output'), op.list === true) },
+      },
+    }
   out.responses = op.public
     ? { 200: ok }
-    : { 200: ok, 400: failure('Validation error or conflict'), 403: failure('Bad or insufficient token'), 404: failure('Unknown zone or record') }
+    : {
+        200: ok,
+        400: failure('Validation error or conflict'),
+        403: failure('Bad or insufficient token'),
+        404: failure('Unknown zone or record'),
+      }
   return out
 }
 

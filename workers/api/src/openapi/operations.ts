@@ -8,7 +8,11 @@ import { batchRequestSchema } from '../batch/request.ts'
 import { recordFieldsSchema, recordWithIdSchema } from '../records/input.ts'
 import { createSchema as accountCreate, editSchema as accountEdit } from '../routes/accounts.ts'
 import { createSchema as tokenCreate } from '../routes/tokens.ts'
-import { createSchema as zoneCreate, dnsSettingsSchema, editSchema as zoneEdit } from '../routes/zones.ts'
+import {
+  createSchema as zoneCreate,
+  dnsSettingsSchema,
+  editSchema as zoneEdit,
+} from '../routes/zones.ts'
 import { dnssecEditSchema } from '../routes/dnssec.ts'
 import * as r from './responses.ts'
 
@@ -42,7 +46,10 @@ const page: Param[] = [
 ]
 
 const match = (field: string): Param[] =>
-  ['exact', 'contains', 'startswith', 'endswith'].map((op) => ({ name: `${field}.${op}`, description: `${field} ${op} (case-insensitive)` }))
+  ['exact', 'contains', 'startswith', 'endswith'].map((op) => ({
+    name: `${field}.${op}`,
+    description: `${field} ${op} (case-insensitive)`,
+  }))
 
 const recordListQuery: Param[] = [
   { name: 'type', description: 'Record type' },
@@ -60,87 +67,364 @@ const recordListQuery: Param[] = [
   ...match('tag').map((p) => ({ ...p, description: `${p.description}; value is name:value` })),
   { name: 'proxied', type: 'boolean', description: 'Proxied or not' },
   { name: 'search', description: 'Free text over name, content, comment and tags' },
-  { name: 'match', enum: ['all', 'any'], description: 'Combine non-tag filters with AND (all) or OR (any)' },
+  {
+    name: 'match',
+    enum: ['all', 'any'],
+    description: 'Combine non-tag filters with AND (all) or OR (any)',
+  },
   { name: 'tag_match', enum: ['all', 'any'], description: 'Combine tag filters with AND or OR' },
-  { name: 'order', enum: ['type', 'name', 'content', 'ttl', 'proxied'], description: 'Sort field (default type)' },
+  {
+    name: 'order',
+    enum: ['type', 'name', 'content', 'ttl', 'proxied'],
+    description: 'Sort field (default type)',
+  },
   { name: 'direction', enum: ['asc', 'desc'], description: 'Sort direction' },
   ...page,
 ]
 
 const zoneListQuery: Param[] = [
-  { name: 'name', description: 'Zone name, optionally with an operator: equal:, not_equal:, starts_with:, ends_with:, contains:' },
+  {
+    name: 'name',
+    description:
+      'Zone name, optionally with an operator: equal:, not_equal:, starts_with:, ends_with:, contains:',
+  },
   { name: 'status', description: 'Zone status' },
   { name: 'account.id', description: 'Account id' },
   { name: 'account.name', description: 'Account name' },
-  { name: 'order', enum: ['name', 'status', 'account.id', 'account.name'], description: 'Sort field' },
+  {
+    name: 'order',
+    enum: ['name', 'status', 'account.id', 'account.name'],
+    description: 'Sort field',
+  },
   { name: 'direction', enum: ['asc', 'desc'], description: 'Sort direction' },
   ...page,
 ]
 
 const tokenOps = (base: string, tag: string): Operation[] => [
-  { method: 'get', path: `${base}/verify`, tag, summary: 'Verify the calling token', result: r.verifyResponse },
-  { method: 'get', path: `${base}/permission_groups`, tag, summary: 'Permission groups a policy may use', result: r.permissionGroup, list: true },
-  { method: 'post', path: base, tag, summary: 'Create a token (the secret is returned once)', body: tokenCreate, result: r.tokenResponse },
+  {
+    method: 'get',
+    path: `${base}/verify`,
+    tag,
+    summary: 'Verify the calling token',
+    result: r.verifyResponse,
+  },
+  {
+    method: 'get',
+    path: `${base}/permission_groups`,
+    tag,
+    summary: 'Permission groups a policy may use',
+    result: r.permissionGroup,
+    list: true,
+  },
+  {
+    method: 'post',
+    path: base,
+    tag,
+    summary: 'Create a token (the secret is returned once)',
+    body: tokenCreate,
+    result: r.tokenResponse,
+  },
   { method: 'get', path: base, tag, summary: 'List tokens', result: r.tokenResponse, list: true },
-  { method: 'get', path: `${base}/{token_id}`, tag, summary: 'Get a token', result: r.tokenResponse },
-  { method: 'delete', path: `${base}/{token_id}`, tag, summary: 'Delete a token', result: r.deletedResponse },
+  {
+    method: 'get',
+    path: `${base}/{token_id}`,
+    tag,
+    summary: 'Get a token',
+    result: r.tokenResponse,
+  },
+  {
+    method: 'delete',
+    path: `${base}/{token_id}`,
+    tag,
+    summary: 'Delete a token',
+    result: r.deletedResponse,
+  },
 ]
 
 const records = '/zones/{zone_id}/dns_records'
 const propagation = '/zones/{zone_id}/propagation'
 
 export const OPERATIONS: Operation[] = [
-  { method: 'get', path: '/openapi.json', tag: 'Meta', summary: 'This OpenAPI 3.1 document', result: 'json', public: true },
-  { method: 'get', path: '/docs', tag: 'Meta', summary: 'Browsable API reference (HTML)', result: 'html', public: true },
-  { method: 'get', path: '/local_dev', tag: 'Meta', summary: 'Local development only (DEV_API_TOKEN set): the dev token, for the dashboard login', result: 'json', public: true },
+  {
+    method: 'get',
+    path: '/openapi.json',
+    tag: 'Meta',
+    summary: 'This OpenAPI 3.1 document',
+    result: 'json',
+    public: true,
+  },
+  {
+    method: 'get',
+    path: '/docs',
+    tag: 'Meta',
+    summary: 'Browsable API reference (HTML)',
+    result: 'html',
+    public: true,
+  },
+  {
+    method: 'get',
+    path: '/local_dev',
+    tag: 'Meta',
+    summary: 'Local development only (DEV_API_TOKEN set): the dev token, for the dashboard login',
+    result: 'json',
+    public: true,
+  },
 
-  { method: 'get', path: '/accounts', tag: 'Accounts', summary: 'List accounts', query: page, result: r.accountResponse, list: true },
-  { method: 'post', path: '/accounts', tag: 'Accounts', summary: 'Create an account (admin)', body: accountCreate, result: r.accountResponse },
-  { method: 'get', path: '/accounts/{account_id}', tag: 'Accounts', summary: 'Get an account', result: r.accountResponse },
-  { method: 'put', path: '/accounts/{account_id}', tag: 'Accounts', summary: 'Rename an account or set max_dns_batch_changes (admin)', body: accountEdit, result: r.accountResponse },
+  {
+    method: 'get',
+    path: '/accounts',
+    tag: 'Accounts',
+    summary: 'List accounts',
+    query: page,
+    result: r.accountResponse,
+    list: true,
+  },
+  {
+    method: 'post',
+    path: '/accounts',
+    tag: 'Accounts',
+    summary: 'Create an account (admin)',
+    body: accountCreate,
+    result: r.accountResponse,
+  },
+  {
+    method: 'get',
+    path: '/accounts/{account_id}',
+    tag: 'Accounts',
+    summary: 'Get an account',
+    result: r.accountResponse,
+  },
+  {
+    method: 'put',
+    path: '/accounts/{account_id}',
+    tag: 'Accounts',
+    summary: 'Rename an account or set max_dns_batch_changes (admin)',
+    body: accountEdit,
+    result: r.accountResponse,
+  },
 
   ...tokenOps('/accounts/{account_id}/tokens', 'Account tokens'),
   ...tokenOps('/user/tokens', 'User tokens'),
 
-  { method: 'get', path: '/zones', tag: 'Zones', summary: 'List zones', query: zoneListQuery, result: r.zoneResponse, list: true },
-  { method: 'post', path: '/zones', tag: 'Zones', summary: 'Create a zone', body: zoneCreate, result: r.zoneResponse },
-  { method: 'get', path: '/zones/{zone_id}', tag: 'Zones', summary: 'Get a zone', result: r.zoneResponse },
-  { method: 'patch', path: '/zones/{zone_id}', tag: 'Zones', summary: 'Edit a zone', body: zoneEdit, result: r.zoneResponse },
-  { method: 'delete', path: '/zones/{zone_id}', tag: 'Zones', summary: 'Delete a zone and its records', result: r.deletedResponse },
-  { method: 'get', path: '/zones/{zone_id}/dns_settings', tag: 'Zones', summary: 'DNS settings (SOA, NS TTL, proxy addresses)', result: r.dnsSettingsResponse },
-  { method: 'patch', path: '/zones/{zone_id}/dns_settings', tag: 'Zones', summary: 'Edit DNS settings', body: dnsSettingsSchema, result: r.dnsSettingsResponse },
-  { method: 'get', path: '/zones/{zone_id}/dnssec', tag: 'DNSSEC', summary: 'DNSSEC status, key and DS record', result: r.dnssecResponse },
-  { method: 'patch', path: '/zones/{zone_id}/dnssec', tag: 'DNSSEC', summary: 'Enable (status active) or disable (signing continues for the grace period)', body: dnssecEditSchema, result: r.dnssecResponse },
-  { method: 'delete', path: '/zones/{zone_id}/dnssec', tag: 'DNSSEC', summary: 'Remove the keys at once: answers are unsigned from the next build', result: r.dnssecDeleteResponse },
-  { method: 'post', path: '/zones/{zone_id}/dnssec/keys', tag: 'DNSSEC', summary: 'Key rollover, step 1: add a second key; both are published and sign', result: r.dnssecResponse },
-  { method: 'delete', path: '/zones/{zone_id}/dnssec/keys/{tag}', tag: 'DNSSEC', summary: 'Key rollover, step 3: remove the old key (by key tag) once the DS of the new one is at the parent', result: r.dnssecResponse },
-  { method: 'get', path: '/zones/{zone_id}/pagerules', tag: 'Zones', summary: 'Page rules: always an empty list (no proxy features here; read-only)', query: [{ name: 'status', description: 'Ignored' }], result: r.pageRuleList, list: true },
+  {
+    method: 'get',
+    path: '/zones',
+    tag: 'Zones',
+    summary: 'List zones',
+    query: zoneListQuery,
+    result: r.zoneResponse,
+    list: true,
+  },
+  {
+    method: 'post',
+    path: '/zones',
+    tag: 'Zones',
+    summary: 'Create a zone',
+    body: zoneCreate,
+    result: r.zoneResponse,
+  },
+  {
+    method: 'get',
+    path: '/zones/{zone_id}',
+    tag: 'Zones',
+    summary: 'Get a zone',
+    result: r.zoneResponse,
+  },
+  {
+    method: 'patch',
+    path: '/zones/{zone_id}',
+    tag: 'Zones',
+    summary: 'Edit a zone',
+    body: zoneEdit,
+    result: r.zoneResponse,
+  },
+  {
+    method: 'delete',
+    path: '/zones/{zone_id}',
+    tag: 'Zones',
+    summary: 'Delete a zone and its records',
+    result: r.deletedResponse,
+  },
+  {
+    method: 'get',
+    path: '/zones/{zone_id}/dns_settings',
+    tag: 'Zones',
+    summary: 'DNS settings (SOA, NS TTL, proxy addresses)',
+    result: r.dnsSettingsResponse,
+  },
+  {
+    method: 'patch',
+    path: '/zones/{zone_id}/dns_settings',
+    tag: 'Zones',
+    summary: 'Edit DNS settings',
+    body: dnsSettingsSchema,
+    result: r.dnsSettingsResponse,
+  },
+  {
+    method: 'get',
+    path: '/zones/{zone_id}/dnssec',
+    tag: 'DNSSEC',
+    summary: 'DNSSEC status, key and DS record',
+    result: r.dnssecResponse,
+  },
+  {
+    method: 'patch',
+    path: '/zones/{zone_id}/dnssec',
+    tag: 'DNSSEC',
+    summary: 'Enable (status active) or disable (signing continues for the grace period)',
+    body: dnssecEditSchema,
+    result: r.dnssecResponse,
+  },
+  {
+    method: 'delete',
+    path: '/zones/{zone_id}/dnssec',
+    tag: 'DNSSEC',
+    summary: 'Remove the keys at once: answers are unsigned from the next build',
+    result: r.dnssecDeleteResponse,
+  },
+  {
+    method: 'post',
+    path: '/zones/{zone_id}/dnssec/keys',
+    tag: 'DNSSEC',
+    summary: 'Key rollover, step 1: add a second key; both are published and sign',
+    result: r.dnssecResponse,
+  },
+  {
+    method: 'delete',
+    path: '/zones/{zone_id}/dnssec/keys/{tag}',
+    tag: 'DNSSEC',
+    summary:
+      'Key rollover, step 3: remove the old key (by key tag) once the DS of the new one is at the parent',
+    result: r.dnssecResponse,
+  },
+  {
+    method: 'get',
+    path: '/zones/{zone_id}/pagerules',
+    tag: 'Zones',
+    summary: 'Page rules: always an empty list (no proxy features here; read-only)',
+    query: [{ name: 'status', description: 'Ignored' }],
+    result: r.pageRuleList,
+    list: true,
+  },
 
-  { method: 'get', path: records, tag: 'DNS records', summary: 'List records (filters, order, pages)', query: recordListQuery, result: r.recordResponse, list: true },
-  { method: 'post', path: records, tag: 'DNS records', summary: 'Create a record', body: recordFieldsSchema, result: r.recordResponse },
-  { method: 'get', path: `${records}/{record_id}`, tag: 'DNS records', summary: 'Get a record', result: r.recordResponse },
-  { method: 'put', path: `${records}/{record_id}`, tag: 'DNS records', summary: 'Overwrite a record (unspecified fields reset)', body: recordFieldsSchema, result: r.recordResponse },
-  { method: 'patch', path: `${records}/{record_id}`, tag: 'DNS records', summary: 'Edit a record (unspecified fields kept)', body: recordFieldsSchema, result: r.recordResponse },
-  { method: 'delete', path: `${records}/{record_id}`, tag: 'DNS records', summary: 'Delete a record', result: r.deletedResponse },
-  { method: 'post', path: `${records}/batch`, tag: 'DNS records', summary: 'Atomic batch: deletes → patches → puts → posts', body: batchRequestSchema, result: r.batchResponse },
-  { method: 'post', path: `${records}/import`, tag: 'Import and export', summary: 'Import a BIND zone file as one atomic batch', form: r.importForm, result: r.importResponse },
+  {
+    method: 'get',
+    path: records,
+    tag: 'DNS records',
+    summary: 'List records (filters, order, pages)',
+    query: recordListQuery,
+    result: r.recordResponse,
+    list: true,
+  },
+  {
+    method: 'post',
+    path: records,
+    tag: 'DNS records',
+    summary: 'Create a record',
+    body: recordFieldsSchema,
+    result: r.recordResponse,
+  },
+  {
+    method: 'get',
+    path: `${records}/{record_id}`,
+    tag: 'DNS records',
+    summary: 'Get a record',
+    result: r.recordResponse,
+  },
+  {
+    method: 'put',
+    path: `${records}/{record_id}`,
+    tag: 'DNS records',
+    summary: 'Overwrite a record (unspecified fields reset)',
+    body: recordFieldsSchema,
+    result: r.recordResponse,
+  },
+  {
+    method: 'patch',
+    path: `${records}/{record_id}`,
+    tag: 'DNS records',
+    summary: 'Edit a record (unspecified fields kept)',
+    body: recordFieldsSchema,
+    result: r.recordResponse,
+  },
+  {
+    method: 'delete',
+    path: `${records}/{record_id}`,
+    tag: 'DNS records',
+    summary: 'Delete a record',
+    result: r.deletedResponse,
+  },
+  {
+    method: 'post',
+    path: `${records}/batch`,
+    tag: 'DNS records',
+    summary: 'Atomic batch: deletes → patches → puts → posts',
+    body: batchRequestSchema,
+    result: r.batchResponse,
+  },
+  {
+    method: 'post',
+    path: `${records}/import`,
+    tag: 'Import and export',
+    summary: 'Import a BIND zone file as one atomic batch',
+    form: r.importForm,
+    result: r.importResponse,
+  },
   {
     method: 'get',
     path: `${records}/export`,
     tag: 'Import and export',
-    summary: 'Export the zone as a BIND zone file (text/plain), streamed; or one page of it with per_page/cursor',
+    summary:
+      'Export the zone as a BIND zone file (text/plain), streamed; or one page of it with per_page/cursor',
     query: [
-      { name: 'per_page', type: 'integer', description: 'Records in one page of the export (1–10,000); the header x-edgedns-next-cursor names the next page' },
+      {
+        name: 'per_page',
+        type: 'integer',
+        description:
+          'Records in one page of the export (1–10,000); the header x-edgedns-next-cursor names the next page',
+      },
       { name: 'cursor', description: 'The x-edgedns-next-cursor of the previous page' },
     ],
     result: 'text',
   },
-  { method: 'get', path: `${records}/audit`, tag: 'DNS records', summary: 'Change history with before/after, newest first', query: [...page, { name: 'record_id', description: 'Only this record' }], result: r.auditEntry, list: true },
+  {
+    method: 'get',
+    path: `${records}/audit`,
+    tag: 'DNS records',
+    summary: 'Change history with before/after, newest first',
+    query: [...page, { name: 'record_id', description: 'Only this record' }],
+    result: r.auditEntry,
+    list: true,
+  },
 
-  { method: 'get', path: propagation, tag: 'Propagation', summary: 'Build progress: committed_seq vs built_seq', result: r.propagationResponse },
-  { method: 'post', path: `${propagation}/rebuild`, tag: 'Propagation', summary: 'Request a full rebuild of the zone', result: r.rebuildResponse },
-  { method: 'get', path: `${propagation}/check`, tag: 'Propagation', summary: 'Compare D1 with KV', result: r.convergenceResponse },
-  { method: 'post', path: '/propagation/sweep', tag: 'Propagation', summary: 'Run the propagation sweep now, as the cron trigger does (admin)', result: r.sweepResponse },
+  {
+    method: 'get',
+    path: propagation,
+    tag: 'Propagation',
+    summary: 'Build progress: committed_seq vs built_seq',
+    result: r.propagationResponse,
+  },
+  {
+    method: 'post',
+    path: `${propagation}/rebuild`,
+    tag: 'Propagation',
+    summary: 'Request a full rebuild of the zone',
+    result: r.rebuildResponse,
+  },
+  {
+    method: 'get',
+    path: `${propagation}/check`,
+    tag: 'Propagation',
+    summary: 'Compare D1 with KV',
+    result: r.convergenceResponse,
+  },
+  {
+    method: 'post',
+    path: '/propagation/sweep',
+    tag: 'Propagation',
+    summary: 'Run the propagation sweep now, as the cron trigger does (admin)',
+    result: r.sweepResponse,
+  },
 ]
 
 /** Schemas published under components.schemas by name. */
@@ -162,4 +446,15 @@ export const NAMED_SCHEMAS: [string, z.ZodType][] = [
 ]
 
 /** Named schemas that describe answers (the rest describe request bodies). */
-export const RESPONSE_SCHEMAS: ReadonlySet<string> = new Set(['Record', 'Zone', 'Error', 'ResultInfo', 'BatchResult', 'DnsSettings', 'ImportResult', 'Token', 'Account', 'Propagation'])
+export const RESPONSE_SCHEMAS: ReadonlySet<string> = new Set([
+  'Record',
+  'Zone',
+  'Error',
+  'ResultInfo',
+  'BatchResult',
+  'DnsSettings',
+  'ImportResult',
+  'Token',
+  'Account',
+  'Propagation',
+])

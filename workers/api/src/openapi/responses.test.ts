@@ -15,24 +15,55 @@ describe('the documented response shapes', () => {
   it('describe the answers of the zone, record, batch, settings and propagation endpoints', async () => {
     const z = await createZone('shapes')
     expectDescribed(r.zoneResponse, (await api('GET', `/zones/${z.id}`)).body.result)
-    const mx = await api('POST', `/zones/${z.id}/dns_records`, { type: 'MX', name: 'mx', content: 'mail.example.net', priority: 10, comment: 'c', tags: ['a:b'] })
+    const mx = await api('POST', `/zones/${z.id}/dns_records`, {
+      type: 'MX',
+      name: 'mx',
+      content: 'mail.example.net',
+      priority: 10,
+      comment: 'c',
+      tags: ['a:b'],
+    })
     expectDescribed(r.recordResponse, mx.body.result)
-    const srv = await api('POST', `/zones/${z.id}/dns_records`, { type: 'SRV', name: '_sip._tcp', data: { priority: 1, weight: 2, port: 5060, target: 'sip.example.net' } })
+    const srv = await api('POST', `/zones/${z.id}/dns_records`, {
+      type: 'SRV',
+      name: '_sip._tcp',
+      data: { priority: 1, weight: 2, port: 5060, target: 'sip.example.net' },
+    })
     expectDescribed(r.recordResponse, srv.body.result)
-    const batch = await api('POST', `/zones/${z.id}/dns_records/batch`, { deletes: [{ id: mx.body.result.id }], posts: [{ type: 'A', name: 'www', content: '192.0.2.1' }] })
+    const batch = await api('POST', `/zones/${z.id}/dns_records/batch`, {
+      deletes: [{ id: mx.body.result.id }],
+      posts: [{ type: 'A', name: 'www', content: '192.0.2.1' }],
+    })
     expectDescribed(r.batchResponse, batch.body.result)
-    expectDescribed(r.dnsSettingsResponse, (await api('GET', `/zones/${z.id}/dns_settings`)).body.result)
-    expectDescribed(r.propagationResponse, (await api('GET', `/zones/${z.id}/propagation`)).body.result)
+    expectDescribed(
+      r.dnsSettingsResponse,
+      (await api('GET', `/zones/${z.id}/dns_settings`)).body.result
+    )
+    expectDescribed(
+      r.propagationResponse,
+      (await api('GET', `/zones/${z.id}/propagation`)).body.result
+    )
   })
 
   it('describe the answers of the token and account endpoints', async () => {
     const created = await api('POST', '/user/tokens', {
       name: 'shapes',
-      policies: [{ permission_groups: [{ name: 'DNS Read' }], resources: { [`com.cloudflare.api.account.${DEFAULT_ACCOUNT}`]: '*' } }],
+      policies: [
+        {
+          permission_groups: [{ name: 'DNS Read' }],
+          resources: { [`com.cloudflare.api.account.${DEFAULT_ACCOUNT}`]: '*' },
+        },
+      ],
     })
     expect(created.status).toBe(200)
     expectDescribed(r.tokenResponse, created.body.result)
-    expectDescribed(r.tokenResponse, (await api('GET', `/user/tokens/${created.body.result.id}`)).body.result)
-    expectDescribed(r.accountResponse, (await api('GET', `/accounts/${DEFAULT_ACCOUNT}`)).body.result)
+    expectDescribed(
+      r.tokenResponse,
+      (await api('GET', `/user/tokens/${created.body.result.id}`)).body.result
+    )
+    expectDescribed(
+      r.accountResponse,
+      (await api('GET', `/accounts/${DEFAULT_ACCOUNT}`)).body.result
+    )
   })
 })

@@ -6,13 +6,19 @@ import { RECORD_TYPES } from '@edgedns/records'
 import { z } from 'zod'
 import { policySchema } from '../auth/policies.ts'
 
-const id = z.string().regex(/^[0-9a-f]{32}$/).meta({ description: '32 lowercase hex characters', example: '023e105f4ecef8ad9ca31a8372d0c353' })
+const id = z
+  .string()
+  .regex(/^[0-9a-f]{32}$/)
+  .meta({ description: '32 lowercase hex characters', example: '023e105f4ecef8ad9ca31a8372d0c353' })
 const time = z.string().meta({ description: 'RFC 3339 timestamp' })
 
 export const errorItem = z.object({
   code: z.number().int(),
   message: z.string(),
-  source: z.object({ pointer: z.string() }).optional().meta({ description: 'JSON pointer of the offending batch item' }),
+  source: z
+    .object({ pointer: z.string() })
+    .optional()
+    .meta({ description: 'JSON pointer of the offending batch item' }),
   error_chain: z.array(z.object({ code: z.number().int(), message: z.string() })).optional(),
 })
 
@@ -32,7 +38,9 @@ export const recordResponse = z.object({
   proxiable: z.boolean(),
   proxied: z.boolean(),
   ttl: z.number().int().meta({ description: '1 = automatic (300 s), else 60..86400' }),
-  settings: z.object({ ipv4_only: z.boolean(), ipv6_only: z.boolean(), flatten_cname: z.boolean() }).partial(),
+  settings: z
+    .object({ ipv4_only: z.boolean(), ipv6_only: z.boolean(), flatten_cname: z.boolean() })
+    .partial(),
   meta: z.object({}).loose(),
   comment: z.string().nullable(),
   tags: z.array(z.string()),
@@ -41,7 +49,10 @@ export const recordResponse = z.object({
   comment_modified_on: time.optional(),
   tags_modified_on: time.optional(),
   priority: z.number().int().optional(),
-  data: z.record(z.string(), z.unknown()).optional().meta({ description: 'Structured fields of data-based types (see RecordData.* schemas)' }),
+  data: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .meta({ description: 'Structured fields of data-based types (see RecordData.* schemas)' }),
 })
 
 export const zoneResponse = z.object({
@@ -67,13 +78,25 @@ export const zoneResponse = z.object({
 })
 
 export const dnsSettingsResponse = z.object({
-  flatten_all_cnames: z.boolean().meta({ description: 'Always false: flatten per record with settings.flatten_cname' }),
+  flatten_all_cnames: z
+    .boolean()
+    .meta({ description: 'Always false: flatten per record with settings.flatten_cname' }),
   foundation_dns: z.boolean().meta({ description: 'Always false' }),
-  internal_dns: z.object({ reference_zone_id: z.string().optional() }).meta({ description: 'Always {}: zones here are not internal zones' }),
+  internal_dns: z
+    .object({ reference_zone_id: z.string().optional() })
+    .meta({ description: 'Always {}: zones here are not internal zones' }),
   multi_provider: z.boolean().meta({ description: 'Always false' }),
   secondary_overrides: z.boolean().meta({ description: 'Always false' }),
   ns_ttl: z.number().int(),
-  soa: z.object({ mname: z.string(), rname: z.string(), refresh: z.number(), retry: z.number(), expire: z.number(), min_ttl: z.number(), ttl: z.number() }),
+  soa: z.object({
+    mname: z.string(),
+    rname: z.string(),
+    refresh: z.number(),
+    retry: z.number(),
+    expire: z.number(),
+    min_ttl: z.number(),
+    ttl: z.number(),
+  }),
   zone_mode: z.string(),
   nameservers: z.object({ type: z.string() }),
   proxy_addresses: z.object({ ipv4: z.array(z.string()), ipv6: z.array(z.string()) }),
@@ -87,19 +110,36 @@ export const batchResponse = z.object({
 })
 
 export const importResponse = z.object({
-  recs_added: z.number().int().meta({ description: 'Records created (identical existing records are skipped)' }),
+  recs_added: z
+    .number()
+    .int()
+    .meta({ description: 'Records created (identical existing records are skipped)' }),
   recs_added_by_type: z.record(z.string(), z.number().int()),
-  total_records_parsed: z.number().int().meta({ description: 'Resource records in the file, after $GENERATE, including skipped SOA/NS' }),
+  total_records_parsed: z.number().int().meta({
+    description: 'Resource records in the file, after $GENERATE, including skipped SOA/NS',
+  }),
 })
 
 export const importForm = z.object({
-  file: z.string().meta({ description: 'BIND zone file, as a file part or a plain text field', contentMediaType: 'text/plain' }),
-  proxied: z.enum(['true', 'false']).optional().meta({ description: 'Proxy A/AAAA/CNAME records without a cf-proxied tag (default false)' }),
+  file: z.string().meta({
+    description: 'BIND zone file, as a file part or a plain text field',
+    contentMediaType: 'text/plain',
+  }),
+  proxied: z
+    .enum(['true', 'false'])
+    .optional()
+    .meta({ description: 'Proxy A/AAAA/CNAME records without a cf-proxied tag (default false)' }),
 })
 
 export const deletedResponse = z.object({ id })
 
-const dnssecKey = z.object({ key_tag: z.number().int(), public_key: z.string(), digest: z.string(), ds: z.string(), created_on: z.string() })
+const dnssecKey = z.object({
+  key_tag: z.number().int(),
+  public_key: z.string(),
+  digest: z.string(),
+  ds: z.string(),
+  created_on: z.string(),
+})
 export const dnssecResponse = z.object({
   status: z.enum(['active', 'pending', 'disabled', 'pending-disabled']),
   algorithm: z.string().nullable(),
@@ -110,12 +150,16 @@ export const dnssecResponse = z.object({
   digest_algorithm: z.string().nullable(),
   digest_type: z.string().nullable(),
   digest: z.string().nullable(),
-  ds: z.string().nullable().meta({ description: 'The DS record to give the registrar (the newest key during a rollover)' }),
+  ds: z.string().nullable().meta({
+    description: 'The DS record to give the registrar (the newest key during a rollover)',
+  }),
   modified_on: z.string().nullable(),
   dnssec_multi_signer: z.boolean(),
   dnssec_presigned: z.boolean(),
   dnssec_use_nsec3: z.boolean(),
-  keys: z.array(dnssecKey).meta({ description: 'Every published key, oldest first (two during a rollover)' }),
+  keys: z
+    .array(dnssecKey)
+    .meta({ description: 'Every published key, oldest first (two during a rollover)' }),
 })
 export const dnssecDeleteResponse = z.string().meta({ description: 'The zone id' })
 
@@ -140,7 +184,11 @@ export const propagationResponse = z.object({
 
 export const rebuildResponse = z.object({ seq: z.number().int() })
 
-export const sweepResponse = z.object({ lagging: z.number().int(), notified: z.number().int(), failed: z.number().int() })
+export const sweepResponse = z.object({
+  lagging: z.number().int(),
+  notified: z.number().int(),
+  failed: z.number().int(),
+})
 
 export const convergenceResponse = z.object({
   zone_id: z.string(),
@@ -165,14 +213,23 @@ export const tokenResponse = z.object({
 })
 
 export const verifyResponse = z.object({ id: z.string(), status: z.string() })
-export const permissionGroup = z.object({ id: z.string(), name: z.string(), scopes: z.array(z.string()) })
+export const permissionGroup = z.object({
+  id: z.string(),
+  name: z.string(),
+  scopes: z.array(z.string()),
+})
 
 export const accountResponse = z.object({
   id,
   name: z.string(),
   type: z.string(),
   created_on: time,
-  settings: z.object({ enforce_twofactor: z.boolean(), max_dns_batch_changes: z.number().int().nullable() }),
+  settings: z.object({
+    enforce_twofactor: z.boolean(),
+    max_dns_batch_changes: z.number().int().nullable(),
+  }),
 })
 
-export const pageRuleList = z.object({}).meta({ description: 'Page rules are not served here: the list is always empty' })
+export const pageRuleList = z
+  .object({})
+  .meta({ description: 'Page rules are not served here: the list is always empty' })

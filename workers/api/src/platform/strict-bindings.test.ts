@@ -1,6 +1,14 @@
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it } from 'vitest'
-import { applyStrictLimits, inInvocation, parseSql, ProductionLimitError, strictD1, strictKv, takeBreaches } from './strict-bindings.ts'
+import {
+  applyStrictLimits,
+  inInvocation,
+  parseSql,
+  ProductionLimitError,
+  strictD1,
+  strictKv,
+  takeBreaches,
+} from './strict-bindings.ts'
 
 /** Runs `fn`, expects it to breach `limit`, and clears the recorded breach (it is this test's point). */
 async function expectBreach(limit: string, fn: () => unknown): Promise<ProductionLimitError> {
@@ -26,7 +34,10 @@ describe('strict D1', () => {
   const db = strictD1(env.DB)
 
   it('passes statements within the limits through, in batches too', async () => {
-    const one = await db.prepare('SELECT ?1 AS a, ?2 AS b').bind(1, 'x').first<{ a: number; b: string }>()
+    const one = await db
+      .prepare('SELECT ?1 AS a, ?2 AS b')
+      .bind(1, 'x')
+      .first<{ a: number; b: string }>()
     expect(one).toEqual({ a: 1, b: 'x' })
     const [r] = await db.batch([db.prepare("SELECT 'ab' LIKE ?1 AS m").bind('a%')])
     expect(r!.results).toEqual([{ m: 1 }])
@@ -34,7 +45,9 @@ describe('strict D1', () => {
 
   it('refuses more than 100 bound parameters', async () => {
     const sql = `SELECT ${Array.from({ length: 101 }, (_, i) => `?${i + 1}`).join(', ')}`
-    const e = await expectBreach('D1 bound parameters', () => db.prepare(sql).bind(...Array.from({ length: 101 }, () => 1)))
+    const e = await expectBreach('D1 bound parameters', () =>
+      db.prepare(sql).bind(...Array.from({ length: 101 }, () => 1))
+    )
     expect(e.message).toContain('101 > 100')
   })
 
@@ -43,19 +56,29 @@ describe('strict D1', () => {
   })
 
   it('refuses a bound string over 2,000,000 bytes', async () => {
-    const e = await expectBreach('D1 string or BLOB size', () => db.prepare('SELECT length(?1)').bind('é'.repeat(1_000_001)))
+    const e = await expectBreach('D1 string or BLOB size', () =>
+      db.prepare('SELECT length(?1)').bind('é'.repeat(1_000_001))
+    )
     expect(e.message).toContain('parameter 1 is 2000002 bytes')
   })
 
   it('refuses a result row over 2,000,000 bytes, even when each value fits', async () => {
-    await expectBreach('D1 row size', () => db.prepare('SELECT ?1 AS a, ?1 AS b').bind('x'.repeat(1_100_000)).all())
+    await expectBreach('D1 row size', () =>
+      db.prepare('SELECT ?1 AS a, ?1 AS b').bind('x'.repeat(1_100_000)).all()
+    )
   })
 
   it('refuses a LIKE pattern over 50 bytes, bound or literal', async () => {
-    const bound = await expectBreach('D1 LIKE/GLOB pattern length', () => db.prepare('SELECT 1 WHERE ?1 LIKE ?2').bind('a', `%.${'a'.repeat(60)}`))
+    const bound = await expectBreach('D1 LIKE/GLOB pattern length', () =>
+      db.prepare('SELECT 1 WHERE ?1 LIKE ?2').bind('a', `%.${'a'.repeat(60)}`)
+    )
     expect(bound.message).toContain('62 bytes > 50')
-    await expectBreach('D1 LIKE/GLOB pattern length', () => db.prepare(`SELECT 1 WHERE 'a' LIKE '%${'b'.repeat(50)}'`))
-    await expectBreach('D1 LIKE/GLOB pattern length', () => db.prepare(`SELECT 1 WHERE 'a' GLOB '*.' || ?`).bind('c'.repeat(49)))
+    await expectBreach('D1 LIKE/GLOB pattern length', () =>
+      db.prepare(`SELECT 1 WHERE 'a' LIKE '%${'b'.repeat(50)}'`)
+    )
+    await expectBreach('D1 LIKE/GLOB pattern length', () =>
+      db.prepare(`SELECT 1 WHERE 'a' GLOB '*.' || ?`).bind('c'.repeat(49))
+    )
     // 50 bytes exactly is allowed
     await db.prepare('SELECT 1 WHERE ?1 LIKE ?2').bind('a', 'x'.repeat(50)).all()
   })
@@ -63,10 +86,9 @@ describe('strict D1', () => {
 
 describe('parseSql', () => {
   it('numbers bare and numbered parameters as SQLite does and skips literals and comments', () => {
-    expect(parseSql("SELECT ? , '?' /* ? */ WHERE a LIKE ? || '%' AND b GLOB ?1").patterns).toEqual([
-      { parts: [{ param: 1 }, { literal: '%' }] },
-      { parts: [{ param: 0 }] },
-    ])
+    expect(parseSql("SELECT ? , '?' /* ? */ WHERE a LIKE ? || '%' AND b GLOB ?1").patterns).toEqual(
+      [{ parts: [{ param: 1 }, { literal: '%' }] }, { parts: [{ param: 0 }] }]
+    )
     expect(parseSql("SELECT 1 WHERE name LIKE '%.' || name").patterns).toEqual([])
   })
 })

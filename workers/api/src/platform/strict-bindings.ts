@@ -106,10 +106,14 @@ interface ParsedSql {
  * Operands involving columns or functions are computed in SQL and cannot be checked here.
  */
 export function parseSql(sql: string): ParsedSql {
-  type Tok = { kind: 'str'; value: string } | { kind: 'param'; index: number } | { kind: 'word'; value: string } | { kind: 'op'; value: string }
+  type Tok =
+    | { kind: 'str'; value: string }
+    | { kind: 'param'; index: number }
+    | { kind: 'word'; value: string }
+    | { kind: 'op'; value: string }
   const toks: Tok[] = []
   let maxParam = 0
-  for (let i = 0; i < sql.length; ) {
+  for (let i = 0; i < sql.length;) {
     const ch = sql[i]!
     if (/\s/.test(ch)) {
       i++
@@ -191,7 +195,10 @@ const parsedCache = new Map<string, ParsedSql>()
 function checkStatementText(sql: string): ParsedSql {
   const bytes = sql.length * 3 <= PRODUCTION_LIMITS.d1StatementBytes ? 0 : byteLength(sql)
   if (bytes > PRODUCTION_LIMITS.d1StatementBytes) {
-    breach('D1 statement length', `${bytes} bytes > ${PRODUCTION_LIMITS.d1StatementBytes} in ${excerpt(sql)}`)
+    breach(
+      'D1 statement length',
+      `${bytes} bytes > ${PRODUCTION_LIMITS.d1StatementBytes} in ${excerpt(sql)}`
+    )
   }
   let parsed = parsedCache.get(sql)
   if (!parsed) {
@@ -216,38 +223,55 @@ function checkPattern(p: LikeOperand, params: unknown[], sql: string): void {
     }
   }
   if (bytes > PRODUCTION_LIMITS.d1LikePatternBytes) {
-    breach('D1 LIKE/GLOB pattern length', `${bytes} bytes > ${PRODUCTION_LIMITS.d1LikePatternBytes} in ${excerpt(sql)}`)
+    breach(
+      'D1 LIKE/GLOB pattern length',
+      `${bytes} bytes > ${PRODUCTION_LIMITS.d1LikePatternBytes} in ${excerpt(sql)}`
+    )
   }
 }
 
 function checkParams(sql: string, parsed: ParsedSql, params: unknown[]): void {
   if (params.length > PRODUCTION_LIMITS.d1BoundParameters) {
-    breach('D1 bound parameters', `${params.length} > ${PRODUCTION_LIMITS.d1BoundParameters} in ${excerpt(sql)}`)
+    breach(
+      'D1 bound parameters',
+      `${params.length} > ${PRODUCTION_LIMITS.d1BoundParameters} in ${excerpt(sql)}`
+    )
   }
   params.forEach((v, i) => {
     const bytes = bytesIfOver(v, PRODUCTION_LIMITS.d1ValueBytes)
     if (bytes > PRODUCTION_LIMITS.d1ValueBytes) {
-      breach('D1 string or BLOB size', `parameter ${i + 1} is ${bytes} bytes > ${PRODUCTION_LIMITS.d1ValueBytes} in ${excerpt(sql)}`)
+      breach(
+        'D1 string or BLOB size',
+        `parameter ${i + 1} is ${bytes} bytes > ${PRODUCTION_LIMITS.d1ValueBytes} in ${excerpt(sql)}`
+      )
     }
   })
-  for (const p of parsed.patterns) if (p.parts.some((x) => 'param' in x)) checkPattern(p, params, sql)
+  for (const p of parsed.patterns)
+    if (p.parts.some((x) => 'param' in x)) checkPattern(p, params, sql)
 }
 
 function checkRows(sql: string, rows: unknown[]): void {
   for (const row of rows) {
     if (row === null || typeof row !== 'object') continue
     const values = Object.values(row)
-    if (values.reduce((n: number, v) => n + maxBytes(v), 0) <= PRODUCTION_LIMITS.d1ValueBytes) continue
+    if (values.reduce((n: number, v) => n + maxBytes(v), 0) <= PRODUCTION_LIMITS.d1ValueBytes)
+      continue
     let total = 0
     for (const v of values) {
       const bytes = valueBytes(v)
       if (bytes > PRODUCTION_LIMITS.d1ValueBytes) {
-        breach('D1 string or BLOB size', `a result value is ${bytes} bytes > ${PRODUCTION_LIMITS.d1ValueBytes} in ${excerpt(sql)}`)
+        breach(
+          'D1 string or BLOB size',
+          `a result value is ${bytes} bytes > ${PRODUCTION_LIMITS.d1ValueBytes} in ${excerpt(sql)}`
+        )
       }
       total += bytes
     }
     if (total > PRODUCTION_LIMITS.d1ValueBytes) {
-      breach('D1 row size', `a result row is ${total} bytes > ${PRODUCTION_LIMITS.d1ValueBytes} in ${excerpt(sql)}`)
+      breach(
+        'D1 row size',
+        `a result row is ${total} bytes > ${PRODUCTION_LIMITS.d1ValueBytes} in ${excerpt(sql)}`
+      )
     }
   }
 }
@@ -270,7 +294,8 @@ class StrictStatement implements D1PreparedStatement {
   }
 
   async first<T = unknown>(colName?: string): Promise<T | null> {
-    const row = colName === undefined ? await this[INNER].first<T>() : await this[INNER].first<T>(colName)
+    const row =
+      colName === undefined ? await this[INNER].first<T>() : await this[INNER].first<T>(colName)
     if (colName === undefined) checkRows(this.sql, [row])
     else checkRows(this.sql, [{ v: row }])
     return row
@@ -292,7 +317,10 @@ class StrictStatement implements D1PreparedStatement {
   raw<T = unknown[]>(options?: { columnNames?: false }): Promise<T[]>
   async raw<T = unknown[]>(options?: { columnNames?: boolean }): Promise<T[] | [string[], ...T[]]> {
     const rows = (await this[INNER].raw<T>(options as { columnNames?: false })) as unknown[]
-    checkRows(this.sql, rows.map((r) => (Array.isArray(r) ? { ...r } : r)))
+    checkRows(
+      this.sql,
+      rows.map((r) => (Array.isArray(r) ? { ...r } : r))
+    )
     return rows as T[]
   }
 }
@@ -301,13 +329,21 @@ function unwrap(s: D1PreparedStatement): D1PreparedStatement {
   return s instanceof StrictStatement ? s[INNER] : s
 }
 
-async function strictBatch<T>(run: (s: D1PreparedStatement[]) => Promise<D1Result<T>[]>, stmts: D1PreparedStatement[]): Promise<D1Result<T>[]> {
+async function strictBatch<T>(
+  run: (s: D1PreparedStatement[]) => Promise<D1Result<T>[]>,
+  stmts: D1PreparedStatement[]
+): Promise<D1Result<T>[]> {
   const results = await run(stmts.map(unwrap))
-  results.forEach((r, i) => checkRows((stmts[i] as Partial<StrictStatement>).sql ?? '', r.results ?? []))
+  results.forEach((r, i) =>
+    checkRows((stmts[i] as Partial<StrictStatement>).sql ?? '', r.results ?? [])
+  )
   return results
 }
 
-function prepareStrict(prepare: (sql: string) => D1PreparedStatement, sql: string): D1PreparedStatement {
+function prepareStrict(
+  prepare: (sql: string) => D1PreparedStatement,
+  sql: string
+): D1PreparedStatement {
   const parsed = checkStatementText(sql)
   return new StrictStatement(prepare(sql), sql, parsed)
 }
@@ -348,13 +384,20 @@ function countKvOp(what: string): void {
   if (!inv) return
   inv.kvOps++
   if (inv.kvOps > PRODUCTION_LIMITS.kvOpsPerInvocation) {
-    breach('KV operations per invocation', `${what} is operation ${inv.kvOps} > ${PRODUCTION_LIMITS.kvOpsPerInvocation}`)
+    breach(
+      'KV operations per invocation',
+      `${what} is operation ${inv.kvOps} > ${PRODUCTION_LIMITS.kvOpsPerInvocation}`
+    )
   }
 }
 
 function checkKey(key: string, what: string): void {
   const bytes = byteLength(key)
-  if (bytes > PRODUCTION_LIMITS.kvKeyBytes) breach('KV key size', `${what} key of ${bytes} bytes > ${PRODUCTION_LIMITS.kvKeyBytes}: ${key.slice(0, 80)}…`)
+  if (bytes > PRODUCTION_LIMITS.kvKeyBytes)
+    breach(
+      'KV key size',
+      `${what} key of ${bytes} bytes > ${PRODUCTION_LIMITS.kvKeyBytes}: ${key.slice(0, 80)}…`
+    )
 }
 
 /** KV with production limits: operations per invocation, key and value sizes, writes per key. */
@@ -367,7 +410,10 @@ export function strictKv(kv: KVNamespace, options: StrictKvOptions): KVNamespace
     const t = now()
     const prev = lastWrite.get(key)
     if (prev !== undefined && t - prev < PRODUCTION_LIMITS.kvWritesPerKeyIntervalMs) {
-      breach('KV writes per key', `${key} written again after ${t - prev} ms (at most one write per second per key)`)
+      breach(
+        'KV writes per key',
+        `${key} written again after ${t - prev} ms (at most one write per second per key)`
+      )
     }
     lastWrite.set(key, t)
   }
@@ -379,13 +425,20 @@ export function strictKv(kv: KVNamespace, options: StrictKvOptions): KVNamespace
     },
     getWithMetadata: (key: string | string[], opts?: unknown) => {
       for (const k of Array.isArray(key) ? key : [key]) checkKey(k, 'getWithMetadata')
-      countKvOp(Array.isArray(key) ? `bulk getWithMetadata of ${key.length} keys` : `getWithMetadata ${key}`)
+      countKvOp(
+        Array.isArray(key) ? `bulk getWithMetadata of ${key.length} keys` : `getWithMetadata ${key}`
+      )
       return (kv.getWithMetadata as (k: unknown, o?: unknown) => Promise<unknown>)(key, opts)
     },
-    put: (key: string, value: string | ArrayBuffer | ArrayBufferView | ReadableStream, opts?: KVNamespacePutOptions) => {
+    put: (
+      key: string,
+      value: string | ArrayBuffer | ArrayBufferView | ReadableStream,
+      opts?: KVNamespacePutOptions
+    ) => {
       checkKey(key, 'put')
       const bytes = bytesIfOver(value, PRODUCTION_LIMITS.kvValueBytes)
-      if (bytes > PRODUCTION_LIMITS.kvValueBytes) breach('KV value size', `put ${key}: ${bytes} bytes > ${PRODUCTION_LIMITS.kvValueBytes}`)
+      if (bytes > PRODUCTION_LIMITS.kvValueBytes)
+        breach('KV value size', `put ${key}: ${bytes} bytes > ${PRODUCTION_LIMITS.kvValueBytes}`)
       countKvOp(`put ${key}`)
       checkWriteRate(key)
       return kv.put(key, value, opts)
@@ -427,11 +480,18 @@ export function applyStrictLimits<E extends StrictCapableEnv>(env: E): E {
   if (!strictLimitsOn(env)) return env
   const cached = wrappedEnvs.get(env)
   if (cached) return cached as E
-  const interval = Number(env.KV_KEY_WRITE_INTERVAL_MS ?? PRODUCTION_LIMITS.kvWritesPerKeyIntervalMs)
+  const interval = Number(
+    env.KV_KEY_WRITE_INTERVAL_MS ?? PRODUCTION_LIMITS.kvWritesPerKeyIntervalMs
+  )
   const db = strictD1(env.DB)
-  const kv = strictKv(env.ZONES_KV, { writeIntervalMs: Number.isFinite(interval) ? interval : PRODUCTION_LIMITS.kvWritesPerKeyIntervalMs })
+  const kv = strictKv(env.ZONES_KV, {
+    writeIntervalMs: Number.isFinite(interval)
+      ? interval
+      : PRODUCTION_LIMITS.kvWritesPerKeyIntervalMs,
+  })
   const wrapped = new Proxy(env, {
-    get: (target, prop) => (prop === 'DB' ? db : prop === 'ZONES_KV' ? kv : Reflect.get(target, prop)),
+    get: (target, prop) =>
+      prop === 'DB' ? db : prop === 'ZONES_KV' ? kv : Reflect.get(target, prop),
   })
   wrappedEnvs.set(env, wrapped)
   return wrapped

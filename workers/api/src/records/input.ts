@@ -53,14 +53,20 @@ function fail(code: number, message: string): never {
 export function parseRecordType(type: string | undefined): RecordType {
   if (type === undefined) fail(9000, 'type is required')
   const upper = type.toUpperCase()
-  if (!isRecordType(upper)) fail(9020, `Unsupported DNS record type ${JSON.stringify(type)}; expected one of ${RECORD_TYPES.join(', ')}`)
+  if (!isRecordType(upper))
+    fail(
+      9020,
+      `Unsupported DNS record type ${JSON.stringify(type)}; expected one of ${RECORD_TYPES.join(', ')}`
+    )
   return upper
 }
 
 function normalizeComment(comment: string | null | undefined): string | null {
   if (comment === undefined || comment === null || comment === '') return null
-  if (comment.length > MAX_COMMENT_LENGTH) fail(9150, `comment must be at most ${MAX_COMMENT_LENGTH} characters`)
-  if (!GRAPHIC.test(comment)) fail(9150, 'comment must not contain control characters such as newlines')
+  if (comment.length > MAX_COMMENT_LENGTH)
+    fail(9150, `comment must be at most ${MAX_COMMENT_LENGTH} characters`)
+  if (!GRAPHIC.test(comment))
+    fail(9150, 'comment must not contain control characters such as newlines')
   return comment
 }
 
@@ -69,26 +75,42 @@ function normalizeTags(tags: string[] | undefined): string[] {
   if (tags.length > MAX_TAGS) fail(9151, `a record can carry at most ${MAX_TAGS} tags`)
   const out = new Set<string>()
   for (const tag of tags) {
-    if (tag.length > MAX_TAG_LENGTH) fail(9151, `Invalid tag: a tag may be at most ${MAX_TAG_LENGTH} characters`)
+    if (tag.length > MAX_TAG_LENGTH)
+      fail(9151, `Invalid tag: a tag may be at most ${MAX_TAG_LENGTH} characters`)
     const colon = tag.indexOf(':')
     const name = (colon === -1 ? tag : tag.slice(0, colon)).toLowerCase()
     const value = colon === -1 ? '' : tag.slice(colon + 1)
-    if (!TAG_NAME.test(name)) fail(9151, `Invalid tag ${JSON.stringify(tag)}: a tag name may contain only letters, digits, '_' and '-'`)
-    if (!GRAPHIC.test(value)) fail(9151, `Invalid tag ${JSON.stringify(tag)}: the value must not contain control characters`)
+    if (!TAG_NAME.test(name))
+      fail(
+        9151,
+        `Invalid tag ${JSON.stringify(tag)}: a tag name may contain only letters, digits, '_' and '-'`
+      )
+    if (!GRAPHIC.test(value))
+      fail(
+        9151,
+        `Invalid tag ${JSON.stringify(tag)}: the value must not contain control characters`
+      )
     out.add(colon === -1 ? name : `${name}:${value}`)
   }
   return [...out].sort()
 }
 
-function normalizeSettings(type: RecordType, proxied: boolean, s: RecordSettings | null | undefined): RecordSettings {
+function normalizeSettings(
+  type: RecordType,
+  proxied: boolean,
+  s: RecordSettings | null | undefined
+): RecordSettings {
   if (!s) return {}
   const out: RecordSettings = {}
   if (s.ipv4_only !== undefined) out.ipv4_only = s.ipv4_only
   if (s.ipv6_only !== undefined) out.ipv6_only = s.ipv6_only
-  if (out.ipv4_only && out.ipv6_only) fail(9152, 'settings.ipv4_only and settings.ipv6_only cannot both be true')
+  if (out.ipv4_only && out.ipv6_only)
+    fail(9152, 'settings.ipv4_only and settings.ipv6_only cannot both be true')
   if (s.flatten_cname !== undefined) {
-    if (type !== 'CNAME' && s.flatten_cname) fail(9152, 'settings.flatten_cname applies to CNAME records only')
-    if (proxied && s.flatten_cname) fail(9152, 'settings.flatten_cname is unavailable for proxied records')
+    if (type !== 'CNAME' && s.flatten_cname)
+      fail(9152, 'settings.flatten_cname applies to CNAME records only')
+    if (proxied && s.flatten_cname)
+      fail(9152, 'settings.flatten_cname is unavailable for proxied records')
     if (type === 'CNAME') out.flatten_cname = s.flatten_cname
   }
   return out
@@ -104,18 +126,29 @@ export interface BuildContext {
  * Validates a full record (POST, PUT, or a PATCH merged onto its current version) and returns it in
  * canonical form. `base` is the current record for PUT/PATCH (id and timestamps carry over).
  */
-export function buildRecord(f: RecordFieldsInput, ctx: BuildContext, id: string, base?: DnsRecord): DnsRecord {
+export function buildRecord(
+  f: RecordFieldsInput,
+  ctx: BuildContext,
+  id: string,
+  base?: DnsRecord
+): DnsRecord {
   const type = parseRecordType(f.type)
   if (f.name === undefined) fail(9000, 'name is required')
   const name = normalizeName(f.name, ctx.zoneName)
-  if (f.content === undefined && f.data === undefined) fail(9000, `content is required for ${type} records`)
+  if (f.content === undefined && f.data === undefined)
+    fail(9000, `content is required for ${type} records`)
   const norm = normalizeContent({ type, content: f.content, data: f.data, priority: f.priority })
   if (norm.content.length > MAX_CONTENT_LENGTH) {
-    fail(getTypeSpec(type).errorCode, `Content for ${type} record is invalid: a record is at most ${MAX_CONTENT_LENGTH} octets on the wire.`)
+    fail(
+      getTypeSpec(type).errorCode,
+      `Content for ${type} record is invalid: a record is at most ${MAX_CONTENT_LENGTH} octets on the wire.`
+    )
   }
-  if (type === 'CNAME' && norm.content === name) fail(9007, 'Content for CNAME record is invalid: a CNAME cannot point to its own name.')
+  if (type === 'CNAME' && norm.content === name)
+    fail(9007, 'Content for CNAME record is invalid: a CNAME cannot point to its own name.')
   const proxied = f.proxied ?? false
-  if (proxied && !isProxiable(type, norm.content)) fail(9041, `This DNS record cannot be proxied: ${type} records are not proxiable.`)
+  if (proxied && !isProxiable(type, norm.content))
+    fail(9041, `This DNS record cannot be proxied: ${type} records are not proxiable.`)
   const ttl = proxied ? 1 : f.ttl === undefined ? 1 : validateTtl(f.ttl)
   const comment = normalizeComment(f.comment)
   const tags = normalizeTags(f.tags)
@@ -140,7 +173,8 @@ export function buildRecord(f: RecordFieldsInput, ctx: BuildContext, id: string,
   }
   if (base) {
     if (base.comment === rec.comment) rec.commentModifiedOn = base.commentModifiedOn
-    if (JSON.stringify(base.tags) === JSON.stringify(rec.tags)) rec.tagsModifiedOn = base.tagsModifiedOn
+    if (JSON.stringify(base.tags) === JSON.stringify(rec.tags))
+      rec.tagsModifiedOn = base.tagsModifiedOn
   }
   return rec
 }

@@ -15,7 +15,13 @@ export interface ListQuery {
 
 type Getter = (key: string) => string[]
 const MATCH_OPS = ['exact', 'contains', 'startswith', 'endswith'] as const
-const ORDER_COLUMNS: Record<string, string> = { type: 'type', name: 'name', content: 'content', ttl: 'ttl', proxied: 'proxied' }
+const ORDER_COLUMNS: Record<string, string> = {
+  type: 'type',
+  name: 'name',
+  content: 'content',
+  ttl: 'ttl',
+  proxied: 'proxied',
+}
 export const MAX_PER_PAGE = 50_000
 /** Bound parameters D1 allows per statement (100) minus the zone id, and SQLite's expression depth. */
 export const MAX_FILTER_PARAMS = 60
@@ -26,7 +32,12 @@ function bad(message: string): never {
   throw ApiError.badRequest(Codes.invalidRequest, message)
 }
 
-function textOp(column: string, op: (typeof MATCH_OPS)[number], value: string, params: unknown[]): string {
+function textOp(
+  column: string,
+  op: (typeof MATCH_OPS)[number],
+  value: string,
+  params: unknown[]
+): string {
   params.push(value.toLowerCase())
   const p = `?${params.length}`
   switch (op) {
@@ -45,7 +56,11 @@ function normalizeNameFilter(v: string): string {
   return v.endsWith('.') ? v.slice(0, -1) : v
 }
 
-function tagOp(op: 'present' | (typeof MATCH_OPS)[number], value: string, params: unknown[]): string {
+function tagOp(
+  op: 'present' | (typeof MATCH_OPS)[number],
+  value: string,
+  params: unknown[]
+): string {
   if (op === 'present') {
     params.push(value.toLowerCase())
     const p = `?${params.length}`
@@ -81,35 +96,48 @@ export function parseListQuery(get: Getter, zoneId: string): ListQuery {
       } else filters.push(textOp(field, 'exact', v, params))
     }
     for (const op of MATCH_OPS.filter((o) => o !== 'exact')) {
-      for (const v of get(`${field}.${op}`)) filters.push(textOp(field, op, field === 'name' ? normalizeNameFilter(v) : v, params))
+      for (const v of get(`${field}.${op}`))
+        filters.push(textOp(field, op, field === 'name' ? normalizeNameFilter(v) : v, params))
     }
   }
   if (get('comment.present').length > 0) filters.push(`comment IS NOT NULL`)
   if (get('comment.absent').length > 0) filters.push(`comment IS NULL`)
   const proxied = one('proxied')
   if (proxied !== undefined) {
-    if (proxied !== 'true' && proxied !== 'false') bad(`proxied must be true or false, got ${JSON.stringify(proxied)}`)
+    if (proxied !== 'true' && proxied !== 'false')
+      bad(`proxied must be true or false, got ${JSON.stringify(proxied)}`)
     filters.push(`proxied = ${proxied === 'true' ? 1 : 0}`)
   }
-  for (const v of get('tag')) tagFilters.push(v.includes(':') ? tagOp('exact', v, params) : tagOp('present', v, params))
+  for (const v of get('tag'))
+    tagFilters.push(v.includes(':') ? tagOp('exact', v, params) : tagOp('present', v, params))
   for (const v of get('tag.present')) tagFilters.push(tagOp('present', v, params))
   for (const v of get('tag.absent')) tagFilters.push(`NOT ${tagOp('present', v, params)}`)
-  for (const op of MATCH_OPS) for (const v of get(`tag.${op}`)) tagFilters.push(tagOp(op, v, params))
+  for (const op of MATCH_OPS)
+    for (const v of get(`tag.${op}`)) tagFilters.push(tagOp(op, v, params))
 
   const search = one('search')
   if (search !== undefined && search !== '') {
     params.push(search.toLowerCase())
     const p = `?${params.length}`
-    filters.push(`(instr(name, ${p}) > 0 OR instr(lower(content), ${p}) > 0 OR instr(lower(coalesce(comment, '')), ${p}) > 0 OR instr(lower(tags), ${p}) > 0)`)
+    filters.push(
+      `(instr(name, ${p}) > 0 OR instr(lower(content), ${p}) > 0 OR instr(lower(coalesce(comment, '')), ${p}) > 0 OR instr(lower(tags), ${p}) > 0)`
+    )
   }
 
   const match = oneOf(one('match'), ['all', 'any'], 'match')
   const tagMatch = oneOf(one('tag_match'), ['all', 'any'], 'tag_match')
   const clauses: string[] = []
   if (filters.length > 0) clauses.push(`(${filters.join(match === 'any' ? ' OR ' : ' AND ')})`)
-  if (tagFilters.length > 0) clauses.push(`(${tagFilters.join(tagMatch === 'any' ? ' OR ' : ' AND ')})`)
-  if (params.length - 1 > MAX_FILTER_PARAMS) bad(`too many filters: at most ${MAX_FILTER_PARAMS} filter values per request`)
-  const where = ['zone_id = ?1', clauses.length > 0 ? `(${clauses.join(match === 'any' ? ' OR ' : ' AND ')})` : ''].filter(Boolean).join(' AND ')
+  if (tagFilters.length > 0)
+    clauses.push(`(${tagFilters.join(tagMatch === 'any' ? ' OR ' : ' AND ')})`)
+  if (params.length - 1 > MAX_FILTER_PARAMS)
+    bad(`too many filters: at most ${MAX_FILTER_PARAMS} filter values per request`)
+  const where = [
+    'zone_id = ?1',
+    clauses.length > 0 ? `(${clauses.join(match === 'any' ? ' OR ' : ' AND ')})` : '',
+  ]
+    .filter(Boolean)
+    .join(' AND ')
 
   const order = oneOf(one('order'), Object.keys(ORDER_COLUMNS), 'order')
   const direction = oneOf(one('direction'), ['asc', 'desc'], 'direction')
@@ -124,13 +152,21 @@ export function parseListQuery(get: Getter, zoneId: string): ListQuery {
 
 function oneOf(v: string | undefined, allowed: string[], name: string): string | undefined {
   if (v === undefined || v === '') return undefined
-  if (!allowed.includes(v)) bad(`${name} must be one of ${allowed.join(', ')}; got ${JSON.stringify(v)}`)
+  if (!allowed.includes(v))
+    bad(`${name} must be one of ${allowed.join(', ')}; got ${JSON.stringify(v)}`)
   return v
 }
 
-export function intParam(v: string | undefined, name: string, dflt: number, min: number, max: number): number {
+export function intParam(
+  v: string | undefined,
+  name: string,
+  dflt: number,
+  min: number,
+  max: number
+): number {
   if (v === undefined || v === '') return dflt
   const n = Number(v)
-  if (!Number.isInteger(n) || n < min || n > max) bad(`${name} must be an integer from ${min} to ${max}; got ${JSON.stringify(v)}`)
+  if (!Number.isInteger(n) || n < min || n > max)
+    bad(`${name} must be an integer from ${min} to ${max}; got ${JSON.stringify(v)}`)
   return n
 }

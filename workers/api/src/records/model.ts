@@ -51,8 +51,23 @@ export interface RecordRow {
 }
 
 export const RECORD_COLUMNS = [
-  'id', 'zone_id', 'name', 'name_rev', 'type', 'content', 'data', 'priority', 'ttl', 'proxied',
-  'comment', 'tags', 'settings', 'created_on', 'modified_on', 'comment_modified_on', 'tags_modified_on',
+  'id',
+  'zone_id',
+  'name',
+  'name_rev',
+  'type',
+  'content',
+  'data',
+  'priority',
+  'ttl',
+  'proxied',
+  'comment',
+  'tags',
+  'settings',
+  'created_on',
+  'modified_on',
+  'comment_modified_on',
+  'tags_modified_on',
 ] as const
 
 export function reverseName(name: string): string {
@@ -83,10 +98,23 @@ export function fromRow(r: RecordRow): DnsRecord {
 /** Values in RECORD_COLUMNS order, for `json_each` bulk inserts. */
 export function toRowValues(r: DnsRecord): unknown[] {
   return [
-    r.id, r.zoneId, r.name, reverseName(r.name), r.type, r.content,
-    r.data === null ? null : JSON.stringify(r.data), r.priority, r.ttl, r.proxied ? 1 : 0,
-    r.comment, JSON.stringify(r.tags), JSON.stringify(r.settings), r.createdOn, r.modifiedOn,
-    r.commentModifiedOn, r.tagsModifiedOn,
+    r.id,
+    r.zoneId,
+    r.name,
+    reverseName(r.name),
+    r.type,
+    r.content,
+    r.data === null ? null : JSON.stringify(r.data),
+    r.priority,
+    r.ttl,
+    r.proxied ? 1 : 0,
+    r.comment,
+    JSON.stringify(r.tags),
+    JSON.stringify(r.settings),
+    r.createdOn,
+    r.modifiedOn,
+    r.commentModifiedOn,
+    r.tagsModifiedOn,
   ]
 }
 
@@ -109,7 +137,8 @@ export function toApi(r: DnsRecord): Record<string, unknown> {
     created_on: r.createdOn,
     modified_on: r.modifiedOn,
   }
-  if (r.commentModifiedOn !== null && r.comment !== null) out.comment_modified_on = r.commentModifiedOn
+  if (r.commentModifiedOn !== null && r.comment !== null)
+    out.comment_modified_on = r.commentModifiedOn
   if (r.tagsModifiedOn !== null && r.tags.length > 0) out.tags_modified_on = r.tagsModifiedOn
   if (r.priority !== null && PRIORITY_TYPES.has(r.type)) out.priority = r.priority
   if (r.data !== null) out.data = r.data
@@ -121,7 +150,8 @@ export function toApi(r: DnsRecord): Record<string, unknown> {
  * whose priority is a field of their own (MX 10 and MX 20 to one host are two RRs), the priority.
  */
 export function identityKey(r: Pick<DnsRecord, 'name' | 'type' | 'content' | 'priority'>): string {
-  const priority = PRIORITY_TYPES.has(r.type) && r.priority !== null && r.priority !== undefined ? r.priority : ''
+  const priority =
+    PRIORITY_TYPES.has(r.type) && r.priority !== null && r.priority !== undefined ? r.priority : ''
   return `${r.name}\t${r.type}\t${r.content}\t${priority}`
 }
 

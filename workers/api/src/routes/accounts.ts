@@ -31,11 +31,19 @@ const MAX_BATCH_CEILING = 100_000
 export const createSchema = z.object({ name: z.string().min(1).max(100) })
 export const editSchema = z.object({
   name: z.string().min(1).max(100).optional(),
-  settings: z.object({ max_dns_batch_changes: z.number().int().min(1).max(MAX_BATCH_CEILING).nullable() }).partial().optional(),
+  settings: z
+    .object({ max_dns_batch_changes: z.number().int().min(1).max(MAX_BATCH_CEILING).nullable() })
+    .partial()
+    .optional(),
 })
 
 function requireAdmin(admin: boolean): void {
-  if (!admin) throw new ApiError(403, Codes.unauthenticated, 'Authentication error: only an administrator token can manage accounts')
+  if (!admin)
+    throw new ApiError(
+      403,
+      Codes.unauthenticated,
+      'Authentication error: only an administrator token can manage accounts'
+    )
 }
 
 /**
@@ -49,17 +57,24 @@ async function accountReach(c: Context<AppEnv>): Promise<Reach> {
   const zoneIds = [...new Set(p.grants.flatMap((g) => [...g.zones]))]
   const zoneAccounts = new Set<string>()
   for (const chunk of jsonChunks(zoneIds)) {
-    const { results } = await c.env.DB.prepare('SELECT DISTINCT account_id FROM zones WHERE id IN (SELECT value FROM json_each(?1))').bind(chunk).all<{ account_id: string }>()
+    const { results } = await c.env.DB.prepare(
+      'SELECT DISTINCT account_id FROM zones WHERE id IN (SELECT value FROM json_each(?1))'
+    )
+      .bind(chunk)
+      .all<{ account_id: string }>()
     for (const r of results) zoneAccounts.add(r.account_id)
   }
-  return (id) => p.admin || zoneAccounts.has(id) || p.grants.some((g) => g.everything || g.accounts.has(id))
+  return (id) =>
+    p.admin || zoneAccounts.has(id) || p.grants.some((g) => g.everything || g.accounts.has(id))
 }
 
 accountsApp.get('/', async (c) => {
   const page = intParam(c.req.query('page'), 'page', 1, 1, Number.MAX_SAFE_INTEGER)
   const perPage = intParam(c.req.query('per_page'), 'per_page', 20, 5, 50)
   const reaches = await accountReach(c)
-  const all = (await c.var.db.select().from(accounts).orderBy(accounts.name).all()).filter((a) => reaches(a.id))
+  const all = (await c.var.db.select().from(accounts).orderBy(accounts.name).all()).filter((a) =>
+    reaches(a.id)
+  )
   const slice = all.slice((page - 1) * perPage, page * perPage)
   return okList(c, slice.map(accountToApi), resultInfo(page, perPage, slice.length, all.length))
 })
@@ -67,15 +82,25 @@ accountsApp.get('/', async (c) => {
 accountsApp.post('/', async (c) => {
   requireAdmin(c.var.principal.admin)
   const body = await readBody(c, createSchema)
-  const row: AccountRow = { id: newId(), name: body.name, maxBatchChanges: null, createdOn: nowIso() }
+  const row: AccountRow = {
+    id: newId(),
+    name: body.name,
+    maxBatchChanges: null,
+    createdOn: nowIso(),
+  }
   await c.var.db.insert(accounts).values(row)
   return ok(c, accountToApi(row))
 })
 
 accountsApp.get('/:account_id{[0-9a-f]{32}}', async (c) => {
-  const row = await c.var.db.select().from(accounts).where(eq(accounts.id, c.req.param('account_id'))).get()
+  const row = await c.var.db
+    .select()
+    .from(accounts)
+    .where(eq(accounts.id, c.req.param('account_id')))
+    .get()
   // Unknown and unreachable accounts answer alike, so ids of other accounts cannot be probed.
-  if (!row || !(await accountReach(c))(row.id)) throw new ApiError(404, Codes.accountNotFound, 'Account not found')
+  if (!row || !(await accountReach(c))(row.id))
+    throw new ApiError(404, Codes.accountNotFound, 'Account not found')
   return ok(c, accountToApi(row))
 })
 
@@ -88,7 +113,10 @@ accountsApp.put('/:account_id{[0-9a-f]{32}}', async (c) => {
   const next: AccountRow = {
     ...row,
     name: body.name ?? row.name,
-    maxBatchChanges: body.settings?.max_dns_batch_changes !== undefined ? body.settings.max_dns_batch_changes : row.maxBatchChanges,
+    maxBatchChanges:
+      body.settings?.max_dns_batch_changes !== undefined
+        ? body.settings.max_dns_batch_changes
+        : row.maxBatchChanges,
   }
   await c.var.db.update(accounts).set(next).where(eq(accounts.id, id))
   return ok(c, accountToApi(next))

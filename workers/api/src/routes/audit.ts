@@ -23,12 +23,18 @@ interface ChangeRow {
 function recordFromValues(json: string | null): Record<string, unknown> | null {
   if (json === null) return null
   const values = JSON.parse(json) as unknown[]
-  const row = Object.fromEntries(RECORD_COLUMNS.map((c, i) => [c, values[i]])) as unknown as RecordRow
+  const row = Object.fromEntries(
+    RECORD_COLUMNS.map((c, i) => [c, values[i]])
+  ) as unknown as RecordRow
   return toApi(fromRow(row))
 }
 
 /** For each change on the page: the `before` of the next change to the same record, or its live row. */
-async function afterStates(db: D1Database, zoneId: string, page: ChangeRow[]): Promise<Map<number, Record<string, unknown> | null>> {
+async function afterStates(
+  db: D1Database,
+  zoneId: string,
+  page: ChangeRow[]
+): Promise<Map<number, Record<string, unknown> | null>> {
   const ids = [...new Set(page.flatMap((r) => (r.record_id ? [r.record_id] : [])))]
   const minSeq = Math.min(...page.map((r) => r.seq))
   const [later, live] = await db.batch([
@@ -38,7 +44,11 @@ async function afterStates(db: D1Database, zoneId: string, page: ChangeRow[]): P
          WHERE zone_id = ?1 AND seq > ?2 AND record_id IN (SELECT value FROM json_each(?3)) ORDER BY seq`
       )
       .bind(zoneId, minSeq, JSON.stringify(ids)),
-    db.prepare('SELECT * FROM dns_records WHERE id IN (SELECT value FROM json_each(?2)) AND +zone_id = ?1').bind(zoneId, JSON.stringify(ids)),
+    db
+      .prepare(
+        'SELECT * FROM dns_records WHERE id IN (SELECT value FROM json_each(?2)) AND +zone_id = ?1'
+      )
+      .bind(zoneId, JSON.stringify(ids)),
   ])
   const laterByRecord = new Map<string, { seq: number; before: string | null }[]>()
   for (const r of later!.results as { seq: number; record_id: string; before: string | null }[]) {
@@ -76,7 +86,9 @@ audit.get('/', async (c) => {
        WHERE zone_id = ?1 AND op IN ('create', 'update', 'delete') ${filter}
        ORDER BY seq DESC LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`
     ).bind(...binds),
-    c.env.DB.prepare(`SELECT count(*) AS n FROM change_log WHERE zone_id = ?1 AND op IN ('create', 'update', 'delete') ${filter}`).bind(...binds),
+    c.env.DB.prepare(
+      `SELECT count(*) AS n FROM change_log WHERE zone_id = ?1 AND op IN ('create', 'update', 'delete') ${filter}`
+    ).bind(...binds),
   ])
   const page_ = rows!.results as unknown as ChangeRow[]
   const after = page_.length > 0 ? await afterStates(c.env.DB, zone.id, page_) : new Map()
@@ -89,5 +101,9 @@ audit.get('/', async (c) => {
     before: recordFromValues(r.before),
     after: after.get(r.seq) ?? null,
   }))
-  return okList(c, result, resultInfo(page, perPage, result.length, (count!.results[0] as { n: number }).n))
+  return okList(
+    c,
+    result,
+    resultInfo(page, perPage, result.length, (count!.results[0] as { n: number }).n)
+  )
 })

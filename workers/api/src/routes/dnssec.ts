@@ -11,9 +11,20 @@
 import { generateSigningKey, keyTag, sealPrivateKey, MIN_SECRET_LENGTH } from '@edgedns/dnssec'
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
-import { announceCommit, CommitConflict, commitZoneChange, guardStatement, zoneLogStatement } from '../commit/zone-change.ts'
+import {
+  announceCommit,
+  CommitConflict,
+  commitZoneChange,
+  guardStatement,
+  zoneLogStatement,
+} from '../commit/zone-change.ts'
 import { dnssecResult } from '../dnssec/result.ts'
-import { parseDnssecState, reportedStatus, type DnssecState, type StoredKey } from '../dnssec/state.ts'
+import {
+  parseDnssecState,
+  reportedStatus,
+  type DnssecState,
+  type StoredKey,
+} from '../dnssec/state.ts'
 import { ApiError, Codes } from '../http/api-error.ts'
 import type { AppEnv } from '../http/app-env.ts'
 import { readBody } from '../http/body.ts'
@@ -41,7 +52,9 @@ export const dnssecEditSchema = z
 type Ctx = Context<AppEnv>
 
 async function builtSeq(c: Ctx, zoneId: string): Promise<number> {
-  const row = await c.env.DB.prepare('SELECT built_seq FROM build_state WHERE zone_id = ?1').bind(zoneId).first<{ built_seq: number }>()
+  const row = await c.env.DB.prepare('SELECT built_seq FROM build_state WHERE zone_id = ?1')
+    .bind(zoneId)
+    .first<{ built_seq: number }>()
   return row?.built_seq ?? 0
 }
 
@@ -53,7 +66,11 @@ async function respond(c: Ctx, zone: ZoneRow, state: DnssecState | null): Promis
 function secret(c: Ctx): string {
   const value = c.env.DNSSEC_KEY_ENCRYPTION_KEY
   if (!value || value.length < MIN_SECRET_LENGTH) {
-    throw new ApiError(503, Codes.dnssecUnavailable, `DNSSEC is not available: the DNSSEC_KEY_ENCRYPTION_KEY secret (at least ${MIN_SECRET_LENGTH} characters) is not set on this deployment`)
+    throw new ApiError(
+      503,
+      Codes.dnssecUnavailable,
+      `DNSSEC is not available: the DNSSEC_KEY_ENCRYPTION_KEY secret (at least ${MIN_SECRET_LENGTH} characters) is not set on this deployment`
+    )
   }
   return value
 }
@@ -61,24 +78,44 @@ function secret(c: Ctx): string {
 async function newKey(c: Ctx, zone: ZoneRow, now: string): Promise<StoredKey> {
   const key = await generateSigningKey()
   // Only the sealed form leaves this function; the plain key is dropped here.
-  return { tag: keyTag(key.publicKey), public_key: key.publicKey, sealed: await sealPrivateKey(key.privatePkcs8, secret(c), zone.id), created_on: now }
+  return {
+    tag: keyTag(key.publicKey),
+    public_key: key.publicKey,
+    sealed: await sealPrivateKey(key.privatePkcs8, secret(c), zone.id),
+    created_on: now,
+  }
 }
 
 /** Writes the state, bumping the zone's version, serial and change sequence; 409 on a race. */
-async function save(c: Ctx, zone: ZoneRow, state: Omit<DnssecState, 'seq'> | null): Promise<DnssecState | null> {
+async function save(
+  c: Ctx,
+  zone: ZoneRow,
+  state: Omit<DnssecState, 'seq'> | null
+): Promise<DnssecState | null> {
   const now = nowIso()
   const seq = zone.changeSeq + 1
   const stored = state ? { ...state, seq } : null
-  const guard = { zoneId: zone.id, guard: { version: zone.version, changeSeq: zone.changeSeq, serial: zone.serial }, now }
+  const guard = {
+    zoneId: zone.id,
+    guard: { version: zone.version, changeSeq: zone.changeSeq, serial: zone.serial },
+    now,
+  }
   try {
     await commitZoneChange(c.env.DB, [
       guardStatement(c.env.DB, guard, 1),
-      c.env.DB.prepare('UPDATE zones SET dnssec = ?2 WHERE id = ?1').bind(zone.id, stored ? JSON.stringify(stored) : null),
+      c.env.DB.prepare('UPDATE zones SET dnssec = ?2 WHERE id = ?1').bind(
+        zone.id,
+        stored ? JSON.stringify(stored) : null
+      ),
       zoneLogStatement(c.env.DB, zone.id, seq, 'zone', now),
     ])
   } catch (e) {
     if (e instanceof CommitConflict && e.reason === 'zone-changed') {
-      throw new ApiError(409, Codes.conflictRetry, 'The zone changed while DNSSEC was being changed; nothing was changed. Retry the request.')
+      throw new ApiError(
+        409,
+        Codes.conflictRetry,
+        'The zone changed while DNSSEC was being changed; nothing was changed. Retry the request.'
+      )
     }
     throw e
   }
@@ -88,7 +125,9 @@ async function save(c: Ctx, zone: ZoneRow, state: Omit<DnssecState, 'seq'> | nul
 
 function graceSeconds(c: Ctx): number {
   const n = Number(c.env.DNSSEC_DISABLE_GRACE_SECONDS)
-  return c.env.DNSSEC_DISABLE_GRACE_SECONDS && Number.isInteger(n) && n >= 0 ? n : DEFAULT_DISABLE_GRACE
+  return c.env.DNSSEC_DISABLE_GRACE_SECONDS && Number.isInteger(n) && n >= 0
+    ? n
+    : DEFAULT_DISABLE_GRACE
 }
 
 dnssecApp.get('/', async (c) => {
@@ -102,14 +141,26 @@ dnssecApp.patch('/', async (c) => {
   const state = parseDnssecState(zone.dnssec)
   const nowSeconds = Math.floor(Date.now() / 1000)
   const now = nowIso()
-  const signing = state !== null && state.keys.length > 0 && (state.status === 'active' || (state.until !== undefined && nowSeconds < state.until))
+  const signing =
+    state !== null &&
+    state.keys.length > 0 &&
+    (state.status === 'active' || (state.until !== undefined && nowSeconds < state.until))
   if (body.status === 'active' && state?.status !== 'active') {
     // Re-enabled within the grace period: the same keys (the DS at the registrar still matches).
     const keys = signing ? state!.keys : [await newKey(c, zone, now)]
     return respond(c, zone, await save(c, zone, { status: 'active', keys, modified_on: now }))
   }
   if (body.status === 'disabled' && state?.status === 'active') {
-    return respond(c, zone, await save(c, zone, { status: 'disabled', keys: state.keys, modified_on: now, until: nowSeconds + graceSeconds(c) }))
+    return respond(
+      c,
+      zone,
+      await save(c, zone, {
+        status: 'disabled',
+        keys: state.keys,
+        modified_on: now,
+        until: nowSeconds + graceSeconds(c),
+      })
+    )
   }
   return respond(c, zone, state)
 })
@@ -124,18 +175,47 @@ dnssecApp.delete('/', async (c) => {
 dnssecApp.post('/keys', async (c) => {
   const zone = await zoneFor(c, 'dns:edit')
   const state = parseDnssecState(zone.dnssec)
-  if (state?.status !== 'active') throw ApiError.badRequest(Codes.dnssecNotActive, 'DNSSEC is not active on this zone: enable it before rolling its key')
-  if (state.keys.length >= MAX_KEYS) throw ApiError.badRequest(Codes.dnssecRollover, 'A key rollover is already in progress: remove the old key first')
+  if (state?.status !== 'active')
+    throw ApiError.badRequest(
+      Codes.dnssecNotActive,
+      'DNSSEC is not active on this zone: enable it before rolling its key'
+    )
+  if (state.keys.length >= MAX_KEYS)
+    throw ApiError.badRequest(
+      Codes.dnssecRollover,
+      'A key rollover is already in progress: remove the old key first'
+    )
   const now = nowIso()
-  return respond(c, zone, await save(c, zone, { ...state, keys: [...state.keys, await newKey(c, zone, now)], modified_on: now }))
+  return respond(
+    c,
+    zone,
+    await save(c, zone, {
+      ...state,
+      keys: [...state.keys, await newKey(c, zone, now)],
+      modified_on: now,
+    })
+  )
 })
 
 dnssecApp.delete('/keys/:tag{[0-9]+}', async (c) => {
   const zone = await zoneFor(c, 'dns:edit')
   const state = parseDnssecState(zone.dnssec)
   const tag = Number(c.req.param('tag'))
-  if (!state || !state.keys.some((k) => k.tag === tag)) throw new ApiError(404, Codes.dnssecKeyNotFound, `No DNSSEC key with tag ${tag} on this zone`)
-  if (state.keys.length === 1) throw ApiError.badRequest(Codes.dnssecRollover, 'This is the zone\'s only key: disable DNSSEC instead of removing it')
+  if (!state || !state.keys.some((k) => k.tag === tag))
+    throw new ApiError(404, Codes.dnssecKeyNotFound, `No DNSSEC key with tag ${tag} on this zone`)
+  if (state.keys.length === 1)
+    throw ApiError.badRequest(
+      Codes.dnssecRollover,
+      "This is the zone's only key: disable DNSSEC instead of removing it"
+    )
   const now = nowIso()
-  return respond(c, zone, await save(c, zone, { ...state, keys: state.keys.filter((k) => k.tag !== tag), modified_on: now }))
+  return respond(
+    c,
+    zone,
+    await save(c, zone, {
+      ...state,
+      keys: state.keys.filter((k) => k.tag !== tag),
+      modified_on: now,
+    })
+  )
 })

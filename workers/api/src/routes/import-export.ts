@@ -17,9 +17,20 @@ import { zoneFor } from '../zones/access.ts'
 import type { ZoneRow } from '../zones/model.ts'
 import { atLine, mapEntries, type ImportItem } from '../zonefile-bridge/entries.ts'
 import { existingKeys } from '../zonefile-bridge/existing.ts'
-import { decodeExportCursor, encodeExportCursor, EXPORT_PAGE, exportPage, exportZoneStream } from '../zonefile-bridge/export-zone.ts'
+import {
+  decodeExportCursor,
+  encodeExportCursor,
+  EXPORT_PAGE,
+  exportPage,
+  exportZoneStream,
+} from '../zonefile-bridge/export-zone.ts'
 import { intParam } from '../records/list-query.ts'
-import { IMPORT_MAX_BYTES, IMPORT_MAX_RECORDS, ImportCodes, positiveInt } from '../zonefile-bridge/limits.ts'
+import {
+  IMPORT_MAX_BYTES,
+  IMPORT_MAX_RECORDS,
+  ImportCodes,
+  positiveInt,
+} from '../zonefile-bridge/limits.ts'
 import { readImportForm } from '../zonefile-bridge/multipart.ts'
 import { importRecords } from '../zonefile-bridge/staged-import.ts'
 
@@ -33,7 +44,11 @@ const PARSE_SLACK = 1000
 type Vars = Partial<Record<'MAX_IMPORT_BYTES' | 'MAX_IMPORT_RECORDS', string>>
 
 async function importLimit(c: Context<AppEnv>, zone: ZoneRow): Promise<number> {
-  const row = await c.var.db.select({ max: accounts.maxBatchChanges }).from(accounts).where(eq(accounts.id, zone.accountId)).get()
+  const row = await c.var.db
+    .select({ max: accounts.maxBatchChanges })
+    .from(accounts)
+    .where(eq(accounts.id, zone.accountId))
+    .get()
   return row?.max ?? positiveInt((c.env as Vars).MAX_IMPORT_RECORDS, IMPORT_MAX_RECORDS)
 }
 
@@ -43,7 +58,10 @@ function parse(text: string, origin: string, maxRecords: number) {
   } catch (e) {
     if (!(e instanceof ZoneFileError)) throw e
     if (e.reason.startsWith('too many records')) {
-      throw ApiError.badRequest(Codes.batchTooLarge, `The zone file has more records than this account may import at once: ${e.message}`)
+      throw ApiError.badRequest(
+        Codes.batchTooLarge,
+        `The zone file has more records than this account may import at once: ${e.message}`
+      )
     }
     throw ApiError.badRequest(ImportCodes.syntax, `Zone file syntax error at ${e.message}`)
   }
@@ -60,25 +78,46 @@ function blameLine(e: unknown, items: ImportItem[]): unknown {
 importExport.post('/import', async (c) => {
   const started = Date.now()
   const zone = await zoneFor(c, 'dns:edit')
-  const form = await readImportForm(c, positiveInt((c.env as Vars).MAX_IMPORT_BYTES, IMPORT_MAX_BYTES))
+  const form = await readImportForm(
+    c,
+    positiveInt((c.env as Vars).MAX_IMPORT_BYTES, IMPORT_MAX_BYTES)
+  )
   const limit = await importLimit(c, zone)
   const entries = parse(form.text, zone.name, limit + PARSE_SLACK)
   const ctx = { zoneId: zone.id, zoneName: zone.name, now: nowIso() }
-  const mapped = mapEntries(entries, { name: zone.name, nameServers: JSON.parse(zone.nameServers) as string[] }, form.proxied, ctx)
-  const existing = await existingKeys(c.env.DB, zone.id, mapped.items.map((i) => i.fields.name!))
+  const mapped = mapEntries(
+    entries,
+    { name: zone.name, nameServers: JSON.parse(zone.nameServers) as string[] },
+    form.proxied,
+    ctx
+  )
+  const existing = await existingKeys(
+    c.env.DB,
+    zone.id,
+    mapped.items.map((i) => i.fields.name!)
+  )
   const items = mapped.items.filter((i) => !existing.has(i.key))
   const messages = [
     ...mapped.skipped.map((s) => `line ${s.line}: skipped, ${s.reason}`),
-    ...mapped.items.filter((i) => existing.has(i.key)).map((i) => `line ${i.line}: skipped, an identical ${i.type} record already exists`),
+    ...mapped.items
+      .filter((i) => existing.has(i.key))
+      .map((i) => `line ${i.line}: skipped, an identical ${i.type} record already exists`),
   ]
   if (items.length > limit) {
-    throw ApiError.badRequest(Codes.batchTooLarge, `This import adds ${items.length} records; the limit for this account is ${limit} records per import.`)
+    throw ApiError.badRequest(
+      Codes.batchTooLarge,
+      `This import adds ${items.length} records; the limit for this account is ${limit} records per import.`
+    )
   }
   let seq = zone.changeSeq
   let changed = 0
   if (items.length > 0) {
     const target = { zoneId: zone.id, zoneName: zone.name, tokenId: c.var.principal.tokenId }
-    const imported = await importRecords(c.env.DB, target, items.map((i) => i.fields)).catch((e: unknown) => {
+    const imported = await importRecords(
+      c.env.DB,
+      target,
+      items.map((i) => i.fields)
+    ).catch((e: unknown) => {
       throw blameLine(e, items)
     })
     seq = imported.seq
@@ -91,9 +130,19 @@ importExport.post('/import', async (c) => {
   return c.json({
     success: true,
     errors: [],
-    messages: messages.slice(0, MAX_MESSAGES).map((message) => ({ code: ImportCodes.skipped, message })),
-    result: { recs_added: items.length, recs_added_by_type: byType, total_records_parsed: entries.length },
-    timing: { start_time: new Date(started).toISOString(), end_time: new Date(ended).toISOString(), process_time: (ended - started) / 1000 },
+    messages: messages
+      .slice(0, MAX_MESSAGES)
+      .map((message) => ({ code: ImportCodes.skipped, message })),
+    result: {
+      recs_added: items.length,
+      recs_added_by_type: byType,
+      total_records_parsed: entries.length,
+    },
+    timing: {
+      start_time: new Date(started).toISOString(),
+      end_time: new Date(ended).toISOString(),
+      process_time: (ended - started) / 1000,
+    },
   })
 })
 
@@ -104,14 +153,27 @@ importExport.post('/import', async (c) => {
  */
 importExport.get('/export', async (c) => {
   const zone = await zoneFor(c, 'dns:read')
-  const headers = { 'content-type': 'text/plain; charset=utf-8', 'content-disposition': `attachment; filename="${zone.name}.txt"` }
+  const headers = {
+    'content-type': 'text/plain; charset=utf-8',
+    'content-disposition': `attachment; filename="${zone.name}.txt"`,
+  }
   const cursor = c.req.query('cursor')
   const perPage = c.req.query('per_page')
   if (cursor !== undefined || perPage !== undefined) {
     const after = cursor === undefined || cursor === '' ? null : decodeExportCursor(cursor)
-    if (after === null && cursor) throw ApiError.badRequest(Codes.invalidRequest, 'cursor is not a cursor this export returned')
-    const page = await exportPage(c.env.DB, zone, after, intParam(perPage, 'per_page', EXPORT_PAGE, 1, EXPORT_PAGE))
-    return c.body(page.text, 200, page.next ? { ...headers, [NEXT_CURSOR_HEADER]: encodeExportCursor(page.next) } : headers)
+    if (after === null && cursor)
+      throw ApiError.badRequest(Codes.invalidRequest, 'cursor is not a cursor this export returned')
+    const page = await exportPage(
+      c.env.DB,
+      zone,
+      after,
+      intParam(perPage, 'per_page', EXPORT_PAGE, 1, EXPORT_PAGE)
+    )
+    return c.body(
+      page.text,
+      200,
+      page.next ? { ...headers, [NEXT_CURSOR_HEADER]: encodeExportCursor(page.next) } : headers
+    )
   }
   return c.body(exportZoneStream(c.env.DB, zone), 200, headers)
 })

@@ -12,7 +12,8 @@ export const localDevApp = new Hono<AppEnv>()
 
 localDevApp.get('/local_dev', (c) => {
   const token = c.env.DEV_API_TOKEN
-  if (!token) throw ApiError.badRequest(Codes.noRoute, 'No route for that URI: GET /client/v4/local_dev')
+  if (!token)
+    throw ApiError.badRequest(Codes.noRoute, 'No route for that URI: GET /client/v4/local_dev')
   c.header('cache-control', 'no-store')
   return ok(c, { dev_token: token })
 })

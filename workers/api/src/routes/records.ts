@@ -21,11 +21,25 @@ import { eq } from 'drizzle-orm'
 
 export const records = new Hono<AppEnv>()
 
-async function run(c: Context<AppEnv>, zone: ZoneRow, req: BatchRequest, pointers: boolean, startedAt: number): Promise<Applied> {
-  const applied = await applyBatch(c.env.DB, { zoneId: zone.id, zoneName: zone.name, tokenId: c.var.principal.tokenId }, req, pointers)
+async function run(
+  c: Context<AppEnv>,
+  zone: ZoneRow,
+  req: BatchRequest,
+  pointers: boolean,
+  startedAt: number
+): Promise<Applied> {
+  const applied = await applyBatch(
+    c.env.DB,
+    { zoneId: zone.id, zoneName: zone.name, tokenId: c.var.principal.tokenId },
+    req,
+    pointers
+  )
   const t = applied.timings
   const total = performance.now() - startedAt
-  c.header('server-timing', `load;dur=${t.load.toFixed(1)}, plan;dur=${t.plan.toFixed(1)}, write;dur=${t.write.toFixed(1)}, total;dur=${total.toFixed(1)}, attempts;desc="${applied.attempts}"`)
+  c.header(
+    'server-timing',
+    `load;dur=${t.load.toFixed(1)}, plan;dur=${t.plan.toFixed(1)}, write;dur=${t.write.toFixed(1)}, total;dur=${total.toFixed(1)}, attempts;desc="${applied.attempts}"`
+  )
   announceCommit(c, zone.id, applied.seq, applied.plan.changes.length)
   return applied
 }
@@ -37,7 +51,11 @@ function recordId(c: Context<AppEnv>): string {
 }
 
 async function batchLimit(c: Context<AppEnv>, zone: ZoneRow): Promise<number> {
-  const row = await c.var.db.select({ max: accounts.maxBatchChanges }).from(accounts).where(eq(accounts.id, zone.accountId)).get()
+  const row = await c.var.db
+    .select({ max: accounts.maxBatchChanges })
+    .from(accounts)
+    .where(eq(accounts.id, zone.accountId))
+    .get()
   return row?.max ?? Number(c.env.MAX_BATCH_CHANGES ?? 3500)
 }
 
@@ -46,11 +64,15 @@ records.get('/', async (c) => {
   const q = parseListQuery((k) => c.req.queries(k) ?? [], zone.id)
   const offset = (q.page - 1) * q.perPage
   if (offset > MAX_OFFSET) {
-    const n = await c.env.DB.prepare(`SELECT count(*) AS n FROM dns_records WHERE ${q.where}`).bind(...q.params).first<number>('n')
+    const n = await c.env.DB.prepare(`SELECT count(*) AS n FROM dns_records WHERE ${q.where}`)
+      .bind(...q.params)
+      .first<number>('n')
     return okList(c, [], resultInfo(q.page, q.perPage, 0, n ?? 0))
   }
   const [rows, count] = await c.env.DB.batch([
-    c.env.DB.prepare(`SELECT * FROM dns_records WHERE ${q.where} ORDER BY ${q.orderBy} LIMIT ${q.perPage} OFFSET ${offset}`).bind(...q.params),
+    c.env.DB.prepare(
+      `SELECT * FROM dns_records WHERE ${q.where} ORDER BY ${q.orderBy} LIMIT ${q.perPage} OFFSET ${offset}`
+    ).bind(...q.params),
     c.env.DB.prepare(`SELECT count(*) AS n FROM dns_records WHERE ${q.where}`).bind(...q.params),
   ])
   const result = (rows!.results as unknown as RecordRow[]).map((r) => toApi(fromRow(r)))
@@ -61,7 +83,9 @@ records.get('/', async (c) => {
 records.get('/:record_id{[^/]+}', async (c) => {
   const zone = await zoneFor(c, 'dns:read')
   const id = recordId(c)
-  const row = await c.env.DB.prepare('SELECT * FROM dns_records WHERE zone_id = ?1 AND id = ?2').bind(zone.id, id).first<RecordRow>()
+  const row = await c.env.DB.prepare('SELECT * FROM dns_records WHERE zone_id = ?1 AND id = ?2')
+    .bind(zone.id, id)
+    .first<RecordRow>()
   if (!row) throw new ApiError(404, Codes.recordNotFound, 'Record does not exist.')
   return ok(c, toApi(fromRow(row)))
 })
@@ -107,7 +131,10 @@ records.post('/batch', async (c) => {
   const n = countChanges(body)
   const limit = await batchLimit(c, zone)
   if (n > limit) {
-    throw ApiError.badRequest(Codes.batchTooLarge, `This batch has ${n} changes; the limit for this account is ${limit} changes per batch. Split it into several batches.`)
+    throw ApiError.badRequest(
+      Codes.batchTooLarge,
+      `This batch has ${n} changes; the limit for this account is ${limit} changes per batch. Split it into several batches.`
+    )
   }
   const { plan } = await run(c, zone, body, true, startedAt)
   const r = plan.result

@@ -11,6 +11,11 @@ import { ok } from '../http/envelope.ts'
 export const sweepApp = new Hono<AppEnv>()
 
 sweepApp.post('/', async (c) => {
-  if (!c.var.principal.admin) throw new ApiError(403, Codes.unauthenticated, 'Authentication error: only an administrator token can run the propagation sweep')
+  if (!c.var.principal.admin)
+    throw new ApiError(
+      403,
+      Codes.unauthenticated,
+      'Authentication error: only an administrator token can run the propagation sweep'
+    )
   return ok(c, await sweep(c.env))
 })

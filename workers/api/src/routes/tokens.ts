@@ -62,9 +62,17 @@ const ACCOUNT_PREFIX = 'com.cloudflare.api.account.'
 const ZONE_PREFIX = 'com.cloudflare.api.account.zone.'
 
 /** A non-admin may only grant what lies inside its own account: the account itself or its zones. */
-async function requireWithinAccount(c: Context<AppEnv>, accountId: string, policies: Policy[]): Promise<void> {
+async function requireWithinAccount(
+  c: Context<AppEnv>,
+  accountId: string,
+  policies: Policy[]
+): Promise<void> {
   const outside = (what: string) =>
-    new ApiError(403, Codes.unauthenticated, `Authentication error: ${what} is outside account ${accountId}`)
+    new ApiError(
+      403,
+      Codes.unauthenticated,
+      `Authentication error: ${what} is outside account ${accountId}`
+    )
   const zoneIds: string[] = []
   for (const p of policies) {
     for (const [key, value] of Object.entries(p.resources)) {
@@ -80,7 +88,11 @@ async function requireWithinAccount(c: Context<AppEnv>, accountId: string, polic
   }
   for (const id of zoneIds) {
     if (id === '*') throw outside(`${ZONE_PREFIX}*`)
-    const zone = await c.var.db.select({ accountId: zones.accountId }).from(zones).where(eq(zones.id, id)).get()
+    const zone = await c.var.db
+      .select({ accountId: zones.accountId })
+      .from(zones)
+      .where(eq(zones.id, id))
+      .get()
     if (!zone || zone.accountId !== accountId) throw outside(`zone ${id}`)
   }
 }
@@ -91,7 +103,11 @@ tokensApp.get('/verify', (c) => {
 })
 
 tokensApp.get('/permission_groups', (c) =>
-  okList(c, PERMISSION_GROUPS.map((g) => ({ id: g.id, name: g.name, scopes: g.scopes })), resultInfo(1, PERMISSION_GROUPS.length, PERMISSION_GROUPS.length, PERMISSION_GROUPS.length))
+  okList(
+    c,
+    PERMISSION_GROUPS.map((g) => ({ id: g.id, name: g.name, scopes: g.scopes })),
+    resultInfo(1, PERMISSION_GROUPS.length, PERMISSION_GROUPS.length, PERMISSION_GROUPS.length)
+  )
 )
 
 tokensApp.post('/', async (c) => {
@@ -126,8 +142,17 @@ function visible(c: Context<AppEnv>, confined: string | null) {
 
 tokensApp.get('/', async (c) => {
   const confined = requireTokenAdmin(c)
-  const rows = await c.var.db.select().from(apiTokens).where(visible(c, confined)).orderBy(apiTokens.issuedOn).all()
-  return okList(c, rows.map(tokenToApi), resultInfo(1, Math.max(rows.length, 1), rows.length, rows.length))
+  const rows = await c.var.db
+    .select()
+    .from(apiTokens)
+    .where(visible(c, confined))
+    .orderBy(apiTokens.issuedOn)
+    .all()
+  return okList(
+    c,
+    rows.map(tokenToApi),
+    resultInfo(1, Math.max(rows.length, 1), rows.length, rows.length)
+  )
 })
 
 function tokenId(c: Context<AppEnv>): string {
@@ -138,7 +163,11 @@ function tokenId(c: Context<AppEnv>): string {
 
 tokensApp.get('/:token_id{[^/]+}', async (c) => {
   const confined = requireTokenAdmin(c)
-  const row = await c.var.db.select().from(apiTokens).where(and(eq(apiTokens.id, tokenId(c)), visible(c, confined))).get()
+  const row = await c.var.db
+    .select()
+    .from(apiTokens)
+    .where(and(eq(apiTokens.id, tokenId(c)), visible(c, confined)))
+    .get()
   if (!row) throw new ApiError(404, Codes.tokenNotFound, 'Token not found')
   return ok(c, tokenToApi(row))
 })
@@ -146,7 +175,11 @@ tokensApp.get('/:token_id{[^/]+}', async (c) => {
 tokensApp.delete('/:token_id{[^/]+}', async (c) => {
   const confined = requireTokenAdmin(c)
   const id = tokenId(c)
-  const row = await c.var.db.select({ id: apiTokens.id }).from(apiTokens).where(and(eq(apiTokens.id, id), visible(c, confined))).get()
+  const row = await c.var.db
+    .select({ id: apiTokens.id })
+    .from(apiTokens)
+    .where(and(eq(apiTokens.id, id), visible(c, confined)))
+    .get()
   if (!row) throw new ApiError(404, Codes.tokenNotFound, 'Token not found')
   await c.var.db.delete(apiTokens).where(eq(apiTokens.id, id))
   return ok(c, { id })

@@ -6,7 +6,14 @@ import { and, eq, ne, sql } from 'drizzle-orm'
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { allows } from '../auth/permissions.ts'
-import { announceCommit, commitZoneChange, CommitConflict, guardStatement, zoneLogStatement, type GuardContext } from '../commit/zone-change.ts'
+import {
+  announceCommit,
+  commitZoneChange,
+  CommitConflict,
+  guardStatement,
+  zoneLogStatement,
+  type GuardContext,
+} from '../commit/zone-change.ts'
 import { accounts, zones } from '../db/schema.ts'
 import { ApiError, Codes } from '../http/api-error.ts'
 import type { AppEnv } from '../http/app-env.ts'
@@ -26,7 +33,10 @@ const DEFAULT_NAME_SERVERS = 'ns1.edgedns.dev,ns2.edgedns.dev'
 
 /** A comma-separated list from a wrangler var (new zones' proxy addresses, name servers). */
 function listVar(v: string | undefined): string[] {
-  return (v ?? '').split(',').map((s) => s.trim()).filter(Boolean)
+  return (v ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
 }
 
 export const createSchema = z.object({
@@ -56,13 +66,23 @@ export const dnsSettingsSchema = z.object({
     })
     .partial()
     .optional(),
-  proxy_addresses: z.object({ ipv4: z.array(z.ipv4()), ipv6: z.array(z.ipv6()) }).partial().optional(),
+  proxy_addresses: z
+    .object({ ipv4: z.array(z.ipv4()), ipv6: z.array(z.ipv6()) })
+    .partial()
+    .optional(),
   // Settings without a switch here: echoing their fixed value is accepted, changing them is refused.
-  flatten_all_cnames: z.literal(false, 'flatten_all_cnames cannot be turned on here; flatten CNAME records one by one with settings.flatten_cname').optional(),
+  flatten_all_cnames: z
+    .literal(
+      false,
+      'flatten_all_cnames cannot be turned on here; flatten CNAME records one by one with settings.flatten_cname'
+    )
+    .optional(),
   foundation_dns: z.literal(false, 'foundation_dns cannot be turned on here').optional(),
   multi_provider: z.literal(false, 'multi_provider cannot be turned on here').optional(),
   secondary_overrides: z.literal(false, 'secondary_overrides cannot be turned on here').optional(),
-  internal_dns: z.strictObject({}, 'internal_dns cannot be set here: zones are not internal zones').optional(),
+  internal_dns: z
+    .strictObject({}, 'internal_dns cannot be set here: zones are not internal zones')
+    .optional(),
 })
 
 zonesApp.get('/', async (c) => {
@@ -73,18 +93,28 @@ zonesApp.get('/', async (c) => {
   const n = q.params.length
   const [count, rows] = await c.env.DB.batch([
     c.env.DB.prepare(`SELECT count(*) AS n ${from} WHERE ${q.where}`).bind(...q.params),
-    c.env.DB.prepare(`SELECT z.id ${from} WHERE ${q.where} ORDER BY ${q.orderBy} LIMIT ?${n + 1} OFFSET ?${n + 2}`).bind(
-      ...q.params,
-      perPage,
-      Math.min((page - 1) * perPage, MAX_OFFSET)
-    ),
+    c.env.DB.prepare(
+      `SELECT z.id ${from} WHERE ${q.where} ORDER BY ${q.orderBy} LIMIT ?${n + 1} OFFSET ?${n + 2}`
+    ).bind(...q.params, perPage, Math.min((page - 1) * perPage, MAX_OFFSET)),
   ])
   const total = (count!.results[0] as { n: number }).n
   const ids = (rows!.results as { id: string }[]).map((r) => r.id)
-  const full = ids.length === 0 ? [] : await c.var.db.select({ zone: zones, accountName: accounts.name }).from(zones).innerJoin(accounts, eq(accounts.id, zones.accountId)).where(sql`${zones.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`).all()
+  const full =
+    ids.length === 0
+      ? []
+      : await c.var.db
+          .select({ zone: zones, accountName: accounts.name })
+          .from(zones)
+          .innerJoin(accounts, eq(accounts.id, zones.accountId))
+          .where(sql`${zones.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`)
+          .all()
   const byId = new Map(full.map((r) => [r.zone.id, r]))
   const slice = ids.map((id) => byId.get(id)).filter((r) => r !== undefined)
-  return okList(c, slice.map((r) => zoneToApi(r.zone, r.accountName)), resultInfo(page, perPage, slice.length, total))
+  return okList(
+    c,
+    slice.map((r) => zoneToApi(r.zone, r.accountName)),
+    resultInfo(page, perPage, slice.length, total)
+  )
 })
 
 zonesApp.post('/', async (c) => {
@@ -98,7 +128,12 @@ zonesApp.post('/', async (c) => {
   }
   const account = await c.var.db.select().from(accounts).where(eq(accounts.id, accountId)).get()
   if (!account) throw new ApiError(404, Codes.accountNotFound, `Account ${accountId} not found`)
-  if (!allows(principal, 'zone:edit', { accountId })) throw new ApiError(403, Codes.unauthenticated, 'Authentication error: this token cannot create zones in that account')
+  if (!allows(principal, 'zone:edit', { accountId }))
+    throw new ApiError(
+      403,
+      Codes.unauthenticated,
+      'Authentication error: this token cannot create zones in that account'
+    )
   let name: string
   try {
     name = normalizeZoneName(body.name)
@@ -106,7 +141,11 @@ zonesApp.post('/', async (c) => {
     throw ApiError.badRequest(Codes.invalidZoneName, (e as Error).message)
   }
   // Conflicts name only what the caller sent: never another account's zone name or id.
-  const existing = await c.var.db.select({ id: zones.id }).from(zones).where(and(eq(zones.name, name), ne(zones.status, 'deleted'))).get()
+  const existing = await c.var.db
+    .select({ id: zones.id })
+    .from(zones)
+    .where(and(eq(zones.name, name), ne(zones.status, 'deleted')))
+    .get()
   if (existing) throw ApiError.badRequest(Codes.zoneExists, `${name} already exists`)
   const overlap = await overlappingZoneOfOtherAccount(c.env.DB, name, accountId)
   if (overlap) {
@@ -116,20 +155,47 @@ zonesApp.post('/', async (c) => {
     )
   }
   const now = nowIso()
-  const ns = (c.env.NAME_SERVERS ?? DEFAULT_NAME_SERVERS).split(',').map((s: string) => s.trim()).filter(Boolean)
+  const ns = (c.env.NAME_SERVERS ?? DEFAULT_NAME_SERVERS)
+    .split(',')
+    .map((s: string) => s.trim())
+    .filter(Boolean)
   const row: ZoneRow = {
-    id: newId(), accountId, name, nameRev: reverseName(name), status: 'active', type: body.type, paused: false, dnssec: null,
-    nameServers: JSON.stringify(ns), vanityNameServers: '[]',
-    soaMname: ns[0]!, soaRname: `dns.${ns[0]!.split('.').slice(1).join('.') || ns[0]!}`,
-    soaRefresh: 10000, soaRetry: 2400, soaExpire: 604800, soaMinimum: 1800, soaTtl: 3600, nsTtl: 86400,
-    proxyIpv4: JSON.stringify(listVar(c.env.PROXY_IPV4)), proxyIpv6: JSON.stringify(listVar(c.env.PROXY_IPV6)), serial: Math.floor(Date.now() / 1000), version: 0, changeSeq: 1,
-    createdOn: now, modifiedOn: now, activatedOn: now,
+    id: newId(),
+    accountId,
+    name,
+    nameRev: reverseName(name),
+    status: 'active',
+    type: body.type,
+    paused: false,
+    dnssec: null,
+    nameServers: JSON.stringify(ns),
+    vanityNameServers: '[]',
+    soaMname: ns[0]!,
+    soaRname: `dns.${ns[0]!.split('.').slice(1).join('.') || ns[0]!}`,
+    soaRefresh: 10000,
+    soaRetry: 2400,
+    soaExpire: 604800,
+    soaMinimum: 1800,
+    soaTtl: 3600,
+    nsTtl: 86400,
+    proxyIpv4: JSON.stringify(listVar(c.env.PROXY_IPV4)),
+    proxyIpv6: JSON.stringify(listVar(c.env.PROXY_IPV6)),
+    serial: Math.floor(Date.now() / 1000),
+    version: 0,
+    changeSeq: 1,
+    createdOn: now,
+    modifiedOn: now,
+    activatedOn: now,
   }
   const insert = c.var.db.insert(zones).values(row).toSQL()
   try {
-    await commitZoneChange(c.env.DB, [c.env.DB.prepare(insert.sql).bind(...insert.params), zoneLogStatement(c.env.DB, row.id, 1, 'zone', now)])
+    await commitZoneChange(c.env.DB, [
+      c.env.DB.prepare(insert.sql).bind(...insert.params),
+      zoneLogStatement(c.env.DB, row.id, 1, 'zone', now),
+    ])
   } catch (e) {
-    if (e instanceof CommitConflict && e.reason === 'zone-name-taken') throw ApiError.badRequest(Codes.zoneExists, `${name} already exists`)
+    if (e instanceof CommitConflict && e.reason === 'zone-name-taken')
+      throw ApiError.badRequest(Codes.zoneExists, `${name} already exists`)
     throw e
   }
   announceCommit(c, row.id, 1, 1)
@@ -142,7 +208,11 @@ zonesApp.post('/', async (c) => {
  * Enclosing zones are exact lookups of the name's parents; enclosed ones a range of reversed
  * names (`rev.` < name_rev < `rev/`, as '/' sorts right after '.'): no LIKE pattern, any length.
  */
-async function overlappingZoneOfOtherAccount(db: D1Database, name: string, accountId: string): Promise<string | null> {
+async function overlappingZoneOfOtherAccount(
+  db: D1Database,
+  name: string,
+  accountId: string
+): Promise<string | null> {
   const labels = name.split('.')
   const parents = labels.slice(1).map((_, i) => labels.slice(i + 1).join('.'))
   const rev = reverseName(name)
@@ -160,10 +230,15 @@ async function overlappingZoneOfOtherAccount(db: D1Database, name: string, accou
 
 /** The guard of a zone-level change planned against `zone` as it was read. */
 function zoneGuard(zone: ZoneRow, now: string): GuardContext {
-  return { zoneId: zone.id, guard: { version: zone.version, changeSeq: zone.changeSeq, serial: zone.serial }, now }
+  return {
+    zoneId: zone.id,
+    guard: { version: zone.version, changeSeq: zone.changeSeq, serial: zone.serial },
+    now,
+  }
 }
 
-const isZoneChanged = (e: unknown): boolean => e instanceof CommitConflict && e.reason === 'zone-changed'
+const isZoneChanged = (e: unknown): boolean =>
+  e instanceof CommitConflict && e.reason === 'zone-changed'
 
 zonesApp.get('/:zone_id{[^/]+}', async (c) => {
   const zone = await zoneFor(c, 'zone:read').catch(async (e) => {
@@ -175,9 +250,17 @@ zonesApp.get('/:zone_id{[^/]+}', async (c) => {
 })
 
 /** Applies a zone settings change under the version guard, logging it for the builder (apex/meta rebuild). */
-async function updateZone(c: Parameters<typeof zoneFor>[0], zone: ZoneRow, set: Partial<ZoneRow>): Promise<ZoneRow> {
+async function updateZone(
+  c: Parameters<typeof zoneFor>[0],
+  zone: ZoneRow,
+  set: Partial<ZoneRow>
+): Promise<ZoneRow> {
   const now = nowIso()
-  const update = c.var.db.update(zones).set(set).where(and(eq(zones.id, zone.id))).toSQL()
+  const update = c.var.db
+    .update(zones)
+    .set(set)
+    .where(and(eq(zones.id, zone.id)))
+    .toSQL()
   try {
     await commitZoneChange(c.env.DB, [
       guardStatement(c.env.DB, zoneGuard(zone, now), 1),
@@ -186,7 +269,11 @@ async function updateZone(c: Parameters<typeof zoneFor>[0], zone: ZoneRow, set: 
     ])
   } catch (e) {
     if (isZoneChanged(e)) {
-      throw new ApiError(409, Codes.conflictRetry, 'The zone changed while this update was applied; nothing was changed. Retry the request.')
+      throw new ApiError(
+        409,
+        Codes.conflictRetry,
+        'The zone changed while this update was applied; nothing was changed. Retry the request.'
+      )
     }
     throw e
   }
@@ -200,7 +287,10 @@ zonesApp.patch('/:zone_id{[^/]+}', async (c) => {
   const set: Partial<ZoneRow> = {}
   if (body.paused !== undefined) set.paused = body.paused
   if (body.type !== undefined) set.type = body.type
-  if (body.vanity_name_servers !== undefined) set.vanityNameServers = JSON.stringify(body.vanity_name_servers.map((n) => normalizeHostname(n)))
+  if (body.vanity_name_servers !== undefined)
+    set.vanityNameServers = JSON.stringify(
+      body.vanity_name_servers.map((n) => normalizeHostname(n))
+    )
   const updated = Object.keys(set).length === 0 ? zone : await updateZone(c, zone, set)
   return ok(c, zoneToApi(updated, await accountName(c.var.db, zone.accountId)))
 })
@@ -215,18 +305,31 @@ zonesApp.delete('/:zone_id{[^/]+}', async (c) => {
     await commitZoneChange(c.env.DB, [
       guardStatement(c.env.DB, zoneGuard(zone, now), 1),
       zoneLogStatement(c.env.DB, zone.id, zone.changeSeq + 1, 'zone_delete', now),
-      c.env.DB.prepare("UPDATE zones SET status = 'deleted', modified_on = ?2 WHERE id = ?1").bind(zone.id, now),
+      c.env.DB.prepare("UPDATE zones SET status = 'deleted', modified_on = ?2 WHERE id = ?1").bind(
+        zone.id,
+        now
+      ),
     ])
   } catch (e) {
     // Another write (or delete) committed between our read and this batch: nothing changed here.
     if (!isZoneChanged(e)) throw e
-    const still = await c.var.db.select({ id: zones.id }).from(zones).where(and(eq(zones.id, zone.id), ne(zones.status, 'deleted'))).get()
+    const still = await c.var.db
+      .select({ id: zones.id })
+      .from(zones)
+      .where(and(eq(zones.id, zone.id), ne(zones.status, 'deleted')))
+      .get()
     if (!still) throw new ApiError(404, Codes.zoneNotFound, `Zone ${zone.id} not found`)
-    throw new ApiError(409, Codes.conflictRetry, 'The zone changed while it was being deleted; nothing was changed. Retry the request.')
+    throw new ApiError(
+      409,
+      Codes.conflictRetry,
+      'The zone changed while it was being deleted; nothing was changed. Retry the request.'
+    )
   }
   announceCommit(c, zone.id, zone.changeSeq + 1, 1)
   c.executionCtx.waitUntil(
-    purgeDeletedZone(c.env.DB, zone.id).catch((e: unknown) => console.warn('zone record purge interrupted; the sweep continues it', zone.id, e))
+    purgeDeletedZone(c.env.DB, zone.id).catch((e: unknown) =>
+      console.warn('zone record purge interrupted; the sweep continues it', zone.id, e)
+    )
   )
   return ok(c, { id: zone.id })
 })
@@ -249,8 +352,10 @@ zonesApp.patch('/:zone_id{[^/]+}/dns_settings', async (c) => {
   if (soa.expire !== undefined) set.soaExpire = soa.expire
   if (soa.min_ttl !== undefined) set.soaMinimum = soa.min_ttl
   if (soa.ttl !== undefined) set.soaTtl = soa.ttl
-  if (body.proxy_addresses?.ipv4 !== undefined) set.proxyIpv4 = JSON.stringify(body.proxy_addresses.ipv4)
-  if (body.proxy_addresses?.ipv6 !== undefined) set.proxyIpv6 = JSON.stringify(body.proxy_addresses.ipv6)
+  if (body.proxy_addresses?.ipv4 !== undefined)
+    set.proxyIpv4 = JSON.stringify(body.proxy_addresses.ipv4)
+  if (body.proxy_addresses?.ipv6 !== undefined)
+    set.proxyIpv6 = JSON.stringify(body.proxy_addresses.ipv6)
   const updated = Object.keys(set).length === 0 ? zone : await updateZone(c, zone, set)
   return ok(c, dnsSettingsToApi(updated))
 })

@@ -55,7 +55,11 @@ export function recordKey(r: Pick<DnsRecord, 'name' | 'type' | 'content' | 'prio
 
 export function atLine(line: number, e: unknown): unknown {
   if (e instanceof RecordError) return new ApiError(400, e.code, `line ${line}: ${e.message}`)
-  if (e instanceof ApiError) return new ApiError(e.status, e.code, `line ${line}: ${e.message}`, { ...e.extra, pointer: undefined })
+  if (e instanceof ApiError)
+    return new ApiError(e.status, e.code, `line ${line}: ${e.message}`, {
+      ...e.extra,
+      pointer: undefined,
+    })
   return e
 }
 
@@ -73,7 +77,12 @@ function unsupported(message: string): ApiError {
   return ApiError.badRequest(ImportCodes.unsupported, message)
 }
 
-function toItem(entry: ZoneEntry, zone: ImportZone, formProxied: boolean, ctx: BuildContext): DnsRecord | 'skip' {
+function toItem(
+  entry: ZoneEntry,
+  zone: ImportZone,
+  formProxied: boolean,
+  ctx: BuildContext
+): DnsRecord | 'skip' {
   if (!inZone(entry.name, zone.name)) {
     throw unsupported(`${entry.name} is outside the zone ${zone.name}`)
   }
@@ -97,12 +106,18 @@ function toItem(entry: ZoneEntry, zone: ImportZone, formProxied: boolean, ctx: B
     settings: cf.flattenCname === undefined ? undefined : { flatten_cname: cf.flattenCname },
   }
   const rec = buildRecord(fields, ctx, PLACEHOLDER_ID)
-  if (type === 'NS' && rec.name === zone.name && zone.nameServers.includes(rec.content)) return 'skip'
+  if (type === 'NS' && rec.name === zone.name && zone.nameServers.includes(rec.content))
+    return 'skip'
   return rec
 }
 
 /** Validates every entry (errors name the line) and drops the skipped ones. */
-export function mapEntries(entries: ZoneEntry[], zone: ImportZone, formProxied: boolean, ctx: BuildContext): MappedImport {
+export function mapEntries(
+  entries: ZoneEntry[],
+  zone: ImportZone,
+  formProxied: boolean,
+  ctx: BuildContext
+): MappedImport {
   const items: ImportItem[] = []
   const skipped: MappedImport['skipped'] = []
   const seen = new Set<string>()
@@ -114,7 +129,10 @@ export function mapEntries(entries: ZoneEntry[], zone: ImportZone, formProxied: 
       throw atLine(entry.line, e)
     }
     if (rec === 'skip') {
-      skipped.push({ line: entry.line, reason: `${entry.type.toUpperCase()} ${entry.name} is managed by the zone` })
+      skipped.push({
+        line: entry.line,
+        reason: `${entry.type.toUpperCase()} ${entry.name} is managed by the zone`,
+      })
       continue
     }
     const key = recordKey(rec)
@@ -129,7 +147,14 @@ export function mapEntries(entries: ZoneEntry[], zone: ImportZone, formProxied: 
 }
 
 function canonicalFields(r: DnsRecord): RecordFieldsInput {
-  const f: RecordFieldsInput = { type: r.type, name: r.name, ttl: r.ttl, proxied: r.proxied, comment: r.comment, tags: r.tags }
+  const f: RecordFieldsInput = {
+    type: r.type,
+    name: r.name,
+    ttl: r.ttl,
+    proxied: r.proxied,
+    comment: r.comment,
+    tags: r.tags,
+  }
   if (r.data === null) f.content = r.content
   else f.data = r.data
   if (r.priority !== null) f.priority = r.priority

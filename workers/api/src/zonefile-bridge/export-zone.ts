@@ -16,7 +16,15 @@ import { fromRow, type DnsRecord, type RecordRow } from '../records/model.ts'
 import type { ZoneRow } from '../zones/model.ts'
 
 export function soaRecord(z: ZoneRow): SerializeRecord {
-  const rdata = [fqdn(z.soaMname), fqdn(z.soaRname), z.serial, z.soaRefresh, z.soaRetry, z.soaExpire, z.soaMinimum].join(' ')
+  const rdata = [
+    fqdn(z.soaMname),
+    fqdn(z.soaRname),
+    z.serial,
+    z.soaRefresh,
+    z.soaRetry,
+    z.soaExpire,
+    z.soaMinimum,
+  ].join(' ')
   return { name: z.name, ttl: z.soaTtl, type: 'SOA', rdata }
 }
 
@@ -54,8 +62,22 @@ export function exportZone(z: ZoneRow, records: DnsRecord[], now = new Date()): 
 export const EXPORT_PAGE = 10_000
 
 /** Only what a zone-file line needs (ids and timestamps are not exported): less to carry per page. */
-const EXPORT_COLUMNS = 'name, name_rev, type, content, data, priority, ttl, proxied, comment, tags, settings'
-type ExportRow = Pick<RecordRow, 'name' | 'name_rev' | 'type' | 'content' | 'data' | 'priority' | 'ttl' | 'proxied' | 'comment' | 'tags' | 'settings'>
+const EXPORT_COLUMNS =
+  'name, name_rev, type, content, data, priority, ttl, proxied, comment, tags, settings'
+type ExportRow = Pick<
+  RecordRow,
+  | 'name'
+  | 'name_rev'
+  | 'type'
+  | 'content'
+  | 'data'
+  | 'priority'
+  | 'ttl'
+  | 'proxied'
+  | 'comment'
+  | 'tags'
+  | 'settings'
+>
 
 const PAGE_SQL = `SELECT ${EXPORT_COLUMNS} FROM dns_records WHERE zone_id = ?1
     AND (name_rev, type, content, ifnull(priority, -1)) > (?2, ?3, ?4, ?5)
@@ -68,17 +90,28 @@ const FIRST_KEY: ExportKey = ['', '', '', -2]
 
 /** Opaque page cursor of the paged export: the key, as base64url JSON. */
 export function encodeExportCursor(key: ExportKey): string {
-  return btoa(String.fromCharCode(...new TextEncoder().encode(JSON.stringify(key)))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+  return btoa(String.fromCharCode(...new TextEncoder().encode(JSON.stringify(key))))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '')
 }
 
 /** The key a cursor names, or null when it is not one of ours. */
 export function decodeExportCursor(cursor: string): ExportKey | null {
   try {
     const bin = atob(cursor.replace(/-/g, '+').replace(/_/g, '/'))
-    const key = JSON.parse(new TextDecoder().decode(Uint8Array.from(bin, (ch) => ch.charCodeAt(0)))) as unknown
+    const key = JSON.parse(
+      new TextDecoder().decode(Uint8Array.from(bin, (ch) => ch.charCodeAt(0)))
+    ) as unknown
     if (!Array.isArray(key) || key.length !== 4) return null
     const [rev, type, content, priority] = key as unknown[]
-    if (typeof rev !== 'string' || typeof type !== 'string' || typeof content !== 'string' || !Number.isInteger(priority)) return null
+    if (
+      typeof rev !== 'string' ||
+      typeof type !== 'string' ||
+      typeof content !== 'string' ||
+      !Number.isInteger(priority)
+    )
+      return null
     return [rev, type, content, priority as number]
   } catch {
     return null
@@ -86,7 +119,15 @@ export function decodeExportCursor(cursor: string): ExportKey | null {
 }
 
 function exportRecord(r: ExportRow): DnsRecord {
-  return fromRow({ ...r, id: '', zone_id: '', created_on: '', modified_on: '', comment_modified_on: null, tags_modified_on: null })
+  return fromRow({
+    ...r,
+    id: '',
+    zone_id: '',
+    created_on: '',
+    modified_on: '',
+    comment_modified_on: null,
+    tags_modified_on: null,
+  })
 }
 
 /** Lines of a zone-file fragment without the `$ORIGIN`/`$TTL` lines serializeZoneFile starts with. */
@@ -107,28 +148,59 @@ export interface ExportPage {
  * One page of the zone file: up to `limit` records after `after` (null: the first page), read by key
  * on the identity index, so a page costs the same wherever it is in the zone.
  */
-export async function exportPage(db: D1Database, z: ZoneRow, after: ExportKey | null, limit = EXPORT_PAGE, now = new Date()): Promise<ExportPage> {
+export async function exportPage(
+  db: D1Database,
+  z: ZoneRow,
+  after: ExportKey | null,
+  limit = EXPORT_PAGE,
+  now = new Date()
+): Promise<ExportPage> {
   // One row beyond the page tells whether another page follows.
-  const { results } = await db.prepare(PAGE_SQL).bind(z.id, ...(after ?? FIRST_KEY), limit + 1).all<ExportRow>()
+  const { results } = await db
+    .prepare(PAGE_SQL)
+    .bind(z.id, ...(after ?? FIRST_KEY), limit + 1)
+    .all<ExportRow>()
   const rows = results.slice(0, limit)
   const servers = JSON.parse(z.nameServers) as string[]
   const own = (r: DnsRecord) => r.type === 'NS' && r.name === z.name && servers.includes(r.content)
-  const lines = rows.map(exportRecord).filter((r) => !own(r)).map(recordLine)
+  const lines = rows
+    .map(exportRecord)
+    .filter((r) => !own(r))
+    .map(recordLine)
   const text =
     after === null
       ? serializeZoneFile({
           origin: z.name,
           header: `Zone ${z.name} exported ${now.toISOString()} by edgedns; serial ${z.serial}`,
           soa: soaRecord(z),
-          records: [...servers.map((host) => ({ name: z.name, ttl: z.nsTtl, type: 'NS', rdata: fqdn(host) })), ...lines],
+          records: [
+            ...servers.map((host) => ({
+              name: z.name,
+              ttl: z.nsTtl,
+              type: 'NS',
+              rdata: fqdn(host),
+            })),
+            ...lines,
+          ],
         })
       : bodyLines(z.name, lines)
   const last = rows[rows.length - 1]
-  return { text, next: results.length <= limit || !last ? null : [last.name_rev, last.type, last.content, last.priority ?? -1] }
+  return {
+    text,
+    next:
+      results.length <= limit || !last
+        ? null
+        : [last.name_rev, last.type, last.content, last.priority ?? -1],
+  }
 }
 
 /** The whole zone file, one page at a time: never more than a page of records in memory. */
-export function exportZoneStream(db: D1Database, z: ZoneRow, pageSize = EXPORT_PAGE, now = new Date()): ReadableStream<Uint8Array> {
+export function exportZoneStream(
+  db: D1Database,
+  z: ZoneRow,
+  pageSize = EXPORT_PAGE,
+  now = new Date()
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder()
   let after: ExportKey | null = null
   return new ReadableStream<Uint8Array>({

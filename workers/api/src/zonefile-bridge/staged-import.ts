@@ -22,7 +22,14 @@ import { loadForBatch } from '../batch/load.ts'
 import { planBatch } from '../batch/plan.ts'
 import type { BatchRequest } from '../batch/request.ts'
 import { MAX_CHUNK_CHARS } from '../batch/json-chunks.ts'
-import { CommitConflict, commitZoneChange, guardStatement, stagedCreatesLogStatement, STAGED_RANGE, type ZoneGuard } from '../commit/zone-change.ts'
+import {
+  CommitConflict,
+  commitZoneChange,
+  guardStatement,
+  stagedCreatesLogStatement,
+  STAGED_RANGE,
+  type ZoneGuard,
+} from '../commit/zone-change.ts'
 import { RECORD_COLUMNS, toRowValues } from '../records/model.ts'
 
 /** Rows per staging, commit and discard statement. */
@@ -89,7 +96,14 @@ function rowPieces(rows: unknown[][], from: number, to: number): { first: number
   return pieces
 }
 
-async function stage(db: D1Database, importId: string, zoneId: string, now: string, rows: unknown[][], opts: StagedImportOptions): Promise<void> {
+async function stage(
+  db: D1Database,
+  importId: string,
+  zoneId: string,
+  now: string,
+  rows: unknown[][],
+  opts: StagedImportOptions
+): Promise<void> {
   const size = opts.rowsPerStatement ?? ROWS_PER_STATEMENT
   let chunk = 0
   for (let lo = 0; lo < rows.length; lo += size) {
@@ -101,59 +115,110 @@ async function stage(db: D1Database, importId: string, zoneId: string, now: stri
   }
 }
 
-function commitStatements(db: D1Database, importId: string, count: number, size: number, ctx: { target: ImportTarget; guard: ZoneGuard; now: string }): D1PreparedStatement[] {
+function commitStatements(
+  db: D1Database,
+  importId: string,
+  count: number,
+  size: number,
+  ctx: { target: ImportTarget; guard: ZoneGuard; now: string }
+): D1PreparedStatement[] {
   const { target, guard, now } = ctx
   const stmts = [guardStatement(db, { zoneId: target.zoneId, guard, now }, count)]
   for (const [lo, hi] of ranges(count, size)) {
-    stmts.push(stagedCreatesLogStatement(db, { importId, lo, hi, zoneId: target.zoneId, changeSeq: guard.changeSeq, tokenId: target.tokenId, now }))
+    stmts.push(
+      stagedCreatesLogStatement(db, {
+        importId,
+        lo,
+        hi,
+        zoneId: target.zoneId,
+        changeSeq: guard.changeSeq,
+        tokenId: target.tokenId,
+        now,
+      })
+    )
   }
-  for (const [lo, hi] of ranges(count, size)) stmts.push(db.prepare(COMMIT_RECORDS).bind(importId, lo, hi, target.zoneId))
+  for (const [lo, hi] of ranges(count, size))
+    stmts.push(db.prepare(COMMIT_RECORDS).bind(importId, lo, hi, target.zoneId))
   return stmts
 }
 
 /** Deletes an import's staged rows, a bounded range per statement. */
-async function discard(db: D1Database, importId: string, count: number, size: number): Promise<void> {
-  const stmts = ranges(count, size).map(([lo, hi]) => db.prepare(DISCARD_RANGE).bind(importId, lo, hi))
+async function discard(
+  db: D1Database,
+  importId: string,
+  count: number,
+  size: number
+): Promise<void> {
+  const stmts = ranges(count, size).map(([lo, hi]) =>
+    db.prepare(DISCARD_RANGE).bind(importId, lo, hi)
+  )
   for (const stmt of stmts) await stmt.run()
 }
 
 /** Imports `posts` (new records only) into the zone, all or nothing. */
-export async function importRecords(db: D1Database, target: ImportTarget, posts: BatchRequest['posts'], opts: StagedImportOptions = {}): Promise<ImportOutcome> {
+export async function importRecords(
+  db: D1Database,
+  target: ImportTarget,
+  posts: BatchRequest['posts'],
+  opts: StagedImportOptions = {}
+): Promise<ImportOutcome> {
   const size = opts.rowsPerStatement ?? ROWS_PER_STATEMENT
   const req: BatchRequest = { posts }
   for (let attempt = 1; ; attempt++) {
     const loaded = await loadForBatch(db, target.zoneId, target.zoneName, req)
     if (!loaded) throw new ApiError(404, Codes.zoneNotFound, 'Zone not found')
     const now = nowIso()
-    const plan = planBatch(req, loaded.records, { zoneId: target.zoneId, zoneName: target.zoneName, now, newId: recordIdGenerator(), pointers: true })
+    const plan = planBatch(req, loaded.records, {
+      zoneId: target.zoneId,
+      zoneName: target.zoneName,
+      now,
+      newId: recordIdGenerator(),
+      pointers: true,
+    })
     const rows = plan.changes.map((c) => toRowValues(c.after!))
     if (rows.length === 0) return { seq: loaded.guard.changeSeq, created: 0, attempts: attempt }
     const importId = crypto.randomUUID()
     try {
       await stage(db, importId, target.zoneId, now, rows, opts)
-      await commitZoneChange(db, commitStatements(db, importId, rows.length, size, { target, guard: loaded.guard, now }))
+      await commitZoneChange(
+        db,
+        commitStatements(db, importId, rows.length, size, { target, guard: loaded.guard, now })
+      )
       return { seq: loaded.guard.changeSeq + rows.length, created: rows.length, attempts: attempt }
     } catch (e) {
       if (!(e instanceof CommitConflict)) throw e
       if (e.reason === 'zone-changed') {
         if (attempt < MAX_IMPORT_ATTEMPTS) continue
-        throw new ApiError(409, Codes.conflictRetry, `The zone changed ${MAX_IMPORT_ATTEMPTS} times while this import was being applied; nothing was changed. Retry the request.`)
+        throw new ApiError(
+          409,
+          Codes.conflictRetry,
+          `The zone changed ${MAX_IMPORT_ATTEMPTS} times while this import was being applied; nothing was changed. Retry the request.`
+        )
       }
-      if (e.reason === 'identical-record') throw ApiError.badRequest(81058, 'An identical record already exists.')
+      if (e.reason === 'identical-record')
+        throw ApiError.badRequest(81058, 'An identical record already exists.')
       if (e.reason === 'zone-missing') throw new ApiError(404, Codes.zoneNotFound, 'Zone not found')
       throw e
     } finally {
       // Runs before a retry too. A failure here leaves invisible rows for the cron to remove.
-      await discard(db, importId, rows.length, size).catch((e: unknown) => console.warn('import: staged rows left for the cron', importId, e))
+      await discard(db, importId, rows.length, size).catch((e: unknown) =>
+        console.warn('import: staged rows left for the cron', importId, e)
+      )
     }
   }
 }
 
 /** Cron: removes staged rows of imports whose worker died (at most `limit` rows per call). */
-export async function discardAbandonedImports(db: D1Database, now = Date.now(), limit = ROWS_PER_STATEMENT): Promise<number> {
+export async function discardAbandonedImports(
+  db: D1Database,
+  now = Date.now(),
+  limit = ROWS_PER_STATEMENT
+): Promise<number> {
   const before = new Date(now - ABANDONED_AFTER_MS).toISOString()
   const res = await db
-    .prepare('DELETE FROM import_staging WHERE rowid IN (SELECT rowid FROM import_staging WHERE created_on < ?1 LIMIT ?2)')
+    .prepare(
+      'DELETE FROM import_staging WHERE rowid IN (SELECT rowid FROM import_staging WHERE created_on < ?1 LIMIT ?2)'
+    )
     .bind(before, limit)
     .run()
   return res.meta.changes ?? 0

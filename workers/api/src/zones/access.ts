@@ -14,18 +14,33 @@ import type { ZoneRow } from './model.ts'
 export async function zoneFor(c: Context<AppEnv>, perm: Permission): Promise<ZoneRow> {
   const id = c.req.param('zone_id') ?? ''
   if (!isId(id)) {
-    throw ApiError.badRequest(Codes.zoneNotFound, `Could not route to ${new URL(c.req.url).pathname}, perhaps your object identifier is invalid?`)
+    throw ApiError.badRequest(
+      Codes.zoneNotFound,
+      `Could not route to ${new URL(c.req.url).pathname}, perhaps your object identifier is invalid?`
+    )
   }
-  const zone = await c.var.db.select().from(zones).where(and(eq(zones.id, id), ne(zones.status, 'deleted'))).get()
+  const zone = await c.var.db
+    .select()
+    .from(zones)
+    .where(and(eq(zones.id, id), ne(zones.status, 'deleted')))
+    .get()
   if (!zone) throw new ApiError(404, Codes.zoneNotFound, `Zone ${id} not found`)
   if (!allows(c.var.principal, perm, { accountId: zone.accountId, zoneId: zone.id })) {
     // Names neither the zone nor its account: the token may not see either.
-    throw new ApiError(403, Codes.unauthenticated, `Authentication error: this token lacks ${perm} on that zone`)
+    throw new ApiError(
+      403,
+      Codes.unauthenticated,
+      `Authentication error: this token lacks ${perm} on that zone`
+    )
   }
   return zone
 }
 
 export async function accountName(db: Db, accountId: string): Promise<string> {
-  const row = await db.select({ name: accounts.name }).from(accounts).where(eq(accounts.id, accountId)).get()
+  const row = await db
+    .select({ name: accounts.name })
+    .from(accounts)
+    .where(eq(accounts.id, accountId))
+    .get()
   return row?.name ?? ''
 }

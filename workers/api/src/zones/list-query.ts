@@ -38,7 +38,10 @@ function visibility(p: Principal, params: unknown[]): string {
 
 function nameFilter(raw: string, params: unknown[]): string {
   const m = /^([a-z_]+):(.*)$/.exec(raw)
-  const opRaw = m && NAME_OPS.includes(m[1]!.replace('_case_sensitive', '') as (typeof NAME_OPS)[number]) ? m[1]! : 'equal'
+  const opRaw =
+    m && NAME_OPS.includes(m[1]!.replace('_case_sensitive', '') as (typeof NAME_OPS)[number])
+      ? m[1]!
+      : 'equal'
   const value = (m && opRaw === m[1] ? m[2]! : raw).toLowerCase().replace(/\.$/, '')
   params.push(value)
   const v = `?${params.length}`
@@ -62,17 +65,28 @@ export function zoneListQuery(p: Principal, q: (key: string) => string | undefin
   const order = q('order') ?? 'name'
   const column = ORDER_COLUMNS[order]
   if (column === undefined) {
-    throw ApiError.badRequest(Codes.invalidRequest, `order must be one of name, status, account.id, account.name; got ${JSON.stringify(order)}`)
+    throw ApiError.badRequest(
+      Codes.invalidRequest,
+      `order must be one of name, status, account.id, account.name; got ${JSON.stringify(order)}`
+    )
   }
   const direction = q('direction') === 'desc' ? 'DESC' : 'ASC'
   const name = q('name')
   if (name !== undefined && name !== '') where.push(nameFilter(name, params))
-  for (const [key, col] of [['status', 'z.status'], ['account.id', 'z.account_id'], ['account.name', 'a.name']] as const) {
+  for (const [key, col] of [
+    ['status', 'z.status'],
+    ['account.id', 'z.account_id'],
+    ['account.name', 'a.name'],
+  ] as const) {
     const v = q(key)
     if (v !== undefined) {
       params.push(v)
       where.push(`${col} = ?${params.length}`)
     }
   }
-  return { where: where.join(' AND '), orderBy: `${column} ${direction}, z.name ${direction}`, params }
+  return {
+    where: where.join(' AND '),
+    orderBy: `${column} ${direction}, z.name ${direction}`,
+    params,
+  }
 }

@@ -21,11 +21,28 @@ export function zoneToApi(z: ZoneRow, accountName: string): Record<string, unkno
     created_on: z.createdOn,
     modified_on: z.modifiedOn,
     activated_on: z.activatedOn,
-    meta: { step: 4, custom_certificate_quota: 0, page_rule_quota: 0, phishing_detected: false, dns_only: true },
+    meta: {
+      step: 4,
+      custom_certificate_quota: 0,
+      page_rule_quota: 0,
+      phishing_detected: false,
+      dns_only: true,
+    },
     owner: { id: null, type: 'account', name: accountName },
     account: { id: z.accountId, name: accountName },
     permissions: [],
-    plan: { id: '0feeeeeeeeeeeeeeeeeeeeeeeeeeeeee', name: 'Edge DNS', price: 0, currency: 'USD', frequency: '', is_subscribed: true, can_subscribe: false, legacy_id: 'free', legacy_discount: false, externally_managed: false },
+    plan: {
+      id: '0feeeeeeeeeeeeeeeeeeeeeeeeeeeeee',
+      name: 'Edge DNS',
+      price: 0,
+      currency: 'USD',
+      frequency: '',
+      is_subscribed: true,
+      can_subscribe: false,
+      legacy_id: 'free',
+      legacy_discount: false,
+      externally_managed: false,
+    },
   }
 }
 
@@ -57,6 +74,9 @@ export function dnsSettingsToApi(z: ZoneRow): Record<string, unknown> {
     },
     zone_mode: 'dns_only',
     nameservers: { type: 'custom.zone' },
-    proxy_addresses: { ipv4: JSON.parse(z.proxyIpv4) as string[], ipv6: JSON.parse(z.proxyIpv6) as string[] },
+    proxy_addresses: {
+      ipv4: JSON.parse(z.proxyIpv4) as string[],
+      ipv6: JSON.parse(z.proxyIpv6) as string[],
+    },
   }
 }

@@ -19,19 +19,34 @@ export interface PurgeProgress {
 }
 
 /** Deletes up to `maxStatements` chunks of a deleted zone's records, then the zone row when empty. */
-export async function purgeDeletedZone(db: D1Database, zoneId: string, maxStatements = 20, chunk = PURGE_CHUNK): Promise<PurgeProgress> {
+export async function purgeDeletedZone(
+  db: D1Database,
+  zoneId: string,
+  maxStatements = 20,
+  chunk = PURGE_CHUNK
+): Promise<PurgeProgress> {
   const progress: PurgeProgress = { deleted: 0, statements: 0, done: false }
-  const zone = await db.prepare("SELECT 1 AS x FROM zones WHERE id = ?1 AND status = 'deleted'").bind(zoneId).first()
+  const zone = await db
+    .prepare("SELECT 1 AS x FROM zones WHERE id = ?1 AND status = 'deleted'")
+    .bind(zoneId)
+    .first()
   if (!zone) return progress
   while (progress.statements < maxStatements) {
     const r = await db
-      .prepare('DELETE FROM dns_records WHERE rowid IN (SELECT rowid FROM dns_records WHERE zone_id = ?1 LIMIT ?2)')
+      .prepare(
+        'DELETE FROM dns_records WHERE rowid IN (SELECT rowid FROM dns_records WHERE zone_id = ?1 LIMIT ?2)'
+      )
       .bind(zoneId, chunk)
       .run()
     progress.statements++
     progress.deleted += r.meta.changes
     if (r.meta.changes < chunk) {
-      await db.prepare("DELETE FROM zones WHERE id = ?1 AND status = 'deleted' AND NOT EXISTS (SELECT 1 FROM dns_records WHERE zone_id = ?1)").bind(zoneId).run()
+      await db
+        .prepare(
+          "DELETE FROM zones WHERE id = ?1 AND status = 'deleted' AND NOT EXISTS (SELECT 1 FROM dns_records WHERE zone_id = ?1)"
+        )
+        .bind(zoneId)
+        .run()
       progress.done = true
       break
     }
@@ -40,7 +55,10 @@ export async function purgeDeletedZone(db: D1Database, zoneId: string, maxStatem
 }
 
 /** Continues the purge of deleted zones, oldest first, until `maxStatements` are spent (cron sweep). */
-export async function purgeDeletedZones(db: D1Database, maxStatements = 60): Promise<{ zones: number; deleted: number }> {
+export async function purgeDeletedZones(
+  db: D1Database,
+  maxStatements = 60
+): Promise<{ zones: number; deleted: number }> {
   const { results } = await db
     .prepare("SELECT id FROM zones WHERE status = 'deleted' ORDER BY modified_on LIMIT 10")
     .all<{ id: string }>()

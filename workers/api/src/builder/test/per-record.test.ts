@@ -4,7 +4,7 @@
  */
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { bucketKey, bucketOf } from '../../packages/kv-layout/src/index.ts'
+import { bucketKey, bucketOf } from '@edgedns/kv-layout'
 import {
   api,
   builder,
@@ -155,7 +155,9 @@ describe('per-record builds', () => {
     const b = (await kvMeta(z.name))!.layout!.buckets
     const own = bucketOf(`h1000.group1.${z.name}`, b)
     expect(counts.puts.filter((k) => k.startsWith(`h:${z.name}:`))).toHaveLength(1)
-    expect(counts.puts.filter((k) => !k.startsWith(`h:${z.name}:`))).toEqual([bucketKey(z.name, b, own)])
+    expect(counts.puts.filter((k) => !k.startsWith(`h:${z.name}:`))).toEqual([
+      bucketKey(z.name, b, own),
+    ])
     expect(counts.lists).toBe(0)
     const status = await builder(z.id).status()
     expect(status.lastPass).toMatchObject({ kind: 'per-record', changes: 1, names: 2 })

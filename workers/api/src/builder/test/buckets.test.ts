@@ -5,9 +5,9 @@
 import { runInDurableObject } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { bucketKey, bucketOf, decodeHead, headKey, headSlot } from '../../packages/kv-layout/src/index.ts'
-import { NodeMirror } from '../../workers/api/src/builder/mirror.ts'
-import type { ZoneBuilder } from '../../workers/api/src/builder/zone-builder.ts'
+import { bucketKey, bucketOf, decodeHead, headKey, headSlot } from '@edgedns/kv-layout'
+import { NodeMirror } from '../mirror.ts'
+import type { ZoneBuilder } from '../zone-builder.ts'
 import {
   api,
   builder,
@@ -26,7 +26,11 @@ import {
 } from './helpers.ts'
 
 const posts = (n: number, prefix: string) =>
-  Array.from({ length: n }, (_, i) => ({ type: 'A', name: `${prefix}${i}.sub`, content: '192.0.2.1' }))
+  Array.from({ length: n }, (_, i) => ({
+    type: 'A',
+    name: `${prefix}${i}.sub`,
+    content: '192.0.2.1',
+  }))
 
 describe('layout v2 buckets', () => {
   it('replaying the whole log rebuilds the same buckets: no KV write, still converged', async () => {
@@ -43,12 +47,20 @@ describe('layout v2 buckets', () => {
       state.storage.kv.put('state', { ...s, cursor: 1 })
       void instance
     })
-    await api('POST', `/zones/${z.id}/dns_records`, { type: 'A', name: 'after', content: '192.0.2.7' })
+    await api('POST', `/zones/${z.id}/dns_records`, {
+      type: 'A',
+      name: 'after',
+      content: '192.0.2.7',
+    })
     await settle(z.id)
     const B = (await kvMeta(z.name))!.layout!.buckets
     // Heads announce each replayed pass; no bucket but the new name's is rewritten.
-    expect(counts.puts.filter((k) => k.startsWith('b:'))).toEqual([bucketKey(z.name, B, bucketOf(`after.${z.name}`, B))])
-    expect(counts.puts.filter((k) => !k.startsWith('b:') && !k.startsWith(`h:${z.name}:`))).toEqual([])
+    expect(counts.puts.filter((k) => k.startsWith('b:'))).toEqual([
+      bucketKey(z.name, B, bucketOf(`after.${z.name}`, B)),
+    ])
+    expect(counts.puts.filter((k) => !k.startsWith('b:') && !k.startsWith(`h:${z.name}:`))).toEqual(
+      []
+    )
     expect((await converge(z.id)).differences).toEqual([])
   })
 
@@ -116,17 +128,33 @@ describe('layout v2 buckets', () => {
       const rebuild = await api('POST', `/zones/${z.id}/propagation/rebuild`)
       expect(rebuild.status).toBe(200)
       await settle(z.id)
-      await api('POST', `/zones/${z.id}/dns_records`, { type: 'A', name: `after${i}`, content: '192.0.2.9' })
+      await api('POST', `/zones/${z.id}/dns_records`, {
+        type: 'A',
+        name: `after${i}`,
+        content: '192.0.2.9',
+      })
       await settle(z.id)
     }
     await runInDurableObject(builder(z.id), async (_instance: ZoneBuilder, state) => {
-      const count = (t: string) => state.storage.sql.exec<{ n: number }>(`SELECT count(*) AS n FROM ${t}`).one().n
+      const count = (t: string) =>
+        state.storage.sql.exec<{ n: number }>(`SELECT count(*) AS n FROM ${t}`).one().n
       expect(count('nodes')).toBe(50 + 1 + 3) // 50 names, their ENT "sub", 3 later names
       expect(count('nodes_next')).toBe(0)
-      const plan = (sql: string) => state.storage.sql.exec<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`).toArray().map((r) => r.detail).join(' ')
-      expect(plan('SELECT name FROM nodes WHERE h >= 1 AND h < 2')).toMatch(/USING INDEX nodes\w*_h_/)
+      const plan = (sql: string) =>
+        state.storage.sql
+          .exec<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`)
+          .toArray()
+          .map((r) => r.detail)
+          .join(' ')
+      expect(plan('SELECT name FROM nodes WHERE h >= 1 AND h < 2')).toMatch(
+        /USING INDEX nodes\w*_h_/
+      )
       expect(plan(`SELECT value FROM nodes WHERE name = 'x'`)).toMatch(/USING INDEX/)
-      const indexes = state.storage.sql.exec<{ tbl_name: string; n: number }>(`SELECT tbl_name, count(*) AS n FROM sqlite_master WHERE type = 'index' GROUP BY tbl_name`).toArray()
+      const indexes = state.storage.sql
+        .exec<{ tbl_name: string; n: number }>(
+          `SELECT tbl_name, count(*) AS n FROM sqlite_master WHERE type = 'index' GROUP BY tbl_name`
+        )
+        .toArray()
       expect(indexes.find((r) => r.tbl_name === 'nodes')?.n).toBe(2) // name (unique) and hash: no index piles up across swaps
       expect(indexes.find((r) => r.tbl_name === 'nodes_next')).toBeUndefined() // filled unindexed, indexed at the swap
     })
@@ -138,15 +166,33 @@ describe('layout v2 buckets', () => {
     await runInDurableObject(builder(z.id), async (_instance: ZoneBuilder, state) => {
       const mirror = new NodeMirror(state.storage.sql)
       mirror.resetNext()
-      mirror.appendNext([['a.example', 'old'], ['b.example', 'b']])
+      mirror.appendNext([
+        ['a.example', 'old'],
+        ['b.example', 'b'],
+      ])
       mirror.appendNext([['a.example', 'new']])
       mirror.swapNext()
-      expect(state.storage.sql.exec<{ name: string; value: string }>('SELECT name, value FROM nodes ORDER BY name').toArray()).toEqual([
+      expect(
+        state.storage.sql
+          .exec<{ name: string; value: string }>('SELECT name, value FROM nodes ORDER BY name')
+          .toArray()
+      ).toEqual([
         { name: 'a.example', value: 'new' },
         { name: 'b.example', value: 'b' },
       ])
-      mirror.set('a.example', 'newer') // upserts through the unique name index
-      expect(mirror.count()).toBe(2)
+      mirror.setMany([
+        ['a.example', 'newer'],
+        ['b.example', null],
+        ['c.example', 'c'],
+      ]) // upserts through the unique name index
+      expect(
+        state.storage.sql
+          .exec<{ name: string; value: string }>('SELECT name, value FROM nodes ORDER BY name')
+          .toArray()
+      ).toEqual([
+        { name: 'a.example', value: 'newer' },
+        { name: 'c.example', value: 'c' },
+      ])
     })
   })
 
@@ -163,7 +209,8 @@ describe('layout v2 buckets', () => {
     expect(res.status).toBe(200)
     const seq = Number(res.headers.get('x-edgedns-change-seq'))
     let first = await builder(z.id).status()
-    for (let i = 0; i < 200 && first.cursor < seq; i++) first = (await sleep(5), await builder(z.id).status())
+    for (let i = 0; i < 200 && first.cursor < seq; i++)
+      first = (await sleep(5), await builder(z.id).status())
     // The pass is visible once its head is written: cursor moved, one put, the head first.
     expect(first.cursor).toBeGreaterThanOrEqual(seq)
     expect(first.lastPass).toMatchObject({ kind: 'per-record', changes: 120, puts: 1 })
@@ -204,4 +251,48 @@ describe('layout v2 buckets', () => {
     expect(status.lastPass?.kind).toBe('full')
     expect((await converge(z.id)).differences).toEqual([])
   })
+
+  it("builds a change notified while a pass's buckets are being written before the rest of them", async () => {
+    const z = await createZone('preempt')
+    await settle(z.id)
+    // Slow bucket writes, two per slice: the flush of a 120-name pass takes well over a second.
+    await tweak(z.id, (b) => {
+      const kv = b.io.kv
+      b.io = {
+        ...b.io,
+        kv: {
+          get: kv.get.bind(kv),
+          getWithMetadata: kv.getWithMetadata.bind(kv),
+          list: kv.list.bind(kv),
+          delete: kv.delete.bind(kv),
+          put: async (key: string, value: string) => {
+            if (key.startsWith('b:')) await sleep(150)
+            return kv.put(key, value)
+          },
+        } as unknown as KVNamespace,
+      }
+      b.limits = { ...b.limits, flushSlice: 2 }
+    })
+    const big = await api('POST', `/zones/${z.id}/dns_records/batch`, { posts: posts(120, 'p') })
+    const bigSeq = Number(big.headers.get('x-edgedns-change-seq'))
+    let s = await builder(z.id).status()
+    for (let i = 0; i < 400 && s.cursor < bigSeq; i++)
+      s = (await sleep(5), await builder(z.id).status())
+    expect(s.dirtyBuckets).toBeGreaterThan(4)
+    const one = await api('POST', `/zones/${z.id}/dns_records`, {
+      type: 'A',
+      name: 'late',
+      content: '192.0.2.9',
+    })
+    const oneSeq = Number(one.headers.get('x-edgedns-change-seq'))
+    for (let i = 0; i < 400 && s.cursor < oneSeq; i++)
+      s = (await sleep(5), await builder(z.id).status())
+    expect(s.cursor).toBeGreaterThanOrEqual(oneSeq)
+    // Built while buckets of the first pass were still waiting to be written (the new name's
+    // own bucket is one more at most).
+    expect(s.dirtyBuckets).toBeGreaterThan(2)
+    const done = await settle(z.id)
+    expect(done.dirtyBuckets).toBe(0)
+    expect((await converge(z.id)).differences).toEqual([])
+  }, 30_000)
 })

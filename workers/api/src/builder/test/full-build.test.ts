@@ -10,9 +10,18 @@ import {
 } from 'cloudflare:test'
 import { env, exports } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import worker from '../../workers/api/src/index.ts'
-import { bucketKey, bucketOf, decodeHead, decodeZoneMeta, headCounter, headKeys, zoneKey, type ZoneHead } from '../../packages/kv-layout/src/index.ts'
-import { zoneEntries } from '../doh/helpers/seed.ts'
+import worker from '../../index.ts'
+import {
+  bucketKey,
+  bucketOf,
+  decodeHead,
+  decodeZoneMeta,
+  headCounter,
+  headKeys,
+  zoneKey,
+  type ZoneHead,
+} from '@edgedns/kv-layout'
+import { zoneEntries } from '../../../../../test/doh/helpers/seed.ts'
 import {
   api,
   builder,
@@ -93,9 +102,14 @@ describe('full builds', () => {
     ].join('\n')
     const form = new FormData()
     form.set('file', new Blob([text]), 'zone.txt')
-    const imported = await (exports as any).default.fetch(`http://api.test/client/v4/zones/${z.id}/dns_records/import`, {
-      method: 'POST', headers: { authorization: 'Bearer dev-token' }, body: form,
-    })
+    const imported = await (exports as any).default.fetch(
+      `http://api.test/client/v4/zones/${z.id}/dns_records/import`,
+      {
+        method: 'POST',
+        headers: { authorization: 'Bearer dev-token' },
+        body: form,
+      }
+    )
     expect(((await imported.json()) as any).result.recs_added).toBe(7)
     await settle(z.id)
     expect((await api('POST', `/zones/${z.id}/propagation/rebuild`)).status).toBe(200)
@@ -180,7 +194,9 @@ describe('full builds', () => {
     const report = await converge(z.id)
     expect(report.differences).toEqual([])
     const B = (await kvMeta(z.name))!.layout!.buckets
-    expect(report.expectedKeys).toBe((await kvZoneKeys(z.name)).filter((k) => k.startsWith(`b:${z.name}:${B}:`)).length + 1)
+    expect(report.expectedKeys).toBe(
+      (await kvZoneKeys(z.name)).filter((k) => k.startsWith(`b:${z.name}:${B}:`)).length + 1
+    )
   })
 
   it('paces bucket writes to one per key interval while head slots make every change visible at once', async () => {
@@ -205,6 +221,7 @@ describe('full builds', () => {
     expect(bucketPuts()).toBe(1)
 
     await api('PATCH', `/zones/${z.id}/dns_records/${rec.id}`, { content: '192.0.2.2' })
+    await cursorAt(z.id, 3) // its own pass, so the next change needs a second head
     await api('PATCH', `/zones/${z.id}/dns_records/${rec.id}`, { content: '192.0.2.3' })
     status = await cursorAt(z.id, 4)
     expect(status.alarm).toBe(clock + 1000)
@@ -260,7 +277,11 @@ describe('full builds', () => {
     await tweak(z.id, (b) => {
       b.limits = { ...b.limits, maxKvOps: 45, mirrorPageNames: 10, listPage: 50 }
     })
-    const posts = Array.from({ length: 100 }, (_, i) => ({ type: 'A', name: `n${i}`, content: '192.0.2.1' }))
+    const posts = Array.from({ length: 100 }, (_, i) => ({
+      type: 'A',
+      name: `n${i}`,
+      content: '192.0.2.1',
+    }))
     expect((await api('POST', `/zones/${z.id}/dns_records/batch`, { posts })).status).toBe(200)
     await settle(z.id)
     expect((await api('POST', `/zones/${z.id}/propagation/rebuild`)).status).toBe(200)

@@ -12,17 +12,14 @@ import {
   zoneKey,
   type NodeData,
   type ZoneMeta,
-} from '../../packages/kv-layout/src/index.ts'
-import type { BuilderIo } from '../../workers/api/src/builder/io.ts'
-import type { BuildLimits } from '../../workers/api/src/builder/limits.ts'
-import type { BuilderStatus, ZoneBuilder } from '../../workers/api/src/builder/zone-builder.ts'
-import {
-  checkConvergence,
-  type ConvergenceReport,
-} from '../../workers/api/src/builder/convergence.ts'
-import { api } from '../api/helpers.ts'
+} from '@edgedns/kv-layout'
+import type { BuilderIo } from '../io.ts'
+import type { BuildLimits } from '../limits.ts'
+import type { BuilderStatus, ZoneBuilder } from '../zone-builder.ts'
+import { checkConvergence, type ConvergenceReport } from '../convergence.ts'
+import { api } from '../../../../../test/api/helpers.ts'
 
-export { api, createZone } from '../api/helpers.ts'
+export { api, createZone } from '../../../../../test/api/helpers.ts'
 
 export function builder(zoneId: string): DurableObjectStub<ZoneBuilder> {
   return env.ZONE_BUILDER.get(env.ZONE_BUILDER.idFromName(zoneId))

@@ -6,9 +6,9 @@
  */
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { bucketKey, bucketOf } from '../../packages/kv-layout/src/index.ts'
-import { checkConvergence } from '../../workers/api/src/builder/convergence.ts'
-import { seedRecords } from '../api/seed-records.ts'
+import { bucketKey, bucketOf } from '@edgedns/kv-layout'
+import { checkConvergence } from '../convergence.ts'
+import { seedRecords } from '../../../../../test/api/seed-records.ts'
 import { api, createZone, kvMeta, settle, tweak } from './helpers.ts'
 
 /** Records every D1 read's row count and every KV bulk get's key count. */
@@ -23,11 +23,12 @@ function measured() {
           new Proxy(s, {
             get(t, m) {
               if (m === 'bind') return (...a: unknown[]) => wrap(t.bind(...a))
-              if (m === 'all') return async () => {
-                const r = await t.all()
-                reads.push(r.results.length)
-                return r
-              }
+              if (m === 'all')
+                return async () => {
+                  const r = await t.all()
+                  reads.push(r.results.length)
+                  return r
+                }
               const v = (t as any)[m]
               return typeof v === 'function' ? v.bind(t) : v
             },
@@ -38,7 +39,11 @@ function measured() {
   })
   const kv = new Proxy(env.ZONES_KV, {
     get(target, k) {
-      if (k === 'get') return (key: string | string[], o?: any) => (kvGets.push(Array.isArray(key) ? key.length : 1), (target.get as any)(key, o))
+      if (k === 'get')
+        return (key: string | string[], o?: any) => (
+          kvGets.push(Array.isArray(key) ? key.length : 1),
+          (target.get as any)(key, o)
+        )
       return (target as any)[k].bind(target)
     },
   })
@@ -64,7 +69,10 @@ describe('paged convergence check', () => {
 
     const clean = measured()
     const ok = await checkConvergence(clean.env, z.id, undefined, { pageRows: 1000 })
-    expect({ differences: ok.differences, count: ok.differenceCount }).toEqual({ differences: [], count: 0 })
+    expect({ differences: ok.differences, count: ok.differenceCount }).toEqual({
+      differences: [],
+      count: 0,
+    })
     expect(ok.expectedKeys).toBe(buckets + 1)
     expect(Math.max(...clean.reads)).toBeLessThanOrEqual(1000)
     expect(clean.reads.filter((n) => n === 1000).length).toBeGreaterThanOrEqual(size / 1000)
@@ -73,7 +81,11 @@ describe('paged convergence check', () => {
     // Divergences: a record changed in D1 behind the builder's back, a bucket lost from KV, and a
     // key of another bucket count left behind.
     const changed = `h0012345.${z.name}`
-    await env.DB.prepare("UPDATE dns_records SET content = '198.51.100.7' WHERE zone_id = ?1 AND name = ?2").bind(z.id, changed).run()
+    await env.DB.prepare(
+      "UPDATE dns_records SET content = '198.51.100.7' WHERE zone_id = ?1 AND name = ?2"
+    )
+      .bind(z.id, changed)
+      .run()
     const changedKey = bucketKey(z.name, buckets, bucketOf(changed, buckets))
     let lost = bucketKey(z.name, buckets, 0)
     if (lost === changedKey) lost = bucketKey(z.name, buckets, 1)
@@ -90,7 +102,12 @@ describe('paged convergence check', () => {
     expect(byKey.get(changedKey)!.expected).toContain('198.51.100.7')
     expect(byKey.get(changedKey)!.actual).not.toContain('198.51.100.7')
     expect(byKey.get(lost)).toMatchObject({ kind: 'missing' })
-    expect(byKey.get(lost)!.expected!.split('\n').filter((l) => /^h\d{7}\t/.test(l)).length).toBeGreaterThan(0)
+    expect(
+      byKey
+        .get(lost)!
+        .expected!.split('\n')
+        .filter((l) => /^h\d{7}\t/.test(l)).length
+    ).toBeGreaterThan(0)
     expect(byKey.get(staleKey)).toEqual({ key: staleKey, kind: 'stale', actual: 'left over' })
 
     // The API reports the same.
@@ -117,11 +134,20 @@ describe('paged convergence check', () => {
       expect([pageRows, report.differences]).toEqual([pageRows, []])
     }
     // `e.f` stops being a non-terminal when its only descendant goes (behind the builder's back).
-    await env.DB.prepare('DELETE FROM dns_records WHERE zone_id = ?1 AND name = ?2').bind(z.id, `d.e.f.${z.name}`).run()
+    await env.DB.prepare('DELETE FROM dns_records WHERE zone_id = ?1 AND name = ?2')
+      .bind(z.id, `d.e.f.${z.name}`)
+      .run()
     const report = await checkConvergence(env, z.id, undefined, { pageRows: 1 })
     const names = (texts: (string | undefined)[]) =>
-      texts.flatMap((t) => (t ?? '').split('\n').filter((l) => l.includes('\t')).map((l) => l.split('\t')[0]))
-    expect(names(report.differences.map((d) => d.actual)).sort()).toEqual(expect.arrayContaining(['d.e.f', 'e.f']))
+      texts.flatMap((t) =>
+        (t ?? '')
+          .split('\n')
+          .filter((l) => l.includes('\t'))
+          .map((l) => l.split('\t')[0])
+      )
+    expect(names(report.differences.map((d) => d.actual)).sort()).toEqual(
+      expect.arrayContaining(['d.e.f', 'e.f'])
+    )
     expect(names(report.differences.map((d) => d.expected))).not.toContain('e.f')
     expect(names(report.differences.map((d) => d.expected))).not.toContain('d.e.f')
     expect(report.differences.every((d) => d.kind === 'different')).toBe(true)

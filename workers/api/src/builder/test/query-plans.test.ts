@@ -4,7 +4,7 @@
  */
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { SQL } from '../../workers/api/src/builder/queries.ts'
+import { SQL } from '../queries.ts'
 
 const binds: Record<keyof typeof SQL, unknown[]> = {
   zone: ['z'],

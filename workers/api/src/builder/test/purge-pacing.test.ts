@@ -5,7 +5,7 @@
  * fails the test on any second write to a key within a second.
  */
 import { describe, expect, it } from 'vitest'
-import { strictKv } from '../../workers/api/src/platform/strict-bindings.ts'
+import { strictKv } from '../../platform/strict-bindings.ts'
 import { api, builder, createZone, kvMeta, kvNames, kvZoneKeys, settle, tweak } from './helpers.ts'
 
 describe('zone purge pacing', () => {
@@ -16,7 +16,9 @@ describe('zone purge pacing', () => {
       b.limits.keyWriteIntervalMs = 1000
       b.io.kv = strictKv(b.io.kv, { writeIntervalMs: 1000 })
     })
-    await api('POST', `/zones/${z.id}/dns_records/batch`, { posts: [{ type: 'A', name: 'www', content: '192.0.2.1' }] })
+    await api('POST', `/zones/${z.id}/dns_records/batch`, {
+      posts: [{ type: 'A', name: 'www', content: '192.0.2.1' }],
+    })
     await settle(z.id)
     expect(await kvNames(z.name)).toEqual([`www.${z.name}`])
 

@@ -11,9 +11,9 @@ import {
 } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { applyBatch } from '../../workers/api/src/batch/apply.ts'
-import worker from '../../workers/api/src/index.ts'
-import { bucketKey } from '../../packages/kv-layout/src/index.ts'
+import { applyBatch } from '../../batch/apply.ts'
+import worker from '../../index.ts'
+import { bucketKey } from '@edgedns/kv-layout'
 import {
   api,
   builder,
@@ -219,7 +219,7 @@ describe('the cron sweep heals dropped notifications', () => {
     expect(await kvMeta(z.name)).toBeNull()
     expect(await kvNames(z.name)).toEqual([])
     // Nothing is left for the sweep to do.
-    const { laggingZones } = await import('../../workers/api/src/builder/sweep.ts')
+    const { laggingZones } = await import('../sweep.ts')
     expect((await laggingZones(env.DB)).filter((r) => r.zone_id === z.id)).toEqual([])
   })
 })
@@ -228,8 +228,23 @@ describe('POST /propagation/sweep', () => {
   it('runs the sweep on demand for admins only, healing a lost notification', async () => {
     const z = await createZone('sweep-api')
     await settle(z.id)
-    await applyBatch(env.DB, { zoneId: z.id, zoneName: z.name, tokenId: 'test' }, { posts: [{ type: 'A', name: 'healed', content: '192.0.2.9' }] } as any, false)
-    const token = (await api('POST', '/user/tokens', { name: 'dns', policies: [{ permission_groups: [{ name: 'DNS Write' }], resources: { 'com.cloudflare.api.account.zone.*': '*' } }] })).body.result.value
+    await applyBatch(
+      env.DB,
+      { zoneId: z.id, zoneName: z.name, tokenId: 'test' },
+      { posts: [{ type: 'A', name: 'healed', content: '192.0.2.9' }] } as any,
+      false
+    )
+    const token = (
+      await api('POST', '/user/tokens', {
+        name: 'dns',
+        policies: [
+          {
+            permission_groups: [{ name: 'DNS Write' }],
+            resources: { 'com.cloudflare.api.account.zone.*': '*' },
+          },
+        ],
+      })
+    ).body.result.value
     const denied = await api('POST', '/propagation/sweep', undefined, token)
     expect(denied.status).toBe(403)
     const res = await api('POST', '/propagation/sweep')
@@ -239,4 +254,3 @@ describe('POST /propagation/sweep', () => {
     expect(await kvNode(z.name, `healed.${z.name}`)).not.toBeNull()
   })
 })
-

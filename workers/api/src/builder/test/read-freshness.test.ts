@@ -6,7 +6,7 @@
 import { runDurableObjectAlarm } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { KvZoneView, type NodeData, type ZoneLookup } from '../../packages/kv-layout/src/index.ts'
+import { KvZoneView, type NodeData, type ZoneLookup } from '@edgedns/kv-layout'
 import { api, builder, createZone, post, settle, sleep, tweak } from './helpers.ts'
 
 const REVALIDATE_MS = 50
@@ -32,12 +32,36 @@ describe('a warm reader sees every change within one bound', () => {
     expect(rdata(nodeOf(await view.lookup(www), www), 'A')).toEqual(['192.0.2.1']) // warm now
 
     const changes: [string, () => Promise<unknown>, (l: ZoneLookup | null) => boolean][] = [
-      ['apex A', () => post(z.id, { type: 'A', name: '@', content: '192.0.2.80' }), (l) => rdata(apexOf(l).sets.A ? apexOf(l) : undefined, 'A').includes('192.0.2.80')],
-      ['apex MX', () => post(z.id, { type: 'MX', name: '@', content: `mx.${z.name}`, priority: 10 }), (l) => rdata(apexOf(l), 'MX').length === 1],
-      ['apex TXT', () => post(z.id, { type: 'TXT', name: '@', content: 'v=spf1 -all' }), (l) => rdata(apexOf(l), 'TXT').length === 1],
-      ['SOA values', () => api('PATCH', `/zones/${z.id}/dns_settings`, { soa: { min_ttl: 120, refresh: 7777 } }), (l) => l!.zone.soa.minimum === 120 && l!.zone.soa.refresh === 7777],
-      ['NS TTL', () => api('PATCH', `/zones/${z.id}/dns_settings`, { ns_ttl: 7200 }), (l) => apexOf(l).sets.NS?.ttl === 7200],
-      ['a record below the apex', () => post(z.id, { type: 'AAAA', name: 'www', content: '2001:db8::1' }), (l) => rdata(nodeOf(l, www), 'AAAA').length === 1],
+      [
+        'apex A',
+        () => post(z.id, { type: 'A', name: '@', content: '192.0.2.80' }),
+        (l) => rdata(apexOf(l).sets.A ? apexOf(l) : undefined, 'A').includes('192.0.2.80'),
+      ],
+      [
+        'apex MX',
+        () => post(z.id, { type: 'MX', name: '@', content: `mx.${z.name}`, priority: 10 }),
+        (l) => rdata(apexOf(l), 'MX').length === 1,
+      ],
+      [
+        'apex TXT',
+        () => post(z.id, { type: 'TXT', name: '@', content: 'v=spf1 -all' }),
+        (l) => rdata(apexOf(l), 'TXT').length === 1,
+      ],
+      [
+        'SOA values',
+        () => api('PATCH', `/zones/${z.id}/dns_settings`, { soa: { min_ttl: 120, refresh: 7777 } }),
+        (l) => l!.zone.soa.minimum === 120 && l!.zone.soa.refresh === 7777,
+      ],
+      [
+        'NS TTL',
+        () => api('PATCH', `/zones/${z.id}/dns_settings`, { ns_ttl: 7200 }),
+        (l) => apexOf(l).sets.NS?.ttl === 7200,
+      ],
+      [
+        'a record below the apex',
+        () => post(z.id, { type: 'AAAA', name: 'www', content: '2001:db8::1' }),
+        (l) => rdata(nodeOf(l, www), 'AAAA').length === 1,
+      ],
     ]
     for (const [what, change, visible] of changes) {
       const res = (await change()) as { status?: number }
@@ -61,25 +85,34 @@ describe('a warm reader sees every change within one bound', () => {
     const { view, clock } = isolate()
     const check = async (when: string) => {
       clock.now += REVALIDATE_MS + 1
-      expect(rdata(nodeOf(await view.lookup(target), target), 'A'), `${when}: warm`).toEqual(['192.0.2.9'])
+      expect(rdata(nodeOf(await view.lookup(target), target), 'A'), `${when}: warm`).toEqual([
+        '192.0.2.9',
+      ])
       const cold = new KvZoneView(env.ZONES_KV, { revalidateMs: REVALIDATE_MS })
-      expect(rdata(nodeOf(await cold.lookup(target), target), 'A'), `${when}: cold`).toEqual(['192.0.2.9'])
+      expect(rdata(nodeOf(await cold.lookup(target), target), 'A'), `${when}: cold`).toEqual([
+        '192.0.2.9',
+      ])
     }
     await check('at 16 buckets')
     const startCount = (await builder(z.id).status()).layout!.buckets
     // Past twice 8 names a bucket: the next large pass asks for a full build onto a larger count,
     // which runs over several invocations (a 60-operation budget); read between every step.
-    const posts = Array.from({ length: 400 }, (_, i) => ({ type: 'A', name: `n${i}`, content: '192.0.2.1' }))
+    const posts = Array.from({ length: 400 }, (_, i) => ({
+      type: 'A',
+      name: `n${i}`,
+      content: '192.0.2.1',
+    }))
     expect((await api('POST', `/zones/${z.id}/dns_records/batch`, { posts })).status).toBe(200)
     let steps = 0
     for (; steps < 500; steps++) {
       await check(`step ${steps}`)
       const s = await builder(z.id).status()
-      if (s.layout!.buckets !== startCount && !s.full && !s.fullRequested && s.dirtyBuckets === 0) break
+      if (s.layout!.buckets !== startCount && !s.full && !s.fullRequested && s.dirtyBuckets === 0)
+        break
       if (!(await runDurableObjectAlarm(builder(z.id)))) await sleep(2)
     }
     expect((await builder(z.id).status()).layout!.buckets).toBeGreaterThan(startCount)
     expect(steps).toBeGreaterThan(3) // the move really was observed in between
     await check('after the move')
-  })
+  }, 30_000)
 })

@@ -1,0 +1,2 @@
+export function devVars(): Record<string, string>
+export function localDohSettings(): Record<string, string>

@@ -1,0 +1,28 @@
+/**
+ * @module The root `.dev.vars` (what `wrangler dev` adds to the worker's environment locally),
+ * parsed, so the test suite and the benchmarks run the workers with the same local settings.
+ */
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.dev.vars')
+
+/** KEY=VALUE lines of `.dev.vars` (comments and blank lines skipped). */
+export function devVars() {
+  const vars = {}
+  for (const line of readFileSync(FILE, 'utf8').split('\n')) {
+    const m = /^\s*([A-Z0-9_]+)\s*=\s*(.*?)\s*$/.exec(line)
+    if (m && !line.trimStart().startsWith('#')) vars[m[1]] = m[2].replace(/^"(.*)"$/, '$1')
+  }
+  return vars
+}
+
+/** The DoH read path's local settings (a subset of `devVars()`). */
+export function localDohSettings() {
+  const vars = devVars()
+  const settings = {}
+  for (const key of ['REVALIDATE_MS', 'REFRESH_AHEAD_MS', 'BUCKET_MAX_AGE_MS'])
+    if (vars[key] !== undefined) settings[key] = vars[key]
+  return settings
+}
