@@ -83,15 +83,11 @@ function Dashboard({ onLogout }) {
       ${
         zones && zones.length > 0
           ? html`<div class="field inline zone-pick">
-              <label for="zone-select">Zone</label>
-              <select
-                id="zone-select"
-                value=${zone?.id ?? ''}
-                onChange=${(ev) => pick(ev.currentTarget.value)}
-              >
-                ${zones.map((z) => html`<option value=${z.id}>${z.name}</option>`)}
-              </select>
-            </div>`
+            <label for="zone-select">Zone</label>
+            <select id="zone-select" value=${zone?.id ?? ''} onChange=${(ev) => pick(ev.currentTarget.value)}>
+              ${zones.map((z) => html`<option value=${z.id}>${z.name}</option>`)}
+            </select>
+          </div>`
           : null
       }
       <button type="button" onClick=${() => setAddingZone(true)}>Add zone</button>
@@ -103,8 +99,8 @@ function Dashboard({ onLogout }) {
     ${
       zone
         ? html`<nav class="tabs" aria-label="Zone sections">
-            ${SECTIONS.map(([id, label]) => html`<button type="button" aria-current=${section === id ? 'page' : undefined} onClick=${() => setSection(id)}>${label}</button>`)}
-          </nav>`
+          ${SECTIONS.map(([id, label]) => html`<button type="button" aria-current=${section === id ? 'page' : undefined} onClick=${() => setSection(id)}>${label}</button>`)}
+        </nav>`
         : null
     }
     <main id="main" ref=${mainRef} tabindex="-1">
@@ -112,22 +108,14 @@ function Dashboard({ onLogout }) {
       ${
         typeof readOnly === 'string'
           ? html`<div class="alert warn" role="alert" data-testid="read-only">
-              <strong>Read-only:</strong> this token may view ${zone?.name ?? 'this zone'} but not
-              change it, so editing is hidden. (The API said: ${readOnly})
-            </div>`
+            <strong>Read-only:</strong> this token may view ${zone?.name ?? 'this zone'} but not change it, so editing is hidden. (The API said: ${readOnly})
+          </div>`
           : null
       }
       ${zones && zones.length === 0 ? html`<p>No zones yet. <button type="button" onClick=${() => setAddingZone(true)}>Add a zone</button></p>` : null}
       ${zone ? renderSection(section, { zone, readOnly: Boolean(readOnly), onChanged, onForbidden, notify, version }) : null}
     </main>
-    <div
-      class=${`notice${notice ? ' show' : ''}${notice?.error ? ' error' : ''}`}
-      role="status"
-      aria-live="polite"
-      data-testid="notice"
-    >
-      ${notice?.message ?? ''}
-    </div>
+    <div class=${`notice${notice ? ' show' : ''}${notice?.error ? ' error' : ''}`} role="status" aria-live="polite" data-testid="notice">${notice?.message ?? ''}</div>
     ${addingZone ? html`<${AddZone} onClose=${() => setAddingZone(false)} onAdded=${(z) => (setAddingZone(false), loadZones(z.id), notify(`Added zone ${z.name}.`))} />` : null}
   </div>`
 }
@@ -165,21 +153,10 @@ function AddZone({ onClose, onAdded }) {
     <form onSubmit=${submit}>
       <div class="field">
         <label for="zone-name">Zone name</label>
-        <input
-          id="zone-name"
-          required
-          placeholder="example.org"
-          value=${name}
-          onInput=${(ev) => setName(ev.currentTarget.value)}
-          aria-invalid=${error ? 'true' : undefined}
-          aria-describedby=${error ? 'zone-error' : undefined}
-        />
+        <input id="zone-name" required placeholder="example.org" value=${name} onInput=${(ev) => setName(ev.currentTarget.value)} aria-invalid=${error ? 'true' : undefined} aria-describedby=${error ? 'zone-error' : undefined} />
         ${error ? html`<small id="zone-error" class="error" role="alert">${error}</small>` : null}
       </div>
-      <div class="actions">
-        <button type="submit" class="primary">Add zone</button
-        ><button type="button" onClick=${onClose}>Cancel</button>
-      </div>
+      <div class="actions"><button type="submit" class="primary">Add zone</button><button type="button" onClick=${onClose}>Cancel</button></div>
     </form>
   <//>`
 }

@@ -36,45 +36,23 @@ export function AuditView({ zone, version }) {
     ${error ? html`<p class="alert error" role="alert">${error}</p>` : null}
     ${
       data
-        ? html`<div class="table-wrap">
-              <table class="audit">
-                <thead>
-                  <tr>
-                    <th>Seq</th>
-                    <th>When</th>
-                    <th>Token</th>
-                    <th>Action</th>
-                    <th>Before</th>
-                    <th>After</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${
-                    data.rows.length === 0
-                      ? html`<tr>
-                          <td colspan="6" class="empty">No changes yet.</td>
-                        </tr>`
-                      : null
-                  }
-                  ${data.rows.map(
-                    (r) =>
-                      html`<tr>
-                        <td>${r.seq}</td>
-                        <td>
-                          <time datetime=${r.when}>${new Date(r.when).toLocaleString()}</time>
-                        </td>
-                        <td>
-                          ${r.token_id === null ? '—' : tokenNames.has(r.token_id) ? html`${tokenNames.get(r.token_id)} <span class="mono muted">${r.token_id}</span>` : html`<span class="mono">${r.token_id}</span>`}
-                        </td>
-                        <td><span class=${`action ${r.action}`}>${r.action}</span></td>
-                        <td class="content">${show(r.before)}</td>
-                        <td class="content">${show(r.after)}</td>
-                      </tr>`
-                  )}
-                </tbody>
-              </table>
-            </div>
-            <${Pager} info=${data.info} label="Audit log pages" onPage=${setPage} />`
+        ? html`<div class="table-wrap"><table class="audit">
+          <thead><tr><th>Seq</th><th>When</th><th>Token</th><th>Action</th><th>Before</th><th>After</th></tr></thead>
+          <tbody>
+            ${data.rows.length === 0 ? html`<tr><td colspan="6" class="empty">No changes yet.</td></tr>` : null}
+            ${data.rows.map(
+              (r) => html`<tr>
+                <td>${r.seq}</td>
+                <td><time datetime=${r.when}>${new Date(r.when).toLocaleString()}</time></td>
+                <td>${r.token_id === null ? '—' : tokenNames.has(r.token_id) ? html`${tokenNames.get(r.token_id)} <span class="mono muted">${r.token_id}</span>` : html`<span class="mono">${r.token_id}</span>`}</td>
+                <td><span class=${`action ${r.action}`}>${r.action}</span></td>
+                <td class="content">${show(r.before)}</td>
+                <td class="content">${show(r.after)}</td>
+              </tr>`
+            )}
+          </tbody>
+        </table></div>
+        <${Pager} info=${data.info} label="Audit log pages" onPage=${setPage} />`
         : html`<p aria-busy="true">Loading…</p>`
     }
   </section>`

@@ -86,109 +86,41 @@ export function ImportExportView({ zone, readOnly, onChanged, onForbidden, notif
       readOnly
         ? null
         : html`<div class="card">
-            <h3>Import</h3>
-            <p>
-              Choose a BIND zone file. You see what will be created before anything changes; the
-              import then runs as one batch: all records are added, or none.
-            </p>
-            <div class="field">
-              <label for="zone-file">Zone file</label>
-              <input
-                id="zone-file"
-                type="file"
-                accept=".zone,.txt,.db,text/plain"
-                onChange=${choose}
-              />
-            </div>
-            <div class="field check">
-              <label
-                ><input
-                  type="checkbox"
-                  checked=${proxied}
-                  onChange=${(ev) => setProxied(ev.currentTarget.checked)}
-                />
-                Proxy imported A, AAAA and CNAME records</label
-              >
-            </div>
-            ${parseError ? html`<p class="alert error" role="alert">Cannot read the file: ${parseError}</p>` : null}
-            ${
-              preview
-                ? html`<div class="preview" aria-labelledby="preview-heading">
-                    <h4 id="preview-heading">
-                      Preview: ${preview.create.length}
-                      record${preview.create.length === 1 ? '' : 's'} to
-                      create${preview.skipped.length ? `, ${preview.skipped.length} skipped` : ''}
-                    </h4>
-                    <div class="table-wrap">
-                      <table>
-                        <thead>
-                          <tr>
-                            <th>Line</th>
-                            <th>Type</th>
-                            <th>Name</th>
-                            <th>TTL</th>
-                            <th>Content</th>
-                          </tr>
-                        </thead>
-                        <tbody>
-                          ${preview.create.slice(0, PREVIEW_ROWS).map(
-                            (e) =>
-                              html`<tr>
-                                <td>${e.line}</td>
-                                <td>${e.type}</td>
-                                <td>${e.name}</td>
-                                <td>${e.ttl}</td>
-                                <td class="content">${e.rdata}</td>
-                              </tr>`
-                          )}
-                          ${preview.skipped.map(
-                            (e) =>
-                              html`<tr class="muted">
-                                <td>${e.line}</td>
-                                <td>${e.type}</td>
-                                <td>${e.name}</td>
-                                <td>${e.ttl}</td>
-                                <td>skipped: ${e.why}</td>
-                              </tr>`
-                          )}
-                        </tbody>
-                      </table>
-                    </div>
-                    ${preview.create.length > PREVIEW_ROWS ? html`<p>… and ${preview.create.length - PREVIEW_ROWS} more.</p>` : null}
-                    <p class="muted">
-                      Records identical to existing ones are skipped by the server and reported
-                      after the import.
-                    </p>
-                    <button
-                      type="button"
-                      class="primary"
-                      disabled=${busy || preview.create.length === 0}
-                      onClick=${runImport}
-                    >
-                      Import ${preview.create.length} records
-                    </button>
-                  </div>`
-                : null
-            }
-            ${importError ? html`<p class="alert error" role="alert">${importError}</p>` : null}
-            ${
-              result
-                ? html`<div class="alert ok" role="status">
-                    <p>
-                      Imported ${result.recs_added} of ${result.total_records_parsed} records
-                      parsed.
-                    </p>
-                    ${
-                      result.messages.length
-                        ? html`<ul>
-                            ${result.messages.map((m) => html`<li>${m.message}</li>`)}
-                          </ul>`
-                        : null
-                    }
-                  </div>`
-                : null
-            }
-          </div>`
+          <h3>Import</h3>
+          <p>Choose a BIND zone file. You see what will be created before anything changes; the import then runs as one batch: all records are added, or none.</p>
+          <div class="field">
+            <label for="zone-file">Zone file</label>
+            <input id="zone-file" type="file" accept=".zone,.txt,.db,text/plain" onChange=${choose} />
+          </div>
+          <div class="field check"><label><input type="checkbox" checked=${proxied} onChange=${(ev) => setProxied(ev.currentTarget.checked)} /> Proxy imported A, AAAA and CNAME records</label></div>
+          ${parseError ? html`<p class="alert error" role="alert">Cannot read the file: ${parseError}</p>` : null}
+          ${
+            preview
+              ? html`<div class="preview" aria-labelledby="preview-heading">
+                <h4 id="preview-heading">Preview: ${preview.create.length} record${preview.create.length === 1 ? '' : 's'} to create${preview.skipped.length ? `, ${preview.skipped.length} skipped` : ''}</h4>
+                <div class="table-wrap"><table>
+                  <thead><tr><th>Line</th><th>Type</th><th>Name</th><th>TTL</th><th>Content</th></tr></thead>
+                  <tbody>
+                    ${preview.create.slice(0, PREVIEW_ROWS).map((e) => html`<tr><td>${e.line}</td><td>${e.type}</td><td>${e.name}</td><td>${e.ttl}</td><td class="content">${e.rdata}</td></tr>`)}
+                    ${preview.skipped.map((e) => html`<tr class="muted"><td>${e.line}</td><td>${e.type}</td><td>${e.name}</td><td>${e.ttl}</td><td>skipped: ${e.why}</td></tr>`)}
+                  </tbody>
+                </table></div>
+                ${preview.create.length > PREVIEW_ROWS ? html`<p>… and ${preview.create.length - PREVIEW_ROWS} more.</p>` : null}
+                <p class="muted">Records identical to existing ones are skipped by the server and reported after the import.</p>
+                <button type="button" class="primary" disabled=${busy || preview.create.length === 0} onClick=${runImport}>Import ${preview.create.length} records</button>
+              </div>`
+              : null
+          }
+          ${importError ? html`<p class="alert error" role="alert">${importError}</p>` : null}
+          ${
+            result
+              ? html`<div class="alert ok" role="status">
+                <p>Imported ${result.recs_added} of ${result.total_records_parsed} records parsed.</p>
+                ${result.messages.length ? html`<ul>${result.messages.map((m) => html`<li>${m.message}</li>`)}</ul>` : null}
+              </div>`
+              : null
+          }
+        </div>`
     }
   </section>`
 }

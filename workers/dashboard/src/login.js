@@ -27,29 +27,12 @@ export function Login({ onLogin }) {
   }
 
   return html`<main class="login">
-    <form
-      class="card"
-      onSubmit=${(ev) => (ev.preventDefault(), login(token.trim()))}
-      aria-labelledby="login-heading"
-    >
+    <form class="card" onSubmit=${(ev) => (ev.preventDefault(), login(token.trim()))} aria-labelledby="login-heading">
       <h1 id="login-heading">Sign in to edgedns</h1>
-      <p>
-        Paste an API token. It stays in this browser tab only (never in the address bar) and is
-        forgotten when the tab closes.
-      </p>
+      <p>Paste an API token. It stays in this browser tab only (never in the address bar) and is forgotten when the tab closes.</p>
       <div class="field">
         <label for="login-token">API token</label>
-        <input
-          id="login-token"
-          ref=${input}
-          type="password"
-          autocomplete="off"
-          required
-          value=${token}
-          onInput=${(ev) => setToken(ev.currentTarget.value)}
-          aria-invalid=${error ? 'true' : undefined}
-          aria-describedby=${error ? 'login-error' : undefined}
-        />
+        <input id="login-token" ref=${input} type="password" autocomplete="off" required value=${token} onInput=${(ev) => setToken(ev.currentTarget.value)} aria-invalid=${error ? 'true' : undefined} aria-describedby=${error ? 'login-error' : undefined} />
         ${error ? html`<small id="login-error" class="error" role="alert">${error}</small>` : null}
       </div>
       <div class="actions">

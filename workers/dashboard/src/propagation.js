@@ -26,12 +26,7 @@ export function PropagationStatus({ zone, version }) {
   if (!state) return null
   const behind = state.built_seq < state.committed_seq
   const title = `Committed change ${state.committed_seq}, built ${state.built_seq}${state.built_at ? ` at ${state.built_at}` : ''}`
-  return html`<span
-    class=${`pill${behind ? ' behind' : ' live'}${state.last_error ? ' failed' : ''}`}
-    role="status"
-    title=${title}
-    data-testid="propagation"
-  >
+  return html`<span class=${`pill${behind ? ' behind' : ' live'}${state.last_error ? ' failed' : ''}`} role="status" title=${title} data-testid="propagation">
     ${behind ? `Propagating: built ${state.built_seq} of ${state.committed_seq} (${Math.round(state.lag_ms / 100) / 10} s)` : `Live · change ${state.committed_seq} built`}
     ${state.last_error ? ` · last build error: ${state.last_error.message}` : ''}
   </span>`

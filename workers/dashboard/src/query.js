@@ -17,19 +17,8 @@ export function QueryView({ zone }) {
   return html`<section aria-labelledby="query-heading">
     <h2 id="query-heading">Query over DNS-over-HTTPS</h2>
     <form class="toolbar" onSubmit=${run}>
-      <div class="field inline">
-        <label for="q-name">Name</label
-        ><input id="q-name" value=${name} onInput=${(ev) => setName(ev.currentTarget.value)} />
-      </div>
-      <div class="field inline">
-        <label for="q-type">Type</label
-        ><input
-          id="q-type"
-          size="8"
-          value=${type}
-          onInput=${(ev) => setType(ev.currentTarget.value)}
-        />
-      </div>
+      <div class="field inline"><label for="q-name">Name</label><input id="q-name" value=${name} onInput=${(ev) => setName(ev.currentTarget.value)} /></div>
+      <div class="field inline"><label for="q-type">Type</label><input id="q-type" size="8" value=${type} onInput=${(ev) => setType(ev.currentTarget.value)} /></div>
       <button type="submit" class="primary">Resolve</button>
     </form>
     ${answer ? html`<pre class="card mono" aria-label="Answer" role="status">${answer}</pre>` : null}

@@ -75,13 +75,7 @@ export function RecordForm({ zone, record, onSaved, onCancel, onForbidden }) {
     }
   }
 
-  return html`<form
-    ref=${formRef}
-    class="record-form"
-    onSubmit=${submit}
-    aria-label=${record ? 'Edit record' : 'Add record'}
-    novalidate
-  >
+  return html`<form ref=${formRef} class="record-form" onSubmit=${submit} aria-label=${record ? 'Edit record' : 'Add record'} novalidate>
     <div class="field">
       <label for="record-type">Type</label>
       <select id="record-type" value=${type} onChange=${setType} disabled=${Boolean(record)}>
@@ -94,33 +88,16 @@ export function RecordForm({ zone, record, onSaved, onCancel, onForbidden }) {
     <${Field} field=${TTL_FIELD} value=${values.ttl} error=${errors.ttl} onInput=${setField} />
     ${
       PROXIABLE.has(type)
-        ? html`<div
-            class=${`field check${errors.proxied ? ' has-error' : ''}`}
-            data-field="proxied"
-          >
-            <label
-              ><input
-                type="checkbox"
-                checked=${values.proxied}
-                onChange=${(ev) => setField('proxied', ev.currentTarget.checked)}
-              />
-              Proxied</label
-            >
-            ${errors.proxied ? html`<small class="error" role="alert">${errors.proxied}</small>` : null}
-          </div>`
+        ? html`<div class=${`field check${errors.proxied ? ' has-error' : ''}`} data-field="proxied">
+          <label><input type="checkbox" checked=${values.proxied} onChange=${(ev) => setField('proxied', ev.currentTarget.checked)} /> Proxied</label>
+          ${errors.proxied ? html`<small class="error" role="alert">${errors.proxied}</small>` : null}
+        </div>`
         : null
     }
-    <${Field}
-      field=${COMMENT_FIELD}
-      value=${values.comment}
-      error=${errors.comment}
-      onInput=${setField}
-    />
+    <${Field} field=${COMMENT_FIELD} value=${values.comment} error=${errors.comment} onInput=${setField} />
     ${errors._form ? html`<p class="alert error form-error" role="alert" tabindex="-1">${errors._form}</p>` : null}
     <div class="actions">
-      <button type="submit" class="primary" disabled=${busy}>
-        ${record ? 'Save record' : 'Add record'}
-      </button>
+      <button type="submit" class="primary" disabled=${busy}>${record ? 'Save record' : 'Add record'}</button>
       <button type="button" onClick=${onCancel}>Cancel</button>
     </div>
   </form>`

@@ -137,40 +137,22 @@ export function RecordsView({ zone, readOnly, onChanged, onForbidden, notify }) 
       <h2 id="records-heading">DNS records</h2>
       ${readOnly ? null : html`<button type="button" class="primary" onClick=${() => setForm({ record: null })}>Add record</button>`}
     </div>
-    <form
-      class="toolbar"
-      role="search"
-      onSubmit=${(ev) => (ev.preventDefault(), setQuery((q) => ({ ...q, search: searchText.trim(), page: 1 })))}
-    >
+    <form class="toolbar" role="search" onSubmit=${(ev) => (ev.preventDefault(), setQuery((q) => ({ ...q, search: searchText.trim(), page: 1 })))}>
       <div class="field inline">
         <label for="record-search">Search</label>
-        <input
-          id="record-search"
-          type="search"
-          placeholder="name, content or comment"
-          value=${searchText}
-          onInput=${(ev) => setSearchText(ev.currentTarget.value)}
-        />
+        <input id="record-search" type="search" placeholder="name, content or comment" value=${searchText} onInput=${(ev) => setSearchText(ev.currentTarget.value)} />
       </div>
       <button type="submit">Search</button>
       <div class="field inline">
         <label for="type-filter">Type</label>
-        <select
-          id="type-filter"
-          value=${query.type}
-          onChange=${(ev) => setQuery((q) => ({ ...q, type: ev.currentTarget.value, page: 1 }))}
-        >
+        <select id="type-filter" value=${query.type} onChange=${(ev) => setQuery((q) => ({ ...q, type: ev.currentTarget.value, page: 1 }))}>
           <option value="">All types</option>
           ${RECORD_TYPES.map((t) => html`<option value=${t}>${t}</option>`)}
         </select>
       </div>
       <div class="field inline">
         <label for="page-size">Per page</label>
-        <select
-          id="page-size"
-          value=${String(query.perPage)}
-          onChange=${(ev) => setQuery((q) => ({ ...q, perPage: Number(ev.currentTarget.value), page: 1 }))}
-        >
+        <select id="page-size" value=${String(query.perPage)} onChange=${(ev) => setQuery((q) => ({ ...q, perPage: Number(ev.currentTarget.value), page: 1 }))}>
           ${PAGE_SIZES.map((n) => html`<option value=${String(n)}>${n}</option>`)}
         </select>
       </div>
@@ -179,148 +161,82 @@ export function RecordsView({ zone, readOnly, onChanged, onForbidden, notify }) 
     ${
       selCount > 0 && !readOnly
         ? html`<div class="bulk-bar" role="region" aria-label="Bulk actions">
-            <strong>${selCount} selected</strong>
-            <button type="button" class="danger" onClick=${() => openBulk({ kind: 'delete' })}>
-              Delete
-            </button>
-            <button type="button" onClick=${() => openBulk({ kind: 'proxy', on: true })}>
-              Proxy on
-            </button>
-            <button type="button" onClick=${() => openBulk({ kind: 'proxy', on: false })}>
-              Proxy off
-            </button>
-            <span class="ttl-group">
-              <label for="bulk-ttl">TTL</label>
-              <select id="bulk-ttl" value=${ttl} onChange=${(ev) => setTtl(ev.currentTarget.value)}>
-                ${[1, 60, 300, 3600, 86400].map((t) => html`<option value=${String(t)}>${ttlText(t)}</option>`)}
-              </select>
-              <button type="button" onClick=${() => openBulk({ kind: 'ttl', ttl: Number(ttl) })}>
-                Set TTL
-              </button>
-            </span>
-            <button type="button" class="link" onClick=${() => setSelected(new Map())}>
-              Clear selection
-            </button>
-          </div>`
+          <strong>${selCount} selected</strong>
+          <button type="button" class="danger" onClick=${() => openBulk({ kind: 'delete' })}>Delete</button>
+          <button type="button" onClick=${() => openBulk({ kind: 'proxy', on: true })}>Proxy on</button>
+          <button type="button" onClick=${() => openBulk({ kind: 'proxy', on: false })}>Proxy off</button>
+          <span class="ttl-group">
+            <label for="bulk-ttl">TTL</label>
+            <select id="bulk-ttl" value=${ttl} onChange=${(ev) => setTtl(ev.currentTarget.value)}>
+              ${[1, 60, 300, 3600, 86400].map((t) => html`<option value=${String(t)}>${ttlText(t)}</option>`)}
+            </select>
+            <button type="button" onClick=${() => openBulk({ kind: 'ttl', ttl: Number(ttl) })}>Set TTL</button>
+          </span>
+          <button type="button" class="link" onClick=${() => setSelected(new Map())}>Clear selection</button>
+        </div>`
         : null
     }
+
     ${loadError ? html`<p class="alert error" role="alert">${loadError}</p>` : null}
     <div class="table-wrap">
-      <table
-        class="records"
-        aria-busy=${loading ? 'true' : 'false'}
-        aria-describedby="records-heading"
-      >
+      <table class="records" aria-busy=${loading ? 'true' : 'false'} aria-describedby="records-heading">
         <thead>
           <tr>
             ${readOnly ? null : html`<th class="sel"><input type="checkbox" aria-label="Select all records on this page" checked=${allOnPage} onChange=${(ev) => toggleAll(ev.currentTarget.checked)} /></th>`}
             ${SORTABLE.map(
-              ([col, label]) =>
-                html`<th
-                  aria-sort=${query.order === col ? (query.direction === 'asc' ? 'ascending' : 'descending') : 'none'}
-                  class=${`col-${col}`}
-                >
-                  <button type="button" class="sort" onClick=${() => sortBy(col)}>
-                    ${label}${query.order === col ? (query.direction === 'asc' ? ' ▲' : ' ▼') : ''}
-                  </button>
-                </th>`
+              ([
+                col,
+                label,
+              ]) => html`<th aria-sort=${query.order === col ? (query.direction === 'asc' ? 'ascending' : 'descending') : 'none'} class=${`col-${col}`}>
+                <button type="button" class="sort" onClick=${() => sortBy(col)}>${label}${query.order === col ? (query.direction === 'asc' ? ' ▲' : ' ▼') : ''}</button>
+              </th>`
             )}
             ${readOnly ? null : html`<th><span class="visually-hidden">Actions</span></th>`}
           </tr>
         </thead>
         <tbody>
-          ${
-            data.records.length === 0 && !loading
-              ? html`<tr>
-                  <td colspan="7" class="empty">No records match.</td>
-                </tr>`
-              : null
-          }
+          ${data.records.length === 0 && !loading ? html`<tr><td colspan="7" class="empty">No records match.</td></tr>` : null}
           ${data.records.map((r) =>
             editingId === r.id
-              ? html`<${InlineEdit}
-                  key=${r.id}
-                  zone=${zone}
-                  record=${r}
-                  onDone=${async (msg) => (setEditingId(null), msg && (await changed(msg)))}
-                  onForbidden=${onForbidden}
-                />`
-              : html`<${Row}
-                  key=${r.id}
-                  zone=${zone}
-                  record=${r}
-                  readOnly=${readOnly}
-                  selected=${selected.has(r.id)}
-                  onSelect=${(on) => toggle(r, on)}
-                  onEdit=${() => setEditingId(r.id)}
-                  onMore=${() => setForm({ record: r })}
-                  onProxy=${() => toggleProxy(r)}
-                />`
+              ? html`<${InlineEdit} key=${r.id} zone=${zone} record=${r} onDone=${async (msg) => (setEditingId(null), msg && (await changed(msg)))} onForbidden=${onForbidden} />`
+              : html`<${Row} key=${r.id} zone=${zone} record=${r} readOnly=${readOnly} selected=${selected.has(r.id)} onSelect=${(on) => toggle(r, on)} onEdit=${() => setEditingId(r.id)} onMore=${() => setForm({ record: r })} onProxy=${() => toggleProxy(r)} />`
           )}
         </tbody>
       </table>
     </div>
-    <${Pager}
-      info=${info}
-      label="Records pages"
-      onPage=${(p) => setQuery((q) => ({ ...q, page: p }))}
-    />
+    <${Pager} info=${info} label="Records pages" onPage=${(p) => setQuery((q) => ({ ...q, page: p }))} />
 
     ${
       plan
         ? html`<${Modal} title=${plan.title} onClose=${() => setPlan(null)}>
-            <p>One batch, applied as a whole: either every change below is made, or none is.</p>
-            ${
-              plan.lines.length > 0
-                ? html`<ul class="change-list" aria-label="Changes">
-                    ${plan.lines.map((l) => html`<li>${l}</li>`)}
-                  </ul>`
-                : html`<p>Nothing to change.</p>`
-            }
-            ${
-              plan.unchanged.length > 0
-                ? html`<details>
-                    <summary>
-                      ${plan.unchanged.length} selected
-                      record${plan.unchanged.length === 1 ? '' : 's'} left unchanged
-                    </summary>
-                    <ul class="change-list">
-                      ${plan.unchanged.map((l) => html`<li>${l}</li>`)}
-                    </ul>
-                  </details>`
-                : null
-            }
-            <${ErrorList} messages=${bulkErrors} />
-            ${bulkErrors ? html`<p>Nothing was changed.</p>` : null}
-            <div class="actions">
-              <button
-                type="button"
-                class=${plan.key === 'deletes' ? 'danger' : 'primary'}
-                disabled=${plan.items.length === 0}
-                onClick=${applyBulk}
-              >
-                Apply ${plan.items.length} change${plan.items.length === 1 ? '' : 's'}
-              </button>
-              <button type="button" onClick=${() => setPlan(null)}>Cancel</button>
-            </div>
-          <//>`
+          <p>One batch, applied as a whole: either every change below is made, or none is.</p>
+          ${plan.lines.length > 0 ? html`<ul class="change-list" aria-label="Changes">${plan.lines.map((l) => html`<li>${l}</li>`)}</ul>` : html`<p>Nothing to change.</p>`}
+          ${
+            plan.unchanged.length > 0
+              ? html`<details><summary>${plan.unchanged.length} selected record${plan.unchanged.length === 1 ? '' : 's'} left unchanged</summary><ul class="change-list">${plan.unchanged.map((l) => html`<li>${l}</li>`)}</ul></details>`
+              : null
+          }
+          <${ErrorList} messages=${bulkErrors} />
+          ${bulkErrors ? html`<p>Nothing was changed.</p>` : null}
+          <div class="actions">
+            <button type="button" class=${plan.key === 'deletes' ? 'danger' : 'primary'} disabled=${plan.items.length === 0} onClick=${applyBulk}>Apply ${plan.items.length} change${plan.items.length === 1 ? '' : 's'}</button>
+            <button type="button" onClick=${() => setPlan(null)}>Cancel</button>
+          </div>
+        <//>`
         : null
     }
+
     ${
       form
-        ? html`<${Modal}
-            title=${form.record ? `Edit ${form.record.type} ${form.record.name}` : 'Add record'}
-            onClose=${() => setForm(null)}
-            wide
-          >
-            <${RecordForm}
-              zone=${zone}
-              record=${form.record}
-              onForbidden=${onForbidden}
-              onCancel=${() => setForm(null)}
-              onSaved=${async (r, verb) => (setForm(null), await changed(`${verb} ${r.type} ${r.name}.`))}
-            />
-          <//>`
+        ? html`<${Modal} title=${form.record ? `Edit ${form.record.type} ${form.record.name}` : 'Add record'} onClose=${() => setForm(null)} wide>
+          <${RecordForm}
+            zone=${zone}
+            record=${form.record}
+            onForbidden=${onForbidden}
+            onCancel=${() => setForm(null)}
+            onSaved=${async (r, verb) => (setForm(null), await changed(`${verb} ${r.type} ${r.name}.`))}
+          />
+        <//>`
         : null
     }
   </section>`
@@ -332,23 +248,12 @@ function Row({ zone, record: r, readOnly, selected, onSelect, onEdit, onMore, on
     ${readOnly ? null : html`<td class="sel"><input type="checkbox" aria-label=${`Select ${label} ${r.content}`} checked=${selected} onChange=${(ev) => onSelect(ev.currentTarget.checked)} /></td>`}
     <td class="col-type"><span class="type">${r.type}</span></td>
     <td class="col-name">${relativeName(r.name, zone.name)}<span class="fqdn">${r.name}</span></td>
-    <td class="col-content content">
-      ${showsPriority(r) ? html`<span class="prio">${r.priority}</span> ` : null}${r.content}${r.comment ? html`<div class="comment">${r.comment}</div>` : null}
-    </td>
+    <td class="col-content content">${showsPriority(r) ? html`<span class="prio">${r.priority}</span> ` : null}${r.content}${r.comment ? html`<div class="comment">${r.comment}</div>` : null}</td>
     <td class="col-ttl">${ttlText(r.ttl)}</td>
     <td class="col-proxied">
       ${
         r.proxiable && !readOnly
-          ? html`<button
-              type="button"
-              role="switch"
-              class=${`switch${r.proxied ? ' on' : ''}`}
-              aria-checked=${r.proxied ? 'true' : 'false'}
-              aria-label=${`Proxy ${label}`}
-              onClick=${onProxy}
-            >
-              <span>${r.proxied ? 'Proxied' : 'DNS only'}</span>
-            </button>`
+          ? html`<button type="button" role="switch" class=${`switch${r.proxied ? ' on' : ''}`} aria-checked=${r.proxied ? 'true' : 'false'} aria-label=${`Proxy ${label}`} onClick=${onProxy}><span>${r.proxied ? 'Proxied' : 'DNS only'}</span></button>`
           : html`<span class="muted">${r.proxied ? 'Proxied' : 'DNS only'}</span>`
       }
     </td>
@@ -356,18 +261,9 @@ function Row({ zone, record: r, readOnly, selected, onSelect, onEdit, onMore, on
       readOnly
         ? null
         : html`<td class="row-actions">
-            <button type="button" onClick=${onEdit} aria-label=${`Edit ${label} inline`}>
-              Edit
-            </button>
-            <button
-              type="button"
-              class="link"
-              onClick=${onMore}
-              aria-label=${`Edit all fields of ${label}`}
-            >
-              Fields…
-            </button>
-          </td>`
+          <button type="button" onClick=${onEdit} aria-label=${`Edit ${label} inline`}>Edit</button>
+          <button type="button" class="link" onClick=${onMore} aria-label=${`Edit all fields of ${label}`}>Fields…</button>
+        </td>`
     }
   </tr>`
 }
@@ -408,39 +304,17 @@ function InlineEdit({ zone, record: r, onDone, onForbidden }) {
   return html`<tr class="editing" onKeyDown=${keys}>
     <td class="sel"></td>
     <td class="col-type"><span class="type">${r.type}</span></td>
-    <td class="col-name">
-      <input
-        ref=${first}
-        aria-label="Name"
-        value=${name}
-        onInput=${(ev) => setName(ev.currentTarget.value)}
-        aria-invalid=${errors.name ? 'true' : undefined}
-      />${err('name')}
-    </td>
+    <td class="col-name"><input ref=${first} aria-label="Name" value=${name} onInput=${(ev) => setName(ev.currentTarget.value)} aria-invalid=${errors.name ? 'true' : undefined} />${err('name')}</td>
     <td class="col-content">
       ${r.type === 'MX' ? html`<input class="prio-input" type="number" aria-label="Priority" value=${priority} onInput=${(ev) => setPriority(ev.currentTarget.value)} />` : null}
       ${
         hasContent
-          ? html`<input
-              aria-label="Content"
-              value=${content}
-              onInput=${(ev) => setContent(ev.currentTarget.value)}
-              aria-invalid=${errors.content ? 'true' : undefined}
-            />`
-          : html`<span class="content">${r.content}</span>
-              <small class="hint">(its fields: use “Fields…”)</small>`
+          ? html`<input aria-label="Content" value=${content} onInput=${(ev) => setContent(ev.currentTarget.value)} aria-invalid=${errors.content ? 'true' : undefined} />`
+          : html`<span class="content">${r.content}</span> <small class="hint">(its fields: use “Fields…”)</small>`
       }
       ${err('content')}${err('priority')}${err('_form')}
     </td>
-    <td class="col-ttl">
-      <input
-        type="number"
-        aria-label="TTL"
-        value=${ttl}
-        onInput=${(ev) => setTtl(ev.currentTarget.value)}
-        aria-invalid=${errors.ttl ? 'true' : undefined}
-      />${err('ttl')}
-    </td>
+    <td class="col-ttl"><input type="number" aria-label="TTL" value=${ttl} onInput=${(ev) => setTtl(ev.currentTarget.value)} aria-invalid=${errors.ttl ? 'true' : undefined} />${err('ttl')}</td>
     <td class="col-proxied"></td>
     <td class="row-actions">
       <button type="button" class="primary" onClick=${save}>Save</button>

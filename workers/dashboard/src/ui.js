@@ -22,29 +22,17 @@ export function Field({ field, value, error, onInput, disabled, idPrefix = 'f' }
   const set = (ev) => onInput(field.key, ev.currentTarget.value)
   let control
   if (field.kind === 'select') {
-    control = html`<select ...${common} value=${value} onChange=${set}>
-      ${field.options.map((o) => html`<option value=${o}>${o}</option>`)}
-    </select>`
+    control = html`<select ...${common} value=${value} onChange=${set}>${field.options.map((o) => html`<option value=${o}>${o}</option>`)}</select>`
   } else if (field.kind === 'textarea') {
     control = html`<textarea ...${common} rows="3" value=${value} onInput=${set}></textarea>`
   } else {
     const numeric = field.kind === 'number'
-    control = html`<input
-      ...${common}
-      type=${numeric ? 'number' : 'text'}
-      inputmode=${numeric ? 'decimal' : undefined}
-      step=${numeric ? 'any' : undefined}
-      min=${field.min}
-      max=${field.max}
-      value=${value}
-      onInput=${set}
-      autocomplete="off"
-      spellcheck="false"
-    />`
+    control = html`<input ...${common} type=${numeric ? 'number' : 'text'} inputmode=${numeric ? 'decimal' : undefined} step=${numeric ? 'any' : undefined} min=${field.min} max=${field.max} value=${value} onInput=${set} autocomplete="off" spellcheck="false" />`
   }
   return html`<div class=${`field${error ? ' has-error' : ''}`} data-field=${field.key}>
     <label for=${id}>${field.label}</label>
-    ${control} ${field.hint ? html`<small id=${hintId} class="hint">${field.hint}</small>` : null}
+    ${control}
+    ${field.hint ? html`<small id=${hintId} class="hint">${field.hint}</small>` : null}
     ${error ? html`<small id=${errId} class="error" role="alert">${error}</small>` : null}
   </div>`
 }
@@ -63,12 +51,7 @@ export function Modal({ title, onClose, children, wide }) {
       if (opener instanceof HTMLElement) opener.focus()
     }
   }, [])
-  return html`<dialog
-    ref=${ref}
-    class=${wide ? 'wide' : ''}
-    aria-labelledby="modal-title"
-    onCancel=${(ev) => (ev.preventDefault(), onClose())}
-  >
+  return html`<dialog ref=${ref} class=${wide ? 'wide' : ''} aria-labelledby="modal-title" onCancel=${(ev) => (ev.preventDefault(), onClose())}>
     <h2 id="modal-title">${title}</h2>
     ${children}
   </dialog>`
@@ -78,40 +61,15 @@ export function Pager({ info, onPage, label }) {
   if (!info) return null
   const pages = Math.max(1, info.total_pages ?? 1)
   return html`<nav class="pager" aria-label=${label}>
-    <button
-      type="button"
-      onClick=${() => onPage(1)}
-      disabled=${info.page <= 1}
-      aria-label="First page"
-    >
-      «
-    </button>
-    <button type="button" onClick=${() => onPage(info.page - 1)} disabled=${info.page <= 1}>
-      ‹ Previous
-    </button>
-    <span class="page-info" aria-live="polite"
-      >Page ${info.page.toLocaleString('en')} of ${pages.toLocaleString('en')} ·
-      ${info.total_count.toLocaleString('en')} total</span
-    >
-    <button type="button" onClick=${() => onPage(info.page + 1)} disabled=${info.page >= pages}>
-      Next ›
-    </button>
-    <button
-      type="button"
-      onClick=${() => onPage(pages)}
-      disabled=${info.page >= pages}
-      aria-label="Last page"
-    >
-      »
-    </button>
+    <button type="button" onClick=${() => onPage(1)} disabled=${info.page <= 1} aria-label="First page">«</button>
+    <button type="button" onClick=${() => onPage(info.page - 1)} disabled=${info.page <= 1}>‹ Previous</button>
+    <span class="page-info" aria-live="polite">Page ${info.page.toLocaleString('en')} of ${pages.toLocaleString('en')} · ${info.total_count.toLocaleString('en')} total</span>
+    <button type="button" onClick=${() => onPage(info.page + 1)} disabled=${info.page >= pages}>Next ›</button>
+    <button type="button" onClick=${() => onPage(pages)} disabled=${info.page >= pages} aria-label="Last page">»</button>
   </nav>`
 }
 
 export function ErrorList({ messages }) {
   if (!messages || messages.length === 0) return null
-  return html`<div class="alert error" role="alert">
-    <ul>
-      ${messages.map((m) => html`<li>${m}</li>`)}
-    </ul>
-  </div>`
+  return html`<div class="alert error" role="alert"><ul>${messages.map((m) => html`<li>${m}</li>`)}</ul></div>`
 }
