@@ -248,8 +248,7 @@ export class KvZoneView implements ZoneView {
     const entry = this.#zones.get(zone)
     if (!entry || entry.gone) return null
     if (entry.confirmedAt < arrived - this.#revalidateMs) return undefined
-    if (keepAlive && !entry.refresh && arrived - entry.confirmedAt > this.#refreshAheadMs)
-      this.#refreshAhead(entry, keepAlive)
+    this.#refreshAheadIfDue(entry, arrived, keepAlive)
     return entry.stamp
   }
 
@@ -422,8 +421,7 @@ export class KvZoneView implements ZoneView {
     for (;;) {
       if (entry.gone) return null
       if (entry.confirmedAt >= floor) {
-        if (keepAlive && !entry.refresh && arrived - entry.confirmedAt > this.#refreshAheadMs)
-          this.#refreshAhead(entry, keepAlive)
+        this.#refreshAheadIfDue(entry, arrived, keepAlive)
         return entry
       }
       const inflight = entry.refresh
@@ -456,6 +454,16 @@ export class KvZoneView implements ZoneView {
   }
 
   /** Confirms a zone in the background (the caller's request kept alive for it) before it expires. */
+  /** Starts a background confirmation when the last one is older than `refreshAheadMs` and none is in flight. */
+  #refreshAheadIfDue(
+    entry: ZoneEntry,
+    arrived: number,
+    keepAlive?: (p: Promise<unknown>) => void
+  ): void {
+    if (keepAlive && !entry.refresh && arrived - entry.confirmedAt > this.#refreshAheadMs)
+      this.#refreshAhead(entry, keepAlive)
+  }
+
   #refreshAhead(entry: ZoneEntry, keepAlive: (p: Promise<unknown>) => void): void {
     const startedAt = this.#now()
     const own = this.#revalidate(entry, startedAt)

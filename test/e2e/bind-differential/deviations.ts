@@ -7,21 +7,13 @@
  */
 import { expect } from 'vitest'
 import { TYPE_CODES } from '../../../packages/dns-facts/src/index.ts'
+import type { Flags } from './message.ts'
 import type { DeviationId, QueryCase } from './queries.ts'
 
 /** What the suite compares: header, question, OPT, and each section as sorted RR lines. */
 export interface Comparable {
   rcode: number
-  flags: {
-    qr: boolean
-    opcode: number
-    aa: boolean
-    tc: boolean
-    rd: boolean
-    ra: boolean
-    ad: boolean
-    cd: boolean
-  }
+  flags: Flags
   question: { name: string; type: number; class: number }[]
   answer: string[]
   authority: string[]

@@ -33,12 +33,20 @@ export interface TracedView {
   deps: [string, number][] | null
 }
 
+/** A view whose lookups may confirm their zone in the background, kept alive past the response. */
+export function keptAlive(inner: ZoneView, keepAlive?: KeepAlive): ZoneView {
+  return keepAlive
+    ? { lookup: (qname, options) => inner.lookup(qname, { ...options, keepAlive }) }
+    : inner
+}
+
 export function tracing(inner: ZoneView, keepAlive?: KeepAlive): TracedView {
+  const view = keptAlive(inner, keepAlive)
   const traced: TracedView = {
     deps: [],
     view: {
       async lookup(qname: string, options?: LookupOptions): Promise<ZoneLookup | null> {
-        const found = await inner.lookup(qname, keepAlive ? { ...options, keepAlive } : options)
+        const found = await view.lookup(qname, options)
         if (!found || found.stamp === undefined) traced.deps = null
         else traced.deps?.push([found.zone.name, found.stamp])
         return found

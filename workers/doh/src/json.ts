@@ -2,7 +2,7 @@
  * @module The JSON API (`application/dns-json`, GET `?name=&type=&do=&cd=`), Google/Cloudflare
  * schema. `ct` and `edns_client_subnet` are accepted and ignored.
  */
-import type { KeepAlive } from './answer-cache.ts'
+import { keptAlive, type KeepAlive } from './answer-cache.ts'
 import { CLASSES, fqdn } from '@edgedns/dns-facts'
 import { RdataError, encodeResponse, toJsonResponse, typeFromName } from '@edgedns/dns-wire'
 import type { ZoneView } from '@edgedns/kv-layout'
@@ -60,11 +60,7 @@ export async function jsonQuery(
   keepAlive?: KeepAlive
 ): Promise<Response> {
   try {
-    // Lookups may confirm their zone in the background, kept alive past the response.
-    const kept: ZoneView = keepAlive
-      ? { lookup: (qname, options) => view.lookup(qname, { ...options, keepAlive }) }
-      : view
-    return await jsonAnswer(params, kept)
+    return await jsonAnswer(params, keptAlive(view, keepAlive))
   } catch (err) {
     logFailure('json query', err)
     const name = params.get('name') ?? ''

@@ -10,6 +10,7 @@
  * afterwards does not.
  */
 import { bucketKey, EMPTY_BUCKET, encodeBucketText, nameHash } from '@edgedns/kv-layout'
+import { jsonChunks } from '../batch/json-chunks.ts'
 import type { KeyOp } from './writer.ts'
 
 const SPAN = 0x100000000
@@ -33,12 +34,13 @@ export class NodeMirror {
 
   /** Names a pass changed, with their bucket: they shadow the bucket until it is rewritten. */
   addOverlay(entries: readonly (readonly [string, number])[]): void {
-    if (entries.length === 0) return
-    this.sql.exec(
-      `INSERT INTO overlay (name, b, flushed) SELECT value ->> 0, value ->> 1, 0 FROM json_each(?1) WHERE true
+    // In chunks under the 2 MB string limit Durable Object SQLite shares with D1 (a pass may hold 20,000 long names).
+    for (const chunk of jsonChunks(entries))
+      this.sql.exec(
+        `INSERT INTO overlay (name, b, flushed) SELECT value ->> 0, value ->> 1, 0 FROM json_each(?1) WHERE true
        ON CONFLICT (name) DO UPDATE SET b = excluded.b, flushed = 0`,
-      JSON.stringify(entries)
-    )
+        chunk
+      )
   }
 
   /** Overlay names whose buckets were just written now match their buckets. */
@@ -131,17 +133,15 @@ export class NodeMirror {
       if (value === null) deletes.push(name)
       else upserts.push([name, nameHash(name), value])
     }
-    if (upserts.length > 0)
+    // Chunked under the 2 MB string limit: encoded nodes of a few names can already be large.
+    for (const chunk of jsonChunks(upserts))
       this.sql.exec(
         `INSERT INTO nodes (name, h, value) SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?1) WHERE true
          ON CONFLICT (name) DO UPDATE SET value = excluded.value`,
-        JSON.stringify(upserts)
+        chunk
       )
-    if (deletes.length > 0)
-      this.sql.exec(
-        'DELETE FROM nodes WHERE name IN (SELECT value FROM json_each(?1))',
-        JSON.stringify(deletes)
-      )
+    for (const chunk of jsonChunks(deletes))
+      this.sql.exec('DELETE FROM nodes WHERE name IN (SELECT value FROM json_each(?1))', chunk)
   }
 
   /** (name, encoded node) pairs of bucket `index` of `buckets`. */
