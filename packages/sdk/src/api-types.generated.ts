@@ -349,3 +349,5 @@ export interface ApiSchemas {
     target: string
   }
 }
+
+export const CHANGE_SEQ_HEADER = "x-edgedns-change-seq"

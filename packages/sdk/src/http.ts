@@ -4,6 +4,7 @@
  * runs in Workers, browsers and Node 18+.
  */
 import { apiError, EdgeDnsError } from './errors.ts'
+import { CHANGE_SEQ_HEADER } from './api-types.generated.ts'
 
 export type Fetch = (input: string, init?: RequestInit) => Promise<Response>
 
@@ -45,8 +46,6 @@ export interface Envelope<T> {
   /** Committed change-log sequence of a write, from `x-edgedns-change-seq`. */
   changeSeq: number | undefined
 }
-
-const SEQ_HEADER = 'x-edgedns-change-seq'
 
 function rootOf(baseUrl: string): string {
   return baseUrl.replace(/\/+$/, '').replace(/\/client\/v4$/, '')
@@ -128,7 +127,7 @@ export class Transport {
       })
     }
     if (body.success === false) throw apiError(res.status, text)
-    const seq = res.headers.get(SEQ_HEADER)
+    const seq = res.headers.get(CHANGE_SEQ_HEADER)
     const changeSeq = seq === null ? undefined : Number(seq)
     if (changeSeq !== undefined) this.lastChangeSeq = changeSeq
     return {

@@ -11,6 +11,7 @@ export type { WaitOptions } from './propagation.ts'
 export type { TokenScope } from './tokens.ts'
 export type { ZoneFilter } from './zones.ts'
 export { collect } from './paginate.ts'
+export { CHANGE_SEQ_HEADER } from './api-types.generated.ts'
 export {
   decodeMessage,
   encodeQuery,

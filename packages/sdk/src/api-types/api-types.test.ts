@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { CHANGE_SEQ_HEADER } from '../../../../workers/api/src/commit/zone-change.ts'
 import { buildDocument } from '../../../../workers/api/src/openapi/document.ts'
 import { apiSchemasModule, typeOf, type JsonSchema } from './json-schema-to-ts.ts'
 
@@ -9,10 +10,12 @@ const HEADER = `/**
  */`
 
 describe('the SDK API types', () => {
-  it('are the components of the API OpenAPI document, as generated now', async () => {
+  it('are the components of the API OpenAPI document and its header names, as generated now', async () => {
     const doc = buildDocument() as { components: { schemas: Record<string, JsonSchema> } }
     const { Envelope: _envelope, ...schemas } = doc.components.schemas
-    await expect(apiSchemasModule(schemas, HEADER)).toMatchFileSnapshot('../api-types.generated.ts')
+    await expect(apiSchemasModule(schemas, HEADER, { CHANGE_SEQ_HEADER })).toMatchFileSnapshot(
+      '../api-types.generated.ts'
+    )
   })
 })
 

@@ -98,9 +98,20 @@ export function typeOf(s: JsonSchema, indent = ''): string {
 }
 
 /** The module text: `export interface ApiSchemas { Name: type; … }`, components in document order. */
-export function apiSchemasModule(schemas: Record<string, JsonSchema>, header: string): string {
+/**
+ * The module: `ApiSchemas` from the component schemas, then one exported string constant per entry
+ * of `constants` (protocol names the API defines, such as response header names).
+ */
+export function apiSchemasModule(
+  schemas: Record<string, JsonSchema>,
+  header: string,
+  constants: Record<string, string> = {}
+): string {
   const members = Object.entries(schemas).map(
     ([name, s]) => `${doc(s.description, '  ')}  ${key(name)}: ${typeOf(s, '  ')}`
   )
-  return `${header}\nexport interface ApiSchemas {\n${members.join('\n')}\n}\n`
+  const consts = Object.entries(constants).map(
+    ([name, value]) => `\nexport const ${name} = ${JSON.stringify(value)}\n`
+  )
+  return `${header}\nexport interface ApiSchemas {\n${members.join('\n')}\n}\n${consts.join('')}`
 }
