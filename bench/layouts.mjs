@@ -1,12 +1,14 @@
 /**
- * KV layout v1 vs v2 benchmark (packages/kv-layout/LAYOUTS.md). Runs the workers of the code tree
- * given as ROOT (default: this tree) under Miniflare, with KV_KEY_WRITE_INTERVAL_MS=0 (the
- * pipeline's own cost, no production pacing), and measures on one zone of N names:
+ * Write-and-read pipeline A/B of two code trees (not part of `pnpm bench`; LAYOUTS.md's layout
+ * decisions were measured with it). Runs the workers of the code tree given as ROOT (default: this
+ * tree) under Miniflare, with KV_KEY_WRITE_INTERVAL_MS=0 (the pipeline's own cost, no production
+ * pacing), and measures on one zone of N names:
  *   seed (one batch of N posts → visible), full build (rebuild request → built), 10k-change batch
  *   → built, one-record change → visible through DoH (polled), DoH req/s from a second process
  *   (autocannon) for an existing name, an NXDOMAIN and a wildcard hit.
- * usage: node bench/layouts.mjs <root> <names> <out.json> [namesPerBucket]
- */
+ * Run it once per tree and compare the JSON files; for DoH throughput alone, bench/tools/doh-ab.mjs
+ * interleaves variants with the empty worker and is the sharper tool.
+ * usage: node bench/layouts.mjs <root> <names> <out.json> [namesPerBucket] */
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -16,7 +18,7 @@ import { createRequire } from 'node:module'
 const ROOT = path.resolve(process.argv[2] ?? '.')
 const N = Number(process.argv[3] ?? 100000)
 const OUT = process.argv[4] ?? '/tmp/layouts.json'
-const PER_BUCKET = process.argv[5] // layout v2: target names per bucket (KV_NAMES_PER_BUCKET)
+const PER_BUCKET = process.argv[5] // target names per bucket (the builder's KV_NAMES_PER_BUCKET)
 const require = createRequire(path.join(ROOT, 'package.json'))
 const { convertV4MiniflareOptions, Miniflare, Log, LogLevel } = require('miniflare')
 const { unstable_getMiniflareWorkerOptions, unstable_splitSqlQuery } = require('wrangler')
