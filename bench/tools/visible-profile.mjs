@@ -6,6 +6,7 @@
  * and head written → seen through DoH (reader). `node bench/tools/visible-profile.mjs [changes=60]`;
  * DOH_VARS='{"REVALIDATE_MS":"20"}' sets DoH worker variables.
  */
+import { readdirSync, readFileSync } from 'node:fs'
 import { apiClient } from '../lib/api.mjs'
 import { createBenchZone } from '../lib/fixtures.mjs'
 import { pollDoh } from '../lib/propagation.mjs'
@@ -15,6 +16,20 @@ import { summarize } from '../lib/stats.mjs'
 const changes = Number(process.argv[2] ?? 60)
 const stack = await startBenchStack({ dohBindings: JSON.parse(process.env.DOH_VARS ?? '{}') })
 const log = (m) => console.log(`[visible] ${m}`)
+
+/** CPU time (ms, user + system) of this process's child processes (the workerd runtime). */
+function childCpuMs() {
+  let ticks = 0
+  for (const pid of readdirSync('/proc').filter((d) => /^[0-9]+$/.test(d))) {
+    try {
+      const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+      if (Number(f[1]) === process.pid) ticks += Number(f[11]) + Number(f[12])
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return ticks * 10 // USER_HZ = 100
+}
 try {
   const api = apiClient(stack.url, stack.token)
   const zone = await createBenchZone({ api, log }, 'small.bench.example', 1000)
@@ -22,16 +37,24 @@ try {
   const s = {
     commit: [],
     notify: [],
+    'notify.call': [],
+    'notify.step': [],
     pass: [],
     'pass.read': [],
+    'pass.trips': [],
     'pass.nodes': [],
     'pass.publish': [],
     reader: [],
+    'reader.sent': [],
+    'reader.rtt': [],
+    'reader.polls': [],
     server: [],
     response: [],
   }
   let rec = null
+  let cpu0 = 0
   for (let k = 0; k < changes + 10; k++) {
+    if (k === 10) cpu0 = childCpuMs()
     const create = k % 2 === 0
     const t0 = Date.now()
     // The poller runs from the submit on, as DNS clients do, not from the API response.
@@ -62,12 +85,21 @@ try {
     const lp = st.lastPass
     s.commit.push(tSeen - handlerEnd)
     s.notify.push(lp.at - lp.ms - handlerEnd)
+    if (lp.calledAt) {
+      s['notify.call'].push(lp.calledAt - handlerEnd)
+      s['notify.step'].push(lp.at - lp.ms - lp.calledAt)
+    }
     s.pass.push(lp.ms)
+    s['pass.trips'].push(lp.readTrips ?? 2)
     for (const [k, v] of Object.entries(lp.phaseMs ?? {})) s[`pass.${k}`].push(v)
     s.reader.push(tSeen - lp.at)
+    s['reader.sent'].push(performance.timeOrigin + seen.sentMs - lp.at)
+    s['reader.rtt'].push(seen.atMs - seen.sentMs)
+    s['reader.polls'].push(seen.polls)
     s.server.push(api.serverMs(headers))
     s.response.push(tResponse - handlerEnd)
   }
+  console.log(`runtime CPU per change: ${((childCpuMs() - cpu0) / changes).toFixed(1)} ms`)
   for (const [k, v] of Object.entries(s)) {
     const r = summarize(v)
     if (v.length)
