@@ -3,8 +3,10 @@
  * @module Where a one-record change's commit → visible time goes (not part of `pnpm bench`):
  * creates and deletes A records at fresh names on a 1,000-record zone, pacing off, and splits
  * each change's time into handler end → pass start (notify), the pass (builder's own timing),
- * and head written → seen through DoH (reader). `node bench/tools/visible-profile.mjs [changes=60]`;
- * DOH_VARS='{"REVALIDATE_MS":"20"}' sets DoH worker variables.
+ * and head written → seen through DoH (reader). `node bench/tools/visible-profile.mjs [changes=60]
+ * [apex]`: with `apex`, TXT records at the zone apex with unique contents instead (visible = the
+ * apex TXT answer includes it / no longer does). DOH_VARS='{"REVALIDATE_MS":"20"}' sets DoH
+ * worker variables. Also prints the runtime's CPU time per change (workerd, all threads).
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { apiClient } from '../lib/api.mjs'
@@ -14,6 +16,7 @@ import { startBenchStack } from '../lib/stack.mjs'
 import { summarize } from '../lib/stats.mjs'
 
 const changes = Number(process.argv[2] ?? 60)
+const apex = process.argv[3] === 'apex'
 const stack = await startBenchStack({ dohBindings: JSON.parse(process.env.DOH_VARS ?? '{}') })
 const log = (m) => console.log(`[visible] ${m}`)
 
@@ -58,22 +61,31 @@ try {
     const create = k % 2 === 0
     const t0 = Date.now()
     // The poller runs from the submit on, as DNS clients do, not from the API response.
-    const name = create ? `v${k}` : rec.name
-    const fqdn = `${name}.${zone.name}`
-    const seenP = pollDoh(
-      stack.dohUrl,
-      fqdn,
-      create ? (a) => a.data.includes('192.0.2.7') : (a) => a.status === 3
-    )
+    const name = apex ? '@' : create ? `v${k}` : rec.name
+    const fqdn = apex ? zone.name : `${name}.${zone.name}`
+    const txt = create ? `"visible-${k}"` : rec?.txt
+    const seenP = apex
+      ? pollDoh(
+          stack.dohUrl,
+          fqdn,
+          create ? (a) => a.data.includes(txt) : (a) => !a.data.includes(txt),
+          { type: 'TXT' }
+        )
+      : pollDoh(
+          stack.dohUrl,
+          fqdn,
+          create ? (a) => a.data.includes('192.0.2.7') : (a) => a.status === 3
+        )
     let headers
     if (create) {
-      const { result, headers: h } = await api.call('POST', `/zones/${zone.id}/dns_records`, {
-        type: 'A',
-        name,
-        content: '192.0.2.7',
-        ttl: 60,
-      })
-      rec = { id: result.id, name }
+      const { result, headers: h } = await api.call(
+        'POST',
+        `/zones/${zone.id}/dns_records`,
+        apex
+          ? { type: 'TXT', name, content: txt, ttl: 60 }
+          : { type: 'A', name, content: '192.0.2.7', ttl: 60 }
+      )
+      rec = { id: result.id, name, txt }
       headers = h
     } else headers = (await api.call('DELETE', `/zones/${zone.id}/dns_records/${rec.id}`)).headers
     const tResponse = Date.now()
