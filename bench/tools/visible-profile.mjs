@@ -6,7 +6,8 @@
  * and head written → seen through DoH (reader). `node bench/tools/visible-profile.mjs [changes=60]
  * [apex]`: with `apex`, TXT records at the zone apex with unique contents instead (visible = the
  * apex TXT answer includes it / no longer does). DOH_VARS='{"REVALIDATE_MS":"20"}' sets DoH
- * worker variables. Also prints the runtime's CPU time per change (workerd, all threads).
+ * worker variables; PACED=1 runs with production pacing (one write per KV key per second) and
+ * starts changes 200 ms apart. Also prints the runtime's CPU time per change (workerd, all threads).
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { apiClient } from '../lib/api.mjs'
@@ -17,7 +18,11 @@ import { summarize } from '../lib/stats.mjs'
 
 const changes = Number(process.argv[2] ?? 60)
 const apex = process.argv[3] === 'apex'
-const stack = await startBenchStack({ dohBindings: JSON.parse(process.env.DOH_VARS ?? '{}') })
+const paced = process.env.PACED === '1'
+const stack = await startBenchStack({
+  dohBindings: JSON.parse(process.env.DOH_VARS ?? '{}'),
+  apiBindings: paced ? { KV_KEY_WRITE_INTERVAL_MS: '1000' } : {},
+})
 const log = (m) => console.log(`[visible] ${m}`)
 
 /** CPU time (ms, user + system) of this process's child processes (the workerd runtime). */
@@ -56,10 +61,14 @@ try {
   }
   let rec = null
   let cpu0 = 0
+  let lastStart = 0
   for (let k = 0; k < changes + 10; k++) {
     if (k === 10) cpu0 = childCpuMs()
     const create = k % 2 === 0
+    if (paced && k > 0)
+      await new Promise((r) => setTimeout(r, Math.max(0, lastStart + 200 - Date.now())))
     const t0 = Date.now()
+    lastStart = t0
     // The poller runs from the submit on, as DNS clients do, not from the API response.
     const name = apex ? '@' : create ? `v${k}` : rec.name
     const fqdn = apex ? zone.name : `${name}.${zone.name}`

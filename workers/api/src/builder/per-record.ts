@@ -78,7 +78,7 @@ export async function perRecordPass(ctx: StepContext): Promise<PerRecordOutcome>
   if (ctx.mirror.overlayCount(0) > OVERLAY_MAX_FACTOR * limits.passNames) return flushBuckets(ctx)
   // This step's pass already consumed every notified change: nothing new to read (a change
   // notified meanwhile waits for the mutex and its own step reads the log).
-  if (ctx.drained && !state.metaRefresh) return flushBuckets(ctx)
+  if (ctx.drained && state.cursor >= state.notified && !state.metaRefresh) return flushBuckets(ctx)
   const started = io.now()
   const zoneId = state.zoneId!
   // A notification that described the changes after the cursor lets the rows of the names they
