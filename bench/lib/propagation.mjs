@@ -33,13 +33,14 @@ export async function dohJson(base, name, type = 'A') {
 
 /**
  * Polls DoH back to back until `accept(answer)`; returns { atMs: performance.now() when seen,
- * polls }. Throws after `timeoutMs`.
+ * sentMs: when the poll that saw it was sent, polls }. Throws after `timeoutMs`.
  */
 export async function pollDoh(base, name, accept, { type = 'A', timeoutMs = 60_000 } = {}) {
   const t0 = performance.now()
   for (let polls = 1; ; polls++) {
+    const sentMs = performance.now()
     const answer = await dohJson(base, name, type)
-    if (accept(answer)) return { atMs: performance.now(), polls }
+    if (accept(answer)) return { atMs: performance.now(), sentMs, polls }
     if (performance.now() - t0 > timeoutMs)
       throw new Error(
         `${name} not visible through DoH within ${timeoutMs} ms (last ${JSON.stringify(answer)})`

@@ -3,9 +3,13 @@
  * @module Where a one-record change's commit → visible time goes (not part of `pnpm bench`):
  * creates and deletes A records at fresh names on a 1,000-record zone, pacing off, and splits
  * each change's time into handler end → pass start (notify), the pass (builder's own timing),
- * and head written → seen through DoH (reader). `node bench/tools/visible-profile.mjs [changes=60]`;
- * DOH_VARS='{"REVALIDATE_MS":"20"}' sets DoH worker variables.
+ * and head written → seen through DoH (reader). `node bench/tools/visible-profile.mjs [changes=60]
+ * [apex]`: with `apex`, TXT records at the zone apex with unique contents instead (visible = the
+ * apex TXT answer includes it / no longer does). DOH_VARS='{"REVALIDATE_MS":"20"}' sets DoH
+ * worker variables; PACED=1 runs with production pacing (one write per KV key per second) and
+ * starts changes 200 ms apart. Also prints the runtime's CPU time per change (workerd, all threads).
  */
+import { readdirSync, readFileSync } from 'node:fs'
 import { apiClient } from '../lib/api.mjs'
 import { createBenchZone } from '../lib/fixtures.mjs'
 import { pollDoh } from '../lib/propagation.mjs'
@@ -13,8 +17,27 @@ import { startBenchStack } from '../lib/stack.mjs'
 import { summarize } from '../lib/stats.mjs'
 
 const changes = Number(process.argv[2] ?? 60)
-const stack = await startBenchStack({ dohBindings: JSON.parse(process.env.DOH_VARS ?? '{}') })
+const apex = process.argv[3] === 'apex'
+const paced = process.env.PACED === '1'
+const stack = await startBenchStack({
+  dohBindings: JSON.parse(process.env.DOH_VARS ?? '{}'),
+  apiBindings: paced ? { KV_KEY_WRITE_INTERVAL_MS: '1000' } : {},
+})
 const log = (m) => console.log(`[visible] ${m}`)
+
+/** CPU time (ms, user + system) of this process's child processes (the workerd runtime). */
+function childCpuMs() {
+  let ticks = 0
+  for (const pid of readdirSync('/proc').filter((d) => /^[0-9]+$/.test(d))) {
+    try {
+      const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+      if (Number(f[1]) === process.pid) ticks += Number(f[11]) + Number(f[12])
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return ticks * 10 // USER_HZ = 100
+}
 try {
   const api = apiClient(stack.url, stack.token)
   const zone = await createBenchZone({ api, log }, 'small.bench.example', 1000)
@@ -22,35 +45,56 @@ try {
   const s = {
     commit: [],
     notify: [],
+    'notify.call': [],
+    'notify.step': [],
     pass: [],
     'pass.read': [],
+    'pass.trips': [],
     'pass.nodes': [],
     'pass.publish': [],
     reader: [],
+    'reader.sent': [],
+    'reader.rtt': [],
+    'reader.polls': [],
     server: [],
     response: [],
   }
   let rec = null
+  let cpu0 = 0
+  let lastStart = 0
   for (let k = 0; k < changes + 10; k++) {
+    if (k === 10) cpu0 = childCpuMs()
     const create = k % 2 === 0
+    if (paced && k > 0)
+      await new Promise((r) => setTimeout(r, Math.max(0, lastStart + 200 - Date.now())))
     const t0 = Date.now()
+    lastStart = t0
     // The poller runs from the submit on, as DNS clients do, not from the API response.
-    const name = create ? `v${k}` : rec.name
-    const fqdn = `${name}.${zone.name}`
-    const seenP = pollDoh(
-      stack.dohUrl,
-      fqdn,
-      create ? (a) => a.data.includes('192.0.2.7') : (a) => a.status === 3
-    )
+    const name = apex ? '@' : create ? `v${k}` : rec.name
+    const fqdn = apex ? zone.name : `${name}.${zone.name}`
+    const txt = create ? `"visible-${k}"` : rec?.txt
+    const seenP = apex
+      ? pollDoh(
+          stack.dohUrl,
+          fqdn,
+          create ? (a) => a.data.includes(txt) : (a) => !a.data.includes(txt),
+          { type: 'TXT' }
+        )
+      : pollDoh(
+          stack.dohUrl,
+          fqdn,
+          create ? (a) => a.data.includes('192.0.2.7') : (a) => a.status === 3
+        )
     let headers
     if (create) {
-      const { result, headers: h } = await api.call('POST', `/zones/${zone.id}/dns_records`, {
-        type: 'A',
-        name,
-        content: '192.0.2.7',
-        ttl: 60,
-      })
-      rec = { id: result.id, name }
+      const { result, headers: h } = await api.call(
+        'POST',
+        `/zones/${zone.id}/dns_records`,
+        apex
+          ? { type: 'TXT', name, content: txt, ttl: 60 }
+          : { type: 'A', name, content: '192.0.2.7', ttl: 60 }
+      )
+      rec = { id: result.id, name, txt }
       headers = h
     } else headers = (await api.call('DELETE', `/zones/${zone.id}/dns_records/${rec.id}`)).headers
     const tResponse = Date.now()
@@ -62,12 +106,21 @@ try {
     const lp = st.lastPass
     s.commit.push(tSeen - handlerEnd)
     s.notify.push(lp.at - lp.ms - handlerEnd)
+    if (lp.calledAt) {
+      s['notify.call'].push(lp.calledAt - handlerEnd)
+      s['notify.step'].push(lp.at - lp.ms - lp.calledAt)
+    }
     s.pass.push(lp.ms)
+    s['pass.trips'].push(lp.readTrips ?? 2)
     for (const [k, v] of Object.entries(lp.phaseMs ?? {})) s[`pass.${k}`].push(v)
     s.reader.push(tSeen - lp.at)
+    s['reader.sent'].push(performance.timeOrigin + seen.sentMs - lp.at)
+    s['reader.rtt'].push(seen.atMs - seen.sentMs)
+    s['reader.polls'].push(seen.polls)
     s.server.push(api.serverMs(headers))
     s.response.push(tResponse - handlerEnd)
   }
+  console.log(`runtime CPU per change: ${((childCpuMs() - cpu0) / changes).toFixed(1)} ms`)
   for (const [k, v] of Object.entries(s)) {
     const r = summarize(v)
     if (v.length)

@@ -1,6 +1,7 @@
 /**
  * @module What one build step works with: I/O, ledger, KV budget, limits and the mutable state.
  */
+import type { HintChain } from './hints.ts'
 import type { BuilderIo, KvBudget } from './io.ts'
 import type { KeyLedger } from './ledger.ts'
 import type { BuildLimits } from './limits.ts'
@@ -22,6 +23,12 @@ export interface StepContext {
    * at its next slice so the waiting change is built first.
    */
   preempted?: () => boolean
+  /** What recent notifications said they changed (per-record passes read with it). */
+  hints?: HintChain
+  /** When the notification this step serves arrived (null for alarms and other calls). */
+  calledAt?: number | null
+  /** Set by a per-record pass that consumed every notified change: the step reads no more log. */
+  drained?: boolean
   /** Set by a full build step: charges elapsed time to the current phase before it changes. */
   onPhase?: (() => void) | undefined
 }

@@ -76,9 +76,19 @@ export async function perRecordPass(ctx: StepContext): Promise<PerRecordOutcome>
   if (!layout || state.format !== LAYOUT_FORMAT || state.head.meta === null) return { kind: 'full' }
   // Fold a large overlay into its buckets before adding more to it (bounds every head's size).
   if (ctx.mirror.overlayCount(0) > OVERLAY_MAX_FACTOR * limits.passNames) return flushBuckets(ctx)
+  // This step's pass already consumed every notified change: nothing new to read (a change
+  // notified meanwhile waits for the mutex and its own step reads the log).
+  if (ctx.drained && state.cursor >= state.notified && !state.metaRefresh) return flushBuckets(ctx)
   const started = io.now()
   const zoneId = state.zoneId!
-  const { zone, log } = await readZoneAndLog(io.db, zoneId, state.cursor, limits.logChunk)
+  // A notification that described the changes after the cursor lets the rows of the names they
+  // touch come in the same round trip as the log (used below only if the log agrees).
+  const expected =
+    state.zoneName !== null
+      ? (ctx.hints?.expectedNames(state.cursor, state.zoneName) ?? null)
+      : null
+  const first = await readZoneAndLog(io.db, zoneId, state.cursor, limits.logChunk, expected ?? [])
+  const { zone, log } = first
   if (!zone) return { kind: 'deleted' }
   if (state.zoneName !== zone.name) {
     state.zoneName = zone.name
@@ -96,7 +106,11 @@ export async function perRecordPass(ctx: StepContext): Promise<PerRecordOutcome>
   const meta = plan.meta || state.metaRefresh
 
   const names = [...plan.names]
-  const current = await readNames(io.db, zoneId, meta ? [...names, apex] : names)
+  const wanted = meta ? [...names, apex] : names
+  const current =
+    first.names && wanted.every((n) => first.names!.names.has(n))
+      ? first.names
+      : await readNames(io.db, zoneId, wanted)
   const read = io.now()
   const buckets = new Set<number>()
   const overlay: [string, number][] = []
@@ -139,6 +153,7 @@ export async function perRecordPass(ctx: StepContext): Promise<PerRecordOutcome>
   if (published.kind !== 'written') return published
   const now = io.now()
   state.cursor = plan.upTo || state.cursor
+  ctx.drained = state.cursor >= state.notified
   state.builtAt = now
   state.passes++
   state.lastPass = {
@@ -151,6 +166,8 @@ export async function perRecordPass(ctx: StepContext): Promise<PerRecordOutcome>
     deletes: 0,
     skipped: 0,
     phaseMs: { read: read - started, nodes: encoded - read, publish: now - encoded },
+    readTrips: current === first.names ? 1 : 2,
+    ...(ctx.calledAt != null ? { calledAt: ctx.calledAt } : {}),
   }
   // The zone outgrew its bucket count (twice the target names per bucket): a full build picks a
   // larger count and switches to it. Checked after every large pass and every 64th pass

@@ -30,20 +30,27 @@ export const SQL = {
   liveZone: "SELECT id FROM zones WHERE name = ?1 AND status != 'deleted'",
 } as const
 
-/** The zone row and the next change-log chunk after `after`, in one round trip. */
+/**
+ * The zone row and the next change-log chunk after `after`, in one round trip; with `names`, the
+ * current rows of those names too (same round trip, same transaction as the log).
+ */
 export async function readZoneAndLog(
   db: D1Database,
   zoneId: string,
   after: number,
-  limit: number
-): Promise<{ zone: ZoneDbRow | null; log: LogRow[] }> {
-  const [zone, log] = await db.batch([
+  limit: number,
+  names: string[] = []
+): Promise<{ zone: ZoneDbRow | null; log: LogRow[]; names: NameState | null }> {
+  const named = names.length > 0 ? nameStatements(db, zoneId, names) : []
+  const [zone, log, ...rest] = await db.batch([
     db.prepare(SQL.zone).bind(zoneId),
     db.prepare(SQL.log).bind(zoneId, after, limit),
+    ...named.map((s) => s.stmt),
   ])
   return {
     zone: (zone!.results[0] as ZoneDbRow | undefined) ?? null,
     log: log!.results as unknown as LogRow[],
+    names: named.length > 0 ? nameState(named, rest) : null,
   }
 }
 
@@ -62,6 +69,8 @@ export interface NameState {
   rows: Map<string, ValueRow[]>
   /** Names that have at least one name below them (empty non-terminal candidates). */
   hasDescendants: Set<string>
+  /** The names this state was read for (the two fields above say nothing about others). */
+  names: Set<string>
 }
 
 /**
@@ -74,20 +83,39 @@ export async function readNames(
   zoneId: string,
   names: string[]
 ): Promise<NameState> {
-  const state: NameState = { rows: new Map(), hasDescendants: new Set() }
-  if (names.length === 0) return state
+  if (names.length === 0) return { rows: new Map(), hasDescendants: new Set(), names: new Set() }
+  const named = nameStatements(db, zoneId, names)
+  return nameState(named, await db.batch(named.map((s) => s.stmt)))
+}
+
+interface NameStatement {
+  rows: boolean
+  stmt: D1PreparedStatement
+  names: string[]
+}
+
+function nameStatements(db: D1Database, zoneId: string, names: string[]): NameStatement[] {
   const revs = names.map((n) => [n, reverseName(n)] as const)
-  const stmts = [
+  return [
     ...jsonChunks(revs.map((r) => r[1])).map((chunk) => ({
       rows: true,
       stmt: db.prepare(SQL.rowsOf).bind(zoneId, chunk),
+      names,
     })),
     ...jsonChunks(revs).map((chunk) => ({
       rows: false,
       stmt: db.prepare(SQL.below).bind(zoneId, chunk),
+      names,
     })),
   ]
-  const results = await db.batch(stmts.map((s) => s.stmt))
+}
+
+function nameState(stmts: NameStatement[], results: D1Result[]): NameState {
+  const state: NameState = {
+    rows: new Map(),
+    hasDescendants: new Set(),
+    names: new Set(stmts[0]?.names ?? []),
+  }
   results.forEach((result, i) => {
     if (stmts[i]!.rows) {
       for (const r of result.results as unknown as ValueRow[]) {

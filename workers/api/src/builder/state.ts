@@ -66,6 +66,10 @@ export interface PassStats {
   skipped: number
   /** Per-record passes: ms in D1 reads, node encoding and mirror writes, and the head write. */
   phaseMs?: { read: number; nodes: number; publish: number }
+  /** Per-record passes: D1 round trips of the read phase (1 when the notification's hint held). */
+  readTrips?: number
+  /** Per-record passes: when the notification that started the step arrived. */
+  calledAt?: number
 }
 
 export interface BuilderState {

@@ -9,6 +9,7 @@ import { DurableObject } from 'cloudflare:workers'
 import { builderStub } from '../commit/zone-change.ts'
 import type { StepContext, StepOutcome } from './context.ts'
 import { fullBuildStep } from './full-build.ts'
+import { HintChain, type ChangeHint } from './hints.ts'
 import { ioFrom, KvBudget, type BuilderIo } from './io.ts'
 import { KeyLedger } from './ledger.ts'
 import { NodeMirror } from './mirror.ts'
@@ -42,6 +43,9 @@ export class ZoneBuilder extends DurableObject<Env> {
   readonly #ledger: KeyLedger
   readonly #mirror: NodeMirror
   readonly #store: StateStore
+  readonly #hints = new HintChain()
+  /** When the first notification not yet taken up by a step arrived (for pass statistics). */
+  #calledAt: number | null = null
   #busy: Promise<void> | null = null
   #waiting = 0
 
@@ -56,13 +60,18 @@ export class ZoneBuilder extends DurableObject<Env> {
     this.#store = new StateStore(ctx.storage.kv)
   }
 
-  /** The API committed up to `seq`: build now; the safety alarm covers a crash in between. */
-  notify(zoneId: string, seq: number): Promise<void> {
-    return inInvocation(() => this.#notify(zoneId, seq))
+  /**
+   * The API committed up to `seq`: build now; the safety alarm covers a crash in between. `hint`
+   * (small changes) says what the change touched, so the pass can read log and rows at once.
+   */
+  notify(zoneId: string, seq: number, hint?: ChangeHint): Promise<void> {
+    return inInvocation(() => this.#notify(zoneId, seq, hint))
   }
 
-  async #notify(zoneId: string, seq: number): Promise<void> {
+  async #notify(zoneId: string, seq: number, hint?: ChangeHint): Promise<void> {
+    this.#calledAt ??= this.io.now()
     const s = this.#adopt(zoneId)
+    if (hint) this.#hints.add(hint)
     if (seq > s.notified) {
       s.notified = seq
       this.#store.save(s)
@@ -163,7 +172,10 @@ export class ZoneBuilder extends DurableObject<Env> {
       state: s,
       save: () => this.#store.save(s),
       preempted: () => this.#waiting > 0,
+      hints: this.#hints,
+      calledAt: this.#calledAt,
     }
+    this.#calledAt = null
     try {
       const outcome = await this.#work(ctx)
       const hadError = s.lastError !== null

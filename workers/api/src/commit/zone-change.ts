@@ -9,6 +9,7 @@
  *   - the `x-edgedns-change-seq` response header and the notification of the zone's builder.
  */
 import type { Context } from 'hono'
+import { MAX_HINT_NAMES, type ChangeHint } from '../builder/hints.ts'
 import type { ZoneBuilder } from '../builder/zone-builder.ts'
 import type { AppEnv } from '../http/app-env.ts'
 import { RECORD_COLUMNS } from '../records/model.ts'
@@ -208,15 +209,37 @@ export function builderStub(env: BuilderBinding, zoneId: string): DurableObjectS
  */
 const AFTER_RESPONSE_ABOVE = 100
 
-/** Tells the zone's builder its change log moved; large changes wait until the response is out. */
-export function notifyBuilder(c: Context<AppEnv>, zoneId: string, seq: number, changes = 1): void {
+/**
+ * What a small change touched, for its notification (null when there is nothing to say or the
+ * change is large): the builder then reads the log and these names' rows in one round trip.
+ */
+export function changeHint(
+  seq: number,
+  changes: number,
+  names: readonly (string | null | undefined)[] | undefined
+): ChangeHint | null {
+  if (!names || changes <= 0 || changes > AFTER_RESPONSE_ABOVE) return null
+  const unique = [...new Set(names.filter((n): n is string => typeof n === 'string'))]
+  return unique.length <= MAX_HINT_NAMES ? { after: seq - changes, upTo: seq, names: unique } : null
+}
+
+/**
+ * Tells the zone's builder its change log moved; large changes wait until the response is out.
+ * `names` (record names the change touched, old and new) ride along with small changes.
+ */
+export function notifyBuilder(
+  c: Context<AppEnv>,
+  zoneId: string,
+  seq: number,
+  changes = 1,
+  names?: readonly (string | null | undefined)[]
+): void {
   const stub = builderStub(c.env, zoneId)
+  const hint = changeHint(seq, changes, names)
   const send = () =>
-    stub
-      .notify(zoneId, seq)
-      .catch((e: unknown) =>
-        console.warn('builder notification lost; the sweep will heal it', zoneId, seq, e)
-      )
+    (hint ? stub.notify(zoneId, seq, hint) : stub.notify(zoneId, seq)).catch((e: unknown) =>
+      console.warn('builder notification lost; the sweep will heal it', zoneId, seq, e)
+    )
   const queue = c.get('afterResponse')
   if (queue && changes > AFTER_RESPONSE_ABOVE) queue.push(send)
   // One timer turn first: the response is handed to the runtime before the builder is called
@@ -233,8 +256,9 @@ export function announceCommit(
   c: Context<AppEnv>,
   zoneId: string,
   seq: number,
-  changes: number
+  changes: number,
+  names?: readonly (string | null | undefined)[]
 ): void {
   c.header(CHANGE_SEQ_HEADER, String(seq))
-  if (changes > 0) notifyBuilder(c, zoneId, seq, changes)
+  if (changes > 0) notifyBuilder(c, zoneId, seq, changes, names)
 }

@@ -40,7 +40,13 @@ async function run(
     'server-timing',
     `load;dur=${t.load.toFixed(1)}, plan;dur=${t.plan.toFixed(1)}, write;dur=${t.write.toFixed(1)}, total;dur=${total.toFixed(1)}, attempts;desc="${applied.attempts}"`
   )
-  announceCommit(c, zone.id, applied.seq, applied.plan.changes.length)
+  announceCommit(
+    c,
+    zone.id,
+    applied.seq,
+    applied.plan.changes.length,
+    applied.plan.changes.flatMap((ch) => [ch.before?.name, ch.after?.name])
+  )
   return applied
 }
 

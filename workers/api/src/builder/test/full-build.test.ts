@@ -197,7 +197,7 @@ describe('full builds', () => {
     expect(report.expectedKeys).toBe(
       (await kvZoneKeys(z.name)).filter((k) => k.startsWith(`b:${z.name}:${B}:`)).length + 1
     )
-  })
+  }, 20_000) // dozens of API calls and builder invocations: over 5 s on a loaded machine
 
   it('paces bucket writes to one per key interval while head slots make every change visible at once', async () => {
     const z = await createZone('pace')
