@@ -188,6 +188,7 @@ export const sweepResponse = z.object({
   lagging: z.number().int(),
   notified: z.number().int(),
   failed: z.number().int(),
+  cleared: z.number().int(),
 })
 
 export const convergenceResponse = z.object({
