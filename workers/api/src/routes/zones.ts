@@ -103,7 +103,9 @@ zonesApp.get('/', async (c) => {
   const results = q.continued
     ? [null, await rowsStatement.all()]
     : await c.env.DB.batch([
-        c.env.DB.prepare(`SELECT count(*) AS n ${from} WHERE ${q.where}`).bind(...q.params),
+        c.env.DB.prepare(
+          `SELECT count(*) AS n ${q.readsAccount ? from : 'FROM zones z'} WHERE ${q.where}`
+        ).bind(...q.params),
         rowsStatement,
       ])
   const rows = results[1]!.results as { id: string; name: string; sort: unknown }[]

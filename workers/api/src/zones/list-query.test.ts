@@ -98,6 +98,35 @@ describe('GET /zones query plans', () => {
   }
 })
 
+describe('GET /zones total count', () => {
+  it('counts on an index of zones alone unless the account name is filtered on', async () => {
+    const q = zoneListQuery(admin, () => undefined)
+    expect(q.readsAccount).toBe(false)
+    const { results } = await env.DB.prepare(
+      `EXPLAIN QUERY PLAN SELECT count(*) AS n FROM zones z WHERE ${q.where}`
+    )
+      .bind(...q.params)
+      .all<{ detail: string }>()
+    const plan = results.map((r) => r.detail).join('\n')
+    expect(plan).toMatch(/COVERING INDEX zones_/)
+    expect(plan).not.toMatch(/accounts/)
+    expect(zoneListQuery(admin, (k) => (k === 'account.name' ? 'x' : undefined)).readsAccount).toBe(
+      true
+    )
+  })
+
+  it('still filters by account name, through the join', async () => {
+    const name = `named-${Date.now().toString(36)}`
+    const id = (await api('POST', '/accounts', { name })).body.result.id
+    expect(
+      (await api('POST', '/zones', { name: `a.${name}.example`, account: { id } })).status
+    ).toBe(200)
+    const res = await api('GET', `/zones?account.name=${name}`)
+    expect(res.body.result.map((z: any) => z.name)).toEqual([`a.${name}.example`])
+    expect(res.body.result_info.total_count).toBe(1)
+  })
+})
+
 describe('GET /zones cursors', () => {
   it('walk every zone exactly once, in order, in both directions and by status', async () => {
     const { id, names } = await accountWithZones('walk', 12)
