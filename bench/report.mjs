@@ -3,6 +3,7 @@ import { fmtMs, fmtRange, fmtRatio } from './lib/stats.mjs'
 import { lineChart } from './lib/svg.mjs'
 import { renderDoh, renderMemory, renderStartup } from './report/doh.mjs'
 import { renderDnssec } from './report/dnssec.mjs'
+import { renderManyZones } from './report/many-zones.mjs'
 import { renderPeers } from './report/peers.mjs'
 import { renderPropagation } from './report/propagation.mjs'
 import { renderNotes, renderTargets } from './report/summary.mjs'
@@ -51,6 +52,7 @@ export function renderReport(results) {
   section('dnssec', 'Signed answers (DNSSEC)', (x) => renderDnssec(x, body, targets))
   section('startup', 'Start to first answer', (s) => renderStartup(s, body, targets, S.peers))
   section('memory', 'Memory', (m) => renderMemory(m, body, targets))
+  section('many-zones', 'Many zones in one database', (z) => renderManyZones(z, body, targets))
   if (S.peers || S.propagation) renderPeers(S.peers, S.propagation, body)
   renderTargets(targets, md)
   md.push(...body)

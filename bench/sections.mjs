@@ -6,6 +6,7 @@
 import { runBatchBench } from './batch.mjs'
 import { runDnssecBench } from './dnssec.mjs'
 import { runDohBench } from './doh.mjs'
+import { runManyZonesBench } from './many-zones.mjs'
 import { runMemoryBench } from './memory.mjs'
 import { runPeersBench } from './peers/index.mjs'
 import { runPropagationBench } from './propagation.mjs'
@@ -22,6 +23,12 @@ export const SECTIONS = [
   { id: 'dnssec', title: 'Signed answers (DNSSEC, DO=1) against unsigned', run: runDnssecBench },
   { id: 'startup', title: 'Start to first answer', run: runStartupBench },
   { id: 'memory', title: 'Memory (workerd process RSS)', run: runMemoryBench },
+  {
+    id: 'many-zones',
+    title: 'Many zones in one database',
+    run: runManyZonesBench,
+    ownStack: true,
+  },
   {
     id: 'peers',
     title: 'Peers: BIND 9.18 and PowerDNS 4.7 on the same machine',

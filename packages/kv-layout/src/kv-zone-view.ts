@@ -64,8 +64,14 @@ export interface KvZoneViewOptions {
    * (production KV may serve a stale copy from its edge cache right after a change); default 60 s.
    */
   bucketMaxAgeMs?: number
-  /** Most zones kept; default 10,000. */
+  /** Most zones kept; by default no count, only `zoneCacheBytes`. */
   maxZones?: number
+  /**
+   * Bytes the zones themselves may take (zone keys, heads, and an estimate of each entry's decoded
+   * form), inside `cacheBytes`; default a quarter of it. Past it the zones held longest are
+   * forgotten, so an isolate serving many small zones keeps as many as fit, not a fixed count.
+   */
+  zoneCacheBytes?: number
   /** Keys per KV bulk call (Workers KV allows 100). */
   maxKeysPerCall?: number
   /** Above this many keys a cold lookup reads zone keys and heads first, buckets after (two round trips); default 300 (parallel bulk calls of 100). */
@@ -134,6 +140,10 @@ export function speculativeKeys(name: string, zone: string): string[] {
 }
 
 const ENTRY_OVERHEAD = 96
+/** Estimated bytes of a zone entry beyond its raw texts: the object, the decoded head, map slots. */
+const ZONE_ENTRY_OVERHEAD = 1024
+/** Names remembered as "not a zone" when no zone count bounds them. */
+const MAX_ABSENT_NAMES = 40_000
 
 /** Longest a query waits for a confirmation read another query started before reading itself. */
 const SHARED_WAIT_MS = 100
@@ -160,6 +170,9 @@ export class KvZoneView implements ZoneView {
   readonly #cacheBytes: number
   readonly #absentTtlMs: number
   readonly #maxZones: number
+  readonly #zoneCacheBytes: number
+  /** Bytes charged to zone entries: their head bytes plus ZONE_ENTRY_OVERHEAD each. */
+  #zoneBytes = 0
   readonly #bucketMaxAgeMs: number
   readonly #maxKeysPerCall: number
   readonly #budget: number
@@ -192,7 +205,8 @@ export class KvZoneView implements ZoneView {
     )
     this.#cacheBytes = options.cacheBytes ?? 64 * 1024 * 1024
     this.#absentTtlMs = options.absentTtlMs ?? 1000
-    this.#maxZones = options.maxZones ?? 10_000
+    this.#maxZones = options.maxZones ?? Number.POSITIVE_INFINITY
+    this.#zoneCacheBytes = options.zoneCacheBytes ?? this.#cacheBytes / 4
     this.#bucketMaxAgeMs = options.bucketMaxAgeMs ?? 60_000
     this.#maxKeysPerCall = options.maxKeysPerCall ?? 100
     this.#budget = options.speculativeKeyBudget ?? 300
@@ -266,6 +280,7 @@ export class KvZoneView implements ZoneView {
   clearCache(): void {
     for (const e of this.#zones.values()) this.#dropZone(e)
     this.#zones.clear()
+    this.#zoneBytes = 0
     this.#absent.clear()
   }
 
@@ -383,9 +398,15 @@ export class KvZoneView implements ZoneView {
       headBytes: 0,
       stamp: ++this.#stamps,
     }
-    this.#setHeadBytes(entry, raw.length + head.overlay.size * 128)
+    const replaced = this.#zones.get(name)
+    if (replaced) this.#forget(replaced)
     this.#zones.set(name, entry)
-    while (this.#zones.size > this.#maxZones) {
+    this.#zoneBytes += ZONE_ENTRY_OVERHEAD
+    this.#setHeadBytes(entry, raw.length + head.overlay.size * 128)
+    while (
+      this.#zones.size > 1 &&
+      (this.#zones.size > this.#maxZones || this.#zoneBytes > this.#zoneCacheBytes)
+    ) {
       const oldest = this.#zones.values().next().value as ZoneEntry
       this.#forget(oldest)
     }
@@ -394,10 +415,11 @@ export class KvZoneView implements ZoneView {
 
   #markAbsent(name: string): void {
     this.#absent.set(name, this.#now() + this.#absentTtlMs)
-    if (this.#absent.size > 4 * this.#maxZones) {
+    const cap = Math.min(4 * this.#maxZones, MAX_ABSENT_NAMES)
+    if (this.#absent.size > cap) {
       const now = this.#now()
       for (const [k, until] of this.#absent)
-        if (until <= now || this.#absent.size > 2 * this.#maxZones) this.#absent.delete(k)
+        if (until <= now || this.#absent.size > cap / 2) this.#absent.delete(k)
     }
   }
 
@@ -653,6 +675,7 @@ export class KvZoneView implements ZoneView {
 
   #setHeadBytes(entry: ZoneEntry, bytes: number): void {
     this.#bytes += bytes - entry.headBytes
+    if (this.#zones.get(entry.name) === entry) this.#zoneBytes += bytes - entry.headBytes
     entry.headBytes = bytes
     this.#evict()
   }
@@ -687,13 +710,17 @@ export class KvZoneView implements ZoneView {
   #dropZone(entry: ZoneEntry): void {
     this.#dropBuckets(entry)
     this.#bytes -= entry.headBytes
+    if (this.#zones.get(entry.name) === entry) this.#zoneBytes -= entry.headBytes
     entry.headBytes = 0
   }
 
   #forget(entry: ZoneEntry): void {
     entry.gone = true
     this.#dropZone(entry)
-    if (this.#zones.get(entry.name) === entry) this.#zones.delete(entry.name)
+    if (this.#zones.get(entry.name) === entry) {
+      this.#zones.delete(entry.name)
+      this.#zoneBytes -= ZONE_ENTRY_OVERHEAD
+    }
   }
 
   /** One round trip: chunks of at most `maxKeysPerCall` keys read in parallel. */

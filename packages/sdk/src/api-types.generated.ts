@@ -148,11 +148,18 @@ export interface ApiSchemas {
     }[]
   }
   ResultInfo: {
-    page: number
+    /** Absent on a page reached by cursor */
+    page?: number
     per_page: number
     count: number
-    total_count: number
-    total_pages: number
+    /** Absent on a page reached by cursor */
+    total_count?: number
+    /** Absent on a page reached by cursor */
+    total_pages?: number
+    /** GET /zones: pass `after` as `cursor` for the next page */
+    cursors?: {
+      after?: string
+    }
   }
   BatchResult: {
     deletes?: ApiSchemas["Record"][]

@@ -7,6 +7,8 @@
  *   - the translation of D1's constraint failures into a typed `CommitConflict`, so callers decide
  *     by `reason`, never by reading error text;
  *   - the `x-edgedns-change-seq` response header and the notification of the zone's builder.
+ * Every commit moves `zones.change_seq`; triggers on it (migration 0013) list the zone in
+ * `zones_behind` in the same transaction, the work list of the propagation sweep.
  */
 import type { Context } from 'hono'
 import { MAX_HINT_NAMES, type ChangeHint } from '../builder/hints.ts'

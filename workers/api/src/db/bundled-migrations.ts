@@ -106,5 +106,18 @@ export const BUNDLED_MIGRATIONS: readonly { name: string; statements: readonly s
       "CREATE TABLE `import_staging` (\n\t`import_id` text NOT NULL,\n\t`ord` integer NOT NULL,\n\t`zone_id` text NOT NULL,\n\t`row` text NOT NULL,\n\t`created_on` text NOT NULL,\n\tPRIMARY KEY(`import_id`, `ord`)\n);",
       "CREATE INDEX `import_staging_created` ON `import_staging` (`created_on`);"
     ]
+  },
+  {
+    "name": "0013_zones_behind.sql",
+    "statements": [
+      "CREATE TABLE `zones_behind` (\n\t`zone_id` text PRIMARY KEY NOT NULL,\n\t`seq` integer NOT NULL,\n\t`notified_at` integer DEFAULT 0 NOT NULL\n);",
+      "CREATE INDEX `zones_behind_notified` ON `zones_behind` (`notified_at`);",
+      "CREATE INDEX `zones_status` ON `zones` (`status`,`name`);",
+      "-- Every commit moves zones.change_seq (the version guard, a full-build request, or the insert of a\n-- new zone): these triggers note the zone as behind in the same transaction, whichever path wrote.\nCREATE TRIGGER `zones_behind_on_create` AFTER INSERT ON `zones`\nBEGIN\n  INSERT INTO `zones_behind` (`zone_id`, `seq`) VALUES (NEW.`id`, NEW.`change_seq`)\n    ON CONFLICT (`zone_id`) DO UPDATE SET `seq` = excluded.`seq` WHERE excluded.`seq` > `zones_behind`.`seq`;\nEND;",
+      "CREATE TRIGGER `zones_behind_on_commit` AFTER UPDATE OF `change_seq` ON `zones`\n  WHEN NEW.`change_seq` > OLD.`change_seq`\nBEGIN\n  INSERT INTO `zones_behind` (`zone_id`, `seq`) VALUES (NEW.`id`, NEW.`change_seq`)\n    ON CONFLICT (`zone_id`) DO UPDATE SET `seq` = excluded.`seq` WHERE excluded.`seq` > `zones_behind`.`seq`;\nEND;",
+      "-- A zone's deletion is logged with its own sequence: noted even if a writer logged it without the guard.\nCREATE TRIGGER `zones_behind_on_zone_delete` AFTER INSERT ON `change_log`\n  WHEN NEW.`op` = 'zone_delete'\nBEGIN\n  INSERT INTO `zones_behind` (`zone_id`, `seq`) VALUES (NEW.`zone_id`, NEW.`seq`)\n    ON CONFLICT (`zone_id`) DO UPDATE SET `seq` = excluded.`seq` WHERE excluded.`seq` > `zones_behind`.`seq`;\nEND;",
+      "-- Backfill: the zones behind now (live zones ahead of their build, deleted ones whose purge is not built).\nINSERT OR IGNORE INTO `zones_behind` (`zone_id`, `seq`)\n  SELECT z.`id`, z.`change_seq` FROM `zones` z LEFT JOIN `build_state` b ON b.`zone_id` = z.`id`\n   WHERE z.`change_seq` > coalesce(b.`built_seq`, 0);",
+      "INSERT OR IGNORE INTO `zones_behind` (`zone_id`, `seq`)\n  SELECT c.`zone_id`, max(c.`seq`) FROM `change_log` c LEFT JOIN `build_state` b ON b.`zone_id` = c.`zone_id`\n   WHERE c.`op` = 'zone_delete' AND c.`seq` > coalesce(b.`built_seq`, 0) GROUP BY c.`zone_id`;"
+    ]
   }
 ]

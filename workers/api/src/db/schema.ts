@@ -85,6 +85,8 @@ export const zones = sqliteTable(
       .where(sql`status != 'deleted'`),
     index('zones_account').on(t.accountId, t.name),
     index('zones_name_rev').on(t.nameRev),
+    // `GET /zones?order=status`: the page is an index range, never a sort of every zone.
+    index('zones_status').on(t.status, t.name),
   ]
 )
 
@@ -170,6 +172,24 @@ export const buildState = sqliteTable('build_state', {
   lastErrorAt: integer('last_error_at'),
   lastError: text('last_error'),
 })
+
+/**
+ * Zones whose committed change log is ahead of what their builder has built: the propagation
+ * sweep's work list, so it never scans every zone. A row is written in the same transaction as
+ * every commit (a trigger on `zones.change_seq`, hand-written in migration 0013, so no write path
+ * can miss it) and removed by the builder once it has built up to `seq`.
+ */
+export const zonesBehind = sqliteTable(
+  'zones_behind',
+  {
+    zoneId: text('zone_id').primaryKey(),
+    /** The zone's change sequence at its latest commit. */
+    seq: integer('seq').notNull(),
+    /** Epoch ms the sweep last notified the builder about it (0: never); the sweep takes the oldest first. */
+    notifiedAt: integer('notified_at').notNull().default(0),
+  },
+  (t) => [index('zones_behind_notified').on(t.notifiedAt)]
+)
 
 /**
  * Records of a large zone-file import on their way in: written in bounded chunks (each its own

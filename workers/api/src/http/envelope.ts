@@ -10,13 +10,22 @@ export interface ResultInfo {
   count: number
   total_count: number
   total_pages: number
+  /** Keyset paging (`GET /zones`): pass `after` back as `cursor` for the next page. */
+  cursors?: { after?: string }
+}
+
+/** A page reached by cursor: no page number and no total (counting every row is what a cursor avoids). */
+export interface CursorResultInfo {
+  per_page: number
+  count: number
+  cursors: { after?: string }
 }
 
 export function ok<T>(c: Context, result: T, status: ContentfulStatusCode = 200): Response {
   return c.json({ success: true, errors: [], messages: [], result }, status)
 }
 
-export function okList<T>(c: Context, result: T[], info: ResultInfo): Response {
+export function okList<T>(c: Context, result: T[], info: ResultInfo | CursorResultInfo): Response {
   return c.json({ success: true, errors: [], messages: [], result, result_info: info })
 }
 

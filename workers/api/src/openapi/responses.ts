@@ -23,11 +23,23 @@ export const errorItem = z.object({
 })
 
 export const resultInfo = z.object({
-  page: z.number().int(),
+  page: z.number().int().optional().meta({ description: 'Absent on a page reached by cursor' }),
   per_page: z.number().int(),
   count: z.number().int(),
-  total_count: z.number().int(),
-  total_pages: z.number().int(),
+  total_count: z
+    .number()
+    .int()
+    .optional()
+    .meta({ description: 'Absent on a page reached by cursor' }),
+  total_pages: z
+    .number()
+    .int()
+    .optional()
+    .meta({ description: 'Absent on a page reached by cursor' }),
+  cursors: z
+    .object({ after: z.string().optional() })
+    .optional()
+    .meta({ description: 'GET /zones: pass `after` as `cursor` for the next page' }),
 })
 
 export const recordResponse = z.object({
@@ -188,6 +200,7 @@ export const sweepResponse = z.object({
   lagging: z.number().int(),
   notified: z.number().int(),
   failed: z.number().int(),
+  cleared: z.number().int(),
 })
 
 export const convergenceResponse = z.object({

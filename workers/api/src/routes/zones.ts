@@ -91,14 +91,25 @@ zonesApp.get('/', async (c) => {
   const q = zoneListQuery(c.var.principal, (k) => c.req.query(k))
   const from = 'FROM zones z JOIN accounts a ON a.id = z.account_id'
   const n = q.params.length
-  const [count, rows] = await c.env.DB.batch([
-    c.env.DB.prepare(`SELECT count(*) AS n ${from} WHERE ${q.where}`).bind(...q.params),
-    c.env.DB.prepare(
-      `SELECT z.id ${from} WHERE ${q.where} ORDER BY ${q.orderBy} LIMIT ?${n + 1} OFFSET ?${n + 2}`
-    ).bind(...q.params, perPage, Math.min((page - 1) * perPage, MAX_OFFSET)),
-  ])
-  const total = (count!.results[0] as { n: number }).n
-  const ids = (rows!.results as { id: string }[]).map((r) => r.id)
+  // A cursor page starts where the last one ended: no offset, and no count of every zone.
+  const pageSql = `SELECT z.id, z.name, ${q.sortColumn} AS sort ${from} WHERE ${q.where} ORDER BY ${q.orderBy} LIMIT ?${n + 1}`
+  const rowsStatement = q.continued
+    ? c.env.DB.prepare(pageSql).bind(...q.params, perPage)
+    : c.env.DB.prepare(`${pageSql} OFFSET ?${n + 2}`).bind(
+        ...q.params,
+        perPage,
+        Math.min((page - 1) * perPage, MAX_OFFSET)
+      )
+  const results = q.continued
+    ? [null, await rowsStatement.all()]
+    : await c.env.DB.batch([
+        c.env.DB.prepare(
+          `SELECT count(*) AS n ${q.readsAccount ? from : 'FROM zones z'} WHERE ${q.where}`
+        ).bind(...q.params),
+        rowsStatement,
+      ])
+  const rows = results[1]!.results as { id: string; name: string; sort: unknown }[]
+  const ids = rows.map((r) => r.id)
   const full =
     ids.length === 0
       ? []
@@ -110,11 +121,14 @@ zonesApp.get('/', async (c) => {
           .all()
   const byId = new Map(full.map((r) => [r.zone.id, r]))
   const slice = ids.map((id) => byId.get(id)).filter((r) => r !== undefined)
-  return okList(
-    c,
-    slice.map((r) => zoneToApi(r.zone, r.accountName)),
-    resultInfo(page, perPage, slice.length, total)
-  )
+  const last = rows.at(-1)
+  // A full page may have a next one; a short page is the last.
+  const cursors = rows.length === perPage && last ? { after: q.cursorAfter(last) } : {}
+  const result = slice.map((r) => zoneToApi(r.zone, r.accountName))
+  if (q.continued) return okList(c, result, { per_page: perPage, count: slice.length, cursors })
+  const total = (results[0]!.results[0] as { n: number }).n
+  const info = resultInfo(page, perPage, slice.length, total)
+  return okList(c, result, cursors.after === undefined ? info : { ...info, cursors })
 })
 
 zonesApp.post('/', async (c) => {

@@ -2,6 +2,13 @@
  * @module `GET /zones` as one SQL page: Cloudflare's filters (name operators, status, account.id,
  * account.name), order/direction and page/per_page, with the token's visibility expressed in SQL.
  * Substring tests use instr/substr, never LIKE (no escaping, no 50-byte pattern cap).
+ *
+ * Paging at scale: every page carries `result_info.cursors.after` when more may follow; passing it
+ * back as `cursor` continues after the last zone shown (keyset pagination: the page starts with an
+ * index seek, so page 5,000 costs what page 1 costs). `page`/`per_page` keep working as the official
+ * SDK uses them, but a deep `page` is an OFFSET: SQLite steps over every earlier row, so its cost grows
+ * with the page number. Orders by name, status and account id walk an index (`zones_name`,
+ * `zones_status`, `zones_account`); ordering by account name sorts the matching zones.
  */
 import type { Principal } from '../auth/permissions.ts'
 import { ApiError, Codes } from '../http/api-error.ts'
@@ -11,6 +18,51 @@ export interface ZoneListQuery {
   where: string
   orderBy: string
   params: unknown[]
+  /** True when the page continues a cursor (no offset, no total count). */
+  continued: boolean
+  /** The cursor that continues after a row of this page (its order value and name). */
+  cursorAfter: (row: { sort: unknown; name: string }) => string
+  /** The SQL expression a row's `sort` value is read from. */
+  sortColumn: string
+  /**
+   * Whether the WHERE clause reads the account's columns (`a.`): when it does not, the count runs
+   * on `zones` alone (every zone has its account), an index-only count instead of a join per zone.
+   */
+  readsAccount: boolean
+}
+
+/** What a cursor holds: the order it belongs to, and the last row's order value and name. */
+type CursorState = [order: string, direction: 'ASC' | 'DESC', sort: unknown, name: string]
+
+function encodeCursor(state: CursorState): string {
+  const bytes = new TextEncoder().encode(JSON.stringify(state))
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '')
+}
+
+function decodeCursor(raw: string): CursorState {
+  try {
+    const b64 = raw.replace(/-/g, '+').replace(/_/g, '/')
+    const bytes = Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0))
+    const v: unknown = JSON.parse(new TextDecoder().decode(bytes))
+    if (
+      Array.isArray(v) &&
+      v.length === 4 &&
+      typeof v[0] === 'string' &&
+      (v[1] === 'ASC' || v[1] === 'DESC') &&
+      (typeof v[2] === 'string' || typeof v[2] === 'number') &&
+      typeof v[3] === 'string'
+    )
+      return v as CursorState
+  } catch {
+    // fall through to the error below
+  }
+  throw ApiError.badRequest(
+    Codes.invalidRequest,
+    'cursor is not one this API returned in result_info.cursors.after'
+  )
 }
 
 const ORDER_COLUMNS: Record<string, string> = {
@@ -32,6 +84,11 @@ function visibility(p: Principal, params: unknown[]): string {
   if (grants.some((g) => g.everything)) return '1'
   const accounts = [...new Set(grants.flatMap((g) => [...g.accounts]))]
   const zones = [...new Set(grants.flatMap((g) => [...g.zones]))]
+  // The usual account token: one equality, so the account's zones are one range of `zones_account`.
+  if (zones.length === 0 && accounts.length === 1) {
+    params.push(accounts[0])
+    return `z.account_id = ?${params.length}`
+  }
   params.push(JSON.stringify(accounts), JSON.stringify(zones))
   return `(z.account_id IN (SELECT value FROM json_each(?${params.length - 1})) OR z.id IN (SELECT value FROM json_each(?${params.length})))`
 }
@@ -49,7 +106,8 @@ function nameFilter(raw: string, params: unknown[]): string {
     case 'not_equal':
       return `z.name != ${v}`
     case 'starts_with':
-      return `substr(z.name, 1, length(${v})) = ${v}`
+      // The range lets an index on name seek to the prefix; substr keeps the test exact.
+      return `z.name >= ${v} AND z.name < ${v} || char(1114111) AND substr(z.name, 1, length(${v})) = ${v}`
     case 'ends_with':
       return `substr(z.name, -length(${v})) = ${v}`
     case 'contains':
@@ -84,9 +142,33 @@ export function zoneListQuery(p: Principal, q: (key: string) => string | undefin
       where.push(`${col} = ?${params.length}`)
     }
   }
+  const raw = q('cursor')
+  const continued = raw !== undefined && raw !== ''
+  if (continued) {
+    const [cOrder, cDirection, sort, last] = decodeCursor(raw)
+    if (cOrder !== order || cDirection !== direction)
+      throw ApiError.badRequest(
+        Codes.invalidRequest,
+        'cursor belongs to another order or direction: repeat the order and direction of the request that returned it'
+      )
+    const cmp = direction === 'ASC' ? '>' : '<'
+    params.push(last)
+    const n = `?${params.length}`
+    if (column === 'z.name') where.push(`z.name ${cmp} ${n}`)
+    else {
+      params.push(sort)
+      const v = `?${params.length}`
+      where.push(`(${column} ${cmp} ${v} OR (${column} = ${v} AND z.name ${cmp} ${n}))`)
+    }
+  }
   return {
     where: where.join(' AND '),
-    orderBy: `${column} ${direction}, z.name ${direction}`,
+    orderBy:
+      column === 'z.name' ? `z.name ${direction}` : `${column} ${direction}, z.name ${direction}`,
     params,
+    continued,
+    cursorAfter: (row) => encodeCursor([order, direction, row.sort, row.name]),
+    sortColumn: column,
+    readsAccount: q('account.name') !== undefined,
   }
 }

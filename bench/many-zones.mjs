@@ -1,0 +1,322 @@
+/**
+ * @module Many zones in one D1 database (own stack). A sample of zones is created through the API
+ * (`BENCH_MANY_API_ZONES`, default 300: zone + one record batch each, built into KV by their builders): the creation rate, KV keys per
+ * zone, DoH throughput over the sample with zones drawn Zipf-distributed (ratio to the empty worker
+ * fed the same requests) and start to first answer come from it. The rest, up to `BENCH_MANY_ZONES`
+ * (default 100,000), are written straight into D1 in chunks with the rows the API writes for them
+ * (zone row, 1–20 records, their change-log entries) and marked built: they weigh on D1 — listing,
+ * the sweep, bytes per record — but are not in KV. Then: `GET /zones` page latency at the sample
+ * size and at the full size (first page, a middle page by cursor, the same page by offset), the
+ * sweep's work with 100 zones behind, and D1 bytes per record (D1's own `size_after`).
+ */
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import {
+  dohStats,
+  measureSaturation,
+  measureTarget,
+  probeGen,
+  statsDelta,
+  warmUp,
+} from './lib/dohload.mjs'
+import { kvValueCount, snapshotKv } from './lib/snapshot.mjs'
+import { summarize } from './lib/stats.mjs'
+import { timeFirstAnswer } from './startup.mjs'
+
+const PARENT = 'many.bench'
+const zoneNameOf = (i) => `z${i}.${PARENT}`
+/** Records of zone i: 1–20, spread by a fixed multiplier. */
+const recordsOf = (i) => 1 + ((i * 7919) % 20)
+/** A zone's records: `www` and `r<k>` A records (the DoH mix asks for `www`). */
+const recordBatch = (i) => ({
+  posts: Array.from({ length: recordsOf(i) }, (_, k) => ({
+    type: 'A',
+    name: k === 0 ? 'www' : `r${k}`,
+    content: `10.${(i >> 8) & 255}.${i & 255}.${k}`,
+    ttl: 300,
+  })),
+})
+
+/** Bytes of every KV value (blob file) in a state directory. */
+function kvValueBytes(stateDir) {
+  const kv = path.join(stateDir, 'kv')
+  let bytes = 0
+  for (const ns of readdirSync(kv)) {
+    const blobs = path.join(kv, ns, 'blobs')
+    let files = []
+    try {
+      files = readdirSync(blobs).filter((f) => !f.startsWith('.'))
+    } catch {}
+    for (const f of files) bytes += statSync(path.join(blobs, f)).size
+  }
+  return bytes
+}
+
+const envInt = (name, dflt) => {
+  const n = Number(process.env[name])
+  return Number.isInteger(n) && n > 0 ? n : dflt
+}
+
+async function inParallel(n, width, fn) {
+  let next = 0
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < n) await fn(next++)
+    })
+  )
+}
+
+/** The sample through the API: each zone created, then its records in one batch. */
+async function createThroughApi(api, n, log) {
+  const accounts = (await api.call('GET', '/accounts')).result
+  const ids = new Array(n)
+  const createMs = []
+  const t0 = performance.now()
+  await inParallel(n, 8, async (i) => {
+    const c0 = performance.now()
+    const zone = (
+      await api.call('POST', '/zones', { name: zoneNameOf(i), account: { id: accounts[0].id } })
+    ).result
+    createMs.push(performance.now() - c0)
+    await api.batch(zone.id, recordBatch(i))
+    ids[i] = zone.id
+  })
+  const seconds = (performance.now() - t0) / 1000
+  const records = Array.from({ length: n }, (_, i) => recordsOf(i)).reduce((a, b) => a + b, 0)
+  log(
+    `many zones: ${n} zones (${records} records) through the API in ${seconds.toFixed(1)} s: ${(n / seconds).toFixed(0)} zones/s`
+  )
+  return {
+    ids,
+    accountId: accounts[0].id,
+    api: { zones: n, records, seconds, zonesPerSecond: n / seconds, createMs: summarize(createMs) },
+  }
+}
+
+/** Waits until no zone is behind (the builders drained the sample). */
+async function waitAllBuilt(db, timeoutMs = 600_000) {
+  const t0 = performance.now()
+  for (;;) {
+    const row = await db.prepare('SELECT count(*) AS n FROM zones_behind').first()
+    if (row.n === 0) return performance.now() - t0
+    if (performance.now() - t0 > timeoutMs) throw new Error(`${row.n} zones still behind`)
+    await new Promise((r) => setTimeout(r, 250))
+  }
+}
+
+const SEED_CHUNK = 5000
+
+/**
+ * Zones `from`…`to − 1` straight into D1 with the rows the API writes (zone, records, change log),
+ * then marked built (build_state at their sequence, off the sweep's list). Returns D1's size growth.
+ */
+async function seedInD1(db, accountId, from, to, log) {
+  const sizeBefore = (await db.prepare('SELECT 1').run()).meta.size_after
+  const now = new Date().toISOString()
+  let records = 0
+  for (let lo = from; lo < to; lo += SEED_CHUNK) {
+    const hi = Math.min(to, lo + SEED_CHUNK)
+    const zonesCte = `WITH RECURSIVE i(n) AS (SELECT CAST(?1 AS INTEGER) UNION ALL SELECT n + 1 FROM i WHERE n + 1 < ?2),
+      z(n, id, name, rev, cnt) AS (SELECT n, printf('b%031x', n), 'z' || n || '.${PARENT}', '${PARENT.split('.').reverse().join('.')}.z' || n, 1 + ((n * 7919) % 20) FROM i)`
+    const recsCte = `${zonesCte}, k(n, id, name, rev, cnt, j) AS (SELECT n, id, name, rev, cnt, 0 FROM z UNION ALL SELECT n, id, name, rev, cnt, j + 1 FROM k WHERE j + 1 < cnt)`
+    const label = `CASE WHEN j = 0 THEN 'www' ELSE 'r' || j END`
+    const results = await db.batch([
+      db
+        .prepare(
+          `INSERT INTO zones (id, account_id, name, name_rev, name_servers, soa_mname, soa_rname, serial, version, change_seq, created_on, modified_on, activated_on)
+           ${zonesCte} SELECT id, ?3, name, rev, '["ns1.edgedns.dev","ns2.edgedns.dev"]', 'ns1.edgedns.dev', 'dns.edgedns.dev', 1, 2, cnt + 1, ?4, ?4, ?4 FROM z`
+        )
+        .bind(lo, hi, accountId, now),
+      db
+        .prepare(
+          `INSERT INTO dns_records (id, zone_id, name, name_rev, type, content, ttl, created_on, modified_on)
+           ${recsCte} SELECT printf('r%023x%08x', n, j), id, ${label} || '.' || name, rev || '.' || ${label}, 'A',
+             '10.' || ((n >> 8) & 255) || '.' || (n & 255) || '.' || j, 300, ?4, ?4 FROM k`
+        )
+        .bind(lo, hi, accountId, now),
+      db
+        .prepare(
+          `INSERT INTO change_log (zone_id, seq, op, created_on) ${zonesCte} SELECT id, 1, 'zone', ?4 FROM z`
+        )
+        .bind(lo, hi, accountId, now),
+      db
+        .prepare(
+          `INSERT INTO change_log (zone_id, seq, op, record_id, new_name, type, token_id, created_on)
+           ${recsCte} SELECT id, j + 2, 'create', printf('r%023x%08x', n, j), ${label} || '.' || name, 'A', 'bench', ?4 FROM k`
+        )
+        .bind(lo, hi, accountId, now),
+      db
+        .prepare(
+          `INSERT INTO build_state (zone_id, zone_name, built_seq, built_at) ${zonesCte} SELECT id, name, cnt + 1, 0 FROM z`
+        )
+        .bind(lo, hi),
+      db
+        .prepare(`DELETE FROM zones_behind WHERE zone_id IN (${zonesCte} SELECT id FROM z)`)
+        .bind(lo, hi),
+    ])
+    records += results[1].meta.changes
+    if ((hi - from) % 25_000 === 0 || hi === to) log(`many zones: ${hi} zones in D1`)
+  }
+  const sizeAfter = (await db.prepare('SELECT 1').run()).meta.size_after
+  return { zones: to - from, records, bytes: sizeAfter - sizeBefore }
+}
+
+/** `GET /zones` latencies: first page, a middle page by offset (which also yields its cursor), the next page by cursor. */
+async function listLatency(api, zones, reps) {
+  const time = async (path) => {
+    const t0 = performance.now()
+    const r = await api.call('GET', path)
+    return { ms: performance.now() - t0, result: r.result, info: null }
+  }
+  const perPage = 50
+  const runs = async (path) => {
+    const ms = []
+    for (let r = 0; r < reps; r++) ms.push((await time(path)).ms)
+    return summarize(ms)
+  }
+  const first = await runs(`/zones?per_page=${perPage}`)
+  const middle = Math.max(1, Math.floor(zones / perPage / 2))
+  const offsetPath = `/zones?per_page=${perPage}&page=${middle}`
+  const offset = await runs(offsetPath)
+  const res = await fetch(api.base + offsetPath, { headers: api.headers })
+  const after = (await res.json()).result_info.cursors?.after
+  const cursor = after ? await runs(`/zones?per_page=${perPage}&cursor=${after}`) : null
+  return { zones, perPage, middlePage: middle, first, offset, cursor }
+}
+
+/** The old sweep query (a scan of every zone), timed for contrast with the list the sweep reads now. */
+const SCAN_SQL = `SELECT z.id FROM zones z LEFT JOIN build_state b ON b.zone_id = z.id
+   WHERE z.change_seq > coalesce(b.built_seq, 0) LIMIT 1000`
+
+async function sweepWork(api, db, total, behind) {
+  // `behind` zones commit a change nobody told their builders about (a full-build request each).
+  const pick = Array.from({ length: behind }, (_, k) => Math.floor(((k + 0.5) * total) / behind))
+  const now = new Date().toISOString()
+  for (const i of pick)
+    await db.batch([
+      db
+        .prepare(
+          `UPDATE zones SET change_seq = change_seq + 1, version = version + 1 WHERE name = ?1`
+        )
+        .bind(zoneNameOf(i)),
+      db
+        .prepare(
+          `INSERT INTO change_log (zone_id, seq, op, created_on) SELECT id, change_seq, 'full', ?2 FROM zones WHERE name = ?1`
+        )
+        .bind(zoneNameOf(i), now),
+    ])
+  const listed = (await db.prepare('SELECT count(*) AS n FROM zones_behind').first()).n
+  // The sweep's own list query and the scan of every zone it replaced, on the same data.
+  const l0 = performance.now()
+  const list = await db
+    .prepare(
+      `SELECT w.zone_id, w.seq, coalesce(b.built_seq, 0) AS built FROM zones_behind w
+         LEFT JOIN build_state b ON b.zone_id = w.zone_id ORDER BY w.notified_at LIMIT 1000`
+    )
+    .all()
+  const listMs = performance.now() - l0
+  const s0 = performance.now()
+  const scan = await db.prepare(SCAN_SQL).all()
+  const scanMs = performance.now() - s0
+  const t0 = performance.now()
+  const run = (await api.call('POST', '/propagation/sweep')).result
+  const sweepMs = performance.now() - t0
+  return {
+    zones: total,
+    behind,
+    listed,
+    notified: run.notified,
+    sweepMs,
+    listQuery: { ms: listMs, rowsRead: list.meta.rows_read },
+    scanQuery: { ms: scanMs, rowsRead: scan.meta.rows_read },
+  }
+}
+
+async function dohOverZones(stack, sample, quick, log) {
+  const plan = {
+    reps: quick ? 1 : 2,
+    duration: quick ? 3 : 4,
+    connections: 32,
+    fixedConnections: 16,
+  }
+  const gen = { kind: 'zipf', s: 1, zone: PARENT, size: sample, prefix: 'www.z' }
+  await probeGen(stack.dohUrl, gen)
+  await warmUp({ url: stack.dohUrl, gen, duration: 3, seed: 7 })
+  const before = await dohStats(stack.dohUrl)
+  const m = await measureTarget({ url: stack.dohUrl, gen, plan })
+  const after = await dohStats(stack.dohUrl)
+  const empty = await measureSaturation({ url: stack.emptyUrl, gen, plan })
+  const ratio = m.sat.rps.median / empty.rps.median
+  log(
+    `many zones: DoH over ${sample} zones (Zipf): ${Math.round(m.sat.rps.median)} q/s, ${ratio.toFixed(2)} of the empty worker; p50 ${m.fixed.p50.median.toFixed(2)} ms at 1,000/s`
+  )
+  return {
+    zones: sample,
+    sat: m.sat,
+    fixed: m.fixed,
+    empty,
+    ratio,
+    kv: statsDelta(before, after, 2 * plan.reps * plan.duration),
+  }
+}
+
+export async function runManyZonesBench(ctx) {
+  const { api, stack, quick, log } = ctx
+  const total = envInt('BENCH_MANY_ZONES', quick ? 20_000 : 100_000)
+  const sample = Math.min(total, envInt('BENCH_MANY_API_ZONES', 300))
+  const out = { total, sample }
+  const client = {
+    ...api,
+    base: `${stack.url}/client/v4`,
+    headers: { authorization: `Bearer ${stack.token}` },
+  }
+
+  const created = await createThroughApi(api, sample, log)
+  out.creation = created.api
+  out.creation.buildMs = await waitAllBuilt(stack.db)
+  log(
+    `many zones: the sample built into KV ${(out.creation.buildMs / 1000).toFixed(1)} s after the last write`
+  )
+
+  const snap = mkdtempSync(path.join(tmpdir(), 'edgedns-many-'))
+  try {
+    snapshotKv(stack.stateDir, snap)
+    out.kvKeysPerZone = kvValueCount(snap) / sample
+    out.kvBytesPerRecord = kvValueBytes(snap) / created.api.records
+    out.startup = await timeFirstAnswer({
+      dohScript: stack.dohScript,
+      stateDir: snap,
+      name: `www.${zoneNameOf(0)}`,
+    })
+  } finally {
+    rmSync(snap, { recursive: true, force: true })
+  }
+  log(
+    `many zones: ${out.kvKeysPerZone.toFixed(1)} KV keys per zone, ${out.kvBytesPerRecord.toFixed(0)} KV bytes per record; first answer ${out.startup.answerMs.toFixed(0)} ms after process start`
+  )
+
+  out.doh = await dohOverZones(stack, sample, quick, log)
+
+  const reps = quick ? 10 : 20
+  out.list = [await listLatency(client, sample, reps)]
+
+  const t0 = performance.now()
+  out.seed = await seedInD1(stack.db, created.accountId, sample, total, log)
+  out.seed.seconds = (performance.now() - t0) / 1000
+  out.d1BytesPerRecord = out.seed.bytes / out.seed.records
+  out.d1BytesPerZone = out.seed.bytes / out.seed.zones
+  log(
+    `many zones: ${out.seed.zones} zones / ${out.seed.records} records into D1 in ${out.seed.seconds.toFixed(0)} s; D1 grew ${(out.seed.bytes / 2 ** 20).toFixed(0)} MiB: ${out.d1BytesPerRecord.toFixed(0)} bytes per record with its zone's share`
+  )
+  out.list.push(await listLatency(client, total, reps))
+  for (const l of out.list)
+    log(
+      `many zones: GET /zones at ${l.zones}: first page ${l.first.median.toFixed(1)} ms, page ${l.middlePage} by cursor ${l.cursor?.median.toFixed(1)} ms, by offset ${l.offset.median.toFixed(1)} ms`
+    )
+  out.sweep = await sweepWork(client, stack.db, total, 100)
+  log(
+    `many zones: sweep with ${out.sweep.listed} of ${total} zones behind: notified ${out.sweep.notified} in ${out.sweep.sweepMs.toFixed(0)} ms; its list read ${out.sweep.listQuery.rowsRead} rows (${out.sweep.listQuery.ms.toFixed(1)} ms), the old scan ${out.sweep.scanQuery.rowsRead} rows (${out.sweep.scanQuery.ms.toFixed(1)} ms)`
+  )
+  return out
+}
