@@ -12,8 +12,8 @@ export interface Token {
 }
 
 const encoder = new TextEncoder()
+const lenientDecoder = new TextDecoder()
 const strictDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
-const WS = new Set([' ', '\t', '\n', '\r'])
 
 export function utf8(s: string): Uint8Array {
   return encoder.encode(s)
@@ -21,60 +21,127 @@ export function utf8(s: string): Uint8Array {
 
 /** Decode octets as UTF-8 text (invalid sequences become U+FFFD). */
 export function text(bytes: Uint8Array): string {
-  return new TextDecoder().decode(bytes)
+  return lenientDecoder.decode(bytes)
 }
 
-/** Split presentation rdata into tokens, decoding escapes. Throws FieldError on bad syntax. */
+const isSpace = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d
+const QUOTE = 0x22
+const BACKSLASH = 0x5c
+
+/** Octets collected for one token: runs of plain text are encoded whole, escapes byte by byte. */
+class TokenBytes {
+  private parts: Uint8Array[] = []
+  private pending: number[] = []
+  private size = 0
+
+  text(s: string): void {
+    if (s === '') return
+    this.flush()
+    const b = encoder.encode(s)
+    this.parts.push(b)
+    this.size += b.length
+  }
+
+  byte(n: number): void {
+    this.pending.push(n)
+  }
+
+  done(): Uint8Array {
+    this.flush()
+    if (this.parts.length === 1) return this.parts[0]!
+    const out = new Uint8Array(this.size)
+    let at = 0
+    for (const p of this.parts) {
+      out.set(p, at)
+      at += p.length
+    }
+    return out
+  }
+
+  private flush(): void {
+    if (this.pending.length === 0) return
+    const b = Uint8Array.from(this.pending)
+    this.parts.push(b)
+    this.size += b.length
+    this.pending = []
+  }
+}
+
+/**
+ * Split presentation rdata into tokens, decoding escapes. Throws FieldError on bad syntax.
+ * Every delimiter (space, tab, CR, LF, '"', '\') is ASCII, so the scan goes by UTF-16 unit and
+ * never splits a surrogate pair; the text between delimiters is encoded in one piece.
+ */
 export function tokenize(input: string): Token[] {
-  const chars = Array.from(input)
   const tokens: Token[] = []
+  const n = input.length
   let i = 0
-  while (i < chars.length) {
-    if (WS.has(chars[i] as string)) {
+  while (i < n) {
+    if (isSpace(input.charCodeAt(i))) {
       i++
       continue
     }
-    const quoted = chars[i] === '"'
+    const quoted = input.charCodeAt(i) === QUOTE
     if (quoted) i++
-    const out: number[] = []
+    const out = new TokenBytes()
     let closed = !quoted
-    while (i < chars.length) {
-      const c = chars[i] as string
-      if (quoted && c === '"') {
+    let run = i
+    while (i < n) {
+      const c = input.charCodeAt(i)
+      if (quoted && c === QUOTE) {
+        out.text(input.slice(run, i))
         closed = true
         i++
+        run = i
         break
       }
-      if (!quoted && WS.has(c)) break
-      if (c === '\\') {
-        i = readEscape(chars, i + 1, out)
+      if (!quoted && isSpace(c)) break
+      if (c === BACKSLASH) {
+        out.text(input.slice(run, i))
+        i = readEscape(input, i + 1, out)
+        run = i
         continue
       }
-      out.push(...utf8(c))
       i++
     }
+    if (run < i) out.text(input.slice(run, i))
     if (!closed) fail('a quoted string is not terminated')
-    if (quoted && i < chars.length && !WS.has(chars[i] as string)) {
+    if (quoted && i < n && !isSpace(input.charCodeAt(i))) {
       fail('a closing quote must be followed by a space')
     }
-    tokens.push({ bytes: Uint8Array.from(out), quoted })
+    tokens.push({ bytes: out.done(), quoted })
   }
   return tokens
 }
 
-function readEscape(chars: string[], i: number, out: number[]): number {
-  const c = chars[i]
-  if (c === undefined) fail('a backslash escape is not complete')
-  if (/\d/.test(c)) {
-    const digits = chars.slice(i, i + 3).join('')
-    if (!/^\d{3}$/.test(digits)) fail(`"\\${digits}" is not a valid \\DDD escape`)
-    const n = Number(digits)
-    if (n > 255) fail(`"\\${digits}" is not a valid \\DDD escape`)
-    out.push(n)
+const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39
+
+/** Reads the escape after a backslash at `i`; returns the index after it. */
+function readEscape(input: string, i: number, out: TokenBytes): number {
+  if (i >= input.length) fail('a backslash escape is not complete')
+  if (isDigit(input.charCodeAt(i))) {
+    if (
+      i + 3 > input.length ||
+      !isDigit(input.charCodeAt(i + 1)) ||
+      !isDigit(input.charCodeAt(i + 2))
+    ) {
+      // the (up to) three characters after the backslash, whole code points, for the message
+      const digits = Array.from(input.slice(i, i + 6))
+        .slice(0, 3)
+        .join('')
+      fail(`"\\${digits}" is not a valid \\DDD escape`)
+    }
+    const digits = input.slice(i, i + 3)
+    const value = Number(digits)
+    if (value > 255) fail(`"\\${digits}" is not a valid \\DDD escape`)
+    out.byte(value)
     return i + 3
   }
-  out.push(...utf8(c))
-  return i + 1
+  const cp = input.codePointAt(i)!
+  const ch = String.fromCodePoint(cp)
+  if (cp < 0x80) out.byte(cp)
+  else out.text(ch)
+  return i + ch.length
 }
 
 function escapeCodePoint(ch: string): string {
@@ -84,6 +151,9 @@ function escapeCodePoint(ch: string): string {
   return ch
 }
 
+// eslint-disable-next-line no-control-regex
+const NEEDS_ESCAPE = /["\\\x00-\x1f\x7f]/
+
 /** Escape octets for use inside quotes; valid UTF-8 is kept readable, other bytes become \DDD. */
 export function escapeBytes(bytes: Uint8Array): string {
   let s: string | null = null
@@ -92,7 +162,7 @@ export function escapeBytes(bytes: Uint8Array): string {
   } catch {
     s = null
   }
-  if (s !== null) return Array.from(s, escapeCodePoint).join('')
+  if (s !== null) return NEEDS_ESCAPE.test(s) ? Array.from(s, escapeCodePoint).join('') : s
   return Array.from(bytes, (b) =>
     b >= 0x20 && b < 0x7f
       ? escapeCodePoint(String.fromCharCode(b))

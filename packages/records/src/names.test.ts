@@ -1,3 +1,5 @@
+import fc from 'fast-check'
+import tr46 from 'tr46'
 import { describe, expect, it } from 'vitest'
 import { RecordError } from './errors.ts'
 import { absolutize, normalizeHostname, normalizeName, normalizeZoneName } from './names.ts'
@@ -109,8 +111,43 @@ describe('normalizeHostname', () => {
     expect(normalizeHostname(input)).toBe(want)
   })
 
-  it.each(['*.example.com', 'a..b', '', `${'x'.repeat(64)}.com`])('rejects %j', (h) => {
-    expect(codeOf(() => normalizeHostname(h))).toBe(9000)
+  it.each(['*.example.com', 'a..b', '', `${'x'.repeat(64)}.com`, `${'abcdefghi.'.repeat(25)}abcd`])(
+    'rejects %j',
+    (h) => {
+      expect(codeOf(() => normalizeHostname(h))).toBe(9000)
+    }
+  )
+
+  it('accepts a name of exactly 253 octets with labels of 63', () => {
+    const h = `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(61)}`
+    expect(normalizeHostname(h.toUpperCase())).toBe(h)
+  })
+
+  it('gives plain ASCII hostnames in any case exactly what UTS 46 processing gives', () => {
+    const label = fc.stringMatching(/^[A-Za-z0-9_-]{1,12}$/)
+    fc.assert(
+      fc.property(fc.array(label, { minLength: 1, maxLength: 5 }), fc.boolean(), (labels, dot) => {
+        const h = labels.join('.')
+        const uts46 = tr46.toASCII(h, { useSTD3ASCIIRules: false, transitionalProcessing: false })
+        expect(normalizeHostname(dot ? `${h}.` : h)).toBe(uts46)
+      }),
+      { numRuns: 500 }
+    )
+  })
+
+  it.each([
+    [
+      'upper-case Punycode is decoded and checked',
+      'XN--BCHER-KVA.Example',
+      'xn--bcher-kva.example',
+    ],
+    ['the Kelvin sign maps to k', '\u212a.example', 'k.example'],
+  ])('%s', (_what, input, want) => {
+    expect(normalizeHostname(input)).toBe(want)
+  })
+
+  it('refuses broken Punycode in upper case', () => {
+    expect(codeOf(() => normalizeHostname('XN--ZZ.example'))).toBe(9000)
   })
 })
 

@@ -63,6 +63,16 @@ function asString(value: unknown, what: string): string {
   return value.trim()
 }
 
+// Letters, digits, '-' and '_' in labels of 1-63 octets, no wildcard, no Punycode label: what
+// toLabels would only lowercase. Tested before lowercasing, so no non-ASCII character gets in.
+const PLAIN_HOSTNAME = /^(?:[A-Za-z0-9_-]{1,63}\.)*[A-Za-z0-9_-]{1,63}$/
+
+/** The hostname lowercased when it needs nothing else (the common case), else null. */
+function plainHostname(host: string): string | null {
+  if (host.length > MAX_NAME || !PLAIN_HOSTNAME.test(host) || PUNYCODE_LABEL.test(host)) return null
+  return host.toLowerCase()
+}
+
 /** Internal: normalise a hostname used inside rdata; throws FieldError naming `field`. */
 export function parseHostname(host: unknown, field: string, allowRoot = false): string {
   const h = asString(host, field)
@@ -71,6 +81,8 @@ export function parseHostname(host: unknown, field: string, allowRoot = false): 
     fail(`${field} must be a hostname, not the root '.'`)
   }
   if (h === '') fail(`${field} is required`)
+  const plain = plainHostname(trimDot(h))
+  if (plain !== null) return plain
   try {
     return toLabels(trimDot(h), false).join('.')
   } catch (e) {

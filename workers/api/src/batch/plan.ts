@@ -151,15 +151,21 @@ function checkFinalState(
   const placed = [...last.values()]
   placed.sort((a, b) => SECTION_ORDER[a.section] - SECTION_ORDER[b.section] || a.index - b.index)
   for (const p of placed) {
-    const stillThere = (byName.get(p.rec.name) ?? []).filter((o) => o.id !== p.rec.id)
+    const list = byName.get(p.rec.name)
+    // A name nothing else holds (most posts of a large batch) has nothing to check against.
+    if (!list) {
+      byName.set(p.rec.name, [p.rec])
+      continue
+    }
     try {
-      checkAgainst(p.rec, stillThere)
+      checkAgainst(
+        p.rec,
+        list.filter((o) => o.id !== p.rec.id)
+      )
     } catch (e) {
       throw withPointer(e, pointers ? `/${p.section}/${p.index}` : undefined)
     }
-    const list = byName.get(p.rec.name)
-    if (list) list.push(p.rec)
-    else byName.set(p.rec.name, [p.rec])
+    list.push(p.rec)
   }
 }
 

@@ -13,7 +13,7 @@ import {
   getTypeSpec,
   type RecordType,
 } from '@edgedns/records'
-import type { DnsRecord, RecordSettings } from './model.ts'
+import { sameTags, type DnsRecord, type RecordSettings } from './model.ts'
 
 const settingsSchema = z
   .object({ ipv4_only: z.boolean(), ipv6_only: z.boolean(), flatten_cname: z.boolean() })
@@ -173,8 +173,7 @@ export function buildRecord(
   }
   if (base) {
     if (base.comment === rec.comment) rec.commentModifiedOn = base.commentModifiedOn
-    if (JSON.stringify(base.tags) === JSON.stringify(rec.tags))
-      rec.tagsModifiedOn = base.tagsModifiedOn
+    if (sameTags(base.tags, rec.tags)) rec.tagsModifiedOn = base.tagsModifiedOn
   }
   return rec
 }

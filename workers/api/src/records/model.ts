@@ -155,18 +155,39 @@ export function identityKey(r: Pick<DnsRecord, 'name' | 'type' | 'content' | 'pr
   return `${r.name}\t${r.type}\t${r.content}\t${priority}`
 }
 
+/** Whether two tag lists serialise alike (element by element when they are all strings). */
+export function sameTags(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] === b[i]) continue
+    if (typeof a[i] === 'string' && typeof b[i] === 'string') return false
+    return JSON.stringify(a) === JSON.stringify(b)
+  }
+  return true
+}
+
+/** Whether two data or settings values serialise alike; null and empty objects without serialising. */
+function sameJson(a: object | null, b: object | null): boolean {
+  if (a === b) return true
+  if (a === null || b === null) return false
+  const ka = Object.keys(a).length
+  const kb = Object.keys(b).length
+  if (ka === 0 && kb === 0) return true
+  return JSON.stringify(a) === JSON.stringify(b)
+}
+
 /** Whether two versions of a record differ in anything a user set. */
 export function sameRecord(a: DnsRecord, b: DnsRecord): boolean {
   return (
     a.name === b.name &&
     a.type === b.type &&
     a.content === b.content &&
-    JSON.stringify(a.data) === JSON.stringify(b.data) &&
+    sameJson(a.data, b.data) &&
     a.priority === b.priority &&
     a.ttl === b.ttl &&
     a.proxied === b.proxied &&
     a.comment === b.comment &&
-    JSON.stringify(a.tags) === JSON.stringify(b.tags) &&
-    JSON.stringify(a.settings) === JSON.stringify(b.settings)
+    sameTags(a.tags, b.tags) &&
+    sameJson(a.settings, b.settings)
   )
 }
