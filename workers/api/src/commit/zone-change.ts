@@ -87,7 +87,11 @@ function nextSerial(serial: number, nowMs: number): number {
   return Math.max(serial + 1, Math.floor(nowMs / 1000))
 }
 
-/** Bumps version, serial and change sequence; fails the whole batch if another writer committed first. */
+/**
+ * Bumps version, serial and change sequence; fails the whole batch if another writer committed
+ * first, or when an account move has fenced the zone on this shard (status 'moving'): a write
+ * routed by a stale shard cache can never land on the database the account is leaving.
+ */
 export function guardStatement(
   db: D1Database,
   ctx: GuardContext,
@@ -95,7 +99,7 @@ export function guardStatement(
 ): D1PreparedStatement {
   return db
     .prepare(
-      `UPDATE zones SET version = CASE WHEN version = ?1 THEN version + 1 END,
+      `UPDATE zones SET version = CASE WHEN version = ?1 AND status != 'moving' THEN version + 1 END,
          change_seq = change_seq + ?2, serial = ?3, modified_on = ?4 WHERE id = ?5`
     )
     .bind(

@@ -106,5 +106,18 @@ export const BUNDLED_MIGRATIONS: readonly { name: string; statements: readonly s
       "CREATE TABLE `import_staging` (\n\t`import_id` text NOT NULL,\n\t`ord` integer NOT NULL,\n\t`zone_id` text NOT NULL,\n\t`row` text NOT NULL,\n\t`created_on` text NOT NULL,\n\tPRIMARY KEY(`import_id`, `ord`)\n);",
       "CREATE INDEX `import_staging_created` ON `import_staging` (`created_on`);"
     ]
+  },
+  {
+    "name": "0014_shard_directory.sql",
+    "statements": [
+      "CREATE TABLE `directory_accounts` (\n\t`account_id` text PRIMARY KEY NOT NULL,\n\t`shard` integer NOT NULL,\n\t`state` text DEFAULT 'active' NOT NULL,\n\t`epoch` integer DEFAULT 0 NOT NULL,\n\t`modified_on` text NOT NULL\n);",
+      "CREATE INDEX `directory_accounts_shard` ON `directory_accounts` (`shard`);",
+      "CREATE TABLE `directory_zones` (\n\t`zone_id` text PRIMARY KEY NOT NULL,\n\t`account_id` text NOT NULL,\n\t`name` text,\n\t`name_rev` text,\n\t`created_on` text NOT NULL\n);",
+      "CREATE UNIQUE INDEX `directory_zones_name` ON `directory_zones` (`name`);",
+      "CREATE INDEX `directory_zones_name_rev` ON `directory_zones` (`name_rev`);",
+      "CREATE INDEX `directory_zones_account` ON `directory_zones` (`account_id`);",
+      "-- A database that predates shards is shard 0, holding every account and zone it already has.\nINSERT INTO `directory_accounts` (`account_id`, `shard`, `modified_on`) SELECT `id`, 0, `created_on` FROM `accounts`;",
+      "INSERT INTO `directory_zones` (`zone_id`, `account_id`, `name`, `name_rev`, `created_on`)\n  SELECT `id`, `account_id`, CASE WHEN `status` = 'deleted' THEN NULL ELSE `name` END,\n         CASE WHEN `status` = 'deleted' THEN NULL ELSE `name_rev` END, `created_on` FROM `zones`;"
+    ]
   }
 ]

@@ -29,16 +29,18 @@ const iso = (ms: number | null): string | null => (ms === null ? null : new Date
 
 propagationApp.get('/', async (c) => {
   const zone = await zoneFor(c, 'dns:read')
-  const build = await c.env.DB.prepare('SELECT * FROM build_state WHERE zone_id = ?1')
+  const build = await c.var.zoneDb
+    .prepare('SELECT * FROM build_state WHERE zone_id = ?1')
     .bind(zone.id)
     .first<BuildRow>()
   const builtSeq = build?.built_seq ?? 0
   let lagMs = 0
   if (zone.changeSeq > builtSeq) {
     // Age of the oldest committed change that is not built yet.
-    const oldest = await c.env.DB.prepare(
-      'SELECT created_on FROM change_log WHERE zone_id = ?1 AND seq > ?2 ORDER BY seq LIMIT 1'
-    )
+    const oldest = await c.var.zoneDb
+      .prepare(
+        'SELECT created_on FROM change_log WHERE zone_id = ?1 AND seq > ?2 ORDER BY seq LIMIT 1'
+      )
       .bind(zone.id, builtSeq)
       .first<{ created_on: string }>()
     lagMs = oldest ? Math.max(0, Date.now() - Date.parse(oldest.created_on)) : 0

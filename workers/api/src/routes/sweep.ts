@@ -7,6 +7,8 @@ import { sweep } from '../builder/sweep.ts'
 import { ApiError, Codes } from '../http/api-error.ts'
 import type { AppEnv } from '../http/app-env.ts'
 import { ok } from '../http/envelope.ts'
+import { allShards } from '../shards/databases.ts'
+import { withDb } from '../shards/zone-env.ts'
 
 export const sweepApp = new Hono<AppEnv>()
 
@@ -17,5 +19,12 @@ sweepApp.post('/', async (c) => {
       Codes.unauthenticated,
       'Authentication error: only an administrator token can run the propagation sweep'
     )
-  return ok(c, await sweep(c.env))
+  const total = { lagging: 0, notified: 0, failed: 0 }
+  for (const { db } of allShards(c.env)) {
+    const r = await sweep(withDb(c.env, db))
+    total.lagging += r.lagging
+    total.notified += r.notified
+    total.failed += r.failed
+  }
+  return ok(c, total)
 })
