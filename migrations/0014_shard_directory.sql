@@ -18,6 +18,11 @@ CREATE TABLE `directory_zones` (
 CREATE UNIQUE INDEX `directory_zones_name` ON `directory_zones` (`name`);--> statement-breakpoint
 CREATE INDEX `directory_zones_name_rev` ON `directory_zones` (`name_rev`);--> statement-breakpoint
 CREATE INDEX `directory_zones_account` ON `directory_zones` (`account_id`);--> statement-breakpoint
+CREATE TABLE `shard_fences` (
+	`account_id` text PRIMARY KEY NOT NULL,
+	`fenced_on` text NOT NULL
+);
+--> statement-breakpoint
 -- A database that predates shards is shard 0, holding every account and zone it already has.
 INSERT INTO `directory_accounts` (`account_id`, `shard`, `modified_on`) SELECT `id`, 0, `created_on` FROM `accounts`;--> statement-breakpoint
 INSERT INTO `directory_zones` (`zone_id`, `account_id`, `name`, `name_rev`, `created_on`)

@@ -42,6 +42,8 @@ export type ConflictReason =
   | 'zone-name-taken'
   /** The zone row is gone. */
   | 'zone-missing'
+  /** The account is fenced on this D1 shard: it is moving (or has moved) to another shard. */
+  | 'account-fenced'
 
 export class CommitConflict extends Error {
   constructor(
@@ -62,6 +64,8 @@ const CONSTRAINTS: readonly (readonly [string, ConflictReason])[] = [
   ['UNIQUE constraint failed: dns_records', 'identical-record'],
   ['UNIQUE constraint failed: zones.name', 'zone-name-taken'],
   ['FOREIGN KEY constraint failed', 'zone-missing'],
+  // accountFenceStatement's CASE yields NULL when the account is fenced on the shard.
+  ['NOT NULL constraint failed: accounts.created_on', 'account-fenced'],
 ]
 
 /** The conflict a D1 failure stands for, or null when it is not one (the error is then a fault). */
@@ -109,6 +113,19 @@ export function guardStatement(
       ctx.now,
       ctx.zoneId
     )
+}
+
+/**
+ * Fails the batch (reason 'account-fenced') when an account move has fenced the account on this
+ * shard; otherwise rewrites nothing. Zone creation commits it, as it has no zone row to guard.
+ */
+export function accountFenceStatement(db: D1Database, accountId: string): D1PreparedStatement {
+  return db
+    .prepare(
+      `UPDATE accounts SET created_on = CASE WHEN EXISTS (SELECT 1 FROM shard_fences WHERE account_id = ?1)
+         THEN NULL ELSE created_on END WHERE id = ?1`
+    )
+    .bind(accountId)
 }
 
 /** The change-log row of a zone-level change (settings, creation, deletion). */

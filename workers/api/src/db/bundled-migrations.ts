@@ -116,6 +116,7 @@ export const BUNDLED_MIGRATIONS: readonly { name: string; statements: readonly s
       "CREATE UNIQUE INDEX `directory_zones_name` ON `directory_zones` (`name`);",
       "CREATE INDEX `directory_zones_name_rev` ON `directory_zones` (`name_rev`);",
       "CREATE INDEX `directory_zones_account` ON `directory_zones` (`account_id`);",
+      "CREATE TABLE `shard_fences` (\n\t`account_id` text PRIMARY KEY NOT NULL,\n\t`fenced_on` text NOT NULL\n);",
       "-- A database that predates shards is shard 0, holding every account and zone it already has.\nINSERT INTO `directory_accounts` (`account_id`, `shard`, `modified_on`) SELECT `id`, 0, `created_on` FROM `accounts`;",
       "INSERT INTO `directory_zones` (`zone_id`, `account_id`, `name`, `name_rev`, `created_on`)\n  SELECT `id`, `account_id`, CASE WHEN `status` = 'deleted' THEN NULL ELSE `name` END,\n         CASE WHEN `status` = 'deleted' THEN NULL ELSE `name_rev` END, `created_on` FROM `zones`;"
     ]

@@ -237,3 +237,14 @@ export const directoryZones = sqliteTable(
     index('directory_zones_account').on(t.accountId),
   ]
 )
+
+/**
+ * Accounts whose writes this shard refuses because a move took them elsewhere (or is copying them
+ * away right now): zone creation checks it in its commit batch, so a creator routed by a stale
+ * directory read cannot add a zone to the shard the account is leaving. Cleared on the shard an
+ * account moves to.
+ */
+export const shardFences = sqliteTable('shard_fences', {
+  accountId: text('account_id').primaryKey(),
+  fencedOn: text('fenced_on').notNull(),
+})

@@ -13,6 +13,7 @@ import { ApiError, Codes } from '../http/api-error.ts'
 import type { AppEnv } from '../http/app-env.ts'
 import { ok } from '../http/envelope.ts'
 import { spend } from '../http/rate-limit.ts'
+import { withDb } from '../shards/zone-env.ts'
 import { zoneFor } from '../zones/access.ts'
 
 export const propagationApp = new Hono<AppEnv>()
@@ -71,7 +72,7 @@ propagationApp.post('/rebuild', async (c) => {
 
 propagationApp.get('/check', async (c) => {
   const zone = await zoneFor(c, 'dns:read')
-  const report = await checkConvergence(c.env, zone.id)
+  const report = await checkConvergence(withDb(c.env, c.var.zoneDb), zone.id)
   return ok(c, {
     zone_id: report.zoneId,
     zone: report.zone,

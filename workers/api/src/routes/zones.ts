@@ -7,6 +7,7 @@ import { Hono } from 'hono'
 import { z } from 'zod'
 import { allows } from '../auth/permissions.ts'
 import {
+  accountFenceStatement,
   announceCommit,
   commitZoneChange,
   CommitConflict,
@@ -226,6 +227,7 @@ zonesApp.post('/', async (c) => {
   const insert = c.var.db.insert(zones).values(row).toSQL()
   try {
     await commitZoneChange(db, [
+      accountFenceStatement(db, accountId),
       db.prepare(insert.sql).bind(...insert.params),
       zoneLogStatement(db, row.id, 1, 'zone', now),
     ])
@@ -233,6 +235,8 @@ zonesApp.post('/', async (c) => {
     await forgetZone(home, row.id)
     if (e instanceof CommitConflict && e.reason === 'zone-name-taken')
       throw ApiError.badRequest(Codes.zoneExists, `${name} already exists`)
+    if (e instanceof CommitConflict && e.reason === 'account-fenced')
+      assertWritable({ ...route, state: 'moving' })
     throw e
   }
   announceCommit(c, row.id, 1, 1)

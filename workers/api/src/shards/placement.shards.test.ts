@@ -1,0 +1,111 @@
+/**
+ * Three D1 shards (vitest project `shards`): accounts spread over the shards, zone names unique and
+ * zones never nested across accounts, whichever shards the accounts are on.
+ */
+import { env } from 'cloudflare:workers'
+import { describe, expect, it } from 'vitest'
+import { api, expectError } from '../../../../test/api/helpers.ts'
+
+const shards = (): D1Database[] => {
+  const bag = env as unknown as Record<string, D1Database>
+  return [env.DB, bag.DB_1!, bag.DB_2!]
+}
+
+let n = 0
+async function newAccount(): Promise<string> {
+  const res = await api('POST', '/accounts', { name: `shard-test-${n++}` })
+  expect(res.status).toBe(200)
+  return res.body.result.id
+}
+
+async function createZone(accountId: string, name: string) {
+  return api('POST', '/zones', { name, account: { id: accountId } })
+}
+
+async function shardOf(accountId: string): Promise<number> {
+  const res = await api('GET', `/accounts/${accountId}/shard`)
+  expect(res.status).toBe(200)
+  return res.body.result.shard
+}
+
+/** Which shards hold a live row of the zone. */
+async function shardsHolding(zoneId: string): Promise<number[]> {
+  const held: number[] = []
+  for (const [i, db] of shards().entries()) {
+    const row = await db
+      .prepare("SELECT 1 AS x FROM zones WHERE id = ?1 AND status != 'deleted'")
+      .bind(zoneId)
+      .first()
+    if (row) held.push(i)
+  }
+  return held
+}
+
+describe('accounts on three D1 shards', () => {
+  it("places the zones of different accounts on different shards, each zone on its account's shard only", async () => {
+    const accounts = [await newAccount(), await newAccount(), await newAccount()]
+    const zones = []
+    for (const [i, a] of accounts.entries()) {
+      const res = await createZone(a, `spread-${i}.example`)
+      expect(res.status).toBe(200)
+      zones.push(res.body.result.id as string)
+    }
+    const placed = await Promise.all(accounts.map(shardOf))
+    expect(new Set(placed).size).toBe(3)
+    for (const [i, z] of zones.entries()) expect(await shardsHolding(z)).toEqual([placed[i]])
+    // Served from its shard through the API: read, list, write.
+    for (const [i, z] of zones.entries()) {
+      expect((await api('GET', `/zones/${z}`)).body.result.name).toBe(`spread-${i}.example`)
+      const rec = await api('POST', `/zones/${z}/dns_records`, {
+        type: 'A',
+        name: `www.spread-${i}.example`,
+        content: '192.0.2.7',
+      })
+      expect(rec.status).toBe(200)
+      const rows = await shards()
+        [placed[i]!]!.prepare('SELECT count(*) AS n FROM dns_records WHERE zone_id = ?1')
+        .bind(z)
+        .first<{ n: number }>()
+      expect(rows!.n).toBe(1)
+    }
+    const listed = await api('GET', '/zones?name=starts_with:spread-&per_page=50')
+    expect(listed.body.result.map((z: { id: string }) => z.id).sort()).toEqual([...zones].sort())
+    expect(listed.body.result_info.total_count).toBe(3)
+  })
+
+  it('refuses a zone name taken on another shard, and frees it when that zone is deleted', async () => {
+    const [a, b] = [await newAccount(), await newAccount()]
+    const first = await createZone(a, 'taken.example')
+    expect(first.status).toBe(200)
+    expect(await createZone(b, 'seed-b.example')).toMatchObject({ status: 200 })
+    expect(await shardOf(a)).not.toBe(await shardOf(b))
+    expectError(await createZone(b, 'taken.example'), 400, 1061)
+    expectError(await createZone(a, 'taken.example'), 400, 1061)
+    expect((await api('DELETE', `/zones/${first.body.result.id}`)).status).toBe(200)
+    const again = await createZone(b, 'taken.example')
+    expect(again.status).toBe(200)
+    expect(await shardsHolding(again.body.result.id)).toEqual([await shardOf(b)])
+  })
+
+  it("refuses nesting under or above another account's zone across shards, allows it within one account", async () => {
+    const [a, b] = [await newAccount(), await newAccount()]
+    expect((await createZone(a, 'parent.example')).status).toBe(200)
+    expect((await createZone(b, 'x.deep.other.example')).status).toBe(200)
+    expect(await shardOf(a)).not.toBe(await shardOf(b))
+
+    const below = await createZone(b, 'sub.parent.example')
+    expectError(below, 400, 1097)
+    expect(below.body.errors[0].message).toMatch(/a subdomain of a zone held by another account/)
+    const above = await createZone(a, 'other.example')
+    expectError(above, 400, 1097)
+    expect(above.body.errors[0].message).toMatch(/a parent of a zone held by another account/)
+
+    // The same account may nest its own zones.
+    expect((await createZone(a, 'sub.parent.example')).status).toBe(200)
+    // Refused names leave nothing reserved behind.
+    const free = await env.DB.prepare(
+      "SELECT count(*) AS n FROM directory_zones WHERE name IN ('other.example')"
+    ).first<{ n: number }>()
+    expect(free!.n).toBe(0)
+  })
+})
