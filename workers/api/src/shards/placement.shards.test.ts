@@ -95,10 +95,10 @@ describe('accounts on three D1 shards', () => {
 
     const below = await createZone(b, 'sub.parent.example')
     expectError(below, 400, 1097)
-    expect(below.body.errors[0].message).toMatch(/a subdomain of a zone held by another account/)
+    expect(below.body.errors[0]!.message).toMatch(/a subdomain of a zone held by another account/)
     const above = await createZone(a, 'other.example')
     expectError(above, 400, 1097)
-    expect(above.body.errors[0].message).toMatch(/a parent of a zone held by another account/)
+    expect(above.body.errors[0]!.message).toMatch(/a parent of a zone held by another account/)
 
     // The same account may nest its own zones.
     expect((await createZone(a, 'sub.parent.example')).status).toBe(200)
