@@ -108,4 +108,56 @@ describe('accounts on three D1 shards', () => {
     ).first<{ n: number }>()
     expect(free!.n).toBe(0)
   })
+
+  it('fills a newly added, empty shard first, and can move existing accounts onto it', async () => {
+    // Shards 0 and 1 hold many accounts already; shard 2 was just added (bound and migrated).
+    const counts = await Promise.all(
+      [0, 1, 2].map(
+        async (i) =>
+          (await env.DB.prepare('SELECT count(*) AS n FROM directory_accounts WHERE shard = ?1')
+            .bind(i)
+            .first<{ n: number }>())!.n
+      )
+    )
+    const busy = Math.max(...counts) + 5
+    const filler = [0, 1].flatMap((i) =>
+      Array.from({ length: busy - counts[i]! }, (_, k) =>
+        env.DB.prepare(
+          "INSERT INTO directory_accounts (account_id, shard, modified_on) VALUES (?1, ?2, '2026-01-01T00:00:00Z')"
+        ).bind(`filler-${i}-${k}`, i)
+      )
+    )
+    await env.DB.batch(filler)
+    const fresh = await newAccount()
+    expect((await createZone(fresh, 'lands-on-new.example')).status).toBe(200)
+    expect(await shardOf(fresh)).toBe(2)
+
+    const old = await newAccount()
+    await env.DB.prepare(
+      "INSERT INTO directory_accounts (account_id, shard, modified_on) VALUES (?1, 0, '2026-01-01T00:00:00Z')"
+    )
+      .bind(old)
+      .run()
+    const zone = await createZone(old, 'rebalanced.example')
+    expect(await shardsHolding(zone.body.result.id)).toEqual([0])
+    // Read once, so this isolate caches the zone's route to shard 0 before the move.
+    expect((await api('GET', `/zones/${zone.body.result.id}`)).status).toBe(200)
+    const moved = await api('PUT', `/accounts/${old}/shard`, { shard: 2 })
+    expect(moved.status).toBe(200)
+    expect(await shardsHolding(zone.body.result.id)).toEqual([2])
+    // The stale cached route is noticed (the zone is gone from shard 0) and replaced.
+    expect((await api('GET', `/zones/${zone.body.result.id}`)).body.result.name).toBe(
+      'rebalanced.example'
+    )
+    const write = await api('POST', `/zones/${zone.body.result.id}/dns_records`, {
+      type: 'A',
+      name: 'www.rebalanced.example',
+      content: '192.0.2.9',
+    })
+    expect(write.status).toBe(200)
+    const onNew = await (env as unknown as Record<string, D1Database>)
+      .DB_2!.prepare("SELECT count(*) AS n FROM dns_records WHERE name = 'www.rebalanced.example'")
+      .first<{ n: number }>()
+    expect(onNew!.n).toBe(1)
+  })
 })
