@@ -27,8 +27,8 @@ import { zoneListQuery } from '../zones/list-query.ts'
 import { purgeDeletedZone } from '../zones/purge.ts'
 import { openDb } from '../db/client.ts'
 import { allShards, homeDb, shardDb } from '../shards/databases.ts'
-import { forgetZone, releaseZoneName, reserveZoneName } from '../shards/directory.ts'
-import { assertWritable, placeAccount } from '../shards/zone-shard.ts'
+import { forgetZone, releaseZoneName } from '../shards/directory.ts'
+import { assertWritable, placeAccount, reserveName } from '../shards/zone-shard.ts'
 import { accountName, zoneFor } from '../zones/access.ts'
 import { dnsSettingsToApi, zoneToApi, type ZoneRow } from '../zones/model.ts'
 
@@ -214,7 +214,7 @@ zonesApp.post('/', async (c) => {
   const route = await placeAccount(c.env, account)
   assertWritable(route)
   const home = homeDb(c.env)
-  const reserved = await reserveZoneName(home, { zoneId: row.id, accountId, name, now })
+  const reserved = await reserveName(c.env, { zoneId: row.id, accountId, name, now })
   if (!reserved.ok && reserved.reason === 'taken')
     throw ApiError.badRequest(Codes.zoneExists, `${name} already exists`)
   if (!reserved.ok && reserved.reason === 'overlap') {

@@ -160,4 +160,26 @@ describe('accounts on three D1 shards', () => {
       .first<{ n: number }>()
     expect(onNew!.n).toBe(1)
   })
+
+  it('takes over a name the directory still holds for a zone gone from its shard, once the hold is stale', async () => {
+    const a = await newAccount()
+    const reserve = (zoneId: string, name: string, ageMs: number) =>
+      env.DB.prepare(
+        'INSERT INTO directory_zones (zone_id, account_id, name, name_rev, created_on) VALUES (?1, ?2, ?3, ?4, ?5)'
+      )
+        .bind(
+          zoneId,
+          a,
+          name,
+          name.split('.').reverse().join('.'),
+          new Date(Date.now() - ageMs).toISOString()
+        )
+        .run()
+    // A delete that stopped after its shard commit: no live zone, the name still reserved.
+    await reserve('f0000000000000000000000000000001', 'orphan.example', 120_000)
+    expect((await createZone(a, 'orphan.example')).status).toBe(200)
+    // A fresh reservation may be a creation still under way: it is respected.
+    await reserve('f0000000000000000000000000000002', 'in-flight.example', 0)
+    expectError(await createZone(a, 'in-flight.example'), 400, 1061)
+  })
 })

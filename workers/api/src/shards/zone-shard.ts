@@ -9,7 +9,10 @@ import {
   accountRoute,
   accountsPerShard,
   placeAccountOn,
+  releaseZoneName,
+  reserveZoneName,
   zoneRoute,
+  type Reservation,
   type ShardRoute,
 } from './directory.ts'
 import { homeDb, shardCount, shardDb, type ShardEnv } from './databases.ts'
@@ -22,12 +25,18 @@ const UNPLACED = (accountId: string): ShardRoute => ({
   epoch: 0,
 })
 
-/** The zone's route: from the isolate cache, else one directory read (then cached). */
+const SINGLE_SHARD: ShardRoute = { accountId: '', shard: 0, state: 'active', epoch: 0 }
+
+/**
+ * The zone's route: from the isolate cache, else one directory read (then cached). With a single
+ * shard there is nothing to look up (no account can be moving: there is nowhere to move to).
+ */
 export async function routeOfZone(
   env: ShardEnv,
   zoneId: string,
   opts: { fresh?: boolean } = {}
 ): Promise<ShardRoute> {
+  if (shardCount(env) === 1) return SINGLE_SHARD
   if (!opts.fresh) {
     const hit = cachedRoute(zoneId)
     if (hit) return hit
@@ -108,4 +117,36 @@ export async function copyAccountRow(
     )
     .bind(account.id, account.name, account.maxBatchChanges, account.createdOn)
     .run()
+}
+
+/** Age after which a name reserved for a zone that is not live on its shard may be taken over. */
+export const STALE_RESERVATION_MS = 60_000
+
+/**
+ * Reserves a zone name (directory.ts `reserveZoneName`), first freeing it when the directory still
+ * holds it for a zone that is not live on its shard (a delete that stopped between its shard commit
+ * and its directory update) and was reserved more than STALE_RESERVATION_MS ago: a younger
+ * reservation may be a creation whose shard write is still under way.
+ */
+export async function reserveName(
+  env: ShardEnv,
+  z: { zoneId: string; accountId: string; name: string; now: string }
+): Promise<Reservation> {
+  const home = homeDb(env)
+  const first = await reserveZoneName(home, z)
+  if (first.ok || first.reason !== 'taken') return first
+  const holder = await home
+    .prepare('SELECT zone_id, created_on FROM directory_zones WHERE name = ?1')
+    .bind(z.name)
+    .first<{ zone_id: string; created_on: string }>()
+  if (!holder) return reserveZoneName(home, z)
+  if (Date.parse(z.now) - Date.parse(holder.created_on) < STALE_RESERVATION_MS) return first
+  const route = await routeOfZone(env, holder.zone_id, { fresh: true })
+  const live = await shardDb(env, route.shard)
+    .prepare("SELECT 1 AS x FROM zones WHERE id = ?1 AND status != 'deleted'")
+    .bind(holder.zone_id)
+    .first()
+  if (live) return first
+  await releaseZoneName(home, holder.zone_id)
+  return reserveZoneName(home, z)
 }
