@@ -125,4 +125,58 @@ describe('moving an account between shards', () => {
     expectError(await api('PUT', `/accounts/${account}/shard`, { shard: at }), 400, 9000)
     expectError(await api('PUT', `/accounts/${account}/shard`, { shard: 3 }), 400, 9000)
   })
+
+  it('finishes a move that stopped half-way when it is asked again', async () => {
+    const account = (await api('POST', '/accounts', { name: 'resumer' })).body.result.id as string
+    const z = await api('POST', '/zones', { name: 'resumer.example', account: { id: account } })
+    const zoneId = z.body.result.id as string
+    const batch = await api('POST', `/zones/${zoneId}/dns_records/batch`, {
+      posts: Array.from({ length: 30 }, (_, i) => ({
+        type: 'A',
+        name: `h${i}.resumer.example`,
+        content: '192.0.2.1',
+      })),
+    })
+    expect(batch.status).toBe(200)
+    const from = (await api('GET', `/accounts/${account}/shard`)).body.result.shard as number
+    const to = (from + 2) % 3
+    // A move that fenced the account (directory, then the source shard's rows), then stopped:
+    // writes are refused meanwhile, reads still served.
+    await env.DB.prepare("UPDATE directory_accounts SET state = 'moving' WHERE account_id = ?1")
+      .bind(account)
+      .run()
+    await shard(from)
+      .prepare(
+        "UPDATE zones SET status = 'moving', version = version + 1 WHERE account_id = ?1 AND status = 'active'"
+      )
+      .bind(account)
+      .run()
+    expectError(
+      await api('POST', `/zones/${zoneId}/dns_records`, {
+        type: 'A',
+        name: 'late.resumer.example',
+        content: '192.0.2.2',
+      }),
+      503,
+      10004
+    )
+    expect((await api('GET', `/zones/${zoneId}`)).status).toBe(200)
+    const moved = await api('PUT', `/accounts/${account}/shard`, { shard: to })
+    expect(moved.status).toBe(200)
+    expect(moved.body.result).toMatchObject({ from, shard: to, zones: 1 })
+    const n = await shard(to)
+      .prepare("SELECT count(*) AS n FROM dns_records WHERE zone_id = ?1 AND type = 'A'")
+      .bind(zoneId)
+      .first<{ n: number }>()
+    expect(n!.n).toBe(30)
+    expect(
+      (
+        await api('POST', `/zones/${zoneId}/dns_records`, {
+          type: 'A',
+          name: 'late.resumer.example',
+          content: '192.0.2.2',
+        })
+      ).status
+    ).toBe(200)
+  })
 })

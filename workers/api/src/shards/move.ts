@@ -50,7 +50,8 @@ async function copyRows(
   table: string,
   where: string,
   binds: unknown[],
-  shape: (row: Row) => Row = (r) => r
+  shape: (row: Row) => Row = (r) => r,
+  upsertOn?: string
 ): Promise<number> {
   let after = 0
   let copied = 0
@@ -67,15 +68,14 @@ async function copyRows(
     const rows = results.map(({ _rowid, ...rest }) => shape(rest))
     const cols = Object.keys(rows[0]!)
     const values = rows.map((r) => cols.map((c) => r[c]))
-    for (const chunk of jsonChunks(values)) {
-      await dst
-        .prepare(
-          `INSERT OR REPLACE INTO ${table} (${cols.join(', ')})
-           SELECT ${cols.map((_, i) => `value ->> ${i}`).join(', ')} FROM json_each(?1)`
-        )
-        .bind(chunk)
-        .run()
-    }
+    const select = `SELECT ${cols.map((_, i) => `value ->> ${i}`).join(', ')} FROM json_each(?1)`
+    // An upsert updates a row in place; REPLACE would delete it first, and with it (ON DELETE
+    // CASCADE) the rows that reference it, such as a zone's records copied by an earlier attempt.
+    const sql = upsertOn
+      ? `INSERT INTO ${table} (${cols.join(', ')}) ${select} WHERE true
+         ON CONFLICT (${upsertOn}) DO UPDATE SET ${cols.map((c) => `${c} = excluded.${c}`).join(', ')}`
+      : `INSERT OR REPLACE INTO ${table} (${cols.join(', ')}) ${select}`
+    for (const chunk of jsonChunks(values)) await dst.prepare(sql).bind(chunk).run()
     copied += rows.length
     if (results.length < MOVE_PAGE_ROWS) return copied
   }
@@ -156,8 +156,14 @@ export async function moveAccount(
       .bind(account.id, account.name, account.max_batch_changes, account.created_on),
     dst.prepare('DELETE FROM shard_fences WHERE account_id = ?1').bind(accountId),
   ])
-  const zones = await copyRows(src, dst, 'zones', 'account_id = ?1', [accountId], (z) =>
-    z.status === 'moving' ? { ...z, status: 'active' } : z
+  const zones = await copyRows(
+    src,
+    dst,
+    'zones',
+    'account_id = ?1',
+    [accountId],
+    (z) => (z.status === 'moving' ? { ...z, status: 'active' } : z),
+    'id'
   )
   const { results: zoneRows } = await src
     .prepare("SELECT id, change_seq FROM zones WHERE account_id = ?1 AND status = 'moving'")
