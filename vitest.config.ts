@@ -1,6 +1,6 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
 import { fileURLToPath } from 'node:url'
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
 import { localDohSettings } from './scripts/lib/dev-vars.mjs'
 
 /** Seals DNSSEC private keys in the workerd test projects (a Worker secret in production). */
@@ -8,6 +8,15 @@ const TEST_DNSSEC_SECRET = 'test-dnssec-key-encryption-secret'
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations('migrations')
+  const apiBindings = {
+    ...localDohSettings(),
+    TEST_MIGRATIONS: migrations,
+    DEV_API_TOKEN: 'dev-token',
+    KV_KEY_WRITE_INTERVAL_MS: '0',
+    STRICT_LIMITS: '1',
+    MAX_BODY_BYTES: String(20 * 1024 * 1024),
+    DNSSEC_KEY_ENCRYPTION_KEY: TEST_DNSSEC_SECRET,
+  }
   return {
     test: {
       projects: [
@@ -40,22 +49,33 @@ export default defineConfig(async () => {
           plugins: [
             cloudflareTest({
               wrangler: { configPath: './wrangler.toml' },
-              miniflare: {
-                bindings: {
-                  ...localDohSettings(),
-                  TEST_MIGRATIONS: migrations,
-                  DEV_API_TOKEN: 'dev-token',
-                  KV_KEY_WRITE_INTERVAL_MS: '0',
-                  STRICT_LIMITS: '1',
-                  MAX_BODY_BYTES: String(20 * 1024 * 1024),
-                  DNSSEC_KEY_ENCRYPTION_KEY: TEST_DNSSEC_SECRET,
-                },
-              },
+              miniflare: { bindings: apiBindings },
             }),
           ],
           test: {
             name: 'api',
             include: ['workers/api/src/**/*.test.ts', 'test/api/**/*.test.ts'],
+            exclude: [...configDefaults.exclude, '**/*.shards.test.ts'],
+            setupFiles: [
+              './test/setup/apply-migrations.ts',
+              './test/setup/fail-on-limit-breach.ts',
+            ],
+          },
+        },
+        {
+          // The API worker over three D1 shards (DB = shard 0 with the directory, DB_1, DB_2).
+          plugins: [
+            cloudflareTest({
+              wrangler: { configPath: './wrangler.toml' },
+              miniflare: {
+                bindings: apiBindings,
+                d1Databases: { DB: 'shard-0', DB_1: 'shard-1', DB_2: 'shard-2' },
+              },
+            }),
+          ],
+          test: {
+            name: 'shards',
+            include: ['workers/api/src/**/*.shards.test.ts'],
             setupFiles: [
               './test/setup/apply-migrations.ts',
               './test/setup/fail-on-limit-breach.ts',

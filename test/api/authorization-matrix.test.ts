@@ -83,6 +83,8 @@ const ACCESS: Record<string, Access> = {
   'post /zones/{zone_id}/propagation/rebuild': 'zoneWrite',
   'get /zones/{zone_id}/propagation/check': 'zoneRead',
   'post /propagation/sweep': 'admin',
+  'get /accounts/{account_id}/shard': 'admin',
+  'put /accounts/{account_id}/shard': 'admin',
 }
 
 const UNAUTHENTICATED: Caller[] = ['none', 'invalid', 'expired', 'revoked']

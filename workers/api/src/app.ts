@@ -19,6 +19,7 @@ import { notifyAfterResponse } from './builder/notify.ts'
 import { pageRulesApp } from './routes/pagerules.ts'
 import { propagationApp } from './routes/propagation.ts'
 import { records } from './routes/records.ts'
+import { shardsApp } from './routes/shards.ts'
 import { sweepApp } from './routes/sweep.ts'
 import { tokensApp } from './routes/tokens.ts'
 import { zonesApp } from './routes/zones.ts'
@@ -47,6 +48,7 @@ export function createApp(): Hono<AppEnv> {
   api.use('*', authenticate)
   api.route('/accounts', accountsApp)
   api.route('/accounts/:account_id{[0-9a-f]{32}}/tokens', tokensApp)
+  api.route('/accounts/:account_id{[0-9a-f]{32}}/shard', shardsApp)
   api.route('/user/tokens', tokensApp)
   api.route('/zones/:zone_id{[^/]+}/dns_records/audit', audit)
   api.route('/zones/:zone_id{[^/]+}/dns_records', importExport)

@@ -20,6 +20,8 @@ interface ExtraBindings {
   DNSSEC_KEY_ENCRYPTION_KEY?: string
   /** Seconds a disabled zone keeps signing (default 172800). */
   DNSSEC_DISABLE_GRACE_SECONDS?: string
+  /** How new accounts are placed on the D1 shards: `least-loaded` (default) or `round-robin`. */
+  SHARD_PLACEMENT?: string
   TEST_MIGRATIONS: import('@cloudflare/vitest-plugin').D1Migration[]
 }
 interface Env extends ExtraBindings {}

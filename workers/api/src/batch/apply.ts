@@ -3,6 +3,7 @@
  * Every record write in the API (single-record endpoints, batch, import) goes through here.
  */
 import { commitZoneChange, CommitConflict } from '../commit/zone-change.ts'
+import { accountMovingError } from '../shards/zone-shard.ts'
 import { ApiError, Codes } from '../http/api-error.ts'
 import { nowIso, recordIdGenerator } from '../http/ids.ts'
 import { loadForBatch } from './load.ts'
@@ -42,7 +43,18 @@ export async function applyBatch(
   for (let attempt = 1; ; attempt++) {
     const t0 = performance.now()
     const loaded = await loadForBatch(db, target.zoneId, target.zoneName, req)
-    if (!loaded) throw new ApiError(404, Codes.zoneNotFound, 'Zone not found')
+    if (!loaded) {
+      // Found when the request was routed, gone on a retry: deleted, or its account moved shards.
+      if (attempt > 1) {
+        throw new ApiError(
+          409,
+          Codes.conflictRetry,
+          'The zone was deleted or moved to another database shard while this batch was being applied; nothing was changed. Retry the request.'
+        )
+      }
+      throw new ApiError(404, Codes.zoneNotFound, 'Zone not found')
+    }
+    if (loaded.moving) throw accountMovingError()
     const t1 = performance.now()
     const now = nowIso()
     const plan = planBatch(req, loaded.records, {

@@ -12,6 +12,8 @@ import type { BatchRequest } from './request.ts'
 
 export interface Loaded {
   guard: ZoneGuard
+  /** The zone is being copied to another D1 shard (an account move): its writes wait for the move. */
+  moving: boolean
   records: DnsRecord[]
 }
 
@@ -59,7 +61,7 @@ export async function loadForBatch(
   const stmts: D1PreparedStatement[] = [
     db
       .prepare(
-        "SELECT version, change_seq, serial FROM zones WHERE id = ?1 AND status != 'deleted'"
+        "SELECT version, change_seq, serial, status FROM zones WHERE id = ?1 AND status != 'deleted'"
       )
       .bind(zoneId),
   ]
@@ -88,7 +90,7 @@ export async function loadForBatch(
   }
   const results = await db.batch(stmts)
   const zone = results[0]!.results[0] as
-    { version: number; change_seq: number; serial: number } | undefined
+    { version: number; change_seq: number; serial: number; status: string } | undefined
   if (!zone) return null
   const byId = new Map<string, DnsRecord>()
   for (const r of results.slice(1)) {
@@ -97,6 +99,7 @@ export async function loadForBatch(
   }
   return {
     guard: { version: zone.version, changeSeq: zone.change_seq, serial: zone.serial },
+    moving: zone.status === 'moving',
     records: [...byId.values()],
   }
 }

@@ -10,10 +10,17 @@ import type { BuilderBinding } from '../commit/zone-change.ts'
 import type { StepContext, StepOutcome } from './context.ts'
 import { lastLoggedSeq, liveZoneNamed } from './queries.ts'
 import { requestFullBuild } from './request-full.ts'
+import { shardCount } from '../shards/databases.ts'
+import { liveZoneIdNamed } from '../shards/zone-env.ts'
 import { ALWAYS, applyOps } from './writer.ts'
 
 export interface PurgeEnv extends BuilderBinding {
   DB: D1Database
+}
+
+/** A live zone holding the name now: on any shard (the directory) when there are several. */
+function successorNamed(env: PurgeEnv, db: D1Database, name: string): Promise<string | null> {
+  return shardCount(env) > 1 ? liveZoneIdNamed(env, name) : liveZoneNamed(db, name)
 }
 
 export async function startPurge(ctx: StepContext): Promise<void> {
@@ -32,7 +39,7 @@ export async function purgeStep(ctx: StepContext, env: PurgeEnv): Promise<StepOu
   let deletes = 0
   const paced = { freshSince: ALWAYS, intervalMs: ctx.limits.keyWriteIntervalMs }
   if (name !== null) {
-    const successor = await liveZoneNamed(io.db, name)
+    const successor = await successorNamed(env, io.db, name)
     if (successor === null) {
       // Every bucket key of any bucket count, then every overlay key.
       const prefixes = [bucketPrefix(name), overlayPrefix(name)]
@@ -64,7 +71,7 @@ export async function purgeStep(ctx: StepContext, env: PurgeEnv): Promise<StepOu
       }
     }
     // Checked again after the deletes: a zone created meanwhile may have lost keys to them.
-    const now = successor ?? (await liveZoneNamed(io.db, name))
+    const now = successor ?? (await successorNamed(env, io.db, name))
     if (now === null) {
       const last = [
         ...headKeys(name).map((key) => ({ key, value: null })),

@@ -9,6 +9,7 @@ import {
   fullBuildRequestStatements,
   type BuilderBinding,
 } from '../commit/zone-change.ts'
+import { envForZone } from '../shards/zone-env.ts'
 
 export interface FullBuildRequest {
   seq: number
@@ -20,9 +21,10 @@ export async function requestFullBuild(
   zoneId: string,
   notify: (p: Promise<unknown>) => void = (p) => void p.catch(() => {})
 ): Promise<FullBuildRequest | null> {
+  const db = (await envForZone(env, zoneId)).DB
   const [bumped] = await commitZoneChange(
-    env.DB,
-    fullBuildRequestStatements(env.DB, zoneId, new Date().toISOString())
+    db,
+    fullBuildRequestStatements(db, zoneId, new Date().toISOString())
   )
   const seq = (bumped!.results[0] as { change_seq: number } | undefined)?.change_seq
   if (seq === undefined) return null

@@ -21,6 +21,9 @@ import { retireStep } from './retire.ts'
 import { reportBuildState } from './report.ts'
 import { StateStore, type BuilderState } from './state.ts'
 import { applyStrictLimits, inInvocation } from '../platform/strict-bindings.ts'
+import { shardCount, shardDb } from '../shards/databases.ts'
+import { withDb } from '../shards/zone-env.ts'
+import { routeOfZone } from '../shards/zone-shard.ts'
 
 export interface BuilderStatus extends BuilderState {
   alarm: number | null
@@ -163,8 +166,9 @@ export class ZoneBuilder extends DurableObject<Env> {
   async #step(): Promise<void> {
     const s = this.#store.load()
     if (s.zoneId === null) return
+    const io = await this.#routedIo(s.zoneId)
     const ctx: StepContext = {
-      io: this.io,
+      io,
       ledger: this.#ledger,
       mirror: this.#mirror,
       budget: new KvBudget(this.limits.maxKvOps),
@@ -184,7 +188,7 @@ export class ZoneBuilder extends DurableObject<Env> {
       this.#store.save(s)
       await this.#schedule(outcome)
       if (hadError || s.reportedSeq !== s.cursor) {
-        await reportBuildState(this.io.db, s, null)
+        await reportBuildState(io.db, s, null)
         s.reportedSeq = s.cursor
         this.#store.save(s)
       }
@@ -200,7 +204,7 @@ export class ZoneBuilder extends DurableObject<Env> {
         s.failures,
         s.lastError
       )
-      await reportBuildState(this.io.db, s, { at: now, message: s.lastError }).catch(() => {})
+      await reportBuildState(io.db, s, { at: now, message: s.lastError }).catch(() => {})
     }
   }
 
@@ -210,7 +214,7 @@ export class ZoneBuilder extends DurableObject<Env> {
       if (ctx.budget.used > 0 && ctx.budget.remaining < MIN_STEP_BUDGET) return { kind: 'progress' }
       // A notification is waiting for the mutex: end here, its step builds the change first.
       if (ctx.budget.used > 0 && ctx.preempted?.()) return { kind: 'progress' }
-      if (s.announce) await this.#announce(s)
+      if (s.announce) await this.#announce(s, ctx.io.db)
       if (s.deleted) return { kind: 'idle' }
       let outcome: StepOutcome | { kind: 'deleted' } | { kind: 'full' }
       const spentBefore = ctx.budget.used
@@ -223,7 +227,7 @@ export class ZoneBuilder extends DurableObject<Env> {
       // A pass is visible once its head is written: say so now, not when the step ends (its
       // buckets may take several more invocations), so clients waiting on built_seq see it.
       if (s.cursor !== s.reportedSeq && s.lastError === null && !s.full) {
-        await reportBuildState(this.io.db, s, null)
+        await reportBuildState(ctx.io.db, s, null)
         s.reportedSeq = s.cursor
         ctx.save()
       }
@@ -239,17 +243,32 @@ export class ZoneBuilder extends DurableObject<Env> {
   }
 
   /** Tells the builders of the hosted zones above this one that their subzones changed. */
-  async #announce(s: BuilderState): Promise<void> {
+  async #announce(s: BuilderState, db: D1Database): Promise<void> {
     const name = s.zoneName
     if (name !== null) {
       const ancestors = zoneCandidates(name).slice(1)
-      for (const id of await zonesNamed(this.io.db, ancestors)) {
+      // Zones above this one are of the same account (nesting across accounts is refused), so
+      // they are on the same shard.
+      for (const id of await zonesNamed(db, ancestors)) {
         if (id === s.zoneId) continue
         await builderStub(this.env, id).refreshMeta(id)
       }
     }
     s.announce = false
     this.#store.save(s)
+  }
+
+  /**
+   * The builder's io reading the zone's D1 shard. With several shards the directory is read at
+   * every step (never an isolate cache): after an account moves, the next step reads the new shard.
+   */
+  async #routedIo(zoneId: string): Promise<BuilderIo> {
+    if (shardCount(this.env) === 1) return this.io
+    const route = await routeOfZone(this.env, zoneId, { fresh: true })
+    return {
+      ...this.io,
+      db: applyStrictLimits(withDb(this.env, shardDb(this.env, route.shard))).DB,
+    }
   }
 
   async #schedule(outcome: StepOutcome): Promise<void> {

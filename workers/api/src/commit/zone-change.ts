@@ -45,6 +45,8 @@ export type ConflictReason =
   | 'zone-name-taken'
   /** The zone row is gone. */
   | 'zone-missing'
+  /** The account is fenced on this D1 shard: it is moving (or has moved) to another shard. */
+  | 'account-fenced'
 
 export class CommitConflict extends Error {
   constructor(
@@ -65,6 +67,8 @@ const CONSTRAINTS: readonly (readonly [string, ConflictReason])[] = [
   ['UNIQUE constraint failed: dns_records', 'identical-record'],
   ['UNIQUE constraint failed: zones.name', 'zone-name-taken'],
   ['FOREIGN KEY constraint failed', 'zone-missing'],
+  // accountFenceStatement's CASE yields NULL when the account is fenced on the shard.
+  ['NOT NULL constraint failed: accounts.created_on', 'account-fenced'],
 ]
 
 /** The conflict a D1 failure stands for, or null when it is not one (the error is then a fault). */
@@ -90,7 +94,11 @@ function nextSerial(serial: number, nowMs: number): number {
   return Math.max(serial + 1, Math.floor(nowMs / 1000))
 }
 
-/** Bumps version, serial and change sequence; fails the whole batch if another writer committed first. */
+/**
+ * Bumps version, serial and change sequence; fails the whole batch if another writer committed
+ * first, or when an account move has fenced the zone on this shard (status 'moving'): a write
+ * routed by a stale shard cache can never land on the database the account is leaving.
+ */
 export function guardStatement(
   db: D1Database,
   ctx: GuardContext,
@@ -98,7 +106,7 @@ export function guardStatement(
 ): D1PreparedStatement {
   return db
     .prepare(
-      `UPDATE zones SET version = CASE WHEN version = ?1 THEN version + 1 END,
+      `UPDATE zones SET version = CASE WHEN version = ?1 AND status != 'moving' THEN version + 1 END,
          change_seq = change_seq + ?2, serial = ?3, modified_on = ?4 WHERE id = ?5`
     )
     .bind(
@@ -108,6 +116,19 @@ export function guardStatement(
       ctx.now,
       ctx.zoneId
     )
+}
+
+/**
+ * Fails the batch (reason 'account-fenced') when an account move has fenced the account on this
+ * shard; otherwise rewrites nothing. Zone creation commits it, as it has no zone row to guard.
+ */
+export function accountFenceStatement(db: D1Database, accountId: string): D1PreparedStatement {
+  return db
+    .prepare(
+      `UPDATE accounts SET created_on = CASE WHEN EXISTS (SELECT 1 FROM shard_fences WHERE account_id = ?1)
+         THEN NULL ELSE created_on END WHERE id = ?1`
+    )
+    .bind(accountId)
 }
 
 /** The change-log row of a zone-level change (settings, creation, deletion). */

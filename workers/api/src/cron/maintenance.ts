@@ -6,13 +6,20 @@
 import { sweep, type SweepEnv } from '../builder/sweep.ts'
 import { purgeDeletedZones } from '../zones/purge.ts'
 import { discardAbandonedImports } from '../zonefile-bridge/staged-import.ts'
+import { allShards } from '../shards/databases.ts'
+import { withDb } from '../shards/zone-env.ts'
 import { compactChangeLog, retentionDays } from './change-log-retention.ts'
 
 export interface MaintenanceEnv extends SweepEnv {
   CHANGE_LOG_RETENTION_DAYS?: string
 }
 
+/** One cron run over every D1 shard in turn (each part bounded per shard). */
 export async function maintain(env: MaintenanceEnv, now = Date.now()): Promise<void> {
+  for (const { index, db } of allShards(env)) await maintainShard(withDb(env, db), index, now)
+}
+
+async function maintainShard(env: MaintenanceEnv, shard: number, now: number): Promise<void> {
   const parts: [string, () => Promise<unknown>][] = [
     ['propagation sweep', () => sweep(env)],
     ['deleted-zone purge', () => purgeDeletedZones(env.DB)],
@@ -26,7 +33,7 @@ export async function maintain(env: MaintenanceEnv, now = Date.now()): Promise<v
     try {
       await run()
     } catch (e) {
-      console.warn(`cron: ${name} failed; the next run retries`, e)
+      console.warn(`cron: ${name} failed on shard ${shard}; the next run retries`, e)
     }
   }
 }

@@ -119,5 +119,19 @@ export const BUNDLED_MIGRATIONS: readonly { name: string; statements: readonly s
       "-- Backfill: the zones behind now (live zones ahead of their build, deleted ones whose purge is not built).\nINSERT OR IGNORE INTO `zones_behind` (`zone_id`, `seq`)\n  SELECT z.`id`, z.`change_seq` FROM `zones` z LEFT JOIN `build_state` b ON b.`zone_id` = z.`id`\n   WHERE z.`change_seq` > coalesce(b.`built_seq`, 0);",
       "INSERT OR IGNORE INTO `zones_behind` (`zone_id`, `seq`)\n  SELECT c.`zone_id`, max(c.`seq`) FROM `change_log` c LEFT JOIN `build_state` b ON b.`zone_id` = c.`zone_id`\n   WHERE c.`op` = 'zone_delete' AND c.`seq` > coalesce(b.`built_seq`, 0) GROUP BY c.`zone_id`;"
     ]
+  },
+  {
+    "name": "0014_shard_directory.sql",
+    "statements": [
+      "CREATE TABLE `directory_accounts` (\n\t`account_id` text PRIMARY KEY NOT NULL,\n\t`shard` integer NOT NULL,\n\t`state` text DEFAULT 'active' NOT NULL,\n\t`epoch` integer DEFAULT 0 NOT NULL,\n\t`modified_on` text NOT NULL\n);",
+      "CREATE INDEX `directory_accounts_shard` ON `directory_accounts` (`shard`);",
+      "CREATE TABLE `directory_zones` (\n\t`zone_id` text PRIMARY KEY NOT NULL,\n\t`account_id` text NOT NULL,\n\t`name` text,\n\t`name_rev` text,\n\t`created_on` text NOT NULL\n);",
+      "CREATE UNIQUE INDEX `directory_zones_name` ON `directory_zones` (`name`);",
+      "CREATE INDEX `directory_zones_name_rev` ON `directory_zones` (`name_rev`);",
+      "CREATE INDEX `directory_zones_account` ON `directory_zones` (`account_id`);",
+      "CREATE TABLE `shard_fences` (\n\t`account_id` text PRIMARY KEY NOT NULL,\n\t`fenced_on` text NOT NULL\n);",
+      "-- A database that predates shards is shard 0, holding every account and zone it already has.\nINSERT INTO `directory_accounts` (`account_id`, `shard`, `modified_on`) SELECT `id`, 0, `created_on` FROM `accounts`;",
+      "INSERT INTO `directory_zones` (`zone_id`, `account_id`, `name`, `name_rev`, `created_on`)\n  SELECT `id`, `account_id`, CASE WHEN `status` = 'deleted' THEN NULL ELSE `name` END,\n         CASE WHEN `status` = 'deleted' THEN NULL ELSE `name_rev` END, `created_on` FROM `zones`;"
+    ]
   }
 ]

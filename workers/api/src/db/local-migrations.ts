@@ -11,6 +11,7 @@
  * database, one commits and the other's batch fails on the claim and rolls back whole, so every
  * migration runs exactly once and only after the one before it has committed.
  */
+import { allShards } from '../shards/databases.ts'
 import { BUNDLED_MIGRATIONS } from './bundled-migrations.ts'
 
 export interface LocalMigrationEnv {
@@ -71,17 +72,24 @@ let schemaReady: Promise<void> | null = null
 /** Before serving a request in local development: makes sure the local database has the schema. */
 export function ensureLocalSchema(env: LocalMigrationEnv, url: URL): Promise<void> | undefined {
   if (!autoMigrateAllowed(env, url)) return undefined
-  schemaReady ??= applyPendingMigrations(env.DB).then(
-    (applied) => {
-      if (applied.length > 0)
-        console.log(
-          `edgedns: applied ${applied.length} D1 migration(s) to the local database: ${applied.join(', ')}`
-        )
-    },
-    (e: unknown) => {
-      schemaReady = null
-      throw e
-    }
-  )
+  // Every D1 shard bound to the worker gets the same schema, one after the other.
+  schemaReady ??= allShards(env)
+    .reduce<Promise<string[]>>(
+      (done, { db }) =>
+        done.then(async (names) => [...names, ...(await applyPendingMigrations(db))]),
+      Promise.resolve([])
+    )
+    .then(
+      (applied) => {
+        if (applied.length > 0)
+          console.log(
+            `edgedns: applied ${applied.length} D1 migration(s) to the local database: ${applied.join(', ')}`
+          )
+      },
+      (e: unknown) => {
+        schemaReady = null
+        throw e
+      }
+    )
   return schemaReady
 }

@@ -213,3 +213,58 @@ export const importStaging = sqliteTable(
     index('import_staging_created').on(t.createdOn),
   ]
 )
+
+/**
+ * The shard directory (read and written on the home database, shard 0; the tables exist on every
+ * shard because every shard runs the same migrations, but only shard 0's are used). See
+ * docs/shards.md.
+ *
+ * An account's zones all live on one shard: `directory_accounts` places the account, and
+ * `state` = 'moving' fences its writes while it is copied to another shard.
+ */
+export const directoryAccounts = sqliteTable(
+  'directory_accounts',
+  {
+    accountId: text('account_id').primaryKey(),
+    /** Index of the shard binding (`DB_0`/`DB`, `DB_1`, …) holding the account's zones. */
+    shard: integer('shard').notNull(),
+    /** 'active', or 'moving' while an account move copies it (writes answer a retryable error). */
+    state: text('state').notNull().default('active'),
+    /** Bumped by every completed move: cached routes older than it are stale. */
+    epoch: integer('epoch').notNull().default(0),
+    modifiedOn: text('modified_on').notNull(),
+  },
+  (t) => [index('directory_accounts_shard').on(t.shard)]
+)
+
+/**
+ * Every live zone name across all shards: the unique index makes a name reservation atomic and
+ * platform-wide, `name_rev` (labels reversed) makes the zones below a name one index range.
+ */
+export const directoryZones = sqliteTable(
+  'directory_zones',
+  {
+    zoneId: text('zone_id').primaryKey(),
+    accountId: text('account_id').notNull(),
+    /** Null once the zone is deleted: the name is free again, the row still routes its purge. */
+    name: text('name'),
+    nameRev: text('name_rev'),
+    createdOn: text('created_on').notNull(),
+  },
+  (t) => [
+    uniqueIndex('directory_zones_name').on(t.name),
+    index('directory_zones_name_rev').on(t.nameRev),
+    index('directory_zones_account').on(t.accountId),
+  ]
+)
+
+/**
+ * Accounts whose writes this shard refuses because a move took them elsewhere (or is copying them
+ * away right now): zone creation checks it in its commit batch, so a creator routed by a stale
+ * directory read cannot add a zone to the shard the account is leaving. Cleared on the shard an
+ * account moves to.
+ */
+export const shardFences = sqliteTable('shard_fences', {
+  accountId: text('account_id').primaryKey(),
+  fencedOn: text('fenced_on').notNull(),
+})

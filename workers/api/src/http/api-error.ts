@@ -57,4 +57,8 @@ export const Codes = {
   dnssecNotActive: 1005,
   dnssecRollover: 1006,
   dnssecKeyNotFound: 1007,
+  /** The zone's D1 shard is not bound to this worker (a deployment fault). */
+  shardUnavailable: 10003,
+  /** The account is being moved to another D1 shard: writes are refused for a moment; retry. */
+  accountMoving: 10004,
 } as const

@@ -9,7 +9,12 @@ export interface AppEnv {
   Bindings: Env
   Variables: {
     principal: Principal
+    /** The home database (shard 0): accounts, tokens, the shard directory. */
     db: DrizzleD1Database<typeof schema>
+    /** The D1 shard of the zone named in the path, set by `zoneFor` (zones/access.ts). */
+    zoneDb: D1Database
+    /** `zoneDb` through drizzle. */
+    zoneOrm: DrizzleD1Database<typeof schema>
     /** Builder notifications to send once the response is out (`builder/notify.ts`). */
     afterResponse: (() => Promise<unknown>)[]
   }

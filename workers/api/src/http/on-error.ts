@@ -31,7 +31,8 @@ function isMissingSchema(err: unknown): boolean {
 
 export function onError(err: unknown, c: Context): Response {
   const e = toApiError(err)
-  if (e.status >= 500) console.error('unhandled error', err)
+  // A fenced account's writes are expected 503s (retryable), not faults.
+  if (e.status >= 500 && e.code !== Codes.accountMoving) console.error('unhandled error', err)
   const item: Record<string, unknown> = { code: e.code, message: e.message }
   if (e.extra.errorChain) item.error_chain = e.extra.errorChain
   if (e.extra.pointer) item.source = { pointer: e.extra.pointer }

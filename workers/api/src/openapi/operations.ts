@@ -14,6 +14,7 @@ import {
   editSchema as zoneEdit,
 } from '../routes/zones.ts'
 import { dnssecEditSchema } from '../routes/dnssec.ts'
+import { moveSchema } from '../routes/shards.ts'
 import * as r from './responses.ts'
 
 export interface Param {
@@ -214,6 +215,21 @@ export const OPERATIONS: Operation[] = [
   },
 
   ...tokenOps('/accounts/{account_id}/tokens', 'Account tokens'),
+  {
+    method: 'get',
+    path: '/accounts/{account_id}/shard',
+    tag: 'Accounts',
+    summary: "The D1 shard holding the account's zones (admin)",
+    result: r.shardPlacementResponse,
+  },
+  {
+    method: 'put',
+    path: '/accounts/{account_id}/shard',
+    tag: 'Accounts',
+    summary: "Move the account's zones to another D1 shard (admin)",
+    body: moveSchema,
+    result: r.shardMoveResponse,
+  },
   ...tokenOps('/user/tokens', 'User tokens'),
 
   {

@@ -203,6 +203,24 @@ export const sweepResponse = z.object({
   cleared: z.number().int(),
 })
 
+export const shardPlacementResponse = z.object({
+  account_id: z.string(),
+  shard: z.number().int().nullable(),
+  state: z.enum(['active', 'moving', 'unplaced']),
+  epoch: z.number().int(),
+  shards: z.number().int(),
+})
+
+export const shardMoveResponse = z.object({
+  account_id: z.string(),
+  from: z.number().int(),
+  shard: z.number().int(),
+  epoch: z.number().int(),
+  zones: z.number().int(),
+  records: z.number().int(),
+  changes: z.number().int(),
+})
+
 export const convergenceResponse = z.object({
   zone_id: z.string(),
   zone: z.string(),

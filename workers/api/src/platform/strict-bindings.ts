@@ -489,9 +489,25 @@ export function applyStrictLimits<E extends StrictCapableEnv>(env: E): E {
       ? interval
       : PRODUCTION_LIMITS.kvWritesPerKeyIntervalMs,
   })
+  // The other D1 shards (`DB_0`, `DB_1`, …) are wrapped on first use.
+  const shards = new Map<string, D1Database>()
+  const shard = (target: E, prop: string): D1Database => {
+    let wrappedShard = shards.get(prop)
+    if (!wrappedShard) {
+      wrappedShard = strictD1(Reflect.get(target, prop) as D1Database)
+      shards.set(prop, wrappedShard)
+    }
+    return wrappedShard
+  }
   const wrapped = new Proxy(env, {
     get: (target, prop) =>
-      prop === 'DB' ? db : prop === 'ZONES_KV' ? kv : Reflect.get(target, prop),
+      prop === 'DB'
+        ? db
+        : prop === 'ZONES_KV'
+          ? kv
+          : typeof prop === 'string' && /^DB_\d+$/.test(prop) && Reflect.get(target, prop)
+            ? shard(target, prop)
+            : Reflect.get(target, prop),
   })
   wrappedEnvs.set(env, wrapped)
   return wrapped

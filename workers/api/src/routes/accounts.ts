@@ -57,8 +57,10 @@ async function accountReach(c: Context<AppEnv>): Promise<Reach> {
   const zoneIds = [...new Set(p.grants.flatMap((g) => [...g.zones]))]
   const zoneAccounts = new Set<string>()
   for (const chunk of jsonChunks(zoneIds)) {
+    // The directory knows every shard's zones; `zones` here are shard 0's (rows older than it).
     const { results } = await c.env.DB.prepare(
-      'SELECT DISTINCT account_id FROM zones WHERE id IN (SELECT value FROM json_each(?1))'
+      `SELECT account_id FROM directory_zones WHERE zone_id IN (SELECT value FROM json_each(?1))
+       UNION SELECT account_id FROM zones WHERE id IN (SELECT value FROM json_each(?1))`
     )
       .bind(chunk)
       .all<{ account_id: string }>()

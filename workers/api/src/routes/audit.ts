@@ -80,18 +80,22 @@ audit.get('/', async (c) => {
   const recordId = c.req.query('record_id')
   const filter = recordId ? 'AND record_id = ?2' : ''
   const binds = recordId ? [zone.id, recordId] : [zone.id]
-  const [rows, count] = await c.env.DB.batch([
-    c.env.DB.prepare(
-      `SELECT seq, op, record_id, token_id, before, created_on FROM change_log
+  const [rows, count] = await c.var.zoneDb.batch([
+    c.var.zoneDb
+      .prepare(
+        `SELECT seq, op, record_id, token_id, before, created_on FROM change_log
        WHERE zone_id = ?1 AND op IN ('create', 'update', 'delete') ${filter}
        ORDER BY seq DESC LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`
-    ).bind(...binds),
-    c.env.DB.prepare(
-      `SELECT count(*) AS n FROM change_log WHERE zone_id = ?1 AND op IN ('create', 'update', 'delete') ${filter}`
-    ).bind(...binds),
+      )
+      .bind(...binds),
+    c.var.zoneDb
+      .prepare(
+        `SELECT count(*) AS n FROM change_log WHERE zone_id = ?1 AND op IN ('create', 'update', 'delete') ${filter}`
+      )
+      .bind(...binds),
   ])
   const page_ = rows!.results as unknown as ChangeRow[]
-  const after = page_.length > 0 ? await afterStates(c.env.DB, zone.id, page_) : new Map()
+  const after = page_.length > 0 ? await afterStates(c.var.zoneDb, zone.id, page_) : new Map()
   const result = page_.map((r) => ({
     seq: r.seq,
     action: r.op,

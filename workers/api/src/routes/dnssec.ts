@@ -52,7 +52,8 @@ export const dnssecEditSchema = z
 type Ctx = Context<AppEnv>
 
 async function builtSeq(c: Ctx, zoneId: string): Promise<number> {
-  const row = await c.env.DB.prepare('SELECT built_seq FROM build_state WHERE zone_id = ?1')
+  const row = await c.var.zoneDb
+    .prepare('SELECT built_seq FROM build_state WHERE zone_id = ?1')
     .bind(zoneId)
     .first<{ built_seq: number }>()
   return row?.built_seq ?? 0
@@ -101,13 +102,12 @@ async function save(
     now,
   }
   try {
-    await commitZoneChange(c.env.DB, [
-      guardStatement(c.env.DB, guard, 1),
-      c.env.DB.prepare('UPDATE zones SET dnssec = ?2 WHERE id = ?1').bind(
-        zone.id,
-        stored ? JSON.stringify(stored) : null
-      ),
-      zoneLogStatement(c.env.DB, zone.id, seq, 'zone', now),
+    await commitZoneChange(c.var.zoneDb, [
+      guardStatement(c.var.zoneDb, guard, 1),
+      c.var.zoneDb
+        .prepare('UPDATE zones SET dnssec = ?2 WHERE id = ?1')
+        .bind(zone.id, stored ? JSON.stringify(stored) : null),
+      zoneLogStatement(c.var.zoneDb, zone.id, seq, 'zone', now),
     ])
   } catch (e) {
     if (e instanceof CommitConflict && e.reason === 'zone-changed') {

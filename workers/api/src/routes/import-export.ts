@@ -92,7 +92,7 @@ importExport.post('/import', async (c) => {
     ctx
   )
   const existing = await existingKeys(
-    c.env.DB,
+    c.var.zoneDb,
     zone.id,
     mapped.items.map((i) => i.fields.name!)
   )
@@ -114,7 +114,7 @@ importExport.post('/import', async (c) => {
   if (items.length > 0) {
     const target = { zoneId: zone.id, zoneName: zone.name, tokenId: c.var.principal.tokenId }
     const imported = await importRecords(
-      c.env.DB,
+      c.var.zoneDb,
       target,
       items.map((i) => i.fields)
     ).catch((e: unknown) => {
@@ -164,7 +164,7 @@ importExport.get('/export', async (c) => {
     if (after === null && cursor)
       throw ApiError.badRequest(Codes.invalidRequest, 'cursor is not a cursor this export returned')
     const page = await exportPage(
-      c.env.DB,
+      c.var.zoneDb,
       zone,
       after,
       intParam(perPage, 'per_page', EXPORT_PAGE, 1, EXPORT_PAGE)
@@ -175,5 +175,5 @@ importExport.get('/export', async (c) => {
       page.next ? { ...headers, [NEXT_CURSOR_HEADER]: encodeExportCursor(page.next) } : headers
     )
   }
-  return c.body(exportZoneStream(c.env.DB, zone), 200, headers)
+  return c.body(exportZoneStream(c.var.zoneDb, zone), 200, headers)
 })

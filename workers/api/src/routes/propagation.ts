@@ -13,6 +13,7 @@ import { ApiError, Codes } from '../http/api-error.ts'
 import type { AppEnv } from '../http/app-env.ts'
 import { ok } from '../http/envelope.ts'
 import { spend } from '../http/rate-limit.ts'
+import { withDb } from '../shards/zone-env.ts'
 import { zoneFor } from '../zones/access.ts'
 
 export const propagationApp = new Hono<AppEnv>()
@@ -29,16 +30,18 @@ const iso = (ms: number | null): string | null => (ms === null ? null : new Date
 
 propagationApp.get('/', async (c) => {
   const zone = await zoneFor(c, 'dns:read')
-  const build = await c.env.DB.prepare('SELECT * FROM build_state WHERE zone_id = ?1')
+  const build = await c.var.zoneDb
+    .prepare('SELECT * FROM build_state WHERE zone_id = ?1')
     .bind(zone.id)
     .first<BuildRow>()
   const builtSeq = build?.built_seq ?? 0
   let lagMs = 0
   if (zone.changeSeq > builtSeq) {
     // Age of the oldest committed change that is not built yet.
-    const oldest = await c.env.DB.prepare(
-      'SELECT created_on FROM change_log WHERE zone_id = ?1 AND seq > ?2 ORDER BY seq LIMIT 1'
-    )
+    const oldest = await c.var.zoneDb
+      .prepare(
+        'SELECT created_on FROM change_log WHERE zone_id = ?1 AND seq > ?2 ORDER BY seq LIMIT 1'
+      )
       .bind(zone.id, builtSeq)
       .first<{ created_on: string }>()
     lagMs = oldest ? Math.max(0, Date.now() - Date.parse(oldest.created_on)) : 0
@@ -69,7 +72,7 @@ propagationApp.post('/rebuild', async (c) => {
 
 propagationApp.get('/check', async (c) => {
   const zone = await zoneFor(c, 'dns:read')
-  const report = await checkConvergence(c.env, zone.id)
+  const report = await checkConvergence(withDb(c.env, c.var.zoneDb), zone.id)
   return ok(c, {
     zone_id: report.zoneId,
     zone: report.zone,

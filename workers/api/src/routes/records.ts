@@ -29,7 +29,7 @@ async function run(
   startedAt: number
 ): Promise<Applied> {
   const applied = await applyBatch(
-    c.env.DB,
+    c.var.zoneDb,
     { zoneId: zone.id, zoneName: zone.name, tokenId: c.var.principal.tokenId },
     req,
     pointers
@@ -70,16 +70,21 @@ records.get('/', async (c) => {
   const q = parseListQuery((k) => c.req.queries(k) ?? [], zone.id)
   const offset = (q.page - 1) * q.perPage
   if (offset > MAX_OFFSET) {
-    const n = await c.env.DB.prepare(`SELECT count(*) AS n FROM dns_records WHERE ${q.where}`)
+    const n = await c.var.zoneDb
+      .prepare(`SELECT count(*) AS n FROM dns_records WHERE ${q.where}`)
       .bind(...q.params)
       .first<number>('n')
     return okList(c, [], resultInfo(q.page, q.perPage, 0, n ?? 0))
   }
-  const [rows, count] = await c.env.DB.batch([
-    c.env.DB.prepare(
-      `SELECT * FROM dns_records WHERE ${q.where} ORDER BY ${q.orderBy} LIMIT ${q.perPage} OFFSET ${offset}`
-    ).bind(...q.params),
-    c.env.DB.prepare(`SELECT count(*) AS n FROM dns_records WHERE ${q.where}`).bind(...q.params),
+  const [rows, count] = await c.var.zoneDb.batch([
+    c.var.zoneDb
+      .prepare(
+        `SELECT * FROM dns_records WHERE ${q.where} ORDER BY ${q.orderBy} LIMIT ${q.perPage} OFFSET ${offset}`
+      )
+      .bind(...q.params),
+    c.var.zoneDb
+      .prepare(`SELECT count(*) AS n FROM dns_records WHERE ${q.where}`)
+      .bind(...q.params),
   ])
   const result = (rows!.results as unknown as RecordRow[]).map((r) => toApi(fromRow(r)))
   const total = (count!.results[0] as { n: number }).n
@@ -89,7 +94,8 @@ records.get('/', async (c) => {
 records.get('/:record_id{[^/]+}', async (c) => {
   const zone = await zoneFor(c, 'dns:read')
   const id = recordId(c)
-  const row = await c.env.DB.prepare('SELECT * FROM dns_records WHERE zone_id = ?1 AND id = ?2')
+  const row = await c.var.zoneDb
+    .prepare('SELECT * FROM dns_records WHERE zone_id = ?1 AND id = ?2')
     .bind(zone.id, id)
     .first<RecordRow>()
   if (!row) throw new ApiError(404, Codes.recordNotFound, 'Record does not exist.')

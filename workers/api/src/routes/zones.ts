@@ -7,6 +7,7 @@ import { Hono } from 'hono'
 import { z } from 'zod'
 import { allows } from '../auth/permissions.ts'
 import {
+  accountFenceStatement,
   announceCommit,
   commitZoneChange,
   CommitConflict,
@@ -22,8 +23,13 @@ import { ok, okList, resultInfo } from '../http/envelope.ts'
 import { newId, nowIso } from '../http/ids.ts'
 import { intParam, MAX_OFFSET } from '../records/list-query.ts'
 import { reverseName } from '../records/model.ts'
+import { mergeShardPages, type ListedZone } from '../zones/list-merge.ts'
 import { zoneListQuery } from '../zones/list-query.ts'
 import { purgeDeletedZone } from '../zones/purge.ts'
+import { openDb } from '../db/client.ts'
+import { allShards, homeDb, shardDb } from '../shards/databases.ts'
+import { forgetZone, releaseZoneName } from '../shards/directory.ts'
+import { assertWritable, placeAccount, reserveName } from '../shards/zone-shard.ts'
 import { accountName, zoneFor } from '../zones/access.ts'
 import { dnsSettingsToApi, zoneToApi, type ZoneRow } from '../zones/model.ts'
 
@@ -91,42 +97,58 @@ zonesApp.get('/', async (c) => {
   const q = zoneListQuery(c.var.principal, (k) => c.req.query(k))
   const from = 'FROM zones z JOIN accounts a ON a.id = z.account_id'
   const n = q.params.length
+  const offset = q.continued ? 0 : Math.min((page - 1) * perPage, MAX_OFFSET)
   // A cursor page starts where the last one ended: no offset, and no count of every zone.
-  const pageSql = `SELECT z.id, z.name, ${q.sortColumn} AS sort ${from} WHERE ${q.where} ORDER BY ${q.orderBy} LIMIT ?${n + 1}`
-  const rowsStatement = q.continued
-    ? c.env.DB.prepare(pageSql).bind(...q.params, perPage)
-    : c.env.DB.prepare(`${pageSql} OFFSET ?${n + 2}`).bind(
-        ...q.params,
-        perPage,
-        Math.min((page - 1) * perPage, MAX_OFFSET)
-      )
-  const results = q.continued
-    ? [null, await rowsStatement.all()]
-    : await c.env.DB.batch([
-        c.env.DB.prepare(
-          `SELECT count(*) AS n ${q.readsAccount ? from : 'FROM zones z'} WHERE ${q.where}`
-        ).bind(...q.params),
-        rowsStatement,
-      ])
-  const rows = results[1]!.results as { id: string; name: string; sort: unknown }[]
-  const ids = rows.map((r) => r.id)
-  const full =
-    ids.length === 0
-      ? []
-      : await c.var.db
+  const pageSql = `SELECT z.id, z.name, ${q.sortColumn} AS sort ${from} WHERE ${q.where} ORDER BY ${q.orderBy} LIMIT ?${n + 1} OFFSET ?${n + 2}`
+  const countSql = `SELECT count(*) AS n ${q.readsAccount ? from : 'FROM zones z'} WHERE ${q.where}`
+  // One shard reads the page itself. Several each read their first offset + per_page rows, merged
+  // into the order one database would give (so deep offset pages cost more per shard: use cursors).
+  const shards = allShards(c.env)
+  const [limit, skip] = shards.length === 1 ? [perPage, offset] : [offset + perPage, 0]
+  const perShard = await Promise.all(
+    shards.map(async ({ db }) => {
+      const pageStatement = db.prepare(pageSql).bind(...q.params, limit, skip)
+      if (q.continued)
+        return { db, total: 0, rows: (await pageStatement.all<ListedZone>()).results }
+      const [count, rows] = await db.batch([db.prepare(countSql).bind(...q.params), pageStatement])
+      return {
+        db,
+        total: (count!.results[0] as { n: number }).n,
+        rows: rows!.results as ListedZone[],
+      }
+    })
+  )
+  const rows =
+    shards.length === 1
+      ? perShard[0]!.rows
+      : mergeShardPages(
+          perShard.map((s) => s.rows),
+          q.direction,
+          offset + perPage
+        ).slice(offset)
+  const shown = new Set(rows.map((r) => r.id))
+  const full = (
+    await Promise.all(
+      perShard.map(({ db, rows: own }) => {
+        const ids = own.filter((r) => shown.has(r.id)).map((r) => r.id)
+        if (ids.length === 0) return []
+        return openDb(db)
           .select({ zone: zones, accountName: accounts.name })
           .from(zones)
           .innerJoin(accounts, eq(accounts.id, zones.accountId))
           .where(sql`${zones.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`)
           .all()
+      })
+    )
+  ).flat()
   const byId = new Map(full.map((r) => [r.zone.id, r]))
-  const slice = ids.map((id) => byId.get(id)).filter((r) => r !== undefined)
+  const slice = rows.map((r) => byId.get(r.id)).filter((r) => r !== undefined)
   const last = rows.at(-1)
   // A full page may have a next one; a short page is the last.
   const cursors = rows.length === perPage && last ? { after: q.cursorAfter(last) } : {}
   const result = slice.map((r) => zoneToApi(r.zone, r.accountName))
   if (q.continued) return okList(c, result, { per_page: perPage, count: slice.length, cursors })
-  const total = (results[0]!.results[0] as { n: number }).n
+  const total = perShard.reduce((sum, s) => sum + s.total, 0)
   const info = resultInfo(page, perPage, slice.length, total)
   return okList(c, result, cursors.after === undefined ? info : { ...info, cursors })
 })
@@ -153,20 +175,6 @@ zonesApp.post('/', async (c) => {
     name = normalizeZoneName(body.name)
   } catch (e) {
     throw ApiError.badRequest(Codes.invalidZoneName, (e as Error).message)
-  }
-  // Conflicts name only what the caller sent: never another account's zone name or id.
-  const existing = await c.var.db
-    .select({ id: zones.id })
-    .from(zones)
-    .where(and(eq(zones.name, name), ne(zones.status, 'deleted')))
-    .get()
-  if (existing) throw ApiError.badRequest(Codes.zoneExists, `${name} already exists`)
-  const overlap = await overlappingZoneOfOtherAccount(c.env.DB, name, accountId)
-  if (overlap) {
-    throw ApiError.badRequest(
-      Codes.zoneOverlapsOtherAccount,
-      `${name} cannot be added: it is ${overlap.endsWith(`.${name}`) ? 'a parent' : 'a subdomain'} of a zone held by another account`
-    )
   }
   const now = nowIso()
   const ns = (c.env.NAME_SERVERS ?? DEFAULT_NAME_SERVERS)
@@ -201,46 +209,40 @@ zonesApp.post('/', async (c) => {
     modifiedOn: now,
     activatedOn: now,
   }
+  // The account's shard (placed now if this is its first zone), then the name, reserved
+  // platform-wide in the directory before the shard write and given back if that write fails.
+  // Conflicts name only what the caller sent: never another account's zone name or id.
+  const route = await placeAccount(c.env, account)
+  assertWritable(route)
+  const home = homeDb(c.env)
+  const reserved = await reserveName(c.env, { zoneId: row.id, accountId, name, now })
+  if (!reserved.ok && reserved.reason === 'taken')
+    throw ApiError.badRequest(Codes.zoneExists, `${name} already exists`)
+  if (!reserved.ok && reserved.reason === 'overlap') {
+    throw ApiError.badRequest(
+      Codes.zoneOverlapsOtherAccount,
+      `${name} cannot be added: it is ${reserved.other.endsWith(`.${name}`) ? 'a parent' : 'a subdomain'} of a zone held by another account`
+    )
+  }
+  const db = shardDb(c.env, route.shard)
   const insert = c.var.db.insert(zones).values(row).toSQL()
   try {
-    await commitZoneChange(c.env.DB, [
-      c.env.DB.prepare(insert.sql).bind(...insert.params),
-      zoneLogStatement(c.env.DB, row.id, 1, 'zone', now),
+    await commitZoneChange(db, [
+      accountFenceStatement(db, accountId),
+      db.prepare(insert.sql).bind(...insert.params),
+      zoneLogStatement(db, row.id, 1, 'zone', now),
     ])
   } catch (e) {
+    await forgetZone(home, row.id)
     if (e instanceof CommitConflict && e.reason === 'zone-name-taken')
       throw ApiError.badRequest(Codes.zoneExists, `${name} already exists`)
+    if (e instanceof CommitConflict && e.reason === 'account-fenced')
+      assertWritable({ ...route, state: 'moving' })
     throw e
   }
   announceCommit(c, row.id, 1, 1)
   return ok(c, zoneToApi(row, account.name))
 })
-
-/**
- * A zone of another account that `name` would enclose or sit inside: hosting it would let one
- * account answer for names another account owns (the longest zone wins at the DoH worker).
- * Enclosing zones are exact lookups of the name's parents; enclosed ones a range of reversed
- * names (`rev.` < name_rev < `rev/`, as '/' sorts right after '.'): no LIKE pattern, any length.
- */
-async function overlappingZoneOfOtherAccount(
-  db: D1Database,
-  name: string,
-  accountId: string
-): Promise<string | null> {
-  const labels = name.split('.')
-  const parents = labels.slice(1).map((_, i) => labels.slice(i + 1).join('.'))
-  const rev = reverseName(name)
-  const hit = await db
-    .prepare(
-      `SELECT name FROM zones WHERE name IN (SELECT value FROM json_each(?2)) AND account_id != ?1 AND status != 'deleted'
-       UNION ALL
-       SELECT name FROM zones WHERE name_rev > ?3 || '.' AND name_rev < ?3 || '/' AND account_id != ?1 AND status != 'deleted'
-       LIMIT 1`
-    )
-    .bind(accountId, JSON.stringify(parents), rev)
-    .first<{ name: string }>()
-  return hit?.name ?? null
-}
 
 /** The guard of a zone-level change planned against `zone` as it was read. */
 function zoneGuard(zone: ZoneRow, now: string): GuardContext {
@@ -276,10 +278,11 @@ async function updateZone(
     .where(and(eq(zones.id, zone.id)))
     .toSQL()
   try {
-    await commitZoneChange(c.env.DB, [
-      guardStatement(c.env.DB, zoneGuard(zone, now), 1),
-      c.env.DB.prepare(update.sql).bind(...update.params),
-      zoneLogStatement(c.env.DB, zone.id, zone.changeSeq + 1, 'zone', now),
+    const db = c.var.zoneDb
+    await commitZoneChange(db, [
+      guardStatement(db, zoneGuard(zone, now), 1),
+      db.prepare(update.sql).bind(...update.params),
+      zoneLogStatement(db, zone.id, zone.changeSeq + 1, 'zone', now),
     ])
   } catch (e) {
     if (isZoneChanged(e)) {
@@ -292,7 +295,7 @@ async function updateZone(
     throw e
   }
   announceCommit(c, zone.id, zone.changeSeq + 1, 1)
-  return (await c.var.db.select().from(zones).where(eq(zones.id, zone.id)).get())!
+  return (await c.var.zoneOrm.select().from(zones).where(eq(zones.id, zone.id)).get())!
 }
 
 zonesApp.patch('/:zone_id{[^/]+}', async (c) => {
@@ -316,18 +319,18 @@ zonesApp.delete('/:zone_id{[^/]+}', async (c) => {
     // The zone is gone for the API at once (status 'deleted' frees its name); its records are removed
     // in bounded chunks afterwards (here, in the background, and by the cron sweep), so no statement
     // grows with the zone's size.
-    await commitZoneChange(c.env.DB, [
-      guardStatement(c.env.DB, zoneGuard(zone, now), 1),
-      zoneLogStatement(c.env.DB, zone.id, zone.changeSeq + 1, 'zone_delete', now),
-      c.env.DB.prepare("UPDATE zones SET status = 'deleted', modified_on = ?2 WHERE id = ?1").bind(
-        zone.id,
-        now
-      ),
+    const db = c.var.zoneDb
+    await commitZoneChange(db, [
+      guardStatement(db, zoneGuard(zone, now), 1),
+      zoneLogStatement(db, zone.id, zone.changeSeq + 1, 'zone_delete', now),
+      db
+        .prepare("UPDATE zones SET status = 'deleted', modified_on = ?2 WHERE id = ?1")
+        .bind(zone.id, now),
     ])
   } catch (e) {
     // Another write (or delete) committed between our read and this batch: nothing changed here.
     if (!isZoneChanged(e)) throw e
-    const still = await c.var.db
+    const still = await c.var.zoneOrm
       .select({ id: zones.id })
       .from(zones)
       .where(and(eq(zones.id, zone.id), ne(zones.status, 'deleted')))
@@ -339,9 +342,11 @@ zonesApp.delete('/:zone_id{[^/]+}', async (c) => {
       'The zone changed while it was being deleted; nothing was changed. Retry the request.'
     )
   }
+  // The name is free again platform-wide; the directory row stays for the purge's routing.
+  await releaseZoneName(homeDb(c.env), zone.id)
   announceCommit(c, zone.id, zone.changeSeq + 1, 1)
   c.executionCtx.waitUntil(
-    purgeDeletedZone(c.env.DB, zone.id).catch((e: unknown) =>
+    purgeDeletedZone(c.var.zoneDb, zone.id).catch((e: unknown) =>
       console.warn('zone record purge interrupted; the sweep continues it', zone.id, e)
     )
   )

@@ -17,6 +17,8 @@ export interface ZoneListQuery {
   /** SQL after `FROM zones z JOIN accounts a ON a.id = z.account_id`: the WHERE clause. */
   where: string
   orderBy: string
+  /** The order's direction (of the sort value, then the name). */
+  direction: 'ASC' | 'DESC'
   params: unknown[]
   /** True when the page continues a cursor (no offset, no total count). */
   continued: boolean
@@ -165,6 +167,7 @@ export function zoneListQuery(p: Principal, q: (key: string) => string | undefin
     where: where.join(' AND '),
     orderBy:
       column === 'z.name' ? `z.name ${direction}` : `${column} ${direction}, z.name ${direction}`,
+    direction,
     params,
     continued,
     cursorAfter: (row) => encodeCursor([order, direction, row.sort, row.name]),

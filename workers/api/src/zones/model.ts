@@ -9,7 +9,7 @@ export function zoneToApi(z: ZoneRow, accountName: string): Record<string, unkno
   return {
     id: z.id,
     name: z.name,
-    status: z.status,
+    status: z.status === 'moving' ? 'active' : z.status,
     paused: z.paused,
     type: z.type,
     development_mode: 0,

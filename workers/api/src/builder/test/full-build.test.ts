@@ -247,6 +247,10 @@ describe('full builds', () => {
       ).bind(old.id, new Date().toISOString()),
       env.DB.prepare('DELETE FROM dns_records WHERE zone_id = ?1').bind(old.id),
       env.DB.prepare('DELETE FROM zones WHERE id = ?1').bind(old.id),
+      // What a delete does to the shard directory: the name is free again.
+      env.DB.prepare(
+        'UPDATE directory_zones SET name = NULL, name_rev = NULL WHERE zone_id = ?1'
+      ).bind(old.id),
     ])
     const created = await api('POST', '/zones', {
       name: old.name,

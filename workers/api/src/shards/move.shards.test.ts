@@ -1,0 +1,182 @@
+/**
+ * Moving an account between D1 shards while clients keep writing: every acknowledged change is in
+ * the destination afterwards, the change log has no gap, the source holds no live copy, and KV is
+ * built from the destination.
+ */
+import { env } from 'cloudflare:workers'
+import { describe, expect, it } from 'vitest'
+import { api, expectError } from '../../../../test/api/helpers.ts'
+import { runDurableObjectAlarm } from 'cloudflare:test'
+import { builder, kvNode } from '../builder/test/helpers.ts'
+
+const shard = (i: number): D1Database =>
+  i === 0 ? env.DB : (env as unknown as Record<string, D1Database>)[`DB_${i}`]!
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/** Posts one TXT record until it is acknowledged, retrying the retryable answers (move, conflict). */
+async function writeUntilAcknowledged(zoneId: string, name: string, content: string) {
+  for (let attempt = 0; attempt < 500; attempt++) {
+    const res = await api('POST', `/zones/${zoneId}/dns_records`, { type: 'TXT', name, content })
+    if (res.status === 200) return { retried: attempt }
+    if (res.status !== 503 && res.status !== 409)
+      throw new Error(`write refused: ${res.status} ${JSON.stringify(res.body)}`)
+    await pause(1)
+  }
+  throw new Error(`write of ${name} never acknowledged`)
+}
+
+describe('moving an account between shards', () => {
+  it(
+    'loses no change made before, during or after the move, and KV ends up built',
+    { timeout: 60_000 },
+    async () => {
+      const account = (await api('POST', '/accounts', { name: 'mover' })).body.result.id as string
+      const created = await api('POST', '/zones', {
+        name: 'mover.example',
+        account: { id: account },
+      })
+      expect(created.status).toBe(200)
+      const zoneId = created.body.result.id as string
+      const from = (await api('GET', `/accounts/${account}/shard`)).body.result.shard as number
+      const to = (from + 1) % 3
+
+      const acknowledged: string[] = []
+      let retries = 0
+      let moving = false
+      let duringMove = 0
+      const writer = async (w: number, count: number) => {
+        for (let i = 0; i < count; i++) {
+          const name = `w${w}-${i}.mover.example`
+          const r = await writeUntilAcknowledged(zoneId, name, `v${w}-${i}`)
+          retries += r.retried
+          if (moving) duringMove++
+          acknowledged.push(name)
+        }
+      }
+      // Before: a few acknowledged writes. During: four writers race the move. After: more writes.
+      await writer(9, 5)
+      const writers = Promise.all([0, 1, 2, 3].map((w) => writer(w, 15)))
+      await pause(5)
+      moving = true
+      const moved = await api('PUT', `/accounts/${account}/shard`, { shard: to })
+      moving = false
+      // The writers really raced the move: some were answered while it ran, or retried because of it.
+      expect(retries + duringMove).toBeGreaterThan(0)
+      expect(moved.status).toBe(200)
+      expect(moved.body.result).toMatchObject({ from, shard: to, zones: 1 })
+      await writers
+      await writer(8, 5)
+
+      // The directory and the rows agree: the account lives on the destination only.
+      expect((await api('GET', `/accounts/${account}/shard`)).body.result).toMatchObject({
+        shard: to,
+        state: 'active',
+        epoch: 1,
+      })
+      const live = (i: number) =>
+        shard(i)
+          .prepare("SELECT change_seq FROM zones WHERE id = ?1 AND status = 'active'")
+          .bind(zoneId)
+          .first<{ change_seq: number }>()
+      expect(await live(from)).toBeNull()
+      const zone = (await live(to))!
+      const names = await shard(to)
+        .prepare("SELECT name FROM dns_records WHERE zone_id = ?1 AND type = 'TXT'")
+        .bind(zoneId)
+        .all<{ name: string }>()
+      expect(names.results.map((r) => r.name).sort()).toEqual([...acknowledged].sort())
+      expect(acknowledged).toHaveLength(70)
+      // The change log came along whole: every sequence from 1 to the zone's, once.
+      const log = await shard(to)
+        .prepare(
+          'SELECT count(*) AS n, min(seq) AS lo, max(seq) AS hi FROM change_log WHERE zone_id = ?1'
+        )
+        .bind(zoneId)
+        .first<{ n: number; lo: number; hi: number }>()
+      expect(log).toEqual({ n: zone.change_seq, lo: 1, hi: zone.change_seq })
+      expect(
+        (await shard(from)
+          .prepare('SELECT count(*) AS n FROM change_log WHERE zone_id = ?1')
+          .bind(zoneId)
+          .first<{ n: number }>())!.n
+      ).toBe(0)
+
+      // KV is built from the destination, and holds every acknowledged name.
+      const stub = builder(zoneId)
+      for (let i = 0; i < 2000; i++) {
+        const st = await stub.status()
+        if (st.cursor >= zone.change_seq && st.dirtyBuckets === 0 && st.lastError === null) break
+        if (!(await runDurableObjectAlarm(stub))) await pause(2)
+      }
+      expect((await stub.status()).cursor).toBe(zone.change_seq)
+      const check = await api('GET', `/zones/${zoneId}/propagation/check`)
+      expect(check.body.result).toMatchObject({ converged: true, difference_count: 0 })
+      for (const name of acknowledged) expect(await kvNode('mover.example', name)).not.toBeNull()
+    }
+  )
+
+  it('refuses a move to the shard the account is on, or to a shard that is not bound', async () => {
+    const account = (await api('POST', '/accounts', { name: 'stayer' })).body.result.id as string
+    expect(
+      (await api('POST', '/zones', { name: 'stayer.example', account: { id: account } })).status
+    ).toBe(200)
+    const at = (await api('GET', `/accounts/${account}/shard`)).body.result.shard as number
+    expectError(await api('PUT', `/accounts/${account}/shard`, { shard: at }), 400, 9000)
+    expectError(await api('PUT', `/accounts/${account}/shard`, { shard: 3 }), 400, 9000)
+  })
+
+  it('finishes a move that stopped half-way when it is asked again', async () => {
+    const account = (await api('POST', '/accounts', { name: 'resumer' })).body.result.id as string
+    const z = await api('POST', '/zones', { name: 'resumer.example', account: { id: account } })
+    const zoneId = z.body.result.id as string
+    const batch = await api('POST', `/zones/${zoneId}/dns_records/batch`, {
+      posts: Array.from({ length: 30 }, (_, i) => ({
+        type: 'A',
+        name: `h${i}.resumer.example`,
+        content: '192.0.2.1',
+      })),
+    })
+    expect(batch.status).toBe(200)
+    const from = (await api('GET', `/accounts/${account}/shard`)).body.result.shard as number
+    const to = (from + 2) % 3
+    // A move that fenced the account (directory, then the source shard's rows), then stopped:
+    // writes are refused meanwhile, reads still served.
+    await env.DB.prepare("UPDATE directory_accounts SET state = 'moving' WHERE account_id = ?1")
+      .bind(account)
+      .run()
+    await shard(from)
+      .prepare(
+        "UPDATE zones SET status = 'moving', version = version + 1 WHERE account_id = ?1 AND status = 'active'"
+      )
+      .bind(account)
+      .run()
+    expectError(
+      await api('POST', `/zones/${zoneId}/dns_records`, {
+        type: 'A',
+        name: 'late.resumer.example',
+        content: '192.0.2.2',
+      }),
+      503,
+      10004
+    )
+    expect((await api('GET', `/zones/${zoneId}`)).status).toBe(200)
+    const moved = await api('PUT', `/accounts/${account}/shard`, { shard: to })
+    expect(moved.status).toBe(200)
+    expect(moved.body.result).toMatchObject({ from, shard: to, zones: 1 })
+    const n = await shard(to)
+      .prepare("SELECT count(*) AS n FROM dns_records WHERE zone_id = ?1 AND type = 'A'")
+      .bind(zoneId)
+      .first<{ n: number }>()
+    expect(n!.n).toBe(30)
+    expect(
+      (
+        await api('POST', `/zones/${zoneId}/dns_records`, {
+          type: 'A',
+          name: 'late.resumer.example',
+          content: '192.0.2.2',
+        })
+      ).status
+    ).toBe(200)
+  })
+})

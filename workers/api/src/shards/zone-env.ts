@@ -1,0 +1,28 @@
+/**
+ * @module Code written against one database (`env.DB`) run against a zone's shard: the env seen
+ * through a view whose `DB` is the zone's D1 shard. With one shard the env itself is returned.
+ */
+import { shardCount, shardDb, type ShardEnv } from './databases.ts'
+import { routeOfZone } from './zone-shard.ts'
+
+/** `env` with `DB` = the shard of `zoneId`, resolved from the directory (never the isolate cache). */
+export async function envForZone<E extends ShardEnv>(env: E, zoneId: string): Promise<E> {
+  if (shardCount(env) === 1) return env
+  const db = shardDb(env, (await routeOfZone(env, zoneId, { fresh: true })).shard)
+  return withDb(env, db)
+}
+
+export function withDb<E extends ShardEnv>(env: E, db: D1Database): E {
+  return new Proxy(env, {
+    get: (target, prop) => (prop === 'DB' ? db : Reflect.get(target, prop)),
+  })
+}
+
+/** Live zone of that name on any shard (the directory's name index), or null. */
+export async function liveZoneIdNamed(env: ShardEnv, name: string): Promise<string | null> {
+  const row = await shardDb(env, 0)
+    .prepare('SELECT zone_id FROM directory_zones WHERE name = ?1')
+    .bind(name)
+    .first<{ zone_id: string }>()
+  return row?.zone_id ?? null
+}
