@@ -1,5 +1,6 @@
 /**
- * @module Many zones in one D1 database (own stack). A sample of zones is created through the API
+ * @module Many zones over several D1 shards (own stack with `BENCH_MANY_SHARDS` databases, default 3:
+ * one account per shard, each account's zones on its shard, every zone in the directory on shard 0). A sample of zones is created through the API
  * (`BENCH_MANY_API_ZONES`, default 300: zone + one record batch each, built into KV by their builders): the creation rate, KV keys per
  * zone, DoH throughput over the sample with zones drawn Zipf-distributed (ratio to the empty worker
  * fed the same requests) and start to first answer come from it. The rest, up to `BENCH_MANY_ZONES`
@@ -58,6 +59,16 @@ const envInt = (name, dflt) => {
   return Number.isInteger(n) && n > 0 ? n : dflt
 }
 
+/** D1 shards of the section's stack (one account placed on each). */
+export const manyZonesShards = () => envInt('BENCH_MANY_SHARDS', 3)
+
+/** D1's own size of every shard, summed. */
+async function d1Size(dbs) {
+  let bytes = 0
+  for (const db of dbs) bytes += (await db.prepare('SELECT 1').run()).meta.size_after
+  return bytes
+}
+
 async function inParallel(n, width, fn) {
   let next = 0
   await Promise.all(
@@ -68,39 +79,62 @@ async function inParallel(n, width, fn) {
 }
 
 /** The sample through the API: each zone created, then its records in one batch. */
-async function createThroughApi(api, n, log) {
-  const accounts = (await api.call('GET', '/accounts')).result
+async function createThroughApi(api, n, shards, log) {
+  // One new account per shard: placement puts each on the shard holding the fewest accounts.
+  const accounts = []
+  for (let a = 0; a < shards; a++)
+    accounts.push((await api.call('POST', '/accounts', { name: `many-zones-${a}` })).result)
   const ids = new Array(n)
   const createMs = []
   const t0 = performance.now()
-  await inParallel(n, 8, async (i) => {
+  const createOne = async (i) => {
     const c0 = performance.now()
     const zone = (
-      await api.call('POST', '/zones', { name: zoneNameOf(i), account: { id: accounts[0].id } })
+      await api.call('POST', '/zones', {
+        name: zoneNameOf(i),
+        account: { id: accounts[i % shards].id },
+      })
     ).result
     createMs.push(performance.now() - c0)
     await api.batch(zone.id, recordBatch(i))
     ids[i] = zone.id
-  })
+  }
+  // Each account's first zone one at a time (that places the account), then one account per shard:
+  // an account placed where another already is moves to a shard nobody has (a move of one zone).
+  for (let i = 0; i < Math.min(n, shards); i++) await createOne(i)
+  const placed = new Set()
+  for (const a of accounts) {
+    a.shard = (await api.call('GET', `/accounts/${a.id}/shard`)).result.shard
+    if (placed.has(a.shard)) {
+      const free = [...Array(shards).keys()].find((s) => !placed.has(s))
+      await api.call('PUT', `/accounts/${a.id}/shard`, { shard: free })
+      a.shard = free
+    }
+    placed.add(a.shard)
+  }
+  await inParallel(n - Math.min(n, shards), 8, (k) => createOne(k + shards))
   const seconds = (performance.now() - t0) / 1000
   const records = Array.from({ length: n }, (_, i) => recordsOf(i)).reduce((a, b) => a + b, 0)
   log(
     `many zones: ${n} zones (${records} records) through the API in ${seconds.toFixed(1)} s: ${(n / seconds).toFixed(0)} zones/s`
   )
+  log(`many zones: accounts on shards ${accounts.map((a) => a.shard).join(', ')}`)
   return {
     ids,
-    accountId: accounts[0].id,
+    accounts,
     api: { zones: n, records, seconds, zonesPerSecond: n / seconds, createMs: summarize(createMs) },
   }
 }
 
 /** Waits until no zone is behind (the builders drained the sample). */
-async function waitAllBuilt(db, timeoutMs = 600_000) {
+async function waitAllBuilt(dbs, timeoutMs = 600_000) {
   const t0 = performance.now()
   for (;;) {
-    const row = await db.prepare('SELECT count(*) AS n FROM zones_behind').first()
-    if (row.n === 0) return performance.now() - t0
-    if (performance.now() - t0 > timeoutMs) throw new Error(`${row.n} zones still behind`)
+    let behind = 0
+    for (const db of dbs)
+      behind += (await db.prepare('SELECT count(*) AS n FROM zones_behind').first()).n
+    if (behind === 0) return performance.now() - t0
+    if (performance.now() - t0 > timeoutMs) throw new Error(`${behind} zones still behind`)
     await new Promise((r) => setTimeout(r, 250))
   }
 }
@@ -108,11 +142,11 @@ async function waitAllBuilt(db, timeoutMs = 600_000) {
 const SEED_CHUNK = 5000
 
 /**
- * Zones `from`…`to − 1` straight into D1 with the rows the API writes (zone, records, change log),
- * then marked built (build_state at their sequence, off the sweep's list). Returns D1's size growth.
+ * Zones `from`…`to − 1` of one account straight into its shard with the rows the API writes (zone,
+ * records, change log), marked built (build_state at their sequence, off the sweep's list), and
+ * into the directory on shard 0 (`directory`). Returns the records written.
  */
-async function seedInD1(db, accountId, from, to, log) {
-  const sizeBefore = (await db.prepare('SELECT 1').run()).meta.size_after
+async function seedInD1(db, directory, accountId, from, to, log) {
   const now = new Date().toISOString()
   let records = 0
   for (let lo = from; lo < to; lo += SEED_CHUNK) {
@@ -155,11 +189,37 @@ async function seedInD1(db, accountId, from, to, log) {
         .prepare(`DELETE FROM zones_behind WHERE zone_id IN (${zonesCte} SELECT id FROM z)`)
         .bind(lo, hi),
     ])
+    await directory
+      .prepare(
+        `INSERT INTO directory_zones (zone_id, account_id, name, name_rev, created_on)
+         ${zonesCte} SELECT id, ?3, name, rev, ?4 FROM z`
+      )
+      .bind(lo, hi, accountId, now)
+      .run()
     records += results[1].meta.changes
-    if ((hi - from) % 25_000 === 0 || hi === to) log(`many zones: ${hi} zones in D1`)
+    if ((hi - from) % 25_000 === 0 || hi === to) log(`many zones: zones up to ${hi} in D1`)
   }
-  const sizeAfter = (await db.prepare('SELECT 1').run()).meta.size_after
-  return { zones: to - from, records, bytes: sizeAfter - sizeBefore }
+  return records
+}
+
+/**
+ * The zones beyond the API sample, in one contiguous range per account (so per shard). Returns the
+ * ranges (for finding a zone's shard later), the records and D1's size growth over every shard.
+ */
+async function seedShards(dbs, accounts, from, to, log) {
+  const sizeBefore = await d1Size(dbs)
+  const per = Math.ceil((to - from) / accounts.length)
+  const ranges = accounts.map((a, r) => ({
+    shard: a.shard,
+    from: Math.min(to, from + r * per),
+    to: Math.min(to, from + (r + 1) * per),
+  }))
+  let records = 0
+  for (const [r, range] of ranges.entries())
+    if (range.to > range.from)
+      records += await seedInD1(dbs[range.shard], dbs[0], accounts[r].id, range.from, range.to, log)
+  const bytes = (await d1Size(dbs)) - sizeBefore
+  return { ranges, seed: { zones: to - from, records, bytes } }
 }
 
 /** `GET /zones` latencies: first page, a middle page by offset (which also yields its cursor), the next page by cursor. */
@@ -189,11 +249,12 @@ async function listLatency(api, zones, reps) {
 const SCAN_SQL = `SELECT z.id FROM zones z LEFT JOIN build_state b ON b.zone_id = z.id
    WHERE z.change_seq > coalesce(b.built_seq, 0) LIMIT 1000`
 
-async function sweepWork(api, db, total, behind) {
+async function sweepWork(api, dbs, shardOfZone, total, behind) {
   // `behind` zones commit a change nobody told their builders about (a full-build request each).
   const pick = Array.from({ length: behind }, (_, k) => Math.floor(((k + 0.5) * total) / behind))
   const now = new Date().toISOString()
-  for (const i of pick)
+  for (const i of pick) {
+    const db = dbs[shardOfZone(i)]
     await db.batch([
       db
         .prepare(
@@ -206,19 +267,27 @@ async function sweepWork(api, db, total, behind) {
         )
         .bind(zoneNameOf(i), now),
     ])
-  const listed = (await db.prepare('SELECT count(*) AS n FROM zones_behind').first()).n
-  // The sweep's own list query and the scan of every zone it replaced, on the same data.
-  const l0 = performance.now()
-  const list = await db
-    .prepare(
-      `SELECT w.zone_id, w.seq, coalesce(b.built_seq, 0) AS built FROM zones_behind w
-         LEFT JOIN build_state b ON b.zone_id = w.zone_id ORDER BY w.notified_at LIMIT 1000`
-    )
-    .all()
-  const listMs = performance.now() - l0
-  const s0 = performance.now()
-  const scan = await db.prepare(SCAN_SQL).all()
-  const scanMs = performance.now() - s0
+  }
+  // The sweep's own list query and the scan of every zone it replaced, on the same data, every shard.
+  let listed = 0
+  const listQuery = { ms: 0, rowsRead: 0 }
+  const scanQuery = { ms: 0, rowsRead: 0 }
+  for (const db of dbs) {
+    listed += (await db.prepare('SELECT count(*) AS n FROM zones_behind').first()).n
+    const l0 = performance.now()
+    const list = await db
+      .prepare(
+        `SELECT w.zone_id, w.seq, coalesce(b.built_seq, 0) AS built FROM zones_behind w
+           LEFT JOIN build_state b ON b.zone_id = w.zone_id ORDER BY w.notified_at LIMIT 1000`
+      )
+      .all()
+    listQuery.ms += performance.now() - l0
+    listQuery.rowsRead += list.meta.rows_read
+    const s0 = performance.now()
+    const scan = await db.prepare(SCAN_SQL).all()
+    scanQuery.ms += performance.now() - s0
+    scanQuery.rowsRead += scan.meta.rows_read
+  }
   const t0 = performance.now()
   const run = (await api.call('POST', '/propagation/sweep')).result
   const sweepMs = performance.now() - t0
@@ -226,10 +295,11 @@ async function sweepWork(api, db, total, behind) {
     zones: total,
     behind,
     listed,
+    shards: dbs.length,
     notified: run.notified,
     sweepMs,
-    listQuery: { ms: listMs, rowsRead: list.meta.rows_read },
-    scanQuery: { ms: scanMs, rowsRead: scan.meta.rows_read },
+    listQuery,
+    scanQuery,
   }
 }
 
@@ -272,9 +342,11 @@ export async function runManyZonesBench(ctx) {
     headers: { authorization: `Bearer ${stack.token}` },
   }
 
-  const created = await createThroughApi(api, sample, log)
+  const shards = stack.dbs.length
+  out.shards = shards
+  const created = await createThroughApi(api, sample, shards, log)
   out.creation = created.api
-  out.creation.buildMs = await waitAllBuilt(stack.db)
+  out.creation.buildMs = await waitAllBuilt(stack.dbs)
   log(
     `many zones: the sample built into KV ${(out.creation.buildMs / 1000).toFixed(1)} s after the last write`
   )
@@ -302,19 +374,25 @@ export async function runManyZonesBench(ctx) {
   out.list = [await listLatency(client, sample, reps)]
 
   const t0 = performance.now()
-  out.seed = await seedInD1(stack.db, created.accountId, sample, total, log)
+  const { ranges, seed } = await seedShards(stack.dbs, created.accounts, sample, total, log)
+  out.seed = seed
   out.seed.seconds = (performance.now() - t0) / 1000
   out.d1BytesPerRecord = out.seed.bytes / out.seed.records
   out.d1BytesPerZone = out.seed.bytes / out.seed.zones
   log(
-    `many zones: ${out.seed.zones} zones / ${out.seed.records} records into D1 in ${out.seed.seconds.toFixed(0)} s; D1 grew ${(out.seed.bytes / 2 ** 20).toFixed(0)} MiB: ${out.d1BytesPerRecord.toFixed(0)} bytes per record with its zone's share`
+    `many zones: ${out.seed.zones} zones / ${out.seed.records} records into ${shards} D1 shards in ${out.seed.seconds.toFixed(0)} s; D1 grew ${(out.seed.bytes / 2 ** 20).toFixed(0)} MiB: ${out.d1BytesPerRecord.toFixed(0)} bytes per record with its zone's share`
   )
   out.list.push(await listLatency(client, total, reps))
   for (const l of out.list)
     log(
       `many zones: GET /zones at ${l.zones}: first page ${l.first.median.toFixed(1)} ms, page ${l.middlePage} by cursor ${l.cursor?.median.toFixed(1)} ms, by offset ${l.offset.median.toFixed(1)} ms`
     )
-  out.sweep = await sweepWork(client, stack.db, total, 100)
+  // A zone's shard: the sample's zone i belongs to account i % shards, the rest to their range's.
+  const shardOfZone = (i) =>
+    i < sample
+      ? created.accounts[i % shards].shard
+      : ranges.find((r) => i >= r.from && i < r.to).shard
+  out.sweep = await sweepWork(client, stack.dbs, shardOfZone, total, 100)
   log(
     `many zones: sweep with ${out.sweep.listed} of ${total} zones behind: notified ${out.sweep.notified} in ${out.sweep.sweepMs.toFixed(0)} ms; its list read ${out.sweep.listQuery.rowsRead} rows (${out.sweep.listQuery.ms.toFixed(1)} ms), the old scan ${out.sweep.scanQuery.rowsRead} rows (${out.sweep.scanQuery.ms.toFixed(1)} ms)`
   )

@@ -52,7 +52,7 @@ export function renderReport(results) {
   section('dnssec', 'Signed answers (DNSSEC)', (x) => renderDnssec(x, body, targets))
   section('startup', 'Start to first answer', (s) => renderStartup(s, body, targets, S.peers))
   section('memory', 'Memory', (m) => renderMemory(m, body, targets))
-  section('many-zones', 'Many zones in one database', (z) => renderManyZones(z, body, targets))
+  section('many-zones', 'Many zones over D1 shards', (z) => renderManyZones(z, body, targets))
   if (S.peers || S.propagation) renderPeers(S.peers, S.propagation, body)
   renderTargets(targets, md)
   md.push(...body)

@@ -59,7 +59,7 @@ let sharedStack = null
 async function openStack(section) {
   if (section.ownStack || !sharedStack) {
     log('bundling the workers and starting Miniflare…')
-    const stack = await startBenchStack()
+    const stack = await startBenchStack(section.stackOptions?.() ?? {})
     const entry = { stack, api: apiClient(stack.url, stack.token) }
     if (section.ownStack) return { ...entry, done: () => stack.close() }
     sharedStack = entry

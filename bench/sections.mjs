@@ -6,7 +6,7 @@
 import { runBatchBench } from './batch.mjs'
 import { runDnssecBench } from './dnssec.mjs'
 import { runDohBench } from './doh.mjs'
-import { runManyZonesBench } from './many-zones.mjs'
+import { manyZonesShards, runManyZonesBench } from './many-zones.mjs'
 import { runMemoryBench } from './memory.mjs'
 import { runPeersBench } from './peers/index.mjs'
 import { runPropagationBench } from './propagation.mjs'
@@ -25,9 +25,10 @@ export const SECTIONS = [
   { id: 'memory', title: 'Memory (workerd process RSS)', run: runMemoryBench },
   {
     id: 'many-zones',
-    title: 'Many zones in one database',
+    title: 'Many zones over D1 shards',
     run: runManyZonesBench,
     ownStack: true,
+    stackOptions: () => ({ shards: manyZonesShards() }),
   },
   {
     id: 'peers',

@@ -78,6 +78,7 @@ export async function startBenchStack({
   extraWorkers = [],
   dir,
   keep = false,
+  shards = 1,
 } = {}) {
   dir ??= mkdtempSync(path.join(tmpdir(), 'edgedns-bench-'))
   const apiScript = bundle('wrangler.toml', path.join(dir, 'dist-api'))
@@ -95,6 +96,12 @@ export async function startBenchStack({
     serviceBindings: { DOH: 'edgedns-doh' },
     unsafeDirectSockets: DIRECT,
   })
+  // D1 shards beyond the configured `DB` (shard 0, with the directory): DB_1 … DB_{shards-1}.
+  const shardBindings = Array.from({ length: shards - 1 }, (_, i) => `DB_${i + 1}`)
+  api.d1Databases = {
+    ...api.d1Databases,
+    ...Object.fromEntries(shardBindings.map((b) => [b, { id: `edgedns-${b.toLowerCase()}` }])),
+  }
   delete api.triggers
   // DOH_STATS: `GET /stats` on the DoH worker's socket (its view's counters; one isolate here).
   const doh = workerOptions('edgedns-doh', 'workers/doh/wrangler.jsonc', dohScript, {
@@ -118,13 +125,18 @@ export async function startBenchStack({
     })
   )
   const url = await mf.ready
-  const db = await mf.getD1Database('DB', 'edgedns-api')
-  for (const file of readdirSync(path.join(ROOT, 'migrations'))
+  const dbs = [await mf.getD1Database('DB', 'edgedns-api')]
+  for (const b of shardBindings) dbs.push(await mf.getD1Database(b, 'edgedns-api'))
+  const migrations = readdirSync(path.join(ROOT, 'migrations'))
     .filter((f) => f.endsWith('.sql'))
-    .sort()) {
-    const sql = readFileSync(path.join(ROOT, 'migrations', file), 'utf8')
-    for (const stmt of unstable_splitSqlQuery(sql)) await db.prepare(stmt).run()
+    .sort()
+  for (const shardDb of dbs) {
+    for (const file of migrations) {
+      const sql = readFileSync(path.join(ROOT, 'migrations', file), 'utf8')
+      for (const stmt of unstable_splitSqlQuery(sql)) await shardDb.prepare(stmt).run()
+    }
   }
+  const db = dbs[0]
   return {
     mf,
     url: trimUrl(url),
@@ -136,6 +148,8 @@ export async function startBenchStack({
     urlOf: async (name) => trimUrl(await mf.unsafeGetDirectURL(name)),
     token,
     db,
+    /** Every D1 shard: `dbs[0]` is `db` (shard 0, with the directory). */
+    dbs,
     dir,
     stateDir: path.join(dir, 'state'),
     dohScript,

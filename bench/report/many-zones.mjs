@@ -5,9 +5,10 @@ import { n0 } from './format.mjs'
 const med = (s) => (s ? fmtMs(s.median) : '–')
 
 export function renderManyZones(r, md, targets) {
-  md.push('## Many zones in one database', '')
+  const shards = r.shards ?? 1
+  md.push(`## Many zones over ${shards === 1 ? 'one D1 database' : `${shards} D1 shards`}`, '')
   md.push(
-    `${n0(r.total)} zones with 1–20 records each in one D1 database, on a stack of their own. ${n0(r.sample)} of them are created through the API (\`POST /zones\`, then one record batch each, 8 at a time) and built into KV by their builders; the other ${n0(r.seed.zones)} are written straight into D1 with the rows the API writes for them (zone row, records, change-log entries), in chunks of 5,000 zones, and marked built: they load D1 (the list, the sweep, bytes per record) but are not in KV. DoH and start-up figures are therefore over the ${n0(r.sample)} API-created zones.`,
+    `${n0(r.total)} zones with 1–20 records each, on a stack of their own with ${shards === 1 ? 'one D1 database' : `${shards} D1 shards (one account placed on each by the API; every zone in the directory on shard 0)`}. ${n0(r.sample)} of them are created through the API (\`POST /zones\`, then one record batch each, 8 at a time, spread over the accounts) and built into KV by their builders; the other ${n0(r.seed.zones)} are written straight into their account's shard with the rows the API writes for them (zone row, records, change-log entries, directory row), in chunks of 5,000 zones, and marked built: they load D1 (the list, the sweep, bytes per record) but are not in KV. DoH and start-up figures are therefore over the ${n0(r.sample)} API-created zones.`,
     ''
   )
   const c = r.creation
@@ -16,7 +17,7 @@ export function renderManyZones(r, md, targets) {
     `| zone creation through the API (zone + its records, 8 in flight) | ${c.zonesPerSecond.toFixed(1)} zones/s (${n0(c.records)} records in ${c.seconds.toFixed(0)} s) |`,
     `| \`POST /zones\` latency under that load, median (min–max) | ${fmtMs(c.createMs.median)} (${fmtMs(c.createMs.min)}–${fmtMs(c.createMs.max)}) |`,
     `| zones written straight into D1 | ${n0(r.seed.zones)} zones, ${n0(r.seed.records)} records in ${r.seed.seconds.toFixed(0)} s |`,
-    `| D1 bytes per record (database growth ÷ records, zone rows and change log included) | ${r.d1BytesPerRecord.toFixed(0)} B |`,
+    `| D1 bytes per record (growth of every shard ÷ records, zone rows, change log and directory included) | ${r.d1BytesPerRecord.toFixed(0)} B |`,
     `| D1 bytes per zone (same growth ÷ zones; ${(r.seed.records / r.seed.zones).toFixed(1)} records each on average) | ${n0(Math.round(r.d1BytesPerZone))} B |`,
     `| KV keys per zone (API-created zones, ${(c.records / c.zones).toFixed(1)} records each on average) | ${r.kvKeysPerZone.toFixed(1)} |`,
     `| KV bytes per record (all values of those zones ÷ their records: buckets, heads, zone keys) | ${r.kvBytesPerRecord?.toFixed(0) ?? '–'} B |`,
@@ -38,7 +39,7 @@ export function renderManyZones(r, md, targets) {
   md.push('')
   const s = r.sweep
   md.push(
-    `**Sweep** with ${n0(s.listed)} of ${n0(s.zones)} zones behind (changes committed without notifying their builders): one run notified ${n0(s.notified)} builders in ${fmtMs(s.sweepMs)} (including their first build steps, which share the runtime here). Its work list query read ${n0(s.listQuery.rowsRead)} rows (${fmtMs(s.listQuery.ms)}); the scan of every zone it replaced reads ${n0(s.scanQuery.rowsRead)} rows (${fmtMs(s.scanQuery.ms)}) at this size.`,
+    `**Sweep** with ${n0(s.listed)} of ${n0(s.zones)} zones behind (changes committed without notifying their builders): one run notified ${n0(s.notified)} builders in ${fmtMs(s.sweepMs)} (including their first build steps, which share the runtime here). Its work list query${shards > 1 ? ` (on each of the ${shards} shards)` : ''} read ${n0(s.listQuery.rowsRead)} rows (${fmtMs(s.listQuery.ms)}); the scan of every zone it replaced reads ${n0(s.scanQuery.rowsRead)} rows (${fmtMs(s.scanQuery.ms)}) at this size.`,
     ''
   )
   const d = r.doh
