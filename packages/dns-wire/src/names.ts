@@ -13,6 +13,7 @@ const MAX_NAME = 255
 /** Labels of a presentation name (`\.` and `\DDD` escapes); '' and '.' are the root. */
 export function parseName(text: string): Labels {
   if (text === '' || text === '.') return []
+  if (text.indexOf('\\') < 0) return parsePlainName(text)
   const labels: Labels = []
   let current: number[] = []
   let wire = 1
@@ -46,14 +47,42 @@ export function parseName(text: string): Labels {
   return labels
 }
 
-const PLAIN = /[A-Za-z0-9\-_*]/
+/** Octets written as themselves in presentation text: A-Z a-z 0-9 - _ *. */
+/** `parseName` of a name without escapes: labels cut at dots, no per-octet arrays. */
+function parsePlainName(text: string): Labels {
+  const labels: Labels = []
+  let wire = 1
+  let start = 0
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 0x2e
+    if (c === 0x2e) {
+      const length = i - start
+      if (length === 0) {
+        if (i === text.length) break
+        throw new NameError(`empty label in ${text}`)
+      }
+      if (length > MAX_LABEL) throw new NameError(`label longer than 63 octets in ${text}`)
+      const label = new Uint8Array(length)
+      for (let k = 0; k < length; k++) label[k] = text.charCodeAt(start + k)
+      labels.push(label)
+      wire += length + 1
+      start = i + 1
+    } else if (c > 0x7e || c < 0x21) throw new NameError(`invalid character in name ${text}`)
+  }
+  if (wire > MAX_NAME) throw new NameError(`name longer than 255 octets: ${text}`)
+  return labels
+}
+
+const PLAIN = new Uint8Array(256)
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_*')
+  PLAIN[c.charCodeAt(0)] = 1
 
 /** Presentation text of one label, escaping special and non-printable octets. */
 export function labelText(label: Uint8Array): string {
   let out = ''
   for (const b of label) {
     const ch = String.fromCharCode(b)
-    if (PLAIN.test(ch)) out += ch
+    if (PLAIN[b] === 1) out += ch
     else if (b > 0x20 && b < 0x7f) out += `\\${ch}`
     else out += `\\${String(b).padStart(3, '0')}`
   }

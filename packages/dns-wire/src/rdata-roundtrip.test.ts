@@ -7,6 +7,7 @@ const buf = (hex: string): Buffer => Buffer.from(hex, 'hex')
 /** Types dns-packet decodes structurally: our encoding must decode back to the same values. */
 const cases: [string, number, string, unknown][] = [
   ['A', T.A, '192.0.2.1', '192.0.2.1'],
+  ['A with zero and 255 octets', T.A, '0.255.10.0', '0.255.10.0'],
   ['AAAA', T.AAAA, '2001:db8::1', '2001:db8::1'],
   ['AAAA with embedded IPv4', T.AAAA, '::ffff:192.0.2.1', '::ffff:c000:201'],
   ['AAAA full form', T.AAAA, '2001:0db8:0000:0000:0000:0000:0000:0001', '2001:db8::1'],

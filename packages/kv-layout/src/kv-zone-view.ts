@@ -15,7 +15,7 @@
  * the previous count the head announces, and otherwise fails (SERVFAIL upstream), because in
  * production a miss may be an edge-cached miss from before the key was written.
  */
-import { findInBucket } from './bucket-text.ts'
+import { bucketLineIndex, findInBucket, findInIndexedBucket } from './bucket-text.ts'
 import { decodeNode, decodeZoneMeta, KvLayoutError } from './codec.ts'
 import {
   decodeHead,
@@ -96,6 +96,8 @@ interface CachedBucket {
   zone: ZoneEntry
   index: number
   text: string
+  /** Line starts for binary search; null for a text not in canonical order (searched linearly). */
+  lines: Int32Array | null
   size: number
   used: boolean
   fetchedAt: number
@@ -144,6 +146,13 @@ const ENTRY_OVERHEAD = 96
 const ZONE_ENTRY_OVERHEAD = 1024
 /** Names remembered as "not a zone" when no zone count bounds them. */
 const MAX_ABSENT_NAMES = 40_000
+
+/** A name's encoded node in a kept bucket: binary search when the bucket has a line index. */
+function findInCached(bucket: CachedBucket, zone: string, name: string): string | null {
+  return bucket.lines
+    ? findInIndexedBucket(bucket.text, bucket.lines, zone, name)
+    : findInBucket(bucket.text, zone, name)
+}
 
 /** Longest a query waits for a confirmation read another query started before reading itself. */
 const SHARED_WAIT_MS = 100
@@ -594,7 +603,7 @@ export class KvZoneView implements ZoneView {
       if (cached && cached.fetchedAt >= staleBefore) {
         this.stats.bucketHits++
         cached.used = true
-        const encoded = findInBucket(cached.text, zone, n)
+        const encoded = findInCached(cached, zone, n)
         if (encoded !== null) nodes.set(n, decodeNode(encoded))
         continue
       }
@@ -622,7 +631,11 @@ export class KvZoneView implements ZoneView {
         missing.push(p)
         continue
       }
-      const encoded = findInBucket(text, zone, p.name)
+      const stored = entry.buckets.get(p.index)
+      const encoded =
+        stored && stored.text === text
+          ? findInCached(stored, zone, p.name)
+          : findInBucket(text, zone, p.name)
       if (encoded !== null) nodes.set(p.name, decodeNode(encoded))
     }
     if (missing.length > 0) await this.#fromPrevious(entry, missing, nodes)
@@ -656,13 +669,15 @@ export class KvZoneView implements ZoneView {
   // ── byte-bounded bucket cache ─────────────────────────────────────────────────────────────
 
   #store(entry: ZoneEntry, index: number, text: string): void {
-    const size = text.length + ENTRY_OVERHEAD
-    if (size > this.#cacheBytes / 8) return
+    if (text.length + ENTRY_OVERHEAD > this.#cacheBytes / 8) return
+    const lines = bucketLineIndex(text)
+    const size = text.length + (lines?.byteLength ?? 0) + ENTRY_OVERHEAD
     this.#dropBucket(entry, index)
     const bucket: CachedBucket = {
       zone: entry,
       index,
       text,
+      lines,
       size,
       used: false,
       fetchedAt: this.#now(),

@@ -2,9 +2,17 @@
  * @module Name helpers shared by keys and lookups: normalisation, escape-aware labels, suffixes.
  */
 
+function hasUpperAscii(name: string): boolean {
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i)
+    if (c >= 65 && c <= 90) return true
+  }
+  return false
+}
+
 /** Lowercase (ASCII) and drop one trailing dot; the root becomes ''. */
 export function normalizeName(name: string): string {
-  const lower = name.replace(/[A-Z]/g, (c) => c.toLowerCase())
+  const lower = hasUpperAscii(name) ? name.replace(/[A-Z]/g, (c) => c.toLowerCase()) : name
   return lower.endsWith('.') && !lower.endsWith('\\.') ? lower.slice(0, -1) : lower
 }
 

@@ -111,3 +111,34 @@ describe('answer cache', () => {
     expect(kv.calls).toBeGreaterThan(calls)
   })
 })
+
+describe('answer cache bounds', () => {
+  const confirmed = { confirm: async () => 1, confirmedStamp: () => 1 }
+  const query = (i: number) => encodeQuery(`n${i}.cache.test`, 'A', { id: 1 })
+  const keep = (cache: AnswerCache, i: number, size = 10) =>
+    cache.keep(answerKey(query(i)), new Uint8Array(size), 'max-age=60', [['cache.test', 1]], 0)
+  const held = (cache: AnswerCache, i: number) =>
+    cache.answer(query(i), answerKey(query(i)), 0) !== null
+
+  it('holds at most its entry count, and an answer reused since the hand last passed survives', () => {
+    const cache = new AnswerCache(confirmed, 3)
+    for (let i = 0; i < 3; i++) keep(cache, i)
+    expect(held(cache, 0)).toBe(true)
+    keep(cache, 3)
+    keep(cache, 4)
+    expect(cache.size).toBe(3)
+    expect(held(cache, 0)).toBe(true)
+    expect(held(cache, 1)).toBe(false)
+    expect(held(cache, 2)).toBe(false)
+    expect(held(cache, 4)).toBe(true)
+  })
+
+  it('stays within its byte bound, whatever the entry count allows', () => {
+    const cache = new AnswerCache(confirmed, 1000, 60_000, 10_000)
+    for (let i = 0; i < 200; i++) keep(cache, i, 400)
+    expect(cache.bytes).toBeLessThanOrEqual(10_000)
+    expect(cache.size).toBeGreaterThan(0)
+    expect(cache.size).toBeLessThan(200)
+    expect(held(cache, 199)).toBe(true)
+  })
+})

@@ -102,15 +102,28 @@ export function base64(text: string, what: string): Uint8Array {
   return Uint8Array.from(bin, (c) => c.charCodeAt(0))
 }
 
+/** Four dotted decimal octets, each 0 or without leading zeros, at most 255. */
 export function ipv4(text: string): Uint8Array {
-  const parts = text.split('.')
-  if (parts.length !== 4) throw new TextError(`bad IPv4 address ${text}`)
-  return Uint8Array.from(parts, (p) => {
-    if (!/^(?:0|[1-9]\d{0,2})$/.test(p) || Number(p) > 255) {
-      throw new TextError(`bad IPv4 address ${text}`)
-    }
-    return Number(p)
-  })
+  const out = new Uint8Array(4)
+  let part = 0
+  let value = 0
+  let digits = 0
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 0x2e
+    if (c === 0x2e) {
+      if (digits === 0 || part > 3) throw new TextError(`bad IPv4 address ${text}`)
+      out[part++] = value
+      value = 0
+      digits = 0
+    } else if (c >= 0x30 && c <= 0x39) {
+      // a leading zero is allowed only as the whole octet
+      if (digits > 0 && value === 0) throw new TextError(`bad IPv4 address ${text}`)
+      value = value * 10 + (c - 0x30)
+      if (++digits > 3 || value > 255) throw new TextError(`bad IPv4 address ${text}`)
+    } else throw new TextError(`bad IPv4 address ${text}`)
+  }
+  if (part !== 4) throw new TextError(`bad IPv4 address ${text}`)
+  return out
 }
 
 export function ipv6(text: string): Uint8Array {
