@@ -21,6 +21,8 @@ import { homeDb, shardCount, shardDb, type ShardEnv } from './databases.ts'
 
 /** Rows read per page from the source; the page is written in JSON chunks under D1's 2 MB string limit. */
 export const MOVE_PAGE_ROWS = 500
+/** Zone ids per copy group (as JSON text: about 200 ids of 32 hex characters). */
+const MOVE_ZONE_GROUP_CHARS = 7_000
 /** Rows deleted per statement when the source is cleaned up. */
 const CLEANUP_CHUNK = 5000
 
@@ -173,12 +175,18 @@ export async function moveAccount(
     .prepare('SELECT id FROM zones WHERE account_id = ?1')
     .bind(accountId)
     .all<{ id: string }>()
+  // Zones in groups, so that queries grow with rows ÷ page size rather than with the zone count
+  // (an account of many small zones stays within the queries one invocation may make).
   let records = 0
   let changes = 0
-  for (const { id } of allZoneRows) {
-    records += await copyRows(src, dst, 'dns_records', 'zone_id = ?1', [id])
-    changes += await copyRows(src, dst, 'change_log', 'zone_id = ?1', [id])
-    await copyRows(src, dst, 'build_state', 'zone_id = ?1', [id])
+  const ofZones = 'zone_id IN (SELECT value FROM json_each(?1))'
+  for (const ids of jsonChunks(
+    allZoneRows.map((z) => z.id),
+    MOVE_ZONE_GROUP_CHARS
+  )) {
+    records += await copyRows(src, dst, 'dns_records', ofZones, [ids])
+    changes += await copyRows(src, dst, 'change_log', ofZones, [ids])
+    await copyRows(src, dst, 'build_state', ofZones, [ids])
   }
   // Flip: from here on every route (directory read) leads to the destination.
   const flipped = await homeDb(env)
