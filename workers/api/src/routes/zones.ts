@@ -91,6 +91,9 @@ export const dnsSettingsSchema = z.object({
     .optional(),
 })
 
+/** Deepest `page` offset across several shards (each shard's rows before the page are merged in memory). */
+const MAX_MERGED_OFFSET = 10_000
+
 zonesApp.get('/', async (c) => {
   const page = intParam(c.req.query('page'), 'page', 1, 1, Number.MAX_SAFE_INTEGER)
   const perPage = intParam(c.req.query('per_page'), 'per_page', 20, 5, 1000)
@@ -102,8 +105,15 @@ zonesApp.get('/', async (c) => {
   const pageSql = `SELECT z.id, z.name, ${q.sortColumn} AS sort ${from} WHERE ${q.where} ORDER BY ${q.orderBy} LIMIT ?${n + 1} OFFSET ?${n + 2}`
   const countSql = `SELECT count(*) AS n ${q.readsAccount ? from : 'FROM zones z'} WHERE ${q.where}`
   // One shard reads the page itself. Several each read their first offset + per_page rows, merged
-  // into the order one database would give (so deep offset pages cost more per shard: use cursors).
+  // into the order one database would give; those rows are held in the isolate, so the offset is
+  // bounded there and deeper pages are read by cursor.
   const shards = allShards(c.env)
+  if (shards.length > 1 && offset > MAX_MERGED_OFFSET) {
+    throw ApiError.badRequest(
+      Codes.invalidRequest,
+      `page × per_page may reach at most ${MAX_MERGED_OFFSET} zones; continue with cursor (result_info.cursors.after) to list further`
+    )
+  }
   const [limit, skip] = shards.length === 1 ? [perPage, offset] : [offset + perPage, 0]
   const perShard = await Promise.all(
     shards.map(async ({ db }) => {

@@ -112,6 +112,13 @@ describe('accounts on three D1 shards', () => {
     }
   })
 
+  it('refuses a page offset past what several shards merge in memory, pointing to the cursor', async () => {
+    const res = await api('GET', '/zones?per_page=50&page=202')
+    expectError(res, 400, 9000)
+    expect(res.body.errors[0]?.message).toContain('cursor')
+    expect((await api('GET', '/zones?per_page=50&page=201')).status).toBe(200)
+  })
+
   it('refuses a zone name taken on another shard, and frees it when that zone is deleted', async () => {
     const [a, b] = [await newAccount(), await newAccount()]
     const first = await createZone(a, 'taken.example')
