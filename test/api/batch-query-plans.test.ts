@@ -9,11 +9,17 @@ import {
   UPDATE_IDENTITY,
   UPDATE_RECORDS,
   UPDATE_UNINDEXED,
+  updateSql,
 } from '../../workers/api/src/batch/write.ts'
 import { INSERT_RECORD_CHANGES } from '../../workers/api/src/commit/zone-change.ts'
 
 describe('batch write query plans', () => {
-  for (const [name, sql] of Object.entries({ UPDATE_RECORDS, UPDATE_IDENTITY, UPDATE_UNINDEXED })) {
+  for (const [name, sql] of Object.entries({
+    UPDATE_RECORDS,
+    UPDATE_IDENTITY,
+    UPDATE_UNINDEXED,
+    'an update of content alone': updateSql(['content']),
+  })) {
     it(`${name} looks rows up by id`, async () => {
       const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
         .bind('z', 't', '[]')
@@ -64,5 +70,16 @@ describe('batch write query plans', () => {
       details.filter((d) => /^SCAN (r|dns_records)\b|\(zone_id=\?\)$/.test(d)),
       details.join(' | ')
     ).toEqual([])
+  })
+
+  it('INSERT_RECORD_CHANGES writes straight into change_log: no row trigger program, no temporary table', async () => {
+    // A row trigger on change_log would run once per logged change and make SQLite stage the
+    // whole INSERT … SELECT in a temporary table first (OpenEphemeral), on every commit.
+    const { results } = await env.DB.prepare(`EXPLAIN ${INSERT_RECORD_CHANGES}`)
+      .bind('z', 't', 'n', '[]')
+      .all<{ opcode: string }>()
+    const opcodes = results.map((r) => r.opcode)
+    expect(opcodes).toContain('Insert')
+    expect(opcodes.filter((o) => o === 'Program' || o === 'OpenEphemeral')).toEqual([])
   })
 })
