@@ -114,6 +114,45 @@ describe('changedColumns', () => {
       'settings',
     ])
   })
+
+  it('agrees with comparing the values rowValues writes, column by column', () => {
+    const base = rec('a', 'x.example', 'mx.example.net', {
+      type: 'MX',
+      priority: 10,
+      data: { k: 1 },
+      tags: ['a:1', 'b:2'],
+      settings: { flatten_cname: false },
+    })
+    const edits: Partial<DnsRecord>[] = [
+      {},
+      { name: 'y.example' },
+      { type: 'CNAME', priority: null },
+      { content: 'mx2.example.net' },
+      { data: null },
+      { data: { k: 2 } },
+      { data: { k: 1 } },
+      { priority: 20 },
+      { ttl: 300 },
+      { proxied: true },
+      { comment: 'c', commentModifiedOn: 'cm' },
+      { tags: ['b:2', 'a:1'], tagsModifiedOn: 'tm' },
+      { tags: ['a:1', 'b:2'] },
+      { settings: { flatten_cname: true } },
+      { settings: { flatten_cname: false } },
+    ]
+    const rowColumns = RECORD_COLUMNS.filter((c) => c !== 'zone_id' && c !== 'modified_on')
+    const columns = rowColumns.filter((c) => c !== 'id' && c !== 'created_on')
+    for (const edit of edits) {
+      const change = update(base, edit)
+      const before = rowValues(change.before!)
+      const after = rowValues(change.after!)
+      const expected = columns.filter((c) => {
+        const k = rowColumns.indexOf(c)
+        return before[k] !== after[k]
+      })
+      expect(changedColumns([change]), JSON.stringify(edit)).toEqual(expected)
+    }
+  })
 })
 
 /** A stand-in for D1 that records every statement the write path prepares and what it binds. */

@@ -74,16 +74,35 @@ export const UPDATE_RECORDS = updateSql(UPDATE_COLUMNS)
 export const UPDATE_IDENTITY = updateSql(UPDATE_COLUMNS.filter((c) => !NAME_TYPE_COLUMNS.has(c)))
 export const UPDATE_UNINDEXED = updateSql(UPDATE_COLUMNS.filter((c) => !INDEXED_COLUMNS.has(c)))
 
+const json = (v: unknown): string | null => (v === null ? null : JSON.stringify(v))
+const sameList = (a: readonly string[], b: readonly string[]): boolean =>
+  a.length === b.length && a.every((x, i) => x === b[i])
+
+/** Whether a column's stored value differs between two versions of a record (as rowValues would write them). */
+const DIFFERS: Record<UpdateColumn, (a: DnsRecord, b: DnsRecord) => boolean> = {
+  name: (a, b) => a.name !== b.name,
+  name_rev: (a, b) => a.name !== b.name,
+  type: (a, b) => a.type !== b.type,
+  content: (a, b) => a.content !== b.content,
+  data: (a, b) => (a.data !== b.data || a.data !== null) && json(a.data) !== json(b.data),
+  priority: (a, b) => a.priority !== b.priority,
+  ttl: (a, b) => a.ttl !== b.ttl,
+  proxied: (a, b) => a.proxied !== b.proxied,
+  comment: (a, b) => a.comment !== b.comment,
+  tags: (a, b) => !sameList(a.tags, b.tags),
+  settings: (a, b) => json(a.settings) !== json(b.settings),
+  comment_modified_on: (a, b) => a.commentModifiedOn !== b.commentModifiedOn,
+  tags_modified_on: (a, b) => a.tagsModifiedOn !== b.tagsModifiedOn,
+}
+
 /** The columns whose value differs between before and after in at least one of the updates, in UPDATE_COLUMNS order. */
 export function changedColumns(updates: readonly Change[]): UpdateColumn[] {
-  const changed = new Set<UpdateColumn>()
+  const unchanged = new Set<UpdateColumn>(UPDATE_COLUMNS)
   for (const c of updates) {
-    if (changed.size === UPDATE_COLUMNS.length) break
-    const before = rowValues(c.before!)
-    const after = rowValues(c.after!)
-    for (const [col, k] of ROW_INDEX) if (before[k] !== after[k]) changed.add(col)
+    if (unchanged.size === 0) break
+    for (const col of unchanged) if (DIFFERS[col](c.before!, c.after!)) unchanged.delete(col)
   }
-  return UPDATE_COLUMNS.filter((c) => changed.has(c))
+  return UPDATE_COLUMNS.filter((c) => !unchanged.has(c))
 }
 
 /** The UPDATE statements of one route: only the changed columns are set and bound. */
