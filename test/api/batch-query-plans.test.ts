@@ -71,15 +71,4 @@ describe('batch write query plans', () => {
       details.join(' | ')
     ).toEqual([])
   })
-
-  it('INSERT_RECORD_CHANGES writes straight into change_log: no row trigger program, no temporary table', async () => {
-    // A row trigger on change_log would run once per logged change and make SQLite stage the
-    // whole INSERT … SELECT in a temporary table first (OpenEphemeral), on every commit.
-    const { results } = await env.DB.prepare(`EXPLAIN ${INSERT_RECORD_CHANGES}`)
-      .bind('z', 't', 'n', '[]')
-      .all<{ opcode: string }>()
-    const opcodes = results.map((r) => r.opcode)
-    expect(opcodes).toContain('Insert')
-    expect(opcodes.filter((o) => o === 'Program' || o === 'OpenEphemeral')).toEqual([])
-  })
 })

@@ -133,11 +133,5 @@ export const BUNDLED_MIGRATIONS: readonly { name: string; statements: readonly s
       "-- A database that predates shards is shard 0, holding every account and zone it already has.\nINSERT INTO `directory_accounts` (`account_id`, `shard`, `modified_on`) SELECT `id`, 0, `created_on` FROM `accounts`;",
       "INSERT INTO `directory_zones` (`zone_id`, `account_id`, `name`, `name_rev`, `created_on`)\n  SELECT `id`, `account_id`, CASE WHEN `status` = 'deleted' THEN NULL ELSE `name` END,\n         CASE WHEN `status` = 'deleted' THEN NULL ELSE `name_rev` END, `created_on` FROM `zones`;"
     ]
-  },
-  {
-    "name": "0015_change_log_no_row_trigger.sql",
-    "statements": [
-      "-- The zone-deletion trigger of 0013 fired on every change-log insert: a row trigger runs its\n-- program once per inserted row (10,000 times for a 10,000-change batch, to find no zone_delete)\n-- and forces every INSERT … SELECT into change_log through a temporary table first. A zone's\n-- deletion is a guarded commit like every other: it moves zones.change_seq to the sequence of its\n-- zone_delete row, so `zones_behind_on_commit` lists the zone in the same transaction, once.\nDROP TRIGGER IF EXISTS `zones_behind_on_zone_delete`;"
-    ]
   }
 ]
