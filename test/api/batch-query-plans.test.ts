@@ -9,11 +9,17 @@ import {
   UPDATE_IDENTITY,
   UPDATE_RECORDS,
   UPDATE_UNINDEXED,
+  updateSql,
 } from '../../workers/api/src/batch/write.ts'
 import { INSERT_RECORD_CHANGES } from '../../workers/api/src/commit/zone-change.ts'
 
 describe('batch write query plans', () => {
-  for (const [name, sql] of Object.entries({ UPDATE_RECORDS, UPDATE_IDENTITY, UPDATE_UNINDEXED })) {
+  for (const [name, sql] of Object.entries({
+    UPDATE_RECORDS,
+    UPDATE_IDENTITY,
+    UPDATE_UNINDEXED,
+    'an update of content alone': updateSql(['content']),
+  })) {
     it(`${name} looks rows up by id`, async () => {
       const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
         .bind('z', 't', '[]')

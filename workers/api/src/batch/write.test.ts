@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { RECORD_COLUMNS, toRowValues, type DnsRecord } from '../records/model.ts'
 import type { Change } from './plan.ts'
-import { routeUpdates, rowValues, writeStatements } from './write.ts'
+import { changedColumns, routeUpdates, rowValues, writeStatements } from './write.ts'
 
 const rec = (
   id: string,
@@ -97,6 +97,64 @@ describe('routeUpdates', () => {
   })
 })
 
+describe('changedColumns', () => {
+  it('names only the columns some update of the group changes, in the table order', () => {
+    const a = rec('a', 'x.example', '192.0.2.1')
+    const b = rec('b', 'y.example', '192.0.2.2')
+    expect(changedColumns([update(a, { content: '192.0.2.9' })])).toEqual(['content'])
+    expect(
+      changedColumns([
+        update(a, { content: '192.0.2.9' }),
+        update(b, { ttl: 300, comment: 'c', commentModifiedOn: 'cm' }),
+      ])
+    ).toEqual(['content', 'ttl', 'comment', 'comment_modified_on'])
+    expect(changedColumns([update(a, { name: 'w.example' })])).toEqual(['name', 'name_rev'])
+    expect(changedColumns([update(a, { tags: ['k:v'], settings: { ipv4_only: true } })])).toEqual([
+      'tags',
+      'settings',
+    ])
+  })
+
+  it('agrees with comparing the values rowValues writes, column by column', () => {
+    const base = rec('a', 'x.example', 'mx.example.net', {
+      type: 'MX',
+      priority: 10,
+      data: { k: 1 },
+      tags: ['a:1', 'b:2'],
+      settings: { flatten_cname: false },
+    })
+    const edits: Partial<DnsRecord>[] = [
+      {},
+      { name: 'y.example' },
+      { type: 'CNAME', priority: null },
+      { content: 'mx2.example.net' },
+      { data: null },
+      { data: { k: 2 } },
+      { data: { k: 1 } },
+      { priority: 20 },
+      { ttl: 300 },
+      { proxied: true },
+      { comment: 'c', commentModifiedOn: 'cm' },
+      { tags: ['b:2', 'a:1'], tagsModifiedOn: 'tm' },
+      { tags: ['a:1', 'b:2'] },
+      { settings: { flatten_cname: true } },
+      { settings: { flatten_cname: false } },
+    ]
+    const rowColumns = RECORD_COLUMNS.filter((c) => c !== 'zone_id' && c !== 'modified_on')
+    const columns = rowColumns.filter((c) => c !== 'id' && c !== 'created_on')
+    for (const edit of edits) {
+      const change = update(base, edit)
+      const before = rowValues(change.before!)
+      const after = rowValues(change.after!)
+      const expected = columns.filter((c) => {
+        const k = rowColumns.indexOf(c)
+        return before[k] !== after[k]
+      })
+      expect(changedColumns([change]), JSON.stringify(edit)).toEqual(expected)
+    }
+  })
+})
+
 /** A stand-in for D1 that records every statement the write path prepares and what it binds. */
 function recordingDb(): { db: D1Database; statements: { sql: string; args: unknown[] }[] } {
   const statements: { sql: string; args: unknown[] }[] = []
@@ -110,6 +168,29 @@ function recordingDb(): { db: D1Database; statements: { sql: string; args: unkno
   } as unknown as D1Database
   return { db, statements }
 }
+
+describe('writeStatements', () => {
+  it('sets and binds only the columns the updates change', () => {
+    const { db, statements } = recordingDb()
+    writeStatements(
+      db,
+      { zoneId: 'z', guard: { version: 1, changeSeq: 0, serial: 1 }, tokenId: 't', now: 'n' },
+      [
+        update(rec('a', 'x.example', '192.0.2.1'), { content: '192.0.2.9' }),
+        update(rec('b', 'y.example', '192.0.2.2'), { ttl: 300 }),
+      ]
+    )
+    const updates = statements.filter((s) => s.sql.startsWith('UPDATE dns_records'))
+    expect(updates.map((s) => s.sql.match(/SET (.*)\n/)![1])).toEqual([
+      'modified_on = ?2, ttl = u.v ->> 1',
+      'modified_on = ?2, content = u.v ->> 1',
+    ])
+    expect(updates.map((s) => JSON.parse(s.args[2] as string))).toEqual([
+      [['b', 300]],
+      [['a', '192.0.2.9']],
+    ])
+  })
+})
 
 describe('writeStatements stays inside D1 limits', () => {
   it('splits 100,000 mixed changes with multi-byte content into statements under 100 KB, 100 parameters and 2 MB per value', () => {

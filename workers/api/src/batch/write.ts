@@ -46,28 +46,81 @@ export function rowValues(r: DnsRecord): unknown[] {
 
 /** Columns an UPDATE may rewrite: all but the key, the zone and the creation time. */
 const UPDATE_COLUMNS = ROW_COLUMNS.filter((c) => c !== 'id' && c !== 'created_on')
+type UpdateColumn = (typeof UPDATE_COLUMNS)[number]
 /** The columns of the unique identity index and the (zone, type, name) index. */
 const INDEXED_COLUMNS = new Set<string>(['name', 'name_rev', 'type', 'content', 'priority'])
 /** The columns of the (zone, type, name) index, plus `name_rev` which follows `name`. */
 const NAME_TYPE_COLUMNS = new Set<string>(['name', 'name_rev', 'type'])
+/** Where each update column sits in rowValues. */
+const ROW_INDEX = new Map(UPDATE_COLUMNS.map((c) => [c, ROW_COLUMNS.indexOf(c)]))
 
 /**
- * Rewrites rows in place from a JSON chunk of rowValues arrays (ROW_COLUMNS order). SQLite updates
+ * Rewrites rows in place from a JSON chunk of `[id, ...values of columns]` arrays. SQLite updates
  * only the indexes holding a column the SET names, so each route names as few as it can: an
  * update of TTL, proxied, comment or tags touches no index; one of content or priority touches the
- * identity index only. The (id) lookup goes through the primary key (`+zone_id` keeps it there).
+ * identity index only. Within a route the SET names only the columns that some update of the
+ * batch really changes (a batch of content edits sets content alone): every other column is
+ * neither extracted from the JSON nor compared. The (id) lookup goes through the primary key
+ * (`+zone_id` keeps it there).
  */
-function updateSql(columns: readonly string[]): string {
-  const set = columns.map(
-    (c) => `${c} = u.v ->> ${ROW_COLUMNS.indexOf(c as (typeof ROW_COLUMNS)[number])}`
-  )
-  return `UPDATE dns_records SET modified_on = ?2, ${set.join(', ')}
+export function updateSql(columns: readonly UpdateColumn[]): string {
+  const set = columns.map((c, i) => `, ${c} = u.v ->> ${i + 1}`)
+  return `UPDATE dns_records SET modified_on = ?2${set.join('')}
   FROM (SELECT value ->> 0 AS k, value AS v FROM jsonb_each(?3)) AS u
   WHERE dns_records.id = u.k AND +dns_records.zone_id = ?1`
 }
+/** Each route's widest statement (every column it may set). */
 export const UPDATE_RECORDS = updateSql(UPDATE_COLUMNS)
 export const UPDATE_IDENTITY = updateSql(UPDATE_COLUMNS.filter((c) => !NAME_TYPE_COLUMNS.has(c)))
 export const UPDATE_UNINDEXED = updateSql(UPDATE_COLUMNS.filter((c) => !INDEXED_COLUMNS.has(c)))
+
+const json = (v: unknown): string | null => (v === null ? null : JSON.stringify(v))
+const sameList = (a: readonly string[], b: readonly string[]): boolean =>
+  a.length === b.length && a.every((x, i) => x === b[i])
+
+/** Whether a column's stored value differs between two versions of a record (as rowValues would write them). */
+const DIFFERS: Record<UpdateColumn, (a: DnsRecord, b: DnsRecord) => boolean> = {
+  name: (a, b) => a.name !== b.name,
+  name_rev: (a, b) => a.name !== b.name,
+  type: (a, b) => a.type !== b.type,
+  content: (a, b) => a.content !== b.content,
+  data: (a, b) => (a.data !== b.data || a.data !== null) && json(a.data) !== json(b.data),
+  priority: (a, b) => a.priority !== b.priority,
+  ttl: (a, b) => a.ttl !== b.ttl,
+  proxied: (a, b) => a.proxied !== b.proxied,
+  comment: (a, b) => a.comment !== b.comment,
+  tags: (a, b) => !sameList(a.tags, b.tags),
+  settings: (a, b) => json(a.settings) !== json(b.settings),
+  comment_modified_on: (a, b) => a.commentModifiedOn !== b.commentModifiedOn,
+  tags_modified_on: (a, b) => a.tagsModifiedOn !== b.tagsModifiedOn,
+}
+
+/** The columns whose value differs between before and after in at least one of the updates, in UPDATE_COLUMNS order. */
+export function changedColumns(updates: readonly Change[]): UpdateColumn[] {
+  const unchanged = new Set<UpdateColumn>(UPDATE_COLUMNS)
+  for (const c of updates) {
+    if (unchanged.size === 0) break
+    for (const col of unchanged) if (DIFFERS[col](c.before!, c.after!)) unchanged.delete(col)
+  }
+  return UPDATE_COLUMNS.filter((c) => !unchanged.has(c))
+}
+
+/** The UPDATE statements of one route: only the changed columns are set and bound. */
+function updateStatements(
+  db: D1Database,
+  ctx: WriteContext,
+  updates: readonly Change[]
+): D1PreparedStatement[] {
+  if (updates.length === 0) return []
+  const columns = changedColumns(updates)
+  const indexes = columns.map((c) => ROW_INDEX.get(c)!)
+  const sql = updateSql(columns)
+  const rows = updates.map((c) => {
+    const values = rowValues(c.after!)
+    return [c.recordId, ...indexes.map((k) => values[k])]
+  })
+  return jsonChunks(rows).map((chunk) => db.prepare(sql).bind(ctx.zoneId, ctx.now, chunk))
+}
 
 /** The key of the `dns_records_identity` unique index (zone aside), exactly as the database compares it. */
 function dbIdentity(r: DnsRecord): string {
@@ -141,14 +194,8 @@ export function writeStatements(
         .bind(ctx.zoneId, chunk)
     )
   }
-  for (const [sql, list] of [
-    [UPDATE_UNINDEXED, routes.unindexed],
-    [UPDATE_IDENTITY, routes.identity],
-    [UPDATE_RECORDS, routes.inPlace],
-  ] as const) {
-    for (const chunk of jsonChunks(list.map((c) => rowValues(c.after!))))
-      stmts.push(db.prepare(sql).bind(ctx.zoneId, ctx.now, chunk))
-  }
+  for (const route of [routes.unindexed, routes.identity, routes.inPlace])
+    stmts.push(...updateStatements(db, ctx, route))
   const inserted = [...routes.reinsert, ...changes.filter((c) => c.op === 'create')]
   for (const chunk of jsonChunks(inserted.map((c) => rowValues(c.after!))))
     stmts.push(db.prepare(INSERT_RECORDS).bind(ctx.zoneId, ctx.now, chunk))
