@@ -21,6 +21,15 @@ export function apiClient(base, token) {
       const m = /total;dur=([0-9.]+)/.exec(headers.get('server-timing') ?? '')
       return m ? Number(m[1]) : NaN
     },
+    /**
+     * The commit instant of a write on this process's `performance.now()` scale: the API's wall
+     * clock when D1 acknowledged the commit (x-edgedns-committed-at; the runtime shares this
+     * machine's clock), moved onto the monotonic scale with the offset read now. NaN if absent.
+     */
+    committedAt(headers) {
+      const at = Number(headers.get('x-edgedns-committed-at') ?? NaN)
+      return at - (Date.now() - performance.now())
+    },
     async createZone(name) {
       const accounts = (await call('GET', '/accounts')).result
       return (await call('POST', '/zones', { name, account: { id: accounts[0].id } })).result
@@ -32,6 +41,7 @@ export function apiClient(base, token) {
         result,
         wallMs: performance.now() - t0,
         serverMs: this.serverMs(headers),
+        committedAt: this.committedAt(headers),
         seq: Number(headers.get('x-edgedns-change-seq')),
       }
     },

@@ -58,6 +58,7 @@ try {
     'reader.polls': [],
     server: [],
     response: [],
+    sentToCommit: [],
   }
   let rec = null
   let cpu0 = 0
@@ -69,6 +70,7 @@ try {
       await new Promise((r) => setTimeout(r, Math.max(0, lastStart + 200 - Date.now())))
     const t0 = Date.now()
     lastStart = t0
+    const tSent = t0
     // The poller runs from the submit on, as DNS clients do, not from the API response.
     const name = apex ? '@' : create ? `v${k}` : rec.name
     const fqdn = apex ? zone.name : `${name}.${zone.name}`
@@ -98,7 +100,8 @@ try {
       headers = h
     } else headers = (await api.call('DELETE', `/zones/${zone.id}/dns_records/${rec.id}`)).headers
     const tResponse = Date.now()
-    const handlerEnd = t0 + api.serverMs(headers)
+    // The commit instant: the API's clock when D1 acknowledged it (same machine clock).
+    const handlerEnd = Number(headers.get('x-edgedns-committed-at'))
     const seen = await seenP
     const tSeen = performance.timeOrigin + seen.atMs
     if (k < 10) continue
@@ -119,6 +122,7 @@ try {
     s['reader.polls'].push(seen.polls)
     s.server.push(api.serverMs(headers))
     s.response.push(tResponse - handlerEnd)
+    s.sentToCommit.push(handlerEnd - tSent)
   }
   console.log(`runtime CPU per change: ${((childCpuMs() - cpu0) / changes).toFixed(1)} ms`)
   for (const [k, v] of Object.entries(s)) {

@@ -19,6 +19,13 @@ import { RECORD_COLUMNS } from '../records/model.ts'
 /** Response header carrying the change-log sequence a write committed up to. */
 export const CHANGE_SEQ_HEADER = 'x-edgedns-change-seq'
 
+/**
+ * Response header carrying the API's wall clock (ms since the epoch) when D1 acknowledged the
+ * commit. The Workers clock advances only at I/O, so read right after the committing batch
+ * resolves it is that instant; propagation is measured from it.
+ */
+export const COMMITTED_AT_HEADER = 'x-edgedns-committed-at'
+
 /** The zone columns a write was planned against; the guard fails when they moved. */
 export interface ZoneGuard {
   version: number
@@ -272,16 +279,19 @@ export function notifyBuilder(
 
 /**
  * What every route does once a change is committed: answer with the sequence it committed up to
- * and, when it changed anything, notify the builder. `changes` = 0 (nothing changed) only sets
- * the header.
+ * and, when it changed anything, the commit instant, and notify the builder. `changes` = 0
+ * (nothing changed) only sets the sequence header. Call it with no I/O between the commit and
+ * the call, or pass `committedAt` read right after the commit.
  */
 export function announceCommit(
   c: Context<AppEnv>,
   zoneId: string,
   seq: number,
   changes: number,
-  names?: readonly (string | null | undefined)[]
+  names?: readonly (string | null | undefined)[],
+  committedAt = Date.now()
 ): void {
   c.header(CHANGE_SEQ_HEADER, String(seq))
+  if (changes > 0) c.header(COMMITTED_AT_HEADER, String(committedAt))
   if (changes > 0) notifyBuilder(c, zoneId, seq, changes, names)
 }

@@ -4,7 +4,7 @@
  */
 import { REGISTRY, RECORD_TYPES } from '@edgedns/records'
 import { z } from 'zod'
-import { CHANGE_SEQ_HEADER } from '../commit/zone-change.ts'
+import { CHANGE_SEQ_HEADER, COMMITTED_AT_HEADER } from '../commit/zone-change.ts'
 import {
   NAMED_SCHEMAS,
   OPERATIONS,
@@ -192,7 +192,7 @@ export function buildDocument(serverUrl = API_BASE): Json {
     info: {
       title: 'edgedns API',
       version: '1.0.0',
-      description: `Cloudflare-compatible DNS zones and records API (v4 envelope). Write responses carry the committed change sequence in the ${CHANGE_SEQ_HEADER} header.`,
+      description: `Cloudflare-compatible DNS zones and records API (v4 envelope). Write responses carry the committed change sequence in the ${CHANGE_SEQ_HEADER} header and, when they changed anything, the API's clock at the commit (ms since the epoch) in ${COMMITTED_AT_HEADER}.`,
     },
     servers: [{ url: serverUrl }],
     security: [{ bearerAuth: [] }],

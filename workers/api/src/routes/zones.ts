@@ -352,9 +352,10 @@ zonesApp.delete('/:zone_id{[^/]+}', async (c) => {
       'The zone changed while it was being deleted; nothing was changed. Retry the request.'
     )
   }
+  const committedAt = Date.now()
   // The name is free again platform-wide; the directory row stays for the purge's routing.
   await releaseZoneName(homeDb(c.env), zone.id)
-  announceCommit(c, zone.id, zone.changeSeq + 1, 1)
+  announceCommit(c, zone.id, zone.changeSeq + 1, 1, undefined, committedAt)
   c.executionCtx.waitUntil(
     purgeDeletedZone(c.var.zoneDb, zone.id).catch((e: unknown) =>
       console.warn('zone record purge interrupted; the sweep continues it', zone.id, e)
