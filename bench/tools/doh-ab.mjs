@@ -3,9 +3,13 @@
  * @module A/B of DoH worker variants in one runtime, interleaved with the empty worker so machine
  * drift hits every variant alike: `node bench/tools/doh-ab.mjs variants.json [rounds] [seconds]`.
  * variants.json: [{ "name": "base", "root": "/path/to/checkout", "vars": { "REVALIDATE_MS": "5" } }, …]
- * (`root` is bundled with its own wrangler; omit it for this checkout). Zones: the bench's small
- * zone (1,000) and a large one (BENCH_LARGE, default 10,000). Prints each variant's saturation q/s
- * per mix as a ratio to the mean of the empty-worker runs just before and after it (median over rounds).
+ * (`root` is bundled with its own wrangler; omit it for this checkout; `entry`, a module path,
+ * replaces the worker's `main`, so a variant can be one file that imports the worker's modules).
+ * Zones: the bench's small zone (1,000) and a large one (BENCH_LARGE, default 10,000). Prints each
+ * variant's saturation q/s per mix as a ratio to the mean of the empty-worker runs just before and
+ * after it (median over rounds). Environment: AB_MIXES (comma-separated mix names, default all);
+ * AB_SAME=1 feeds the empty worker the mix's own requests (the bench's "same requests" ratio)
+ * instead of `GET /`.
  */
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
@@ -25,12 +29,22 @@ const variants = JSON.parse(readFileSync(file, 'utf8'))
 const rounds = Number(roundsArg ?? 5)
 const seconds = Number(secondsArg ?? 3)
 const large = Number(process.env.BENCH_LARGE ?? 10_000)
+const only = process.env.AB_MIXES ? new Set(process.env.AB_MIXES.split(',')) : null
+const same = process.env.AB_SAME === '1'
 const log = (m) => console.log(`[ab] ${m}`)
 
-function bundleAt(root, outdir) {
+function bundleAt(root, outdir, entry) {
   execFileSync(
     path.join(root, 'node_modules/.bin/wrangler'),
-    ['deploy', '--dry-run', '--outdir', outdir, '-c', 'workers/doh/wrangler.jsonc'],
+    [
+      'deploy',
+      '--dry-run',
+      '--outdir',
+      outdir,
+      '-c',
+      'workers/doh/wrangler.jsonc',
+      ...(entry ? [path.resolve(entry)] : []),
+    ],
     {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -45,7 +59,7 @@ function bundleAt(root, outdir) {
 
 const dir = mkdtempSync(path.join(tmpdir(), 'edgedns-ab-'))
 const extraWorkers = variants.map((v, i) => {
-  const script = bundleAt(v.root ?? ROOT, path.join(dir, `dist-${i}`))
+  const script = bundleAt(v.root ?? ROOT, path.join(dir, `dist-${i}`), v.entry)
   return workerOptions(`doh-${v.name}`, 'workers/doh/wrangler.jsonc', script, {
     bindings: { DOH_STATS: '1', ...localDohSettings(), ...(v.vars ?? {}) },
     unsafeDirectSockets: DIRECT,
@@ -55,13 +69,26 @@ const stack = await startBenchStack({ extraWorkers })
 try {
   const api = apiClient(stack.url, stack.token)
   const small = await createBenchZone({ api, log }, 'small.bench.example', 1000)
-  const big = await createBenchZone({ api, log }, 'large.bench.example', large)
-  const mixes = [
+  // The large zone is built only when a mix reads it (its build takes a while at 1,000,000).
+  const needLarge = !only || only.has('zipf') || only.has('uniform')
+  const big = needLarge
+    ? await createBenchZone({ api, log }, 'large.bench.example', large)
+    : { name: 'large.bench.example', size: large }
+  const allMixes = [
     { mix: 'existing-1k', paths: wirePaths(small.name, small.size, 'existing') },
     { mix: 'nxdomain-1k', paths: wirePaths(small.name, small.size, 'nxdomain') },
     { mix: 'zipf', gen: { kind: 'zipf', s: 1, zone: big.name, size: big.size, prefix: 'base-' } },
     { mix: 'uniform', gen: { kind: 'uniform', zone: big.name, size: big.size, prefix: 'base-' } },
   ]
+  const mixes = only ? allMixes.filter((m) => only.has(m.mix)) : allMixes
+  const emptyLoad = (m, seed) =>
+    runLoad({
+      url: stack.emptyUrl,
+      ...(same ? { paths: m.paths, gen: m.gen } : { paths: ['/'] }),
+      connections: 32,
+      duration: seconds,
+      seed,
+    })
   const urls = Object.fromEntries(
     await Promise.all(variants.map(async (v) => [v.name, await stack.urlOf(`doh-${v.name}`)]))
   )
@@ -73,9 +100,7 @@ try {
   for (let r = 0; r < rounds; r++) {
     for (const m of mixes) {
       const order = r % 2 === 0 ? variants : [...variants].reverse()
-      let before = (
-        await runLoad({ url: stack.emptyUrl, paths: ['/'], connections: 32, duration: seconds })
-      ).rps
+      let before = (await emptyLoad(m, r + 1)).rps
       for (const v of order) {
         const s0 = await dohStats(urls[v.name])
         const got = (
@@ -89,9 +114,7 @@ try {
           })
         ).rps
         const s1 = await dohStats(urls[v.name])
-        const after = (
-          await runLoad({ url: stack.emptyUrl, paths: ['/'], connections: 32, duration: seconds })
-        ).rps
+        const after = (await emptyLoad(m, r + 1)).rps
         ;((ratios[m.mix] ??= {})[v.name] ??= []).push({
           ratio: got / ((before + after) / 2),
           rps: got,
