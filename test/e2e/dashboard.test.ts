@@ -250,6 +250,11 @@ describe('dashboard', () => {
   it('edits a record inline', async () => {
     await search('edit-me', 1)
     await page.getByRole('button', { name: `Edit A edit-me.${zone.name} inline` }).click()
+    // Focus is on the name already when the click returns, not moved there after the next paint:
+    // a late move would carry typing that had started in another field into the name.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
+      'Name'
+    )
     await page.getByLabel('Content', { exact: true }).fill('192.0.2.99')
     await page.getByLabel('TTL', { exact: true }).fill('600')
     await page.getByRole('button', { name: 'Save', exact: true }).click()
@@ -302,6 +307,8 @@ describe('dashboard', () => {
     await expect
       .poll(async () => (await records('type=CAA'))[0].data)
       .toEqual({ flags: 0, tag: 'issuewild', value: 'pki.goog' })
+    // The API has the change before the dialog closes; its own Type field would match too.
+    await dialog.waitFor({ state: 'detached' })
     await page.getByLabel('Type', { exact: true }).selectOption('')
   })
 

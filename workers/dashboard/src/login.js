@@ -1,5 +1,5 @@
 /** @module The login step: asks for an API token; under local development offers the dev token. */
-import { useEffect, useRef, useState } from 'preact/hooks'
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
 import { api, localDevToken } from './api.js'
 import { html } from './html.js'
 
@@ -8,8 +8,8 @@ export function Login({ onLogin }) {
   const [error, setError] = useState(null)
   const [devToken, setDevToken] = useState(null)
   const input = useRef(null)
+  useLayoutEffect(() => input.current?.focus(), [])
   useEffect(() => {
-    input.current?.focus()
     localDevToken().then(setDevToken)
   }, [])
 

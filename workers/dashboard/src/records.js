@@ -2,7 +2,7 @@
  * @module The records table: server-side pagination, sort, search and type filter; multi-select
  * with bulk actions applied as one batch; inline edit; proxy toggle; add/edit form.
  */
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks'
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
 import { api } from './api.js'
 import { describeBatchErrors, planBulk, ttlText } from './bulk-plan.js'
 import { fieldErrors } from './field-errors.js'
@@ -277,7 +277,9 @@ function InlineEdit({ zone, record: r, onDone, onForbidden }) {
   const [ttl, setTtl] = useState(String(r.ttl))
   const [errors, setErrors] = useState({})
   const first = useRef(null)
-  useEffect(() => first.current?.focus(), [])
+  // Focus in the same task as the render that shows the inputs: an effect runs after paint, and
+  // typing that starts in between (a quick user, a test driver) would jump to the Name field midway.
+  useLayoutEffect(() => first.current?.focus(), [])
 
   async function save(ev) {
     ev?.preventDefault()

@@ -1,5 +1,5 @@
 /** @module Small shared pieces: a labelled field with its hint and error, a modal dialog, a pager. */
-import { useEffect, useRef } from 'preact/hooks'
+import { useLayoutEffect, useRef } from 'preact/hooks'
 import { html } from './html.js'
 
 let ids = 0
@@ -40,7 +40,8 @@ export function Field({ field, value, error, onInput, disabled, idPrefix = 'f' }
 /** A modal <dialog>: focus moves into it, Escape closes it, focus returns to the opener. */
 export function Modal({ title, onClose, children, wide }) {
   const ref = useRef(null)
-  useEffect(() => {
+  // Opened and focused in the render's own task (not after paint), so typing never lands elsewhere.
+  useLayoutEffect(() => {
     const opener = document.activeElement
     const d = ref.current
     d.showModal()
