@@ -252,9 +252,7 @@ describe('dashboard', () => {
     await page.getByRole('button', { name: `Edit A edit-me.${zone.name} inline` }).click()
     // Focus is on the name already when the click returns, not moved there after the next paint:
     // a late move would carry typing that had started in another field into the name.
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
-      'Name'
-    )
+    expect(await page.evaluate("document.activeElement?.getAttribute('aria-label')")).toBe('Name')
     await page.getByLabel('Content', { exact: true }).fill('192.0.2.99')
     await page.getByLabel('TTL', { exact: true }).fill('600')
     await page.getByRole('button', { name: 'Save', exact: true }).click()
