@@ -93,6 +93,7 @@ export function statsDelta(before, after, loadSeconds) {
     revalidationsPerSecond: loadSeconds > 0 ? d('revalidations') / loadSeconds : null,
     loadSeconds,
     cacheBytes: after.cacheBytes,
+    answerBytes: after.answerBytes,
     cachedBuckets: after.cachedBuckets,
     zones: after.zones,
   }

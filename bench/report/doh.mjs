@@ -134,7 +134,7 @@ export function renderDoh(d, md, charts, targets, peers) {
     targets.push([
       'DoH',
       'isolate cache under the uniform mix ≤ 64 MB (CACHE_MB)',
-      `${mib(uniform.kv.cacheBytes)} in ${n0(uniform.kv.cachedBuckets)} buckets (zone: ${n0(uniform.buckets)})`,
+      `${mib(uniform.kv.cacheBytes)} in ${n0(uniform.kv.cachedBuckets)} buckets (zone: ${n0(uniform.buckets)})${Number.isFinite(uniform.kv.answerBytes) ? `; with the answer cache (bounded apart, 16 MiB) ${mib(uniform.kv.cacheBytes + uniform.kv.answerBytes)}` : ''}`,
       checked(uniform, uniform.kv.cacheBytes <= 64 * 2 ** 20),
     ])
 }
@@ -155,8 +155,12 @@ function renderKvReads(d, md) {
   const zoneRows = d.rows.filter((r) => ZONE_MIXES.includes(r.mix))
   if (zoneRows.length > 0) {
     const u = zoneRows.find((r) => r.mix === 'uniform')
+    const z = zoneRows.find((r) => r.mix === 'zipf')
+    const zipfWarm = z?.warm
+      ? `zipf: ${(z.warm.seconds ?? 0).toFixed(0)} s, until a 3 s run in which ${(z.warm.lastMissRate * 100).toFixed(2)} % of the queries read a bucket from KV (under 0.2 %), the steady state of an isolate that has served the mix for a while`
+      : 'zipf: a short run'
     md.push(
-      `**Whole-zone mixes** (large zone only): names are drawn from all ${n0(zoneRows[0].size)} \`base-<i>\` names by the load generator itself instead of a pool. **zipf**: Zipf with s = 1 over ranks, rank r → index r · P mod N (P a large prime), so the hot names are spread over the zone's buckets; **uniform**: every name equally likely, so every bucket of the zone (${n0(zoneRows[0].buckets)} here) is read and the isolate's bucket cache must hold the zone. Both are warm: a warm-up with the same distribution precedes the runs (uniform: until ${u?.warm ? `${n0(u.warm.lookups)} lookups` : 'enough lookups'} to have touched every bucket).`,
+      `**Whole-zone mixes** (large zone only): names are drawn from all ${n0(zoneRows[0].size)} \`base-<i>\` names by the load generator itself instead of a pool. **zipf**: Zipf with s = 1 over ranks, rank r → index r · P mod N (P a large prime), so the hot names are spread over the zone's buckets; **uniform**: every name equally likely, so every bucket of the zone (${n0(zoneRows[0].buckets)} here) is read and the isolate's bucket cache must hold the zone. Both are warm: a warm-up with the same distribution precedes the runs (uniform: until ${u?.warm ? `${n0(u.warm.lookups)} lookups` : 'enough lookups'} to have touched every bucket; ${zipfWarm}).`,
       ''
     )
   }

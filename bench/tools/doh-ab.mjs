@@ -9,7 +9,8 @@
  * variant's saturation q/s per mix as a ratio to the mean of the empty-worker runs just before and
  * after it (median over rounds). Environment: AB_MIXES (comma-separated mix names, default all);
  * AB_SAME=1 feeds the empty worker the mix's own requests (the bench's "same requests" ratio)
- * instead of `GET /`.
+ * instead of `GET /`; AB_WARM is each variant's warm-up per mix in seconds (default 2; a whole-zone
+ * mix over 1,000,000 names needs about 20 to read its tail buckets).
  */
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
@@ -31,6 +32,7 @@ const seconds = Number(secondsArg ?? 3)
 const large = Number(process.env.BENCH_LARGE ?? 10_000)
 const only = process.env.AB_MIXES ? new Set(process.env.AB_MIXES.split(',')) : null
 const same = process.env.AB_SAME === '1'
+const warmSeconds = Number(process.env.AB_WARM ?? 2)
 const log = (m) => console.log(`[ab] ${m}`)
 
 function bundleAt(root, outdir, entry) {
@@ -96,7 +98,13 @@ try {
   const kv = {}
   for (const m of mixes)
     for (const v of variants)
-      await runLoad({ url: urls[v.name], paths: m.paths, gen: m.gen, connections: 16, duration: 2 })
+      await runLoad({
+        url: urls[v.name],
+        paths: m.paths,
+        gen: m.gen,
+        connections: 16,
+        duration: warmSeconds,
+      })
   for (let r = 0; r < rounds; r++) {
     for (const m of mixes) {
       const order = r % 2 === 0 ? variants : [...variants].reverse()
