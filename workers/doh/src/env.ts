@@ -25,7 +25,7 @@ export interface DohEnv {
    * which has no edge cache). Default `PRODUCTION_BUCKET_MAX_AGE_MS`.
    */
   BUCKET_MAX_AGE_MS?: string
-  /** Encoded wire answers the isolate keeps for reuse (0 = none). Default 20000. */
+  /** Encoded wire answers the isolate keeps for reuse (0 = none), within 16 MiB. Default 40000. */
   ANSWER_CACHE?: string
   /**
    * Secret (a Worker secret in production) the zones' DNSSEC private keys are sealed with; the

@@ -69,6 +69,7 @@ async function route(req: Request, env: DohEnv, keepAlive?: KeepAlive): Promise<
         answerHits: answers?.hits ?? 0,
         answerMisses: answers?.misses ?? 0,
         answers: answers?.size ?? 0,
+        answerBytes: answers?.bytes ?? 0,
         ...signatureStats(),
       })
     }

@@ -56,7 +56,7 @@ export function zoneView(env: DohEnv): KvZoneView {
 
 /** The isolate's cache of encoded wire answers (`ANSWER_CACHE` entries, 0 = off). */
 export function answerCache(env: DohEnv): AnswerCache | undefined {
-  const entries = numberOr(env.ANSWER_CACHE, 20_000)
+  const entries = numberOr(env.ANSWER_CACHE, 40_000)
   if (entries === 0) return undefined
   answers ??= new AnswerCache(
     zoneView(env),
