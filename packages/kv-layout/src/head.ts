@@ -4,8 +4,10 @@
  *
  * A build pass writes head n into slot `n mod HEAD_SLOTS` (`h:<zone>:<slot>`), so one slot is
  * rewritten only every HEAD_SLOTS passes and passes may follow each other faster than KV's one
- * write per key per second. The value is `<n>\n<json>`: a reader learns whether a slot is newer
- * than what it holds from the first line, without parsing the rest.
+ * write per key per second. The value is `<n> <zone id>\n<json>`: a reader learns from the first
+ * line, without parsing the rest, whether a slot is newer than what it holds and whether it belongs
+ * to the zone it holds at all (a zone deleted and created again under the same name may leave the
+ * earlier zone's heads in slots the new one has not written yet).
  */
 import { decodeNode, decodeZoneMeta, KvLayoutError } from './codec.ts'
 import { normalizeName } from './names.ts'
@@ -81,20 +83,43 @@ export interface HeadInput {
 }
 
 export function encodeHead(head: HeadInput): string {
+  const id = decodeZoneMeta(head.meta).id
+  if (!/^[^\s]{1,100}$/.test(id))
+    throw new KvLayoutError(`head: zone id ${JSON.stringify(id)} cannot name a head`)
   const changed = JSON.stringify(head.changed.map(([n, b]) => [n, b === 'all' ? -1 : b]))
   const overlay =
     head.overlayKey !== undefined
       ? `"overlayKey":${JSON.stringify(head.overlayKey)}`
       : `"overlay":${encodeOverlay(head.overlay)}`
-  return `${head.n}\n{"seq":${head.seq},"meta":${head.meta},${overlay},"changed":${changed}}`
+  return `${head.n} ${id}\n{"seq":${head.seq},"meta":${head.meta},${overlay},"changed":${changed}}`
 }
+
+/** Longest first line a head may have: the counter, a space and the zone id. */
+const MAX_FIRST_LINE = 128
 
 /** The counter of a head value (its first line), or -1 when the value is not a head. */
 export function headCounter(text: string): number {
   const nl = text.indexOf('\n')
-  if (nl <= 0 || nl > 16) return -1
-  const n = Number(text.slice(0, nl))
+  if (nl <= 0 || nl > MAX_FIRST_LINE) return -1
+  const sp = text.indexOf(' ')
+  const n = Number(text.slice(0, sp > 0 && sp < nl ? sp : nl))
   return Number.isSafeInteger(n) && n >= 0 ? n : -1
+}
+
+/**
+ * The zone id a head value names in its first line; null for a head written before heads named
+ * their zone (taken as the zone's own: only a zone's builder writes its slots).
+ */
+export function headZoneId(text: string): string | null {
+  const nl = text.indexOf('\n')
+  const sp = text.indexOf(' ')
+  return sp > 0 && sp < nl ? text.slice(sp + 1, nl) : null
+}
+
+/** Whether a slot's value is a head of the zone with this id (see headZoneId). */
+export function isHeadOf(text: string, zoneId: string): boolean {
+  const id = headZoneId(text)
+  return id === null || id === zoneId
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>

@@ -40,6 +40,8 @@ export {
   encodeHead,
   decodeHead,
   headCounter,
+  headZoneId,
+  isHeadOf,
   headFromMeta,
   encodeOverlay,
   decodeOverlay,

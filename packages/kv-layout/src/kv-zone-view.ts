@@ -4,9 +4,12 @@
  * What an isolate keeps, per zone it has answered for: the zone's newest head (metadata, apex,
  * overlay of names not yet folded into their buckets) and bucket texts, bounded in bytes across
  * all zones. Before answering from a zone, the view makes sure the zone was confirmed by a KV
- * read that started at most `revalidateMs` ago: it reads the zone key and the next two head slots
- * (one bulk get, shared by every query waiting on the same zone), applies a newer head, and drops
- * exactly the buckets the heads in between say were rewritten (all of them when it missed some).
+ * read that started at most `revalidateMs` ago (one KV call, shared by every query waiting on the
+ * same zone): once the zone's heads have lapped their slots, the one slot the next head goes to;
+ * before that, or when that slot is out of step, the zone key and the head slots. It applies a
+ * newer head, and drops exactly the buckets the heads in between say were rewritten (all of them
+ * when it missed some). Heads of another zone of the same name (deleted and created again) are
+ * never taken: a head names its zone's id.
  * A bucket fetched while a newer head arrived is used for that answer and not kept.
  *
  * A cold lookup costs one bulk get: the zone key and every head slot of each candidate zone, plus
@@ -24,7 +27,10 @@ import {
   headFromMeta,
   headKey,
   headKeys,
+  HEAD_SLOTS,
   headSlot,
+  headZoneId,
+  isHeadOf,
 } from './head.ts'
 import { BUCKET_LADDER, bucketKey, bucketOfHash, nameHash, zoneKey } from './keys.ts'
 import { ancestorsBetween, isInZone, normalizeName, zoneCandidates } from './names.ts'
@@ -361,12 +367,13 @@ export class KvZoneView implements ZoneView {
         continue
       }
       this.#absent.delete(z)
+      const id = decodeZoneMeta(raw).id
       let head: ZoneHead | null = null
       let newest = -1
       let newestText = ''
       for (const k of headKeys(z)) {
         const text = values.get(k)
-        if (text === null || text === undefined) continue
+        if (text === null || text === undefined || !isHeadOf(text, id)) continue
         const n = headCounter(text)
         if (n > newest) {
           newest = n
@@ -511,9 +518,17 @@ export class KvZoneView implements ZoneView {
 
   async #revalidate(entry: ZoneEntry, startedAt: number): Promise<ZoneEntry | null> {
     this.stats.revalidations++
+    if (entry.head.n >= HEAD_SLOTS) {
+      const settled = await this.#revalidateBySlot(entry, startedAt)
+      if (settled !== undefined) return settled
+    }
     const z = entry.name
+    const id = entry.head.meta.id
     const n = entry.head.n
-    const next = n > 0 ? [headKey(z, headSlot(n + 1)), headKey(z, headSlot(n + 2))] : headKeys(z)
+    const next =
+      n > 0 && n < HEAD_SLOTS
+        ? [headKey(z, headSlot(n + 1)), headKey(z, headSlot(n + 2))]
+        : headKeys(z)
     let values = await this.#bulk([zoneKey(z), ...next], SIGNAL_CACHE_TTL_S)
     const raw = values.get(zoneKey(z)) ?? null
     if (raw === null) {
@@ -526,7 +541,7 @@ export class KvZoneView implements ZoneView {
       this.#forget(entry)
       return null
     }
-    if (n > 0) {
+    if (n > 0 && n < HEAD_SLOTS) {
       const c1 = headCounter(values.get(next[0]!) ?? '')
       const c2 = headCounter(values.get(next[1]!) ?? '')
       // Two or more heads since ours (or a slot lapped): the newest may be in any slot.
@@ -535,7 +550,7 @@ export class KvZoneView implements ZoneView {
     let newest = -1
     let newestText = ''
     for (const [key, text] of values) {
-      if (text === null || key === zoneKey(z)) continue
+      if (text === null || key === zoneKey(z) || !isHeadOf(text, id)) continue
       const c = headCounter(text)
       if (c > newest) {
         newest = c
@@ -550,6 +565,41 @@ export class KvZoneView implements ZoneView {
       if (head && head.n > entry.head.n) this.#apply(entry, head, raw)
     } else if (entry.head.n === 0 && raw !== entry.raw)
       this.#apply(entry, headFromMeta(decodeZoneMeta(raw)), raw)
+    entry.confirmedAt = Math.max(entry.confirmedAt, startedAt)
+    return entry
+  }
+
+  /**
+   * Confirms a zone that has lapped its head slots (n ≥ HEAD_SLOTS) by reading one key: the slot
+   * head n+1 goes to. While nothing is new it still holds this zone's head n+1−HEAD_SLOTS; when it
+   * holds head n+1, that head is taken and the slot after it is read the same way, since heads are
+   * written in order. Anything else (an empty slot: the zone's keys were purged; another zone's
+   * head: the zone was deleted and created again; a counter out of step) is left to the full read
+   * of the zone key and every slot: undefined. The zone key need not be read while the slots are in
+   * step, because a zone's metadata reaches readers through its heads once it has one.
+   */
+  async #revalidateBySlot(
+    entry: ZoneEntry,
+    startedAt: number
+  ): Promise<ZoneEntry | null | undefined> {
+    const z = entry.name
+    const id = entry.head.meta.id
+    for (;;) {
+      const n = entry.head.n
+      const key = headKey(z, headSlot(n + 1))
+      const text = (await this.#bulk([key], SIGNAL_CACHE_TTL_S)).get(key) ?? null
+      if (entry.gone) return null
+      if (text === null || headZoneId(text) !== id) return undefined
+      const c = headCounter(text)
+      if (c === n + 1 - HEAD_SLOTS) break
+      if (c !== n + 1) return undefined
+      // A head whose overlay key is not visible here yet is taken on a later confirmation.
+      const head = await this.#withOverlay(decodeHead(text))
+      if (entry.gone) return null
+      if (!head) break
+      if (head.meta.id !== id) return undefined
+      if (head.n === entry.head.n + 1) this.#apply(entry, head, entry.raw)
+    }
     entry.confirmedAt = Math.max(entry.confirmedAt, startedAt)
     return entry
   }

@@ -5,6 +5,8 @@ import {
   decodeHead,
   encodeHead,
   headCounter,
+  headZoneId,
+  isHeadOf,
   headFromMeta,
   headKey,
   headKeys,
@@ -164,8 +166,11 @@ describe('head slots', () => {
         [12, 'all'],
       ],
     })
-    expect(text.startsWith('12\n')).toBe(true)
+    expect(text.startsWith(`12 ${meta().id}\n`)).toBe(true)
     expect(headCounter(text)).toBe(12)
+    expect(headZoneId(text)).toBe(meta().id)
+    expect(isHeadOf(text, meta().id)).toBe(true)
+    expect(isHeadOf(text, 'f'.repeat(32))).toBe(false)
     const head = decodeHead(text)
     expect(head.n).toBe(12)
     expect(head.seq).toBe(345)
@@ -199,8 +204,15 @@ describe('head slots', () => {
     ['a negative counter', '-1\n{}', -1],
     ['a counter that is not a number', 'x\n{}', -1],
     ['a counter', '7\n{}', 7],
+    ['a counter and a zone id', `7 ${'a'.repeat(32)}\n{}`, 7],
+    ['a zone id but no counter', ` ${'a'.repeat(32)}\n{}`, -1],
   ])('reads the counter of a value with %s', (_, text, want) => {
     expect(headCounter(text)).toBe(want)
+  })
+
+  it("takes a head that names no zone (written before heads did) as the zone's own", () => {
+    expect(headZoneId('7\n{}')).toBeNull()
+    expect(isHeadOf('7\n{}', 'a'.repeat(32))).toBe(true)
   })
 
   it.each([

@@ -15,6 +15,9 @@ import {
   bucketCountFor,
   bucketPrefix,
   encodeNode,
+  headKey,
+  headKeys,
+  headSlot,
   isInZone,
   zoneKey,
 } from '@edgedns/kv-layout'
@@ -167,6 +170,18 @@ async function writeBuckets(ctx: StepContext, p: FullProgress): Promise<FullOutc
     state.zonePending = null
     state.headPending = []
     state.metaRefresh = false
+    if (state.head.n === 0) {
+      // This zone's first head. Slots it has not written may still hold the heads of an earlier
+      // zone of the same name (deleted while this one was created): readers never take them, but
+      // a reader of the earlier zone learns it is gone only when its next head's slot changes.
+      const stale = headKeys(apex)
+        .filter((key) => key !== headKey(apex, headSlot(1)))
+        .map((key) => ({ key, value: null }))
+      if (ctx.budget.remaining < stale.length + 1) return { kind: 'progress' }
+      const cleared = await applyOps(io, ctx.ledger, ctx.budget, stale, write)
+      if (cleared.kind === 'deferred') return cleared
+      p.keysDeleted += cleared.deletes
+    }
     const head = await publishHead(ctx, { all: true })
     if (head.kind !== 'written') return head
     p.keysWritten++

@@ -16,8 +16,11 @@ import {
   bucketOf,
   decodeHead,
   decodeZoneMeta,
+  HEAD_SLOTS,
   headCounter,
+  headKey,
   headKeys,
+  headZoneId,
   zoneKey,
   type ZoneHead,
 } from '@edgedns/kv-layout'
@@ -240,6 +243,10 @@ describe('full builds', () => {
     const old = await createZone('reuse')
     await post(old.id, { type: 'A', name: 'only-old', content: '192.0.2.1' })
     await settle(old.id)
+    // The old zone's heads fill every slot, as after its first laps.
+    const oldHead = await newestHead(old.name, 'text')
+    for (let slot = 0; slot < HEAD_SLOTS; slot++)
+      await env.ZONES_KV.put(headKey(old.name, slot), oldHead.replace(/^\d+/, String(16 + slot)))
     // Deleted without a notification, so the old builder purges late (after the new zone is built).
     await env.DB.batch([
       env.DB.prepare(
@@ -260,8 +267,14 @@ describe('full builds', () => {
     const fresh = { id: created.body.result.id as string, name: old.name }
     await post(fresh.id, { type: 'A', name: 'only-new', content: '192.0.2.2' })
     await settle(fresh.id)
-    // The new zone's full build already removed the old zone's leftover key.
+    // The new zone's full build already removed the old zone's leftover key, and its first head
+    // cleared the slots the old zone's heads were in (readers of the old zone learn it is gone).
     expect(await kvNames(fresh.name)).toEqual([`only-new.${fresh.name}`])
+    const slots = [...(await env.ZONES_KV.get(headKeys(fresh.name), 'text')).values()]
+    expect(slots.filter((v) => v !== null).map((v) => headZoneId(v!))).toEqual(
+      slots.filter((v) => v !== null).map(() => fresh.id)
+    )
+    expect((await newestHead(fresh.name)).meta.id).toBe(fresh.id)
 
     const ctx = createExecutionContext()
     await worker.scheduled!(createScheduledController(), env as unknown as Env, ctx)
@@ -298,11 +311,13 @@ describe('full builds', () => {
   })
 })
 
-async function newestHead(zone: string): Promise<ZoneHead> {
+async function newestHead(zone: string): Promise<ZoneHead>
+async function newestHead(zone: string, as: 'text'): Promise<string>
+async function newestHead(zone: string, as?: 'text'): Promise<ZoneHead | string> {
   const values = await env.ZONES_KV.get(headKeys(zone), 'text')
   const texts = [...values.values()].filter((v): v is string => v !== null)
   texts.sort((a, b) => headCounter(b) - headCounter(a))
-  return decodeHead(texts[0]!)
+  return as === 'text' ? texts[0]! : decodeHead(texts[0]!)
 }
 
 function overlayA(head: ZoneHead, name: string): string[] | undefined {
