@@ -29,7 +29,6 @@ import {
   headKeys,
   HEAD_SLOTS,
   headSlot,
-  headZoneId,
   isHeadOf,
 } from './head.ts'
 import { BUCKET_LADDER, bucketKey, bucketOfHash, nameHash, zoneKey } from './keys.ts'
@@ -573,9 +572,9 @@ export class KvZoneView implements ZoneView {
    * Confirms a zone that has lapped its head slots (n ≥ HEAD_SLOTS) by reading one key: the slot
    * head n+1 goes to. While nothing is new it still holds this zone's head n+1−HEAD_SLOTS; when it
    * holds head n+1, that head is taken and the slot after it is read the same way, since heads are
-   * written in order. Anything else (an empty slot: the zone's keys were purged; another zone's
-   * head: the zone was deleted and created again; a counter out of step) is left to the full read
-   * of the zone key and every slot: undefined. The zone key need not be read while the slots are in
+   * written in order. Anything else (an empty slot: the zone's keys were purged, or a zone of the
+   * same name was created again; another zone's head; a counter out of step; a head whose overlay
+   * key cannot be read) is left to the full read of the zone key and every slot: undefined. The zone key need not be read while the slots are in
    * step, because a zone's metadata reaches readers through its heads once it has one.
    */
   async #revalidateBySlot(
@@ -589,15 +588,15 @@ export class KvZoneView implements ZoneView {
       const key = headKey(z, headSlot(n + 1))
       const text = (await this.#bulk([key], SIGNAL_CACHE_TTL_S)).get(key) ?? null
       if (entry.gone) return null
-      if (text === null || headZoneId(text) !== id) return undefined
+      if (text === null || !isHeadOf(text, id)) return undefined
       const c = headCounter(text)
       if (c === n + 1 - HEAD_SLOTS) break
       if (c !== n + 1) return undefined
-      // A head whose overlay key is not visible here yet is taken on a later confirmation.
+      // Its overlay key not visible (not yet, or deleted after a newer head folded it): the full
+      // read takes the newest head, or leaves this one to a later confirmation.
       const head = await this.#withOverlay(decodeHead(text))
       if (entry.gone) return null
-      if (!head) break
-      if (head.meta.id !== id) return undefined
+      if (!head || head.meta.id !== id) return undefined
       if (head.n === entry.head.n + 1) this.#apply(entry, head, entry.raw)
     }
     entry.confirmedAt = Math.max(entry.confirmedAt, startedAt)

@@ -349,6 +349,28 @@ describe('KvZoneView once a zone has lapped its head slots', () => {
     expect(kv.keysRead[1]).toEqual([zoneKey('example.com'), ...headKeys('example.com')])
   })
 
+  it('takes the newest head when the next one names an overlay key that is gone', async () => {
+    // Head 12 put its overlay in a key of its own; head 13 folded it, and the key was deleted.
+    zone.changed = [...zone.changed, [12, []]]
+    kv.put(
+      slotOf(12),
+      encodeHead({
+        n: 12,
+        seq: 12,
+        meta: encodeZoneMeta(zone.meta),
+        overlay: [],
+        overlayKey: 'o:example.com:12',
+        changed: zone.changed,
+      })
+    )
+    zone.n = 12
+    zone.nodes.set('www.example.com', a('192.0.2.13'))
+    zone.writeBucket(zone.bucket('www.example.com'))
+    zone.head({ buckets: [zone.bucket('www.example.com')] })
+    later()
+    expect(rdata(await view.lookup('www.example.com'), 'www.example.com')).toEqual(['192.0.2.13'])
+  })
+
   it('answers null once the zone is purged (its next slot is empty)', async () => {
     zone.deleteAll()
     later()

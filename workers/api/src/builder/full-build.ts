@@ -15,9 +15,7 @@ import {
   bucketCountFor,
   bucketPrefix,
   encodeNode,
-  headKey,
   headKeys,
-  headSlot,
   isInZone,
   zoneKey,
 } from '@edgedns/kv-layout'
@@ -130,6 +128,17 @@ async function writeBuckets(ctx: StepContext, p: FullProgress): Promise<FullOutc
   const { io, limits, state } = ctx
   const apex = state.zoneName!
   const write = { freshSince: p.startedAt, intervalMs: limits.keyWriteIntervalMs }
+  if (state.head.n === 0 && p.bucketNext === 0) {
+    // This zone's first build, before its first bucket. The slots may hold the heads of an earlier
+    // zone of the same name (deleted while this one was created). Readers never take them for
+    // this zone, but a reader still holding the earlier zone reads only its next slot: an empty
+    // one sends it to the zone key, which this build is about to change.
+    const stale = headKeys(apex).map((key) => ({ key, value: null }))
+    if (ctx.budget.remaining < stale.length) return { kind: 'progress' }
+    const cleared = await applyOps(io, ctx.ledger, ctx.budget, stale, write)
+    if (cleared.kind === 'deferred') return cleared
+    p.keysDeleted += cleared.deletes
+  }
   for (;;) {
     const room = Math.min(500, ctx.budget.remaining - 2)
     if (room < 1) return { kind: 'progress' }
@@ -170,18 +179,6 @@ async function writeBuckets(ctx: StepContext, p: FullProgress): Promise<FullOutc
     state.zonePending = null
     state.headPending = []
     state.metaRefresh = false
-    if (state.head.n === 0) {
-      // This zone's first head. Slots it has not written may still hold the heads of an earlier
-      // zone of the same name (deleted while this one was created): readers never take them, but
-      // a reader of the earlier zone learns it is gone only when its next head's slot changes.
-      const stale = headKeys(apex)
-        .filter((key) => key !== headKey(apex, headSlot(1)))
-        .map((key) => ({ key, value: null }))
-      if (ctx.budget.remaining < stale.length + 1) return { kind: 'progress' }
-      const cleared = await applyOps(io, ctx.ledger, ctx.budget, stale, write)
-      if (cleared.kind === 'deferred') return cleared
-      p.keysDeleted += cleared.deletes
-    }
     const head = await publishHead(ctx, { all: true })
     if (head.kind !== 'written') return head
     p.keysWritten++
