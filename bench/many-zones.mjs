@@ -222,6 +222,9 @@ async function seedShards(dbs, accounts, from, to, log) {
   return { ranges, seed: { zones: to - from, records, bytes } }
 }
 
+/** Deepest zone an offset page may reach (`GET /zones` answers 400 beyond, pointing to the cursor). */
+const MAX_OFFSET_ZONES = 10_000
+
 /** `GET /zones` latencies: first page, a middle page by offset (which also yields its cursor), the next page by cursor. */
 async function listLatency(api, zones, reps) {
   const time = async (path) => {
@@ -236,7 +239,12 @@ async function listLatency(api, zones, reps) {
     return summarize(ms)
   }
   const first = await runs(`/zones?per_page=${perPage}`)
-  const middle = Math.max(1, Math.floor(zones / perPage / 2))
+  // The middle page, or the deepest the API serves by offset (page × per_page ≤ 10,000 zones;
+  // further pages are reached by cursor).
+  const middle = Math.max(
+    1,
+    Math.min(Math.floor(zones / perPage / 2), Math.floor(MAX_OFFSET_ZONES / perPage))
+  )
   const offsetPath = `/zones?per_page=${perPage}&page=${middle}`
   const offset = await runs(offsetPath)
   const res = await fetch(api.base + offsetPath, { headers: api.headers })

@@ -25,7 +25,7 @@ export function renderManyZones(r, md, targets) {
     ''
   )
   md.push(
-    '`GET /zones` (50 per page, medians of repeated requests): the first page carries the total count; the middle page is asked for by `cursor` (keyset: an index seek) and, for contrast, by `page` (an OFFSET that steps over every earlier zone).',
+    '`GET /zones` (50 per page, medians of repeated requests): the first page carries the total count; the middle page is asked for by `cursor` (keyset: an index seek) and, for contrast, by `page` (an OFFSET that steps over every earlier zone; the API serves offsets up to 10,000 zones, so at larger sizes the `page` column is the deepest page it allows and the cursor page the one after it).',
     ''
   )
   md.push(
