@@ -142,3 +142,30 @@ describe('answer cache bounds', () => {
     expect(held(cache, 199)).toBe(true)
   })
 })
+
+describe('answerKey', () => {
+  const bytesOf = (length: number, id: number) => {
+    const b = new Uint8Array(length)
+    for (let i = 2; i < length; i++) b[i] = (i * 131) & 0xff
+    b[0] = id >> 8
+    b[1] = id & 0xff
+    return b
+  }
+  const oneCharPerByte = (b: Uint8Array) =>
+    Array.from(b.subarray(2), (x) => String.fromCharCode(x)).join('')
+
+  it.each([12, 45, 4098, 4099, 65535])(
+    'is one character per byte after the ID (%i bytes), whatever the ID',
+    (length) => {
+      expect(answerKey(bytesOf(length, 1))).toBe(oneCharPerByte(bytesOf(length, 1)))
+      expect(answerKey(bytesOf(length, 0xbeef))).toBe(answerKey(bytesOf(length, 1)))
+    }
+  )
+
+  it('differs when any byte after the ID differs', () => {
+    const a = bytesOf(45, 1)
+    const b = bytesOf(45, 1)
+    b[44] = (b[44]! ^ 0x80) & 0xff
+    expect(answerKey(a)).not.toBe(answerKey(b))
+  })
+})

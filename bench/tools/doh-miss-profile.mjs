@@ -1,0 +1,127 @@
+#!/usr/bin/env node
+/**
+ * @module Where a DoH query's time goes without the runtime: the worker's own `wireQuery`, its
+ * zone view and answer cache over an in-memory image of the bench's large zone (`base-<i>` A
+ * records and `*.wild`, exactly what the builder writes), fed a Zipf (s = 1) stream of RFC 8484
+ * queries. Prints microseconds per query for answer-cache hits and misses.
+ *
+ *   node --experimental-transform-types [--cpu-prof --cpu-prof-dir=DIR] \
+ *     bench/tools/doh-miss-profile.mjs [names=1000000] [queries=400000] [answerCache=40000]
+ *   node bench/tools/doh-miss-profile.mjs DIR/<file>.cpuprofile   # hottest functions, self time
+ *
+ * Confirmations are off (a long revalidation window): this measures the CPU of a hit and of a
+ * miss, not KV. The numbers are Node's, not workerd's; compare variants with each other.
+ */
+import { readFileSync } from 'node:fs'
+import { KvZoneView, zoneImage } from '../../packages/kv-layout/src/index.ts'
+import { AnswerCache } from '../../workers/doh/src/answer-cache.ts'
+import { wireQuery } from '../../workers/doh/src/wire.ts'
+import { encodeQuery } from '../lib/dnswire.mjs'
+import { indexSampler, seededRandom } from '../lib/namegen.mjs'
+
+if (process.argv[2]?.endsWith('.cpuprofile')) {
+  summarizeProfile(process.argv[2])
+  process.exit(0)
+}
+
+/** The 30 functions with the most self time in a `.cpuprofile`. */
+function summarizeProfile(file) {
+  const profile = JSON.parse(readFileSync(file, 'utf8'))
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]))
+  const self = new Map()
+  for (const id of profile.samples) {
+    const { functionName, url, lineNumber } = byId.get(id).callFrame
+    const key = `${functionName || '(anonymous)'} ${url.split('/').slice(-2).join('/')}:${lineNumber + 1}`
+    self.set(key, (self.get(key) ?? 0) + 1)
+  }
+  const all = profile.samples.length
+  for (const [k, n] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 30))
+    console.log(`${((100 * n) / all).toFixed(1).padStart(5)} %  ${k}`)
+}
+
+const [namesArg, queriesArg, cacheArg] = process.argv.slice(2)
+const size = Number(namesArg ?? 1_000_000)
+const queries = Number(queriesArg ?? 400_000)
+const cacheEntries = Number(cacheArg ?? 40_000)
+const zone = 'large.bench.example'
+
+const meta = {
+  v: 1,
+  id: 'a'.repeat(32),
+  name: zone,
+  serial: 1,
+  soa: {
+    mname: `ns1.${zone}`,
+    rname: `hostmaster.${zone}`,
+    refresh: 7200,
+    retry: 3600,
+    expire: 1209600,
+    minimum: 3600,
+    ttl: 3600,
+  },
+  ns: ['ns1.edgedns.dev'],
+  proxy: { ipv4: [], ipv6: [] },
+  apex: { v: 1, sets: { NS: { ttl: 86400, rdata: ['ns1.edgedns.dev.'] } } },
+}
+
+function* nodes() {
+  for (let i = 0; i < size; i++)
+    yield [
+      `base-${i}.${zone}`,
+      {
+        v: 1,
+        sets: { A: { ttl: 300, rdata: [`10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`] } },
+      },
+    ]
+  yield [`*.wild.${zone}`, { v: 1, sets: { A: { ttl: 300, rdata: ['192.0.2.1'] } } }]
+}
+
+let t0 = performance.now()
+const image = zoneImage(meta, nodes())
+const kv = {
+  async get(keys) {
+    return new Map(keys.map((k) => [k, image.get(k) ?? null]))
+  },
+}
+console.log(
+  `image: ${image.size.toLocaleString('en-US')} keys in ${((performance.now() - t0) / 1000).toFixed(1)} s`
+)
+
+const view = new KvZoneView(kv, { revalidateMs: 1e9, refreshAheadMs: 1e9 })
+const answers = cacheEntries > 0 ? new AnswerCache(view, cacheEntries) : undefined
+const next = indexSampler({ kind: 'zipf', size, s: 1 }, seededRandom(101))
+const query = () => encodeQuery(`base-${next()}.${zone}`)
+
+// Warm: every bucket held, the answer cache at its steady state.
+t0 = performance.now()
+for (let i = 0; i < queries; i++) await wireQuery(query(), view, answers)
+console.log(
+  `warm-up: ${queries.toLocaleString('en-US')} queries in ${((performance.now() - t0) / 1000).toFixed(1)} s`
+)
+
+const stream = Array.from({ length: queries }, query)
+let hitNs = 0
+let hits = 0
+let missNs = 0
+let misses = 0
+t0 = performance.now()
+for (const bytes of stream) {
+  const before = answers?.hits ?? 0
+  const s = process.hrtime.bigint()
+  const res = await wireQuery(bytes, view, answers)
+  await res.arrayBuffer()
+  const ns = Number(process.hrtime.bigint() - s)
+  if ((answers?.hits ?? 0) > before) {
+    hitNs += ns
+    hits++
+  } else {
+    missNs += ns
+    misses++
+  }
+}
+const total = performance.now() - t0
+console.log(
+  `measured: ${queries.toLocaleString('en-US')} queries, ${((1000 * total) / queries).toFixed(1)} µs each; ` +
+    `hits ${((100 * hits) / queries).toFixed(1)} % at ${(hitNs / Math.max(1, hits) / 1000).toFixed(1)} µs, ` +
+    `misses at ${(missNs / Math.max(1, misses) / 1000).toFixed(1)} µs`
+)
