@@ -5,28 +5,24 @@
  * records and `*.wild`, exactly what the builder writes), fed a Zipf (s = 1) stream of RFC 8484
  * queries. Prints microseconds per query for answer-cache hits and misses.
  *
- *   node --experimental-transform-types [--cpu-prof --cpu-prof-dir=DIR] \
+ *   [PROFILE=1] node --experimental-transform-types \
  *     bench/tools/doh-miss-profile.mjs [names=1000000] [queries=400000] [answerCache=40000]
- *   node bench/tools/doh-miss-profile.mjs DIR/<file>.cpuprofile   # hottest functions, self time
+ *
+ * PROFILE=1 profiles the measured queries only (not the image or the warm-up) and prints the
+ * functions with the most self time.
  *
  * Confirmations are off (a long revalidation window): this measures the CPU of a hit and of a
  * miss, not KV. The numbers are Node's, not workerd's; compare variants with each other.
  */
-import { readFileSync } from 'node:fs'
+import { Session } from 'node:inspector/promises'
 import { KvZoneView, zoneImage } from '../../packages/kv-layout/src/index.ts'
 import { AnswerCache } from '../../workers/doh/src/answer-cache.ts'
 import { wireQuery } from '../../workers/doh/src/wire.ts'
 import { encodeQuery } from '../lib/dnswire.mjs'
 import { indexSampler, seededRandom } from '../lib/namegen.mjs'
 
-if (process.argv[2]?.endsWith('.cpuprofile')) {
-  summarizeProfile(process.argv[2])
-  process.exit(0)
-}
-
-/** The 30 functions with the most self time in a `.cpuprofile`. */
-function summarizeProfile(file) {
-  const profile = JSON.parse(readFileSync(file, 'utf8'))
+/** The 30 functions with the most self time in a V8 CPU profile. */
+function summarizeProfile(profile) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]))
   const self = new Map()
   for (const id of profile.samples) {
@@ -100,6 +96,12 @@ console.log(
 )
 
 const stream = Array.from({ length: queries }, query)
+const session = process.env.PROFILE === '1' ? new Session() : null
+if (session) {
+  session.connect()
+  await session.post('Profiler.enable')
+  await session.post('Profiler.start')
+}
 let hitNs = 0
 let hits = 0
 let missNs = 0
@@ -125,3 +127,7 @@ console.log(
     `hits ${((100 * hits) / queries).toFixed(1)} % at ${(hitNs / Math.max(1, hits) / 1000).toFixed(1)} µs, ` +
     `misses at ${(missNs / Math.max(1, misses) / 1000).toFixed(1)} µs`
 )
+if (session) {
+  const { profile } = await session.post('Profiler.stop')
+  summarizeProfile(profile)
+}

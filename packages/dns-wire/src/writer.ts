@@ -47,6 +47,11 @@ export class ByteWriter {
     this.#buf[offset + 1] = v & 0xff
   }
 
+  /** Empties the writer, keeping its buffer (a writer reused for message after message). */
+  reset(): void {
+    this.#len = 0
+  }
+
   /** Drops everything written after `length`. */
   truncate(length: number): void {
     this.#len = length
