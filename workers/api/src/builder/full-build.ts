@@ -16,6 +16,7 @@ import {
   bucketPrefix,
   encodeNode,
   headKeys,
+  headZoneId,
   isInZone,
   zoneKey,
 } from '@edgedns/kv-layout'
@@ -132,12 +133,23 @@ async function writeBuckets(ctx: StepContext, p: FullProgress): Promise<FullOutc
     // This zone's first build, before its first bucket. The slots may hold the heads of an earlier
     // zone of the same name (deleted while this one was created). Readers never take them for
     // this zone, but a reader still holding the earlier zone reads only its next slot: an empty
-    // one sends it to the zone key, which this build is about to change.
-    const stale = headKeys(apex).map((key) => ({ key, value: null }))
-    if (ctx.budget.remaining < stale.length) return { kind: 'progress' }
-    const cleared = await applyOps(io, ctx.ledger, ctx.budget, stale, write)
-    if (cleared.kind === 'deferred') return cleared
-    p.keysDeleted += cleared.deletes
+    // one sends it to the zone key, which this build is about to change. Only those heads are
+    // deleted: a slot deleted now could not take this zone's own head for a key interval.
+    const slots = headKeys(apex)
+    if (ctx.budget.remaining < slots.length + 1) return { kind: 'progress' }
+    ctx.budget.spend(1)
+    const held = await io.kv.get(slots, 'text')
+    const stale = slots
+      .filter((key) => {
+        const text = held.get(key)
+        return typeof text === 'string' && headZoneId(text) !== state.zoneId
+      })
+      .map((key) => ({ key, value: null }))
+    if (stale.length > 0) {
+      const cleared = await applyOps(io, ctx.ledger, ctx.budget, stale, write)
+      if (cleared.kind === 'deferred') return cleared
+      p.keysDeleted += cleared.deletes
+    }
   }
   for (;;) {
     const room = Math.min(500, ctx.budget.remaining - 2)

@@ -239,6 +239,14 @@ describe('full builds', () => {
     expect(bucketPuts()).toBe(2) // the two changes coalesced into one bucket write
   })
 
+  it("a new zone's first build deletes no head slot, so its first heads are never held back", async () => {
+    const z = await createZone('first-heads')
+    await post(z.id, { type: 'A', name: 'a', content: '192.0.2.1' })
+    const status = await settle(z.id)
+    expect(status.lastFullBuild!.keysDeleted).toBe(0)
+    expect(headCounter(await newestHead(z.name, 'text'))).toBe(1)
+  })
+
   it("a zone name reused after a delete ends up with only the new zone's data", async () => {
     const old = await createZone('reuse')
     await post(old.id, { type: 'A', name: 'only-old', content: '192.0.2.1' })
