@@ -574,8 +574,9 @@ export class KvZoneView implements ZoneView {
    * holds head n+1, that head is taken and the slot after it is read the same way, since heads are
    * written in order. Anything else (an empty slot: the zone's keys were purged, or a zone of the
    * same name was created again; another zone's head; a counter out of step; a head whose overlay
-   * key cannot be read) is left to the full read of the zone key and every slot: undefined. The zone key need not be read while the slots are in
-   * step, because a zone's metadata reaches readers through its heads once it has one.
+   * key cannot be read) is left to the full read of the zone key and every slot: undefined. The
+   * zone key need not be read while the slots are in step, because a zone's metadata reaches
+   * readers through its heads once it has one.
    */
   async #revalidateBySlot(
     entry: ZoneEntry,
@@ -597,7 +598,7 @@ export class KvZoneView implements ZoneView {
       const head = await this.#withOverlay(decodeHead(text))
       if (entry.gone) return null
       if (!head || head.meta.id !== id) return undefined
-      if (head.n === entry.head.n + 1) this.#apply(entry, head, entry.raw)
+      this.#apply(entry, head, entry.raw)
     }
     entry.confirmedAt = Math.max(entry.confirmedAt, startedAt)
     return entry

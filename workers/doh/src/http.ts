@@ -15,14 +15,9 @@ export function answerResponse(
   contentType: string,
   cacheControl: string
 ): Response {
-  // Spelled out rather than spread from CORS: this runs for every answer.
   return new Response(body, {
     status: 200,
-    headers: {
-      'access-control-allow-origin': '*',
-      'content-type': contentType,
-      'cache-control': cacheControl,
-    },
+    headers: { ...CORS, 'content-type': contentType, 'cache-control': cacheControl },
   })
 }
 
