@@ -21,7 +21,10 @@ const apex = process.argv[3] === 'apex'
 const paced = process.env.PACED === '1'
 const stack = await startBenchStack({
   dohBindings: JSON.parse(process.env.DOH_VARS ?? '{}'),
-  apiBindings: paced ? { KV_KEY_WRITE_INTERVAL_MS: '1000' } : {},
+  apiBindings: {
+    ...(paced ? { KV_KEY_WRITE_INTERVAL_MS: '1000' } : {}),
+    ...JSON.parse(process.env.API_VARS ?? '{}'),
+  },
 })
 const log = (m) => console.log(`[visible] ${m}`)
 
