@@ -65,6 +65,23 @@ export function tracing(inner: ZoneView, keepAlive?: KeepAlive): TracedView {
   return traced
 }
 
+/**
+ * First character of a key made from a GET's base64url text (`textAnswerKey`). Above 0xff, so it
+ * never begins a key made from bytes (`answerKey`): the two kinds of key cannot collide.
+ */
+const TEXT_KEY_MARK = '\u0100'
+
+/**
+ * The key of a wire query from its base64url text (`encoded`, decoding to `bytes`): the mark,
+ * byte 2, and the text from character 4 on (characters 0–3 encode bytes 0–2, the ID among them;
+ * every later group of four encodes three bytes of its own). Cheaper than `answerKey` when the
+ * text is at hand. A text determines its bytes, so one key never stands for two messages; the
+ * same bytes spelled two ways (with or without padding) are two entries.
+ */
+export function textAnswerKey(encoded: string, bytes: Uint8Array): string {
+  return TEXT_KEY_MARK + String.fromCharCode(bytes[2]!) + encoded.slice(4)
+}
+
 /** Bytes turned into characters per `fromCharCode` call (well under the engine's argument limit). */
 const KEY_CHUNK = 4096
 

@@ -12,6 +12,7 @@ import type { KeepAlive } from './answer-cache.ts'
 import { answerCache, zoneView } from './view.ts'
 import { answerSigner, signatureStats } from './dnssec.ts'
 import { wireQuery, wireServfail } from './wire.ts'
+import { plainDnsQuery } from './plain-query.ts'
 
 /** Largest DNS message (RFC 1035 over TCP / RFC 8484). Only handlers may be exported here. */
 const MAX_MESSAGE = 65535
@@ -50,9 +51,21 @@ async function post(req: Request, env: DohEnv, keepAlive?: KeepAlive): Promise<R
   return wireBytes(bytes, env, keepAlive)
 }
 
-async function wireBytes(bytes: Uint8Array, env: DohEnv, keepAlive?: KeepAlive): Promise<Response> {
+async function wireBytes(
+  bytes: Uint8Array,
+  env: DohEnv,
+  keepAlive?: KeepAlive,
+  key?: string
+): Promise<Response> {
   try {
-    return await wireQuery(bytes, zoneView(env), answerCache(env), keepAlive, answerSigner(env))
+    return await wireQuery(
+      bytes,
+      zoneView(env),
+      answerCache(env),
+      keepAlive,
+      answerSigner(env),
+      key
+    )
   } catch (err) {
     logFailure('wire query', err)
     return wireServfail(bytes)
@@ -60,6 +73,11 @@ async function wireBytes(bytes: Uint8Array, env: DohEnv, keepAlive?: KeepAlive):
 }
 
 async function route(req: Request, env: DohEnv, keepAlive?: KeepAlive): Promise<Response> {
+  // The form DoH clients send, without parsing the URL; anything else takes the general path.
+  if (req.method === 'GET' || req.method === 'HEAD') {
+    const plain = plainDnsQuery(req.url, MAX_MESSAGE)
+    if (plain) return wireBytes(plain.bytes, env, keepAlive, plain.key ?? undefined)
+  }
   const url = new URL(req.url)
   if (url.pathname !== '/dns-query') {
     if (url.pathname === '/stats' && env.DOH_STATS === '1') {

@@ -32,10 +32,12 @@ export async function wireQuery(
   view: ZoneView,
   answers?: AnswerCache,
   keepAlive?: KeepAlive,
-  sign?: AnswerSigner
+  sign?: AnswerSigner,
+  /** The answer-cache key when the caller has one already (`textAnswerKey`). */
+  knownKey?: string
 ): Promise<Response> {
   const arrived = Date.now()
-  const key = answers && bytes.length >= 12 ? answerKey(bytes) : null
+  const key = answers && bytes.length >= 12 ? (knownKey ?? answerKey(bytes)) : null
   if (answers && key !== null) {
     const cached = answers.answer(bytes, key, arrived, keepAlive)
     const hit = cached instanceof Promise ? await cached : cached
