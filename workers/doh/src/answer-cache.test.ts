@@ -152,10 +152,10 @@ describe('answerKey', () => {
     return b
   }
   const oneCharPerByte = (b: Uint8Array) =>
-    Array.from(b.subarray(2), (x) => String.fromCharCode(x)).join('')
+    '\u0000' + Array.from(b.subarray(2), (x) => String.fromCharCode(x)).join('')
 
   it.each([12, 45, 4098, 4099, 65535])(
-    'is one character per byte after the ID (%i bytes), whatever the ID',
+    'is a mark and one character per byte after the ID (%i bytes), whatever the ID',
     (length) => {
       expect(answerKey(bytesOf(length, 1))).toBe(oneCharPerByte(bytesOf(length, 1)))
       expect(answerKey(bytesOf(length, 0xbeef))).toBe(answerKey(bytesOf(length, 1)))

@@ -66,10 +66,11 @@ export function tracing(inner: ZoneView, keepAlive?: KeepAlive): TracedView {
 }
 
 /**
- * First character of a key made from a GET's base64url text (`textAnswerKey`). Above 0xff, so it
- * never begins a key made from bytes (`answerKey`): the two kinds of key cannot collide.
+ * First character of every key: which kind it is, so a key made from bytes (`answerKey`) and one
+ * made from a GET's base64url text (`textAnswerKey`) never collide. Both stay one-byte strings.
  */
-const TEXT_KEY_MARK = '\u0100'
+const BYTE_KEY_MARK = '\u0000'
+const TEXT_KEY_MARK = '\u0001'
 
 /**
  * The key of a wire query from its base64url text (`encoded`, decoding to `bytes`): the mark,
@@ -86,13 +87,14 @@ export function textAnswerKey(encoded: string, bytes: Uint8Array): string {
 const KEY_CHUNK = 4096
 
 /**
- * The key of a wire query: its bytes after the 2-byte ID, as a one-byte string. `apply` takes the
- * typed array as it is; spreading it would run its iterator (about four times slower per query).
+ * The key of a wire query: the mark and its bytes after the 2-byte ID, as a one-byte string.
+ * `apply` takes the typed array as it is; spreading it would run its iterator (about four times
+ * slower per query).
  */
 export function answerKey(bytes: Uint8Array): string {
   if (bytes.length <= KEY_CHUNK + 2)
-    return String.fromCharCode.apply(null, bytes.subarray(2) as unknown as number[])
-  let key = ''
+    return BYTE_KEY_MARK + String.fromCharCode.apply(null, bytes.subarray(2) as unknown as number[])
+  let key = BYTE_KEY_MARK
   for (let i = 2; i < bytes.length; i += KEY_CHUNK)
     key += String.fromCharCode.apply(
       null,
