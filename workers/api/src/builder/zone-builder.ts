@@ -237,6 +237,8 @@ export class ZoneBuilder extends DurableObject<Env> {
       if (ctx.budget.used > 0 && ctx.preempted?.()) return { kind: 'progress' }
       if (s.announce) await this.#announce(s, ctx.io.db)
       if (s.deleted) return { kind: 'idle' }
+      // A head a paused step wrote is reported before this step folds its buckets.
+      await this.#reportProgress(ctx)
       let outcome: StepOutcome | { kind: 'deleted' } | { kind: 'full' }
       const spentBefore = ctx.budget.used
       if (s.purge) outcome = await purgeStep(ctx, this.env)
@@ -258,11 +260,7 @@ export class ZoneBuilder extends DurableObject<Env> {
       }
       // A pass is visible once its head is written: say so now, not when the step ends (its
       // buckets may take several more invocations), so clients waiting on built_seq see it.
-      if (s.cursor !== s.reportedSeq && s.lastError === null && !s.full) {
-        await reportBuildState(ctx.io.db, s, null)
-        s.reportedSeq = s.cursor
-        ctx.save()
-      }
+      await this.#reportProgress(ctx)
       if (outcome.kind === 'deleted') await startPurge(ctx)
       else if (outcome.kind === 'full') {
         s.fullRequested = true
@@ -272,6 +270,15 @@ export class ZoneBuilder extends DurableObject<Env> {
       // hand over to the next invocation instead of spinning without I/O.
       else if (ctx.budget.used > 0 && ctx.budget.used === spentBefore) return outcome
     }
+  }
+
+  /** Publishes the cursor to build_state when it moved since the last report. */
+  async #reportProgress(ctx: StepContext): Promise<void> {
+    const s = ctx.state
+    if (s.cursor === s.reportedSeq || s.lastError !== null || s.full) return
+    await reportBuildState(ctx.io.db, s, null)
+    s.reportedSeq = s.cursor
+    ctx.save()
   }
 
   /** Tells the builders of the hosted zones above this one that their subzones changed. */

@@ -11,6 +11,7 @@ import { headKey, headSlot } from '@edgedns/kv-layout'
 import { SQL } from '../queries.ts'
 import type { BuilderStatus } from '../zone-builder.ts'
 import {
+  api,
   builder,
   committedSeq,
   converge,
@@ -43,6 +44,36 @@ async function reportedSeq(zoneId: string): Promise<number | null> {
       .bind(zoneId)
       .first<number>('built_seq')) ?? null
   )
+}
+
+/** Logs build_state reports of the builder's D1 into `events`. */
+function reportLoggingDb(db: D1Database, events: string[]): D1Database {
+  return new Proxy(db, {
+    get(target, prop) {
+      if (prop === 'prepare')
+        return (sql: string) => {
+          if (sql.trimStart().startsWith('INSERT INTO build_state')) events.push('report')
+          return target.prepare(sql)
+        }
+      const value = Reflect.get(target, prop) as unknown
+      return typeof value === 'function' ? (value as () => unknown).bind(target) : value
+    },
+  })
+}
+
+/** Logs KV writes into `events`. */
+function putLoggingKv(kv: KVNamespace, events: string[]): KVNamespace {
+  return new Proxy(kv, {
+    get(target, prop) {
+      if (prop === 'put')
+        return (key: string, value: string) => {
+          events.push(`put ${key}`)
+          return target.put(key, value)
+        }
+      const value = Reflect.get(target, prop) as unknown
+      return typeof value === 'function' ? (value as () => unknown).bind(target) : value
+    },
+  })
 }
 
 /** Counts change-log reads of the builder's D1. */
@@ -109,6 +140,34 @@ describe('a pause after the head', () => {
     expect(await runDurableObjectAlarm(builder(z.id))).toBe(true)
     expect(await reportedSeq(z.id)).toBe(await committedSeq(z.id))
     expect((await status(z.id)).dirtyBuckets).toBe(0)
+    expect((await converge(z.id)).differences).toEqual([])
+  })
+
+  it('reports the head before folding its buckets when it resumes', async () => {
+    const z = await createZone('pause')
+    await post(z.id, { type: 'A', name: 'www', content: '192.0.2.1' })
+    await settle(z.id)
+    const events: string[] = []
+    await tweak(z.id, (b) => {
+      b.limits = { ...b.limits, afterHeadPauseMs: PAUSE_MS }
+      b.io = { ...b.io, db: reportLoggingDb(b.io.db, events), kv: putLoggingKv(b.io.kv, events) }
+    })
+    const posts = Array.from({ length: 40 }, (_, i) => ({
+      type: 'A',
+      name: `n${i}`,
+      content: '192.0.2.5',
+    }))
+    expect((await api('POST', `/zones/${z.id}/dns_records/batch`, { posts })).status).toBe(200)
+    const seq = await committedSeq(z.id)
+    await headAt(z.id, seq)
+    expect(events.filter((e) => e.startsWith(`put b:`))).toEqual([])
+    expect(await runDurableObjectAlarm(builder(z.id))).toBe(true)
+    const firstBucket = events.findIndex((e) => e.startsWith('put b:'))
+    expect(firstBucket).toBeGreaterThan(0)
+    expect(events.indexOf('report')).toBeGreaterThanOrEqual(0)
+    expect(events.indexOf('report')).toBeLessThan(firstBucket)
+    expect(await reportedSeq(z.id)).toBe(seq)
+    await settle(z.id)
     expect((await converge(z.id)).differences).toEqual([])
   })
 })
