@@ -1,3 +1,2 @@
 export function devVars(): Record<string, string>
 export function localDohSettings(): Record<string, string>
-export function localBuilderSettings(): Record<string, string>

@@ -10,13 +10,6 @@ interface ExtraBindings {
    * still relaying the response; deployed, the builder runs elsewhere and nothing waits.
    */
   NOTIFY_AFTER_RESPONSE_DELAY_MS?: string
-  /**
-   * Milliseconds a builder waits, after a per-record pass has written its head, before the rest of
-   * its step (build_state report, bucket folding) (default 0). `.dev.vars` sets it locally, where
-   * the builder shares workerd's one thread with the DoH worker, whose confirmation read would
-   * otherwise queue behind that work; deployed, the builder runs elsewhere and nothing waits.
-   */
-  BUILDER_AFTER_HEAD_PAUSE_MS?: string
   /** Builder pacing of writes per KV key (production allows one write per second per key). */
   KV_KEY_WRITE_INTERVAL_MS?: string
   /** `1`: D1 and KV bindings throw on any breach of a production limit (the test suite's mode). */

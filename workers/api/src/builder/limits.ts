@@ -22,12 +22,6 @@ export interface BuildLimits {
   flushSlice: number
   /** Minimum spacing of two writes to one key (production KV allows 1 write/second/key). */
   keyWriteIntervalMs: number
-  /**
-   * After a per-record pass has written its head, the rest of the step (the build_state report,
-   * bucket folding) waits this long in an alarm, so readers sharing the runtime's thread pick the
-   * head up first (0: it goes on at once).
-   */
-  afterHeadPauseMs: number
   /** Safety-net alarm set on every notification; cleared when the builder is caught up. */
   safetyAlarmMs: number
   /** Retry backoff after a failed invocation: base * 2^(failures-1), capped. */
@@ -45,27 +39,20 @@ const DEFAULT_LIMITS: BuildLimits = {
   listPage: 400,
   flushSlice: 64,
   keyWriteIntervalMs: 1000,
-  afterHeadPauseMs: 0,
   safetyAlarmMs: 30_000,
   backoffBaseMs: 1000,
   backoffMaxMs: 5 * 60_000,
 }
 
-/**
- * Defaults, with the key write interval (`KV_KEY_WRITE_INTERVAL_MS`: tests, benchmarks) and the
- * pause after a head (`BUILDER_AFTER_HEAD_PAUSE_MS`: local development) overridable.
- */
+/** Defaults, with the key write interval overridable by `KV_KEY_WRITE_INTERVAL_MS` (tests, benchmarks). */
 export function limitsFrom(env: {
   KV_KEY_WRITE_INTERVAL_MS?: string
   KV_NAMES_PER_BUCKET?: string
-  BUILDER_AFTER_HEAD_PAUSE_MS?: string
 }): BuildLimits {
   const interval = Number(env.KV_KEY_WRITE_INTERVAL_MS)
   const perBucket = Number(env.KV_NAMES_PER_BUCKET)
-  const pause = Number(env.BUILDER_AFTER_HEAD_PAUSE_MS)
   return {
     ...DEFAULT_LIMITS,
-    afterHeadPauseMs: Number.isFinite(pause) && pause > 0 ? pause : 0,
     namesPerBucket: Number.isInteger(perBucket) && perBucket > 0 ? perBucket : NAMES_PER_BUCKET,
     keyWriteIntervalMs:
       Number.isFinite(interval) && interval >= 0 ? interval : DEFAULT_LIMITS.keyWriteIntervalMs,

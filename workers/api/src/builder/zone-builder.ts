@@ -36,12 +36,6 @@ export interface BuilderStatus extends BuilderState {
   overlayNames: number
 }
 
-/** A step that ended after its head, its report and folding left to the alarm at `until`. */
-interface Paused {
-  kind: 'paused'
-  until: number
-}
-
 /** Below this many KV operations left, a step hands over to the next invocation. */
 const MIN_STEP_BUDGET = 20
 
@@ -57,23 +51,12 @@ export class ZoneBuilder extends DurableObject<Env> {
   #calledAt: number | null = null
   #busy: Promise<void> | null = null
   #waiting = 0
-  /**
-   * A step paused after its head with every notified change consumed: the step that resumes it
-   * (the alarm) need not read the log again. In memory only: a restarted object reads it.
-   */
-  #drained = false
-  /** When the oldest pause not yet resumed began: a pause never defers the rest longer than one pause. */
-  #pausedSince: number | null = null
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
     this.io = ioFrom(applyStrictLimits(env))
     this.limits = limitsFrom(
-      env as {
-        KV_KEY_WRITE_INTERVAL_MS?: string
-        KV_NAMES_PER_BUCKET?: string
-        BUILDER_AFTER_HEAD_PAUSE_MS?: string
-      }
+      env as { KV_KEY_WRITE_INTERVAL_MS?: string; KV_NAMES_PER_BUCKET?: string }
     )
     this.#ledger = new KeyLedger(ctx.storage.sql)
     this.#mirror = new NodeMirror(ctx.storage.sql)
@@ -90,7 +73,6 @@ export class ZoneBuilder extends DurableObject<Env> {
 
   async #notify(zoneId: string, seq: number, hint?: ChangeHint): Promise<void> {
     this.#calledAt ??= this.io.now()
-    this.#drained = false
     const s = this.#adopt(zoneId)
     if (hint) this.#hints.add(hint)
     if (seq > s.notified) {
@@ -196,19 +178,16 @@ export class ZoneBuilder extends DurableObject<Env> {
       preempted: () => this.#waiting > 0,
       hints: this.#hints,
       calledAt: this.#calledAt,
-      drained: this.#drained,
     }
     this.#calledAt = null
-    this.#drained = false
     try {
       const outcome = await this.#work(ctx)
-      if (outcome.kind === 'paused') this.#drained = ctx.drained === true
       const hadError = s.lastError !== null
       s.failures = 0
       s.lastError = null
       this.#store.save(s)
       await this.#schedule(outcome)
-      if (outcome.kind !== 'paused' && (hadError || s.reportedSeq !== s.cursor)) {
+      if (hadError || s.reportedSeq !== s.cursor) {
         await reportBuildState(io.db, s, null)
         s.reportedSeq = s.cursor
         this.#store.save(s)
@@ -229,7 +208,7 @@ export class ZoneBuilder extends DurableObject<Env> {
     }
   }
 
-  async #work(ctx: StepContext): Promise<StepOutcome | Paused> {
+  async #work(ctx: StepContext): Promise<StepOutcome> {
     const s = ctx.state
     for (;;) {
       if (ctx.budget.used > 0 && ctx.budget.remaining < MIN_STEP_BUDGET) return { kind: 'progress' }
@@ -237,30 +216,21 @@ export class ZoneBuilder extends DurableObject<Env> {
       if (ctx.budget.used > 0 && ctx.preempted?.()) return { kind: 'progress' }
       if (s.announce) await this.#announce(s, ctx.io.db)
       if (s.deleted) return { kind: 'idle' }
-      // A head a paused step wrote is reported before this step folds its buckets.
-      await this.#reportProgress(ctx)
       let outcome: StepOutcome | { kind: 'deleted' } | { kind: 'full' }
       const spentBefore = ctx.budget.used
       if (s.purge) outcome = await purgeStep(ctx, this.env)
       else if (s.full || s.fullRequested || s.cursor === 0) outcome = await fullBuildStep(ctx)
       else {
-        const passes = s.passes
         outcome = await perRecordPass(ctx)
-        // Its head is out: readers on this thread go first, the rest of the step after a pause
-        // (changes arriving meanwhile defer it no further than the first pause's end).
-        const pause = this.limits.afterHeadPauseMs
-        if (s.passes !== passes && pause > 0 && outcome.kind === 'progress') {
-          const now = ctx.io.now()
-          this.#pausedSince ??= now
-          if (now < this.#pausedSince + pause)
-            return { kind: 'paused', until: this.#pausedSince + pause }
-        }
-        this.#pausedSince = null
         if (outcome.kind === 'idle' && s.retire.length > 0) outcome = await retireStep(ctx)
       }
       // A pass is visible once its head is written: say so now, not when the step ends (its
       // buckets may take several more invocations), so clients waiting on built_seq see it.
-      await this.#reportProgress(ctx)
+      if (s.cursor !== s.reportedSeq && s.lastError === null && !s.full) {
+        await reportBuildState(ctx.io.db, s, null)
+        s.reportedSeq = s.cursor
+        ctx.save()
+      }
       if (outcome.kind === 'deleted') await startPurge(ctx)
       else if (outcome.kind === 'full') {
         s.fullRequested = true
@@ -270,15 +240,6 @@ export class ZoneBuilder extends DurableObject<Env> {
       // hand over to the next invocation instead of spinning without I/O.
       else if (ctx.budget.used > 0 && ctx.budget.used === spentBefore) return outcome
     }
-  }
-
-  /** Publishes the cursor to build_state when it moved since the last report. */
-  async #reportProgress(ctx: StepContext): Promise<void> {
-    const s = ctx.state
-    if (s.cursor === s.reportedSeq || s.lastError !== null || s.full) return
-    await reportBuildState(ctx.io.db, s, null)
-    s.reportedSeq = s.cursor
-    ctx.save()
   }
 
   /** Tells the builders of the hosted zones above this one that their subzones changed. */
@@ -310,11 +271,10 @@ export class ZoneBuilder extends DurableObject<Env> {
     }
   }
 
-  async #schedule(outcome: StepOutcome | Paused): Promise<void> {
+  async #schedule(outcome: StepOutcome): Promise<void> {
     const storage = this.ctx.storage
     if (outcome.kind === 'progress') await storage.setAlarm(this.io.now())
-    else if (outcome.kind === 'deferred' || outcome.kind === 'paused')
-      await storage.setAlarm(outcome.until)
+    else if (outcome.kind === 'deferred') await storage.setAlarm(outcome.until)
     else if (this.#waiting === 0) await storage.deleteAlarm()
   }
 }

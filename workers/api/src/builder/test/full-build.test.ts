@@ -209,8 +209,7 @@ describe('full builds', () => {
     const counts = newCounts()
     await tweak(z.id, (b) => {
       b.io = { ...b.io, kv: countingKv(b.io.kv, counts), now: () => clock }
-      // No pause after heads (local settings have one): the step goes on to its bucket at once.
-      b.limits = { ...b.limits, keyWriteIntervalMs: 1000, afterHeadPauseMs: 0 }
+      b.limits = { ...b.limits, keyWriteIntervalMs: 1000 }
     })
     const B = (await kvMeta(z.name))!.layout!.buckets
     const key = bucketKey(z.name, B, bucketOf(`hot.${z.name}`, B))
