@@ -6,6 +6,11 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 const VALUES = new Int8Array(128).fill(-1)
 for (let i = 0; i < ALPHABET.length; i++) VALUES[ALPHABET.charCodeAt(i)] = i
 
+/** Longest base64url text (unpadded, plus room for padding) of a message of at most `bytes`. */
+export function maxBase64UrlLength(bytes: number): number {
+  return Math.ceil((bytes * 4) / 3) + 2
+}
+
 /** Decoded bytes, or null when the text is not base64url (bad character or impossible length). */
 export function decodeBase64Url(text: string): Uint8Array | null {
   let end = text.length

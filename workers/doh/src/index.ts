@@ -2,7 +2,7 @@
  * @module DoH worker entry: `/dns-query` (RFC 8484 GET/POST and the JSON API) answered from KV.
  */
 import { logFailure } from './answer.ts'
-import { decodeBase64Url } from './base64url.ts'
+import { decodeBase64Url, maxBase64UrlLength } from './base64url.ts'
 import { readLimited } from './body.ts'
 import { strictDohEnv, type DohEnv } from './env.ts'
 import { inInvocation, strictLimitsOn } from '../../api/src/platform/strict-bindings.ts'
@@ -17,7 +17,7 @@ import { plainDnsQuery } from './plain-query.ts'
 /** Largest DNS message (RFC 1035 over TCP / RFC 8484). Only handlers may be exported here. */
 const MAX_MESSAGE = 65535
 /** base64url length of the largest message (unpadded), plus room for padding. */
-const MAX_DNS_PARAM = Math.ceil((MAX_MESSAGE * 4) / 3) + 2
+const MAX_DNS_PARAM = maxBase64UrlLength(MAX_MESSAGE)
 
 const mediaType = (header: string | null): string =>
   (header ?? '').split(';')[0]?.trim().toLowerCase() ?? ''
@@ -76,7 +76,7 @@ async function route(req: Request, env: DohEnv, keepAlive?: KeepAlive): Promise<
   // The form DoH clients send, without parsing the URL; anything else takes the general path.
   if (req.method === 'GET' || req.method === 'HEAD') {
     const plain = plainDnsQuery(req.url, MAX_MESSAGE)
-    if (plain) return wireBytes(plain.bytes, env, keepAlive, plain.key ?? undefined)
+    if (plain) return wireBytes(plain.bytes, env, keepAlive, plain.key)
   }
   const url = new URL(req.url)
   if (url.pathname !== '/dns-query') {

@@ -4,14 +4,14 @@
  * than the rest of its work; any other form is left to it.
  */
 import { textAnswerKey } from './answer-cache.ts'
-import { decodeBase64Url } from './base64url.ts'
+import { decodeBase64Url, maxBase64UrlLength } from './base64url.ts'
 
 const PREFIX = '/dns-query?dns='
 
 export interface PlainQuery {
   bytes: Uint8Array
-  /** Its answer-cache key, made from the text (null below a DNS header's 12 bytes). */
-  key: string | null
+  /** Its answer-cache key, made from the text (none below a DNS header's 12 bytes). */
+  key: string | undefined
 }
 
 /**
@@ -26,10 +26,10 @@ export function plainDnsQuery(url: string, maxBytes: number): PlainQuery | null 
   if (path < 0 || !url.startsWith(PREFIX, path)) return null
   const start = path + PREFIX.length
   // Base64url of more than `maxBytes`: the general path answers 413.
-  if (url.length - start > Math.ceil((maxBytes * 4) / 3) + 2) return null
+  if (url.length - start > maxBase64UrlLength(maxBytes)) return null
   // '&', '#', '%' and '+' are not base64url: such a URL does not decode here.
   const encoded = url.slice(start)
   const bytes = decodeBase64Url(encoded)
   if (!bytes || bytes.length === 0 || bytes.length > maxBytes) return null
-  return { bytes, key: bytes.length >= 12 ? textAnswerKey(encoded, bytes) : null }
+  return { bytes, key: bytes.length >= 12 ? textAnswerKey(encoded, bytes) : undefined }
 }
