@@ -10,6 +10,7 @@
  */
 import { localDohSettings } from '../scripts/lib/dev-vars.mjs'
 import { benchZones, MIXES } from './lib/fixtures.mjs'
+import { waitQuiet } from './lib/propagation.mjs'
 import {
   dohStats,
   loadPlan,
@@ -99,6 +100,14 @@ async function warmGen(stack, gen, buckets, log) {
 export async function runDohBench(ctx) {
   const { stack, quick, log } = ctx
   const zones = await benchZones(ctx)
+  // The sections before this one leave builder work (a full build's sweep, folding) that would
+  // share workerd's thread with the loads.
+  const quietMs = await waitQuiet(
+    stack,
+    Object.values(zones).map((z) => z.id),
+    log
+  )
+  log(`doh: builders quiet after ${(quietMs / 1000).toFixed(1)} s`)
   const plan = loadPlan(quick)
   log(
     `doh: ${plan.reps} × ${plan.duration} s per figure, ${plan.connections} connections at saturation, ${plan.fixedConnections} at the fixed rate`

@@ -7,7 +7,7 @@
  */
 import { aRecord, apiClient } from './lib/api.mjs'
 import { benchZones, createBenchZone, SMALL } from './lib/fixtures.mjs'
-import { dohJson, pollDoh, waitBuilt } from './lib/propagation.mjs'
+import { dohJson, pollDoh, waitBuilt, waitQuiet } from './lib/propagation.mjs'
 import { BENCH_KV_KEY_WRITE_INTERVAL_MS, startBenchStack } from './lib/stack.mjs'
 import { summarize } from './lib/stats.mjs'
 
@@ -290,6 +290,12 @@ export async function runPropagationBench(ctx) {
       seedMs: zone.seedMs,
       seedBuildMs: zone.buildMs,
     }
+    // Each series starts with no builder work left over (the previous series' last bucket).
+    await waitQuiet(
+      ctx.stack,
+      Object.values(zones).map((z) => z.id),
+      ctx.log
+    )
     out.zones[kind].one = await oneRecordChanges(ctx, zone, 'non-apex', samples, 6)
     out.zones[kind].apex = await oneRecordChanges(ctx, zone, 'apex', samples, 6)
   }

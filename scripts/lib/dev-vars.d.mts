@@ -1,2 +1,3 @@
 export function devVars(): Record<string, string>
 export function localDohSettings(): Record<string, string>
+export function localBuilderSettings(): Record<string, string>

@@ -26,3 +26,12 @@ export function localDohSettings() {
     if (vars[key] !== undefined) settings[key] = vars[key]
   return settings
 }
+
+/** The builder's local settings for the API worker (a subset of `devVars()`). */
+export function localBuilderSettings() {
+  const vars = devVars()
+  const settings = {}
+  for (const key of ['BUILDER_YIELD_AFTER_HEAD_MS'])
+    if (vars[key] !== undefined) settings[key] = vars[key]
+  return settings
+}

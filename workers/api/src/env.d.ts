@@ -10,6 +10,13 @@ interface ExtraBindings {
    * still relaying the response; deployed, the builder runs elsewhere and nothing waits.
    */
   NOTIFY_AFTER_RESPONSE_DELAY_MS?: string
+  /**
+   * Milliseconds a builder leaves the thread to others after a per-record pass has written its
+   * head, before its build_state report and bucket folding (default 0; ended early by a
+   * notification). `.dev.vars` sets it locally, where the builder shares workerd's one thread with
+   * the DoH worker and the API; deployed, the builder runs elsewhere and nothing waits.
+   */
+  BUILDER_YIELD_AFTER_HEAD_MS?: string
   /** Builder pacing of writes per KV key (production allows one write per second per key). */
   KV_KEY_WRITE_INTERVAL_MS?: string
   /** `1`: D1 and KV bindings throw on any breach of a production limit (the test suite's mode). */

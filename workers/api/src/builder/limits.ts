@@ -22,6 +22,12 @@ export interface BuildLimits {
   flushSlice: number
   /** Minimum spacing of two writes to one key (production KV allows 1 write/second/key). */
   keyWriteIntervalMs: number
+  /**
+   * After a per-record pass has written its head, the builder leaves the runtime's thread to
+   * others this long (or until a notification arrives) before it reports and folds buckets
+   * (0: it goes on at once). Locally readers share that thread and confirm the head meanwhile.
+   */
+  yieldAfterHeadMs: number
   /** Safety-net alarm set on every notification; cleared when the builder is caught up. */
   safetyAlarmMs: number
   /** Retry backoff after a failed invocation: base * 2^(failures-1), capped. */
@@ -39,20 +45,27 @@ const DEFAULT_LIMITS: BuildLimits = {
   listPage: 400,
   flushSlice: 64,
   keyWriteIntervalMs: 1000,
+  yieldAfterHeadMs: 0,
   safetyAlarmMs: 30_000,
   backoffBaseMs: 1000,
   backoffMaxMs: 5 * 60_000,
 }
 
-/** Defaults, with the key write interval overridable by `KV_KEY_WRITE_INTERVAL_MS` (tests, benchmarks). */
+/**
+ * Defaults, with the key write interval (`KV_KEY_WRITE_INTERVAL_MS`: tests, benchmarks) and the
+ * yield after a head (`BUILDER_YIELD_AFTER_HEAD_MS`: local development) overridable.
+ */
 export function limitsFrom(env: {
   KV_KEY_WRITE_INTERVAL_MS?: string
   KV_NAMES_PER_BUCKET?: string
+  BUILDER_YIELD_AFTER_HEAD_MS?: string
 }): BuildLimits {
   const interval = Number(env.KV_KEY_WRITE_INTERVAL_MS)
   const perBucket = Number(env.KV_NAMES_PER_BUCKET)
+  const yieldMs = Number(env.BUILDER_YIELD_AFTER_HEAD_MS)
   return {
     ...DEFAULT_LIMITS,
+    yieldAfterHeadMs: Number.isFinite(yieldMs) && yieldMs > 0 ? Math.min(yieldMs, 100) : 0,
     namesPerBucket: Number.isInteger(perBucket) && perBucket > 0 ? perBucket : NAMES_PER_BUCKET,
     keyWriteIntervalMs:
       Number.isFinite(interval) && interval >= 0 ? interval : DEFAULT_LIMITS.keyWriteIntervalMs,

@@ -51,13 +51,13 @@ export class ZoneBuilder extends DurableObject<Env> {
   #calledAt: number | null = null
   #busy: Promise<void> | null = null
   #waiting = 0
+  /** Ends a yield after a head early: set while a step yields, called by the next caller. */
+  #wake: (() => void) | null = null
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
     this.io = ioFrom(applyStrictLimits(env))
-    this.limits = limitsFrom(
-      env as { KV_KEY_WRITE_INTERVAL_MS?: string; KV_NAMES_PER_BUCKET?: string }
-    )
+    this.limits = limitsFrom(env)
     this.#ledger = new KeyLedger(ctx.storage.sql)
     this.#mirror = new NodeMirror(ctx.storage.sql)
     this.#store = new StateStore(ctx.storage.kv)
@@ -147,6 +147,7 @@ export class ZoneBuilder extends DurableObject<Env> {
   /** One step at a time; code after the await runs in the caller's invocation (its own limits). */
   async #exclusive(fn: () => Promise<void>): Promise<void> {
     this.#waiting++
+    this.#wake?.()
     try {
       while (this.#busy) await this.#busy
     } finally {
@@ -221,8 +222,10 @@ export class ZoneBuilder extends DurableObject<Env> {
       if (s.purge) outcome = await purgeStep(ctx, this.env)
       else if (s.full || s.fullRequested || s.cursor === 0) outcome = await fullBuildStep(ctx)
       else {
+        const cursor = s.cursor
         outcome = await perRecordPass(ctx)
         if (outcome.kind === 'idle' && s.retire.length > 0) outcome = await retireStep(ctx)
+        if (s.cursor !== cursor) await this.#yieldAfterHead()
       }
       // A pass is visible once its head is written: say so now, not when the step ends (its
       // buckets may take several more invocations), so clients waiting on built_seq see it.
@@ -240,6 +243,24 @@ export class ZoneBuilder extends DurableObject<Env> {
       // hand over to the next invocation instead of spinning without I/O.
       else if (ctx.budget.used > 0 && ctx.budget.used === spentBefore) return outcome
     }
+  }
+
+  /**
+   * Leaves the thread for `yieldAfterHeadMs`, or until a notification is waiting for the mutex
+   * (its step then builds first: the loop ends on `preempted`). Locally the DoH worker's
+   * confirmation read and the API's response would otherwise queue behind this step's report and
+   * bucket folding; deployed (0) the builder has a thread of its own and goes straight on.
+   */
+  async #yieldAfterHead(): Promise<void> {
+    const ms = this.limits.yieldAfterHeadMs
+    if (ms <= 0 || this.#waiting > 0) return
+    let timer: ReturnType<typeof setTimeout> | undefined
+    await new Promise<void>((resolve) => {
+      this.#wake = resolve
+      timer = setTimeout(resolve, ms)
+    })
+    clearTimeout(timer)
+    this.#wake = null
   }
 
   /** Tells the builders of the hosted zones above this one that their subzones changed. */

@@ -209,7 +209,8 @@ describe('full builds', () => {
     const counts = newCounts()
     await tweak(z.id, (b) => {
       b.io = { ...b.io, kv: countingKv(b.io.kv, counts), now: () => clock }
-      b.limits = { ...b.limits, keyWriteIntervalMs: 1000 }
+      // No yield after heads (local settings have one): the step schedules its alarm at once.
+      b.limits = { ...b.limits, keyWriteIntervalMs: 1000, yieldAfterHeadMs: 0 }
     })
     const B = (await kvMeta(z.name))!.layout!.buckets
     const key = bucketKey(z.name, B, bucketOf(`hot.${z.name}`, B))

@@ -1,0 +1,101 @@
+/**
+ * @module With `yieldAfterHeadMs` (local development, where the builder shares the runtime's one
+ * thread with the DoH worker and the API), a per-record pass writes its head and then leaves the
+ * thread: the build_state report and the bucket folding wait until the yield is over, and a
+ * notification arriving meanwhile ends it at once, so the next change is never held up by it.
+ */
+import { env } from 'cloudflare:test'
+import { describe, expect, it } from 'vitest'
+import { headKey, headSlot } from '@edgedns/kv-layout'
+import { limitsFrom } from '../limits.ts'
+import type { BuilderStatus } from '../zone-builder.ts'
+import {
+  builder,
+  committedSeq,
+  converge,
+  createZone,
+  post,
+  settle,
+  sleep,
+  tweak,
+} from './helpers.ts'
+
+const LONG_YIELD_MS = 60_000
+
+async function status(zoneId: string): Promise<BuilderStatus> {
+  return (await builder(zoneId).status()) as unknown as BuilderStatus
+}
+
+/** Waits until the builder's cursor reached `seq` (its head is out). */
+async function headAt(zoneId: string, seq: number): Promise<BuilderStatus> {
+  for (let i = 0; i < 2000; i++) {
+    const s = await status(zoneId)
+    if (s.cursor >= seq) return s
+    await sleep(2)
+  }
+  throw new Error(`zone ${zoneId}: no head for ${seq}`)
+}
+
+async function reportedSeq(zoneId: string): Promise<number | null> {
+  return (
+    (await env.DB.prepare('SELECT built_seq FROM build_state WHERE zone_id = ?1')
+      .bind(zoneId)
+      .first<number>('built_seq')) ?? null
+  )
+}
+
+describe('the yield after a head', () => {
+  it('is off unless set, and bounded when set', () => {
+    expect(limitsFrom({}).yieldAfterHeadMs).toBe(0)
+    expect(limitsFrom({ BUILDER_YIELD_AFTER_HEAD_MS: '6' }).yieldAfterHeadMs).toBe(6)
+    expect(limitsFrom({ BUILDER_YIELD_AFTER_HEAD_MS: 'x' }).yieldAfterHeadMs).toBe(0)
+    expect(limitsFrom({ BUILDER_YIELD_AFTER_HEAD_MS: '100000' }).yieldAfterHeadMs).toBe(100)
+  })
+
+  it('publishes the head at once, reports and folds after the yield, and a notification ends the yield', async () => {
+    const z = await createZone('yield')
+    await post(z.id, { type: 'A', name: 'www', content: '192.0.2.1' })
+    await settle(z.id)
+    await tweak(z.id, (b) => (b.limits = { ...b.limits, yieldAfterHeadMs: LONG_YIELD_MS }))
+    const before = await reportedSeq(z.id)
+    const started = Date.now()
+    await post(z.id, { type: 'A', name: 'first', content: '192.0.2.3' })
+    const first = await committedSeq(z.id)
+    const s = await headAt(z.id, first)
+
+    // The head that makes the change visible is in KV; the report and the folding wait.
+    const head = await env.ZONES_KV.get(headKey(z.name, headSlot(s.head.n)), 'text')
+    expect(head).toContain('first')
+    await sleep(50)
+    expect(await reportedSeq(z.id)).toBe(before)
+    expect((await status(z.id)).dirtyBuckets).toBeGreaterThan(0)
+
+    // The next change's notification ends the yield: its step builds it, the first step reports.
+    await tweak(z.id, (b) => (b.limits = { ...b.limits, yieldAfterHeadMs: 0 }))
+    await post(z.id, { type: 'A', name: 'second', content: '192.0.2.4' })
+    const second = await committedSeq(z.id)
+    // No alarm runs here: only the notification can have ended the first step's yield.
+    await headAt(z.id, second)
+    expect(Date.now() - started).toBeLessThan(LONG_YIELD_MS / 2)
+    expect(await reportedSeq(z.id)).toBeGreaterThanOrEqual(first)
+    const done = await settle(z.id)
+    expect(done.cursor).toBe(second)
+    expect(done.dirtyBuckets).toBe(0)
+    expect(await reportedSeq(z.id)).toBe(second)
+    expect((await converge(z.id)).differences).toEqual([])
+  })
+
+  it('lets a short yield run out by itself', async () => {
+    const z = await createZone('yield')
+    await post(z.id, { type: 'A', name: 'www', content: '192.0.2.1' })
+    await settle(z.id)
+    await tweak(z.id, (b) => (b.limits = { ...b.limits, yieldAfterHeadMs: 20 }))
+    await post(z.id, { type: 'A', name: 'short', content: '192.0.2.5' })
+    const seq = await committedSeq(z.id)
+    const done = await settle(z.id)
+    expect(done.cursor).toBe(seq)
+    expect(done.dirtyBuckets).toBe(0)
+    expect(await reportedSeq(z.id)).toBe(seq)
+    expect((await converge(z.id)).differences).toEqual([])
+  })
+})
