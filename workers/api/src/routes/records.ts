@@ -45,7 +45,9 @@ async function run(
     zone.id,
     applied.seq,
     applied.plan.changes.length,
-    applied.plan.changes.flatMap((ch) => [ch.before?.name, ch.after?.name])
+    applied.plan.changes.flatMap((ch) => [ch.before?.name, ch.after?.name]),
+    applied.committedAt,
+    applied.snapshot
   )
   return applied
 }
