@@ -2,8 +2,7 @@
  * @module The batch engine: load once, plan in memory, write in one D1 batch; re-plan on a lost race.
  * Every record write in the API (single-record endpoints, batch, import) goes through here.
  */
-import type { PassInput } from '../builder/queries.ts'
-import { commitZoneChange, CommitConflict, passSnapshotRead } from '../commit/zone-change.ts'
+import { commitZoneChange, CommitConflict } from '../commit/zone-change.ts'
 import { accountMovingError } from '../shards/zone-shard.ts'
 import { ApiError, Codes } from '../http/api-error.ts'
 import { nowIso, recordIdGenerator } from '../http/ids.ts'
@@ -31,10 +30,6 @@ export interface Applied {
   /** Change-log sequence this batch committed up to (unchanged when nothing changed). */
   seq: number
   attempts: number
-  /** A small change's builder read, made in its commit (`passSnapshotRead`), for the notification. */
-  snapshot: PassInput | null
-  /** When D1 acknowledged the commit (ms since the epoch), read before anything else. */
-  committedAt: number
 }
 
 const MAX_ATTEMPTS = 12
@@ -76,37 +71,16 @@ export async function applyBatch(
         seq: loaded.guard.changeSeq,
         attempts: attempt,
         timings: { load: t1 - t0, plan: t2 - t1, write: 0 },
-        snapshot: null,
-        committedAt: Date.now(),
       }
     const stmts = writeStatements(
       db,
       { zoneId: target.zoneId, guard: loaded.guard, tokenId: target.tokenId, now },
       plan.changes
     )
-    const snapshotRead = passSnapshotRead(
-      db,
-      { id: target.zoneId, name: target.zoneName },
-      loaded.guard.changeSeq,
-      plan.changes.length,
-      plan.changes.flatMap((ch) => [ch.before?.name, ch.after?.name])
-    )
     try {
-      const results = await commitZoneChange(
-        db,
-        snapshotRead ? [...stmts, ...snapshotRead.statements] : stmts
-      )
-      const committedAt = Date.now()
-      const snapshot = snapshotRead?.decode(results.slice(stmts.length)) ?? null
+      await commitZoneChange(db, stmts)
       const timings = { load: t1 - t0, plan: t2 - t1, write: performance.now() - t2 }
-      return {
-        plan,
-        seq: loaded.guard.changeSeq + plan.changes.length,
-        attempts: attempt,
-        timings,
-        snapshot,
-        committedAt,
-      }
+      return { plan, seq: loaded.guard.changeSeq + plan.changes.length, attempts: attempt, timings }
     } catch (e) {
       if (!(e instanceof CommitConflict)) throw e
       if (e.reason === 'zone-changed') {

@@ -1,8 +1,7 @@
 /**
  * @module Per-record build pass: the change log since the cursor → touched owner names (old and
  * new name of every change plus their ancestors up to the apex) → their current rows and
- * empty-non-terminal status from D1 (one round trip; none when a small change's notification
- * carries the read its commit made) → the node mirror, the overlay and the next
+ * empty-non-terminal status from D1 (one round trip) → the node mirror, the overlay and the next
  * head slot (one KV write makes the pass visible) → cursor. Then, in the background, every bucket
  * holding a touched name is reassembled from the mirror and written once, as many per invocation
  * as the KV budget allows; the next head folds those names out of the overlay.
@@ -88,12 +87,7 @@ export async function perRecordPass(ctx: StepContext): Promise<PerRecordOutcome>
     state.zoneName !== null
       ? (ctx.hints?.expectedNames(state.cursor, state.zoneName) ?? null)
       : null
-  // A small change's notification may carry that read itself, made in the commit's transaction.
-  const snapshot = ctx.hints?.snapshotAt(state.cursor) ?? null
-  const first =
-    snapshot ?? (await readZoneAndLog(io.db, zoneId, state.cursor, limits.logChunk, expected ?? []))
-  const firstTrips = snapshot ? 0 : 1
-  if (first.zone) ctx.hints?.observed(first.zone.change_seq)
+  const first = await readZoneAndLog(io.db, zoneId, state.cursor, limits.logChunk, expected ?? [])
   const { zone, log } = first
   if (!zone) return { kind: 'deleted' }
   if (state.zoneName !== zone.name) {
@@ -116,10 +110,7 @@ export async function perRecordPass(ctx: StepContext): Promise<PerRecordOutcome>
   const current =
     first.names && wanted.every((n) => first.names!.names.has(n))
       ? first.names
-      : await readNames(io.db, zoneId, wanted).then((state) => {
-          ctx.hints?.observedUnknown()
-          return state
-        })
+      : await readNames(io.db, zoneId, wanted)
   const read = io.now()
   const buckets = new Set<number>()
   const overlay: [string, number][] = []
@@ -175,7 +166,7 @@ export async function perRecordPass(ctx: StepContext): Promise<PerRecordOutcome>
     deletes: 0,
     skipped: 0,
     phaseMs: { read: read - started, nodes: encoded - read, publish: now - encoded },
-    readTrips: current === first.names ? firstTrips : firstTrips + 1,
+    readTrips: current === first.names ? 1 : 2,
     ...(ctx.calledAt != null ? { calledAt: ctx.calledAt } : {}),
   }
   // The zone outgrew its bucket count (twice the target names per bucket): a full build picks a

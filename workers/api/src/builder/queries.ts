@@ -30,42 +30,6 @@ export const SQL = {
   liveZone: "SELECT id FROM zones WHERE name = ?1 AND status != 'deleted'",
 } as const
 
-/** What a per-record pass reads before it plans: the zone row, the log after its cursor, the touched names' state. */
-export interface PassInput {
-  zone: ZoneDbRow | null
-  log: LogRow[]
-  names: NameState | null
-}
-
-/**
- * The statements of a pass's first read (zone row, the change-log chunk after `after`, with
- * `names` their current rows) and how to decode their results. The builder runs them as a batch of
- * their own; the API appends them to a small commit's batch, so they see exactly that commit.
- */
-export function passInputRead(
-  db: D1Database,
-  zoneId: string,
-  after: number,
-  limit: number,
-  names: string[] = []
-): { statements: D1PreparedStatement[]; decode(results: D1Result[]): PassInput } {
-  const named = names.length > 0 ? nameStatements(db, zoneId, names) : []
-  return {
-    statements: [
-      db.prepare(SQL.zone).bind(zoneId),
-      db.prepare(SQL.log).bind(zoneId, after, limit),
-      ...named.map((s) => s.stmt),
-    ],
-    decode([zone, log, ...rest]) {
-      return {
-        zone: (zone!.results[0] as ZoneDbRow | undefined) ?? null,
-        log: log!.results as unknown as LogRow[],
-        names: named.length > 0 ? nameState(named, rest) : null,
-      }
-    },
-  }
-}
-
 /**
  * The zone row and the next change-log chunk after `after`, in one round trip; with `names`, the
  * current rows of those names too (same round trip, same transaction as the log).
@@ -76,9 +40,18 @@ export async function readZoneAndLog(
   after: number,
   limit: number,
   names: string[] = []
-): Promise<PassInput> {
-  const read = passInputRead(db, zoneId, after, limit, names)
-  return read.decode(await db.batch(read.statements))
+): Promise<{ zone: ZoneDbRow | null; log: LogRow[]; names: NameState | null }> {
+  const named = names.length > 0 ? nameStatements(db, zoneId, names) : []
+  const [zone, log, ...rest] = await db.batch([
+    db.prepare(SQL.zone).bind(zoneId),
+    db.prepare(SQL.log).bind(zoneId, after, limit),
+    ...named.map((s) => s.stmt),
+  ])
+  return {
+    zone: (zone!.results[0] as ZoneDbRow | undefined) ?? null,
+    log: log!.results as unknown as LogRow[],
+    names: named.length > 0 ? nameState(named, rest) : null,
+  }
 }
 
 export async function readZone(db: D1Database, zoneId: string): Promise<ZoneDbRow | null> {

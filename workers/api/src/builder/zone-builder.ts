@@ -220,11 +220,8 @@ export class ZoneBuilder extends DurableObject<Env> {
       let outcome: StepOutcome | { kind: 'deleted' } | { kind: 'full' }
       const spentBefore = ctx.budget.used
       if (s.purge) outcome = await purgeStep(ctx, this.env)
-      else if (s.full || s.fullRequested || s.cursor === 0) {
-        // Its pages may hold rows of changes after its cursor: no snapshot until a D1 read.
-        this.#hints.observedUnknown()
-        outcome = await fullBuildStep(ctx)
-      } else {
+      else if (s.full || s.fullRequested || s.cursor === 0) outcome = await fullBuildStep(ctx)
+      else {
         const cursor = s.cursor
         outcome = await perRecordPass(ctx)
         if (outcome.kind === 'idle' && s.retire.length > 0) outcome = await retireStep(ctx)

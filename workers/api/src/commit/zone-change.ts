@@ -11,8 +11,7 @@
  * `zones_behind` in the same transaction, the work list of the propagation sweep.
  */
 import type { Context } from 'hono'
-import { MAX_HINT_NAMES, touchedNames, type ChangeHint } from '../builder/hints.ts'
-import { passInputRead, type PassInput } from '../builder/queries.ts'
+import { MAX_HINT_NAMES, type ChangeHint } from '../builder/hints.ts'
 import type { ZoneBuilder } from '../builder/zone-builder.ts'
 import type { AppEnv } from '../http/app-env.ts'
 import { RECORD_COLUMNS } from '../records/model.ts'
@@ -255,52 +254,18 @@ export function changeHint(
 }
 
 /**
- * For a small record change (what `changeHint` describes), the builder's first read of its pass,
- * to append to the commit's own D1 batch after its writes: in the same transaction it sees exactly
- * the committed change (its log rows from `after + 1`, the touched names' rows), and the
- * notification carries it, so the pass needs no D1 round trip before its head. Null otherwise.
- */
-export function passSnapshotRead(
-  db: D1Database,
-  zone: { id: string; name: string },
-  after: number,
-  changes: number,
-  names: readonly (string | null | undefined)[]
-): { statements: D1PreparedStatement[]; decode(results: D1Result[]): PassInput | null } | null {
-  const hint = changeHint(after + changes, changes, names)
-  if (!hint) return null
-  const read = passInputRead(db, zone.id, after, changes, [...touchedNames(hint.names, zone.name)])
-  return {
-    statements: read.statements,
-    decode(results) {
-      const snapshot = read.decode(results)
-      let rows = 0
-      for (const list of snapshot.names?.rows.values() ?? []) rows += list.length
-      // Names holding thousands of records: the builder reads them itself, the RPC stays small.
-      return rows <= SNAPSHOT_MAX_ROWS ? snapshot : null
-    },
-  }
-}
-
-/** Records a snapshot carries at most (with 4 KB contents, under 1 MB over RPC). */
-const SNAPSHOT_MAX_ROWS = 200
-
-/**
  * Tells the zone's builder its change log moved; large changes wait until the response is out.
- * `names` (record names the change touched, old and new) ride along with small changes, and so
- * does `snapshot` (`passSnapshotRead`'s result) when the commit read it.
+ * `names` (record names the change touched, old and new) ride along with small changes.
  */
 export function notifyBuilder(
   c: Context<AppEnv>,
   zoneId: string,
   seq: number,
   changes = 1,
-  names?: readonly (string | null | undefined)[],
-  snapshot?: PassInput | null
+  names?: readonly (string | null | undefined)[]
 ): void {
   const stub = builderStub(c.env, zoneId)
-  const described = changeHint(seq, changes, names)
-  const hint = described && snapshot ? { ...described, snapshot } : described
+  const hint = changeHint(seq, changes, names)
   const send = () =>
     (hint ? stub.notify(zoneId, seq, hint) : stub.notify(zoneId, seq)).catch((e: unknown) =>
       console.warn('builder notification lost; the sweep will heal it', zoneId, seq, e)
@@ -324,10 +289,9 @@ export function announceCommit(
   seq: number,
   changes: number,
   names?: readonly (string | null | undefined)[],
-  committedAt = Date.now(),
-  snapshot?: PassInput | null
+  committedAt = Date.now()
 ): void {
   c.header(CHANGE_SEQ_HEADER, String(seq))
   if (changes > 0) c.header(COMMITTED_AT_HEADER, String(committedAt))
-  if (changes > 0) notifyBuilder(c, zoneId, seq, changes, names, snapshot)
+  if (changes > 0) notifyBuilder(c, zoneId, seq, changes, names)
 }

@@ -45,9 +45,7 @@ async function run(
     zone.id,
     applied.seq,
     applied.plan.changes.length,
-    applied.plan.changes.flatMap((ch) => [ch.before?.name, ch.after?.name]),
-    applied.committedAt,
-    applied.snapshot
+    applied.plan.changes.flatMap((ch) => [ch.before?.name, ch.after?.name])
   )
   return applied
 }

@@ -1,14 +1,12 @@
 /**
  * @module A notification that describes its change lets the pass read the change log and the
- * touched names' rows in one D1 round trip; a small change's notification carries that read
- * itself, made in the commit's transaction, and the pass reads nothing from D1 before its head.
- * The log stays the source of truth (a hint that does not cover what the log says is ignored, a
- * snapshot that does not hold the whole change is not used), and a step that consumed every
- * notified change reads the log no more.
+ * touched names' rows in one D1 round trip; the log stays the source of truth (a hint that does
+ * not cover what the log says is ignored), and a step that consumed every notified change reads
+ * the log no more.
  */
 import { describe, expect, it } from 'vitest'
 import { HintChain } from '../hints.ts'
-import { SQL, type PassInput } from '../queries.ts'
+import { SQL } from '../queries.ts'
 import type { BuilderStatus } from '../zone-builder.ts'
 import {
   api,
@@ -16,6 +14,7 @@ import {
   committedSeq,
   converge,
   createZone,
+  failingDb,
   kvMeta,
   kvNode,
   post,
@@ -32,17 +31,6 @@ async function builtTo(zoneId: string, seq: number): Promise<BuilderStatus> {
     await sleep(2)
   }
   throw new Error(`zone ${zoneId} not built to ${seq}`)
-}
-
-/** A KV namespace whose puts fail (reads and the rest pass through). */
-function failingPuts(kv: KVNamespace): KVNamespace {
-  return new Proxy(kv, {
-    get(target, prop) {
-      if (prop === 'put') return () => Promise.reject(new Error('injected KV put failure'))
-      const value = Reflect.get(target, prop) as unknown
-      return typeof value === 'function' ? (value as () => unknown).bind(target) : value
-    },
-  })
 }
 
 /** A D1 database that counts how often the change log is queried. */
@@ -96,93 +84,15 @@ describe('HintChain', () => {
   })
 })
 
-/** A snapshot whose log holds the given sequences, read at the last of them. */
-function snapshotWith(seqs: number[]): PassInput {
-  return {
-    zone: {
-      id: 'z',
-      name: 'example.com',
-      change_seq: seqs[seqs.length - 1] ?? 0,
-    } as unknown as PassInput['zone'],
-    log: seqs.map((seq) => ({ seq, op: 'create', old_name: null, new_name: 'a.example.com' })),
-    names: { rows: new Map(), hasDescendants: new Set(), names: new Set(['a.example.com']) },
-  }
-}
-
-describe('HintChain snapshots', () => {
-  it('gives the snapshot of the hint at the cursor when it holds the whole change', () => {
-    const chain = new HintChain()
-    chain.observed(4)
-    const snap = snapshotWith([5, 6])
-    chain.add({ after: 4, upTo: 6, names: ['a.example.com'], snapshot: snap })
-    expect(chain.snapshotAt(4)).toBe(snap)
-    expect(chain.snapshotAt(3)).toBeNull()
-    expect(chain.snapshotAt(5)).toBeNull()
-  })
-
-  it('does not use a snapshot that misses a log row, has a gap, or has no zone', () => {
-    const chain = new HintChain()
-    chain.observed(4)
-    chain.add({ after: 4, upTo: 6, names: ['a.example.com'], snapshot: snapshotWith([5]) })
-    expect(chain.snapshotAt(4)).toBeNull()
-    chain.add({ after: 4, upTo: 6, names: ['a.example.com'], snapshot: snapshotWith([5, 7]) })
-    expect(chain.snapshotAt(4)).toBeNull()
-    chain.add({
-      after: 4,
-      upTo: 6,
-      names: ['a.example.com'],
-      snapshot: { ...snapshotWith([5, 6]), zone: null },
-    })
-    expect(chain.snapshotAt(4)).toBeNull()
-    chain.add({ after: 4, upTo: 6, names: ['a.example.com'] })
-    expect(chain.snapshotAt(4)).toBeNull()
-  })
-
-  it('does not use a snapshot older than rows already read, nor any before a first read', () => {
-    const chain = new HintChain()
-    const snap = snapshotWith([5, 6])
-    chain.add({ after: 4, upTo: 6, names: ['a.example.com'], snapshot: snap })
-    // A restarted object knows nothing of what its mirror holds.
-    expect(chain.snapshotAt(4)).toBeNull()
-    // A D1 read (a pass cut short, say) saw sequence 7: the snapshot at 6 would go back in time.
-    chain.observed(7)
-    expect(chain.snapshotAt(4)).toBeNull()
-    chain.observed(6)
-    expect(chain.snapshotAt(4)).toBe(snap)
-    // A read without a zone row (a second read, a full build): unknown again.
-    chain.observedUnknown()
-    expect(chain.snapshotAt(4)).toBeNull()
-  })
-
-  it('keeps snapshots on the newest hints only', () => {
-    const chain = new HintChain()
-    chain.observed(0)
-    for (let after = 0; after < 12; after++)
-      chain.add({
-        after,
-        upTo: after + 1,
-        names: ['a.example.com'],
-        snapshot: snapshotWith([after + 1]),
-      })
-    expect(chain.snapshotAt(0)).toBeNull()
-    expect(chain.snapshotAt(11)).not.toBeNull()
-    expect(chain.snapshotAt(4)).not.toBeNull()
-    expect(chain.snapshotAt(3)).toBeNull()
-  })
-})
-
 describe('notifications that carry their change', () => {
-  it('a one-record change through the API reads nothing from D1 before its head, ancestors included', async () => {
+  it('a one-record change through the API is read in one round trip, ancestors included', async () => {
     const z = await createZone('hint')
     await post(z.id, { type: 'A', name: 'www', content: '192.0.2.1' })
     await settle(z.id)
-    const counter = { log: 0 }
-    await tweak(z.id, (b) => (b.io = { ...b.io, db: logCountingDb(b.io.db, counter) }))
     await post(z.id, { type: 'A', name: 'deep.er', content: '192.0.2.2' })
     const status = await builtTo(z.id, await committedSeq(z.id))
     expect(status.lastPass).toMatchObject({ kind: 'per-record', changes: 1, names: 2 })
-    expect(status.lastPass?.readTrips).toBe(0)
-    expect(counter.log).toBe(0)
+    expect(status.lastPass?.readTrips).toBe(1)
     expect(await kvNode(z.name, `deep.er.${z.name}`)).toMatchObject({
       sets: { A: { rdata: ['192.0.2.2'] } },
     })
@@ -192,20 +102,18 @@ describe('notifications that carry their change', () => {
     const rec = (await api('GET', `/zones/${z.id}/dns_records?name=www.${z.name}`)).body.result[0]
     await api('PATCH', `/zones/${z.id}/dns_records/${rec.id}`, { name: 'web' })
     const renamed = await builtTo(z.id, await committedSeq(z.id))
-    expect(renamed.lastPass).toMatchObject({ names: 2, readTrips: 0 })
+    expect(renamed.lastPass).toMatchObject({ names: 2, readTrips: 1 })
     expect(await kvNode(z.name, `www.${z.name}`)).toBeNull()
     expect(await kvNode(z.name, `web.${z.name}`)).not.toBeNull()
     expect((await converge(z.id)).differences).toEqual([])
   })
 
-  it('an apex change carries the apex rows and the zone row in its snapshot', async () => {
+  it('an apex change reads the apex rows in the same round trip', async () => {
     const z = await createZone('hint')
-    // The first pass after the zone's full build reads D1 (see below); this one is that pass.
-    await post(z.id, { type: 'A', name: 'www', content: '192.0.2.1' })
     await settle(z.id)
     await post(z.id, { type: 'TXT', name: '@', content: '"v=spf1 -all"' })
     const status = await builtTo(z.id, await committedSeq(z.id))
-    expect(status.lastPass?.readTrips).toBe(0)
+    expect(status.lastPass?.readTrips).toBe(1)
     await settle(z.id)
     expect((await kvMeta(z.name))!.apex.sets.TXT?.rdata).toEqual(['"v=spf1 -all"'])
   })
@@ -215,17 +123,20 @@ describe('notifications that carry their change', () => {
     await post(z.id, { type: 'A', name: 'www', content: '192.0.2.1' })
     await settle(z.id)
     const before = await committedSeq(z.id)
-    // Hold the builder: the API's own notification fails at its head write (the cursor stays),
-    // then a wrong hint for the same sequence, without a snapshot, replaces the API's.
-    let original!: KVNamespace
+    // Hold the builder: the API's own notification fails (the cursor stays), then a wrong hint
+    // for the same sequence replaces the API's.
+    let original!: D1Database
     await tweak(z.id, (b) => {
-      original = b.io.kv
-      b.io = { ...b.io, kv: failingPuts(original) }
+      original = b.io.db
+      b.io = {
+        ...b.io,
+        db: failingDb(original, new Set(Array.from({ length: 50 }, (_, i) => i + 1))),
+      }
     })
     await post(z.id, { type: 'A', name: 'real', content: '192.0.2.3' })
     while (((await builder(z.id).status()) as unknown as BuilderStatus).failures === 0)
       await sleep(2)
-    await tweak(z.id, (b) => (b.io = { ...b.io, kv: original }))
+    await tweak(z.id, (b) => (b.io = { ...b.io, db: original }))
     await builder(z.id).notify(z.id, before + 1, {
       after: before,
       upTo: before + 1,
@@ -237,31 +148,20 @@ describe('notifications that carry their change', () => {
       sets: { A: { rdata: ['192.0.2.3'] } },
     })
     expect(await kvNode(z.name, `decoy.${z.name}`)).toBeNull()
-    // The second read had no zone row: the next change's snapshot is not trusted, D1 is read.
-    await post(z.id, { type: 'A', name: 'later', content: '192.0.2.7' })
-    const later = await builtTo(z.id, await committedSeq(z.id))
-    expect(later.lastPass?.readTrips).toBe(1)
     expect((await converge(z.id)).differences).toEqual([])
   })
 
-  it('a step whose pass consumed every notified change reads the log no more', async () => {
+  it('a step whose pass consumed every notified change reads the log once', async () => {
     const z = await createZone('hint')
     await post(z.id, { type: 'A', name: 'www', content: '192.0.2.1' })
     await settle(z.id)
     const counter = { log: 0 }
     await tweak(z.id, (b) => (b.io = { ...b.io, db: logCountingDb(b.io.db, counter) }))
-    // More changes than a snapshot covers: the pass reads the log once.
-    const posts = Array.from({ length: 101 }, (_, i) => ({
-      type: 'A',
-      name: `n${i}`,
-      content: '192.0.2.4',
-    }))
-    expect((await api('POST', `/zones/${z.id}/dns_records/batch`, { posts })).status).toBe(200)
+    await post(z.id, { type: 'A', name: 'one', content: '192.0.2.4' })
     const status = await builtTo(z.id, await committedSeq(z.id))
-    expect(status.lastPass?.readTrips).toBeGreaterThanOrEqual(1)
-    // Folding its buckets afterwards read nothing more.
+    expect(status.lastPass?.readTrips).toBe(1)
+    // The pass read the log once; folding its bucket afterwards read nothing more.
     expect(counter.log).toBe(1)
     expect(status.alarm).toBeNull()
-    expect((await converge(z.id)).differences).toEqual([])
   })
 })
