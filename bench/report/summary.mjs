@@ -1,4 +1,5 @@
 /** @module BENCHMARKS.md: the targets table (issues' goals beside the measured figures) and notes. */
+import { localBuilderSettings } from '../../scripts/lib/dev-vars.mjs'
 import { n0 } from './format.mjs'
 
 export function renderTargets(targets, md) {
@@ -41,7 +42,11 @@ export function renderNotes(results, md) {
       S.doh?.settings ?? { REVALIDATE_MS: '5' }
     )
       .map(([k, v]) => `\`${k}=${v}\``)
-      .join(', ')}; deployed defaults in workers/doh/src/env.ts) and \`CACHE_MB\` 64.`
+      .join(', ')}; deployed defaults in workers/doh/src/env.ts) and \`CACHE_MB\` 64. The builder runs with the local settings of \`.dev.vars\` (${Object.entries(
+      localBuilderSettings()
+    )
+      .map(([k, v]) => `\`${k}=${v}\``)
+      .join(', ')}; deployed 0: the builder has a thread of its own there).`
   )
   md.push(
     '- Peers need the Debian packages `bind9 bind9-dnsutils pdns-server pdns-backend-sqlite3 dnsdist sqlite3`; `pnpm bench --peers` installs nothing and skips them when missing. Every server binds 127.0.0.1 on free high ports in a temp directory and is stopped after.'
