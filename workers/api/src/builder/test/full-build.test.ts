@@ -242,10 +242,13 @@ describe('full builds', () => {
 
   it("a new zone's first build deletes no head slot, so its first heads are never held back", async () => {
     const z = await createZone('first-heads')
-    await post(z.id, { type: 'A', name: 'a', content: '192.0.2.1' })
     const status = await settle(z.id)
     expect(status.lastFullBuild!.keysDeleted).toBe(0)
     expect(headCounter(await newestHead(z.name, 'text'))).toBe(1)
+    // The first change's head follows at once in the next slot.
+    await post(z.id, { type: 'A', name: 'a', content: '192.0.2.1' })
+    await settle(z.id)
+    expect(headCounter(await newestHead(z.name, 'text'))).toBe(2)
   })
 
   it("a zone name reused after a delete ends up with only the new zone's data", async () => {
