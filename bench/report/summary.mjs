@@ -42,7 +42,9 @@ export function renderNotes(results, md) {
       S.doh?.settings ?? { REVALIDATE_MS: '5' }
     )
       .map(([k, v]) => `\`${k}=${v}\``)
-      .join(', ')}; deployed defaults in workers/doh/src/env.ts) and \`CACHE_MB\` 64. The builder runs with the local settings of \`.dev.vars\` (${Object.entries(
+      .join(
+        ', '
+      )}; deployed defaults in workers/doh/src/env.ts) and \`CACHE_MB\` 64. The builder runs with the local settings of \`.dev.vars\` (${Object.entries(
       localBuilderSettings()
     )
       .map(([k, v]) => `\`${k}=${v}\``)
