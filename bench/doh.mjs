@@ -102,11 +102,7 @@ export async function runDohBench(ctx) {
   const zones = await benchZones(ctx)
   // The sections before this one leave builder work (a full build's sweep, folding) that would
   // share workerd's thread with the loads.
-  const quietMs = await waitQuiet(
-    stack,
-    Object.values(zones).map((z) => z.id),
-    log
-  )
+  const quietMs = await waitQuiet(stack, zones, log)
   log(`doh: builders quiet after ${(quietMs / 1000).toFixed(1)} s`)
   const plan = loadPlan(quick)
   log(

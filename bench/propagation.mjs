@@ -291,11 +291,7 @@ export async function runPropagationBench(ctx) {
       seedBuildMs: zone.buildMs,
     }
     // Each series starts with no builder work left over (the previous series' last bucket).
-    await waitQuiet(
-      ctx.stack,
-      Object.values(zones).map((z) => z.id),
-      ctx.log
-    )
+    await waitQuiet(ctx.stack, zones, ctx.log)
     out.zones[kind].one = await oneRecordChanges(ctx, zone, 'non-apex', samples, 6)
     out.zones[kind].apex = await oneRecordChanges(ctx, zone, 'apex', samples, 6)
   }

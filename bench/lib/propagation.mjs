@@ -53,16 +53,17 @@ const isQuiet = (s) =>
   s.dirtyBuckets === 0 && s.overlayNames === 0 && s.retire.length === 0 && !s.full && !s.purge
 
 /**
- * Waits until the builders of `zoneIds` are quiet (see `isQuiet`): a seed leaves thousands of
- * buckets to fold and an old bucket count to retire, and locally that work shares workerd's one
- * thread with whatever is measured next. Returns the ms waited; after `timeoutMs` it logs which
- * zones are still busy and returns (a measurement then runs beside that work, and the log says so).
+ * Waits until the builders of `zones` (an object of bench zones, each with its `id`) are quiet (see
+ * `isQuiet`): a seed leaves thousands of buckets to fold and an old bucket count to retire, and
+ * locally that work shares workerd's one thread with whatever is measured next. Returns the ms
+ * waited; after `timeoutMs` it logs which zones are still busy and returns (a measurement then
+ * runs beside that work, and the log says so).
  */
-export async function waitQuiet(stack, zoneIds, log, { everyMs = 100, timeoutMs = 180_000 } = {}) {
+export async function waitQuiet(stack, zones, log, { everyMs = 100, timeoutMs = 180_000 } = {}) {
   const t0 = performance.now()
   for (;;) {
     const busy = []
-    for (const id of zoneIds) {
+    for (const { id } of Object.values(zones)) {
       const s = await (await stack.builder(id)).status()
       if (!isQuiet(s))
         busy.push({ id, dirty: s.dirtyBuckets, overlay: s.overlayNames, retire: s.retire.length })
