@@ -39,7 +39,8 @@ function setup() {
   // with KV first, so the test sees each head (a query arriving in the same millisecond as the
   // last confirmation would otherwise count as confirmed).
   const view = new KvZoneView(kv, { revalidateMs: 0, now: () => Date.now() - 1 })
-  return { kv, view, answers: new AnswerCache(view) }
+  // Every answer kept at its first miss (no doorkeeper), so a second query can hit.
+  return { kv, view, answers: new AnswerCache(view, 20_000, 60_000, 16 << 20, true) }
 }
 
 async function ask(view: KvZoneView, answers: AnswerCache, name: string, id: number) {
@@ -97,7 +98,7 @@ describe('answer cache', () => {
     kv.putAll(zoneImage(meta, [['www.cache.test', a('192.0.2.1')]]))
     let clock = 1_000
     const view = new KvZoneView(kv, { revalidateMs: 50, now: () => clock })
-    const answers = new AnswerCache(view)
+    const answers = new AnswerCache(view, 20_000, 60_000, 16 << 20, true)
     await ask(view, answers, 'www.cache.test', 1)
     const query = encodeQuery('www.cache.test', 'A', { id: 2 })
     const within = answers.answer(query, answerKey(query), clock + 10)
@@ -112,6 +113,181 @@ describe('answer cache', () => {
   })
 })
 
+describe('answer cache admission', () => {
+  it('keeps an answer the second time its query misses, not the first', async () => {
+    const kv = new FakeKv()
+    kv.putAll(zoneImage(meta, [['www.cache.test', a('192.0.2.1')]]))
+    const view = new KvZoneView(kv, { revalidateMs: 60_000 })
+    const answers = new AnswerCache(view)
+    await ask(view, answers, 'www.cache.test', 1)
+    expect(answers.size).toBe(0)
+    await ask(view, answers, 'www.cache.test', 2)
+    expect(answers.size).toBe(1)
+    expect(answers.hits).toBe(0)
+    const third = await ask(view, answers, 'www.cache.test', 3)
+    expect(answers.hits).toBe(1)
+    expect(third.id).toBe(3)
+    expect(third.answer.map((r) => r.data)).toEqual(['192.0.2.1'])
+  })
+
+  const confirmed = { confirm: async () => 1, confirmedStamp: () => 1 }
+  const key = (i: number) => answerKey(encodeQuery(`n${i}.cache.test`, 'A', { id: 1 }))
+  const keep = (cache: AnswerCache, i: number) =>
+    cache.keep(key(i), new Uint8Array(20), 'max-age=60', [['cache.test', 1]], 0)
+
+  it('forgets a first miss once four caches worth of other keys have missed since', () => {
+    const cache = new AnswerCache(confirmed, 1)
+    keep(cache, 0)
+    for (let i = 1; i <= 2; i++) keep(cache, i)
+    // Three marks in the window of four: key 0 is still remembered, and kept at its second miss.
+    keep(cache, 0)
+    expect(cache.size).toBe(1)
+    const fresh = new AnswerCache(confirmed, 1)
+    keep(fresh, 0)
+    for (let i = 1; i <= 3; i++) keep(fresh, i)
+    // The fourth mark cleared the window: key 0's second miss counts as a first.
+    keep(fresh, 0)
+    expect(fresh.size).toBe(0)
+  })
+
+  it("keeps a stale answer's fresh answer at its next miss, without a second one", () => {
+    let stamp = 1
+    const moving = { confirm: async () => stamp, confirmedStamp: () => stamp }
+    const cache = new AnswerCache(moving, 10)
+    const q = encodeQuery('n0.cache.test', 'A', { id: 1 })
+    keep(cache, 0)
+    keep(cache, 0)
+    expect(cache.answer(q, key(0), 0)).not.toBeNull()
+    // Forty other first misses (four caches' worth) clear the window that remembered key 0.
+    for (let i = 1; i <= 40; i++) keep(cache, i)
+    stamp = 2
+    expect(cache.answer(q, key(0), 0)).toBeNull()
+    expect(cache.size).toBe(0)
+    cache.keep(key(0), new Uint8Array(20), 'max-age=60', [['cache.test', 2]], 0)
+    expect(cache.size).toBe(1)
+  })
+})
+
+describe('answer cache over several zones', () => {
+  const query = encodeQuery('alias.one.test', 'A', { id: 7 })
+  const key = answerKey(query)
+  const wire = () => {
+    const w = new Uint8Array(40)
+    for (let i = 0; i < w.length; i++) w[i] = (i * 37) & 0xff
+    return w
+  }
+  const cacheOver = (stamps: Map<string, number | undefined>) => {
+    const confirmer = {
+      confirm: async (zone: string) => stamps.get(zone) ?? 1,
+      confirmedStamp: (zone: string) => stamps.get(zone),
+    }
+    const cache = new AnswerCache(confirmer, 10, 60_000, 1 << 20, true)
+    cache.keep(
+      key,
+      wire(),
+      'max-age=60',
+      [
+        ['one.test', 1],
+        ['two.test', 5],
+        ['three.test', 9],
+      ],
+      0
+    )
+    return cache
+  }
+
+  it('answers with the kept bytes under the new ID while every zone has its stamp', () => {
+    const stamps = new Map([
+      ['one.test', 1],
+      ['two.test', 5],
+      ['three.test', 9],
+    ])
+    const reply = cacheOver(stamps).answer(query, key, 0)
+    expect(reply).not.toBeNull()
+    expect(reply instanceof Promise).toBe(false)
+    const bytes = (reply as { wire: Uint8Array }).wire
+    expect(Array.from(bytes.subarray(2))).toEqual(Array.from(wire().subarray(2)))
+    expect([bytes[0], bytes[1]]).toEqual([0, 7])
+  })
+
+  it('is a miss when any zone after the first has another stamp', () => {
+    const stamps = new Map([
+      ['one.test', 1],
+      ['two.test', 5],
+      ['three.test', 10],
+    ])
+    const cache = cacheOver(stamps)
+    expect(cache.answer(query, key, 0)).toBeNull()
+    expect(cache.size).toBe(0)
+  })
+
+  it('waits for a confirmation of a later zone, then answers or misses by its stamp', async () => {
+    const unsure = new Map<string, number | undefined>([
+      ['one.test', 1],
+      ['two.test', undefined],
+    ])
+    const pending = cacheOver(unsure).answer(query, key, 0)
+    expect(pending instanceof Promise).toBe(true)
+    // two.test confirms as 1 (the confirmer's default), not 5: a miss.
+    expect(await pending).toBeNull()
+    const first = new Map<string, number | undefined>([
+      ['one.test', undefined],
+      ['two.test', 5],
+      ['three.test', 9],
+    ])
+    const confirmer = {
+      confirm: async (zone: string) => (zone === 'one.test' ? 1 : -1),
+      confirmedStamp: (zone: string) => first.get(zone),
+    }
+    const cache = new AnswerCache(confirmer, 10, 60_000, 1 << 20, true)
+    cache.keep(
+      key,
+      wire(),
+      'max-age=60',
+      [
+        ['one.test', 1],
+        ['two.test', 5],
+        ['three.test', 9],
+      ],
+      0
+    )
+    // The first zone waits; the later ones are then confirmed (by `confirm`, -1 here): a miss.
+    expect(await cache.answer(query, key, 0)).toBeNull()
+  })
+
+  it('answers with the kept bytes once a waited-for later zone confirms its stamp', async () => {
+    const kept = new Map([
+      ['one.test', 1],
+      ['two.test', 5],
+      ['three.test', 9],
+    ])
+    const confirmer = {
+      confirm: async (zone: string) => kept.get(zone) ?? -1,
+      // three.test must be read; one.test and two.test are confirmed already.
+      confirmedStamp: (zone: string) => (zone === 'three.test' ? undefined : kept.get(zone)),
+    }
+    const cache = new AnswerCache(confirmer, 10, 60_000, 1 << 20, true)
+    cache.keep(
+      key,
+      wire(),
+      'max-age=60',
+      [
+        ['one.test', 1],
+        ['two.test', 5],
+        ['three.test', 9],
+      ],
+      0
+    )
+    const pending = cache.answer(query, key, 0)
+    expect(pending instanceof Promise).toBe(true)
+    const reply = await pending
+    expect(Array.from(reply!.wire.subarray(2))).toEqual(Array.from(wire().subarray(2)))
+    // A later zone that confirms another stamp is still a miss on that path.
+    kept.set('three.test', 10)
+    expect(await cache.answer(query, key, 0)).toBeNull()
+  })
+})
+
 describe('answer cache bounds', () => {
   const confirmed = { confirm: async () => 1, confirmedStamp: () => 1 }
   const query = (i: number) => encodeQuery(`n${i}.cache.test`, 'A', { id: 1 })
@@ -121,7 +297,7 @@ describe('answer cache bounds', () => {
     cache.answer(query(i), answerKey(query(i)), 0) !== null
 
   it('holds at most its entry count, and an answer reused since the hand last passed survives', () => {
-    const cache = new AnswerCache(confirmed, 3)
+    const cache = new AnswerCache(confirmed, 3, 60_000, 16 << 20, true)
     for (let i = 0; i < 3; i++) keep(cache, i)
     expect(held(cache, 0)).toBe(true)
     keep(cache, 3)
@@ -134,12 +310,49 @@ describe('answer cache bounds', () => {
   })
 
   it('stays within its byte bound, whatever the entry count allows', () => {
-    const cache = new AnswerCache(confirmed, 1000, 60_000, 10_000)
+    const cache = new AnswerCache(confirmed, 1000, 60_000, 10_000, true)
     for (let i = 0; i < 200; i++) keep(cache, i, 400)
     expect(cache.bytes).toBeLessThanOrEqual(10_000)
     expect(cache.size).toBeGreaterThan(0)
     expect(cache.size).toBeLessThan(200)
     expect(held(cache, 199)).toBe(true)
+  })
+
+  it('gives back every byte value of a long answer exactly, under the new ID', () => {
+    const cache = new AnswerCache(confirmed, 10, 60_000, 1 << 20, true)
+    const long = new Uint8Array(65535)
+    for (let i = 0; i < long.length; i++) long[i] = (i * 7 + (i >> 8)) & 0xff
+    cache.keep(answerKey(query(1)), long, 'max-age=60', [['cache.test', 1]], 0)
+    const asked = query(1)
+    asked[0] = 0xab
+    asked[1] = 0xcd
+    const reply = cache.answer(asked, answerKey(asked), 0) as { wire: Uint8Array }
+    expect(reply.wire.length).toBe(long.length)
+    expect([reply.wire[0], reply.wire[1]]).toEqual([0xab, 0xcd])
+    expect(reply.wire.subarray(2)).toEqual(long.subarray(2))
+  })
+
+  it('counts a replaced answer once', () => {
+    const cache = new AnswerCache(confirmed, 10, 60_000, 1 << 20, true)
+    keep(cache, 1)
+    const once = cache.bytes
+    keep(cache, 1)
+    expect(cache.bytes).toBe(once)
+    expect(cache.size).toBe(1)
+  })
+
+  it('counts its ring and doorkeeper, and keeps nothing when they alone fill the bound', () => {
+    const tight = new AnswerCache(confirmed, 100_000, 60_000, 512 * 1024)
+    expect(tight.bytes).toBeGreaterThan(512 * 1024)
+    for (let i = 0; i < 3; i++) keep(tight, 1)
+    expect(tight.size).toBe(0)
+    const roomy = new AnswerCache(confirmed, 100, 60_000, 1 << 20)
+    const empty = roomy.bytes
+    expect(empty).toBeGreaterThan(100 * 8)
+    keep(roomy, 1)
+    keep(roomy, 1)
+    expect(roomy.size).toBe(1)
+    expect(roomy.bytes).toBeGreaterThan(empty)
   })
 })
 

@@ -5,7 +5,8 @@
  * resolving or encoding. Before reuse, each zone the answer depends on is confirmed exactly as
  * a lookup would confirm it (`KvZoneView.confirm`): a newer head for any of them is a miss. Only
  * answers every lookup of which named its zone data (a stamp) are kept; REFUSED, SERVFAIL and
- * uncacheable answers never are.
+ * uncacheable answers never are. A query's answer is kept the second time it misses (a
+ * doorkeeper), and the cache is bounded by entries and by the bytes its entries really hold.
  */
 import type { LookupOptions, ZoneLookup, ZoneView } from '@edgedns/kv-layout'
 
@@ -19,11 +20,19 @@ export interface Confirmer {
 
 type CachedReply = { wire: Uint8Array; cacheControl: string }
 
+/**
+ * One kept answer, laid out for memory: the encoded message as a one-byte string (one character
+ * per byte) instead of a typed array, whose buffer and its bookkeeping cost several times the
+ * bytes; the first zone it depends on inline (most answers read one zone).
+ */
 interface CachedAnswer {
   key: string
-  wire: Uint8Array
+  wire: string
   cacheControl: string
-  deps: [string, number][]
+  zone: string
+  stamp: number
+  /** Zones after the first (an answer that left its zone: a CNAME target elsewhere). */
+  more: [string, number][] | undefined
   at: number
   /** Its slot in the clock ring. */
   slot: number
@@ -32,8 +41,39 @@ interface CachedAnswer {
   size: number
 }
 
-/** Bytes an entry costs beyond its key and wire (objects, the deps array, map slot), roughly. */
-const ENTRY_OVERHEAD = 200
+/**
+ * Bytes an entry costs beyond the characters of its key and answer: the entry object, two string
+ * headers, its `Map` slot (with the slack a map keeps under churn) and ring slot. Set from the
+ * worst V8 measurement (`doh-miss-profile.mjs` run with `--expose-gc` prints what the cache
+ * holds against what it counts), so the count is not below what is held.
+ */
+const ENTRY_OVERHEAD = 448
+/** Each zone an answer depends on beyond the first (a pair array and its slot). */
+const DEP_OVERHEAD = 72
+
+/**
+ * Doorkeeper: a query is kept only when its key was missed once before, recently. Under DNS's
+ * long-tailed traffic most keys are asked once in a while; keeping each of them evicts answers
+ * that are asked again. One bit per hash slot (`DOOR_BITS_PER_MARK` slots for each mark a window
+ * holds, so few keys share a slot); every slot is cleared once `DOOR_WINDOW` times as many keys
+ * have been marked as the cache holds entries, so "recently" spans that many misses. A wider
+ * window keeps more of the tail, and a narrower one is slower to fill a fresh cache.
+ */
+const DOOR_BITS_PER_MARK = 4
+const DOOR_WINDOW = 4
+
+/** FNV-1a over the key's characters (one byte each), for the doorkeeper's slot. */
+function keyHash(key: string): number {
+  let h = 0x811c9dc5
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193)
+  return h >>> 0
+}
+
+/**
+ * A copy of a key that shares no storage with the text it was cut from: a key sliced out of a
+ * request's URL would otherwise keep the whole URL alive for as long as the entry.
+ */
+const ownKey = (key: string): string => (key + ' ').slice(0, -1)
 
 /** A view that records which zones (and which data of them) a resolution read. */
 export interface TracedView {
@@ -86,6 +126,17 @@ export function textAnswerKey(encoded: string, bytes: Uint8Array): string {
 /** Bytes turned into characters per `fromCharCode` call (well under the engine's argument limit). */
 const KEY_CHUNK = 4096
 
+/** One-byte string of a message: one character per byte. */
+function byteString(bytes: Uint8Array): string {
+  let s = ''
+  for (let i = 0; i < bytes.length; i += KEY_CHUNK)
+    s += String.fromCharCode.apply(
+      null,
+      bytes.subarray(i, Math.min(bytes.length, i + KEY_CHUNK)) as unknown as number[]
+    )
+  return s
+}
+
 /**
  * The key of a wire query: the mark and its bytes after the 2-byte ID, as a one-byte string.
  * `apply` takes the typed array as it is; spreading it would run its iterator (about four times
@@ -112,6 +163,10 @@ export function answerKey(bytes: Uint8Array): string {
 export class AnswerCache {
   readonly #entries = new Map<string, CachedAnswer>()
   readonly #ring: (CachedAnswer | undefined)[]
+  readonly #door: Uint32Array | undefined
+  readonly #cacheControls = new Map<string, string>()
+  readonly #fixed: number
+  #marked = 0
   #hand = 0
   #bytes = 0
   hits = 0
@@ -121,9 +176,18 @@ export class AnswerCache {
     private readonly view: Confirmer,
     maxEntries = 20_000,
     private readonly maxAgeMs = 60_000,
-    private readonly maxBytes = 16 * 1024 * 1024
+    private readonly maxBytes = 16 * 1024 * 1024,
+    /** Keep an answer the first time its query misses (no doorkeeper). */
+    admitFirst = false
   ) {
-    this.#ring = new Array<CachedAnswer | undefined>(Math.max(1, maxEntries)).fill(undefined)
+    const slots = Math.max(1, Math.floor(maxEntries))
+    this.#ring = new Array<CachedAnswer | undefined>(slots).fill(undefined)
+    // A power of two of at least 1,024 bits, so a slot is the hash's low bits.
+    const bits = 2 ** Math.max(10, Math.ceil(Math.log2(slots * DOOR_WINDOW * DOOR_BITS_PER_MARK)))
+    this.#door = admitFirst ? undefined : new Uint32Array(bits / 32)
+    // What the cache holds before its first entry: the ring's slots and the doorkeeper's bits.
+    this.#fixed = this.#ring.length * 8 + (this.#door?.byteLength ?? 0)
+    this.#bytes = this.#fixed
   }
 
   /**
@@ -142,15 +206,21 @@ export class AnswerCache {
       return null
     }
     if (arrived - hit.at > this.maxAgeMs) return this.#miss(key, hit)
-    for (let i = 0; i < hit.deps.length; i++) {
-      const [zone, stamp] = hit.deps[i]!
-      const now = this.view.confirmedStamp(zone, arrived, keepAlive)
-      if (now === undefined) return this.#confirmFrom(i, bytes, key, hit, arrived, keepAlive)
-      if (now !== stamp) return this.#miss(key, hit)
-    }
+    const now = this.view.confirmedStamp(hit.zone, arrived, keepAlive)
+    if (now === undefined) return this.#confirmFrom(-1, bytes, key, hit, arrived, keepAlive)
+    if (now !== hit.stamp) return this.#miss(key, hit)
+    const more = hit.more
+    if (more)
+      for (let i = 0; i < more.length; i++) {
+        const [zone, stamp] = more[i]!
+        const then = this.view.confirmedStamp(zone, arrived, keepAlive)
+        if (then === undefined) return this.#confirmFrom(i, bytes, key, hit, arrived, keepAlive)
+        if (then !== stamp) return this.#miss(key, hit)
+      }
     return this.#reply(bytes, hit)
   }
 
+  /** Confirms the zones from `from` on (-1: the first zone, then every other), waiting on reads. */
   async #confirmFrom(
     from: number,
     bytes: Uint8Array,
@@ -159,8 +229,11 @@ export class AnswerCache {
     arrived: number,
     keepAlive?: KeepAlive
   ): Promise<CachedReply | null> {
-    for (let i = from; i < hit.deps.length; i++) {
-      const [zone, stamp] = hit.deps[i]!
+    if (from < 0 && (await this.view.confirm(hit.zone, arrived, keepAlive)) !== hit.stamp)
+      return this.#miss(key, hit)
+    const more = hit.more ?? []
+    for (let i = Math.max(0, from); i < more.length; i++) {
+      const [zone, stamp] = more[i]!
       if ((await this.view.confirm(zone, arrived, keepAlive)) !== stamp) return this.#miss(key, hit)
     }
     return this.#reply(bytes, hit)
@@ -168,6 +241,8 @@ export class AnswerCache {
 
   #miss(key: string, hit: CachedAnswer): null {
     if (this.#entries.get(key) === hit) this.#remove(hit)
+    // Its key has missed before: the fresh answer is kept at once, not after one more miss.
+    this.#mark(key)
     this.misses++
     return null
   }
@@ -175,12 +250,18 @@ export class AnswerCache {
   #reply(bytes: Uint8Array, hit: CachedAnswer): CachedReply {
     this.hits++
     hit.used = true
-    const wire = hit.wire.slice()
+    const text = hit.wire
+    const wire = new Uint8Array(text.length)
     wire[0] = bytes[0]!
     wire[1] = bytes[1]!
+    for (let i = 2; i < text.length; i++) wire[i] = text.charCodeAt(i)
     return { wire, cacheControl: hit.cacheControl }
   }
 
+  /**
+   * Keeps the answer to a query with this key, read from `deps` (zone and stamp each), unless
+   * the doorkeeper has not seen the key miss recently (only with `admitFirst` off).
+   */
   keep(
     key: string,
     wire: Uint8Array,
@@ -189,16 +270,54 @@ export class AnswerCache {
     at: number
   ): void {
     if (deps.length === 0) return
-    const size = key.length + wire.length + cacheControl.length + ENTRY_OVERHEAD
-    if (size > this.maxBytes) return
+    const size = key.length + wire.length + ENTRY_OVERHEAD + (deps.length - 1) * DEP_OVERHEAD
+    if (this.#fixed + size > this.maxBytes) return
+    // First miss in the window: marked, not kept.
+    if (this.#door && this.#mark(key)) return
     const old = this.#entries.get(key)
     if (old) this.#remove(old)
     const slot = this.#freeSlot()
-    const entry: CachedAnswer = { key, wire, cacheControl, deps, at, slot, used: false, size }
+    const [zone, stamp] = deps[0]!
+    const entry: CachedAnswer = {
+      key: ownKey(key),
+      wire: byteString(wire),
+      cacheControl: this.#intern(cacheControl),
+      zone,
+      stamp,
+      more: deps.length > 1 ? deps.slice(1) : undefined,
+      at,
+      slot,
+      used: false,
+      size,
+    }
     this.#ring[slot] = entry
-    this.#entries.set(key, entry)
+    this.#entries.set(entry.key, entry)
     this.#bytes += size
-    while (this.#bytes > this.maxBytes) this.#remove(this.#victim())
+    while (this.#bytes > this.maxBytes && this.#entries.size > 0) this.#remove(this.#victim())
+  }
+
+  /** Marks the key in the doorkeeper; true when it was not marked yet (or there is none). */
+  #mark(key: string): boolean {
+    const door = this.#door
+    if (!door) return true
+    const h = keyHash(key) & (door.length * 32 - 1)
+    const bit = 1 << (h & 31)
+    const word = h >>> 5
+    if ((door[word]! & bit) !== 0) return false
+    door[word]! |= bit
+    if (++this.#marked >= this.#ring.length * DOOR_WINDOW) {
+      door.fill(0)
+      this.#marked = 0
+    }
+    return true
+  }
+
+  /** One string per distinct Cache-Control value (a handful: the TTLs in use). */
+  #intern(value: string): string {
+    const known = this.#cacheControls.get(value)
+    if (known !== undefined) return known
+    if (this.#cacheControls.size < 256) this.#cacheControls.set(value, value)
+    return value
   }
 
   /** A slot for a new entry: the first empty or not-recently-used one from the hand (evicted). */
@@ -241,7 +360,7 @@ export class AnswerCache {
     return this.#entries.size
   }
 
-  /** Bytes held (keys, encoded answers and a per-entry estimate of the rest). */
+  /** Bytes held: the ring and doorkeeper, and each entry's characters plus its measured overhead. */
   get bytes(): number {
     return this.#bytes
   }

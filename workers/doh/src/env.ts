@@ -25,8 +25,10 @@ export interface DohEnv {
    * which has no edge cache). Default `PRODUCTION_BUCKET_MAX_AGE_MS`.
    */
   BUCKET_MAX_AGE_MS?: string
-  /** Encoded wire answers the isolate keeps for reuse (0 = none), within 16 MiB. Default 40000. */
+  /** Encoded wire answers the isolate keeps for reuse (0 = none), within `ANSWER_CACHE_MB`. Default 40000. */
   ANSWER_CACHE?: string
+  /** Megabytes the answer cache may hold, apart from `CACHE_MB`. Default 20. */
+  ANSWER_CACHE_MB?: string
   /**
    * Secret (a Worker secret in production) the zones' DNSSEC private keys are sealed with; the
    * API worker must have the same value. Needed only to answer DO=1 queries for signed zones.

@@ -54,14 +54,15 @@ export function zoneView(env: DohEnv): KvZoneView {
   return view
 }
 
-/** The isolate's cache of encoded wire answers (`ANSWER_CACHE` entries, 0 = off). */
+/** The isolate's cache of encoded wire answers (`ANSWER_CACHE` entries, 0 = off, within `ANSWER_CACHE_MB`). */
 export function answerCache(env: DohEnv): AnswerCache | undefined {
   const entries = numberOr(env.ANSWER_CACHE, 40_000)
   if (entries === 0) return undefined
   answers ??= new AnswerCache(
     zoneView(env),
     entries,
-    Math.min(bucketMaxAge(env), ANSWER_MAX_AGE_MS)
+    Math.min(bucketMaxAge(env), ANSWER_MAX_AGE_MS),
+    numberOr(env.ANSWER_CACHE_MB, 20) * 1024 * 1024
   )
   return answers
 }
