@@ -79,6 +79,8 @@ export async function startBenchStack({
   dir,
   keep = false,
   shards = 1,
+  /** Serve workerd's inspector (CPU profiles) on this port; off by default. */
+  inspectorPort,
 } = {}) {
   dir ??= mkdtempSync(path.join(tmpdir(), 'edgedns-bench-'))
   const apiScript = bundle('wrangler.toml', path.join(dir, 'dist-api'))
@@ -118,6 +120,7 @@ export async function startBenchStack({
     convertV4MiniflareOptions({
       host: '127.0.0.1',
       port,
+      ...(inspectorPort ? { inspectorPort } : {}),
       cf: false,
       log: new Log(LogLevel.WARN),
       // Miniflare 5 persists every resource under one root (the v4 *Persist options are ignored).

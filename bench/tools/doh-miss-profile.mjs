@@ -9,7 +9,8 @@
  *     bench/tools/doh-miss-profile.mjs [names=1000000] [queries=400000] [answerCache=40000]
  *
  * PROFILE=1 profiles the measured queries only (not the image or the warm-up) and prints the
- * functions with the most self time.
+ * functions with the most self time. With `node --expose-gc` it also prints the memory the answer
+ * cache really holds (heap and array buffers) beside the bytes it counts against its bound.
  *
  * Confirmations are off (a long revalidation window): this measures the CPU of a hit and of a
  * miss, not KV. The numbers are Node's, not workerd's; compare variants with each other.
@@ -84,7 +85,15 @@ console.log(
 )
 
 const view = new KvZoneView(kv, { revalidateMs: 1e9, refreshAheadMs: 1e9 })
-const answers = cacheEntries > 0 ? new AnswerCache(view, cacheEntries) : undefined
+let answers =
+  cacheEntries > 0
+    ? new AnswerCache(
+        view,
+        cacheEntries,
+        60_000,
+        Number(process.env.ANSWER_CACHE_MB ?? 20) * 1048576
+      )
+    : undefined
 const next = indexSampler({ kind: 'zipf', size, s: 1 }, seededRandom(101))
 const query = () => encodeQuery(`base-${next()}.${zone}`)
 
@@ -130,4 +139,24 @@ console.log(
 if (session) {
   const { profile } = await session.post('Profiler.stop')
   summarizeProfile(profile)
+}
+// With --expose-gc: what the answer cache really holds (heap and array buffers) against what it counts.
+if (globalThis.gc && answers) {
+  stream.length = 0
+  const used = () => {
+    globalThis.gc()
+    globalThis.gc()
+    const m = process.memoryUsage()
+    return m.heapUsed + m.arrayBuffers
+  }
+  const entries = answers.size
+  const counted = answers.bytes
+  const withAnswers = used()
+  answers = undefined
+  const held = withAnswers - used()
+  console.log(
+    `answer cache: ${entries.toLocaleString('en-US')} entries hold ${(held / 1048576).toFixed(1)} MiB ` +
+      `(${Math.round(held / entries)} B each), counted ${(counted / 1048576).toFixed(1)} MiB ` +
+      `(${Math.round(counted / entries)} B each)`
+  )
 }

@@ -1,0 +1,102 @@
+#!/usr/bin/env node
+/**
+ * @module Where the DoH worker's time goes in workerd itself under a whole-zone mix: a CPU profile
+ * of the DoH isolate (workerd's inspector) while the load generator sends the mix.
+ *
+ *   node bench/tools/doh-profile.mjs [mix=zipf] [names=1000000] [seconds=8]
+ *
+ * Environment: DOH_VARS (JSON) adds to the DoH worker's bindings (e.g. `{"ANSWER_CACHE":"0"}`);
+ * PROFILE_OUT writes the raw profile (`.cpuprofile`, for Chrome DevTools). The zone is built and
+ * warmed (10 s of the same mix) before the profiled run. Prints the load's q/s, the functions with
+ * the most self time, and the share of samples in the garbage collector.
+ */
+import { writeFileSync } from 'node:fs'
+import { apiClient } from '../lib/api.mjs'
+import { createBenchZone } from '../lib/fixtures.mjs'
+import { dohStats, statsDelta } from '../lib/dohload.mjs'
+import { runLoad } from '../lib/load.mjs'
+import { waitQuiet } from '../lib/propagation.mjs'
+import { startBenchStack } from '../lib/stack.mjs'
+
+const [mixArg, namesArg, secondsArg] = process.argv.slice(2)
+const mix = mixArg ?? 'zipf'
+const size = Number(namesArg ?? 1_000_000)
+const seconds = Number(secondsArg ?? 8)
+const log = (m) => console.log(`[profile] ${m}`)
+const INSPECTOR_PORT = 9239
+
+/** Self time per function of a V8 CPU profile, most first. */
+function selfTimes(profile) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]))
+  const self = new Map()
+  for (const id of profile.samples) {
+    const { functionName, url, lineNumber } = byId.get(id).callFrame
+    const key = `${functionName || '(anonymous)'} ${url.split('/').slice(-1)[0]}:${lineNumber + 1}`
+    self.set(key, (self.get(key) ?? 0) + 1)
+  }
+  return { all: profile.samples.length, rows: [...self].sort((a, b) => b[1] - a[1]) }
+}
+
+/** A tiny CDP client over the inspector's WebSocket. */
+async function inspect(target) {
+  const ws = new WebSocket(target)
+  await new Promise((resolve, reject) => {
+    ws.onopen = resolve
+    ws.onerror = reject
+  })
+  let next = 1
+  const pending = new Map()
+  ws.onmessage = (ev) => {
+    const msg = JSON.parse(String(ev.data))
+    if (msg.id && pending.has(msg.id)) {
+      pending.get(msg.id)(msg)
+      pending.delete(msg.id)
+    }
+  }
+  return {
+    send(method, params = {}) {
+      const id = next++
+      ws.send(JSON.stringify({ id, method, params }))
+      return new Promise((resolve) => pending.set(id, resolve))
+    },
+    close: () => ws.close(),
+  }
+}
+
+const stack = await startBenchStack({
+  inspectorPort: INSPECTOR_PORT,
+  dohBindings: JSON.parse(process.env.DOH_VARS ?? '{}'),
+})
+try {
+  const api = apiClient(stack.url, stack.token)
+  const zone = await createBenchZone({ api, log }, 'large.bench.example', size)
+  await waitQuiet(stack, { large: zone }, log)
+  const gen = { kind: mix, s: 1, zone: zone.name, size: zone.size, prefix: 'base-' }
+  log('warming 10 s')
+  await runLoad({ url: stack.dohUrl, gen, connections: 16, duration: 10, seed: 77 })
+  const targets = await (await fetch(`http://127.0.0.1:${INSPECTOR_PORT}/json`)).json()
+  const target = targets.find(
+    (t) => t.title?.includes('edgedns-doh') || t.url?.includes('edgedns-doh')
+  )
+  if (!target) throw new Error(`no DoH target in ${JSON.stringify(targets.map((t) => t.title))}`)
+  const cdp = await inspect(target.webSocketDebuggerUrl)
+  await cdp.send('Profiler.enable')
+  await cdp.send('Profiler.setSamplingInterval', { interval: 100 })
+  const s0 = await dohStats(stack.dohUrl)
+  await cdp.send('Profiler.start')
+  const load = await runLoad({ url: stack.dohUrl, gen, connections: 32, duration: seconds })
+  const { result } = await cdp.send('Profiler.stop')
+  const s1 = await dohStats(stack.dohUrl)
+  cdp.close()
+  const delta = statsDelta(s0, s1, seconds)
+  log(
+    `${mix}: ${Math.round(load.rps)} q/s, answer hits ${(100 * (delta.answerHitRate ?? 0)).toFixed(1)} %`
+  )
+  if (process.env.PROFILE_OUT)
+    writeFileSync(process.env.PROFILE_OUT, JSON.stringify(result.profile))
+  const { all, rows } = selfTimes(result.profile)
+  for (const [k, n] of rows.slice(0, 40))
+    console.log(`${((100 * n) / all).toFixed(1).padStart(5)} %  ${k}`)
+} finally {
+  await stack.close()
+}
