@@ -9,7 +9,7 @@ import {
 } from '@edgedns/kv-layout'
 import { FakeKv } from '../../../packages/kv-layout/src/test-fake-kv.ts'
 import { decodeMessage, encodeQuery } from '@edgedns/dns-wire'
-import { AnswerCache, answerKey } from './answer-cache.ts'
+import { AnswerCache, answerKey, type Confirmer } from './answer-cache.ts'
 import { wireQuery } from './wire.ts'
 
 const meta: ZoneMeta = {
@@ -176,25 +176,22 @@ describe('answer cache over several zones', () => {
     for (let i = 0; i < w.length; i++) w[i] = (i * 37) & 0xff
     return w
   }
-  const cacheOver = (stamps: Map<string, number | undefined>) => {
-    const confirmer = {
-      confirm: async (zone: string) => stamps.get(zone) ?? 1,
-      confirmedStamp: (zone: string) => stamps.get(zone),
-    }
+  /** A cache holding one answer read from three zones (stamps 1, 5 and 9). */
+  const cacheWith = (confirmer: Confirmer) => {
     const cache = new AnswerCache(confirmer, 10, 60_000, 1 << 20, true)
-    cache.keep(
-      key,
-      wire(),
-      'max-age=60',
-      [
-        ['one.test', 1],
-        ['two.test', 5],
-        ['three.test', 9],
-      ],
-      0
-    )
+    const deps: [string, number][] = [
+      ['one.test', 1],
+      ['two.test', 5],
+      ['three.test', 9],
+    ]
+    cache.keep(key, wire(), 'max-age=60', deps, 0)
     return cache
   }
+  const cacheOver = (stamps: Map<string, number | undefined>) =>
+    cacheWith({
+      confirm: async (zone: string) => stamps.get(zone) ?? 1,
+      confirmedStamp: (zone: string) => stamps.get(zone),
+    })
 
   it('answers with the kept bytes under the new ID while every zone has its stamp', () => {
     const stamps = new Map([
@@ -239,18 +236,7 @@ describe('answer cache over several zones', () => {
       confirm: async (zone: string) => (zone === 'one.test' ? 1 : -1),
       confirmedStamp: (zone: string) => first.get(zone),
     }
-    const cache = new AnswerCache(confirmer, 10, 60_000, 1 << 20, true)
-    cache.keep(
-      key,
-      wire(),
-      'max-age=60',
-      [
-        ['one.test', 1],
-        ['two.test', 5],
-        ['three.test', 9],
-      ],
-      0
-    )
+    const cache = cacheWith(confirmer)
     // The first zone waits; the later ones are then confirmed (by `confirm`, -1 here): a miss.
     expect(await cache.answer(query, key, 0)).toBeNull()
   })
@@ -266,18 +252,7 @@ describe('answer cache over several zones', () => {
       // three.test must be read; one.test and two.test are confirmed already.
       confirmedStamp: (zone: string) => (zone === 'three.test' ? undefined : kept.get(zone)),
     }
-    const cache = new AnswerCache(confirmer, 10, 60_000, 1 << 20, true)
-    cache.keep(
-      key,
-      wire(),
-      'max-age=60',
-      [
-        ['one.test', 1],
-        ['two.test', 5],
-        ['three.test', 9],
-      ],
-      0
-    )
+    const cache = cacheWith(confirmer)
     const pending = cache.answer(query, key, 0)
     expect(pending instanceof Promise).toBe(true)
     const reply = await pending
