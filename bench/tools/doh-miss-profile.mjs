@@ -19,22 +19,9 @@ import { Session } from 'node:inspector/promises'
 import { KvZoneView, zoneImage } from '../../packages/kv-layout/src/index.ts'
 import { AnswerCache } from '../../workers/doh/src/answer-cache.ts'
 import { wireQuery } from '../../workers/doh/src/wire.ts'
+import { printSelfTimes } from '../lib/cpu-profile.mjs'
 import { encodeQuery } from '../lib/dnswire.mjs'
 import { indexSampler, seededRandom } from '../lib/namegen.mjs'
-
-/** The 30 functions with the most self time in a V8 CPU profile. */
-function summarizeProfile(profile) {
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]))
-  const self = new Map()
-  for (const id of profile.samples) {
-    const { functionName, url, lineNumber } = byId.get(id).callFrame
-    const key = `${functionName || '(anonymous)'} ${url.split('/').slice(-2).join('/')}:${lineNumber + 1}`
-    self.set(key, (self.get(key) ?? 0) + 1)
-  }
-  const all = profile.samples.length
-  for (const [k, n] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 30))
-    console.log(`${((100 * n) / all).toFixed(1).padStart(5)} %  ${k}`)
-}
 
 const [namesArg, queriesArg, cacheArg] = process.argv.slice(2)
 const size = Number(namesArg ?? 1_000_000)
@@ -138,7 +125,7 @@ console.log(
 )
 if (session) {
   const { profile } = await session.post('Profiler.stop')
-  summarizeProfile(profile)
+  printSelfTimes(profile)
 }
 // With --expose-gc: what the answer cache really holds (heap and array buffers) against what it counts.
 if (globalThis.gc && answers) {

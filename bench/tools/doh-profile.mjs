@@ -12,6 +12,7 @@
  */
 import { writeFileSync } from 'node:fs'
 import { apiClient } from '../lib/api.mjs'
+import { printSelfTimes } from '../lib/cpu-profile.mjs'
 import { createBenchZone } from '../lib/fixtures.mjs'
 import { dohStats, statsDelta } from '../lib/dohload.mjs'
 import { runLoad } from '../lib/load.mjs'
@@ -24,18 +25,6 @@ const size = Number(namesArg ?? 1_000_000)
 const seconds = Number(secondsArg ?? 8)
 const log = (m) => console.log(`[profile] ${m}`)
 const INSPECTOR_PORT = 9239
-
-/** Self time per function of a V8 CPU profile, most first. */
-function selfTimes(profile) {
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]))
-  const self = new Map()
-  for (const id of profile.samples) {
-    const { functionName, url, lineNumber } = byId.get(id).callFrame
-    const key = `${functionName || '(anonymous)'} ${url.split('/').slice(-1)[0]}:${lineNumber + 1}`
-    self.set(key, (self.get(key) ?? 0) + 1)
-  }
-  return { all: profile.samples.length, rows: [...self].sort((a, b) => b[1] - a[1]) }
-}
 
 /** A tiny CDP client over the inspector's WebSocket. */
 async function inspect(target) {
@@ -94,9 +83,7 @@ try {
   )
   if (process.env.PROFILE_OUT)
     writeFileSync(process.env.PROFILE_OUT, JSON.stringify(result.profile))
-  const { all, rows } = selfTimes(result.profile)
-  for (const [k, n] of rows.slice(0, 40))
-    console.log(`${((100 * n) / all).toFixed(1).padStart(5)} %  ${k}`)
+  printSelfTimes(result.profile, 40)
 } finally {
   await stack.close()
 }

@@ -18,20 +18,18 @@ export function devVars() {
   return vars
 }
 
+/** The settings of `devVars()` named in `keys` that `.dev.vars` sets. */
+function pick(keys) {
+  const vars = devVars()
+  return Object.fromEntries(keys.filter((k) => vars[k] !== undefined).map((k) => [k, vars[k]]))
+}
+
 /** The DoH read path's local settings (a subset of `devVars()`). */
 export function localDohSettings() {
-  const vars = devVars()
-  const settings = {}
-  for (const key of ['REVALIDATE_MS', 'REFRESH_AHEAD_MS', 'BUCKET_MAX_AGE_MS'])
-    if (vars[key] !== undefined) settings[key] = vars[key]
-  return settings
+  return pick(['REVALIDATE_MS', 'REFRESH_AHEAD_MS', 'BUCKET_MAX_AGE_MS'])
 }
 
 /** The builder's local settings for the API worker (a subset of `devVars()`). */
 export function localBuilderSettings() {
-  const vars = devVars()
-  const settings = {}
-  for (const key of ['BUILDER_YIELD_AFTER_HEAD_MS'])
-    if (vars[key] !== undefined) settings[key] = vars[key]
-  return settings
+  return pick(['BUILDER_YIELD_AFTER_HEAD_MS'])
 }
