@@ -19,5 +19,5 @@ export type {
 } from './spec.ts'
 export { SVC_KEYS, formatSvcParams, parseSvcParams, type SvcParam } from './svcparams.ts'
 export { AUTO_TTL_SECONDS, MAX_TTL, MIN_TTL, validateTtl } from './ttl.ts'
-export { formatTxtStrings, parseTxtStrings } from './txt.ts'
+export { formatTxtStrings, parseTxtStrings, txtContentFromStrings, txtPresentation } from './txt.ts'
 export { canonicalIPv6, isIPv4 } from './ip.ts'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { normalizeContent } from './content.ts'
+import { normalizeContent, toPresentation } from './content.ts'
 import type { NormalizedContent, RecordFields } from './spec.ts'
 
 const KEY = 'AwEAAagAIKlVZrpC6Ia7gEzahOR+9W29euxhJhVVLOyQbSEW0O8gcCjF'
@@ -27,11 +27,20 @@ const VALID: Case[] = [
     { content: 'mail.example.com', data: null, priority: 10 },
   ],
   ['MX null', { type: 'MX', content: '.', priority: 0 }, { content: '.', priority: 0 }],
-  ['TXT unquoted', { type: 'TXT', content: 'v=spf1 -all' }, { content: '"v=spf1 -all"' }],
-  ['TXT quoted list', { type: 'TXT', content: '"a"   "b c"' }, { content: '"a" "b c"' }],
-  ['TXT inner quote', { type: 'TXT', content: 'say "hi"' }, { content: '"say \\"hi\\""' }],
+  [
+    'TXT unquoted, kept as sent',
+    { type: 'TXT', content: 'v=spf1 -all' },
+    { content: 'v=spf1 -all' },
+  ],
+  [
+    'TXT quoted list, kept as sent',
+    { type: 'TXT', content: '"a"   "b c"' },
+    { content: '"a"   "b c"' },
+  ],
+  ['TXT inner quote', { type: 'TXT', content: 'say "hi"' }, { content: 'say "hi"' }],
   ['TXT empty string', { type: 'TXT', content: '""' }, { content: '""' }],
-  ['TXT UTF-8', { type: 'TXT', content: 'héllo' }, { content: '"héllo"' }],
+  ['TXT UTF-8', { type: 'TXT', content: 'héllo' }, { content: 'héllo' }],
+  ['TXT trimmed', { type: 'TXT', content: '  acme-v2-1033 ' }, { content: 'acme-v2-1033' }],
   [
     'OPENPGPKEY',
     { type: 'OPENPGPKEY', content: `${KEY.slice(0, 20)} ${KEY.slice(20)}` },
@@ -233,14 +242,20 @@ describe('normalizeContent accepts and canonicalises', () => {
     }
   })
 
-  it('splits a long TXT string into 255-octet character-strings', () => {
-    const n = normalizeContent({ type: 'TXT', content: 'a'.repeat(300) })
-    expect(n.content).toBe(`"${'a'.repeat(255)}" "${'a'.repeat(45)}"`)
+  it('keeps long TXT content as sent and splits it into 255-octet character-strings in presentation', () => {
+    const content = 'a'.repeat(300)
+    const n = normalizeContent({ type: 'TXT', content })
+    expect(n.content).toBe(content)
+    expect(toPresentation({ type: 'TXT', content, data: null, priority: null })).toBe(
+      `"${'a'.repeat(255)}" "${'a'.repeat(45)}"`
+    )
   })
 
   it('splits long UTF-8 TXT on character boundaries', () => {
-    const n = normalizeContent({ type: 'TXT', content: 'é'.repeat(200) })
-    expect(n.content).toBe(`"${'é'.repeat(127)}" "${'é'.repeat(73)}"`)
+    const content = 'é'.repeat(200)
+    expect(toPresentation({ type: 'TXT', content, data: null, priority: null })).toBe(
+      `"${'é'.repeat(127)}" "${'é'.repeat(73)}"`
+    )
   })
 })
 

@@ -67,7 +67,8 @@ describe('fromPresentation resolves names against the origin', () => {
     ],
     ['NAPTR', '1 1 "S" "x" "" _sip._udp', { data: { replacement: '_sip._udp.example.com' } }],
     ['TXT', 'v=spf1 -all', { content: '"v=spf1" "-all"' }],
-    ['TXT', '"v=spf1 -all"', { content: '"v=spf1 -all"' }],
+    ['TXT', '"v=spf1 -all"', { content: 'v=spf1 -all' }],
+    ['TXT', '"a" "b"', { content: '"a" "b"' }],
     ['OPENPGPKEY', `${KEY.slice(0, 10)} ${KEY.slice(10)}`, { content: KEY }],
     ['URI', '10 1 "https://x"', { priority: 10, data: { weight: 1, target: 'https://x' } }],
   ] as [RecordType, string, Partial<RecordFields>][])('%s %j', (type, rdata, want) => {

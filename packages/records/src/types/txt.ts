@@ -4,7 +4,7 @@ import { parseBase64 } from '../encoding.ts'
 import { fail } from '../errors.ts'
 import { TYPE_CODES } from '../record-type.ts'
 import type { ContentSpec } from '../spec.ts'
-import { formatTxtStrings, parseTxtStrings } from '../txt.ts'
+import { parseTxtStrings, txtContentFromStrings, txtPresentation } from '../txt.ts'
 import { KEY_EXAMPLE } from './examples.ts'
 
 /** RFC limit on one record's wire size, which bounds TXT rdata. */
@@ -19,18 +19,19 @@ export const TXT: ContentSpec = {
   proxiable: false,
   priority: 'none',
   dataKeys: [],
+  // Content is kept as sent, quoted or not (see txt.ts); it is checked, not rewritten.
   parseContent(content) {
     const parts = parseTxtStrings(content)
     const wire = parts.reduce((n, p) => n + 1 + p.length, 0)
     if (wire > MAX_TXT_WIRE)
       fail(`content is ${wire} octets on the wire; the limit is ${MAX_TXT_WIRE}`)
-    return formatTxtStrings(parts)
+    return content
   },
-  toPresentation: (rec) => rec.content,
+  toPresentation: (rec) => txtPresentation(rec.content),
   fromPresentation(rdata) {
     const tokens = tokenize(rdata)
     if (tokens.length === 0) fail('TXT rdata needs at least one character-string')
-    return { type: 'TXT', content: formatTxtStrings(tokens.map((t) => t.bytes)) }
+    return { type: 'TXT', content: txtContentFromStrings(tokens.map((t) => t.bytes)) }
   },
 }
 

@@ -174,11 +174,9 @@ const ADDRESS_TYPES = new Set(['A', 'AAAA', 'CNAME'])
 function checkAgainst(rec: DnsRecord, others: DnsRecord[]): void {
   if (others.length === 0) return
   const identity = identityKey(rec)
-  if (
-    others.some(
-      (o) => o.type === rec.type && o.content === rec.content && identityKey(o) === identity
-    )
-  ) {
+  // TXT content compares by meaning (`a` and `"a"` are one RR), so only its type is a quick test.
+  const quick = rec.type === 'TXT' ? () => true : (o: DnsRecord) => o.content === rec.content
+  if (others.some((o) => o.type === rec.type && quick(o) && identityKey(o) === identity)) {
     throw new RecordError(81058, 'An identical record already exists.')
   }
   if (rec.type === 'CNAME') {

@@ -74,8 +74,11 @@ function components(): Json {
   const input = schemas.RecordInput as { properties: Record<string, Json> }
   input.properties.data = {
     description:
-      'Structured fields for CAA, CERT, DNSKEY, DS, HTTPS, LOC, NAPTR, SMIMEA, SRV, SSHFP, SVCB, TLSA, URI',
-    anyOf: Object.keys(data).map((k) => ({ $ref: `#/components/schemas/${k}` })),
+      'Structured fields for CAA, CERT, DNSKEY, DS, HTTPS, LOC, NAPTR, SMIMEA, SRV, SSHFP, SVCB, TLSA, URI; null is the same as leaving it out',
+    anyOf: [
+      ...Object.keys(data).map((k) => ({ $ref: `#/components/schemas/${k}` })),
+      { type: 'null' },
+    ],
   }
   input.properties.type = {
     type: 'string',

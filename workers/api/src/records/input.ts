@@ -23,8 +23,12 @@ const settingsSchema = z
 export const recordFieldsSchema = z.object({
   type: z.string().optional(),
   name: z.string().optional(),
-  content: z.string().optional(),
-  data: z.record(z.string(), z.unknown()).optional(),
+  content: z.string().optional().meta({
+    description:
+      'Record content. TXT content is stored and returned as sent: unquoted, it is one text (spaces included) split into 255-octet character-strings on the wire; starting with a double quote, it is RFC 1035 character-strings ("a" "b").',
+  }),
+  // `null` means absent (dns-lexicon sends `"data": null` with every record); it never clears.
+  data: z.record(z.string(), z.unknown()).nullable().optional(),
   ttl: z.number().optional(),
   proxied: z.boolean().optional(),
   priority: z.number().optional(),
@@ -135,9 +139,10 @@ export function buildRecord(
   const type = parseRecordType(f.type)
   if (f.name === undefined) fail(9000, 'name is required')
   const name = normalizeName(f.name, ctx.zoneName)
-  if (f.content === undefined && f.data === undefined)
+  const data = f.data ?? undefined
+  if (f.content === undefined && data === undefined)
     fail(9000, `content is required for ${type} records`)
-  const norm = normalizeContent({ type, content: f.content, data: f.data, priority: f.priority })
+  const norm = normalizeContent({ type, content: f.content, data, priority: f.priority })
   if (norm.content.length > MAX_CONTENT_LENGTH) {
     fail(
       getTypeSpec(type).errorCode,
@@ -178,16 +183,17 @@ export function buildRecord(
   return rec
 }
 
-/** PATCH: unspecified fields keep their current values. */
+/** PATCH: unspecified fields keep their current values; `data: null` counts as unspecified. */
 export function mergePatch(base: DnsRecord, f: RecordFieldsInput): RecordFieldsInput {
   const type = f.type ?? base.type
   const typeChanged = type.toUpperCase() !== base.type
-  const keepsValue = f.content === undefined && f.data === undefined && !typeChanged
+  const data = f.data ?? undefined
+  const keepsValue = f.content === undefined && data === undefined && !typeChanged
   return {
     type,
     name: f.name ?? base.name,
     content: keepsValue ? (base.data === null ? base.content : undefined) : f.content,
-    data: keepsValue ? (base.data ?? undefined) : f.data,
+    data: keepsValue ? (base.data ?? undefined) : data,
     priority: f.priority ?? base.priority ?? undefined,
     ttl: f.ttl ?? base.ttl,
     proxied: f.proxied ?? base.proxied,

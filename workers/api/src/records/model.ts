@@ -2,7 +2,7 @@
  * @module The DNS record as the API holds it in memory, and its row / response forms.
  */
 import type { RecordType } from '@edgedns/records'
-import { isProxiable } from '@edgedns/records'
+import { isProxiable, txtPresentation } from '@edgedns/records'
 
 export interface RecordSettings {
   ipv4_only?: boolean
@@ -146,13 +146,37 @@ export function toApi(r: DnsRecord): Record<string, unknown> {
 }
 
 /**
- * What makes two records the same RR (an "identical record"): name, type, content and, for types
- * whose priority is a field of their own (MX 10 and MX 20 to one host are two RRs), the priority.
+ * The content two records of a type must share to be the same RR. TXT content is kept as sent,
+ * quoted or not, so `acme` and `"acme"` (the same character-string) compare by their presentation.
+ */
+export function identityContent(r: Pick<DnsRecord, 'type' | 'content'>): string {
+  if (r.type !== 'TXT') return r.content
+  let key = txtKeys.get(r.content)
+  if (key === undefined) {
+    try {
+      key = txtPresentation(r.content)
+    } catch {
+      key = r.content
+    }
+    // A name with many TXT records compares each with the others: parse each content once.
+    if (txtKeys.size >= TXT_KEY_CACHE) txtKeys.clear()
+    txtKeys.set(r.content, key)
+  }
+  return key
+}
+
+const TXT_KEY_CACHE = 10_000
+const txtKeys = new Map<string, string>()
+
+/**
+ * What makes two records the same RR (an "identical record"): name, type, content (TXT by what it
+ * means on the wire, see identityContent) and, for types whose priority is a field of their own
+ * (MX 10 and MX 20 to one host are two RRs), the priority.
  */
 export function identityKey(r: Pick<DnsRecord, 'name' | 'type' | 'content' | 'priority'>): string {
   const priority =
     PRIORITY_TYPES.has(r.type) && r.priority !== null && r.priority !== undefined ? r.priority : ''
-  return `${r.name}\t${r.type}\t${r.content}\t${priority}`
+  return `${r.name}\t${r.type}\t${identityContent(r)}\t${priority}`
 }
 
 /** Whether two tag lists serialise alike (element by element when they are all strings). */

@@ -72,7 +72,7 @@ async function accountReach(c: Context<AppEnv>): Promise<Reach> {
 
 accountsApp.get('/', async (c) => {
   const page = intParam(c.req.query('page'), 'page', 1, 1, Number.MAX_SAFE_INTEGER)
-  const perPage = intParam(c.req.query('per_page'), 'per_page', 20, 5, 50)
+  const perPage = intParam(c.req.query('per_page'), 'per_page', 20, 1, 50)
   const reaches = await accountReach(c)
   const all = (await c.var.db.select().from(accounts).orderBy(accounts.name).all()).filter((a) =>
     reaches(a.id)
