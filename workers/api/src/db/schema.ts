@@ -9,7 +9,7 @@ export const accounts = sqliteTable('accounts', {
   name: text('name').notNull(),
   /** Per-account cap on changes in one batch; null means the deployment default. */
   maxBatchChanges: integer('max_batch_changes'),
-  /** Requests each of the account's tokens may make per 5 minutes; null means the default. */
+  /** Requests each of the account's tokens may make per rate-limit window; null: the default. */
   apiRateLimit: integer('api_rate_limit'),
   createdOn: text('created_on').notNull(),
 })

@@ -1,12 +1,13 @@
 /**
  * @module Requests per API token, through the TOKEN_LIMITER rate-limiting binding (wrangler.toml).
  *
- * Each account sets its tokens' budget in requests per 5 minutes, as Cloudflare states its own.
- * A binding's limit and period are fixed (periods of 10 or 60 s only), so the budget is counted a
- * minute at a time, a fifth of it per minute, and spread over several keys of the binding, each
- * allowed KEY_LIMIT a minute: a budget of N requests per 5 minutes uses N / 300 keys, and a token's
- * requests take those keys in turn. One binding call per request, whatever the account's setting.
- * Like every rate-limiting binding, the counts are kept per Cloudflare location, best effort.
+ * Each account sets its tokens' budget per RATE_LIMIT_WINDOW_S, the unit Cloudflare states its own
+ * budget in. A binding's limit and period are fixed for all its keys, and its period is shorter
+ * than that window, so the budget is counted one binding period at a time, in proportion, and
+ * spread over several keys of the binding, each allowed KEY_LIMIT per period: a budget uses
+ * budget / API_RATE_LIMIT_STEP keys, and a token's requests take those keys in turn. One binding
+ * call per request, whatever the account's setting. Like every rate-limiting binding, the counts
+ * are kept per Cloudflare location, best effort.
  *
  * Answers carry the IETF rate-limit fields Cloudflare sends: `ratelimit-policy` always;
  * `ratelimit` (remaining quota and reset) and `retry-after` with a 429, the only time the count
@@ -20,19 +21,19 @@ const KEY_PERIOD_S = 60
 
 /** The unit of the account setting, in seconds. */
 export const RATE_LIMIT_WINDOW_S = 300
-/** Cloudflare's budget: 1,200 requests per 5 minutes. */
+/** Cloudflare's budget per window. */
 export const DEFAULT_API_RATE_LIMIT = 1200
 /** The setting is a multiple of what one key allows in the window. */
 export const API_RATE_LIMIT_STEP = KEY_LIMIT * (RATE_LIMIT_WINDOW_S / KEY_PERIOD_S)
 export const MAX_API_RATE_LIMIT = 60_000
 
-/** Requests per minute actually enforced for a budget given per 5 minutes. */
-export function perMinute(perWindow: number): number {
+/** Requests per binding period actually enforced for a budget given per window. */
+export function perPeriod(perWindow: number): number {
   return (perWindow * KEY_PERIOD_S) / RATE_LIMIT_WINDOW_S
 }
 
 export function rateLimitPolicy(perWindow: number): string {
-  return `"default";q=${perMinute(perWindow)};w=${KEY_PERIOD_S}`
+  return `"default";q=${perPeriod(perWindow)};w=${KEY_PERIOD_S}`
 }
 
 /** The next key slot of each token in this isolate; bounded. */
@@ -50,7 +51,7 @@ function slotFor(tokenId: string, slots: number): number {
   return n % slots
 }
 
-/** Counts one request of `tokenId`; throws 429 once its budget for the minute is spent. */
+/** Counts one request of `tokenId`; throws 429 once its budget for the period is spent. */
 export async function spendTokenRequest(
   limiter: RateLimit,
   tokenId: string,
@@ -62,7 +63,7 @@ export async function spendTokenRequest(
   throw new ApiError(
     429,
     Codes.rateLimited,
-    `Rate limited: this token made more than its account's ${perWindow} requests per ${RATE_LIMIT_WINDOW_S / 60} minutes (counted as ${perMinute(perWindow)} a minute); retry in ${KEY_PERIOD_S} seconds`,
+    `Rate limited: this token made more than its account's ${perWindow} requests per ${RATE_LIMIT_WINDOW_S / 60} minutes (counted as ${perPeriod(perWindow)} per ${KEY_PERIOD_S} seconds); retry in ${KEY_PERIOD_S} seconds`,
     {
       headers: {
         'retry-after': String(KEY_PERIOD_S),
