@@ -247,6 +247,8 @@ export interface ApiSchemas {
     settings: {
       enforce_twofactor: boolean
       max_dns_batch_changes: number | null
+      /** Requests each of the account's API tokens may make per 5 minutes */
+      api_rate_limit: number
     }
   }
   Propagation: {

@@ -12,6 +12,7 @@ import type { AppEnv } from './http/app-env.ts'
 import { onError } from './http/on-error.ts'
 import { accountsApp } from './routes/accounts.ts'
 import { audit } from './routes/audit.ts'
+import { auditLogsApp } from './routes/audit-logs.ts'
 import { importExport } from './routes/import-export.ts'
 import { localDevApp } from './routes/local-dev.ts'
 import { openapiApp } from './routes/openapi.ts'
@@ -49,7 +50,9 @@ export function createApp(): Hono<AppEnv> {
   api.route('/accounts', accountsApp)
   api.route('/accounts/:account_id{[0-9a-f]{32}}/tokens', tokensApp)
   api.route('/accounts/:account_id{[0-9a-f]{32}}/shard', shardsApp)
+  api.route('/accounts/:account_id{[0-9a-f]{32}}/audit_logs', auditLogsApp)
   api.route('/user/tokens', tokensApp)
+  api.route('/user/audit_logs', auditLogsApp)
   api.route('/zones/:zone_id{[^/]+}/dns_records/audit', audit)
   api.route('/zones/:zone_id{[^/]+}/dns_records', importExport)
   api.route('/zones/:zone_id{[^/]+}/dns_records', records)

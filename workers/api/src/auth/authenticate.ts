@@ -3,12 +3,17 @@
  */
 import { eq } from 'drizzle-orm'
 import { createMiddleware } from 'hono/factory'
-import { apiTokens } from '../db/schema.ts'
+import { accounts, apiTokens } from '../db/schema.ts'
 import { ApiError, Codes } from '../http/api-error.ts'
 import type { AppEnv } from '../http/app-env.ts'
 import type { Policy } from './policies.ts'
 import { policiesToGrants } from './policies.ts'
-import { authRefused, clientAddress, rateLimited, spendAuthFailure } from '../http/rate-limit.ts'
+import { clientAddress, failedAuthenticationOverBudget, rateLimited } from '../http/rate-limit.ts'
+import {
+  DEFAULT_API_RATE_LIMIT,
+  rateLimitPolicy,
+  spendTokenRequest,
+} from '../http/token-rate-limit.ts'
 import { hashToken, secretsEqual } from './secrets.ts'
 
 const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]+)$/
@@ -36,21 +41,30 @@ export const authenticate = createMiddleware<AppEnv>(async function authenticate
     })
   }
   const secret = m[1]!
-  const address = clientAddress(c.req.raw.headers)
-  if (authRefused(address)) throw rateLimited('failed authentications from this address')
   const dev = c.env.DEV_API_TOKEN
   if (dev && (await secretsEqual(secret, dev))) {
-    c.set('principal', { tokenId: 'dev', admin: true, grants: [] })
+    // Local development only, and exempt from the per-token rate limit.
+    c.set('principal', { tokenId: 'dev', admin: true, grants: [], expiresOn: null })
     return next()
   }
   // Looked up by hash: the timing of the index lookup depends on the hash, never on the secret.
+  // Every presented token is looked up, whatever its address's record of failures: a valid token
+  // is never refused for the address it comes from.
   const hash = await hashToken(secret)
-  const row = await c.var.db.select().from(apiTokens).where(eq(apiTokens.tokenHash, hash)).get()
+  const found = await c.var.db
+    .select({ token: apiTokens, rateLimit: accounts.apiRateLimit })
+    .from(apiTokens)
+    .leftJoin(accounts, eq(accounts.id, apiTokens.accountId))
+    .where(eq(apiTokens.tokenHash, hash))
+    .get()
+  const row = found?.token
   const now = Date.now()
   const expired = row?.expiresOn != null && Date.parse(row.expiresOn) <= now
   const early = row?.notBefore != null && Date.parse(row.notBefore) > now
   if (!row || row.status !== 'active' || expired || early) {
-    await spendAuthFailure(c.env.AUTH_FAILURE_LIMITER, address)
+    const address = clientAddress(c.req.raw.headers)
+    if (await failedAuthenticationOverBudget(c.env.AUTH_FAILURE_LIMITER, address))
+      throw rateLimited('failed authentications from this address')
     throw new ApiError(403, Codes.invalidToken, 'Invalid access token')
   }
   // admin: the bootstrap token of a fresh deployment (scripts/bootstrap.mjs) can do everything.
@@ -58,6 +72,10 @@ export const authenticate = createMiddleware<AppEnv>(async function authenticate
     tokenId: row.id,
     admin: row.admin,
     grants: policiesToGrants(JSON.parse(row.policies) as Policy[]),
+    expiresOn: row.expiresOn,
   })
-  return next()
+  const perWindow = found?.rateLimit ?? DEFAULT_API_RATE_LIMIT
+  await spendTokenRequest(c.env.TOKEN_LIMITER, row.id, perWindow)
+  await next()
+  c.header('ratelimit-policy', rateLimitPolicy(perWindow))
 })

@@ -72,6 +72,8 @@ export interface Principal {
   tokenId: string
   admin: boolean
   grants: Grant[]
+  /** When the token stops working (ISO 8601); null: never. Bounds the tokens it may make. */
+  expiresOn: string | null
 }
 
 export interface Scope {

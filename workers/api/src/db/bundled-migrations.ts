@@ -133,5 +133,14 @@ export const BUNDLED_MIGRATIONS: readonly { name: string; statements: readonly s
       "-- A database that predates shards is shard 0, holding every account and zone it already has.\nINSERT INTO `directory_accounts` (`account_id`, `shard`, `modified_on`) SELECT `id`, 0, `created_on` FROM `accounts`;",
       "INSERT INTO `directory_zones` (`zone_id`, `account_id`, `name`, `name_rev`, `created_on`)\n  SELECT `id`, `account_id`, CASE WHEN `status` = 'deleted' THEN NULL ELSE `name` END,\n         CASE WHEN `status` = 'deleted' THEN NULL ELSE `name_rev` END, `created_on` FROM `zones`;"
     ]
+  },
+  {
+    "name": "0015_token_audit_and_rate_limit.sql",
+    "statements": [
+      "CREATE TABLE `audit_logs` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`account_id` text,\n\t`action` text NOT NULL,\n\t`actor_token_id` text NOT NULL,\n\t`actor_ip` text,\n\t`resource_type` text NOT NULL,\n\t`resource_id` text NOT NULL,\n\t`resource_name` text,\n\t`old_value` text,\n\t`new_value` text,\n\t`created_on` text NOT NULL\n);",
+      "CREATE INDEX `audit_logs_account` ON `audit_logs` (`account_id`,`created_on`);",
+      "CREATE INDEX `audit_logs_created` ON `audit_logs` (`created_on`);",
+      "ALTER TABLE `accounts` ADD `api_rate_limit` integer;"
+    ]
   }
 ]

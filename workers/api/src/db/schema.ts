@@ -9,8 +9,40 @@ export const accounts = sqliteTable('accounts', {
   name: text('name').notNull(),
   /** Per-account cap on changes in one batch; null means the deployment default. */
   maxBatchChanges: integer('max_batch_changes'),
+  /** Requests each of the account's tokens may make per rate-limit window; null: the default. */
+  apiRateLimit: integer('api_rate_limit'),
   createdOn: text('created_on').notNull(),
 })
+
+/**
+ * Account-level audit trail (record changes are audited in `change_log`): who made, or revoked,
+ * which API token. Never holds a token's secret or its hash.
+ */
+export const auditLogs = sqliteTable(
+  'audit_logs',
+  {
+    id: text('id').primaryKey(),
+    /** The account the token belongs to; null for tokens made by an administrator on /user/tokens. */
+    accountId: text('account_id'),
+    /** 'token_create' | 'token_delete' */
+    action: text('action').notNull(),
+    /** Token id of the caller ('dev' for the local dev token). */
+    actorTokenId: text('actor_token_id').notNull(),
+    /** The client address as the edge reported it. */
+    actorIp: text('actor_ip'),
+    resourceType: text('resource_type').notNull(),
+    resourceId: text('resource_id').notNull(),
+    resourceName: text('resource_name'),
+    /** JSON: the resource before and after the change (null for creates / deletes). */
+    oldValue: text('old_value'),
+    newValue: text('new_value'),
+    createdOn: text('created_on').notNull(),
+  },
+  (t) => [
+    index('audit_logs_account').on(t.accountId, t.createdOn),
+    index('audit_logs_created').on(t.createdOn),
+  ]
+)
 
 export const apiTokens = sqliteTable(
   'api_tokens',

@@ -1,7 +1,8 @@
 /**
  * @module Rate limits on abusable operations, through the Workers rate-limiting bindings declared
  * in wrangler.toml (per Cloudflare location, best effort): failed authentications per client
- * address, and full rebuilds per zone. Over the limit, the API answers 429 with `retry-after`.
+ * address, and full rebuilds per zone (requests per token: token-rate-limit.ts). Over the limit,
+ * the API answers 429 with `retry-after`.
  */
 import { ApiError, Codes } from './api-error.ts'
 
@@ -31,8 +32,9 @@ export function clientAddress(headers: { get(name: string): string | null }): st
 }
 
 /**
- * Addresses over their failed-authentication budget, refused before any token lookup until the
- * period ends (this isolate only: the binding has no way to ask without counting). Bounded.
+ * Addresses over their failed-authentication budget, remembered until the period ends (this
+ * isolate only: the binding has no way to ask without counting). Bounded. Consulted only once a
+ * presented token has been found invalid: a valid token is never refused for its address.
  */
 const refusedUntil = new Map<string, number>()
 const MAX_REFUSED = 10_000
@@ -45,15 +47,20 @@ export function authRefused(address: string, now = Date.now()): boolean {
   return false
 }
 
-/** Counts a failed authentication from `address`; throws 429 (and refuses it for a period) past the limit. */
-export async function spendAuthFailure(
+/**
+ * Counts a failed authentication from `address` and says whether the address is now over its
+ * budget (the caller answers 429 then, 403 otherwise). An address already known to be over it is
+ * not counted again, so its failures cost no more than anyone else's.
+ */
+export async function failedAuthenticationOverBudget(
   limiter: RateLimit,
   address: string,
   now = Date.now()
-): Promise<void> {
+): Promise<boolean> {
+  if (authRefused(address, now)) return true
   const { success } = await limiter.limit({ key: address })
-  if (success) return
+  if (success) return false
   if (refusedUntil.size >= MAX_REFUSED) refusedUntil.clear()
   refusedUntil.set(address, now + RATE_LIMIT_PERIOD_S * 1000)
-  throw rateLimited('failed authentications from this address')
+  return true
 }

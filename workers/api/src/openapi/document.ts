@@ -138,6 +138,7 @@ function operation(op: Operation): Json {
   const out: Json = {
     tags: [op.tag],
     summary: op.summary,
+    ...(op.description === undefined ? {} : { description: op.description }),
     operationId: `${op.method}${op.path.replace(/\{(\w+)\}/g, 'By_$1').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}`,
     parameters: [...params, ...(op.query ?? []).map(queryParam)],
   }
@@ -179,6 +180,14 @@ function operation(op: Operation): Json {
         400: failure('Validation error or conflict'),
         403: failure('Bad or insufficient token'),
         404: failure('Unknown zone or record'),
+        429: {
+          ...failure(
+            "Rate limited: the token's requests, or failed authentications from the address; wait `retry-after` seconds"
+          ),
+          headers: {
+            'retry-after': { schema: { type: 'integer' }, description: 'Seconds to wait' },
+          },
+        },
       }
   return out
 }
@@ -195,7 +204,7 @@ export function buildDocument(serverUrl = API_BASE): Json {
     info: {
       title: 'edgedns API',
       version: '1.0.0',
-      description: `Cloudflare-compatible DNS zones and records API (v4 envelope). Write responses carry the committed change sequence in the ${CHANGE_SEQ_HEADER} header and, when they changed anything, the API's clock at the commit (ms since the epoch) in ${COMMITTED_AT_HEADER}.`,
+      description: `Cloudflare-compatible DNS zones and records API (v4 envelope). Write responses carry the committed change sequence in the ${CHANGE_SEQ_HEADER} header and, when they changed anything, the API's clock at the commit (ms since the epoch) in ${COMMITTED_AT_HEADER}. Each API token may make its account's api_rate_limit of requests per 5 minutes (default 1,200, as Cloudflare's; counted a fifth of it per minute): answers carry \`ratelimit-policy\` (for example \`"default";q=240;w=60\`), and past the limit the API answers 429 (code 971) with \`retry-after\` and \`ratelimit\`.`,
     },
     servers: [{ url: serverUrl }],
     security: [{ bearerAuth: [] }],

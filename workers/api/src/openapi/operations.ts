@@ -30,6 +30,8 @@ export interface Operation {
   path: string
   tag: string
   summary: string
+  /** Longer text (CommonMark) where the summary cannot say enough. */
+  description?: string
   query?: Param[]
   body?: z.ZodType
   /** multipart/form-data body (import). */
@@ -132,6 +134,7 @@ const tokenOps = (base: string, tag: string): Operation[] => [
     path: base,
     tag,
     summary: 'Create a token (the secret is returned once)',
+    description: MINTING_BOUND,
     body: tokenCreate,
     result: r.tokenResponse,
   },
@@ -148,8 +151,23 @@ const tokenOps = (base: string, tag: string): Operation[] => [
     path: `${base}/{token_id}`,
     tag,
     summary: 'Delete a token',
+    description: 'Recorded in the account audit log (`token_delete`).',
     result: r.deletedResponse,
   },
+]
+
+const MINTING_BOUND = [
+  'A token may grant only what it holds itself: every permission of every new policy must be held',
+  "by the calling token on each of the policy's resources (a grant on an account covers its zones),",
+  'and the new token may not outlive the caller: when the caller expires, `expires_on` is required',
+  'and no later than its own. Anything beyond answers 403 (code 10000) naming what was refused.',
+  'Administrator tokens (the bootstrap token, the local dev token) are not bound.',
+  'Recorded in the account audit log (`token_create`), never with the secret.',
+].join(' ')
+
+const auditLogQuery: Param[] = [
+  { name: 'action.type', enum: ['token_create', 'token_delete'], description: 'Only this action' },
+  ...page,
 ]
 
 const records = '/zones/{zone_id}/dns_records'
@@ -209,12 +227,23 @@ export const OPERATIONS: Operation[] = [
     method: 'put',
     path: '/accounts/{account_id}',
     tag: 'Accounts',
-    summary: 'Rename an account or set max_dns_batch_changes (admin)',
+    summary: 'Rename an account or set max_dns_batch_changes and api_rate_limit (admin)',
     body: accountEdit,
     result: r.accountResponse,
   },
 
   ...tokenOps('/accounts/{account_id}/tokens', 'Account tokens'),
+  {
+    method: 'get',
+    path: '/accounts/{account_id}/audit_logs',
+    tag: 'Accounts',
+    summary: "The account's audit log: API tokens made and deleted, newest first",
+    description:
+      'Readable by an administrator or a token with API Tokens Write on the account. Entries name the calling token, the token changed (id and name) and its policies; never a secret. Record changes are audited per zone: `GET /zones/{zone_id}/dns_records/audit`.',
+    query: auditLogQuery,
+    result: r.auditLogResponse,
+    list: true,
+  },
   {
     method: 'get',
     path: '/accounts/{account_id}/shard',
@@ -231,6 +260,15 @@ export const OPERATIONS: Operation[] = [
     result: r.shardMoveResponse,
   },
   ...tokenOps('/user/tokens', 'User tokens'),
+  {
+    method: 'get',
+    path: '/user/audit_logs',
+    tag: 'User tokens',
+    summary: 'Every audit log entry, of every account and of tokens made here (admin)',
+    query: auditLogQuery,
+    result: r.auditLogResponse,
+    list: true,
+  },
 
   {
     method: 'get',

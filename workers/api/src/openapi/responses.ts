@@ -243,6 +243,29 @@ export const tokenResponse = z.object({
   value: z.string().optional().meta({ description: 'The secret; returned once, on create' }),
 })
 
+export const auditLogResponse = z.object({
+  id,
+  action: z.object({
+    type: z.enum(['token_create', 'token_delete']),
+    result: z.boolean(),
+  }),
+  actor: z.object({
+    id: z.string().meta({ description: "The calling token's id ('dev' for the local dev token)" }),
+    type: z.literal('token'),
+    ip: z.string().optional(),
+  }),
+  owner: z.object({ id: z.string().nullable() }),
+  resource: z.object({ id, type: z.literal('api_token'), name: z.string().nullable() }),
+  interface: z.string(),
+  when: time,
+  oldValueJson: z
+    .unknown()
+    .meta({ description: 'The token before the change (no secret); null for a create' }),
+  newValueJson: z
+    .unknown()
+    .meta({ description: 'The token after the change (no secret); null for a delete' }),
+})
+
 export const verifyResponse = z.object({ id: z.string(), status: z.string() })
 export const permissionGroup = z.object({
   id: z.string(),
@@ -258,6 +281,9 @@ export const accountResponse = z.object({
   settings: z.object({
     enforce_twofactor: z.boolean(),
     max_dns_batch_changes: z.number().int().nullable(),
+    api_rate_limit: z.number().int().meta({
+      description: "Requests each of the account's API tokens may make per 5 minutes",
+    }),
   }),
 })
 

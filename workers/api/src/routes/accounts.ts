@@ -1,5 +1,6 @@
 /**
- * @module Accounts: list and get; admins may create accounts and set their batch limit.
+ * @module Accounts: list and get; admins may create accounts and set their batch limit and their
+ * tokens' rate limit.
  */
 import { eq } from 'drizzle-orm'
 import { Hono, type Context } from 'hono'
@@ -12,6 +13,11 @@ import { readBody } from '../http/body.ts'
 import { ok, okList, resultInfo } from '../http/envelope.ts'
 import { newId, nowIso } from '../http/ids.ts'
 import { intParam } from '../records/list-query.ts'
+import {
+  API_RATE_LIMIT_STEP,
+  DEFAULT_API_RATE_LIMIT,
+  MAX_API_RATE_LIMIT,
+} from '../http/token-rate-limit.ts'
 
 export const accountsApp = new Hono<AppEnv>()
 
@@ -23,7 +29,11 @@ function accountToApi(a: AccountRow): Record<string, unknown> {
     name: a.name,
     type: 'standard',
     created_on: a.createdOn,
-    settings: { enforce_twofactor: false, max_dns_batch_changes: a.maxBatchChanges },
+    settings: {
+      enforce_twofactor: false,
+      max_dns_batch_changes: a.maxBatchChanges,
+      api_rate_limit: a.apiRateLimit ?? DEFAULT_API_RATE_LIMIT,
+    },
   }
 }
 
@@ -32,7 +42,21 @@ export const createSchema = z.object({ name: z.string().min(1).max(100) })
 export const editSchema = z.object({
   name: z.string().min(1).max(100).optional(),
   settings: z
-    .object({ max_dns_batch_changes: z.number().int().min(1).max(MAX_BATCH_CEILING).nullable() })
+    .object({
+      max_dns_batch_changes: z.number().int().min(1).max(MAX_BATCH_CEILING).nullable(),
+      api_rate_limit: z
+        .number()
+        .int()
+        .min(API_RATE_LIMIT_STEP)
+        .max(MAX_API_RATE_LIMIT)
+        .multipleOf(API_RATE_LIMIT_STEP, {
+          error: `api_rate_limit must be a multiple of ${API_RATE_LIMIT_STEP}`,
+        })
+        .nullable()
+        .meta({
+          description: `Requests each of the account's API tokens may make per 5 minutes (a multiple of ${API_RATE_LIMIT_STEP}, enforced as a fifth of it per minute); null restores the default of ${DEFAULT_API_RATE_LIMIT}`,
+        }),
+    })
     .partial()
     .optional(),
 })
@@ -88,6 +112,7 @@ accountsApp.post('/', async (c) => {
     id: newId(),
     name: body.name,
     maxBatchChanges: null,
+    apiRateLimit: null,
     createdOn: nowIso(),
   }
   await c.var.db.insert(accounts).values(row)
@@ -119,6 +144,8 @@ accountsApp.put('/:account_id{[0-9a-f]{32}}', async (c) => {
       body.settings?.max_dns_batch_changes !== undefined
         ? body.settings.max_dns_batch_changes
         : row.maxBatchChanges,
+    apiRateLimit:
+      body.settings?.api_rate_limit !== undefined ? body.settings.api_rate_limit : row.apiRateLimit,
   }
   await c.var.db.update(accounts).set(next).where(eq(accounts.id, id))
   return ok(c, accountToApi(next))

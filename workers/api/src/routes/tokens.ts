@@ -1,14 +1,18 @@
 /**
  * @module API tokens: verify, create, list, get, delete, and the permission groups policies may use.
- * Served both as user tokens (/user/tokens) and account tokens (/accounts/{id}/tokens).
+ * Served both as user tokens (/user/tokens) and account tokens (/accounts/{id}/tokens). A token
+ * may make tokens only within what it holds itself (auth/grant-bound.ts); every create and delete
+ * writes an audit entry in the same D1 batch (auth/token-audit.ts).
  */
 import { and, eq } from 'drizzle-orm'
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
+import { expiryBeyondMinter, uncoveredGrant } from '../auth/grant-bound.ts'
 import { allows, PERMISSION_GROUPS } from '../auth/permissions.ts'
-import { normalizePolicies, policySchema, type Policy } from '../auth/policies.ts'
+import { normalizePolicies, policiesToGrants, policySchema, type Policy } from '../auth/policies.ts'
 import { hashToken, newTokenSecret } from '../auth/secrets.ts'
-import { apiTokens, zones } from '../db/schema.ts'
+import { tokenAuditEntry } from '../auth/token-audit.ts'
+import { apiTokens, auditLogs, zones } from '../db/schema.ts'
 import { ApiError, Codes } from '../http/api-error.ts'
 import type { AppEnv } from '../http/app-env.ts'
 import { readBody } from '../http/body.ts'
@@ -22,7 +26,10 @@ type TokenRow = typeof apiTokens.$inferSelect
 export const createSchema = z.object({
   name: z.string().min(1).max(120),
   policies: z.array(policySchema).min(1, 'a token needs at least one policy'),
-  expires_on: z.iso.datetime().optional(),
+  expires_on: z.iso.datetime().optional().meta({
+    description:
+      "When the token stops working. A token made by another token may not outlive it: required, and no later than the maker's own expiry, when the maker expires",
+  }),
   not_before: z.iso.datetime().optional(),
 })
 
@@ -110,11 +117,43 @@ tokensApp.get('/permission_groups', (c) =>
   )
 )
 
+/**
+ * A token may grant only what it holds: each permission of each new policy on each of its
+ * resources (the account's zones included in the account), and no later expiry than its own.
+ * Administrators (the bootstrap and dev tokens) are not bound.
+ */
+function requireWithinMinter(
+  c: Context<AppEnv>,
+  accountId: string,
+  policies: Policy[],
+  expiresOn: string | undefined
+): void {
+  const p = c.var.principal
+  // requireWithinAccount has checked that every zone named belongs to the account.
+  const beyond = uncoveredGrant(p, policiesToGrants(policies), () => accountId)
+  if (beyond !== null)
+    throw new ApiError(
+      403,
+      Codes.unauthenticated,
+      `Authentication error: a token may grant only permissions it holds itself on the same resources; ${beyond}, which this token does not hold`
+    )
+  const outlives = expiryBeyondMinter(p, expiresOn)
+  if (outlives !== null)
+    throw new ApiError(
+      403,
+      Codes.unauthenticated,
+      `Authentication error: a token may not make a token that outlives it; ${outlives}`
+    )
+}
+
 tokensApp.post('/', async (c) => {
   const confined = requireTokenAdmin(c)
   const body = await readBody(c, createSchema)
   const policies = normalizePolicies(body.policies)
-  if (confined !== null && !c.var.principal.admin) await requireWithinAccount(c, confined, policies)
+  if (confined !== null && !c.var.principal.admin) {
+    await requireWithinAccount(c, confined, policies)
+    requireWithinMinter(c, confined, policies, body.expires_on)
+  }
   const secret = newTokenSecret()
   const now = nowIso()
   const row: TokenRow = {
@@ -131,7 +170,10 @@ tokensApp.post('/', async (c) => {
     lastUsedOn: null,
     admin: false,
   }
-  await c.var.db.insert(apiTokens).values(row)
+  await c.var.db.batch([
+    c.var.db.insert(apiTokens).values(row),
+    c.var.db.insert(auditLogs).values(tokenAuditEntry(c, 'token_create', row, tokenToApi(row))),
+  ])
   return ok(c, { ...tokenToApi(row), value: secret })
 })
 
@@ -176,11 +218,14 @@ tokensApp.delete('/:token_id{[^/]+}', async (c) => {
   const confined = requireTokenAdmin(c)
   const id = tokenId(c)
   const row = await c.var.db
-    .select({ id: apiTokens.id })
+    .select()
     .from(apiTokens)
     .where(and(eq(apiTokens.id, id), visible(c, confined)))
     .get()
   if (!row) throw new ApiError(404, Codes.tokenNotFound, 'Token not found')
-  await c.var.db.delete(apiTokens).where(eq(apiTokens.id, id))
+  await c.var.db.batch([
+    c.var.db.delete(apiTokens).where(eq(apiTokens.id, id)),
+    c.var.db.insert(auditLogs).values(tokenAuditEntry(c, 'token_delete', row, tokenToApi(row))),
+  ])
   return ok(c, { id })
 })

@@ -8,7 +8,7 @@ import { api } from '../../../../test/api/helpers.ts'
 import type { Principal } from '../auth/permissions.ts'
 import { zoneListQuery } from './list-query.ts'
 
-const admin: Principal = { tokenId: 'test', admin: true, grants: [] }
+const admin: Principal = { tokenId: 'test', admin: true, grants: [], expiresOn: null }
 const accountToken = (accountId: string): Principal => ({
   tokenId: 'test',
   admin: false,
@@ -20,6 +20,7 @@ const accountToken = (accountId: string): Principal => ({
       everything: false,
     },
   ],
+  expiresOn: null,
 })
 
 /** The plan of the page query `GET /zones` runs for these parameters. */

@@ -1,0 +1,173 @@
+/**
+ * A token may make tokens only within what it holds itself: its permissions on the same
+ * resources, and no later expiry than its own. Administrator tokens are not bound.
+ */
+import { describe, expect, it } from 'vitest'
+import { api, expectError } from './helpers.ts'
+
+const account = (id: string) => `com.cloudflare.api.account.${id}`
+const zone = (id: string) => `com.cloudflare.api.account.zone.${id}`
+const groups = (...names: string[]) => names.map((name) => ({ name }))
+
+async function newAccount(): Promise<string> {
+  const res = await api('POST', '/accounts', { name: `bound-${Date.now()}` })
+  expect(res.status).toBe(200)
+  return res.body.result.id
+}
+
+async function newZone(accountId: string): Promise<string> {
+  const res = await api('POST', '/zones', {
+    name: `bound-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}.example`,
+    account: { id: accountId },
+  })
+  expect(res.status).toBe(200)
+  return res.body.result.id
+}
+
+/** A token made by the administrator under the account. */
+async function maker(
+  accountId: string,
+  policies: unknown[],
+  extra: Record<string, unknown> = {}
+): Promise<string> {
+  const res = await api('POST', `/accounts/${accountId}/tokens`, {
+    name: 'maker',
+    policies,
+    ...extra,
+  })
+  expect(res.status, JSON.stringify(res.body)).toBe(200)
+  return res.body.result.value
+}
+
+function mint(accountId: string, as: string, policies: unknown[], extra = {}) {
+  return api('POST', `/accounts/${accountId}/tokens`, { name: 'minted', policies, ...extra }, as)
+}
+
+async function tokenCount(accountId: string): Promise<number> {
+  return (await api('GET', `/accounts/${accountId}/tokens`)).body.result.length
+}
+
+const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString()
+const inTwoHours = () => new Date(Date.now() + 7_200_000).toISOString()
+
+describe('token minting bound', () => {
+  it('refuses a short-lived token with only API Tokens Write minting a permanent DNS Write + Zone Write token', async () => {
+    const a = await newAccount()
+    const admin = await maker(
+      a,
+      [{ permission_groups: groups('API Tokens Write'), resources: { [account(a)]: '*' } }],
+      { expires_on: inAnHour() }
+    )
+    const before = await tokenCount(a)
+    const res = await mint(a, admin, [
+      { permission_groups: groups('DNS Write', 'Zone Write'), resources: { [account(a)]: '*' } },
+    ])
+    expectError(res, 403, 10000)
+    expect(res.body.errors[0]!.message).toMatch(/grant only permissions it holds/)
+    expect(res.body.errors[0]!.message).toContain(`on account ${a}`)
+    expect(await tokenCount(a)).toBe(before)
+  })
+
+  it('refuses a token that outlives its maker: no expiry, or a later one', async () => {
+    const a = await newAccount()
+    const expires = inAnHour()
+    const admin = await maker(
+      a,
+      [
+        {
+          permission_groups: groups('DNS Write', 'API Tokens Write'),
+          resources: { [account(a)]: '*' },
+        },
+      ],
+      { expires_on: expires }
+    )
+    const policies = [{ permission_groups: groups('DNS Read'), resources: { [account(a)]: '*' } }]
+    const forever = await mint(a, admin, policies)
+    expectError(forever, 403, 10000)
+    expect(forever.body.errors[0]!.message).toMatch(/expires_on is required/)
+    const later = await mint(a, admin, policies, { expires_on: inTwoHours() })
+    expectError(later, 403, 10000)
+    expect(later.body.errors[0]!.message).toMatch(/outlives/)
+    expect((await mint(a, admin, policies, { expires_on: expires })).status).toBe(200)
+  })
+
+  it('lets a token grant a subset of what it holds: fewer permissions, one zone, an earlier expiry', async () => {
+    const a = await newAccount()
+    const z = await newZone(a)
+    const admin = await maker(a, [
+      {
+        permission_groups: groups('DNS Write', 'Zone Read', 'API Tokens Write'),
+        resources: { [account(a)]: '*' },
+      },
+    ])
+    const subset = await mint(
+      a,
+      admin,
+      [{ permission_groups: groups('DNS Read', 'Zone Read'), resources: { [zone(z)]: '*' } }],
+      { expires_on: inAnHour() }
+    )
+    expect(subset.status, JSON.stringify(subset.body)).toBe(200)
+    const minted = subset.body.result.value
+    expect((await api('GET', `/zones/${z}/dns_records`, undefined, minted)).status).toBe(200)
+    // The same permissions it holds, account-wide, and a token admin like itself: allowed too.
+    const same = await mint(a, admin, [
+      {
+        permission_groups: groups('DNS Write', 'API Tokens Write'),
+        resources: { [account(a)]: '*' },
+      },
+    ])
+    expect(same.status, JSON.stringify(same.body)).toBe(200)
+    // Zone Write it does not hold.
+    expectError(
+      await mint(a, admin, [
+        { permission_groups: groups('Zone Write'), resources: { [zone(z)]: '*' } },
+      ]),
+      403,
+      10000
+    )
+  })
+
+  it('does not let a grant on one zone reach the whole account or another zone', async () => {
+    const a = await newAccount()
+    const mine = await newZone(a)
+    const other = await newZone(a)
+    const admin = await maker(a, [
+      { permission_groups: groups('DNS Write'), resources: { [zone(mine)]: '*' } },
+      { permission_groups: groups('API Tokens Write'), resources: { [account(a)]: '*' } },
+    ])
+    const dns = groups('DNS Write')
+    expectError(
+      await mint(a, admin, [{ permission_groups: dns, resources: { [account(a)]: '*' } }]),
+      403,
+      10000
+    )
+    expectError(
+      await mint(a, admin, [{ permission_groups: dns, resources: { [zone(other)]: '*' } }]),
+      403,
+      10000
+    )
+    expectError(
+      await mint(a, admin, [
+        { permission_groups: dns, resources: { [account(a)]: { [`${zone('*')}`]: '*' } } },
+      ]),
+      403,
+      10000
+    )
+    const ok = await mint(a, admin, [{ permission_groups: dns, resources: { [zone(mine)]: '*' } }])
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200)
+  })
+
+  it('does not bound the administrator token', async () => {
+    const a = await newAccount()
+    const res = await api('POST', `/accounts/${a}/tokens`, {
+      name: 'anything',
+      policies: [
+        {
+          permission_groups: groups('DNS Write', 'Zone Write', 'API Tokens Write'),
+          resources: { [account(a)]: '*' },
+        },
+      ],
+    })
+    expect(res.status).toBe(200)
+  })
+})
