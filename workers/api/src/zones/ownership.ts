@@ -27,8 +27,7 @@ export interface PendingZone {
 }
 
 export type Verdict =
-  | { verified: true; method: 'txt' | 'delegation' }
-  | { verified: false; reason: string }
+  { verified: true; method: 'txt' | 'delegation' } | { verified: false; reason: string }
 
 const sameSet = (a: string[], b: string[]): boolean => {
   const x = new Set(a.map((n) => n.toLowerCase().replace(/\.$/, '')))

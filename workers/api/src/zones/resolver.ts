@@ -77,7 +77,9 @@ export function dohResolver(
   }
   return {
     async txt(name) {
-      return (await query(name, 'TXT')).filter((a) => a.type === TYPE_TXT).map((a) => txtData(a.data))
+      return (await query(name, 'TXT'))
+        .filter((a) => a.type === TYPE_TXT)
+        .map((a) => txtData(a.data))
     },
     async nameServers(name) {
       return (await query(name, 'NS'))
