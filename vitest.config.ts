@@ -1,7 +1,11 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
 import { fileURLToPath } from 'node:url'
 import { configDefaults, defineConfig } from 'vitest/config'
-import { localBuilderSettings, localDohSettings, localZoneSettings } from './scripts/lib/dev-vars.mjs'
+import {
+  localBuilderSettings,
+  localDohSettings,
+  localZoneSettings,
+} from './scripts/lib/dev-vars.mjs'
 
 /** Seals DNSSEC private keys in the workerd test projects (a Worker secret in production). */
 const TEST_DNSSEC_SECRET = 'test-dnssec-key-encryption-secret'

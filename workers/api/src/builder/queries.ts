@@ -27,8 +27,7 @@ export const SQL = {
   page: `SELECT name_rev, ${VALUE_COLUMNS} FROM dns_records WHERE zone_id = ?1 AND name_rev IN (
       SELECT DISTINCT name_rev FROM dns_records WHERE zone_id = ?1 AND name_rev > ?2 ORDER BY name_rev LIMIT ?3)
     ORDER BY name_rev, type, content`,
-  liveZone:
-    "SELECT id FROM zones WHERE name = ?1 AND status != 'deleted' AND status != 'pending'",
+  liveZone: "SELECT id FROM zones WHERE name = ?1 AND status != 'deleted' AND status != 'pending'",
 } as const
 
 /**

@@ -124,9 +124,7 @@ export async function reserveZoneName(
 }
 
 const isNameTaken = (e: unknown): boolean =>
-  /UNIQUE constraint failed: directory_zones\.(name|account_id)/.test(
-    String((e as Error).message)
-  )
+  /UNIQUE constraint failed: directory_zones\.(name|account_id)/.test(String((e as Error).message))
 
 /**
  * Another account's active zone that `name` may not sit beside: the same name ('taken'), an
