@@ -88,7 +88,8 @@ export interface ApiSchemas {
     /** 32 lowercase hex characters */
     id: string
     name: string
-    status: string
+    /** pending until ownership is proven (docs/zone-ownership.md) */
+    status: "pending" | "active"
     paused: boolean
     type: "full" | "partial" | "secondary" | "internal"
     development_mode: number
@@ -102,6 +103,8 @@ export interface ApiSchemas {
     /** RFC 3339 timestamp */
     modified_on: string
     activated_on: string | null
+    /** Publish it as TXT at _edgedns-verify.<name> to prove ownership of a pending zone */
+    verification_key: string | null
     meta: {
       [key: string]: unknown
     }
