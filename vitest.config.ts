@@ -1,7 +1,11 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
 import { fileURLToPath } from 'node:url'
 import { configDefaults, defineConfig } from 'vitest/config'
-import { localBuilderSettings, localDohSettings } from './scripts/lib/dev-vars.mjs'
+import {
+  localBuilderSettings,
+  localDohSettings,
+  localZoneSettings,
+} from './scripts/lib/dev-vars.mjs'
 
 /** Seals DNSSEC private keys in the workerd test projects (a Worker secret in production). */
 const TEST_DNSSEC_SECRET = 'test-dnssec-key-encryption-secret'
@@ -11,6 +15,7 @@ export default defineConfig(async () => {
   const apiBindings = {
     ...localDohSettings(),
     ...localBuilderSettings(),
+    ...localZoneSettings(),
     TEST_MIGRATIONS: migrations,
     DEV_API_TOKEN: 'dev-token',
     KV_KEY_WRITE_INTERVAL_MS: '0',

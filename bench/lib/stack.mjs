@@ -13,7 +13,12 @@ import path from 'node:path'
 import { convertV4MiniflareOptions, Miniflare, Log, LogLevel } from 'miniflare'
 import { unstable_getMiniflareWorkerOptions, unstable_splitSqlQuery } from 'wrangler'
 import { ROOT } from '../../scripts/lib/stack.mjs'
-import { devVars, localBuilderSettings, localDohSettings } from '../../scripts/lib/dev-vars.mjs'
+import {
+  devVars,
+  localBuilderSettings,
+  localDohSettings,
+  localZoneSettings,
+} from '../../scripts/lib/dev-vars.mjs'
 
 const WRANGLER = path.join(ROOT, 'node_modules/.bin/wrangler')
 
@@ -93,6 +98,7 @@ export async function startBenchStack({
       KV_KEY_WRITE_INTERVAL_MS: BENCH_KV_KEY_WRITE_INTERVAL_MS,
       ...localDohSettings(),
       ...localBuilderSettings(),
+      ...localZoneSettings(),
       DNSSEC_KEY_ENCRYPTION_KEY: devVars().DNSSEC_KEY_ENCRYPTION_KEY,
       ...apiBindings,
     },

@@ -33,3 +33,8 @@ export function localDohSettings() {
 export function localBuilderSettings() {
   return pick(['BUILDER_YIELD_AFTER_HEAD_MS'])
 }
+
+/** The zone lifecycle's local settings for the API worker: new zones served at once (a subset of `devVars()`). */
+export function localZoneSettings() {
+  return pick(['ZONE_VERIFICATION'])
+}

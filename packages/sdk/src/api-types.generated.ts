@@ -43,9 +43,10 @@ export interface ApiSchemas {
     /** Record type (case-insensitive) */
     type?: "A" | "AAAA" | "CAA" | "CERT" | "CNAME" | "DNSKEY" | "DS" | "HTTPS" | "LOC" | "MX" | "NAPTR" | "NS" | "OPENPGPKEY" | "PTR" | "SMIMEA" | "SRV" | "SSHFP" | "SVCB" | "TLSA" | "TXT" | "URI"
     name?: string
+    /** Record content. TXT content is stored and returned as sent: unquoted, it is one text (spaces included) split into 255-octet character-strings on the wire; starting with a double quote, it is RFC 1035 character-strings ("a" "b"). */
     content?: string
-    /** Structured fields for CAA, CERT, DNSKEY, DS, HTTPS, LOC, NAPTR, SMIMEA, SRV, SSHFP, SVCB, TLSA, URI */
-    data?: ApiSchemas["RecordData.CAA"] | ApiSchemas["RecordData.CERT"] | ApiSchemas["RecordData.DNSKEY"] | ApiSchemas["RecordData.DS"] | ApiSchemas["RecordData.HTTPS"] | ApiSchemas["RecordData.LOC"] | ApiSchemas["RecordData.NAPTR"] | ApiSchemas["RecordData.SMIMEA"] | ApiSchemas["RecordData.SRV"] | ApiSchemas["RecordData.SSHFP"] | ApiSchemas["RecordData.SVCB"] | ApiSchemas["RecordData.TLSA"] | ApiSchemas["RecordData.URI"]
+    /** Structured fields for CAA, CERT, DNSKEY, DS, HTTPS, LOC, NAPTR, SMIMEA, SRV, SSHFP, SVCB, TLSA, URI; null is the same as leaving it out */
+    data?: ApiSchemas["RecordData.CAA"] | ApiSchemas["RecordData.CERT"] | ApiSchemas["RecordData.DNSKEY"] | ApiSchemas["RecordData.DS"] | ApiSchemas["RecordData.HTTPS"] | ApiSchemas["RecordData.LOC"] | ApiSchemas["RecordData.NAPTR"] | ApiSchemas["RecordData.SMIMEA"] | ApiSchemas["RecordData.SRV"] | ApiSchemas["RecordData.SSHFP"] | ApiSchemas["RecordData.SVCB"] | ApiSchemas["RecordData.TLSA"] | ApiSchemas["RecordData.URI"] | null
     ttl?: number
     proxied?: boolean
     priority?: number
@@ -60,10 +61,11 @@ export interface ApiSchemas {
   RecordInputWithId: {
     type?: string
     name?: string
+    /** Record content. TXT content is stored and returned as sent: unquoted, it is one text (spaces included) split into 255-octet character-strings on the wire; starting with a double quote, it is RFC 1035 character-strings ("a" "b"). */
     content?: string
     data?: {
       [key: string]: unknown
-    }
+    } | null
     ttl?: number
     proxied?: boolean
     priority?: number
@@ -88,7 +90,8 @@ export interface ApiSchemas {
     /** 32 lowercase hex characters */
     id: string
     name: string
-    status: string
+    /** pending until ownership is proven (docs/zone-ownership.md) */
+    status: "pending" | "active"
     paused: boolean
     type: "full" | "partial" | "secondary" | "internal"
     development_mode: number
@@ -102,6 +105,8 @@ export interface ApiSchemas {
     /** RFC 3339 timestamp */
     modified_on: string
     activated_on: string | null
+    /** Publish it as TXT at _edgedns-verify.<name> to prove ownership of a pending zone */
+    verification_key: string | null
     meta: {
       [key: string]: unknown
     }

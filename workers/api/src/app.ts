@@ -24,12 +24,22 @@ import { shardsApp } from './routes/shards.ts'
 import { sweepApp } from './routes/sweep.ts'
 import { tokensApp } from './routes/tokens.ts'
 import { zonesApp } from './routes/zones.ts'
+import { dohResolver, type OwnershipResolver } from './zones/resolver.ts'
 import { dnssecApp } from './routes/dnssec.ts'
 
-export function createApp(): Hono<AppEnv> {
+export interface AppOptions {
+  /** How zone ownership is looked up in the public DNS (default: DoH to `VERIFICATION_RESOLVER`). */
+  ownershipResolver?: OwnershipResolver
+}
+
+export function createApp(options: AppOptions = {}): Hono<AppEnv> {
   const api = new Hono<AppEnv>()
   api.use('*', async (c, next) => {
     c.set('db', openDb(c.env.DB))
+    c.set(
+      'ownershipResolver',
+      options.ownershipResolver ?? dohResolver(c.env.VERIFICATION_RESOLVER || undefined)
+    )
     await next()
   })
   api.use('*', notifyAfterResponse)

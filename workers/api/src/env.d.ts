@@ -27,6 +27,14 @@ interface ExtraBindings {
   DNSSEC_KEY_ENCRYPTION_KEY?: string
   /** Seconds a disabled zone keeps signing (default 172800). */
   DNSSEC_DISABLE_GRACE_SECONDS?: string
+  /**
+   * `off`: new zones are active and served at once (`.dev.vars`, so `pnpm dev`, `wrangler dev` and
+   * the tests). Unset or anything else: new zones stay pending, unserved, until their owner proves
+   * control of the name (docs/zone-ownership.md).
+   */
+  ZONE_VERIFICATION?: string
+  /** DoH JSON endpoint that ownership checks ask (default https://cloudflare-dns.com/dns-query). */
+  VERIFICATION_RESOLVER?: string
   /** How new accounts are placed on the D1 shards: `least-loaded` (default) or `round-robin`. */
   SHARD_PLACEMENT?: string
   TEST_MIGRATIONS: import('@cloudflare/vitest-plugin').D1Migration[]

@@ -36,6 +36,9 @@ export async function fullBuildStep(ctx: StepContext): Promise<FullOutcome> {
   if (!state.full) {
     const zone = await readZone(ctx.io.db, state.zoneId!)
     if (!zone) return { kind: 'deleted' }
+    // A pending zone has nothing in KV and gets nothing (its name is not its own yet): its
+    // activation logs a full-build request, which finds the builder here again, cursor still 0.
+    if (zone.status === 'pending') return { kind: 'idle' }
     state.zoneName = zone.name
     state.full = {
       startSeq: zone.change_seq,

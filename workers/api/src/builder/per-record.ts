@@ -90,6 +90,7 @@ export async function perRecordPass(ctx: StepContext): Promise<PerRecordOutcome>
   const first = await readZoneAndLog(io.db, zoneId, state.cursor, limits.logChunk, expected ?? [])
   const { zone, log } = first
   if (!zone) return { kind: 'deleted' }
+  if (zone.status === 'pending') return { kind: 'idle' }
   if (state.zoneName !== zone.name) {
     state.zoneName = zone.name
     ctx.save()

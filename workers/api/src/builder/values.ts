@@ -42,6 +42,8 @@ export interface ZoneDbRow {
   /** JSON DnssecState, or null. */
   dnssec?: string | null
   proxy_ipv6: string
+  /** 'pending' zones are not built (docs/zone-ownership.md); the others are. */
+  status?: string
 }
 
 export const VALUE_COLUMNS = 'name, type, content, data, priority, ttl, proxied'

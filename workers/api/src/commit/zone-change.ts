@@ -73,6 +73,7 @@ const CONSTRAINTS: readonly (readonly [string, ConflictReason])[] = [
   ['UNIQUE constraint failed: change_log', 'zone-changed'],
   ['UNIQUE constraint failed: dns_records', 'identical-record'],
   ['UNIQUE constraint failed: zones.name', 'zone-name-taken'],
+  ['UNIQUE constraint failed: zones.account_id, zones.name', 'zone-name-taken'],
   ['FOREIGN KEY constraint failed', 'zone-missing'],
   // accountFenceStatement's CASE yields NULL when the account is fenced on the shard.
   ['NOT NULL constraint failed: accounts.created_on', 'account-fenced'],

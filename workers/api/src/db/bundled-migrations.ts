@@ -142,5 +142,25 @@ export const BUNDLED_MIGRATIONS: readonly { name: string; statements: readonly s
       "CREATE INDEX `audit_logs_created` ON `audit_logs` (`created_on`);",
       "ALTER TABLE `accounts` ADD `api_rate_limit` integer;"
     ]
+  },
+  {
+    "name": "0016_zone_ownership.sql",
+    "statements": [
+      "DROP INDEX `directory_zones_name`;",
+      "ALTER TABLE `directory_zones` ADD `status` text DEFAULT 'active' NOT NULL;",
+      "CREATE UNIQUE INDEX `directory_zones_account_name` ON `directory_zones` (`account_id`,`name`);",
+      "CREATE UNIQUE INDEX `directory_zones_name` ON `directory_zones` (`name`) WHERE status = 'active';",
+      "DROP INDEX `zones_name`;",
+      "ALTER TABLE `zones` ADD `verification_key` text;",
+      "CREATE UNIQUE INDEX `zones_active_name` ON `zones` (`name`) WHERE status = 'active';",
+      "CREATE UNIQUE INDEX `zones_account_live_name` ON `zones` (`account_id`,`name`) WHERE status != 'deleted';",
+      "CREATE INDEX `zones_name` ON `zones` (`name`) WHERE status != 'deleted';",
+      "-- A pending zone is never built (nothing of it is served), so it stays off the sweep's work list\n-- until it becomes active; its activation then notes it behind, in the same transaction.\nDROP TRIGGER `zones_behind_on_create`;",
+      "CREATE TRIGGER `zones_behind_on_create` AFTER INSERT ON `zones`\n  WHEN NEW.`status` != 'pending'\nBEGIN\n  INSERT INTO `zones_behind` (`zone_id`, `seq`) VALUES (NEW.`id`, NEW.`change_seq`)\n    ON CONFLICT (`zone_id`) DO UPDATE SET `seq` = excluded.`seq` WHERE excluded.`seq` > `zones_behind`.`seq`;\nEND;",
+      "DROP TRIGGER `zones_behind_on_commit`;",
+      "CREATE TRIGGER `zones_behind_on_commit` AFTER UPDATE OF `change_seq` ON `zones`\n  WHEN NEW.`change_seq` > OLD.`change_seq` AND NEW.`status` != 'pending'\nBEGIN\n  INSERT INTO `zones_behind` (`zone_id`, `seq`) VALUES (NEW.`id`, NEW.`change_seq`)\n    ON CONFLICT (`zone_id`) DO UPDATE SET `seq` = excluded.`seq` WHERE excluded.`seq` > `zones_behind`.`seq`;\nEND;",
+      "CREATE TRIGGER `zones_behind_on_activate` AFTER UPDATE OF `status` ON `zones`\n  WHEN OLD.`status` = 'pending' AND NEW.`status` = 'active'\nBEGIN\n  INSERT INTO `zones_behind` (`zone_id`, `seq`) VALUES (NEW.`id`, NEW.`change_seq`)\n    ON CONFLICT (`zone_id`) DO UPDATE SET `seq` = excluded.`seq` WHERE excluded.`seq` > `zones_behind`.`seq`;\nEND;",
+      "-- An account move restores each zone's status from activated_on: every zone live so far is active.\nUPDATE `zones` SET `activated_on` = `created_on` WHERE `activated_on` IS NULL AND `status` != 'deleted';"
+    ]
   }
 ]

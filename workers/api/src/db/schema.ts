@@ -80,7 +80,11 @@ export const zones = sqliteTable(
     name: text('name').notNull(),
     /** Labels reversed (`com.example`): zones below a name are one index range, with no LIKE pattern. */
     nameRev: text('name_rev').notNull().default(''),
-    /** 'active', or 'deleted' from DELETE until the purge has removed its records and the row. */
+    /**
+     * 'pending' until its owner proves control of the name (docs/zone-ownership.md), 'active',
+     * 'moving' while its account is copied to another shard, or 'deleted' from DELETE until the
+     * purge has removed its records and the row.
+     */
     status: text('status').notNull().default('active'),
     type: text('type').notNull().default('full'),
     paused: integer('paused', { mode: 'boolean' }).notNull().default(false),
@@ -109,11 +113,20 @@ export const zones = sqliteTable(
      * sealed with the DNSSEC_KEY_ENCRYPTION_KEY secret), modified time. Null: never enabled.
      */
     dnssec: text('dnssec'),
+    /** The value its owner publishes in a TXT record to prove control of the name while pending. */
+    verificationKey: text('verification_key'),
   },
   (t) => [
     // A deleted zone keeps its row until its records are purged in chunks; its name is free at once.
-    uniqueIndex('zones_name')
+    // One active zone per name; the same name may be pending in several accounts, once in each.
+    index('zones_name')
       .on(t.name)
+      .where(sql`status != 'deleted'`),
+    uniqueIndex('zones_active_name')
+      .on(t.name)
+      .where(sql`status = 'active'`),
+    uniqueIndex('zones_account_live_name')
+      .on(t.accountId, t.name)
       .where(sql`status != 'deleted'`),
     index('zones_account').on(t.accountId, t.name),
     index('zones_name_rev').on(t.nameRev),
@@ -270,8 +283,9 @@ export const directoryAccounts = sqliteTable(
 )
 
 /**
- * Every live zone name across all shards: the unique index makes a name reservation atomic and
- * platform-wide, `name_rev` (labels reversed) makes the zones below a name one index range.
+ * Every live zone name across all shards: the unique index over active names makes a name's
+ * activation atomic and platform-wide, `name_rev` (labels reversed) makes the zones below a name one
+ * index range.
  */
 export const directoryZones = sqliteTable(
   'directory_zones',
@@ -281,10 +295,15 @@ export const directoryZones = sqliteTable(
     /** Null once the zone is deleted: the name is free again, the row still routes its purge. */
     name: text('name'),
     nameRev: text('name_rev'),
+    /** 'pending' (the name may be pending in several accounts) or 'active' (one account holds it). */
+    status: text('status').notNull().default('active'),
     createdOn: text('created_on').notNull(),
   },
   (t) => [
-    uniqueIndex('directory_zones_name').on(t.name),
+    uniqueIndex('directory_zones_name')
+      .on(t.name)
+      .where(sql`status = 'active'`),
+    uniqueIndex('directory_zones_account_name').on(t.accountId, t.name),
     index('directory_zones_name_rev').on(t.nameRev),
     index('directory_zones_account').on(t.accountId),
   ]

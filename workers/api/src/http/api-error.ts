@@ -61,4 +61,6 @@ export const Codes = {
   shardUnavailable: 10003,
   /** The account is being moved to another D1 shard: writes are refused for a moment; retry. */
   accountMoving: 10004,
+  /** An activation check found no proof of ownership yet: the zone stays pending (a message, not an error). */
+  zoneStillPending: 10005,
 } as const

@@ -4,6 +4,7 @@
 import type { DrizzleD1Database } from 'drizzle-orm/d1'
 import type { Principal } from '../auth/permissions.ts'
 import type * as schema from '../db/schema.ts'
+import type { OwnershipResolver } from '../zones/resolver.ts'
 
 export interface AppEnv {
   Bindings: Env
@@ -17,5 +18,7 @@ export interface AppEnv {
     zoneOrm: DrizzleD1Database<typeof schema>
     /** Builder notifications to send once the response is out (`builder/notify.ts`). */
     afterResponse: (() => Promise<unknown>)[]
+    /** Looks up zone ownership proofs in the public DNS (`PUT /zones/{id}/activation_check`). */
+    ownershipResolver: OwnershipResolver
   }
 }

@@ -310,6 +310,14 @@ export const OPERATIONS: Operation[] = [
     result: r.deletedResponse,
   },
   {
+    method: 'put',
+    path: '/zones/{zone_id}/activation_check',
+    tag: 'Zones',
+    summary:
+      'Check ownership of a pending zone (TXT _edgedns-verify.<zone> = verification_key, or delegation to its name_servers) and activate it; `messages` say what is missing',
+    result: r.deletedResponse,
+  },
+  {
     method: 'get',
     path: '/zones/{zone_id}/dns_settings',
     tag: 'Zones',

@@ -70,7 +70,9 @@ export const recordResponse = z.object({
 export const zoneResponse = z.object({
   id,
   name: z.string(),
-  status: z.string(),
+  status: z
+    .enum(['pending', 'active'])
+    .meta({ description: 'pending until ownership is proven (docs/zone-ownership.md)' }),
   paused: z.boolean(),
   type: z.enum(['full', 'partial', 'secondary', 'internal']),
   development_mode: z.number(),
@@ -82,6 +84,9 @@ export const zoneResponse = z.object({
   created_on: time,
   modified_on: time,
   activated_on: time.nullable(),
+  verification_key: z.string().nullable().meta({
+    description: 'Publish it as TXT at _edgedns-verify.<name> to prove ownership of a pending zone',
+  }),
   meta: z.object({}).loose(),
   owner: z.object({ id: z.string().nullable(), type: z.string(), name: z.string() }),
   account: z.object({ id, name: z.string() }),

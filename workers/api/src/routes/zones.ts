@@ -1,5 +1,6 @@
 /**
- * @module Zones endpoints: list, create, get, edit, delete, and DNS settings (SOA, NS TTL, proxy addresses).
+ * @module Zones endpoints: list, create, get, edit, delete, the activation check of a pending zone,
+ * and DNS settings (SOA, NS TTL, proxy addresses).
  */
 import { normalizeHostname, normalizeZoneName } from '@edgedns/records'
 import { and, eq, ne, sql } from 'drizzle-orm'
@@ -28,10 +29,19 @@ import { zoneListQuery } from '../zones/list-query.ts'
 import { purgeDeletedZone } from '../zones/purge.ts'
 import { openDb } from '../db/client.ts'
 import { allShards, homeDb, shardDb } from '../shards/databases.ts'
-import { forgetZone, releaseZoneName } from '../shards/directory.ts'
+import {
+  activateZoneName,
+  deactivateZoneName,
+  forgetZone,
+  pendingElsewhere,
+  releaseZoneName,
+  type Reservation,
+} from '../shards/directory.ts'
 import { assertWritable, placeAccount, reserveName } from '../shards/zone-shard.ts'
 import { accountName, zoneFor } from '../zones/access.ts'
 import { dnsSettingsToApi, zoneToApi, type ZoneRow } from '../zones/model.ts'
+import { checkOwnership, verificationMode } from '../zones/ownership.ts'
+import { isPublicSuffix } from '../zones/public-suffix.ts'
 
 export const zonesApp = new Hono<AppEnv>()
 
@@ -186,6 +196,14 @@ zonesApp.post('/', async (c) => {
   } catch (e) {
     throw ApiError.badRequest(Codes.invalidZoneName, (e as Error).message)
   }
+  if (isPublicSuffix(name)) {
+    throw ApiError.badRequest(
+      Codes.invalidZoneName,
+      `${name} is a public suffix (on the Public Suffix List), under which anyone may register a domain: add the domain you registered under it instead`
+    )
+  }
+  // Pending until its owner proves control of the name, unless verification is off (local dev).
+  const pending = verificationMode(c.env) === 'required'
   const now = nowIso()
   const ns = (c.env.NAME_SERVERS ?? DEFAULT_NAME_SERVERS)
     .split(',')
@@ -196,7 +214,7 @@ zonesApp.post('/', async (c) => {
     accountId,
     name,
     nameRev: reverseName(name),
-    status: 'active',
+    status: pending ? 'pending' : 'active',
     type: body.type,
     paused: false,
     dnssec: null,
@@ -217,7 +235,8 @@ zonesApp.post('/', async (c) => {
     changeSeq: 1,
     createdOn: now,
     modifiedOn: now,
-    activatedOn: now,
+    activatedOn: pending ? null : now,
+    verificationKey: newId(),
   }
   // The account's shard (placed now if this is its first zone), then the name, reserved
   // platform-wide in the directory before the shard write and given back if that write fails.
@@ -225,15 +244,14 @@ zonesApp.post('/', async (c) => {
   const route = await placeAccount(c.env, account)
   assertWritable(route)
   const home = homeDb(c.env)
-  const reserved = await reserveName(c.env, { zoneId: row.id, accountId, name, now })
-  if (!reserved.ok && reserved.reason === 'taken')
-    throw ApiError.badRequest(Codes.zoneExists, `${name} already exists`)
-  if (!reserved.ok && reserved.reason === 'overlap') {
-    throw ApiError.badRequest(
-      Codes.zoneOverlapsOtherAccount,
-      `${name} cannot be added: it is ${reserved.other.endsWith(`.${name}`) ? 'a parent' : 'a subdomain'} of a zone held by another account`
-    )
-  }
+  const reserved = await reserveName(c.env, {
+    zoneId: row.id,
+    accountId,
+    name,
+    now,
+    status: pending ? 'pending' : 'active',
+  })
+  refuseReservation(reserved, name, 'added')
   const db = shardDb(c.env, route.shard)
   const insert = c.var.db.insert(zones).values(row).toSQL()
   try {
@@ -253,6 +271,24 @@ zonesApp.post('/', async (c) => {
   announceCommit(c, row.id, 1, 1)
   return ok(c, zoneToApi(row, account.name))
 })
+
+/**
+ * The error for a name another account holds: the same name active there ('taken'), or an active
+ * zone above or below it. Names only what the caller sent, never the other zone.
+ */
+function refuseReservation(r: Reservation, name: string, verb: 'added' | 'activated'): void {
+  if (r.ok) return
+  if (r.reason === 'taken') {
+    throw ApiError.badRequest(
+      Codes.zoneExists,
+      verb === 'added' ? `${name} already exists` : `${name} is active in another account`
+    )
+  }
+  throw ApiError.badRequest(
+    Codes.zoneOverlapsOtherAccount,
+    `${name} cannot be ${verb}: it is ${r.other.endsWith(`.${name}`) ? 'a parent' : 'a subdomain'} of a zone held by another account`
+  )
+}
 
 /** The guard of a zone-level change planned against `zone` as it was read. */
 function zoneGuard(zone: ZoneRow, now: string): GuardContext {
@@ -363,6 +399,79 @@ zonesApp.delete('/:zone_id{[^/]+}', async (c) => {
   )
   return ok(c, { id: zone.id })
 })
+
+/**
+ * Cloudflare's activation check, answered at once: a pending zone whose owner has proved control of
+ * the name (docs/zone-ownership.md), or any pending zone when verification is off, becomes active
+ * and is built; otherwise it stays pending and a message says what is missing. An active zone
+ * answers as it is.
+ */
+zonesApp.put('/:zone_id{[^/]+}/activation_check', async (c) => {
+  const zone = await zoneFor(c, 'zone:edit')
+  if (zone.status !== 'pending') return ok(c, { id: zone.id })
+  if (verificationMode(c.env) === 'required') {
+    const vanity = JSON.parse(zone.vanityNameServers) as string[]
+    const verdict = await checkOwnership(
+      c.var.ownershipResolver,
+      {
+        name: zone.name,
+        verificationKey: zone.verificationKey,
+        nameServers: vanity.length > 0 ? vanity : (JSON.parse(zone.nameServers) as string[]),
+      },
+      await pendingElsewhere(homeDb(c.env), zone.accountId, zone.name)
+    )
+    if (!verdict.verified) {
+      return c.json({
+        success: true,
+        errors: [],
+        messages: [{ code: Codes.zoneStillPending, message: verdict.reason }],
+        result: { id: zone.id },
+      })
+    }
+  }
+  await activateZone(c, zone)
+  return ok(c, { id: zone.id })
+})
+
+/**
+ * Makes a pending zone active: its name first, platform-wide in the directory (one account holds
+ * it), then the zone row with a full-build request in one guarded commit; the directory is set back
+ * when the commit fails. Other accounts' pending zones of the name stay pending.
+ */
+async function activateZone(c: Parameters<typeof zoneFor>[0], zone: ZoneRow): Promise<void> {
+  const home = homeDb(c.env)
+  refuseReservation(
+    await activateZoneName(home, { zoneId: zone.id, accountId: zone.accountId, name: zone.name }),
+    zone.name,
+    'activated'
+  )
+  const now = nowIso()
+  const db = c.var.zoneDb
+  try {
+    await commitZoneChange(db, [
+      guardStatement(db, zoneGuard(zone, now), 1),
+      db
+        .prepare(
+          "UPDATE zones SET status = 'active', activated_on = ?2 WHERE id = ?1 AND status = 'pending'"
+        )
+        .bind(zone.id, now),
+      zoneLogStatement(db, zone.id, zone.changeSeq + 1, 'full', now),
+    ])
+  } catch (e) {
+    await deactivateZoneName(home, zone.id)
+    if (e instanceof CommitConflict && e.reason === 'zone-name-taken')
+      throw ApiError.badRequest(Codes.zoneExists, `${zone.name} is active in another account`)
+    if (isZoneChanged(e)) {
+      throw new ApiError(
+        409,
+        Codes.conflictRetry,
+        'The zone changed while it was activated; nothing was changed. Retry the request.'
+      )
+    }
+    throw e
+  }
+  announceCommit(c, zone.id, zone.changeSeq + 1, 1)
+}
 
 zonesApp.get('/:zone_id{[^/]+}/dns_settings', async (c) => {
   const zone = await zoneFor(c, 'dns:read')

@@ -1,6 +1,7 @@
 /**
  * @module The shard directory on the home database (shard 0): account → shard, zone → account,
- * and every live zone name, so that name uniqueness and the nesting rule hold across all shards.
+ * and every live zone name with its standing (pending or active), so that one account holds each
+ * active name and the nesting rule hold across all shards.
  * Every function here is one or two small indexed statements; nothing scans.
  */
 import { reverseName } from '../records/model.ts'
@@ -90,47 +91,116 @@ export async function accountsPerShard(home: D1Database, shards: number): Promis
 export type Reservation =
   { ok: true } | { ok: false; reason: 'taken' } | { ok: false; reason: 'overlap'; other: string }
 
+/** A zone's standing in the directory: `pending` names may repeat across accounts, `active` ones not. */
+export type NameStatus = 'pending' | 'active'
+
 /**
- * Reserves `name` for a new zone, platform-wide. The insert comes first, so the unique index
- * decides between two creators of the same name atomically; the nesting check runs after it, so of
- * two accounts creating a parent and a child at the same moment each sees the other's reservation
+ * Reserves `name` for a new zone, platform-wide. The insert comes first, so the unique indexes
+ * decide atomically between two creators of the same active name (and between two zones of that
+ * name in one account); the check against other accounts' active zones runs after it, so of two
+ * accounts creating a parent and a child at the same moment each sees the other's reservation
  * (both are refused rather than both accepted). A refused reservation is removed before returning.
- * Nesting: the name's ancestors are exact lookups, its descendants one range of reversed names
- * (`rev.` < name_rev < `rev/`, '/' sorting right after '.'): no LIKE pattern, any name length.
+ * A pending name conflicts with nothing of another account but its active zones.
  */
 export async function reserveZoneName(
   home: D1Database,
-  z: { zoneId: string; accountId: string; name: string; now: string }
+  z: { zoneId: string; accountId: string; name: string; now: string; status?: NameStatus }
 ): Promise<Reservation> {
   const rev = reverseName(z.name)
   try {
     await home
       .prepare(
-        'INSERT INTO directory_zones (zone_id, account_id, name, name_rev, created_on) VALUES (?1, ?2, ?3, ?4, ?5)'
+        'INSERT INTO directory_zones (zone_id, account_id, name, name_rev, status, created_on) VALUES (?1, ?2, ?3, ?4, ?5, ?6)'
       )
-      .bind(z.zoneId, z.accountId, z.name, rev, z.now)
+      .bind(z.zoneId, z.accountId, z.name, rev, z.status ?? 'active', z.now)
       .run()
   } catch (e) {
-    if (/UNIQUE constraint failed: directory_zones\.name/.test(String((e as Error).message)))
-      return { ok: false, reason: 'taken' }
+    if (isNameTaken(e)) return { ok: false, reason: 'taken' }
     throw e
   }
-  const labels = z.name.split('.')
-  const ancestors = labels.slice(1).map((_, i) => labels.slice(i + 1).join('.'))
+  const refused = await activeConflict(home, z.accountId, z.name)
+  if (refused) await forgetZone(home, z.zoneId)
+  return refused ?? { ok: true }
+}
+
+const isNameTaken = (e: unknown): boolean =>
+  /UNIQUE constraint failed: directory_zones\.(name|account_id)/.test(String((e as Error).message))
+
+/**
+ * Another account's active zone that `name` may not sit beside: the same name ('taken'), an
+ * ancestor or a descendant ('overlap': the longest zone would answer for the other account's
+ * names). Ancestors are exact lookups, descendants one range of reversed names (`rev.` < name_rev
+ * < `rev/`, '/' sorting right after '.'): no LIKE pattern, any name length.
+ */
+async function activeConflict(
+  home: D1Database,
+  accountId: string,
+  name: string
+): Promise<Reservation | null> {
+  const rev = reverseName(name)
+  const labels = name.split('.')
+  const enclosing = labels.map((_, i) => labels.slice(i).join('.'))
   const hit = await home
     .prepare(
-      `SELECT name FROM directory_zones WHERE name IN (SELECT value FROM json_each(?2)) AND account_id != ?1
+      `SELECT name FROM directory_zones WHERE name IN (SELECT value FROM json_each(?2)) AND status = 'active' AND account_id != ?1
        UNION ALL
-       SELECT name FROM directory_zones WHERE name_rev > ?3 || '.' AND name_rev < ?3 || '/' AND account_id != ?1
+       SELECT name FROM directory_zones WHERE name_rev > ?3 || '.' AND name_rev < ?3 || '/' AND status = 'active' AND account_id != ?1
        LIMIT 1`
     )
-    .bind(z.accountId, JSON.stringify(ancestors), rev)
+    .bind(accountId, JSON.stringify(enclosing), rev)
     .first<{ name: string }>()
-  if (hit) {
-    await forgetZone(home, z.zoneId)
-    return { ok: false, reason: 'overlap', other: hit.name }
+  if (!hit) return null
+  return hit.name === name
+    ? { ok: false, reason: 'taken' }
+    : { ok: false, reason: 'overlap', other: hit.name }
+}
+
+/**
+ * Makes a pending zone's name active, platform-wide: the update meets the unique index over active
+ * names first (one account holds a name), then the same check as a reservation against other
+ * accounts' active zones above and below it; a refused activation leaves the zone pending.
+ */
+export async function activateZoneName(
+  home: D1Database,
+  z: { zoneId: string; accountId: string; name: string }
+): Promise<Reservation> {
+  try {
+    await home
+      .prepare(
+        "UPDATE directory_zones SET status = 'active' WHERE zone_id = ?1 AND name IS NOT NULL"
+      )
+      .bind(z.zoneId)
+      .run()
+  } catch (e) {
+    if (isNameTaken(e)) return { ok: false, reason: 'taken' }
+    throw e
   }
-  return { ok: true }
+  const refused = await activeConflict(home, z.accountId, z.name)
+  if (refused) await deactivateZoneName(home, z.zoneId)
+  return refused ?? { ok: true }
+}
+
+/** Undoes an activation whose shard write failed (or that a conflict refused). */
+export async function deactivateZoneName(home: D1Database, zoneId: string): Promise<void> {
+  await home
+    .prepare("UPDATE directory_zones SET status = 'pending' WHERE zone_id = ?1")
+    .bind(zoneId)
+    .run()
+}
+
+/** How many other accounts hold `name` pending (by `name_rev`, which is indexed for every status). */
+export async function pendingElsewhere(
+  home: D1Database,
+  accountId: string,
+  name: string
+): Promise<number> {
+  const row = await home
+    .prepare(
+      "SELECT count(*) AS n FROM directory_zones WHERE name_rev = ?2 AND status = 'pending' AND account_id != ?1"
+    )
+    .bind(accountId, reverseName(name))
+    .first<{ n: number }>()
+  return row?.n ?? 0
 }
 
 /** Undoes a reservation whose shard write failed. */

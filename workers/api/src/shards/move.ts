@@ -4,7 +4,7 @@
  *      on the source shard the account is fenced (`shard_fences`, refusing zone creation) and its
  *      live zones get status 'moving' with a version bump, so every write planned before — or
  *      routed by a stale isolate cache — fails its guard;
- *   2. copy: the account row, its zones (back to 'active'), records, change log and build state,
+ *   2. copy: the account row, its zones (back to 'active', or 'pending' if never activated), records, change log and build state,
  *      page by page, each page one bounded statement (one JSON parameter);
  *   3. flip: the directory points the account at the destination (epoch + 1), state 'active';
  *   4. retire: the source's copies become 'deleted' zones that its purge removes in bounded
@@ -123,7 +123,7 @@ async function fence(env: ShardEnv, accountId: string, to: number): Promise<Shar
       .bind(accountId, nowIso()),
     src
       .prepare(
-        "UPDATE zones SET status = 'moving', version = version + 1 WHERE account_id = ?1 AND status = 'active'"
+        "UPDATE zones SET status = 'moving', version = version + 1 WHERE account_id = ?1 AND status IN ('active', 'pending')"
       )
       .bind(accountId),
   ])
@@ -164,7 +164,8 @@ export async function moveAccount(
     'zones',
     'account_id = ?1',
     [accountId],
-    (z) => (z.status === 'moving' ? { ...z, status: 'active' } : z),
+    // A zone is active again when it had been activated, else pending as before the fence.
+    (z) => (z.status === 'moving' ? { ...z, status: z.activated_on ? 'active' : 'pending' } : z),
     'id'
   )
   const { results: zoneRows } = await src

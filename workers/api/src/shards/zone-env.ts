@@ -18,10 +18,10 @@ export function withDb<E extends ShardEnv>(env: E, db: D1Database): E {
   })
 }
 
-/** Live zone of that name on any shard (the directory's name index), or null. */
+/** Active zone of that name on any shard (the directory's index of active names), or null. */
 export async function liveZoneIdNamed(env: ShardEnv, name: string): Promise<string | null> {
   const row = await shardDb(env, 0)
-    .prepare('SELECT zone_id FROM directory_zones WHERE name = ?1')
+    .prepare("SELECT zone_id FROM directory_zones WHERE name = ?1 AND status = 'active'")
     .bind(name)
     .first<{ zone_id: string }>()
   return row?.zone_id ?? null

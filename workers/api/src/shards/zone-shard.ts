@@ -12,6 +12,7 @@ import {
   releaseZoneName,
   reserveZoneName,
   zoneRoute,
+  type NameStatus,
   type Reservation,
   type ShardRoute,
 } from './directory.ts'
@@ -133,14 +134,17 @@ export const STALE_RESERVATION_MS = 60_000
  */
 export async function reserveName(
   env: ShardEnv,
-  z: { zoneId: string; accountId: string; name: string; now: string }
+  z: { zoneId: string; accountId: string; name: string; now: string; status?: NameStatus }
 ): Promise<Reservation> {
   const home = homeDb(env)
   const first = await reserveZoneName(home, z)
   if (first.ok || first.reason !== 'taken') return first
+  // The holder: the name's active zone, or this account's own zone of that name.
   const holder = await home
-    .prepare('SELECT zone_id, created_on FROM directory_zones WHERE name = ?1')
-    .bind(z.name)
+    .prepare(
+      "SELECT zone_id, created_on FROM directory_zones WHERE name = ?1 AND (status = 'active' OR account_id = ?2)"
+    )
+    .bind(z.name, z.accountId)
     .first<{ zone_id: string; created_on: string }>()
   if (!holder) return reserveZoneName(home, z)
   if (Date.parse(z.now) - Date.parse(holder.created_on) < STALE_RESERVATION_MS) return first

@@ -9,7 +9,7 @@ export function zoneToApi(z: ZoneRow, accountName: string): Record<string, unkno
   return {
     id: z.id,
     name: z.name,
-    status: z.status === 'moving' ? 'active' : z.status,
+    status: z.status === 'moving' ? (z.activatedOn ? 'active' : 'pending') : z.status,
     paused: z.paused,
     type: z.type,
     development_mode: 0,
@@ -21,6 +21,8 @@ export function zoneToApi(z: ZoneRow, accountName: string): Record<string, unkno
     created_on: z.createdOn,
     modified_on: z.modifiedOn,
     activated_on: z.activatedOn,
+    // The value of the TXT record `_edgedns-verify.<name>` that proves control of a pending zone.
+    verification_key: z.verificationKey,
     meta: {
       step: 4,
       custom_certificate_quota: 0,
