@@ -5,47 +5,20 @@
  * octoDNS comes from PyPI into a virtual environment cached under node_modules/.cache; without
  * python3 and its venv module the test is skipped, saying so.
  */
-import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync, writeFileSync, copyFileSync, mkdirSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync, copyFileSync, mkdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { ensureVenv, missingPython } from './tools/python-venv.ts'
 
 const HERE = path.dirname(fileURLToPath(import.meta.url))
-const ROOT = path.resolve(HERE, '../..')
 const PACKAGES = ['octodns==1.22.0', 'octodns-cloudflare==1.2.0']
-const VENV = path.join(
-  ROOT,
-  'node_modules/.cache',
-  `octodns-${PACKAGES.join('-').replace(/[^a-z0-9.-]/gi, '_')}`
-)
-const PYTHON = path.join(VENV, 'bin/python')
+let python = ''
 
 const base = inject('stackBase')
 const token = inject('stackToken')
-
-/** Why octoDNS cannot run here, or null when python3 with venv and pip is available. */
-function missingPython(): string | null {
-  const probe = spawnSync('python3', ['-c', 'import venv, ensurepip'], { encoding: 'utf8' })
-  if (probe.error) return 'python3 is not installed (Debian: apt-get install python3 python3-venv)'
-  if (probe.status !== 0)
-    return 'python3 has no working venv/ensurepip module (Debian: apt-get install python3-venv)'
-  return null
-}
-
-function ensureVenv(): void {
-  if (existsSync(path.join(VENV, '.complete'))) return
-  rmSync(VENV, { recursive: true, force: true })
-  mkdirSync(path.dirname(VENV), { recursive: true })
-  execFileSync('python3', ['-m', 'venv', VENV], { stdio: 'pipe' })
-  execFileSync(
-    path.join(VENV, 'bin/pip'),
-    ['install', '--quiet', '--disable-pip-version-check', ...PACKAGES],
-    { stdio: 'pipe', timeout: 240_000 }
-  )
-  writeFileSync(path.join(VENV, '.complete'), PACKAGES.join('\n'))
-}
 
 async function api(method: string, p: string, body?: unknown): Promise<any> {
   const res = await fetch(`${base}/client/v4${p}`, {
@@ -59,8 +32,8 @@ async function api(method: string, p: string, body?: unknown): Promise<any> {
 const skipReason = missingPython()
 let work = ''
 
-beforeAll(() => {
-  if (skipReason === null) ensureVenv()
+beforeAll(async () => {
+  if (skipReason === null) python = path.join(await ensureVenv('octodns', PACKAGES), 'python')
   work = mkdtempSync(path.join(tmpdir(), 'edgedns-octodns-'))
 }, 300_000)
 
@@ -102,7 +75,7 @@ describe('octoDNS with octodns-cloudflare against the local stack', () => {
         '',
       ].join('\n')
     )
-    const run = spawnSync(PYTHON, [path.join(HERE, 'octodns/roundtrip.py'), config, `${zone}.`], {
+    const run = spawnSync(python, [path.join(HERE, 'octodns/roundtrip.py'), config, `${zone}.`], {
       encoding: 'utf8',
       env: { ...process.env, EDGEDNS_TOKEN: token },
       timeout: 60_000,
