@@ -62,6 +62,41 @@ describe('DNSSEC endpoints', () => {
     expect(body).not.toContain(stored.keys[0].sealed)
   })
 
+  it('shows no sealed private key in a propagation check whose zone metadata differs', async () => {
+    const z = await createZone('dnssec-check')
+    await api('PATCH', `/zones/${z.id}/dnssec`, { status: 'active' })
+    await settle(z.id)
+    const row = await env.DB.prepare('SELECT dnssec FROM zones WHERE id = ?1')
+      .bind(z.id)
+      .first<{ dnssec: string }>()
+    const sealed: string = JSON.parse(row!.dnssec).keys[0].sealed
+    const key = `z:${z.name}`
+    const stored = (await env.ZONES_KV.get(key, 'text'))!
+    expect(stored).toContain(sealed)
+    // KV holds other metadata than D1 says it should: both are shown, the keys redacted.
+    const meta = JSON.parse(stored)
+    meta.soa.refresh += 1
+    await env.ZONES_KV.put(key, JSON.stringify(meta))
+    const res = await api('GET', `/zones/${z.id}/propagation/check`)
+    expect(res.status).toBe(200)
+    const diff = res.body.result.differences.find((d: any) => d.key === key)
+    expect(diff).toMatchObject({ kind: 'different' })
+    for (const text of [diff.expected, diff.actual])
+      expect(JSON.parse(text).dnssec.keys).toEqual([
+        { tag: expect.any(Number), publicKey: expect.any(String), sealed: '[redacted]' },
+      ])
+    expect(JSON.stringify(res.body)).not.toContain(sealed)
+    // Missing metadata: the expected text alone, redacted too.
+    await env.ZONES_KV.delete(key)
+    const missing = await api('GET', `/zones/${z.id}/propagation/check`)
+    expect(missing.body.result.differences).toContainEqual({
+      key,
+      kind: 'missing',
+      expected: expect.stringContaining('"sealed":"[redacted]"'),
+    })
+    expect(JSON.stringify(missing.body)).not.toContain(sealed)
+  })
+
   it('disables into pending-disabled for the grace period, and DELETE removes the keys at once', async () => {
     const z = await createZone('dnssec-disable')
     await api('PATCH', `/zones/${z.id}/dnssec`, { status: 'active' })
