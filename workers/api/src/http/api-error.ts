@@ -63,4 +63,6 @@ export const Codes = {
   shardUnavailable: 10003,
   /** The account is being moved to another D1 shard: writes are refused for a moment; retry. */
   accountMoving: 10004,
+  /** Local development (DEV_API_TOKEN set): the request is not addressed to a loopback host. */
+  notLoopbackHost: 10010,
 } as const
