@@ -2,11 +2,15 @@
  * @module A minimal HTTP/2 front for the local stack. dig (+http-plain, +https) and kdig (+https)
  * speak DoH over HTTP/2 only, while the workerd server behind `wrangler dev` speaks HTTP/1.1; on
  * Cloudflare the edge terminates HTTP/2. This front plays the edge locally: h2c (or h2 over TLS)
- * in, every stream forwarded unchanged over HTTP/1.1 to `target`.
+ * in, every stream forwarded unchanged over HTTP/1.1 to `target`, its `:authority` as Host. As the
+ * HTTP/1.1 front does (request-target.mjs), it answers `OPTIONS *` itself, forwards an absolute-form
+ * target (HTTP/1.1 over TLS) in origin-form, refuses a host that is not loopback (403) and a
+ * target it cannot forward (400).
  */
 import http from 'node:http'
 import http2 from 'node:http2'
 import https from 'node:https'
+import { routeRequest } from './request-target.mjs'
 
 const HOP_BY_HOP = new Set([
   'connection',
@@ -41,11 +45,19 @@ export async function startH2Front({ target, port = 0, tls }) {
   const handler = async (req, res) => {
     const chunks = []
     for await (const c of req) chunks.push(c)
-    const headers = Object.fromEntries(
-      Object.entries(req.headers).filter(([k]) => !k.startsWith(':'))
-    )
+    const route = routeRequest(req.method, req.url, req.headers[':authority'] ?? req.headers.host)
+    if (route.answer) {
+      const { status, headers = {}, text = '' } = route.answer
+      res.writeHead(status, { ...headers, 'content-type': 'text/plain; charset=utf-8' })
+      return res.end(text)
+    }
+    const headers = {
+      ...Object.fromEntries(Object.entries(req.headers).filter(([k]) => !k.startsWith(':'))),
+      host: route.forward.host,
+    }
     try {
-      const up = await forward(`${target}${req.url}`, {
+      // The path alone comes from the request (it starts with '/'): it cannot name another server.
+      const up = await forward(`${target}${route.forward.path}`, {
         method: req.method,
         headers,
         body: Buffer.concat(chunks),

@@ -9,9 +9,13 @@
  * - The static assets (the dashboard) answer 405 without `Allow` to methods other than GET and
  *   HEAD: the front adds `Allow: GET, HEAD` there.
  * - A method token Node's parser does not know gets 501, as from workerd and Cloudflare.
+ * - The request-target and Host are checked first (request-target.mjs): `OPTIONS *` is answered
+ *   here, an absolute-form target is forwarded in origin-form, a host that is not loopback gets 403
+ *   (DNS rebinding), and a target the front cannot forward gets 400; none of them stops the front.
  * On Cloudflare the edge plays this part (see workers/doh/README.md, "HTTP methods").
  */
 import http from 'node:http'
+import { isLoopbackHost, routeRequest } from './request-target.mjs'
 
 const HOP_BY_HOP = new Set([
   'connection',
@@ -45,10 +49,17 @@ function endToEnd(headers) {
  */
 export function unservedAnswer(target, path, headers, method) {
   return new Promise((resolve) => {
-    const req = http.request(
-      `${target}${path}`,
-      { method: 'TRACE', headers: withoutBody(headers) },
-      (res) => {
+    const upstream = new URL(target)
+    const options = {
+      hostname: upstream.hostname,
+      port: upstream.port,
+      path,
+      method: 'TRACE',
+      headers: withoutBody(headers),
+    }
+    let req
+    try {
+      req = http.request(options, (res) => {
         const chunks = []
         res.on('data', (c) => chunks.push(c))
         res.on('end', () => {
@@ -69,8 +80,10 @@ export function unservedAnswer(target, path, headers, method) {
             text,
           })
         })
-      }
-    )
+      })
+    } catch (err) {
+      return resolve({ status: 400, text: `edgedns dev: bad request: ${err.message}\n` })
+    }
     req.on('error', (err) =>
       resolve({
         status: 502,
@@ -82,19 +95,57 @@ export function unservedAnswer(target, path, headers, method) {
   })
 }
 
+/** The raw HTTP/1.1 response a socket handed over by Node (CONNECT) ends with. */
+function rawResponse({ status, allow, type = 'text/plain; charset=utf-8', text = '' }) {
+  return (
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? ''}\r\n${allow ? `Allow: ${allow}\r\n` : ''}` +
+    `Content-Type: ${type}\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`
+  )
+}
+
+/** A response the front gives itself (request-target.mjs): `OPTIONS *`, 400, 403. */
+function answer(res, { status, headers = {}, text = '' }) {
+  res.writeHead(status, {
+    ...headers,
+    'content-type': 'text/plain; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  })
+  res.end(text)
+}
+
 /** Starts the front on 127.0.0.1:`port`, forwarding to `target` (http://127.0.0.1:N). */
 export async function startPublicFront({ target, port }) {
+  const upstream = new URL(target)
   const server = http.createServer((req, res) => {
-    const up = http.request(
-      `${target}${req.url}`,
-      { method: req.method, headers: endToEnd(req.headers) },
-      (upRes) => {
-        const headers = endToEnd(upRes.headers)
-        if (upRes.statusCode === 405 && headers.allow === undefined) headers.allow = ASSET_METHODS
-        res.writeHead(upRes.statusCode ?? 502, headers)
-        upRes.pipe(res)
-      }
-    )
+    const route = routeRequest(req.method, req.url, req.headers.host)
+    if (route.answer) {
+      req.resume()
+      return answer(res, route.answer)
+    }
+    const headers = { ...endToEnd(req.headers), host: route.forward.host }
+    let up
+    try {
+      // Host and port from `target`, the path alone from the request: no request-target can
+      // address another server.
+      up = http.request(
+        {
+          hostname: upstream.hostname,
+          port: upstream.port,
+          path: route.forward.path,
+          method: req.method,
+          headers,
+        },
+        (upRes) => {
+          const headers = endToEnd(upRes.headers)
+          if (upRes.statusCode === 405 && headers.allow === undefined) headers.allow = ASSET_METHODS
+          res.writeHead(upRes.statusCode ?? 502, headers)
+          upRes.pipe(res)
+        }
+      )
+    } catch (err) {
+      req.resume()
+      return answer(res, { status: 400, text: `edgedns dev: bad request: ${err.message}\n` })
+    }
     up.on('error', (err) => {
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' })
       res.end(`edgedns dev: wrangler dev did not answer (${err.message})\n`)
@@ -104,12 +155,12 @@ export async function startPublicFront({ target, port }) {
   // CONNECT asks for a tunnel: Node hands it over as a raw socket, which gets the 405 and is closed.
   server.on('connect', async (req, socket) => {
     socket.on('error', () => {})
+    if (!isLoopbackHost(req.headers.host)) {
+      const refused = routeRequest('GET', '/', req.headers.host).answer
+      return socket.end(rawResponse(refused))
+    }
     const path = req.url?.startsWith('/') ? req.url : '/'
-    const a = await unservedAnswer(target, path, req.headers, 'CONNECT')
-    socket.end(
-      `HTTP/1.1 ${a.status} ${http.STATUS_CODES[a.status] ?? ''}\r\n${a.allow ? `Allow: ${a.allow}\r\n` : ''}` +
-        `Content-Type: ${a.type}\r\nContent-Length: ${Buffer.byteLength(a.text)}\r\nConnection: close\r\n\r\n${a.text}`
-    )
+    socket.end(rawResponse(await unservedAnswer(target, path, req.headers, 'CONNECT')))
   })
   // A method token Node's parser does not know: 501, as workerd and Cloudflare answer it.
   server.on('clientError', (err, socket) => {

@@ -171,7 +171,7 @@ describe('the dev token', () => {
     const call = async (vars: Record<string, unknown>) => {
       const ctx = createExecutionContext()
       const res = await worker.fetch!(
-        new Request('http://api.test/client/v4/zones', {
+        new Request('http://localhost/client/v4/zones', {
           headers: { authorization: 'Bearer dev-token' },
         }) as any,
         { ...(env as object), ...vars } as unknown as Env,

@@ -141,7 +141,7 @@ const pick = (r: any) => ({ name: r.name, type: r.type, content: r.content, data
 const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name)
 
 function fetchRaw(path: string, init: RequestInit = {}): Promise<Response> {
-  return (exports as any).default.fetch(`http://api.test/client/v4${path}`, {
+  return (exports as any).default.fetch(`http://localhost/client/v4${path}`, {
     ...init,
     headers: { authorization: `Bearer ${DEV_TOKEN}`, ...(init.headers ?? {}) },
   })

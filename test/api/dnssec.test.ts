@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:workers'
-import { describe, expect, it } from 'vitest'
+import { keyTag } from '../../packages/dnssec/src/index.ts'
+import { describe, expect, it, vi } from 'vitest'
 import { api, createZone, expectError } from './helpers.ts'
 import { kvMeta, settle } from '../../workers/api/src/builder/test/helpers.ts'
 
@@ -62,6 +63,41 @@ describe('DNSSEC endpoints', () => {
     expect(body).not.toContain(stored.keys[0].sealed)
   })
 
+  it('shows no sealed private key in a propagation check whose zone metadata differs', async () => {
+    const z = await createZone('dnssec-check')
+    await api('PATCH', `/zones/${z.id}/dnssec`, { status: 'active' })
+    await settle(z.id)
+    const row = await env.DB.prepare('SELECT dnssec FROM zones WHERE id = ?1')
+      .bind(z.id)
+      .first<{ dnssec: string }>()
+    const sealed: string = JSON.parse(row!.dnssec).keys[0].sealed
+    const key = `z:${z.name}`
+    const stored = (await env.ZONES_KV.get(key, 'text'))!
+    expect(stored).toContain(sealed)
+    // KV holds other metadata than D1 says it should: both are shown, the keys redacted.
+    const meta = JSON.parse(stored)
+    meta.soa.refresh += 1
+    await env.ZONES_KV.put(key, JSON.stringify(meta))
+    const res = await api('GET', `/zones/${z.id}/propagation/check`)
+    expect(res.status).toBe(200)
+    const diff = res.body.result.differences.find((d: any) => d.key === key)
+    expect(diff).toMatchObject({ kind: 'different' })
+    for (const text of [diff.expected, diff.actual])
+      expect(JSON.parse(text).dnssec.keys).toEqual([
+        { tag: expect.any(Number), publicKey: expect.any(String), sealed: '[redacted]' },
+      ])
+    expect(JSON.stringify(res.body)).not.toContain(sealed)
+    // Missing metadata: the expected text alone, redacted too.
+    await env.ZONES_KV.delete(key)
+    const missing = await api('GET', `/zones/${z.id}/propagation/check`)
+    expect(missing.body.result.differences).toContainEqual({
+      key,
+      kind: 'missing',
+      expected: expect.stringContaining('"sealed":"[redacted]"'),
+    })
+    expect(JSON.stringify(missing.body)).not.toContain(sealed)
+  })
+
   it('disables into pending-disabled for the grace period, and DELETE removes the keys at once', async () => {
     const z = await createZone('dnssec-disable')
     await api('PATCH', `/zones/${z.id}/dnssec`, { status: 'active' })
@@ -87,6 +123,58 @@ describe('DNSSEC endpoints', () => {
     expect(after.keys.map((k: any) => k.key_tag)).toEqual([both.key_tag])
     expectError(await api('DELETE', `/zones/${z.id}/dnssec/keys/${both.key_tag}`), 400, 1006)
     expectError(await api('DELETE', `/zones/${z.id}/dnssec/keys/1`), 404, 1007)
+  })
+
+  it('generates the new key of a rollover again when its tag is the current key tag', async () => {
+    const z = await createZone('dnssec-tag-clash')
+    await api('PATCH', `/zones/${z.id}/dnssec`, { status: 'active' })
+    // The zone's key becomes `pair`'s public key; the next generated key is `pair` again.
+    const EC = { name: 'ECDSA', namedCurve: 'P-256' }
+    const pair = (await crypto.subtle.generateKey(EC, true, ['sign', 'verify'])) as CryptoKeyPair
+    const raw = new Uint8Array(
+      (await crypto.subtle.exportKey('raw', pair.publicKey)) as ArrayBuffer
+    )
+    const publicKey = btoa(String.fromCharCode(...raw.subarray(1)))
+    const tag = keyTag(publicKey)
+    const row = await env.DB.prepare('SELECT dnssec FROM zones WHERE id = ?1')
+      .bind(z.id)
+      .first<{ dnssec: string }>()
+    const state = JSON.parse(row!.dnssec)
+    state.keys[0] = { ...state.keys[0], tag, public_key: publicKey }
+    await env.DB.prepare('UPDATE zones SET dnssec = ?2 WHERE id = ?1')
+      .bind(z.id, JSON.stringify(state))
+      .run()
+    const spy = vi.spyOn(crypto.subtle, 'generateKey').mockResolvedValueOnce(pair)
+    try {
+      const res = await api('POST', `/zones/${z.id}/dnssec/keys`)
+      expect(res.status).toBe(200)
+      const tags = res.body.result.keys.map((k: any) => k.key_tag)
+      expect(tags[0]).toBe(tag)
+      expect(new Set(tags).size).toBe(2)
+      expect(spy.mock.calls.length).toBeGreaterThanOrEqual(2)
+    } finally {
+      spy.mockRestore()
+    }
+  })
+
+  it('refuses to remove a key by a tag that names two keys', async () => {
+    const z = await createZone('dnssec-tag-twice')
+    await api('PATCH', `/zones/${z.id}/dnssec`, { status: 'active' })
+    await api('POST', `/zones/${z.id}/dnssec/keys`)
+    const row = await env.DB.prepare('SELECT dnssec FROM zones WHERE id = ?1')
+      .bind(z.id)
+      .first<{ dnssec: string }>()
+    const state = JSON.parse(row!.dnssec)
+    const tag = state.keys[0].tag
+    state.keys[1].tag = tag
+    await env.DB.prepare('UPDATE zones SET dnssec = ?2 WHERE id = ?1')
+      .bind(z.id, JSON.stringify(state))
+      .run()
+    expectError(await api('DELETE', `/zones/${z.id}/dnssec/keys/${tag}`), 400, 1008)
+    const after = await env.DB.prepare('SELECT dnssec FROM zones WHERE id = ?1')
+      .bind(z.id)
+      .first<{ dnssec: string }>()
+    expect(JSON.parse(after!.dnssec).keys).toHaveLength(2)
   })
 
   it('refuses what it does not offer with a validation error', async () => {

@@ -26,7 +26,8 @@ export async function api<T = any>(
 ): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { 'content-type': 'application/json' }
   if (token !== null) headers.authorization = `Bearer ${token}`
-  const res = await (exports as any).default.fetch(`http://api.test/client/v4${path}`, {
+  // Addressed to loopback: with DEV_API_TOKEN set (as here) the worker refuses any other host.
+  const res = await (exports as any).default.fetch(`http://localhost/client/v4${path}`, {
     method,
     headers,
     body: rawBody ?? (body === undefined ? undefined : JSON.stringify(body)),

@@ -16,7 +16,7 @@ export async function importZone(
   else form.append('file', text)
   if (opts.proxied !== undefined) form.append('proxied', opts.proxied)
   const res = await (exports as any).default.fetch(
-    `http://api.test/client/v4/zones/${zoneId}/dns_records/import`,
+    `http://localhost/client/v4/zones/${zoneId}/dns_records/import`,
     {
       method: 'POST',
       headers: { authorization: `Bearer ${DEV_TOKEN}` },
@@ -30,7 +30,7 @@ export async function exportZone(
   zoneId: string
 ): Promise<{ status: number; text: string; type: string | null }> {
   const res = await (exports as any).default.fetch(
-    `http://api.test/client/v4/zones/${zoneId}/dns_records/export`,
+    `http://localhost/client/v4/zones/${zoneId}/dns_records/export`,
     {
       headers: { authorization: `Bearer ${DEV_TOKEN}`, accept: 'text/plain' },
     }

@@ -222,7 +222,7 @@ describe('import form and semantics', () => {
     const form = new FormData()
     form.append('proxied', 'true')
     const res = await (exports as any).default.fetch(
-      `http://api.test/client/v4/zones/${z.id}/dns_records/import`,
+      `http://localhost/client/v4/zones/${z.id}/dns_records/import`,
       {
         method: 'POST',
         headers: { authorization: `Bearer ${DEV_TOKEN}` },

@@ -27,7 +27,7 @@ describe('request limits', () => {
       },
     })
     const res = await (exports as any).default.fetch(
-      `http://api.test/client/v4/zones/${z.id}/dns_records/batch`,
+      `http://localhost/client/v4/zones/${z.id}/dns_records/batch`,
       {
         method: 'POST',
         headers: { authorization: 'Bearer dev-token', 'content-type': 'application/json' },

@@ -35,7 +35,7 @@ function rawRequest(
 ): Promise<Response> {
   const headers: Record<string, string> = { authorization: `Bearer ${DEV_TOKEN}` }
   if (contentType !== undefined) headers['content-type'] = contentType
-  return (exports as any).default.fetch(`http://api.test/client/v4${path}`, {
+  return (exports as any).default.fetch(`http://localhost/client/v4${path}`, {
     method,
     headers,
     body,

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { createApp } from '../../workers/api/src/app.ts'
 
 const fetchRaw = (path: string, init?: RequestInit) =>
-  (exports as any).default.fetch(`http://api.test${path}`, init) as Promise<Response>
+  (exports as any).default.fetch(`http://localhost${path}`, init) as Promise<Response>
 
 /** `/client/v4/zones/:zone_id{[^/]+}/dns_records/` → `/zones/{zone_id}/dns_records` */
 function templateOf(honoPath: string): string {

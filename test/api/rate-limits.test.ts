@@ -12,7 +12,7 @@ const AUTH_FAILURES_PER_MINUTE = 20
 const REBUILDS_PER_MINUTE = 5
 
 async function fromAddress(address: string, token: string) {
-  const res = await (exports as any).default.fetch('http://api.test/client/v4/zones', {
+  const res = await (exports as any).default.fetch('http://localhost/client/v4/zones', {
     headers: { authorization: `Bearer ${token}`, 'cf-connecting-ip': address },
   })
   return {

@@ -20,6 +20,8 @@ www     300 IN A    192.0.2.1
 www     300 IN A    192.0.2.2
 *.wild  300 IN TXT  "w"
 alias   300 IN CNAME www
+child   300 IN NS   ns.elsewhere.net.
+child   300 IN DS   2371 13 2 ${'ab'.repeat(32)}
 `
 let publicKey = ''
 let tag = 0
@@ -93,6 +95,13 @@ describe('DNSSEC online signing', () => {
     const nsec = msg.authority.filter((rr) => rr.type === 'NSEC')
     expect(nsec.map((rr) => rr.name.toLowerCase())).toEqual(['nope.signd.test.'])
     expect(msg.authority.filter((rr) => rr.type === 'RRSIG').length).toBe(2)
+  })
+
+  it('gives a referral the signed DS of the cut; the same referral from an unsigned zone has none', async () => {
+    const signed = decodeMessage(await wire('x.child.signd.test', 'A', { do: true }))
+    expect(signed.authority.map((rr) => rr.type).sort()).toEqual(['DS', 'NS', 'RRSIG'])
+    const plain = decodeMessage(await wire('x.child.unsig.test', 'A', { do: true }))
+    expect(plain.authority.map((rr) => rr.type)).toEqual(['NS'])
   })
 
   it('publishes the DNSKEY at the apex', async () => {

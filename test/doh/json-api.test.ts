@@ -128,6 +128,17 @@ describe('JSON API', () => {
     expect(headers.get('access-control-allow-origin')).toBe('*')
   })
 
+  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty'])(
+    'type, do and cd named after an inherited object property (%s) are 400',
+    async (word) => {
+      for (const query of [`type=${word}`, `do=${word}`, `cd=${word}`]) {
+        const res = await getJson(`name=www.json.test&${query}`)
+        expect({ query, status: res.status }).toEqual({ query, status: 400 })
+        expect(((await res.json()) as { error: string }).error).toContain(word)
+      }
+    }
+  )
+
   it.each([
     ['missing name', 'type=A'],
     ['empty name', 'name=&type=A'],

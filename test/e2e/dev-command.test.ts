@@ -213,6 +213,25 @@ describe('pnpm dev', () => {
       expect(dig, transport).toContain('status: REFUSED')
     }
 
+    // Request lines the front once threw on: OPTIONS * and absolute-form. Answered, and the stack
+    // keeps running (the checks below go on through it). A rebound Host gets nothing.
+    const close = 'Connection: close\r\n\r\n'
+    const options = await rawRequest(dev.port, `OPTIONS * HTTP/1.1\r\nHost: 127.0.0.1\r\n${close}`)
+    expect(options.head).toMatch(/^HTTP\/1\.1 200 /)
+    expect(options.head).toMatch(/^allow: GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS$/im)
+    const absolute = await rawRequest(
+      dev.port,
+      `GET http://127.0.0.1:${dev.port}/client/v4/local_dev HTTP/1.1\r\nHost: rebind.example\r\n${close}`
+    )
+    expect(absolute.head).toMatch(/^HTTP\/1\.1 200 /)
+    expect(absolute.body).toContain(TOKEN)
+    const rebound = await rawRequest(
+      dev.port,
+      `GET /client/v4/local_dev HTTP/1.1\r\nHost: rebind.example:${dev.port}\r\n${close}`
+    )
+    expect(rebound.head).toMatch(/^HTTP\/1\.1 403 /)
+    expect(rebound.body).not.toContain(TOKEN)
+
     // Every method a path does not serve gets 405 and Allow on the public port, CONNECT included
     // (Miniflare alone answers CONNECT with a 500).
     const connectDoh = await rawRequest(

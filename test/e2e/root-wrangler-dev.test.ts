@@ -2,10 +2,12 @@
  * `npx wrangler dev` at the repository root, as a user types it, on an empty state directory and
  * with no other step: the worker applies the bundled migrations itself (local development only), so
  * the API, concurrent first requests included, and `/dns-query` answer 200. Afterwards wrangler's
- * own `d1 migrations apply` finds nothing left to apply: both keep the same bookkeeping.
+ * own `d1 migrations apply` finds nothing left to apply: both keep the same bookkeeping. Requests
+ * not addressed to a loopback host (DNS rebinding) are refused, the dev token's included.
  */
 import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
+import http from 'node:http'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -28,6 +30,31 @@ async function dohStatus(base: string): Promise<number> {
   })
   await res.arrayBuffer()
   return res.status
+}
+
+/** GET `path` with the dev token, addressed (Host) to `host`. */
+function hostRequest(
+  port: number,
+  path: string,
+  host: string
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        headers: { host, authorization: 'Bearer dev-token', accept: 'application/dns-json' },
+      },
+      (res) => {
+        let body = ''
+        res.setEncoding('utf8')
+        res.on('data', (d) => (body += d))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
+      }
+    )
+    req.on('error', reject)
+  })
 }
 
 describe('npx wrangler dev at the repository root', () => {
@@ -84,6 +111,20 @@ describe('npx wrangler dev at the repository root', () => {
       })
     ).json()) as any
     expect(zone.success, JSON.stringify(zone)).toBe(true)
+
+    // A page that rebinds its own name to 127.0.0.1 sends that name as Host: it gets nothing.
+    const local = await hostRequest(port, '/client/v4/local_dev', `127.0.0.1:${port}`)
+    expect(local.status).toBe(200)
+    expect(local.body).toContain('dev-token')
+    for (const p of [
+      '/client/v4/local_dev',
+      '/client/v4/zones',
+      '/dns-query?name=root-dev.example&type=SOA',
+    ]) {
+      const rebound = await hostRequest(port, p, `rebind.example:${port}`)
+      expect({ p, status: rebound.status }).toEqual({ p, status: 403 })
+      expect(rebound.body).not.toContain('dev-token')
+    }
 
     await stopGroup(group)
     group = null

@@ -3,7 +3,10 @@ import {
   dnskeyRdata,
   dsDigest,
   generateSigningKey,
+  generateSigningKeyAvoiding,
   importPrivateKey,
+  KEY_TAG_ATTEMPTS,
+  KeyTagCollision,
   importPublicKey,
   keyTag,
 } from './keys.ts'
@@ -45,6 +48,27 @@ describe('signing keys', () => {
     }
     expect(await verifyRRset(reordered, rrsig, publicKey)).toBe(true)
     expect(await verifyRRset({ ...set, ttl: 301 }, rrsig, publicKey)).toBe(false)
+  })
+
+  it('generates the key again while its tag is one the zone already has', async () => {
+    const first = await generateSigningKey()
+    let second = await generateSigningKey()
+    while (keyTag(second.publicKey) === keyTag(first.publicKey)) second = await generateSigningKey()
+    const queue = [first, first, second]
+    let calls = 0
+    const key = await generateSigningKeyAvoiding([keyTag(first.publicKey)], async () => {
+      calls++
+      return queue.shift()!
+    })
+    expect({ calls, tag: key.tag, publicKey: key.publicKey }).toEqual({
+      calls: 3,
+      tag: keyTag(second.publicKey),
+      publicKey: second.publicKey,
+    })
+    await expect(
+      generateSigningKeyAvoiding([keyTag(first.publicKey)], async () => first)
+    ).rejects.toThrow(KeyTagCollision)
+    expect(KEY_TAG_ATTEMPTS).toBeGreaterThan(1)
   })
 
   it('keeps the private key sealed: it opens only with the same secret for the same zone', async () => {

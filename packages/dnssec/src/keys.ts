@@ -32,6 +32,34 @@ export async function generateSigningKey(): Promise<GeneratedKey> {
   return { publicKey: toBase64(raw.subarray(1)), privatePkcs8: pkcs8 }
 }
 
+/** Generations tried for a key whose tag no other key of the zone has. */
+export const KEY_TAG_ATTEMPTS = 16
+
+/** No generated key had a free tag in KEY_TAG_ATTEMPTS tries. */
+export class KeyTagCollision extends Error {
+  override name = 'KeyTagCollision'
+}
+
+/**
+ * A new signing key whose key tag is none of `taken` (the zone's other keys). A key tag is 16 bits,
+ * so two keys can share one (RFC 4034 App. B), and a zone's keys are told apart by tag (removal,
+ * RRSIG key tag): on a collision the key is generated again.
+ */
+export async function generateSigningKeyAvoiding(
+  taken: Iterable<number>,
+  generate: () => Promise<GeneratedKey> = generateSigningKey
+): Promise<GeneratedKey & { tag: number }> {
+  const used = new Set(taken)
+  for (let i = 0; i < KEY_TAG_ATTEMPTS; i++) {
+    const key = await generate()
+    const tag = keyTag(key.publicKey)
+    if (!used.has(tag)) return { ...key, tag }
+  }
+  throw new KeyTagCollision(
+    `no generated key had a tag other than ${[...used].join(', ')} in ${KEY_TAG_ATTEMPTS} tries`
+  )
+}
+
 export async function importPrivateKey(pkcs8: Uint8Array): Promise<CryptoKey> {
   return crypto.subtle.importKey('pkcs8', pkcs8, EC, false, ['sign'])
 }

@@ -4,8 +4,9 @@
  * NODATA whose one NSEC sits at the query name, its next name the immediate successor, listing
  * the types that exist there, or NXNAME when the name does not exist (answered NOERROR).
  * Wildcard answers are signed over the wildcard owner (so the labels field shows the expansion)
- * with an NSEC minimally covering the next closer name; a referral carries the DS set or an NSEC
- * at the cut proving there is none. Glue and the NS of a referral are not signed (RFC 4035 §2.2).
+ * with an NSEC minimally covering the next closer name; a signed zone's referral carries the DS set
+ * or an NSEC at the cut proving there is none (an unsigned zone's, neither). Glue and the NS of a
+ * referral are not signed (RFC 4035 §2.2).
  */
 import type { Resolution, RR, SigningHints, ZoneMeta } from '@edgedns/resolver'
 import {
@@ -173,7 +174,9 @@ export async function signResolution(res: Resolution, options: SignOptions): Pro
     // RFC 9824: the name is answered as existing without data; NXNAME in the bitmap says otherwise.
     if (rcode === 'NXDOMAIN' && (await zoneSigned(signer, zone))) rcode = 'NOERROR'
   }
-  if (hints.cut) {
+  // RFC 4035 §3.1.4: a signed zone's referral proves its DS (the set and its RRSIG) or its absence
+  // (NSEC); an unsigned zone's referral is NS and glue alone, whatever the zone holds at the cut.
+  if (hints.cut && (await zoneSigned(signer, hints.cut.zone))) {
     const { name, zone, ds } = hints.cut
     if (ds && ds.rdata.length > 0) {
       authority.push(

@@ -50,6 +50,7 @@ export {
   OVERLAY_INLINE_MAX,
   type HeadInput,
 } from './head.ts'
+export { REDACTED, holdsZoneMeta, publicValueText } from './public-view.ts'
 export { zoneImage, withEmptyNonTerminals, type ZoneImageOptions } from './image.ts'
 export {
   KvZoneView,

@@ -161,6 +161,10 @@ export function queryCases(z: ZoneNames, flat: string): QueryCase[] {
     q('no OPT, NXDOMAIN', p('nope'), T.A, { edns: null }),
     q('OPT with DO', p('www'), T.A, { edns: { do: true } }),
     q('OPT with DO at a signed-looking DS', p('deleg'), T.DS, { edns: { do: true } }),
+    q('OPT with DO: a referral from the unsigned zone has no DS', p('host.deleg'), T.A, {
+      edns: { do: true },
+      deviation: 'sibling-glue',
+    }),
     q('OPT with a 512-octet payload: DoH is not truncated', p('txt'), T.TXT, {
       edns: { payload: 512 },
     }),

@@ -9,6 +9,7 @@ import { allowedMethods } from './http/allowed-methods.ts'
 import { ApiError, Codes } from './http/api-error.ts'
 import { maxBodyBytes } from './http/body-limit.ts'
 import type { AppEnv } from './http/app-env.ts'
+import { loopbackOnly } from './http/loopback.ts'
 import { onError } from './http/on-error.ts'
 import { accountsApp } from './routes/accounts.ts'
 import { audit } from './routes/audit.ts'
@@ -73,6 +74,8 @@ export function createApp(options: AppOptions = {}): Hono<AppEnv> {
   api.route('/propagation/sweep', sweepApp)
 
   const app = new Hono<AppEnv>()
+  // Local development serves only requests addressed to loopback (DNS rebinding); a no-op deployed.
+  app.use('*', loopbackOnly)
   // Public, before the authenticated API: its auth middleware would run on every /client/v4 path.
   app.route('/client/v4', openapiApp)
   app.route('/client/v4', localDevApp)

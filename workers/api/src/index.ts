@@ -11,6 +11,7 @@ import doh from '@edgedns/doh-worker'
 import { createApp } from './app.ts'
 import { maintain } from './cron/maintenance.ts'
 import { ensureLocalSchema } from './db/local-migrations.ts'
+import { hostAllowed } from './http/loopback.ts'
 import { applyStrictLimits, inInvocation } from './platform/strict-bindings.ts'
 
 export { ZoneBuilder } from './builder/zone-builder.ts'
@@ -21,7 +22,9 @@ export default {
   fetch(req, env, ctx) {
     const url = new URL(req.url)
     const path = url.pathname
-    if (path === '/dns-query' || path.startsWith('/dns-query/')) return doh.fetch(req, env, ctx)
+    // Under local development a request not addressed to loopback goes to the app, which refuses it.
+    if ((path === '/dns-query' || path.startsWith('/dns-query/')) && hostAllowed(env, url))
+      return doh.fetch(req, env, ctx)
     const migrating = ensureLocalSchema(env, url)
     // A failed migration is logged; the request then gets the API's 503 naming the manual command.
     if (migrating)

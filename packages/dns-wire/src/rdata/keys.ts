@@ -34,8 +34,9 @@ function mnemonic(
   max: number,
   what: string
 ): number {
-  const known = token === undefined ? undefined : table[token.toUpperCase()]
-  return known ?? uint(token, max, what)
+  const upper = token?.toUpperCase()
+  // Own keys only: an inherited name such as `constructor` is not a mnemonic.
+  return upper !== undefined && Object.hasOwn(table, upper) ? table[upper]! : uint(token, max, what)
 }
 
 export const cert: Encoder = (w, t) => {

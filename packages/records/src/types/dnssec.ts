@@ -12,10 +12,10 @@ import { numberToken } from './common.ts'
 import { defineData } from './define.ts'
 import { KEY_EXAMPLE, SHA256_EXAMPLE } from './examples.ts'
 
+/** A mnemonic of `table` (own keys only: never an inherited name such as `constructor`), or a number. */
 function mnemonic(token: string | undefined, table: Readonly<Record<string, number>>) {
-  return token !== undefined && token.toUpperCase() in table
-    ? table[token.toUpperCase()]
-    : numberToken(token)
+  const upper = token?.toUpperCase()
+  return upper !== undefined && Object.hasOwn(table, upper) ? table[upper] : numberToken(token)
 }
 
 /** Split `n` leading number tokens from a trailing blob (the rest, joined). */

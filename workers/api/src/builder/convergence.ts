@@ -18,6 +18,7 @@
  *   a second paged D1 read keeping only their names; further differing buckets are reported
  *   without it.
  * A digest match where texts differ would need a collision of two independent 32-bit sums.
+ * The report shows values in their public view (`publicValueText`): sealed DNSSEC keys redacted.
  */
 import {
   ancestorsBetween,
@@ -30,6 +31,7 @@ import {
   encodeBucketText,
   encodeNode,
   encodeZoneMeta,
+  publicValueText,
   relativeName,
   zoneKey,
 } from '@edgedns/kv-layout'
@@ -202,12 +204,22 @@ async function ownerNames(db: D1Database, zoneId: string): Promise<number> {
   )
 }
 
+/**
+ * The report's differences. Texts enter it in their public view only: the zone metadata's sealed
+ * DNSSEC private keys are redacted (the comparison itself ran on the stored texts).
+ */
 class Differences {
   list: Difference[] = []
   count = 0
   add(d: Difference): void {
     this.count++
-    if (this.list.length < MAX_REPORTED) this.list.push(d)
+    if (this.list.length >= MAX_REPORTED) return
+    this.list.push({
+      key: d.key,
+      kind: d.kind,
+      ...(d.expected !== undefined ? { expected: publicValueText(d.key, d.expected) } : {}),
+      ...(d.actual !== undefined ? { actual: publicValueText(d.key, d.actual) } : {}),
+    })
   }
 }
 

@@ -11,6 +11,7 @@
  * database, one commits and the other's batch fails on the claim and rolls back whole, so every
  * migration runs exactly once and only after the one before it has committed.
  */
+import { isLoopbackHostname } from '../http/loopback.ts'
 import { allShards } from '../shards/databases.ts'
 import { BUNDLED_MIGRATIONS } from './bundled-migrations.ts'
 
@@ -30,11 +31,9 @@ const CREATE_LEDGER = `CREATE TABLE IF NOT EXISTS d1_migrations(
   applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL
 )`
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]'])
-
 /** Whether this request may migrate the database: local development, addressed to this machine. */
 export function autoMigrateAllowed(env: LocalMigrationEnv, url: URL): boolean {
-  return env.AUTO_MIGRATE_LOCAL === '1' && LOOPBACK_HOSTS.has(url.hostname)
+  return env.AUTO_MIGRATE_LOCAL === '1' && isLoopbackHostname(url.hostname)
 }
 
 function isClaimTaken(e: unknown): boolean {

@@ -57,10 +57,14 @@ export const Codes = {
   dnssecNotActive: 1005,
   dnssecRollover: 1006,
   dnssecKeyNotFound: 1007,
+  /** DNSSEC: two keys of a zone would share a key tag, or a tag names more than one key. */
+  dnssecKeyTag: 1008,
   /** The zone's D1 shard is not bound to this worker (a deployment fault). */
   shardUnavailable: 10003,
   /** The account is being moved to another D1 shard: writes are refused for a moment; retry. */
   accountMoving: 10004,
   /** An activation check found no proof of ownership yet: the zone stays pending (a message, not an error). */
   zoneStillPending: 10005,
+  /** Local development (DEV_API_TOKEN set): the request is not addressed to a loopback host. */
+  notLoopbackHost: 10010,
 } as const

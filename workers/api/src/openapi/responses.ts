@@ -233,7 +233,10 @@ export const convergenceResponse = z.object({
   expected_keys: z.number().int(),
   actual_keys: z.number().int(),
   difference_count: z.number().int(),
-  differences: z.array(z.unknown()),
+  differences: z.array(z.unknown()).meta({
+    description:
+      'Up to 100 differing KV keys, each { key, kind, expected?, actual? }; values holding zone metadata show every DNSSEC private key (sealed) as "[redacted]"',
+  }),
 })
 
 export const tokenResponse = z.object({

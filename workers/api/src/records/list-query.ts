@@ -15,13 +15,14 @@ export interface ListQuery {
 
 type Getter = (key: string) => string[]
 const MATCH_OPS = ['exact', 'contains', 'startswith', 'endswith'] as const
-const ORDER_COLUMNS: Record<string, string> = {
-  type: 'type',
-  name: 'name',
-  content: 'content',
-  ttl: 'ttl',
-  proxied: 'proxied',
-}
+/** Order values (a Map: a query value such as `constructor` must not find an inherited key). */
+const ORDER_COLUMNS = new Map<string, string>([
+  ['type', 'type'],
+  ['name', 'name'],
+  ['content', 'content'],
+  ['ttl', 'ttl'],
+  ['proxied', 'proxied'],
+])
 export const MAX_PER_PAGE = 50_000
 /** Bound parameters D1 allows per statement (100) minus the zone id, and SQLite's expression depth. */
 export const MAX_FILTER_PARAMS = 60
@@ -139,9 +140,9 @@ export function parseListQuery(get: Getter, zoneId: string): ListQuery {
     .filter(Boolean)
     .join(' AND ')
 
-  const order = oneOf(one('order'), Object.keys(ORDER_COLUMNS), 'order')
+  const order = oneOf(one('order'), [...ORDER_COLUMNS.keys()], 'order')
   const direction = oneOf(one('direction'), ['asc', 'desc'], 'direction')
-  const col = ORDER_COLUMNS[order ?? 'type']!
+  const col = ORDER_COLUMNS.get(order ?? 'type')!
   const dir = direction === 'desc' ? 'DESC' : 'ASC'
   const orderBy = `${col} ${dir}, name ${dir}, id ${dir}`
 

@@ -8,7 +8,12 @@
  * Every change is one guarded D1 batch with a change-log entry, so the builder republishes the
  * zone's metadata (`ZoneMeta.dnssec`) like any settings change.
  */
-import { generateSigningKey, keyTag, sealPrivateKey, MIN_SECRET_LENGTH } from '@edgedns/dnssec'
+import {
+  generateSigningKeyAvoiding,
+  KeyTagCollision,
+  sealPrivateKey,
+  MIN_SECRET_LENGTH,
+} from '@edgedns/dnssec'
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import {
@@ -76,15 +81,41 @@ function secret(c: Ctx): string {
   return value
 }
 
-async function newKey(c: Ctx, zone: ZoneRow, now: string): Promise<StoredKey> {
-  const key = await generateSigningKey()
+/** A new key whose tag none of `others` has (keys are told apart by tag: removal, RRSIGs). */
+async function newKey(
+  c: Ctx,
+  zone: ZoneRow,
+  now: string,
+  others: StoredKey[] = []
+): Promise<StoredKey> {
+  const sealWith = secret(c)
+  let key
+  try {
+    key = await generateSigningKeyAvoiding(others.map((k) => k.tag))
+  } catch (e) {
+    if (!(e instanceof KeyTagCollision)) throw e
+    throw ApiError.badRequest(
+      Codes.dnssecKeyTag,
+      `No new key with a key tag other than the zone's (${others.map((k) => k.tag).join(', ')}) could be generated; nothing was changed. Retry the request.`
+    )
+  }
   // Only the sealed form leaves this function; the plain key is dropped here.
   return {
-    tag: keyTag(key.publicKey),
+    tag: key.tag,
     public_key: key.publicKey,
-    sealed: await sealPrivateKey(key.privatePkcs8, secret(c), zone.id),
+    sealed: await sealPrivateKey(key.privatePkcs8, sealWith, zone.id),
     created_on: now,
   }
+}
+
+/** The zone's keys plus `key`; a tag two keys would share is refused (400), never stored. */
+function withKey(keys: StoredKey[], key: StoredKey): StoredKey[] {
+  if (keys.some((k) => k.tag === key.tag))
+    throw ApiError.badRequest(
+      Codes.dnssecKeyTag,
+      `The zone already has a DNSSEC key with tag ${key.tag}: two keys of a zone may not share a tag; nothing was changed.`
+    )
+  return [...keys, key]
 }
 
 /** Writes the state, bumping the zone's version, serial and change sequence; 409 on a race. */
@@ -191,7 +222,7 @@ dnssecApp.post('/keys', async (c) => {
     zone,
     await save(c, zone, {
       ...state,
-      keys: [...state.keys, await newKey(c, zone, now)],
+      keys: withKey(state.keys, await newKey(c, zone, now, state.keys)),
       modified_on: now,
     })
   )
@@ -201,8 +232,15 @@ dnssecApp.delete('/keys/:tag{[0-9]+}', async (c) => {
   const zone = await zoneFor(c, 'dns:edit')
   const state = parseDnssecState(zone.dnssec)
   const tag = Number(c.req.param('tag'))
-  if (!state || !state.keys.some((k) => k.tag === tag))
+  const matching = state?.keys.filter((k) => k.tag === tag) ?? []
+  if (!state || matching.length === 0)
     throw new ApiError(404, Codes.dnssecKeyNotFound, `No DNSSEC key with tag ${tag} on this zone`)
+  // Keys stored before tags were kept distinct may share one: removing by it would remove both.
+  if (matching.length > 1)
+    throw ApiError.badRequest(
+      Codes.dnssecKeyTag,
+      `${matching.length} DNSSEC keys of this zone have tag ${tag}, so it does not name one key; nothing was changed. Disable DNSSEC (DELETE /zones/${zone.id}/dnssec) and enable it again for new keys.`
+    )
   if (state.keys.length === 1)
     throw ApiError.badRequest(
       Codes.dnssecRollover,

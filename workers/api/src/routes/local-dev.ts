@@ -1,7 +1,8 @@
 /**
  * @module GET /client/v4/local_dev: tells the dashboard it runs under local development and offers
  * the dev token. It exists only when DEV_API_TOKEN is set (wrangler dev via `pnpm dev`, never
- * deployed); elsewhere it is an unknown route. No CORS header: other origins cannot read it.
+ * deployed); elsewhere it is an unknown route. No CORS header: other origins cannot read it, and
+ * a page that rebinds its own name to 127.0.0.1 is refused before it gets here (http/loopback.ts).
  */
 import { Hono } from 'hono'
 import { ApiError, Codes } from '../http/api-error.ts'

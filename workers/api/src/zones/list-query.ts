@@ -67,13 +67,19 @@ function decodeCursor(raw: string): CursorState {
   )
 }
 
-const ORDER_COLUMNS: Record<string, string> = {
-  name: 'z.name',
-  status: 'z.status',
-  'account.id': 'z.account_id',
-  'account.name': 'a.name',
-  'plan.id': 'z.name',
-}
+/** Order values (a Map: a query value such as `constructor` must not find an inherited key). */
+const ORDER_COLUMNS = new Map<string, string>([
+  ['name', 'z.name'],
+  ['status', 'z.status'],
+  ['account.id', 'z.account_id'],
+  ['account.name', 'a.name'],
+  ['plan.id', 'z.name'],
+])
+
+const DIRECTIONS = new Map<string, 'ASC' | 'DESC'>([
+  ['asc', 'ASC'],
+  ['desc', 'DESC'],
+])
 
 const NAME_OPS = ['equal', 'not_equal', 'starts_with', 'ends_with', 'contains'] as const
 
@@ -123,14 +129,21 @@ export function zoneListQuery(p: Principal, q: (key: string) => string | undefin
   const params: unknown[] = []
   const where = ["z.status != 'deleted'", visibility(p, params)]
   const order = q('order') ?? 'name'
-  const column = ORDER_COLUMNS[order]
+  const column = ORDER_COLUMNS.get(order)
   if (column === undefined) {
     throw ApiError.badRequest(
       Codes.invalidRequest,
-      `order must be one of name, status, account.id, account.name; got ${JSON.stringify(order)}`
+      `order must be one of ${[...ORDER_COLUMNS.keys()].join(', ')}; got ${JSON.stringify(order)}`
     )
   }
-  const direction = q('direction') === 'desc' ? 'DESC' : 'ASC'
+  const rawDirection = q('direction') || 'asc'
+  const direction = DIRECTIONS.get(rawDirection)
+  if (direction === undefined) {
+    throw ApiError.badRequest(
+      Codes.invalidRequest,
+      `direction must be one of asc, desc; got ${JSON.stringify(rawDirection)}`
+    )
+  }
   const name = q('name')
   if (name !== undefined && name !== '') where.push(nameFilter(name, params))
   for (const [key, col] of [

@@ -106,7 +106,7 @@ describe('full builds', () => {
     const form = new FormData()
     form.set('file', new Blob([text]), 'zone.txt')
     const imported = await (exports as any).default.fetch(
-      `http://api.test/client/v4/zones/${z.id}/dns_records/import`,
+      `http://localhost/client/v4/zones/${z.id}/dns_records/import`,
       {
         method: 'POST',
         headers: { authorization: 'Bearer dev-token' },
