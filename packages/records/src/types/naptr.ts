@@ -6,7 +6,7 @@
 import { z } from 'zod'
 import { quote, text, tokenize, utf8 } from '../charstring.ts'
 import { fail } from '../errors.ts'
-import { str, u16 } from '../fields.ts'
+import { str, text as textField, u16 } from '../fields.ts'
 import { absolutize, fqdn, parseHostname } from '../names.ts'
 import { numberToken } from './common.ts'
 import { defineData } from './define.ts'
@@ -15,8 +15,8 @@ const schema = z.object({
   order: u16(),
   preference: u16(),
   flags: str(),
-  service: str(),
-  regex: str(),
+  service: textField(),
+  regex: textField(),
   replacement: str(),
 })
 type NaptrData = z.infer<typeof schema>

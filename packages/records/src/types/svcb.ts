@@ -5,14 +5,14 @@
  */
 import { z } from 'zod'
 import { fail } from '../errors.ts'
-import { str, u16 } from '../fields.ts'
+import { str, text, u16 } from '../fields.ts'
 import { absolutize, fqdn } from '../names.ts'
 import type { StoredRecord, TypeExample } from '../spec.ts'
 import { formatSvcParams, parseSvcParams } from '../svcparams.ts'
 import { numberToken, targetHost } from './common.ts'
 import { defineData } from './define.ts'
 
-const schema = z.object({ priority: u16(), target: str(), value: str().optional() })
+const schema = z.object({ priority: u16(), target: str(), value: text().optional() })
 type SvcbData = { priority: number; target: string; value: string }
 
 function split(rdata: string): [string, string, string] {
