@@ -56,6 +56,10 @@ describe('formatCfComment', () => {
       { tags: ['only:tags', 'spaced:a b'] },
       { comment: 'flattened', tags: [], flattenCname: true },
       { comment: 'no tags', tags: [] },
+      // text that reads as the marker, in the comment and inside a tag's value
+      { comment: 'see cf_tags=a,b', tags: [] },
+      { comment: 'cf_tags=', tags: ['x'] },
+      { tags: ['note:a cf_tags=b', 'eq:x=y z'] },
     ]
     for (const c of cases) expect(parseCfComment(formatCfComment(c))).toEqual(c)
   })

@@ -12,6 +12,7 @@ export interface CfComment {
 }
 
 const MARKER = /(?:^|\s)cf_tags=/g
+const HAS_MARKER = /(?:^|\s)cf_tags=/
 const PROXIED = 'cf-proxied'
 const FLATTEN = 'cf-flatten-cname'
 
@@ -76,7 +77,8 @@ export function parseCfComment(comment: string | undefined): CfComment {
 function formatTag(tag: string): string {
   if (!/[\s,"\\]/.test(tag) && tag !== '') return tag
   const colon = tag.indexOf(':')
-  const quote = (s: string) => `"${s.replace(/[\\"]/g, (c) => `\\${c}`)}"`
+  // `=` is escaped too, so a quoted value never holds text that reads as the `cf_tags=` marker.
+  const quote = (s: string) => `"${s.replace(/[\\"=]/g, (c) => `\\${c}`)}"`
   return colon === -1 ? quote(tag) : `${tag.slice(0, colon + 1)}${quote(tag.slice(colon + 1))}`
 }
 
@@ -93,6 +95,7 @@ export function formatCfComment(c: {
   const tags = (c.tags ?? []).map(formatTag)
   if (c.proxied !== undefined) tags.push(`${PROXIED}:${c.proxied}`)
   if (c.flattenCname) tags.push(FLATTEN)
-  if (tags.length > 0) parts.push(`cf_tags=${tags.join(',')}`)
+  // The last marker is the one that counts: a comment that holds one gets an empty list after it.
+  if (tags.length > 0 || HAS_MARKER.test(free)) parts.push(`cf_tags=${tags.join(',')}`)
   return parts.join(' ')
 }
