@@ -8,6 +8,7 @@ import { quote, text, tokenize, utf8 } from '../charstring.ts'
 import { fail } from '../errors.ts'
 import { str, text as textField, u16 } from '../fields.ts'
 import { absolutize, fqdn, parseHostname } from '../names.ts'
+import { checkNaptrRegexp } from '../naptr-regexp.ts'
 import { numberToken } from './common.ts'
 import { defineData } from './define.ts'
 
@@ -57,6 +58,7 @@ export const NAPTR = defineData<NaptrData>({
   parseContent: (content) => ({ data: parse(content) }),
   canonicalize(d) {
     if (!/^[A-Za-z0-9]*$/.test(d.flags)) fail('data.flags may only contain letters and digits')
+    checkNaptrRegexp(d.regex)
     return {
       ...d,
       flags: charString(d.flags, 'data.flags'),
