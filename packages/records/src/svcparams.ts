@@ -197,13 +197,21 @@ export function parseSvcParams(input: string): SvcParam[] {
 
 const QUOTED = new Set([1, 7])
 
-/** Canonical presentation: `key=value` with alpn/dohpath/unknown values quoted. */
-export function formatSvcParams(params: readonly SvcParam[]): string {
+/** Keys up to dohpath are named in RFC 9460 and 9461, which every zone-file reader knows. */
+const LAST_PORTABLE_NAME = 7
+
+/**
+ * Canonical presentation: `key=value` with alpn/dohpath/unknown values quoted. With `portable`,
+ * keys registered after dohpath (ohttp) are written `keyNNNNN`, which readers that do not know
+ * their names (BIND 9.18) still read.
+ */
+export function formatSvcParams(params: readonly SvcParam[], portable = false): string {
   return params
     .map((p) => {
-      if (p.value === null) return p.key
+      const key = portable && p.code > LAST_PORTABLE_NAME ? `key${p.code}` : p.key
+      if (p.value === null) return key
       const quoted = QUOTED.has(p.code) || p.code >= SVC_KEYS.length
-      return quoted ? `${p.key}="${p.value}"` : `${p.key}=${p.value}`
+      return quoted ? `${key}="${p.value}"` : `${key}=${p.value}`
     })
     .join(' ')
 }

@@ -45,7 +45,11 @@ function svcbLike(type: 'SVCB' | 'HTTPS', errorCode: number, example: TypeExampl
     formatData: (d) => `${d.priority} ${d.target} ${d.value}`.trimEnd(),
     toPresentation(rec: StoredRecord) {
       const d = rec.data as SvcbData
-      return `${d.priority} ${fqdn(d.target)} ${d.value}`.trimEnd()
+      // Key names newer than dohpath are written as keyNNNNN, which every reader knows.
+      const value = d.value.includes('ohttp')
+        ? formatSvcParams(parseSvcParams(d.value), true)
+        : d.value
+      return `${d.priority} ${fqdn(d.target)} ${value}`.trimEnd()
     },
     fromPresentation(rdata, origin) {
       const [priority, target, value] = split(rdata)
