@@ -52,11 +52,12 @@ function flag(tag: string, name: string): boolean | undefined {
 }
 
 /**
- * Splits a record comment (with or without its leading ';') into the free comment, the tags and
+ * Splits a record comment, as the zone-file parser gives it (the text after the `;` that starts
+ * it, so a comment that itself starts with `;` keeps it), into the free comment, the tags and
  * the reserved `cf-proxied` / `cf-flatten-cname` flags.
  */
 export function parseCfComment(comment: string | undefined): CfComment {
-  const text = (comment ?? '').replace(/^\s*;/, '').trim()
+  const text = (comment ?? '').trim()
   const markers = [...text.matchAll(MARKER)]
   const marker = markers[markers.length - 1]
   const free = marker ? text.slice(0, marker.index).trim() : text
