@@ -114,13 +114,34 @@ function plain(key: string, raw: string | null): string {
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\x00-\x1f\x7f]/
 
-/** RFC 9461: a URI template, UTF-8 text; control characters can never belong in one. */
+// RFC 6570 expression: an optional operator, then varspecs (a name, with `*` or `:<length>`).
+const VARNAME = '(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*'
+const VARSPEC = `${VARNAME}(?:\\*|:[1-9]\\d{0,3})?`
+const EXPRESSION = new RegExp(`^[+#./;?&]?${VARSPEC}(?:,${VARSPEC})*$`)
+
+/**
+ * RFC 9461: a relative URI template (RFC 6570), UTF-8 text starting with `/`, with a `dns`
+ * variable; control characters can never belong in one.
+ */
 function dohpath(raw: string | null): string {
   if (raw === null || raw === '') fail(`${F}: "dohpath" needs a value`)
   const bytes = decodeValue('dohpath', raw)
   const value = strictText(bytes)
   if (value === null) fail(`${F}: "dohpath" must be UTF-8 text`)
   if (CONTROL.test(value)) fail(`${F}: "dohpath" must not contain control characters`)
+  if (!value.startsWith('/')) fail(`${F}: "dohpath" must start with "/"`)
+  let dns = false
+  for (const part of value.split(/(\{[^{}]*\})/)) {
+    if (part.startsWith('{')) {
+      const body = part.slice(1, -1)
+      if (!EXPRESSION.test(body)) fail(`${F}: "dohpath" has an invalid expression "${part}"`)
+      const names = body.replace(/^[+#./;?&]/, '').split(',')
+      if (names.some((n) => n.replace(/(\*|:\d+)$/, '') === 'dns')) dns = true
+    } else if (/[{}]/.test(part)) {
+      fail(`${F}: "dohpath" has an unbalanced "{" or "}"`)
+    }
+  }
+  if (!dns) fail(`${F}: "dohpath" must contain the "dns" variable, as in "/dns-query{?dns}"`)
   return escapeBytes(bytes)
 }
 

@@ -51,11 +51,11 @@ function roundTrip(inputs: RecordFields[]): void {
 describe('accepted records survive export, import and wire encoding', () => {
   it('an HTTPS dohpath holding a quote and a parenthesis, and a value holding a line break', () => {
     const inputs: RecordFields[] = [
-      { type: 'HTTPS', data: { priority: 1, target: '.', value: 'dohpath=/q"(x' } },
+      { type: 'HTTPS', data: { priority: 1, target: '.', value: 'dohpath=/q"(x{?dns}' } },
       { type: 'SVCB', data: { priority: 1, target: '.', value: 'key65000="a\nb" alpn=h2' } },
     ]
     expect(inputs.map((f) => normalizeContent(f).content)).toEqual([
-      '1 . dohpath="/q\\"(x"',
+      '1 . dohpath="/q\\"(x{?dns}"',
       '1 . alpn="h2" key65000="a\\010b"',
     ])
     roundTrip(inputs)

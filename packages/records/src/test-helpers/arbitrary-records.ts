@@ -82,7 +82,9 @@ const svcParam = fc.oneof(
   fc.constant('ipv6hint="2001:DB8::1"'),
   base64.map((b) => `ech="${b}"`),
   fieldText.map((t) => `dohpath=${t}`),
-  fieldText.map((t) => `dohpath="${t}"`),
+  fieldText.map((t) => `dohpath=/${t}{?dns}`),
+  fieldText.map((t) => `dohpath="/${t}{?dns}"`),
+  fc.constantFrom('dohpath=/dns-query{?dns}', 'dohpath="/q{+dns,x:3}"', 'dohpath=/{dns*}'),
   fc
     .tuple(fc.integer({ min: 9, max: 65534 }), fieldText, fc.boolean())
     .map(([k, t, q]) => (q ? `key${k}="${t}"` : `key${k}=${t}`)),
@@ -124,6 +126,29 @@ const locData = fc.record({
   precision_vert: fc.integer({ min: 0, max: 9_000_000_000 }).map((cm) => cm / 100),
 })
 
+/** A NAPTR regexp built as `<delim><ERE><delim><replacement><delim>[flags]`, often invalid. */
+const regexPart = fc
+  .array(
+    fc.oneof(
+      fc.constantFrom('(', ')', '[', ']', '{', '}', '*', '+', '?', '|', '^', '$', '.', ','),
+      fc.constantFrom('a', '1', '-', ':', '\\', '\\1', '\\2', '[:digit:]', '{2}', '"', ' ', ';')
+    ),
+    { maxLength: 10 }
+  )
+  .map((parts) => parts.join(''))
+const naptrRegex = fc.oneof(
+  fieldText,
+  fc
+    .tuple(
+      fc.constantFrom('!', '/', '#', 'x'),
+      regexPart,
+      regexPart,
+      fc.constantFrom('', 'i', 'ii')
+    )
+    .map(([d, ere, repl, flags]) => `${d}${ere}${d}${repl}${d}${flags}`),
+  fc.constant('!^.*$!sip:info@example.com!')
+)
+
 /** API input (without the name) of each type. */
 const BY_TYPE: Record<RecordType, fc.Arbitrary<Omit<RecordFields, 'type'>>> = {
   A: fc.ipV4().map((content) => ({ content })),
@@ -164,7 +189,7 @@ const BY_TYPE: Record<RecordType, fc.Arbitrary<Omit<RecordFields, 'type'>>> = {
       preference: u16,
       flags: fc.constantFrom('', 'S', 'a', 'U', 'P1'),
       service: fieldText,
-      regex: fieldText,
+      regex: naptrRegex,
       replacement: fc.oneof(hostname, fc.constant('.')),
     })
     .map((data) => ({ data })),
