@@ -27,7 +27,11 @@ async function roundTrip(records: Record<string, unknown>[]) {
 describe('stored records export to a zone file that imports back unchanged', () => {
   it('escapes SvcParam values: a quote and a parenthesis in dohpath, a line break in an opaque key', async () => {
     const { created, back, text } = await roundTrip([
-      { type: 'HTTPS', name: 'svcq', data: { priority: 1, target: '.', value: 'dohpath=/q"(x' } },
+      {
+        type: 'HTTPS',
+        name: 'svcq',
+        data: { priority: 1, target: '.', value: 'dohpath=/q"(x{?dns}' },
+      },
       {
         type: 'HTTPS',
         name: 'svcn',
@@ -35,16 +39,16 @@ describe('stored records export to a zone file that imports back unchanged', () 
       },
     ])
     expect(created.map((r: { content: string }) => r.content)).toEqual([
-      '1 . dohpath="/q\\"(x"',
+      '1 . dohpath="/q\\"(x{?dns}"',
       '1 . alpn="h2" key65000="a\\010b"',
     ])
-    expect(text).toContain('HTTPS\t1 . dohpath="/q\\"(x"\n')
+    expect(text).toContain('HTTPS\t1 . dohpath="/q\\"(x{?dns}"\n')
     expect(back.map((r: { content: string }) => r.content).sort()).toEqual(
       created.map((r: { content: string }) => r.content).sort()
     )
   })
 
-  it('refuses a dohpath with a line break, naming the field', async () => {
+  it('refuses a dohpath that is no DoH URI template, or holds a line break, naming the field', async () => {
     const z = await createZone()
     const res = await api('POST', `/zones/${z.id}/dns_records`, {
       type: 'HTTPS',
@@ -53,6 +57,13 @@ describe('stored records export to a zone file that imports back unchanged', () 
     })
     expectError(res, 400, 9125)
     expect(res.body.errors[0].message).toMatch(/data\.value: "dohpath" must not contain control/)
+    const issue = await api('POST', `/zones/${z.id}/dns_records`, {
+      type: 'HTTPS',
+      name: 'svcq',
+      data: { priority: 1, target: '.', value: 'dohpath=/q"(x' },
+    })
+    expectError(issue, 400, 9125)
+    expect(issue.body.errors[0].message).toMatch(/"dohpath" must contain the "dns" variable/)
   })
 
   it('trims comments and keeps marker text in them a comment', async () => {
@@ -83,5 +94,21 @@ describe('stored records export to a zone file that imports back unchanged', () 
       expectError(res, 400, 9151)
       expect(res.body.errors[0].message).toMatch(/is reserved/)
     }
+  })
+})
+
+describe('an import that is one enormous line', () => {
+  it('is refused at the line bound with a 400 naming the line, before the rest is read', async () => {
+    const z = await createZone()
+    const long = await importZone(z.id, `a A 192.0.2.1\nb TXT "${'x'.repeat(300_000)}"\n`)
+    expectError(long, 400, 81069)
+    expect(long.body.errors[0].message).toBe(
+      'Zone file syntax error at line 2, column 1: a record is longer than 262144 characters (it starts here)'
+    )
+    const many = await importZone(z.id, `a TXT ${'"x" '.repeat(20_000)}\n`)
+    expectError(many, 400, 81069)
+    expect(many.body.errors[0].message).toMatch(
+      /line 1, column 1: a record has more than 10000 tokens/
+    )
   })
 })
