@@ -56,14 +56,14 @@ describe('stored records export to a zone file that imports back unchanged', () 
       data: { priority: 1, target: '.', value: 'dohpath="/q\n{?dns}"' },
     })
     expectError(res, 400, 9125)
-    expect(res.body.errors[0].message).toMatch(/data\.value: "dohpath" must not contain control/)
+    expect(res.body.errors[0]!.message).toMatch(/data\.value: "dohpath" must not contain control/)
     const issue = await api('POST', `/zones/${z.id}/dns_records`, {
       type: 'HTTPS',
       name: 'svcq',
       data: { priority: 1, target: '.', value: 'dohpath=/q"(x' },
     })
     expectError(issue, 400, 9125)
-    expect(issue.body.errors[0].message).toMatch(/"dohpath" must contain the "dns" variable/)
+    expect(issue.body.errors[0]!.message).toMatch(/"dohpath" must contain the "dns" variable/)
   })
 
   it('trims comments and keeps marker text in them a comment', async () => {
@@ -92,7 +92,7 @@ describe('stored records export to a zone file that imports back unchanged', () 
         tags: [tag],
       })
       expectError(res, 400, 9151)
-      expect(res.body.errors[0].message).toMatch(/is reserved/)
+      expect(res.body.errors[0]!.message).toMatch(/is reserved/)
     }
   })
 })
@@ -102,12 +102,12 @@ describe('an import that is one enormous line', () => {
     const z = await createZone()
     const long = await importZone(z.id, `a A 192.0.2.1\nb TXT "${'x'.repeat(300_000)}"\n`)
     expectError(long, 400, 81069)
-    expect(long.body.errors[0].message).toBe(
+    expect(long.body.errors[0]!.message).toBe(
       'Zone file syntax error at line 2, column 1: a record is longer than 262144 characters (it starts here)'
     )
     const many = await importZone(z.id, `a TXT ${'"x" '.repeat(20_000)}\n`)
     expectError(many, 400, 81069)
-    expect(many.body.errors[0].message).toMatch(
+    expect(many.body.errors[0]!.message).toMatch(
       /line 1, column 1: a record has more than 10000 tokens/
     )
   })
