@@ -4,7 +4,7 @@
  * (`2 svc.example.net. alpn=h3`), as Cloudflare answers it.
  */
 import { z } from 'zod'
-import { fail } from '../errors.ts'
+import { FieldError, fail } from '../errors.ts'
 import { str, text, u16 } from '../fields.ts'
 import { absolutize, fqdn } from '../names.ts'
 import type { StoredRecord, TypeExample } from '../spec.ts'
@@ -19,6 +19,16 @@ function split(rdata: string): [string, string, string] {
   const m = /^(\S+)\s+(\S+)\s*([\s\S]*)$/.exec(rdata.trim())
   if (!m) fail('expected "<priority> <target> [params]"')
   return [m[1] as string, m[2] as string, m[3] as string]
+}
+
+/** Stored params with later key names written by number; a row stored by an older, laxer parser as it is. */
+function portable(value: string): string {
+  try {
+    return formatSvcParams(parseSvcParams(value), true)
+  } catch (e) {
+    if (e instanceof FieldError) return value
+    throw e
+  }
 }
 
 function svcbLike(type: 'SVCB' | 'HTTPS', errorCode: number, example: TypeExample) {
@@ -46,9 +56,7 @@ function svcbLike(type: 'SVCB' | 'HTTPS', errorCode: number, example: TypeExampl
     toPresentation(rec: StoredRecord) {
       const d = rec.data as SvcbData
       // Key names newer than dohpath are written as keyNNNNN, which every reader knows.
-      const value = d.value.includes('ohttp')
-        ? formatSvcParams(parseSvcParams(d.value), true)
-        : d.value
+      const value = d.value.includes('ohttp') ? portable(d.value) : d.value
       return `${d.priority} ${fqdn(d.target)} ${value}`.trimEnd()
     },
     fromPresentation(rdata, origin) {
