@@ -26,6 +26,18 @@ function accept(fields: RecordFields): StoredRecord | null {
   }
 }
 
+const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('')
+
+/**
+ * What must survive the round trip. TXT content may be spelled differently after it (kept as sent
+ * on create, written from the file's character-strings on import): it is the same record when its
+ * octets on the wire are the same.
+ */
+function comparable(r: StoredRecord): unknown {
+  if (r.type !== 'TXT') return r
+  return { ...r, content: hex(encodeRdata(TYPE_CODES.TXT, toPresentation(r))) }
+}
+
 function roundTrip(inputs: RecordFields[]): void {
   const stored = inputs.map(accept).filter((r): r is StoredRecord => r !== null)
   const text = serializeZoneFile({
@@ -43,7 +55,10 @@ function roundTrip(inputs: RecordFields[]): void {
     const i = Number(/^r(\d+)\./.exec(entry.name)![1])
     const want = stored[i]!
     const back = normalizeContent(fromPresentation(want.type, entry.rdata, `${entry.origin}.`))
-    expect({ type: want.type, ...back }, `line: ${text.split('\n')[entry.line - 1]}`).toEqual(want)
+    expect(
+      comparable({ type: want.type, ...back }),
+      `line: ${text.split('\n')[entry.line - 1]}`
+    ).toEqual(comparable(want))
     expect(() => encodeRdata(TYPE_CODES[want.type], toPresentation(want))).not.toThrow()
   }
 }

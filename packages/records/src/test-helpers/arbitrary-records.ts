@@ -221,12 +221,13 @@ const BY_TYPE: Record<RecordType, fc.Arbitrary<Omit<RecordFields, 'type'>>> = {
       data: { usage, selector, matching_type, certificate },
     }))
   ),
-  // TODO(txt-compat): only the canonical quoted form is generated here, which round-trips under
-  // either TXT content rule (quoted on store, or kept as sent). Add unquoted and non-canonical
-  // quoted content once the TXT content rule is settled.
-  TXT: fc
-    .array(txtString, { minLength: 1, maxLength: 3 })
-    .map((parts) => ({ content: quotedTxt(parts) })),
+  // Quoted character-strings, or unquoted text (one string, however the content rule spells it).
+  TXT: fc.oneof(
+    fc
+      .array(txtString, { minLength: 1, maxLength: 3 })
+      .map((parts) => ({ content: quotedTxt(parts) })),
+    fieldText.map((content) => ({ content }))
+  ),
   URI: fc
     .tuple(u16, u16, fieldText)
     .map(([priority, weight, target]) => ({ priority, data: { weight, target } })),
