@@ -24,6 +24,15 @@ export function text(bytes: Uint8Array): string {
   return lenientDecoder.decode(bytes)
 }
 
+/** Decode octets as UTF-8 text, or null when they are not valid UTF-8. */
+export function strictText(bytes: Uint8Array): string | null {
+  try {
+    return strictDecoder.decode(bytes)
+  } catch {
+    return null
+  }
+}
+
 const isSpace = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d
 const QUOTE = 0x22
 const BACKSLASH = 0x5c
@@ -112,6 +121,25 @@ export function tokenize(input: string): Token[] {
     tokens.push({ bytes: out.done(), quoted })
   }
   return tokens
+}
+
+/**
+ * Octets of a character-string's text without its surrounding quotes: `\DDD` and `\X` escapes
+ * decoded, everything else taken literally as UTF-8. Throws FieldError on a bad escape.
+ */
+export function unescapeText(input: string): Uint8Array {
+  const out = new TokenBytes()
+  let run = 0
+  let i = 0
+  while (i < input.length) {
+    if (input.charCodeAt(i) === BACKSLASH) {
+      out.text(input.slice(run, i))
+      i = readEscape(input, i + 1, out)
+      run = i
+    } else i++
+  }
+  out.text(input.slice(run))
+  return out.done()
 }
 
 const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39

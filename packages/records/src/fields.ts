@@ -25,6 +25,18 @@ export function str() {
   return z.string(required('must be a string'))
 }
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+
+/**
+ * A string whose octets are its UTF-8 encoding: a lone surrogate has none, so it is refused
+ * rather than stored as text that the zone file and the wire would carry as U+FFFD.
+ */
+export function text() {
+  return str().refine((s) => !LONE_SURROGATE.test(s), {
+    error: 'must be well-formed Unicode (it holds a lone surrogate)',
+  })
+}
+
 export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
   return z.enum(values, required(`must be one of ${values.join(', ')}`))
 }

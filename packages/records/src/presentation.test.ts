@@ -20,6 +20,12 @@ const CASES: [RecordType, RecordFields, string][] = [
   }),
   ['HTTPS', { type: 'HTTPS', content: '0 pool.example.net' }, '0 pool.example.net.'],
   ['MX', { type: 'MX', content: '.', priority: 0 }, '0 .'],
+  // ohttp (RFC 9540) is written by number, which readers that predate it (BIND 9.18) still read
+  [
+    'HTTPS',
+    { type: 'HTTPS', data: { priority: 1, target: '.', value: 'ohttp alpn=h2' } },
+    '1 . alpn="h2" key8',
+  ],
 ]
 
 describe('toPresentation', () => {

@@ -18,6 +18,15 @@ describe('SvcParams canonical form', () => {
     ['key65000="opaque" key65001', 'key65000="opaque" key65001'],
     ['dohpath=/dns-query{?dns}', 'dohpath="/dns-query{?dns}"'],
     ['ohttp', 'ohttp'],
+    // values are character-strings: escapes decoded, and the canonical form escapes what needs it
+    ['dohpath=/q"(x{?dns}', 'dohpath="/q\\"(x{?dns}"'],
+    ['dohpath="/a b;c\\\\d{?dns}"', 'dohpath="/a b;c\\\\d{?dns}"'],
+    ['dohpath=/\\064{?dns}', 'dohpath="/@{?dns}"'],
+    ['key65000="a\nb"', 'key65000="a\\010b"'],
+    ['key65000=\\255\\000', 'key65000="\\255\\000"'],
+    ['key65000="x\\"y" key9=(;)', 'key9="(;)" key65000="x\\"y"'],
+    ['key65000=""', 'key65000'],
+    ['dohpath=/q{+dns,x:3}', 'dohpath="/q{+dns,x:3}"'],
   ])('%j -> %j', (input, want) => {
     expect(canon(input)).toBe(want)
   })
@@ -41,6 +50,18 @@ describe('SvcParams canonical form', () => {
     ['ech=???', /base64/],
     ['ipv6hint=1.2.3.4', /ipv6hint/],
     ['alpn="h2', /unterminated/],
+    ['alpn="h2"x', /must be followed by a space/],
+    ['alpn=h2\\,h3', /backslash/],
+    ['alpn="h2\\"x"', /backslash/],
+    ['dohpath="/q\n{?dns}"', /control characters/],
+    ['dohpath=/q"(x', /must contain the "dns" variable/],
+    ['dohpath=dns{?dns}', /must start with/],
+    ['dohpath=/q{?dns', /unbalanced/],
+    ['dohpath=/q{?d-ns}', /invalid expression/],
+    ['dohpath=/q{?dnsx}', /must contain the "dns" variable/],
+    ['dohpath=/\\255{?dns}', /UTF-8/],
+    ['key65000=\\999', /bad escape/],
+    ['key65000="x\\', /unterminated/],
   ])('rejects %j', (input, reason) => {
     expect(() => parseSvcParams(input)).toThrow(reason)
   })

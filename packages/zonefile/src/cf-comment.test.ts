@@ -3,7 +3,7 @@ import { formatCfComment, parseCfComment } from './index.ts'
 
 describe('parseCfComment', () => {
   it('splits comment, tags (quoted values with commas) and reserved flags', () => {
-    expect(parseCfComment('; my comment cf_tags=env:prod,team:"a,b" cf-proxied:true')).toEqual({
+    expect(parseCfComment('my comment cf_tags=env:prod,team:"a,b" cf-proxied:true')).toEqual({
       comment: 'my comment',
       tags: ['env:prod', 'team:a,b'],
       proxied: true,
@@ -24,7 +24,11 @@ describe('parseCfComment', () => {
       tags: [],
     })
     expect(parseCfComment(undefined)).toEqual({ tags: [] })
-    expect(parseCfComment(' ; ')).toEqual({ tags: [] })
+    expect(parseCfComment('  ')).toEqual({ tags: [] })
+    expect(parseCfComment('; starts with a semicolon')).toEqual({
+      comment: '; starts with a semicolon',
+      tags: [],
+    })
   })
 
   it('unescapes quotes and backslashes inside quoted values', () => {
@@ -56,6 +60,11 @@ describe('formatCfComment', () => {
       { tags: ['only:tags', 'spaced:a b'] },
       { comment: 'flattened', tags: [], flattenCname: true },
       { comment: 'no tags', tags: [] },
+      // text that reads as the marker, in the comment and inside a tag's value
+      { comment: 'see cf_tags=a,b', tags: [] },
+      { comment: ';', tags: ['x'] },
+      { comment: 'cf_tags=', tags: ['x'] },
+      { tags: ['note:a cf_tags=b', 'eq:x=y z'] },
     ]
     for (const c of cases) expect(parseCfComment(formatCfComment(c))).toEqual(c)
   })

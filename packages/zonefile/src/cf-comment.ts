@@ -12,6 +12,7 @@ export interface CfComment {
 }
 
 const MARKER = /(?:^|\s)cf_tags=/g
+const HAS_MARKER = /(?:^|\s)cf_tags=/
 const PROXIED = 'cf-proxied'
 const FLATTEN = 'cf-flatten-cname'
 
@@ -51,11 +52,12 @@ function flag(tag: string, name: string): boolean | undefined {
 }
 
 /**
- * Splits a record comment (with or without its leading ';') into the free comment, the tags and
+ * Splits a record comment, as the zone-file parser gives it (the text after the `;` that starts
+ * it, so a comment that itself starts with `;` keeps it), into the free comment, the tags and
  * the reserved `cf-proxied` / `cf-flatten-cname` flags.
  */
 export function parseCfComment(comment: string | undefined): CfComment {
-  const text = (comment ?? '').replace(/^\s*;/, '').trim()
+  const text = (comment ?? '').trim()
   const markers = [...text.matchAll(MARKER)]
   const marker = markers[markers.length - 1]
   const free = marker ? text.slice(0, marker.index).trim() : text
@@ -76,7 +78,8 @@ export function parseCfComment(comment: string | undefined): CfComment {
 function formatTag(tag: string): string {
   if (!/[\s,"\\]/.test(tag) && tag !== '') return tag
   const colon = tag.indexOf(':')
-  const quote = (s: string) => `"${s.replace(/[\\"]/g, (c) => `\\${c}`)}"`
+  // `=` is escaped too, so a quoted value never holds text that reads as the `cf_tags=` marker.
+  const quote = (s: string) => `"${s.replace(/[\\"=]/g, (c) => `\\${c}`)}"`
   return colon === -1 ? quote(tag) : `${tag.slice(0, colon + 1)}${quote(tag.slice(colon + 1))}`
 }
 
@@ -93,6 +96,7 @@ export function formatCfComment(c: {
   const tags = (c.tags ?? []).map(formatTag)
   if (c.proxied !== undefined) tags.push(`${PROXIED}:${c.proxied}`)
   if (c.flattenCname) tags.push(FLATTEN)
-  if (tags.length > 0) parts.push(`cf_tags=${tags.join(',')}`)
+  // The last marker is the one that counts: a comment that holds one gets an empty list after it.
+  if (tags.length > 0 || HAS_MARKER.test(free)) parts.push(`cf_tags=${tags.join(',')}`)
   return parts.join(' ')
 }

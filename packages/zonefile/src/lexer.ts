@@ -49,13 +49,34 @@ function ends(c: number): boolean {
   )
 }
 
+/** Bounds on one logical line, checked while it is read, so a huge line costs only the bound. */
+export interface LineLimits {
+  /** Most characters from a logical line's first token to its end, comments included. */
+  maxChars: number
+  /** Most tokens in one logical line. */
+  maxTokens: number
+}
+
+/**
+ * Generous for any record: the longest a record can be on the wire (4,096 octets, written with
+ * `\DDD` escapes) plus a comment carrying the most tags a record may have.
+ */
+export const DEFAULT_LINE_LIMITS: LineLimits = { maxChars: 262_144, maxTokens: 10_000 }
+
 /** Position of the first character after a token (for "missing …" errors). */
 export function after(token: Token): Position {
   return { line: token.line, column: token.column + token.text.length }
 }
 
-/** Yields the logical lines of `text` that hold at least one token. */
-export function* logicalLines(text: string): Generator<LogicalLine> {
+/**
+ * Yields the logical lines of `text` that hold at least one token. A logical line longer than
+ * `limits.maxChars` or with more than `limits.maxTokens` tokens throws where it starts, as soon as
+ * the bound is crossed.
+ */
+export function* logicalLines(
+  text: string,
+  limits: LineLimits = DEFAULT_LINE_LIMITS
+): Generator<LogicalLine> {
   const len = text.length
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0
   let line = 1
@@ -67,6 +88,33 @@ export function* logicalLines(text: string): Generator<LogicalLine> {
   let atLineStart = true
 
   const pos = (at: number): Position => ({ line, column: at - lineStart + 1 })
+  // Where the current logical line began (its first token, or an opening parenthesis), and its
+  // position for the error; -1 between logical lines.
+  let begin = -1
+  let beginPos: Position = { line: 1, column: 1 }
+  // The last index the current logical line may reach.
+  let limitAt = Infinity
+  const start = (at: number): void => {
+    if (begin >= 0) return
+    begin = at
+    beginPos = pos(at)
+    limitAt = at + limits.maxChars
+  }
+  const tooLong = (): never => {
+    throw new ZoneFileError(
+      `a record is longer than ${limits.maxChars} characters (it starts here)`,
+      beginPos
+    )
+  }
+  const push = (token: Token): void => {
+    if (tokens.length >= limits.maxTokens) {
+      throw new ZoneFileError(
+        `a record has more than ${limits.maxTokens} tokens (it starts here)`,
+        beginPos
+      )
+    }
+    tokens.push(token)
+  }
 
   // Validates the escape at `at` (a backslash); returns its length in characters.
   const escape = (at: number): number => {
@@ -86,6 +134,7 @@ export function* logicalLines(text: string): Generator<LogicalLine> {
   const quotedEnd = (at: number): number => {
     let j = at + 1
     for (;;) {
+      if (j > limitAt) tooLong()
       const q = j < len ? text.charCodeAt(j) : -1
       if (q === -1 || q === LF) throw new ZoneFileError('unterminated quoted string', pos(at))
       if (q === QUOTE) return j
@@ -100,9 +149,13 @@ export function* logicalLines(text: string): Generator<LogicalLine> {
       if (open.length === 0 && tokens.length === 0) blankOwner = c === SPACE || c === TAB
     }
     if (c === LF) {
-      if (open.length === 0 && tokens.length > 0) {
-        yield comment === undefined ? { tokens, blankOwner } : { tokens, blankOwner, comment }
-        tokens = []
+      if (open.length === 0) {
+        if (tokens.length > 0) {
+          yield comment === undefined ? { tokens, blankOwner } : { tokens, blankOwner, comment }
+          tokens = []
+        }
+        begin = -1
+        limitAt = Infinity
       }
       comment = undefined
       line++
@@ -114,22 +167,30 @@ export function* logicalLines(text: string): Generator<LogicalLine> {
     } else if (c === SEMI) {
       let end = text.indexOf('\n', i)
       if (end === -1) end = len
-      const trimmed = text.slice(i + 1, end).trim()
-      comment = trimmed === '' ? undefined : trimmed
+      // A comment counts towards its logical line; one on a line of its own is skipped unread.
+      if (begin >= 0) {
+        if (end > limitAt) tooLong()
+        const trimmed = text.slice(i + 1, end).trim()
+        comment = trimmed === '' ? undefined : trimmed
+      }
       i = end
     } else if (c === OPEN) {
+      start(i)
       open.push(pos(i))
       i++
     } else if (c === CLOSE) {
       if (!open.pop()) throw new ZoneFileError('unbalanced parenthesis', pos(i))
       i++
     } else if (c === QUOTE) {
+      start(i)
       const j = quotedEnd(i)
-      tokens.push({ text: text.slice(i, j + 1), line, column: i - lineStart + 1, quoted: true })
+      push({ text: text.slice(i, j + 1), line, column: i - lineStart + 1, quoted: true })
       i = j + 1
     } else {
+      start(i)
       let j = i
       while (j < len) {
+        if (j > limitAt) tooLong()
         const b = text.charCodeAt(j)
         if (b === QUOTE && j > i && text.charCodeAt(j - 1) === EQUALS) {
           // An SVCB/HTTPS SvcParam such as alpn="h2,h3" (RFC 9460): the quoted value belongs to the token.
@@ -139,7 +200,7 @@ export function* logicalLines(text: string): Generator<LogicalLine> {
         if (ends(b)) break
         j += b === BACKSLASH ? escape(j) : 1
       }
-      tokens.push({ text: text.slice(i, j), line, column: i - lineStart + 1, quoted: false })
+      push({ text: text.slice(i, j), line, column: i - lineStart + 1, quoted: false })
       i = j
     }
   }

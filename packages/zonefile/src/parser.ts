@@ -5,7 +5,7 @@
 import { ZoneFileError, type Position } from './errors.ts'
 import { joinRdata, parseFields, type RecordFields } from './fields.ts'
 import { compileTemplate, expand, parseRange } from './generate.ts'
-import { after, logicalLines, type LogicalLine, type Token } from './lexer.ts'
+import { after, DEFAULT_LINE_LIMITS, logicalLines, type LogicalLine, type Token } from './lexer.ts'
 import { displayName, normalizeOrigin, resolveName } from './names.ts'
 import { parseTtl } from './ttl.ts'
 import type { ParseOptions, ZoneEntry } from './types.ts'
@@ -158,6 +158,10 @@ class Parser {
 /** Parses a BIND/RFC 1035 master file; throws ZoneFileError (line and column) on bad syntax. */
 export function parseZoneFile(text: string, opts: ParseOptions): ZoneEntry[] {
   const parser = new Parser(opts)
-  for (const ll of logicalLines(text)) parser.line(ll)
+  const limits = {
+    maxChars: opts.maxLineChars ?? DEFAULT_LINE_LIMITS.maxChars,
+    maxTokens: opts.maxLineTokens ?? DEFAULT_LINE_LIMITS.maxTokens,
+  }
+  for (const ll of logicalLines(text, limits)) parser.line(ll)
   return parser.entries
 }

@@ -31,4 +31,11 @@ export interface ParseOptions {
   defaultTtl?: number
   /** Maximum number of entries (records plus $GENERATE output); default 1,000,000. */
   maxRecords?: number
+  /**
+   * Most characters in one logical line (a record with its parentheses and comments), checked
+   * while it is read; default 262,144.
+   */
+  maxLineChars?: number
+  /** Most tokens in one logical line, checked while it is read; default 10,000. */
+  maxLineTokens?: number
 }

@@ -2,11 +2,11 @@
 import { z } from 'zod'
 import { quote, text, tokenize } from '../charstring.ts'
 import { fail } from '../errors.ts'
-import { str, u8 } from '../fields.ts'
+import { str, text as textField, u8 } from '../fields.ts'
 import { numberToken } from './common.ts'
 import { defineData } from './define.ts'
 
-const schema = z.object({ flags: u8(), tag: str(), value: str() })
+const schema = z.object({ flags: u8(), tag: str(), value: textField() })
 type CaaData = z.infer<typeof schema>
 
 export const CAA = defineData<CaaData>({

@@ -6,8 +6,9 @@
 import { z } from 'zod'
 import { quote, text, tokenize, utf8 } from '../charstring.ts'
 import { fail } from '../errors.ts'
-import { str, u16 } from '../fields.ts'
+import { str, text as textField, u16 } from '../fields.ts'
 import { absolutize, fqdn, parseHostname } from '../names.ts'
+import { checkNaptrRegexp } from '../naptr-regexp.ts'
 import { numberToken } from './common.ts'
 import { defineData } from './define.ts'
 
@@ -15,8 +16,8 @@ const schema = z.object({
   order: u16(),
   preference: u16(),
   flags: str(),
-  service: str(),
-  regex: str(),
+  service: textField(),
+  regex: textField(),
   replacement: str(),
 })
 type NaptrData = z.infer<typeof schema>
@@ -57,6 +58,7 @@ export const NAPTR = defineData<NaptrData>({
   parseContent: (content) => ({ data: parse(content) }),
   canonicalize(d) {
     if (!/^[A-Za-z0-9]*$/.test(d.flags)) fail('data.flags may only contain letters and digits')
+    checkNaptrRegexp(d.regex)
     return {
       ...d,
       flags: charString(d.flags, 'data.flags'),

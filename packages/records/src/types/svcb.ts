@@ -4,21 +4,31 @@
  * (`2 svc.example.net. alpn=h3`), as Cloudflare answers it.
  */
 import { z } from 'zod'
-import { fail } from '../errors.ts'
-import { str, u16 } from '../fields.ts'
+import { FieldError, fail } from '../errors.ts'
+import { str, text, u16 } from '../fields.ts'
 import { absolutize, fqdn } from '../names.ts'
 import type { StoredRecord, TypeExample } from '../spec.ts'
 import { formatSvcParams, parseSvcParams } from '../svcparams.ts'
 import { numberToken, targetHost } from './common.ts'
 import { defineData } from './define.ts'
 
-const schema = z.object({ priority: u16(), target: str(), value: str().optional() })
+const schema = z.object({ priority: u16(), target: str(), value: text().optional() })
 type SvcbData = { priority: number; target: string; value: string }
 
 function split(rdata: string): [string, string, string] {
   const m = /^(\S+)\s+(\S+)\s*([\s\S]*)$/.exec(rdata.trim())
   if (!m) fail('expected "<priority> <target> [params]"')
   return [m[1] as string, m[2] as string, m[3] as string]
+}
+
+/** Stored params with later key names written by number; a row stored by an older, laxer parser as it is. */
+function portable(value: string): string {
+  try {
+    return formatSvcParams(parseSvcParams(value), true)
+  } catch (e) {
+    if (e instanceof FieldError) return value
+    throw e
+  }
 }
 
 function svcbLike(type: 'SVCB' | 'HTTPS', errorCode: number, example: TypeExample) {
@@ -45,7 +55,9 @@ function svcbLike(type: 'SVCB' | 'HTTPS', errorCode: number, example: TypeExampl
     formatData: (d) => `${d.priority} ${d.target} ${d.value}`.trimEnd(),
     toPresentation(rec: StoredRecord) {
       const d = rec.data as SvcbData
-      return `${d.priority} ${fqdn(d.target)} ${d.value}`.trimEnd()
+      // Key names newer than dohpath are written as keyNNNNN, which every reader knows.
+      const value = d.value.includes('ohttp') ? portable(d.value) : d.value
+      return `${d.priority} ${fqdn(d.target)} ${value}`.trimEnd()
     },
     fromPresentation(rdata, origin) {
       const [priority, target, value] = split(rdata)

@@ -5,12 +5,12 @@
 import { z } from 'zod'
 import { quote, text, tokenize } from '../charstring.ts'
 import { fail } from '../errors.ts'
-import { str, u16 } from '../fields.ts'
+import { text as textField, u16 } from '../fields.ts'
 import type { StoredRecord } from '../spec.ts'
 import { numberToken } from './common.ts'
 import { defineData } from './define.ts'
 
-const schema = z.object({ weight: u16(), target: str() })
+const schema = z.object({ weight: u16(), target: textField() })
 type UriData = z.infer<typeof schema>
 
 function parse(content: string): { priority?: number; data: Record<string, unknown> } {

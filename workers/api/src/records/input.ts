@@ -47,6 +47,8 @@ export const MAX_TAG_LENGTH = 1024
 /** A record is at most 4,096 octets on the wire; content longer than that can never fit. */
 export const MAX_CONTENT_LENGTH = 4096
 const TAG_NAME = /^[A-Za-z0-9_-]+$/
+/** Tag names a zone file's `cf_tags=` list gives to the proxy status and CNAME flattening. */
+const RESERVED_TAGS = new Set(['cf-proxied', 'cf-flatten-cname'])
 // Any graphic Unicode, no control characters (\n, \r, ...).
 const GRAPHIC = /^[^\p{Cc}]*$/u
 
@@ -65,8 +67,10 @@ export function parseRecordType(type: string | undefined): RecordType {
   return upper
 }
 
-function normalizeComment(comment: string | null | undefined): string | null {
-  if (comment === undefined || comment === null || comment === '') return null
+/** Leading and trailing blanks are dropped: a zone file's comment cannot carry them. */
+function normalizeComment(raw: string | null | undefined): string | null {
+  const comment = raw?.trim()
+  if (comment === undefined || comment === '') return null
   if (comment.length > MAX_COMMENT_LENGTH)
     fail(9150, `comment must be at most ${MAX_COMMENT_LENGTH} characters`)
   if (!GRAPHIC.test(comment))
@@ -88,6 +92,11 @@ function normalizeTags(tags: string[] | undefined): string[] {
       fail(
         9151,
         `Invalid tag ${JSON.stringify(tag)}: a tag name may contain only letters, digits, '_' and '-'`
+      )
+    if (RESERVED_TAGS.has(name))
+      fail(
+        9151,
+        `Invalid tag ${JSON.stringify(tag)}: ${name} is reserved (zone files carry the record's own setting under it)`
       )
     if (!GRAPHIC.test(value))
       fail(

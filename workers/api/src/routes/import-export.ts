@@ -27,6 +27,8 @@ import {
 import { intParam } from '../records/list-query.ts'
 import {
   IMPORT_MAX_BYTES,
+  IMPORT_MAX_LINE_CHARS,
+  IMPORT_MAX_LINE_TOKENS,
   IMPORT_MAX_RECORDS,
   ImportCodes,
   positiveInt,
@@ -54,7 +56,13 @@ async function importLimit(c: Context<AppEnv>, zone: ZoneRow): Promise<number> {
 
 function parse(text: string, origin: string, maxRecords: number) {
   try {
-    return parseZoneFile(text, { origin, defaultTtl: 1, maxRecords })
+    return parseZoneFile(text, {
+      origin,
+      defaultTtl: 1,
+      maxRecords,
+      maxLineChars: IMPORT_MAX_LINE_CHARS,
+      maxLineTokens: IMPORT_MAX_LINE_TOKENS,
+    })
   } catch (e) {
     if (!(e instanceof ZoneFileError)) throw e
     if (e.reason.startsWith('too many records')) {

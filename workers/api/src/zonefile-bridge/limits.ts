@@ -9,9 +9,16 @@
  *   otherwise the import cap IMPORT_MAX_RECORDS (100,000; env MAX_IMPORT_RECORDS overrides). The
  *   server-wide default batch limit (MAX_BATCH_CHANGES, 3,500) does not apply to imports: a zone
  *   file is a whole zone, committed as one.
+ * - One record (a logical line: its parentheses and comments included): at most
+ *   IMPORT_MAX_LINE_CHARS characters and IMPORT_MAX_LINE_TOKENS tokens, checked by the lexer while
+ *   it reads the line, so a file that is one enormous line is refused (400, naming the line) after
+ *   reading no more than the bound. Both are far above what any record can hold: the most a record
+ *   carries on the wire (4,096 octets) written with escapes, plus a comment with the most tags.
  */
 export const IMPORT_MAX_BYTES = 32 * 1024 * 1024
 export const IMPORT_MAX_RECORDS = 100_000
+export const IMPORT_MAX_LINE_CHARS = 262_144
+export const IMPORT_MAX_LINE_TOKENS = 10_000
 
 /** Cloudflare-style codes of import/export faults (Cloudflare's own are not public). */
 export const ImportCodes = {
