@@ -63,6 +63,7 @@ const ACCESS: Record<string, Access> = {
   'get /zones/{zone_id}': 'zoneRead',
   'patch /zones/{zone_id}': 'zoneWrite',
   'delete /zones/{zone_id}': 'zoneWrite',
+  'put /zones/{zone_id}/activation_check': 'zoneWrite',
   'get /zones/{zone_id}/dns_settings': 'zoneRead',
   'patch /zones/{zone_id}/dns_settings': 'zoneWrite',
   'get /zones/{zone_id}/pagerules': 'zoneRead',

@@ -39,7 +39,7 @@ function deployed(dns: FakeDns) {
   return async (method: string, path: string, body?: unknown): Promise<ApiResponse> => {
     const ctx = createExecutionContext()
     const res = await app.request(
-      `http://api.test/client/v4${path}`,
+      `http://localhost/client/v4${path}`,
       {
         method,
         headers: { authorization: `Bearer ${DEV_TOKEN}`, 'content-type': 'application/json' },
@@ -69,7 +69,7 @@ const messages = (res: ApiResponse): { code: number; message: string }[] =>
 
 async function dohStatus(name: string, type = 'A'): Promise<{ Status: number; Answer?: any[] }> {
   const res = await (exports as any).default.fetch(
-    `http://api.test/dns-query?name=${name}&type=${type}`,
+    `http://localhost/dns-query?name=${name}&type=${type}`,
     { headers: { accept: 'application/dns-json' } }
   )
   return (await res.json()) as { Status: number; Answer?: any[] }

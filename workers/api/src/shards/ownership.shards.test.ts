@@ -21,7 +21,7 @@ const requiredEnv = { ...env, ZONE_VERIFICATION: 'required' } as Env
 async function call(method: string, path: string, body?: unknown): Promise<ApiResponse> {
   const ctx = createExecutionContext()
   const res = await app.request(
-    `http://api.test/client/v4${path}`,
+    `http://localhost/client/v4${path}`,
     {
       method,
       headers: { authorization: `Bearer ${DEV_TOKEN}`, 'content-type': 'application/json' },
