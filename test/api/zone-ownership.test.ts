@@ -238,6 +238,58 @@ describe('zone ownership with ZONE_VERIFICATION=required', () => {
   })
 })
 
+describe('propagation of a pending zone', () => {
+  it('reports a pending zone as pending with nothing to build, and its check expects nothing in KV', async () => {
+    const dns = new FakeDns()
+    const call = deployed(dns)
+    const [a, b] = [await newAccount(), await newAccount()]
+    const name = uniqueName('prop')
+    // A holds the name active and served; B has the same name pending, with records of its own.
+    const za = (await call('POST', '/zones', { name, account: { id: a } })).body.result
+    const zb = (await call('POST', '/zones', { name, account: { id: b } })).body.result
+    dns.txts.set(`_edgedns-verify.${name}`, [za.verification_key])
+    expect(messages(await call('PUT', `/zones/${za.id}/activation_check`))).toEqual([])
+    await call('POST', `/zones/${za.id}/dns_records`, {
+      type: 'TXT',
+      name: `secret.${name}`,
+      content: 'only-account-a-sees-this',
+    })
+    await settle(za.id)
+    expect(
+      (
+        await call('POST', `/zones/${zb.id}/dns_records`, {
+          type: 'A',
+          name: `www.${name}`,
+          content: '192.0.2.90',
+        })
+      ).status
+    ).toBe(200)
+
+    const progress = (await call('GET', `/zones/${zb.id}/propagation`)).body.result
+    expect(progress).toMatchObject({ status: 'pending', lag_ms: 0, last_error: null })
+    expect(progress.message).toContain('pending')
+
+    const check = await call('GET', `/zones/${zb.id}/propagation/check`)
+    expect(check.status).toBe(200)
+    expect(check.body.result).toMatchObject({
+      zone_id: zb.id,
+      status: 'pending',
+      converged: true,
+      expected_keys: 0,
+      difference_count: 0,
+      differences: [],
+    })
+    // The keys under the name are A's: B is shown none of them.
+    expect(JSON.stringify(check.body.result)).not.toContain('only-account-a-sees-this')
+
+    // The active zone reports as before.
+    const own = (await call('GET', `/zones/${za.id}/propagation/check`)).body.result
+    expect(own).toMatchObject({ status: 'active', converged: true })
+    expect(own.expected_keys).toBeGreaterThan(0)
+    expect((await call('GET', `/zones/${za.id}/propagation`)).body.result.status).toBe('active')
+  })
+})
+
 describe('zone ownership with ZONE_VERIFICATION=off (local development, tests)', () => {
   it('creates zones active and serves them at once; the activation check of an active zone changes nothing', async () => {
     const name = uniqueName('dev')
