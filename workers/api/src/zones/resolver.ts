@@ -13,7 +13,6 @@ import {
   type DelegationIo,
   type ResolverAnswer,
 } from '@edgedns/delegation'
-import { tcpExchange } from './tcp-exchange.ts'
 
 export interface OwnershipResolver {
   /** The TXT records at `name`, each record's character-strings joined; empty when there are none. */
@@ -69,10 +68,14 @@ export type Exchange = DelegationIo['exchange']
 
 const records = (list: unknown): JsonRecord[] => (Array.isArray(list) ? list : [])
 
+/**
+ * The resolver: `endpoint` for resolver questions, `exchange` for the parent's servers (the
+ * Worker's `tcpExchange()`, tcp-exchange.ts, which only a Worker can load).
+ */
 export function dohResolver(
   endpoint: string = DEFAULT_RESOLVER,
   fetcher: typeof fetch = fetch,
-  exchange: Exchange = tcpExchange()
+  exchange: Exchange
 ): OwnershipResolver {
   async function query(
     name: string,
