@@ -18,10 +18,7 @@ import { settingsErrors, toBody, toValues } from '../../workers/dashboard/src/se
 // @ts-expect-error plain ESM
 import { buildPolicies } from '../../workers/dashboard/src/token-policies.js'
 // @ts-expect-error plain ESM
-import {
-  activationOutcome,
-  pendingInstructions,
-} from '../../workers/dashboard/src/activation-logic.js'
+import { activationOutcome, pendingInstructions } from '../../workers/dashboard/src/activation-logic.js' // prettier-ignore
 
 const ZONE = 'example.com'
 const rec = (over: object) => ({
