@@ -31,10 +31,19 @@ class FakeDns implements OwnershipResolver {
   }
 }
 
-const requiredEnv = { ...env, ZONE_VERIFICATION: 'required' } as Env
+/** A limiter that never refuses: the tests of the verdicts check a zone several times a minute. */
+const unlimited = { limit: async () => ({ success: true }) } as unknown as RateLimit
 
-/** The API as deployed with verification required, its public DNS answered by `dns`. */
-function deployed(dns: FakeDns) {
+/**
+ * The API as deployed with verification required, its public DNS answered by `dns`; activation
+ * checks are not rate limited unless `limiter` is given.
+ */
+function deployed(dns: FakeDns, limiter: RateLimit = unlimited) {
+  const requiredEnv = {
+    ...env,
+    ZONE_VERIFICATION: 'required',
+    ACTIVATION_CHECK_LIMITER: limiter,
+  } as Env
   const app = createApp({ ownershipResolver: dns })
   return async (method: string, path: string, body?: unknown): Promise<ApiResponse> => {
     const ctx = createExecutionContext()
@@ -235,6 +244,110 @@ describe('zone ownership with ZONE_VERIFICATION=required', () => {
       { timeout: 3000, interval: 100 }
     )
     expect(answer.Answer?.map((r) => r.data)).toEqual(['192.0.2.80'])
+  })
+})
+
+/**
+ * Local rate limiters count in windows aligned to the wall-clock minute: a test that must stay in
+ * one window waits for the next one when fewer than `needMs` are left of this one.
+ */
+async function freshWindow(needMs: number): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000)
+  if (left < needMs) await new Promise((resolve) => setTimeout(resolve, left + 50))
+}
+
+describe('the activation check rate limit', () => {
+  it(
+    'answers 429 with retry-after to a second lookup for the same pending zone within the minute, per zone, and never counts checks that look nothing up',
+    { timeout: 30_000 },
+    async () => {
+      await freshWindow(10_000)
+      const asked: string[] = []
+      const dns = new FakeDns()
+      const counting: OwnershipResolver = {
+        txt: (name) => (asked.push(name), dns.txt(name)),
+        nameServers: (name) => (asked.push(name), dns.nameServers(name)),
+      }
+      const call = deployed(counting as FakeDns, env.ACTIVATION_CHECK_LIMITER)
+      const a = await newAccount()
+      const zone = (await call('POST', '/zones', { name: uniqueName('limit'), account: { id: a } }))
+        .body.result
+      const other = (
+        await call('POST', '/zones', { name: uniqueName('limit'), account: { id: a } })
+      ).body.result
+
+      expect(messages(await call('PUT', `/zones/${zone.id}/activation_check`))[0]!.code).toBe(10005)
+      const lookups = asked.length
+      expect(lookups).toBeGreaterThan(0)
+      const again = await call('PUT', `/zones/${zone.id}/activation_check`)
+      expect(again.status).toBe(429)
+      expect(again.body.errors[0]!.code).toBe(971)
+      expect(again.headers.get('retry-after')).toBe('60')
+      // Refused before anything is looked up, and the zone is unchanged.
+      expect(asked.length).toBe(lookups)
+      expect((await call('GET', `/zones/${zone.id}`)).body.result.status).toBe('pending')
+      // Another zone has its own budget.
+      expect((await call('PUT', `/zones/${other.id}/activation_check`)).status).toBe(200)
+
+      // Checks that look nothing up are not counted: an active zone, or verification off.
+      const active = (
+        await api('POST', '/zones', { name: uniqueName('free'), account: { id: DEFAULT_ACCOUNT } })
+      ).body.result
+      for (let i = 0; i < 3; i++)
+        expect((await api('PUT', `/zones/${active.id}/activation_check`)).status).toBe(200)
+    }
+  )
+})
+
+describe('propagation of a pending zone', () => {
+  it('reports a pending zone as pending with nothing to build, and its check expects nothing in KV', async () => {
+    const dns = new FakeDns()
+    const call = deployed(dns)
+    const [a, b] = [await newAccount(), await newAccount()]
+    const name = uniqueName('prop')
+    // A holds the name active and served; B has the same name pending, with records of its own.
+    const za = (await call('POST', '/zones', { name, account: { id: a } })).body.result
+    const zb = (await call('POST', '/zones', { name, account: { id: b } })).body.result
+    dns.txts.set(`_edgedns-verify.${name}`, [za.verification_key])
+    expect(messages(await call('PUT', `/zones/${za.id}/activation_check`))).toEqual([])
+    await call('POST', `/zones/${za.id}/dns_records`, {
+      type: 'TXT',
+      name: `secret.${name}`,
+      content: 'only-account-a-sees-this',
+    })
+    await settle(za.id)
+    expect(
+      (
+        await call('POST', `/zones/${zb.id}/dns_records`, {
+          type: 'A',
+          name: `www.${name}`,
+          content: '192.0.2.90',
+        })
+      ).status
+    ).toBe(200)
+
+    const progress = (await call('GET', `/zones/${zb.id}/propagation`)).body.result
+    expect(progress).toMatchObject({ status: 'pending', lag_ms: 0, last_error: null })
+    expect(progress.message).toContain('pending')
+
+    const check = await call('GET', `/zones/${zb.id}/propagation/check`)
+    expect(check.status).toBe(200)
+    expect(check.body.result).toMatchObject({
+      zone_id: zb.id,
+      status: 'pending',
+      converged: true,
+      expected_keys: 0,
+      difference_count: 0,
+      differences: [],
+    })
+    // The keys under the name are A's: B is shown none of them.
+    expect(JSON.stringify(check.body.result)).not.toContain('only-account-a-sees-this')
+
+    // The active zone reports as before.
+    const own = (await call('GET', `/zones/${za.id}/propagation/check`)).body.result
+    expect(own).toMatchObject({ status: 'active', converged: true })
+    expect(own.expected_keys).toBeGreaterThan(0)
+    expect((await call('GET', `/zones/${za.id}/propagation`)).body.result.status).toBe('active')
   })
 })
 

@@ -1,7 +1,7 @@
 /**
  * The dashboard's pure logic, without a browser: record bodies from type-aware form values, bulk
  * actions as one batch (and batch errors traced to their record), API errors placed on fields,
- * the import preview, token policies and the zone settings form.
+ * the import preview, token policies, the zone settings form and a pending zone's activation.
  */
 import { describe, expect, it } from 'vitest'
 // prettier-ignore
@@ -17,6 +17,8 @@ import { previewImport } from '../../workers/dashboard/src/import-preview.js'
 import { settingsErrors, toBody, toValues } from '../../workers/dashboard/src/settings-form.js'
 // @ts-expect-error plain ESM
 import { buildPolicies } from '../../workers/dashboard/src/token-policies.js'
+// @ts-expect-error plain ESM
+import { activationOutcome, pendingInstructions } from '../../workers/dashboard/src/activation-logic.js' // prettier-ignore
 
 const ZONE = 'example.com'
 const rec = (over: object) => ({
@@ -238,5 +240,39 @@ describe('record descriptions', () => {
     expect(describeRecord(rec({ type: 'HTTPS', content: '1 . alpn="h2"', priority: 1 }))).toBe(
       `HTTPS a.${ZONE} 1 . alpn="h2"`
     )
+  })
+})
+
+describe('a pending zone', () => {
+  const pending = {
+    id: 'z1',
+    name: ZONE,
+    status: 'pending',
+    verification_key: '0123456789abcdef0123456789abcdef',
+    name_servers: ['ns1.edgedns.dev', 'ns2.edgedns.dev'],
+    vanity_name_servers: [],
+  }
+
+  it('is shown the TXT record that proves it (name and value) and the name servers to delegate to', () => {
+    expect(pendingInstructions(pending)).toEqual({
+      txtName: `_edgedns-verify.${ZONE}`,
+      txtValue: '0123456789abcdef0123456789abcdef',
+      nameServers: ['ns1.edgedns.dev', 'ns2.edgedns.dev'],
+    })
+    expect(
+      pendingInstructions({ ...pending, vanity_name_servers: ['ns.mine.example'] }).nameServers
+    ).toEqual(['ns.mine.example'])
+    expect(pendingInstructions({ ...pending, status: 'active' })).toBeNull()
+  })
+
+  it("reads the activation check's answer: still pending with the API's reason, or activated", () => {
+    const reason = `${ZONE} is still pending: no TXT record at _edgedns-verify.${ZONE} holds the zone's verification_key.`
+    expect(
+      activationOutcome({ result: { id: 'z1' }, messages: [{ code: 10005, message: reason }] })
+    ).toEqual({ activated: false, message: reason })
+    expect(activationOutcome({ result: { id: 'z1' }, messages: [] })).toEqual({
+      activated: true,
+      message: null,
+    })
   })
 })

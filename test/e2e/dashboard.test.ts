@@ -463,6 +463,64 @@ describe('dashboard', () => {
     }
   })
 
+  it("shows a pending zone's TXT record and runs its activation check", async () => {
+    // The stack serves zones at once (verification off): the browser is shown this zone pending.
+    const key = '0123456789abcdef0123456789abcdef'
+    const reason = `${zone.name} is still pending: no TXT record at _edgedns-verify.${zone.name} holds the zone's verification_key; ${zone.name} is not delegated to ns1.edgedns.dev, ns2.edgedns.dev.`
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 } })
+    const p = await ctx.newPage()
+    const checks: string[] = []
+    await p.route('**/client/v4/zones?*', async (route) => {
+      const res = await route.fetch()
+      const body = await res.json()
+      for (const z of body.result)
+        if (z.id === zone.id) Object.assign(z, { status: 'pending', verification_key: key })
+      await route.fulfill({ response: res, json: body })
+    })
+    await p.route(`**/client/v4/zones/${zone.id}/propagation`, (route) =>
+      route.fulfill({
+        json: {
+          success: true,
+          errors: [],
+          messages: [],
+          result: {
+            status: 'pending',
+            committed_seq: 2,
+            built_seq: 0,
+            lag_ms: 0,
+            message: 'pending',
+          },
+        },
+      })
+    )
+    await p.route(`**/client/v4/zones/${zone.id}/activation_check`, (route) => {
+      checks.push(route.request().method())
+      return route.fulfill({
+        json: {
+          success: true,
+          errors: [],
+          messages: [{ code: 10005, message: reason }],
+          result: { id: zone.id },
+        },
+      })
+    })
+    try {
+      await signIn(p, null)
+      await p.getByLabel('Zone', { exact: true }).selectOption({ label: `${zone.name} (pending)` })
+      const notice = p.getByTestId('pending-zone')
+      await notice.waitFor()
+      expect(await notice.getByTestId('txt-name').innerText()).toBe(`_edgedns-verify.${zone.name}`)
+      expect(await notice.getByTestId('txt-value').innerText()).toBe(key)
+      await expect.poll(() => p.getByTestId('propagation').innerText()).toMatch(/Pending/)
+      await notice.getByRole('button', { name: 'Check now' }).click()
+      await expect.poll(() => p.getByTestId('activation-result').innerText()).toBe(reason)
+      expect(checks).toEqual(['PUT'])
+      await p.screenshot({ path: `${SHOTS}/pending.png` })
+    } finally {
+      await ctx.close()
+    }
+  })
+
   it('is usable at phone width', async () => {
     const phone = await browser.newContext({
       viewport: { width: 390, height: 844 },

@@ -16,7 +16,7 @@ beforeAll(async () => {
 })
 
 describe('@edgedns/sdk against the stack', () => {
-  it('zones: get, list, byName, edit, dns settings', async () => {
+  it('zones: get, list, byName, edit, dns settings, activation check', async () => {
     expect((await client.zones.get(zoneId)).name).toBe(zoneName)
     expect((await collect(client.zones.list({ name: zoneName }))).map((z) => z.id)).toEqual([
       zoneId,
@@ -27,6 +27,12 @@ describe('@edgedns/sdk against the stack', () => {
     const s = await client.zones.editDnsSettings(zoneId, { soa: { min_ttl: 600 } })
     expect(s.soa.min_ttl).toBe(600)
     expect((await client.zones.dnsSettings(zoneId)).soa.min_ttl).toBe(600)
+    // Verification is off locally: the zone is active, and its activation check says so.
+    expect(await client.zones.activationCheck(zoneId)).toEqual({
+      id: zoneId,
+      pending: false,
+      message: null,
+    })
   })
 
   it('records: create, get, edit, update, list, delete, with change sequences', async () => {

@@ -5,6 +5,7 @@ interface __BaseEnv_Env {
   DB: D1Database
   AUTH_FAILURE_LIMITER: RateLimit
   REBUILD_LIMITER: RateLimit
+  ACTIVATION_CHECK_LIMITER: RateLimit
   TOKEN_LIMITER: RateLimit
   ASSETS: Fetcher
   MAX_BATCH_CHANGES: '3500'

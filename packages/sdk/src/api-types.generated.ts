@@ -257,6 +257,10 @@ export interface ApiSchemas {
     }
   }
   Propagation: {
+    /** The zone's status: a pending zone is not served, so nothing of it is built into KV (built_seq 0, lag_ms 0, nothing expected) */
+    status: "pending" | "active"
+    /** For a pending zone: why nothing is built */
+    message?: string
     committed_seq: number
     built_seq: number
     lag_ms: number

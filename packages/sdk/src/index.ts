@@ -9,7 +9,8 @@ export type { BatchOptions, BatchProgress, ImportOptions, WithSeq } from './reco
 export { splitBatch, countChanges } from './chunking.ts'
 export type { WaitOptions } from './propagation.ts'
 export type { TokenScope } from './tokens.ts'
-export type { ZoneFilter } from './zones.ts'
+export type { ActivationCheck, ZoneFilter } from './zones.ts'
+export { ZONE_STILL_PENDING } from './zones.ts'
 export { collect } from './paginate.ts'
 export { CHANGE_SEQ_HEADER } from './api-types.generated.ts'
 export {

@@ -15,6 +15,18 @@ export interface ZoneFilter {
   direction?: 'asc' | 'desc'
 }
 
+/** The message code of an activation check that leaves the zone pending. */
+export const ZONE_STILL_PENDING = 10005
+
+/** The outcome of an activation check. */
+export interface ActivationCheck {
+  id: string
+  /** True when the zone stays pending: its ownership is not proven yet. */
+  pending: boolean
+  /** What was looked up and what is missing, while the zone stays pending; else null. */
+  message: string | null
+}
+
 export class Zones {
   private readonly t: Transport
 
@@ -61,6 +73,21 @@ export class Zones {
 
   delete(zoneId: string): Promise<{ id: string }> {
     return this.t.result({ method: 'DELETE', path: `/zones/${zoneId}` })
+  }
+
+  /**
+   * Checks the ownership of a pending zone now (`PUT /zones/{id}/activation_check`): the zone
+   * becomes active when its TXT record or delegation proves it, else it stays pending and
+   * `message` says what is missing. An active zone answers `pending: false`. Rate limited per zone
+   * (an EdgeDnsError with status 429).
+   */
+  async activationCheck(zoneId: string): Promise<ActivationCheck> {
+    const env = await this.t.request<{ id: string }>({
+      method: 'PUT',
+      path: `/zones/${zoneId}/activation_check`,
+    })
+    const pending = env.messages.find((m) => m.code === ZONE_STILL_PENDING)
+    return { id: env.result.id, pending: pending !== undefined, message: pending?.message ?? null }
   }
 
   dnsSettings(zoneId: string): Promise<DnsSettings> {

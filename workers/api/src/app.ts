@@ -26,10 +26,14 @@ import { sweepApp } from './routes/sweep.ts'
 import { tokensApp } from './routes/tokens.ts'
 import { zonesApp } from './routes/zones.ts'
 import { dohResolver, type OwnershipResolver } from './zones/resolver.ts'
+import { tcpExchange } from './zones/tcp-exchange.ts'
 import { dnssecApp } from './routes/dnssec.ts'
 
 export interface AppOptions {
-  /** How zone ownership is looked up in the public DNS (default: DoH to `VERIFICATION_RESOLVER`). */
+  /**
+   * How zone ownership is looked up in the public DNS (default: TXT through DoH to
+   * `VERIFICATION_RESOLVER`, the delegation from the parent zone's servers over TCP).
+   */
   ownershipResolver?: OwnershipResolver
 }
 
@@ -39,7 +43,8 @@ export function createApp(options: AppOptions = {}): Hono<AppEnv> {
     c.set('db', openDb(c.env.DB))
     c.set(
       'ownershipResolver',
-      options.ownershipResolver ?? dohResolver(c.env.VERIFICATION_RESOLVER || undefined)
+      options.ownershipResolver ??
+        dohResolver(c.env.VERIFICATION_RESOLVER || undefined, fetch, tcpExchange())
     )
     await next()
   })

@@ -1,5 +1,9 @@
-/** @module The dashboard shell: login, zone picker, sections, the read-only state and notices. */
+/**
+ * @module The dashboard shell: login, zone picker, sections, the read-only state, a pending zone's
+ * notice, and notices.
+ */
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks'
+import { PendingZone } from './activation.js'
 import { api, session } from './api.js'
 import { AuditView } from './audit.js'
 import { html } from './html.js'
@@ -85,7 +89,7 @@ function Dashboard({ onLogout }) {
           ? html`<div class="field inline zone-pick">
             <label for="zone-select">Zone</label>
             <select id="zone-select" value=${zone?.id ?? ''} onChange=${(ev) => pick(ev.currentTarget.value)}>
-              ${zones.map((z) => html`<option value=${z.id}>${z.name}</option>`)}
+              ${zones.map((z) => html`<option value=${z.id}>${z.name}${z.status === 'pending' ? ' (pending)' : ''}</option>`)}
             </select>
           </div>`
           : null
@@ -112,6 +116,7 @@ function Dashboard({ onLogout }) {
           </div>`
           : null
       }
+      ${zone?.status === 'pending' ? html`<${PendingZone} key=${zone.id} zone=${zone} onActivated=${() => (loadZones(zone.id), onChanged(), notify(`${zone.name} is active and served.`))} />` : null}
       ${zones && zones.length === 0 ? html`<p>No zones yet. <button type="button" onClick=${() => setAddingZone(true)}>Add a zone</button></p>` : null}
       ${zone ? renderSection(section, { zone, readOnly: Boolean(readOnly), onChanged, onForbidden, notify, version }) : null}
     </main>

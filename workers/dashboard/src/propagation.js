@@ -1,6 +1,6 @@
 /**
  * @module Propagation of the zone's latest change: committed change-log sequence vs built into
- * Workers KV. Polls while a change is still being built.
+ * Workers KV. Polls while a change is still being built; a pending zone is not built at all.
  */
 import { useEffect, useState } from 'preact/hooks'
 import { api } from './api.js'
@@ -16,7 +16,7 @@ export function PropagationStatus({ zone, version }) {
       .then(({ result }) => {
         if (cancelled) return
         setState(result)
-        if (result.built_seq < result.committed_seq)
+        if (result.status !== 'pending' && result.built_seq < result.committed_seq)
           timer = setTimeout(() => setTick((t) => t + 1), 1000)
       })
       .catch(() => !cancelled && setState(null))
@@ -24,6 +24,8 @@ export function PropagationStatus({ zone, version }) {
   }, [zone.id, version, tick])
 
   if (!state) return null
+  if (state.status === 'pending')
+    return html`<span class="pill behind" role="status" title=${state.message ?? ''} data-testid="propagation">Pending · not served</span>`
   const behind = state.built_seq < state.committed_seq
   const title = `Committed change ${state.committed_seq}, built ${state.built_seq}${state.built_at ? ` at ${state.built_at}` : ''}`
   return html`<span class=${`pill${behind ? ' behind' : ' live'}${state.last_error ? ' failed' : ''}`} role="status" title=${title} data-testid="propagation">

@@ -1,12 +1,13 @@
 /**
  * @module Rate limits on abusable operations, through the Workers rate-limiting bindings declared
  * in wrangler.toml (per Cloudflare location, best effort): failed authentications per client
- * address, and full rebuilds per zone (requests per token: token-rate-limit.ts). Over the limit,
+ * address, full rebuilds per zone, and activation checks per zone (requests per token:
+ * token-rate-limit.ts). Over the limit,
  * the API answers 429 with `retry-after`.
  */
 import { ApiError, Codes } from './api-error.ts'
 
-/** Period of both limiters in wrangler.toml, in seconds (the binding's `simple.period`). */
+/** Period of these limiters in wrangler.toml, in seconds (the binding's `simple.period`). */
 const RATE_LIMIT_PERIOD_S = 60
 
 /** Counts one event under `key`; throws 429 once the limiter's budget for the period is spent. */

@@ -190,7 +190,18 @@ export const auditEntry = z.object({
   after: recordResponse.nullable(),
 })
 
+const zoneServedStatus = z.enum(['pending', 'active']).meta({
+  description:
+    "The zone's status: a pending zone is not served, so nothing of it is built into KV (built_seq 0, lag_ms 0, nothing expected)",
+})
+const pendingMessage = z
+  .string()
+  .optional()
+  .meta({ description: 'For a pending zone: why nothing is built' })
+
 export const propagationResponse = z.object({
+  status: zoneServedStatus,
+  message: pendingMessage,
   committed_seq: z.number().int(),
   built_seq: z.number().int(),
   lag_ms: z.number(),
@@ -229,6 +240,8 @@ export const shardMoveResponse = z.object({
 export const convergenceResponse = z.object({
   zone_id: z.string(),
   zone: z.string(),
+  status: zoneServedStatus,
+  message: pendingMessage,
   converged: z.boolean(),
   expected_keys: z.number().int(),
   actual_keys: z.number().int(),

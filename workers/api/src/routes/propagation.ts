@@ -4,6 +4,7 @@
  *   GET  /zones/:zone_id/propagation          → { committed_seq, built_seq, lag_ms, last_full_build, … }
  *   POST /zones/:zone_id/propagation/rebuild  → { seq } (the change-log sequence of the request)
  *   GET  /zones/:zone_id/propagation/check    → convergence report (differences capped at 100)
+ * A pending zone is not built: both reports say so (`status: 'pending'`) and expect nothing in KV.
  */
 import { Hono } from 'hono'
 import { checkConvergence } from '../builder/convergence.ts'
@@ -28,8 +29,24 @@ interface BuildRow {
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString())
 
+/** What a pending zone's propagation answers say: it is not served, so nothing is built for it. */
+const PENDING_MESSAGE =
+  'The zone is pending: it is not served and nothing of it is built into KV until its activation check succeeds (PUT /zones/{zone_id}/activation_check).'
+
 propagationApp.get('/', async (c) => {
   const zone = await zoneFor(c, 'dns:read')
+  if (zone.status === 'pending') {
+    return ok(c, {
+      status: 'pending',
+      committed_seq: zone.changeSeq,
+      built_seq: 0,
+      lag_ms: 0,
+      last_full_build: null,
+      built_at: null,
+      last_error: null,
+      message: PENDING_MESSAGE,
+    })
+  }
   const build = await c.var.zoneDb
     .prepare('SELECT * FROM build_state WHERE zone_id = ?1')
     .bind(zone.id)
@@ -47,6 +64,7 @@ propagationApp.get('/', async (c) => {
     lagMs = oldest ? Math.max(0, Date.now() - Date.parse(oldest.created_on)) : 0
   }
   return ok(c, {
+    status: zone.status,
     committed_seq: zone.changeSeq,
     built_seq: builtSeq,
     lag_ms: lagMs,
@@ -72,10 +90,26 @@ propagationApp.post('/rebuild', async (c) => {
 
 propagationApp.get('/check', async (c) => {
   const zone = await zoneFor(c, 'dns:read')
+  // A pending zone owns no KV key. Keys under its name, if any, are those of the account holding
+  // the name active: they are neither compared nor shown.
+  if (zone.status === 'pending') {
+    return ok(c, {
+      zone_id: zone.id,
+      zone: zone.name,
+      status: 'pending',
+      converged: true,
+      expected_keys: 0,
+      actual_keys: 0,
+      difference_count: 0,
+      differences: [],
+      message: PENDING_MESSAGE,
+    })
+  }
   const report = await checkConvergence(withDb(c.env, c.var.zoneDb), zone.id)
   return ok(c, {
     zone_id: report.zoneId,
     zone: report.zone,
+    status: zone.status,
     converged: report.differenceCount === 0,
     expected_keys: report.expectedKeys,
     actual_keys: report.actualKeys,

@@ -22,6 +22,7 @@ import type { AppEnv } from '../http/app-env.ts'
 import { readBody } from '../http/body.ts'
 import { ok, okList, resultInfo } from '../http/envelope.ts'
 import { newId, nowIso } from '../http/ids.ts'
+import { spend } from '../http/rate-limit.ts'
 import { intParam, MAX_OFFSET } from '../records/list-query.ts'
 import { reverseName } from '../records/model.ts'
 import { mergeShardPages, type ListedZone } from '../zones/list-merge.ts'
@@ -404,12 +405,14 @@ zonesApp.delete('/:zone_id{[^/]+}', async (c) => {
  * Cloudflare's activation check, answered at once: a pending zone whose owner has proved control of
  * the name (docs/zone-ownership.md), or any pending zone when verification is off, becomes active
  * and is built; otherwise it stays pending and a message says what is missing. An active zone
- * answers as it is.
+ * answers as it is. Checks that look the name up are rate limited per zone (429, retry-after).
  */
 zonesApp.put('/:zone_id{[^/]+}/activation_check', async (c) => {
   const zone = await zoneFor(c, 'zone:edit')
   if (zone.status !== 'pending') return ok(c, { id: zone.id })
   if (verificationMode(c.env) === 'required') {
+    // Each check asks the public DNS several questions: bounded per zone, whoever asks.
+    await spend(c.env.ACTIVATION_CHECK_LIMITER, zone.id, 'activation checks of this zone')
     const vanity = JSON.parse(zone.vanityNameServers) as string[]
     const verdict = await checkOwnership(
       c.var.ownershipResolver,

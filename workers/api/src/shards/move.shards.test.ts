@@ -179,4 +179,27 @@ describe('moving an account between shards', () => {
       ).status
     ).toBe(200)
   })
+
+  it("copies the account's settings (api_rate_limit, max_dns_batch_changes) to the destination shard", async () => {
+    const account = (await api('POST', '/accounts', { name: 'settled' })).body.result.id as string
+    const z = await api('POST', '/zones', { name: 'settled.example', account: { id: account } })
+    expect(z.status).toBe(200)
+    // Set after the account was placed, so only the account's own row holds them.
+    const set = await api('PUT', `/accounts/${account}`, {
+      settings: { api_rate_limit: 600, max_dns_batch_changes: 77 },
+    })
+    expect(set.status).toBe(200)
+    const from = (await api('GET', `/accounts/${account}/shard`)).body.result.shard as number
+    const to = from === 1 ? 2 : 1
+    expect((await api('PUT', `/accounts/${account}/shard`, { shard: to })).status).toBe(200)
+    const row = await shard(to)
+      .prepare('SELECT api_rate_limit, max_batch_changes FROM accounts WHERE id = ?1')
+      .bind(account)
+      .first()
+    expect(row).toEqual({ api_rate_limit: 600, max_batch_changes: 77 })
+    expect((await api('GET', `/accounts/${account}`)).body.result.settings).toMatchObject({
+      api_rate_limit: 600,
+      max_dns_batch_changes: 77,
+    })
+  })
 })

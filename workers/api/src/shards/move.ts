@@ -4,7 +4,7 @@
  *      on the source shard the account is fenced (`shard_fences`, refusing zone creation) and its
  *      live zones get status 'moving' with a version bump, so every write planned before — or
  *      routed by a stale isolate cache — fails its guard;
- *   2. copy: the account row, its zones (back to 'active', or 'pending' if never activated), records, change log and build state,
+ *   2. copy: the account row (with its settings), its zones (back to 'active', or 'pending' if never activated), records, change log and build state,
  *      page by page, each page one bounded statement (one JSON parameter);
  *   3. flip: the directory points the account at the destination (epoch + 1), state 'active';
  *   4. retire: the source's copies become 'deleted' zones that its purge removes in bounded
@@ -144,18 +144,30 @@ export async function moveAccount(
   const from = route.shard
   const src = shardDb(env, from)
   const dst = shardDb(env, to)
-  const account = await src
-    .prepare('SELECT id, name, max_batch_changes, created_on FROM accounts WHERE id = ?1')
+  // The account's own row (on the home database) holds its current settings; the source's copy
+  // may be older. The destination's copy is written with all of them, replacing an older copy.
+  const account = await homeDb(env)
+    .prepare(
+      'SELECT id, name, max_batch_changes, api_rate_limit, created_on FROM accounts WHERE id = ?1'
+    )
     .bind(accountId)
     .first<Row>()
-  if (!account) throw new MoveRefused(`account ${accountId} has no row on shard ${from}`)
+  if (!account) throw new MoveRefused(`account ${accountId} does not exist`)
   await dst.batch([
     dst
       .prepare(
-        `INSERT INTO accounts (id, name, max_batch_changes, created_on) VALUES (?1, ?2, ?3, ?4)
-         ON CONFLICT (id) DO NOTHING`
+        `INSERT INTO accounts (id, name, max_batch_changes, api_rate_limit, created_on)
+         VALUES (?1, ?2, ?3, ?4, ?5)
+         ON CONFLICT (id) DO UPDATE SET name = excluded.name,
+           max_batch_changes = excluded.max_batch_changes, api_rate_limit = excluded.api_rate_limit`
       )
-      .bind(account.id, account.name, account.max_batch_changes, account.created_on),
+      .bind(
+        account.id,
+        account.name,
+        account.max_batch_changes,
+        account.api_rate_limit,
+        account.created_on
+      ),
     dst.prepare('DELETE FROM shard_fences WHERE account_id = ?1').bind(accountId),
   ])
   const zones = await copyRows(

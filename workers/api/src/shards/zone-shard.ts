@@ -92,7 +92,13 @@ export function chooseShard(counts: readonly number[], placement: Placement): nu
  */
 export async function placeAccount(
   env: ShardEnv & { SHARD_PLACEMENT?: string },
-  account: { id: string; name: string; maxBatchChanges: number | null; createdOn: string }
+  account: {
+    id: string
+    name: string
+    maxBatchChanges: number | null
+    apiRateLimit?: number | null
+    createdOn: string
+  }
 ): Promise<ShardRoute> {
   const home = homeDb(env)
   const known = await accountRoute(home, account.id)
@@ -112,14 +118,26 @@ export async function placeAccount(
 /** The account's row on a shard (zones reference it); kept as it is when present. */
 export async function copyAccountRow(
   db: D1Database,
-  account: { id: string; name: string; maxBatchChanges: number | null; createdOn: string }
+  account: {
+    id: string
+    name: string
+    maxBatchChanges: number | null
+    apiRateLimit?: number | null
+    createdOn: string
+  }
 ): Promise<void> {
   await db
     .prepare(
-      `INSERT INTO accounts (id, name, max_batch_changes, created_on) VALUES (?1, ?2, ?3, ?4)
-       ON CONFLICT (id) DO NOTHING`
+      `INSERT INTO accounts (id, name, max_batch_changes, api_rate_limit, created_on)
+       VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (id) DO NOTHING`
     )
-    .bind(account.id, account.name, account.maxBatchChanges, account.createdOn)
+    .bind(
+      account.id,
+      account.name,
+      account.maxBatchChanges,
+      account.apiRateLimit ?? null,
+      account.createdOn
+    )
     .run()
 }
 

@@ -1,0 +1,50 @@
+/**
+ * @module One DNS message exchanged with a name server over TCP port 53 from the Worker
+ * (`connect()` from `cloudflare:sockets`): the query framed with its length, the first whole
+ * message read back, the socket closed, all within a time limit. The framing is
+ * `@edgedns/delegation`'s; the runtime refuses connections to private addresses and to
+ * Cloudflare's own ranges, which then fail like any unreachable server.
+ */
+import { connect } from 'cloudflare:sockets'
+import { frameTcp, TcpMessageReader } from '@edgedns/delegation'
+
+export type Connect = (address: SocketAddress, options?: SocketOptions) => Socket
+
+export const DNS_PORT = 53
+
+async function talk(socket: Socket, query: Uint8Array): Promise<Uint8Array> {
+  const writer = socket.writable.getWriter()
+  await writer.write(frameTcp(query))
+  writer.releaseLock()
+  const reader = socket.readable.getReader()
+  const collected = new TcpMessageReader()
+  try {
+    for (;;) {
+      const { value, done } = await reader.read()
+      if (done) throw new Error('the connection closed before a whole answer arrived')
+      const message = collected.push(value as Uint8Array)
+      if (message !== null) return message
+    }
+  } finally {
+    reader.releaseLock()
+  }
+}
+
+/** `exchange(server, query, timeoutMs)` over `connectTo` (the runtime's `connect` by default). */
+export function tcpExchange(connectTo: Connect = connect) {
+  return async (server: string, query: Uint8Array, timeoutMs: number): Promise<Uint8Array> => {
+    const socket = connectTo({ hostname: server, port: DNS_PORT }, { allowHalfOpen: false })
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs)
+    })
+    try {
+      return await Promise.race([talk(socket, query), timeout])
+    } catch (e) {
+      throw new Error(`TCP port ${DNS_PORT}: ${(e as Error).message ?? e}`)
+    } finally {
+      clearTimeout(timer)
+      socket.close().catch(() => {})
+    }
+  }
+}
