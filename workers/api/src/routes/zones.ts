@@ -413,13 +413,14 @@ zonesApp.put('/:zone_id{[^/]+}/activation_check', async (c) => {
   if (verificationMode(c.env) === 'required') {
     // Each check asks the public DNS several questions: bounded per zone, whoever asks.
     await spend(c.env.ACTIVATION_CHECK_LIMITER, zone.id, 'activation checks of this zone')
-    const vanity = JSON.parse(zone.vanityNameServers) as string[]
+    // Only the name servers the platform assigned prove anything: vanity ones are whatever the
+    // zone's account chose, so they could name the domain's current provider.
     const verdict = await checkOwnership(
       c.var.ownershipResolver,
       {
         name: zone.name,
         verificationKey: zone.verificationKey,
-        nameServers: vanity.length > 0 ? vanity : (JSON.parse(zone.nameServers) as string[]),
+        nameServers: JSON.parse(zone.nameServers) as string[],
       },
       await pendingElsewhere(homeDb(c.env), zone.accountId, zone.name)
     )
