@@ -303,6 +303,27 @@ function zoneGuard(zone: ZoneRow, now: string): GuardContext {
 const isZoneChanged = (e: unknown): boolean =>
   e instanceof CommitConflict && e.reason === 'zone-changed'
 
+/** The retryable 409 of a zone-level change whose guard failed: nothing was changed. */
+function zoneChangedRetry(during: string): ApiError {
+  return new ApiError(
+    409,
+    Codes.conflictRetry,
+    `The zone changed ${during}; nothing was changed. Retry the request.`
+  )
+}
+
+/** The zone row as it is now in its shard, or undefined once deleted. */
+async function currentZone(
+  c: Parameters<typeof zoneFor>[0],
+  zoneId: string
+): Promise<ZoneRow | undefined> {
+  return c.var.zoneOrm
+    .select()
+    .from(zones)
+    .where(and(eq(zones.id, zoneId), ne(zones.status, 'deleted')))
+    .get()
+}
+
 zonesApp.get('/:zone_id{[^/]+}', async (c) => {
   const zone = await zoneFor(c, 'zone:read').catch(async (e) => {
     // DNS-only tokens may read the zone object too (external-dns style clients need it).
@@ -332,13 +353,7 @@ async function updateZone(
       zoneLogStatement(db, zone.id, zone.changeSeq + 1, 'zone', now),
     ])
   } catch (e) {
-    if (isZoneChanged(e)) {
-      throw new ApiError(
-        409,
-        Codes.conflictRetry,
-        'The zone changed while this update was applied; nothing was changed. Retry the request.'
-      )
-    }
+    if (isZoneChanged(e)) throw zoneChangedRetry('while this update was applied')
     throw e
   }
   announceCommit(c, zone.id, zone.changeSeq + 1, 1)
@@ -377,17 +392,9 @@ zonesApp.delete('/:zone_id{[^/]+}', async (c) => {
   } catch (e) {
     // Another write (or delete) committed between our read and this batch: nothing changed here.
     if (!isZoneChanged(e)) throw e
-    const still = await c.var.zoneOrm
-      .select({ id: zones.id })
-      .from(zones)
-      .where(and(eq(zones.id, zone.id), ne(zones.status, 'deleted')))
-      .get()
-    if (!still) throw new ApiError(404, Codes.zoneNotFound, `Zone ${zone.id} not found`)
-    throw new ApiError(
-      409,
-      Codes.conflictRetry,
-      'The zone changed while it was being deleted; nothing was changed. Retry the request.'
-    )
+    if (!(await currentZone(c, zone.id)))
+      throw new ApiError(404, Codes.zoneNotFound, `Zone ${zone.id} not found`)
+    throw zoneChangedRetry('while it was being deleted')
   }
   const committedAt = Date.now()
   // The name is free again platform-wide; the directory row stays for the purge's routing.
@@ -437,10 +444,21 @@ zonesApp.put('/:zone_id{[^/]+}/activation_check', async (c) => {
   return ok(c, { id: zone.id })
 })
 
+/** Guarded commits an activation makes before it answers 409 (each after a fresh read of the zone). */
+const ACTIVATION_ATTEMPTS = 3
+
 /**
  * Makes a pending zone active: its name first, platform-wide in the directory (one account holds
- * it), then the zone row with a full-build request in one guarded commit; the directory is set back
- * when the commit fails. Other accounts' pending zones of the name stay pending.
+ * it), then the zone row with a full-build request in one guarded commit. Other accounts' pending
+ * zones of the name stay pending.
+ *
+ * Another check of the same zone may commit first (its guard then fails ours): the zone is active
+ * and the directory already says so, so the answer is the same as the winner's. A commit that loses
+ * to another change of the pending zone is tried again on a fresh read. The directory is set back
+ * to pending only when the commit was refused for a reason no concurrent activation explains (the
+ * name active in another account on this shard, a failed write) and the zone is not active; a name
+ * whose zone lost every guarded attempt stays held for it (its ownership was just proven), and the
+ * next check completes the activation.
  */
 async function activateZone(c: Parameters<typeof zoneFor>[0], zone: ZoneRow): Promise<void> {
   const home = homeDb(c.env)
@@ -449,32 +467,44 @@ async function activateZone(c: Parameters<typeof zoneFor>[0], zone: ZoneRow): Pr
     zone.name,
     'activated'
   )
+  let planned = zone
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await commitActivation(c, planned)
+      announceCommit(c, zone.id, planned.changeSeq + 1, 1)
+      return
+    } catch (e) {
+      const now = await currentZone(c, zone.id)
+      if (now?.status === 'active') return
+      if (isZoneChanged(e)) {
+        if (now?.status === 'pending' && attempt < ACTIVATION_ATTEMPTS) {
+          planned = now
+          continue
+        }
+        if (!now) throw new ApiError(404, Codes.zoneNotFound, `Zone ${zone.id} not found`)
+        throw zoneChangedRetry('while it was activated')
+      }
+      await deactivateZoneName(home, zone.id)
+      if (e instanceof CommitConflict && e.reason === 'zone-name-taken')
+        throw ApiError.badRequest(Codes.zoneExists, `${zone.name} is active in another account`)
+      throw e
+    }
+  }
+}
+
+/** The zone row made active, with its full-build request, under the guard of `zone` as read. */
+async function commitActivation(c: Parameters<typeof zoneFor>[0], zone: ZoneRow): Promise<void> {
   const now = nowIso()
   const db = c.var.zoneDb
-  try {
-    await commitZoneChange(db, [
-      guardStatement(db, zoneGuard(zone, now), 1),
-      db
-        .prepare(
-          "UPDATE zones SET status = 'active', activated_on = ?2 WHERE id = ?1 AND status = 'pending'"
-        )
-        .bind(zone.id, now),
-      zoneLogStatement(db, zone.id, zone.changeSeq + 1, 'full', now),
-    ])
-  } catch (e) {
-    await deactivateZoneName(home, zone.id)
-    if (e instanceof CommitConflict && e.reason === 'zone-name-taken')
-      throw ApiError.badRequest(Codes.zoneExists, `${zone.name} is active in another account`)
-    if (isZoneChanged(e)) {
-      throw new ApiError(
-        409,
-        Codes.conflictRetry,
-        'The zone changed while it was activated; nothing was changed. Retry the request.'
+  await commitZoneChange(db, [
+    guardStatement(db, zoneGuard(zone, now), 1),
+    db
+      .prepare(
+        "UPDATE zones SET status = 'active', activated_on = ?2 WHERE id = ?1 AND status = 'pending'"
       )
-    }
-    throw e
-  }
-  announceCommit(c, zone.id, zone.changeSeq + 1, 1)
+      .bind(zone.id, now),
+    zoneLogStatement(db, zone.id, zone.changeSeq + 1, 'full', now),
+  ])
 }
 
 zonesApp.get('/:zone_id{[^/]+}/dns_settings', async (c) => {
