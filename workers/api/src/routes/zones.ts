@@ -24,7 +24,6 @@ import { ok, okList, resultInfo } from '../http/envelope.ts'
 import { newId, nowIso } from '../http/ids.ts'
 import { spend } from '../http/rate-limit.ts'
 import { intParam, MAX_OFFSET } from '../records/list-query.ts'
-import { reverseName } from '../records/model.ts'
 import { mergeShardPages, type ListedZone } from '../zones/list-merge.ts'
 import { zoneListQuery } from '../zones/list-query.ts'
 import { purgeDeletedZone } from '../zones/purge.ts'
@@ -41,6 +40,7 @@ import {
 import { assertWritable, placeAccount, reserveName } from '../shards/zone-shard.ts'
 import { accountName, zoneFor } from '../zones/access.ts'
 import { dnsSettingsToApi, zoneToApi, type ZoneRow } from '../zones/model.ts'
+import { newZoneRow } from '../zones/new-zone.ts'
 import { checkOwnership, verificationMode } from '../zones/ownership.ts'
 import { isPublicSuffix } from '../zones/public-suffix.ts'
 
@@ -206,39 +206,18 @@ zonesApp.post('/', async (c) => {
   // Pending until its owner proves control of the name, unless verification is off (local dev).
   const pending = verificationMode(c.env) === 'required'
   const now = nowIso()
-  const ns = (c.env.NAME_SERVERS ?? DEFAULT_NAME_SERVERS)
-    .split(',')
-    .map((s: string) => s.trim())
-    .filter(Boolean)
-  const row: ZoneRow = {
+  const row = newZoneRow({
     id: newId(),
     accountId,
     name,
-    nameRev: reverseName(name),
-    status: pending ? 'pending' : 'active',
     type: body.type,
-    paused: false,
-    dnssec: null,
-    nameServers: JSON.stringify(ns),
-    vanityNameServers: '[]',
-    soaMname: ns[0]!,
-    soaRname: `dns.${ns[0]!.split('.').slice(1).join('.') || ns[0]!}`,
-    soaRefresh: 10000,
-    soaRetry: 2400,
-    soaExpire: 604800,
-    soaMinimum: 1800,
-    soaTtl: 3600,
-    nsTtl: 86400,
-    proxyIpv4: JSON.stringify(listVar(c.env.PROXY_IPV4)),
-    proxyIpv6: JSON.stringify(listVar(c.env.PROXY_IPV6)),
-    serial: Math.floor(Date.now() / 1000),
-    version: 0,
-    changeSeq: 1,
-    createdOn: now,
-    modifiedOn: now,
-    activatedOn: pending ? null : now,
+    nameServers: listVar(c.env.NAME_SERVERS ?? DEFAULT_NAME_SERVERS),
+    proxyIpv4: listVar(c.env.PROXY_IPV4),
+    proxyIpv6: listVar(c.env.PROXY_IPV6),
+    pending,
     verificationKey: newId(),
-  }
+    now,
+  })
   // The account's shard (placed now if this is its first zone), then the name, reserved
   // platform-wide in the directory before the shard write and given back if that write fails.
   // Conflicts name only what the caller sent: never another account's zone name or id.
