@@ -195,6 +195,28 @@ describe('zone ownership with ZONE_VERIFICATION=required', () => {
     expect((await call('GET', `/zones/${zone.id}`)).body.result.status).toBe('pending')
   })
 
+  it('does not build a pending zone fenced by an account move (status moving, never activated)', async () => {
+    const call = deployed(new FakeDns())
+    const name = uniqueName('fenced')
+    const zone = (await call('POST', '/zones', { name, account: { id: await newAccount() } })).body
+      .result
+    const rec = await call('POST', `/zones/${zone.id}/dns_records`, {
+      type: 'A',
+      name,
+      content: '192.0.2.81',
+      ttl: 300,
+    })
+    expect(rec.status).toBe(200)
+    // What the move's fence does to every live zone of the account on its source shard.
+    await env.DB.prepare("UPDATE zones SET status = 'moving', version = version + 1 WHERE id = ?1")
+      .bind(zone.id)
+      .run()
+    await builder(zone.id).rebuild(zone.id)
+    expect(await kvMeta(name)).toBeNull()
+    expect(await kvZoneKeys(name)).toEqual([])
+    expect(await kvHeadKeys(name)).toEqual([])
+  })
+
   it('does not serve a pending zone (REFUSED, nothing in KV) and serves it once activated', async () => {
     const dns = new FakeDns()
     const call = deployed(dns)
