@@ -5,10 +5,8 @@
  * account holds a name active. With verification off (local development, tests) zones are served
  * at once, as before.
  */
-import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env, exports } from 'cloudflare:workers'
 import { describe, expect, it, vi } from 'vitest'
-import { createApp } from '../../workers/api/src/app.ts'
 import type { OwnershipResolver } from '../../workers/api/src/zones/resolver.ts'
 import {
   builder,
@@ -17,7 +15,8 @@ import {
   kvZoneKeys,
   settle,
 } from '../../workers/api/src/builder/test/helpers.ts'
-import { api, DEFAULT_ACCOUNT, DEV_TOKEN, expectError, type ApiResponse } from './helpers.ts'
+import { deployed } from './deployed.ts'
+import { api, DEFAULT_ACCOUNT, expectError, type ApiResponse } from './helpers.ts'
 
 /** What the fake public DNS says: TXT strings and delegations by name. */
 class FakeDns implements OwnershipResolver {
@@ -28,37 +27,6 @@ class FakeDns implements OwnershipResolver {
   }
   async nameServers(name: string): Promise<string[]> {
     return this.delegations.get(name) ?? []
-  }
-}
-
-/** A limiter that never refuses: the tests of the verdicts check a zone several times a minute. */
-const unlimited = { limit: async () => ({ success: true }) } as unknown as RateLimit
-
-/**
- * The API as deployed with verification required, its public DNS answered by `dns`; activation
- * checks are not rate limited unless `limiter` is given.
- */
-function deployed(dns: FakeDns, limiter: RateLimit = unlimited) {
-  const requiredEnv = {
-    ...env,
-    ZONE_VERIFICATION: 'required',
-    ACTIVATION_CHECK_LIMITER: limiter,
-  } as Env
-  const app = createApp({ ownershipResolver: dns })
-  return async (method: string, path: string, body?: unknown): Promise<ApiResponse> => {
-    const ctx = createExecutionContext()
-    const res = await app.request(
-      `http://localhost/client/v4${path}`,
-      {
-        method,
-        headers: { authorization: `Bearer ${DEV_TOKEN}`, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      },
-      requiredEnv,
-      ctx
-    )
-    await waitOnExecutionContext(ctx)
-    return { status: res.status, body: (await res.json()) as any, headers: res.headers }
   }
 }
 
@@ -210,6 +178,45 @@ describe('zone ownership with ZONE_VERIFICATION=required', () => {
     expect(late.errors[0]!.code).toBe(1061)
   })
 
+  it('does not take vanity name servers as proof: the domain’s current provider’s are anybody’s to copy', async () => {
+    const dns = new FakeDns()
+    const call = deployed(dns)
+    const name = uniqueName('victim')
+    const providerNs = ['ns1.victim-dns-provider.example', 'ns2.victim-dns-provider.example']
+    dns.delegations.set(name, providerNs)
+    const zone = (await call('POST', '/zones', { name, account: { id: await newAccount() } })).body
+      .result
+    expect(zone.status).toBe('pending')
+    const patched = await call('PATCH', `/zones/${zone.id}`, { vanity_name_servers: providerNs })
+    expect(patched.status).toBe(200)
+    const check = await call('PUT', `/zones/${zone.id}/activation_check`)
+    expect(messages(check)[0]!.code).toBe(10005)
+    expect(messages(check)[0]!.message).toContain(zone.name_servers[0])
+    expect((await call('GET', `/zones/${zone.id}`)).body.result.status).toBe('pending')
+  })
+
+  it('does not build a pending zone fenced by an account move (status moving, never activated)', async () => {
+    const call = deployed(new FakeDns())
+    const name = uniqueName('fenced')
+    const zone = (await call('POST', '/zones', { name, account: { id: await newAccount() } })).body
+      .result
+    const rec = await call('POST', `/zones/${zone.id}/dns_records`, {
+      type: 'A',
+      name,
+      content: '192.0.2.81',
+      ttl: 300,
+    })
+    expect(rec.status).toBe(200)
+    // What the move's fence does to every live zone of the account on its source shard.
+    await env.DB.prepare("UPDATE zones SET status = 'moving', version = version + 1 WHERE id = ?1")
+      .bind(zone.id)
+      .run()
+    await builder(zone.id).rebuild(zone.id)
+    expect(await kvMeta(name)).toBeNull()
+    expect(await kvZoneKeys(name)).toEqual([])
+    expect(await kvHeadKeys(name)).toEqual([])
+  })
+
   it('does not serve a pending zone (REFUSED, nothing in KV) and serves it once activated', async () => {
     const dns = new FakeDns()
     const call = deployed(dns)
@@ -244,6 +251,48 @@ describe('zone ownership with ZONE_VERIFICATION=required', () => {
       { timeout: 3000, interval: 100 }
     )
     expect(answer.Answer?.map((r) => r.data)).toEqual(['192.0.2.80'])
+  })
+})
+
+/** The zone's standing in the shard directory (the platform-wide record of who holds a name). */
+async function directoryStatus(zoneId: string): Promise<string | undefined> {
+  const row = await env.DB.prepare('SELECT status FROM directory_zones WHERE zone_id = ?1')
+    .bind(zoneId)
+    .first<{ status: string }>()
+  return row?.status
+}
+
+describe('concurrent activation checks of one zone', () => {
+  it('all answer 200 and leave the directory holding the name active', async () => {
+    const dns = new FakeDns()
+    const call = deployed(dns)
+    const name = uniqueName('race')
+    const zone = (await call('POST', '/zones', { name, account: { id: await newAccount() } })).body
+      .result
+    dns.txts.set(`_edgedns-verify.${name}`, [zone.verification_key])
+    const results = await Promise.all(
+      [1, 2, 3].map(() => call('PUT', `/zones/${zone.id}/activation_check`))
+    )
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200])
+    expect((await call('GET', `/zones/${zone.id}`)).body.result.status).toBe('active')
+    expect(await directoryStatus(zone.id)).toBe('active')
+  })
+
+  it('still refuse the name and the names below it to another account', async () => {
+    const dns = new FakeDns()
+    const call = deployed(dns)
+    const [a, other] = [await newAccount(), await newAccount()]
+    const name = uniqueName('race')
+    const zone = (await call('POST', '/zones', { name, account: { id: a } })).body.result
+    dns.txts.set(`_edgedns-verify.${name}`, [zone.verification_key])
+    await Promise.all([1, 2, 3].map(() => call('PUT', `/zones/${zone.id}/activation_check`)))
+    expect((await call('GET', `/zones/${zone.id}`)).body.result.status).toBe('active')
+    expectError(await call('POST', '/zones', { name, account: { id: other } }), 400, 1061)
+    expectError(
+      await call('POST', '/zones', { name: `www.${name}`, account: { id: other } }),
+      400,
+      1097
+    )
   })
 })
 

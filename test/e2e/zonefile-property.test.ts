@@ -19,26 +19,25 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { anyRecord, nastyText } from '../../packages/records/src/test-helpers/arbitrary-records.ts'
 import { buildRecord, type RecordFieldsInput } from '../../workers/api/src/records/input.ts'
 import type { DnsRecord } from '../../workers/api/src/records/model.ts'
-import type { ZoneRow } from '../../workers/api/src/zones/model.ts'
+import { newZoneRow } from '../../workers/api/src/zones/new-zone.ts'
 import { mapEntries } from '../../workers/api/src/zonefile-bridge/entries.ts'
 import { exportZone } from '../../workers/api/src/zonefile-bridge/export-zone.ts'
 
 const ZONE = 'prop.example'
 const NAME_SERVERS = ['ns1.edgedns.dev', 'ns2.edgedns.dev']
 const ctx = { zoneId: 'z'.repeat(32), zoneName: ZONE, now: '2026-01-01T00:00:00.000Z' }
-const zoneRow = {
+const zoneRow = newZoneRow({
+  id: ctx.zoneId,
+  accountId: 'a'.repeat(32),
   name: ZONE,
-  nameServers: JSON.stringify(NAME_SERVERS),
-  soaMname: NAME_SERVERS[0],
-  soaRname: 'hostmaster.edgedns.dev',
-  soaRefresh: 10000,
-  soaRetry: 2400,
-  soaExpire: 604800,
-  soaMinimum: 1800,
-  soaTtl: 3600,
-  nsTtl: 86400,
-  serial: 2026010101,
-} as ZoneRow
+  type: 'full',
+  nameServers: NAME_SERVERS,
+  proxyIpv4: [],
+  proxyIpv6: [],
+  pending: false,
+  verificationKey: 'k'.repeat(32),
+  now: ctx.now,
+})
 
 const dir = mkdtempSync(path.join(tmpdir(), 'edgedns-zone-property-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))

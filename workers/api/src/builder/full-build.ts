@@ -26,7 +26,7 @@ import { namesWithRecords, readNames, readPage, readZone } from './queries.ts'
 import { buildMeta } from './meta.ts'
 import { publishHead } from './publish-head.ts'
 import { LAYOUT_FORMAT, type FullProgress } from './state.ts'
-import { EMPTY_NODE, nodeFromRows } from './values.ts'
+import { EMPTY_NODE, isServed, nodeFromRows } from './values.ts'
 import { ALWAYS, applyOps, type KeyOp } from './writer.ts'
 
 export type FullOutcome = StepOutcome | { kind: 'deleted' }
@@ -36,9 +36,10 @@ export async function fullBuildStep(ctx: StepContext): Promise<FullOutcome> {
   if (!state.full) {
     const zone = await readZone(ctx.io.db, state.zoneId!)
     if (!zone) return { kind: 'deleted' }
-    // A pending zone has nothing in KV and gets nothing (its name is not its own yet): its
-    // activation logs a full-build request, which finds the builder here again, cursor still 0.
-    if (zone.status === 'pending') return { kind: 'idle' }
+    // A zone never activated (pending, or fenced by an account move while pending) has nothing in
+    // KV and gets nothing (its name is not its own yet): its activation logs a full-build request,
+    // which finds the builder here again, cursor still 0.
+    if (!isServed(zone)) return { kind: 'idle' }
     state.zoneName = zone.name
     state.full = {
       startSeq: zone.change_seq,

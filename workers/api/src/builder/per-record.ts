@@ -21,7 +21,7 @@ import { buildMeta } from './meta.ts'
 import { publishHead } from './publish-head.ts'
 import { readNames, readZoneAndLog, type LogRow } from './queries.ts'
 import { LAYOUT_FORMAT } from './state.ts'
-import { EMPTY_NODE, nodeFromRows } from './values.ts'
+import { EMPTY_NODE, isServed, nodeFromRows } from './values.ts'
 import { applyOps, type KeyOp } from './writer.ts'
 
 /** Besides the usual outcomes, the log can ask for a full build or a purge. */
@@ -90,7 +90,7 @@ export async function perRecordPass(ctx: StepContext): Promise<PerRecordOutcome>
   const first = await readZoneAndLog(io.db, zoneId, state.cursor, limits.logChunk, expected ?? [])
   const { zone, log } = first
   if (!zone) return { kind: 'deleted' }
-  if (zone.status === 'pending') return { kind: 'idle' }
+  if (!isServed(zone)) return { kind: 'idle' }
   if (state.zoneName !== zone.name) {
     state.zoneName = zone.name
     ctx.save()

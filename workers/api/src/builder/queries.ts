@@ -27,7 +27,8 @@ export const SQL = {
   page: `SELECT name_rev, ${VALUE_COLUMNS} FROM dns_records WHERE zone_id = ?1 AND name_rev IN (
       SELECT DISTINCT name_rev FROM dns_records WHERE zone_id = ?1 AND name_rev > ?2 ORDER BY name_rev LIMIT ?3)
     ORDER BY name_rev, type, content`,
-  liveZone: "SELECT id FROM zones WHERE name = ?1 AND status != 'deleted' AND status != 'pending'",
+  liveZone:
+    "SELECT id FROM zones WHERE name = ?1 AND status != 'deleted' AND activated_on IS NOT NULL",
 } as const
 
 /**
@@ -181,7 +182,7 @@ export async function liveZoneNamed(db: D1Database, name: string): Promise<strin
 }
 
 /**
- * Served zones strictly below `zone` (any account; pending ones are not served): readers need them to know which longer
+ * Served zones strictly below `zone` (any account; zones never activated are not served): readers need them to know which longer
  * suffixes of a name are zones of their own. A range on the zones' reversed names (`rev.` …
  * `rev/`); run only when a zone's metadata is rebuilt, which record changes below the apex never do.
  */
@@ -189,7 +190,7 @@ export async function readSubzones(db: D1Database, zone: string): Promise<string
   const rev = reverseName(zone)
   const { results } = await db
     .prepare(
-      "SELECT name FROM zones WHERE name_rev > ?1 AND name_rev < ?2 AND status != 'deleted' AND status != 'pending' ORDER BY name"
+      "SELECT name FROM zones WHERE name_rev > ?1 AND name_rev < ?2 AND status != 'deleted' AND activated_on IS NOT NULL ORDER BY name"
     )
     .bind(`${rev}.`, `${rev}/`)
     .all<{ name: string }>()
@@ -201,7 +202,7 @@ export async function zonesNamed(db: D1Database, names: string[]): Promise<strin
   if (names.length === 0) return []
   const { results } = await db
     .prepare(
-      "SELECT id FROM zones WHERE name IN (SELECT value FROM json_each(?1)) AND status != 'deleted' AND status != 'pending'"
+      "SELECT id FROM zones WHERE name IN (SELECT value FROM json_each(?1)) AND status != 'deleted' AND activated_on IS NOT NULL"
     )
     .bind(JSON.stringify(names))
     .all<{ id: string }>()

@@ -42,8 +42,17 @@ export interface ZoneDbRow {
   /** JSON DnssecState, or null. */
   dnssec?: string | null
   proxy_ipv6: string
-  /** 'pending' zones are not built (docs/zone-ownership.md); the others are. */
   status?: string
+  /** Null until the zone is activated (docs/zone-ownership.md). */
+  activated_on?: string | null
+}
+
+/**
+ * Whether a zone is built and served: once it has been activated. A pending zone never was, and
+ * neither was one an account move has fenced (status 'moving') before its activation.
+ */
+export function isServed(zone: Pick<ZoneDbRow, 'status' | 'activated_on'>): boolean {
+  return zone.status !== 'pending' && zone.activated_on !== null
 }
 
 export const VALUE_COLUMNS = 'name, type, content, data, priority, ttl, proxied'

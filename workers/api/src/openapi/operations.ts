@@ -314,7 +314,7 @@ export const OPERATIONS: Operation[] = [
     path: '/zones/{zone_id}/activation_check',
     tag: 'Zones',
     summary:
-      'Check ownership of a pending zone (TXT _edgedns-verify.<zone> = verification_key, or delegation to its name_servers) and activate it; `messages` say what is missing. One check that looks the name up per zone a minute: past it, 429 (code 971) with retry-after',
+      'Check ownership of a pending zone (TXT _edgedns-verify.<zone> = verification_key, or delegation to its name_servers, never vanity_name_servers) and activate it; `messages` say what is missing. One check that looks the name up per zone a minute: past it, 429 (code 971) with retry-after',
     result: r.deletedResponse,
   },
   {

@@ -24,7 +24,6 @@ import { ok, okList, resultInfo } from '../http/envelope.ts'
 import { newId, nowIso } from '../http/ids.ts'
 import { spend } from '../http/rate-limit.ts'
 import { intParam, MAX_OFFSET } from '../records/list-query.ts'
-import { reverseName } from '../records/model.ts'
 import { mergeShardPages, type ListedZone } from '../zones/list-merge.ts'
 import { zoneListQuery } from '../zones/list-query.ts'
 import { purgeDeletedZone } from '../zones/purge.ts'
@@ -41,6 +40,7 @@ import {
 import { assertWritable, placeAccount, reserveName } from '../shards/zone-shard.ts'
 import { accountName, zoneFor } from '../zones/access.ts'
 import { dnsSettingsToApi, zoneToApi, type ZoneRow } from '../zones/model.ts'
+import { newZoneRow } from '../zones/new-zone.ts'
 import { checkOwnership, verificationMode } from '../zones/ownership.ts'
 import { isPublicSuffix } from '../zones/public-suffix.ts'
 
@@ -206,39 +206,18 @@ zonesApp.post('/', async (c) => {
   // Pending until its owner proves control of the name, unless verification is off (local dev).
   const pending = verificationMode(c.env) === 'required'
   const now = nowIso()
-  const ns = (c.env.NAME_SERVERS ?? DEFAULT_NAME_SERVERS)
-    .split(',')
-    .map((s: string) => s.trim())
-    .filter(Boolean)
-  const row: ZoneRow = {
+  const row = newZoneRow({
     id: newId(),
     accountId,
     name,
-    nameRev: reverseName(name),
-    status: pending ? 'pending' : 'active',
     type: body.type,
-    paused: false,
-    dnssec: null,
-    nameServers: JSON.stringify(ns),
-    vanityNameServers: '[]',
-    soaMname: ns[0]!,
-    soaRname: `dns.${ns[0]!.split('.').slice(1).join('.') || ns[0]!}`,
-    soaRefresh: 10000,
-    soaRetry: 2400,
-    soaExpire: 604800,
-    soaMinimum: 1800,
-    soaTtl: 3600,
-    nsTtl: 86400,
-    proxyIpv4: JSON.stringify(listVar(c.env.PROXY_IPV4)),
-    proxyIpv6: JSON.stringify(listVar(c.env.PROXY_IPV6)),
-    serial: Math.floor(Date.now() / 1000),
-    version: 0,
-    changeSeq: 1,
-    createdOn: now,
-    modifiedOn: now,
-    activatedOn: pending ? null : now,
+    nameServers: listVar(c.env.NAME_SERVERS ?? DEFAULT_NAME_SERVERS),
+    proxyIpv4: listVar(c.env.PROXY_IPV4),
+    proxyIpv6: listVar(c.env.PROXY_IPV6),
+    pending,
     verificationKey: newId(),
-  }
+    now,
+  })
   // The account's shard (placed now if this is its first zone), then the name, reserved
   // platform-wide in the directory before the shard write and given back if that write fails.
   // Conflicts name only what the caller sent: never another account's zone name or id.
@@ -303,6 +282,27 @@ function zoneGuard(zone: ZoneRow, now: string): GuardContext {
 const isZoneChanged = (e: unknown): boolean =>
   e instanceof CommitConflict && e.reason === 'zone-changed'
 
+/** The retryable 409 of a zone-level change whose guard failed: nothing was changed. */
+function zoneChangedRetry(during: string): ApiError {
+  return new ApiError(
+    409,
+    Codes.conflictRetry,
+    `The zone changed ${during}; nothing was changed. Retry the request.`
+  )
+}
+
+/** The zone row as it is now in its shard, or undefined once deleted. */
+async function currentZone(
+  c: Parameters<typeof zoneFor>[0],
+  zoneId: string
+): Promise<ZoneRow | undefined> {
+  return c.var.zoneOrm
+    .select()
+    .from(zones)
+    .where(and(eq(zones.id, zoneId), ne(zones.status, 'deleted')))
+    .get()
+}
+
 zonesApp.get('/:zone_id{[^/]+}', async (c) => {
   const zone = await zoneFor(c, 'zone:read').catch(async (e) => {
     // DNS-only tokens may read the zone object too (external-dns style clients need it).
@@ -332,13 +332,7 @@ async function updateZone(
       zoneLogStatement(db, zone.id, zone.changeSeq + 1, 'zone', now),
     ])
   } catch (e) {
-    if (isZoneChanged(e)) {
-      throw new ApiError(
-        409,
-        Codes.conflictRetry,
-        'The zone changed while this update was applied; nothing was changed. Retry the request.'
-      )
-    }
+    if (isZoneChanged(e)) throw zoneChangedRetry('while this update was applied')
     throw e
   }
   announceCommit(c, zone.id, zone.changeSeq + 1, 1)
@@ -377,17 +371,9 @@ zonesApp.delete('/:zone_id{[^/]+}', async (c) => {
   } catch (e) {
     // Another write (or delete) committed between our read and this batch: nothing changed here.
     if (!isZoneChanged(e)) throw e
-    const still = await c.var.zoneOrm
-      .select({ id: zones.id })
-      .from(zones)
-      .where(and(eq(zones.id, zone.id), ne(zones.status, 'deleted')))
-      .get()
-    if (!still) throw new ApiError(404, Codes.zoneNotFound, `Zone ${zone.id} not found`)
-    throw new ApiError(
-      409,
-      Codes.conflictRetry,
-      'The zone changed while it was being deleted; nothing was changed. Retry the request.'
-    )
+    if (!(await currentZone(c, zone.id)))
+      throw new ApiError(404, Codes.zoneNotFound, `Zone ${zone.id} not found`)
+    throw zoneChangedRetry('while it was being deleted')
   }
   const committedAt = Date.now()
   // The name is free again platform-wide; the directory row stays for the purge's routing.
@@ -413,13 +399,14 @@ zonesApp.put('/:zone_id{[^/]+}/activation_check', async (c) => {
   if (verificationMode(c.env) === 'required') {
     // Each check asks the public DNS several questions: bounded per zone, whoever asks.
     await spend(c.env.ACTIVATION_CHECK_LIMITER, zone.id, 'activation checks of this zone')
-    const vanity = JSON.parse(zone.vanityNameServers) as string[]
+    // Only the name servers the platform assigned prove anything: vanity ones are whatever the
+    // zone's account chose, so they could name the domain's current provider.
     const verdict = await checkOwnership(
       c.var.ownershipResolver,
       {
         name: zone.name,
         verificationKey: zone.verificationKey,
-        nameServers: vanity.length > 0 ? vanity : (JSON.parse(zone.nameServers) as string[]),
+        nameServers: JSON.parse(zone.nameServers) as string[],
       },
       await pendingElsewhere(homeDb(c.env), zone.accountId, zone.name)
     )
@@ -436,10 +423,21 @@ zonesApp.put('/:zone_id{[^/]+}/activation_check', async (c) => {
   return ok(c, { id: zone.id })
 })
 
+/** Guarded commits an activation makes before it answers 409 (each after a fresh read of the zone). */
+const ACTIVATION_ATTEMPTS = 3
+
 /**
  * Makes a pending zone active: its name first, platform-wide in the directory (one account holds
- * it), then the zone row with a full-build request in one guarded commit; the directory is set back
- * when the commit fails. Other accounts' pending zones of the name stay pending.
+ * it), then the zone row with a full-build request in one guarded commit. Other accounts' pending
+ * zones of the name stay pending.
+ *
+ * Another check of the same zone may commit first (its guard then fails ours): the zone is active
+ * and the directory already says so, so the answer is the same as the winner's. A commit that loses
+ * to another change of the pending zone is tried again on a fresh read. The directory is set back
+ * to pending only when the commit was refused for a reason no concurrent activation explains (the
+ * name active in another account on this shard, a failed write) and the zone is not active; a name
+ * whose zone lost every guarded attempt stays held for it (its ownership was just proven), and the
+ * next check completes the activation.
  */
 async function activateZone(c: Parameters<typeof zoneFor>[0], zone: ZoneRow): Promise<void> {
   const home = homeDb(c.env)
@@ -448,32 +446,44 @@ async function activateZone(c: Parameters<typeof zoneFor>[0], zone: ZoneRow): Pr
     zone.name,
     'activated'
   )
+  let planned = zone
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await commitActivation(c, planned)
+      announceCommit(c, zone.id, planned.changeSeq + 1, 1)
+      return
+    } catch (e) {
+      const now = await currentZone(c, zone.id)
+      if (now?.status === 'active') return
+      if (isZoneChanged(e)) {
+        if (now?.status === 'pending' && attempt < ACTIVATION_ATTEMPTS) {
+          planned = now
+          continue
+        }
+        if (!now) throw new ApiError(404, Codes.zoneNotFound, `Zone ${zone.id} not found`)
+        throw zoneChangedRetry('while it was activated')
+      }
+      await deactivateZoneName(home, zone.id)
+      if (e instanceof CommitConflict && e.reason === 'zone-name-taken')
+        throw ApiError.badRequest(Codes.zoneExists, `${zone.name} is active in another account`)
+      throw e
+    }
+  }
+}
+
+/** The zone row made active, with its full-build request, under the guard of `zone` as read. */
+async function commitActivation(c: Parameters<typeof zoneFor>[0], zone: ZoneRow): Promise<void> {
   const now = nowIso()
   const db = c.var.zoneDb
-  try {
-    await commitZoneChange(db, [
-      guardStatement(db, zoneGuard(zone, now), 1),
-      db
-        .prepare(
-          "UPDATE zones SET status = 'active', activated_on = ?2 WHERE id = ?1 AND status = 'pending'"
-        )
-        .bind(zone.id, now),
-      zoneLogStatement(db, zone.id, zone.changeSeq + 1, 'full', now),
-    ])
-  } catch (e) {
-    await deactivateZoneName(home, zone.id)
-    if (e instanceof CommitConflict && e.reason === 'zone-name-taken')
-      throw ApiError.badRequest(Codes.zoneExists, `${zone.name} is active in another account`)
-    if (isZoneChanged(e)) {
-      throw new ApiError(
-        409,
-        Codes.conflictRetry,
-        'The zone changed while it was activated; nothing was changed. Retry the request.'
+  await commitZoneChange(db, [
+    guardStatement(db, zoneGuard(zone, now), 1),
+    db
+      .prepare(
+        "UPDATE zones SET status = 'active', activated_on = ?2 WHERE id = ?1 AND status = 'pending'"
       )
-    }
-    throw e
-  }
-  announceCommit(c, zone.id, zone.changeSeq + 1, 1)
+      .bind(zone.id, now),
+    zoneLogStatement(db, zone.id, zone.changeSeq + 1, 'full', now),
+  ])
 }
 
 zonesApp.get('/:zone_id{[^/]+}/dns_settings', async (c) => {

@@ -106,20 +106,32 @@ export async function reserveZoneName(
   home: D1Database,
   z: { zoneId: string; accountId: string; name: string; now: string; status?: NameStatus }
 ): Promise<Reservation> {
-  const rev = reverseName(z.name)
+  const insert = home
+    .prepare(
+      'INSERT INTO directory_zones (zone_id, account_id, name, name_rev, status, created_on) VALUES (?1, ?2, ?3, ?4, ?5, ?6)'
+    )
+    .bind(z.zoneId, z.accountId, z.name, reverseName(z.name), z.status ?? 'active', z.now)
+  return claimName(home, insert, z, forgetZone)
+}
+
+/**
+ * Runs `write` (which may meet the unique indexes over names), then checks it against other
+ * accounts' active zones; a refused claim is undone with `undo` before returning.
+ */
+async function claimName(
+  home: D1Database,
+  write: D1PreparedStatement,
+  z: { zoneId: string; accountId: string; name: string },
+  undo: (home: D1Database, zoneId: string) => Promise<void>
+): Promise<Reservation> {
   try {
-    await home
-      .prepare(
-        'INSERT INTO directory_zones (zone_id, account_id, name, name_rev, status, created_on) VALUES (?1, ?2, ?3, ?4, ?5, ?6)'
-      )
-      .bind(z.zoneId, z.accountId, z.name, rev, z.status ?? 'active', z.now)
-      .run()
+    await write.run()
   } catch (e) {
     if (isNameTaken(e)) return { ok: false, reason: 'taken' }
     throw e
   }
   const refused = await activeConflict(home, z.accountId, z.name)
-  if (refused) await forgetZone(home, z.zoneId)
+  if (refused) await undo(home, z.zoneId)
   return refused ?? { ok: true }
 }
 
@@ -164,23 +176,13 @@ export async function activateZoneName(
   home: D1Database,
   z: { zoneId: string; accountId: string; name: string }
 ): Promise<Reservation> {
-  try {
-    await home
-      .prepare(
-        "UPDATE directory_zones SET status = 'active' WHERE zone_id = ?1 AND name IS NOT NULL"
-      )
-      .bind(z.zoneId)
-      .run()
-  } catch (e) {
-    if (isNameTaken(e)) return { ok: false, reason: 'taken' }
-    throw e
-  }
-  const refused = await activeConflict(home, z.accountId, z.name)
-  if (refused) await deactivateZoneName(home, z.zoneId)
-  return refused ?? { ok: true }
+  const update = home
+    .prepare("UPDATE directory_zones SET status = 'active' WHERE zone_id = ?1 AND name IS NOT NULL")
+    .bind(z.zoneId)
+  return claimName(home, update, z, deactivateZoneName)
 }
 
-/** Undoes an activation whose shard write failed (or that a conflict refused). */
+/** Undoes an activation that a conflict refused or whose shard write failed with the zone not active. */
 export async function deactivateZoneName(home: D1Database, zoneId: string): Promise<void> {
   await home
     .prepare("UPDATE directory_zones SET status = 'pending' WHERE zone_id = ?1")

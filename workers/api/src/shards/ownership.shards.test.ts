@@ -3,11 +3,9 @@
  * one of them activating it through the directory, and an account move keeping a pending zone
  * pending.
  */
-import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
-import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { api, DEV_TOKEN, expectError, type ApiResponse } from '../../../../test/api/helpers.ts'
-import { createApp } from '../app.ts'
+import { deployed } from '../../../../test/api/deployed.ts'
+import { api, expectError } from '../../../../test/api/helpers.ts'
 import type { OwnershipResolver } from '../zones/resolver.ts'
 
 const txts = new Map<string, string[]>()
@@ -15,24 +13,7 @@ const dns: OwnershipResolver = {
   txt: async (name) => txts.get(name) ?? [],
   nameServers: async () => [],
 }
-const app = createApp({ ownershipResolver: dns })
-const requiredEnv = { ...env, ZONE_VERIFICATION: 'required' } as Env
-
-async function call(method: string, path: string, body?: unknown): Promise<ApiResponse> {
-  const ctx = createExecutionContext()
-  const res = await app.request(
-    `http://localhost/client/v4${path}`,
-    {
-      method,
-      headers: { authorization: `Bearer ${DEV_TOKEN}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    },
-    requiredEnv,
-    ctx
-  )
-  await waitOnExecutionContext(ctx)
-  return { status: res.status, body: (await res.json()) as any, headers: res.headers }
-}
+const call = deployed(dns)
 
 let n = 0
 async function newAccount(): Promise<string> {

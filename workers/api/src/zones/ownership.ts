@@ -1,7 +1,7 @@
 /**
  * @module Zone ownership (docs/zone-ownership.md): whether new zones must prove control of their
  * name before they are served, and the proof — a TXT record holding the zone's verification key, or
- * the name's delegation to the zone's name servers.
+ * the name's delegation to the name servers the platform assigned to the zone.
  */
 import { ResolverError, type OwnershipResolver } from './resolver.ts'
 
@@ -22,7 +22,7 @@ export function verificationName(zone: string): string {
 export interface PendingZone {
   name: string
   verificationKey: string | null
-  /** The name servers the zone answers with: its vanity name servers when set, else the assigned ones. */
+  /** The name servers the platform assigned to the zone (never its vanity ones, which its account chooses). */
   nameServers: string[]
 }
 
