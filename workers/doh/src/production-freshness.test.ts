@@ -16,7 +16,6 @@ import {
   FreshnessSim,
   flipsBack,
   settledAfter,
-  type Observation,
 } from '../../../packages/kv-layout/src/test-freshness-sim.ts'
 import { a, ZoneWriter } from '../../../packages/kv-layout/src/test-zone-writer.ts'
 import type { NodeData, ZoneLookup } from '../../../packages/kv-layout/src/types.ts'
@@ -34,10 +33,8 @@ const phases = (stepMs: number) =>
   Array.from({ length: Math.ceil(60_000 / stepMs) }, (_, i) => i * stepMs)
 
 interface Outcome {
-  /** Worst time from the write (the last one the scenario needs) to the new data answered for good. */
+  /** Worst time from the change's write to the new data answered for good. */
   worst: number
-  /** Worst time from the write to the first answer with the new data. */
-  worstFirst: number
   /** Answers that went back from the new data to the old, over all runs. */
   flips: number
   violations: string[]
@@ -46,9 +43,6 @@ interface Outcome {
   edgeTtlMs: (kind: string) => number
 }
 
-const firstAfter = (trace: Observation[], since: number): number =>
-  (trace.find((o) => o.t >= since && o.state === 'new')?.t ?? Number.POSITIVE_INFINITY) - since
-
 /** Runs the scenario once per phase; `build` schedules its writes from `W` (the change's time). */
 async function sweep(
   stepMs: number,
@@ -56,7 +50,6 @@ async function sweep(
 ): Promise<Outcome> {
   const out: Outcome = {
     worst: -1,
-    worstFirst: -1,
     flips: 0,
     violations: [],
     errors: 0,
@@ -69,7 +62,6 @@ async function sweep(
     build(sim, W)
     const trace = await sim.run(W + WATCH_MS)
     out.worst = Math.max(out.worst, ...trace.probes.map((p) => settledAfter(p, W)))
-    out.worstFirst = Math.max(out.worstFirst, ...trace.probes.map((p) => firstAfter(p, W)))
     out.flips += trace.probes.reduce((sum, p) => sum + flipsBack(p, W), 0)
     out.violations.push(...trace.violations.map((v) => `write at ${W} ms: ${v}`))
     out.errors += trace.errors
