@@ -51,6 +51,9 @@ export interface KvBulkReader {
  */
 export const SIGNAL_CACHE_TTL_S = 30
 
+/** How long (ms) "no hosted zone here" is trusted for a name under no known zone, by default. */
+export const DEFAULT_ABSENT_TTL_MS = 1000
+
 export interface KvZoneViewOptions {
   /** A zone confirmed by a KV read that started at most this long ago is answered from memory; default 5 ms. */
   revalidateMs?: number
@@ -62,7 +65,7 @@ export interface KvZoneViewOptions {
   refreshAheadMs?: number
   /** Bytes of bucket text (and heads) the isolate keeps, across zones; default 64 MiB. */
   cacheBytes?: number
-  /** How long "no hosted zone here" is trusted for a name under no known zone; default 1000 ms. */
+  /** How long "no hosted zone here" is trusted for a name under no known zone; default `DEFAULT_ABSENT_TTL_MS`. */
   absentTtlMs?: number
   /**
    * Longest an isolate keeps a bucket text before reading it again, whatever the heads say
@@ -218,7 +221,7 @@ export class KvZoneView implements ZoneView {
       this.#revalidateMs
     )
     this.#cacheBytes = options.cacheBytes ?? 64 * 1024 * 1024
-    this.#absentTtlMs = options.absentTtlMs ?? 1000
+    this.#absentTtlMs = options.absentTtlMs ?? DEFAULT_ABSENT_TTL_MS
     this.#maxZones = options.maxZones ?? Number.POSITIVE_INFINITY
     this.#zoneCacheBytes = options.zoneCacheBytes ?? this.#cacheBytes / 4
     this.#bucketMaxAgeMs = options.bucketMaxAgeMs ?? 60_000

@@ -22,6 +22,10 @@ export class FakeKv implements KvBulkReader {
     this.data.delete(key)
   }
 
+  keys(): IterableIterator<string> {
+    return this.data.keys()
+  }
+
   async get(
     keys: string[],
     options: { type: 'text'; cacheTtl?: number } | 'text'

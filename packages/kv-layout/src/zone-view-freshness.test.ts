@@ -3,107 +3,13 @@
  * count), a bucket count switch, a missing bucket, a deleted or re-created zone, the byte bound.
  */
 import { beforeEach, describe, expect, it } from 'vitest'
-import { encodeBucketText } from './bucket-text.ts'
 import { encodeNode, encodeZoneMeta, KvLayoutError } from './codec.ts'
 import { encodeHead, HEAD_CHANGE_HISTORY, headKey, headKeys, headSlot } from './head.ts'
-import { withEmptyNonTerminals, zoneImage } from './image.ts'
-import { bucketKey, bucketOf, zoneKey } from './keys.ts'
+import { bucketKey, zoneKey } from './keys.ts'
 import { KvZoneView, type KvBulkReader } from './kv-zone-view.ts'
 import { FakeKv } from './test-fake-kv.ts'
-import type { NodeData, ZoneLookup, ZoneMeta } from './types.ts'
-
-const a = (ip: string, ttl = 300): NodeData => ({ v: 1, sets: { A: { ttl, rdata: [ip] } } })
-
-function baseMeta(name: string, id = 'a'.repeat(32)): ZoneMeta {
-  return {
-    v: 1,
-    id,
-    name,
-    serial: 1,
-    soa: {
-      mname: `ns1.${name}`,
-      rname: `hostmaster.${name}`,
-      refresh: 1,
-      retry: 1,
-      expire: 1,
-      minimum: 60,
-      ttl: 3600,
-    },
-    ns: ['ns1.example.net'],
-    proxy: { ipv4: [], ipv6: [] },
-    apex: { v: 1, sets: { NS: { ttl: 86400, rdata: ['ns1.example.net.'] } } },
-  }
-}
-
-/** The builder's side of one zone, written into a FakeKv the way the builder writes it. */
-class ZoneWriter {
-  meta: ZoneMeta
-  nodes: Map<string, NodeData>
-  n = 1
-  changed: [number, number[] | 'all'][] = [[1, 'all']]
-
-  constructor(
-    readonly kv: FakeKv,
-    readonly name: string,
-    nodes: Record<string, NodeData>,
-    public buckets = 16,
-    id?: string
-  ) {
-    this.meta = { ...baseMeta(name, id), layout: { buckets } }
-    this.nodes = withEmptyNonTerminals(name, Object.entries(nodes))
-    kv.putAll(zoneImage(this.meta, this.nodes, { buckets }))
-  }
-
-  bucket(name: string, count = this.buckets): number {
-    return bucketOf(name, count)
-  }
-
-  /** Rewrites bucket `index` of `count` from the current nodes. */
-  writeBucket(index: number, count = this.buckets): void {
-    const entries = [...this.nodes]
-      .filter(([n]) => bucketOf(n, count) === index)
-      .map(([n, node]) => [n, encodeNode(node)] as const)
-    this.kv.put(bucketKey(this.name, count, index), encodeBucketText(this.name, entries))
-  }
-
-  /** Every bucket of `count` (a full build's first phase). */
-  writeAllBuckets(count: number): void {
-    for (let i = 0; i < count; i++) this.writeBucket(i, count)
-  }
-
-  writeZoneKey(): void {
-    this.kv.put(zoneKey(this.name), encodeZoneMeta(this.meta))
-  }
-
-  /** Writes head n+1 into its slot. */
-  head(
-    options: { overlay?: [string, NodeData | null][]; buckets?: number[] | 'all' } = {}
-  ): number {
-    const n = ++this.n
-    this.changed = [
-      ...this.changed,
-      [n, options.buckets ?? []] as [number, number[] | 'all'],
-    ].slice(-HEAD_CHANGE_HISTORY)
-    const overlay = (options.overlay ?? []).map(
-      ([name, node]) => [name, node === null ? null : encodeNode(node)] as const
-    )
-    this.kv.put(
-      headKey(this.name, headSlot(n)),
-      encodeHead({ n, seq: n, meta: encodeZoneMeta(this.meta), overlay, changed: this.changed })
-    )
-    return n
-  }
-
-  deleteAll(): void {
-    for (const key of [...this.kv.data.keys()])
-      if (
-        key === zoneKey(this.name) ||
-        key.startsWith(`h:${this.name}:`) ||
-        key.startsWith(`b:${this.name}:`)
-      )
-        this.kv.delete(key)
-  }
-}
+import { a, ZoneWriter } from './test-zone-writer.ts'
+import type { NodeData, ZoneLookup } from './types.ts'
 
 /** A FakeKv whose next bulk get can be held after it has read its values. */
 class HoldingKv extends FakeKv {
