@@ -9,25 +9,13 @@ import { zoneImage } from './image.ts'
 import { bucketKey, bucketOf, zoneKey } from './keys.ts'
 import { KvZoneView } from './kv-zone-view.ts'
 import { FakeKv } from './test-fake-kv.ts'
+import { baseMeta } from './test-zone-writer.ts'
 import type { NodeData, ZoneMeta } from './types.ts'
 
 function meta(name: string, extra: Partial<ZoneMeta> = {}): ZoneMeta {
   return {
-    v: 1,
-    id: name.replace(/\W/g, '').padEnd(32, '0').slice(0, 32),
-    name,
-    serial: 1,
-    soa: {
-      mname: `ns1.${name}`,
-      rname: `hostmaster.${name}`,
-      refresh: 1,
-      retry: 1,
-      expire: 1,
-      minimum: 60,
-      ttl: 3600,
-    },
+    ...baseMeta(name, name.replace(/\W/g, '').padEnd(32, '0').slice(0, 32)),
     ns: [],
-    proxy: { ipv4: [], ipv6: [] },
     apex: { v: 1, sets: { A: { ttl: 300, rdata: ['192.0.2.1'] } } },
     ...extra,
   }

@@ -86,19 +86,22 @@ export function chooseShard(counts: readonly number[], placement: Placement): nu
   return best
 }
 
+/** What a shard's copy of an account row holds. */
+export interface AccountRow {
+  id: string
+  name: string
+  maxBatchChanges: number | null
+  apiRateLimit?: number | null
+  createdOn: string
+}
+
 /**
  * The account's route, placing it on a shard first when it has none (its first zone). The
  * account row is copied to the chosen shard, where zones reference it.
  */
 export async function placeAccount(
   env: ShardEnv & { SHARD_PLACEMENT?: string },
-  account: {
-    id: string
-    name: string
-    maxBatchChanges: number | null
-    apiRateLimit?: number | null
-    createdOn: string
-  }
+  account: AccountRow
 ): Promise<ShardRoute> {
   const home = homeDb(env)
   const known = await accountRoute(home, account.id)
@@ -116,16 +119,7 @@ export async function placeAccount(
 }
 
 /** The account's row on a shard (zones reference it); kept as it is when present. */
-export async function copyAccountRow(
-  db: D1Database,
-  account: {
-    id: string
-    name: string
-    maxBatchChanges: number | null
-    apiRateLimit?: number | null
-    createdOn: string
-  }
-): Promise<void> {
+export async function copyAccountRow(db: D1Database, account: AccountRow): Promise<void> {
   await db
     .prepare(
       `INSERT INTO accounts (id, name, max_batch_changes, api_rate_limit, created_on)
