@@ -164,7 +164,7 @@ describe('the HTTP/2 front', () => {
 })
 
 describe('isLoopbackHost', () => {
-  it('accepts localhost, 127.0.0.0/8 and [::1] with any port, and nothing else', () => {
+  it('accepts localhost, 127.0.0.0/8 and [::1] in any form with any port, and nothing else', () => {
     for (const host of [
       'localhost',
       'LocalHost:1',
@@ -172,6 +172,7 @@ describe('isLoopbackHost', () => {
       '127.255.0.9:8787',
       '[::1]',
       '[::1]:80',
+      '[0:0:0:0:0:0:0:1]:8787',
     ])
       expect([host, isLoopbackHost(host)]).toEqual([host, true])
     for (const host of [

@@ -10,25 +10,16 @@
  * - anything else (authority-form outside CONNECT, garbage) is 400.
  *
  * The stack is a single user's development server bound to loopback: a request whose host is not a
- * loopback name (`localhost`, 127.0.0.0/8, `[::1]`, any port) comes from a page that rebound its
+ * loopback name (`localhost`, 127.0.0.0/8, `[::1]` in any form, any port) comes from a page that rebound its
  * own name to 127.0.0.1 (DNS rebinding), and is refused with 403 before it is forwarded.
  */
-import { isIPv4 } from 'node:net'
+import { isLoopbackHost } from '../../packages/dns-facts/src/loopback.ts'
+
+/** The loopback rule the API worker uses too (packages/dns-facts). */
+export { isLoopbackHost }
 
 /** Every method some path of the stack serves (the union of the worker's `Allow` headers). */
 export const SERVER_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS'
-
-/**
- * True for a loopback host: `localhost`, an IPv4 address in 127.0.0.0/8 or `[::1]` (`::1`), with
- * or without a port. Names are compared case-insensitively.
- */
-export function isLoopbackHost(host) {
-  if (typeof host !== 'string' || host === '') return false
-  const m = /^(\[[^\]]*\]|[^:]*)(?::(\d{1,5}))?$/.exec(host.trim().toLowerCase())
-  if (!m) return host.trim() === '::1'
-  const name = m[1]
-  return name === 'localhost' || name === '[::1]' || (isIPv4(name) && name.startsWith('127.'))
-}
 
 /**
  * What to do with a request: `{ forward: { path, host } }` (origin-form path and the host to

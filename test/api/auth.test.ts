@@ -124,6 +124,54 @@ describe('authentication and tokens', () => {
     )
   })
 
+  it('refuses a __proto__ resource key instead of dropping it', async () => {
+    // A parsed record would set the prototype instead of adding the key: the token would grant
+    // nothing of what was asked. Sent as JSON text, where __proto__ is an ordinary key.
+    const a = (await api('POST', '/accounts', { name: 'proto-resource' })).body.result.id
+    const inner = `{"com.cloudflare.api.account.${a}":"*"}`
+    for (const resources of [
+      `{"__proto__":${inner}}`,
+      `{"com.cloudflare.api.account.${a}":{"__proto__":{"com.cloudflare.api.account.zone.*":"*"}}}`,
+    ]) {
+      const res = await api(
+        'POST',
+        `/accounts/${a}/tokens`,
+        undefined,
+        undefined,
+        `{"name":"p","policies":[{"permission_groups":[{"name":"DNS Read"}],"resources":${resources}}]}`
+      )
+      expectError(res, 400, 1004)
+      expect(res.body.errors[0]!.message).toContain('__proto__')
+    }
+    expect((await api('GET', `/accounts/${a}/tokens`)).body.result).toEqual([])
+  })
+
+  it('refuses a token condition (IP filter) rather than making an unrestricted token', async () => {
+    const a = (await api('POST', '/accounts', { name: 'token-condition' })).body.result.id
+    const policies = [
+      {
+        permission_groups: [{ name: 'DNS Read' }],
+        resources: { [`com.cloudflare.api.account.${a}`]: '*' },
+      },
+    ]
+    for (const condition of [
+      { request_ip: { in: ['192.0.2.0/24'] } },
+      { request_ip: { not_in: ['198.51.100.7/32'] } },
+    ]) {
+      const res = await api('POST', `/accounts/${a}/tokens`, { name: 'ip', policies, condition })
+      expectError(res, 400, 1004)
+      expect(res.body.errors[0]!.message).toContain('condition')
+    }
+    expect((await api('GET', `/accounts/${a}/tokens`)).body.result).toEqual([])
+    // An empty condition restricts nothing.
+    const empty = await api('POST', `/accounts/${a}/tokens`, {
+      name: 'ip',
+      policies,
+      condition: {},
+    })
+    expect(empty.status, JSON.stringify(empty.body)).toBe(200)
+  })
+
   it('lets only token admins manage tokens', async () => {
     const t = await token([
       {

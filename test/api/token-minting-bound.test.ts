@@ -171,3 +171,86 @@ describe('token minting bound', () => {
     expect(res.status).toBe(200)
   })
 })
+
+describe('token deletion bound', () => {
+  /** A token made by the administrator under the account, with its id. */
+  async function made(accountId: string, policies: unknown[], extra = {}) {
+    const res = await api('POST', `/accounts/${accountId}/tokens`, {
+      name: 'victim',
+      policies,
+      ...extra,
+    })
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    return res.body.result.id as string
+  }
+
+  const remove = (accountId: string, id: string, as?: string) =>
+    api('DELETE', `/accounts/${accountId}/tokens/${id}`, undefined, as)
+
+  it('refuses a token with only API Tokens Write deleting a more powerful token', async () => {
+    const a = await newAccount()
+    const tokensOnly = await maker(a, [
+      { permission_groups: groups('API Tokens Write'), resources: { [account(a)]: '*' } },
+    ])
+    const stronger = await made(a, [
+      {
+        permission_groups: groups('DNS Write', 'API Tokens Write'),
+        resources: { [account(a)]: '*' },
+      },
+    ])
+    const before = await tokenCount(a)
+    const res = await remove(a, stronger, tokensOnly)
+    expectError(res, 403, 10000)
+    expect(res.body.errors[0]!.message).toMatch(/delete only tokens whose permissions it holds/)
+    expect(await tokenCount(a)).toBe(before)
+  })
+
+  it('refuses a token that expires deleting one that outlives it', async () => {
+    const a = await newAccount()
+    const policies = [
+      { permission_groups: groups('API Tokens Write'), resources: { [account(a)]: '*' } },
+    ]
+    const shortLived = await maker(a, policies, { expires_on: inAnHour() })
+    const forever = await made(a, policies)
+    const later = await made(a, policies, { expires_on: inTwoHours() })
+    for (const id of [forever, later]) {
+      const res = await remove(a, id, shortLived)
+      expectError(res, 403, 10000)
+      expect(res.body.errors[0]!.message).toMatch(/expire no later than it does/)
+    }
+  })
+
+  it('lets a token delete tokens within what it holds, itself included', async () => {
+    const a = await newAccount()
+    const z = await newZone(a)
+    const holder = await maker(
+      a,
+      [
+        {
+          permission_groups: groups('DNS Write', 'API Tokens Write'),
+          resources: { [account(a)]: '*' },
+        },
+      ],
+      { expires_on: inTwoHours() }
+    )
+    const weaker = await made(
+      a,
+      [{ permission_groups: groups('DNS Read'), resources: { [zone(z)]: '*' } }],
+      { expires_on: inAnHour() }
+    )
+    expect((await remove(a, weaker, holder)).status).toBe(200)
+    const self = (await api('GET', '/user/tokens/verify', undefined, holder)).body.result.id
+    expect((await remove(a, self, holder)).status).toBe(200)
+  })
+
+  it('does not bound the administrator token', async () => {
+    const a = await newAccount()
+    const any = await made(a, [
+      {
+        permission_groups: groups('DNS Write', 'Zone Write', 'API Tokens Write'),
+        resources: { [account(a)]: '*' },
+      },
+    ])
+    expect((await remove(a, any)).status).toBe(200)
+  })
+})

@@ -2,6 +2,7 @@
  * What the API stores always exports as a zone file its own import reads back: SvcParam values
  * with quotes and line breaks, comments with blanks or marker text, and the reserved tag names.
  */
+import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { api, createZone, expectError } from './helpers.ts'
 import { exportZone, importZone } from './import-export-helpers.ts'
@@ -94,6 +95,57 @@ describe('stored records export to a zone file that imports back unchanged', () 
       expectError(res, 400, 9151)
       expect(res.body.errors[0]!.message).toMatch(/is reserved/)
     }
+  })
+})
+
+describe('HTTPS rows stored by the earlier SvcParams parser export to a zone file that imports', () => {
+  /** An HTTPS record whose stored value is then set to `legacy`, as the earlier parser wrote it. */
+  async function legacyRow(zoneId: string, name: string, legacy: string): Promise<void> {
+    const made = await api('POST', `/zones/${zoneId}/dns_records`, {
+      type: 'HTTPS',
+      name,
+      data: { priority: 1, target: '.', value: 'alpn=h2' },
+    })
+    expect(made.status).toBe(200)
+    await (env as any).DB.prepare('UPDATE dns_records SET data = ?2, content = ?3 WHERE id = ?1')
+      .bind(
+        made.body.result.id,
+        JSON.stringify({ priority: 1, target: '.', value: legacy }),
+        `1 . ${legacy}`
+      )
+      .run()
+  }
+
+  async function exportAndImport(z: { id: string; name: string }) {
+    const exported = await exportZone(z.id)
+    expect(exported.status).toBe(200)
+    const again = await createZone('legacy-svcb-import')
+    const text = exported.text.replaceAll(z.name, again.name)
+    const imported = await importZone(again.id, text)
+    expect(imported.status, `${JSON.stringify(imported.body.errors)}\n${text}`).toBe(200)
+    const back = await api('GET', `/zones/${again.id}/dns_records?type=HTTPS`)
+    return { text, back: back.body.result.map((r: { content: string }) => r.content).sort() }
+  }
+
+  it('writes a value with unescaped quotes in the escaped form it means', async () => {
+    const z = await createZone('legacy-svcb')
+    // The earlier parser wrote quoted values verbatim: a bare `"` inside stayed unescaped.
+    await legacyRow(z.id, 'svcq', 'dohpath="/q"(x{?dns}"')
+    await legacyRow(z.id, 'svck', 'alpn="h2" key65000="a"b c"')
+    const { text, back } = await exportAndImport(z)
+    expect(text).toContain('HTTPS\t1 . dohpath="/q\\"(x{?dns}"\n')
+    expect(back).toEqual(['1 . alpn="h2" key65000="a\\"b c"', '1 . dohpath="/q\\"(x{?dns}"'])
+  })
+
+  it('writes a value invalid even as stored as a comment line saying it was skipped', async () => {
+    const z = await createZone('legacy-svcb')
+    // What the earlier parser stored for dohpath=/q"(x, which is no DoH URI template.
+    await legacyRow(z.id, 'svcq', 'dohpath="/q"(x"')
+    const { text, back } = await exportAndImport(z)
+    expect(text).toMatch(
+      /^; skipped: svcq\.\S+ 300 IN HTTPS: .*"dohpath" must contain the "dns" variable/m
+    )
+    expect(back).toEqual([])
   })
 })
 

@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { startDnsFront } from '../../scripts/lib/dns-front.mjs'
 import { ensurePebble, missingPebbleTools, startPebble, type Pebble } from './tools/pebble.ts'
 import { ensureVenv, missingPython } from './tools/python-venv.ts'
+import { stackApi } from './tools/stack-api.ts'
 
 const run = promisify(execFile)
 const PACKAGES = ['certbot==5.8.0', 'certbot-dns-cloudflare==5.8.0', 'acme==5.8.0']
@@ -26,27 +27,16 @@ const PACKAGES = ['certbot==5.8.0', 'certbot-dns-cloudflare==5.8.0', 'acme==5.8.
 const base = inject('stackBase')
 const token = inject('stackToken')
 
-async function api(method: string, p: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${base}/client/v4${p}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  const json = (await res.json()) as any
-  if (!json.success) throw new Error(`${method} ${p}: ${JSON.stringify(json.errors)}`)
-  return json
-}
-
 /** Creates the zone the certificates are for, in the stack's first account; returns its id. */
 async function createTestZone(name: string): Promise<string> {
-  const accounts = await api('GET', '/accounts')
-  const created = await api('POST', '/zones', { name, account: { id: accounts.result[0].id } })
+  const accounts = await stackApi('GET', '/accounts')
+  const created = await stackApi('POST', '/zones', { name, account: { id: accounts.result[0].id } })
   return created.result.id
 }
 
 /** Every record of the zone at an `_acme-challenge` name (the zones here hold a handful of records). */
 async function challengeRecords(zoneId: string): Promise<unknown[]> {
-  const listed = await api('GET', `/zones/${zoneId}/dns_records?per_page=100`)
+  const listed = await stackApi('GET', `/zones/${zoneId}/dns_records?per_page=100`)
   expect(listed.result_info.total_count).toBeLessThan(100)
   return (listed.result as { name: string }[]).filter((r) => r.name.startsWith('_acme-challenge.'))
 }
@@ -160,7 +150,7 @@ describe('certbot with certbot-dns-cloudflare and Pebble through the local stack
     expect(sans(cert)).toEqual([`*.${zone}`, zone].sort())
     expect(await challengeRecords(zoneId)).toEqual([])
     // Both records at _acme-challenge.<zone> were created before either was deleted.
-    const audit = (await api('GET', `/zones/${zoneId}/dns_records/audit?per_page=100`))
+    const audit = (await stackApi('GET', `/zones/${zoneId}/dns_records/audit?per_page=100`))
       .result as any[]
     const atApex = audit
       .filter((e) => (e.before ?? e.after)?.name === `_acme-challenge.${zone}`)

@@ -12,6 +12,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { ensureVenv, missingPython } from './tools/python-venv.ts'
+import { stackApi } from './tools/stack-api.ts'
 
 const HERE = path.dirname(fileURLToPath(import.meta.url))
 const PACKAGES = ['octodns==1.22.0', 'octodns-cloudflare==1.2.0']
@@ -19,15 +20,6 @@ let python = ''
 
 const base = inject('stackBase')
 const token = inject('stackToken')
-
-async function api(method: string, p: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${base}/client/v4${p}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  return res.json()
-}
 
 const skipReason = missingPython()
 let work = ''
@@ -45,8 +37,8 @@ describe('octoDNS with octodns-cloudflare against the local stack', () => {
   it('applies every supported record type, then plans no changes', async (ctx) => {
     if (skipReason !== null) ctx.skip(`octoDNS round trip skipped: ${skipReason}`)
     const zone = `octodns-${Date.now().toString(36)}.example`
-    const accounts = await api('GET', '/accounts')
-    const created = await api('POST', '/zones', {
+    const accounts = await stackApi('GET', '/accounts')
+    const created = await stackApi('POST', '/zones', {
       name: zone,
       account: { id: accounts.result[0].id },
     })
@@ -88,7 +80,7 @@ describe('octoDNS with octodns-cloudflare against the local stack', () => {
     expect(counts.applied).toBe(17)
     expect(counts.second_plan, run.stderr).toBe(0)
 
-    const records = (await api('GET', `/zones/${created.result.id}/dns_records?per_page=100`))
+    const records = (await stackApi('GET', `/zones/${created.result.id}/dns_records?per_page=100`))
       .result as any[]
     expect(new Set(records.map((r) => r.type))).toEqual(
       new Set([

@@ -94,9 +94,12 @@ export function toPresentation(rec: StoredRecord): string {
       content: rec.content,
       priority: rec.priority ?? undefined,
     })
-    return spec.toPresentation({ ...rec, data: n.data, priority: n.priority })
+    return asRecordError(spec, () =>
+      spec.toPresentation({ ...rec, data: n.data, priority: n.priority })
+    )
   }
-  return spec.toPresentation(rec)
+  // A stored value that cannot be written as valid presentation is a RecordError, never a bad line.
+  return asRecordError(spec, () => spec.toPresentation(rec))
 }
 
 /**

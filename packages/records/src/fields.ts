@@ -1,6 +1,7 @@
 /** @module fields: zod builders for `data` fields, with messages that name the range. */
 import { z } from 'zod'
 import { fail } from './errors.ts'
+import { isWellFormedText, NOT_WELL_FORMED } from './well-formed.ts'
 
 const required = (text: string) => ({
   error: (iss: { input?: unknown }) => (iss.input === undefined ? 'is required' : text),
@@ -25,16 +26,12 @@ export function str() {
   return z.string(required('must be a string'))
 }
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
-
 /**
  * A string whose octets are its UTF-8 encoding: a lone surrogate has none, so it is refused
  * rather than stored as text that the zone file and the wire would carry as U+FFFD.
  */
 export function text() {
-  return str().refine((s) => !LONE_SURROGATE.test(s), {
-    error: 'must be well-formed Unicode (it holds a lone surrogate)',
-  })
+  return str().refine(isWellFormedText, { error: NOT_WELL_FORMED })
 }
 
 export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {

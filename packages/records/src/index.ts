@@ -21,3 +21,4 @@ export { SVC_KEYS, formatSvcParams, parseSvcParams, type SvcParam } from './svcp
 export { AUTO_TTL_SECONDS, MAX_TTL, MIN_TTL, validateTtl } from './ttl.ts'
 export { formatTxtStrings, parseTxtStrings, txtContentFromStrings, txtPresentation } from './txt.ts'
 export { canonicalIPv6, isIPv4 } from './ip.ts'
+export { NOT_WELL_FORMED, isWellFormedText } from './well-formed.ts'

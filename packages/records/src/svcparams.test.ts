@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { formatSvcParams, parseSvcParams } from './svcparams.ts'
+import {
+  formatSvcParams,
+  parseLegacySvcParams,
+  parseSvcParams,
+  presentSvcParams,
+} from './svcparams.ts'
 
 const canon = (s: string) => formatSvcParams(parseSvcParams(s))
 
@@ -64,5 +69,24 @@ describe('SvcParams canonical form', () => {
     ['key65000="x\\', /unterminated/],
   ])('rejects %j', (input, reason) => {
     expect(() => parseSvcParams(input)).toThrow(reason)
+  })
+})
+
+describe('SvcParams as the earlier parser stored them', () => {
+  it.each([
+    ['dohpath="/q"(x{?dns}"', 'dohpath="/q\\"(x{?dns}"'],
+    ['alpn="h2" key65000="a"b c" port=443', 'alpn="h2" port=443 key65000="a\\"b c"'],
+    ['alpn="h2,h3" ohttp', 'alpn="h2,h3" key8'],
+  ])("presents %j in today's escaped form", (stored, presented) => {
+    expect(presentSvcParams(stored)).toBe(presented)
+  })
+
+  it('reads a canonical value unchanged', () => {
+    const canonical = 'alpn="h2" dohpath="/q\\"(x{?dns}"'
+    expect(formatSvcParams(parseLegacySvcParams(canonical))).toBe(canonical)
+  })
+
+  it('refuses, naming why, a value invalid even as stored', () => {
+    expect(() => presentSvcParams('dohpath="/q"(x"')).toThrow(/must contain the "dns" variable/)
   })
 })

@@ -216,6 +216,51 @@ export function parseSvcParams(input: string): SvcParam[] {
   return params
 }
 
+/**
+ * Read SvcParams as the earlier parser stored them: it wrote alpn, dohpath and unknown-key values
+ * between quotes verbatim, so a `"` inside such a value was not escaped (`dohpath="/q"(x{?dns}"`)
+ * and a value could hold blanks. Items are split before each blank followed by a known key name;
+ * a `"` inside a quoted value that is not already escaped is escaped, and the result is read by
+ * parseSvcParams, so whatever comes back is valid and canonical today.
+ */
+export function parseLegacySvcParams(input: string): SvcParam[] {
+  const items: string[] = []
+  let start = 0
+  const boundary = /\s+(?=([A-Za-z][A-Za-z0-9-]*)(?:[=\s]|$))/g
+  const s = input.trim()
+  for (const m of s.matchAll(boundary)) {
+    if (svcParamKeyCode((m[1] as string).toLowerCase()) === undefined) continue
+    items.push(s.slice(start, m.index))
+    start = m.index + m[0].length
+  }
+  items.push(s.slice(start))
+  const escaped = items.map((item) => {
+    const m = /^([^="\s]+)="([\s\S]*)"$/.exec(item)
+    if (!m) return item
+    return `${m[1] as string}="${(m[2] as string).replace(/(?<!\\)"/g, '\\"')}"`
+  })
+  return parseSvcParams(escaped.join(' '))
+}
+
+/**
+ * Stored params as zone files carry them: canonical, later key names written by number. A value an
+ * earlier, laxer parser stored is read as it wrote it (parseLegacySvcParams); a value that is not
+ * valid even so is a FieldError naming why.
+ */
+export function presentSvcParams(stored: string): string {
+  try {
+    return formatSvcParams(parseSvcParams(stored), true)
+  } catch (e) {
+    if (!(e instanceof FieldError)) throw e
+    try {
+      return formatSvcParams(parseLegacySvcParams(stored), true)
+    } catch (legacy) {
+      if (!(legacy instanceof FieldError)) throw legacy
+      throw new FieldError(`the stored SvcParams are not valid: ${legacy.message}`)
+    }
+  }
+}
+
 const QUOTED = new Set([1, 7])
 
 /** Keys up to dohpath are named in RFC 9460 and 9461, which every zone-file reader knows. */

@@ -97,3 +97,19 @@ describe('serializeZoneFile', () => {
     expect(bad({ type: 'A B' })).toThrow(TypeError)
   })
 })
+
+describe('a record that cannot be written', () => {
+  it('is a comment line in its place, naming it and why, that the parser skips', () => {
+    const text = serializeZoneFile({
+      origin: 'example.com',
+      soa: SOA,
+      records: [
+        { name: 'a.example.com', ttl: 60, type: 'A', rdata: '192.0.2.1' },
+        { name: 'b.example.com', ttl: 300, type: 'HTTPS', rdata: '', skipped: 'not\nvalid' },
+      ],
+    })
+    expect(text).toContain('\n; skipped: b.example.com. 300 IN HTTPS: not valid\n')
+    const parsed = parseZoneFile(text, { origin: 'example.com' })
+    expect(parsed.map((r) => r.type)).toEqual(['SOA', 'A'])
+  })
+})

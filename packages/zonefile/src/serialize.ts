@@ -16,6 +16,11 @@ export interface SerializeRecord {
   rdata: string
   /** Written after the record as `; <comment>`; line breaks become spaces. */
   comment?: string
+  /**
+   * Why the record cannot be written: the line is then a comment naming the record and this reason
+   * (`; skipped: <owner> <ttl> IN <type>: <reason>`), in the record's place; `rdata` is not read.
+   */
+  skipped?: string
 }
 
 export interface SerializeZone {
@@ -42,6 +47,10 @@ function recordLine(r: SerializeRecord): string {
     throw new TypeError(`cannot serialize TTL ${r.ttl} of ${r.name} ${r.type}`)
   }
   if (!/^[A-Za-z][A-Za-z0-9-]*$/.test(r.type)) throw new TypeError(`bad record type "${r.type}"`)
+  if (r.skipped !== undefined) {
+    const why = r.skipped.replace(/[\r\n]+/g, ' ').trim()
+    return `; skipped: ${fqdn(ownerOf(r.name))} ${r.ttl} IN ${r.type.toUpperCase()}: ${why}`
+  }
   if (/[\r\n]/.test(r.rdata) || r.rdata.trim() === '') {
     throw new TypeError(`cannot serialize rdata of ${r.name} ${r.type}`)
   }

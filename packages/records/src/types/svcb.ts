@@ -4,11 +4,11 @@
  * (`2 svc.example.net. alpn=h3`), as Cloudflare answers it.
  */
 import { z } from 'zod'
-import { FieldError, fail } from '../errors.ts'
+import { fail } from '../errors.ts'
 import { str, text, u16 } from '../fields.ts'
 import { absolutize, fqdn } from '../names.ts'
 import type { StoredRecord, TypeExample } from '../spec.ts'
-import { formatSvcParams, parseSvcParams } from '../svcparams.ts'
+import { formatSvcParams, parseSvcParams, presentSvcParams } from '../svcparams.ts'
 import { numberToken, targetHost } from './common.ts'
 import { defineData } from './define.ts'
 
@@ -19,16 +19,6 @@ function split(rdata: string): [string, string, string] {
   const m = /^(\S+)\s+(\S+)\s*([\s\S]*)$/.exec(rdata.trim())
   if (!m) fail('expected "<priority> <target> [params]"')
   return [m[1] as string, m[2] as string, m[3] as string]
-}
-
-/** Stored params with later key names written by number; a row stored by an older, laxer parser as it is. */
-function portable(value: string): string {
-  try {
-    return formatSvcParams(parseSvcParams(value), true)
-  } catch (e) {
-    if (e instanceof FieldError) return value
-    throw e
-  }
 }
 
 function svcbLike(type: 'SVCB' | 'HTTPS', errorCode: number, example: TypeExample) {
@@ -55,9 +45,9 @@ function svcbLike(type: 'SVCB' | 'HTTPS', errorCode: number, example: TypeExampl
     formatData: (d) => `${d.priority} ${d.target} ${d.value}`.trimEnd(),
     toPresentation(rec: StoredRecord) {
       const d = rec.data as SvcbData
-      // Key names newer than dohpath are written as keyNNNNN, which every reader knows.
-      const value = d.value.includes('ohttp') ? portable(d.value) : d.value
-      return `${d.priority} ${fqdn(d.target)} ${value}`.trimEnd()
+      // Canonical, key names newer than dohpath as keyNNNNN (which every reader knows); a value an
+      // earlier parser stored is rewritten in today's form, or refused when it is not valid even so.
+      return `${d.priority} ${fqdn(d.target)} ${presentSvcParams(d.value)}`.trimEnd()
     },
     fromPresentation(rdata, origin) {
       const [priority, target, value] = split(rdata)

@@ -5,6 +5,7 @@ import { fail } from '../errors.ts'
 import { TYPE_CODES } from '../record-type.ts'
 import type { ContentSpec } from '../spec.ts'
 import { parseTxtStrings, txtContentFromStrings, txtPresentation } from '../txt.ts'
+import { isWellFormedText, NOT_WELL_FORMED } from '../well-formed.ts'
 import { KEY_EXAMPLE } from './examples.ts'
 
 /** RFC limit on one record's wire size, which bounds TXT rdata. */
@@ -21,6 +22,7 @@ export const TXT: ContentSpec = {
   dataKeys: [],
   // Content is kept as sent, quoted or not (see txt.ts); it is checked, not rewritten.
   parseContent(content) {
+    if (!isWellFormedText(content)) fail(`content ${NOT_WELL_FORMED}`)
     const parts = parseTxtStrings(content)
     const wire = parts.reduce((n, p) => n + 1 + p.length, 0)
     if (wire > MAX_TXT_WIRE)

@@ -18,6 +18,29 @@ export const policySchema = z.object({
 })
 export type Policy = z.infer<typeof policySchema>
 
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v)
+
+/**
+ * Refuses a resource keyed `__proto__` (at either level of a policy's resources) in a request body
+ * as sent. The schema cannot: a parsed record assigns that key, which sets the object's prototype
+ * instead of adding a resource, so the token would silently grant nothing of what was asked.
+ */
+export function refuseProtoResources(body: unknown): void {
+  const policies = isObject(body) ? body.policies : undefined
+  if (!Array.isArray(policies)) return
+  for (const [i, p] of policies.entries()) {
+    const resources = isObject(p) ? p.resources : undefined
+    if (!isObject(resources)) continue
+    const nested = Object.values(resources).filter(isObject)
+    if ([resources, ...nested].some((r) => Object.hasOwn(r, '__proto__')))
+      throw ApiError.badRequest(
+        Codes.validation,
+        `policies[${i}]: resource "__proto__" must start with ${ACCOUNT_PREFIX}`
+      )
+  }
+}
+
 /** Checks each permission group and resource key; returns policies with ids and canonical group names. */
 export function normalizePolicies(policies: Policy[]): Policy[] {
   return policies.map((p, i) => {

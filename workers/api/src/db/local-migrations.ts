@@ -11,7 +11,7 @@
  * database, one commits and the other's batch fails on the claim and rolls back whole, so every
  * migration runs exactly once and only after the one before it has committed.
  */
-import { isLoopbackHostname } from '../http/loopback.ts'
+import { isLoopbackHost } from '@edgedns/dns-facts'
 import { allShards } from '../shards/databases.ts'
 import { BUNDLED_MIGRATIONS } from './bundled-migrations.ts'
 
@@ -33,7 +33,7 @@ const CREATE_LEDGER = `CREATE TABLE IF NOT EXISTS d1_migrations(
 
 /** Whether this request may migrate the database: local development, addressed to this machine. */
 export function autoMigrateAllowed(env: LocalMigrationEnv, url: URL): boolean {
-  return env.AUTO_MIGRATE_LOCAL === '1' && isLoopbackHostname(url.hostname)
+  return env.AUTO_MIGRATE_LOCAL === '1' && isLoopbackHost(url.hostname)
 }
 
 function isClaimTaken(e: unknown): boolean {

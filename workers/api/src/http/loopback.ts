@@ -4,28 +4,17 @@
  * rebinding); those requests carry that name in `Host`. While DEV_API_TOKEN is set (local
  * development, never deployed), every request whose host is not a loopback name is refused before
  * any route sees it: `GET /client/v4/local_dev` (which hands out the dev token), the dev token
- * itself, every other token, and `/dns-query`.
+ * itself, every other token, and `/dns-query`. Which hosts are loopback is the one rule in
+ * `@edgedns/dns-facts` (isLoopbackHost), which the local stack's fronts apply too.
  */
+import { isLoopbackHost } from '@edgedns/dns-facts'
 import { createMiddleware } from 'hono/factory'
 import { ApiError, Codes } from './api-error.ts'
 import type { AppEnv } from './app-env.ts'
 
-const IPV4_LOOPBACK = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/
-
-/**
- * True for the loopback names of a URL's `hostname`: `localhost`, an address in 127.0.0.0/8, or
- * `[::1]` (the port, if any, is not part of a hostname).
- */
-export function isLoopbackHostname(hostname: string): boolean {
-  const host = hostname.toLowerCase()
-  if (host === 'localhost' || host === '[::1]') return true
-  const m = IPV4_LOOPBACK.exec(host)
-  return m !== null && m.slice(1).every((octet) => Number(octet) <= 255)
-}
-
 /** Whether the request may be served: always when deployed, else only when addressed to loopback. */
 export function hostAllowed(env: { DEV_API_TOKEN?: string }, url: URL): boolean {
-  return !env.DEV_API_TOKEN || isLoopbackHostname(url.hostname)
+  return !env.DEV_API_TOKEN || isLoopbackHost(url.hostname)
 }
 
 /** Refuses (403) a request that `hostAllowed` does not allow, with the Cloudflare envelope. */

@@ -151,7 +151,12 @@ const tokenOps = (base: string, tag: string): Operation[] => [
     path: `${base}/{token_id}`,
     tag,
     summary: 'Delete a token',
-    description: 'Recorded in the account audit log (`token_delete`).',
+    description: [
+      'A token may delete only tokens within what it holds itself, as it may make them: it must hold',
+      "every permission of the token's policies on their resources, and expire no later than it.",
+      'Anything beyond answers 403 (code 10000); administrator tokens are not bound.',
+      'Recorded in the account audit log (`token_delete`).',
+    ].join(' '),
     result: r.deletedResponse,
   },
 ]
@@ -162,6 +167,8 @@ const MINTING_BOUND = [
   'and the new token may not outlive the caller: when the caller expires, `expires_on` is required',
   'and no later than its own. Anything beyond answers 403 (code 10000) naming what was refused.',
   'Administrator tokens (the bootstrap token, the local dev token) are not bound.',
+  'A `condition` (request IP filter) is not supported and is refused (400, code 1004) rather than',
+  'ignored, as is a resource keyed `__proto__`.',
   'Recorded in the account audit log (`token_create`), never with the secret.',
 ].join(' ')
 

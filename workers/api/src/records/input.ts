@@ -5,7 +5,9 @@ import { z } from 'zod'
 import {
   isProxiable,
   isRecordType,
+  isWellFormedText,
   normalizeContent,
+  NOT_WELL_FORMED,
   normalizeName,
   RecordError,
   RECORD_TYPES,
@@ -75,6 +77,7 @@ function normalizeComment(raw: string | null | undefined): string | null {
     fail(9150, `comment must be at most ${MAX_COMMENT_LENGTH} characters`)
   if (!GRAPHIC.test(comment))
     fail(9150, 'comment must not contain control characters such as newlines')
+  if (!isWellFormedText(comment)) fail(9150, `comment ${NOT_WELL_FORMED}`)
   return comment
 }
 
@@ -85,6 +88,7 @@ function normalizeTags(tags: string[] | undefined): string[] {
   for (const tag of tags) {
     if (tag.length > MAX_TAG_LENGTH)
       fail(9151, `Invalid tag: a tag may be at most ${MAX_TAG_LENGTH} characters`)
+    if (!isWellFormedText(tag)) fail(9151, `Invalid tag: a tag ${NOT_WELL_FORMED}`)
     const colon = tag.indexOf(':')
     const name = (colon === -1 ? tag : tag.slice(0, colon)).toLowerCase()
     const value = colon === -1 ? '' : tag.slice(colon + 1)

@@ -1,6 +1,13 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { sameRecord, type DnsRecord } from './model.ts'
+import { txtPresentation } from '@edgedns/records'
+import {
+  identityContent,
+  sameRecord,
+  TXT_KEY_CACHE_CHARS,
+  txtKeyCacheChars,
+  type DnsRecord,
+} from './model.ts'
 
 const base: DnsRecord = {
   id: 'a'.repeat(32),
@@ -58,5 +65,24 @@ describe('sameRecord', () => {
       { priority: 10 },
     ])
       expect(sameRecord(base, { ...base, ...change })).toBe(false)
+  })
+})
+
+describe('the TXT identity cache', () => {
+  it('keeps what it holds within its character budget, however large the contents', () => {
+    // Long distinct contents (a large batch or import of big TXT records) each parsed once.
+    for (let i = 0; i < 600; i++) {
+      const content = `${i} ${'x'.repeat(4_000)}`
+      expect(identityContent({ type: 'TXT', content })).toBe(txtPresentation(content))
+    }
+    expect(txtKeyCacheChars()).toBeGreaterThan(0)
+    expect(txtKeyCacheChars()).toBeLessThanOrEqual(TXT_KEY_CACHE_CHARS)
+  })
+
+  it('answers the same key whether cached or not', () => {
+    const content = 'v=spf1 -all'
+    expect(identityContent({ type: 'TXT', content })).toBe('"v=spf1 -all"')
+    expect(identityContent({ type: 'TXT', content })).toBe('"v=spf1 -all"')
+    expect(identityContent({ type: 'TXT', content: '"v=spf1 -all"' })).toBe('"v=spf1 -all"')
   })
 })

@@ -3,6 +3,7 @@
  */
 import type { RecordType } from '@edgedns/records'
 import { isProxiable, txtPresentation } from '@edgedns/records'
+import { LRUCache } from 'lru-cache'
 
 export interface RecordSettings {
   ipv4_only?: boolean
@@ -158,15 +159,26 @@ export function identityContent(r: Pick<DnsRecord, 'type' | 'content'>): string 
     } catch {
       key = r.content
     }
-    // A name with many TXT records compares each with the others: parse each content once.
-    if (txtKeys.size >= TXT_KEY_CACHE) txtKeys.clear()
     txtKeys.set(r.content, key)
   }
   return key
 }
 
-const TXT_KEY_CACHE = 10_000
-const txtKeys = new Map<string, string>()
+/**
+ * The most characters (contents and their presentations) the TXT identity cache keeps. A name with
+ * many TXT records compares each with the others, so each content is parsed once; the cache lives
+ * as long as the isolate, so it is bounded by what it holds, not by how many entries.
+ */
+export const TXT_KEY_CACHE_CHARS = 1_000_000
+const txtKeys = new LRUCache<string, string>({
+  maxSize: TXT_KEY_CACHE_CHARS,
+  sizeCalculation: (value, key) => key.length + value.length,
+})
+
+/** Characters the TXT identity cache holds now. */
+export function txtKeyCacheChars(): number {
+  return txtKeys.calculatedSize
+}
 
 /**
  * What makes two records the same RR (an "identical record"): name, type, content (TXT by what it

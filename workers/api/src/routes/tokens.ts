@@ -9,13 +9,19 @@ import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import { expiryBeyondMinter, uncoveredGrant } from '../auth/grant-bound.ts'
 import { allows, PERMISSION_GROUPS } from '../auth/permissions.ts'
-import { normalizePolicies, policiesToGrants, policySchema, type Policy } from '../auth/policies.ts'
+import {
+  normalizePolicies,
+  policiesToGrants,
+  policySchema,
+  refuseProtoResources,
+  type Policy,
+} from '../auth/policies.ts'
 import { hashToken, newTokenSecret } from '../auth/secrets.ts'
 import { tokenAuditEntry } from '../auth/token-audit.ts'
 import { apiTokens, auditLogs, zones } from '../db/schema.ts'
 import { ApiError, Codes } from '../http/api-error.ts'
 import type { AppEnv } from '../http/app-env.ts'
-import { readBody } from '../http/body.ts'
+import { parseWith, readJson } from '../http/body.ts'
 import { ok, okList, resultInfo } from '../http/envelope.ts'
 import { isId, newId, nowIso } from '../http/ids.ts'
 
@@ -118,41 +124,67 @@ tokensApp.get('/permission_groups', (c) =>
 )
 
 /**
- * A token may grant only what it holds: each permission of each new policy on each of its
- * resources (the account's zones included in the account), and no later expiry than its own.
- * Administrators (the bootstrap and dev tokens) are not bound.
+ * A token may make, and delete, only tokens within what it holds itself: each permission of each of
+ * their policies on each of its resources (the account's zones included in the account), and no
+ * later expiry than its own. Administrators (the bootstrap and dev tokens) are not bound.
  */
-function requireWithinMinter(
+function requireWithinCaller(
   c: Context<AppEnv>,
   accountId: string,
   policies: Policy[],
-  expiresOn: string | undefined
+  expiresOn: string | undefined,
+  action: 'grant' | 'delete'
 ): void {
   const p = c.var.principal
-  // requireWithinAccount has checked that every zone named belongs to the account.
+  // Every zone a token names belongs to its account (requireWithinAccount, when it was made).
   const beyond = uncoveredGrant(p, policiesToGrants(policies), () => accountId)
+  const what =
+    action === 'grant'
+      ? 'a token may grant only permissions it holds itself on the same resources'
+      : 'a token may delete only tokens whose permissions it holds itself on the same resources'
   if (beyond !== null)
     throw new ApiError(
       403,
       Codes.unauthenticated,
-      `Authentication error: a token may grant only permissions it holds itself on the same resources; ${beyond}, which this token does not hold`
+      `Authentication error: ${what}; ${beyond}, which this token does not hold`
     )
   const outlives = expiryBeyondMinter(p, expiresOn)
   if (outlives !== null)
     throw new ApiError(
       403,
       Codes.unauthenticated,
-      `Authentication error: a token may not make a token that outlives it; ${outlives}`
+      action === 'grant'
+        ? `Authentication error: a token may not make a token that outlives it; ${outlives}`
+        : `Authentication error: a token may delete only tokens that expire no later than it does (${p.expiresOn}); that token ${expiresOn === undefined ? 'never expires' : `expires ${expiresOn}`}`
     )
+}
+
+/**
+ * Refuses a token `condition` (Cloudflare's request IP filter, `request_ip.in` / `not_in`), which is
+ * not supported: accepting it would hand back an unrestricted token to a client that asked for a
+ * restricted one. An absent, null or empty condition restricts nothing and is accepted.
+ */
+function refuseCondition(body: unknown): void {
+  if (body === null || typeof body !== 'object' || !('condition' in body)) return
+  const condition = body.condition
+  if (condition === null || condition === undefined) return
+  if (typeof condition === 'object' && Object.keys(condition).length === 0) return
+  throw ApiError.badRequest(
+    Codes.validation,
+    'condition: request IP conditions (condition.request_ip.in / not_in) are not supported, so the token would not be restricted to those addresses; make it without a condition'
+  )
 }
 
 tokensApp.post('/', async (c) => {
   const confined = requireTokenAdmin(c)
-  const body = await readBody(c, createSchema)
+  const raw = await readJson(c)
+  refuseProtoResources(raw)
+  refuseCondition(raw)
+  const body = parseWith(createSchema, raw)
   const policies = normalizePolicies(body.policies)
   if (confined !== null && !c.var.principal.admin) {
     await requireWithinAccount(c, confined, policies)
-    requireWithinMinter(c, confined, policies, body.expires_on)
+    requireWithinCaller(c, confined, policies, body.expires_on, 'grant')
   }
   const secret = newTokenSecret()
   const now = nowIso()
@@ -223,6 +255,14 @@ tokensApp.delete('/:token_id{[^/]+}', async (c) => {
     .where(and(eq(apiTokens.id, id), visible(c, confined)))
     .get()
   if (!row) throw new ApiError(404, Codes.tokenNotFound, 'Token not found')
+  if (confined !== null && !c.var.principal.admin)
+    requireWithinCaller(
+      c,
+      confined,
+      JSON.parse(row.policies) as Policy[],
+      row.expiresOn ?? undefined,
+      'delete'
+    )
   await c.var.db.batch([
     c.var.db.delete(apiTokens).where(eq(apiTokens.id, id)),
     c.var.db.insert(auditLogs).values(tokenAuditEntry(c, 'token_delete', row, tokenToApi(row))),

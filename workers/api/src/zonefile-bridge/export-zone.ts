@@ -3,14 +3,23 @@
  * servers, then every record in presentation form. TTL 1 (automatic) is written as 300, what it
  * serves as. Comments, tags, proxied and flatten_cname travel in `; <comment> cf_tags=...`;
  * A/AAAA/CNAME always carry `cf-proxied:true|false` so a re-import keeps their proxy status
- * whatever the form's `proxied` flag says. settings.ipv4_only/ipv6_only are not exported.
+ * whatever the form's `proxied` flag says. settings.ipv4_only/ipv6_only are not exported. A stored
+ * record that cannot be written as valid presentation (a row an earlier, laxer parser accepted that
+ * is invalid even when read as it stored it) is a comment line `; skipped: …` saying why, so the
+ * file always imports.
  *
  * `exportZoneStream` writes the same file page by page, keyed on the records' identity index, so a
  * zone of any size is never held in memory: each page is in canonical DNS order, and pages follow
  * the stored reversed-name order (the same order, except where a label is another's prefix followed
  * by `-` or `*` and the two fall on different pages).
  */
-import { AUTO_TTL_SECONDS, fqdn, toPresentation, PROXIABLE_TYPES } from '@edgedns/records'
+import {
+  AUTO_TTL_SECONDS,
+  fqdn,
+  PROXIABLE_TYPES,
+  RecordError,
+  toPresentation,
+} from '@edgedns/records'
 import { formatCfComment, serializeZoneFile, type SerializeRecord } from '@edgedns/zonefile'
 import { fromRow, type DnsRecord, type RecordRow } from '../records/model.ts'
 import type { ZoneRow } from '../zones/model.ts'
@@ -39,7 +48,15 @@ export function recordLine(r: DnsRecord): SerializeRecord {
     name: r.name,
     ttl: r.ttl === 1 ? AUTO_TTL_SECONDS : r.ttl,
     type: r.type,
-    rdata: toPresentation(r),
+    rdata: '',
+  }
+  try {
+    line.rdata = toPresentation(r)
+  } catch (e) {
+    // A row stored before a check it fails today, beyond repair: a comment line in its place.
+    if (!(e instanceof RecordError)) throw e
+    line.skipped = `${e.message} Edit or delete the record through the API.`
+    return line
   }
   if (comment !== '') line.comment = comment
   return line
