@@ -398,6 +398,37 @@ describe('propagation of a pending zone', () => {
     expect(own.expected_keys).toBeGreaterThan(0)
     expect((await call('GET', `/zones/${za.id}/propagation`)).body.result.status).toBe('active')
   })
+
+  it('reports a pending zone fenced by an account move (status moving, never activated) as not built', async () => {
+    const call = deployed(new FakeDns())
+    const name = uniqueName('prop-fenced')
+    const zone = (await call('POST', '/zones', { name, account: { id: await newAccount() } })).body
+      .result
+    expect(
+      (
+        await call('POST', `/zones/${zone.id}/dns_records`, {
+          type: 'A',
+          name,
+          content: '192.0.2.91',
+        })
+      ).status
+    ).toBe(200)
+    // What the move's fence does to every live zone of the account on its source shard.
+    await env.DB.prepare("UPDATE zones SET status = 'moving', version = version + 1 WHERE id = ?1")
+      .bind(zone.id)
+      .run()
+
+    const progress = (await call('GET', `/zones/${zone.id}/propagation`)).body.result
+    expect(progress).toMatchObject({ status: 'pending', built_seq: 0, lag_ms: 0, last_error: null })
+    expect(progress.message).toContain('pending')
+    const check = (await call('GET', `/zones/${zone.id}/propagation/check`)).body.result
+    expect(check).toMatchObject({
+      status: 'pending',
+      converged: true,
+      expected_keys: 0,
+      difference_count: 0,
+    })
+  })
 })
 
 describe('zone ownership with ZONE_VERIFICATION=off (local development, tests)', () => {

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { startDnsFront } from '../../scripts/lib/dns-front.mjs'
 import { everyTypeZone } from '../api/import-export-fixture.ts'
 import { DNSSEC_DISABLE_GRACE_SECONDS } from './global-setup.ts'
+import { stackApi } from './tools/stack-api.ts'
 
 const run = promisify(execFile)
 const base = inject('stackBase')
@@ -25,19 +26,9 @@ let zoneId = ''
 let front: { port: number; close(): void }
 const dir = mkdtempSync(path.join(tmpdir(), 'edgedns-delv-'))
 
-async function api(method: string, p: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${base}/client/v4${p}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body ? { 'content-type': 'application/json' } : {}),
-    },
-    body: body ? JSON.stringify(body) : null,
-  })
-  const json = (await res.json()) as any
-  if (!json.success) throw new Error(`${method} ${p}: ${JSON.stringify(json.errors)}`)
-  return json.result
-}
+/** The stack's API (the shared e2e helper), answering the call's `result`. */
+const api = async (method: string, p: string, body?: unknown): Promise<any> =>
+  (await stackApi(method, p, body)).result
 
 /** Polls until the DNSSEC change is built (status leaves `pending`). */
 async function dnssecSettled(): Promise<any> {

@@ -3,7 +3,7 @@
  * network failures alike.
  */
 
-export type ErrorKind = 'api' | 'doh' | 'timeout' | 'network'
+export type ErrorKind = 'api' | 'doh' | 'timeout' | 'pending' | 'network'
 
 export interface ErrorInit {
   kind: ErrorKind
@@ -14,6 +14,8 @@ export interface ErrorInit {
   errors?: { code: number; message: string }[]
   /** For chunked batches: changes committed by earlier chunks before this one failed. */
   appliedChanges?: number
+  /** For a 429: the wait its `retry-after` asked for. */
+  retryAfterMs?: number
 }
 
 export class EdgeDnsError extends Error {
@@ -27,6 +29,8 @@ export class EdgeDnsError extends Error {
   /** Every error item of the response. */
   readonly errors: { code: number; message: string }[]
   readonly appliedChanges: number | undefined
+  /** For a 429 (thrown once retries are spent or turned off): the wait `retry-after` asked for, in ms. */
+  readonly retryAfterMs: number | undefined
 
   constructor(init: ErrorInit) {
     super(init.message)
@@ -37,6 +41,7 @@ export class EdgeDnsError extends Error {
     this.pointer = init.pointer
     this.errors = init.errors ?? [{ code: init.code, message: init.message }]
     this.appliedChanges = init.appliedChanges
+    this.retryAfterMs = init.retryAfterMs
   }
 }
 
@@ -47,7 +52,7 @@ interface ErrorItem {
 }
 
 /** Builds the error for a non-2xx (or success:false) API answer from its body text. */
-export function apiError(status: number, text: string): EdgeDnsError {
+export function apiError(status: number, text: string, retryAfterMs?: number): EdgeDnsError {
   let items: ErrorItem[] = []
   try {
     const body = JSON.parse(text) as { errors?: ErrorItem[] }
@@ -63,5 +68,6 @@ export function apiError(status: number, text: string): EdgeDnsError {
     message: first?.message ?? (text.slice(0, 200) || `HTTP ${status}`),
     pointer: first?.source?.pointer,
     errors: items.map((e) => ({ code: e.code ?? 0, message: e.message ?? '' })),
+    retryAfterMs,
   })
 }

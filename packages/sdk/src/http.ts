@@ -1,9 +1,16 @@
 /**
- * @module The transport: fetch with the bearer token, the v4 envelope unwrapped, errors typed, and
- * the `x-edgedns-change-seq` header of writes surfaced. Uses only fetch, URL and FormData, so it
- * runs in Workers, browsers and Node 18+.
+ * @module The transport: fetch with the bearer token, the v4 envelope unwrapped, errors typed,
+ * rate-limited requests retried after `retry-after`, and the `x-edgedns-change-seq` header of
+ * writes surfaced. Uses only fetch, URL and FormData, so it runs in Workers, browsers and Node 18+.
  */
 import { apiError, EdgeDnsError } from './errors.ts'
+import {
+  fallbackDelayMs,
+  retryAfterMs,
+  retryPolicy,
+  type RetryOptions,
+  type RetryPolicy,
+} from './retry.ts'
 import { CHANGE_SEQ_HEADER } from './api-types.generated.ts'
 
 export type Fetch = (input: string, init?: RequestInit) => Promise<Response>
@@ -19,6 +26,11 @@ export interface ClientOptions {
   fetch?: Fetch
   /** Extra headers on every API request. */
   headers?: Record<string, string>
+  /**
+   * Retrying of rate-limited (429) API requests, after their `retry-after`: default 2 retries,
+   * waits of at most 60 s; `false` turns it off.
+   */
+  retry?: RetryOptions | false
 }
 
 export type Query = Record<string, string | number | boolean | undefined | (string | number)[]>
@@ -67,6 +79,7 @@ export class Transport {
   readonly dohUrl: string
   readonly fetch: Fetch
   private readonly headers: Record<string, string>
+  private readonly retry: RetryPolicy
   /** Sequence of the last write this client made, if the server reported one. */
   lastChangeSeq: number | undefined
 
@@ -79,6 +92,7 @@ export class Transport {
       ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
       ...opts.headers,
     }
+    this.retry = retryPolicy(opts.retry)
   }
 
   async send(spec: RequestSpec): Promise<Response> {
@@ -92,19 +106,28 @@ export class Transport {
       body = JSON.stringify(spec.json)
     } else if (spec.form) body = spec.form
     const url = `${this.apiBase}${spec.path}${queryString(spec.query)}`
-    let res: Response
-    try {
-      res = await this.fetch(url, { method: spec.method, headers, body })
-    } catch (e) {
-      throw new EdgeDnsError({
-        kind: 'network',
-        status: 0,
-        code: 0,
-        message: `${spec.method} ${url} failed: ${(e as Error).message ?? e}`,
-      })
+    for (let attempt = 0; ; attempt++) {
+      let res: Response
+      try {
+        res = await this.fetch(url, { method: spec.method, headers, body })
+      } catch (e) {
+        throw new EdgeDnsError({
+          kind: 'network',
+          status: 0,
+          code: 0,
+          message: `${spec.method} ${url} failed: ${(e as Error).message ?? e}`,
+        })
+      }
+      if (res.ok) return res
+      const text = await res.text()
+      if (res.status !== 429) throw apiError(res.status, text)
+      // Rate limited: the request was refused unprocessed, so it may be sent again.
+      const asked = retryAfterMs(res.headers.get('retry-after'), this.retry.now())
+      const wait = asked ?? fallbackDelayMs(attempt)
+      if (attempt >= this.retry.maxRetries || wait > this.retry.maxDelayMs)
+        throw apiError(res.status, text, asked)
+      await this.retry.sleep(wait)
     }
-    if (!res.ok) throw apiError(res.status, await res.text())
-    return res
   }
 
   async request<T>(spec: RequestSpec): Promise<Envelope<T>> {

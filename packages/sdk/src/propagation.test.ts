@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { EdgeDns } from './client.ts'
+import { EdgeDnsError } from './errors.ts'
 import { envelope, scripted } from './test-fetch.ts'
 
 const status = (built: number, committed = 9) => ({
@@ -9,6 +10,7 @@ const status = (built: number, committed = 9) => ({
   last_full_build: null,
   built_at: null,
   last_error: null,
+  status: 'active',
 })
 
 describe('waitForPropagation', () => {
@@ -38,5 +40,24 @@ describe('waitForPropagation', () => {
     await expect(
       client.waitForPropagation('z', 9, { timeoutMs: 30, intervalMs: 5 })
     ).rejects.toMatchObject({ kind: 'timeout', status: 0 })
+  })
+
+  it('stops at once on a pending zone, which is not built until it is activated', async () => {
+    const { fetch, calls } = scripted(() =>
+      envelope({
+        ...status(0, 3),
+        status: 'pending',
+        message: 'The zone is pending: it is not served and nothing of it is built into KV.',
+      })
+    )
+    const client = new EdgeDns({ baseUrl: 'http://dns.test', fetch })
+    const err = await client
+      .waitForPropagation('z', 3, { timeoutMs: 3000, intervalMs: 5 })
+      .catch((e) => e)
+    expect(err).toBeInstanceOf(EdgeDnsError)
+    expect(err).toMatchObject({ kind: 'pending', status: 0 })
+    expect(err.message).toMatch(/zone z is pending/)
+    expect(err.message).toMatch(/activation_check|activated/)
+    expect(calls).toHaveLength(1)
   })
 })

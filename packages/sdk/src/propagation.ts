@@ -34,7 +34,8 @@ export class PropagationApi {
 
   /**
    * Resolves once the zone's built sequence reaches `seq` (the `changeSeq` of a write; default
-   * the client's last write), i.e. the change is in KV and answered by DoH.
+   * the client's last write), i.e. the change is in KV and answered by DoH. A pending zone is not
+   * built until it is activated, so waiting for it throws at once (kind `pending`).
    */
   async wait(
     zoneId: string,
@@ -47,6 +48,13 @@ export class PropagationApi {
     let delay = opts.intervalMs ?? 100
     for (;;) {
       const p = await this.status(zoneId)
+      if (p.status === 'pending')
+        throw new EdgeDnsError({
+          kind: 'pending',
+          status: 0,
+          code: 0,
+          message: `zone ${zoneId} is pending: nothing of it is built until it is activated (zones.activationCheck)${p.message ? `; the API says: ${p.message}` : ''}`,
+        })
       if (p.built_seq >= seq) return p
       if (opts.signal?.aborted)
         throw new EdgeDnsError({

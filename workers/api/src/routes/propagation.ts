@@ -4,10 +4,12 @@
  *   GET  /zones/:zone_id/propagation          → { committed_seq, built_seq, lag_ms, last_full_build, … }
  *   POST /zones/:zone_id/propagation/rebuild  → { seq } (the change-log sequence of the request)
  *   GET  /zones/:zone_id/propagation/check    → convergence report (differences capped at 100)
- * A pending zone is not built: both reports say so (`status: 'pending'`) and expect nothing in KV.
+ * A zone is built only once activated (the builder's `isServed` rule): until then, whether pending
+ * or fenced by an account move, both reports say `status: 'pending'` and expect nothing in KV.
  */
 import { Hono } from 'hono'
 import { checkConvergence } from '../builder/convergence.ts'
+import { isServed } from '../builder/values.ts'
 import { requestFullBuild } from '../builder/request-full.ts'
 import { CHANGE_SEQ_HEADER } from '../commit/zone-change.ts'
 import { ApiError, Codes } from '../http/api-error.ts'
@@ -16,6 +18,7 @@ import { ok } from '../http/envelope.ts'
 import { spend } from '../http/rate-limit.ts'
 import { withDb } from '../shards/zone-env.ts'
 import { zoneFor } from '../zones/access.ts'
+import type { ZoneRow } from '../zones/model.ts'
 
 export const propagationApp = new Hono<AppEnv>()
 
@@ -29,13 +32,17 @@ interface BuildRow {
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString())
 
+/** Whether the builder builds the zone, by the rule it applies itself. */
+const built = (zone: ZoneRow): boolean =>
+  isServed({ status: zone.status, activated_on: zone.activatedOn })
+
 /** What a pending zone's propagation answers say: it is not served, so nothing is built for it. */
 const PENDING_MESSAGE =
   'The zone is pending: it is not served and nothing of it is built into KV until its activation check succeeds (PUT /zones/{zone_id}/activation_check).'
 
 propagationApp.get('/', async (c) => {
   const zone = await zoneFor(c, 'dns:read')
-  if (zone.status === 'pending') {
+  if (!built(zone)) {
     return ok(c, {
       status: 'pending',
       committed_seq: zone.changeSeq,
@@ -64,7 +71,7 @@ propagationApp.get('/', async (c) => {
     lagMs = oldest ? Math.max(0, Date.now() - Date.parse(oldest.created_on)) : 0
   }
   return ok(c, {
-    status: zone.status,
+    status: 'active',
     committed_seq: zone.changeSeq,
     built_seq: builtSeq,
     lag_ms: lagMs,
@@ -92,7 +99,7 @@ propagationApp.get('/check', async (c) => {
   const zone = await zoneFor(c, 'dns:read')
   // A pending zone owns no KV key. Keys under its name, if any, are those of the account holding
   // the name active: they are neither compared nor shown.
-  if (zone.status === 'pending') {
+  if (!built(zone)) {
     return ok(c, {
       zone_id: zone.id,
       zone: zone.name,
@@ -109,7 +116,7 @@ propagationApp.get('/check', async (c) => {
   return ok(c, {
     zone_id: report.zoneId,
     zone: report.zone,
-    status: zone.status,
+    status: 'active',
     converged: report.differenceCount === 0,
     expected_keys: report.expectedKeys,
     actual_keys: report.actualKeys,
