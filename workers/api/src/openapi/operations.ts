@@ -152,8 +152,8 @@ const tokenOps = (base: string, tag: string): Operation[] => [
     tag,
     summary: 'Delete a token',
     description: [
-      'A token may delete only tokens within what it holds itself, as it may make them: it must hold',
-      "every permission of the token's policies on their resources, and expire no later than it.",
+      'A token may delete only tokens within what it holds itself: it must hold every permission of',
+      "the token's policies on their resources (each zone under the account that holds it); expiry does not bound a deletion.",
       'Anything beyond answers 403 (code 10000); administrator tokens are not bound.',
       'Recorded in the account audit log (`token_delete`).',
     ].join(' '),

@@ -18,12 +18,13 @@ import {
 } from '../auth/policies.ts'
 import { hashToken, newTokenSecret } from '../auth/secrets.ts'
 import { tokenAuditEntry } from '../auth/token-audit.ts'
-import { apiTokens, auditLogs, zones } from '../db/schema.ts'
+import { apiTokens, auditLogs } from '../db/schema.ts'
 import { ApiError, Codes } from '../http/api-error.ts'
 import type { AppEnv } from '../http/app-env.ts'
 import { parseWith, readJson } from '../http/body.ts'
 import { ok, okList, resultInfo } from '../http/envelope.ts'
 import { isId, newId, nowIso } from '../http/ids.ts'
+import { homeDb } from '../shards/databases.ts'
 
 export const tokensApp = new Hono<AppEnv>()
 
@@ -99,15 +100,9 @@ async function requireWithinAccount(
       }
     }
   }
-  for (const id of zoneIds) {
-    if (id === '*') throw outside(`${ZONE_PREFIX}*`)
-    const zone = await c.var.db
-      .select({ accountId: zones.accountId })
-      .from(zones)
-      .where(eq(zones.id, id))
-      .get()
-    if (!zone || zone.accountId !== accountId) throw outside(`zone ${id}`)
-  }
+  if (zoneIds.includes('*')) throw outside(`${ZONE_PREFIX}*`)
+  const accounts = await zoneAccounts(c, zoneIds)
+  for (const id of zoneIds) if (accounts.get(id) !== accountId) throw outside(`zone ${id}`)
 }
 
 tokensApp.get('/verify', (c) => {
@@ -123,39 +118,80 @@ tokensApp.get('/permission_groups', (c) =>
   )
 )
 
+/** The zone ids a token's policies name (outer resource keys and inner ones), without `zone.*`. */
+function zoneIdsOf(policies: Policy[]): string[] {
+  const ids: string[] = []
+  for (const p of policies) {
+    for (const [key, value] of Object.entries(p.resources)) {
+      const inner = typeof value === 'object' ? Object.keys(value) : []
+      for (const k of [key, ...inner])
+        if (k.startsWith(ZONE_PREFIX) && k !== `${ZONE_PREFIX}*`)
+          ids.push(k.slice(ZONE_PREFIX.length))
+    }
+  }
+  return ids
+}
+
 /**
- * A token may make, and delete, only tokens within what it holds itself: each permission of each of
- * their policies on each of its resources (the account's zones included in the account), and no
- * later expiry than its own. Administrators (the bootstrap and dev tokens) are not bound.
+ * The account each named zone belongs to, from the shard directory (every zone, whichever shard
+ * holds it); a zone the directory no longer knows is absent, so only an explicit grant on that zone
+ * covers it.
  */
-function requireWithinCaller(
+async function zoneAccounts(c: Context<AppEnv>, zoneIds: string[]): Promise<Map<string, string>> {
+  if (zoneIds.length === 0) return new Map()
+  const { results } = await homeDb(c.env)
+    .prepare(
+      'SELECT zone_id, account_id FROM directory_zones WHERE zone_id IN (SELECT value FROM json_each(?1))'
+    )
+    .bind(JSON.stringify([...new Set(zoneIds)]))
+    .all<{ zone_id: string; account_id: string }>()
+  return new Map(results.map((r) => [r.zone_id, r.account_id]))
+}
+
+/**
+ * A token may make only tokens within what it holds itself: each permission of each of their
+ * policies on each of its resources (the account's zones included in the account), and no later
+ * expiry than its own. Administrators (the bootstrap and dev tokens) are not bound.
+ */
+function requireGrantWithinCaller(
   c: Context<AppEnv>,
   accountId: string,
   policies: Policy[],
-  expiresOn: string | undefined,
-  action: 'grant' | 'delete'
+  expiresOn: string | undefined
 ): void {
   const p = c.var.principal
-  // Every zone a token names belongs to its account (requireWithinAccount, when it was made).
+  // requireWithinAccount has checked that every zone the new token names is in this account.
   const beyond = uncoveredGrant(p, policiesToGrants(policies), () => accountId)
-  const what =
-    action === 'grant'
-      ? 'a token may grant only permissions it holds itself on the same resources'
-      : 'a token may delete only tokens whose permissions it holds itself on the same resources'
   if (beyond !== null)
     throw new ApiError(
       403,
       Codes.unauthenticated,
-      `Authentication error: ${what}; ${beyond}, which this token does not hold`
+      `Authentication error: a token may grant only permissions it holds itself on the same resources; ${beyond}, which this token does not hold`
     )
   const outlives = expiryBeyondMinter(p, expiresOn)
   if (outlives !== null)
     throw new ApiError(
       403,
       Codes.unauthenticated,
-      action === 'grant'
-        ? `Authentication error: a token may not make a token that outlives it; ${outlives}`
-        : `Authentication error: a token may delete only tokens that expire no later than it does (${p.expiresOn}); that token ${expiresOn === undefined ? 'never expires' : `expires ${expiresOn}`}`
+      `Authentication error: a token may not make a token that outlives it; ${outlives}`
+    )
+}
+
+/**
+ * A token may delete only tokens whose permissions it holds itself on the same resources, each zone
+ * counted under the account that really holds it. Expiry does not bound a deletion: deleting gives
+ * the deleter nothing, and an expiring token must be able to revoke a leaked permanent one.
+ */
+async function requireDeleteWithinCaller(c: Context<AppEnv>, policies: Policy[]): Promise<void> {
+  const accounts = await zoneAccounts(c, zoneIdsOf(policies))
+  const beyond = uncoveredGrant(c.var.principal, policiesToGrants(policies), (zone) =>
+    accounts.get(zone)
+  )
+  if (beyond !== null)
+    throw new ApiError(
+      403,
+      Codes.unauthenticated,
+      `Authentication error: a token may delete only tokens whose permissions it holds itself on the same resources; ${beyond}, which this token does not hold`
     )
 }
 
@@ -184,7 +220,7 @@ tokensApp.post('/', async (c) => {
   const policies = normalizePolicies(body.policies)
   if (confined !== null && !c.var.principal.admin) {
     await requireWithinAccount(c, confined, policies)
-    requireWithinCaller(c, confined, policies, body.expires_on, 'grant')
+    requireGrantWithinCaller(c, confined, policies, body.expires_on)
   }
   const secret = newTokenSecret()
   const now = nowIso()
@@ -256,13 +292,7 @@ tokensApp.delete('/:token_id{[^/]+}', async (c) => {
     .get()
   if (!row) throw new ApiError(404, Codes.tokenNotFound, 'Token not found')
   if (confined !== null && !c.var.principal.admin)
-    requireWithinCaller(
-      c,
-      confined,
-      JSON.parse(row.policies) as Policy[],
-      row.expiresOn ?? undefined,
-      'delete'
-    )
+    await requireDeleteWithinCaller(c, JSON.parse(row.policies) as Policy[])
   await c.var.db.batch([
     c.var.db.delete(apiTokens).where(eq(apiTokens.id, id)),
     c.var.db.insert(auditLogs).values(tokenAuditEntry(c, 'token_delete', row, tokenToApi(row))),
