@@ -1,6 +1,7 @@
 /**
  * The API as a deployment runs it: zone ownership required, the public DNS answered by a test
- * resolver, and activation checks not rate limited unless a limiter is given.
+ * resolver, and activation checks not rate limited unless a limiter is given; `overrides` replace
+ * bindings (a database with a fault, say).
  */
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
@@ -14,9 +15,14 @@ export const unlimited = { limit: async () => ({ success: true }) } as unknown a
 export type DeployedCall = (method: string, path: string, body?: unknown) => Promise<ApiResponse>
 
 /** A client of the API with ZONE_VERIFICATION=required whose lookups `dns` answers. */
-export function deployed(dns: OwnershipResolver, limiter: RateLimit = unlimited): DeployedCall {
+export function deployed(
+  dns: OwnershipResolver,
+  limiter: RateLimit = unlimited,
+  overrides: Partial<Env> = {}
+): DeployedCall {
   const requiredEnv = {
     ...env,
+    ...overrides,
     ZONE_VERIFICATION: 'required',
     ACTIVATION_CHECK_LIMITER: limiter,
   } as Env

@@ -411,6 +411,8 @@ zonesApp.put('/:zone_id{[^/]+}/activation_check', async (c) => {
       await pendingElsewhere(homeDb(c.env), zone.accountId, zone.name)
     )
     if (!verdict.verified) {
+      // Not proven now: the name is not held for this zone, whatever an earlier check left.
+      await releaseUnlessActive(c, zone.id)
       return c.json({
         success: true,
         errors: [],
@@ -431,13 +433,13 @@ const ACTIVATION_ATTEMPTS = 3
  * it), then the zone row with a full-build request in one guarded commit. Other accounts' pending
  * zones of the name stay pending.
  *
- * Another check of the same zone may commit first (its guard then fails ours): the zone is active
- * and the directory already says so, so the answer is the same as the winner's. A commit that loses
- * to another change of the pending zone is tried again on a fresh read. The directory is set back
- * to pending only when the commit was refused for a reason no concurrent activation explains (the
- * name active in another account on this shard, a failed write) and the zone is not active; a name
- * whose zone lost every guarded attempt stays held for it (its ownership was just proven), and the
- * next check completes the activation.
+ * The directory holds the name active exactly while the zone is active. Another check of the same
+ * zone may commit first (its guard then fails ours): the zone is active, so the answer is the
+ * winner's and the name stays held. A commit that loses to another change of the still pending zone
+ * is tried again on a fresh read. Every other way out (the attempts exhausted, the zone fenced by
+ * an account move or deleted, the commit refused or failed for any other reason) releases the name
+ * back to pending before answering, unless the zone is active by then; nothing is held for a zone
+ * that is not active, and the next check proves ownership afresh.
  */
 async function activateZone(c: Parameters<typeof zoneFor>[0], zone: ZoneRow): Promise<void> {
   const home = homeDb(c.env)
@@ -450,25 +452,61 @@ async function activateZone(c: Parameters<typeof zoneFor>[0], zone: ZoneRow): Pr
   for (let attempt = 1; ; attempt++) {
     try {
       await commitActivation(c, planned)
-      announceCommit(c, zone.id, planned.changeSeq + 1, 1)
-      return
     } catch (e) {
       const now = await currentZone(c, zone.id)
-      if (now?.status === 'active') return
+      if (now?.status === 'pending' && isZoneChanged(e) && attempt < ACTIVATION_ATTEMPTS) {
+        planned = now
+        continue
+      }
+      // The commit may have applied (ours, answered by an error) or another check's did: either
+      // way the zone is active and its build is announced up to the sequence it committed.
+      const active = now?.status === 'active' ? now : await releaseUnlessActive(c, zone.id)
+      if (active) {
+        announceCommit(c, zone.id, active.changeSeq, 1)
+        return
+      }
       if (isZoneChanged(e)) {
-        if (now?.status === 'pending' && attempt < ACTIVATION_ATTEMPTS) {
-          planned = now
-          continue
-        }
         if (!now) throw new ApiError(404, Codes.zoneNotFound, `Zone ${zone.id} not found`)
         throw zoneChangedRetry('while it was activated')
       }
-      await deactivateZoneName(home, zone.id)
       if (e instanceof CommitConflict && e.reason === 'zone-name-taken')
         throw ApiError.badRequest(Codes.zoneExists, `${zone.name} is active in another account`)
       throw e
     }
+    announceCommit(c, zone.id, planned.changeSeq + 1, 1)
+    // A losing check of this zone that released the name before our commit, and read the zone
+    // before it, did not see it active: the name is claimed again now that it is.
+    await claimForActiveZone(home, planned)
+    return
   }
+}
+
+/**
+ * Sets the zone's name back to pending in the directory unless the zone is active: released first,
+ * then the zone is read again, and if a concurrent check made it active meanwhile the name is
+ * claimed for it again. Answers the zone when it is active.
+ */
+async function releaseUnlessActive(
+  c: Parameters<typeof zoneFor>[0],
+  zoneId: string
+): Promise<ZoneRow | undefined> {
+  const home = homeDb(c.env)
+  await deactivateZoneName(home, zoneId)
+  const now = await currentZone(c, zoneId)
+  if (now?.status !== 'active') return undefined
+  await claimForActiveZone(home, now)
+  return now
+}
+
+/** Claims the name of an active zone in the directory (again); a refusal is logged, not answered. */
+async function claimForActiveZone(home: D1Database, zone: ZoneRow): Promise<void> {
+  const claim = await activateZoneName(home, {
+    zoneId: zone.id,
+    accountId: zone.accountId,
+    name: zone.name,
+  })
+  if (!claim.ok)
+    console.warn('the name of an active zone could not be claimed again', zone.id, claim)
 }
 
 /** The zone row made active, with its full-build request, under the guard of `zone` as read. */

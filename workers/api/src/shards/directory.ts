@@ -182,7 +182,10 @@ export async function activateZoneName(
   return claimName(home, update, z, deactivateZoneName)
 }
 
-/** Undoes an activation that a conflict refused or whose shard write failed with the zone not active. */
+/**
+ * Sets a zone's name back to pending: an activation that a conflict refused or that did not leave
+ * the zone active (the caller re-reads the zone afterwards and claims the name again if it is).
+ */
 export async function deactivateZoneName(home: D1Database, zoneId: string): Promise<void> {
   await home
     .prepare("UPDATE directory_zones SET status = 'pending' WHERE zone_id = ?1")
