@@ -182,7 +182,7 @@ function operation(op: Operation): Json {
         404: failure('Unknown zone or record'),
         429: {
           ...failure(
-            "Rate limited: the token's requests, or failed authentications from the address; wait `retry-after` seconds"
+            "Rate limited: the token's requests, failed authentications from the address, or a zone's full rebuilds or activation checks; wait `retry-after` seconds"
           ),
           headers: {
             'retry-after': { schema: { type: 'integer' }, description: 'Seconds to wait' },

@@ -82,11 +82,6 @@ const recordListQuery: Param[] = [
     description: 'Sort field (default type)',
   },
   { name: 'direction', enum: ['asc', 'desc'], description: 'Sort direction' },
-  {
-    name: 'cursor',
-    description:
-      'result_info.cursors.after of the previous page (same order and direction): continues after its last zone at the cost of a first page; a deep `page` is an offset and costs more the deeper it is',
-  },
   ...page,
 ]
 
