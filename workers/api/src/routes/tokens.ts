@@ -87,20 +87,16 @@ async function requireWithinAccount(
       Codes.unauthenticated,
       `Authentication error: ${what} is outside account ${accountId}`
     )
-  const zoneIds: string[] = []
   for (const p of policies) {
     for (const [key, value] of Object.entries(p.resources)) {
       const inner = typeof value === 'object' ? Object.keys(value) : []
-      if (key.startsWith(ZONE_PREFIX)) zoneIds.push(key.slice(ZONE_PREFIX.length))
-      else if (key !== `${ACCOUNT_PREFIX}${accountId}`) throw outside(key)
-      for (const k of inner) {
-        if (k === `${ZONE_PREFIX}*`) continue
-        if (k.startsWith(ZONE_PREFIX)) zoneIds.push(k.slice(ZONE_PREFIX.length))
-        else throw outside(k)
-      }
+      if (key === `${ZONE_PREFIX}*`) throw outside(key)
+      if (!key.startsWith(ZONE_PREFIX) && key !== `${ACCOUNT_PREFIX}${accountId}`)
+        throw outside(key)
+      for (const k of inner) if (!k.startsWith(ZONE_PREFIX)) throw outside(k)
     }
   }
-  if (zoneIds.includes('*')) throw outside(`${ZONE_PREFIX}*`)
+  const zoneIds = zoneIdsOf(policies)
   const accounts = await zoneAccounts(c, zoneIds)
   for (const id of zoneIds) if (accounts.get(id) !== accountId) throw outside(`zone ${id}`)
 }
