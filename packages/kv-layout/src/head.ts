@@ -11,7 +11,7 @@
  */
 import { decodeNode, decodeZoneMeta, KvLayoutError } from './codec.ts'
 import { normalizeName } from './names.ts'
-import type { NodeData, ZoneHead, ZoneMeta } from './types.ts'
+import type { BucketVersions, NodeData, ZoneHead, ZoneMeta } from './types.ts'
 
 /** Slots per zone: up to this many passes per second under KV's per-key write limit. */
 export const HEAD_SLOTS = 8
@@ -21,6 +21,19 @@ export const HEAD_CHANGE_HISTORY = 32
 
 export function headKey(zone: string, slot: number): string {
   return `h:${normalizeName(zone)}:${slot}`
+}
+
+/**
+ * Head n of a zone under a key of its own, written once (with the slot) before the zone-change
+ * feed names it: a reader told by the feed that head n exists reads a key no location has read.
+ */
+export function headVersionKey(zone: string, n: number): string {
+  return `h:${normalizeName(zone)}:v:${n}`
+}
+
+/** The version of bucket `index` a head names. */
+export function bucketVersion(versions: BucketVersions, index: number): number {
+  return versions.changed.get(index) ?? versions.base
 }
 
 export function headSlot(n: number): number {
@@ -80,6 +93,30 @@ export interface HeadInput {
   /** The key the overlay was written to instead (see OVERLAY_INLINE_MAX). */
   overlayKey?: string
   changed: readonly (readonly [number, readonly number[] | 'all'])[]
+  /** Bucket versions (layout format 4); absent: unversioned bucket keys. */
+  bv?: BucketVersions
+}
+
+/** `[base, [i, v, i, v, …]]`, indexes ascending. */
+function encodeVersions(bv: BucketVersions): string {
+  const flat: number[] = []
+  for (const [i, v] of [...bv.changed].sort((a, b) => a[0] - b[0])) flat.push(i, v)
+  return `[${bv.base},[${flat.join(',')}]]`
+}
+
+function decodeVersions(value: unknown): BucketVersions {
+  const ok = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0
+  if (!Array.isArray(value) || !ok(value[0]) || !Array.isArray(value[1]) || value[1].length % 2)
+    throw new KvLayoutError('head: bad bucket versions')
+  const flat = value[1] as unknown[]
+  const changed = new Map<number, number>()
+  for (let k = 0; k < flat.length; k += 2) {
+    const i = flat[k]
+    const v = flat[k + 1]
+    if (!ok(i) || !ok(v)) throw new KvLayoutError('head: bad bucket versions')
+    changed.set(i, v)
+  }
+  return { base: value[0], changed }
 }
 
 export function encodeHead(head: HeadInput): string {
@@ -91,7 +128,8 @@ export function encodeHead(head: HeadInput): string {
     head.overlayKey !== undefined
       ? `"overlayKey":${JSON.stringify(head.overlayKey)}`
       : `"overlay":${encodeOverlay(head.overlay)}`
-  return `${head.n} ${id}\n{"seq":${head.seq},"meta":${head.meta},${overlay},"changed":${changed}}`
+  const bv = head.bv ? `,"bv":${encodeVersions(head.bv)}` : ''
+  return `${head.n} ${id}\n{"seq":${head.seq},"meta":${head.meta},${overlay},"changed":${changed}${bv}}`
 }
 
 /** Longest first line a head may have: the counter, a space and the zone id. */
@@ -158,9 +196,10 @@ export function decodeHead(text: string): ZoneHead {
       changed.push([entry[0], b as number[]])
     else throw new KvLayoutError('head: bad change entry')
   }
-  return typeof overlayKeyOf === 'string'
-    ? { n, seq: body.seq, meta, overlay, changed, overlayKey: overlayKeyOf }
-    : { n, seq: body.seq, meta, overlay, changed }
+  const head: ZoneHead = { n, seq: body.seq, meta, overlay, changed }
+  if (typeof overlayKeyOf === 'string') head.overlayKey = overlayKeyOf
+  if (body.bv !== undefined) head.bv = decodeVersions(body.bv)
+  return head
 }
 
 /** A head from a decoded meta alone (a zone whose builder wrote no head yet). */

@@ -5,6 +5,7 @@ export * from './types.ts'
 export {
   zoneKey,
   bucketKey,
+  indexKey,
   bucketPrefix,
   nameHash,
   bucketOf,
@@ -35,6 +36,8 @@ export {
   HEAD_SLOTS,
   HEAD_CHANGE_HISTORY,
   headKey,
+  headVersionKey,
+  bucketVersion,
   headKeys,
   headSlot,
   encodeHead,

@@ -1,6 +1,11 @@
 /**
- * @module KV key builders: `z:<zone>` for zone metadata, `b:<zone>:<B>:<i>` for bucket i of B,
- * and the name hash that picks the bucket. Head slots (`h:<zone>:<slot>`) are in head.ts.
+ * @module KV key builders: `z:<zone>` for zone metadata, `b:<zone>:<B>:<i>:<v>` for version v of
+ * bucket i of B, `ix:<v>` for a compiled zone index, and the name hash that picks the bucket.
+ * Head keys (`h:<zone>:<slot>` and `h:<zone>:v:<n>`) are in head.ts.
+ *
+ * Bucket keys are versioned: a bucket is never rewritten under a key a reader may have read (an
+ * edge location keeps what it read, a miss included, for the read's cache time), so a reader that
+ * learns a newer version from a head reads a key no location has cached.
  */
 import { normalizeName } from './names.ts'
 
@@ -8,9 +13,19 @@ export function zoneKey(zone: string): string {
   return `z:${normalizeName(zone)}`
 }
 
-/** Layout v2: bucket `index` of a zone laid out in `buckets` buckets. */
-export function bucketKey(zone: string, buckets: number, index: number): string {
-  return `b:${normalizeName(zone)}:${buckets}:${index}`
+/**
+ * Bucket `index` of a zone laid out in `buckets` buckets, at `version` (the counter of the first
+ * head that names it, see `bucketVersion`); without a version, the unversioned key of layout
+ * format 3 (heads without bucket versions).
+ */
+export function bucketKey(zone: string, buckets: number, index: number, version?: number): string {
+  const key = `b:${normalizeName(zone)}:${buckets}:${index}`
+  return version === undefined ? key : `${key}:${version}`
+}
+
+/** A compiled zone index (`@edgedns/zone-feed`), written once under its version. */
+export function indexKey(version: number): string {
+  return `ix:${version}`
 }
 
 /** Prefix shared by every bucket key of a zone, or of one of its bucket counts (listing, purges). */

@@ -98,6 +98,18 @@ export interface ZoneHead {
   changed: [number, number[] | 'all'][]
   /** The overlay lives in this key instead (a large pass); readers fetch it once per head. */
   overlayKey?: string
+  /** Which version of each bucket to read (layout format 4); absent: unversioned bucket keys. */
+  bv?: BucketVersions
+}
+
+/**
+ * Which version of each bucket a head's readers read: `base` for every bucket not listed in
+ * `changed` (the full build that wrote them all), the listed version otherwise. A version is the
+ * counter of the first head that names it, so a bucket key is written once and never rewritten.
+ */
+export interface BucketVersions {
+  base: number
+  changed: Map<number, number>
 }
 
 /** What a zone view returns for one name: its zone and the nodes that exist around it. */

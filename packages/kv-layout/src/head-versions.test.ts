@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest'
+import { encodeZoneMeta } from './codec.ts'
+import { bucketVersion, decodeHead, encodeHead, headVersionKey } from './head.ts'
+import { bucketKey } from './keys.ts'
+import { baseMeta } from './test-zone-writer.ts'
+
+describe('bucket versions in a head', () => {
+  const meta = encodeZoneMeta({ ...baseMeta('example.test'), layout: { buckets: 16 } })
+
+  it('round-trip: every bucket reads its listed version, the others the base', () => {
+    const text = encodeHead({
+      n: 9,
+      seq: 3,
+      meta,
+      overlay: [],
+      changed: [[9, [2, 5]]],
+      bv: {
+        base: 4,
+        changed: new Map([
+          [5, 9],
+          [2, 7],
+        ]),
+      },
+    })
+    const head = decodeHead(text)
+    expect(bucketVersion(head.bv!, 2)).toBe(7)
+    expect(bucketVersion(head.bv!, 5)).toBe(9)
+    expect(bucketVersion(head.bv!, 0)).toBe(4)
+  })
+
+  it('a head without versions names the unversioned keys', () => {
+    const head = decodeHead(encodeHead({ n: 1, seq: 0, meta, overlay: [], changed: [] }))
+    expect(head.bv).toBeUndefined()
+    expect(bucketKey('Example.Test.', 16, 3)).toBe('b:example.test:16:3')
+    expect(bucketKey('example.test', 16, 3, 12)).toBe('b:example.test:16:3:12')
+  })
+
+  it('refuses malformed versions', () => {
+    const text = encodeHead({ n: 2, seq: 0, meta, overlay: [], changed: [] })
+    const bad = text.replace(/}$/, ',"bv":[1,[2]]}')
+    expect(() => decodeHead(bad)).toThrow(/bucket versions/)
+  })
+
+  it('a versioned head key never collides with a slot key', () => {
+    expect(headVersionKey('example.test', 3)).toBe('h:example.test:v:3')
+  })
+})
