@@ -147,7 +147,7 @@ export function deployedMessage(urls) {
 Deployed.
   API, dashboard and /dns-query  ${api ?? unknown}
   DoH endpoint                   ${doh ? `${doh}/dns-query` : unknown}
-Nothing answers classic DNS on port 53: resolvers reach these zones over DoH only.
+Nothing answers classic DNS on port 53: only DNS over HTTPS, at /dns-query of the URLs above.
 Next, once (mints the first admin token):
   pnpm run bootstrap${api ? ` --url ${api}` : ''}`
 }
