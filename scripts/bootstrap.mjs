@@ -4,12 +4,13 @@
  * The secret is printed once; only its SHA-256 hash reaches D1, through
  * `wrangler d1 execute edgedns --remote`. Refuses when an active admin token exists already.
  *
- *   pnpm run bootstrap            mint it on the deployed database (after `pnpm run deploy`)
+ *   pnpm run bootstrap --url U    mint it on the deployed database (after `pnpm run deploy`, which
+ *                                 prints this command with the API's URL U, used in the example)
  *   pnpm run bootstrap --force    mint another (a lost token); delete the old one with DELETE /user/tokens/{id}
  *   pnpm run bootstrap --local    on the local database of `wrangler dev` / `pnpm dev` (.wrangler/state)
  */
 import { parseArgs } from 'node:util'
-import { newBootstrapToken, bootstrapStatement } from './lib/bootstrap-token.mjs'
+import { bootstrapMessage, bootstrapStatement, newBootstrapToken } from './lib/bootstrap-token.mjs'
 import { wranglerRunner } from './lib/wrangler.mjs'
 
 const { values: flags } = parseArgs({
@@ -17,6 +18,7 @@ const { values: flags } = parseArgs({
     force: { type: 'boolean', default: false },
     local: { type: 'boolean', default: false },
     'persist-to': { type: 'string' },
+    url: { type: 'string' },
   },
 })
 const wrangler = wranglerRunner()
@@ -41,9 +43,5 @@ if (!inserted.some((row) => row.id === token.id)) {
   )
   process.exit(1)
 }
-console.log(`Admin token (shown once, store it now; only its hash is kept):
-
-  ${token.secret}
-
-  token id ${token.id}
-  try: curl -H 'Authorization: Bearer ${token.secret}' https://<your API>/client/v4/accounts`)
+const url = flags.url ?? (flags.local ? `http://localhost:${process.env.PORT ?? 8787}` : undefined)
+console.log(bootstrapMessage({ id: token.id, secret: token.secret, url }))

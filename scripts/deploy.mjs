@@ -2,9 +2,11 @@
 /**
  * `pnpm run deploy`: deploys edgedns to the Cloudflare account wrangler is logged in to
  * (`pnpm exec wrangler login`, or CLOUDFLARE_API_TOKEN + CLOUDFLARE_ACCOUNT_ID). Idempotent: finds
- * or creates the D1 database `edgedns` and the KV namespace `edgedns-zones`, writes their ids into
- * wrangler.toml and workers/doh/wrangler.jsonc, applies migrations remotely, deploys the DoH worker
- * then the API, and prints the URLs. Then mint the first admin token: `pnpm run bootstrap`.
+ * or creates every D1 shard of wrangler.toml (`edgedns`, `edgedns-1`, …) and the KV namespace
+ * `edgedns-zones`, writes their ids into wrangler.toml and workers/doh/wrangler.jsonc, applies the
+ * migrations to every shard remotely, deploys the API worker then the DoH worker, puts the DNSSEC
+ * key-encryption secret on both (generated into a git-ignored file on the first deploy, reused
+ * after), and prints the URLs and the bootstrap command that mints the first admin token.
  *
  * `--dry-run`: no account needed. Checks the configs, bundles both workers
  * (`wrangler deploy --dry-run --outdir`) and prints their sizes against the plan limits.
@@ -13,7 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { DeployError, deploy, dryRun } from './lib/deploy-steps.mjs'
+import { DeployError, deploy, deployedMessage, dryRun } from './lib/deploy-steps.mjs'
 import { ROOT } from './lib/stack.mjs'
 import { wranglerRunner } from './lib/wrangler.mjs'
 
@@ -31,11 +33,7 @@ try {
     log('dry run: configs and bundles are fine; `pnpm run deploy` deploys them.')
   } else {
     const { urls } = deploy({ run: wranglerRunner({ echo: true }), root: ROOT, log })
-    log(`
-Deployed.
-  API, dashboard and /dns-query  ${urls['edgedns-api'] ?? '(see the wrangler output above)'}
-  DoH endpoint                   ${urls['edgedns-doh'] ? `${urls['edgedns-doh']}/dns-query` : '(see the wrangler output above)'}
-Next, once: pnpm run bootstrap   (mints the first admin token)`)
+    log(deployedMessage(urls))
   }
 } catch (e) {
   console.error(`deploy: ${e instanceof DeployError ? e.message : (e.stack ?? e)}`)

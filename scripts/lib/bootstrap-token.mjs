@@ -40,3 +40,20 @@ export function bootstrapStatement({ id, hash, now = new Date().toISOString(), f
     `SELECT '${id}', '${BOOTSTRAP_TOKEN_NAME}', '${hash}', 'active', '[]', '${now}', '${now}', 1${guard}\nRETURNING id;`
   )
 }
+
+/**
+ * What the bootstrap prints: the secret (once) and a request to try it with, against `url` (the
+ * API's base URL) when it is known.
+ */
+export function bootstrapMessage({ id, secret, url }) {
+  const base = url?.replace(/\/+$/, '')
+  const tryIt = base
+    ? `try: curl -H 'Authorization: Bearer ${secret}' ${base}/client/v4/accounts`
+    : 'run with --url set to the API URL `pnpm run deploy` printed for a ready curl command'
+  return `Admin token (shown once, store it now; only its hash is kept):
+
+  ${secret}
+
+  token id ${id}
+  ${tryIt}`
+}

@@ -1,97 +1,47 @@
 /**
- * @module The steps of `pnpm run deploy`, over an injected wrangler runner (`run(args) → stdout`):
- * find or create the D1 database and the KV namespace by name, write their ids into every config
- * that binds them, apply migrations remotely, deploy the DoH worker then the API. And the dry run:
- * config checks and bundles measured against the Workers plan limits, with no account.
+ * @module The steps of `pnpm run deploy`, over an injected wrangler runner
+ * (`run(args, { input }) → stdout`): find or create every D1 shard wrangler.toml binds and the KV
+ * namespace by name, write their ids into every config that binds them, apply the migrations to
+ * every shard remotely, deploy the API worker then the DoH worker (the DoH worker binds Durable
+ * Objects of the API worker by script name, so the API's classes must exist first), put the DNSSEC
+ * secret on both, and say what to run next. And the dry run: config checks and bundles measured
+ * against the Workers plan limits, with no account.
  */
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { gzipSync } from 'node:zlib'
+import {
+  API_CONFIG,
+  DOH_CONFIG,
+  DeployError,
+  KV_TITLE,
+  checkConfigs,
+  readShards,
+  writeIds,
+} from './deploy-config.mjs'
+import { ensureDnssecSecret } from './deploy-secret.mjs'
 
-export const D1_NAME = 'edgedns'
-export const KV_TITLE = 'edgedns-zones'
-export const API_CONFIG = 'wrangler.toml'
-export const DOH_CONFIG = 'workers/doh/wrangler.jsonc'
+export {
+  API_CONFIG,
+  D1_NAME,
+  DOH_CONFIG,
+  DeployError,
+  KV_TITLE,
+  readCpuLimit,
+  readIds,
+  readShards,
+  writeIds,
+} from './deploy-config.mjs'
+export { DNSSEC_SECRET, SECRET_FILE } from './deploy-secret.mjs'
 
 /** Largest compressed (gzip) worker upload per plan. The product needs Workers Paid. */
 export const PLAN_LIMITS = { free: 3 * 1024 * 1024, paid: 10 * 1024 * 1024 }
 
-/** Workers in deployment order: the DoH worker first, then the API. */
+/** Workers in deployment order: the API first (it defines the Durable Objects), then DoH. */
 export const WORKERS = [
-  { name: 'edgedns-doh', config: DOH_CONFIG },
   { name: 'edgedns-api', config: API_CONFIG },
+  { name: 'edgedns-doh', config: DOH_CONFIG },
 ]
-
-/** Where each config names the resources: the text around each id, captured in group 2. */
-const ID_SITES = [
-  { file: API_CONFIG, what: 'D1 database_id', re: /^(database_id = ")([^"]*)(")$/m, kind: 'd1' },
-  {
-    file: API_CONFIG,
-    what: 'KV namespace id',
-    re: /(\[\[kv_namespaces\]\][^[]*?^id = ")([^"]*)(")/m,
-    kind: 'kv',
-  },
-  {
-    file: DOH_CONFIG,
-    what: 'KV namespace id',
-    re: /("kv_namespaces":\s*\[\s*\{[^}]*?"id":\s*")([^"]*)(")/,
-    kind: 'kv',
-  },
-]
-
-export class DeployError extends Error {}
-
-function site(root, s) {
-  const text = readFileSync(path.join(root, s.file), 'utf8')
-  const m = s.re.exec(text)
-  if (!m)
-    throw new DeployError(`${s.file}: no ${s.what} found (the deploy script edits it in place)`)
-  return { text, value: m[2] }
-}
-
-/** The ids the configs hold now: { d1: [..], kv: [..] } with one entry per binding site. */
-export function readIds(root) {
-  const ids = { d1: [], kv: [] }
-  for (const s of ID_SITES) ids[s.kind].push({ file: s.file, id: site(root, s).value })
-  return ids
-}
-
-/**
- * Writes `d1Id` and `kvId` into every site that binds them; a file is rewritten only when one of
- * its ids changes. Returns the files written.
- */
-export function writeIds(root, { d1Id, kvId }) {
-  const texts = new Map()
-  for (const s of ID_SITES) {
-    const text = texts.get(s.file) ?? site(root, s).text
-    const want = s.kind === 'd1' ? d1Id : kvId
-    texts.set(
-      s.file,
-      text.replace(s.re, (_all, before, _old, after) => `${before}${want}${after}`)
-    )
-  }
-  const written = []
-  for (const [file, text] of texts) {
-    const full = path.join(root, file)
-    if (readFileSync(full, 'utf8') === text) continue
-    writeFileSync(full, text)
-    written.push(file)
-  }
-  return written
-}
-
-/** Config checks that need no account: every KV site names one namespace (no drift). */
-export function checkConfigs(root) {
-  const ids = readIds(root)
-  const kv = new Set(ids.kv.map((s) => s.id))
-  if (kv.size !== 1) {
-    throw new DeployError(
-      `the configs bind different KV namespaces (${ids.kv.map((s) => `${s.file}: ${s.id}`).join(', ')}); the API and the DoH worker must share one. Run \`pnpm run deploy\` to write the same id into both.`
-    )
-  }
-  for (const w of WORKERS) statSync(path.join(root, w.config))
-  return ids
-}
 
 function parseJson(what, out) {
   try {
@@ -101,21 +51,22 @@ function parseJson(what, out) {
   }
 }
 
-/** The D1 database named `edgedns`, created if missing. */
-export function findOrCreateD1(run) {
-  const find = () =>
-    parseJson('wrangler d1 list', run(['d1', 'list', '--json'])).find((d) => d.name === D1_NAME)
-  let db = find()
-  const created = !db
-  if (created) {
-    run(['d1', 'create', D1_NAME])
-    db = find()
+/**
+ * Every shard of wrangler.toml (`{ binding, name }`) as a D1 database of the account, created if
+ * missing: `[{ binding, name, id, created }]`.
+ */
+export function findOrCreateD1(run, shards) {
+  const list = () => parseJson('wrangler d1 list', run(['d1', 'list', '--json']))
+  let dbs = list()
+  const missing = shards.filter((s) => !dbs.some((d) => d.name === s.name))
+  for (const s of missing) run(['d1', 'create', s.name])
+  if (missing.length > 0) dbs = list()
+  return shards.map((s) => {
+    const db = dbs.find((d) => d.name === s.name)
     if (!db)
-      throw new DeployError(
-        `wrangler d1 create ${D1_NAME} succeeded but the database is not listed`
-      )
-  }
-  return { id: db.uuid, created }
+      throw new DeployError(`wrangler d1 create ${s.name} succeeded but the database is not listed`)
+    return { binding: s.binding, name: s.name, id: db.uuid, created: missing.includes(s) }
+  })
 }
 
 /** The KV namespace titled `edgedns-zones`, created if missing. */
@@ -137,33 +88,68 @@ export function findOrCreateKv(run) {
   return { id: ns.id, created }
 }
 
-const workersDevUrl = (out) => /https:\/\/[\w.-]+\.workers\.dev\b/.exec(out)?.[0] ?? null
+/**
+ * The URL a worker answers on, from `wrangler deploy`'s list of triggers: its workers.dev URL,
+ * else its first custom domain; null when it has neither (routes on a zone only).
+ */
+export function deployedUrl(out) {
+  const dev = /https:\/\/[\w.-]+\.workers\.dev\b/.exec(out)?.[0]
+  if (dev) return dev
+  const domain = /^\s+([a-z0-9.-]+\.[a-z]{2,}) \(custom domain\b/im.exec(out)?.[1]
+  return domain ? `https://${domain}` : null
+}
 
-/** The whole deployment, idempotent: a second run creates nothing and leaves the configs as they are. */
+/**
+ * The whole deployment, idempotent: a second run creates nothing, leaves the configs as they are
+ * and reuses the DNSSEC secret. Returns what it found or made, and the workers' URLs.
+ */
 export function deploy({ run, root, log = () => {} }) {
-  checkConfigs(root)
+  checkConfigs(root, WORKERS)
+  const shards = readShards(root)
   let d1
   try {
-    d1 = findOrCreateD1(run)
+    d1 = findOrCreateD1(run, shards)
   } catch (e) {
     if (e instanceof DeployError) throw e
     throw new DeployError(
       `cannot reach your Cloudflare account (log in with \`pnpm exec wrangler login\`, or set CLOUDFLARE_API_TOKEN):\n${e.message}`
     )
   }
-  log(`D1 database ${D1_NAME}: ${d1.id}${d1.created ? ' (created)' : ''}`)
+  for (const db of d1)
+    log(`D1 database ${db.name} (${db.binding}): ${db.id}${db.created ? ' (created)' : ''}`)
   const kv = findOrCreateKv(run)
   log(`KV namespace ${KV_TITLE}: ${kv.id}${kv.created ? ' (created)' : ''}`)
-  const written = writeIds(root, { d1Id: d1.id, kvId: kv.id })
+  const written = writeIds(root, {
+    d1Ids: Object.fromEntries(d1.map((db) => [db.binding, db.id])),
+    kvId: kv.id,
+  })
   if (written.length > 0) log(`ids written into ${written.join(', ')} (commit them)`)
-  log('applying D1 migrations remotely…')
-  run(['d1', 'migrations', 'apply', D1_NAME, '--remote', '-c', API_CONFIG])
+  for (const db of d1) {
+    log(`applying D1 migrations to ${db.name} remotely…`)
+    run(['d1', 'migrations', 'apply', db.name, '--remote', '-c', API_CONFIG])
+  }
   const urls = {}
   for (const w of WORKERS) {
     log(`deploying ${w.name}…`)
-    urls[w.name] = workersDevUrl(run(['deploy', '-c', w.config]))
+    urls[w.name] = deployedUrl(run(['deploy', '-c', w.config]))
   }
-  return { d1, kv, written, urls }
+  const secret = ensureDnssecSecret({ run, root, workers: WORKERS, log })
+  return { d1, kv, written, urls, secret }
+}
+
+/** What to tell the operator after a deploy: where each worker answers and what to run next. */
+export function deployedMessage(urls) {
+  const api = urls['edgedns-api']
+  const doh = urls['edgedns-doh']
+  const unknown =
+    '(no workers.dev URL or custom domain: see the routes in the wrangler output above)'
+  return `
+Deployed.
+  API, dashboard and /dns-query  ${api ?? unknown}
+  DoH endpoint                   ${doh ? `${doh}/dns-query` : unknown}
+Nothing answers classic DNS on port 53: only DNS over HTTPS, at /dns-query of the URLs above.
+Next, once (mints the first admin token):
+  pnpm run bootstrap${api ? ` --url ${api}` : ''}`
 }
 
 /** Raw and gzip-compressed size of a bundle directory (source maps excluded: they are not the script). */
@@ -191,7 +177,7 @@ export function measureBundle(dir) {
  * bundle is over the Workers Paid limit; notes when it is over the Free one.
  */
 export function dryRun({ run, root, outdir, limits = PLAN_LIMITS, log = () => {} }) {
-  checkConfigs(root)
+  checkConfigs(root, WORKERS)
   const bundles = []
   for (const w of WORKERS) {
     const dir = path.join(outdir, w.name)

@@ -9,9 +9,13 @@ import { ROOT } from './stack.mjs'
 
 export const WRANGLER = path.join(ROOT, 'node_modules/.bin/wrangler')
 
-/** @returns {(args: string[]) => string} */
+/**
+ * `input` is written to wrangler's stdin (a secret for `wrangler secret put`): never echoed, never
+ * on the command line.
+ * @returns {(args: string[], options?: { input?: string }) => string}
+ */
 export function wranglerRunner({ cwd = ROOT, echo = false } = {}) {
-  return (args) => {
+  return (args, { input } = {}) => {
     if (echo)
       console.log(
         `$ wrangler ${args.map((a) => (/^[\w@:.,/=-]+$/.test(a) ? a : JSON.stringify(a))).join(' ')}`
@@ -20,7 +24,8 @@ export function wranglerRunner({ cwd = ROOT, echo = false } = {}) {
       return execFileSync(WRANGLER, args, {
         cwd,
         encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+        input,
         maxBuffer: 64 * 1024 * 1024,
         // CI: no prompts, no interactive login; metrics off.
         env: { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false', FORCE_COLOR: '0' },
