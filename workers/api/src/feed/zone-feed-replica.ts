@@ -18,13 +18,14 @@ export function replicaMaxAgeMs(env: { FEED_REPLICA_MAX_AGE_MS?: string }): numb
 }
 
 export class ZoneFeedReplica extends DurableObject<Env> {
-  readonly ring: FeedRing
+  /** Replaceable by tests (max age, clock) through runInDurableObject. */
+  ring: FeedRing
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
     const primary = primaryFeed(env)
     this.ring = new FeedRing(
-      { tail: (request) => primary.tail(request), poll: (request) => primary.poll(request) },
+      { tail: (request) => primary.tailAfter(request), poll: (request) => primary.poll(request) },
       { maxAgeMs: replicaMaxAgeMs(env) }
     )
   }

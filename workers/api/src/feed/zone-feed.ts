@@ -54,8 +54,8 @@ export class ZoneFeed extends DurableObject<Env> {
     return this.#log.poll(request, Date.now())
   }
 
-  /** What a replica pulls. */
-  async tail(request: TailRequest): Promise<TailReply> {
+  /** What a replica pulls (`tail` itself is a reserved handler name of Workers). */
+  async tailAfter(request: TailRequest): Promise<TailReply> {
     return this.#log.tail(request)
   }
 
