@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { maintain } from '../cron/maintenance.ts'
 import { applyStrictLimits, inInvocation } from '../platform/strict-bindings.ts'
-import { reconcileFeed, RECONCILE_INTERVAL_MS } from './reconcile.ts'
+import { reconcileFeed, RECONCILE_INTERVAL_MS, SERVED_SQL } from './reconcile.ts'
 import { primaryFeed } from './zone-feed.ts'
 
 const ACCOUNT = 'a0000000000000000000000000000001'
@@ -54,5 +54,16 @@ describe('feed reconciliation from the cron', () => {
     expect(await reconcileFeed(applyStrictLimits(env), Date.now() + RECONCILE_INTERVAL_MS)).toBe(
       'unchanged'
     )
+  })
+
+  it('reads the served zones a page at a time through the name index, never a scan of the zones', async () => {
+    const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${SERVED_SQL}`)
+      .bind('m.example', 'f0', 5000)
+      .all<{ detail: string }>()
+    const details = results.map((r) => r.detail)
+    expect(details.some((d) => /^SEARCH zones USING INDEX zones_name \(name>\?\)/.test(d))).toBe(
+      true
+    )
+    expect(details.filter((d) => /^SCAN zones\b/.test(d))).toEqual([])
   })
 })

@@ -29,7 +29,7 @@ export type ReconcileOutcome = 'skipped' | 'unchanged' | 'reconciled'
  * Served = activated, not pending, not deleted (the builder's `isServed`); a zone copied by an
  * account move may be listed by two shards for a while, with the same id.
  */
-const SERVED_SQL = `SELECT name, id FROM zones
+export const SERVED_SQL = `SELECT name, id FROM zones
    WHERE status != 'deleted' AND status != 'pending' AND activated_on IS NOT NULL
      AND name >= ?1 AND (name > ?1 OR id > ?2)
    ORDER BY name, id LIMIT ?3`
