@@ -555,8 +555,8 @@ function checkAppend(e: unknown): FeedAppend {
   if (
     typeof zone !== 'string' ||
     zone.length > MAX_NAME_CHARS ||
-    zone !== zone.toLowerCase() ||
-    zone.endsWith('.')
+    /[A-Z]/.test(zone) ||
+    (zone.endsWith('.') && !zone.endsWith('\\.'))
   )
     throw new FeedInputError(`entry zone must be a normalised name, got ${JSON.stringify(zone)}`)
   if (typeof id !== 'string' || id.length === 0 || id.length > MAX_ID_CHARS)
