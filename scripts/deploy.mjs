@@ -3,8 +3,8 @@
  * `pnpm run deploy`: deploys edgedns to the Cloudflare account wrangler is logged in to
  * (`pnpm exec wrangler login`, or CLOUDFLARE_API_TOKEN + CLOUDFLARE_ACCOUNT_ID). Idempotent: finds
  * or creates the D1 database `edgedns` and the KV namespace `edgedns-zones`, writes their ids into
- * wrangler.toml and workers/doh/wrangler.jsonc, applies migrations remotely, deploys the API worker
- * then the DoH worker (which binds the API worker's zone-feed objects), and prints the URLs. Then mint the first admin token: `pnpm run bootstrap`.
+ * wrangler.toml and workers/doh/wrangler.jsonc, applies migrations remotely, deploys the DoH worker
+ * then the API, and prints the URLs. Then mint the first admin token: `pnpm run bootstrap`.
  *
  * `--dry-run`: no account needed. Checks the configs, bundles both workers
  * (`wrangler deploy --dry-run --outdir`) and prints their sizes against the plan limits.

@@ -1,7 +1,7 @@
 /**
  * @module The steps of `pnpm run deploy`, over an injected wrangler runner (`run(args) → stdout`):
  * find or create the D1 database and the KV namespace by name, write their ids into every config
- * that binds them, apply migrations remotely, deploy the API then the DoH worker. And the dry run:
+ * that binds them, apply migrations remotely, deploy the DoH worker then the API. And the dry run:
  * config checks and bundles measured against the Workers plan limits, with no account.
  */
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
@@ -16,10 +16,10 @@ export const DOH_CONFIG = 'workers/doh/wrangler.jsonc'
 /** Largest compressed (gzip) worker upload per plan. The product needs Workers Paid. */
 export const PLAN_LIMITS = { free: 3 * 1024 * 1024, paid: 10 * 1024 * 1024 }
 
-/** Workers in deployment order: the API first (the DoH worker binds its zone-feed objects), then DoH. */
+/** Workers in deployment order: the DoH worker first, then the API. */
 export const WORKERS = [
-  { name: 'edgedns-api', config: API_CONFIG },
   { name: 'edgedns-doh', config: DOH_CONFIG },
+  { name: 'edgedns-api', config: API_CONFIG },
 ]
 
 /** Where each config names the resources: the text around each id, captured in group 2. */

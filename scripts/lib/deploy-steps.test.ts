@@ -68,12 +68,12 @@ const EXPECTED_FIRST_RUN = [
   ['kv', 'namespace', 'create', 'edgedns-zones'],
   ['kv', 'namespace', 'list'],
   ['d1', 'migrations', 'apply', 'edgedns', '--remote', '-c', 'wrangler.toml'],
-  ['deploy', '-c', 'wrangler.toml'],
   ['deploy', '-c', 'workers/doh/wrangler.jsonc'],
+  ['deploy', '-c', 'wrangler.toml'],
 ]
 
 describe('pnpm run deploy', () => {
-  it('on a fresh account: creates the database and the namespace, writes their ids into both configs, migrates, deploys the API then DoH', () => {
+  it('on a fresh account: creates the database and the namespace, writes their ids into both configs, migrates, deploys DoH then the API', () => {
     const account = fakeAccount()
     const result = deploy({ run: account.run, root })
     expect(account.commands).toEqual(EXPECTED_FIRST_RUN)
@@ -108,8 +108,8 @@ describe('pnpm run deploy', () => {
       ['d1', 'list', '--json'],
       ['kv', 'namespace', 'list'],
       ['d1', 'migrations', 'apply', 'edgedns', '--remote', '-c', 'wrangler.toml'],
-      ['deploy', '-c', 'wrangler.toml'],
       ['deploy', '-c', 'workers/doh/wrangler.jsonc'],
+      ['deploy', '-c', 'wrangler.toml'],
     ])
     expect(account.state.d1).toHaveLength(1)
     expect(account.state.kv).toHaveLength(1)
@@ -155,14 +155,14 @@ describe('pnpm run deploy --dry-run', () => {
     const lines: string[] = []
     const bundles = dryRun({ run: account.run, root, outdir, log: (l: string) => lines.push(l) })
     expect(account.commands.map((c) => [c[0], c[1], c.at(-1)])).toEqual([
-      ['deploy', '--dry-run', API_CONFIG],
       ['deploy', '--dry-run', DOH_CONFIG],
+      ['deploy', '--dry-run', API_CONFIG],
     ])
     expect(bundles.map((b: { name: string; raw: number }) => [b.name, b.raw])).toEqual([
-      ['edgedns-api', 4000],
       ['edgedns-doh', 4000],
+      ['edgedns-api', 4000],
     ])
-    expect(bundles[1].gzip).toBeLessThan(200)
+    expect(bundles[0].gzip).toBeLessThan(200)
     expect(lines.join('\n')).toMatch(/edgedns-api\s+3\.9 KiB raw/)
   })
 
@@ -186,7 +186,7 @@ describe('pnpm run deploy --dry-run', () => {
       outdir: path.join(root, 'out2'),
       limits: { free: 1000, paid: 10_000 },
     })
-    expect(ok.map((b: { overFree: boolean }) => b.overFree)).toEqual([true, false])
+    expect(ok.map((b: { overFree: boolean }) => b.overFree)).toEqual([false, true])
   })
 
   it('refuses configs that bind different KV namespaces', () => {
