@@ -4,6 +4,7 @@ import { configDefaults, defineConfig } from 'vitest/config'
 import {
   localBuilderSettings,
   localDohSettings,
+  localFeedSettings,
   localZoneSettings,
 } from './scripts/lib/dev-vars.mjs'
 
@@ -16,6 +17,7 @@ export default defineConfig(async () => {
     ...localDohSettings(),
     ...localBuilderSettings(),
     ...localZoneSettings(),
+    ...localFeedSettings(),
     TEST_MIGRATIONS: migrations,
     DEV_API_TOKEN: 'dev-token',
     KV_KEY_WRITE_INTERVAL_MS: '0',
@@ -92,9 +94,16 @@ export default defineConfig(async () => {
           plugins: [
             cloudflareTest({
               wrangler: { configPath: './workers/doh/wrangler.jsonc' },
+              // The feed's objects (in the API worker when deployed) served by the test worker itself.
+              main: './test/doh/worker-entry.ts',
               miniflare: {
+                durableObjects: {
+                  ZONE_FEED: { className: 'ZoneFeed', useSQLite: true },
+                  ZONE_FEED_REPLICA: { className: 'ZoneFeedReplica', useSQLite: true },
+                },
                 bindings: {
                   ...localDohSettings(),
+                  ...localFeedSettings(),
                   STRICT_LIMITS: '1',
                   DNSSEC_KEY_ENCRYPTION_KEY: TEST_DNSSEC_SECRET,
                 },

@@ -34,6 +34,11 @@ export function localBuilderSettings() {
   return pick(['BUILDER_YIELD_AFTER_HEAD_MS'])
 }
 
+/** The zone-change feed's local settings for the API worker (a subset of `devVars()`). */
+export function localFeedSettings() {
+  return pick(['FEED_REPLICA_MAX_AGE_MS'])
+}
+
 /** The zone lifecycle's local settings for the API worker: new zones served at once (a subset of `devVars()`). */
 export function localZoneSettings() {
   return pick(['ZONE_VERIFICATION'])

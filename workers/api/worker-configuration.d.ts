@@ -14,11 +14,13 @@ interface __BaseEnv_Env {
   PROXY_IPV4: '192.0.2.1,192.0.2.2'
   PROXY_IPV6: '2001:db8::1,2001:db8::2'
   ZONE_BUILDER: DurableObjectNamespace<import('./src/index').ZoneBuilder>
+  ZONE_FEED: DurableObjectNamespace<import('./src/index').ZoneFeed>
+  ZONE_FEED_REPLICA: DurableObjectNamespace<import('./src/index').ZoneFeedReplica>
 }
 declare namespace Cloudflare {
   interface GlobalProps {
     mainModule: typeof import('./src/index')
-    durableNamespaces: 'ZoneBuilder'
+    durableNamespaces: 'ZoneBuilder' | 'ZoneFeed' | 'ZoneFeedReplica'
   }
   interface Env extends __BaseEnv_Env {}
 }

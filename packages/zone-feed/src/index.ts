@@ -4,3 +4,21 @@
  */
 export * from './protocol.ts'
 export { ZoneIndex, labelCount } from './zone-index.ts'
+export {
+  FeedLog,
+  FeedInputError,
+  ZoneSetDigest,
+  type CompiledIndex,
+  type DigestReply,
+  type FeedLogOptions,
+  type FeedMeta,
+  type FeedStore,
+  type IndexState,
+  type ServedZone,
+  type StoredEntry,
+  type TailReply,
+  type TailRequest,
+  type ZoneRow,
+} from './feed-log.ts'
+export { MemoryFeedStore } from './memory-store.ts'
+export { FeedRing, type FeedRingOptions, type FeedSource } from './feed-ring.ts'

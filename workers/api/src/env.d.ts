@@ -37,6 +37,11 @@ interface ExtraBindings {
   VERIFICATION_RESOLVER?: string
   /** How new accounts are placed on the D1 shards: `least-loaded` (default) or `round-robin`. */
   SHARD_PLACEMENT?: string
+  /**
+   * Milliseconds a zone-feed replica answers polls from its last pull before pulling again from
+   * the primary (default 200; `.dev.vars` and the tests set 0: every poll sees the primary's log).
+   */
+  FEED_REPLICA_MAX_AGE_MS?: string
   TEST_MIGRATIONS: import('@cloudflare/vitest-plugin').D1Migration[]
 }
 interface Env extends ExtraBindings {}

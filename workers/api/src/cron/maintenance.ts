@@ -1,22 +1,30 @@
 /**
  * @module The cron run: the propagation sweep (lost notifications, broken alarm chains), the purge of
- * deleted zones' rows, change-log retention, and staged rows of imports whose worker died. Each part is bounded and independent: one
- * failing does not stop the others, and the next run continues where this one stopped.
+ * deleted zones' rows, change-log retention, and staged rows of imports whose worker died, on each
+ * shard; then the zone-change feed's reconciliation with every shard's served zones. Each part is
+ * bounded and independent: one failing does not stop the others, and the next run continues where
+ * this one stopped.
  */
 import { sweep, type SweepEnv } from '../builder/sweep.ts'
 import { purgeDeletedZones } from '../zones/purge.ts'
 import { discardAbandonedImports } from '../zonefile-bridge/staged-import.ts'
 import { allShards } from '../shards/databases.ts'
 import { withDb } from '../shards/zone-env.ts'
+import { reconcileFeed, type FeedReconcileEnv } from '../feed/reconcile.ts'
 import { compactChangeLog, retentionDays } from './change-log-retention.ts'
 
-export interface MaintenanceEnv extends SweepEnv {
+export interface MaintenanceEnv extends SweepEnv, FeedReconcileEnv {
   CHANGE_LOG_RETENTION_DAYS?: string
 }
 
-/** One cron run over every D1 shard in turn (each part bounded per shard). */
+/** One cron run over every D1 shard in turn (each part bounded per shard), then the feed's reconciliation. */
 export async function maintain(env: MaintenanceEnv, now = Date.now()): Promise<void> {
   for (const { index, db } of allShards(env)) await maintainShard(withDb(env, db), index, now)
+  try {
+    await reconcileFeed(env, now)
+  } catch (e) {
+    console.warn('cron: zone-feed reconciliation failed; the next run retries', e)
+  }
 }
 
 async function maintainShard(env: MaintenanceEnv, shard: number, now: number): Promise<void> {
