@@ -4,3 +4,12 @@
  */
 export * from './protocol.ts'
 export { ZoneIndex, labelCount } from './zone-index.ts'
+export {
+  FeedClient,
+  SHARED_WAIT_MS,
+  settledWithin,
+  type FeedChange,
+  type FeedClientOptions,
+  type FeedClientStats,
+  type KeepAlive,
+} from './feed-client.ts'
