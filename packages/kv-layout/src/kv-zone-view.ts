@@ -12,15 +12,37 @@
  * never taken: a head names its zone's id.
  * A bucket fetched while a newer head arrived is used for that answer and not kept.
  *
+ * With a zone-change feed (`feed` option, `@edgedns/zone-feed`), one poll confirms every zone the
+ * isolate holds: a held zone is fresh while the last successful poll started at most `revalidateMs`
+ * before the query and the feed names no newer head for it. A head the feed names is read under its
+ * versioned key (`h:<zone>:v:<n>`), written before the feed names it and never rewritten, so with a
+ * long edge cache time; a poll's heads are read in one bulk get in the background. A delete entry, or
+ * an entry of another zone id, forgets the zone. The feed's hosted-zone index decides which suffixes
+ * of a name may be zones at all: with a complete index, a name under no hosted zone costs no KV read.
+ * When the feed cannot be reached, zones are confirmed through their head slots as above.
+ *
+ * Heads with bucket versions (`bv`) name immutable bucket keys, kept until evicted; a versioned bucket
+ * that is missing (retired after the isolate held its head too long) makes the view confirm the zone
+ * again and retry once, never answer "no such name".
+ *
  * A cold lookup costs one bulk get: the zone key and every head slot of each candidate zone, plus
  * the name's bucket keys under every ladder count (the count is unknown until the zone is read).
  * A missing bucket key of the live count is never read as "no such name": the view falls back to
  * the previous count the head announces, and otherwise fails (SERVFAIL upstream), because in
  * production a miss may be an edge-cached miss from before the key was written.
  */
+import {
+  settledWithin,
+  SHARED_WAIT_MS,
+  type FeedChange,
+  type FeedClient,
+  type KeepAlive,
+} from '@edgedns/zone-feed'
+import { AbsentNames } from './absent-names.ts'
 import { bucketLineIndex, findInBucket, findInIndexedBucket } from './bucket-text.ts'
 import { decodeNode, decodeZoneMeta, KvLayoutError } from './codec.ts'
 import {
+  bucketVersion,
   decodeHead,
   decodeOverlay,
   headCounter,
@@ -29,11 +51,19 @@ import {
   headKeys,
   HEAD_SLOTS,
   headSlot,
+  headVersionKey,
   isHeadOf,
 } from './head.ts'
 import { BUCKET_LADDER, bucketKey, bucketOfHash, nameHash, zoneKey } from './keys.ts'
 import { ancestorsBetween, isInZone, normalizeName, zoneCandidates } from './names.ts'
-import type { LookupOptions, NodeData, ZoneHead, ZoneLookup, ZoneView } from './types.ts'
+import type {
+  BucketVersions,
+  LookupOptions,
+  NodeData,
+  ZoneHead,
+  ZoneLookup,
+  ZoneView,
+} from './types.ts'
 
 /** The part of a KV namespace binding this view needs (Workers KV bulk get of text values). */
 export interface KvBulkReader {
@@ -50,6 +80,12 @@ export interface KvBulkReader {
  * changed is read again, and `bucketMaxAgeMs` bounds how long an isolate keeps one.
  */
 export const SIGNAL_CACHE_TTL_S = 30
+
+/**
+ * Edge cache time (s) asked for keys written once and never rewritten: versioned heads the feed
+ * names, their overlay keys, and versioned buckets. A location may keep them as long as it likes.
+ */
+export const IMMUTABLE_CACHE_TTL_S = 86_400
 
 /** How long (ms) "no hosted zone here" is trusted for a name under no known zone, by default. */
 export const DEFAULT_ABSENT_TTL_MS = 1000
@@ -84,6 +120,12 @@ export interface KvZoneViewOptions {
   maxKeysPerCall?: number
   /** Above this many keys a cold lookup reads zone keys and heads first, buckets after (two round trips); default 300 (parallel bulk calls of 100). */
   speculativeKeyBudget?: number
+  /**
+   * The zone-change feed: confirms every held zone with one poll, names newer heads, and tells
+   * which zones are hosted. Without it (or while it cannot be reached) zones are confirmed through
+   * their head slots. Its clock should be the view's.
+   */
+  feed?: FeedClient
   now?: () => number
 }
 
@@ -98,6 +140,8 @@ export interface ZoneViewStats {
   cacheBytes: number
   cachedBuckets: number
   zones: number
+  /** Polls of the zone-change feed (0 without one). */
+  feedCalls: number
 }
 
 interface CachedBucket {
@@ -109,6 +153,8 @@ interface CachedBucket {
   size: number
   used: boolean
   fetchedAt: number
+  /** Read under a versioned key: immutable, kept whatever its age. */
+  versioned: boolean
 }
 
 interface ZoneEntry {
@@ -119,8 +165,10 @@ interface ZoneEntry {
   /** Bucket count `buckets` belong to. */
   count: number
   buckets: Map<number, CachedBucket>
-  /** Start time of the KV read that last confirmed the zone. */
+  /** Start time of the KV read that last confirmed the zone (through its zone key or slots). */
   confirmedAt: number
+  /** Newest head counter the feed named for the zone (at least `head.n` once taken). */
+  target: number
   refresh: Promise<ZoneEntry | null> | null
   refreshStartedAt: number
   gone: boolean
@@ -162,23 +210,8 @@ function findInCached(bucket: CachedBucket, zone: string, name: string): string 
     : findInBucket(bucket.text, zone, name)
 }
 
-/** Longest a query waits for a confirmation read another query started before reading itself. */
-const SHARED_WAIT_MS = 100
-
-type Settled<T> = { kind: 'value'; value: T } | { kind: 'failed' } | { kind: 'timeout' }
-
-/** A promise's outcome, or `timeout` after `ms` (the promise may belong to a request that ended). */
-function settledWithin<T>(promise: Promise<T>, ms: number): Promise<Settled<T>> {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const timeout = new Promise<Settled<T>>(
-    (resolve) => (timer = setTimeout(() => resolve({ kind: 'timeout' }), ms))
-  )
-  const outcome = promise.then(
-    (value): Settled<T> => ({ kind: 'value', value }),
-    (): Settled<T> => ({ kind: 'failed' })
-  )
-  return Promise.race([outcome, timeout]).finally(() => clearTimeout(timer))
-}
+/** A versioned bucket key that is not there: the head naming it is older than its retirement. */
+class RetiredBucket extends Error {}
 
 export class KvZoneView implements ZoneView {
   readonly #kv: KvBulkReader
@@ -195,8 +228,9 @@ export class KvZoneView implements ZoneView {
   readonly #budget: number
   readonly #now: () => number
   readonly #zones = new Map<string, ZoneEntry>()
-  /** Candidate names known not to be zones, until the given time. */
-  readonly #absent = new Map<string, number>()
+  /** Candidate names known not to be zones. */
+  readonly #absent: AbsentNames
+  readonly #feed: FeedClient | undefined
   /** Cached buckets in second-chance (CLOCK) order. */
   readonly #clock = new Set<CachedBucket>()
   #bytes = 0
@@ -211,6 +245,7 @@ export class KvZoneView implements ZoneView {
     cacheBytes: 0,
     cachedBuckets: 0,
     zones: 0,
+    feedCalls: 0,
   }
 
   constructor(kv: KvBulkReader, options: KvZoneViewOptions = {}) {
@@ -228,6 +263,9 @@ export class KvZoneView implements ZoneView {
     this.#maxKeysPerCall = options.maxKeysPerCall ?? 100
     this.#budget = options.speculativeKeyBudget ?? 300
     this.#now = options.now ?? Date.now
+    this.#absent = new AbsentNames(Math.min(4 * this.#maxZones, MAX_ABSENT_NAMES))
+    this.#feed = options.feed
+    this.#feed?.subscribe((change) => this.#onFeed(change))
   }
 
   async lookup(qname: string, options: LookupOptions = {}): Promise<ZoneLookup | null> {
@@ -235,13 +273,32 @@ export class KvZoneView implements ZoneView {
     const name = normalizeName(qname)
     const within = options.within === undefined ? undefined : normalizeName(options.within)
     const arrived = this.#now()
+    // The feed is polled while the isolate serves, whatever the query finds.
+    if (this.#feed && options.keepAlive)
+      this.#feed.refreshAhead(arrived, this.#refreshAheadMs, options.keepAlive)
     for (let attempt = 0; attempt < 3; attempt++) {
       const found = await this.#zoneFor(name, within)
       if (!found) return null
-      const entry = await this.#fresh(found.entry, arrived, options.keepAlive)
+      let entry = await this.#fresh(found.entry, arrived, options.keepAlive)
       if (!entry) continue // the zone was deleted meanwhile: look again
-      const stamp = entry.stamp
-      const nodes = await this.#nodes(name, entry, found.speculated)
+      let nodes: Map<string, NodeData>
+      let stamp = entry.stamp
+      try {
+        nodes = await this.#nodes(name, entry, found.speculated)
+      } catch (e) {
+        if (!(e instanceof RetiredBucket)) throw e
+        // The held head is older than its buckets' retirement: confirm the zone again, once.
+        entry = await this.#reconfirm(entry, options.keepAlive)
+        if (!entry) continue
+        stamp = entry.stamp
+        try {
+          nodes = await this.#nodes(name, entry, null)
+        } catch (again) {
+          throw again instanceof RetiredBucket
+            ? new KvLayoutError(`zone ${entry.name}: ${again.message}`)
+            : again
+        }
+      }
       // Data of a newer head arrived while buckets were read: the nodes may mix both, say nothing.
       return entry.stamp === stamp
         ? { zone: entry.head.meta, nodes, stamp }
@@ -278,7 +335,7 @@ export class KvZoneView implements ZoneView {
   ): number | null | undefined {
     const entry = this.#zones.get(zone)
     if (!entry || entry.gone) return null
-    if (entry.confirmedAt < arrived - this.#revalidateMs) return undefined
+    if (!this.#isFresh(entry, arrived - this.#revalidateMs)) return undefined
     this.#refreshAheadIfDue(entry, arrived, keepAlive)
     return entry.stamp
   }
@@ -290,6 +347,7 @@ export class KvZoneView implements ZoneView {
       cacheBytes: this.#bytes,
       cachedBuckets: this.#clock.size,
       zones: this.#zones.size,
+      feedCalls: this.#feed?.stats.feedCalls ?? 0,
     }
   }
 
@@ -302,6 +360,17 @@ export class KvZoneView implements ZoneView {
   }
 
   // ── which zone ────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Whether candidate `c` needs a read to know if it is a zone: not when the index says it is not
+   * hosted or it was found absent; when the index says it may be; otherwise (no complete index)
+   * as `otherwise` says.
+   */
+  #worthReading(c: string, now: number, otherwise: boolean): boolean {
+    const hosted = this.#feed?.hosted(c)
+    if (hosted === false || this.#absent.has(c, now)) return false
+    return hosted === true || otherwise
+  }
 
   async #zoneFor(
     name: string,
@@ -320,24 +389,18 @@ export class KvZoneView implements ZoneView {
       }
     }
     const unknown: string[] = []
+    const now = this.#now()
     if (best) {
-      // A known zone lists the hosted zones below it: no other longer suffix can be a zone.
+      // A known zone lists the hosted zones below it: without an index, no other longer suffix
+      // can be a zone (a listed subzone found missing a moment ago is not read again).
       const subzones = best.head.meta.subzones
-      if (subzones && bestAt > 0) {
-        const now = this.#now()
-        for (let i = 0; i < bestAt; i++) {
-          const c = candidates[i]!
-          // A listed subzone found missing a moment ago (deleted; the list lags) is not read again.
-          if (subzones.includes(c) && !((this.#absent.get(c) ?? 0) > now)) unknown.push(c)
-        }
+      for (let i = 0; i < bestAt; i++) {
+        const c = candidates[i]!
+        if (this.#worthReading(c, now, subzones?.includes(c) ?? false)) unknown.push(c)
       }
       if (unknown.length === 0) return { entry: best, speculated: null }
     } else {
-      const now = this.#now()
-      for (const c of candidates) {
-        const until = this.#absent.get(c)
-        if (until === undefined || until <= now) unknown.push(c)
-      }
+      for (const c of candidates) if (this.#worthReading(c, now, true)) unknown.push(c)
       if (unknown.length === 0) return null
     }
     const speculated = await this.#coldRead(name, unknown)
@@ -348,14 +411,65 @@ export class KvZoneView implements ZoneView {
     return null
   }
 
-  /** One bulk get: zone keys, heads and (within budget) the name's buckets under every count. */
+  /**
+   * One bulk get: for each zone the feed's window names with a head, that head's versioned key;
+   * for the others the zone key and every head slot, and (within budget, without a feed) the
+   * name's buckets under every count. A zone whose named head is not there is read the slot way
+   * after.
+   */
   async #coldRead(name: string, zones: string[]): Promise<Map<string, string | null> | null> {
+    const named = new Map<string, { id: string; n: number }>()
+    const slotted: string[] = []
+    for (const z of zones) {
+      const w = this.#feed?.window(z)
+      if (w?.op === 'delete') this.#markAbsent(z)
+      else if (w && w.n >= 1) named.set(z, w)
+      else slotted.push(z)
+    }
+    const startedAt = this.#now()
+    const [missed, speculated] = await Promise.all([
+      named.size > 0 ? this.#coldReadNamed(named, startedAt) : [],
+      slotted.length > 0 ? this.#coldReadSlots(name, slotted, startedAt) : null,
+    ])
+    // A named head not there (expired): that zone is read the slot way.
+    if (missed.length > 0) await this.#coldReadSlots(name, missed, startedAt)
+    return speculated
+  }
+
+  /** Cold read of zones the window names heads for: their versioned heads (and overlays). Returns the zones whose head is not there. */
+  async #coldReadNamed(
+    named: Map<string, { id: string; n: number }>,
+    startedAt: number
+  ): Promise<string[]> {
+    const keys = [...named].map(([z, w]) => headVersionKey(z, w.n))
+    const values = await this.#bulk(keys, IMMUTABLE_CACHE_TTL_S)
+    const missed: string[] = []
+    await Promise.all(
+      [...named].map(async ([z, w], k) => {
+        const text = values.get(keys[k]!) ?? null
+        if (text === null || !isHeadOf(text, w.id)) return void missed.push(z)
+        const head = await this.#withOverlay(decodeHead(text), IMMUTABLE_CACHE_TTL_S)
+        if (!head) return void missed.push(z)
+        this.#absent.delete(z)
+        const old = this.#zones.get(z)
+        if (old && old.head.meta.id === head.meta.id && old.head.n >= head.n) return
+        this.#addZone(z, head, '', startedAt)
+      })
+    )
+    return missed
+  }
+
+  /** Cold read through zone keys and head slots (today's fixed keys). */
+  async #coldReadSlots(
+    name: string,
+    zones: string[],
+    startedAt: number
+  ): Promise<Map<string, string | null> | null> {
     const keys: string[] = []
     for (const z of zones) keys.push(zoneKey(z), ...headKeys(z))
     const speculative: string[] = []
-    for (const z of zones) speculative.push(...speculativeKeys(name, z))
-    const withBuckets = keys.length + speculative.length <= this.#budget
-    const startedAt = this.#now()
+    if (!this.#feed) for (const z of zones) speculative.push(...speculativeKeys(name, z))
+    const withBuckets = speculative.length > 0 && keys.length + speculative.length <= this.#budget
     const values = await this.#bulk(
       withBuckets ? [...keys, ...speculative] : keys,
       SIGNAL_CACHE_TTL_S
@@ -403,6 +517,8 @@ export class KvZoneView implements ZoneView {
   }
 
   #addZone(name: string, head: ZoneHead, raw: string, confirmedAt: number): ZoneEntry {
+    // A head the feed named while this read was under way is still to be taken.
+    const w = this.#feed?.window(name)
     const entry: ZoneEntry = {
       name,
       head,
@@ -410,6 +526,7 @@ export class KvZoneView implements ZoneView {
       count: head.meta.layout?.buckets ?? 0,
       buckets: new Map(),
       confirmedAt,
+      target: w?.op === 'head' && w.id === head.meta.id ? Math.max(w.n, head.n) : head.n,
       refresh: null,
       refreshStartedAt: 0,
       gone: false,
@@ -431,25 +548,116 @@ export class KvZoneView implements ZoneView {
     return entry
   }
 
+  /**
+   * Remembers that `name` is not a zone: while the index says it is hosted and the feed said
+   * nothing of it lately (a false positive of the index), until the index or a feed entry for it
+   * changes; otherwise for `absentTtlMs`.
+   */
   #markAbsent(name: string): void {
-    this.#absent.set(name, this.#now() + this.#absentTtlMs)
-    const cap = Math.min(4 * this.#maxZones, MAX_ABSENT_NAMES)
-    if (this.#absent.size > cap) {
-      const now = this.#now()
-      for (const [k, until] of this.#absent)
-        if (until <= now || this.#absent.size > cap / 2) this.#absent.delete(k)
+    const now = this.#now()
+    const feed = this.#feed
+    const untilChanged = feed?.hosted(name) === true && feed.window(name) === undefined
+    this.#absent.mark(name, untilChanged ? Number.POSITIVE_INFINITY : now + this.#absentTtlMs, now)
+  }
+
+  // ── the feed ──────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * What a poll told: held zones it names with a newer head get that head read (one bulk get for
+   * all of them, in the background); a delete entry or another zone id forgets the zone; a resync
+   * forgets every zone. Names it mentions, and every name after an index change, are no longer
+   * known absent.
+   */
+  #onFeed(change: FeedChange): void {
+    if (change.resync) {
+      for (const e of [...this.#zones.values()]) this.#forget(e)
+      this.#absent.clear()
     }
+    if (change.indexChanged) this.#absent.clear()
+    const named: ZoneEntry[] = []
+    for (const e of change.entries) {
+      this.#absent.delete(e.zone)
+      const held = this.#zones.get(e.zone)
+      if (!held) continue
+      if (e.op === 'delete' || e.id !== held.head.meta.id) {
+        this.#forget(held)
+        continue
+      }
+      if (e.n > held.target) held.target = e.n
+      if (held.target > held.head.n && !held.refresh) named.push(held)
+    }
+    if (named.length > 0 && change.keepAlive) this.#prefetch(named, change.keepAlive)
+  }
+
+  /** Reads the heads a poll named for held zones, in one bulk get, each zone's shared read. */
+  #prefetch(entries: ZoneEntry[], keepAlive: KeepAlive): void {
+    const startedAt = this.#now()
+    const wanted = entries.map((e) => ({ entry: e, n: e.target }))
+    const values = this.#bulk(
+      wanted.map((w) => headVersionKey(w.entry.name, w.n)),
+      IMMUTABLE_CACHE_TTL_S
+    )
+    for (const { entry, n } of wanted) {
+      const own = values.then((v) =>
+        this.#takeNamed(entry, n, v.get(headVersionKey(entry.name, n)) ?? null)
+      )
+      entry.refresh = own
+      entry.refreshStartedAt = startedAt
+      keepAlive(
+        own
+          .catch(() => null)
+          .finally(() => {
+            if (entry.refresh === own) entry.refresh = null
+          })
+      )
+    }
+  }
+
+  /** Reads the head the feed named for a held zone (one key, plus its overlay key if any). */
+  async #readNamed(entry: ZoneEntry): Promise<ZoneEntry | null> {
+    const n = entry.target
+    const key = headVersionKey(entry.name, n)
+    const text = (await this.#bulk([key], IMMUTABLE_CACHE_TTL_S)).get(key) ?? null
+    return this.#takeNamed(entry, n, text)
+  }
+
+  /**
+   * Takes head n the feed named for a held zone. Not there (it expired): left to the slot path.
+   * Another zone's head: the zone is forgotten.
+   */
+  async #takeNamed(entry: ZoneEntry, n: number, text: string | null): Promise<ZoneEntry | null> {
+    if (entry.gone) return null
+    if (text === null || n <= entry.head.n) return entry
+    if (!isHeadOf(text, entry.head.meta.id)) {
+      this.#forget(entry)
+      return null
+    }
+    const head = await this.#withOverlay(decodeHead(text), IMMUTABLE_CACHE_TTL_S)
+    if (entry.gone) return null
+    if (head && head.n > entry.head.n) this.#apply(entry, head, entry.raw)
+    return entry
   }
 
   // ── freshness ─────────────────────────────────────────────────────────────────────────────
 
   /**
-   * The zone, confirmed by a read that started no earlier than `revalidateMs` before `arrived`;
-   * null if it is gone. Queries arriving while a confirmation read is in flight wait for it, but
-   * never rely on it: in Workers a promise started by another request never settles if that
-   * request ends first (a client that went away), and its own continuations never run. A waiter
-   * gives up after `SHARED_WAIT_MS` and reads for itself; a read in flight for longer than that is
-   * not joined at all. Whoever started a read clears it.
+   * Whether a held zone may answer a query arriving `revalidateMs` after `floor`: no newer head
+   * named by the feed is still to be taken, and either a feed poll or a read of the zone's own
+   * keys started at or after `floor`.
+   */
+  #isFresh(entry: ZoneEntry, floor: number): boolean {
+    if (entry.gone || entry.target > entry.head.n) return false
+    return (
+      entry.confirmedAt >= floor || (this.#feed !== undefined && this.#feed.confirmedAt >= floor)
+    )
+  }
+
+  /**
+   * The zone, confirmed for a query that arrived at `arrived`; null if it is gone. With a feed: a
+   * head the feed named is read (one read per zone, shared), and a poll is made (one at a time,
+   * shared by every zone); when the feed cannot be reached, or no feed is given, the zone's head
+   * slots are read (one read per zone, shared). Shared reads are joined with the care described
+   * at `#shared`.
    */
   async #fresh(
     entry: ZoneEntry,
@@ -457,50 +665,99 @@ export class KvZoneView implements ZoneView {
     keepAlive?: (p: Promise<unknown>) => void
   ): Promise<ZoneEntry | null> {
     const floor = arrived - this.#revalidateMs
-    let joined = false
-    for (;;) {
+    let namedRead = false
+    let polled = false
+    let slotRead = false
+    for (let round = 0; round < 6; round++) {
       if (entry.gone) return null
-      if (entry.confirmedAt >= floor) {
+      if (this.#isFresh(entry, floor)) {
         this.#refreshAheadIfDue(entry, arrived, keepAlive)
         return entry
       }
-      const inflight = entry.refresh
-      const startedAt = entry.refreshStartedAt
-      const now = this.#now()
-      if (inflight && !joined && startedAt >= floor && now - startedAt < SHARED_WAIT_MS) {
-        joined = true
-        const outcome = await settledWithin(inflight, SHARED_WAIT_MS)
-        if (outcome.kind === 'value') return outcome.value
-        if (entry.refresh === inflight) entry.refresh = null
+      if (entry.target > entry.head.n && !namedRead) {
+        namedRead = await this.#shared(entry, floor, () => this.#readNamed(entry))
         continue
       }
-      const own = this.#revalidate(entry, now)
-      entry.refresh = own
-      entry.refreshStartedAt = now
-      try {
-        return await own
-      } finally {
-        if (entry.refresh === own) entry.refresh = null
+      if (this.#feed && !polled && !slotRead) {
+        polled = true
+        if (await this.#feed.confirm(floor, keepAlive)) continue
       }
+      if (slotRead) break
+      slotRead = await this.#shared(entry, floor, (now) => this.#revalidate(entry, now))
     }
+    return entry.gone ? null : entry
+  }
+
+  /**
+   * Runs `read` as the zone's confirmation read, or joins one in flight that started at or after
+   * `floor`. In Workers a promise started by another request never settles if that request ends
+   * first (a client that went away), and its continuations never run: a waiter gives up after
+   * `SHARED_WAIT_MS` and reads for itself; a read in flight for longer than that is not joined.
+   * Whoever started a read clears it. True when this call ran `read` itself.
+   */
+  async #shared(
+    entry: ZoneEntry,
+    floor: number,
+    read: (startedAt: number) => Promise<ZoneEntry | null>
+  ): Promise<boolean> {
+    const inflight = entry.refresh
+    const startedAt = entry.refreshStartedAt
+    if (inflight && startedAt >= floor && this.#now() - startedAt < SHARED_WAIT_MS) {
+      const outcome = await settledWithin(inflight, SHARED_WAIT_MS)
+      if (outcome.kind === 'value') return false
+      if (entry.refresh === inflight) entry.refresh = null
+    }
+    const now = this.#now()
+    const own = read(now)
+    entry.refresh = own
+    entry.refreshStartedAt = now
+    try {
+      await own
+    } finally {
+      if (entry.refresh === own) entry.refresh = null
+    }
+    return true
+  }
+
+  /** Confirms a zone again whatever its last confirmation (a versioned bucket was missing). */
+  async #reconfirm(entry: ZoneEntry, keepAlive: KeepAlive | undefined): Promise<ZoneEntry | null> {
+    const now = this.#now()
+    if (this.#feed && (await this.#feed.confirm(now, keepAlive))) {
+      if (entry.target > entry.head.n) await this.#readNamed(entry)
+      if (entry.gone) return null
+    }
+    await this.#revalidate(entry, now)
+    return entry.gone ? null : entry
   }
 
   /** A head whose overlay lives in a key of its own, with the overlay read (one more KV call); null while that key is not visible. */
-  async #withOverlay(head: ZoneHead): Promise<ZoneHead | null> {
+  async #withOverlay(
+    head: ZoneHead,
+    cacheTtl: number = SIGNAL_CACHE_TTL_S
+  ): Promise<ZoneHead | null> {
     if (head.overlayKey === undefined) return head
-    const value = (await this.#bulk([head.overlayKey], SIGNAL_CACHE_TTL_S)).get(head.overlayKey)
+    const value = (await this.#bulk([head.overlayKey], cacheTtl)).get(head.overlayKey)
     if (value === null || value === undefined) return null
     return { ...head, overlay: decodeOverlay(value) }
   }
 
-  /** Confirms a zone in the background (the caller's request kept alive for it) before it expires. */
-  /** Starts a background confirmation when the last one is older than `refreshAheadMs` and none is in flight. */
+  /**
+   * Starts a background confirmation when the last one is older than `refreshAheadMs` and none is
+   * in flight: a feed poll while the feed answers (it confirms every zone), else the zone's slots.
+   */
   #refreshAheadIfDue(
     entry: ZoneEntry,
     arrived: number,
     keepAlive?: (p: Promise<unknown>) => void
   ): void {
-    if (keepAlive && !entry.refresh && arrived - entry.confirmedAt > this.#refreshAheadMs)
+    if (!keepAlive) return
+    const feed = this.#feed
+    if (feed && !feed.failing) {
+      if (Math.max(feed.confirmedAt, entry.confirmedAt) < arrived - this.#refreshAheadMs)
+        feed.refreshAhead(arrived, this.#refreshAheadMs, keepAlive)
+      return
+    }
+    if (!entry.refresh && arrived - entry.confirmedAt > this.#refreshAheadMs)
       this.#refreshAhead(entry, keepAlive)
   }
 
@@ -612,7 +869,10 @@ export class KvZoneView implements ZoneView {
     const count = head.meta.layout?.buckets ?? 0
     const since = entry.head.n
     const contiguous = since > 0 && head.changed.some(([c]) => c === since + 1)
-    if (count !== entry.count || !contiguous) this.#dropBuckets(entry)
+    const held = entry.head.bv
+    if (count !== entry.count) this.#dropBuckets(entry)
+    else if (held && head.bv) this.#dropOtherVersions(entry, held, head.bv)
+    else if (!contiguous) this.#dropBuckets(entry)
     else
       for (const [c, buckets] of head.changed) {
         if (c <= since) continue
@@ -626,7 +886,14 @@ export class KvZoneView implements ZoneView {
     entry.head = head
     entry.raw = raw
     entry.count = count
+    if (head.n > entry.target) entry.target = head.n
     this.#setHeadBytes(entry, raw.length + head.overlay.size * 128)
+  }
+
+  /** Drops the kept buckets whose version the new head changes (the others are the same keys). */
+  #dropOtherVersions(entry: ZoneEntry, held: BucketVersions, next: BucketVersions): void {
+    for (const i of [...entry.buckets.keys()])
+      if (bucketVersion(held, i) !== bucketVersion(next, i)) this.#dropBucket(entry, i)
   }
 
   // ── nodes ─────────────────────────────────────────────────────────────────────────────────
@@ -653,7 +920,7 @@ export class KvZoneView implements ZoneView {
       }
       const index = bucketOfHash(nameHash(n), count)
       const cached = entry.buckets.get(index)
-      if (cached && cached.fetchedAt >= staleBefore) {
+      if (cached && (cached.versioned || cached.fetchedAt >= staleBefore)) {
         this.stats.bucketHits++
         cached.used = true
         const encoded = findInCached(cached, zone, n)
@@ -667,16 +934,20 @@ export class KvZoneView implements ZoneView {
     const stamp = entry.stamp
     const texts = new Map<number, string>()
     const wanted = [...new Set(pending.map((p) => p.index))]
-    const keys = wanted.map((i) => bucketKey(zone, count, i))
+    const bv = entry.head.bv
+    const keys = wanted.map((i) => bucketKey(zone, count, i, bv && bucketVersion(bv, i)))
     const values =
-      speculated && keys.every((k) => speculated.has(k)) ? speculated : await this.#bulk(keys)
+      speculated && keys.every((k) => speculated.has(k))
+        ? speculated
+        : await this.#bulk(keys, bv ? IMMUTABLE_CACHE_TTL_S : undefined)
     this.stats.bucketMisses += wanted.length
     const missing: { name: string; index: number }[] = []
     for (let k = 0; k < wanted.length; k++) {
       const text = values.get(keys[k]!)
       if (text === null || text === undefined) continue
       texts.set(wanted[k]!, text)
-      if (entry.stamp === stamp && !entry.gone) this.#store(entry, wanted[k]!, text)
+      if (entry.stamp === stamp && !entry.gone)
+        this.#store(entry, wanted[k]!, text, bv !== undefined)
     }
     for (const p of pending) {
       const text = texts.get(p.index)
@@ -691,7 +962,13 @@ export class KvZoneView implements ZoneView {
           : findInBucket(text, zone, p.name)
       if (encoded !== null) nodes.set(p.name, decodeNode(encoded))
     }
-    if (missing.length > 0) await this.#fromPrevious(entry, missing, nodes)
+    if (missing.length > 0) {
+      // A versioned key is written before any head names it and never read before: missing, it
+      // was retired (this head is old), not "not visible yet".
+      if (bv)
+        throw new RetiredBucket(`bucket ${missing[0]!.index} of ${count} missing at its version`)
+      await this.#fromPrevious(entry, missing, nodes)
+    }
     return nodes
   }
 
@@ -721,7 +998,7 @@ export class KvZoneView implements ZoneView {
 
   // ── byte-bounded bucket cache ─────────────────────────────────────────────────────────────
 
-  #store(entry: ZoneEntry, index: number, text: string): void {
+  #store(entry: ZoneEntry, index: number, text: string, versioned: boolean): void {
     if (text.length + ENTRY_OVERHEAD > this.#cacheBytes / 8) return
     const lines = bucketLineIndex(text)
     const size = text.length + (lines?.byteLength ?? 0) + ENTRY_OVERHEAD
@@ -734,6 +1011,7 @@ export class KvZoneView implements ZoneView {
       size,
       used: false,
       fetchedAt: this.#now(),
+      versioned,
     }
     entry.buckets.set(index, bucket)
     this.#clock.add(bucket)
