@@ -556,7 +556,11 @@ export class KvZoneView implements ZoneView {
   #markAbsent(name: string): void {
     const now = this.#now()
     const feed = this.#feed
-    const untilChanged = feed?.hosted(name) === true && feed.window(name) === undefined
+    const named = feed?.window(name)
+    // The feed named a head of it while its keys were read (as misses kept at this location):
+    // it exists, and the next lookup reads that head.
+    if (named?.op === 'head' && named.n >= 1) return
+    const untilChanged = feed?.hosted(name) === true && named === undefined
     this.#absent.mark(name, untilChanged ? Number.POSITIVE_INFINITY : now + this.#absentTtlMs, now)
   }
 

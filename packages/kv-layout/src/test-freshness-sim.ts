@@ -130,10 +130,12 @@ export class FreshnessSim {
     name: string,
     nodes: Record<string, NodeData> | Iterable<readonly [string, NodeData]>,
     buckets = 16,
-    id?: string
+    id?: string,
+    firstHead?: number
   ): ZoneWriter {
     return new ZoneWriter(this.kv, name, nodes, buckets, id, {
       versioned: true,
+      ...(firstHead === undefined ? {} : { firstHead }),
       ...(this.feed ? { feed: this.feed } : {}),
       now: () => this.t,
     })

@@ -66,6 +66,8 @@ export interface ZoneWriterOptions {
   retireGraceMs?: number
   /** The clock retirement follows (format 4). */
   now?: () => number
+  /** Counter of the first head (format 4); default 1. */
+  firstHead?: number
 }
 
 export class ZoneWriter {
@@ -104,7 +106,7 @@ export class ZoneWriter {
       for (const [k, v] of zoneImage(this.meta, this.nodes, { buckets })) kv.put(k, v)
       return
     }
-    this.n = 0
+    this.n = (options.firstHead ?? 1) - 1
     this.changed = []
     this.writeAllBuckets(buckets)
     this.writeZoneKey()
