@@ -2,7 +2,8 @@
  * @module Test support: an in-memory zone-change feed on a virtual clock, as the feed primary
  * serves it to a poller (`@edgedns/zone-feed` protocol): appends numbered in arrival order and
  * idempotent, polls answered with the newest entry per zone after the cursor (a first poll, or one
- * from another epoch, with the recent window after the index), and a compiled index written to KV
+ * from another epoch: after the index's sequence, and every entry of the last `FEED_WINDOW_MS`),
+ * and a compiled index written to KV
  * and announced in every reply. It can be taken down (polls fail) to test the fallback.
  */
 import {
@@ -69,10 +70,11 @@ export class TestFeed implements FeedPoller, FeedAppender {
     this.index ??= this.publishIndex()
     const fresh = request.cursor === null || request.epoch !== this.epoch
     const after = fresh ? this.index.seq : request.cursor!
-    const since = fresh ? this.now() - FEED_WINDOW_MS : Number.NEGATIVE_INFINITY
+    // A first poll gets the index's deltas and the recent window (what a cold read must know of).
+    const since = fresh ? this.now() - FEED_WINDOW_MS : Number.POSITIVE_INFINITY
     const newest = new Map<string, FeedEntry>()
     for (const { at, ...e } of this.#log)
-      if (e.seq > after && at >= since) {
+      if (e.seq > after || at >= since) {
         newest.delete(e.zone)
         newest.set(e.zone, e)
       }
