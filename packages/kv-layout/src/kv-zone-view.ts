@@ -39,7 +39,8 @@ import {
   type KeepAlive,
 } from '@edgedns/zone-feed'
 import { AbsentNames } from './absent-names.ts'
-import { bucketLineIndex, findInBucket, findInIndexedBucket } from './bucket-text.ts'
+import { BucketCache, findInCached, type CachedBucket } from './bucket-cache.ts'
+import { findInBucket } from './bucket-text.ts'
 import { decodeNode, decodeZoneMeta, KvLayoutError } from './codec.ts'
 import {
   bucketVersion,
@@ -144,19 +145,6 @@ export interface ZoneViewStats {
   feedCalls: number
 }
 
-interface CachedBucket {
-  zone: ZoneEntry
-  index: number
-  text: string
-  /** Line starts for binary search; null for a text not in canonical order (searched linearly). */
-  lines: Int32Array | null
-  size: number
-  used: boolean
-  fetchedAt: number
-  /** Read under a versioned key: immutable, kept whatever its age. */
-  versioned: boolean
-}
-
 interface ZoneEntry {
   name: string
   head: ZoneHead
@@ -197,18 +185,10 @@ export function speculativeKeys(name: string, zone: string): string[] {
   return [...keys]
 }
 
-const ENTRY_OVERHEAD = 96
 /** Estimated bytes of a zone entry beyond its raw texts: the object, the decoded head, map slots. */
 const ZONE_ENTRY_OVERHEAD = 1024
 /** Names remembered as "not a zone" when no zone count bounds them. */
 const MAX_ABSENT_NAMES = 40_000
-
-/** A name's encoded node in a kept bucket: binary search when the bucket has a line index. */
-function findInCached(bucket: CachedBucket, zone: string, name: string): string | null {
-  return bucket.lines
-    ? findInIndexedBucket(bucket.text, bucket.lines, zone, name)
-    : findInBucket(bucket.text, zone, name)
-}
 
 /** A versioned bucket key that is not there: the head naming it is older than its retirement. */
 class RetiredBucket extends Error {}
@@ -231,9 +211,8 @@ export class KvZoneView implements ZoneView {
   /** Candidate names known not to be zones. */
   readonly #absent: AbsentNames
   readonly #feed: FeedClient | undefined
-  /** Cached buckets in second-chance (CLOCK) order. */
-  readonly #clock = new Set<CachedBucket>()
-  #bytes = 0
+  /** Bucket texts (and, charged to it, heads) within `cacheBytes`. */
+  readonly #buckets: BucketCache
   #stamps = 0
   readonly stats: ZoneViewStats = {
     lookups: 0,
@@ -256,6 +235,7 @@ export class KvZoneView implements ZoneView {
       this.#revalidateMs
     )
     this.#cacheBytes = options.cacheBytes ?? 64 * 1024 * 1024
+    this.#buckets = new BucketCache(this.#cacheBytes)
     this.#absentTtlMs = options.absentTtlMs ?? DEFAULT_ABSENT_TTL_MS
     this.#maxZones = options.maxZones ?? Number.POSITIVE_INFINITY
     this.#zoneCacheBytes = options.zoneCacheBytes ?? this.#cacheBytes / 4
@@ -344,8 +324,8 @@ export class KvZoneView implements ZoneView {
   snapshot(): ZoneViewStats {
     return {
       ...this.stats,
-      cacheBytes: this.#bytes,
-      cachedBuckets: this.#clock.size,
+      cacheBytes: this.#buckets.bytes,
+      cachedBuckets: this.#buckets.size,
       zones: this.#zones.size,
       feedCalls: this.#feed?.stats.feedCalls ?? 0,
     }
@@ -874,17 +854,17 @@ export class KvZoneView implements ZoneView {
     const since = entry.head.n
     const contiguous = since > 0 && head.changed.some(([c]) => c === since + 1)
     const held = entry.head.bv
-    if (count !== entry.count) this.#dropBuckets(entry)
+    if (count !== entry.count) this.#buckets.dropAll(entry)
     else if (held && head.bv) this.#dropOtherVersions(entry, held, head.bv)
-    else if (!contiguous) this.#dropBuckets(entry)
+    else if (!contiguous) this.#buckets.dropAll(entry)
     else
       for (const [c, buckets] of head.changed) {
         if (c <= since) continue
         if (buckets === 'all') {
-          this.#dropBuckets(entry)
+          this.#buckets.dropAll(entry)
           break
         }
-        for (const i of buckets) this.#dropBucket(entry, i)
+        for (const i of buckets) this.#buckets.drop(entry, i)
       }
     entry.stamp = ++this.#stamps
     entry.head = head
@@ -897,7 +877,7 @@ export class KvZoneView implements ZoneView {
   /** Drops the kept buckets whose version the new head changes (the others are the same keys). */
   #dropOtherVersions(entry: ZoneEntry, held: BucketVersions, next: BucketVersions): void {
     for (const i of [...entry.buckets.keys()])
-      if (bucketVersion(held, i) !== bucketVersion(next, i)) this.#dropBucket(entry, i)
+      if (bucketVersion(held, i) !== bucketVersion(next, i)) this.#buckets.drop(entry, i)
   }
 
   // ── nodes ─────────────────────────────────────────────────────────────────────────────────
@@ -951,7 +931,7 @@ export class KvZoneView implements ZoneView {
       if (text === null || text === undefined) continue
       texts.set(wanted[k]!, text)
       if (entry.stamp === stamp && !entry.gone)
-        this.#store(entry, wanted[k]!, text, bv !== undefined)
+        this.#buckets.store(entry, wanted[k]!, text, bv !== undefined, this.#now())
     }
     for (const p of pending) {
       const text = texts.get(p.index)
@@ -1000,66 +980,18 @@ export class KvZoneView implements ZoneView {
     })
   }
 
-  // ── byte-bounded bucket cache ─────────────────────────────────────────────────────────────
-
-  #store(entry: ZoneEntry, index: number, text: string, versioned: boolean): void {
-    if (text.length + ENTRY_OVERHEAD > this.#cacheBytes / 8) return
-    const lines = bucketLineIndex(text)
-    const size = text.length + (lines?.byteLength ?? 0) + ENTRY_OVERHEAD
-    this.#dropBucket(entry, index)
-    const bucket: CachedBucket = {
-      zone: entry,
-      index,
-      text,
-      lines,
-      size,
-      used: false,
-      fetchedAt: this.#now(),
-      versioned,
-    }
-    entry.buckets.set(index, bucket)
-    this.#clock.add(bucket)
-    this.#bytes += size
-    this.#evict()
-  }
+  // ── what the zones take ───────────────────────────────────────────────────────────────────
 
   #setHeadBytes(entry: ZoneEntry, bytes: number): void {
-    this.#bytes += bytes - entry.headBytes
-    if (this.#zones.get(entry.name) === entry) this.#zoneBytes += bytes - entry.headBytes
+    const delta = bytes - entry.headBytes
+    if (this.#zones.get(entry.name) === entry) this.#zoneBytes += delta
     entry.headBytes = bytes
-    this.#evict()
-  }
-
-  /** Second chance: a bucket used since it was last passed over goes to the back once. */
-  #evict(): void {
-    while (this.#bytes > this.#cacheBytes && this.#clock.size > 0) {
-      const oldest = this.#clock.values().next().value as CachedBucket
-      this.#clock.delete(oldest)
-      if (oldest.used) {
-        oldest.used = false
-        this.#clock.add(oldest)
-        continue
-      }
-      oldest.zone.buckets.delete(oldest.index)
-      this.#bytes -= oldest.size
-    }
-  }
-
-  #dropBucket(entry: ZoneEntry, index: number): void {
-    const bucket = entry.buckets.get(index)
-    if (!bucket) return
-    entry.buckets.delete(index)
-    this.#clock.delete(bucket)
-    this.#bytes -= bucket.size
-  }
-
-  #dropBuckets(entry: ZoneEntry): void {
-    for (const index of [...entry.buckets.keys()]) this.#dropBucket(entry, index)
+    this.#buckets.charge(delta)
   }
 
   #dropZone(entry: ZoneEntry): void {
-    this.#dropBuckets(entry)
-    this.#bytes -= entry.headBytes
+    this.#buckets.dropAll(entry)
+    this.#buckets.charge(-entry.headBytes)
     if (this.#zones.get(entry.name) === entry) this.#zoneBytes -= entry.headBytes
     entry.headBytes = 0
   }
