@@ -41,6 +41,7 @@ import {
 import { AbsentNames } from './absent-names.ts'
 import { BucketCache, findInCached, type CachedBucket } from './bucket-cache.ts'
 import { findInBucket } from './bucket-text.ts'
+import { confirmBySlots, type SlotConfirmIo } from './slot-confirm.ts'
 import { decodeNode, decodeZoneMeta, KvLayoutError } from './codec.ts'
 import {
   bucketVersion,
@@ -48,10 +49,7 @@ import {
   decodeOverlay,
   headCounter,
   headFromMeta,
-  headKey,
   headKeys,
-  HEAD_SLOTS,
-  headSlot,
   headVersionKey,
   isHeadOf,
 } from './head.ts'
@@ -759,93 +757,18 @@ export class KvZoneView implements ZoneView {
     )
   }
 
-  async #revalidate(entry: ZoneEntry, startedAt: number): Promise<ZoneEntry | null> {
+  /** Confirms a zone through its own keys: its head slots (and zone key), see `slot-confirm.ts`. */
+  #revalidate(entry: ZoneEntry, startedAt: number): Promise<ZoneEntry | null> {
     this.stats.revalidations++
-    if (entry.head.n >= HEAD_SLOTS) {
-      const settled = await this.#revalidateBySlot(entry, startedAt)
-      if (settled !== undefined) return settled
-    }
-    const z = entry.name
-    const id = entry.head.meta.id
-    const n = entry.head.n
-    const next =
-      n > 0 && n < HEAD_SLOTS
-        ? [headKey(z, headSlot(n + 1)), headKey(z, headSlot(n + 2))]
-        : headKeys(z)
-    let values = await this.#bulk([zoneKey(z), ...next], SIGNAL_CACHE_TTL_S)
-    const raw = values.get(zoneKey(z)) ?? null
-    if (raw === null) {
-      this.#forget(entry)
-      this.#markAbsent(z)
-      return null
-    }
-    if (raw !== entry.raw && decodeZoneMeta(raw).id !== entry.head.meta.id) {
-      // Another zone of the same name (deleted and created again): its heads count from 1.
-      this.#forget(entry)
-      return null
-    }
-    if (n > 0 && n < HEAD_SLOTS) {
-      const c1 = headCounter(values.get(next[0]!) ?? '')
-      const c2 = headCounter(values.get(next[1]!) ?? '')
-      // Two or more heads since ours (or a slot lapped): the newest may be in any slot.
-      if (c1 > n + 1 || c2 >= n + 2) values = await this.#bulk(headKeys(z), SIGNAL_CACHE_TTL_S)
-    }
-    let newest = -1
-    let newestText = ''
-    for (const [key, text] of values) {
-      if (text === null || key === zoneKey(z) || !isHeadOf(text, id)) continue
-      const c = headCounter(text)
-      if (c > newest) {
-        newest = c
-        newestText = text
-      }
-    }
-    if (entry.gone) return null
-    if (newest > entry.head.n) {
-      // A head whose overlay key is not visible here yet is taken on a later confirmation.
-      const head = await this.#withOverlay(decodeHead(newestText))
-      if (entry.gone) return null
-      if (head && head.n > entry.head.n) this.#apply(entry, head, raw)
-    } else if (entry.head.n === 0 && raw !== entry.raw)
-      this.#apply(entry, headFromMeta(decodeZoneMeta(raw)), raw)
-    entry.confirmedAt = Math.max(entry.confirmedAt, startedAt)
-    return entry
+    return confirmBySlots(entry, startedAt, this.#slotIo)
   }
 
-  /**
-   * Confirms a zone that has lapped its head slots (n ≥ HEAD_SLOTS) by reading one key: the slot
-   * head n+1 goes to. While nothing is new it still holds this zone's head n+1−HEAD_SLOTS; when it
-   * holds head n+1, that head is taken and the slot after it is read the same way, since heads are
-   * written in order. Anything else (an empty slot: the zone's keys were purged, or a zone of the
-   * same name was created again; another zone's head; a counter out of step; a head whose overlay
-   * key cannot be read) is left to the full read of the zone key and every slot: undefined. The
-   * zone key need not be read while the slots are in step, because a zone's metadata reaches
-   * readers through its heads once it has one.
-   */
-  async #revalidateBySlot(
-    entry: ZoneEntry,
-    startedAt: number
-  ): Promise<ZoneEntry | null | undefined> {
-    const z = entry.name
-    const id = entry.head.meta.id
-    for (;;) {
-      const n = entry.head.n
-      const key = headKey(z, headSlot(n + 1))
-      const text = (await this.#bulk([key], SIGNAL_CACHE_TTL_S)).get(key) ?? null
-      if (entry.gone) return null
-      if (text === null || !isHeadOf(text, id)) return undefined
-      const c = headCounter(text)
-      if (c === n + 1 - HEAD_SLOTS) break
-      if (c !== n + 1) return undefined
-      // Its overlay key not visible (not yet, or deleted after a newer head folded it): the full
-      // read takes the newest head, or leaves this one to a later confirmation.
-      const head = await this.#withOverlay(decodeHead(text))
-      if (entry.gone) return null
-      if (!head || head.meta.id !== id) return undefined
-      this.#apply(entry, head, entry.raw)
-    }
-    entry.confirmedAt = Math.max(entry.confirmedAt, startedAt)
-    return entry
+  readonly #slotIo: SlotConfirmIo<ZoneEntry> = {
+    read: (keys) => this.#bulk(keys, SIGNAL_CACHE_TTL_S),
+    withOverlay: (head) => this.#withOverlay(head),
+    apply: (entry, head, raw) => this.#apply(entry, head, raw),
+    forget: (entry) => this.#forget(entry),
+    markAbsent: (zone) => this.#markAbsent(zone),
   }
 
   /** Takes a newer head: drops the buckets rewritten since the one held (all of them after a gap). */
