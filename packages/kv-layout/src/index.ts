@@ -56,6 +56,7 @@ export {
 export { REDACTED, holdsZoneMeta, publicValueText } from './public-view.ts'
 export { zoneImage, withEmptyNonTerminals, type ZoneImageOptions } from './image.ts'
 export {
+  IMMUTABLE_CACHE_TTL_S,
   KvZoneView,
   nodeNamesFor,
   speculativeKeys,

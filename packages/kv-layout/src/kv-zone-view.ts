@@ -12,28 +12,57 @@
  * never taken: a head names its zone's id.
  * A bucket fetched while a newer head arrived is used for that answer and not kept.
  *
+ * With a zone-change feed (`feed` option, `@edgedns/zone-feed`), one poll confirms every zone the
+ * isolate holds: a held zone is fresh while the last successful poll started at most `revalidateMs`
+ * before the query and the feed names no newer head for it. A head the feed names is read under its
+ * versioned key (`h:<zone>:v:<n>`), written before the feed names it and never rewritten, so with a
+ * long edge cache time; a poll's heads are read in one bulk get in the background. A delete entry, or
+ * an entry of another zone id, forgets the zone. The feed's hosted-zone index decides which suffixes
+ * of a name may be zones at all: with a complete index, a name under no hosted zone costs no KV read.
+ * When the feed cannot be reached, zones are confirmed through their head slots as above.
+ *
+ * Heads with bucket versions (`bv`) name immutable bucket keys, kept until evicted; a versioned bucket
+ * that is missing (retired after the isolate held its head too long) makes the view confirm the zone
+ * again and retry once, never answer "no such name".
+ *
  * A cold lookup costs one bulk get: the zone key and every head slot of each candidate zone, plus
  * the name's bucket keys under every ladder count (the count is unknown until the zone is read).
  * A missing bucket key of the live count is never read as "no such name": the view falls back to
  * the previous count the head announces, and otherwise fails (SERVFAIL upstream), because in
  * production a miss may be an edge-cached miss from before the key was written.
  */
-import { bucketLineIndex, findInBucket, findInIndexedBucket } from './bucket-text.ts'
+import {
+  settledWithin,
+  SHARED_WAIT_MS,
+  type FeedChange,
+  type FeedClient,
+  type KeepAlive,
+} from '@edgedns/zone-feed'
+import { AbsentNames } from './absent-names.ts'
+import { BucketCache, findInCached, type CachedBucket } from './bucket-cache.ts'
+import { findInBucket } from './bucket-text.ts'
+import { confirmBySlots, type SlotConfirmIo } from './slot-confirm.ts'
 import { decodeNode, decodeZoneMeta, KvLayoutError } from './codec.ts'
 import {
+  bucketVersion,
   decodeHead,
   decodeOverlay,
   headCounter,
   headFromMeta,
-  headKey,
   headKeys,
-  HEAD_SLOTS,
-  headSlot,
+  headVersionKey,
   isHeadOf,
 } from './head.ts'
 import { BUCKET_LADDER, bucketKey, bucketOfHash, nameHash, zoneKey } from './keys.ts'
 import { ancestorsBetween, isInZone, normalizeName, zoneCandidates } from './names.ts'
-import type { LookupOptions, NodeData, ZoneHead, ZoneLookup, ZoneView } from './types.ts'
+import type {
+  BucketVersions,
+  LookupOptions,
+  NodeData,
+  ZoneHead,
+  ZoneLookup,
+  ZoneView,
+} from './types.ts'
 
 /** The part of a KV namespace binding this view needs (Workers KV bulk get of text values). */
 export interface KvBulkReader {
@@ -50,6 +79,12 @@ export interface KvBulkReader {
  * changed is read again, and `bucketMaxAgeMs` bounds how long an isolate keeps one.
  */
 export const SIGNAL_CACHE_TTL_S = 30
+
+/**
+ * Edge cache time (s) asked for keys written once and never rewritten: versioned heads the feed
+ * names, their overlay keys, and versioned buckets. A location may keep them as long as it likes.
+ */
+export const IMMUTABLE_CACHE_TTL_S = 86_400
 
 /** How long (ms) "no hosted zone here" is trusted for a name under no known zone, by default. */
 export const DEFAULT_ABSENT_TTL_MS = 1000
@@ -84,6 +119,12 @@ export interface KvZoneViewOptions {
   maxKeysPerCall?: number
   /** Above this many keys a cold lookup reads zone keys and heads first, buckets after (two round trips); default 300 (parallel bulk calls of 100). */
   speculativeKeyBudget?: number
+  /**
+   * The zone-change feed: confirms every held zone with one poll, names newer heads, and tells
+   * which zones are hosted. Without it (or while it cannot be reached) zones are confirmed through
+   * their head slots. Its clock should be the view's.
+   */
+  feed?: FeedClient
   now?: () => number
 }
 
@@ -98,17 +139,8 @@ export interface ZoneViewStats {
   cacheBytes: number
   cachedBuckets: number
   zones: number
-}
-
-interface CachedBucket {
-  zone: ZoneEntry
-  index: number
-  text: string
-  /** Line starts for binary search; null for a text not in canonical order (searched linearly). */
-  lines: Int32Array | null
-  size: number
-  used: boolean
-  fetchedAt: number
+  /** Polls of the zone-change feed (0 without one). */
+  feedCalls: number
 }
 
 interface ZoneEntry {
@@ -119,8 +151,10 @@ interface ZoneEntry {
   /** Bucket count `buckets` belong to. */
   count: number
   buckets: Map<number, CachedBucket>
-  /** Start time of the KV read that last confirmed the zone. */
+  /** Start time of the KV read that last confirmed the zone (through its zone key or slots). */
   confirmedAt: number
+  /** Newest head counter the feed named for the zone (at least `head.n` once taken). */
+  target: number
   refresh: Promise<ZoneEntry | null> | null
   refreshStartedAt: number
   gone: boolean
@@ -149,36 +183,13 @@ export function speculativeKeys(name: string, zone: string): string[] {
   return [...keys]
 }
 
-const ENTRY_OVERHEAD = 96
 /** Estimated bytes of a zone entry beyond its raw texts: the object, the decoded head, map slots. */
 const ZONE_ENTRY_OVERHEAD = 1024
 /** Names remembered as "not a zone" when no zone count bounds them. */
 const MAX_ABSENT_NAMES = 40_000
 
-/** A name's encoded node in a kept bucket: binary search when the bucket has a line index. */
-function findInCached(bucket: CachedBucket, zone: string, name: string): string | null {
-  return bucket.lines
-    ? findInIndexedBucket(bucket.text, bucket.lines, zone, name)
-    : findInBucket(bucket.text, zone, name)
-}
-
-/** Longest a query waits for a confirmation read another query started before reading itself. */
-const SHARED_WAIT_MS = 100
-
-type Settled<T> = { kind: 'value'; value: T } | { kind: 'failed' } | { kind: 'timeout' }
-
-/** A promise's outcome, or `timeout` after `ms` (the promise may belong to a request that ended). */
-function settledWithin<T>(promise: Promise<T>, ms: number): Promise<Settled<T>> {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const timeout = new Promise<Settled<T>>(
-    (resolve) => (timer = setTimeout(() => resolve({ kind: 'timeout' }), ms))
-  )
-  const outcome = promise.then(
-    (value): Settled<T> => ({ kind: 'value', value }),
-    (): Settled<T> => ({ kind: 'failed' })
-  )
-  return Promise.race([outcome, timeout]).finally(() => clearTimeout(timer))
-}
+/** A versioned bucket key that is not there: the head naming it is older than its retirement. */
+class RetiredBucket extends Error {}
 
 export class KvZoneView implements ZoneView {
   readonly #kv: KvBulkReader
@@ -195,11 +206,11 @@ export class KvZoneView implements ZoneView {
   readonly #budget: number
   readonly #now: () => number
   readonly #zones = new Map<string, ZoneEntry>()
-  /** Candidate names known not to be zones, until the given time. */
-  readonly #absent = new Map<string, number>()
-  /** Cached buckets in second-chance (CLOCK) order. */
-  readonly #clock = new Set<CachedBucket>()
-  #bytes = 0
+  /** Candidate names known not to be zones. */
+  readonly #absent: AbsentNames
+  readonly #feed: FeedClient | undefined
+  /** Bucket texts (and, charged to it, heads) within `cacheBytes`. */
+  readonly #buckets: BucketCache
   #stamps = 0
   readonly stats: ZoneViewStats = {
     lookups: 0,
@@ -211,6 +222,7 @@ export class KvZoneView implements ZoneView {
     cacheBytes: 0,
     cachedBuckets: 0,
     zones: 0,
+    feedCalls: 0,
   }
 
   constructor(kv: KvBulkReader, options: KvZoneViewOptions = {}) {
@@ -221,6 +233,7 @@ export class KvZoneView implements ZoneView {
       this.#revalidateMs
     )
     this.#cacheBytes = options.cacheBytes ?? 64 * 1024 * 1024
+    this.#buckets = new BucketCache(this.#cacheBytes)
     this.#absentTtlMs = options.absentTtlMs ?? DEFAULT_ABSENT_TTL_MS
     this.#maxZones = options.maxZones ?? Number.POSITIVE_INFINITY
     this.#zoneCacheBytes = options.zoneCacheBytes ?? this.#cacheBytes / 4
@@ -228,6 +241,9 @@ export class KvZoneView implements ZoneView {
     this.#maxKeysPerCall = options.maxKeysPerCall ?? 100
     this.#budget = options.speculativeKeyBudget ?? 300
     this.#now = options.now ?? Date.now
+    this.#absent = new AbsentNames(Math.min(4 * this.#maxZones, MAX_ABSENT_NAMES))
+    this.#feed = options.feed
+    this.#feed?.subscribe((change) => this.#onFeed(change))
   }
 
   async lookup(qname: string, options: LookupOptions = {}): Promise<ZoneLookup | null> {
@@ -235,13 +251,32 @@ export class KvZoneView implements ZoneView {
     const name = normalizeName(qname)
     const within = options.within === undefined ? undefined : normalizeName(options.within)
     const arrived = this.#now()
+    // The feed is polled while the isolate serves, whatever the query finds.
+    if (this.#feed && options.keepAlive)
+      this.#feed.refreshAhead(arrived, this.#refreshAheadMs, options.keepAlive)
     for (let attempt = 0; attempt < 3; attempt++) {
       const found = await this.#zoneFor(name, within)
       if (!found) return null
-      const entry = await this.#fresh(found.entry, arrived, options.keepAlive)
+      let entry = await this.#fresh(found.entry, arrived, options.keepAlive)
       if (!entry) continue // the zone was deleted meanwhile: look again
-      const stamp = entry.stamp
-      const nodes = await this.#nodes(name, entry, found.speculated)
+      let nodes: Map<string, NodeData>
+      let stamp = entry.stamp
+      try {
+        nodes = await this.#nodes(name, entry, found.speculated)
+      } catch (e) {
+        if (!(e instanceof RetiredBucket)) throw e
+        // The held head is older than its buckets' retirement: confirm the zone again, once.
+        entry = await this.#reconfirm(entry, options.keepAlive)
+        if (!entry) continue
+        stamp = entry.stamp
+        try {
+          nodes = await this.#nodes(name, entry, null)
+        } catch (again) {
+          throw again instanceof RetiredBucket
+            ? new KvLayoutError(`zone ${entry.name}: ${again.message}`)
+            : again
+        }
+      }
       // Data of a newer head arrived while buckets were read: the nodes may mix both, say nothing.
       return entry.stamp === stamp
         ? { zone: entry.head.meta, nodes, stamp }
@@ -278,7 +313,7 @@ export class KvZoneView implements ZoneView {
   ): number | null | undefined {
     const entry = this.#zones.get(zone)
     if (!entry || entry.gone) return null
-    if (entry.confirmedAt < arrived - this.#revalidateMs) return undefined
+    if (!this.#isFresh(entry, arrived - this.#revalidateMs)) return undefined
     this.#refreshAheadIfDue(entry, arrived, keepAlive)
     return entry.stamp
   }
@@ -287,9 +322,10 @@ export class KvZoneView implements ZoneView {
   snapshot(): ZoneViewStats {
     return {
       ...this.stats,
-      cacheBytes: this.#bytes,
-      cachedBuckets: this.#clock.size,
+      cacheBytes: this.#buckets.bytes,
+      cachedBuckets: this.#buckets.size,
       zones: this.#zones.size,
+      feedCalls: this.#feed?.stats.feedCalls ?? 0,
     }
   }
 
@@ -302,6 +338,17 @@ export class KvZoneView implements ZoneView {
   }
 
   // ── which zone ────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Whether candidate `c` needs a read to know if it is a zone: not when the index says it is not
+   * hosted or it was found absent; when the index says it may be; otherwise (no complete index)
+   * as `otherwise` says.
+   */
+  #worthReading(c: string, now: number, otherwise: boolean): boolean {
+    const hosted = this.#feed?.hosted(c)
+    if (hosted === false || this.#absent.has(c, now)) return false
+    return hosted === true || otherwise
+  }
 
   async #zoneFor(
     name: string,
@@ -320,24 +367,18 @@ export class KvZoneView implements ZoneView {
       }
     }
     const unknown: string[] = []
+    const now = this.#now()
     if (best) {
-      // A known zone lists the hosted zones below it: no other longer suffix can be a zone.
+      // A known zone lists the hosted zones below it: without an index, no other longer suffix
+      // can be a zone (a listed subzone found missing a moment ago is not read again).
       const subzones = best.head.meta.subzones
-      if (subzones && bestAt > 0) {
-        const now = this.#now()
-        for (let i = 0; i < bestAt; i++) {
-          const c = candidates[i]!
-          // A listed subzone found missing a moment ago (deleted; the list lags) is not read again.
-          if (subzones.includes(c) && !((this.#absent.get(c) ?? 0) > now)) unknown.push(c)
-        }
+      for (let i = 0; i < bestAt; i++) {
+        const c = candidates[i]!
+        if (this.#worthReading(c, now, subzones?.includes(c) ?? false)) unknown.push(c)
       }
       if (unknown.length === 0) return { entry: best, speculated: null }
     } else {
-      const now = this.#now()
-      for (const c of candidates) {
-        const until = this.#absent.get(c)
-        if (until === undefined || until <= now) unknown.push(c)
-      }
+      for (const c of candidates) if (this.#worthReading(c, now, true)) unknown.push(c)
       if (unknown.length === 0) return null
     }
     const speculated = await this.#coldRead(name, unknown)
@@ -348,14 +389,65 @@ export class KvZoneView implements ZoneView {
     return null
   }
 
-  /** One bulk get: zone keys, heads and (within budget) the name's buckets under every count. */
+  /**
+   * One bulk get: for each zone the feed's window names with a head, that head's versioned key;
+   * for the others the zone key and every head slot, and (within budget, without a feed) the
+   * name's buckets under every count. A zone whose named head is not there is read the slot way
+   * after.
+   */
   async #coldRead(name: string, zones: string[]): Promise<Map<string, string | null> | null> {
+    const named = new Map<string, { id: string; n: number }>()
+    const slotted: string[] = []
+    for (const z of zones) {
+      const w = this.#feed?.window(z)
+      if (w?.op === 'delete') this.#markAbsent(z)
+      else if (w && w.n >= 1) named.set(z, w)
+      else slotted.push(z)
+    }
+    const startedAt = this.#now()
+    const [missed, speculated] = await Promise.all([
+      named.size > 0 ? this.#coldReadNamed(named, startedAt) : [],
+      slotted.length > 0 ? this.#coldReadSlots(name, slotted, startedAt) : null,
+    ])
+    // A named head not there (expired): that zone is read the slot way.
+    if (missed.length > 0) await this.#coldReadSlots(name, missed, startedAt)
+    return speculated
+  }
+
+  /** Cold read of zones the window names heads for: their versioned heads (and overlays). Returns the zones whose head is not there. */
+  async #coldReadNamed(
+    named: Map<string, { id: string; n: number }>,
+    startedAt: number
+  ): Promise<string[]> {
+    const keys = [...named].map(([z, w]) => headVersionKey(z, w.n))
+    const values = await this.#bulk(keys, IMMUTABLE_CACHE_TTL_S)
+    const missed: string[] = []
+    await Promise.all(
+      [...named].map(async ([z, w], k) => {
+        const text = values.get(keys[k]!) ?? null
+        if (text === null || !isHeadOf(text, w.id)) return void missed.push(z)
+        const head = await this.#withOverlay(decodeHead(text), IMMUTABLE_CACHE_TTL_S)
+        if (!head) return void missed.push(z)
+        this.#absent.delete(z)
+        const old = this.#zones.get(z)
+        if (old && old.head.meta.id === head.meta.id && old.head.n >= head.n) return
+        this.#addZone(z, head, '', startedAt)
+      })
+    )
+    return missed
+  }
+
+  /** Cold read through zone keys and head slots (today's fixed keys). */
+  async #coldReadSlots(
+    name: string,
+    zones: string[],
+    startedAt: number
+  ): Promise<Map<string, string | null> | null> {
     const keys: string[] = []
     for (const z of zones) keys.push(zoneKey(z), ...headKeys(z))
     const speculative: string[] = []
-    for (const z of zones) speculative.push(...speculativeKeys(name, z))
-    const withBuckets = keys.length + speculative.length <= this.#budget
-    const startedAt = this.#now()
+    if (!this.#feed) for (const z of zones) speculative.push(...speculativeKeys(name, z))
+    const withBuckets = speculative.length > 0 && keys.length + speculative.length <= this.#budget
     const values = await this.#bulk(
       withBuckets ? [...keys, ...speculative] : keys,
       SIGNAL_CACHE_TTL_S
@@ -403,6 +495,8 @@ export class KvZoneView implements ZoneView {
   }
 
   #addZone(name: string, head: ZoneHead, raw: string, confirmedAt: number): ZoneEntry {
+    // A head the feed named while this read was under way is still to be taken.
+    const w = this.#feed?.window(name)
     const entry: ZoneEntry = {
       name,
       head,
@@ -410,6 +504,7 @@ export class KvZoneView implements ZoneView {
       count: head.meta.layout?.buckets ?? 0,
       buckets: new Map(),
       confirmedAt,
+      target: w?.op === 'head' && w.id === head.meta.id ? Math.max(w.n, head.n) : head.n,
       refresh: null,
       refreshStartedAt: 0,
       gone: false,
@@ -431,25 +526,120 @@ export class KvZoneView implements ZoneView {
     return entry
   }
 
+  /**
+   * Remembers that `name` is not a zone: while the index says it is hosted and the feed said
+   * nothing of it lately (a false positive of the index), until the index or a feed entry for it
+   * changes; otherwise for `absentTtlMs`.
+   */
   #markAbsent(name: string): void {
-    this.#absent.set(name, this.#now() + this.#absentTtlMs)
-    const cap = Math.min(4 * this.#maxZones, MAX_ABSENT_NAMES)
-    if (this.#absent.size > cap) {
-      const now = this.#now()
-      for (const [k, until] of this.#absent)
-        if (until <= now || this.#absent.size > cap / 2) this.#absent.delete(k)
+    const now = this.#now()
+    const feed = this.#feed
+    const named = feed?.window(name)
+    // The feed named a head of it while its keys were read (as misses kept at this location):
+    // it exists, and the next lookup reads that head.
+    if (named?.op === 'head' && named.n >= 1) return
+    const untilChanged = feed?.hosted(name) === true && named === undefined
+    this.#absent.mark(name, untilChanged ? Number.POSITIVE_INFINITY : now + this.#absentTtlMs, now)
+  }
+
+  // ── the feed ──────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * What a poll told: held zones it names with a newer head get that head read (one bulk get for
+   * all of them, in the background); a delete entry or another zone id forgets the zone; a resync
+   * forgets every zone. Names it mentions, and every name after an index change, are no longer
+   * known absent.
+   */
+  #onFeed(change: FeedChange): void {
+    if (change.resync) {
+      for (const e of [...this.#zones.values()]) this.#forget(e)
+      this.#absent.clear()
     }
+    if (change.indexChanged) this.#absent.clear()
+    const named: ZoneEntry[] = []
+    for (const e of change.entries) {
+      this.#absent.delete(e.zone)
+      const held = this.#zones.get(e.zone)
+      if (!held) continue
+      if (e.op === 'delete' || e.id !== held.head.meta.id) {
+        this.#forget(held)
+        continue
+      }
+      if (e.n > held.target) held.target = e.n
+      if (held.target > held.head.n && !held.refresh) named.push(held)
+    }
+    if (named.length > 0 && change.keepAlive) this.#prefetch(named, change.keepAlive)
+  }
+
+  /** Reads the heads a poll named for held zones, in one bulk get, each zone's shared read. */
+  #prefetch(entries: ZoneEntry[], keepAlive: KeepAlive): void {
+    const startedAt = this.#now()
+    const wanted = entries.map((e) => ({ entry: e, n: e.target }))
+    const values = this.#bulk(
+      wanted.map((w) => headVersionKey(w.entry.name, w.n)),
+      IMMUTABLE_CACHE_TTL_S
+    )
+    for (const { entry, n } of wanted) {
+      const own = values.then((v) =>
+        this.#takeNamed(entry, n, v.get(headVersionKey(entry.name, n)) ?? null)
+      )
+      entry.refresh = own
+      entry.refreshStartedAt = startedAt
+      keepAlive(
+        own
+          .catch(() => null)
+          .finally(() => {
+            if (entry.refresh === own) entry.refresh = null
+          })
+      )
+    }
+  }
+
+  /** Reads the head the feed named for a held zone (one key, plus its overlay key if any). */
+  async #readNamed(entry: ZoneEntry): Promise<ZoneEntry | null> {
+    const n = entry.target
+    const key = headVersionKey(entry.name, n)
+    const text = (await this.#bulk([key], IMMUTABLE_CACHE_TTL_S)).get(key) ?? null
+    return this.#takeNamed(entry, n, text)
+  }
+
+  /**
+   * Takes head n the feed named for a held zone. Not there (it expired): left to the slot path.
+   * Another zone's head: the zone is forgotten.
+   */
+  async #takeNamed(entry: ZoneEntry, n: number, text: string | null): Promise<ZoneEntry | null> {
+    if (entry.gone) return null
+    if (text === null || n <= entry.head.n) return entry
+    if (!isHeadOf(text, entry.head.meta.id)) {
+      this.#forget(entry)
+      return null
+    }
+    const head = await this.#withOverlay(decodeHead(text), IMMUTABLE_CACHE_TTL_S)
+    if (entry.gone) return null
+    if (head && head.n > entry.head.n) this.#apply(entry, head, entry.raw)
+    return entry
   }
 
   // ── freshness ─────────────────────────────────────────────────────────────────────────────
 
   /**
-   * The zone, confirmed by a read that started no earlier than `revalidateMs` before `arrived`;
-   * null if it is gone. Queries arriving while a confirmation read is in flight wait for it, but
-   * never rely on it: in Workers a promise started by another request never settles if that
-   * request ends first (a client that went away), and its own continuations never run. A waiter
-   * gives up after `SHARED_WAIT_MS` and reads for itself; a read in flight for longer than that is
-   * not joined at all. Whoever started a read clears it.
+   * Whether a held zone may answer a query arriving `revalidateMs` after `floor`: no newer head
+   * named by the feed is still to be taken, and either a feed poll or a read of the zone's own
+   * keys started at or after `floor`.
+   */
+  #isFresh(entry: ZoneEntry, floor: number): boolean {
+    if (entry.gone || entry.target > entry.head.n) return false
+    return (
+      entry.confirmedAt >= floor || (this.#feed !== undefined && this.#feed.confirmedAt >= floor)
+    )
+  }
+
+  /**
+   * The zone, confirmed for a query that arrived at `arrived`; null if it is gone. With a feed: a
+   * head the feed named is read (one read per zone, shared), and a poll is made (one at a time,
+   * shared by every zone); when the feed cannot be reached, or no feed is given, the zone's head
+   * slots are read (one read per zone, shared). Shared reads are joined with the care described
+   * at `#shared`.
    */
   async #fresh(
     entry: ZoneEntry,
@@ -457,50 +647,99 @@ export class KvZoneView implements ZoneView {
     keepAlive?: (p: Promise<unknown>) => void
   ): Promise<ZoneEntry | null> {
     const floor = arrived - this.#revalidateMs
-    let joined = false
-    for (;;) {
+    let namedRead = false
+    let polled = false
+    let slotRead = false
+    for (let round = 0; round < 6; round++) {
       if (entry.gone) return null
-      if (entry.confirmedAt >= floor) {
+      if (this.#isFresh(entry, floor)) {
         this.#refreshAheadIfDue(entry, arrived, keepAlive)
         return entry
       }
-      const inflight = entry.refresh
-      const startedAt = entry.refreshStartedAt
-      const now = this.#now()
-      if (inflight && !joined && startedAt >= floor && now - startedAt < SHARED_WAIT_MS) {
-        joined = true
-        const outcome = await settledWithin(inflight, SHARED_WAIT_MS)
-        if (outcome.kind === 'value') return outcome.value
-        if (entry.refresh === inflight) entry.refresh = null
+      if (entry.target > entry.head.n && !namedRead) {
+        namedRead = await this.#shared(entry, floor, () => this.#readNamed(entry))
         continue
       }
-      const own = this.#revalidate(entry, now)
-      entry.refresh = own
-      entry.refreshStartedAt = now
-      try {
-        return await own
-      } finally {
-        if (entry.refresh === own) entry.refresh = null
+      if (this.#feed && !polled && !slotRead) {
+        polled = true
+        if (await this.#feed.confirm(floor, keepAlive)) continue
       }
+      if (slotRead) break
+      slotRead = await this.#shared(entry, floor, (now) => this.#revalidate(entry, now))
     }
+    return entry.gone ? null : entry
+  }
+
+  /**
+   * Runs `read` as the zone's confirmation read, or joins one in flight that started at or after
+   * `floor`. In Workers a promise started by another request never settles if that request ends
+   * first (a client that went away), and its continuations never run: a waiter gives up after
+   * `SHARED_WAIT_MS` and reads for itself; a read in flight for longer than that is not joined.
+   * Whoever started a read clears it. True when this call ran `read` itself.
+   */
+  async #shared(
+    entry: ZoneEntry,
+    floor: number,
+    read: (startedAt: number) => Promise<ZoneEntry | null>
+  ): Promise<boolean> {
+    const inflight = entry.refresh
+    const startedAt = entry.refreshStartedAt
+    if (inflight && startedAt >= floor && this.#now() - startedAt < SHARED_WAIT_MS) {
+      const outcome = await settledWithin(inflight, SHARED_WAIT_MS)
+      if (outcome.kind === 'value') return false
+      if (entry.refresh === inflight) entry.refresh = null
+    }
+    const now = this.#now()
+    const own = read(now)
+    entry.refresh = own
+    entry.refreshStartedAt = now
+    try {
+      await own
+    } finally {
+      if (entry.refresh === own) entry.refresh = null
+    }
+    return true
+  }
+
+  /** Confirms a zone again whatever its last confirmation (a versioned bucket was missing). */
+  async #reconfirm(entry: ZoneEntry, keepAlive: KeepAlive | undefined): Promise<ZoneEntry | null> {
+    const now = this.#now()
+    if (this.#feed && (await this.#feed.confirm(now, keepAlive))) {
+      if (entry.target > entry.head.n) await this.#readNamed(entry)
+      if (entry.gone) return null
+    }
+    await this.#revalidate(entry, now)
+    return entry.gone ? null : entry
   }
 
   /** A head whose overlay lives in a key of its own, with the overlay read (one more KV call); null while that key is not visible. */
-  async #withOverlay(head: ZoneHead): Promise<ZoneHead | null> {
+  async #withOverlay(
+    head: ZoneHead,
+    cacheTtl: number = SIGNAL_CACHE_TTL_S
+  ): Promise<ZoneHead | null> {
     if (head.overlayKey === undefined) return head
-    const value = (await this.#bulk([head.overlayKey], SIGNAL_CACHE_TTL_S)).get(head.overlayKey)
+    const value = (await this.#bulk([head.overlayKey], cacheTtl)).get(head.overlayKey)
     if (value === null || value === undefined) return null
     return { ...head, overlay: decodeOverlay(value) }
   }
 
-  /** Confirms a zone in the background (the caller's request kept alive for it) before it expires. */
-  /** Starts a background confirmation when the last one is older than `refreshAheadMs` and none is in flight. */
+  /**
+   * Starts a background confirmation when the last one is older than `refreshAheadMs` and none is
+   * in flight: a feed poll while the feed answers (it confirms every zone), else the zone's slots.
+   */
   #refreshAheadIfDue(
     entry: ZoneEntry,
     arrived: number,
     keepAlive?: (p: Promise<unknown>) => void
   ): void {
-    if (keepAlive && !entry.refresh && arrived - entry.confirmedAt > this.#refreshAheadMs)
+    if (!keepAlive) return
+    const feed = this.#feed
+    if (feed && !feed.failing) {
+      if (Math.max(feed.confirmedAt, entry.confirmedAt) < arrived - this.#refreshAheadMs)
+        feed.refreshAhead(arrived, this.#refreshAheadMs, keepAlive)
+      return
+    }
+    if (!entry.refresh && arrived - entry.confirmedAt > this.#refreshAheadMs)
       this.#refreshAhead(entry, keepAlive)
   }
 
@@ -518,93 +757,18 @@ export class KvZoneView implements ZoneView {
     )
   }
 
-  async #revalidate(entry: ZoneEntry, startedAt: number): Promise<ZoneEntry | null> {
+  /** Confirms a zone through its own keys: its head slots (and zone key), see `slot-confirm.ts`. */
+  #revalidate(entry: ZoneEntry, startedAt: number): Promise<ZoneEntry | null> {
     this.stats.revalidations++
-    if (entry.head.n >= HEAD_SLOTS) {
-      const settled = await this.#revalidateBySlot(entry, startedAt)
-      if (settled !== undefined) return settled
-    }
-    const z = entry.name
-    const id = entry.head.meta.id
-    const n = entry.head.n
-    const next =
-      n > 0 && n < HEAD_SLOTS
-        ? [headKey(z, headSlot(n + 1)), headKey(z, headSlot(n + 2))]
-        : headKeys(z)
-    let values = await this.#bulk([zoneKey(z), ...next], SIGNAL_CACHE_TTL_S)
-    const raw = values.get(zoneKey(z)) ?? null
-    if (raw === null) {
-      this.#forget(entry)
-      this.#markAbsent(z)
-      return null
-    }
-    if (raw !== entry.raw && decodeZoneMeta(raw).id !== entry.head.meta.id) {
-      // Another zone of the same name (deleted and created again): its heads count from 1.
-      this.#forget(entry)
-      return null
-    }
-    if (n > 0 && n < HEAD_SLOTS) {
-      const c1 = headCounter(values.get(next[0]!) ?? '')
-      const c2 = headCounter(values.get(next[1]!) ?? '')
-      // Two or more heads since ours (or a slot lapped): the newest may be in any slot.
-      if (c1 > n + 1 || c2 >= n + 2) values = await this.#bulk(headKeys(z), SIGNAL_CACHE_TTL_S)
-    }
-    let newest = -1
-    let newestText = ''
-    for (const [key, text] of values) {
-      if (text === null || key === zoneKey(z) || !isHeadOf(text, id)) continue
-      const c = headCounter(text)
-      if (c > newest) {
-        newest = c
-        newestText = text
-      }
-    }
-    if (entry.gone) return null
-    if (newest > entry.head.n) {
-      // A head whose overlay key is not visible here yet is taken on a later confirmation.
-      const head = await this.#withOverlay(decodeHead(newestText))
-      if (entry.gone) return null
-      if (head && head.n > entry.head.n) this.#apply(entry, head, raw)
-    } else if (entry.head.n === 0 && raw !== entry.raw)
-      this.#apply(entry, headFromMeta(decodeZoneMeta(raw)), raw)
-    entry.confirmedAt = Math.max(entry.confirmedAt, startedAt)
-    return entry
+    return confirmBySlots(entry, startedAt, this.#slotIo)
   }
 
-  /**
-   * Confirms a zone that has lapped its head slots (n ≥ HEAD_SLOTS) by reading one key: the slot
-   * head n+1 goes to. While nothing is new it still holds this zone's head n+1−HEAD_SLOTS; when it
-   * holds head n+1, that head is taken and the slot after it is read the same way, since heads are
-   * written in order. Anything else (an empty slot: the zone's keys were purged, or a zone of the
-   * same name was created again; another zone's head; a counter out of step; a head whose overlay
-   * key cannot be read) is left to the full read of the zone key and every slot: undefined. The
-   * zone key need not be read while the slots are in step, because a zone's metadata reaches
-   * readers through its heads once it has one.
-   */
-  async #revalidateBySlot(
-    entry: ZoneEntry,
-    startedAt: number
-  ): Promise<ZoneEntry | null | undefined> {
-    const z = entry.name
-    const id = entry.head.meta.id
-    for (;;) {
-      const n = entry.head.n
-      const key = headKey(z, headSlot(n + 1))
-      const text = (await this.#bulk([key], SIGNAL_CACHE_TTL_S)).get(key) ?? null
-      if (entry.gone) return null
-      if (text === null || !isHeadOf(text, id)) return undefined
-      const c = headCounter(text)
-      if (c === n + 1 - HEAD_SLOTS) break
-      if (c !== n + 1) return undefined
-      // Its overlay key not visible (not yet, or deleted after a newer head folded it): the full
-      // read takes the newest head, or leaves this one to a later confirmation.
-      const head = await this.#withOverlay(decodeHead(text))
-      if (entry.gone) return null
-      if (!head || head.meta.id !== id) return undefined
-      this.#apply(entry, head, entry.raw)
-    }
-    entry.confirmedAt = Math.max(entry.confirmedAt, startedAt)
-    return entry
+  readonly #slotIo: SlotConfirmIo<ZoneEntry> = {
+    read: (keys) => this.#bulk(keys, SIGNAL_CACHE_TTL_S),
+    withOverlay: (head) => this.#withOverlay(head),
+    apply: (entry, head, raw) => this.#apply(entry, head, raw),
+    forget: (entry) => this.#forget(entry),
+    markAbsent: (zone) => this.#markAbsent(zone),
   }
 
   /** Takes a newer head: drops the buckets rewritten since the one held (all of them after a gap). */
@@ -612,21 +776,31 @@ export class KvZoneView implements ZoneView {
     const count = head.meta.layout?.buckets ?? 0
     const since = entry.head.n
     const contiguous = since > 0 && head.changed.some(([c]) => c === since + 1)
-    if (count !== entry.count || !contiguous) this.#dropBuckets(entry)
+    const held = entry.head.bv
+    if (count !== entry.count) this.#buckets.dropAll(entry)
+    else if (held && head.bv) this.#dropOtherVersions(entry, held, head.bv)
+    else if (!contiguous) this.#buckets.dropAll(entry)
     else
       for (const [c, buckets] of head.changed) {
         if (c <= since) continue
         if (buckets === 'all') {
-          this.#dropBuckets(entry)
+          this.#buckets.dropAll(entry)
           break
         }
-        for (const i of buckets) this.#dropBucket(entry, i)
+        for (const i of buckets) this.#buckets.drop(entry, i)
       }
     entry.stamp = ++this.#stamps
     entry.head = head
     entry.raw = raw
     entry.count = count
+    if (head.n > entry.target) entry.target = head.n
     this.#setHeadBytes(entry, raw.length + head.overlay.size * 128)
+  }
+
+  /** Drops the kept buckets whose version the new head changes (the others are the same keys). */
+  #dropOtherVersions(entry: ZoneEntry, held: BucketVersions, next: BucketVersions): void {
+    for (const i of [...entry.buckets.keys()])
+      if (bucketVersion(held, i) !== bucketVersion(next, i)) this.#buckets.drop(entry, i)
   }
 
   // ── nodes ─────────────────────────────────────────────────────────────────────────────────
@@ -653,7 +827,7 @@ export class KvZoneView implements ZoneView {
       }
       const index = bucketOfHash(nameHash(n), count)
       const cached = entry.buckets.get(index)
-      if (cached && cached.fetchedAt >= staleBefore) {
+      if (cached && (cached.versioned || cached.fetchedAt >= staleBefore)) {
         this.stats.bucketHits++
         cached.used = true
         const encoded = findInCached(cached, zone, n)
@@ -667,16 +841,20 @@ export class KvZoneView implements ZoneView {
     const stamp = entry.stamp
     const texts = new Map<number, string>()
     const wanted = [...new Set(pending.map((p) => p.index))]
-    const keys = wanted.map((i) => bucketKey(zone, count, i))
+    const bv = entry.head.bv
+    const keys = wanted.map((i) => bucketKey(zone, count, i, bv && bucketVersion(bv, i)))
     const values =
-      speculated && keys.every((k) => speculated.has(k)) ? speculated : await this.#bulk(keys)
+      speculated && keys.every((k) => speculated.has(k))
+        ? speculated
+        : await this.#bulk(keys, bv ? IMMUTABLE_CACHE_TTL_S : undefined)
     this.stats.bucketMisses += wanted.length
     const missing: { name: string; index: number }[] = []
     for (let k = 0; k < wanted.length; k++) {
       const text = values.get(keys[k]!)
       if (text === null || text === undefined) continue
       texts.set(wanted[k]!, text)
-      if (entry.stamp === stamp && !entry.gone) this.#store(entry, wanted[k]!, text)
+      if (entry.stamp === stamp && !entry.gone)
+        this.#buckets.store(entry, wanted[k]!, text, bv !== undefined, this.#now())
     }
     for (const p of pending) {
       const text = texts.get(p.index)
@@ -691,7 +869,13 @@ export class KvZoneView implements ZoneView {
           : findInBucket(text, zone, p.name)
       if (encoded !== null) nodes.set(p.name, decodeNode(encoded))
     }
-    if (missing.length > 0) await this.#fromPrevious(entry, missing, nodes)
+    if (missing.length > 0) {
+      // A versioned key is written before any head names it and never read before: missing, it
+      // was retired (this head is old), not "not visible yet".
+      if (bv)
+        throw new RetiredBucket(`bucket ${missing[0]!.index} of ${count} missing at its version`)
+      await this.#fromPrevious(entry, missing, nodes)
+    }
     return nodes
   }
 
@@ -719,65 +903,18 @@ export class KvZoneView implements ZoneView {
     })
   }
 
-  // ── byte-bounded bucket cache ─────────────────────────────────────────────────────────────
-
-  #store(entry: ZoneEntry, index: number, text: string): void {
-    if (text.length + ENTRY_OVERHEAD > this.#cacheBytes / 8) return
-    const lines = bucketLineIndex(text)
-    const size = text.length + (lines?.byteLength ?? 0) + ENTRY_OVERHEAD
-    this.#dropBucket(entry, index)
-    const bucket: CachedBucket = {
-      zone: entry,
-      index,
-      text,
-      lines,
-      size,
-      used: false,
-      fetchedAt: this.#now(),
-    }
-    entry.buckets.set(index, bucket)
-    this.#clock.add(bucket)
-    this.#bytes += size
-    this.#evict()
-  }
+  // ── what the zones take ───────────────────────────────────────────────────────────────────
 
   #setHeadBytes(entry: ZoneEntry, bytes: number): void {
-    this.#bytes += bytes - entry.headBytes
-    if (this.#zones.get(entry.name) === entry) this.#zoneBytes += bytes - entry.headBytes
+    const delta = bytes - entry.headBytes
+    if (this.#zones.get(entry.name) === entry) this.#zoneBytes += delta
     entry.headBytes = bytes
-    this.#evict()
-  }
-
-  /** Second chance: a bucket used since it was last passed over goes to the back once. */
-  #evict(): void {
-    while (this.#bytes > this.#cacheBytes && this.#clock.size > 0) {
-      const oldest = this.#clock.values().next().value as CachedBucket
-      this.#clock.delete(oldest)
-      if (oldest.used) {
-        oldest.used = false
-        this.#clock.add(oldest)
-        continue
-      }
-      oldest.zone.buckets.delete(oldest.index)
-      this.#bytes -= oldest.size
-    }
-  }
-
-  #dropBucket(entry: ZoneEntry, index: number): void {
-    const bucket = entry.buckets.get(index)
-    if (!bucket) return
-    entry.buckets.delete(index)
-    this.#clock.delete(bucket)
-    this.#bytes -= bucket.size
-  }
-
-  #dropBuckets(entry: ZoneEntry): void {
-    for (const index of [...entry.buckets.keys()]) this.#dropBucket(entry, index)
+    this.#buckets.charge(delta)
   }
 
   #dropZone(entry: ZoneEntry): void {
-    this.#dropBuckets(entry)
-    this.#bytes -= entry.headBytes
+    this.#buckets.dropAll(entry)
+    this.#buckets.charge(-entry.headBytes)
     if (this.#zones.get(entry.name) === entry) this.#zoneBytes -= entry.headBytes
     entry.headBytes = 0
   }

@@ -6,10 +6,21 @@
  * what each probe answered at each tick and every tick at which a witness — data that exists
  * throughout — was not answered (a null zone, a missing name or record: REFUSED, NXDOMAIN or
  * NODATA) or failed (SERVFAIL).
+ *
+ * With `feed`, the isolate polls an in-memory zone-change feed (`test-feed.ts`) on the same clock,
+ * and `zone()` writes zones in layout format 4, announcing each head to it.
  */
-import { KvZoneView, type KvBulkReader, type KvZoneViewOptions } from './kv-zone-view.ts'
-import { KV_DEFAULT_CACHE_TTL_S, ProductionKvModel } from './test-production-kv.ts'
-import type { ZoneLookup } from './types.ts'
+import { FeedClient } from '@edgedns/zone-feed'
+import {
+  IMMUTABLE_CACHE_TTL_S,
+  KvZoneView,
+  type KvBulkReader,
+  type KvZoneViewOptions,
+} from './kv-zone-view.ts'
+import { TestFeed } from './test-feed.ts'
+import { KV_DEFAULT_CACHE_TTL_S, ProductionKvModel, type KvLocation } from './test-production-kv.ts'
+import { ZoneWriter } from './test-zone-writer.ts'
+import type { NodeData, ZoneLookup } from './types.ts'
 
 /** What a probe's answer shows: `new` once the change is visible, anything else before. */
 export type Classify = (answer: ZoneLookup | null) => string
@@ -58,6 +69,11 @@ export class FreshnessSim {
   t = 0
   readonly kv = new ProductionKvModel({ now: () => this.t })
   readonly view: KvZoneView
+  /** The isolate's location (its KV counters). */
+  readonly location: KvLocation
+  /** The feed, when the isolate has one. */
+  readonly feed: TestFeed | undefined
+  readonly feedClient: FeedClient | undefined
   /** Per key kind (`z`, `h`, `o`, `b`: the key's first field), the edge cache times (s) the view's reads got. */
   readonly edgeTtls = new Map<string, Set<number>>()
   readonly #tickMs: number
@@ -67,12 +83,15 @@ export class FreshnessSim {
 
   /** `view`: the isolate's settings (the clock is the simulation's); `tickMs`: time between query rounds. */
   constructor(options: {
-    view: Omit<KvZoneViewOptions, 'now'>
+    view: Omit<KvZoneViewOptions, 'now' | 'feed'>
     tickMs: number
     location?: string
+    /** The isolate polls an in-memory feed. */
+    feed?: boolean
   }) {
     this.#tickMs = options.tickMs
     const location = this.kv.location(options.location ?? 'edge')
+    this.location = location
     const reader: KvBulkReader = {
       get: (keys, readOptions) => {
         const ttl = readOptions.cacheTtl ?? KV_DEFAULT_CACHE_TTL_S
@@ -85,8 +104,39 @@ export class FreshnessSim {
         return location.get(keys, readOptions)
       },
     }
+    const now = () => this.t
+    this.feed = options.feed ? new TestFeed(this.kv, now) : undefined
+    this.feedClient = this.feed
+      ? new FeedClient(this.feed, {
+          now,
+          loadIndex: async (key) => {
+            const value = await location.get(key, {
+              type: 'arrayBuffer',
+              cacheTtl: IMMUTABLE_CACHE_TTL_S,
+            })
+            return value === null ? null : new Uint8Array(value as ArrayBuffer)
+          },
+        })
+      : undefined
     this.view = new KvZoneView(reader, {
       ...options.view,
+      ...(this.feedClient ? { feed: this.feedClient } : {}),
+      now,
+    })
+  }
+
+  /** A zone written in layout format 4, its heads announced to the feed (if any), retired on this clock. */
+  zone(
+    name: string,
+    nodes: Record<string, NodeData> | Iterable<readonly [string, NodeData]>,
+    buckets = 16,
+    id?: string,
+    firstHead?: number
+  ): ZoneWriter {
+    return new ZoneWriter(this.kv, name, nodes, buckets, id, {
+      versioned: true,
+      ...(firstHead === undefined ? {} : { firstHead }),
+      ...(this.feed ? { feed: this.feed } : {}),
       now: () => this.t,
     })
   }

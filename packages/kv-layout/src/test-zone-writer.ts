@@ -2,21 +2,30 @@
  * @module Test support: the zone builder's side of one zone, writing KV the way the builder does
  * (a full build's image; head n+1 before any bucket; a large overlay in a key of its own, written
  * before the head that names it; bucket rewrites; a purge).
+ *
+ * With `versioned` it writes layout format 4: every head also under its own key
+ * (`headVersionKey`), buckets under versioned keys (a bucket written between head n and head n+1
+ * is version n+1; a full build writes every bucket at the version of the head that switches to
+ * it), heads carrying their bucket versions, superseded versions deleted `retireGraceMs` later,
+ * and with a `feed`, a feed entry appended after each head (a `delete` entry before a purge).
  */
+import type { FeedAppender } from '@edgedns/zone-feed'
 import { encodeBucketText } from './bucket-text.ts'
 import { encodeNode, encodeZoneMeta } from './codec.ts'
 import {
+  bucketVersion,
   encodeHead,
   encodeOverlay,
   HEAD_CHANGE_HISTORY,
   headKey,
   headSlot,
+  headVersionKey,
   OVERLAY_INLINE_MAX,
   overlayKey,
 } from './head.ts'
 import { withEmptyNonTerminals, zoneImage } from './image.ts'
 import { bucketKey, bucketOf, zoneKey } from './keys.ts'
-import type { NodeData, ZoneMeta } from './types.ts'
+import type { BucketVersions, NodeData, ZoneMeta } from './types.ts'
 
 /** The write half of a KV namespace as a test sees it. */
 export interface KvWriteTarget {
@@ -48,11 +57,34 @@ export function baseMeta(name: string, id = 'a'.repeat(32)): ZoneMeta {
   }
 }
 
+export interface ZoneWriterOptions {
+  /** Layout format 4: versioned heads and buckets, bucket versions in heads. */
+  versioned?: boolean
+  /** Where heads are announced (format 4). */
+  feed?: FeedAppender
+  /** Superseded bucket versions are deleted this long after they were superseded; default 10 min. */
+  retireGraceMs?: number
+  /** The clock retirement follows (format 4). */
+  now?: () => number
+  /** Counter of the first head (format 4); default 1. */
+  firstHead?: number
+}
+
 export class ZoneWriter {
   meta: ZoneMeta
   nodes: Map<string, NodeData>
   n = 1
   changed: [number, number[] | 'all'][] = [[1, 'all']]
+  /** Bucket versions of the last head (format 4). */
+  bv: BucketVersions | undefined
+  readonly #versioned: boolean
+  readonly #feed: FeedAppender | undefined
+  readonly #retireGraceMs: number
+  readonly #now: () => number
+  /** Bucket versions written since the last head: the next head names them. */
+  #pending: { base?: number; changed: Map<number, number> } = { changed: new Map() }
+  /** Superseded bucket keys, with the time they were superseded. */
+  readonly #retired: { key: string; at: number }[] = []
 
   /** Writes the zone's full-build image (every bucket, the zone key, head 1). */
   constructor(
@@ -60,12 +92,42 @@ export class ZoneWriter {
     readonly name: string,
     nodes: Record<string, NodeData> | Iterable<readonly [string, NodeData]>,
     public buckets = 16,
-    id?: string
+    id?: string,
+    options: ZoneWriterOptions = {}
   ) {
     this.meta = { ...baseMeta(name, id), layout: { buckets } }
     const entries = Symbol.iterator in nodes ? nodes : Object.entries(nodes)
     this.nodes = withEmptyNonTerminals(name, entries)
-    for (const [k, v] of zoneImage(this.meta, this.nodes, { buckets })) kv.put(k, v)
+    this.#versioned = options.versioned ?? false
+    this.#feed = options.feed
+    this.#retireGraceMs = options.retireGraceMs ?? 600_000
+    this.#now = options.now ?? Date.now
+    if (!this.#versioned) {
+      for (const [k, v] of zoneImage(this.meta, this.nodes, { buckets })) kv.put(k, v)
+      return
+    }
+    this.n = (options.firstHead ?? 1) - 1
+    this.changed = []
+    this.writeAllBuckets(buckets)
+    this.writeZoneKey()
+    this.head({ buckets: 'all' })
+  }
+
+  /** The bucket version a head written now would name for bucket `index`. */
+  #currentVersion(index: number): number | undefined {
+    const p = this.#pending.changed.get(index) ?? this.#pending.base
+    return p ?? (this.bv && bucketVersion(this.bv, index))
+  }
+
+  #retire(key: string): void {
+    this.#retired.push({ key, at: this.#now() })
+  }
+
+  /** Deletes the superseded bucket versions whose grace has passed. */
+  retireDue(): void {
+    const now = this.#now()
+    while (this.#retired.length > 0 && this.#retired[0]!.at + this.#retireGraceMs <= now)
+      this.kv.delete(this.#retired.shift()!.key)
   }
 
   bucket(name: string, count = this.buckets): number {
@@ -77,16 +139,32 @@ export class ZoneWriter {
     const entries = [...this.nodes]
       .filter(([n]) => bucketOf(n, count) === index)
       .map(([n, node]) => [n, encodeNode(node)] as const)
-    this.kv.put(bucketKey(this.name, count, index), encodeBucketText(this.name, entries))
+    const text = encodeBucketText(this.name, entries)
+    if (!this.#versioned) return this.kv.put(bucketKey(this.name, count, index), text)
+    const v = this.n + 1
+    const old = this.#currentVersion(index)
+    this.kv.put(bucketKey(this.name, count, index, v), text)
+    if (old !== undefined && old !== v) this.#retire(bucketKey(this.name, count, index, old))
+    this.#pending.changed.set(index, v)
   }
 
   /** Every bucket of `count` (a full build's first phase, or a pass that touched them all). */
   writeAllBuckets(count: number): void {
     const grouped = Array.from({ length: count }, () => [] as [string, string][])
     for (const [n, node] of this.nodes) grouped[bucketOf(n, count)]!.push([n, encodeNode(node)])
-    grouped.forEach((entries, i) =>
-      this.kv.put(bucketKey(this.name, count, i), encodeBucketText(this.name, entries))
-    )
+    if (!this.#versioned) {
+      grouped.forEach((entries, i) =>
+        this.kv.put(bucketKey(this.name, count, i), encodeBucketText(this.name, entries))
+      )
+      return
+    }
+    const v = this.n + 1
+    grouped.forEach((entries, i) => {
+      const old = this.#currentVersion(i)
+      this.kv.put(bucketKey(this.name, count, i, v), encodeBucketText(this.name, entries))
+      if (old !== undefined && old !== v) this.#retire(bucketKey(this.name, count, i, old))
+    })
+    this.#pending = { base: v, changed: new Map() }
   }
 
   writeZoneKey(): void {
@@ -111,22 +189,32 @@ export class ZoneWriter {
     const encoded = encodeOverlay(overlay)
     const separate = encoded.length > OVERLAY_INLINE_MAX ? overlayKey(this.name, n) : undefined
     if (separate !== undefined) this.kv.put(separate, encoded)
-    this.kv.put(
-      headKey(this.name, headSlot(n)),
-      encodeHead({
-        n,
-        seq: n,
-        meta: encodeZoneMeta(this.meta),
-        overlay: separate === undefined ? overlay : [],
-        ...(separate === undefined ? {} : { overlayKey: separate }),
-        changed: this.changed,
-      })
-    )
+    if (this.#versioned) {
+      const base = this.#pending.base ?? this.bv?.base ?? n
+      const changed = new Map(this.#pending.base === undefined ? this.bv?.changed : undefined)
+      for (const [i, v] of this.#pending.changed) changed.set(i, v)
+      this.bv = { base, changed }
+      this.#pending = { changed: new Map() }
+    }
+    const text = encodeHead({
+      n,
+      seq: n,
+      meta: encodeZoneMeta(this.meta),
+      overlay: separate === undefined ? overlay : [],
+      ...(separate === undefined ? {} : { overlayKey: separate }),
+      changed: this.changed,
+      ...(this.bv ? { bv: this.bv } : {}),
+    })
+    if (this.#versioned) this.kv.put(headVersionKey(this.name, n), text)
+    this.kv.put(headKey(this.name, headSlot(n)), text)
+    void this.#feed?.append([{ zone: this.name, id: this.meta.id, n, op: 'head' }])
+    if (this.#versioned) this.retireDue()
     return n
   }
 
-  /** Every key of the zone deleted (a purge). */
+  /** Every key of the zone deleted (a purge), after a `delete` entry when there is a feed. */
   deleteAll(): void {
+    void this.#feed?.append([{ zone: this.name, id: this.meta.id, n: this.n, op: 'delete' }])
     for (const key of [...this.kv.keys()])
       if (
         key === zoneKey(this.name) ||

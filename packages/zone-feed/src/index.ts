@@ -22,3 +22,12 @@ export {
 } from './feed-log.ts'
 export { MemoryFeedStore } from './memory-store.ts'
 export { FeedRing, type FeedRingOptions, type FeedSource } from './feed-ring.ts'
+export {
+  FeedClient,
+  SHARED_WAIT_MS,
+  settledWithin,
+  type FeedChange,
+  type FeedClientOptions,
+  type FeedClientStats,
+  type KeepAlive,
+} from './feed-client.ts'

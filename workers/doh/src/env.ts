@@ -8,9 +8,10 @@ export interface DohEnv {
   /** Written by the ZoneBuilder (layout: `@edgedns/kv-layout`); this worker only reads it. */
   ZONES_KV: KVNamespace
   /**
-   * How old (ms) the last confirmation of a zone may be before a query waits for a fresh one
-   * (one KV read shared by all waiting queries). Default `PRODUCTION_REVALIDATE_MS`; local
-   * development sets a few milliseconds in `.dev.vars`.
+   * How old (ms) the last confirmation of a zone may be before a query waits for a fresh one: with
+   * the feed, one poll confirming every zone the isolate holds; without it (or while it fails), one
+   * KV read of the zone's head slots shared by all waiting queries. Default
+   * `PRODUCTION_REVALIDATE_MS`; local development sets a few milliseconds in `.dev.vars`.
    */
   REVALIDATE_MS?: string
   /**
@@ -34,18 +35,33 @@ export interface DohEnv {
    * API worker must have the same value. Needed only to answer DO=1 queries for signed zones.
    */
   DNSSEC_KEY_ENCRYPTION_KEY?: string
+  /**
+   * The zone-change feed's primary (class `ZoneFeed` of the API worker, at `idFromName('primary')`).
+   * Absent: no feed, zones are confirmed through their head slots.
+   */
+  ZONE_FEED?: DurableObjectNamespace
+  /** The feed's regional replicas (class `ZoneFeedReplica`, at `idFromName('replica:<region>:<k>')`). */
+  ZONE_FEED_REPLICA?: DurableObjectNamespace
+  /**
+   * Replicas per region the isolate polls one of (the next one, then the primary, when it fails);
+   * "0" = poll the primary directly (local development and tests). Default `PRODUCTION_FEED_REPLICAS`.
+   */
+  FEED_REPLICAS?: string
   /** "1": `GET /stats` returns the view's counters (benchmarks; never set in production). */
   DOH_STATS?: string
   STRICT_LIMITS?: string
 }
 
 /**
- * Deployed default: Workers KV serves head reads from its edge cache for up to 30 s anyway, so
- * confirming more often than once a second per zone buys no freshness and costs billed reads.
+ * Deployed default: the feed is polled once a second while the isolate serves (a change shows
+ * within about that), and without the feed, head slot reads are served from KV's edge cache for
+ * up to 30 s anyway, so confirming more often per zone buys no freshness and costs billed reads.
  */
 export const PRODUCTION_REVALIDATE_MS = 1000
 /** Deployed default: KV's edge cache may serve a bucket up to 60 s old right after it changed. */
 export const PRODUCTION_BUCKET_MAX_AGE_MS = 60_000
+/** Deployed default: feed replicas per region, so that no single object takes every isolate's poll. */
+export const PRODUCTION_FEED_REPLICAS = 2
 
 let strict: { from: KVNamespace; env: DohEnv } | null = null
 

@@ -9,7 +9,7 @@ import { inInvocation, strictLimitsOn } from '../../api/src/platform/strict-bind
 import { DNS_JSON, DNS_MESSAGE, methodNotAllowed, preflight, wireError } from './http.ts'
 import { jsonQuery } from './json.ts'
 import type { KeepAlive } from './answer-cache.ts'
-import { answerCache, zoneView } from './view.ts'
+import { answerCache, noteLocation, zoneView } from './view.ts'
 import { answerSigner, signatureStats } from './dnssec.ts'
 import { wireQuery, wireServfail } from './wire.ts'
 import { plainDnsQuery } from './plain-query.ts'
@@ -73,6 +73,7 @@ async function wireBytes(
 }
 
 async function route(req: Request, env: DohEnv, keepAlive?: KeepAlive): Promise<Response> {
+  noteLocation(req.cf as { continent?: unknown; longitude?: unknown } | undefined)
   // The form DoH clients send, without parsing the URL; anything else takes the general path.
   if (req.method === 'GET' || req.method === 'HEAD') {
     const plain = plainDnsQuery(req.url, MAX_MESSAGE)

@@ -1,12 +1,28 @@
 /**
  * @module The isolate's zone view: one module-level KvZoneView, so zone heads and bucket texts stay
- * cached across requests, revalidated through the zone's head slots (kv-layout README).
+ * cached across requests, confirmed through the zone-change feed when the worker has its bindings
+ * (one poll for every zone held) and through the zones' head slots otherwise (kv-layout README).
  */
-import { KvZoneView, type KvBulkReader, type KvZoneViewOptions } from '@edgedns/kv-layout'
+import {
+  IMMUTABLE_CACHE_TTL_S,
+  KvZoneView,
+  type KvBulkReader,
+  type KvZoneViewOptions,
+} from '@edgedns/kv-layout'
+import { FeedClient, type FeedPoller, type PollReply, type PollRequest } from '@edgedns/zone-feed'
 import { AnswerCache } from './answer-cache.ts'
-import { PRODUCTION_BUCKET_MAX_AGE_MS, PRODUCTION_REVALIDATE_MS, type DohEnv } from './env.ts'
+import {
+  PRODUCTION_BUCKET_MAX_AGE_MS,
+  PRODUCTION_FEED_REPLICAS,
+  PRODUCTION_REVALIDATE_MS,
+  type DohEnv,
+} from './env.ts'
 
 let binding: KVNamespace | undefined
+/** The environment of the current request: Durable Object stubs are made per request from it. */
+let currentEnv: DohEnv | undefined
+/** Where the isolate runs, from the requests' `cf` (the replicas it polls are placed there). */
+let region: string | undefined
 
 /** Reads through the binding of the current request (every request of an isolate has the same). */
 const reader: KvBulkReader = {
@@ -36,7 +52,7 @@ const bucketMaxAge = (env: DohEnv): number => {
   return ms === 0 ? Number.POSITIVE_INFINITY : ms
 }
 
-/** The view's options from the environment (deployed defaults where a setting is absent). */
+/** The view's options from the environment (deployed defaults where a setting is absent); the feed comes from `zoneView`. */
 export function viewOptions(env: DohEnv): KvZoneViewOptions {
   const revalidateMs = numberOr(env.REVALIDATE_MS, PRODUCTION_REVALIDATE_MS)
   return {
@@ -47,10 +63,118 @@ export function viewOptions(env: DohEnv): KvZoneViewOptions {
   }
 }
 
-/** The isolate's view; its options come from the first request's environment. */
+/**
+ * A Durable Object location hint for a request's `cf` (continent, longitude), or undefined when
+ * it says nothing usable.
+ */
+export function locationHint(
+  cf: { continent?: unknown; longitude?: unknown } | undefined
+): string | undefined {
+  const lon = Number(cf?.longitude)
+  switch (cf?.continent) {
+    case 'NA':
+      return Number.isFinite(lon) && lon < -100 ? 'wnam' : 'enam'
+    case 'SA':
+      return 'sam'
+    case 'EU':
+      return Number.isFinite(lon) && lon >= 20 ? 'eeur' : 'weur'
+    case 'AS':
+      return 'apac'
+    case 'OC':
+    case 'AN':
+      return 'oc'
+    case 'AF':
+      return 'afr'
+    default:
+      return undefined
+  }
+}
+
+/** The objects a poller calls: the primary, and replica k of a region. */
+export interface FeedObjects {
+  primary(): FeedPoller
+  /** Undefined when the environment has no replicas. */
+  replica(region: string | undefined, k: number): FeedPoller | undefined
+}
+
+/**
+ * Polls replica `first` of the isolate's region, then the next replica, then the primary, each
+ * only when the one before failed; with no replicas (`count` 0), the primary.
+ */
+export function feedPoller(
+  objects: FeedObjects,
+  count: number,
+  first: number,
+  where: () => string | undefined
+): FeedPoller {
+  return {
+    async poll(request: PollRequest): Promise<PollReply> {
+      const place = where()
+      for (let i = 0; i < Math.min(count, 2); i++) {
+        const replica = objects.replica(place, (first + i) % count)
+        if (!replica) break
+        try {
+          return await replica.poll(request)
+        } catch {
+          // the next replica, then the primary
+        }
+      }
+      return objects.primary().poll(request)
+    },
+  }
+}
+
+/** The feed's objects through the current request's bindings; undefined without `ZONE_FEED`. */
+function feedObjects(env: DohEnv): FeedObjects | undefined {
+  if (!env.ZONE_FEED) return undefined
+  const stub = (ns: DurableObjectNamespace, name: string, hint?: string): FeedPoller =>
+    ns.get(
+      ns.idFromName(name),
+      hint ? { locationHint: hint as DurableObjectLocationHint } : undefined
+    ) as unknown as FeedPoller
+  return {
+    primary: () => stub(currentEnv!.ZONE_FEED!, 'primary'),
+    replica: (place, k) => {
+      const ns = currentEnv?.ZONE_FEED_REPLICA
+      return ns ? stub(ns, `replica:${place ?? 'any'}:${k}`, place) : undefined
+    },
+  }
+}
+
+/** The isolate's feed client over the environment's bindings, or undefined without them. */
+function feedClient(env: DohEnv): FeedClient | undefined {
+  const objects = feedObjects(env)
+  if (!objects) return undefined
+  const count = env.ZONE_FEED_REPLICA ? numberOr(env.FEED_REPLICAS, PRODUCTION_FEED_REPLICAS) : 0
+  const first = Math.floor(Math.random() * Math.max(1, count))
+  return new FeedClient(
+    feedPoller(objects, Math.floor(count), first, () => region),
+    {
+      loadIndex: async (key) => {
+        if (!binding) throw new Error('ZONES_KV binding missing')
+        const value = await binding.get(key, {
+          type: 'arrayBuffer',
+          cacheTtl: IMMUTABLE_CACHE_TTL_S,
+        })
+        return value === null ? null : new Uint8Array(value)
+      },
+    }
+  )
+}
+
+/** Notes where the isolate runs from a request's `cf` (the first usable one is kept). */
+export function noteLocation(cf: { continent?: unknown; longitude?: unknown } | undefined): void {
+  region ??= locationHint(cf)
+}
+
+/** The isolate's view; its options (and its feed, if bound) come from the first request's environment. */
 export function zoneView(env: DohEnv): KvZoneView {
   binding = env.ZONES_KV
-  view ??= new KvZoneView(reader, viewOptions(env))
+  currentEnv = env
+  if (!view) {
+    const feed = feedClient(env)
+    view = new KvZoneView(reader, { ...viewOptions(env), ...(feed ? { feed } : {}) })
+  }
   return view
 }
 

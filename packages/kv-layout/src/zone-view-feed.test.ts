@@ -1,0 +1,136 @@
+/**
+ * KvZoneView with a zone-change feed: one poll for every held zone, named heads read in one bulk
+ * get, versioned buckets (a retired one re-confirms the zone), the index's false positives.
+ */
+import { FeedClient, ZoneIndex } from '@edgedns/zone-feed'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { headVersionKey } from './head.ts'
+import { indexKey } from './keys.ts'
+import { KvZoneView } from './kv-zone-view.ts'
+import { TestFeed } from './test-feed.ts'
+import { FakeKv } from './test-fake-kv.ts'
+import { a, ZoneWriter } from './test-zone-writer.ts'
+import type { ZoneLookup } from './types.ts'
+
+const REVALIDATE_MS = 1000
+const rdata = (r: ZoneLookup | null, name: string): string | undefined =>
+  r?.nodes.get(name)?.sets.A?.rdata[0]
+
+describe('KvZoneView with the zone feed', () => {
+  let t: number
+  let kv: FakeKv
+  let feed: TestFeed
+  let client: FeedClient
+  let view: KvZoneView
+  const zone = (name: string, id: string, retireGraceMs = 600_000) =>
+    new ZoneWriter(
+      kv,
+      name,
+      { [`www.${name}`]: a('192.0.2.1'), [`x.${name}`]: a('192.0.2.2') },
+      16,
+      id.repeat(32),
+      {
+        versioned: true,
+        feed,
+        now: () => t,
+        retireGraceMs,
+      }
+    )
+
+  beforeEach(() => {
+    t = 0
+    kv = new FakeKv()
+    feed = new TestFeed(kv, () => t)
+    client = new FeedClient(feed, {
+      now: () => t,
+      // Not counted with the view's reads.
+      loadIndex: (key) => {
+        const v = kv.data.get(key)
+        return Promise.resolve(v === undefined ? null : new TextEncoder().encode(v))
+      },
+    })
+    view = new KvZoneView(kv, { now: () => t, revalidateMs: REVALIDATE_MS, feed: client })
+  })
+
+  it('one poll confirms every held zone, and the heads it names are read in one bulk get', async () => {
+    const zones = ['a.test', 'b.test', 'c.test'].map((z, i) => zone(z, String(i + 1)))
+    for (const z of zones) await view.lookup(`www.${z.name}`)
+    for (const z of zones) {
+      z.nodes.set(`www.${z.name}`, a('192.0.2.9'))
+      z.head({ overlay: [[`www.${z.name}`, a('192.0.2.9')]] })
+    }
+    t += REVALIDATE_MS + 1
+    kv.resetCounts()
+    const polls = feed.polls
+    const kept: Promise<unknown>[] = []
+    const keepAlive = (p: Promise<unknown>) => void kept.push(p)
+    // The poll runs in the background (refresh ahead); the named heads follow in one bulk get.
+    await view.lookup('x.a.test', { keepAlive })
+    await Promise.all(kept)
+    expect(feed.polls - polls).toBe(1)
+    expect(kv.keysRead[0]).toEqual(zones.map((z) => headVersionKey(z.name, 2)))
+    // and x's bucket, which the isolate did not hold
+    expect(kv.calls).toBe(2)
+    const answers = await Promise.all(zones.map((z) => view.lookup(`www.${z.name}`, { keepAlive })))
+    expect(answers.map((r, i) => rdata(r, `www.${zones[i]!.name}`))).toEqual([
+      '192.0.2.9',
+      '192.0.2.9',
+      '192.0.2.9',
+    ])
+    expect(kv.calls).toBe(2)
+    expect(view.snapshot().feedCalls).toBe(client.stats.feedCalls)
+  })
+
+  it('a versioned bucket retired while the isolate held an older head: the zone is confirmed again and the name answered', async () => {
+    const z = zone('example.com', 'a', 0)
+    await view.lookup('example.com')
+    feed.down = true
+    // A pass rewrites x's bucket at a new version; the old version is retired at once.
+    z.nodes.set('x.example.com', a('192.0.2.20'))
+    z.writeBucket(z.bucket('x.example.com'))
+    z.head()
+    expect(kv.data.has(`b:example.com:16:${z.bucket('x.example.com')}:1`)).toBe(false)
+    // Still within the confirmation window: the isolate answers from head 1, whose bucket is gone.
+    const r = await view.lookup('x.example.com')
+    expect(rdata(r, 'x.example.com')).toBe('192.0.2.20')
+  })
+
+  it('a name the index says is hosted but is not (a false positive) is read once, until the index changes', async () => {
+    zone('example.com', 'a')
+    kv.put(
+      indexKey(9),
+      new TextDecoder().decode(ZoneIndex.build(['example.com', 'ghost.test']).encode())
+    )
+    feed.index = { key: indexKey(9), seq: 1, zones: 2 }
+    await client.confirm(t)
+    await new Promise((r) => setTimeout(r, 0))
+    expect(client.hosted('ghost.test')).toBe(true)
+    kv.resetCounts()
+    expect(await view.lookup('www.ghost.test')).toBeNull()
+    expect(kv.calls).toBe(1)
+    t += 60_000
+    expect(await view.lookup('www.ghost.test')).toBeNull()
+    expect(await view.lookup('other.ghost.test')).toBeNull()
+    expect(kv.calls).toBe(1)
+    // A newer index: asked again.
+    kv.put(
+      indexKey(10),
+      new TextDecoder().decode(ZoneIndex.build(['example.com', 'ghost.test']).encode())
+    )
+    feed.index = { key: indexKey(10), seq: 2, zones: 2 }
+    await client.confirm(t)
+    await new Promise((r) => setTimeout(r, 0))
+    expect(await view.lookup('www.ghost.test')).toBeNull()
+    expect(kv.calls).toBe(2)
+  })
+
+  it('a delete entry forgets a held zone without a KV read', async () => {
+    const z = zone('example.com', 'a')
+    await view.lookup('www.example.com')
+    z.deleteAll()
+    t += REVALIDATE_MS + 1
+    kv.resetCounts()
+    expect(await view.lookup('www.example.com')).toBeNull()
+    expect(kv.calls).toBe(0)
+  })
+})
