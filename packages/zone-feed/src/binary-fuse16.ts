@@ -30,12 +30,22 @@ export interface Fuse16 {
 /** Seeds tried before construction gives up (each succeeds with probability well above 1/2). */
 export const MAX_ATTEMPTS = 100
 
-const MAX_SEGMENT_LENGTH = 1 << 18
+/** The longest segment a layout has. */
+export const MAX_SEGMENT_LENGTH = 1 << 18
+
+/** A layout from its segment length and count (count 0: the filter of no key). */
+export function layoutOf(segmentLength: number, segmentCount: number): FuseLayout {
+  return {
+    segmentLength,
+    segmentCount,
+    segmentCountLength: segmentCount * segmentLength,
+    arrayLength: segmentCount === 0 ? 0 : (segmentCount + 2) * segmentLength,
+  }
+}
 
 /** The layout for `size` distinct keys (the parameters of the reference implementation). */
 export function fuseLayout(size: number): FuseLayout {
-  if (size === 0)
-    return { segmentLength: 4, segmentCount: 0, segmentCountLength: 0, arrayLength: 0 }
+  if (size === 0) return layoutOf(4, 0)
   const segmentLength = Math.min(
     MAX_SEGMENT_LENGTH,
     2 ** Math.max(0, Math.floor(Math.log(size) / Math.log(3.33) + 2.25))
@@ -43,13 +53,7 @@ export function fuseLayout(size: number): FuseLayout {
   const sizeFactor =
     size <= 1 ? 0 : Math.max(1.125, 0.875 + (0.25 * Math.log(1e6)) / Math.log(size))
   const capacity = size <= 1 ? 0 : Math.round(size * sizeFactor)
-  const segmentCount = Math.max(1, Math.ceil(capacity / segmentLength) - 2)
-  return {
-    segmentLength,
-    segmentCount,
-    segmentCountLength: segmentCount * segmentLength,
-    arrayLength: (segmentCount + 2) * segmentLength,
-  }
+  return layoutOf(segmentLength, Math.max(1, Math.ceil(capacity / segmentLength) - 2))
 }
 
 /** murmur3's 32-bit finaliser. */
@@ -62,7 +66,8 @@ function fmix32(h: number): number {
 }
 
 /** The mixed key of the last `mix` call: two outputs without allocating (a typed array holds
- * unsigned 32-bit values unboxed, where a module variable would box those above 2^30). */
+ * unsigned 32-bit values unboxed, where a module variable boxes those outside the small-integer
+ * range). */
 const mixed = new Uint32Array(2)
 
 /** A seeded bijection of 64-bit keys: a three-round Feistel network with `fmix32` rounds. */
@@ -144,9 +149,10 @@ export function populateFuse16(
   const fingerprints = new Uint16Array(layout.arrayLength)
   if (n === 0) return { layout, seed0: 0, seed1: 0, fingerprints, attempts: 0 }
   const len = layout.arrayLength
-  const t2count = new Uint8Array(len) // keys in the slot × 4, XOR of their slot indices (0..2)
-  const t2hi = new Uint32Array(len) // XOR of the mixed keys in the slot
-  const t2lo = new Uint32Array(len)
+  // Per slot, three words side by side (one cache line per slot visited): the XOR of the high
+  // and of the low halves of the mixed keys in the slot, and 4 × their number | the XOR of
+  // their slot indices (0, 1, 2), which is the lone key's slot index when one key is left.
+  const t2 = new Uint32Array(3 * len)
   const alone = new Uint32Array(len)
   const orderHi = new Uint32Array(n) // mixed keys by segment, then the peeling order
   const orderLo = new Uint32Array(n)
@@ -177,43 +183,39 @@ export function populateFuse16(
       orderLo[at] = mixed[1]!
     }
 
-    t2count.fill(0)
-    t2hi.fill(0)
-    t2lo.fill(0)
-    let overflow = false
+    t2.fill(0)
     for (let i = 0; i < n; i++) {
       const hi = orderHi[i]!
       const lo = orderLo[i]!
-      const h0 = firstSlot(hi, segmentCountLength)
-      const h1 = (h0 + segmentLength) ^ (secondOffset(hi, lo) & mask)
-      const h2 = (h0 + 2 * segmentLength) ^ (lo & mask)
-      t2count[h0]! += 4
-      t2hi[h0]! ^= hi
-      t2lo[h0]! ^= lo
-      t2count[h1] = (t2count[h1]! + 4) ^ 1
-      t2hi[h1]! ^= hi
-      t2lo[h1]! ^= lo
-      t2count[h2] = (t2count[h2]! + 4) ^ 2
-      t2hi[h2]! ^= hi
-      t2lo[h2]! ^= lo
-      // A count that wrapped past 63 keys in one slot (a degenerate seed): try the next.
-      if (t2count[h0]! < 4 || t2count[h1]! < 4 || t2count[h2]! < 4) overflow = true
+      const s0 = firstSlot(hi, segmentCountLength)
+      const h0 = 3 * s0
+      const h1 = 3 * ((s0 + segmentLength) ^ (secondOffset(hi, lo) & mask))
+      const h2 = 3 * ((s0 + 2 * segmentLength) ^ (lo & mask))
+      t2[h0]! ^= hi
+      t2[h0 + 1]! ^= lo
+      t2[h0 + 2]! += 4
+      t2[h1]! ^= hi
+      t2[h1 + 1]! ^= lo
+      t2[h1 + 2] = (t2[h1 + 2]! + 4) ^ 1
+      t2[h2]! ^= hi
+      t2[h2 + 1]! ^= lo
+      t2[h2 + 2] = (t2[h2 + 2]! + 4) ^ 2
     }
-    if (overflow) continue
 
     // Peel: repeatedly take a slot holding one key, which fixes that key's fingerprint last.
     let queued = 0
     for (let i = 0; i < len; i++) {
       alone[queued] = i
-      if (t2count[i]! >>> 2 === 1) queued++
+      if (t2[3 * i + 2]! >>> 2 === 1) queued++
     }
     let peeled = 0
     while (queued > 0) {
       const index = alone[--queued]!
-      if (t2count[index]! >>> 2 !== 1) continue
-      const hi = t2hi[index]!
-      const lo = t2lo[index]!
-      const found = t2count[index]! & 3
+      const count = t2[3 * index + 2]!
+      if (count >>> 2 !== 1) continue
+      const hi = t2[3 * index]!
+      const lo = t2[3 * index + 1]!
+      const found = count & 3
       orderHi[peeled] = hi
       orderLo[peeled] = lo
       peeledAt[peeled] = found
@@ -223,11 +225,12 @@ export function populateFuse16(
       for (let k = 1; k <= 2; k++) {
         const which = found + k > 2 ? found + k - 3 : found + k
         const other = h012[found + k]!
+        const at = 3 * other
         alone[queued] = other
-        if (t2count[other]! >>> 2 === 2) queued++
-        t2count[other] = (t2count[other]! - 4) ^ which
-        t2hi[other]! ^= hi
-        t2lo[other]! ^= lo
+        if (t2[at + 2]! >>> 2 === 2) queued++
+        t2[at]! ^= hi
+        t2[at + 1]! ^= lo
+        t2[at + 2] = (t2[at + 2]! - 4) ^ which
       }
     }
     if (peeled !== n) continue

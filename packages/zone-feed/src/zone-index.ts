@@ -25,10 +25,16 @@
  * | 32 | 16 | label counts present: bit c set when some zone has c labels (0..127) |
  * | 48 | 2 × array length | fingerprints |
  *
- * The segment layout must be the one the zone count implies, and the length must be exact.
+ * Decoding checks every field and the exact length before the checksum.
  */
 
-import { type Fuse16, fuse16Contains, fuseLayout, populateFuse16 } from './binary-fuse16.ts'
+import {
+  type Fuse16,
+  MAX_SEGMENT_LENGTH,
+  fuse16Contains,
+  layoutOf,
+  populateFuse16,
+} from './binary-fuse16.ts'
 
 const MAGIC = 0x5849_5a45 // 'EZIX' read as a little-endian u32
 const FORMAT_VERSION = 1
@@ -105,12 +111,18 @@ export class ZoneIndex {
     if (kind !== KIND_FUSE16) fail(`unsupported filter kind ${kind}`)
     if (view.getUint16(6, true) !== 0) fail('corrupt header (reserved bytes are not 0)')
     const size = view.getUint32(12, true)
-    const layout = fuseLayout(size)
+    const segmentLength = view.getUint32(16, true)
+    const segmentCount = view.getUint32(20, true)
     if (
-      view.getUint32(16, true) !== layout.segmentLength ||
-      view.getUint32(20, true) !== layout.segmentCount
+      segmentLength < 4 ||
+      segmentLength > MAX_SEGMENT_LENGTH ||
+      (segmentLength & (segmentLength - 1)) !== 0
     ) {
-      fail(`corrupt header (segment layout does not match ${size} zones)`)
+      fail(`corrupt header (segment length ${segmentLength} is not a power of two from 4 to 2^18)`)
+    }
+    const layout = layoutOf(segmentLength, segmentCount)
+    if ((size === 0) !== (segmentCount === 0) || size > layout.arrayLength) {
+      fail(`corrupt header (${size} zones in ${layout.arrayLength} slots)`)
     }
     const expected = HEADER_BYTES + 2 * layout.arrayLength
     if (bytes.byteLength < expected) fail(`truncated: ${bytes.byteLength} of ${expected} bytes`)
