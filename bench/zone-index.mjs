@@ -41,7 +41,8 @@ function nameGenerator(seed) {
   }
   return () => {
     const suffix = SUFFIXES[Math.floor(random() * SUFFIXES.length)]
-    return random() < 0.8 ? `${label()}.${suffix}` : `${label()}.${label()}.${suffix}`
+    // Joined, so each name is one flat string, as names decoded from a query or read from D1 are.
+    return (random() < 0.8 ? [label(), suffix] : [label(), label(), suffix]).join('.')
   }
 }
 

@@ -86,7 +86,9 @@ export class ZoneIndex {
       n++
     }
     const size = removeDuplicates(hi, lo, n)
-    return new ZoneIndex(populateFuse16(hi, lo, size), size, labelCounts)
+    // The same four fields as a decoded filter, so `has` sees one object shape.
+    const { layout, seed0, seed1, fingerprints } = populateFuse16(hi, lo, size)
+    return new ZoneIndex({ layout, seed0, seed1, fingerprints }, size, labelCounts)
   }
 
   /** The index these bytes encode; throws a ZoneIndexFormatError naming what is wrong. */
