@@ -64,8 +64,7 @@ export class ZoneIndex {
    * Duplicates are counted once. Throws a RangeError for a name of more than 127 labels.
    */
   static build(zones: Iterable<string>): ZoneIndex {
-    let hi: Uint32Array<ArrayBuffer> = new Uint32Array(1024)
-    let lo: Uint32Array<ArrayBuffer> = new Uint32Array(1024)
+    let keys: Uint32Array<ArrayBuffer> = new Uint32Array(2048) // name hashes, pairs [hi, lo]
     let n = 0
     const labelCounts = new Uint32Array(4)
     for (const zone of zones) {
@@ -76,19 +75,16 @@ export class ZoneIndex {
         )
       }
       labelCounts[labels >>> 5]! |= 1 << (labels & 31)
-      if (n === hi.length) {
-        hi = grow(hi)
-        lo = grow(lo)
-      }
+      if (2 * n === keys.length) keys = grow(keys)
       hashName(zone)
-      hi[n] = hashed[0]!
-      lo[n] = hashed[1]!
+      keys[2 * n] = hashed[0]!
+      keys[2 * n + 1] = hashed[1]!
       n++
     }
-    const size = removeDuplicates(hi, lo, n)
-    // The same four fields as a decoded filter, so `has` sees one object shape.
-    const { layout, seed0, seed1, fingerprints } = populateFuse16(hi, lo, size)
-    return new ZoneIndex({ layout, seed0, seed1, fingerprints }, size, labelCounts)
+    const size = removeDuplicates(keys, n)
+    // The same three fields as a decoded filter, so `has` sees one object shape.
+    const { layout, seed, fingerprints } = populateFuse16(keys, size)
+    return new ZoneIndex({ layout, seed, fingerprints }, size, labelCounts)
   }
 
   /** The index these bytes encode; throws a ZoneIndexFormatError naming what is wrong. */
@@ -138,17 +134,13 @@ export class ZoneIndex {
       : Uint16Array.from({ length: layout.arrayLength }, (_, i) =>
           view.getUint16(HEADER_BYTES + 2 * i, true)
         )
-    const filter = {
-      layout,
-      seed0: view.getUint32(24, true),
-      seed1: view.getUint32(28, true),
-      fingerprints,
-    }
+    const seed = Uint32Array.of(view.getUint32(24, true), view.getUint32(28, true))
+    const filter = { layout, seed, fingerprints }
     return new ZoneIndex(filter, size, labelCounts)
   }
 
   encode(): Uint8Array {
-    const { layout, seed0, seed1, fingerprints } = this.#filter
+    const { layout, seed, fingerprints } = this.#filter
     const bytes = new Uint8Array(HEADER_BYTES + 2 * layout.arrayLength)
     const view = new DataView(bytes.buffer)
     view.setUint32(0, MAGIC, true)
@@ -157,8 +149,8 @@ export class ZoneIndex {
     view.setUint32(12, this.#size, true)
     view.setUint32(16, layout.segmentLength, true)
     view.setUint32(20, layout.segmentCount, true)
-    view.setUint32(24, seed0, true)
-    view.setUint32(28, seed1, true)
+    view.setUint32(24, seed[0]!, true)
+    view.setUint32(28, seed[1]!, true)
     for (let i = 0; i < 4; i++) view.setUint32(32 + 4 * i, this.#labelCounts[i]!, true)
     if (LITTLE_ENDIAN) {
       new Uint16Array(bytes.buffer, HEADER_BYTES, layout.arrayLength).set(fingerprints)
@@ -176,7 +168,7 @@ export class ZoneIndex {
   has(zone: string): boolean {
     if (this.#size === 0) return false
     hashName(zone)
-    return fuse16Contains(this.#filter, hashed[0]!, hashed[1]!)
+    return fuse16Contains(this.#filter, hashed, 0)
   }
 
   /** Whether some indexed zone has this many labels (suffixes of other lengths need no probe). */
@@ -262,33 +254,31 @@ function grow(a: Uint32Array): Uint32Array<ArrayBuffer> {
 }
 
 /**
- * Compacts the first `n` keys to the distinct ones (first occurrences, in order) and returns how
- * many there are: an open-addressing table of key positions, at most half full.
+ * Compacts the first `n` keys (pairs [hi, lo]) to the distinct ones (first occurrences, in order)
+ * and returns how many there are: an open-addressing table of key positions, at most half full.
  */
-function removeDuplicates(hi: Uint32Array, lo: Uint32Array, n: number): number {
+function removeDuplicates(keys: Uint32Array, n: number): number {
   if (n < 2) return n
   let bits = 1
   while (1 << bits < 2 * n) bits++
   const mask = (1 << bits) - 1
   const table = new Uint32Array(1 << bits) // position + 1; 0 = empty
   let kept = 0
-  for (let i = 0; i < n; i++) {
-    const h = hi[i]!
-    const l = lo[i]!
-    let s = l & mask
+  for (let i = 0; i < 2 * n; i += 2) {
+    let s = keys[i + 1]! & mask
     let duplicate = false
     for (;;) {
-      const at = table[s]!
-      if (at === 0) break
-      if (hi[at - 1] === h && lo[at - 1] === l) {
+      const at = 2 * (table[s]! - 1)
+      if (at < 0) break
+      if (keys[at] === keys[i] && keys[at + 1] === keys[i + 1]) {
         duplicate = true
         break
       }
       s = (s + 1) & mask
     }
     if (duplicate) continue
-    hi[kept] = h
-    lo[kept] = l
+    keys[2 * kept] = keys[i]!
+    keys[2 * kept + 1] = keys[i + 1]!
     table[s] = ++kept
   }
   return kept
