@@ -54,6 +54,9 @@ export class ZoneIndex {
   readonly #labelCounts: Uint32Array // a 128-bit set
 
   private constructor(filter: Fuse16, size: number, labelCounts: Uint32Array) {
+    // The fingerprints and the checksum are read and written through typed arrays, which use
+    // the platform's byte order; Workers and Node run on little-endian CPUs.
+    if (!LITTLE_ENDIAN) throw new Error('zone index: needs a little-endian platform')
     this.#filter = filter
     this.#size = size
     this.#labelCounts = labelCounts
@@ -87,7 +90,10 @@ export class ZoneIndex {
     return new ZoneIndex({ layout, seed, fingerprints }, size, labelCounts)
   }
 
-  /** The index these bytes encode; throws a ZoneIndexFormatError naming what is wrong. */
+  /**
+   * The index these bytes encode; throws a ZoneIndexFormatError naming what is wrong. The index
+   * keeps a view of `bytes` (no copy), so they must not change afterwards.
+   */
   static decode(bytes: Uint8Array): ZoneIndex {
     const fail = (why: string): never => {
       throw new ZoneIndexFormatError(`zone index: ${why}`)
@@ -129,11 +135,11 @@ export class ZoneIndex {
     if (checksum(words) !== view.getUint32(8, true)) fail('checksum mismatch (corrupt bytes)')
     const labelCounts = new Uint32Array(4)
     for (let i = 0; i < 4; i++) labelCounts[i] = view.getUint32(32 + 4 * i, true)
-    const fingerprints = LITTLE_ENDIAN
-      ? new Uint16Array(bytes.buffer, bytes.byteOffset + HEADER_BYTES, layout.arrayLength)
-      : Uint16Array.from({ length: layout.arrayLength }, (_, i) =>
-          view.getUint16(HEADER_BYTES + 2 * i, true)
-        )
+    const fingerprints = new Uint16Array(
+      bytes.buffer,
+      bytes.byteOffset + HEADER_BYTES,
+      layout.arrayLength
+    )
     const seed = Uint32Array.of(view.getUint32(24, true), view.getUint32(28, true))
     const filter = { layout, seed, fingerprints }
     return new ZoneIndex(filter, size, labelCounts)
@@ -152,13 +158,7 @@ export class ZoneIndex {
     view.setUint32(24, seed[0]!, true)
     view.setUint32(28, seed[1]!, true)
     for (let i = 0; i < 4; i++) view.setUint32(32 + 4 * i, this.#labelCounts[i]!, true)
-    if (LITTLE_ENDIAN) {
-      new Uint16Array(bytes.buffer, HEADER_BYTES, layout.arrayLength).set(fingerprints)
-    } else {
-      for (let i = 0; i < fingerprints.length; i++) {
-        view.setUint16(HEADER_BYTES + 2 * i, fingerprints[i]!, true)
-      }
-    }
+    new Uint16Array(bytes.buffer, HEADER_BYTES, layout.arrayLength).set(fingerprints)
     const words = new Uint32Array(bytes.buffer, 12, (bytes.byteLength - 12) / 4)
     view.setUint32(8, checksum(words), true)
     return bytes
