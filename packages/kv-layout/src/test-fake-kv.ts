@@ -5,13 +5,16 @@ import type { KvBulkReader } from './kv-zone-view.ts'
 
 export class FakeKv implements KvBulkReader {
   readonly data = new Map<string, string>()
+  /** Values written as bytes (the zone index): never read through `get`, which reads text. */
+  readonly bytes = new Map<string, Uint8Array>()
   calls = 0
   rounds = 0
   keysRead: string[][] = []
   #inFlight = 0
 
-  put(key: string, value: string): void {
-    this.data.set(key, value)
+  put(key: string, value: string | Uint8Array): void {
+    if (typeof value === 'string') this.data.set(key, value)
+    else this.bytes.set(key, value)
   }
 
   putAll(entries: Map<string, string>): void {

@@ -38,7 +38,7 @@ export class TestFeed implements FeedPoller, FeedAppender {
 
   /** `kv`: where the index is written; `now`: the virtual clock. */
   constructor(
-    readonly kv: { put(key: string, value: string): void },
+    readonly kv: { put(key: string, value: string | Uint8Array): void },
     readonly now: () => number
   ) {}
 
@@ -59,7 +59,7 @@ export class TestFeed implements FeedPoller, FeedAppender {
   publishIndex(): IndexRef {
     const key = indexKey(++this.#indexVersion)
     const index = ZoneIndex.build(this.#served.keys())
-    this.kv.put(key, new TextDecoder().decode(index.encode()))
+    this.kv.put(key, index.encode())
     this.index = { key, seq: this.#seq, zones: index.size }
     return this.index
   }

@@ -38,15 +38,18 @@ export interface KvLocationStats {
   centralReads: number
 }
 
+/** A stored value: text, or bytes (as `put` of an ArrayBuffer view stores them). */
+export type KvValue = string | Uint8Array
+
 interface EdgeEntry {
   /** What central held when it was fetched: a value, or null for a miss. */
-  value: string | null
+  value: KvValue | null
   /** Virtual time (ms) the entry lapses. */
   until: number
 }
 
 export class ProductionKvModel {
-  readonly #central = new Map<string, string>()
+  readonly #central = new Map<string, KvValue>()
   readonly #locations = new Map<string, KvLocation>()
   readonly now: () => number
 
@@ -56,7 +59,7 @@ export class ProductionKvModel {
   }
 
   /** Writes a value to central storage (visible to every read that misses its edge cache). */
-  put(key: string, value: string): void {
+  put(key: string, value: KvValue): void {
     this.#central.set(key, value)
   }
 
@@ -71,7 +74,7 @@ export class ProductionKvModel {
   }
 
   /** Central storage's value of a key (no location involved). */
-  centralValue(key: string): string | null {
+  centralValue(key: string): KvValue | null {
     return this.#central.get(key) ?? null
   }
 
@@ -96,15 +99,18 @@ const parseOptions = (options: KvGetOptions | undefined) => {
   return { type: o.type ?? 'text', cacheTtl }
 }
 
-function typed(value: string | null, type: KvValueType): unknown {
-  if (value === null) return null
+function typed(stored: KvValue | null, type: KvValueType): unknown {
+  if (stored === null) return null
+  const value = typeof stored === 'string' ? stored : new TextDecoder().decode(stored)
   switch (type) {
     case 'text':
       return value
     case 'json':
       return JSON.parse(value) as unknown
     case 'arrayBuffer':
-      return new TextEncoder().encode(value).buffer
+      return typeof stored === 'string'
+        ? new TextEncoder().encode(stored).buffer
+        : stored.slice().buffer
     case 'stream':
       return new Response(value).body
   }
@@ -113,11 +119,11 @@ function typed(value: string | null, type: KvValueType): unknown {
 /** One location's view of the namespace: the read half of a KV binding, through its edge cache. */
 export class KvLocation {
   readonly #model: ProductionKvModel
-  readonly #central: (key: string) => string | null
+  readonly #central: (key: string) => KvValue | null
   readonly #edge = new Map<string, EdgeEntry>()
   readonly stats: KvLocationStats = { calls: 0, keys: 0, edgeHits: 0, centralReads: 0 }
 
-  constructor(model: ProductionKvModel, central: (key: string) => string | null) {
+  constructor(model: ProductionKvModel, central: (key: string) => KvValue | null) {
     this.#model = model
     this.#central = central
   }
@@ -150,12 +156,12 @@ export class KvLocation {
   }
 
   /** What this location's edge cache holds for a key now: undefined when nothing (or lapsed). */
-  cached(key: string): { value: string | null; until: number } | undefined {
+  cached(key: string): { value: KvValue | null; until: number } | undefined {
     const entry = this.#edge.get(key)
     return entry && this.#model.now() < entry.until ? { ...entry } : undefined
   }
 
-  #read(key: string, cacheTtl: number): string | null {
+  #read(key: string, cacheTtl: number): KvValue | null {
     const now = this.#model.now()
     const entry = this.#edge.get(key)
     if (entry && now < entry.until) {

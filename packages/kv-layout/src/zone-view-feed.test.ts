@@ -44,10 +44,7 @@ describe('KvZoneView with the zone feed', () => {
     client = new FeedClient(feed, {
       now: () => t,
       // Not counted with the view's reads.
-      loadIndex: (key) => {
-        const v = kv.data.get(key)
-        return Promise.resolve(v === undefined ? null : new TextEncoder().encode(v))
-      },
+      loadIndex: (key) => Promise.resolve(kv.bytes.get(key) ?? null),
     })
     view = new KvZoneView(kv, { now: () => t, revalidateMs: REVALIDATE_MS, feed: client })
   })
@@ -97,10 +94,7 @@ describe('KvZoneView with the zone feed', () => {
 
   it('a name the index says is hosted but is not (a false positive) is read once, until the index changes', async () => {
     zone('example.com', 'a')
-    kv.put(
-      indexKey(9),
-      new TextDecoder().decode(ZoneIndex.build(['example.com', 'ghost.test']).encode())
-    )
+    kv.put(indexKey(9), ZoneIndex.build(['example.com', 'ghost.test']).encode())
     feed.index = { key: indexKey(9), seq: 1, zones: 2 }
     await client.confirm(t)
     await new Promise((r) => setTimeout(r, 0))
@@ -113,10 +107,7 @@ describe('KvZoneView with the zone feed', () => {
     expect(await view.lookup('other.ghost.test')).toBeNull()
     expect(kv.calls).toBe(1)
     // A newer index: asked again.
-    kv.put(
-      indexKey(10),
-      new TextDecoder().decode(ZoneIndex.build(['example.com', 'ghost.test']).encode())
-    )
+    kv.put(indexKey(10), ZoneIndex.build(['example.com', 'ghost.test']).encode())
     feed.index = { key: indexKey(10), seq: 2, zones: 2 }
     await client.confirm(t)
     await new Promise((r) => setTimeout(r, 0))

@@ -3,7 +3,7 @@
  * the log) and DoH isolates (poll it): protocol types, and pure logic with no Cloudflare bindings.
  */
 export * from './protocol.ts'
-export { ZoneIndex, labelCount } from './zone-index.ts'
+export { ZoneIndex, ZoneIndexFormatError, labelCount } from './zone-index.ts'
 export {
   FeedLog,
   FeedInputError,
