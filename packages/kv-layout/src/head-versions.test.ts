@@ -32,7 +32,9 @@ describe('bucket versions in a head', () => {
     const head = decodeHead(encodeHead({ n: 1, seq: 0, meta, overlay: [], changed: [] }))
     expect(head.bv).toBeUndefined()
     expect(bucketKey('Example.Test.', 16, 3)).toBe('b:example.test:16:3')
-    expect(bucketKey('example.test', 16, 3, 12)).toBe('b:example.test:16:3:12')
+    expect(bucketKey('example.test', 16, 3, { id: 'ab12', v: 12 })).toBe(
+      'b:example.test:16:3:12:ab12'
+    )
   })
 
   it('refuses malformed versions', () => {
@@ -41,7 +43,10 @@ describe('bucket versions in a head', () => {
     expect(() => decodeHead(bad)).toThrow(/bucket versions/)
   })
 
-  it('a versioned head key never collides with a slot key', () => {
-    expect(headVersionKey('example.test', 3)).toBe('h:example.test:v:3')
+  it('a versioned head key never collides with a slot key, nor with another zone of the same name', () => {
+    expect(headVersionKey('example.test', 'ab12', 3)).toBe('h:example.test:v:ab12:3')
+    expect(headVersionKey('example.test', 'cd34', 3)).not.toBe(
+      headVersionKey('example.test', 'ab12', 3)
+    )
   })
 })

@@ -24,11 +24,13 @@ export function headKey(zone: string, slot: number): string {
 }
 
 /**
- * Head n of a zone under a key of its own, written once (with the slot) before the zone-change
- * feed names it: a reader told by the feed that head n exists reads a key no location has read.
+ * Head n of the zone with this id under a key of its own, written once (with the slot) before the
+ * zone-change feed names it: a reader told by the feed that head n exists reads a key no location
+ * has read. The id is in the key because a zone deleted and created again under the same name
+ * counts its heads from 1 again, and a location may still keep the earlier zone's head n.
  */
-export function headVersionKey(zone: string, n: number): string {
-  return `h:${normalizeName(zone)}:v:${n}`
+export function headVersionKey(zone: string, id: string, n: number): string {
+  return `h:${normalizeName(zone)}:v:${id}:${n}`
 }
 
 /** The version of bucket `index` a head names. */
@@ -52,9 +54,12 @@ export function headKeys(zone: string): string[] {
  */
 export const OVERLAY_INLINE_MAX = 16 * 1024
 
-/** Key of a large overlay, written once for head n (a new key every time, deleted after a grace period). */
-export function overlayKey(zone: string, n: number): string {
-  return `${overlayPrefix(zone)}${n}`
+/**
+ * Key of a large overlay, written once for head n of the zone with this id (a new key every time,
+ * deleted after a grace period; the id keeps a zone created again from meeting an earlier one's).
+ */
+export function overlayKey(zone: string, id: string, n: number): string {
+  return `${overlayPrefix(zone)}${id}:${n}`
 }
 
 /** Prefix shared by every overlay key of a zone (purges). */

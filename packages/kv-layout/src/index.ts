@@ -6,6 +6,7 @@ export {
   zoneKey,
   bucketKey,
   indexKey,
+  type BucketKeyVersion,
   bucketPrefix,
   nameHash,
   bucketOf,

@@ -13,14 +13,26 @@ export function zoneKey(zone: string): string {
   return `z:${normalizeName(zone)}`
 }
 
+/** Which written version of a bucket a key names: the zone's id and the bucket's version. */
+export interface BucketKeyVersion {
+  /** The zone's id: a zone created again under the same name never meets an earlier one's keys. */
+  id: string
+  /** The counter of the first head that names this content (see `bucketVersion`). */
+  v: number
+}
+
 /**
- * Bucket `index` of a zone laid out in `buckets` buckets, at `version` (the counter of the first
- * head that names it, see `bucketVersion`); without a version, the unversioned key of layout
- * format 3 (heads without bucket versions).
+ * Bucket `index` of a zone laid out in `buckets` buckets, at `version`; without a version, the
+ * unversioned key of layout format 3 (heads without bucket versions).
  */
-export function bucketKey(zone: string, buckets: number, index: number, version?: number): string {
+export function bucketKey(
+  zone: string,
+  buckets: number,
+  index: number,
+  version?: BucketKeyVersion
+): string {
   const key = `b:${normalizeName(zone)}:${buckets}:${index}`
-  return version === undefined ? key : `${key}:${version}`
+  return version === undefined ? key : `${key}:${version.v}:${version.id}`
 }
 
 /** A compiled zone index (`@edgedns/zone-feed`), written once under its version. */

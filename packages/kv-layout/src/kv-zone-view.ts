@@ -419,7 +419,7 @@ export class KvZoneView implements ZoneView {
     named: Map<string, { id: string; n: number }>,
     startedAt: number
   ): Promise<string[]> {
-    const keys = [...named].map(([z, w]) => headVersionKey(z, w.n))
+    const keys = [...named].map(([z, w]) => headVersionKey(z, w.id, w.n))
     const values = await this.#bulk(keys, IMMUTABLE_CACHE_TTL_S)
     const missed: string[] = []
     await Promise.all(
@@ -576,12 +576,12 @@ export class KvZoneView implements ZoneView {
     const startedAt = this.#now()
     const wanted = entries.map((e) => ({ entry: e, n: e.target }))
     const values = this.#bulk(
-      wanted.map((w) => headVersionKey(w.entry.name, w.n)),
+      wanted.map((w) => headVersionKey(w.entry.name, w.entry.head.meta.id, w.n)),
       IMMUTABLE_CACHE_TTL_S
     )
     for (const { entry, n } of wanted) {
       const own = values.then((v) =>
-        this.#takeNamed(entry, n, v.get(headVersionKey(entry.name, n)) ?? null)
+        this.#takeNamed(entry, n, v.get(headVersionKey(entry.name, entry.head.meta.id, n)) ?? null)
       )
       entry.refresh = own
       entry.refreshStartedAt = startedAt
@@ -598,7 +598,7 @@ export class KvZoneView implements ZoneView {
   /** Reads the head the feed named for a held zone (one key, plus its overlay key if any). */
   async #readNamed(entry: ZoneEntry): Promise<ZoneEntry | null> {
     const n = entry.target
-    const key = headVersionKey(entry.name, n)
+    const key = headVersionKey(entry.name, entry.head.meta.id, n)
     const text = (await this.#bulk([key], IMMUTABLE_CACHE_TTL_S)).get(key) ?? null
     return this.#takeNamed(entry, n, text)
   }
@@ -842,7 +842,8 @@ export class KvZoneView implements ZoneView {
     const texts = new Map<number, string>()
     const wanted = [...new Set(pending.map((p) => p.index))]
     const bv = entry.head.bv
-    const keys = wanted.map((i) => bucketKey(zone, count, i, bv && bucketVersion(bv, i)))
+    const id = entry.head.meta.id
+    const keys = wanted.map((i) => bucketKey(zone, count, i, bv && { id, v: bucketVersion(bv, i) }))
     const values =
       speculated && keys.every((k) => speculated.has(k))
         ? speculated

@@ -135,7 +135,7 @@ describe('large overlays', () => {
         seq: 2,
         meta: encodedMeta,
         overlay: [],
-        overlayKey: overlayKey('ahead.test', 2),
+        overlayKey: overlayKey('ahead.test', 'e'.repeat(32), 2),
         changed: [
           [1, 'all'],
           [2, []],
@@ -144,7 +144,7 @@ describe('large overlays', () => {
     )
     t += 11
     expect((await view.lookup('x1.ahead.test'))!.nodes.size).toBe(0)
-    kv.put(overlayKey('ahead.test', 2), encodeOverlay(names))
+    kv.put(overlayKey('ahead.test', 'e'.repeat(32), 2), encodeOverlay(names))
     t += 11
     const found = await view.lookup('x1.ahead.test')
     expect(found!.nodes.get('x1.ahead.test')!.sets.A!.rdata).toEqual(['192.0.2.7'])

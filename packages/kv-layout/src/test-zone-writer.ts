@@ -143,8 +143,9 @@ export class ZoneWriter {
     if (!this.#versioned) return this.kv.put(bucketKey(this.name, count, index), text)
     const v = this.n + 1
     const old = this.#currentVersion(index)
-    this.kv.put(bucketKey(this.name, count, index, v), text)
-    if (old !== undefined && old !== v) this.#retire(bucketKey(this.name, count, index, old))
+    this.kv.put(bucketKey(this.name, count, index, { id: this.meta.id, v }), text)
+    if (old !== undefined && old !== v)
+      this.#retire(bucketKey(this.name, count, index, { id: this.meta.id, v: old }))
     this.#pending.changed.set(index, v)
   }
 
@@ -161,8 +162,12 @@ export class ZoneWriter {
     const v = this.n + 1
     grouped.forEach((entries, i) => {
       const old = this.#currentVersion(i)
-      this.kv.put(bucketKey(this.name, count, i, v), encodeBucketText(this.name, entries))
-      if (old !== undefined && old !== v) this.#retire(bucketKey(this.name, count, i, old))
+      this.kv.put(
+        bucketKey(this.name, count, i, { id: this.meta.id, v }),
+        encodeBucketText(this.name, entries)
+      )
+      if (old !== undefined && old !== v)
+        this.#retire(bucketKey(this.name, count, i, { id: this.meta.id, v: old }))
     })
     this.#pending = { base: v, changed: new Map() }
   }
@@ -187,7 +192,8 @@ export class ZoneWriter {
       ([name, node]) => [name, node === null ? null : encodeNode(node)] as const
     )
     const encoded = encodeOverlay(overlay)
-    const separate = encoded.length > OVERLAY_INLINE_MAX ? overlayKey(this.name, n) : undefined
+    const separate =
+      encoded.length > OVERLAY_INLINE_MAX ? overlayKey(this.name, this.meta.id, n) : undefined
     if (separate !== undefined) this.kv.put(separate, encoded)
     if (this.#versioned) {
       const base = this.#pending.base ?? this.bv?.base ?? n
@@ -205,7 +211,7 @@ export class ZoneWriter {
       changed: this.changed,
       ...(this.bv ? { bv: this.bv } : {}),
     })
-    if (this.#versioned) this.kv.put(headVersionKey(this.name, n), text)
+    if (this.#versioned) this.kv.put(headVersionKey(this.name, this.meta.id, n), text)
     this.kv.put(headKey(this.name, headSlot(n)), text)
     void this.#feed?.append([{ zone: this.name, id: this.meta.id, n, op: 'head' }])
     if (this.#versioned) this.retireDue()

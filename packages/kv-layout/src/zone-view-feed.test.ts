@@ -65,7 +65,7 @@ describe('KvZoneView with the zone feed', () => {
     await view.lookup('x.a.test', { keepAlive })
     await Promise.all(kept)
     expect(feed.polls - polls).toBe(1)
-    expect(kv.keysRead[0]).toEqual(zones.map((z) => headVersionKey(z.name, 2)))
+    expect(kv.keysRead[0]).toEqual(zones.map((z) => headVersionKey(z.name, z.meta.id, 2)))
     // and x's bucket, which the isolate did not hold
     expect(kv.calls).toBe(2)
     const answers = await Promise.all(zones.map((z) => view.lookup(`www.${z.name}`, { keepAlive })))
