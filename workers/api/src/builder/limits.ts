@@ -14,7 +14,11 @@ export interface BuildLimits {
   passNames: number
   /** Distinct owner names per D1 page in the mirror phase of a layout-v2 full build (no KV ops). */
   mirrorPageNames: number
-  /** Layout v2: how long an old bucket count stays after a switch (isolate meta cache + KV propagation). */
+  /**
+   * How long a key no head reaches any more stays in KV: a superseded bucket version, an old
+   * bucket count after a switch, an earlier head's overlay key. Covers a reader that learns of
+   * newer heads late (head slots read from an edge copy, KV propagation) and still reads them.
+   */
   retireGraceMs: number
   /** Keys per KV list page in full-build sweeps and purges. */
   listPage: number
@@ -41,7 +45,7 @@ const DEFAULT_LIMITS: BuildLimits = {
   mirrorPageNames: 2000,
   passNames: 20_000,
   namesPerBucket: NAMES_PER_BUCKET,
-  retireGraceMs: 65_000,
+  retireGraceMs: 10 * 60_000,
   listPage: 400,
   flushSlice: 64,
   keyWriteIntervalMs: 1000,
