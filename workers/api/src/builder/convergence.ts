@@ -297,7 +297,9 @@ export async function checkConvergence(
     } while (cursor)
   }
   const keyOf = (i: number, v: number | undefined): string =>
-    v === undefined || v === UNVERSIONED ? bucketKey(name, buckets, i) : bucketKey(name, buckets, i, v)
+    v === undefined || v === UNVERSIONED
+      ? bucketKey(name, buckets, i)
+      : bucketKey(name, buckets, i, v)
   const currentKey = (i: number): string =>
     keyOf(i, newest.get(i) ?? (named ? bucketVersion(named, i) : UNVERSIONED))
 
@@ -416,7 +418,11 @@ async function namedVersions(
   const values = await kv.get(headKeys(zone), 'text')
   let best: string | null = null
   for (const text of values.values())
-    if (text !== null && isHeadOf(text, zoneId) && (best === null || headCounter(text) > headCounter(best)))
+    if (
+      text !== null &&
+      isHeadOf(text, zoneId) &&
+      (best === null || headCounter(text) > headCounter(best))
+    )
       best = text
   if (best === null) return null
   try {

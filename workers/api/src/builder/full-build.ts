@@ -197,13 +197,19 @@ async function writeBuckets(ctx: StepContext, p: FullProgress): Promise<FullOutc
     if (!zone) return { kind: 'deleted' }
     const apexRows = (await readNames(io.db, state.zoneId!, [apex])).rows.get(apex) ?? []
     if (p.from === undefined) {
-      p.from = state.layout ? { buckets: state.layout.buckets, base: state.layout.base ?? null } : null
+      p.from = state.layout
+        ? { buckets: state.layout.buckets, base: state.layout.base ?? null }
+        : null
       ctx.save()
     }
     const from = p.from
     const previous = from?.buckets
     state.retire = state.retire.filter((r) => r.buckets !== p.buckets)
-    if (previous !== undefined && previous !== p.buckets && !state.retire.some((r) => r.buckets === previous))
+    if (
+      previous !== undefined &&
+      previous !== p.buckets &&
+      !state.retire.some((r) => r.buckets === previous)
+    )
       state.retire.push({
         buckets: previous,
         notBefore: io.now() + limits.retireGraceMs,

@@ -124,7 +124,12 @@ export async function publishHead(
   // One synchronous stretch: the head, the versions it names and the superseded ones queued.
   ctx.mirror.dropFlushed()
   if (layout && !options.all)
-    ctx.versions.headWritten(zone, layout.buckets, layout.base ?? null, io.now() + limits.retireGraceMs)
+    ctx.versions.headWritten(
+      zone,
+      layout.buckets,
+      layout.base ?? null,
+      io.now() + limits.retireGraceMs
+    )
   options.onWritten?.()
   state.head = { n, meta, changed }
   state.headAttempt = 0

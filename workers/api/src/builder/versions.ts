@@ -16,7 +16,9 @@ import { bucketKey, type BucketVersions } from '@edgedns/kv-layout'
 export class VersionStore {
   constructor(private readonly sql: SqlStorage) {
     // Buckets of the live count whose named version is not the base (a head's `bv.changed`).
-    sql.exec('CREATE TABLE IF NOT EXISTS bucket_versions (i INTEGER PRIMARY KEY, v INTEGER NOT NULL)')
+    sql.exec(
+      'CREATE TABLE IF NOT EXISTS bucket_versions (i INTEGER PRIMARY KEY, v INTEGER NOT NULL)'
+    )
     // Bucket writes since the last head: v = the version written, done = the put succeeded.
     sql.exec(
       'CREATE TABLE IF NOT EXISTS bucket_writes (i INTEGER PRIMARY KEY, v INTEGER NOT NULL, done INTEGER NOT NULL DEFAULT 0)'
@@ -171,8 +173,9 @@ export class VersionStore {
 
   /** Queued keys of count `buckets`. */
   pending(buckets: number): number {
-    return this.sql.exec<{ n: number }>('SELECT count(*) AS n FROM retired WHERE b = ?1', buckets).one()
-      .n
+    return this.sql
+      .exec<{ n: number }>('SELECT count(*) AS n FROM retired WHERE b = ?1', buckets)
+      .one().n
   }
 
   /** Earliest due time in the queue (null when empty). */

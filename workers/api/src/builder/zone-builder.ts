@@ -38,6 +38,8 @@ export interface BuilderStatus extends BuilderState {
   overlayNames: number
   /** Keys no head reaches any more, waiting out the grace period before their delete. */
   retiredKeys: number
+  /** Buckets written since the last head (the next head names their new versions). */
+  headPending: number[]
 }
 
 /** Below this many KV operations left, a step hands over to the next invocation. */
@@ -127,6 +129,7 @@ export class ZoneBuilder extends DurableObject<Env> {
       dirtyBuckets: this.#mirror.dirtyCount(),
       overlayNames: this.#mirror.overlayCount(0),
       retiredKeys: this.#versions.size(),
+      headPending: [...this.#versions.completed().keys()],
     }
   }
 
