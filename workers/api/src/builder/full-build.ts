@@ -173,6 +173,8 @@ async function writeBuckets(ctx: StepContext, p: FullProgress): Promise<FullOutc
   // No head is written from here to the switch: its counter is this build's bucket version.
   if (p.version === undefined) {
     p.version = nextHead(state)
+    // A build the previous layout format began wrote unversioned buckets: start them over.
+    p.bucketNext = 0
     ctx.save()
   }
   const version = p.version
@@ -281,7 +283,12 @@ async function sweepPages(ctx: StepContext, p: FullProgress): Promise<FullOutcom
     for (const { name } of listed.keys) {
       const [count, , v] = name.slice(prefix.length).split(':')
       if (!keep.has(Number(count))) drop.push(name)
-      else if (Number(count) === live && (v === undefined || Number(v) !== p.version))
+      // (A sweep the previous layout format began keeps the live count: its head names it.)
+      else if (
+        Number(count) === live &&
+        p.version !== undefined &&
+        (v === undefined || Number(v) !== p.version)
+      )
         odd.push(name)
     }
     const queued = ctx.versions.queued(odd)

@@ -133,6 +133,44 @@ describe('layout v2 buckets', () => {
     expect((await converge(z.id)).differences).toEqual([])
   })
 
+  it('moves a zone in layout format 3 to versioned keys with one full build, and deletes its unversioned buckets after the grace period', async () => {
+    const z = await createZone('format3')
+    await api('POST', `/zones/${z.id}/dns_records/batch`, { posts: posts(30, 'u') })
+    await settle(z.id)
+    const B = (await kvMeta(z.name))!.layout!.buckets
+    // What the previous format left: unversioned buckets, a state without bucket versions.
+    const current = await kvBuckets(z.name)
+    for (const [i, key] of current)
+      await env.ZONES_KV.put(bucketKey(z.name, B, i), (await env.ZONES_KV.get(key, 'text'))!)
+    let clock = Date.now()
+    await runInDurableObject(builder(z.id), async (instance: ZoneBuilder, state) => {
+      const s = state.storage.kv.get<any>('state')
+      state.storage.kv.put('state', { ...s, format: 3, layout: { buckets: B } })
+      state.storage.sql.exec('DELETE FROM bucket_versions')
+      state.storage.sql.exec('DELETE FROM bucket_writes')
+      state.storage.sql.exec('DELETE FROM retired')
+      instance.io = { ...instance.io, now: () => clock }
+      instance.limits = { ...instance.limits, retireGraceMs: 60_000 }
+    })
+    await post(z.id, { type: 'A', name: 'after', content: '192.0.2.8' })
+    const status = await settle(z.id)
+    expect(status.format).toBe(4)
+    expect(status.lastPass?.kind).toBe('full')
+    expect(status.layout).toEqual({ buckets: B, base: status.head.n })
+    const head = decodeHead(
+      (await env.ZONES_KV.get(headVersionKey(z.name, status.head.n), 'text'))!
+    )
+    expect(head.bv).toEqual({ base: status.head.n, changed: new Map() })
+    // Readers still holding a format-3 head read the unversioned keys during the grace period.
+    const unversionedKeys = (await kvZoneKeys(z.name)).filter((k) => unversioned(k) === k)
+    expect(unversionedKeys).toHaveLength(B)
+    clock += 60_000
+    await builder(z.id).notify(z.id, 0)
+    expect((await kvZoneKeys(z.name)).filter((k) => unversioned(k) === k)).toEqual([])
+    expect((await kvNode(z.name, `after.${z.name}`))?.sets.A?.rdata).toEqual(['192.0.2.8'])
+    expect((await converge(z.id)).differences).toEqual([])
+  })
+
   it('keeps the mirror whole and indexed by hash across repeated full builds (the swap renames tables)', async () => {
     const z = await createZone('swaps')
     await api('POST', `/zones/${z.id}/dns_records/batch`, { posts: posts(50, 'w') })
