@@ -56,19 +56,24 @@ const DEFAULT_LIMITS: BuildLimits = {
 }
 
 /**
- * Defaults, with the key write interval (`KV_KEY_WRITE_INTERVAL_MS`: tests, benchmarks) and the
- * yield after a head (`BUILDER_YIELD_AFTER_HEAD_MS`: local development) overridable.
+ * Defaults, with the key write interval (`KV_KEY_WRITE_INTERVAL_MS`: tests, benchmarks), the
+ * yield after a head (`BUILDER_YIELD_AFTER_HEAD_MS`) and the grace period of keys no head reaches
+ * (`BUILDER_RETIRE_GRACE_MS`) overridable (local development).
  */
 export function limitsFrom(env: {
   KV_KEY_WRITE_INTERVAL_MS?: string
   KV_NAMES_PER_BUCKET?: string
   BUILDER_YIELD_AFTER_HEAD_MS?: string
+  BUILDER_RETIRE_GRACE_MS?: string
 }): BuildLimits {
   const interval = Number(env.KV_KEY_WRITE_INTERVAL_MS)
   const perBucket = Number(env.KV_NAMES_PER_BUCKET)
   const yieldMs = Number(env.BUILDER_YIELD_AFTER_HEAD_MS)
+  const grace =
+    env.BUILDER_RETIRE_GRACE_MS === undefined ? NaN : Number(env.BUILDER_RETIRE_GRACE_MS)
   return {
     ...DEFAULT_LIMITS,
+    retireGraceMs: Number.isFinite(grace) && grace >= 0 ? grace : DEFAULT_LIMITS.retireGraceMs,
     yieldAfterHeadMs: Number.isFinite(yieldMs) && yieldMs > 0 ? Math.min(yieldMs, 100) : 0,
     namesPerBucket: Number.isInteger(perBucket) && perBucket > 0 ? perBucket : NAMES_PER_BUCKET,
     keyWriteIntervalMs:

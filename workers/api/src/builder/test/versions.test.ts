@@ -16,6 +16,7 @@ import {
 } from '@edgedns/kv-layout'
 import type { StepContext } from '../context.ts'
 import { KvBudget } from '../io.ts'
+import { limitsFrom } from '../limits.ts'
 import { KeyLedger } from '../ledger.ts'
 import { NodeMirror } from '../mirror.ts'
 import { flushBuckets } from '../per-record.ts'
@@ -28,6 +29,12 @@ const node = (address: string): string =>
   encodeNode({ v: 1, sets: { A: { ttl: 300, rdata: [address] } } } as NodeData)
 
 describe('bucket versions', () => {
+  it('keeps keys no head reaches ten minutes by default, or as long as BUILDER_RETIRE_GRACE_MS says', () => {
+    expect(limitsFrom({}).retireGraceMs).toBe(600_000)
+    expect(limitsFrom({ BUILDER_RETIRE_GRACE_MS: '65000' }).retireGraceMs).toBe(65_000)
+    expect(limitsFrom({ BUILDER_RETIRE_GRACE_MS: 'x' }).retireGraceMs).toBe(600_000)
+  })
+
   it('does not write a bucket again at the version it was written at when its names change before the next head', async () => {
     const z = await createZone('versions')
     await settle(z.id)
