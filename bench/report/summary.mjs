@@ -48,7 +48,9 @@ export function renderNotes(results, md) {
       localBuilderSettings()
     )
       .map(([k, v]) => `\`${k}=${v}\``)
-      .join(', ')}; deployed 0: the builder has a thread of its own there).`
+      .join(
+        ', '
+      )}; deployed: no yield, the builder has a thread of its own there, and a ten-minute grace before superseded keys are deleted).`
   )
   md.push(
     '- Peers need the Debian packages `bind9 bind9-dnsutils pdns-server pdns-backend-sqlite3 dnsdist sqlite3`; `pnpm bench --peers` installs nothing and skips them when missing. Every server binds 127.0.0.1 on free high ports in a temp directory and is stopped after.'

@@ -17,6 +17,13 @@ interface ExtraBindings {
    * the DoH worker and the API; deployed, the builder runs elsewhere and nothing waits.
    */
   BUILDER_YIELD_AFTER_HEAD_MS?: string
+  /**
+   * Milliseconds a key no head reaches any more (a superseded bucket version, an old bucket
+   * count, an earlier head's overlay key) stays in KV before its delete (default ten minutes:
+   * readers that learn of newer heads late still read it). `.dev.vars` shortens it locally, where
+   * KV has no edge cache and readers confirm heads within milliseconds.
+   */
+  BUILDER_RETIRE_GRACE_MS?: string
   /** Builder pacing of writes per KV key (production allows one write per second per key). */
   KV_KEY_WRITE_INTERVAL_MS?: string
   /** `1`: D1 and KV bindings throw on any breach of a production limit (the test suite's mode). */

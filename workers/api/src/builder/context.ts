@@ -7,12 +7,15 @@ import type { KeyLedger } from './ledger.ts'
 import type { BuildLimits } from './limits.ts'
 import type { NodeMirror } from './mirror.ts'
 import type { BuilderState } from './state.ts'
+import type { VersionStore } from './versions.ts'
 
 export interface StepContext {
   io: BuilderIo
   ledger: KeyLedger
   /** Layout v2: the zone's nodes by name hash, buckets are assembled from it. */
   mirror: NodeMirror
+  /** Bucket versions named by the heads, writes since the last head, retirement queue. */
+  versions: VersionStore
   budget: KvBudget
   limits: BuildLimits
   state: BuilderState

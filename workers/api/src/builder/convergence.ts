@@ -1,7 +1,9 @@
 /**
  * @module Convergence check: recomputes every KV value of a zone from D1 and compares it with what
- * KV holds (every bucket key of the count the zone key announces, empty ones included; any other
- * bucket key, or a node key of an old layout, under the zone is stale). Head slots are not compared:
+ * KV holds (every bucket of the count the zone key announces, empty ones included, at its current
+ * version: the one the newest head names or a newer one written since; older versions are
+ * superseded and left to the builder's retirement; any other bucket key, or a node key of an old
+ * layout, under the zone is stale). Head slots are not compared:
  * they change with every pass. The meta serial is not compared: the meta key is rebuilt on apex and
  * settings changes only, not on every record change.
  *
@@ -11,7 +13,8 @@
  *   is kept per bucket: a line count and two 32-bit sums of line hashes, which do not depend on the
  *   order lines arrive in (at most 4,096 buckets). Empty non-terminals are found per page with one
  *   query: an ancestor with no records of its own is emitted at its first descendant in name order.
- * - KV is read by the buckets, 100 keys per bulk get; each bucket's lines get the same digest, and
+ * - KV bucket keys are listed once (to find each bucket's current version), then read by the
+ *   buckets, 100 keys per bulk get; each bucket's lines get the same digest, and
  *   its text must be canonical (what encodeBucketText gives for its own lines). Other keys under the
  *   zone are listed page by page; only the first ones found stale are kept for the report.
  * - The expected text of a differing bucket is rebuilt, for the first DETAILED_BUCKETS of them, by
@@ -26,14 +29,20 @@ import {
   bucketEntries,
   bucketKey,
   bucketOf,
+  bucketVersion,
+  decodeHead,
   decodeZoneMeta,
   EMPTY_BUCKET,
   encodeBucketText,
   encodeNode,
   encodeZoneMeta,
+  headCounter,
+  headKeys,
+  isHeadOf,
   publicValueText,
   relativeName,
   zoneKey,
+  type BucketVersions,
 } from '@edgedns/kv-layout'
 import { jsonChunks } from '../batch/json-chunks.ts'
 import { reverseName } from '../records/model.ts'
@@ -263,17 +272,50 @@ export async function checkConvergence(
       )
     : []
 
+  // Which key of each bucket holds its current text: the version the newest head names, or a
+  // newer one written since (the next head will name it; the overlay covers it meanwhile). Older
+  // versions are superseded and wait for their deletion; any other key under the zone (another
+  // bucket count, an old layout's node keys) is stale.
+  const named = zone ? await namedVersions(env.ZONES_KV, name, zoneId) : null
+  const newest = new Map<number, number>()
+  const staleKeys: string[] = []
+  for (const prefix of [`n:${name}:`, `b:${name}:`]) {
+    let cursor: string | undefined
+    do {
+      const listed = await env.ZONES_KV.list({ prefix, ...(cursor ? { cursor } : {}) })
+      for (const { name: key } of listed.keys) {
+        const parsed = zone ? parseBucketKey(key, name, buckets) : null
+        if (parsed === null) {
+          staleKeys.push(key)
+          continue
+        }
+        const floor = named ? bucketVersion(named, parsed.i) : UNVERSIONED
+        if (parsed.v >= floor && parsed.v > (newest.get(parsed.i) ?? Number.NEGATIVE_INFINITY))
+          newest.set(parsed.i, parsed.v)
+      }
+      cursor = listed.list_complete ? undefined : listed.cursor
+    } while (cursor)
+  }
+  const keyOf = (i: number, v: number | undefined): string =>
+    v === undefined || v === UNVERSIONED
+      ? bucketKey(name, buckets, i)
+      : bucketKey(name, buckets, i, v)
+  const currentKey = (i: number): string =>
+    keyOf(i, newest.get(i) ?? (named ? bucketVersion(named, i) : UNVERSIONED))
+
   // KV by the buckets.
   const actual = new BucketDigests(buckets)
   const differing: { bucket: number; kind: 'missing' | 'different'; actual?: string }[] = []
   let actualKeys = 0
   for (let lo = 0; lo < buckets; lo += KV_BULK) {
-    const keys = Array.from({ length: Math.min(KV_BULK, buckets - lo) }, (_, i) =>
-      bucketKey(name, buckets, lo + i)
-    )
-    const values = await env.ZONES_KV.get(keys, 'text')
-    keys.forEach((key, i) => {
-      const bucket = lo + i
+    const indexes = Array.from({ length: Math.min(KV_BULK, buckets - lo) }, (_, i) => lo + i)
+    const present = indexes.filter((i) => newest.has(i))
+    for (const i of indexes) if (!newest.has(i)) differing.push({ bucket: i, kind: 'missing' })
+    const keys = present.map(currentKey)
+    const values =
+      keys.length > 0 ? await env.ZONES_KV.get(keys, 'text') : new Map<string, string | null>()
+    keys.forEach((key, k) => {
+      const bucket = present[k]!
       const raw = values.get(key) ?? null
       if (raw === null) {
         differing.push({ bucket, kind: 'missing' })
@@ -292,6 +334,7 @@ export async function checkConvergence(
         differing.push({ bucket, kind: 'different', actual: raw })
     })
   }
+  differing.sort((a, b) => a.bucket - b.bucket)
 
   // The expected texts of the first differing buckets, from a second paged read.
   const detailed = new Map<number, [string, string][]>(
@@ -304,7 +347,7 @@ export async function checkConvergence(
   }
   for (const d of differing) {
     const entries = detailed.get(d.bucket)
-    const key = bucketKey(name, buckets, d.bucket)
+    const key = currentKey(d.bucket)
     const text =
       expected.count[d.bucket] === 0
         ? EMPTY_BUCKET
@@ -319,31 +362,18 @@ export async function checkConvergence(
     })
   }
 
-  // Any other key under the zone (another bucket count, an old layout's node keys) is stale.
-  const ownPrefix = `b:${name}:${buckets}:`
-  const isOwnBucket = (k: string): boolean => {
-    const rest = k.slice(ownPrefix.length)
-    return zone !== null && k.startsWith(ownPrefix) && /^\d+$/.test(rest) && Number(rest) < buckets
-  }
-  for (const prefix of [`n:${name}:`, `b:${name}:`]) {
-    let cursor: string | undefined
-    do {
-      const listed = await env.ZONES_KV.list({ prefix, ...(cursor ? { cursor } : {}) })
-      const stale = listed.keys.map((k) => k.name).filter((k) => !isOwnBucket(k))
-      actualKeys += stale.length
-      const shown = stale.slice(0, Math.max(0, MAX_REPORTED - diffs.list.length))
-      const values =
-        shown.length > 0
-          ? await env.ZONES_KV.get(shown.slice(0, KV_BULK), 'text')
-          : new Map<string, string | null>()
-      for (const k of stale)
-        diffs.add({
-          key: k,
-          kind: 'stale',
-          ...(values.get(k) != null ? { actual: values.get(k)! } : {}),
-        })
-      cursor = listed.list_complete ? undefined : listed.cursor
-    } while (cursor)
+  actualKeys += staleKeys.length
+  for (let k = 0; k < staleKeys.length; k += KV_BULK) {
+    const chunk = staleKeys.slice(k, k + KV_BULK)
+    const shown = chunk.slice(0, Math.max(0, MAX_REPORTED - diffs.list.length))
+    const values =
+      shown.length > 0 ? await env.ZONES_KV.get(shown, 'text') : new Map<string, string | null>()
+    for (const key of chunk)
+      diffs.add({
+        key,
+        kind: 'stale',
+        ...(values.get(key) != null ? { actual: values.get(key)! } : {}),
+      })
   }
 
   if (zone) {
@@ -361,6 +391,45 @@ export async function checkConvergence(
   report.differences = diffs.list
   report.differenceCount = diffs.count
   return report
+}
+
+/** Version of an unversioned bucket key (layout format 3): below every version. */
+const UNVERSIONED = -1
+
+/** Bucket index and version of a key of the live count (null: not one). */
+function parseBucketKey(
+  key: string,
+  zone: string,
+  buckets: number
+): { i: number; v: number } | null {
+  const prefix = `b:${zone}:${buckets}:`
+  if (!key.startsWith(prefix)) return null
+  const m = /^(\d+)(?::(\d+))?$/.exec(key.slice(prefix.length))
+  if (!m || Number(m[1]) >= buckets) return null
+  return { i: Number(m[1]), v: m[2] === undefined ? UNVERSIONED : Number(m[2]) }
+}
+
+/** Bucket versions the zone's newest head names (null: a head without versions, or none). */
+async function namedVersions(
+  kv: KVNamespace,
+  zone: string,
+  zoneId: string
+): Promise<BucketVersions | null> {
+  const values = await kv.get(headKeys(zone), 'text')
+  let best: string | null = null
+  for (const text of values.values())
+    if (
+      text !== null &&
+      isHeadOf(text, zoneId) &&
+      (best === null || headCounter(text) > headCounter(best))
+    )
+      best = text
+  if (best === null) return null
+  try {
+    return decodeHead(best).bv ?? null
+  } catch {
+    return null
+  }
 }
 
 function sameValue(key: string, expected: string, actual: string): boolean {

@@ -3,10 +3,15 @@
  * 1. write: every owner name of the zone in name_rev pages from D1, with the empty non-terminals
  *    above them, into a fresh node mirror (`nodes_next`, DO SQLite; no KV operation);
  * 2. buckets: the bucket count is picked from the zone size; every bucket 0..B-1 is written from
- *    the mirror (an empty one as such, so no stale bucket survives), then the zone key and a head
- *    slot announcing the bucket count: readers switch generation atomically with that head. An
- *    earlier bucket count is retired (deleted) after a grace period;
- * 3. sweep: bucket keys of a count that is neither live nor retiring are listed and deleted.
+ *    the mirror (an empty one as such, so no stale bucket survives) at the version of the head
+ *    that will switch to them, then the zone key and that head (`bv.base` = its counter):
+ *    readers switch atomically with it. The keys the previous head named (an earlier bucket
+ *    count, or earlier versions of this one) are queued and deleted after a grace period;
+ * 3. sweep: bucket keys neither live nor queued (another count, a version no head names) are
+ *    listed and deleted.
+ * Bucket writes of per-record passes not yet named by a head are named by one before the build
+ * starts, so the build's version is above every version written so far: no bucket key is written
+ * twice with different content.
  * The cursor moves to the sequence committed when the build started; changes made during the
  * build are replayed by per-record passes after it.
  */
@@ -15,6 +20,7 @@ import {
   bucketCountFor,
   bucketPrefix,
   encodeNode,
+  headCounter,
   headKeys,
   headZoneId,
   isInZone,
@@ -24,7 +30,7 @@ import { reverseName } from '../records/model.ts'
 import type { StepContext, StepOutcome } from './context.ts'
 import { namesWithRecords, readNames, readPage, readZone } from './queries.ts'
 import { buildMeta } from './meta.ts'
-import { publishHead } from './publish-head.ts'
+import { nextHead, publishHead } from './publish-head.ts'
 import { LAYOUT_FORMAT, type FullProgress } from './state.ts'
 import { EMPTY_NODE, isServed, nodeFromRows } from './values.ts'
 import { ALWAYS, applyOps, type KeyOp } from './writer.ts'
@@ -40,6 +46,12 @@ export async function fullBuildStep(ctx: StepContext): Promise<FullOutcome> {
     // KV and gets nothing (its name is not its own yet): its activation logs a full-build request,
     // which finds the builder here again, cursor still 0.
     if (!isServed(zone)) return { kind: 'idle' }
+    // Buckets written since the last head get a head naming them first: this build writes its
+    // buckets at the counter after it.
+    if (ctx.versions.written().size > 0 && state.head.meta !== null) {
+      const head = await publishHead(ctx)
+      if (head.kind !== 'written') return head
+    }
     state.zoneName = zone.name
     state.full = {
       startSeq: zone.change_seq,
@@ -143,24 +155,36 @@ async function writeBuckets(ctx: StepContext, p: FullProgress): Promise<FullOutc
     if (ctx.budget.remaining < slots.length + 1) return { kind: 'progress' }
     ctx.budget.spend(1)
     const held = await io.kv.get(slots, 'text')
-    const stale = slots
-      .filter((key) => {
-        const text = held.get(key)
-        return typeof text === 'string' && headZoneId(text) !== state.zoneId
-      })
-      .map((key) => ({ key, value: null }))
+    const staleKeys = slots.filter((key) => {
+      const text = held.get(key)
+      return typeof text === 'string' && headZoneId(text) !== state.zoneId
+    })
+    // This zone's counters continue above the earlier zone's: its versioned keys (heads,
+    // buckets) are never written again under a name a location may have read for that zone.
+    for (const key of staleKeys)
+      state.headAttempt = Math.max(state.headAttempt, headCounter(held.get(key) as string))
+    const stale = staleKeys.map((key) => ({ key, value: null }))
     if (stale.length > 0) {
       const cleared = await applyOps(io, ctx.ledger, ctx.budget, stale, write)
       if (cleared.kind === 'deferred') return cleared
       p.keysDeleted += cleared.deletes
     }
   }
+  // No head is written from here to the switch: its counter is this build's bucket version.
+  if (p.version === undefined) {
+    p.version = nextHead(state)
+    // A build the previous layout format began wrote unversioned buckets: start them over.
+    p.bucketNext = 0
+    ctx.save()
+  }
+  const version = p.version
   for (;;) {
     const room = Math.min(500, ctx.budget.remaining - 2)
     if (room < 1) return { kind: 'progress' }
     const ops: KeyOp[] = []
     const end = Math.min(p.buckets, p.bucketNext + room)
-    for (let i = p.bucketNext; i < end; i++) ops.push(ctx.mirror.bucketOp(apex, p.buckets, i))
+    for (let i = p.bucketNext; i < end; i++)
+      ops.push(ctx.mirror.bucketOp(apex, p.buckets, i, version))
     if (ops.length > 0) {
       const written = await applyOps(io, ctx.ledger, ctx.budget, ops, write)
       if (written.kind === 'deferred') return written
@@ -174,11 +198,27 @@ async function writeBuckets(ctx: StepContext, p: FullProgress): Promise<FullOutc
     const zone = await readZone(io.db, state.zoneId!)
     if (!zone) return { kind: 'deleted' }
     const apexRows = (await readNames(io.db, state.zoneId!, [apex])).rows.get(apex) ?? []
-    const previous = state.layout?.buckets
+    if (p.from === undefined) {
+      p.from = state.layout
+        ? { buckets: state.layout.buckets, base: state.layout.base ?? null }
+        : null
+      ctx.save()
+    }
+    const from = p.from
+    const previous = from?.buckets
     state.retire = state.retire.filter((r) => r.buckets !== p.buckets)
-    if (previous !== undefined && previous !== p.buckets)
-      state.retire.push({ buckets: previous, notBefore: io.now() + limits.retireGraceMs, next: 0 })
-    state.layout = { buckets: p.buckets }
+    if (
+      previous !== undefined &&
+      previous !== p.buckets &&
+      !state.retire.some((r) => r.buckets === previous)
+    )
+      state.retire.push({
+        buckets: previous,
+        notBefore: io.now() + limits.retireGraceMs,
+        next: 0,
+        queued: true,
+      })
+    state.layout = { buckets: p.buckets, base: version }
     const meta = await buildMeta(ctx, zone, apexRows, p.buckets)
     const written = await applyOps(
       io,
@@ -193,9 +233,18 @@ async function writeBuckets(ctx: StepContext, p: FullProgress): Promise<FullOutc
     ctx.mirror.clearOverlay()
     state.head.meta = meta
     state.zonePending = null
-    state.headPending = []
     state.metaRefresh = false
-    const head = await publishHead(ctx, { all: true })
+    const head = await publishHead(ctx, {
+      all: true,
+      // The keys the previous head named wait out the grace period, then go.
+      onWritten: () =>
+        ctx.versions.switched(
+          apex,
+          from?.buckets,
+          from?.base ?? null,
+          io.now() + limits.retireGraceMs
+        ),
+    })
     if (head.kind !== 'written') return head
     p.keysWritten++
     if (state.format !== LAYOUT_FORMAT && previous === undefined) state.announce = true
@@ -209,7 +258,8 @@ async function writeBuckets(ctx: StepContext, p: FullProgress): Promise<FullOutc
 
 /**
  * Deletes leftovers: bucket keys of a count that is neither live nor retiring (e.g. left by an
- * earlier zone of the same name).
+ * earlier zone of the same name), and keys of the live count at a version this build did not
+ * write and not queued for retirement (a write whose outcome was never known).
  */
 async function sweepPages(ctx: StepContext, p: FullProgress): Promise<FullOutcome> {
   const { io, limits, state } = ctx
@@ -227,9 +277,23 @@ async function sweepPages(ctx: StepContext, p: FullProgress): Promise<FullOutcom
       limit,
       ...(p.listCursor ? { cursor: p.listCursor } : {}),
     })
-    const ops: KeyOp[] = listed.keys
-      .filter((k) => !keep.has(Number(k.name.slice(prefix.length).split(':')[0])))
-      .map((k) => ({ key: k.name, value: null }))
+    const live = state.layout?.buckets
+    const odd: string[] = []
+    const drop: string[] = []
+    for (const { name } of listed.keys) {
+      const [count, , v] = name.slice(prefix.length).split(':')
+      if (!keep.has(Number(count))) drop.push(name)
+      // (A sweep the previous layout format began keeps the live count: its head names it.)
+      else if (
+        Number(count) === live &&
+        p.version !== undefined &&
+        (v === undefined || Number(v) !== p.version)
+      )
+        odd.push(name)
+    }
+    const queued = ctx.versions.queued(odd)
+    drop.push(...odd.filter((k) => !queued.has(k)))
+    const ops: KeyOp[] = drop.map((key) => ({ key, value: null }))
     const written = await applyOps(io, ctx.ledger, ctx.budget, ops, {
       freshSince: ALWAYS,
       intervalMs: limits.keyWriteIntervalMs,

@@ -1,16 +1,40 @@
 /**
- * @module The builder's outside world (KV, D1, clock) behind one seam, so tests can wrap it to
- * inject failures or count operations.
+ * @module The builder's outside world (KV, D1, the zone-change feed, clock) behind one seam, so
+ * tests can wrap it to inject failures or count operations.
  */
+import type { FeedAppend, FeedAppender } from '@edgedns/zone-feed'
 
 export interface BuilderIo {
   kv: KVNamespace
   db: D1Database
+  /** The feed's primary (null: no feed bound; readers use the head slots alone). */
+  feed: FeedAppender | null
   now(): number
 }
 
-export function ioFrom(env: { ZONES_KV: KVNamespace; DB: D1Database }): BuilderIo {
-  return { kv: env.ZONES_KV, db: env.DB, now: () => Date.now() }
+/** The feed primary's namespace as the builder uses it (RPC `append`). */
+export interface FeedNamespace {
+  idFromName(name: string): DurableObjectId
+  get(id: DurableObjectId): { append(entries: FeedAppend[]): Promise<unknown> }
+}
+
+export interface BuilderEnv {
+  ZONES_KV: KVNamespace
+  DB: D1Database
+  /** The zone-change feed (absent: heads are not announced; readers confirm them by slot). */
+  ZONE_FEED?: FeedNamespace
+}
+
+export function ioFrom(env: BuilderEnv): BuilderIo {
+  const ns = env.ZONE_FEED
+  const feed: FeedAppender | null = ns
+    ? {
+        async append(entries) {
+          await ns.get(ns.idFromName('primary')).append(entries)
+        },
+      }
+    : null
+  return { kv: env.ZONES_KV, db: env.DB, feed, now: () => Date.now() }
 }
 
 /** Counts KV operations of one invocation and tells when the budget is spent. */

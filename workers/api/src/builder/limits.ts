@@ -14,7 +14,11 @@ export interface BuildLimits {
   passNames: number
   /** Distinct owner names per D1 page in the mirror phase of a layout-v2 full build (no KV ops). */
   mirrorPageNames: number
-  /** Layout v2: how long an old bucket count stays after a switch (isolate meta cache + KV propagation). */
+  /**
+   * How long a key no head reaches any more stays in KV: a superseded bucket version, an old
+   * bucket count after a switch, an earlier head's overlay key. Covers a reader that learns of
+   * newer heads late (head slots read from an edge copy, KV propagation) and still reads them.
+   */
   retireGraceMs: number
   /** Keys per KV list page in full-build sweeps and purges. */
   listPage: number
@@ -41,7 +45,7 @@ const DEFAULT_LIMITS: BuildLimits = {
   mirrorPageNames: 2000,
   passNames: 20_000,
   namesPerBucket: NAMES_PER_BUCKET,
-  retireGraceMs: 65_000,
+  retireGraceMs: 10 * 60_000,
   listPage: 400,
   flushSlice: 64,
   keyWriteIntervalMs: 1000,
@@ -52,19 +56,24 @@ const DEFAULT_LIMITS: BuildLimits = {
 }
 
 /**
- * Defaults, with the key write interval (`KV_KEY_WRITE_INTERVAL_MS`: tests, benchmarks) and the
- * yield after a head (`BUILDER_YIELD_AFTER_HEAD_MS`: local development) overridable.
+ * Defaults, with the key write interval (`KV_KEY_WRITE_INTERVAL_MS`: tests, benchmarks), the
+ * yield after a head (`BUILDER_YIELD_AFTER_HEAD_MS`) and the grace period of keys no head reaches
+ * (`BUILDER_RETIRE_GRACE_MS`) overridable (local development).
  */
 export function limitsFrom(env: {
   KV_KEY_WRITE_INTERVAL_MS?: string
   KV_NAMES_PER_BUCKET?: string
   BUILDER_YIELD_AFTER_HEAD_MS?: string
+  BUILDER_RETIRE_GRACE_MS?: string
 }): BuildLimits {
   const interval = Number(env.KV_KEY_WRITE_INTERVAL_MS)
   const perBucket = Number(env.KV_NAMES_PER_BUCKET)
   const yieldMs = Number(env.BUILDER_YIELD_AFTER_HEAD_MS)
+  const grace =
+    env.BUILDER_RETIRE_GRACE_MS === undefined ? NaN : Number(env.BUILDER_RETIRE_GRACE_MS)
   return {
     ...DEFAULT_LIMITS,
+    retireGraceMs: Number.isFinite(grace) && grace >= 0 ? grace : DEFAULT_LIMITS.retireGraceMs,
     yieldAfterHeadMs: Number.isFinite(yieldMs) && yieldMs > 0 ? Math.min(yieldMs, 100) : 0,
     namesPerBucket: Number.isInteger(perBucket) && perBucket > 0 ? perBucket : NAMES_PER_BUCKET,
     keyWriteIntervalMs:

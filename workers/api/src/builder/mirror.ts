@@ -157,13 +157,14 @@ export class NodeMirror {
   }
 
   /**
-   * The KV operation that makes bucket `index` match the mirror. An empty bucket is written as
-   * such, never deleted: readers take a missing key for "not visible here yet", not "no names".
+   * The KV operation that writes bucket `index` as the mirror holds it, at `version`. An empty
+   * bucket is written as such, never left out: readers take a missing key for "not visible here
+   * yet", not "no names".
    */
-  bucketOp(zone: string, buckets: number, index: number): KeyOp {
+  bucketOp(zone: string, buckets: number, index: number, version: number): KeyOp {
     const entries = this.bucket(buckets, index)
     return {
-      key: bucketKey(zone, buckets, index),
+      key: bucketKey(zone, buckets, index, version),
       value: entries.length === 0 ? EMPTY_BUCKET : encodeBucketText(zone, entries),
     }
   }

@@ -12,13 +12,15 @@ import {
   bucketCountFor,
   bucketOf,
   bucketKey,
+  bucketVersion,
   encodeNode,
   isInZone,
   zoneKey,
 } from '@edgedns/kv-layout'
 import type { StepContext, StepOutcome } from './context.ts'
 import { buildMeta } from './meta.ts'
-import { publishHead } from './publish-head.ts'
+import { digestOf } from './ledger.ts'
+import { nextHead, publishHead } from './publish-head.ts'
 import { readNames, readZoneAndLog, type LogRow } from './queries.ts'
 import { LAYOUT_FORMAT } from './state.ts'
 import { EMPTY_NODE, isServed, nodeFromRows } from './values.ts'
@@ -186,30 +188,24 @@ export async function perRecordPass(ctx: StepContext): Promise<PerRecordOutcome>
 }
 
 /**
- * Background folding: writes dirty buckets (each at most once per key interval, as many as the
- * budget allows) and the zone key when it changed; once the overlay holds many names already in
- * their buckets, a head that drops them.
+ * Background folding: writes dirty buckets at the version the next head will carry (as many as
+ * the budget allows; a bucket whose content did not change is not written, and one already
+ * written since the last head waits for the next), and the zone key when it changed. Once many
+ * overlay names are in their buckets, or buckets wait for a head, a head that names them. When
+ * nothing else is left: deletes expired overlay keys and superseded bucket versions.
  */
 export async function flushBuckets(ctx: StepContext): Promise<PerRecordOutcome> {
   const { io, state, limits } = ctx
   const layout = state.layout!
+  const base = layout.base!
   const apex = state.zoneName!
+  const version = nextHead(state)
   const room = Math.max(1, ctx.budget.remaining - 10)
-  const dirty = ctx.mirror.dirty(Math.max(0, room))
-  // Buckets written within the key interval wait; the others go now.
-  const ready: number[] = []
+  // A bucket written since the last head keeps that version until a head names it.
+  const blocked = ctx.versions.written()
+  const candidates = ctx.mirror.dirty(room + blocked.size)
+  const dirty = candidates.filter((i) => !blocked.has(i)).slice(0, room)
   let until = Number.POSITIVE_INFINITY
-  if (dirty.length > 0) {
-    const keys = dirty.map((i) => bucketKey(apex, layout.buckets, i))
-    const ledger = ctx.ledger.lookup(keys)
-    const now = io.now()
-    dirty.forEach((i, k) => {
-      const last = ledger.get(keys[k]!)?.writtenAt ?? 0
-      const due = last > 0 ? last + limits.keyWriteIntervalMs : 0
-      if (due <= now) ready.push(i)
-      else until = Math.min(until, due)
-    })
-  }
   const pace = { freshSince: 0, intervalMs: limits.keyWriteIntervalMs }
   if (state.zonePending !== null) {
     const written = await applyOps(
@@ -223,32 +219,56 @@ export async function flushBuckets(ctx: StepContext): Promise<PerRecordOutcome> 
     else {
       state.zonePending = null
       ctx.save()
-      if (ready.length === 0) return { kind: 'progress' }
+      if (dirty.length === 0) return { kind: 'progress' }
     }
   }
-  if (ready.length > 0) {
+  if (dirty.length > 0) {
+    const named = ctx.versions.named(base)
     // In slices, so a change notified meanwhile waits for one slice, not for the whole budget.
-    for (let from = 0; from < ready.length; from += limits.flushSlice) {
+    for (let from = 0; from < dirty.length; from += limits.flushSlice) {
       if (from > 0 && ctx.preempted?.()) break
-      const slice = ready.slice(from, from + limits.flushSlice)
+      const slice = dirty.slice(from, from + limits.flushSlice)
       const ops: KeyOp[] = []
+      const current: string[] = []
       for (const i of slice) {
         await yieldToRuntime()
-        ops.push(ctx.mirror.bucketOp(apex, layout.buckets, i))
+        ops.push(ctx.mirror.bucketOp(apex, layout.buckets, i, version))
+        current.push(bucketKey(apex, layout.buckets, i, bucketVersion(named, i)))
       }
-      // Buckets were filtered by their pacing above: none can be early.
-      const written = await applyOps(io, ctx.ledger, ctx.budget, ops, pace)
+      // A bucket whose named version already holds this content needs no new version.
+      const held = ctx.ledger.lookup(current)
+      const changed = ops.filter((op, k) => held.get(current[k]!)?.digest !== digestOf(op.value!))
+      const indexes = slice.filter((_, k) => changed.includes(ops[k]!))
+      ctx.versions.begin(indexes, version)
+      // New keys: nothing to pace.
+      const written = await applyOps(io, ctx.ledger, ctx.budget, changed, pace)
       if (written.kind === 'deferred') return written
+      ctx.versions.complete(indexes)
       ctx.mirror.markClean(slice)
       ctx.mirror.markFlushed(slice)
-      state.headPending.push(...slice)
       ctx.save()
     }
     return { kind: 'progress' }
   }
   if (Number.isFinite(until)) return { kind: 'deferred', until }
-  // Overlay keys of earlier heads: gone once readers can no longer hold those heads.
-  const expired = (state.overlayKeys ?? []).filter((o) => o.at + limits.retireGraceMs <= io.now())
+  // Buckets wait for a head naming their last version, or many names are already in their buckets.
+  const waiting = candidates.some((i) => blocked.has(i))
+  if (waiting || ctx.mirror.overlayCount(1) >= FOLD_AT) {
+    const folded = await publishHead(ctx)
+    return folded.kind === 'written' ? { kind: 'progress' } : folded
+  }
+  await retireDue(ctx)
+  return { kind: 'idle' }
+}
+
+/**
+ * Overlay keys of earlier heads and superseded bucket versions: deleted once readers can no
+ * longer hold a head naming them (`retireGraceMs`), within what is left of the KV budget.
+ */
+async function retireDue(ctx: StepContext): Promise<void> {
+  const { io, state, limits } = ctx
+  const now = io.now()
+  const expired = (state.overlayKeys ?? []).filter((o) => o.at + limits.retireGraceMs <= now)
   if (expired.length > 0 && ctx.budget.remaining > expired.length + 10) {
     await applyOps(
       io,
@@ -260,11 +280,19 @@ export async function flushBuckets(ctx: StepContext): Promise<PerRecordOutcome> 
     state.overlayKeys = state.overlayKeys.filter((o) => !expired.includes(o))
     ctx.save()
   }
-  if (ctx.mirror.overlayCount(1) >= FOLD_AT) {
-    const folded = await publishHead(ctx)
-    return folded.kind === 'written' ? { kind: 'progress' } : folded
+  const due = ctx.versions.due(now, ctx.budget.remaining - 10)
+  if (due.length > 0) {
+    await applyOps(
+      io,
+      ctx.ledger,
+      ctx.budget,
+      due.map((key) => ({ key, value: null })),
+      { freshSince: Number.POSITIVE_INFINITY, intervalMs: 0 }
+    )
+    ctx.versions.deleted(due)
+    ctx.ledger.prune(now - limits.keyWriteIntervalMs)
+    ctx.save()
   }
-  return { kind: 'idle' }
 }
 
 /**

@@ -1,8 +1,11 @@
 /**
- * @module Writes the zone's next head slot: its metadata, the overlay (names changed but not yet
- * in their buckets) and which buckets were rewritten since the previous head. One KV write makes
- * a whole pass visible, however many buckets it touched; slots rotate, so passes are not held to
- * one write per key per second.
+ * @module Writes the zone's next head: its metadata, the overlay (names changed but not yet in
+ * their buckets), which buckets were rewritten since the previous head and the version of every
+ * bucket (`bv`). The head goes to its own versioned key (`headVersionKey`, written once, expiring)
+ * and to the rotating slot in one batch, then it is announced on the zone-change feed: every key
+ * the head names (overlay key, bucket versions) is in KV before the head, and the head before the
+ * feed entry. One head makes a whole pass visible, however many buckets it touched; slots rotate,
+ * so passes are not held to one write per key per second.
  */
 import {
   encodeHead,
@@ -10,18 +13,38 @@ import {
   HEAD_CHANGE_HISTORY,
   headKey,
   headSlot,
+  headVersionKey,
   OVERLAY_INLINE_MAX,
   overlayKey,
 } from '@edgedns/kv-layout'
 import type { StepContext, StepOutcome } from './context.ts'
+import { announce } from './feed.ts'
+import type { BuilderState } from './state.ts'
 import { ALWAYS, applyOps } from './writer.ts'
 
 /** Above this many rewritten buckets a head says "all" (readers drop the zone's buckets). */
 const MAX_LISTED = 1024
 
+/** How long a versioned head key lives (seconds): far beyond any reader's use of it. */
+export const HEAD_VERSION_TTL_S = 2 * 24 * 3600
+
+/**
+ * Counter of the next head: after the last head written, and after any head whose write was
+ * started without being confirmed (it may be in KV: its key is never written again). Bucket
+ * versions written before that head carry this counter.
+ */
+export function nextHead(state: BuilderState): number {
+  return Math.max(state.head.n, state.headAttempt) + 1
+}
+
 export interface PublishOptions {
-  /** Every bucket changed (a full build): readers drop what they hold. */
+  /**
+   * Every bucket changed (a full build, which wrote every bucket at `layout.base`, the counter of
+   * this head): readers drop what they hold.
+   */
   all?: boolean
+  /** Runs once the head is in KV, in the same synchronous stretch as the state that records it. */
+  onWritten?: () => void
 }
 
 /** `written` when the head is in KV, `deferred` when its slot was written too recently. */
@@ -33,8 +56,11 @@ export async function publishHead(
   const zone = state.zoneName!
   const meta = state.head.meta
   if (meta === null) throw new Error(`zone ${zone}: no metadata to publish`)
-  const n = state.head.n + 1
-  const pending = [...new Set(state.headPending)].sort((a, b) => a - b)
+  const n = nextHead(state)
+  const layout = state.layout
+  // Bucket writes since the last head (versions below n when a head attempt was lost).
+  const written = options.all ? new Map<number, number>() : ctx.versions.completed()
+  const pending = [...written.keys()]
   const changes: number[] | 'all' = options.all || pending.length > MAX_LISTED ? 'all' : pending
   const changed = [...state.head.changed, [n, changes] as [number, number[] | 'all']].slice(
     -HEAD_CHANGE_HISTORY
@@ -51,6 +77,9 @@ export async function publishHead(
   const last = ctx.ledger.lookup([slot]).get(slot)?.writtenAt ?? 0
   if (last > 0 && last + limits.keyWriteIntervalMs > io.now())
     return { kind: 'deferred', until: last + limits.keyWriteIntervalMs }
+  // From here on, head n may reach KV: a retry after a failure takes the next counter.
+  state.headAttempt = n
+  ctx.save()
   const overlay = ctx.mirror.overlayEntries()
   const encodedOverlay = encodeOverlay(overlay)
   let separate: string | undefined
@@ -65,6 +94,15 @@ export async function publishHead(
     state.overlayKeys = [...(state.overlayKeys ?? []), { key, at: io.now() }]
     ctx.save()
   }
+  const bv =
+    layout?.base === undefined
+      ? undefined
+      : options.all
+        ? { base: layout.base, changed: new Map<number, number>() }
+        : ctx.versions.named(layout.base)
+  if (bv) for (const [i, v] of written) bv.changed.set(i, v)
+  if (options.all && layout?.base !== undefined && layout.base > n)
+    throw new Error(`zone ${zone}: head ${n} cannot name bucket version ${layout.base}`)
   const value = encodeHead({
     n,
     seq: state.cursor,
@@ -72,15 +110,30 @@ export async function publishHead(
     overlay: separate ? [] : overlay,
     changed,
     ...(separate ? { overlayKey: separate } : {}),
+    ...(bv ? { bv } : {}),
   })
-  const written = await applyOps(io, ctx.ledger, ctx.budget, [{ key: slot, value }], {
+  const ops = [
+    { key: headVersionKey(zone, n), value, ttl: HEAD_VERSION_TTL_S },
+    { key: slot, value },
+  ]
+  const put = await applyOps(io, ctx.ledger, ctx.budget, ops, {
     freshSince: Number.POSITIVE_INFINITY,
     intervalMs: limits.keyWriteIntervalMs,
   })
-  if (written.kind === 'deferred') return written
+  if (put.kind === 'deferred') return put
+  // One synchronous stretch: the head, the versions it names and the superseded ones queued.
   ctx.mirror.dropFlushed()
+  if (layout && !options.all)
+    ctx.versions.headWritten(
+      zone,
+      layout.buckets,
+      layout.base ?? null,
+      io.now() + limits.retireGraceMs
+    )
+  options.onWritten?.()
   state.head = { n, meta, changed }
-  state.headPending = []
+  state.headAttempt = 0
   ctx.save()
+  await announce(ctx, { zone, id: state.zoneId!, n, op: 'head' })
   return { kind: 'written' }
 }

@@ -1,6 +1,9 @@
 /**
- * @module Zone purge after `zone_delete`: delete every bucket key and overlay key (KV list by
- * prefix), the head slots and the zone key. Zone names can be reused: when a live zone holds the name, its keys are not deleted
+ * @module Zone purge after `zone_delete`: first the zone-change feed learns that the zone is gone
+ * (`delete` entry naming its last head; the purge waits, retrying with backoff, until the feed
+ * has it, so no reader is told of a head whose keys are already deleted), then every bucket key
+ * (every count and version) and overlay key (KV list by prefix), the head slots and the zone key
+ * are deleted. Versioned head keys are left to expire. Zone names can be reused: when a live zone holds the name, its keys are not deleted
  * here and that zone gets a full build request instead (which also removes this zone's leftovers).
  * Deletes are writes: each key is paced to one write per second like the passes' writes (a zone
  * deleted right after a change waits out the interval of the keys that change wrote).
@@ -12,6 +15,7 @@ import { lastLoggedSeq, liveZoneNamed } from './queries.ts'
 import { requestFullBuild } from './request-full.ts'
 import { shardCount } from '../shards/databases.ts'
 import { liveZoneIdNamed } from '../shards/zone-env.ts'
+import { appendPending } from './feed.ts'
 import { ALWAYS, applyOps } from './writer.ts'
 
 export interface PurgeEnv extends BuilderBinding {
@@ -38,6 +42,26 @@ export async function purgeStep(ctx: StepContext, env: PurgeEnv): Promise<StepOu
   const started = io.now()
   let deletes = 0
   const paced = { freshSince: ALWAYS, intervalMs: ctx.limits.keyWriteIntervalMs }
+  if (name !== null && !purge.announced && io.feed !== null) {
+    // Replaces a head entry still pending: the delete supersedes it.
+    if (state.feedPending?.op !== 'delete') {
+      state.feedPending = {
+        zone: name,
+        id: state.zoneId!,
+        n: Math.max(state.head.n, state.headAttempt),
+        op: 'delete',
+      }
+      ctx.save()
+    }
+    const now = io.now()
+    if (state.feedFailures > 0 && now < state.feedRetryAt)
+      return { kind: 'deferred', until: state.feedRetryAt }
+    if (!(await appendPending(ctx))) return { kind: 'deferred', until: state.feedRetryAt }
+  }
+  if (!purge.announced) {
+    purge.announced = true
+    ctx.save()
+  }
   if (name !== null) {
     const successor = await successorNamed(env, io.db, name)
     if (successor === null) {
@@ -100,11 +124,12 @@ export async function purgeStep(ctx: StepContext, env: PurgeEnv): Promise<StepOu
   }
   ctx.ledger.clear()
   ctx.mirror.clear()
+  ctx.versions.clear()
   state.layout = null
   state.retire = []
   state.format = 0
   state.head = { n: 0, meta: null, changed: [] }
-  state.headPending = []
+  state.headAttempt = 0
   state.zonePending = null
   state.announce = true // ancestor zones drop it from their subzones
   state.overlayKeys = []

@@ -1,7 +1,9 @@
 /**
  * @module The ZoneBuilder's persistent state (DO storage): build cursor, pending full build or
- * purge, failure count and the measurements `status()` reports.
+ * purge, failure count, the feed entry still to append and the measurements `status()` reports.
+ * Bucket versions and the retirement queue are in DO SQLite (`versions.ts`).
  */
+import type { FeedAppend } from '@edgedns/zone-feed'
 
 /** A resumable full build: pages of names by name_rev, then a sweep of stale keys. */
 export interface FullProgress {
@@ -18,6 +20,13 @@ export interface FullProgress {
   afterRev: string
   /** Empty non-terminals written by this build that enclose the last written name. */
   ents: string[]
+  /**
+   * Version every bucket is written at: the counter of the head that switches readers to them
+   * (set when the bucket phase starts).
+   */
+  version?: number
+  /** The layout the switch replaces (null: none), recorded once before the switch. */
+  from?: { buckets: number; base: number | null } | null
   /** KV list cursor of the sweep. */
   listCursor: string | null
   keysWritten: number
@@ -30,12 +39,17 @@ export interface FullProgress {
 export interface RetireProgress {
   buckets: number
   notBefore: number
+  /** Unused: a retirement recorded before its keys were queued (`queued` absent) starts from it. */
   next: number
+  /** Its keys are in the retirement queue (`versions.ts`); absent: queue them first. */
+  queued?: boolean
 }
 
 /** A resumable zone purge after `zone_delete`. */
 export interface PurgeProgress {
   seq: number
+  /** The feed has the zone's `delete` entry (or no feed is bound): deletes may start. */
+  announced?: boolean
   /** Key family being deleted: 0 = bucket keys, 1 = overlay keys, 2 = done. */
   stage?: number
   listCursor: string | null
@@ -51,8 +65,11 @@ export interface HeadState {
   changed: [number, number[] | 'all'][]
 }
 
-/** KV layout format the builder writes: text buckets, empty buckets written, head slots. */
-export const LAYOUT_FORMAT = 3
+/**
+ * KV layout format the builder writes: text buckets, empty buckets written, head slots, versioned
+ * bucket keys named by the heads (`bv`) and a versioned head key per head.
+ */
+export const LAYOUT_FORMAT = 4
 
 /** Timing of the latest pass of each kind, for status() and benchmarks. */
 export interface PassStats {
@@ -94,8 +111,12 @@ export interface BuilderState {
   full: FullProgress | null
   purge: PurgeProgress | null
   deleted: boolean
-  /** Layout v2: the bucket count the live meta key announces (null before the first v2 full build). */
-  layout: { buckets: number } | null
+  /**
+   * The bucket count the live meta key announces (null before the first full build) and the
+   * version every bucket of it has unless the heads name another (`base`; absent: unversioned
+   * keys of layout format 3).
+   */
+  layout: { buckets: number; base?: number } | null
   /** Earlier bucket counts still to delete (after a generation switch). */
   retire: RetireProgress[]
   failures: number
@@ -107,8 +128,16 @@ export interface BuilderState {
   /** Layout format the zone's keys are in (an older one gets a full build). */
   format: number
   head: HeadState
-  /** Buckets rewritten since the last head (the next head names them). */
-  headPending: number[]
+  /**
+   * Counter of a head whose write was started but not confirmed (0 = none): the next head takes
+   * the counter after it, so no versioned head key is written twice.
+   */
+  headAttempt: number
+  /** The newest head (or delete) not yet appended to the zone-change feed (see `feed.ts`). */
+  feedPending: FeedAppend | null
+  /** Failed appends of `feedPending` in a row, and when the next attempt is due. */
+  feedFailures: number
+  feedRetryAt: number
   /** Zone key value still to write (apex or settings change; heads carry it at once). */
   zonePending: string | null
   /** Rebuild the metadata (subzones changed, a retired bucket count) with the next head. */
@@ -141,7 +170,10 @@ function initialState(): BuilderState {
     lastPass: null,
     format: 0,
     head: { n: 0, meta: null, changed: [] },
-    headPending: [],
+    headAttempt: 0,
+    feedPending: null,
+    feedFailures: 0,
+    feedRetryAt: 0,
     zonePending: null,
     metaRefresh: false,
     announce: false,

@@ -9,6 +9,11 @@ import { digestOf, type KeyLedger } from './ledger.ts'
 export interface KeyOp {
   key: string
   value: string | null
+  /**
+   * A key written once under a name of its own that expires by itself (a versioned head): put
+   * with this `expirationTtl` (seconds), always, and kept out of the ledger.
+   */
+  ttl?: number
 }
 
 export interface WriteOptions {
@@ -43,6 +48,10 @@ export async function applyOps(
   let skipped = 0
   let until = 0
   for (const op of unique.values()) {
+    if (op.ttl !== undefined) {
+      todo.push({ op, digest: '' })
+      continue
+    }
     const digest = op.value === null ? 'deleted' : digestOf(op.value)
     const entry = entries.get(op.key)
     const unchanged =
@@ -61,11 +70,16 @@ export async function applyOps(
   let failure: unknown = null
   for (let i = 0; i < todo.length && failure === null; i += CONCURRENCY) {
     const slice = todo.slice(i, i + CONCURRENCY)
-    for (const { op } of slice) if (op.value !== null) ledger.markPending(op.key)
+    for (const { op } of slice)
+      if (op.value !== null && op.ttl === undefined) ledger.markPending(op.key)
     budget.spend(slice.length)
     const settled = await Promise.allSettled(
       slice.map(({ op }) =>
-        op.value === null ? io.kv.delete(op.key) : io.kv.put(op.key, op.value)
+        op.value === null
+          ? io.kv.delete(op.key)
+          : op.ttl !== undefined
+            ? io.kv.put(op.key, op.value, { expirationTtl: op.ttl })
+            : io.kv.put(op.key, op.value)
       )
     )
     const at = io.now()
@@ -75,7 +89,8 @@ export async function applyOps(
         failure ??= s.reason
         return
       }
-      if (op.value === null) {
+      if (op.ttl !== undefined) puts++
+      else if (op.value === null) {
         ledger.committedDelete(op.key, at)
         deletes++
       } else {

@@ -8,6 +8,7 @@ import { zoneCandidates } from '@edgedns/kv-layout'
 import { DurableObject } from 'cloudflare:workers'
 import { builderStub } from '../commit/zone-change.ts'
 import type { StepContext, StepOutcome } from './context.ts'
+import { appendPending, feedRetryDue } from './feed.ts'
 import { fullBuildStep } from './full-build.ts'
 import { HintChain, type ChangeHint } from './hints.ts'
 import { ioFrom, KvBudget, type BuilderIo } from './io.ts'
@@ -20,6 +21,7 @@ import { zonesNamed } from './queries.ts'
 import { retireStep } from './retire.ts'
 import { reportBuildState } from './report.ts'
 import { StateStore, type BuilderState } from './state.ts'
+import { VersionStore } from './versions.ts'
 import { applyStrictLimits, inInvocation } from '../platform/strict-bindings.ts'
 import { shardCount, shardDb } from '../shards/databases.ts'
 import { withDb } from '../shards/zone-env.ts'
@@ -34,6 +36,10 @@ export interface BuilderStatus extends BuilderState {
   dirtyBuckets: number
   /** Names the heads carry in their overlay. */
   overlayNames: number
+  /** Keys no head reaches any more, waiting out the grace period before their delete. */
+  retiredKeys: number
+  /** Buckets written since the last head (the next head names their new versions). */
+  headPending: number[]
 }
 
 /** Below this many KV operations left, a step hands over to the next invocation. */
@@ -46,6 +52,7 @@ export class ZoneBuilder extends DurableObject<Env> {
   readonly #ledger: KeyLedger
   readonly #mirror: NodeMirror
   readonly #store: StateStore
+  readonly #versions: VersionStore
   readonly #hints = new HintChain()
   /** When the first notification not yet taken up by a step arrived (for pass statistics). */
   #calledAt: number | null = null
@@ -61,6 +68,7 @@ export class ZoneBuilder extends DurableObject<Env> {
     this.#ledger = new KeyLedger(ctx.storage.sql)
     this.#mirror = new NodeMirror(ctx.storage.sql)
     this.#store = new StateStore(ctx.storage.kv)
+    this.#versions = new VersionStore(ctx.storage.sql)
   }
 
   /**
@@ -120,6 +128,8 @@ export class ZoneBuilder extends DurableObject<Env> {
       mirrorNames: this.#mirror.count(),
       dirtyBuckets: this.#mirror.dirtyCount(),
       overlayNames: this.#mirror.overlayCount(0),
+      retiredKeys: this.#versions.size(),
+      headPending: [...this.#versions.completed().keys()],
     }
   }
 
@@ -172,6 +182,7 @@ export class ZoneBuilder extends DurableObject<Env> {
       io,
       ledger: this.#ledger,
       mirror: this.#mirror,
+      versions: this.#versions,
       budget: new KvBudget(this.limits.maxKvOps),
       limits: this.limits,
       state: s,
@@ -182,7 +193,9 @@ export class ZoneBuilder extends DurableObject<Env> {
     }
     this.#calledAt = null
     try {
-      const outcome = await this.#work(ctx)
+      // A head the feed has not been told of goes first (a failure only sets its next attempt).
+      if (feedRetryDue(s, this.io.now())) await appendPending(ctx)
+      const outcome = this.#wakeups(await this.#work(ctx), s)
       const hadError = s.lastError !== null
       s.failures = 0
       s.lastError = null
@@ -290,6 +303,20 @@ export class ZoneBuilder extends DurableObject<Env> {
       ...this.io,
       db: applyStrictLimits(withDb(this.env, shardDb(this.env, route.shard))).DB,
     }
+  }
+
+  /**
+   * An idle or waiting builder still wakes up for what is due later: the next superseded key to
+   * delete, the next attempt at a feed entry still pending.
+   */
+  #wakeups(outcome: StepOutcome, s: BuilderState): StepOutcome {
+    if (outcome.kind === 'progress' || s.deleted) return outcome
+    const due = this.#versions.nextDue() ?? Number.POSITIVE_INFINITY
+    const feed = s.feedPending !== null ? s.feedRetryAt : Number.POSITIVE_INFINITY
+    const wake = Math.max(Math.min(due, feed), this.io.now())
+    if (!Number.isFinite(wake)) return outcome
+    if (outcome.kind === 'idle') return { kind: 'deferred', until: wake }
+    return { kind: 'deferred', until: Math.min(outcome.until, wake) }
   }
 
   async #schedule(outcome: StepOutcome): Promise<void> {

@@ -5,7 +5,14 @@
 import { runInDurableObject } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { bucketKey, bucketOf, decodeHead, headKey, headSlot } from '@edgedns/kv-layout'
+import {
+  bucketKey,
+  bucketOf,
+  decodeHead,
+  headKey,
+  headSlot,
+  headVersionKey,
+} from '@edgedns/kv-layout'
 import { NodeMirror } from '../mirror.ts'
 import type { ZoneBuilder } from '../zone-builder.ts'
 import {
@@ -14,6 +21,7 @@ import {
   converge,
   countingKv,
   createZone,
+  kvBuckets,
   kvMeta,
   kvNames,
   kvNode,
@@ -23,6 +31,7 @@ import {
   settle,
   sleep,
   tweak,
+  unversioned,
 } from './helpers.ts'
 
 const posts = (n: number, prefix: string) =>
@@ -54,8 +63,8 @@ describe('layout v2 buckets', () => {
     })
     await settle(z.id)
     const B = (await kvMeta(z.name))!.layout!.buckets
-    // Heads announce each replayed pass; no bucket but the new name's is rewritten.
-    expect(counts.puts.filter((k) => k.startsWith('b:'))).toEqual([
+    // Heads announce each replayed pass; no bucket but the new name's gets a new version.
+    expect(counts.puts.filter((k) => k.startsWith('b:')).map(unversioned)).toEqual([
       bucketKey(z.name, B, bucketOf(`after.${z.name}`, B)),
     ])
     expect(counts.puts.filter((k) => !k.startsWith('b:') && !k.startsWith(`h:${z.name}:`))).toEqual(
@@ -70,20 +79,24 @@ describe('layout v2 buckets', () => {
     await settle(z.id)
     const B = (await kvMeta(z.name))!.layout!.buckets
     const names = ['lonely.deep.er', 'deep.er', 'er'].map((n) => `${n}.${z.name}`)
-    const all = Array.from({ length: B }, (_, i) => bucketKey(z.name, B, i)).sort()
-    expect(await kvZoneKeys(z.name)).toEqual(all) // every bucket, empty ones included
+    const all = Array.from({ length: B }, (_, i) => i)
+    expect([...(await kvBuckets(z.name)).keys()]).toEqual(all) // every bucket, empty ones included
     expect(await kvNames(z.name)).toEqual(names.sort()) // the name and its two ENTs
     expect(await kvNode(z.name, `deep.er.${z.name}`)).toEqual({ v: 1, sets: {} })
     await api('DELETE', `/zones/${z.id}/dns_records/${a.id}`)
     await settle(z.id)
-    expect(await kvZoneKeys(z.name)).toEqual(all)
+    expect([...(await kvBuckets(z.name)).keys()]).toEqual(all)
     expect(await kvNames(z.name)).toEqual([])
     expect((await converge(z.id)).differences).toEqual([])
   })
 
   it('a larger zone switches bucket count through the meta key and retires the old generation after the grace period', async () => {
     const z = await createZone('grow')
-    await tweak(z.id, (b) => (b.limits = { ...b.limits, namesPerBucket: 64 }))
+    // Versions superseded by the passes below retire on the same grace period.
+    await tweak(
+      z.id,
+      (b) => (b.limits = { ...b.limits, namesPerBucket: 64, retireGraceMs: 60_000 })
+    )
     await settle(z.id)
     expect((await kvMeta(z.name))!.layout).toEqual({ buckets: 16 })
     for (let i = 0; i < 3; i++)
@@ -104,19 +117,57 @@ describe('layout v2 buckets', () => {
     }
     const status = await builder(z.id).status()
     expect(status.full).toBeNull()
-    expect(status.layout).toEqual({ buckets: 256 })
+    expect(status.layout).toEqual({ buckets: 256, base: status.head.n })
     expect(status.retire).toMatchObject([{ buckets: 16, notBefore: clock + 60_000 }])
     // Readers are offered the old count as a fallback while it is retiring.
     expect((await kvMeta(z.name))!.layout).toEqual({ buckets: 256, prev: 16 })
     // During the grace period a reader holding the old meta still finds every name.
     const old = (await kvZoneKeys(z.name)).filter((k) => k.startsWith(`b:${z.name}:16:`))
-    expect(old.length).toBe(16)
+    expect(new Set(old.map((k) => k.split(':')[3])).size).toBe(16)
     expect(await kvNode(z.name, `g1-5.sub.${z.name}`)).not.toBeNull()
     clock += 60_000
     await settle(z.id)
     const keys = await kvZoneKeys(z.name)
     expect(keys.filter((k) => !k.startsWith(`b:${z.name}:256:`))).toEqual([])
     expect((await kvMeta(z.name))!.layout).toEqual({ buckets: 256 })
+    expect((await converge(z.id)).differences).toEqual([])
+  })
+
+  it('moves a zone in layout format 3 to versioned keys with one full build, and deletes its unversioned buckets after the grace period', async () => {
+    const z = await createZone('format3')
+    await api('POST', `/zones/${z.id}/dns_records/batch`, { posts: posts(30, 'u') })
+    await settle(z.id)
+    const B = (await kvMeta(z.name))!.layout!.buckets
+    // What the previous format left: unversioned buckets, a state without bucket versions.
+    const current = await kvBuckets(z.name)
+    for (const [i, key] of current)
+      await env.ZONES_KV.put(bucketKey(z.name, B, i), (await env.ZONES_KV.get(key, 'text'))!)
+    let clock = Date.now()
+    await runInDurableObject(builder(z.id), async (instance: ZoneBuilder, state) => {
+      const s = state.storage.kv.get<any>('state')
+      state.storage.kv.put('state', { ...s, format: 3, layout: { buckets: B } })
+      state.storage.sql.exec('DELETE FROM bucket_versions')
+      state.storage.sql.exec('DELETE FROM bucket_writes')
+      state.storage.sql.exec('DELETE FROM retired')
+      instance.io = { ...instance.io, now: () => clock }
+      instance.limits = { ...instance.limits, retireGraceMs: 60_000 }
+    })
+    await post(z.id, { type: 'A', name: 'after', content: '192.0.2.8' })
+    const status = await settle(z.id)
+    expect(status.format).toBe(4)
+    expect(status.lastPass?.kind).toBe('full')
+    expect(status.layout).toEqual({ buckets: B, base: status.head.n })
+    const head = decodeHead(
+      (await env.ZONES_KV.get(headVersionKey(z.name, status.head.n), 'text'))!
+    )
+    expect(head.bv).toEqual({ base: status.head.n, changed: new Map() })
+    // Readers still holding a format-3 head read the unversioned keys during the grace period.
+    const unversionedKeys = (await kvZoneKeys(z.name)).filter((k) => unversioned(k) === k)
+    expect(unversionedKeys).toHaveLength(B)
+    clock += 60_000
+    await builder(z.id).notify(z.id, 0)
+    expect((await kvZoneKeys(z.name)).filter((k) => unversioned(k) === k)).toEqual([])
+    expect((await kvNode(z.name, `after.${z.name}`))?.sets.A?.rdata).toEqual(['192.0.2.8'])
     expect((await converge(z.id)).differences).toEqual([])
   })
 
@@ -216,7 +267,9 @@ describe('layout v2 buckets', () => {
     expect(first.lastPass).toMatchObject({ kind: 'per-record', changes: 120, puts: 1 })
     expect(first.head.n).toBe(before + 1)
     const slot = headKey(z.name, headSlot(before + 1))
-    expect(counts.puts[0]).toBe(slot)
+    expect(counts.puts.slice(0, 2).sort()).toEqual(
+      [slot, headVersionKey(z.name, before + 1)].sort()
+    )
     const names = [...posts(120, 'f').map((p) => `${p.name}.${z.name}`), `sub.${z.name}`]
     const head = decodeHead((await env.ZONES_KV.get(slot, 'text'))!)
     expect([...head.overlay.keys()].sort()).toEqual([...names].sort())
@@ -226,10 +279,13 @@ describe('layout v2 buckets', () => {
     const done = await settle(z.id)
     expect(done.head.n).toBe(before + 1) // no other head was needed
     expect(done.lastPass).toMatchObject({ kind: 'per-record', changes: 120 })
-    // Every touched bucket written once, after the head; the next head names exactly them.
-    const buckets = counts.puts.slice(1)
+    // Every touched bucket written once, after the head, at the next head's counter; that head
+    // names exactly them.
+    const buckets = counts.puts.slice(2)
     expect(new Set(buckets).size).toBe(buckets.length)
-    expect(new Set(buckets)).toEqual(new Set([...touched].map((i) => bucketKey(z.name, B, i))))
+    expect(new Set(buckets)).toEqual(
+      new Set([...touched].map((i) => bucketKey(z.name, B, i, before + 2)))
+    )
     expect([...done.headPending].sort((a, b) => a - b)).toEqual([...touched].sort((a, b) => a - b))
     expect((await kvNode(z.name, `f7.sub.${z.name}`))?.sets.A?.rdata).toEqual(['192.0.2.1'])
     expect((await converge(z.id)).differences).toEqual([])

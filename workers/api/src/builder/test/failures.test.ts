@@ -24,7 +24,7 @@ import {
   kvMeta,
   kvNames,
   kvNode,
-  kvZoneKeys,
+  kvBuckets,
   newCounts,
   settle,
   sleep,
@@ -154,16 +154,20 @@ describe('failures are retried and converge', () => {
     expect((await builder(z.id).status()).full).not.toBeNull()
     const status = await settle(z.id)
     const B = (await kvMeta(z.name))!.layout!.buckets
-    const live = (await kvZoneKeys(z.name)).filter((k) => k.startsWith(`b:${z.name}:${B}:`))
+    const live = await kvBuckets(z.name)
     expect(status.lastFullBuild).toMatchObject({
       startSeq: res.body.result.seq,
       keysDeleted: 1, // the bucket of a dead count; empty buckets are written, not deleted
     })
-    expect(live.length).toBe(B)
+    expect(live.size).toBe(B)
     // Every key is written exactly once by the build, the retried slice included.
     const writes = new Map<string, number>()
     for (const k of counts.puts) writes.set(k, (writes.get(k) ?? 0) + 1)
-    expect(writes.size).toBe(live.length + 2) // every bucket, the zone key and one head
+    // Every bucket, the zone key and two heads (slot and versioned key each): one naming the
+    // bucket versions the last pass wrote, before the build, and the one switching to the build.
+    const heads = [...writes.keys()].filter((k) => k.startsWith(`h:${z.name}:`))
+    expect(heads).toHaveLength(4)
+    expect(writes.size).toBe(live.size + 1 + heads.length)
     expect([...writes.entries()].filter(([, n]) => n > 1)).toEqual([])
     expect(counts.deletes).toContain(garbage)
     expect(new Set(counts.deletes).size).toBe(counts.deletes.length)

@@ -5,7 +5,6 @@ import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import {
   bucketEntries,
-  bucketKey,
   bucketOf,
   decodeNode,
   findInBucket,
@@ -54,12 +53,35 @@ export async function settle(zoneId: string, rounds = 2000): Promise<BuilderStat
   throw new Error(`zone ${zoneId} did not settle: ${JSON.stringify(await stub.status())}`)
 }
 
-/** A name's node in the bucket the zone key names (null when the bucket does not hold it). */
+/**
+ * The current key of every bucket of the count the zone key announces: its newest version in KV
+ * (the one the newest head names, or one written since that the next head will name).
+ */
+export async function kvBuckets(zone: string): Promise<Map<number, string>> {
+  const b = (await kvMeta(zone))?.layout?.buckets
+  const newest = new Map<number, [number, string]>()
+  if (b === undefined) return new Map()
+  for (const key of await listKeys(`b:${zone}:${b}:`)) {
+    const [i, v] = key.slice(`b:${zone}:${b}:`.length).split(':').map(Number)
+    const version = v ?? -1
+    if ((newest.get(i!)?.[0] ?? -2) < version) newest.set(i!, [version, key])
+  }
+  return new Map([...newest].sort((x, y) => x[0] - y[0]).map(([i, [, key]]) => [i, key]))
+}
+
+/** The current key of bucket `index` (see kvBuckets). */
+export async function kvBucketKey(zone: string, index: number): Promise<string | undefined> {
+  return (await kvBuckets(zone)).get(index)
+}
+
+/** A name's node in its bucket's current version (null when the bucket does not hold it). */
 export async function kvNode(zone: string, name: string): Promise<NodeData | null> {
   const meta = await kvMeta(zone)
   const b = meta?.layout?.buckets
   if (b === undefined) return null
-  const raw = await env.ZONES_KV.get(bucketKey(zone, b, bucketOf(name, b)), 'text')
+  const key = await kvBucketKey(zone, bucketOf(name, b))
+  if (key === undefined) return null
+  const raw = await env.ZONES_KV.get(key, 'text')
   const encoded = raw === null ? null : findInBucket(raw, zone, name)
   return encoded === null ? null : decodeNode(encoded)
 }
@@ -79,7 +101,12 @@ async function listKeys(prefix: string): Promise<string[]> {
   return out
 }
 
-/** Every bucket key of a zone (any count), sorted. */
+/** A bucket key without its version (`b:<zone>:<B>:<i>`). */
+export function unversioned(key: string): string {
+  return key.replace(/^(b:[^:]+:\d+:\d+):\d+$/, '$1')
+}
+
+/** Every bucket key of a zone (any count, any version), sorted. */
 export async function kvZoneKeys(zone: string): Promise<string[]> {
   return (await listKeys(`b:${zone}:`)).sort()
 }
@@ -92,12 +119,10 @@ export async function kvHeadKeys(zone: string): Promise<string[]> {
 /** Owner names with a node in the zone (in the buckets the zone key announces), sorted. */
 export async function kvNames(zone: string): Promise<string[]> {
   const out: string[] = []
-  const b = (await kvMeta(zone))?.layout?.buckets
-  if (b !== undefined)
-    for (const key of await listKeys(`b:${zone}:${b}:`)) {
-      const raw = await env.ZONES_KV.get(key, 'text')
-      if (raw !== null) out.push(...bucketEntries(raw, zone).map(([name]) => name))
-    }
+  for (const key of (await kvBuckets(zone)).values()) {
+    const raw = await env.ZONES_KV.get(key, 'text')
+    if (raw !== null) out.push(...bucketEntries(raw, zone).map(([name]) => name))
+  }
   return out.sort()
 }
 

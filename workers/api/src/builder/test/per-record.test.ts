@@ -4,7 +4,7 @@
  */
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { bucketKey, bucketOf } from '@edgedns/kv-layout'
+import { bucketKey, bucketOf, headKey, headSlot, headVersionKey } from '@edgedns/kv-layout'
 import {
   api,
   builder,
@@ -110,7 +110,7 @@ describe('per-record builds', () => {
     expect((await converge(z.id)).differences).toEqual([])
   })
 
-  it('apex records and zone settings write one head slot and the zone key, no bucket', async () => {
+  it('apex records and zone settings write one head (slot and versioned key) and the zone key, no bucket', async () => {
     const z = await createZone('pr')
     await post(z.id, { type: 'A', name: 'www', content: '192.0.2.1' })
     await settle(z.id)
@@ -119,7 +119,10 @@ describe('per-record builds', () => {
     await post(z.id, { type: 'MX', name: '@', content: 'mx.example.net', priority: 5 })
     await settle(z.id)
     expect(counts.puts.filter((k) => !k.startsWith(`h:${z.name}:`))).toEqual([`z:${z.name}`])
-    expect(counts.puts.filter((k) => k.startsWith(`h:${z.name}:`))).toHaveLength(1)
+    const n = (await builder(z.id).status()).head.n
+    expect(counts.puts.filter((k) => k.startsWith(`h:${z.name}:`)).sort()).toEqual(
+      [headKey(z.name, headSlot(n)), headVersionKey(z.name, n)].sort()
+    )
     expect((await kvMeta(z.name))!.apex.sets.MX).toEqual({ ttl: 300, rdata: ['5 mx.example.net.'] })
 
     counts.puts.length = 0
@@ -150,13 +153,15 @@ describe('per-record builds', () => {
     await tweak(z.id, (b) => (b.io = { ...b.io, kv: countingKv(b.io.kv, counts) }))
     await post(z.id, { type: 'A', name: 'h1000.group1', content: '192.0.2.9' })
     await settle(z.id)
-    // One head slot makes the change visible; then the new name's bucket is rewritten, and the
-    // bucket of its unchanged empty-non-terminal parent is not (when it is another bucket).
+    // One head (slot and versioned key) makes the change visible; then a new version of the new
+    // name's bucket is written, at the next head's counter, and the bucket of its unchanged
+    // empty-non-terminal parent is not (when it is another bucket).
     const b = (await kvMeta(z.name))!.layout!.buckets
     const own = bucketOf(`h1000.group1.${z.name}`, b)
-    expect(counts.puts.filter((k) => k.startsWith(`h:${z.name}:`))).toHaveLength(1)
+    const n = (await builder(z.id).status()).head.n
+    expect(counts.puts.filter((k) => k.startsWith(`h:${z.name}:`))).toHaveLength(2)
     expect(counts.puts.filter((k) => !k.startsWith(`h:${z.name}:`))).toEqual([
-      bucketKey(z.name, b, own),
+      bucketKey(z.name, b, own, n + 1),
     ])
     expect(counts.lists).toBe(0)
     const status = await builder(z.id).status()
