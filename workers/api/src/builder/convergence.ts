@@ -284,7 +284,7 @@ export async function checkConvergence(
     do {
       const listed = await env.ZONES_KV.list({ prefix, ...(cursor ? { cursor } : {}) })
       for (const { name: key } of listed.keys) {
-        const parsed = zone ? parseBucketKey(key, name, buckets) : null
+        const parsed = zone ? parseBucketKey(key, name, buckets, zoneId) : null
         if (parsed === null) {
           staleKeys.push(key)
           continue
@@ -299,7 +299,7 @@ export async function checkConvergence(
   const keyOf = (i: number, v: number | undefined): string =>
     v === undefined || v === UNVERSIONED
       ? bucketKey(name, buckets, i)
-      : bucketKey(name, buckets, i, v)
+      : bucketKey(name, buckets, i, { id: zoneId, v })
   const currentKey = (i: number): string =>
     keyOf(i, newest.get(i) ?? (named ? bucketVersion(named, i) : UNVERSIONED))
 
@@ -400,12 +400,15 @@ const UNVERSIONED = -1
 function parseBucketKey(
   key: string,
   zone: string,
-  buckets: number
+  buckets: number,
+  zoneId: string
 ): { i: number; v: number } | null {
   const prefix = `b:${zone}:${buckets}:`
   if (!key.startsWith(prefix)) return null
-  const m = /^(\d+)(?::(\d+))?$/.exec(key.slice(prefix.length))
+  // `<i>` (unversioned) or `<i>:<v>:<zone id>`; another zone's versions (same name) are stale.
+  const m = /^(\d+)(?::(\d+):(.+))?$/.exec(key.slice(prefix.length))
   if (!m || Number(m[1]) >= buckets) return null
+  if (m[2] !== undefined && m[3] !== zoneId) return null
   return { i: Number(m[1]), v: m[2] === undefined ? UNVERSIONED : Number(m[2]) }
 }
 

@@ -184,7 +184,7 @@ async function writeBuckets(ctx: StepContext, p: FullProgress): Promise<FullOutc
     const ops: KeyOp[] = []
     const end = Math.min(p.buckets, p.bucketNext + room)
     for (let i = p.bucketNext; i < end; i++)
-      ops.push(ctx.mirror.bucketOp(apex, p.buckets, i, version))
+      ops.push(ctx.mirror.bucketOp(apex, p.buckets, i, { id: state.zoneId!, v: version }))
     if (ops.length > 0) {
       const written = await applyOps(io, ctx.ledger, ctx.budget, ops, write)
       if (written.kind === 'deferred') return written
@@ -240,6 +240,7 @@ async function writeBuckets(ctx: StepContext, p: FullProgress): Promise<FullOutc
       onWritten: () =>
         ctx.versions.switched(
           apex,
+          state.zoneId!,
           from?.buckets,
           from?.base ?? null,
           io.now() + limits.retireGraceMs

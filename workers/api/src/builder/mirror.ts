@@ -9,7 +9,13 @@
  * random-order B-trees thrashes SQLite's page cache; appending them and building the indexes
  * afterwards does not.
  */
-import { bucketKey, EMPTY_BUCKET, encodeBucketText, nameHash } from '@edgedns/kv-layout'
+import {
+  bucketKey,
+  EMPTY_BUCKET,
+  encodeBucketText,
+  nameHash,
+  type BucketKeyVersion,
+} from '@edgedns/kv-layout'
 import { jsonChunks } from '../batch/json-chunks.ts'
 import type { KeyOp } from './writer.ts'
 
@@ -161,7 +167,7 @@ export class NodeMirror {
    * bucket is written as such, never left out: readers take a missing key for "not visible here
    * yet", not "no names".
    */
-  bucketOp(zone: string, buckets: number, index: number, version: number): KeyOp {
+  bucketOp(zone: string, buckets: number, index: number, version: BucketKeyVersion): KeyOp {
     const entries = this.bucket(buckets, index)
     return {
       key: bucketKey(zone, buckets, index, version),

@@ -232,8 +232,10 @@ export async function flushBuckets(ctx: StepContext): Promise<PerRecordOutcome> 
       const current: string[] = []
       for (const i of slice) {
         await yieldToRuntime()
-        ops.push(ctx.mirror.bucketOp(apex, layout.buckets, i, version))
-        current.push(bucketKey(apex, layout.buckets, i, bucketVersion(named, i)))
+        ops.push(ctx.mirror.bucketOp(apex, layout.buckets, i, { id: state.zoneId!, v: version }))
+        current.push(
+          bucketKey(apex, layout.buckets, i, { id: state.zoneId!, v: bucketVersion(named, i) })
+        )
       }
       // A bucket whose named version already holds this content needs no new version.
       const held = ctx.ledger.lookup(current)

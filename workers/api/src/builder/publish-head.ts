@@ -85,7 +85,7 @@ export async function publishHead(
   let separate: string | undefined
   if (encodedOverlay.length > OVERLAY_INLINE_MAX) {
     // A large overlay goes to a key of its own, written before the head that names it.
-    const key = overlayKey(zone, n)
+    const key = overlayKey(zone, state.zoneId!, n)
     separate = key
     await applyOps(io, ctx.ledger, ctx.budget, [{ key, value: encodedOverlay }], {
       freshSince: ALWAYS,
@@ -113,7 +113,7 @@ export async function publishHead(
     ...(bv ? { bv } : {}),
   })
   const ops = [
-    { key: headVersionKey(zone, n), value, ttl: HEAD_VERSION_TTL_S },
+    { key: headVersionKey(zone, state.zoneId!, n), value, ttl: HEAD_VERSION_TTL_S },
     { key: slot, value },
   ]
   const put = await applyOps(io, ctx.ledger, ctx.budget, ops, {
@@ -126,6 +126,7 @@ export async function publishHead(
   if (layout && !options.all)
     ctx.versions.headWritten(
       zone,
+      state.zoneId!,
       layout.buckets,
       layout.base ?? null,
       io.now() + limits.retireGraceMs

@@ -83,14 +83,14 @@ export class VersionStore {
    * versions they replace and every write of unknown outcome are queued for deletion at `due`.
    * Call in the same synchronous stretch as the state save that records the head.
    */
-  headWritten(zone: string, buckets: number, base: number | null, due: number): void {
+  headWritten(zone: string, id: string, buckets: number, base: number | null, due: number): void {
     const old = this.named(base ?? 0)
     const superseded: string[] = []
-    for (const [i] of this.completed()) superseded.push(keyAt(zone, buckets, i, old, base))
+    for (const [i] of this.completed()) superseded.push(keyAt(zone, id, buckets, i, old, base))
     for (const r of this.sql.exec<{ i: number; v: number }>(
       'SELECT i, v FROM bucket_writes WHERE done = 0'
     ))
-      superseded.push(bucketKey(zone, buckets, r.i, r.v))
+      superseded.push(bucketKey(zone, buckets, r.i, { id, v: r.v }))
     this.sql.exec(
       `INSERT INTO bucket_versions (i, v) SELECT i, v FROM bucket_writes WHERE done = 1 AND true
        ON CONFLICT (i) DO UPDATE SET v = excluded.v`
@@ -105,6 +105,7 @@ export class VersionStore {
    */
   switched(
     zone: string,
+    id: string,
     previous: number | undefined,
     previousBase: number | null,
     due: number
@@ -112,7 +113,7 @@ export class VersionStore {
     if (previous !== undefined) {
       const old = this.named(previousBase ?? 0)
       const keys = Array.from({ length: previous }, (_, i) =>
-        keyAt(zone, previous, i, old, previousBase)
+        keyAt(zone, id, previous, i, old, previousBase)
       )
       this.retire(keys, due, previous)
     }
@@ -198,6 +199,7 @@ export class VersionStore {
 /** The key a head with these versions reads for bucket i (unversioned when `base` is null). */
 function keyAt(
   zone: string,
+  id: string,
   buckets: number,
   i: number,
   versions: BucketVersions,
@@ -205,5 +207,5 @@ function keyAt(
 ): string {
   return base === null
     ? bucketKey(zone, buckets, i)
-    : bucketKey(zone, buckets, i, versions.changed.get(i) ?? base)
+    : bucketKey(zone, buckets, i, { id, v: versions.changed.get(i) ?? base })
 }

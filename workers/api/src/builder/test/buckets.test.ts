@@ -158,7 +158,7 @@ describe('layout v2 buckets', () => {
     expect(status.lastPass?.kind).toBe('full')
     expect(status.layout).toEqual({ buckets: B, base: status.head.n })
     const head = decodeHead(
-      (await env.ZONES_KV.get(headVersionKey(z.name, status.head.n), 'text'))!
+      (await env.ZONES_KV.get(headVersionKey(z.name, z.id, status.head.n), 'text'))!
     )
     expect(head.bv).toEqual({ base: status.head.n, changed: new Map() })
     // Readers still holding a format-3 head read the unversioned keys during the grace period.
@@ -268,7 +268,7 @@ describe('layout v2 buckets', () => {
     expect(first.head.n).toBe(before + 1)
     const slot = headKey(z.name, headSlot(before + 1))
     expect(counts.puts.slice(0, 2).sort()).toEqual(
-      [slot, headVersionKey(z.name, before + 1)].sort()
+      [slot, headVersionKey(z.name, z.id, before + 1)].sort()
     )
     const names = [...posts(120, 'f').map((p) => `${p.name}.${z.name}`), `sub.${z.name}`]
     const head = decodeHead((await env.ZONES_KV.get(slot, 'text'))!)
@@ -284,7 +284,7 @@ describe('layout v2 buckets', () => {
     const buckets = counts.puts.slice(2)
     expect(new Set(buckets).size).toBe(buckets.length)
     expect(new Set(buckets)).toEqual(
-      new Set([...touched].map((i) => bucketKey(z.name, B, i, before + 2)))
+      new Set([...touched].map((i) => bucketKey(z.name, B, i, { id: z.id, v: before + 2 })))
     )
     expect([...done.headPending].sort((a, b) => a - b)).toEqual([...touched].sort((a, b) => a - b))
     expect((await kvNode(z.name, `f7.sub.${z.name}`))?.sets.A?.rdata).toEqual(['192.0.2.1'])

@@ -73,7 +73,11 @@ function namedKeys(zone: string, head: ZoneHead): string[] {
   const keys: string[] = []
   const B = head.meta.layout!.buckets
   for (let i = 0; i < B; i++)
-    keys.push(head.bv ? bucketKey(zone, B, i, bucketVersion(head.bv, i)) : bucketKey(zone, B, i))
+    keys.push(
+      head.bv
+        ? bucketKey(zone, B, i, { id: head.meta.id, v: bucketVersion(head.bv, i) })
+        : bucketKey(zone, B, i)
+    )
   if (head.overlayKey) keys.push(head.overlayKey)
   return keys
 }
@@ -182,7 +186,7 @@ describe('the builder and the zone-change feed', () => {
         for (const entry of e.entries) {
           if (entry.op !== 'head') continue
           heads++
-          const text = present.get(headVersionKey(z.name, entry.n))
+          const text = present.get(headVersionKey(z.name, z.id, entry.n))
           expect(text, `head ${entry.n} in KV before its entry`).toBeDefined()
           for (const key of namedKeys(z.name, decodeHead(text!)))
             expect(present.has(key), `${key} in KV before head ${entry.n}'s entry`).toBe(true)

@@ -121,7 +121,7 @@ describe('per-record builds', () => {
     expect(counts.puts.filter((k) => !k.startsWith(`h:${z.name}:`))).toEqual([`z:${z.name}`])
     const n = (await builder(z.id).status()).head.n
     expect(counts.puts.filter((k) => k.startsWith(`h:${z.name}:`)).sort()).toEqual(
-      [headKey(z.name, headSlot(n)), headVersionKey(z.name, n)].sort()
+      [headKey(z.name, headSlot(n)), headVersionKey(z.name, z.id, n)].sort()
     )
     expect((await kvMeta(z.name))!.apex.sets.MX).toEqual({ ttl: 300, rdata: ['5 mx.example.net.'] })
 
@@ -161,7 +161,7 @@ describe('per-record builds', () => {
     const n = (await builder(z.id).status()).head.n
     expect(counts.puts.filter((k) => k.startsWith(`h:${z.name}:`))).toHaveLength(2)
     expect(counts.puts.filter((k) => !k.startsWith(`h:${z.name}:`))).toEqual([
-      bucketKey(z.name, b, own, n + 1),
+      bucketKey(z.name, b, own, { id: z.id, v: n + 1 }),
     ])
     expect(counts.lists).toBe(0)
     const status = await builder(z.id).status()

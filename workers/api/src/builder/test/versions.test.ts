@@ -59,20 +59,26 @@ describe('bucket versions', () => {
       ctx.mirror.setMany([[name, node('192.0.2.1')]])
       ctx.mirror.markDirty([i])
       await flushBuckets(ctx)
-      expect(counts.puts).toEqual([bucketKey(z.name, B, i, v)])
+      expect(counts.puts).toEqual([bucketKey(z.name, B, i, { id: z.id, v: v })])
       // The name changes again, and no head has named version v yet (a pass whose head waits).
       ctx.mirror.setMany([[name, node('192.0.2.2')]])
       ctx.mirror.markDirty([i])
       await flushBuckets(ctx)
       // Instead of a second write of version v: a head naming v, then version v + 1.
-      expect(counts.puts.filter((k) => k === bucketKey(z.name, B, i, v))).toHaveLength(1)
+      expect(
+        counts.puts.filter((k) => k === bucketKey(z.name, B, i, { id: z.id, v: v }))
+      ).toHaveLength(1)
       expect(s.head.n).toBe(v)
-      const head = decodeHead((await env.ZONES_KV.get(headVersionKey(z.name, v), 'text'))!)
+      const head = decodeHead((await env.ZONES_KV.get(headVersionKey(z.name, z.id, v), 'text'))!)
       expect(bucketVersion(head.bv!, i)).toBe(v)
       await flushBuckets(ctx)
-      expect(counts.puts.at(-1)).toBe(bucketKey(z.name, B, i, v + 1))
-      expect(await env.ZONES_KV.get(bucketKey(z.name, B, i, v), 'text')).toContain('192.0.2.1')
-      expect(await env.ZONES_KV.get(bucketKey(z.name, B, i, v + 1), 'text')).toContain('192.0.2.2')
+      expect(counts.puts.at(-1)).toBe(bucketKey(z.name, B, i, { id: z.id, v: v + 1 }))
+      expect(await env.ZONES_KV.get(bucketKey(z.name, B, i, { id: z.id, v: v }), 'text')).toContain(
+        '192.0.2.1'
+      )
+      expect(
+        await env.ZONES_KV.get(bucketKey(z.name, B, i, { id: z.id, v: v + 1 }), 'text')
+      ).toContain('192.0.2.2')
       expect(ctx.mirror.dirtyCount()).toBe(0)
     })
   })
