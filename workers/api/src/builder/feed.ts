@@ -10,6 +10,7 @@
  * Appends are idempotent on (zone, id, n, op), so a retry after an append whose reply was lost
  * adds nothing.
  */
+import { normalizeName } from '@edgedns/kv-layout'
 import type { FeedAppend } from '@edgedns/zone-feed'
 import type { StepContext } from './context.ts'
 import { backoffMs } from './limits.ts'
@@ -35,7 +36,8 @@ export async function appendPending(ctx: StepContext): Promise<boolean> {
     return true
   }
   try {
-    await io.feed.append([entry])
+    // The feed keys zones by their normalised name, as every KV key does.
+    await io.feed.append([{ ...entry, zone: normalizeName(entry.zone) }])
   } catch (e) {
     state.feedFailures++
     state.feedRetryAt = io.now() + backoffMs(ctx.limits, state.feedFailures)

@@ -101,9 +101,9 @@ async function listKeys(prefix: string): Promise<string[]> {
   return out
 }
 
-/** A bucket key without its version (`b:<zone>:<B>:<i>`). */
+/** A bucket key without its version and zone id (`b:<zone>:<B>:<i>`). */
 export function unversioned(key: string): string {
-  return key.replace(/^(b:[^:]+:\d+:\d+):\d+$/, '$1')
+  return key.replace(/^(b:[^:]+:\d+:\d+):\d+:[^:]+$/, '$1')
 }
 
 /** Every bucket key of a zone (any count, any version), sorted. */
