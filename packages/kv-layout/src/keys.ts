@@ -1,7 +1,7 @@
 /**
- * @module KV key builders: `z:<zone>` for zone metadata, `b:<zone>:<B>:<i>:<v>` for version v of
+ * @module KV key builders: `z:<zone>` for zone metadata, `b:<zone>:<B>:<i>:<v>:<id>` for version v of
  * bucket i of B, `ix:<v>` for a compiled zone index, and the name hash that picks the bucket.
- * Head keys (`h:<zone>:<slot>` and `h:<zone>:v:<n>`) are in head.ts.
+ * Head keys (`h:<zone>:<slot>` and `h:<zone>:v:<id>:<n>`) are in head.ts.
  *
  * Bucket keys are versioned: a bucket is never rewritten under a key a reader may have read (an
  * edge location keeps what it read, a miss included, for the read's cache time), so a reader that
