@@ -86,7 +86,13 @@ export async function startBenchStack({
   shards = 1,
   /** Serve workerd's inspector (CPU profiles) on this port; off by default. */
   inspectorPort,
+  /**
+   * 'local': the DoH read path with the local settings of `.dev.vars` (REVALIDATE_MS …);
+   * 'deployed': with none of them, so the deployed defaults apply (workers/doh/src/env.ts).
+   */
+  readSettings = 'local',
 } = {}) {
+  const readPath = readSettings === 'deployed' ? {} : localDohSettings()
   dir ??= mkdtempSync(path.join(tmpdir(), 'edgedns-bench-'))
   const apiScript = bundle('wrangler.toml', path.join(dir, 'dist-api'))
   const dohScript = bundle('workers/doh/wrangler.jsonc', path.join(dir, 'dist-doh'))
@@ -96,7 +102,7 @@ export async function startBenchStack({
       MAX_BATCH_CHANGES: '200000',
       DEV_API_TOKEN: token,
       KV_KEY_WRITE_INTERVAL_MS: BENCH_KV_KEY_WRITE_INTERVAL_MS,
-      ...localDohSettings(),
+      ...readPath,
       ...localBuilderSettings(),
       ...localZoneSettings(),
       DNSSEC_KEY_ENCRYPTION_KEY: devVars().DNSSEC_KEY_ENCRYPTION_KEY,
@@ -116,7 +122,7 @@ export async function startBenchStack({
   const doh = workerOptions('edgedns-doh', 'workers/doh/wrangler.jsonc', dohScript, {
     bindings: {
       DOH_STATS: '1',
-      ...localDohSettings(),
+      ...readPath,
       DNSSEC_KEY_ENCRYPTION_KEY: devVars().DNSSEC_KEY_ENCRYPTION_KEY,
       ...dohBindings,
     },
@@ -163,6 +169,11 @@ export async function startBenchStack({
     dir,
     stateDir: path.join(dir, 'state'),
     dohScript,
+    /** The API worker's scheduled handler (the cron's maintenance), run once now. */
+    async cron() {
+      const worker = await mf.getWorker('edgedns-api')
+      return worker.scheduled({ cron: '* * * * *' })
+    },
     /** The ZoneBuilder of a zone, over RPC (status(): cursor, lastPass, lastFullBuild…). */
     async builder(zoneId) {
       const ns = await mf.getDurableObjectNamespace('ZONE_BUILDER', 'edgedns-api')

@@ -42,4 +42,3 @@ export async function edgeGet(
   if (!bulk) return typedValue(values.get(key) ?? null, type)
   return new Map(keys.map((k) => [k, typedValue(values.get(k) ?? null, type)]))
 }
-

@@ -17,7 +17,8 @@ describe('strict KV under KV_MODEL=production', () => {
   let central: KVNamespace
   /** One location (a wrapper with its own edge cache). */
   let here: KVNamespace
-  const location = () => strictKv(env.ZONES_KV, { writeIntervalMs: 0, now: () => t, edgeCache: true })
+  const location = () =>
+    strictKv(env.ZONES_KV, { writeIntervalMs: 0, now: () => t, edgeCache: true })
   let p: string
   let n = 0
   beforeEach(() => {
