@@ -58,7 +58,7 @@ export function zonesStack(section) {
     log(
       `${section}: ${written.toLocaleString('en-US')} KV values of ${zones.toLocaleString('en-US')} zones written into the store in ${((performance.now() - t0) / 1000).toFixed(1)} s`
     )
-    return { dir, shards: 1, readSettings: 'deployed' }
+    return { dir, shards: 1, readSettings: 'deployed', removeInBackground: true }
   }
 }
 

@@ -6,7 +6,7 @@
  * worker over its service binding) and direct sockets of their own for the DoH and empty workers
  * (`dohUrl`, `emptyUrl`: workerd serves them itself, no entry worker and no API hop in between).
  */
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -91,6 +91,11 @@ export async function startBenchStack({
    * 'deployed': with none of them, so the deployed defaults apply (workers/doh/src/env.ts).
    */
   readSettings = 'local',
+  /**
+   * Remove `dir` on close in a detached `rm -rf` instead of waiting for it (stores of hundreds of
+   * thousands of values take minutes to delete; the next section need not wait).
+   */
+  removeInBackground = false,
 } = {}) {
   const readPath = readSettings === 'deployed' ? {} : localDohSettings()
   dir ??= mkdtempSync(path.join(tmpdir(), 'edgedns-bench-'))
@@ -181,7 +186,9 @@ export async function startBenchStack({
     },
     async close() {
       await mf.dispose()
-      if (!keep) rmSync(dir, { recursive: true, force: true })
+      if (keep) return
+      if (removeInBackground) spawn('rm', ['-rf', dir], { detached: true, stdio: 'ignore' }).unref()
+      else rmSync(dir, { recursive: true, force: true })
     },
   }
 }

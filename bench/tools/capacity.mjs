@@ -49,7 +49,9 @@ console.log(
   `k_q (other keys per query, steady)    ${f(kQ, 4)}${kQ === null ? ` (not separable while confirmations run; all keys per query ${f(zipf.kvKeysPerLookup, 3)})` : ''}`
 )
 console.log(`k_out (keys per outside query)        ${f(kOut, 2)}`)
-console.log(`k_cold (keys per zone first read)     ${f(kCold, 2)}`)
+console.log(
+  `k_cold (keys per zone held, first pass) ${f(kCold, 2)} (confirmations during the pass included)`
+)
 console.log(`feed calls per query (measured)       ${f(feedPerQuery, 4)}`)
 console.log(`b (DoH keys per change, with polling) ${f(b, 2)}`)
 console.log('')
@@ -59,9 +61,6 @@ console.log(
   '| active zones Z | isolates I | Z_i | today: KV reads | feed: KV reads | feed: DO requests | D1 rows read |'
 )
 console.log('|---:|---:|---:|---:|---:|---:|---:|')
-console.log(
-  '(today: confirmations only, k_q left out while unknown; feed: – until a run without confirmations)'
-)
 for (const Z of [10, 1000, 100_000])
   for (const I of [1, 100, 1000]) {
     const Zi = Math.min(Z, (Q * R) / I)
