@@ -11,7 +11,8 @@
  *   none is given). A key never read at the location is therefore fetched fresh.
  * - Writes go to central storage at once and leave every location's cache as it was.
  *
- * Values are kept as text (a read of another type converts the text).
+ * A value is kept as central storage returned it, text or bytes (`KvValue`); a read of another
+ * type converts it.
  */
 
 /** Smallest `cacheTtl` (s) Workers KV accepts. */
@@ -22,6 +23,8 @@ export const KV_DEFAULT_CACHE_TTL_S = 60
 export const KV_MAX_BULK_KEYS = 100
 
 export type KvValueType = 'text' | 'json' | 'arrayBuffer' | 'stream'
+/** A stored value: text, or bytes (as `put` of an ArrayBuffer view stores them). */
+export type KvValue = string | Uint8Array
 export type KvGetOptions = KvValueType | { type?: KvValueType; cacheTtl?: number }
 
 /**
@@ -50,18 +53,25 @@ export function checkBulkSize(keys: readonly string[]): void {
     throw new TypeError(`KV GET failed: ${keys.length} keys > ${KV_MAX_BULK_KEYS} in one call`)
 }
 
-/** A kept text (or null for a miss) as the type a read asked for. */
-export function typedValue(value: string | null, type: KvValueType): unknown {
-  if (value === null) return null
+/** Whether a read of this type gets bytes (so that the kept value should be bytes too). */
+export const readsBytes = (type: KvValueType): boolean =>
+  type === 'arrayBuffer' || type === 'stream'
+
+/** A kept value (or null for a miss) as the type a read asked for. */
+export function typedValue(stored: KvValue | null, type: KvValueType): unknown {
+  if (stored === null) return null
+  const value = typeof stored === 'string' ? stored : new TextDecoder().decode(stored)
   switch (type) {
     case 'text':
       return value
     case 'json':
       return JSON.parse(value) as unknown
     case 'arrayBuffer':
-      return new TextEncoder().encode(value).buffer
+      return typeof stored === 'string'
+        ? new TextEncoder().encode(stored).buffer
+        : stored.slice().buffer
     case 'stream':
-      return new Response(value).body
+      return new Response(typeof stored === 'string' ? stored : stored.slice()).body
   }
 }
 
@@ -74,7 +84,7 @@ export interface EdgeCacheStats {
 
 interface EdgeEntry {
   /** What central held when it was fetched: a value, or null for a miss. */
-  value: string | null
+  value: KvValue | null
   /** Time (ms, on the cache's clock) the entry lapses. */
   until: number
 }
@@ -94,7 +104,7 @@ export class EdgeCache {
   }
 
   /** The kept entry of a key when it still lasts (counted as a hit), else undefined. */
-  hit(key: string): { value: string | null } | undefined {
+  hit(key: string): { value: KvValue | null } | undefined {
     const entry = this.#edge.get(key)
     if (!entry || this.#now() >= entry.until) return undefined
     this.stats.edgeHits++
@@ -102,7 +112,7 @@ export class EdgeCache {
   }
 
   /** Keeps what central storage returned for a key (a value or null) for `cacheTtl` seconds. */
-  keep(key: string, value: string | null, cacheTtl: number): void {
+  keep(key: string, value: KvValue | null, cacheTtl: number): void {
     this.stats.centralReads++
     const now = this.#now()
     this.#edge.set(key, { value, until: now + cacheTtl * 1000 })
@@ -113,7 +123,7 @@ export class EdgeCache {
   }
 
   /** What the cache holds for a key now: undefined when nothing (or lapsed). Not counted. */
-  peek(key: string): { value: string | null; until: number } | undefined {
+  peek(key: string): { value: KvValue | null; until: number } | undefined {
     const entry = this.#edge.get(key)
     return entry && this.#now() < entry.until ? { ...entry } : undefined
   }

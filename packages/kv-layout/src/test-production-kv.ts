@@ -23,7 +23,7 @@ import {
   readOptions,
   typedValue,
   type KvGetOptions,
-  type KvValueType,
+  type KvValue,
 } from './kv-edge-model.ts'
 
 export {
@@ -31,6 +31,7 @@ export {
   KV_MAX_BULK_KEYS,
   KV_MIN_CACHE_TTL_S,
   type KvGetOptions,
+  type KvValue,
   type KvValueType,
 } from './kv-edge-model.ts'
 
@@ -46,7 +47,7 @@ export interface KvLocationStats {
 }
 
 export class ProductionKvModel {
-  readonly #central = new Map<string, string>()
+  readonly #central = new Map<string, KvValue>()
   readonly #locations = new Map<string, KvLocation>()
   readonly now: () => number
 
@@ -56,7 +57,7 @@ export class ProductionKvModel {
   }
 
   /** Writes a value to central storage (visible to every read that misses its edge cache). */
-  put(key: string, value: string): void {
+  put(key: string, value: KvValue): void {
     this.#central.set(key, value)
   }
 
@@ -71,7 +72,7 @@ export class ProductionKvModel {
   }
 
   /** Central storage's value of a key (no location involved). */
-  centralValue(key: string): string | null {
+  centralValue(key: string): KvValue | null {
     return this.#central.get(key) ?? null
   }
 
@@ -88,11 +89,11 @@ export class ProductionKvModel {
 
 /** One location's view of the namespace: the read half of a KV binding, through its edge cache. */
 export class KvLocation {
-  readonly #central: (key: string) => string | null
+  readonly #central: (key: string) => KvValue | null
   readonly #edge: EdgeCache
   readonly #stats = { calls: 0, keys: 0 }
 
-  constructor(model: ProductionKvModel, central: (key: string) => string | null) {
+  constructor(model: ProductionKvModel, central: (key: string) => KvValue | null) {
     this.#central = central
     this.#edge = new EdgeCache(model.now)
   }
@@ -127,11 +128,11 @@ export class KvLocation {
   }
 
   /** What this location's edge cache holds for a key now: undefined when nothing (or lapsed). */
-  cached(key: string): { value: string | null; until: number } | undefined {
+  cached(key: string): { value: KvValue | null; until: number } | undefined {
     return this.#edge.peek(key)
   }
 
-  #read(key: string, cacheTtl: number): string | null {
+  #read(key: string, cacheTtl: number): KvValue | null {
     const kept = this.#edge.hit(key)
     if (kept) return kept.value
     const value = this.#central(key)

@@ -169,6 +169,16 @@ describe('strict KV under KV_MODEL=production', () => {
     expect(await new Response(stream).text()).toBe('{"x":1}')
   })
 
+  it('keeps bytes read as an ArrayBuffer as they were stored (a binary value survives the edge cache)', async () => {
+    const bytes = new Uint8Array([0xff, 0x00, 0x80, 0x01])
+    await central.put(`${p}bin`, bytes)
+    const first = await here.get(`${p}bin`, 'arrayBuffer')
+    expect([...new Uint8Array(first!)]).toEqual([...bytes])
+    await central.put(`${p}bin`, new Uint8Array([2]))
+    const kept = await here.get(`${p}bin`, 'arrayBuffer')
+    expect([...new Uint8Array(kept!)]).toEqual([...bytes])
+  })
+
   it('still enforces the production limits', async () => {
     expect(() => here.get('k'.repeat(513))).toThrow(/KV key size/)
     expect(takeBreaches().map((b) => b.limit)).toEqual(['KV key size'])
