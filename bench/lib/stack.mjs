@@ -88,7 +88,8 @@ export async function startBenchStack({
   inspectorPort,
   /**
    * 'local': the DoH read path with the local settings of `.dev.vars` (REVALIDATE_MS …);
-   * 'deployed': with none of them, so the deployed defaults apply (workers/doh/src/env.ts).
+   * 'deployed': with none of them (nor the feed replicas' local pull age), so the deployed
+   * defaults apply (workers/doh/src/env.ts).
    */
   readSettings = 'local',
   /**
@@ -98,6 +99,9 @@ export async function startBenchStack({
   removeInBackground = false,
 } = {}) {
   const readPath = readSettings === 'deployed' ? {} : localDohSettings()
+  // The feed replicas' pull age belongs to the read path too: deployed, its default applies.
+  const builderSettings = localBuilderSettings()
+  if (readSettings === 'deployed') delete builderSettings.FEED_REPLICA_MAX_AGE_MS
   dir ??= mkdtempSync(path.join(tmpdir(), 'edgedns-bench-'))
   const apiScript = bundle('wrangler.toml', path.join(dir, 'dist-api'))
   const dohScript = bundle('workers/doh/wrangler.jsonc', path.join(dir, 'dist-doh'))
@@ -108,7 +112,7 @@ export async function startBenchStack({
       DEV_API_TOKEN: token,
       KV_KEY_WRITE_INTERVAL_MS: BENCH_KV_KEY_WRITE_INTERVAL_MS,
       ...readPath,
-      ...localBuilderSettings(),
+      ...builderSettings,
       ...localZoneSettings(),
       DNSSEC_KEY_ENCRYPTION_KEY: devVars().DNSSEC_KEY_ENCRYPTION_KEY,
       ...apiBindings,
