@@ -144,15 +144,25 @@ const SEED_CHUNK = 5000
 /**
  * Zones `from`…`to − 1` of one account straight into its shard with the rows the API writes (zone,
  * records, change log), marked built (build_state at their sequence, off the sweep's list), and
- * into the directory on shard 0 (`directory`). Returns the records written.
+ * into the directory on shard 0 (`directory`). Zone n is `z<n>.<parent>` (id `b` + n in hex, 31
+ * digits) with 1 + (n · 7919 mod `maxRecords`) A records `www`, `r1`, `r2`, … Returns the records written.
  */
-async function seedInD1(db, directory, accountId, from, to, log) {
+export async function seedInD1(
+  db,
+  directory,
+  accountId,
+  from,
+  to,
+  log,
+  { parent = PARENT, maxRecords = 20 } = {}
+) {
+  const PARENT = parent
   const now = new Date().toISOString()
   let records = 0
   for (let lo = from; lo < to; lo += SEED_CHUNK) {
     const hi = Math.min(to, lo + SEED_CHUNK)
     const zonesCte = `WITH RECURSIVE i(n) AS (SELECT CAST(?1 AS INTEGER) UNION ALL SELECT n + 1 FROM i WHERE n + 1 < ?2),
-      z(n, id, name, rev, cnt) AS (SELECT n, printf('b%031x', n), 'z' || n || '.${PARENT}', '${PARENT.split('.').reverse().join('.')}.z' || n, 1 + ((n * 7919) % 20) FROM i)`
+      z(n, id, name, rev, cnt) AS (SELECT n, printf('b%031x', n), 'z' || n || '.${PARENT}', '${PARENT.split('.').reverse().join('.')}.z' || n, 1 + ((n * 7919) % ${Number(maxRecords)}) FROM i)`
     const recsCte = `${zonesCte}, k(n, id, name, rev, cnt, j) AS (SELECT n, id, name, rev, cnt, 0 FROM z UNION ALL SELECT n, id, name, rev, cnt, j + 1 FROM k WHERE j + 1 < cnt)`
     const label = `CASE WHEN j = 0 THEN 'www' ELSE 'r' || j END`
     const results = await db.batch([
@@ -197,7 +207,7 @@ async function seedInD1(db, directory, accountId, from, to, log) {
       .bind(lo, hi, accountId, now)
       .run()
     records += results[1].meta.changes
-    if ((hi - from) % 25_000 === 0 || hi === to) log(`many zones: zones up to ${hi} in D1`)
+    if ((hi - from) % 25_000 === 0 || hi === to) log(`${PARENT}: zones up to ${hi} in D1`)
   }
   return records
 }

@@ -24,7 +24,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
  * unique content (visible = the apex TXT answer includes it), delete it (visible = it no longer
  * does). Every record is its own, so changes in flight at once do not mask each other.
  */
-function changeKind(kind, zone, tag) {
+export function changeKind(kind, zone, tag, poll = {}) {
   const remove = async (api, rec) => api.call('DELETE', `/zones/${zone.id}/dns_records/${rec.id}`)
   if (kind === 'apex') {
     // The "-end" suffix keeps one content from being a substring of another (…-1-end vs …-11-end).
@@ -44,7 +44,10 @@ function changeKind(kind, zone, tag) {
         return { id: result.id, content, headers }
       },
       visible: (dohUrl, rec, created) =>
-        pollDoh(dohUrl, zone.name, created ? has(rec) : (a) => !has(rec)(a), { type: 'TXT' }),
+        pollDoh(dohUrl, zone.name, created ? has(rec) : (a) => !has(rec)(a), {
+          ...poll,
+          type: 'TXT',
+        }),
     }
   }
   return {
@@ -69,7 +72,8 @@ function changeKind(kind, zone, tag) {
       pollDoh(
         dohUrl,
         rec.fqdn,
-        created ? (a) => a.data.includes(rec.content) : (a) => a.status === 3
+        created ? (a) => a.data.includes(rec.content) : (a) => a.status === 3,
+        poll
       ),
   }
 }
@@ -120,10 +124,22 @@ async function oneRecordChanges({ api, stack, log }, zone, kind, samples, warmup
 /**
  * Paced: a change starts every `intervalMs` whether or not the previous ones are visible yet (each
  * has its own poller). Even changes create; odd ones delete the oldest record whose create was
- * already seen (a create when there is none), so no change waits on another.
+ * already seen (a create when there is none), so no change waits on another. `poll`: the pollers'
+ * options (pollDoh); with `censorAfterMs`, a change not visible that long after its submit counts
+ * as that long (and in `censored`) instead of failing the run.
  */
-async function pacedChanges({ api, stack, log }, zone, kind, samples, warmup, intervalMs) {
-  const change = changeKind(kind, zone, Date.now().toString(36))
+export async function pacedChanges(
+  { api, stack, log },
+  zone,
+  kind,
+  samples,
+  warmup,
+  intervalMs,
+  { poll = {}, censorAfterMs } = {}
+) {
+  const pollOptions = censorAfterMs ? { ...poll, timeoutMs: censorAfterMs } : poll
+  const change = changeKind(kind, zone, Date.now().toString(36), pollOptions)
+  let censored = 0
   const series = { commit: [], ack: [], submit: [], server: [] }
   const live = []
   const jobs = []
@@ -141,14 +157,21 @@ async function pacedChanges({ api, stack, log }, zone, kind, samples, warmup, in
     const rec = create ? null : live.shift()
     const j = create ? created++ : null
     const job = (async () => {
-      const seenP = change.visible(stack.dohUrl, create ? change.planned(j) : rec, create)
       const t0 = performance.now()
+      const seenP = change
+        .visible(stack.dohUrl, create ? change.planned(j) : rec, create)
+        .catch((e) => {
+          if (!censorAfterMs) throw e
+          return { atMs: t0 + censorAfterMs, censored: true }
+        })
       const res = create ? await change.create(api, j) : await change.remove(api, rec)
       const tCommit = committedAt(api, res.headers)
       const tAck = performance.now()
       const target = create ? res : rec
       const seen = await seenP
-      if (create) live.push(target)
+      if (seen.censored && k >= warmup) censored++
+      // A create never seen stays out of the delete queue (its delete could not be judged).
+      if (create && !seen.censored) live.push(target)
       if (k < warmup) return
       series.commit.push(seen.atMs - tCommit)
       series.ack.push(seen.atMs - tAck)
@@ -162,7 +185,7 @@ async function pacedChanges({ api, stack, log }, zone, kind, samples, warmup, in
   await Promise.all(jobs)
   if (failure) throw failure
   for (const rec of live.splice(0)) await change.remove(api, rec)
-  const r = { ...summarizeSeries(series), intervalMs, creates, maxLateMs }
+  const r = { ...summarizeSeries(series), intervalMs, creates, maxLateMs, censored }
   log(
     `propagation: ${zone.name} ${kind} changes ${intervalMs} ms apart visible ${r.commit.median.toFixed(1)} ms p50 / ${r.commit.p99.toFixed(1)} ms p99 after the commit, ${r.ack.median.toFixed(1)} / ${r.ack.p99.toFixed(1)} ms after the response (schedule at most ${maxLateMs.toFixed(0)} ms late)`
   )

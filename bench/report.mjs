@@ -5,6 +5,7 @@ import { renderDoh, renderMemory, renderStartup } from './report/doh.mjs'
 import { renderDnssec } from './report/dnssec.mjs'
 import { renderManyZones } from './report/many-zones.mjs'
 import { renderPeers } from './report/peers.mjs'
+import { renderProductionModel, renderZonesAtScale } from './report/platform-scale.mjs'
 import { renderPropagation } from './report/propagation.mjs'
 import { renderNotes, renderTargets } from './report/summary.mjs'
 
@@ -53,6 +54,11 @@ export function renderReport(results) {
   section('startup', 'Start to first answer', (s) => renderStartup(s, body, targets, S.peers))
   section('memory', 'Memory', (m) => renderMemory(m, body, targets))
   section('many-zones', 'Many zones over D1 shards', (z) => renderManyZones(z, body, targets))
+  for (const id of ['zones-10k', 'zones-100k', 'production-model'])
+    if (S[id]?.error) body.push(`## ${id}`, '', `Failed in this run: ${S[id].error}`, '')
+  const ok = (id) => (S[id] && !S[id].error ? S[id] : undefined)
+  renderZonesAtScale(ok('zones-10k'), ok('zones-100k'), body, targets)
+  renderProductionModel(ok('production-model'), body, targets)
   if (S.peers || S.propagation) renderPeers(S.peers, S.propagation, body)
   renderTargets(targets, md)
   md.push(...body)

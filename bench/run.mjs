@@ -59,7 +59,8 @@ let sharedStack = null
 async function openStack(section) {
   if (section.ownStack || !sharedStack) {
     log('bundling the workers and starting Miniflare…')
-    const stack = await startBenchStack(section.stackOptions?.() ?? {})
+    // A section's stack options may need work before the runtime starts (a store written directly).
+    const stack = await startBenchStack((await section.stackOptions?.({ quick, log })) ?? {})
     const entry = { stack, api: apiClient(stack.url, stack.token) }
     if (section.ownStack) return { ...entry, done: () => stack.close() }
     sharedStack = entry

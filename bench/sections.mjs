@@ -9,8 +9,10 @@ import { runDohBench } from './doh.mjs'
 import { manyZonesShards, runManyZonesBench } from './many-zones.mjs'
 import { runMemoryBench } from './memory.mjs'
 import { runPeersBench } from './peers/index.mjs'
+import { productionModelStack, runProductionModelBench } from './production-model.mjs'
 import { runPropagationBench } from './propagation.mjs'
 import { runStartupBench } from './startup.mjs'
+import { runZones100k, runZones10k, zonesStack } from './zones-at-scale.mjs'
 
 export const SECTIONS = [
   { id: 'batch', title: 'Batch API vs one call per record', run: runBatchBench, ownStack: true },
@@ -29,6 +31,27 @@ export const SECTIONS = [
     run: runManyZonesBench,
     ownStack: true,
     stackOptions: () => ({ shards: manyZonesShards() }),
+  },
+  {
+    id: 'zones-10k',
+    title: 'DoH over 10,000 zones and names outside every zone (deployed read settings)',
+    run: runZones10k,
+    ownStack: true,
+    stackOptions: zonesStack('zones-10k'),
+  },
+  {
+    id: 'zones-100k',
+    title: 'DoH over 100,000 zones (deployed read settings)',
+    run: runZones100k,
+    ownStack: true,
+    stackOptions: zonesStack('zones-100k'),
+  },
+  {
+    id: 'production-model',
+    title: 'Commit → visible under the production KV model (deployed settings)',
+    run: runProductionModelBench,
+    ownStack: true,
+    stackOptions: productionModelStack,
   },
   {
     id: 'peers',

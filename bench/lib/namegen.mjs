@@ -6,6 +6,12 @@
  *
  * Spec: { kind: 'zipf' | 'uniform', zone, size, s = 1, prefix = 'base-' }; names are
  * `<prefix><index>.<zone>` for index in [0, size).
+ *
+ * Over many zones (bench/lib/hosted-zones.mjs): { kind: 'zones', parent, zones, maxRecords, s = 1,
+ * zoneKind = 'zipf' }: a zone n drawn Zipf (or uniform, or `sequence`: 0, 1, 2, …) over [0, zones) with the same permutation,
+ * then one of its names (`www`, `r1`, … of `z<n>.<parent>`, 1 + (n · 7919 mod maxRecords) of
+ * them) drawn Zipf within the zone. Outside every zone: { kind: 'outside' }: 2–5 random labels
+ * of 3–12 letters and digits (the last one too: no known top-level domain), a name no query repeats.
  */
 import { wirePath } from './dnswire.mjs'
 
@@ -50,6 +56,10 @@ export function indexSampler(spec, random) {
   const { kind, size } = spec
   if (!(size > 0)) throw new Error(`name generator: size must be positive, got ${size}`)
   if (kind === 'uniform') return () => Math.floor(random() * size)
+  if (kind === 'sequence') {
+    let next = 0
+    return () => next++ % size
+  }
   if (kind === 'zipf') {
     const cdf = zipfCdf(size, spec.s ?? 1)
     const m = permutationMultiplier(size)
@@ -58,8 +68,38 @@ export function indexSampler(spec, random) {
   throw new Error(`name generator: unknown kind ${kind}`)
 }
 
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789'
+
+/** Names of zones drawn Zipf, names within each zone drawn Zipf (spec kind 'zones'). */
+function zonesSampler(spec, random) {
+  const zone = indexSampler({ kind: spec.zoneKind ?? 'zipf', size: spec.zones, s: spec.s }, random)
+  const within = Array.from({ length: spec.maxRecords }, (_, k) =>
+    indexSampler({ kind: 'zipf', size: k + 1, s: spec.s }, random)
+  )
+  return () => {
+    const n = zone()
+    const j = within[(n * 7919) % spec.maxRecords]()
+    return `${j === 0 ? 'www' : `r${j}`}.z${n}.${spec.parent}`
+  }
+}
+
+/** Random names (spec kind 'outside'). */
+function outsideSampler(spec, random) {
+  const label = () => {
+    let out = ''
+    for (let k = 3 + Math.floor(random() * 10); k > 0; k--)
+      out += ALPHABET[Math.floor(random() * ALPHABET.length)]
+    return out
+  }
+  return () => {
+    return Array.from({ length: 2 + Math.floor(random() * 4) }, label).join('.')
+  }
+}
+
 /** A function returning the next query name of the spec. */
 export function nameSampler(spec, random) {
+  if (spec.kind === 'zones') return zonesSampler(spec, random)
+  if (spec.kind === 'outside') return outsideSampler(spec, random)
   const next = indexSampler(spec, random)
   const prefix = spec.prefix ?? 'base-'
   return () => `${prefix}${next()}.${spec.zone}`

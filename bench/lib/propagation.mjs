@@ -32,10 +32,16 @@ export async function dohJson(base, name, type = 'A') {
 }
 
 /**
- * Polls DoH back to back until `accept(answer)`; returns { atMs: performance.now() when seen,
- * sentMs: when the poll that saw it was sent, polls }. Throws after `timeoutMs`.
+ * Polls DoH back to back (or one poll every `everyMs`) until `accept(answer)`; returns { atMs:
+ * performance.now() when seen, sentMs: when the poll that saw it was sent, polls }. Throws after
+ * `timeoutMs`.
  */
-export async function pollDoh(base, name, accept, { type = 'A', timeoutMs = 60_000 } = {}) {
+export async function pollDoh(
+  base,
+  name,
+  accept,
+  { type = 'A', timeoutMs = 60_000, everyMs = 0 } = {}
+) {
   const t0 = performance.now()
   for (let polls = 1; ; polls++) {
     const sentMs = performance.now()
@@ -45,6 +51,7 @@ export async function pollDoh(base, name, accept, { type = 'A', timeoutMs = 60_0
       throw new Error(
         `${name} not visible through DoH within ${timeoutMs} ms (last ${JSON.stringify(answer)})`
       )
+    if (everyMs > 0) await sleep(Math.max(0, sentMs + everyMs - performance.now()))
   }
 }
 

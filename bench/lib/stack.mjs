@@ -6,7 +6,7 @@
  * worker over its service binding) and direct sockets of their own for the DoH and empty workers
  * (`dohUrl`, `emptyUrl`: workerd serves them itself, no entry worker and no API hop in between).
  */
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -86,7 +86,22 @@ export async function startBenchStack({
   shards = 1,
   /** Serve workerd's inspector (CPU profiles) on this port; off by default. */
   inspectorPort,
+  /**
+   * 'local': the DoH read path with the local settings of `.dev.vars` (REVALIDATE_MS …);
+   * 'deployed': with none of them (nor the feed replicas' local pull age), so the deployed
+   * defaults apply (workers/doh/src/env.ts).
+   */
+  readSettings = 'local',
+  /**
+   * Remove `dir` on close in a detached `rm -rf` instead of waiting for it (stores of hundreds of
+   * thousands of values take minutes to delete; the next section need not wait).
+   */
+  removeInBackground = false,
 } = {}) {
+  const readPath = readSettings === 'deployed' ? {} : localDohSettings()
+  // The feed replicas' pull age belongs to the read path too: deployed, its default applies.
+  const builderSettings = localBuilderSettings()
+  if (readSettings === 'deployed') delete builderSettings.FEED_REPLICA_MAX_AGE_MS
   dir ??= mkdtempSync(path.join(tmpdir(), 'edgedns-bench-'))
   const apiScript = bundle('wrangler.toml', path.join(dir, 'dist-api'))
   const dohScript = bundle('workers/doh/wrangler.jsonc', path.join(dir, 'dist-doh'))
@@ -96,8 +111,8 @@ export async function startBenchStack({
       MAX_BATCH_CHANGES: '200000',
       DEV_API_TOKEN: token,
       KV_KEY_WRITE_INTERVAL_MS: BENCH_KV_KEY_WRITE_INTERVAL_MS,
-      ...localDohSettings(),
-      ...localBuilderSettings(),
+      ...readPath,
+      ...builderSettings,
       ...localZoneSettings(),
       DNSSEC_KEY_ENCRYPTION_KEY: devVars().DNSSEC_KEY_ENCRYPTION_KEY,
       ...apiBindings,
@@ -116,7 +131,7 @@ export async function startBenchStack({
   const doh = workerOptions('edgedns-doh', 'workers/doh/wrangler.jsonc', dohScript, {
     bindings: {
       DOH_STATS: '1',
-      ...localDohSettings(),
+      ...readPath,
       DNSSEC_KEY_ENCRYPTION_KEY: devVars().DNSSEC_KEY_ENCRYPTION_KEY,
       ...dohBindings,
     },
@@ -163,6 +178,11 @@ export async function startBenchStack({
     dir,
     stateDir: path.join(dir, 'state'),
     dohScript,
+    /** The API worker's scheduled handler (the cron's maintenance), run once now. */
+    async cron() {
+      const worker = await mf.getWorker('edgedns-api')
+      return worker.scheduled({ cron: '* * * * *' })
+    },
     /** The ZoneBuilder of a zone, over RPC (status(): cursor, lastPass, lastFullBuild…). */
     async builder(zoneId) {
       const ns = await mf.getDurableObjectNamespace('ZONE_BUILDER', 'edgedns-api')
@@ -170,7 +190,9 @@ export async function startBenchStack({
     },
     async close() {
       await mf.dispose()
-      if (!keep) rmSync(dir, { recursive: true, force: true })
+      if (keep) return
+      if (removeInBackground) spawn('rm', ['-rf', dir], { detached: true, stdio: 'ignore' }).unref()
+      else rmSync(dir, { recursive: true, force: true })
     },
   }
 }

@@ -1,6 +1,7 @@
 /**
  * @module Test support (never part of a worker bundle): a model of production Workers KV's
- * consistency, on a virtual clock.
+ * consistency, on a virtual clock. The edge cache's rules are `kv-edge-model.ts` (shared with the
+ * strict KV binding's `KV_MODEL=production` mode); this adds central storage and named locations.
  *
  * - **Central storage** takes every write at once.
  * - **Locations** (`model.location(name)`; an isolate in tests, several isolates may share one)
@@ -16,16 +17,23 @@
  * at once), the writer's own location seeing its write early, early eviction from an edge cache,
  * expiring keys, metadata, `list`, and failures.
  */
+import {
+  checkBulkSize,
+  EdgeCache,
+  readOptions,
+  typedValue,
+  type KvGetOptions,
+  type KvValue,
+} from './kv-edge-model.ts'
 
-/** Smallest `cacheTtl` (s) Workers KV accepts. */
-export const KV_MIN_CACHE_TTL_S = 30
-/** Edge cache time (s) of a read that names no `cacheTtl`. */
-export const KV_DEFAULT_CACHE_TTL_S = 60
-/** Most keys one bulk `get` may name. */
-export const KV_MAX_BULK_KEYS = 100
-
-export type KvValueType = 'text' | 'json' | 'arrayBuffer' | 'stream'
-export type KvGetOptions = KvValueType | { type?: KvValueType; cacheTtl?: number }
+export {
+  KV_DEFAULT_CACHE_TTL_S,
+  KV_MAX_BULK_KEYS,
+  KV_MIN_CACHE_TTL_S,
+  type KvGetOptions,
+  type KvValue,
+  type KvValueType,
+} from './kv-edge-model.ts'
 
 export interface KvLocationStats {
   /** `get` calls (a bulk get is one). */
@@ -36,16 +44,6 @@ export interface KvLocationStats {
   edgeHits: number
   /** Keys fetched from central storage (and then kept at the location). */
   centralReads: number
-}
-
-/** A stored value: text, or bytes (as `put` of an ArrayBuffer view stores them). */
-export type KvValue = string | Uint8Array
-
-interface EdgeEntry {
-  /** What central held when it was fetched: a value, or null for a miss. */
-  value: KvValue | null
-  /** Virtual time (ms) the entry lapses. */
-  until: number
 }
 
 export class ProductionKvModel {
@@ -89,43 +87,19 @@ export class ProductionKvModel {
   }
 }
 
-const parseOptions = (options: KvGetOptions | undefined) => {
-  const o = typeof options === 'string' ? { type: options } : (options ?? {})
-  const cacheTtl = o.cacheTtl ?? KV_DEFAULT_CACHE_TTL_S
-  if (!Number.isFinite(cacheTtl) || cacheTtl < KV_MIN_CACHE_TTL_S)
-    throw new TypeError(
-      `KV GET failed: invalid cacheTtl ${String(o.cacheTtl)}: at least ${KV_MIN_CACHE_TTL_S}`
-    )
-  return { type: o.type ?? 'text', cacheTtl }
-}
-
-function typed(stored: KvValue | null, type: KvValueType): unknown {
-  if (stored === null) return null
-  const value = typeof stored === 'string' ? stored : new TextDecoder().decode(stored)
-  switch (type) {
-    case 'text':
-      return value
-    case 'json':
-      return JSON.parse(value) as unknown
-    case 'arrayBuffer':
-      return typeof stored === 'string'
-        ? new TextEncoder().encode(stored).buffer
-        : stored.slice().buffer
-    case 'stream':
-      return new Response(value).body
-  }
-}
-
 /** One location's view of the namespace: the read half of a KV binding, through its edge cache. */
 export class KvLocation {
-  readonly #model: ProductionKvModel
   readonly #central: (key: string) => KvValue | null
-  readonly #edge = new Map<string, EdgeEntry>()
-  readonly stats: KvLocationStats = { calls: 0, keys: 0, edgeHits: 0, centralReads: 0 }
+  readonly #edge: EdgeCache
+  readonly #stats = { calls: 0, keys: 0 }
 
   constructor(model: ProductionKvModel, central: (key: string) => KvValue | null) {
-    this.#model = model
     this.#central = central
+    this.#edge = new EdgeCache(model.now)
+  }
+
+  get stats(): KvLocationStats {
+    return { ...this.#stats, ...this.#edge.stats }
   }
 
   get(key: string, options?: KvGetOptions): Promise<unknown>
@@ -136,19 +110,17 @@ export class KvLocation {
   get(keys: string[], options?: KvGetOptions): Promise<Map<string, unknown>>
   get(key: string | string[], options?: KvGetOptions): Promise<unknown> {
     try {
-      const { type, cacheTtl } = parseOptions(options)
-      this.stats.calls++
-      if (!Array.isArray(key)) {
-        this.stats.keys++
-        return Promise.resolve(typed(this.#read(key, cacheTtl), type))
+      const bulk = Array.isArray(key)
+      const { type, cacheTtl } = readOptions(options, bulk)
+      this.#stats.calls++
+      if (!bulk) {
+        this.#stats.keys++
+        return Promise.resolve(typedValue(this.#read(key, cacheTtl), type))
       }
-      if (type !== 'text' && type !== 'json')
-        throw new TypeError(`KV GET failed: a bulk get reads text or json, not ${type}`)
-      if (key.length > KV_MAX_BULK_KEYS)
-        throw new TypeError(`KV GET failed: ${key.length} keys > ${KV_MAX_BULK_KEYS} in one call`)
-      this.stats.keys += key.length
+      checkBulkSize(key)
+      this.#stats.keys += key.length
       const out = new Map<string, unknown>()
-      for (const k of key) out.set(k, typed(this.#read(k, cacheTtl), type))
+      for (const k of key) out.set(k, typedValue(this.#read(k, cacheTtl), type))
       return Promise.resolve(out)
     } catch (e) {
       return Promise.reject(e instanceof Error ? e : new Error(String(e)))
@@ -157,20 +129,14 @@ export class KvLocation {
 
   /** What this location's edge cache holds for a key now: undefined when nothing (or lapsed). */
   cached(key: string): { value: KvValue | null; until: number } | undefined {
-    const entry = this.#edge.get(key)
-    return entry && this.#model.now() < entry.until ? { ...entry } : undefined
+    return this.#edge.peek(key)
   }
 
   #read(key: string, cacheTtl: number): KvValue | null {
-    const now = this.#model.now()
-    const entry = this.#edge.get(key)
-    if (entry && now < entry.until) {
-      this.stats.edgeHits++
-      return entry.value
-    }
-    this.stats.centralReads++
+    const kept = this.#edge.hit(key)
+    if (kept) return kept.value
     const value = this.#central(key)
-    this.#edge.set(key, { value, until: now + cacheTtl * 1000 })
+    this.#edge.keep(key, value, cacheTtl)
     return value
   }
 }

@@ -1,8 +1,14 @@
 /**
  * @module Bindings and settings of the DoH worker. With `STRICT_LIMITS=1` (the test suite) reads
- * go through the strict KV wrapper, which fails on production-limit breaches.
+ * go through the strict KV wrapper, which fails on production-limit breaches; with
+ * `KV_MODEL=production` (tests, benchmarks) that wrapper is also the isolate's production KV
+ * location, with an edge cache of its own.
  */
-import { strictKv, strictLimitsOn } from '../../api/src/platform/strict-bindings.ts'
+import {
+  productionKvModelOn,
+  strictBindingsOn,
+  strictKv,
+} from '../../api/src/platform/strict-bindings.ts'
 
 export interface DohEnv {
   /** Written by the ZoneBuilder (layout: `@edgedns/kv-layout`); this worker only reads it. */
@@ -50,6 +56,11 @@ export interface DohEnv {
   /** "1": `GET /stats` returns the view's counters (benchmarks; never set in production). */
   DOH_STATS?: string
   STRICT_LIMITS?: string
+  /**
+   * "production": reads go through a model of a production KV location's edge cache, one per
+   * isolate (tests and benchmarks; never set in production, where KV is the real thing).
+   */
+  KV_MODEL?: string
 }
 
 /**
@@ -66,11 +77,17 @@ export const PRODUCTION_FEED_REPLICAS = 2
 let strict: { from: KVNamespace; env: DohEnv } | null = null
 
 export function strictDohEnv(env: DohEnv): DohEnv {
-  if (!strictLimitsOn(env)) return env
+  if (!strictBindingsOn(env)) return env
   if (strict?.from !== env.ZONES_KV)
     strict = {
       from: env.ZONES_KV,
-      env: { ...env, ZONES_KV: strictKv(env.ZONES_KV, { writeIntervalMs: 0 }) },
+      env: {
+        ...env,
+        ZONES_KV: strictKv(env.ZONES_KV, {
+          writeIntervalMs: 0,
+          edgeCache: productionKvModelOn(env),
+        }),
+      },
     }
   return strict.env
 }

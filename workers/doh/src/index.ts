@@ -5,7 +5,7 @@ import { logFailure } from './answer.ts'
 import { decodeBase64Url, maxBase64UrlLength } from './base64url.ts'
 import { readLimited } from './body.ts'
 import { strictDohEnv, type DohEnv } from './env.ts'
-import { inInvocation, strictLimitsOn } from '../../api/src/platform/strict-bindings.ts'
+import { inInvocation, strictBindingsOn } from '../../api/src/platform/strict-bindings.ts'
 import { DNS_JSON, DNS_MESSAGE, methodNotAllowed, preflight, wireError } from './http.ts'
 import { jsonQuery } from './json.ts'
 import type { KeepAlive } from './answer-cache.ts'
@@ -113,7 +113,7 @@ export default {
     const keepAlive: KeepAlive | undefined = ctx ? (p) => ctx.waitUntil(p) : undefined
     try {
       // Strict mode (tests) counts KV operations per invocation; production has no counter to scope.
-      return await (strictLimitsOn(env)
+      return await (strictBindingsOn(env)
         ? inInvocation(() => route(req, strictDohEnv(env), keepAlive))
         : route(req, env, keepAlive))
     } catch (err) {

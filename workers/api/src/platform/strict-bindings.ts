@@ -7,8 +7,16 @@
  * Per-invocation counters (KV operations) are scoped with `inInvocation`, which the entry points
  * wrap around each request, cron event, Durable Object RPC call and alarm. Every breach is also
  * recorded (`takeBreaches`), so a breach swallowed by a retry loop still fails the test.
+ *
+ * With `KV_MODEL=production` (which turns the strict bindings on too) the KV wrapper is also one
+ * production KV location: reads go through an edge cache of its own with the rules of
+ * `@edgedns/kv-layout/edge-model` (a value or a miss is kept for the read's `cacheTtl`), writes
+ * go to the local store at once. Each wrapper instance is one location: the DoH worker keeps one
+ * per isolate, the API worker one per env object.
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
+import { EdgeCache, type KvGetOptions } from '@edgedns/kv-layout/edge-model'
+import { edgeGet } from './edge-kv-read.ts'
 
 /** Production limits checked in strict mode (Workers Paid). */
 const PRODUCTION_LIMITS = {
@@ -375,8 +383,13 @@ export function strictD1(db: D1Database): D1Database {
 export interface StrictKvOptions {
   /** The builder's pacing of writes per key; the one-write-per-second check applies only when ≥ 1000. */
   writeIntervalMs: number
-  /** Clock of the per-key write check (tests). */
+  /** Clock of the per-key write check and of the edge cache (tests). */
   now?: () => number
+  /**
+   * The production KV model (`KV_MODEL=production`): this wrapper is one location whose reads go
+   * through its own edge cache. `getWithMetadata` and `list` are not modelled (they read through).
+   */
+  edgeCache?: boolean
 }
 
 function countKvOp(what: string): void {
@@ -405,6 +418,7 @@ export function strictKv(kv: KVNamespace, options: StrictKvOptions): KVNamespace
   const now = options.now ?? Date.now
   const lastWrite = new Map<string, number>()
   const paced = options.writeIntervalMs >= PRODUCTION_LIMITS.kvWritesPerKeyIntervalMs
+  const edge = options.edgeCache ? new EdgeCache(now) : null
   const checkWriteRate = (key: string): void => {
     if (!paced) return
     const t = now()
@@ -421,6 +435,7 @@ export function strictKv(kv: KVNamespace, options: StrictKvOptions): KVNamespace
     get: (key: string | string[], opts?: unknown) => {
       for (const k of Array.isArray(key) ? key : [key]) checkKey(k, 'get')
       countKvOp(Array.isArray(key) ? `bulk get of ${key.length} keys` : `get ${key}`)
+      if (edge) return edgeGet(kv, edge, key, opts as KvGetOptions | undefined)
       return (kv.get as (k: unknown, o?: unknown) => Promise<unknown>)(key, opts)
     },
     getWithMetadata: (key: string | string[], opts?: unknown) => {
@@ -461,6 +476,7 @@ export function strictKv(kv: KVNamespace, options: StrictKvOptions): KVNamespace
 
 export interface StrictCapableEnv {
   STRICT_LIMITS?: string
+  KV_MODEL?: string
   KV_KEY_WRITE_INTERVAL_MS?: string
   DB: D1Database
   ZONES_KV: KVNamespace
@@ -470,14 +486,24 @@ export function strictLimitsOn(env: { STRICT_LIMITS?: string }): boolean {
   return env.STRICT_LIMITS === '1' || env.STRICT_LIMITS === 'true'
 }
 
+/** `KV_MODEL=production`: KV reads through a modelled edge cache per wrapper (tests, benchmarks). */
+export function productionKvModelOn(env: { KV_MODEL?: string }): boolean {
+  return env.KV_MODEL === 'production'
+}
+
+/** Whether the strict wrappers apply: `STRICT_LIMITS` on, or the production KV model (which needs them). */
+export function strictBindingsOn(env: { STRICT_LIMITS?: string; KV_MODEL?: string }): boolean {
+  return strictLimitsOn(env) || productionKvModelOn(env)
+}
+
 const wrappedEnvs = new WeakMap<object, object>()
 
 /**
- * The env with strict D1 and KV bindings when `STRICT_LIMITS` is on, else the env itself. The
+ * The env with strict D1 and KV bindings when `strictBindingsOn`, else the env itself. The
  * wrapped env is cached per env object, so the per-key write history survives across requests.
  */
 export function applyStrictLimits<E extends StrictCapableEnv>(env: E): E {
-  if (!strictLimitsOn(env)) return env
+  if (!strictBindingsOn(env)) return env
   const cached = wrappedEnvs.get(env)
   if (cached) return cached as E
   const interval = Number(
@@ -488,6 +514,7 @@ export function applyStrictLimits<E extends StrictCapableEnv>(env: E): E {
     writeIntervalMs: Number.isFinite(interval)
       ? interval
       : PRODUCTION_LIMITS.kvWritesPerKeyIntervalMs,
+    edgeCache: productionKvModelOn(env),
   })
   // The other D1 shards (`DB_0`, `DB_1`, …) are wrapped on first use.
   const shards = new Map<string, D1Database>()
