@@ -111,8 +111,9 @@ export interface KvZoneViewOptions {
   maxZones?: number
   /**
    * Bytes the zones themselves may take (zone keys, heads, and an estimate of each entry's decoded
-   * form), inside `cacheBytes`; default a quarter of it. Past it the zones held longest are
-   * forgotten, so an isolate serving many small zones keeps as many as fit, not a fixed count.
+   * form), inside `cacheBytes`; default half of it. Past it zones are forgotten oldest first,
+   * except that one looked up since it was last passed over gets a second chance (CLOCK), so an
+   * isolate serving many small zones keeps as many as fit, the busy ones longest.
    */
   zoneCacheBytes?: number
   /** Keys per KV bulk call (Workers KV allows 100). */
@@ -159,6 +160,8 @@ interface ZoneEntry {
   refreshStartedAt: number
   gone: boolean
   headBytes: number
+  /** Looked up since the eviction hand last passed it: it gets a second chance (CLOCK). */
+  used: boolean
   /**
    * Changes with every newer head taken (unique across the view's zones): answers and fetched
    * buckets are kept only if it did not change while they were being read.
@@ -183,8 +186,16 @@ export function speculativeKeys(name: string, zone: string): string[] {
   return [...keys]
 }
 
-/** Estimated bytes of a zone entry beyond its raw texts: the object, the decoded head, map slots. */
-const ZONE_ENTRY_OVERHEAD = 1024
+/**
+ * Estimated bytes of a zone entry beyond its raw texts: the object, the decoded head, map slots
+ * (measured for a small zone by `bench/tools/held-zone-bytes.mjs`).
+ */
+const ZONE_ENTRY_OVERHEAD = 2048
+/**
+ * Zones whose entries were evicted for room, remembered with the head the feed last named for
+ * them (a few dozen bytes each): reading one again costs its versioned head alone.
+ */
+const MAX_KNOWN_ZONES = 1_000_000
 /** Names remembered as "not a zone" when no zone count bounds them. */
 const MAX_ABSENT_NAMES = 40_000
 
@@ -236,7 +247,7 @@ export class KvZoneView implements ZoneView {
     this.#buckets = new BucketCache(this.#cacheBytes)
     this.#absentTtlMs = options.absentTtlMs ?? DEFAULT_ABSENT_TTL_MS
     this.#maxZones = options.maxZones ?? Number.POSITIVE_INFINITY
-    this.#zoneCacheBytes = options.zoneCacheBytes ?? this.#cacheBytes / 4
+    this.#zoneCacheBytes = options.zoneCacheBytes ?? this.#cacheBytes / 2
     this.#bucketMaxAgeMs = options.bucketMaxAgeMs ?? 60_000
     this.#maxKeysPerCall = options.maxKeysPerCall ?? 100
     this.#budget = options.speculativeKeyBudget ?? 300
@@ -245,6 +256,9 @@ export class KvZoneView implements ZoneView {
     this.#feed = options.feed
     this.#feed?.subscribe((change) => this.#onFeed(change))
   }
+
+  /** Evicted zones (feed mode only): name → the zone id and newest head counter the feed confirms. */
+  readonly #known = new Map<string, { id: string; n: number }>()
 
   async lookup(qname: string, options: LookupOptions = {}): Promise<ZoneLookup | null> {
     this.stats.lookups++
@@ -363,6 +377,8 @@ export class KvZoneView implements ZoneView {
       if (e) {
         best = e
         bestAt = i
+        // Asked again while held: it earns a second chance when room is made (CLOCK).
+        e.used = true
         break
       }
     }
@@ -399,7 +415,9 @@ export class KvZoneView implements ZoneView {
     const named = new Map<string, { id: string; n: number }>()
     const slotted: string[] = []
     for (const z of zones) {
-      const w = this.#feed?.window(z)
+      const w =
+        this.#feed?.window(z) ??
+        (this.#known.has(z) ? { op: 'head', ...this.#known.get(z)! } : undefined)
       if (w?.op === 'delete') this.#markAbsent(z)
       else if (w && w.n >= 1) named.set(z, w)
       else slotted.push(z)
@@ -508,6 +526,7 @@ export class KvZoneView implements ZoneView {
       refresh: null,
       refreshStartedAt: 0,
       gone: false,
+      used: false,
       headBytes: 0,
       stamp: ++this.#stamps,
     }
@@ -520,8 +539,21 @@ export class KvZoneView implements ZoneView {
       this.#zones.size > 1 &&
       (this.#zones.size > this.#maxZones || this.#zoneBytes > this.#zoneCacheBytes)
     ) {
-      const oldest = this.#zones.values().next().value as ZoneEntry
-      this.#forget(oldest)
+      // Second chance (CLOCK): a zone looked up since the hand last passed goes to the back once;
+      // the zone being added is never the one that makes room.
+      let victim: ZoneEntry | undefined
+      for (const e of this.#zones.values()) {
+        if (e === entry) continue
+        if (!e.used) {
+          victim = e
+          break
+        }
+        e.used = false
+        this.#zones.delete(e.name)
+        this.#zones.set(e.name, e)
+      }
+      if (!victim) break
+      this.#evict(victim)
     }
     return entry
   }
@@ -554,11 +586,16 @@ export class KvZoneView implements ZoneView {
     if (change.resync) {
       for (const e of [...this.#zones.values()]) this.#forget(e)
       this.#absent.clear()
+      this.#known.clear()
     }
     if (change.indexChanged) this.#absent.clear()
     const named: ZoneEntry[] = []
     for (const e of change.entries) {
       this.#absent.delete(e.zone)
+      if (this.#known.has(e.zone)) {
+        if (e.op === 'head' && e.n >= 1) this.#known.set(e.zone, { id: e.id, n: e.n })
+        else this.#known.delete(e.zone)
+      }
       const held = this.#zones.get(e.zone)
       if (!held) continue
       if (e.op === 'delete' || e.id !== held.head.meta.id) {
@@ -918,6 +955,17 @@ export class KvZoneView implements ZoneView {
     this.#buckets.charge(-entry.headBytes)
     if (this.#zones.get(entry.name) === entry) this.#zoneBytes -= entry.headBytes
     entry.headBytes = 0
+  }
+
+  /**
+   * Forgets a zone for room. With the feed, its id and head counter are kept: the feed updates
+   * them as it names the zone, so reading it again needs only its versioned head.
+   */
+  #evict(entry: ZoneEntry): void {
+    this.#forget(entry)
+    if (!this.#feed || entry.head.n < 1 || entry.target > entry.head.n) return
+    if (this.#known.size >= MAX_KNOWN_ZONES) this.#known.delete(this.#known.keys().next().value!)
+    this.#known.set(entry.name, { id: entry.head.meta.id, n: entry.head.n })
   }
 
   #forget(entry: ZoneEntry): void {

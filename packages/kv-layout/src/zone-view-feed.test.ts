@@ -124,4 +124,45 @@ describe('KvZoneView with the zone feed', () => {
     expect(await view.lookup('www.example.com')).toBeNull()
     expect(kv.calls).toBe(0)
   })
+
+  it('a zone looked up since the eviction hand passed it outlives zones nobody asks for', async () => {
+    // Room for about three small zones.
+    view = new KvZoneView(kv, {
+      now: () => t,
+      revalidateMs: REVALIDATE_MS,
+      feed: client,
+      zoneCacheBytes: 3 * 2048 + 1500,
+    })
+    const names = ['hot.test', ...Array.from({ length: 12 }, (_, i) => `c${i}.test`)]
+    names.forEach((z, i) => zone(z, i.toString(16)))
+    await view.lookup('www.hot.test')
+    kv.resetCounts()
+    for (const z of names.slice(1)) {
+      await view.lookup(`www.${z}`)
+      // The busy zone, asked between every other, is never read again.
+      expect(rdata(await view.lookup('www.hot.test'), 'www.hot.test')).toBe('192.0.2.1')
+    }
+    expect(kv.keysRead.flat().filter((k) => k.includes('hot.test'))).toEqual([])
+    expect(view.snapshot().zones).toBeLessThan(names.length)
+  })
+
+  it('a zone evicted for room is read again through its versioned head alone', async () => {
+    view = new KvZoneView(kv, {
+      now: () => t,
+      revalidateMs: REVALIDATE_MS,
+      feed: client,
+      zoneCacheBytes: 2 * 2048 + 1000,
+    })
+    const names = ['e1.test', 'e2.test', 'e3.test', 'e4.test']
+    const writers = names.map((z, i) => zone(z, String(i + 1)))
+    for (let i = 0; i < 3; i++) writers[0]!.head()
+    for (const z of names) await view.lookup(`www.${z}`)
+    t += REVALIDATE_MS + 1
+    kv.resetCounts()
+    // e1 was evicted (oldest, not asked again): its head is read from its versioned key only,
+    // not the zone key and every slot.
+    expect(rdata(await view.lookup('x.e1.test'), 'x.e1.test')).toBe('192.0.2.2')
+    const e1 = writers[0]!
+    expect(kv.keysRead[0]).toEqual([headVersionKey('e1.test', e1.meta.id, e1.n)])
+  })
 })
