@@ -43,7 +43,7 @@ export function zoneEntries(n, parent, maxRecords = MAX_RECORDS) {
     `${labelOf(j)}.${name}`,
     { v: 1, sets: { A: { ttl: 300, rdata: [addressOf(n, j)] } } },
   ])
-  return [...zoneImage(meta, nodes, { buckets: 1 })]
+  return [...zoneImage(meta, nodes, { buckets: 1, versioned: true })]
 }
 
 /** Every KV entry of zones `from`…`to − 1`, lazily. */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { encodeZoneMeta } from './codec.ts'
 import { bucketVersion, decodeHead, encodeHead, headVersionKey } from './head.ts'
-import { bucketKey } from './keys.ts'
+import { zoneImage } from './image.ts'
+import { bucketKey, bucketOf } from './keys.ts'
 import { baseMeta } from './test-zone-writer.ts'
 
 describe('bucket versions in a head', () => {
@@ -48,5 +49,22 @@ describe('bucket versions in a head', () => {
     expect(headVersionKey('example.test', 'cd34', 3)).not.toBe(
       headVersionKey('example.test', 'ab12', 3)
     )
+  })
+})
+
+describe('a versioned zone image (layout format 4)', () => {
+  it('names every bucket at version 1 under the zone id, and head 1 under its versioned key too', () => {
+    const meta = baseMeta('img.test', 'c'.repeat(32))
+    const image = zoneImage(meta, [['www.img.test', { v: 1, sets: {} }]], {
+      buckets: 16,
+      versioned: true,
+    })
+    const head = decodeHead(image.get(headVersionKey('img.test', meta.id, 1))!)
+    expect(head.bv).toEqual({ base: 1, changed: new Map() })
+    const i = bucketOf('www.img.test', 16)
+    expect(
+      image.get(bucketKey('img.test', 16, i, { id: meta.id, v: bucketVersion(head.bv!, i) }))
+    ).toContain('www')
+    expect(image.has(bucketKey('img.test', 16, i))).toBe(false)
   })
 })

@@ -31,3 +31,4 @@ export {
   type FeedClientStats,
   type KeepAlive,
 } from './feed-client.ts'
+export { released } from './released.ts'

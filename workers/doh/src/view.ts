@@ -9,7 +9,13 @@ import {
   type KvBulkReader,
   type KvZoneViewOptions,
 } from '@edgedns/kv-layout'
-import { FeedClient, type FeedPoller, type PollReply, type PollRequest } from '@edgedns/zone-feed'
+import {
+  FeedClient,
+  released,
+  type FeedPoller,
+  type PollReply,
+  type PollRequest,
+} from '@edgedns/zone-feed'
 import { AnswerCache } from './answer-cache.ts'
 import {
   PRODUCTION_BUCKET_MAX_AGE_MS,
@@ -114,12 +120,12 @@ export function feedPoller(
         const replica = objects.replica(place, (first + i) % count)
         if (!replica) break
         try {
-          return await replica.poll(request)
+          return released(await replica.poll(request))
         } catch {
           // the next replica, then the primary
         }
       }
-      return objects.primary().poll(request)
+      return released(await objects.primary().poll(request))
     },
   }
 }

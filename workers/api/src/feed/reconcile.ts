@@ -10,7 +10,7 @@
  * makes at most two queries per `SERVED_PAGE` served zones.
  */
 import { normalizeName } from '@edgedns/kv-layout'
-import { ZoneSetDigest, type ServedZone } from '@edgedns/zone-feed'
+import { released, ZoneSetDigest, type ServedZone } from '@edgedns/zone-feed'
 import { allShards, type ShardEnv } from '../shards/databases.ts'
 import { primaryFeed, RECONCILE_CHUNK, type ZoneFeed } from './zone-feed.ts'
 
@@ -60,13 +60,13 @@ export async function reconcileFeed(
 ): Promise<ReconcileOutcome> {
   if (env.ZONE_FEED === undefined) return 'skipped'
   const feed = primaryFeed({ ZONE_FEED: env.ZONE_FEED })
-  const state = await feed.digest()
+  const state = released(await feed.digest())
   if (state.complete && state.checkedAt !== null && now - state.checkedAt < RECONCILE_INTERVAL_MS)
     return 'skipped'
   const digest = new ZoneSetDigest()
   for await (const page of servedZonePages(env)) for (const z of page) digest.add(z.zone, z.id)
   if (await feed.confirm(digest.toString())) return 'unchanged'
-  const { session } = await feed.reconcileBegin()
+  const { session } = released(await feed.reconcileBegin())
   for await (const page of servedZonePages(env)) await feed.reconcileZones(session, page)
   await feed.reconcileEnd(session)
   return 'reconciled'

@@ -3,7 +3,7 @@
  * from the primary with `tail`), so the primary sees each replica's pulls instead of every
  * isolate's polls. Named `replica:<region>:<k>` by its callers; it keeps nothing in storage.
  */
-import { FeedRing, type PollReply, type PollRequest } from '@edgedns/zone-feed'
+import { FeedRing, released, type PollReply, type PollRequest } from '@edgedns/zone-feed'
 import { DurableObject } from 'cloudflare:workers'
 import { primaryFeed } from './zone-feed.ts'
 
@@ -25,7 +25,10 @@ export class ZoneFeedReplica extends DurableObject<Env> {
     super(ctx, env)
     const primary = primaryFeed(env)
     this.ring = new FeedRing(
-      { tail: (request) => primary.tailAfter(request), poll: (request) => primary.poll(request) },
+      {
+        tail: async (request) => released(await primary.tailAfter(request)),
+        poll: async (request) => released(await primary.poll(request)),
+      },
       { maxAgeMs: replicaMaxAgeMs(env) }
     )
   }
