@@ -7,7 +7,7 @@
  * [apex]`: with `apex`, TXT records at the zone apex with unique contents instead (visible = the
  * apex TXT answer includes it / no longer does). DOH_VARS='{"REVALIDATE_MS":"20"}' sets DoH
  * worker variables; PACED=1 runs with production pacing (one write per KV key per second) and
- * starts changes 200 ms apart. Also prints the runtime's CPU time per change (workerd, all threads).
+ * starts changes 200 ms apart; ZONE_SIZE=n seeds the zone with n records instead of 1,000. Also prints the runtime's CPU time per change (workerd, all threads).
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { apiClient } from '../lib/api.mjs'
@@ -43,7 +43,11 @@ function childCpuMs() {
 }
 try {
   const api = apiClient(stack.url, stack.token)
-  const zone = await createBenchZone({ api, log }, 'small.bench.example', 1000)
+  const zone = await createBenchZone(
+    { api, log },
+    'small.bench.example',
+    Number(process.env.ZONE_SIZE ?? 1000)
+  )
   const builder = await stack.builder(zone.id)
   const s = {
     commit: [],

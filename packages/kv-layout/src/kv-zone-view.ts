@@ -620,15 +620,7 @@ export class KvZoneView implements ZoneView {
       const own = values.then((v) =>
         this.#takeNamed(entry, n, v.get(headVersionKey(entry.name, entry.head.meta.id, n)) ?? null)
       )
-      entry.refresh = own
-      entry.refreshStartedAt = startedAt
-      keepAlive(
-        own
-          .catch(() => null)
-          .finally(() => {
-            if (entry.refresh === own) entry.refresh = null
-          })
-      )
+      this.#inBackground(entry, own, startedAt, keepAlive)
     }
   }
 
@@ -782,7 +774,16 @@ export class KvZoneView implements ZoneView {
 
   #refreshAhead(entry: ZoneEntry, keepAlive: (p: Promise<unknown>) => void): void {
     const startedAt = this.#now()
-    const own = this.#revalidate(entry, startedAt)
+    this.#inBackground(entry, this.#revalidate(entry, startedAt), startedAt, keepAlive)
+  }
+
+  /** Makes `own` the zone's read in flight, kept alive by the request, cleared by itself when done. */
+  #inBackground(
+    entry: ZoneEntry,
+    own: Promise<ZoneEntry | null>,
+    startedAt: number,
+    keepAlive: (p: Promise<unknown>) => void
+  ): void {
     entry.refresh = own
     entry.refreshStartedAt = startedAt
     keepAlive(
