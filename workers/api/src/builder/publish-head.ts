@@ -112,11 +112,14 @@ export async function publishHead(
     ...(separate ? { overlayKey: separate } : {}),
     ...(bv ? { bv } : {}),
   })
-  const pace = { freshSince: Number.POSITIVE_INFINITY, intervalMs: limits.keyWriteIntervalMs }
-  // The versioned head first: the feed entry names it. The slot (readers without the feed) is
-  // written while the entry is appended, off the path of a change to feed readers.
-  const versioned = { key: headVersionKey(zone, state.zoneId!, n), value, ttl: HEAD_VERSION_TTL_S }
-  const put = await applyOps(io, ctx.ledger, ctx.budget, [versioned], pace)
+  const ops = [
+    { key: headVersionKey(zone, state.zoneId!, n), value, ttl: HEAD_VERSION_TTL_S },
+    { key: slot, value },
+  ]
+  const put = await applyOps(io, ctx.ledger, ctx.budget, ops, {
+    freshSince: Number.POSITIVE_INFINITY,
+    intervalMs: limits.keyWriteIntervalMs,
+  })
   if (put.kind === 'deferred') return put
   // One synchronous stretch: the head, the versions it names and the superseded ones queued.
   ctx.mirror.dropFlushed()
@@ -132,11 +135,6 @@ export async function publishHead(
   state.head = { n, meta, changed }
   state.headAttempt = 0
   ctx.save()
-  const [, slotPut] = await Promise.all([
-    announce(ctx, { zone, id: state.zoneId!, n, op: 'head' }),
-    // Its interval was checked above, before anything was written for head n.
-    applyOps(io, ctx.ledger, ctx.budget, [{ key: slot, value }], pace),
-  ])
-  if (slotPut.kind === 'deferred') throw new Error(`zone ${zone}: slot of head ${n} held back`)
+  await announce(ctx, { zone, id: state.zoneId!, n, op: 'head' })
   return { kind: 'written' }
 }
