@@ -1,6 +1,7 @@
 /**
- * @module Announcing heads on the zone-change feed. After a head (or, for a purge, before its
- * deletes) the entry is saved as `state.feedPending`, then appended; a success clears it.
+ * @module Announcing heads on the zone-change feed. A head is appended right after its KV
+ * writes; a purge saves its `delete` entry as `state.feedPending` before appending it, and
+ * deletes nothing until the append succeeded.
  *
  * The feed being down never stops the builder: a failed append leaves the entry pending and
  * sets a retry time (the failure backoff of the limits); until then later heads only replace the
@@ -15,13 +16,33 @@ import type { FeedAppend } from '@edgedns/zone-feed'
 import type { StepContext } from './context.ts'
 import { backoffMs } from './limits.ts'
 
-/** Records `entry` as the one to announce (replacing an older pending one) and tries it if due. */
+/**
+ * Announces a head just written to KV. Called before anything else is saved for the head: an
+ * outgoing call waits until the object's earlier storage writes are durable, so saving first
+ * would put that wait on the path of every change. Nothing is lost without a save before it: a
+ * crash before the append leaves the head unrecorded in the builder's state, and the retry
+ * publishes (and announces) the next counter. A failed append, or one not yet due after failures,
+ * is kept as `feedPending` (replacing an older pending head) for the caller's next save.
+ */
 export async function announce(ctx: StepContext, entry: FeedAppend): Promise<void> {
-  const { state } = ctx
-  if (ctx.io.feed === null) return
-  state.feedPending = entry
-  ctx.save()
-  if (state.feedFailures === 0 || ctx.io.now() >= state.feedRetryAt) await appendPending(ctx)
+  const { state, io } = ctx
+  if (io.feed === null) return
+  if (state.feedFailures > 0 && io.now() < state.feedRetryAt) {
+    state.feedPending = entry
+    return
+  }
+  try {
+    await io.feed.append([{ ...entry, zone: normalizeName(entry.zone) }])
+  } catch (e) {
+    state.feedPending = entry
+    state.feedFailures++
+    state.feedRetryAt = io.now() + backoffMs(ctx.limits, state.feedFailures)
+    console.warn('zone feed append failed; kept pending', entry, state.feedFailures, String(e))
+    return
+  }
+  if (state.feedPending?.op === 'head') state.feedPending = null // a newer head supersedes it
+  state.feedFailures = 0
+  state.feedRetryAt = 0
 }
 
 /** Appends the pending entry if there is one; false when it is still pending afterwards. */

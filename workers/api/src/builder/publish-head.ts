@@ -121,6 +121,7 @@ export async function publishHead(
     intervalMs: limits.keyWriteIntervalMs,
   })
   if (put.kind === 'deferred') return put
+  await announce(ctx, { zone, id: state.zoneId!, n, op: 'head' })
   // One synchronous stretch: the head, the versions it names and the superseded ones queued.
   ctx.mirror.dropFlushed()
   if (layout && !options.all)
@@ -135,6 +136,5 @@ export async function publishHead(
   state.head = { n, meta, changed }
   state.headAttempt = 0
   ctx.save()
-  await announce(ctx, { zone, id: state.zoneId!, n, op: 'head' })
   return { kind: 'written' }
 }
