@@ -59,6 +59,8 @@ try {
     'pass.trips': [],
     'pass.nodes': [],
     'pass.publish': [],
+    'pass.headKv': [],
+    'pass.feed': [],
     reader: [],
     'reader.sent': [],
     'reader.rtt': [],

@@ -168,7 +168,13 @@ export async function perRecordPass(ctx: StepContext): Promise<PerRecordOutcome>
     puts: 1,
     deletes: 0,
     skipped: 0,
-    phaseMs: { read: read - started, nodes: encoded - read, publish: now - encoded },
+    phaseMs: {
+      read: read - started,
+      nodes: encoded - read,
+      publish: now - encoded,
+      headKv: published.kvMs,
+      feed: published.appendMs,
+    },
     readTrips: current === first.names ? 1 : 2,
     ...(ctx.calledAt != null ? { calledAt: ctx.calledAt } : {}),
   }

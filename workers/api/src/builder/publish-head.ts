@@ -51,7 +51,7 @@ export interface PublishOptions {
 export async function publishHead(
   ctx: StepContext,
   options: PublishOptions = {}
-): Promise<StepOutcome | { kind: 'written' }> {
+): Promise<StepOutcome | { kind: 'written'; kvMs: number; appendMs: number }> {
   const { state, io, limits } = ctx
   const zone = state.zoneName!
   const meta = state.head.meta
@@ -116,12 +116,15 @@ export async function publishHead(
     { key: headVersionKey(zone, state.zoneId!, n), value, ttl: HEAD_VERSION_TTL_S },
     { key: slot, value },
   ]
+  const putAt = io.now()
   const put = await applyOps(io, ctx.ledger, ctx.budget, ops, {
     freshSince: Number.POSITIVE_INFINITY,
     intervalMs: limits.keyWriteIntervalMs,
   })
   if (put.kind === 'deferred') return put
+  const appendAt = io.now()
   await announce(ctx, { zone, id: state.zoneId!, n, op: 'head' })
+  const appended = io.now()
   // One synchronous stretch: the head, the versions it names and the superseded ones queued.
   ctx.mirror.dropFlushed()
   if (layout && !options.all)
@@ -136,5 +139,5 @@ export async function publishHead(
   state.head = { n, meta, changed }
   state.headAttempt = 0
   ctx.save()
-  return { kind: 'written' }
+  return { kind: 'written', kvMs: appendAt - putAt, appendMs: appended - appendAt }
 }

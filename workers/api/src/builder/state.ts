@@ -81,8 +81,11 @@ export interface PassStats {
   puts: number
   deletes: number
   skipped: number
-  /** Per-record passes: ms in D1 reads, node encoding and mirror writes, and the head write. */
-  phaseMs?: { read: number; nodes: number; publish: number }
+  /**
+   * Per-record passes: ms in D1 reads, node encoding and mirror writes, and the head's publication;
+   * within it, the head's KV writes and its feed append.
+   */
+  phaseMs?: { read: number; nodes: number; publish: number; headKv?: number; feed?: number }
   /** Per-record passes: D1 round trips of the read phase (1 when the notification's hint held). */
   readTrips?: number
   /** Per-record passes: when the notification that started the step arrived. */
