@@ -1,6 +1,6 @@
 /**
- * Write-and-read pipeline A/B of two code trees (not part of `pnpm bench`; LAYOUTS.md's layout
- * decisions were measured with it). Runs the workers of the code tree given as ROOT (default: this
+ * Write-and-read pipeline A/B of two code trees (not part of `pnpm bench`; the bucket layout
+ * decision, docs/decisions/kv-layout-buckets.md, was measured with it). Runs the workers of the code tree given as ROOT (default: this
  * tree) under Miniflare, with KV_KEY_WRITE_INTERVAL_MS=0 (the pipeline's own cost, no production
  * pacing), and measures on one zone of N names:
  *   seed (one batch of N posts → visible), full build (rebuild request → built), 10k-change batch

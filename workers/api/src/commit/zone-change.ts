@@ -275,7 +275,7 @@ export function notifyBuilder(
   if (queue && changes > AFTER_RESPONSE_ABOVE) queue.push(send)
   // A small change's builder is called at once: its pass is a few milliseconds, and a timer turn
   // first (so the response left before the pass ran) made changes visible later without making
-  // responses faster (packages/kv-layout/LAYOUTS.md, v3.8).
+  // responses faster (docs/decisions/builder-visible-fast.md).
   else c.executionCtx.waitUntil(send())
 }
 
