@@ -193,9 +193,10 @@ export function speculativeKeys(name: string, zone: string): string[] {
 const ZONE_ENTRY_OVERHEAD = 2048
 /**
  * Zones whose entries were evicted for room, remembered with the head the feed last named for
- * them (a few dozen bytes each): reading one again costs its versioned head alone.
+ * them (a map entry, a name and an id: a few hundred bytes each, so the count is bounded well
+ * inside the isolate's memory; the oldest go first): reading one again costs its versioned head.
  */
-const MAX_KNOWN_ZONES = 1_000_000
+const MAX_KNOWN_ZONES = 50_000
 /** Names remembered as "not a zone" when no zone count bounds them. */
 const MAX_ABSENT_NAMES = 40_000
 
