@@ -1,15 +1,20 @@
 /**
  * @module Heap bytes one held zone costs a DoH isolate's zone view (run with
- * `pnpm exec node --expose-gc bench/tools/held-zone-bytes.mjs [zones] [apex|name]`): small zones
+ * `pnpm exec node --expose-gc bench/tools/held-zone-bytes.mjs [zones] [apex|name] [own|hosted]`): small zones
  * (two A records, 16 buckets) are looked up once each through a `KvZoneView` with room for all of
  * them, and the heap growth is divided by the zone count, next to what the view charges itself.
- * `apex` looks up each apex (the zone entry alone); `name` a name (entry plus one bucket).
+ * `apex` looks up each apex (the zone entry alone); `name` a name (entry plus one bucket). The
+ * third argument `hosted` takes the bench's hosted zones instead (bench/lib/hosted-zones.mjs: one
+ * bucket, up to 8 records, name servers and SOA shared by every zone, as on a platform).
+ * Bucket texts here are shared with the in-memory store: the heap growth leaves them out.
  */
 import { zoneImage } from '../../packages/kv-layout/src/image.ts'
 import { KvZoneView } from '../../packages/kv-layout/src/kv-zone-view.ts'
+import { zoneEntries } from '../lib/hosted-zones.mjs'
 
 const zones = Number(process.argv[2] ?? 20_000)
 const what = process.argv[3] ?? 'apex'
+const shape = process.argv[4] ?? 'own'
 if (typeof globalThis.gc !== 'function') throw new Error('run with node --expose-gc')
 
 const a = (ip) => ({ v: 1, sets: { A: { ttl: 300, rdata: [ip] } } })
@@ -34,7 +39,10 @@ const meta = (name, id) => ({
 })
 
 const store = new Map()
-for (let z = 0; z < zones; z++) {
+if (shape === 'hosted')
+  for (let z = 0; z < zones; z++)
+    for (const [k, v] of zoneEntries(z, 'bench.example', 8)) store.set(k, v)
+for (let z = 0; z < zones && shape !== 'hosted'; z++) {
   const name = `zone${z}.bench.example`
   const nodes = new Map([
     [`www.${name}`, a('192.0.2.1')],
@@ -45,13 +53,20 @@ for (let z = 0; z < zones; z++) {
   }))
     store.set(k, v)
 }
+// Flat copies: a concatenated key or value flattened during the lookups would move the heap.
+for (const [k, v] of [...store]) {
+  store.delete(k)
+  store.set(JSON.parse(JSON.stringify(k)), JSON.parse(JSON.stringify(v)))
+}
 const kv = { get: async (keys) => new Map(keys.map((k) => [k, store.get(k) ?? null])) }
 const room = 4 * 1024 ** 3
 const view = new KvZoneView(kv, { revalidateMs: 1e12, cacheBytes: room, zoneCacheBytes: room })
 globalThis.gc()
 const before = process.memoryUsage().heapUsed
 for (let z = 0; z < zones; z++)
-  await view.lookup(what === 'apex' ? `zone${z}.bench.example` : `www.zone${z}.bench.example`)
+  await view.lookup(
+    `${what === 'apex' ? '' : 'www.'}${shape === 'hosted' ? `z${z}` : `zone${z}`}.bench.example`
+  )
 globalThis.gc()
 const after = process.memoryUsage().heapUsed
 const s = view.snapshot()

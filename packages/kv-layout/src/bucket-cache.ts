@@ -6,8 +6,11 @@
  */
 import { bucketLineIndex, findInBucket, findInIndexedBucket } from './bucket-text.ts'
 
-/** Bytes counted per kept bucket beyond its text and line index. */
-const ENTRY_OVERHEAD = 96
+/** Shortest bucket text kept with a line index. */
+const INDEXED_TEXT_MIN = 512
+
+/** Bytes counted per kept bucket beyond its text and line index: its object, clock slot and time. */
+const ENTRY_OVERHEAD = 160
 
 export interface CachedBucket {
   owner: BucketOwner
@@ -22,9 +25,27 @@ export interface CachedBucket {
   versioned: boolean
 }
 
-/** A zone's kept buckets, by index. */
+/**
+ * A zone's kept buckets: none (null), one (most held zones of a platform keep one or none, and a
+ * map would take more room than the bucket), or a map by index.
+ */
 export interface BucketOwner {
-  buckets: Map<number, CachedBucket>
+  buckets: CachedBucket | Map<number, CachedBucket> | null
+}
+
+/** The owner's kept bucket at `index`. */
+export function keptBucket(owner: BucketOwner, index: number): CachedBucket | undefined {
+  const b = owner.buckets
+  if (b === null) return undefined
+  if (b instanceof Map) return b.get(index)
+  return b.index === index ? b : undefined
+}
+
+/** Indexes of the owner's kept buckets. */
+export function keptIndexes(owner: BucketOwner): number[] {
+  const b = owner.buckets
+  if (b === null) return []
+  return b instanceof Map ? [...b.keys()] : [b.index]
 }
 
 /** A name's encoded node in a kept bucket: binary search when the bucket has a line index. */
@@ -62,7 +83,8 @@ export class BucketCache {
   /** Keeps a bucket text for `owner` (a text over an eighth of the capacity is not kept). */
   store(owner: BucketOwner, index: number, text: string, versioned: boolean, now: number): void {
     if (text.length + ENTRY_OVERHEAD > this.#capacity / 8) return
-    const lines = bucketLineIndex(text)
+    // A short text is searched line by line: its index would take more room than it saves time.
+    const lines = text.length < INDEXED_TEXT_MIN ? null : bucketLineIndex(text)
     const size = text.length + (lines?.byteLength ?? 0) + ENTRY_OVERHEAD
     this.drop(owner, index)
     const bucket: CachedBucket = {
@@ -75,22 +97,44 @@ export class BucketCache {
       fetchedAt: now,
       versioned,
     }
-    owner.buckets.set(index, bucket)
+    this.#add(owner, bucket)
     this.#clock.add(bucket)
     this.#bytes += size
     this.#evict()
   }
 
   drop(owner: BucketOwner, index: number): void {
-    const bucket = owner.buckets.get(index)
+    const bucket = keptBucket(owner, index)
     if (!bucket) return
-    owner.buckets.delete(index)
+    this.#remove(owner, index)
     this.#clock.delete(bucket)
     this.#bytes -= bucket.size
   }
 
   dropAll(owner: BucketOwner): void {
-    for (const index of [...owner.buckets.keys()]) this.drop(owner, index)
+    for (const index of keptIndexes(owner)) this.drop(owner, index)
+  }
+
+  /** Adds a bucket (its index not kept) to the owner's: the first alone, a map from the second. */
+  #add(owner: BucketOwner, bucket: CachedBucket): void {
+    const b = owner.buckets
+    if (b === null) owner.buckets = bucket
+    else if (b instanceof Map) b.set(bucket.index, bucket)
+    else
+      owner.buckets = new Map([
+        [b.index, b],
+        [bucket.index, bucket],
+      ])
+  }
+
+  /** Removes the owner's bucket at `index` (kept). */
+  #remove(owner: BucketOwner, index: number): void {
+    const b = owner.buckets
+    if (!(b instanceof Map)) owner.buckets = null
+    else {
+      b.delete(index)
+      if (b.size === 0) owner.buckets = null
+    }
   }
 
   #evict(): void {
@@ -102,7 +146,7 @@ export class BucketCache {
         this.#clock.add(oldest)
         continue
       }
-      oldest.owner.buckets.delete(oldest.index)
+      this.#remove(oldest.owner, oldest.index)
       this.#bytes -= oldest.size
     }
   }

@@ -39,7 +39,14 @@ import {
   type KeepAlive,
 } from '@edgedns/zone-feed'
 import { AbsentNames } from './absent-names.ts'
-import { BucketCache, findInCached, type CachedBucket } from './bucket-cache.ts'
+import { HELD_ZONE_BYTES, HeldHeads } from './held-head.ts'
+import {
+  BucketCache,
+  findInCached,
+  keptBucket,
+  keptIndexes,
+  type BucketOwner,
+} from './bucket-cache.ts'
 import { findInBucket } from './bucket-text.ts'
 import { confirmBySlots, type SlotConfirmIo } from './slot-confirm.ts'
 import { decodeNode, decodeZoneMeta, KvLayoutError } from './codec.ts'
@@ -147,11 +154,12 @@ export interface ZoneViewStats {
 interface ZoneEntry {
   name: string
   head: ZoneHead
-  /** Raw zone key value last read (a zone without heads takes its metadata from it). */
+  /** Raw zone key value last read, kept only while the zone has no head (its metadata comes from it). */
   raw: string
   /** Bucket count `buckets` belong to. */
   count: number
-  buckets: Map<number, CachedBucket>
+  /** Kept buckets (see BucketOwner). */
+  buckets: BucketOwner['buckets']
   /** Start time of the KV read that last confirmed the zone (through its zone key or slots). */
   confirmedAt: number
   /** Newest head counter the feed named for the zone (at least `head.n` once taken). */
@@ -177,6 +185,21 @@ export function nodeNamesFor(name: string, zone: string): string[] {
   return [name, ...ancestors, ...wildcards]
 }
 
+/** Versioned bucket keys of `name`'s lookup in `zone` whose buckets are all at version `v`. */
+function knownBucketKeys(
+  name: string,
+  zone: string,
+  id: string,
+  buckets: { count: number; v: number }
+): string[] {
+  const keys = new Set<string>()
+  for (const n of nodeNamesFor(name, zone))
+    keys.add(
+      bucketKey(zone, buckets.count, bucketOfHash(nameHash(n), buckets.count), { id, v: buckets.v })
+    )
+  return [...keys]
+}
+
 /** Bucket keys of `name`'s lookup in `zone` for every bucket count of the ladder (cold cache). */
 export function speculativeKeys(name: string, zone: string): string[] {
   const names = nodeNamesFor(name, zone)
@@ -187,11 +210,6 @@ export function speculativeKeys(name: string, zone: string): string[] {
 }
 
 /**
- * Estimated bytes of a zone entry beyond its raw texts: the object, the decoded head, map slots
- * (measured for a small zone by `bench/tools/held-zone-bytes.mjs`).
- */
-const ZONE_ENTRY_OVERHEAD = 2048
-/**
  * Zones whose entries were evicted for room, remembered with the head the feed last named for
  * them (a map entry, a name and an id: a few hundred bytes each, so the count is bounded well
  * inside the isolate's memory; the oldest go first): reading one again costs its versioned head.
@@ -199,6 +217,17 @@ const ZONE_ENTRY_OVERHEAD = 2048
 const MAX_KNOWN_ZONES = 50_000
 /** Names remembered as "not a zone" when no zone count bounds them. */
 const MAX_ABSENT_NAMES = 40_000
+
+/**
+ * An evicted zone as remembered: its id and newest head counter, and while that head is the one
+ * it was evicted with and named every bucket at one version with no overlay, the bucket count and
+ * that version (a lookup then reads the head and the name's buckets in one round trip).
+ */
+interface KnownZone {
+  id: string
+  n: number
+  buckets?: { count: number; v: number }
+}
 
 /** A versioned bucket key that is not there: the head naming it is older than its retirement. */
 class RetiredBucket extends Error {}
@@ -211,7 +240,7 @@ export class KvZoneView implements ZoneView {
   readonly #absentTtlMs: number
   readonly #maxZones: number
   readonly #zoneCacheBytes: number
-  /** Bytes charged to zone entries: their head bytes plus ZONE_ENTRY_OVERHEAD each. */
+  /** Bytes charged to zone entries: HELD_ZONE_BYTES each plus what their heads hold unshared. */
   #zoneBytes = 0
   readonly #bucketMaxAgeMs: number
   readonly #maxKeysPerCall: number
@@ -258,8 +287,11 @@ export class KvZoneView implements ZoneView {
     this.#feed?.subscribe((change) => this.#onFeed(change))
   }
 
+  /** Heads as held: parts many zones share are kept once. */
+  readonly #heldHeads = new HeldHeads()
+
   /** Evicted zones (feed mode only): name → the zone id and newest head counter the feed confirms. */
-  readonly #known = new Map<string, { id: string; n: number }>()
+  readonly #known = new Map<string, KnownZone>()
 
   async lookup(qname: string, options: LookupOptions = {}): Promise<ZoneLookup | null> {
     this.stats.lookups++
@@ -415,31 +447,43 @@ export class KvZoneView implements ZoneView {
   async #coldRead(name: string, zones: string[]): Promise<Map<string, string | null> | null> {
     const named = new Map<string, { id: string; n: number }>()
     const slotted: string[] = []
+    const alongside: string[] = []
     for (const z of zones) {
-      const w =
-        this.#feed?.window(z) ??
-        (this.#known.has(z) ? { op: 'head', ...this.#known.get(z)! } : undefined)
+      const known = this.#known.get(z)
+      const w = this.#feed?.window(z) ?? (known ? { op: 'head', ...known } : undefined)
       if (w?.op === 'delete') this.#markAbsent(z)
-      else if (w && w.n >= 1) named.set(z, w)
-      else slotted.push(z)
+      else if (w && w.n >= 1) {
+        named.set(z, w)
+        if (known?.buckets && known.id === w.id && known.n === w.n)
+          alongside.push(...knownBucketKeys(name, z, known.id, known.buckets))
+      } else slotted.push(z)
     }
     const startedAt = this.#now()
-    const [missed, speculated] = await Promise.all([
-      named.size > 0 ? this.#coldReadNamed(named, startedAt) : [],
+    const [fromNamed, fromSlots] = await Promise.all([
+      named.size > 0
+        ? this.#coldReadNamed(named, alongside, startedAt)
+        : { missed: [], values: null },
       slotted.length > 0 ? this.#coldReadSlots(name, slotted, startedAt) : null,
     ])
     // A named head not there (expired): that zone is read the slot way.
-    if (missed.length > 0) await this.#coldReadSlots(name, missed, startedAt)
-    return speculated
+    if (fromNamed.missed.length > 0) await this.#coldReadSlots(name, fromNamed.missed, startedAt)
+    if (!fromNamed.values) return fromSlots
+    if (fromSlots) for (const [k, v] of fromSlots) fromNamed.values.set(k, v)
+    return fromNamed.values
   }
 
-  /** Cold read of zones the window names heads for: their versioned heads (and overlays). Returns the zones whose head is not there. */
+  /**
+   * Cold read of zones the window names heads for: their versioned heads (and overlays), with the
+   * `alongside` keys in the same bulk get. Returns the zones whose head is not there, and the
+   * values read when there were keys alongside.
+   */
   async #coldReadNamed(
     named: Map<string, { id: string; n: number }>,
+    alongside: string[],
     startedAt: number
-  ): Promise<string[]> {
+  ): Promise<{ missed: string[]; values: Map<string, string | null> | null }> {
     const keys = [...named].map(([z, w]) => headVersionKey(z, w.id, w.n))
-    const values = await this.#bulk(keys, IMMUTABLE_CACHE_TTL_S)
+    const values = await this.#bulk([...keys, ...alongside], IMMUTABLE_CACHE_TTL_S)
     const missed: string[] = []
     await Promise.all(
       [...named].map(async ([z, w], k) => {
@@ -453,7 +497,7 @@ export class KvZoneView implements ZoneView {
         this.#addZone(z, head, '', startedAt)
       })
     )
-    return missed
+    return { missed, values: alongside.length > 0 ? values : null }
   }
 
   /** Cold read through zone keys and head slots (today's fixed keys). */
@@ -516,12 +560,14 @@ export class KvZoneView implements ZoneView {
   #addZone(name: string, head: ZoneHead, raw: string, confirmedAt: number): ZoneEntry {
     // A head the feed named while this read was under way is still to be taken.
     const w = this.#feed?.window(name)
+    const held = this.#heldHeads.hold(head, name)
+    head = held.head
     const entry: ZoneEntry = {
       name,
       head,
-      raw,
+      raw: head.n === 0 ? raw : '',
       count: head.meta.layout?.buckets ?? 0,
-      buckets: new Map(),
+      buckets: null,
       confirmedAt,
       target: w?.op === 'head' && w.id === head.meta.id ? Math.max(w.n, head.n) : head.n,
       refresh: null,
@@ -534,8 +580,8 @@ export class KvZoneView implements ZoneView {
     const replaced = this.#zones.get(name)
     if (replaced) this.#forget(replaced)
     this.#zones.set(name, entry)
-    this.#zoneBytes += ZONE_ENTRY_OVERHEAD
-    this.#setHeadBytes(entry, raw.length + head.overlay.size * 128)
+    this.#zoneBytes += HELD_ZONE_BYTES
+    this.#setHeadBytes(entry, entry.raw.length + held.bytes)
     while (
       this.#zones.size > 1 &&
       (this.#zones.size > this.#maxZones || this.#zoneBytes > this.#zoneCacheBytes)
@@ -828,17 +874,18 @@ export class KvZoneView implements ZoneView {
         }
         for (const i of buckets) this.#buckets.drop(entry, i)
       }
+    const taken = this.#heldHeads.hold(head, entry.name)
     entry.stamp = ++this.#stamps
-    entry.head = head
-    entry.raw = raw
+    entry.head = taken.head
+    entry.raw = head.n === 0 ? raw : ''
     entry.count = count
     if (head.n > entry.target) entry.target = head.n
-    this.#setHeadBytes(entry, raw.length + head.overlay.size * 128)
+    this.#setHeadBytes(entry, entry.raw.length + taken.bytes)
   }
 
   /** Drops the kept buckets whose version the new head changes (the others are the same keys). */
   #dropOtherVersions(entry: ZoneEntry, held: BucketVersions, next: BucketVersions): void {
-    for (const i of [...entry.buckets.keys()])
+    for (const i of keptIndexes(entry))
       if (bucketVersion(held, i) !== bucketVersion(next, i)) this.#buckets.drop(entry, i)
   }
 
@@ -865,7 +912,7 @@ export class KvZoneView implements ZoneView {
         continue
       }
       const index = bucketOfHash(nameHash(n), count)
-      const cached = entry.buckets.get(index)
+      const cached = keptBucket(entry, index)
       if (cached && (cached.versioned || cached.fetchedAt >= staleBefore)) {
         this.stats.bucketHits++
         cached.used = true
@@ -902,7 +949,7 @@ export class KvZoneView implements ZoneView {
         missing.push(p)
         continue
       }
-      const stored = entry.buckets.get(p.index)
+      const stored = keptBucket(entry, p.index)
       const encoded =
         stored && stored.text === text
           ? findInCached(stored, zone, p.name)
@@ -967,7 +1014,11 @@ export class KvZoneView implements ZoneView {
     this.#forget(entry)
     if (!this.#feed || entry.head.n < 1 || entry.target > entry.head.n) return
     if (this.#known.size >= MAX_KNOWN_ZONES) this.#known.delete(this.#known.keys().next().value!)
-    this.#known.set(entry.name, { id: entry.head.meta.id, n: entry.head.n })
+    const { head } = entry
+    const known: KnownZone = { id: head.meta.id, n: head.n }
+    if (head.bv && head.bv.changed.size === 0 && head.overlay.size === 0 && entry.count > 0)
+      known.buckets = { count: entry.count, v: head.bv.base }
+    this.#known.set(entry.name, known)
   }
 
   #forget(entry: ZoneEntry): void {
@@ -975,7 +1026,7 @@ export class KvZoneView implements ZoneView {
     this.#dropZone(entry)
     if (this.#zones.get(entry.name) === entry) {
       this.#zones.delete(entry.name)
-      this.#zoneBytes -= ZONE_ENTRY_OVERHEAD
+      this.#zoneBytes -= HELD_ZONE_BYTES
     }
   }
 

@@ -44,23 +44,39 @@ async function lookUpAll(view: KvZoneView, n: number): Promise<void> {
 }
 
 describe('the zone cache bound', () => {
-  it('keeps 12,000 small zones with the default 64 MiB cache (more than any fixed count did)', async () => {
-    const kv = kvWithZones(12_000)
+  it('keeps 40,000 small zones sharing their name servers and SOA with the default 64 MiB cache', async () => {
+    const kv = kvWithZones(40_000)
     const view = new KvZoneView(kv, { now: () => 0 })
-    await lookUpAll(view, 12_000)
-    expect(view.snapshot().zones).toBe(12_000)
+    await lookUpAll(view, 40_000)
+    expect(view.snapshot().zones).toBe(40_000)
     // Held zones answer without reading KV again within the revalidation window.
     const before = view.stats.kvCalls
     await view.lookup('z0.many.example')
-    await view.lookup('z11999.many.example')
+    await view.lookup('z39999.many.example')
     expect(view.stats.kvCalls).toBe(before)
+  }, 60_000)
+
+  it('charges what a zone holds that no other held zone shares', async () => {
+    const kv = kvWithZones(2)
+    const own = meta(2)
+    own.soa = { ...own.soa, mname: 'ns1.z2.many.example', rname: 'hostmaster.z2.many.example' }
+    kv.putAll(zoneImage(own, [], { buckets: 1 }))
+    const view = new KvZoneView(kv, { now: () => 0 })
+    await view.lookup('z0.many.example')
+    const first = view.snapshot().cacheBytes
+    await view.lookup('z1.many.example')
+    const shared = view.snapshot().cacheBytes - first
+    await view.lookup('z2.many.example')
+    const unshared = view.snapshot().cacheBytes - first - shared
+    expect(shared).toBe(0)
+    expect(unshared).toBeGreaterThan(JSON.stringify(own.soa).length)
   })
 
   it('keeps only what fits a small byte budget, forgetting the zones held longest and not asked again', async () => {
     const kv = kvWithZones(400)
-    const view = new KvZoneView(kv, { now: () => 0, zoneCacheBytes: 100 * 1024 })
+    const view = new KvZoneView(kv, { now: () => 0, zoneCacheBytes: 20 * 1024 })
     await lookUpAll(view, 400)
-    // Each zone entry is charged about 2 KiB and its texts: fewer than 50 fit, and some do.
+    // Each zone entry is charged HELD_ZONE_BYTES (512) when it shares its metadata: about 40 fit.
     expect(view.snapshot().zones).toBeLessThan(50)
     expect(view.snapshot().zones).toBeGreaterThan(20)
     const before = view.stats.kvCalls

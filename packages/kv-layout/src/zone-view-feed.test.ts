@@ -5,6 +5,7 @@
 import { FeedClient, ZoneIndex } from '@edgedns/zone-feed'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { headVersionKey } from './head.ts'
+import { HELD_ZONE_BYTES } from './held-head.ts'
 import { indexKey } from './keys.ts'
 import { KvZoneView } from './kv-zone-view.ts'
 import { TestFeed } from './test-feed.ts'
@@ -146,12 +147,12 @@ describe('KvZoneView with the zone feed', () => {
     expect(view.snapshot().zones).toBeLessThan(names.length)
   })
 
-  it('a zone evicted for room is read again through its versioned head alone', async () => {
+  it('a zone evicted for room is read again in one round trip: its versioned head and the name’s buckets', async () => {
     view = new KvZoneView(kv, {
       now: () => t,
       revalidateMs: REVALIDATE_MS,
       feed: client,
-      zoneCacheBytes: 2 * 2048 + 1000,
+      zoneCacheBytes: 3 * HELD_ZONE_BYTES + 1000,
     })
     const names = ['e1.test', 'e2.test', 'e3.test', 'e4.test']
     const writers = names.map((z, i) => zone(z, String(i + 1)))
@@ -159,10 +160,16 @@ describe('KvZoneView with the zone feed', () => {
     for (const z of names) await view.lookup(`www.${z}`)
     t += REVALIDATE_MS + 1
     kv.resetCounts()
-    // e1 was evicted (oldest, not asked again): its head is read from its versioned key only,
-    // not the zone key and every slot.
+    // e1 was evicted (oldest, not asked again): its head is read from its versioned key, not the
+    // zone key and every slot, and the name's buckets at the version that head names with it.
     expect(rdata(await view.lookup('x.e1.test'), 'x.e1.test')).toBe('192.0.2.2')
     const e1 = writers[0]!
-    expect(kv.keysRead[0]).toEqual([headVersionKey('e1.test', e1.meta.id, e1.n)])
+    // (x.e1.test itself is read as a candidate zone: this feed has no index.)
+    const ofE1 = kv.keysRead.filter((r) => r.some((k) => /^[a-z]:e1\.test:/.test(k)))
+    expect(ofE1).toHaveLength(1)
+    const [head, ...buckets] = ofE1[0]!
+    expect(head).toBe(headVersionKey('e1.test', e1.meta.id, e1.n))
+    expect(buckets.length).toBeGreaterThan(0)
+    for (const k of buckets) expect(k).toMatch(new RegExp(`^b:e1\\.test:.*:${e1.meta.id}$`))
   })
 })
