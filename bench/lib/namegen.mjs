@@ -8,7 +8,7 @@
  * `<prefix><index>.<zone>` for index in [0, size).
  *
  * Over many zones (bench/lib/hosted-zones.mjs): { kind: 'zones', parent, zones, maxRecords, s = 1,
- * zoneKind = 'zipf' }: a zone n drawn Zipf (or uniform, or `sequence`: 0, 1, 2, …) over [0, zones) with the same permutation,
+ * zoneKind = 'zipf' }: a zone n drawn Zipf (or uniform, or `sequence`: start, start + 1, …) over [0, zones) with the same permutation,
  * then one of its names (`www`, `r1`, … of `z<n>.<parent>`, 1 + (n · 7919 mod maxRecords) of
  * them) drawn Zipf within the zone. Outside every zone: { kind: 'outside' }: 2–5 random labels
  * of 3–12 letters and digits (the last one too: no known top-level domain), a name no query repeats.
@@ -57,7 +57,7 @@ export function indexSampler(spec, random) {
   if (!(size > 0)) throw new Error(`name generator: size must be positive, got ${size}`)
   if (kind === 'uniform') return () => Math.floor(random() * size)
   if (kind === 'sequence') {
-    let next = 0
+    let next = spec.start ?? 0
     return () => next++ % size
   }
   if (kind === 'zipf') {
@@ -72,7 +72,10 @@ const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789'
 
 /** Names of zones drawn Zipf, names within each zone drawn Zipf (spec kind 'zones'). */
 function zonesSampler(spec, random) {
-  const zone = indexSampler({ kind: spec.zoneKind ?? 'zipf', size: spec.zones, s: spec.s }, random)
+  const zone = indexSampler(
+    { kind: spec.zoneKind ?? 'zipf', size: spec.zones, s: spec.s, start: spec.start },
+    random
+  )
   const within = Array.from({ length: spec.maxRecords }, (_, k) =>
     indexSampler({ kind: 'zipf', size: k + 1, s: spec.s }, random)
   )

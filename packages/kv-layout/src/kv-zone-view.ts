@@ -581,6 +581,8 @@ export class KvZoneView implements ZoneView {
     if (replaced) this.#forget(replaced)
     this.#zones.set(name, entry)
     this.#zoneBytes += HELD_ZONE_BYTES
+    // Zones and bucket texts share `cacheBytes`; `zoneCacheBytes` caps the zones' part.
+    this.#buckets.charge(HELD_ZONE_BYTES)
     this.#setHeadBytes(entry, entry.raw.length + held.bytes)
     while (
       this.#zones.size > 1 &&
@@ -1027,6 +1029,7 @@ export class KvZoneView implements ZoneView {
     if (this.#zones.get(entry.name) === entry) {
       this.#zones.delete(entry.name)
       this.#zoneBytes -= HELD_ZONE_BYTES
+      this.#buckets.charge(-HELD_ZONE_BYTES)
     }
   }
 
