@@ -10,7 +10,7 @@ import {
 } from './bucket-text.ts'
 import { decodeNode, encodeNode, KvLayoutError } from './codec.ts'
 import { BUCKET_LADDER, bucketCountFor, bucketOf, bucketOfHash, nameHash } from './keys.ts'
-import { speculativeKeys } from './kv-zone-view.ts'
+import { speculativeKeys } from './zone-entry.ts'
 
 const node = (ip: string): string => encodeNode({ v: 1, sets: { A: { ttl: 300, rdata: [ip] } } })
 

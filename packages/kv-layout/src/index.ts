@@ -56,12 +56,7 @@ export {
 } from './head.ts'
 export { REDACTED, holdsZoneMeta, publicValueText } from './public-view.ts'
 export { zoneImage, withEmptyNonTerminals, type ZoneImageOptions } from './image.ts'
-export {
-  IMMUTABLE_CACHE_TTL_S,
-  KvZoneView,
-  nodeNamesFor,
-  speculativeKeys,
-  type KvBulkReader,
-  type KvZoneViewOptions,
-  type ZoneViewStats,
-} from './kv-zone-view.ts'
+export { KvZoneView } from './kv-zone-view.ts'
+export { IMMUTABLE_CACHE_TTL_S, type KvBulkReader } from './kv-reads.ts'
+export { nodeNamesFor, speculativeKeys } from './zone-entry.ts'
+export type { KvZoneViewOptions, ZoneViewStats } from './zone-view-options.ts'

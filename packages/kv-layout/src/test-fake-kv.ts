@@ -1,7 +1,7 @@
 /**
  * @module In-memory stand-in for a KV namespace that counts bulk calls and round trips.
  */
-import type { KvBulkReader } from './kv-zone-view.ts'
+import type { KvBulkReader } from './kv-reads.ts'
 
 export class FakeKv implements KvBulkReader {
   readonly data = new Map<string, string>()

@@ -11,12 +11,9 @@
  * and `zone()` writes zones in layout format 4, announcing each head to it.
  */
 import { FeedClient } from '@edgedns/zone-feed'
-import {
-  IMMUTABLE_CACHE_TTL_S,
-  KvZoneView,
-  type KvBulkReader,
-  type KvZoneViewOptions,
-} from './kv-zone-view.ts'
+import { IMMUTABLE_CACHE_TTL_S, type KvBulkReader } from './kv-reads.ts'
+import { KvZoneView } from './kv-zone-view.ts'
+import type { KvZoneViewOptions } from './zone-view-options.ts'
 import { TestFeed } from './test-feed.ts'
 import { KV_DEFAULT_CACHE_TTL_S, ProductionKvModel, type KvLocation } from './test-production-kv.ts'
 import { ZoneWriter } from './test-zone-writer.ts'

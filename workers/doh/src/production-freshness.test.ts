@@ -12,7 +12,7 @@
  * throughout, must be answered at every query: never REFUSED, NXDOMAIN, NODATA or SERVFAIL.
  */
 import { describe, expect, it } from 'vitest'
-import { SIGNAL_CACHE_TTL_S } from '../../../packages/kv-layout/src/kv-zone-view.ts'
+import { SIGNAL_CACHE_TTL_S } from '../../../packages/kv-layout/src/kv-reads.ts'
 import {
   FreshnessSim,
   flipsBack,

@@ -1,0 +1,96 @@
+/**
+ * @module What a zone view does with the zone-change feed's news: a poll's entries update the
+ * held zones (a newer head to read, a zone to forget), and the heads the feed names are read
+ * under their versioned keys (a poll's in one bulk get, in the background).
+ */
+import type { FeedChange, KeepAlive } from '@edgedns/zone-feed'
+import type { AbsentNames } from './absent-names.ts'
+import { decodeHead, headVersionKey, isHeadOf } from './head.ts'
+import type { HeldZones } from './held-zones.ts'
+import { IMMUTABLE_CACHE_TTL_S } from './kv-reads.ts'
+import type { ZoneEntry } from './zone-entry.ts'
+import { inBackground } from './zone-reads-in-flight.ts'
+import type { ZoneHead } from './types.ts'
+
+/** The view's side. */
+export interface FeedHeadsIo {
+  read(keys: string[], cacheTtl?: number): Promise<Map<string, string | null>>
+  held: HeldZones
+  absent: AbsentNames
+  /** The head with its overlay read when it lives in a key of its own; null while that key is not visible. */
+  withOverlay(head: ZoneHead, cacheTtl?: number): Promise<ZoneHead | null>
+  now(): number
+}
+
+/**
+ * What a poll told: held zones it names with a newer head get that head read (one bulk get for
+ * all of them, in the background); a delete entry or another zone id forgets the zone; a resync
+ * forgets every zone. Names it mentions, and every name after an index change, are no longer
+ * known absent.
+ */
+export function takeFeedChange(io: FeedHeadsIo, change: FeedChange): void {
+  if (change.resync) {
+    io.held.clear(true)
+    io.absent.clear()
+  }
+  if (change.indexChanged) io.absent.clear()
+  const named: ZoneEntry[] = []
+  for (const e of change.entries) {
+    io.absent.delete(e.zone)
+    io.held.heard(e.zone, e)
+    const held = io.held.get(e.zone)
+    if (!held) continue
+    if (e.op === 'delete' || e.id !== held.head.meta.id) {
+      io.held.forget(held)
+      continue
+    }
+    if (e.n > held.target) held.target = e.n
+    if (held.target > held.head.n && !held.refresh) named.push(held)
+  }
+  if (named.length > 0 && change.keepAlive) prefetch(io, named, change.keepAlive)
+}
+
+/** Reads the heads a poll named for held zones, in one bulk get, each zone's shared read. */
+function prefetch(io: FeedHeadsIo, entries: ZoneEntry[], keepAlive: KeepAlive): void {
+  const startedAt = io.now()
+  const wanted = entries.map((e) => ({ entry: e, n: e.target }))
+  const values = io.read(
+    wanted.map((w) => headVersionKey(w.entry.name, w.entry.head.meta.id, w.n)),
+    IMMUTABLE_CACHE_TTL_S
+  )
+  for (const { entry, n } of wanted) {
+    const key = headVersionKey(entry.name, entry.head.meta.id, n)
+    const own = values.then((v) => takeNamed(io, entry, n, v.get(key) ?? null))
+    inBackground(entry, own, startedAt, keepAlive)
+  }
+}
+
+/** Reads the head the feed named for a held zone (one key, plus its overlay key if any). */
+export async function readNamed(io: FeedHeadsIo, entry: ZoneEntry): Promise<ZoneEntry | null> {
+  const n = entry.target
+  const key = headVersionKey(entry.name, entry.head.meta.id, n)
+  const text = (await io.read([key], IMMUTABLE_CACHE_TTL_S)).get(key) ?? null
+  return takeNamed(io, entry, n, text)
+}
+
+/**
+ * Takes head n the feed named for a held zone. Not there (it expired): left to the slot path.
+ * Another zone's head: the zone is forgotten.
+ */
+async function takeNamed(
+  io: FeedHeadsIo,
+  entry: ZoneEntry,
+  n: number,
+  text: string | null
+): Promise<ZoneEntry | null> {
+  if (entry.gone) return null
+  if (text === null || n <= entry.head.n) return entry
+  if (!isHeadOf(text, entry.head.meta.id)) {
+    io.held.forget(entry)
+    return null
+  }
+  const head = await io.withOverlay(decodeHead(text), IMMUTABLE_CACHE_TTL_S)
+  if (entry.gone) return null
+  if (head && head.n > entry.head.n) io.held.apply(entry, head, entry.raw)
+  return entry
+}

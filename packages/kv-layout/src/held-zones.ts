@@ -1,0 +1,179 @@
+/**
+ * @module The zones a view holds, bounded in bytes: each held compactly (`held-head.ts`), charged
+ * `HELD_ZONE_BYTES` plus what its head holds unshared against both the zones' cap and the cache
+ * they share with bucket texts, evicted second-chance (CLOCK: a zone looked up since the hand last
+ * passed goes to the back once). With the feed, an evicted zone is remembered (`KnownZone`) so
+ * that reading it again costs its versioned head (and, often, its buckets in the same read).
+ */
+import { BucketCache, keptIndexes } from './bucket-cache.ts'
+import { bucketVersion } from './head.ts'
+import { HELD_ZONE_BYTES, HeldHeads } from './held-head.ts'
+import type { KnownZone, ZoneEntry } from './zone-entry.ts'
+import type { BucketVersions, ZoneHead } from './types.ts'
+
+/**
+ * Zones whose entries were evicted for room, remembered with the head the feed last named for
+ * them (a map entry and a small object, the name and id shared with the evicted entry, so the
+ * count is bounded well inside the isolate's memory; the oldest go first).
+ */
+const MAX_KNOWN_ZONES = 50_000
+
+export class HeldZones {
+  readonly #zones = new Map<string, ZoneEntry>()
+  readonly #buckets: BucketCache
+  readonly #capBytes: number
+  /** Whether evicted zones are remembered (with a feed to keep what is remembered current). */
+  readonly #remember: boolean
+  readonly #heads = new HeldHeads()
+  readonly #known = new Map<string, KnownZone>()
+  /** Bytes charged to held zones: HELD_ZONE_BYTES each plus what their heads hold unshared. */
+  #bytes = 0
+  #stamps = 0
+
+  constructor(buckets: BucketCache, capBytes: number, remember: boolean) {
+    this.#buckets = buckets
+    this.#capBytes = capBytes
+    this.#remember = remember
+  }
+
+  get(name: string): ZoneEntry | undefined {
+    return this.#zones.get(name)
+  }
+
+  get size(): number {
+    return this.#zones.size
+  }
+
+  /** What is remembered of an evicted zone. */
+  known(name: string): KnownZone | undefined {
+    return this.#known.get(name)
+  }
+
+  /** A feed entry for `zone`: a newer head updates what is remembered, a delete forgets it. */
+  heard(zone: string, entry: { op: 'head' | 'delete'; id: string; n: number }): void {
+    if (!this.#known.has(zone)) return
+    if (entry.op === 'head' && entry.n >= 1) this.#known.set(zone, { id: entry.id, n: entry.n })
+    else this.#known.delete(zone)
+  }
+
+  /** Forgets every zone (and, with `known`, what is remembered of evicted ones). */
+  clear(known: boolean): void {
+    for (const e of [...this.#zones.values()]) this.forget(e)
+    if (known) this.#known.clear()
+  }
+
+  /**
+   * Holds `head` as zone `name` (replacing one held), confirmed at `confirmedAt`, with `target`
+   * the newest head counter the feed named for it; evicts others for room.
+   */
+  add(name: string, head: ZoneHead, raw: string, confirmedAt: number, target: number): ZoneEntry {
+    const held = this.#heads.hold(head, name)
+    const entry: ZoneEntry = {
+      name,
+      head: held.head,
+      raw: head.n === 0 ? raw : '',
+      count: head.meta.layout?.buckets ?? 0,
+      buckets: null,
+      confirmedAt,
+      target: Math.max(target, head.n),
+      refresh: null,
+      refreshStartedAt: 0,
+      gone: false,
+      used: false,
+      headBytes: 0,
+      stamp: ++this.#stamps,
+    }
+    const replaced = this.#zones.get(name)
+    if (replaced) this.forget(replaced)
+    this.#zones.set(name, entry)
+    this.#bytes += HELD_ZONE_BYTES
+    // Zones and bucket texts share the cache; the cap bounds the zones' part.
+    this.#buckets.charge(HELD_ZONE_BYTES)
+    this.#setHeadBytes(entry, entry.raw.length + held.bytes)
+    while (this.#zones.size > 1 && this.#bytes > this.#capBytes) {
+      // Second chance (CLOCK): a zone looked up since the hand last passed goes to the back once;
+      // the zone being added is never the one that makes room.
+      let victim: ZoneEntry | undefined
+      for (const e of this.#zones.values()) {
+        if (e === entry) continue
+        if (!e.used) {
+          victim = e
+          break
+        }
+        e.used = false
+        this.#zones.delete(e.name)
+        this.#zones.set(e.name, e)
+      }
+      if (!victim) break
+      this.#evict(victim)
+    }
+    return entry
+  }
+
+  /** Takes a newer head: drops the buckets rewritten since the one held (all of them after a gap). */
+  apply(entry: ZoneEntry, head: ZoneHead, raw: string): void {
+    const count = head.meta.layout?.buckets ?? 0
+    const since = entry.head.n
+    const contiguous = since > 0 && head.changed.some(([c]) => c === since + 1)
+    const held = entry.head.bv
+    if (count !== entry.count) this.#buckets.dropAll(entry)
+    else if (held && head.bv) this.#dropOtherVersions(entry, held, head.bv)
+    else if (!contiguous) this.#buckets.dropAll(entry)
+    else
+      for (const [c, buckets] of head.changed) {
+        if (c <= since) continue
+        if (buckets === 'all') {
+          this.#buckets.dropAll(entry)
+          break
+        }
+        for (const i of buckets) this.#buckets.drop(entry, i)
+      }
+    const taken = this.#heads.hold(head, entry.name)
+    entry.stamp = ++this.#stamps
+    entry.head = taken.head
+    entry.raw = head.n === 0 ? raw : ''
+    entry.count = count
+    if (head.n > entry.target) entry.target = head.n
+    this.#setHeadBytes(entry, entry.raw.length + taken.bytes)
+  }
+
+  /** Stops holding a zone (gone, replaced, or evicted): its buckets and charges go with it. */
+  forget(entry: ZoneEntry): void {
+    entry.gone = true
+    this.#buckets.dropAll(entry)
+    this.#setHeadBytes(entry, 0)
+    if (this.#zones.get(entry.name) === entry) {
+      this.#zones.delete(entry.name)
+      this.#bytes -= HELD_ZONE_BYTES
+      this.#buckets.charge(-HELD_ZONE_BYTES)
+    }
+  }
+
+  /** Drops the kept buckets whose version the new head changes (the others are the same keys). */
+  #dropOtherVersions(entry: ZoneEntry, held: BucketVersions, next: BucketVersions): void {
+    for (const i of keptIndexes(entry))
+      if (bucketVersion(held, i) !== bucketVersion(next, i)) this.#buckets.drop(entry, i)
+  }
+
+  #setHeadBytes(entry: ZoneEntry, bytes: number): void {
+    const delta = bytes - entry.headBytes
+    if (this.#zones.get(entry.name) === entry) this.#bytes += delta
+    entry.headBytes = bytes
+    this.#buckets.charge(delta)
+  }
+
+  /**
+   * Forgets a zone for room. Remembering (with the feed), its id and head counter are kept, and
+   * while every bucket is at one version and there is no overlay, its bucket count and version.
+   */
+  #evict(entry: ZoneEntry): void {
+    this.forget(entry)
+    if (!this.#remember || entry.head.n < 1 || entry.target > entry.head.n) return
+    if (this.#known.size >= MAX_KNOWN_ZONES) this.#known.delete(this.#known.keys().next().value!)
+    const { head } = entry
+    const known: KnownZone = { id: head.meta.id, n: head.n }
+    if (head.bv && head.bv.changed.size === 0 && head.overlay.size === 0 && entry.count > 0)
+      known.buckets = { count: entry.count, v: head.bv.base }
+    this.#known.set(entry.name, known)
+  }
+}
