@@ -26,7 +26,13 @@ function pick(keys) {
 
 /** The DoH read path's local settings (a subset of `devVars()`). */
 export function localDohSettings() {
-  return pick(['REVALIDATE_MS', 'REFRESH_AHEAD_MS', 'BUCKET_MAX_AGE_MS', 'FEED_REPLICAS'])
+  return pick([
+    'REVALIDATE_MS',
+    'REFRESH_AHEAD_MS',
+    'BUCKET_MAX_AGE_MS',
+    'FEED_REPLICAS',
+    'FEED_WATCH_MS',
+  ])
 }
 
 /** The builder's local settings for the API worker (a subset of `devVars()`). */

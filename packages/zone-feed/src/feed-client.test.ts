@@ -92,6 +92,33 @@ describe('FeedClient', () => {
     await stuck
   })
 
+  it('keeps a watch open while serving: an entry it brings is known before any poll is due', async () => {
+    const clock = { t: 1000 }
+    const poller = new FakePoller(clock)
+    const client = new FeedClient(poller, { now: () => clock.t, watchMs: 1000 })
+    const seen: FeedChange[] = []
+    client.subscribe((c) => seen.push(c))
+    const kept: Promise<unknown>[] = []
+    await client.confirm(1000)
+    poller.hold = true
+    // Confirmed just now: no poll is due, but a watch is opened (and only one).
+    client.refreshAhead(1000, 10, (p) => kept.push(p))
+    client.refreshAhead(1001, 10, (p) => kept.push(p))
+    expect(poller.requests.slice(1)).toEqual([{ cursor: 10, epoch: 'e1', waitMs: 1000 }])
+    // The primary answers the watch when an entry is appended.
+    poller.reply = { seq: 11, entries: [entry('a.test', 2, 11)] }
+    poller.hold = false
+    poller.held.forEach((r) => r())
+    await Promise.all(kept)
+    expect(client.window('a.test')).toEqual({ id: 'id-a.test', n: 2, op: 'head' })
+    expect(seen.at(-1)?.entries.map((e) => e.seq)).toEqual([11])
+    // A poll that meanwhile gave the same entry: the watch's copy is not told again.
+    poller.reply = { seq: 11, entries: [entry('a.test', 2, 11)] }
+    client.refreshAhead(1002, 10, (p) => kept.push(p))
+    await Promise.all(kept)
+    expect(seen.at(-1)?.entries).toEqual([])
+  })
+
   it('a failed poll answers false, and no poll is started again within retryMs', async () => {
     const { clock, poller, client } = setup()
     poller.failNext = 1

@@ -44,6 +44,12 @@ export interface FeedClientOptions {
   retryMs?: number
   /** A poll not settled after this long counts as failed; default 2000 ms. */
   pollTimeoutMs?: number
+  /**
+   * Keep a watch open (a poll the primary holds until an entry arrives, at most this long) while
+   * the isolate serves, so a change is known as it is appended, not at the next poll; 0 (the
+   * default): no watch. Only the primary holds watches.
+   */
+  watchMs?: number
   now?: () => number
 }
 
@@ -82,7 +88,10 @@ export class FeedClient {
   readonly #loadIndex: ((key: string) => Promise<Uint8Array | null>) | undefined
   readonly #retryMs: number
   readonly #pollTimeoutMs: number
+  readonly #watchMs: number
   readonly #now: () => number
+  /** The watch open, with its start (null: none). */
+  #watch: { startedAt: number } | null = null
   #cursor: number | null = null
   #epoch: string | null = null
   #confirmedAt = Number.NEGATIVE_INFINITY
@@ -108,6 +117,7 @@ export class FeedClient {
     this.#loadIndex = options.loadIndex
     this.#retryMs = options.retryMs ?? 1000
     this.#pollTimeoutMs = options.pollTimeoutMs ?? 2000
+    this.#watchMs = options.watchMs ?? 0
     this.#now = options.now ?? Date.now
   }
 
@@ -162,6 +172,7 @@ export class FeedClient {
    * more than `aheadMs` before `arrived` and none is in flight or failed within `retryMs`.
    */
   refreshAhead(arrived: number, aheadMs: number, keepAlive: KeepAlive): void {
+    this.#keepWatching(keepAlive)
     if (arrived - this.#confirmedAt <= aheadMs) return
     const now = this.#now()
     if (this.failing && now - this.#failedAt < this.#retryMs) return
@@ -204,6 +215,30 @@ export class FeedClient {
   }
 
   // ── polling ───────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Opens a watch when watching, once a poll has given a cursor, and none is open (one open past
+   * its wait and the poll timeout is taken as lost). Its reply is taken like a poll's, as of the
+   * time it was sent.
+   */
+  #keepWatching(keepAlive: KeepAlive): void {
+    if (this.#watchMs <= 0 || this.#cursor === null || this.failing) return
+    const now = this.#now()
+    if (this.#watch && now - this.#watch.startedAt < this.#watchMs + this.#pollTimeoutMs) return
+    const watch = { startedAt: now }
+    this.#watch = watch
+    this.stats.feedCalls++
+    const request = { cursor: this.#cursor, epoch: this.#epoch, waitMs: this.#watchMs }
+    keepAlive(
+      this.#poller
+        .poll(request)
+        .then((reply) => this.#take(reply, now, keepAlive))
+        .catch(() => undefined)
+        .finally(() => {
+          if (this.#watch === watch) this.#watch = null
+        })
+    )
+  }
 
   #start(now: number, keepAlive: KeepAlive | undefined): Promise<boolean> {
     this.stats.feedCalls++
@@ -250,11 +285,14 @@ export class FeedClient {
       this.#deltas = []
       this.#resetDeltaSets()
     }
+    // Entries a later poll already gave (a watch overtaken by polls) are taken once.
+    const after = resync ? null : this.#cursor
+    const entries = after === null ? reply.entries : reply.entries.filter((e) => e.seq > after)
     this.#epoch = reply.epoch
     this.#cursor = reply.seq
     this.#complete = reply.complete
     const now = this.#now()
-    for (const e of reply.entries) {
+    for (const e of entries) {
       this.#window.delete(e.zone)
       this.#window.set(e.zone, { id: e.id, n: e.n, op: e.op, at: now })
       if (!this.#indexRef || e.seq > this.#indexRef.seq) {
@@ -263,7 +301,7 @@ export class FeedClient {
       }
     }
     this.#trimWindow(now)
-    const change: FeedChange = { entries: reply.entries, resync, indexChanged: false }
+    const change: FeedChange = { entries, resync, indexChanged: false }
     if (keepAlive) change.keepAlive = keepAlive
     this.#notify(change)
     this.#confirmedAt = Math.max(this.#confirmedAt, startedAt)

@@ -46,6 +46,12 @@ export interface PollRequest {
   cursor: number | null
   /** Epoch of the reply the cursor came from (null on a first poll). */
   epoch: string | null
+  /**
+   * A watch: when nothing is after the cursor, the primary answers once an entry arrives or after
+   * this long (capped), so that an isolate learns of a change as it is appended. Replicas answer
+   * at once.
+   */
+  waitMs?: number
 }
 
 export interface PollReply {

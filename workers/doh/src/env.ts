@@ -53,6 +53,13 @@ export interface DohEnv {
    * "0" = poll the primary directly (local development and tests). Default `PRODUCTION_FEED_REPLICAS`.
    */
   FEED_REPLICAS?: string
+  /**
+   * While polling the primary directly (`FEED_REPLICAS` "0"), keep a watch open on it: a poll it
+   * holds until an entry arrives, at most this many ms, so a change is known as it is appended
+   * (local development: the poll interval would otherwise dominate a change's few milliseconds).
+   * Unset or "0": no watch (deployed: isolates poll replicas, which hold no watches).
+   */
+  FEED_WATCH_MS?: string
   /** "1": `GET /stats` returns the view's counters (benchmarks; never set in production). */
   DOH_STATS?: string
   STRICT_LIMITS?: string

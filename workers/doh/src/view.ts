@@ -156,6 +156,7 @@ function feedClient(env: DohEnv): FeedClient | undefined {
   return new FeedClient(
     feedPoller(objects, Math.floor(count), first, () => region),
     {
+      watchMs: count === 0 ? numberOr(env.FEED_WATCH_MS, 0) : 0,
       loadIndex: async (key) => {
         if (!binding) throw new Error('ZONES_KV binding missing')
         const value = await binding.get(key, {

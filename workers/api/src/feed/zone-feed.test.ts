@@ -102,6 +102,24 @@ describe('ZoneFeed and ZoneFeedReplica', () => {
     expect(index.size).toBe(reply.index!.zones)
   })
 
+  it('holds a watch until the next append, and ends an idle one after its wait', async () => {
+    const primary = primaryFeed(env)
+    const z = unique('watched')
+    const now = await primary.poll({ cursor: null, epoch: null })
+    const watch = primary.poll({ cursor: now.seq, epoch: now.epoch, waitMs: 4000 })
+    const started = Date.now()
+    await new Promise((r) => setTimeout(r, 50))
+    await primary.append([head(z, 1)])
+    const reply = await watch
+    expect(mine(reply, [z])).toEqual([`${z}:1`])
+    expect(Date.now() - started).toBeLessThan(2000)
+    // Nothing arrives: the watch answers empty after its wait.
+    const idle = Date.now()
+    const quiet = await primary.poll({ cursor: reply.seq, epoch: reply.epoch, waitMs: 100 })
+    expect(quiet.entries).toEqual([])
+    expect(Date.now() - idle).toBeGreaterThanOrEqual(90)
+  })
+
   it('refuses a malformed append', async () => {
     const error = await primaryFeed(env)
       .append([{ zone: 'Upper.Test', id: 'x', n: 1, op: 'head' }])

@@ -31,6 +31,9 @@ export function primaryFeed(env: FeedBinding): DurableObjectStub<ZoneFeed> {
   return env.ZONE_FEED.get(env.ZONE_FEED.idFromName(PRIMARY_NAME))
 }
 
+/** Longest a watch (a poll with `waitMs`) is held open. */
+export const MAX_WATCH_MS = 5000
+
 /** Most zones per `reconcileZones` call (keeps one call's payload and transaction small). */
 export const RECONCILE_CHUNK = 5000
 
@@ -38,6 +41,8 @@ export class ZoneFeed extends DurableObject<Env> {
   readonly #log: FeedLog
   /** The alarm as this instance set it (undefined: not read yet). */
   #alarmAt: number | null | undefined = undefined
+  /** Watches waiting for the next entry (each ends itself after its wait). */
+  readonly #watchers = new Set<() => void>()
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
@@ -47,11 +52,30 @@ export class ZoneFeed extends DurableObject<Env> {
   /** Appends entries (idempotent); durable when the call returns. */
   async append(entries: FeedAppend[]): Promise<void> {
     this.#log.append(entries, Date.now())
+    this.#wake()
     await this.#schedule()
   }
 
+  /** A poll; a watch (`waitMs`) with nothing after its cursor waits for the next entry first. */
   async poll(request: PollRequest): Promise<PollReply> {
+    const reply = this.#log.poll(request, Date.now())
+    const waitMs = Math.min(Number(request.waitMs) || 0, MAX_WATCH_MS)
+    if (waitMs <= 0 || reply.entries.length > 0 || reply.resync) return reply
+    await new Promise<void>((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer)
+        this.#watchers.delete(done)
+        resolve()
+      }
+      const timer = setTimeout(done, waitMs)
+      this.#watchers.add(done)
+    })
     return this.#log.poll(request, Date.now())
+  }
+
+  /** Ends every watch waiting (entries arrived). */
+  #wake(): void {
+    for (const done of [...this.#watchers]) done()
   }
 
   /** What a replica pulls (`tail` itself is a reserved handler name of Workers). */
@@ -76,11 +100,13 @@ export class ZoneFeed extends DurableObject<Env> {
     if (!Array.isArray(zones) || zones.length > RECONCILE_CHUNK)
       throw new FeedInputError(`reconcile: at most ${RECONCILE_CHUNK} zones a call`)
     this.#log.reconcileZones(session, zones, Date.now())
+    this.#wake()
     await this.#schedule()
   }
 
   async reconcileEnd(session: number): Promise<void> {
     this.#log.reconcileEnd(session, Date.now())
+    this.#wake()
     await this.#schedule()
   }
 
