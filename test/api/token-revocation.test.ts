@@ -1,6 +1,13 @@
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { TOKEN_MAX_AGE_MS } from '../../workers/api/src/auth/verified-tokens.ts'
+import apiTokensText from '../../docs/api-tokens.md?raw'
+import rateLimitsText from '../../docs/rate-limits.md?raw'
+import readmeText from '../../README.md?raw'
+import {
+  TOKEN_CACHE_ENTRIES,
+  TOKEN_MAX_AGE_MS,
+  TOKEN_REFRESH_AFTER_MS,
+} from '../../workers/api/src/auth/verified-tokens.ts'
 import { api, DEFAULT_ACCOUNT, expectError } from './helpers.ts'
 
 async function mint(): Promise<{ id: string; value: string }> {
@@ -56,5 +63,24 @@ describe('revocation delay of a verified token', () => {
     expect(put.status).toBe(200)
     const after = await api('GET', '/user/tokens/verify', undefined, token.value)
     expect(after.headers.get('ratelimit-policy')).toContain('q=480')
+  })
+})
+
+/** Markdown prose with its line breaks as spaces. */
+const flat = (text: string) => text.replace(/\s+/g, ' ')
+
+describe('the revocation delay the docs state', () => {
+  const maxAge = `${TOKEN_MAX_AGE_MS / 1000} s`
+  const refresh = `${TOKEN_REFRESH_AFTER_MS / 1000} s`
+
+  it('is the cache’s maximum age, with its refresh age and size', () => {
+    const apiTokensDoc = flat(apiTokensText)
+    expect(apiTokensDoc).toContain(`**Revocation delay: ${maxAge}.**`)
+    expect(apiTokensDoc).toContain(`| under ${refresh} | uses the copy; no database read |`)
+    expect(apiTokensDoc).toContain(`| ${refresh} to ${maxAge} | uses the copy, and starts one read`)
+    expect(apiTokensDoc).toContain(`| ${maxAge} or more, or no copy | waits for a read`)
+    expect(apiTokensDoc).toContain(`at most ${TOKEN_CACHE_ENTRIES.toLocaleString('en-US')} tokens`)
+    expect(flat(readmeText)).toContain(`within **${maxAge}** everywhere else`)
+    expect(flat(rateLimitsText)).toContain(`for up to ${maxAge}`)
   })
 })
