@@ -1,6 +1,7 @@
 /** @module Renders BENCHMARKS.md and its SVG charts from the raw results. */
 import { fmtMs, fmtRange, fmtRatio } from './lib/stats.mjs'
 import { lineChart } from './lib/svg.mjs'
+import { renderAuth } from './report/auth.mjs'
 import { renderDoh, renderMemory, renderStartup } from './report/doh.mjs'
 import { renderDnssec } from './report/dnssec.mjs'
 import { renderManyZones } from './report/many-zones.mjs'
@@ -59,6 +60,7 @@ export function renderReport(results) {
   const ok = (id) => (S[id] && !S[id].error ? S[id] : undefined)
   renderZonesAtScale(ok('zones-10k'), ok('zones-100k'), body, targets)
   renderProductionModel(ok('production-model'), body, targets)
+  section('auth', 'Authentication during a long commit', (a) => renderAuth(a, body, targets))
   if (S.peers || S.propagation) renderPeers(S.peers, S.propagation, body)
   renderTargets(targets, md)
   md.push(...body)

@@ -3,6 +3,7 @@
  * own, closed after them (so their builder backlog cannot load later sections); the others share
  * one stack and the zones in bench/lib/fixtures.mjs. `peers` sections run with --peers only.
  */
+import { runAuthBench } from './auth.mjs'
 import { runBatchBench } from './batch.mjs'
 import { runDnssecBench } from './dnssec.mjs'
 import { runDohBench } from './doh.mjs'
@@ -31,6 +32,12 @@ export const SECTIONS = [
     run: runManyZonesBench,
     ownStack: true,
     stackOptions: () => ({ shards: manyZonesShards() }),
+  },
+  {
+    id: 'auth',
+    title: 'Authentication during a 100,000-change commit',
+    run: runAuthBench,
+    ownStack: true,
   },
   {
     id: 'zones-10k',

@@ -14,6 +14,17 @@ describe('authentication and tokens', () => {
     expectError(await api('GET', '/zones', undefined, 'nope'), 403, 9109)
   })
 
+  it("reports the token lookup's own time in Server-Timing", async () => {
+    const t = await token([
+      {
+        permission_groups: [{ name: 'DNS Read' }],
+        resources: { [`com.cloudflare.api.account.${DEFAULT_ACCOUNT}`]: '*' },
+      },
+    ])
+    const res = await api('GET', '/user/tokens/verify', undefined, t)
+    expect(res.headers.get('server-timing')).toMatch(/^auth;dur=\d+\.\d$/)
+  })
+
   it('answers 400 6003 for a malformed Authorization header', async () => {
     expectError(await api('GET', '/zones', undefined, 'two words'), 400, 6003)
   })

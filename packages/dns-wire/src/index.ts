@@ -5,7 +5,14 @@
  */
 export * from './types.ts'
 export { DnsFormatError, RdataError, type PartialHeader } from './errors.ts'
-export { decodeQuery, peekHeader, type Query, type QueryQuestion, type Edns } from './query.ts'
+export {
+  decodeQuery,
+  peekHeader,
+  MAX_MESSAGE,
+  type Query,
+  type QueryQuestion,
+  type Edns,
+} from './query.ts'
 export {
   encodeResponse,
   replyTo,

@@ -33,7 +33,8 @@ export interface Query {
   edns: Edns | null
 }
 
-const MAX_MESSAGE = 65535
+/** Largest DNS message (RFC 1035 over TCP, RFC 8484). */
+export const MAX_MESSAGE = 65535
 const OPT = TYPE_CODES.OPT
 
 /** Header fields of a message with at least 12 bytes, for a FORMERR reply; else undefined. */

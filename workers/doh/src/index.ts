@@ -1,6 +1,7 @@
 /**
  * @module DoH worker entry: `/dns-query` (RFC 8484 GET/POST and the JSON API) answered from KV.
  */
+import { MAX_MESSAGE } from '@edgedns/dns-wire'
 import { logFailure } from './answer.ts'
 import { decodeBase64Url, maxBase64UrlLength } from './base64url.ts'
 import { readLimited } from './body.ts'
@@ -14,8 +15,7 @@ import { answerSigner, signatureStats } from './dnssec.ts'
 import { wireQuery, wireServfail } from './wire.ts'
 import { plainDnsQuery } from './plain-query.ts'
 
-/** Largest DNS message (RFC 1035 over TCP / RFC 8484). Only handlers may be exported here. */
-const MAX_MESSAGE = 65535
+// Only handlers may be exported here.
 /** base64url length of the largest message (unpadded), plus room for padding. */
 const MAX_DNS_PARAM = maxBase64UrlLength(MAX_MESSAGE)
 

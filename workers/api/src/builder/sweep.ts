@@ -25,7 +25,7 @@ export interface SweepResult {
   cleared: number
 }
 
-const SWEEP_LIMIT = 1000
+export const SWEEP_LIMIT = 1000
 
 /** The least recently notified zones behind, with their built sequence. Uses `zones_behind_notified`. */
 const BEHIND_SQL = `

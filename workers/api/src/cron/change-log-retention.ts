@@ -12,7 +12,7 @@
  * zone's oldest entry and deleting at most DELETE_CHUNK rows.
  */
 
-const DEFAULT_RETENTION_DAYS = 90
+export const DEFAULT_RETENTION_DAYS = 90
 const ZONES_PER_RUN = 20
 const SCAN_SEQS = 20_000
 const DELETE_CHUNK = 5000

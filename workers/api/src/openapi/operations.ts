@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod'
 import { policySchema } from '../auth/policies.ts'
+import { TOKEN_MAX_AGE_MS } from '../auth/verified-tokens.ts'
 import { batchRequestSchema } from '../batch/request.ts'
 import { recordFieldsSchema, recordWithIdSchema } from '../records/input.ts'
 import { createSchema as accountCreate, editSchema as accountEdit } from '../routes/accounts.ts'
@@ -151,6 +152,7 @@ const tokenOps = (base: string, tag: string): Operation[] => [
       "the token's policies on their resources (each zone under the account that holds it); expiry does not bound a deletion.",
       'Anything beyond answers 403 (code 10000); administrator tokens are not bound.',
       'Recorded in the account audit log (`token_delete`).',
+      `The token is refused at once by the API isolate that deleted it, and within ${TOKEN_MAX_AGE_MS / 1000} s by every other (each keeps the tokens it verified for up to that long).`,
     ].join(' '),
     result: r.deletedResponse,
   },

@@ -19,7 +19,7 @@ import { EdgeCache, type KvGetOptions } from '@edgedns/kv-layout/edge-model'
 import { edgeGet } from './edge-kv-read.ts'
 
 /** Production limits checked in strict mode (Workers Paid). */
-const PRODUCTION_LIMITS = {
+export const PRODUCTION_LIMITS = {
   d1StatementBytes: 100_000,
   d1BoundParameters: 100,
   /** Largest string or BLOB value, and largest row. */

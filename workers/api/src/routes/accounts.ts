@@ -5,6 +5,7 @@
 import { eq } from 'drizzle-orm'
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
+import { verifiedTokens } from '../auth/authenticate.ts'
 import { jsonChunks } from '../batch/json-chunks.ts'
 import { accounts } from '../db/schema.ts'
 import { ApiError, Codes } from '../http/api-error.ts'
@@ -148,5 +149,7 @@ accountsApp.put('/:account_id{[0-9a-f]{32}}', async (c) => {
       body.settings?.api_rate_limit !== undefined ? body.settings.api_rate_limit : row.apiRateLimit,
   }
   await c.var.db.update(accounts).set(next).where(eq(accounts.id, id))
+  // Verified tokens carry their account's rate limit: this isolate reads it again at once.
+  verifiedTokens.forgetAll()
   return ok(c, accountToApi(next))
 })

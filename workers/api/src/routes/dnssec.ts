@@ -41,7 +41,7 @@ import type { ZoneRow } from '../zones/model.ts'
 export const dnssecApp = new Hono<AppEnv>()
 
 /** Default seconds a disabled zone keeps signing: two days covers a day-long DS TTL at resolvers. */
-const DEFAULT_DISABLE_GRACE = 2 * 86400
+export const DEFAULT_DISABLE_GRACE = 2 * 86400
 /** Keys a zone may have at once (one, two while rolling over). */
 const MAX_KEYS = 2
 

@@ -19,6 +19,9 @@ import { zoneFor } from '../zones/access.ts'
 import type { ZoneRow } from '../zones/model.ts'
 import { eq } from 'drizzle-orm'
 
+/** Changes per batch when neither the account nor `MAX_BATCH_CHANGES` sets a limit. */
+export const DEFAULT_MAX_BATCH_CHANGES = 3500
+
 export const records = new Hono<AppEnv>()
 
 async function run(
@@ -62,7 +65,7 @@ async function batchLimit(c: Context<AppEnv>, zone: ZoneRow): Promise<number> {
     .from(accounts)
     .where(eq(accounts.id, zone.accountId))
     .get()
-  return row?.max ?? Number(c.env.MAX_BATCH_CHANGES ?? 3500)
+  return row?.max ?? Number(c.env.MAX_BATCH_CHANGES ?? DEFAULT_MAX_BATCH_CHANGES)
 }
 
 records.get('/', async (c) => {

@@ -17,6 +17,7 @@ import {
   type Policy,
 } from '../auth/policies.ts'
 import { hashToken, newTokenSecret } from '../auth/secrets.ts'
+import { verifiedTokens } from '../auth/authenticate.ts'
 import { tokenAuditEntry } from '../auth/token-audit.ts'
 import { apiTokens, auditLogs } from '../db/schema.ts'
 import { ApiError, Codes } from '../http/api-error.ts'
@@ -293,5 +294,7 @@ tokensApp.delete('/:token_id{[^/]+}', async (c) => {
     c.var.db.delete(apiTokens).where(eq(apiTokens.id, id)),
     c.var.db.insert(auditLogs).values(tokenAuditEntry(c, 'token_delete', row, tokenToApi(row))),
   ])
+  // Refused from now on in this isolate; other isolates drop it within the cache's maximum age.
+  verifiedTokens.forgetAll()
   return ok(c, { id })
 })
