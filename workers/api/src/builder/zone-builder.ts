@@ -6,11 +6,11 @@
  */
 import { zoneCandidates } from '@edgedns/kv-layout'
 import { DurableObject } from 'cloudflare:workers'
-import { builderStub } from '../commit/zone-change.ts'
+import { builderStub, type ChangeHint } from '../commit/zone-change.ts'
 import type { StepContext, StepOutcome } from './context.ts'
 import { appendPending, feedRetryDue } from './feed.ts'
 import { fullBuildStep } from './full-build.ts'
-import { HintChain, type ChangeHint } from './hints.ts'
+import { HintChain } from './hints.ts'
 import { ioFrom, KvBudget, type BuilderIo } from './io.ts'
 import { KeyLedger } from './ledger.ts'
 import { NodeMirror } from './mirror.ts'
