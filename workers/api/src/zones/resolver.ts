@@ -25,6 +25,13 @@ export interface OwnershipResolver {
 }
 
 /** A lookup that did not give an answer (unreachable resolver or servers, SERVFAIL, a malformed reply). */
+declare module '../http/app-env.ts' {
+  interface AppVariables {
+    /** Looks up zone ownership proofs in the public DNS (`PUT /zones/{id}/activation_check`). */
+    ownershipResolver: OwnershipResolver
+  }
+}
+
 export class ResolverError extends Error {
   override name = 'ResolverError'
 }
