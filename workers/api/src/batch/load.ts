@@ -7,7 +7,7 @@
 import { normalizeName } from '@edgedns/records'
 import type { ZoneGuard } from '../commit/zone-change.ts'
 import { fromRow, reverseName, type DnsRecord, type RecordRow } from '../records/model.ts'
-import { jsonChunks } from './json-chunks.ts'
+import { jsonChunks } from '../db/json-chunks.ts'
 import type { BatchRequest } from './request.ts'
 
 export interface Loaded {

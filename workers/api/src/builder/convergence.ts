@@ -44,7 +44,7 @@ import {
   zoneKey,
   type BucketVersions,
 } from '@edgedns/kv-layout'
-import { jsonChunks } from '../batch/json-chunks.ts'
+import { jsonChunks } from '../db/json-chunks.ts'
 import { reverseName } from '../records/model.ts'
 import { readSubzones, readZone } from './queries.ts'
 import { EMPTY_NODE, nodeFromRows, VALUE_COLUMNS, zoneMetaFrom, type ValueRow } from './values.ts'

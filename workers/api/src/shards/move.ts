@@ -14,7 +14,7 @@
  * copies idempotently and finishes. See docs/shards.md.
  */
 import { builderStub, type BuilderBinding } from '../commit/zone-change.ts'
-import { jsonChunks } from '../batch/json-chunks.ts'
+import { jsonChunks } from '../db/json-chunks.ts'
 import { nowIso } from '../http/ids.ts'
 import { accountRoute, type ShardRoute } from './directory.ts'
 import { homeDb, shardCount, shardDb, type ShardEnv } from './databases.ts'

@@ -21,7 +21,7 @@ import { nowIso, recordIdGenerator } from '../http/ids.ts'
 import { loadForBatch } from '../batch/load.ts'
 import { planBatch } from '../batch/plan.ts'
 import type { BatchRequest } from '../batch/request.ts'
-import { MAX_CHUNK_CHARS } from '../batch/json-chunks.ts'
+import { MAX_CHUNK_CHARS } from '../db/json-chunks.ts'
 import {
   CommitConflict,
   commitZoneChange,
