@@ -20,9 +20,9 @@ const TEST = [
  */
 const PACKAGE_LAYERS = [
   ['dns-facts'],
-  ['dns-wire', 'zonefile', 'records', 'zone-feed', 'strict-bindings'],
+  ['dns-wire', 'zonefile', 'records', 'zone-feed'],
   ['kv-layout', 'delegation'],
-  ['resolver'],
+  ['resolver', 'strict-bindings'],
   ['dnssec'],
   ['sdk'],
 ]
@@ -32,7 +32,7 @@ const PACKAGE_LAYERS = [
  * and the app). Production code in a folder imports only folders of lower layers.
  */
 const API_LAYERS = [
-  ['platform', 'db'],
+  ['db'],
   ['http'],
   ['auth', 'records'],
   ['commit'],

@@ -13,7 +13,7 @@ import { createApp } from './app.ts'
 import { maintain } from './cron/maintenance.ts'
 import { ensureLocalSchema } from './db/local-migrations.ts'
 import { hostAllowed } from './http/loopback.ts'
-import { applyStrictLimits, inInvocation } from './platform/strict-bindings.ts'
+import { applyStrictLimits, inInvocation } from '@edgedns/strict-bindings'
 import { allShards } from './shards/databases.ts'
 
 export { ZoneBuilder } from './builder/zone-builder.ts'

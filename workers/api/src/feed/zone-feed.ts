@@ -17,7 +17,7 @@ import {
   type TailRequest,
 } from '@edgedns/zone-feed'
 import { DurableObject } from 'cloudflare:workers'
-import { applyStrictLimits, inInvocation } from '../platform/strict-bindings.ts'
+import { applyStrictLimits, inInvocation } from '@edgedns/strict-bindings'
 import { SqlFeedStore } from './sql-store.ts'
 
 /** The name of the primary's object. */
