@@ -13,7 +13,6 @@
  * them) drawn Zipf within the zone. Outside every zone: { kind: 'outside' }: 2–5 random labels
  * of 3–12 letters and digits (the last one too: no known top-level domain), a name no query repeats.
  */
-import { wirePath } from './dnswire.mjs'
 
 /** Multiplier of the rank → index permutation (rank · P mod size): a large prime (Knuth's 2^32/φ). */
 const P = 2_654_435_761
@@ -21,14 +20,14 @@ const P = 2_654_435_761
 const gcd = (a, b) => (b === 0 ? a : gcd(b, a % b))
 
 /** A multiplier coprime to `size`, so rank · m mod size is a permutation of [0, size). */
-export function permutationMultiplier(size) {
+function permutationMultiplier(size) {
   let m = P % size || 1
   while (gcd(m, size) !== 1) m++
   return m
 }
 
 /** Cumulative Zipf(s) weights of ranks 0 … size−1, normalised to end at 1. */
-export function zipfCdf(size, s = 1) {
+function zipfCdf(size, s = 1) {
   const cdf = new Float64Array(size)
   let sum = 0
   for (let r = 0; r < size; r++) {
@@ -103,12 +102,6 @@ export function nameSampler(spec, random) {
   const next = indexSampler(spec, random)
   const prefix = spec.prefix ?? 'base-'
   return () => `${prefix}${next()}.${spec.zone}`
-}
-
-/** A function returning the next RFC 8484 GET path of the spec (type A). */
-export function pathSampler(spec, random) {
-  const next = nameSampler(spec, random)
-  return () => wirePath(next())
 }
 
 /** Reproducible uniform numbers in [0, 1) (mulberry32). */

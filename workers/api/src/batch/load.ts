@@ -17,7 +17,7 @@ export interface Loaded {
   records: DnsRecord[]
 }
 
-export interface ReferencedIds {
+interface ReferencedIds {
   /** Ids the batch patches or overwrites: their records and every record beside them are read. */
   rewritten: string[]
   /** Ids the batch only deletes: just their records are read. */

@@ -257,7 +257,7 @@ const AFTER_RESPONSE_ABOVE = 100
  * What a small change touched, for its notification (null when there is nothing to say or the
  * change is large): the builder then reads the log and these names' rows in one round trip.
  */
-export function changeHint(
+function changeHint(
   seq: number,
   changes: number,
   names: readonly (string | null | undefined)[] | undefined
@@ -271,7 +271,7 @@ export function changeHint(
  * Tells the zone's builder its change log moved; large changes wait until the response is out.
  * `names` (record names the change touched, old and new) ride along with small changes.
  */
-export function notifyBuilder(
+function notifyBuilder(
   c: Context<AppEnv>,
   zoneId: string,
   seq: number,

@@ -18,7 +18,7 @@ import { primaryFeed, RECONCILE_CHUNK, type ZoneFeed } from './zone-feed.ts'
 export const RECONCILE_INTERVAL_MS = 5 * 60_000
 
 /** Served zones read per D1 query (and sent per RPC call). */
-export const SERVED_PAGE = RECONCILE_CHUNK
+const SERVED_PAGE = RECONCILE_CHUNK
 
 export interface FeedReconcileEnv extends ShardEnv {
   ZONE_FEED?: DurableObjectNamespace<ZoneFeed>
@@ -36,7 +36,7 @@ export const SERVED_SQL = `SELECT name, id FROM zones
    ORDER BY name, id LIMIT ?3`
 
 /** Every served zone of every shard, a page at a time. */
-export async function* servedZonePages(env: ShardEnv): AsyncGenerator<ServedZone[]> {
+async function* servedZonePages(env: ShardEnv): AsyncGenerator<ServedZone[]> {
   for (const { db } of allShards(env)) {
     let name = ''
     let id = ''

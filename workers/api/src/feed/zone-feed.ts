@@ -21,7 +21,7 @@ import { applyStrictLimits, inInvocation } from '@edgedns/strict-bindings'
 import { SqlFeedStore } from './sql-store.ts'
 
 /** The name of the primary's object. */
-export const PRIMARY_NAME = 'primary'
+const PRIMARY_NAME = 'primary'
 
 export interface FeedBinding {
   ZONE_FEED: DurableObjectNamespace<ZoneFeed>

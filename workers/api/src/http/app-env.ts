@@ -7,6 +7,10 @@
 import type { DrizzleD1Database } from 'drizzle-orm/d1'
 import type * as schema from '../db/schema.ts'
 
+/**
+ * Exported for the declaration merging above (knip sees no import of it).
+ * @public
+ */
 export interface AppVariables {
   /** The home database (shard 0): accounts, tokens, the shard directory. */
   db: DrizzleD1Database<typeof schema>

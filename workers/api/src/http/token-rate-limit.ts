@@ -20,7 +20,7 @@ const KEY_LIMIT = 60
 const KEY_PERIOD_S = 60
 
 /** The unit of the account setting, in seconds. */
-export const RATE_LIMIT_WINDOW_S = 300
+const RATE_LIMIT_WINDOW_S = 300
 /** Cloudflare's budget per window. */
 export const DEFAULT_API_RATE_LIMIT = 1200
 /** The setting is a multiple of what one key allows in the window. */
@@ -28,7 +28,7 @@ export const API_RATE_LIMIT_STEP = KEY_LIMIT * (RATE_LIMIT_WINDOW_S / KEY_PERIOD
 export const MAX_API_RATE_LIMIT = 60_000
 
 /** Requests per binding period actually enforced for a budget given per window. */
-export function perPeriod(perWindow: number): number {
+function perPeriod(perWindow: number): number {
   return (perWindow * KEY_PERIOD_S) / RATE_LIMIT_WINDOW_S
 }
 

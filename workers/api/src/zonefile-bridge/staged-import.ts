@@ -33,11 +33,11 @@ import {
 import { RECORD_COLUMNS, toRowValues } from '../records/model.ts'
 
 /** Rows per staging, commit and discard statement. */
-export const ROWS_PER_STATEMENT = 5000
+const ROWS_PER_STATEMENT = 5000
 /** Attempts when concurrent writes to the zone keep beating the commit. */
-export const MAX_IMPORT_ATTEMPTS = 4
+const MAX_IMPORT_ATTEMPTS = 4
 /** Staged rows older than this belong to an import whose worker died: the cron removes them. */
-export const ABANDONED_AFTER_MS = 60 * 60 * 1000
+const ABANDONED_AFTER_MS = 60 * 60 * 1000
 
 export interface ImportTarget {
   zoneId: string

@@ -37,12 +37,12 @@ export class ResolverError extends Error {
 }
 
 /** Cloudflare's public resolver; any DoH server with the JSON API works (`VERIFICATION_RESOLVER`). */
-export const DEFAULT_RESOLVER = 'https://cloudflare-dns.com/dns-query'
+const DEFAULT_RESOLVER = 'https://cloudflare-dns.com/dns-query'
 
 /** Time for one resolver question. */
 const TIMEOUT_MS = 5000
 /** Time for a whole delegation lookup (resolver questions and parent servers). */
-export const DELEGATION_BUDGET_MS = 10_000
+const DELEGATION_BUDGET_MS = 10_000
 const RCODE_NOERROR = 0
 const RCODE_NXDOMAIN = 3
 const TYPE_TXT = 16
