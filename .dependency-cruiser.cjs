@@ -122,7 +122,6 @@ module.exports = {
     // TypeScript 7 has no JavaScript API for dependency-cruiser to parse with; swc parses the sources.
     parser: 'swc',
     tsConfig: { fileName: 'tsconfig.json' },
-    tsPreCompilationDeps: true,
     builtInModules: { add: ['cloudflare:test', 'cloudflare:workers', 'cloudflare:sockets'] },
     enhancedResolveOptions: {
       exportsFields: ['exports'],
