@@ -102,6 +102,13 @@ module.exports = {
       to: { path: '^workers/' },
     },
     {
+      name: 'packages-without-workers-runtime',
+      comment: 'Package code runs anywhere: no `cloudflare:` runtime modules (tests may use them).',
+      severity: 'error',
+      from: { path: '^packages/', pathNot: TEST },
+      to: { path: '^cloudflare:' },
+    },
+    {
       name: 'production-never-imports-tests',
       comment: 'Test helpers and harnesses never reach production code (or its bundle).',
       severity: 'error',
