@@ -19,7 +19,7 @@ const labelOf = (j) => (j === 0 ? 'www' : `r${j}`)
 const addressOf = (n, j) => `10.${(n >> 8) & 255}.${n & 255}.${j}`
 
 /** The KV entries of zone n: [key, value] pairs. */
-function zoneEntries(n, parent, maxRecords = MAX_RECORDS) {
+export function zoneEntries(n, parent, maxRecords = MAX_RECORDS) {
   const name = zoneNameOf(n, parent)
   const meta = {
     v: 1,

@@ -13,6 +13,7 @@
  * them) drawn Zipf within the zone. Outside every zone: { kind: 'outside' }: 2–5 random labels
  * of 3–12 letters and digits (the last one too: no known top-level domain), a name no query repeats.
  */
+import { wirePath } from './dnswire.mjs'
 
 /** Multiplier of the rank → index permutation (rank · P mod size): a large prime (Knuth's 2^32/φ). */
 const P = 2_654_435_761
@@ -102,6 +103,12 @@ export function nameSampler(spec, random) {
   const next = indexSampler(spec, random)
   const prefix = spec.prefix ?? 'base-'
   return () => `${prefix}${next()}.${spec.zone}`
+}
+
+/** A function returning the next RFC 8484 GET path of the spec (type A). */
+export function pathSampler(spec, random) {
+  const next = nameSampler(spec, random)
+  return () => wirePath(next())
 }
 
 /** Reproducible uniform numbers in [0, 1) (mulberry32). */

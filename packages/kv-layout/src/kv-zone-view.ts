@@ -87,7 +87,7 @@ export const SIGNAL_CACHE_TTL_S = 30
 export const IMMUTABLE_CACHE_TTL_S = 86_400
 
 /** How long (ms) "no hosted zone here" is trusted for a name under no known zone, by default. */
-const DEFAULT_ABSENT_TTL_MS = 1000
+export const DEFAULT_ABSENT_TTL_MS = 1000
 
 export interface KvZoneViewOptions {
   /** A zone confirmed by a KV read that started at most this long ago is answered from memory; default 5 ms. */
