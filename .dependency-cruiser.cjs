@@ -42,12 +42,10 @@ const API_LAYERS = [
 function layerRules(layers, fromPath, toPath, name) {
   return layers.slice(0, -1).flatMap((layer, i) =>
     layer.map((unit) => {
-      const forbidden = [
-        ...layers
-          .slice(i)
-          .flat()
-          .filter((u) => u !== unit),
-      ]
+      const forbidden = layers
+        .slice(i)
+        .flat()
+        .filter((u) => u !== unit)
       return {
         name,
         comment: `${unit} is in layer ${i + 1}; it may import only layers below it`,
@@ -57,6 +55,18 @@ function layerRules(layers, fromPath, toPath, name) {
       }
     })
   )
+}
+
+/** A folder (or package) missing from its layer list fails the check instead of escaping it. */
+function listedRule(name, layers, prefix) {
+  const listed = layers.flat().filter((u) => u !== '(root)')
+  return {
+    name,
+    comment: `every ${prefix}* folder is in a layer of .dependency-cruiser.cjs`,
+    severity: 'error',
+    from: {},
+    to: { path: `^${prefix}[^/]+/`, pathNot: listed.map((u) => `^${prefix}${u}/`) },
+  }
 }
 
 const apiFolder = (unit) =>
@@ -122,6 +132,8 @@ module.exports = {
       'package-layers'
     ),
     ...layerRules(API_LAYERS, apiFolder, apiFolder, 'api-folder-layers'),
+    listedRule('package-has-a-layer', PACKAGE_LAYERS, 'packages/'),
+    listedRule('api-folder-has-a-layer', API_LAYERS, 'workers/api/src/'),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
