@@ -23,10 +23,6 @@ export const base64url = (buf) => Buffer.from(buf).toString('base64url')
 /** The RFC 8484 GET path of a query. */
 export const wirePath = (name, type = 'A') => `/dns-query?dns=${base64url(encodeQuery(name, type))}`
 
-/** The JSON API path of a query (needs `accept: application/dns-json`). */
-export const jsonPath = (name, type = 'A') =>
-  `/dns-query?name=${encodeURIComponent(name)}&type=${type}`
-
 /** Header fields of a wire response. */
 export function parseHeader(buf) {
   const m = decodeMessage(new Uint8Array(buf))

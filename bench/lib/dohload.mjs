@@ -10,7 +10,7 @@ import { nameSampler, seededRandom } from './namegen.mjs'
 import { summarize } from './stats.mjs'
 
 /** Fixed rate of the latency figures (issue "DNS-over-HTTPS worker"). */
-export const FIXED_RATE = 1000
+const FIXED_RATE = 1000
 
 export function loadPlan(quick) {
   return { reps: quick ? 1 : 3, duration: quick ? 3 : 4, connections: 32, fixedConnections: 16 }

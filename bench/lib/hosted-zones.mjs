@@ -11,12 +11,12 @@ import { zoneImage } from '../../packages/kv-layout/src/index.ts'
 /** Most records a zone holds (zone n holds 1 + (n · 7919 mod this)). */
 export const MAX_RECORDS = 8
 
-export const recordsOf = (n, maxRecords = MAX_RECORDS) => 1 + ((n * 7919) % maxRecords)
-export const zoneNameOf = (n, parent) => `z${n}.${parent}`
-export const zoneIdOf = (n) => `b${n.toString(16).padStart(31, '0')}`
-export const labelOf = (j) => (j === 0 ? 'www' : `r${j}`)
+const recordsOf = (n, maxRecords = MAX_RECORDS) => 1 + ((n * 7919) % maxRecords)
+const zoneNameOf = (n, parent) => `z${n}.${parent}`
+const zoneIdOf = (n) => `b${n.toString(16).padStart(31, '0')}`
+const labelOf = (j) => (j === 0 ? 'www' : `r${j}`)
 /** The address of record j of zone n (as `seedInD1` writes it). */
-export const addressOf = (n, j) => `10.${(n >> 8) & 255}.${n & 255}.${j}`
+const addressOf = (n, j) => `10.${(n >> 8) & 255}.${n & 255}.${j}`
 
 /** The KV entries of zone n: [key, value] pairs. */
 export function zoneEntries(n, parent, maxRecords = MAX_RECORDS) {

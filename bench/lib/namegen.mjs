@@ -21,14 +21,14 @@ const P = 2_654_435_761
 const gcd = (a, b) => (b === 0 ? a : gcd(b, a % b))
 
 /** A multiplier coprime to `size`, so rank · m mod size is a permutation of [0, size). */
-export function permutationMultiplier(size) {
+function permutationMultiplier(size) {
   let m = P % size || 1
   while (gcd(m, size) !== 1) m++
   return m
 }
 
 /** Cumulative Zipf(s) weights of ranks 0 … size−1, normalised to end at 1. */
-export function zipfCdf(size, s = 1) {
+function zipfCdf(size, s = 1) {
   const cdf = new Float64Array(size)
   let sum = 0
   for (let r = 0; r < size; r++) {

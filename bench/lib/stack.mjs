@@ -22,7 +22,7 @@ import {
 
 const WRANGLER = path.join(ROOT, 'node_modules/.bin/wrangler')
 
-export function bundle(config, outdir) {
+function bundle(config, outdir) {
   execFileSync(WRANGLER, ['deploy', '--dry-run', '--outdir', outdir, '-c', config], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -15,7 +15,7 @@ import { createDb, replaceA, startPdns, waitAnswer as pdnsWait } from './pdns.mj
 import { have } from './proc.mjs'
 import { writeZoneFile, writeZoneSql } from './zonefile.mjs'
 
-export const PACKAGES = {
+const PACKAGES = {
   named: 'bind9',
   nsupdate: 'bind9-dnsutils',
   pdns_server: 'pdns-server',

@@ -9,7 +9,7 @@ import path from 'node:path'
 import { parseHeader, wirePath } from '../lib/dnswire.mjs'
 import { freePort, sleep, startProcess } from './proc.mjs'
 
-export const SCHEMA = '/usr/share/doc/pdns-backend-sqlite3/schema.sqlite3.sql'
+const SCHEMA = '/usr/share/doc/pdns-backend-sqlite3/schema.sqlite3.sql'
 const API_KEY = 'bench-key'
 
 /** Creates the SQLite database from the schema and the zones' SQL files. */
@@ -28,7 +28,7 @@ export async function createDb(db, sqlFiles) {
 }
 
 /** One DoH wire query over HTTP/1.1 → header. */
-export async function dohHeader(origin, name) {
+async function dohHeader(origin, name) {
   const res = await fetch(origin + wirePath(name))
   if (res.status !== 200) throw new Error(`HTTP ${res.status}`)
   return parseHeader(Buffer.from(await res.arrayBuffer()))

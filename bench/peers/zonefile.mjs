@@ -6,7 +6,7 @@ import { createWriteStream } from 'node:fs'
 import { once } from 'node:events'
 import { zoneRecords } from '../lib/fixtures.mjs'
 
-export const SOA = (zone) => `ns1.${zone}. hostmaster.${zone}. 1 3600 600 86400 300`
+const SOA = (zone) => `ns1.${zone}. hostmaster.${zone}. 1 3600 600 86400 300`
 
 /** Writes `zone`'s file with `count` records; resolves when flushed. */
 export async function writeZoneFile(file, zone, count) {

@@ -3,7 +3,7 @@ import { barChart } from '../lib/svg.mjs'
 import { mb, ms2, n0, range, ratio, verdict } from './format.mjs'
 
 /** The empty worker's saturation throughput: mean of the runs before and after ours. */
-export const emptyCeiling = (d) =>
+const emptyCeiling = (d) =>
   (d.empty.sat.rps.median + (d.emptyAfter?.sat.rps.median ?? d.empty.sat.rps.median)) / 2
 
 const rps = (s) => range(s, n0)

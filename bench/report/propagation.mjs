@@ -20,7 +20,7 @@ function curve(samples) {
   ])
 }
 
-export function fullBuildFigures(p) {
+function fullBuildFigures(p) {
   const large = p.zones.large
   const full = large.full
   const pass = large.one.pass.median

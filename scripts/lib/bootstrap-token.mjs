@@ -5,7 +5,7 @@
  */
 
 /** Name of the token the bootstrap creates. */
-export const BOOTSTRAP_TOKEN_NAME = 'Bootstrap admin token'
+const BOOTSTRAP_TOKEN_NAME = 'Bootstrap admin token'
 
 const hex = (bytes) => [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('')
 

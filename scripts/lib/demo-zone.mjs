@@ -4,7 +4,7 @@
  */
 export const DEMO_ZONE = 'example.com'
 /** The account every deployment starts with (migrations/0001_default_account.sql). */
-export const DEFAULT_ACCOUNT_ID = 'a0000000000000000000000000000001'
+const DEFAULT_ACCOUNT_ID = 'a0000000000000000000000000000001'
 
 const DEMO_RECORDS = [
   { type: 'A', name: '@', content: '192.0.2.10', comment: 'apex web server' },

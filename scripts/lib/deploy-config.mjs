@@ -7,7 +7,7 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 
-export const D1_NAME = 'edgedns'
+const D1_NAME = 'edgedns'
 export const KV_TITLE = 'edgedns-zones'
 export const API_CONFIG = 'wrangler.toml'
 export const DOH_CONFIG = 'workers/doh/wrangler.jsonc'

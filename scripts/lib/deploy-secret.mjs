@@ -18,10 +18,10 @@ export const SECRET_FILE = '.dnssec-key-encryption-key'
 const MIN_LENGTH = 16
 
 /** A new value: 256 random bits, URL-safe base64 (the workers derive their AES key from its text). */
-export const newSecret = () => randomBytes(32).toString('base64url')
+const newSecret = () => randomBytes(32).toString('base64url')
 
 /** The kept value, or null when the file does not exist. */
-export function readSecretFile(root) {
+function readSecretFile(root) {
   let text
   try {
     text = readFileSync(path.join(root, SECRET_FILE), 'utf8')

@@ -21,24 +21,14 @@ import {
 } from './deploy-config.mjs'
 import { ensureDnssecSecret } from './deploy-secret.mjs'
 
-export {
-  API_CONFIG,
-  D1_NAME,
-  DOH_CONFIG,
-  DeployError,
-  KV_TITLE,
-  readCpuLimit,
-  readIds,
-  readShards,
-  writeIds,
-} from './deploy-config.mjs'
+export { API_CONFIG, DOH_CONFIG, DeployError, readCpuLimit, readIds } from './deploy-config.mjs'
 export { DNSSEC_SECRET, SECRET_FILE } from './deploy-secret.mjs'
 
 /** Largest compressed (gzip) worker upload per plan. The product needs Workers Paid. */
 export const PLAN_LIMITS = { free: 3 * 1024 * 1024, paid: 10 * 1024 * 1024 }
 
 /** Workers in deployment order: the API first (it defines the Durable Objects), then DoH. */
-export const WORKERS = [
+const WORKERS = [
   { name: 'edgedns-api', config: API_CONFIG },
   { name: 'edgedns-doh', config: DOH_CONFIG },
 ]
@@ -55,7 +45,7 @@ function parseJson(what, out) {
  * Every shard of wrangler.toml (`{ binding, name }`) as a D1 database of the account, created if
  * missing: `[{ binding, name, id, created }]`.
  */
-export function findOrCreateD1(run, shards) {
+function findOrCreateD1(run, shards) {
   const list = () => parseJson('wrangler d1 list', run(['d1', 'list', '--json']))
   let dbs = list()
   const missing = shards.filter((s) => !dbs.some((d) => d.name === s.name))
@@ -70,7 +60,7 @@ export function findOrCreateD1(run, shards) {
 }
 
 /** The KV namespace titled `edgedns-zones`, created if missing. */
-export function findOrCreateKv(run) {
+function findOrCreateKv(run) {
   const find = () =>
     parseJson('wrangler kv namespace list', run(['kv', 'namespace', 'list'])).find(
       (n) => n.title === KV_TITLE
@@ -153,7 +143,7 @@ Next, once (mints the first admin token):
 }
 
 /** Raw and gzip-compressed size of a bundle directory (source maps excluded: they are not the script). */
-export function measureBundle(dir) {
+function measureBundle(dir) {
   let raw = 0
   const chunks = []
   const walk = (d) => {

@@ -12,7 +12,7 @@ import { forward } from './h2-front.mjs'
 import { decodeQuery } from '../../packages/dns-wire/src/index.ts'
 
 /** The query's EDNS UDP payload size, or 512 when it has no OPT record (or cannot be read). */
-export function udpLimit(query) {
+function udpLimit(query) {
   try {
     return Math.max(512, decodeQuery(query).edns?.udpPayloadSize ?? 512)
   } catch {
@@ -21,7 +21,7 @@ export function udpLimit(query) {
 }
 
 /** Header and question of `answer` with TC set and no records (RFC 2181 §9). */
-export function truncated(answer) {
+function truncated(answer) {
   let at = 12
   if (answer.readUInt16BE(4) === 1) {
     while (answer[at] !== 0) at += answer[at] + 1

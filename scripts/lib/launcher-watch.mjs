@@ -32,7 +32,7 @@ function parentOf(pid) {
  * Ancestors from the parent up to the package manager that ran the script (pnpm, npm), when the
  * script runs as a package script; else the parent alone.
  */
-export function launcherChain() {
+function launcherChain() {
   if (!process.env.npm_lifecycle_event) return [process.ppid]
   const chain = []
   for (let pid = process.pid, i = 0; i < 8; i++) {

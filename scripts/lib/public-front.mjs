@@ -47,7 +47,7 @@ function endToEnd(headers) {
  * unknown path under /client/v4, as for any method), `Allow` (GET, HEAD for the assets) and
  * body, the method named in the API's message being the one asked.
  */
-export function unservedAnswer(target, path, headers, method) {
+function unservedAnswer(target, path, headers, method) {
   return new Promise((resolve) => {
     const upstream = new URL(target)
     const options = {

@@ -19,7 +19,7 @@ import { isLoopbackHost } from '../../packages/dns-facts/src/loopback.ts'
 export { isLoopbackHost }
 
 /** Every method some path of the stack serves (the union of the worker's `Allow` headers). */
-export const SERVER_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS'
+const SERVER_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS'
 
 /**
  * What to do with a request: `{ forward: { path, host } }` (origin-form path and the host to

@@ -12,7 +12,7 @@ import path from 'node:path'
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const WRANGLER = path.join(ROOT, 'node_modules/.bin/wrangler')
 /** The API worker's configuration: it serves the API, the dashboard and /dns-query. */
-export const API_CONFIG = 'wrangler.toml'
+const API_CONFIG = 'wrangler.toml'
 
 /** A port nobody listens on right now, on 127.0.0.1. */
 export function freePort() {
@@ -70,7 +70,7 @@ export const FIRST_MIGRATION = readdirSync(path.join(ROOT, 'migrations'))
   .sort()[0]
 
 /** True while any process of the process group `pgid` is alive. */
-export function groupAlive(pgid) {
+function groupAlive(pgid) {
   try {
     process.kill(-pgid, 0)
     return true

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process'
 import path from 'node:path'
 import { ROOT } from './stack.mjs'
 
-export const WRANGLER = path.join(ROOT, 'node_modules/.bin/wrangler')
+const WRANGLER = path.join(ROOT, 'node_modules/.bin/wrangler')
 
 /**
  * `input` is written to wrangler's stdin (a secret for `wrangler secret put`): never echoed, never

@@ -5,7 +5,7 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { compactChangeLog, retentionDays } from '../../workers/api/src/cron/change-log-retention.ts'
-import { strictD1 } from '../../workers/api/src/platform/strict-bindings.ts'
+import { strictD1 } from '@edgedns/strict-bindings'
 import { api, createZone } from './helpers.ts'
 
 const DAY = 86_400_000

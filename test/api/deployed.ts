@@ -10,7 +10,7 @@ import type { OwnershipResolver } from '../../workers/api/src/zones/resolver.ts'
 import { DEV_TOKEN, type ApiResponse } from './helpers.ts'
 
 /** A limiter that never refuses: tests of the verdicts check a zone several times a minute. */
-export const unlimited = { limit: async () => ({ success: true }) } as unknown as RateLimit
+const unlimited = { limit: async () => ({ success: true }) } as unknown as RateLimit
 
 export type DeployedCall = (method: string, path: string, body?: unknown) => Promise<ApiResponse>
 

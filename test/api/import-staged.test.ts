@@ -7,7 +7,7 @@
  */
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { applyStrictLimits } from '../../workers/api/src/platform/strict-bindings.ts'
+import { applyStrictLimits } from '@edgedns/strict-bindings'
 import {
   discardAbandonedImports,
   importRecords,

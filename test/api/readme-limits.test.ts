@@ -11,7 +11,7 @@ import wranglerToml from '../../wrangler.toml?raw'
 import { PLAN_LIMITS } from '../../scripts/lib/deploy-steps.mjs'
 import { limitsFrom } from '../../workers/api/src/builder/limits.ts'
 import { SWEEP_LIMIT } from '../../workers/api/src/builder/sweep.ts'
-import { MAX_CHUNK_CHARS } from '../../workers/api/src/batch/json-chunks.ts'
+import { MAX_CHUNK_CHARS } from '../../workers/api/src/db/json-chunks.ts'
 import { DEFAULT_RETENTION_DAYS } from '../../workers/api/src/cron/change-log-retention.ts'
 import { RECONCILE_INTERVAL_MS, SERVED_PAGE } from '../../workers/api/src/feed/reconcile.ts'
 import { Codes } from '../../workers/api/src/http/api-error.ts'
@@ -20,7 +20,7 @@ import {
   DEFAULT_API_RATE_LIMIT,
   RATE_LIMIT_WINDOW_S,
 } from '../../workers/api/src/http/token-rate-limit.ts'
-import { PRODUCTION_LIMITS } from '../../workers/api/src/platform/strict-bindings.ts'
+import { PRODUCTION_LIMITS } from '@edgedns/strict-bindings'
 import { DEFAULT_DISABLE_GRACE } from '../../workers/api/src/routes/dnssec.ts'
 import { DEFAULT_MAX_BATCH_CHANGES } from '../../workers/api/src/routes/records.ts'
 import {

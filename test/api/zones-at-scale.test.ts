@@ -4,7 +4,7 @@
  */
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { strictD1 } from '../../workers/api/src/platform/strict-bindings.ts'
+import { strictD1 } from '@edgedns/strict-bindings'
 import {
   PURGE_CHUNK,
   purgeDeletedZone,

@@ -3,7 +3,7 @@
  * the code under test caught the error (a builder retry loop, a swallowed notification).
  */
 import { afterEach } from 'vitest'
-import { takeBreaches } from '../../workers/api/src/platform/strict-bindings.ts'
+import { takeBreaches } from '@edgedns/strict-bindings'
 
 afterEach(() => {
   const breaches = takeBreaches()

@@ -78,7 +78,7 @@ for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-
   PLAIN[c.charCodeAt(0)] = 1
 
 /** Presentation text of one label, escaping special and non-printable octets. */
-export function labelText(label: Uint8Array): string {
+function labelText(label: Uint8Array): string {
   let out = ''
   for (const b of label) {
     const ch = String.fromCharCode(b)
@@ -92,10 +92,6 @@ export function labelText(label: Uint8Array): string {
 /** Presentation text without trailing dot ('' for the root). */
 export function nameText(labels: Labels): string {
   return labels.map(labelText).join('.')
-}
-
-export function nameWireLength(labels: Labels): number {
-  return labels.reduce((n, l) => n + l.length + 1, 1)
 }
 
 /** Remembers where name suffixes were written; entries after a mark can be undone. */

@@ -6,7 +6,7 @@
 
 export type Labels = Uint8Array[]
 
-export class DnssecNameError extends Error {
+class DnssecNameError extends Error {
   override readonly name = 'DnssecNameError'
 }
 
@@ -37,7 +37,7 @@ export function parseLabels(text: string): Labels {
   return labels
 }
 
-export function wireLength(labels: Labels): number {
+function wireLength(labels: Labels): number {
   return labels.reduce((n, l) => n + l.length + 1, 1)
 }
 

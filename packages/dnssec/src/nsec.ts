@@ -29,7 +29,7 @@ export function typeBitmaps(types: Iterable<number>): Uint8Array {
   return Uint8Array.from(out)
 }
 
-export function nsecWire(next: Labels, types: Iterable<number>): Uint8Array {
+function nsecWire(next: Labels, types: Iterable<number>): Uint8Array {
   return concat([canonicalName(next), typeBitmaps(types)])
 }
 

@@ -15,7 +15,11 @@ import { KvLayoutError } from './codec.ts'
 
 export const BUCKET_HEADER = '#3\n'
 
-/** The value of an empty bucket: written, not deleted, so a missing key is never read as "no names". */
+/**
+ * The value of an empty bucket: written, not deleted, so a missing key is never read as "no names".
+ * The header alone, named for what it means to a writer (knip: a deliberate second name).
+ * @alias
+ */
 export const EMPTY_BUCKET = BUCKET_HEADER
 
 const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)

@@ -32,7 +32,6 @@ export {
   KV_MIN_CACHE_TTL_S,
   type KvGetOptions,
   type KvValue,
-  type KvValueType,
 } from './kv-edge-model.ts'
 
 export interface KvLocationStats {

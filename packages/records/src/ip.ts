@@ -10,7 +10,7 @@ export function isIPv4(s: string): boolean {
 }
 
 /** Parse an IPv6 address (with optional embedded IPv4 tail) into 8 16-bit words, or null. */
-export function parseIPv6(s: string): number[] | null {
+function parseIPv6(s: string): number[] | null {
   if (s.length < 2 || s.length > 45) return null
   let text = s
   const lastColon = s.lastIndexOf(':')
@@ -46,7 +46,7 @@ function parseGroups(part: string): number[] | null {
 }
 
 /** RFC 5952 text: lowercase, no leading zeros, longest (first) run of 2+ zero words as '::'. */
-export function formatIPv6(words: readonly number[]): string {
+function formatIPv6(words: readonly number[]): string {
   const w = words.map((x) => x & 0xffff)
   const isMapped = w.slice(0, 5).every((x) => x === 0) && w[5] === 0xffff
   if (isMapped) {

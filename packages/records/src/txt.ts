@@ -12,7 +12,7 @@
  */
 import { escapeBytes, tokenize, utf8 } from './charstring.ts'
 
-export const MAX_CHAR_STRING = 255
+const MAX_CHAR_STRING = 255
 
 /** Split octets into <= 255-octet chunks, preferring UTF-8 character boundaries. */
 function chunk(bytes: Uint8Array): Uint8Array[] {

@@ -1,7 +1,7 @@
 /**
  * @module The API's shapes, generated from its OpenAPI document, which is generated from the zod
  * schemas the API validates requests and describes answers with. Do not edit: after changing
- * those schemas run `pnpm --filter @edgedns/sdk generate` (api-types.test.ts rewrites this file).
+ * those schemas run `pnpm --filter @edgedns/sdk generate` (scripts/sdk-types/api-types.test.ts rewrites this file).
  */
 export interface ApiSchemas {
   Record: {

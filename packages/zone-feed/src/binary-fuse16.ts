@@ -33,7 +33,7 @@ export interface Fuse16 {
 }
 
 /** Seeds tried before construction gives up (each succeeds with probability well above 1/2). */
-export const MAX_ATTEMPTS = 100
+const MAX_ATTEMPTS = 100
 
 /** The longest segment a layout has. */
 export const MAX_SEGMENT_LENGTH = 1 << 18

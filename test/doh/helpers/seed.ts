@@ -15,7 +15,7 @@ import {
 import { parseCfComment, parseZoneFile } from '../../../packages/zonefile/src/index.ts'
 import { env } from 'cloudflare:workers'
 
-export const TEST_PROXY = { ipv4: ['203.0.113.10', '203.0.113.11'], ipv6: ['2001:db8:cf::10'] }
+const TEST_PROXY = { ipv4: ['203.0.113.10', '203.0.113.11'], ipv6: ['2001:db8:cf::10'] }
 
 export interface SeedOptions {
   proxy?: { ipv4: string[]; ipv6: string[] }

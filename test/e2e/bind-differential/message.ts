@@ -28,7 +28,7 @@ export interface Flags {
   cd: boolean
 }
 
-export interface Opt {
+interface Opt {
   payload: number
   version: number
   do: boolean

@@ -30,7 +30,7 @@ export type DeviationId =
 const T = TYPE_CODES
 
 /** Deterministic case scrambling (a fixed-seed LCG), as a resolver using 0x20 would send. */
-export function randomCase(name: string, seed: number): string {
+function randomCase(name: string, seed: number): string {
   let s = seed >>> 0
   return [...name]
     .map((c) => {

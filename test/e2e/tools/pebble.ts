@@ -15,8 +15,8 @@ import { freePort } from '../../../scripts/lib/stack.mjs'
 
 const run = promisify(execFile)
 
-export const PEBBLE_MODULE = 'github.com/letsencrypt/pebble/v2/cmd/pebble'
-export const PEBBLE_VERSION = 'v2.10.3'
+const PEBBLE_MODULE = 'github.com/letsencrypt/pebble/v2/cmd/pebble'
+const PEBBLE_VERSION = 'v2.10.3'
 const PEBBLE_DIR = path.join(CACHE, `pebble-${PEBBLE_VERSION}`)
 
 /** The `go` command: the one on PATH, else the usual install location. */

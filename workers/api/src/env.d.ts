@@ -28,7 +28,7 @@ interface ExtraBindings {
   KV_KEY_WRITE_INTERVAL_MS?: string
   /** `1`: D1 and KV bindings throw on any breach of a production limit (the test suite's mode). */
   STRICT_LIMITS?: string
-  /** "production": KV reads through a modelled production edge cache (strict-bindings.ts; tests, benchmarks). */
+  /** "production": KV reads through a modelled production edge cache (`@edgedns/strict-bindings`; tests, benchmarks). */
   KV_MODEL?: string
   /** Days of audit history the change log keeps (default 90); built entries past it are removed. */
   CHANGE_LOG_RETENTION_DAYS?: string

@@ -13,7 +13,8 @@ import { createApp } from './app.ts'
 import { maintain } from './cron/maintenance.ts'
 import { ensureLocalSchema } from './db/local-migrations.ts'
 import { hostAllowed } from './http/loopback.ts'
-import { applyStrictLimits, inInvocation } from './platform/strict-bindings.ts'
+import { applyStrictLimits, inInvocation } from '@edgedns/strict-bindings'
+import { allShards } from './shards/databases.ts'
 
 export { ZoneBuilder } from './builder/zone-builder.ts'
 export { ZoneFeed } from './feed/zone-feed.ts'
@@ -28,7 +29,7 @@ export default {
     // Under local development a request not addressed to loopback goes to the app, which refuses it.
     if ((path === '/dns-query' || path.startsWith('/dns-query/')) && hostAllowed(env, url))
       return doh.fetch(req, env, ctx)
-    const migrating = ensureLocalSchema(env, url)
+    const migrating = ensureLocalSchema(env, url, () => allShards(env).map((s) => s.db))
     // A failed migration is logged; the request then gets the API's 503 naming the manual command.
     if (migrating)
       return migrating

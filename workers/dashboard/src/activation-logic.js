@@ -4,10 +4,10 @@
  */
 
 /** Owner name label of the TXT record that proves a zone (docs/zone-ownership.md). */
-export const VERIFICATION_LABEL = '_edgedns-verify'
+const VERIFICATION_LABEL = '_edgedns-verify'
 
 /** Message code of an activation check that leaves the zone pending. */
-export const ZONE_STILL_PENDING = 10005
+const ZONE_STILL_PENDING = 10005
 
 /** What the owner of a pending zone publishes; null for a zone that is not pending. */
 export function pendingInstructions(zone) {

@@ -22,7 +22,7 @@ export const session = {
 }
 
 /** A request the API refused: its HTTP status and the envelope's errors ({code, message, source}). */
-export class ApiFailure extends Error {
+class ApiFailure extends Error {
   constructor(status, errors) {
     const first = errors[0] ?? { code: status, message: 'request failed' }
     super(`${first.message} (code ${first.code})`)

@@ -39,7 +39,7 @@ const TLSA_FIELDS = [
 ]
 
 /** Fields per type, besides name, TTL, proxied and comment. */
-export const TYPE_FIELDS = {
+const TYPE_FIELDS = {
   A: [text('content', 'IPv4 address', 'e.g. 192.0.2.1')],
   AAAA: [text('content', 'IPv6 address', 'e.g. 2001:db8::1')],
   CNAME: [text('content', 'Target', 'a host name')],

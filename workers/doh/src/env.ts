@@ -4,11 +4,7 @@
  * `KV_MODEL=production` (tests, benchmarks) that wrapper is also the isolate's production KV
  * location, with an edge cache of its own.
  */
-import {
-  productionKvModelOn,
-  strictBindingsOn,
-  strictKv,
-} from '../../api/src/platform/strict-bindings.ts'
+import { productionKvModelOn, strictBindingsOn, strictKv } from '@edgedns/strict-bindings'
 
 export interface DohEnv {
   /** Written by the ZoneBuilder (layout: `@edgedns/kv-layout`); this worker only reads it. */

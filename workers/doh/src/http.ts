@@ -4,7 +4,7 @@
 
 export const DNS_MESSAGE = 'application/dns-message'
 export const DNS_JSON = 'application/dns-json'
-export const ALLOWED_METHODS = 'GET, HEAD, POST, OPTIONS'
+const ALLOWED_METHODS = 'GET, HEAD, POST, OPTIONS'
 
 /** Every /dns-query response may be read by any origin (public data, no credentials). */
 const CORS = { 'access-control-allow-origin': '*' }

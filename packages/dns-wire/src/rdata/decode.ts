@@ -25,7 +25,7 @@ function base64Of(b: Uint8Array): string {
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 
 /** A quoted character-string: UTF-8 kept readable, `"` and `\` escaped, other octets as `\DDD`. */
-export function quoted(b: Uint8Array): string {
+function quoted(b: Uint8Array): string {
   let text: string | undefined
   try {
     text = utf8.decode(b)
@@ -82,7 +82,7 @@ function strings(r: Reader, end: number): string {
 }
 
 /** RFC 3597 generic form. */
-export function generic(b: Uint8Array): string {
+function generic(b: Uint8Array): string {
   return b.length === 0 ? '\\# 0' : `\\# ${b.length} ${hexOf(b)}`
 }
 

@@ -16,7 +16,7 @@ function meters(token: string, what: string, min: number, max: number): number {
 }
 
 /** Size/precision in centimetres → RFC 1876 mantissa/exponent byte. */
-export function precision(cm: number): number {
+function precision(cm: number): number {
   let exponent = 0
   while (exponent < 9 && cm >= 10 ** (exponent + 1)) exponent++
   const mantissa = Math.min(9, Math.floor(cm / 10 ** exponent))

@@ -39,7 +39,7 @@ const boundaryText = fc.constantFrom(
 )
 
 /** Text for a character-string field: plain, adversarial, or at the length boundary. */
-export const fieldText: fc.Arbitrary<string> = fc.oneof(
+const fieldText: fc.Arbitrary<string> = fc.oneof(
   { weight: 2, arbitrary: fc.string({ maxLength: 20 }) },
   { weight: 5, arbitrary: nastyText },
   { weight: 1, arbitrary: boundaryText },
@@ -49,7 +49,7 @@ export const fieldText: fc.Arbitrary<string> = fc.oneof(
 const label = fc.stringMatching(/^[a-z0-9_]([a-z0-9-]{0,8}[a-z0-9])?$/)
 
 /** A hostname outside the test zone (targets, so no in-zone glue checks apply). */
-export const hostname: fc.Arbitrary<string> = fc.oneof(
+const hostname: fc.Arbitrary<string> = fc.oneof(
   fc
     .tuple(
       fc.array(label, { minLength: 1, maxLength: 3 }),
@@ -91,7 +91,7 @@ const svcParam = fc.oneof(
   fc.constantFrom('no-default-alpn', 'ohttp', 'mandatory=alpn', 'mandatory=port,ipv4hint')
 )
 
-export const svcParams: fc.Arbitrary<string> = fc
+const svcParams: fc.Arbitrary<string> = fc
   .array(svcParam, { maxLength: 4 })
   .map((ps) => ps.join(' '))
 
@@ -239,7 +239,7 @@ export function recordOf(type: RecordType): fc.Arbitrary<RecordFields> {
 }
 
 /** Raw `content` for data types, adversarial text where the value goes (parsed, not `data`). */
-export const rawContent: fc.Arbitrary<RecordFields> = fc.oneof(
+const rawContent: fc.Arbitrary<RecordFields> = fc.oneof(
   fieldText.map((t): RecordFields => ({ type: 'CAA', content: `0 issue ${t}` })),
   fieldText.map((t): RecordFields => ({ type: 'CAA', content: `0 iodef "${t}"` })),
   fc

@@ -9,7 +9,7 @@ import { isWellFormedText, NOT_WELL_FORMED } from '../well-formed.ts'
 import { KEY_EXAMPLE } from './examples.ts'
 
 /** RFC limit on one record's wire size, which bounds TXT rdata. */
-export const MAX_TXT_WIRE = 4096
+const MAX_TXT_WIRE = 4096
 
 export const TXT: ContentSpec = {
   kind: 'content',

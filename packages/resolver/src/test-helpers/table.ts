@@ -6,7 +6,7 @@ import { resolve } from '../resolve.ts'
 import type { RR, Resolution, ZoneView } from '../types.ts'
 
 /** An RR as one line: `www.example.com 300 A 192.0.2.1`. */
-export function line(rr: RR): string {
+function line(rr: RR): string {
   return `${rr.name} ${rr.ttl} ${typeName(rr.type)} ${rr.rdata}`
 }
 

@@ -30,7 +30,7 @@ export interface ZoneOptions {
   ns?: string[]
 }
 
-export const TEST_PROXY = { ipv4: ['203.0.113.10', '203.0.113.11'], ipv6: ['2001:db8:cf::10'] }
+const TEST_PROXY = { ipv4: ['203.0.113.10', '203.0.113.11'], ipv6: ['2001:db8:cf::10'] }
 
 const NAME_AT: Record<string, number> = { CNAME: 0, NS: 0, PTR: 0, DNAME: 0, MX: 1, SRV: 3 }
 

@@ -5,7 +5,7 @@ import { EdgeDnsError } from '../errors.ts'
 import type { Fetch } from '../http.ts'
 import { decodeMessage, encodeQuery, type DnsMessage, type QueryOptions } from './message.ts'
 
-export const DNS_MESSAGE = 'application/dns-message'
+const DNS_MESSAGE = 'application/dns-message'
 
 export async function resolveOver(
   fetch: Fetch,

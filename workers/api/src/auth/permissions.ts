@@ -76,6 +76,13 @@ export interface Principal {
   expiresOn: string | null
 }
 
+declare module '../http/app-env.ts' {
+  interface AppVariables {
+    /** Who is calling, set by `authenticate` (auth/authenticate.ts). */
+    principal: Principal
+  }
+}
+
 export interface Scope {
   accountId?: string
   zoneId?: string

@@ -18,7 +18,7 @@ export interface ApplyTarget {
 }
 
 /** Milliseconds spent in each phase of the last attempt, for the Server-Timing header. */
-export interface PhaseTimings {
+interface PhaseTimings {
   load: number
   plan: number
   write: number

@@ -7,7 +7,7 @@
 import { normalizeName } from '@edgedns/records'
 import type { ZoneGuard } from '../commit/zone-change.ts'
 import { fromRow, reverseName, type DnsRecord, type RecordRow } from '../records/model.ts'
-import { jsonChunks } from './json-chunks.ts'
+import { jsonChunks } from '../db/json-chunks.ts'
 import type { BatchRequest } from './request.ts'
 
 export interface Loaded {
@@ -17,7 +17,7 @@ export interface Loaded {
   records: DnsRecord[]
 }
 
-export interface ReferencedIds {
+interface ReferencedIds {
   /** Ids the batch patches or overwrites: their records and every record beside them are read. */
   rewritten: string[]
   /** Ids the batch only deletes: just their records are read. */

@@ -11,7 +11,7 @@ import { buildRecord, mergePatch, type BuildContext } from '../records/input.ts'
 import { identityKey, sameRecord, type DnsRecord } from '../records/model.ts'
 import type { BatchRequest } from './request.ts'
 
-export type ChangeOp = 'create' | 'update' | 'delete'
+type ChangeOp = 'create' | 'update' | 'delete'
 
 export interface Change {
   op: ChangeOp

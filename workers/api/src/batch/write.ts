@@ -4,7 +4,7 @@
  * the guard and the log rows coming from the commit module.
  */
 import { RECORD_COLUMNS, reverseName, type DnsRecord } from '../records/model.ts'
-import { jsonChunks } from './json-chunks.ts'
+import { jsonChunks } from '../db/json-chunks.ts'
 import type { Change } from './plan.ts'
 import {
   guardStatement,

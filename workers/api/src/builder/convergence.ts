@@ -44,12 +44,12 @@ import {
   zoneKey,
   type BucketVersions,
 } from '@edgedns/kv-layout'
-import { jsonChunks } from '../batch/json-chunks.ts'
+import { jsonChunks } from '../db/json-chunks.ts'
 import { reverseName } from '../records/model.ts'
 import { readSubzones, readZone } from './queries.ts'
 import { EMPTY_NODE, nodeFromRows, VALUE_COLUMNS, zoneMetaFrom, type ValueRow } from './values.ts'
 
-export interface Difference {
+interface Difference {
   key: string
   kind: 'missing' | 'stale' | 'different'
   expected?: string
@@ -77,9 +77,9 @@ const PAGE_ROWS = 5000
 /** Keys per KV bulk get (Workers KV's maximum). */
 const KV_BULK = 100
 /** Differences kept in the report. */
-export const MAX_REPORTED = 1000
+const MAX_REPORTED = 1000
 /** Differing buckets whose expected text is rebuilt for the report. */
-export const DETAILED_BUCKETS = 16
+const DETAILED_BUCKETS = 16
 
 type Env = { DB: D1Database; ZONES_KV: KVNamespace }
 

@@ -7,21 +7,10 @@
  * in the Durable Object's memory only: losing them costs a round trip, never a change.
  */
 import { ancestorsBetween, isInZone } from '@edgedns/kv-layout'
-
-/** A committed change as its notification describes it. */
-export interface ChangeHint {
-  /** The change-log sequence the change follows (its first row is `after + 1`). */
-  after: number
-  /** The sequence it committed up to. */
-  upTo: number
-  /** Record names it created, changed or removed (old and new names). */
-  names: string[]
-}
+import { MAX_HINT_NAMES, type ChangeHint } from '../commit/zone-change.ts'
 
 /** Hints kept at most (a builder that falls this far behind reads the log as usual). */
 const MAX_HINTS = 64
-/** Record names one hint may carry; larger changes are read from the log. */
-export const MAX_HINT_NAMES = 200
 
 /** Hints of recent notifications, chained from the builder's cursor when a pass starts. */
 export class HintChain {

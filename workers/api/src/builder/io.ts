@@ -13,7 +13,7 @@ export interface BuilderIo {
 }
 
 /** The feed primary's namespace as the builder uses it (RPC `append`). */
-export interface FeedNamespace {
+interface FeedNamespace {
   idFromName(name: string): DurableObjectId
   get(id: DurableObjectId): { append(entries: FeedAppend[]): Promise<unknown> }
 }

@@ -16,7 +16,7 @@ import {
   nameHash,
   type BucketKeyVersion,
 } from '@edgedns/kv-layout'
-import { jsonChunks } from '../batch/json-chunks.ts'
+import { jsonChunks } from '../db/json-chunks.ts'
 import type { KeyOp } from './writer.ts'
 
 const SPAN = 0x100000000

@@ -13,7 +13,7 @@
 import type { MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../http/app-env.ts'
 
-export type AfterResponse = (() => Promise<unknown>)[]
+type AfterResponse = (() => Promise<unknown>)[]
 
 /** Runs the queued notifications after the response body has gone out (or the client left). */
 export const notifyAfterResponse: MiddlewareHandler<AppEnv> = async (c, next) => {

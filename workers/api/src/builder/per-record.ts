@@ -48,7 +48,7 @@ const FOLD_AT = 256
  * Takes log rows in order while the touched names fit in `maxNames` (at least one change). The
  * KV budget does not bound a pass: its buckets are written over as many invocations as they need.
  */
-export function planPass(log: LogRow[], apex: string, maxNames: number): PassPlan {
+function planPass(log: LogRow[], apex: string, maxNames: number): PassPlan {
   const plan: PassPlan = { upTo: 0, changes: 0, names: new Set(), meta: false, special: null }
   for (const change of log) {
     if (change.op === 'full') return { ...plan, special: 'full' }

@@ -26,7 +26,7 @@ import { ALWAYS, applyOps } from './writer.ts'
 const MAX_LISTED = 1024
 
 /** How long a versioned head key lives (seconds): far beyond any reader's use of it. */
-export const HEAD_VERSION_TTL_S = 2 * 24 * 3600
+const HEAD_VERSION_TTL_S = 2 * 24 * 3600
 
 /**
  * Counter of the next head: after the last head written, and after any head whose write was

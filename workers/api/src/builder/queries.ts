@@ -2,7 +2,7 @@
  * @module D1 reads of the build pipeline. Every read is bounded and uses an index: change_log by
  * (zone_id, seq), dns_records by (zone_id, name_rev, …) for exact names and "names below X" ranges.
  */
-import { jsonChunks } from '../batch/json-chunks.ts'
+import { jsonChunks } from '../db/json-chunks.ts'
 import { reverseName } from '../records/model.ts'
 import { VALUE_COLUMNS, type ValueRow, type ZoneDbRow } from './values.ts'
 

@@ -36,7 +36,7 @@ export interface FullProgress {
 }
 
 /** A bucket count no longer live: its keys are deleted once readers' cached metas have expired. */
-export interface RetireProgress {
+interface RetireProgress {
   buckets: number
   notBefore: number
   /** Unused: a retirement recorded before its keys were queued (`queued` absent) starts from it. */
@@ -46,7 +46,7 @@ export interface RetireProgress {
 }
 
 /** A resumable zone purge after `zone_delete`. */
-export interface PurgeProgress {
+interface PurgeProgress {
   seq: number
   /** The feed has the zone's `delete` entry (or no feed is bound): deletes may start. */
   announced?: boolean
@@ -56,7 +56,7 @@ export interface PurgeProgress {
 }
 
 /** What the zone's head slots say (the last head written) and what the next one must add. */
-export interface HeadState {
+interface HeadState {
   /** Counter of the last head written (0 = none yet). */
   n: number
   /** Encoded zone metadata every head carries (null until the first full build). */
@@ -72,7 +72,7 @@ export interface HeadState {
 export const LAYOUT_FORMAT = 4
 
 /** Timing of the latest pass of each kind, for status() and benchmarks. */
-export interface PassStats {
+interface PassStats {
   kind: 'per-record' | 'full' | 'purge'
   at: number
   ms: number

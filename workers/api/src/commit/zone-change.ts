@@ -11,8 +11,6 @@
  * `zones_behind` in the same transaction, the work list of the propagation sweep.
  */
 import type { Context } from 'hono'
-import { MAX_HINT_NAMES, type ChangeHint } from '../builder/hints.ts'
-import type { ZoneBuilder } from '../builder/zone-builder.ts'
 import type { AppEnv } from '../http/app-env.ts'
 import { RECORD_COLUMNS } from '../records/model.ts'
 
@@ -225,14 +223,29 @@ export function stagedCreatesLogStatement(
     .bind(r.importId, r.lo, r.hi, r.zoneId, r.changeSeq, r.tokenId, r.now)
 }
 
-export interface BuilderBinding {
-  ZONE_BUILDER: DurableObjectNamespace<ZoneBuilder>
-}
+/** The ZoneBuilder namespace binding, typed by the worker's `Env` (its class, not this layer's). */
+export type BuilderBinding = Pick<Env, 'ZONE_BUILDER'>
 
 /** The zone's ZoneBuilder Durable Object (one per zone id). */
-export function builderStub(env: BuilderBinding, zoneId: string): DurableObjectStub<ZoneBuilder> {
+export function builderStub(env: BuilderBinding, zoneId: string) {
   return env.ZONE_BUILDER.get(env.ZONE_BUILDER.idFromName(zoneId))
 }
+
+/**
+ * A committed change as its notification describes it: what the builder's hint chain
+ * (`builder/hints.ts`) uses to read the log and the touched names' rows in one round trip.
+ */
+export interface ChangeHint {
+  /** The change-log sequence the change follows (its first row is `after + 1`). */
+  after: number
+  /** The sequence it committed up to. */
+  upTo: number
+  /** Record names it created, changed or removed (old and new names). */
+  names: string[]
+}
+
+/** Record names one hint may carry; larger changes are read from the log. */
+export const MAX_HINT_NAMES = 200
 
 /**
  * Changes above which the notification waits for the response: a small pass costs less than the
@@ -244,7 +257,7 @@ const AFTER_RESPONSE_ABOVE = 100
  * What a small change touched, for its notification (null when there is nothing to say or the
  * change is large): the builder then reads the log and these names' rows in one round trip.
  */
-export function changeHint(
+function changeHint(
   seq: number,
   changes: number,
   names: readonly (string | null | undefined)[] | undefined
@@ -258,7 +271,7 @@ export function changeHint(
  * Tells the zone's builder its change log moved; large changes wait until the response is out.
  * `names` (record names the change touched, old and new) ride along with small changes.
  */
-export function notifyBuilder(
+function notifyBuilder(
   c: Context<AppEnv>,
   zoneId: string,
   seq: number,

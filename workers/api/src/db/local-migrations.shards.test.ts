@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
+import { allShards } from '../shards/databases.ts'
 import { ensureLocalSchema } from './local-migrations.ts'
 
 describe('local self-migration with several D1 shards', () => {
@@ -12,9 +13,11 @@ describe('local self-migration with several D1 shards', () => {
       last.prepare('DROP TABLE shard_fences'),
       last.prepare("DELETE FROM d1_migrations WHERE name = '0014_shard_directory.sql'"),
     ])
+    const shardEnv = { ...(env as unknown as Record<string, D1Database>), DB: env.DB }
     await ensureLocalSchema(
-      { ...(env as unknown as Record<string, D1Database>), DB: env.DB, AUTO_MIGRATE_LOCAL: '1' },
-      new URL('http://127.0.0.1:8787/client/v4/zones')
+      { AUTO_MIGRATE_LOCAL: '1' },
+      new URL('http://127.0.0.1:8787/client/v4/zones'),
+      () => allShards(shardEnv).map((s) => s.db)
     )
     const tables = await last
       .prepare(

@@ -5,34 +5,33 @@ import { applyPendingMigrations, autoMigrateAllowed } from './local-migrations.t
 
 describe('local self-migration', () => {
   it('runs only with AUTO_MIGRATE_LOCAL=1 and a request addressed to a loopback host', () => {
-    const db = env.DB
     expect(
       autoMigrateAllowed(
-        { DB: db, AUTO_MIGRATE_LOCAL: '1' },
+        { AUTO_MIGRATE_LOCAL: '1' },
         new URL('http://127.0.0.1:8787/client/v4/zones')
       )
     ).toBe(true)
-    expect(
-      autoMigrateAllowed({ DB: db, AUTO_MIGRATE_LOCAL: '1' }, new URL('http://localhost:8787/'))
-    ).toBe(true)
-    expect(
-      autoMigrateAllowed({ DB: db, AUTO_MIGRATE_LOCAL: '1' }, new URL('http://[::1]:8787/'))
-    ).toBe(true)
+    expect(autoMigrateAllowed({ AUTO_MIGRATE_LOCAL: '1' }, new URL('http://localhost:8787/'))).toBe(
+      true
+    )
+    expect(autoMigrateAllowed({ AUTO_MIGRATE_LOCAL: '1' }, new URL('http://[::1]:8787/'))).toBe(
+      true
+    )
     expect(
       autoMigrateAllowed(
-        { DB: db, AUTO_MIGRATE_LOCAL: '1' },
+        { AUTO_MIGRATE_LOCAL: '1' },
         new URL('https://dns.example.com/client/v4/zones')
       )
     ).toBe(false)
     expect(
       autoMigrateAllowed(
-        { DB: db, AUTO_MIGRATE_LOCAL: '1' },
+        { AUTO_MIGRATE_LOCAL: '1' },
         new URL('https://edgedns-api.someone.workers.dev/')
       )
     ).toBe(false)
-    expect(autoMigrateAllowed({ DB: db }, new URL('http://127.0.0.1:8787/'))).toBe(false)
+    expect(autoMigrateAllowed({}, new URL('http://127.0.0.1:8787/'))).toBe(false)
     expect(
-      autoMigrateAllowed({ DB: db, AUTO_MIGRATE_LOCAL: 'true' }, new URL('http://127.0.0.1:8787/'))
+      autoMigrateAllowed({ AUTO_MIGRATE_LOCAL: 'true' }, new URL('http://127.0.0.1:8787/'))
     ).toBe(false)
   })
 

@@ -12,11 +12,9 @@
  * migration runs exactly once and only after the one before it has committed.
  */
 import { isLoopbackHost } from '@edgedns/dns-facts'
-import { allShards } from '../shards/databases.ts'
 import { BUNDLED_MIGRATIONS } from './bundled-migrations.ts'
 
 export interface LocalMigrationEnv {
-  DB: D1Database
   AUTO_MIGRATE_LOCAL?: string
 }
 
@@ -68,14 +66,19 @@ export async function applyPendingMigrations(
 /** Settles once per isolate; a failure is retried by the next request. */
 let schemaReady: Promise<void> | null = null
 
-/** Before serving a request in local development: makes sure the local database has the schema. */
-export function ensureLocalSchema(env: LocalMigrationEnv, url: URL): Promise<void> | undefined {
+/**
+ * Before serving a request in local development: makes sure every local database `databases` lists
+ * (every D1 shard bound to the worker) has the schema, one after the other.
+ */
+export function ensureLocalSchema(
+  env: LocalMigrationEnv,
+  url: URL,
+  databases: () => readonly D1Database[]
+): Promise<void> | undefined {
   if (!autoMigrateAllowed(env, url)) return undefined
-  // Every D1 shard bound to the worker gets the same schema, one after the other.
-  schemaReady ??= allShards(env)
+  schemaReady ??= databases()
     .reduce<Promise<string[]>>(
-      (done, { db }) =>
-        done.then(async (names) => [...names, ...(await applyPendingMigrations(db))]),
+      (done, db) => done.then(async (names) => [...names, ...(await applyPendingMigrations(db))]),
       Promise.resolve([])
     )
     .then(

@@ -31,7 +31,7 @@ export interface DnssecResult {
   keys: KeyResult[]
 }
 
-export interface KeyResult {
+interface KeyResult {
   key_tag: number
   public_key: string
   digest: string

@@ -6,7 +6,7 @@ import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { api } from '../../../../test/api/helpers.ts'
 import { maintain } from '../cron/maintenance.ts'
-import { applyStrictLimits, inInvocation } from '../platform/strict-bindings.ts'
+import { applyStrictLimits, inInvocation } from '@edgedns/strict-bindings'
 import { primaryFeed } from './zone-feed.ts'
 
 describe('feed reconciliation over three shards', () => {

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { maintain } from '../cron/maintenance.ts'
-import { applyStrictLimits, inInvocation } from '../platform/strict-bindings.ts'
+import { applyStrictLimits, inInvocation } from '@edgedns/strict-bindings'
 import { reconcileFeed, RECONCILE_INTERVAL_MS, SERVED_SQL } from './reconcile.ts'
 import { primaryFeed } from './zone-feed.ts'
 

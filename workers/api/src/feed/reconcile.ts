@@ -36,7 +36,7 @@ export const SERVED_SQL = `SELECT name, id FROM zones
    ORDER BY name, id LIMIT ?3`
 
 /** Every served zone of every shard, a page at a time. */
-export async function* servedZonePages(env: ShardEnv): AsyncGenerator<ServedZone[]> {
+async function* servedZonePages(env: ShardEnv): AsyncGenerator<ServedZone[]> {
   for (const { db } of allShards(env)) {
     let name = ''
     let id = ''

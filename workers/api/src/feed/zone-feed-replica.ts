@@ -8,9 +8,9 @@ import { DurableObject } from 'cloudflare:workers'
 import { primaryFeed } from './zone-feed.ts'
 
 /** A poll is answered from a pull at most this old (ms) unless `FEED_REPLICA_MAX_AGE_MS` says otherwise. */
-export const DEFAULT_REPLICA_MAX_AGE_MS = 200
+const DEFAULT_REPLICA_MAX_AGE_MS = 200
 
-export function replicaMaxAgeMs(env: { FEED_REPLICA_MAX_AGE_MS?: string }): number {
+function replicaMaxAgeMs(env: { FEED_REPLICA_MAX_AGE_MS?: string }): number {
   const v = Number(env.FEED_REPLICA_MAX_AGE_MS)
   return env.FEED_REPLICA_MAX_AGE_MS !== undefined && Number.isFinite(v) && v >= 0
     ? v

@@ -17,11 +17,11 @@ import {
   type TailRequest,
 } from '@edgedns/zone-feed'
 import { DurableObject } from 'cloudflare:workers'
-import { applyStrictLimits, inInvocation } from '../platform/strict-bindings.ts'
+import { applyStrictLimits, inInvocation } from '@edgedns/strict-bindings'
 import { SqlFeedStore } from './sql-store.ts'
 
 /** The name of the primary's object. */
-export const PRIMARY_NAME = 'primary'
+const PRIMARY_NAME = 'primary'
 
 export interface FeedBinding {
   ZONE_FEED: DurableObjectNamespace<ZoneFeed>
@@ -32,7 +32,7 @@ export function primaryFeed(env: FeedBinding): DurableObjectStub<ZoneFeed> {
 }
 
 /** Longest a watch (a poll with `waitMs`) is held open. */
-export const MAX_WATCH_MS = 5000
+const MAX_WATCH_MS = 5000
 
 /** Most zones per `reconcileZones` call (keeps one call's payload and transaction small). */
 export const RECONCILE_CHUNK = 5000

@@ -1,24 +1,28 @@
 /**
- * @module Hono environment type shared by every route.
+ * @module Hono environment type shared by every route: the worker's bindings and the variables a
+ * request carries. Layers above this one add the variables they own to `AppVariables` by
+ * declaration merging (`principal` in `auth/permissions.ts`, `ownershipResolver` in
+ * `zones/resolver.ts`), so this lowest layer names no type of theirs.
  */
 import type { DrizzleD1Database } from 'drizzle-orm/d1'
-import type { Principal } from '../auth/permissions.ts'
 import type * as schema from '../db/schema.ts'
-import type { OwnershipResolver } from '../zones/resolver.ts'
+
+/**
+ * Exported for the declaration merging above (knip sees no import of it).
+ * @public
+ */
+export interface AppVariables {
+  /** The home database (shard 0): accounts, tokens, the shard directory. */
+  db: DrizzleD1Database<typeof schema>
+  /** The D1 shard of the zone named in the path, set by `zoneFor` (zones/access.ts). */
+  zoneDb: D1Database
+  /** `zoneDb` through drizzle. */
+  zoneOrm: DrizzleD1Database<typeof schema>
+  /** Builder notifications to send once the response is out (`builder/notify.ts`). */
+  afterResponse: (() => Promise<unknown>)[]
+}
 
 export interface AppEnv {
   Bindings: Env
-  Variables: {
-    principal: Principal
-    /** The home database (shard 0): accounts, tokens, the shard directory. */
-    db: DrizzleD1Database<typeof schema>
-    /** The D1 shard of the zone named in the path, set by `zoneFor` (zones/access.ts). */
-    zoneDb: D1Database
-    /** `zoneDb` through drizzle. */
-    zoneOrm: DrizzleD1Database<typeof schema>
-    /** Builder notifications to send once the response is out (`builder/notify.ts`). */
-    afterResponse: (() => Promise<unknown>)[]
-    /** Looks up zone ownership proofs in the public DNS (`PUT /zones/{id}/activation_check`). */
-    ownershipResolver: OwnershipResolver
-  }
+  Variables: AppVariables
 }

@@ -40,7 +40,7 @@ export function clientAddress(headers: { get(name: string): string | null }): st
 const refusedUntil = new Map<string, number>()
 const MAX_REFUSED = 10_000
 
-export function authRefused(address: string, now = Date.now()): boolean {
+function authRefused(address: string, now = Date.now()): boolean {
   const until = refusedUntil.get(address)
   if (until === undefined) return false
   if (until > now) return true

@@ -28,7 +28,7 @@ export const API_RATE_LIMIT_STEP = KEY_LIMIT * (RATE_LIMIT_WINDOW_S / KEY_PERIOD
 export const MAX_API_RATE_LIMIT = 60_000
 
 /** Requests per binding period actually enforced for a budget given per window. */
-export function perPeriod(perWindow: number): number {
+function perPeriod(perWindow: number): number {
   return (perWindow * KEY_PERIOD_S) / RATE_LIMIT_WINDOW_S
 }
 

@@ -41,13 +41,12 @@ export const recordFieldsSchema = z.object({
 export type RecordFieldsInput = z.infer<typeof recordFieldsSchema>
 
 export const recordWithIdSchema = recordFieldsSchema.extend({ id: z.string() })
-export type RecordWithIdInput = z.infer<typeof recordWithIdSchema>
 
-export const MAX_COMMENT_LENGTH = 500
-export const MAX_TAGS = 50
-export const MAX_TAG_LENGTH = 1024
+const MAX_COMMENT_LENGTH = 500
+const MAX_TAGS = 50
+const MAX_TAG_LENGTH = 1024
 /** A record is at most 4,096 octets on the wire; content longer than that can never fit. */
-export const MAX_CONTENT_LENGTH = 4096
+const MAX_CONTENT_LENGTH = 4096
 const TAG_NAME = /^[A-Za-z0-9_-]+$/
 /** Tag names a zone file's `cf_tags=` list gives to the proxy status and CNAME flattening. */
 const RESERVED_TAGS = new Set(['cf-proxied', 'cf-flatten-cname'])
@@ -58,7 +57,7 @@ function fail(code: number, message: string): never {
   throw new RecordError(code, message)
 }
 
-export function parseRecordType(type: string | undefined): RecordType {
+function parseRecordType(type: string | undefined): RecordType {
   if (type === undefined) fail(9000, 'type is required')
   const upper = type.toUpperCase()
   if (!isRecordType(upper))

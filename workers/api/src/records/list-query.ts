@@ -23,9 +23,9 @@ const ORDER_COLUMNS = new Map<string, string>([
   ['ttl', 'ttl'],
   ['proxied', 'proxied'],
 ])
-export const MAX_PER_PAGE = 50_000
+const MAX_PER_PAGE = 50_000
 /** Bound parameters D1 allows per statement (100) minus the zone id, and SQLite's expression depth. */
-export const MAX_FILTER_PARAMS = 60
+const MAX_FILTER_PARAMS = 60
 /** Offsets past this answer an empty page (SQLite offsets are 64-bit; no zone is this large). */
 export const MAX_OFFSET = 1_000_000_000
 

@@ -6,7 +6,7 @@
  */
 import { reverseName } from '../records/model.ts'
 
-export type AccountState = 'active' | 'moving'
+type AccountState = 'active' | 'moving'
 
 /** Where an account's zones live, and whether its writes are fenced by a move. */
 export interface ShardRoute {

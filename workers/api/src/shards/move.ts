@@ -14,13 +14,13 @@
  * copies idempotently and finishes. See docs/shards.md.
  */
 import { builderStub, type BuilderBinding } from '../commit/zone-change.ts'
-import { jsonChunks } from '../batch/json-chunks.ts'
+import { jsonChunks } from '../db/json-chunks.ts'
 import { nowIso } from '../http/ids.ts'
 import { accountRoute, type ShardRoute } from './directory.ts'
 import { homeDb, shardCount, shardDb, type ShardEnv } from './databases.ts'
 
 /** Rows read per page from the source; the page is written in JSON chunks under D1's 2 MB string limit. */
-export const MOVE_PAGE_ROWS = 500
+const MOVE_PAGE_ROWS = 500
 /** Zone ids per copy group (as JSON text: about 200 ids of 32 hex characters). */
 const MOVE_ZONE_GROUP_CHARS = 7_000
 /** Rows deleted per statement when the source is cleaned up. */

@@ -8,7 +8,7 @@
 import type { ShardRoute } from './directory.ts'
 
 /** Entries kept per isolate (about 100 bytes each); the oldest goes first. */
-export const ROUTE_CACHE_ENTRIES = 10_000
+const ROUTE_CACHE_ENTRIES = 10_000
 
 const routes = new Map<string, ShardRoute>()
 
@@ -21,8 +21,4 @@ export function rememberRoute(zoneId: string, route: ShardRoute): void {
   routes.delete(zoneId)
   routes.set(zoneId, route)
   if (routes.size > ROUTE_CACHE_ENTRIES) routes.delete(routes.keys().next().value!)
-}
-
-export function forgetRoute(zoneId: string): void {
-  routes.delete(zoneId)
 }

@@ -17,7 +17,7 @@ import {
   type ShardRoute,
 } from './directory.ts'
 import { homeDb, shardCount, shardDb, type ShardEnv } from './databases.ts'
-import { cachedRoute, forgetRoute, rememberRoute } from './route-cache.ts'
+import { cachedRoute, rememberRoute } from './route-cache.ts'
 
 const UNPLACED = (accountId: string): ShardRoute => ({
   accountId,
@@ -45,15 +45,6 @@ export async function routeOfZone(
   const route = (await zoneRoute(homeDb(env), zoneId)) ?? UNPLACED('')
   rememberRoute(zoneId, route)
   return route
-}
-
-export function forgetZoneRoute(zoneId: string): void {
-  forgetRoute(zoneId)
-}
-
-/** The D1 database holding the zone's rows. */
-export async function zoneDb(env: ShardEnv, zoneId: string): Promise<D1Database> {
-  return shardDb(env, (await routeOfZone(env, zoneId)).shard)
 }
 
 /** Refuses a write to an account a move has fenced: a clear, retryable 503. */
@@ -119,7 +110,7 @@ export async function placeAccount(
 }
 
 /** The account's row on a shard (zones reference it); kept as it is when present. */
-export async function copyAccountRow(db: D1Database, account: AccountRow): Promise<void> {
+async function copyAccountRow(db: D1Database, account: AccountRow): Promise<void> {
   await db
     .prepare(
       `INSERT INTO accounts (id, name, max_batch_changes, api_rate_limit, created_on)
@@ -136,7 +127,7 @@ export async function copyAccountRow(db: D1Database, account: AccountRow): Promi
 }
 
 /** Age after which a name reserved for a zone that is not live on its shard may be taken over. */
-export const STALE_RESERVATION_MS = 60_000
+const STALE_RESERVATION_MS = 60_000
 
 /**
  * Reserves a zone name (directory.ts `reserveZoneName`), first freeing it when the directory still

@@ -3,7 +3,7 @@
  * records that exist identically (same name, type and content).
  */
 import { reverseName, fromRow, type RecordRow } from '../records/model.ts'
-import { jsonChunks } from '../batch/json-chunks.ts'
+import { jsonChunks } from '../db/json-chunks.ts'
 import { recordKey } from './entries.ts'
 
 export async function existingKeys(

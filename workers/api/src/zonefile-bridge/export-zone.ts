@@ -24,7 +24,7 @@ import { formatCfComment, serializeZoneFile, type SerializeRecord } from '@edged
 import { fromRow, type DnsRecord, type RecordRow } from '../records/model.ts'
 import type { ZoneRow } from '../zones/model.ts'
 
-export function soaRecord(z: ZoneRow): SerializeRecord {
+function soaRecord(z: ZoneRow): SerializeRecord {
   const rdata = [
     fqdn(z.soaMname),
     fqdn(z.soaRname),
@@ -37,7 +37,7 @@ export function soaRecord(z: ZoneRow): SerializeRecord {
   return { name: z.name, ttl: z.soaTtl, type: 'SOA', rdata }
 }
 
-export function recordLine(r: DnsRecord): SerializeRecord {
+function recordLine(r: DnsRecord): SerializeRecord {
   const comment = formatCfComment({
     comment: r.comment,
     tags: r.tags,

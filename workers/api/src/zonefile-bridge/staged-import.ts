@@ -21,7 +21,7 @@ import { nowIso, recordIdGenerator } from '../http/ids.ts'
 import { loadForBatch } from '../batch/load.ts'
 import { planBatch } from '../batch/plan.ts'
 import type { BatchRequest } from '../batch/request.ts'
-import { MAX_CHUNK_CHARS } from '../batch/json-chunks.ts'
+import { MAX_CHUNK_CHARS } from '../db/json-chunks.ts'
 import {
   CommitConflict,
   commitZoneChange,
@@ -35,9 +35,9 @@ import { RECORD_COLUMNS, toRowValues } from '../records/model.ts'
 /** Rows per staging, commit and discard statement. */
 export const ROWS_PER_STATEMENT = 5000
 /** Attempts when concurrent writes to the zone keep beating the commit. */
-export const MAX_IMPORT_ATTEMPTS = 4
+const MAX_IMPORT_ATTEMPTS = 4
 /** Staged rows older than this belong to an import whose worker died: the cron removes them. */
-export const ABANDONED_AFTER_MS = 60 * 60 * 1000
+const ABANDONED_AFTER_MS = 60 * 60 * 1000
 
 export interface ImportTarget {
   zoneId: string

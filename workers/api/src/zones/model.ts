@@ -53,7 +53,7 @@ export function zoneToApi(z: ZoneRow, accountName: string): Record<string, unkno
  * turned them on: no zone-wide CNAME flattening (per-record `settings.flatten_cname` exists), no
  * advanced name servers, not an internal zone, single provider, no secondary overrides.
  */
-export const FIXED_DNS_SETTINGS = {
+const FIXED_DNS_SETTINGS = {
   flatten_all_cnames: false,
   foundation_dns: false,
   internal_dns: {},

@@ -13,9 +13,9 @@ export function verificationMode(env: { ZONE_VERIFICATION?: string }): Verificat
 }
 
 /** The owner name of the TXT record that proves control: `_edgedns-verify.<zone>`. */
-export const VERIFICATION_LABEL = '_edgedns-verify'
+const VERIFICATION_LABEL = '_edgedns-verify'
 
-export function verificationName(zone: string): string {
+function verificationName(zone: string): string {
   return `${VERIFICATION_LABEL}.${zone}`
 }
 

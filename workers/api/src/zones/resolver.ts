@@ -25,6 +25,13 @@ export interface OwnershipResolver {
 }
 
 /** A lookup that did not give an answer (unreachable resolver or servers, SERVFAIL, a malformed reply). */
+declare module '../http/app-env.ts' {
+  interface AppVariables {
+    /** Looks up zone ownership proofs in the public DNS (`PUT /zones/{id}/activation_check`). */
+    ownershipResolver: OwnershipResolver
+  }
+}
+
 export class ResolverError extends Error {
   override name = 'ResolverError'
 }
@@ -35,7 +42,7 @@ export const DEFAULT_RESOLVER = 'https://cloudflare-dns.com/dns-query'
 /** Time for one resolver question. */
 const TIMEOUT_MS = 5000
 /** Time for a whole delegation lookup (resolver questions and parent servers). */
-export const DELEGATION_BUDGET_MS = 10_000
+const DELEGATION_BUDGET_MS = 10_000
 const RCODE_NOERROR = 0
 const RCODE_NXDOMAIN = 3
 const TYPE_TXT = 16

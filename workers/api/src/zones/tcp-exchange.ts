@@ -10,7 +10,7 @@ import { frameTcp, TcpMessageReader } from '@edgedns/delegation'
 
 export type Connect = (address: SocketAddress, options?: SocketOptions) => Socket
 
-export const DNS_PORT = 53
+const DNS_PORT = 53
 
 async function talk(socket: Socket, query: Uint8Array): Promise<Uint8Array> {
   const writer = socket.writable.getWriter()

@@ -70,7 +70,7 @@ export async function kvBuckets(zone: string): Promise<Map<number, string>> {
 }
 
 /** The current key of bucket `index` (see kvBuckets). */
-export async function kvBucketKey(zone: string, index: number): Promise<string | undefined> {
+async function kvBucketKey(zone: string, index: number): Promise<string | undefined> {
   return (await kvBuckets(zone)).get(index)
 }
 

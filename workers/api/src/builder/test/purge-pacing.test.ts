@@ -5,7 +5,7 @@
  * fails the test on any second write to a key within a second.
  */
 import { describe, expect, it } from 'vitest'
-import { strictKv } from '../../platform/strict-bindings.ts'
+import { strictKv } from '@edgedns/strict-bindings'
 import { api, builder, createZone, kvMeta, kvNames, kvZoneKeys, settle, tweak } from './helpers.ts'
 
 describe('zone purge pacing', () => {

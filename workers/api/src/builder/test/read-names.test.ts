@@ -5,7 +5,7 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { readNames } from '../queries.ts'
-import { strictD1 } from '../../platform/strict-bindings.ts'
+import { strictD1 } from '@edgedns/strict-bindings'
 import { createZone } from '../../../../../test/api/helpers.ts'
 
 const LONG = ['a'.repeat(60), 'b'.repeat(60), 'c'.repeat(40)]

@@ -5,8 +5,8 @@
  */
 import { Hono } from 'hono'
 import type { AppEnv } from '../http/app-env.ts'
-import { DOCS_HTML } from '../openapi/docs-page.ts'
-import { openApiDocument } from '../openapi/document.ts'
+import { DOCS_HTML } from './docs-page.ts'
+import { openApiDocument } from './document.ts'
 
 export const openapiApp = new Hono<AppEnv>()
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { CHANGE_SEQ_HEADER } from '../../../../workers/api/src/commit/zone-change.ts'
-import { buildDocument } from '../../../../workers/api/src/openapi/document.ts'
+import { CHANGE_SEQ_HEADER } from '../../workers/api/src/commit/zone-change.ts'
+import { buildDocument } from '../../workers/api/src/openapi/document.ts'
 import { apiSchemasModule, typeOf, type JsonSchema } from './json-schema-to-ts.ts'
 
 const HEADER = `/**
  * @module The API's shapes, generated from its OpenAPI document, which is generated from the zod
  * schemas the API validates requests and describes answers with. Do not edit: after changing
- * those schemas run \`pnpm --filter @edgedns/sdk generate\` (api-types.test.ts rewrites this file).
+ * those schemas run \`pnpm --filter @edgedns/sdk generate\` (scripts/sdk-types/api-types.test.ts rewrites this file).
  */`
 
 describe('the SDK API types', () => {
@@ -14,7 +14,7 @@ describe('the SDK API types', () => {
     const doc = buildDocument() as { components: { schemas: Record<string, JsonSchema> } }
     const { Envelope: _envelope, ...schemas } = doc.components.schemas
     await expect(apiSchemasModule(schemas, HEADER, { CHANGE_SEQ_HEADER })).toMatchFileSnapshot(
-      '../api-types.generated.ts'
+      '../../packages/sdk/src/api-types.generated.ts'
     )
   })
 })

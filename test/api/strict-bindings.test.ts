@@ -8,7 +8,7 @@ import {
   strictD1,
   strictKv,
   takeBreaches,
-} from './strict-bindings.ts'
+} from '@edgedns/strict-bindings'
 
 /** Runs `fn`, expects it to breach `limit`, and clears the recorded breach (it is this test's point). */
 async function expectBreach(limit: string, fn: () => unknown): Promise<ProductionLimitError> {

@@ -6,8 +6,8 @@
 import { env } from 'cloudflare:workers'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { KV_DEFAULT_CACHE_TTL_S, KV_MAX_BULK_KEYS } from '@edgedns/kv-layout/edge-model'
-import { strictDohEnv } from '../../../doh/src/env.ts'
-import { applyStrictLimits, strictKv, takeBreaches } from './strict-bindings.ts'
+import { strictDohEnv } from '../../workers/doh/src/env.ts'
+import { applyStrictLimits, strictKv, takeBreaches } from '@edgedns/strict-bindings'
 
 const S = 1000
 

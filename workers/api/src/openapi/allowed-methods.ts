@@ -2,7 +2,7 @@
  * @module Which methods a /client/v4 path is served with, from the operations the OpenAPI document
  * lists: the answer's `Allow` header when a known path is asked with another method (405).
  */
-import { OPERATIONS } from '../openapi/operations.ts'
+import { OPERATIONS } from './operations.ts'
 
 interface PathMethods {
   pattern: RegExp
