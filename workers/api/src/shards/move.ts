@@ -36,8 +36,16 @@ const CLEANUP_CHUNK = 5000
 /** D1 queries one step may make by default (an invocation may make 1,000 on Workers Paid). */
 export const DEFAULT_STEP_QUERIES = 400
 
-/** The per-zone tables copied for each zone group, in order (zones first: the others reference them). */
-const COPY_TABLES = ['zones', 'dns_records', 'change_log', 'build_state'] as const
+/**
+ * The tables copied zone by zone, in pages ordered by an index of the table (a keyset: each page
+ * seeks past the last row copied, so a page costs the same at any depth of a large zone).
+ */
+const COPY_TABLES = [
+  { table: 'dns_records', key: ['name_rev', 'type', 'content', 'ifnull(priority, -1)'] },
+  { table: 'change_log', key: ['seq'] },
+] as const
+/** Queries one unit of the copy may spend reading small zones before it writes what it read. */
+const UNIT_READS = 100
 /** The source tables cleared for each zone group when it is retired (after its zones are marked deleted). */
 const RETIRE_TABLES = ['change_log', 'build_state', 'zones_behind'] as const
 
@@ -60,10 +68,15 @@ export interface MoveJob {
   logMark: number
   /** Last zone id of the groups already done in the current phase ('' = none yet). */
   zoneAfter: string
-  /** The table of the current zone group (COPY_TABLES or, when retiring, 0 = zones then RETIRE_TABLES). */
+  /**
+   * Where in the current zone group the phase is: copying, 0 = its zone and build-state rows, then
+   * the COPY_TABLES paged zone by zone; retiring, 0 = its zones, then RETIRE_TABLES.
+   */
   table: number
-  /** Last rowid copied of that table for the current group. */
-  rowAfter: number
+  /** Copying a paged table: the zone of the group being paged ('' = the group's first). */
+  zone: string
+  /** Copying a paged table: the key of the last row copied of that zone (null = none yet). */
+  key: unknown[] | null
   zones: number
   records: number
   changes: number
@@ -228,7 +241,8 @@ async function zoneGroup(
 async function logPage(q: Queries, src: D1Database, job: MoveJob): Promise<Row[]> {
   return q.all(
     src,
-    `SELECT rowid AS _rowid, * FROM change_log WHERE rowid > ?2
+    // NOT INDEXED: a seek in rowid order past the mark (the zone index would sort the whole log).
+    `SELECT rowid AS _rowid, * FROM change_log NOT INDEXED WHERE rowid > ?2
        AND zone_id IN (SELECT id FROM zones WHERE account_id = ?1) ORDER BY rowid LIMIT ?3`,
     job.accountId,
     job.logMark,
@@ -287,7 +301,8 @@ export async function planMove(env: MoveEnv, accountId: string, to: number): Pro
     logMark: 0,
     zoneAfter: '',
     table: 0,
-    rowAfter: 0,
+    zone: '',
+    key: null,
     zones: 0,
     records: 0,
     changes: 0,
@@ -338,42 +353,74 @@ const nextGroup = (job: MoveJob, lastId: string): MoveJob => ({
   ...job,
   zoneAfter: lastId,
   table: 0,
-  rowAfter: 0,
+  zone: '',
+  key: null,
 })
 
-/** One page of the bulk copy. */
+/** One unit of the bulk copy: a group's zone and build-state rows, or a page of a paged table. */
 async function copyUnit(q: Queries, env: MoveEnv, job: MoveJob): Promise<MoveJob> {
   const src = shardDb(env, job.from)
   const dst = shardDb(env, job.to)
   const ids = await zoneGroup(q, src, job.accountId, job.zoneAfter)
-  if (ids.length === 0) return { ...job, phase: 'catchup', zoneAfter: '', table: 0, rowAfter: 0 }
-  const table = COPY_TABLES[job.table]!
-  const page = await q.all(
-    src,
-    `SELECT rowid AS _rowid, * FROM ${table} WHERE ${ofGroup(table)} AND rowid > ?2 ORDER BY rowid LIMIT ?3`,
-    JSON.stringify(ids),
-    job.rowAfter,
-    MOVE_PAGE_ROWS
-  )
-  const rows = withoutRowid(page)
-  if (table === 'zones')
-    await writeRows(
-      q,
-      dst,
-      table,
-      rows.map((z) => shapeZone(z, false)),
-      'id'
+  if (ids.length === 0) return { ...nextGroup(job, ''), phase: 'catchup' }
+  if (job.table === 0) {
+    const zones = await copyZoneRows(q, src, dst, ids, false)
+    const state = await q.all(
+      src,
+      `SELECT * FROM build_state WHERE ${ofGroup('build_state')}`,
+      JSON.stringify(ids)
     )
-  else await writeRows(q, dst, table, rows)
-  const next: MoveJob = {
-    ...job,
-    zones: job.zones + (table === 'zones' ? rows.length : 0),
+    await writeRows(q, dst, 'build_state', state)
+    return { ...job, zones: job.zones + zones.length, table: 1, zone: ids[0]!, key: null }
+  }
+  const { table, key } = COPY_TABLES[job.table - 1]!
+  const cols = `(${key.join(', ')})`
+  const marks = key.map((_, i) => `?${i + 3}`).join(', ')
+  const rows: Row[] = []
+  let zone = job.zone || ids[0]!
+  let last = job.key
+  let reads = 0
+  let next: MoveJob | null = null
+  while (rows.length < MOVE_PAGE_ROWS && reads < UNIT_READS) {
+    const want = MOVE_PAGE_ROWS - rows.length
+    const page = await q.all(
+      src,
+      `SELECT ${key.map((k, i) => `${k} AS _k${i}`).join(', ')}, * FROM ${table}
+       WHERE zone_id = ?1 ${last ? `AND ${cols} > (${marks})` : ''}
+       ORDER BY ${key.join(', ')} LIMIT ?2`,
+      zone,
+      want,
+      ...(last ?? [])
+    )
+    reads++
+    for (const r of page) {
+      const row: Row = {}
+      for (const [c, v] of Object.entries(r)) if (!c.startsWith('_k')) row[c] = v
+      rows.push(row)
+    }
+    if (page.length === want) {
+      const end = page.at(-1)!
+      last = key.map((_, i) => end[`_k${i}`])
+      break
+    }
+    // This zone is done: the next zone of the group, else the next table, else the next group.
+    const after = ids.find((id) => id > zone)
+    last = null
+    if (after !== undefined) zone = after
+    else if (job.table < COPY_TABLES.length) {
+      next = { ...job, table: job.table + 1, zone: ids[0]!, key: null }
+      break
+    } else {
+      next = nextGroup(job, ids.at(-1)!)
+      break
+    }
+  }
+  await writeRows(q, dst, table, rows)
+  const counted = {
     records: job.records + (table === 'dns_records' ? rows.length : 0),
     changes: job.changes + (table === 'change_log' ? rows.length : 0),
   }
-  if (page.length === MOVE_PAGE_ROWS) return { ...next, rowAfter: page.at(-1)!._rowid as number }
-  if (job.table + 1 < COPY_TABLES.length) return { ...next, table: job.table + 1, rowAfter: 0 }
-  return nextGroup(next, ids.at(-1)!)
+  return { ...(next ?? { ...job, zone, key: last }), ...counted }
 }
 
 /** One page of the catch-up; the fence once the source's tail is shorter than a page. */
@@ -393,7 +440,15 @@ async function catchupUnit(
   }
   if (page.length === MOVE_PAGE_ROWS || fenced) return next
   await fence(q, env, next)
-  return { ...next, phase: 'final', fencedOn: nowIso(), zoneAfter: '', table: 0, rowAfter: 0 }
+  return {
+    ...next,
+    phase: 'final',
+    fencedOn: nowIso(),
+    zoneAfter: '',
+    table: 0,
+    zone: '',
+    key: null,
+  }
 }
 
 /** One unit of the fenced final pass: the last log entries, then one zone group, then the flip. */
@@ -418,7 +473,7 @@ async function finalUnit(q: Queries, env: MoveEnv, job: MoveJob): Promise<MoveJo
       job.from
     )
     const epoch = flipped?.epoch ?? job.epoch
-    return { ...job, phase: 'retire', epoch, zoneAfter: '', table: 0, rowAfter: 0 }
+    return { ...job, phase: 'retire', epoch, zoneAfter: '', table: 0, zone: '', key: null }
   }
   const zones = await copyZoneRows(q, src, dst, ids, true)
   const state = await q.all(
