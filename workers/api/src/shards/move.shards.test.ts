@@ -10,6 +10,7 @@ import { runDurableObjectAlarm } from 'cloudflare:test'
 import { builder, kvNode } from '../builder/test/helpers.ts'
 import { awaitMove, moveAndWait } from '../../../../test/api/shard-move.ts'
 import { moveStep, planMove, type MoveJob } from './move.ts'
+import { shardMoveResponse, shardPlacementResponse } from '../openapi/responses.ts'
 
 const shard = (i: number): D1Database =>
   i === 0 ? env.DB : (env as unknown as Record<string, D1Database>)[`DB_${i}`]!
@@ -70,6 +71,10 @@ describe('moving an account between shards', () => {
       expect(duringMove).toBeGreaterThan(0)
       expect(done).toMatchObject({ from, shard: to, zones: 1, status: 'done', epoch: 1 })
       expect(done.steps).toBeGreaterThan(1)
+      // The answers are what the OpenAPI document describes, field for field.
+      expect(() => shardMoveResponse.strict().parse(started.body.result)).not.toThrow()
+      const placement = (await api('GET', `/accounts/${account}/shard`)).body.result
+      expect(() => shardPlacementResponse.strict().parse(placement)).not.toThrow()
       await writers
       await writer(8, 5)
 
