@@ -381,7 +381,9 @@ async function copyUnit(q: Queries, env: MoveEnv, job: MoveJob): Promise<MoveJob
   let last = job.key
   let reads = 0
   let next: MoveJob | null = null
-  while (rows.length < MOVE_PAGE_ROWS && reads < UNIT_READS) {
+  // Small zones are read several to a unit, within what is left of the step's budget.
+  const maxReads = Math.max(1, Math.min(UNIT_READS, q.budget - q.n - 4))
+  while (rows.length < MOVE_PAGE_ROWS && reads < maxReads) {
     const want = MOVE_PAGE_ROWS - rows.length
     const page = await q.all(
       src,
