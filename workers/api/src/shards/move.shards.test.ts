@@ -302,4 +302,53 @@ describe('moving an account between shards', () => {
         .total_count
     ).toBe(expected.size)
   })
+
+  it('finds a write whose change-log rowid the source reused after the move noted the log’s end', async () => {
+    const account = (await api('POST', '/accounts', { name: 'reuser' })).body.result.id as string
+    const z = await api('POST', '/zones', { name: 'reuser.example', account: { id: account } })
+    const zoneId = z.body.result.id as string
+    const from = (await api('GET', `/accounts/${account}/shard`)).body.result.shard as number
+    const to = (from + 1) % 3
+    // The newest log row belongs to another zone; the move notes its rowid as the log's end.
+    const other = 'f'.repeat(32)
+    await shard(from)
+      .prepare(
+        "INSERT INTO change_log (zone_id, seq, op, created_on) VALUES (?1, 1, 'zone', '2026-01-01T00:00:00Z')"
+      )
+      .bind(other)
+      .run()
+    let job = await planMove(env, account, to)
+    // The copy runs to its end (the step stops as the catch-up is about to start).
+    const stop = new Error('stop')
+    for (let i = 0; i < 200 && job.phase === 'copy'; i++)
+      await moveStep(env, job, async (j) => {
+        job = j
+        if (j.phase !== 'copy') throw stop
+      }).catch((e) => {
+        if (e !== stop) throw e
+      })
+    expect(job.phase).toBe('catchup')
+    // That row is purged, so the next commit's log row takes the same rowid (SQLite: largest + 1).
+    await shard(from).prepare('DELETE FROM change_log WHERE zone_id = ?1').bind(other).run()
+    const late = await api('POST', `/zones/${zoneId}/dns_records`, {
+      type: 'A',
+      name: 'late.reuser.example',
+      content: '192.0.2.77',
+    })
+    expect(late.status).toBe(200)
+    const reused = await shard(from)
+      .prepare("SELECT rowid AS r FROM change_log WHERE zone_id = ?1 AND op = 'create'")
+      .bind(zoneId)
+      .first<{ r: number }>()
+    expect(reused!.r).toBe(job.logMark)
+    for (let i = 0; i < 200 && job.phase !== 'done'; i++)
+      job = await moveStep(env, job, async () => {}, 20)
+    expect(job.phase).toBe('done')
+    // The catch-up (rowids past the noted end) could not see it; the final pass's check by sequence did.
+    const found = await shard(to)
+      .prepare('SELECT content FROM dns_records WHERE id = ?1')
+      .bind(late.body.result.id)
+      .first<{ content: string }>()
+    expect(found).toEqual({ content: '192.0.2.77' })
+  })
 })
