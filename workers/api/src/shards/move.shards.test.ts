@@ -134,12 +134,19 @@ describe('moving an account between shards', () => {
     const at = (await api('GET', `/accounts/${account}/shard`)).body.result.shard as number
     expectError(await api('PUT', `/accounts/${account}/shard`, { shard: at }), 400, 9000)
     expectError(await api('PUT', `/accounts/${account}/shard`, { shard: 3 }), 400, 9000)
-    // One move of an account at a time.
-    expect((await api('PUT', `/accounts/${account}/shard`, { shard: (at + 1) % 3 })).status).toBe(
-      202
+    // One move of an account at a time, even when two are asked for at once.
+    const both = await Promise.all(
+      [1, 2].map((k) => api('PUT', `/accounts/${account}/shard`, { shard: (at + k) % 3 }))
     )
-    expectError(await api('PUT', `/accounts/${account}/shard`, { shard: (at + 2) % 3 }), 400, 9000)
-    await awaitMove(account)
+    expect(both.map((r) => r.status).sort()).toEqual([202, 400])
+    expectError(
+      both.find((r) => r.status === 400)!,
+      400,
+      9000
+    )
+    expectError(await api('PUT', `/accounts/${account}/shard`, { shard: at }), 400, 9000)
+    const started = both.find((r) => r.status === 202)!.body.result
+    expect(await awaitMove(account)).toMatchObject({ shard: started.shard, status: 'done' })
   })
 
   it('finishes a move that stopped half-way when it is asked again', async () => {

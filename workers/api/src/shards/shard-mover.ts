@@ -64,6 +64,12 @@ export class ShardMover extends DurableObject<Env> {
 
   /** Starts moving `accountId` to shard `to`, unless a move of it is under way or the request is refused. */
   start(accountId: string, to: number): Promise<StartResult> {
+    // Nothing else runs on the object meanwhile: two starts cannot both plan a job, nor an alarm
+    // step a job that is being replaced.
+    return this.ctx.blockConcurrencyWhile(() => this.#start(accountId, to))
+  }
+
+  #start(accountId: string, to: number): Promise<StartResult> {
     return inInvocation(async (): Promise<StartResult> => {
       const current = await this.#job()
       if (current && current.phase !== 'done')
