@@ -15,6 +15,15 @@ import { shardMoveResponse, shardPlacementResponse } from '../openapi/responses.
 const shard = (i: number): D1Database =>
   i === 0 ? env.DB : (env as unknown as Record<string, D1Database>)[`DB_${i}`]!
 
+/** The shards holding any row of the zone. */
+async function shardsWithRow(zoneId: string): Promise<number[]> {
+  const held: number[] = []
+  for (const i of [0, 1, 2])
+    if (await shard(i).prepare('SELECT 1 AS x FROM zones WHERE id = ?1').bind(zoneId).first())
+      held.push(i)
+  return held
+}
+
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /** Posts one TXT record until it is acknowledged, retrying the retryable answers (move, conflict). */
@@ -251,6 +260,12 @@ describe('moving an account between shards', () => {
     for (let step = 0; saved.phase !== 'done' && step < 500; step++) {
       // Writes between steps, while the account is not fenced: a create, an update, a delete.
       writes: if (saved.phase === 'copy' || saved.phase === 'catchup') {
+        // The destination holds a copy of the zone by now: lists still show the zone once.
+        if (saved.zones > 0) {
+          const listed = await api('GET', '/zones?name=crasher.example')
+          expect(listed.body.result_info.total_count).toBe(1)
+          expect(await shardsWithRow(zoneId)).toEqual([from, to].sort())
+        }
         const ids = [...expected.keys()]
         const created = await api('POST', `/zones/${zoneId}/dns_records`, {
           type: 'A',

@@ -2,7 +2,7 @@
  * @module Moving an account's zones to another D1 shard as a background job of bounded steps,
  * while the account keeps accepting writes on the source:
  *   1. copy: the account row, then zone group by zone group (by id) its zones, records, change log
- *      and build state, page by page; the destination's zone rows stay `moving` (unwritable);
+ *      and build state, page by page; the destination's zone rows stay `copying` (unlisted, unwritable);
  *   2. catch up: every change-log entry the source wrote since the job started (by rowid, noted
  *      before the copy) is applied to the destination: the entry itself, the current source row of
  *      each record it names (or its absence: a delete), and its zone's row. Every commit writes
@@ -147,13 +147,13 @@ async function writeRows(
 }
 
 /**
- * A source zone row as the destination holds it: before the fence `moving` (invisible to
- * writers there until the flip), in the final pass back to `active` (or `pending` if never
- * activated); a deleted zone stays deleted.
+ * A source zone row as the destination holds it: before the fence `copying` (left out of zone
+ * lists, refused by every write guard, and routed to by nothing until the flip), in the final
+ * pass back to `active` (or `pending` if never activated); a deleted zone stays deleted.
  */
 function shapeZone(z: Row, fenced: boolean): Row {
   if (z.status === 'deleted') return z
-  if (!fenced) return { ...z, status: 'moving' }
+  if (!fenced) return { ...z, status: 'copying' }
   return z.status === 'moving' ? { ...z, status: z.activated_on ? 'active' : 'pending' } : z
 }
 
