@@ -1,8 +1,9 @@
 /**
  * @module Moving an account's zones to another D1 shard as a background job of bounded steps,
  * while the account keeps accepting writes on the source:
- *   1. copy: the account row, then zone group by zone group (by id) its zones, records, change log
- *      and build state, page by page; the destination's zone rows stay `copying` (unlisted, unwritable);
+ *   1. copy: the account row, then zone group by zone group (by id) its zone and build-state
+ *      rows, then records and change log zone by zone in keyset pages; the destination's zone rows
+ *      stay `copying` (unlisted, unwritable);
  *   2. catch up: every change-log entry the source wrote since the job started (by rowid, noted
  *      before the copy) is applied to the destination: the entry itself, the current source row of
  *      each record it names (or its absence: a delete), and its zone's row. Every commit writes

@@ -12,11 +12,6 @@ import worker from '../index.ts'
 import { makeSmallest } from '../../../../test/api/shard-bytes.ts'
 import { forgetShardSizes } from './shard-sizes.ts'
 
-const shards = (): D1Database[] => {
-  const bag = env as unknown as Record<string, D1Database>
-  return [env.DB, bag.DB_1!, bag.DB_2!]
-}
-
 let n = 0
 async function newAccount(): Promise<string> {
   const res = await api('POST', '/accounts', { name: `bytes-test-${n++}` })
