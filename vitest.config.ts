@@ -76,7 +76,8 @@ export default defineConfig(async () => {
             cloudflareTest({
               wrangler: { configPath: './wrangler.toml' },
               miniflare: {
-                bindings: apiBindings,
+                // Small move steps: a test's account moves in many steps, with writes between them.
+                bindings: { ...apiBindings, SHARD_MOVE_STEP_QUERIES: '20' },
                 d1Databases: { DB: 'shard-0', DB_1: 'shard-1', DB_2: 'shard-2' },
               },
             }),

@@ -107,7 +107,10 @@ async function createThroughApi(api, n, shards, log) {
     a.shard = (await api.call('GET', `/accounts/${a.id}/shard`)).result.shard
     if (placed.has(a.shard)) {
       const free = [...Array(shards).keys()].find((s) => !placed.has(s))
+      // The move runs in the background (the account's ShardMover): wait until it is done.
       await api.call('PUT', `/accounts/${a.id}/shard`, { shard: free })
+      while ((await api.call('GET', `/accounts/${a.id}/shard`)).result.move?.status !== 'done')
+        await new Promise((r) => setTimeout(r, 50))
       a.shard = free
     }
     placed.add(a.shard)

@@ -16,11 +16,12 @@ interface __BaseEnv_Env {
   ZONE_BUILDER: DurableObjectNamespace<import('./src/index').ZoneBuilder>
   ZONE_FEED: DurableObjectNamespace<import('./src/index').ZoneFeed>
   ZONE_FEED_REPLICA: DurableObjectNamespace<import('./src/index').ZoneFeedReplica>
+  SHARD_MOVER: DurableObjectNamespace<import('./src/index').ShardMover>
 }
 declare namespace Cloudflare {
   interface GlobalProps {
     mainModule: typeof import('./src/index')
-    durableNamespaces: 'ZoneBuilder' | 'ZoneFeed' | 'ZoneFeedReplica'
+    durableNamespaces: 'ZoneBuilder' | 'ZoneFeed' | 'ZoneFeedReplica' | 'ShardMover'
   }
   interface Env extends __BaseEnv_Env {}
 }

@@ -44,8 +44,12 @@ interface ExtraBindings {
   ZONE_VERIFICATION?: string
   /** DoH JSON endpoint that ownership checks ask (default https://cloudflare-dns.com/dns-query). */
   VERIFICATION_RESOLVER?: string
-  /** How new accounts are placed on the D1 shards: `least-loaded` (default) or `round-robin`. */
+  /** How new accounts are placed on the D1 shards: `least-bytes` (default), `least-loaded` or `round-robin`. */
   SHARD_PLACEMENT?: string
+  /** Bytes past which a D1 shard takes no new account (default 8,000,000,000). */
+  SHARD_HIGH_WATER_BYTES?: string
+  /** D1 queries one step of a background account move may make (default 400). */
+  SHARD_MOVE_STEP_QUERIES?: string
   /**
    * Milliseconds a zone-feed replica answers polls from its last pull before pulling again from
    * the primary (default 200; `.dev.vars` and the tests set 0: every poll sees the primary's log).

@@ -99,7 +99,7 @@ export async function loadForBatch(
   }
   return {
     guard: { version: zone.version, changeSeq: zone.change_seq, serial: zone.serial },
-    moving: zone.status === 'moving',
+    moving: zone.status === 'moving' || zone.status === 'copying',
     records: [...byId.values()],
   }
 }

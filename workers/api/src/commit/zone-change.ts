@@ -102,8 +102,9 @@ function nextSerial(serial: number, nowMs: number): number {
 
 /**
  * Bumps version, serial and change sequence; fails the whole batch if another writer committed
- * first, or when an account move has fenced the zone on this shard (status 'moving'): a write
- * routed by a stale shard cache can never land on the database the account is leaving.
+ * first, or when an account move has fenced the zone on this shard (status 'moving') or is still
+ * copying it here ('copying'): a write routed by a stale shard cache can never land on the
+ * database the account is leaving, nor on its copy before the move's final pass.
  */
 export function guardStatement(
   db: D1Database,
@@ -112,7 +113,7 @@ export function guardStatement(
 ): D1PreparedStatement {
   return db
     .prepare(
-      `UPDATE zones SET version = CASE WHEN version = ?1 AND status != 'moving' THEN version + 1 END,
+      `UPDATE zones SET version = CASE WHEN version = ?1 AND status NOT IN ('moving', 'copying') THEN version + 1 END,
          change_seq = change_seq + ?2, serial = ?3, modified_on = ?4 WHERE id = ?5`
     )
     .bind(

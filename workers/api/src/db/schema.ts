@@ -82,8 +82,9 @@ export const zones = sqliteTable(
     nameRev: text('name_rev').notNull().default(''),
     /**
      * 'pending' until its owner proves control of the name (docs/zone-ownership.md), 'active',
-     * 'moving' while its account is copied to another shard, or 'deleted' from DELETE until the
-     * purge has removed its records and the row.
+     * 'moving' while an account move fences it on its shard, 'copying' for a move's copy on the
+     * destination shard until the final pass, or 'deleted' from DELETE until the purge has
+     * removed its records and the row.
      */
     status: text('status').notNull().default('active'),
     type: text('type').notNull().default('full'),

@@ -65,6 +65,8 @@ export const Codes = {
   accountMoving: 10004,
   /** An activation check found no proof of ownership yet: the zone stays pending (a message, not an error). */
   zoneStillPending: 10005,
+  /** Every D1 shard is past its high-water mark: no shard may take a new account (add a shard or move accounts). */
+  shardsFull: 10006,
   /** Local development (DEV_API_TOKEN set): the request is not addressed to a loopback host. */
   notLoopbackHost: 10010,
 } as const

@@ -176,7 +176,7 @@ function operation(op: Operation): Json {
   out.responses = op.public
     ? { 200: ok }
     : {
-        200: ok,
+        [op.status ?? 200]: ok,
         400: failure('Validation error or conflict'),
         403: failure('Bad or insufficient token'),
         404: failure('Unknown zone or record'),

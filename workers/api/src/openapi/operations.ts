@@ -40,6 +40,8 @@ export interface Operation {
   /** The `result` of the envelope; `text` for a text/plain answer, `html` for a page. */
   result: z.ZodType | 'text' | 'html' | 'json'
   list?: boolean
+  /** The success status when not 200 (202: started, runs in the background). */
+  status?: 202
   /** No Authorization header needed. */
   public?: boolean
 }
@@ -252,15 +254,18 @@ export const OPERATIONS: Operation[] = [
     method: 'get',
     path: '/accounts/{account_id}/shard',
     tag: 'Accounts',
-    summary: "The D1 shard holding the account's zones (admin)",
+    summary: "The D1 shard holding the account's zones, and its last move (admin)",
     result: r.shardPlacementResponse,
   },
   {
     method: 'put',
     path: '/accounts/{account_id}/shard',
     tag: 'Accounts',
-    summary: "Move the account's zones to another D1 shard (admin)",
+    summary: "Start moving the account's zones to another D1 shard in the background (admin)",
+    description:
+      'Answers 202 with the move it started. The move copies while the account keeps accepting writes, then refuses writes (503, code 10004, retry) for a short final pass and the switch; `GET` on the same path reports its progress. One move of an account at a time (400, code 9000).',
     body: moveSchema,
+    status: 202,
     result: r.shardMoveResponse,
   },
   ...tokenOps('/user/tokens', 'User tokens'),

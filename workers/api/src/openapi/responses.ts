@@ -219,22 +219,36 @@ export const sweepResponse = z.object({
   cleared: z.number().int(),
 })
 
+/** A background account move (shards/move.ts), as PUT starts it and GET reports it. */
+export const shardMoveResponse = z.object({
+  account_id: z.string(),
+  from: z.number().int(),
+  /** The destination shard. */
+  shard: z.number().int(),
+  status: z.enum(['running', 'done']),
+  phase: z.enum(['copy', 'catchup', 'final', 'retire', 'done']),
+  /** Steps (alarm invocations) run so far. */
+  steps: z.number().int(),
+  zones: z.number().int(),
+  records: z.number().int(),
+  changes: z.number().int(),
+  /** Change-log entries written during the move and applied to the destination. */
+  caught_up: z.number().int(),
+  started_on: z.string(),
+  fenced_on: z.string().nullable(),
+  finished_on: z.string().nullable(),
+  epoch: z.number().int().nullable(),
+  last_error: z.string().nullable(),
+})
+
 export const shardPlacementResponse = z.object({
   account_id: z.string(),
   shard: z.number().int().nullable(),
   state: z.enum(['active', 'moving', 'unplaced']),
   epoch: z.number().int(),
   shards: z.number().int(),
-})
-
-export const shardMoveResponse = z.object({
-  account_id: z.string(),
-  from: z.number().int(),
-  shard: z.number().int(),
-  epoch: z.number().int(),
-  zones: z.number().int(),
-  records: z.number().int(),
-  changes: z.number().int(),
+  /** The account's last move (running or done), or null when it was never moved. */
+  move: shardMoveResponse.nullable(),
 })
 
 export const convergenceResponse = z.object({

@@ -1,6 +1,7 @@
 /**
  * @module Account placement on the D1 shards (administrator only): where an account lives, and
- * moving it to another shard (shards/move.ts). See docs/shards.md.
+ * moving it to another shard in the background (shards/move.ts, run by the account's ShardMover
+ * Durable Object). See docs/shards.md.
  */
 import { Hono } from 'hono'
 import { z } from 'zod'
@@ -10,7 +11,6 @@ import { readBody } from '../http/body.ts'
 import { ok } from '../http/envelope.ts'
 import { shardCount } from '../shards/databases.ts'
 import { accountRoute } from '../shards/directory.ts'
-import { moveAccount, MoveRefused } from '../shards/move.ts'
 import { homeDb } from '../shards/databases.ts'
 
 export const shardsApp = new Hono<AppEnv>()
@@ -26,36 +26,33 @@ function adminOnly(c: { var: AppEnv['Variables'] }): void {
     )
 }
 
+/** The account's ShardMover (one per account). */
+const mover = (env: Env, accountId: string) =>
+  env.SHARD_MOVER.get(env.SHARD_MOVER.idFromName(accountId))
+
 shardsApp.get('/', async (c) => {
   adminOnly(c)
   const accountId = c.req.param('account_id')!
-  const route = await accountRoute(homeDb(c.env), accountId)
+  const [route, move] = await Promise.all([
+    accountRoute(homeDb(c.env), accountId),
+    mover(c.env, accountId).status(),
+  ])
   return ok(c, {
     account_id: accountId,
     shard: route?.shard ?? null,
     state: route?.state ?? 'unplaced',
     epoch: route?.epoch ?? 0,
     shards: shardCount(c.env),
+    move,
   })
 })
 
+/** Starts a background move of the account to another shard; answered 202 with the move's status. */
 shardsApp.put('/', async (c) => {
   adminOnly(c)
   const accountId = c.req.param('account_id')!
   const body = await readBody(c, moveSchema)
-  try {
-    const moved = await moveAccount(c.env, accountId, body.shard)
-    return ok(c, {
-      account_id: moved.accountId,
-      from: moved.from,
-      shard: moved.to,
-      epoch: moved.epoch,
-      zones: moved.zones,
-      records: moved.records,
-      changes: moved.changes,
-    })
-  } catch (e) {
-    if (e instanceof MoveRefused) throw ApiError.badRequest(Codes.invalidRequest, e.message)
-    throw e
-  }
+  const started = await mover(c.env, accountId).start(accountId, body.shard)
+  if (!started.ok) throw ApiError.badRequest(Codes.invalidRequest, started.refused)
+  return ok(c, started.move, 202)
 })

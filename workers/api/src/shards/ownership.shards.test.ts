@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { deployed } from '../../../../test/api/deployed.ts'
+import { moveAndWait } from '../../../../test/api/shard-move.ts'
 import { api, expectError } from '../../../../test/api/helpers.ts'
 import type { OwnershipResolver } from '../zones/resolver.ts'
 
@@ -68,8 +69,8 @@ describe('zone ownership across D1 shards', () => {
     await call('PUT', `/zones/${other.id}/activation_check`)
     const from = await shardOf(a)
     const to = (from + 1) % 3
-    const moved = await api('PUT', `/accounts/${a}/shard`, { shard: to })
-    expect(moved.status, JSON.stringify(moved.body)).toBe(200)
+    const moved = await moveAndWait(a, to)
+    expect(moved.started.status, JSON.stringify(moved.started.body)).toBe(202)
     expect(await shardOf(a)).toBe(to)
     expect((await call('GET', `/zones/${pending.id}`)).body.result.status).toBe('pending')
     expect((await call('GET', `/zones/${other.id}`)).body.result.status).toBe('active')

@@ -5,6 +5,9 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { api, expectError } from '../../../../test/api/helpers.ts'
+import { makeSmallest } from '../../../../test/api/shard-bytes.ts'
+import { moveAndWait } from '../../../../test/api/shard-move.ts'
+import { forgetShardSizes } from './shard-sizes.ts'
 
 const shards = (): D1Database[] => {
   const bag = env as unknown as Record<string, D1Database>
@@ -84,8 +87,8 @@ describe('accounts on three D1 shards', () => {
     }
     for (const [shard, a] of accounts.entries()) {
       if ((await shardOf(a)) === shard) continue
-      const moved = await api('PUT', `/accounts/${a}/shard`, { shard })
-      expect(moved.status).toBe(200)
+      const moved = await moveAndWait(a, shard)
+      expect(moved.started.status).toBe(202)
     }
     expect(await Promise.all(accounts.map(shardOf))).toEqual([0, 1, 2])
     for (const direction of ['asc', 'desc'] as const) {
@@ -156,24 +159,9 @@ describe('accounts on three D1 shards', () => {
   })
 
   it('fills a newly added, empty shard first, and can move existing accounts onto it', async () => {
-    // Shards 0 and 1 hold many accounts already; shard 2 was just added (bound and migrated).
-    const counts = await Promise.all(
-      [0, 1, 2].map(
-        async (i) =>
-          (await env.DB.prepare('SELECT count(*) AS n FROM directory_accounts WHERE shard = ?1')
-            .bind(i)
-            .first<{ n: number }>())!.n
-      )
-    )
-    const busy = Math.max(...counts) + 5
-    const filler = [0, 1].flatMap((i) =>
-      Array.from({ length: busy - counts[i]! }, (_, k) =>
-        env.DB.prepare(
-          "INSERT INTO directory_accounts (account_id, shard, modified_on) VALUES (?1, ?2, '2026-01-01T00:00:00Z')"
-        ).bind(`filler-${i}-${k}`, i)
-      )
-    )
-    await env.DB.batch(filler)
+    // Shards 0 and 1 hold more bytes already; shard 2 was just added (bound and migrated).
+    await makeSmallest(2)
+    forgetShardSizes()
     const fresh = await newAccount()
     expect((await createZone(fresh, 'lands-on-new.example')).status).toBe(200)
     expect(await shardOf(fresh)).toBe(2)
@@ -188,8 +176,9 @@ describe('accounts on three D1 shards', () => {
     expect(await shardsHolding(zone.body.result.id)).toEqual([0])
     // Read once, so this isolate caches the zone's route to shard 0 before the move.
     expect((await api('GET', `/zones/${zone.body.result.id}`)).status).toBe(200)
-    const moved = await api('PUT', `/accounts/${old}/shard`, { shard: 2 })
-    expect(moved.status).toBe(200)
+    const moved = await moveAndWait(old, 2)
+    expect(moved.started.status).toBe(202)
+    expect(moved.done).toMatchObject({ from: 0, shard: 2, status: 'done' })
     expect(await shardsHolding(zone.body.result.id)).toEqual([2])
     // The stale cached route is noticed (the zone is gone from shard 0) and replaced.
     expect((await api('GET', `/zones/${zone.body.result.id}`)).body.result.name).toBe(

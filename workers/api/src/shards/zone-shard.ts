@@ -18,6 +18,7 @@ import {
 } from './directory.ts'
 import { homeDb, shardCount, shardDb, type ShardEnv } from './databases.ts'
 import { cachedRoute, rememberRoute } from './route-cache.ts'
+import { shardSizes } from './shard-sizes.ts'
 
 const UNPLACED = (accountId: string): ShardRoute => ({
   accountId,
@@ -62,19 +63,78 @@ export function accountMovingError(): ApiError {
   )
 }
 
-/** How new accounts are spread over the shards: `SHARD_PLACEMENT` = least-loaded (default) or round-robin. */
-export type Placement = 'least-loaded' | 'round-robin'
+/**
+ * How new accounts are spread over the shards (`SHARD_PLACEMENT`): to the shard holding the fewest
+ * bytes (`least-bytes`, the default; fewest accounts among shards of about the same size), the
+ * fewest accounts (`least-loaded`), or in turn
+ * (`round-robin`). Whichever it is, a shard past the high-water mark takes no new account.
+ */
+export type Placement = 'least-bytes' | 'least-loaded' | 'round-robin'
 
 export function placementOf(env: { SHARD_PLACEMENT?: string }): Placement {
-  return env.SHARD_PLACEMENT === 'round-robin' ? 'round-robin' : 'least-loaded'
+  const p = env.SHARD_PLACEMENT
+  return p === 'round-robin' || p === 'least-loaded' ? p : 'least-bytes'
 }
 
-/** Picks the shard for a new account from the accounts each shard holds. */
-export function chooseShard(counts: readonly number[], placement: Placement): number {
-  if (placement === 'round-robin') return counts.reduce((a, b) => a + b, 0) % counts.length
-  let best = 0
-  for (let i = 1; i < counts.length; i++) if (counts[i]! < counts[best]!) best = i
-  return best
+/**
+ * Bytes past which a shard takes no new account (`SHARD_HIGH_WATER_BYTES`). The default leaves a
+ * fifth of D1's 10 GB per database for the accounts already there to grow into.
+ */
+export const DEFAULT_HIGH_WATER_BYTES = 8_000_000_000
+
+export function highWaterOf(env: { SHARD_HIGH_WATER_BYTES?: string }): number {
+  const n = Number(env.SHARD_HIGH_WATER_BYTES)
+  return env.SHARD_HIGH_WATER_BYTES !== undefined && Number.isFinite(n) && n > 0
+    ? n
+    : DEFAULT_HIGH_WATER_BYTES
+}
+
+/** Size differences placement by bytes disregards (it places by account counts within one step). */
+export const PLACEMENT_BYTES_STEP = 16 * 1024 * 1024
+
+/** What placement knows of one shard. */
+export interface ShardLoad {
+  accounts: number
+  bytes: number
+}
+
+/**
+ * Picks the shard for a new account, or null when every shard is at or past `highWater` bytes.
+ * Ties go to the lowest index.
+ */
+export function chooseShard(
+  loads: readonly ShardLoad[],
+  placement: Placement,
+  highWater = Infinity
+): number | null {
+  const open = loads.flatMap((l, index) => (l.bytes < highWater ? [{ ...l, index }] : []))
+  if (open.length === 0) return null
+  if (placement === 'round-robin') {
+    const placed = loads.reduce((a, l) => a + l.accounts, 0)
+    return open[placed % open.length]!.index
+  }
+  // Bytes count in steps of PLACEMENT_BYTES_STEP: shards that differ by less (new, nearly empty
+  // ones) share out new accounts by their counts, so a burst of accounts does not all land on one.
+  const rank = (l: ShardLoad): [number, number] =>
+    placement === 'least-bytes'
+      ? [Math.floor(l.bytes / PLACEMENT_BYTES_STEP), l.accounts]
+      : [l.accounts, 0]
+  let best = open[0]!
+  for (const l of open) {
+    const [a, b] = rank(l)
+    const [x, y] = rank(best)
+    if (a < x || (a === x && b < y)) best = l
+  }
+  return best.index
+}
+
+/** The answer when no shard may take a new account: what the operator must do. */
+function shardsFullError(highWater: number): ApiError {
+  return new ApiError(
+    507,
+    Codes.shardsFull,
+    `Every D1 shard holds ${highWater} bytes or more (SHARD_HIGH_WATER_BYTES), so no shard can take a new account: add a shard (bind the next DB_n and deploy), or move accounts off a shard (PUT /accounts/{account_id}/shard), or raise SHARD_HIGH_WATER_BYTES if D1's 10 GB limit allows`
+  )
 }
 
 /** What a shard's copy of an account row holds. */
@@ -91,22 +151,32 @@ export interface AccountRow {
  * account row is copied to the chosen shard, where zones reference it.
  */
 export async function placeAccount(
-  env: ShardEnv & { SHARD_PLACEMENT?: string },
+  env: ShardEnv & { SHARD_PLACEMENT?: string; SHARD_HIGH_WATER_BYTES?: string },
   account: AccountRow
 ): Promise<ShardRoute> {
   const home = homeDb(env)
-  const known = await accountRoute(home, account.id)
-  const n = shardCount(env)
   const route =
-    known ??
-    (await placeAccountOn(
-      home,
-      account.id,
-      n === 1 ? 0 : chooseShard(await accountsPerShard(home, n), placementOf(env)),
-      nowIso()
-    ))
+    (await accountRoute(home, account.id)) ??
+    (await placeAccountOn(home, account.id, await shardForNewAccount(env), nowIso()))
   if (route.shard !== 0) await copyAccountRow(shardDb(env, route.shard), account)
   return route
+}
+
+/** The shard a new account goes to; a 507 (code 10006) when every shard is past the high-water mark. */
+async function shardForNewAccount(
+  env: ShardEnv & { SHARD_PLACEMENT?: string; SHARD_HIGH_WATER_BYTES?: string }
+): Promise<number> {
+  const n = shardCount(env)
+  const placement = placementOf(env)
+  const highWater = highWaterOf(env)
+  const [bytes, accounts] = await Promise.all([shardSizes(env), accountsPerShard(homeDb(env), n)])
+  const chosen = chooseShard(
+    bytes.map((b, i) => ({ bytes: b, accounts: accounts[i]! })),
+    placement,
+    highWater
+  )
+  if (chosen === null) throw shardsFullError(highWater)
+  return chosen
 }
 
 /** The account's row on a shard (zones reference it); kept as it is when present. */

@@ -36,7 +36,8 @@ async function loadRoutedZone(
   let db = shardDb(c.env, route.shard)
   let orm = openDb(db)
   let zone = await readZone(orm, id)
-  if (!zone || zone.status === 'moving') {
+  const fenced = (z: ZoneRow | undefined) => z?.status === 'moving' || z?.status === 'copying'
+  if (!zone || fenced(zone)) {
     const fresh = await routeOfZone(c.env, id, { fresh: true })
     if (fresh.shard !== route.shard) {
       db = shardDb(c.env, fresh.shard)
@@ -48,7 +49,7 @@ async function loadRoutedZone(
   if (!zone) throw new ApiError(404, Codes.zoneNotFound, `Zone ${id} not found`)
   c.set('zoneDb', db)
   c.set('zoneOrm', orm)
-  return { zone, route: zone.status === 'moving' ? { ...route, state: 'moving' } : route }
+  return { zone, route: fenced(zone) ? { ...route, state: 'moving' } : route }
 }
 
 export async function zoneFor(c: Context<AppEnv>, perm: Permission): Promise<ZoneRow> {

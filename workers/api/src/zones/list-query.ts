@@ -127,7 +127,9 @@ function nameFilter(raw: string, params: unknown[]): string {
 
 export function zoneListQuery(p: Principal, q: (key: string) => string | undefined): ZoneListQuery {
   const params: unknown[] = []
-  const where = ["z.status != 'deleted'", visibility(p, params)]
+  // A zone an account move is copying to another shard is listed once, from the shard it is on
+  // (a term of its own: `status != 'deleted'` is what lets the partial name index serve the list).
+  const where = ["z.status != 'deleted'", "z.status != 'copying'", visibility(p, params)]
   const order = q('order') ?? 'name'
   const column = ORDER_COLUMNS.get(order)
   if (column === undefined) {

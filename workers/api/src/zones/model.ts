@@ -9,7 +9,12 @@ export function zoneToApi(z: ZoneRow, accountName: string): Record<string, unkno
   return {
     id: z.id,
     name: z.name,
-    status: z.status === 'moving' ? (z.activatedOn ? 'active' : 'pending') : z.status,
+    status:
+      z.status === 'moving' || z.status === 'copying'
+        ? z.activatedOn
+          ? 'active'
+          : 'pending'
+        : z.status,
     paused: z.paused,
     type: z.type,
     development_mode: 0,
