@@ -1,9 +1,10 @@
 /**
- * @module The API isolate measured from inside, through workerd's V8 inspector (a stack of its own
- * with 3 D1 shards). Heap: `Runtime.getHeapUsage` polled while a 100,000-change batch and a
- * 100,000-record zone-file import run (garbage not yet collected counts). CPU: a CPU profile of the
- * isolate (the ZoneBuilder Durable Objects run in it too) around a full build of the large zone,
- * split per builder invocation, and around one cron run over the 3 shards.
+ * @module The API isolate measured from inside, through workerd's V8 inspector. Heap: in a runtime
+ * of its own whose isolates are capped at a JS heap of HEAP_CAP_MB, the largest zone-file import
+ * and batch an account may send, watched by `Runtime.getHeapUsage` polls and V8's GC trace of the
+ * API isolate. CPU (a stack with 3 D1 shards): a CPU profile of the isolate (the ZoneBuilder
+ * Durable Objects run in it too) around a full build of the large zone, split per builder
+ * invocation, and around one cron run over the 3 shards.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
