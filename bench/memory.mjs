@@ -1,6 +1,6 @@
 /**
- * @module Memory: workerd exposes no per-isolate figure locally, so this samples the resident set
- * of the workerd process (/proc VmRSS) — an upper bound on each isolate. API: the stack's process
+ * @module Memory of the whole runtime: the resident set of the workerd process (/proc VmRSS), an
+ * upper bound on each isolate (the API isolate's own heap: isolate.mjs, through the inspector). API: the stack's process
  * (API + DoH + empty workers, D1/KV/DO simulators) during a large batch and the build after it.
  * DoH: a runtime serving only the DoH worker (from a copy of the run's KV) under saturating load.
  */

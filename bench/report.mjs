@@ -3,6 +3,7 @@ import { fmtMs, fmtRange, fmtRatio } from './lib/stats.mjs'
 import { lineChart } from './lib/svg.mjs'
 import { renderAuth } from './report/auth.mjs'
 import { renderDoh, renderMemory, renderStartup } from './report/doh.mjs'
+import { renderIsolate } from './report/isolate.mjs'
 import { renderDnssec } from './report/dnssec.mjs'
 import { renderManyZones } from './report/many-zones.mjs'
 import { renderPeers } from './report/peers.mjs'
@@ -53,7 +54,8 @@ export function renderReport(results) {
   section('doh', 'DoH throughput and latency', (d) => renderDoh(d, body, charts, targets, S.peers))
   section('dnssec', 'Signed answers (DNSSEC)', (x) => renderDnssec(x, body, targets))
   section('startup', 'Start to first answer', (s) => renderStartup(s, body, targets, S.peers))
-  section('memory', 'Memory', (m) => renderMemory(m, body, targets))
+  section('memory', 'Memory', (m) => renderMemory(m, body))
+  section('isolate', 'API isolate: JS heap and CPU time', (r) => renderIsolate(r, body, targets))
   section('many-zones', 'Many zones over D1 shards', (z) => renderManyZones(z, body, targets))
   for (const id of ['zones-10k', 'zones-100k', 'production-model'])
     if (S[id]?.error) body.push(`## ${id}`, '', `Failed in this run: ${S[id].error}`, '')

@@ -8,6 +8,7 @@ import { runBatchBench } from './batch.mjs'
 import { runDnssecBench } from './dnssec.mjs'
 import { runDohBench } from './doh.mjs'
 import { manyZonesShards, runManyZonesBench } from './many-zones.mjs'
+import { isolateStack, runIsolateBench } from './isolate.mjs'
 import { runMemoryBench } from './memory.mjs'
 import { runPeersBench } from './peers/index.mjs'
 import { productionModelStack, runProductionModelBench } from './production-model.mjs'
@@ -26,6 +27,13 @@ export const SECTIONS = [
   { id: 'dnssec', title: 'Signed answers (DNSSEC, DO=1) against unsigned', run: runDnssecBench },
   { id: 'startup', title: 'Start to first answer', run: runStartupBench },
   { id: 'memory', title: 'Memory (workerd process RSS)', run: runMemoryBench },
+  {
+    id: 'isolate',
+    title: 'API isolate: JS heap of the largest requests, CPU of the full build and the cron',
+    run: runIsolateBench,
+    ownStack: true,
+    stackOptions: isolateStack,
+  },
   {
     id: 'many-zones',
     title: 'Many zones over D1 shards',

@@ -7,8 +7,9 @@
  * (`dohUrl`, `emptyUrl`: workerd serves them itself, no entry worker and no API hop in between).
  */
 import { execFileSync, spawn } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
+import { createRequire } from 'node:module'
 import path from 'node:path'
 import { convertV4MiniflareOptions, Miniflare, Log, LogLevel } from 'miniflare'
 import { unstable_getMiniflareWorkerOptions, unstable_splitSqlQuery } from 'wrangler'
@@ -21,6 +22,8 @@ import {
 } from '../../scripts/lib/dev-vars.mjs'
 
 const WRANGLER = path.join(ROOT, 'node_modules/.bin/wrangler')
+/** The workerd binary Miniflare runs (its own dependency). */
+const WORKERD_BIN = createRequire(import.meta.resolve('miniflare'))('workerd').default
 
 function bundle(config, outdir) {
   execFileSync(WRANGLER, ['deploy', '--dry-run', '--outdir', outdir, '-c', config], {
@@ -66,6 +69,13 @@ const KV_PROBE_WORKER = {
   unsafeDirectSockets: DIRECT,
 }
 
+/** A script in `dir` that runs workerd with its stdout and stderr line-buffered (coreutils `stdbuf`). */
+function lineBuffered(dir) {
+  const script = path.join(dir, 'workerd-line-buffered.sh')
+  writeFileSync(script, `#!/bin/sh\nexec stdbuf -oL -eL '${WORKERD_BIN}' "$@"\n`, { mode: 0o755 })
+  return script
+}
+
 /** Builder pacing used by the bench stack: 0 = the pipeline's own cost (stated in the report). */
 export const BENCH_KV_KEY_WRITE_INTERVAL_MS = '0'
 
@@ -86,6 +96,13 @@ export async function startBenchStack({
   shards = 1,
   /** Serve workerd's inspector (CPU profiles) on this port; off by default. */
   inspectorPort,
+  /** V8 flags for every isolate of the runtime (e.g. `--expose-gc`); none by default. */
+  v8Flags = [],
+  /**
+   * Called with every line the runtime prints (`{ level, message }`; V8's own output, such as
+   * `--trace-gc`, arrives as level `log`); warnings and errors are still printed.
+   */
+  onRuntimeLog,
   /**
    * 'local': the DoH read path with the local settings of `.dev.vars` (REVALIDATE_MS …);
    * 'deployed': with none of them (nor the feed replicas' local pull age), so the deployed
@@ -137,6 +154,14 @@ export async function startBenchStack({
     },
     unsafeDirectSockets: DIRECT,
   })
+  // Miniflare reads workerd's V8 flags and binary from the environment when it starts the runtime.
+  const envBefore = {
+    MINIFLARE_WORKERD_V8_FLAGS: process.env.MINIFLARE_WORKERD_V8_FLAGS,
+    MINIFLARE_WORKERD_PATH: process.env.MINIFLARE_WORKERD_PATH,
+  }
+  if (v8Flags.length > 0) process.env.MINIFLARE_WORKERD_V8_FLAGS = v8Flags.join(' ')
+  // V8 prints to workerd's stdout, a pipe (block-buffered): line-buffer it so each line arrives as printed.
+  if (onRuntimeLog) process.env.MINIFLARE_WORKERD_PATH = lineBuffered(dir)
   const mf = new Miniflare(
     convertV4MiniflareOptions({
       host: '127.0.0.1',
@@ -144,12 +169,28 @@ export async function startBenchStack({
       ...(inspectorPort ? { inspectorPort } : {}),
       cf: false,
       log: new Log(LogLevel.WARN),
+      ...(onRuntimeLog
+        ? {
+            handleStructuredLogs: (line) => {
+              onRuntimeLog(line)
+              if (line.level === 'warn' || line.level === 'error') console.error(line.message)
+            },
+          }
+        : {}),
       // Miniflare 5 persists every resource under one root (the v4 *Persist options are ignored).
       resourcePersistencePath: path.join(dir, 'state'),
       workers: [api, doh, EMPTY_WORKER, KV_PROBE_WORKER, ...extraWorkers],
     })
   )
-  const url = await mf.ready
+  let url
+  try {
+    url = await mf.ready
+  } finally {
+    for (const [k, v] of Object.entries(envBefore)) {
+      if (v === undefined) delete process.env[k]
+      else process.env[k] = v
+    }
+  }
   const dbs = [await mf.getD1Database('DB', 'edgedns-api')]
   for (const b of shardBindings) dbs.push(await mf.getD1Database(b, 'edgedns-api'))
   const migrations = readdirSync(path.join(ROOT, 'migrations'))

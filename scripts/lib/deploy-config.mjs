@@ -159,7 +159,7 @@ export function checkConfigs(root, workers) {
   }
   if (readCpuLimit(root) === null)
     throw new DeployError(
-      `${API_CONFIG}: no [limits] cpu_ms: the API worker sets its CPU limit per invocation on purpose, for the builder's full build and the cron (see the comment in ${API_CONFIG} and README § Deploying)`
+      `${API_CONFIG}: no [limits] cpu_ms: the API worker sets its CPU limit per invocation on purpose, above the default, for the heaviest step of the builder's full build (see the comment in ${API_CONFIG} and README § Deploying)`
     )
   for (const w of workers) statSync(path.join(root, w.config))
   return ids

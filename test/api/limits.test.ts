@@ -80,7 +80,7 @@ describe('accounts', () => {
         .result.settings.max_dns_batch_changes
     ).toBe(5000)
     expectError(
-      await api('PUT', `/accounts/${acct.id}`, { settings: { max_dns_batch_changes: 100_001 } }),
+      await api('PUT', `/accounts/${acct.id}`, { settings: { max_dns_batch_changes: 50_001 } }),
       400,
       9000
     )

@@ -38,7 +38,11 @@ function accountToApi(a: AccountRow): Record<string, unknown> {
   }
 }
 
-const MAX_BATCH_CEILING = 100_000
+/**
+ * The most changes per batch an account may be given: a batch (and an import) of this many fits a
+ * JS heap capped at 100 MB in the API isolate; twice as many does not (BENCHMARKS.md, API isolate).
+ */
+const MAX_BATCH_CEILING = 50_000
 export const createSchema = z.object({ name: z.string().min(1).max(100) })
 export const editSchema = z.object({
   name: z.string().min(1).max(100).optional(),

@@ -2,11 +2,12 @@
  * @module Size and count limits of zone-file imports, and the error codes import/export answer with.
  *
  * - Bytes: a file over IMPORT_MAX_BYTES (32 MiB; env MAX_IMPORT_BYTES overrides) is refused with
- *   413 before it is parsed. Cloudflare caps files at 256 KiB; we take whole zones of 100,000+
- *   records (about 6 MB) and keep headroom under the isolate's 128 MB memory.
+ *   413 before it is parsed. Cloudflare caps files at 256 KiB; we take whole zones of tens of
+ *   thousands of records (50,000 A records are about 3 MB).
  * - Records: an import is all or nothing (staged in bounded chunks, committed as one transaction,
  *   see staged-import.ts), so it obeys the batch limit semantics (81063, nothing changes). The limit is the account's own `max_dns_batch_changes` when an administrator set one;
- *   otherwise the import cap IMPORT_MAX_RECORDS (100,000; env MAX_IMPORT_RECORDS overrides). The
+ *   otherwise the import cap IMPORT_MAX_RECORDS (50,000; env MAX_IMPORT_RECORDS overrides): an
+ *   import of that many fits a JS heap capped at 100 MB in the API isolate, twice as many does not. The
  *   server-wide default batch limit (MAX_BATCH_CHANGES, 3,500) does not apply to imports: a zone
  *   file is a whole zone, committed as one.
  * - One record (a logical line: its parentheses and comments included): at most
@@ -16,7 +17,7 @@
  *   carries on the wire (4,096 octets) written with escapes, plus a comment with the most tags.
  */
 export const IMPORT_MAX_BYTES = 32 * 1024 * 1024
-export const IMPORT_MAX_RECORDS = 100_000
+export const IMPORT_MAX_RECORDS = 50_000
 export const IMPORT_MAX_LINE_CHARS = 262_144
 export const IMPORT_MAX_LINE_TOKENS = 10_000
 
