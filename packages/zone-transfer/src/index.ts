@@ -29,3 +29,9 @@ export { packTransfer, type PackOptions, type TransferQuestion } from './pack.ts
 export { axfrRecords } from './axfr.ts'
 export { planIxfr, type IxfrInput, type IxfrPlan, type IxfrStep } from './ixfr.ts'
 export { serialAfter, soaSerial, withSerial } from './soa.ts'
+export {
+  answerTransfer,
+  isTransferRequest,
+  type TransferOptions,
+  type TransferZone,
+} from './serve.ts'
