@@ -30,6 +30,7 @@ export { axfrRecords } from './axfr.ts'
 export { planIxfr, type IxfrInput, type IxfrPlan, type IxfrStep } from './ixfr.ts'
 export { serialAfter, soaSerial, withSerial } from './soa.ts'
 export {
+  answerSignedQuery,
   answerTransfer,
   isTransferRequest,
   type TransferOptions,

@@ -1,6 +1,14 @@
 import { decodeMessage, encodeQuery, type ResponseRR } from '@edgedns/dns-wire'
 import { describe, expect, it } from 'vitest'
-import { answerTransfer, isTransferRequest, parseTsigKey, signMessage, splitTsig } from './index.ts'
+import {
+  TsigStreamVerifier,
+  answerSignedQuery,
+  answerTransfer,
+  isTransferRequest,
+  parseTsigKey,
+  signMessage,
+  splitTsig,
+} from './index.ts'
 
 const NOW = 1_800_000_000
 const key = parseTsigKey('xfr-key:c2VjcmV0LXNoYTI1Ni1rZXktbWF0ZXJpYWw=')
@@ -81,5 +89,42 @@ describe('answering a transfer request', () => {
     expect(isTransferRequest(encodeQuery('example.test', 'IXFR'))).toBe(true)
     expect(isTransferRequest(encodeQuery('example.test', 'SOA'))).toBe(false)
     expect(isTransferRequest(new Uint8Array([1, 2, 3]))).toBe(false)
+  })
+})
+
+describe('answering a signed ordinary query', () => {
+  const resolve = async (unsigned: Uint8Array): Promise<Uint8Array> => {
+    const q = decodeMessage(unsigned)
+    const answer = encodeQuery(q.question[0]!.name, 'SOA', { id: q.id })
+    answer[2] = 0x84
+    return answer
+  }
+
+  it('is resolved without its TSIG and signed with the request MAC', async () => {
+    const signed = await signMessage(encodeQuery('example.test', 'SOA', { id: 3 }), key, {
+      time: NOW,
+    })
+    const answer = await answerSignedQuery(signed.message, [key], NOW, resolve)
+    const verifier = new TsigStreamVerifier(key, signed.mac, () => NOW)
+    await verifier.next(answer!)
+    verifier.finish()
+  })
+
+  it('with a wrong MAC gets NOTAUTH and BADSIG, unresolved', async () => {
+    const other = { ...key, secret: new Uint8Array([9]) }
+    const signed = await signMessage(encodeQuery('example.test', 'SOA', { id: 3 }), other, {
+      time: NOW,
+    })
+    const answer = await answerSignedQuery(signed.message, [key], NOW, () => {
+      throw new Error('must not resolve')
+    })
+    expect(decodeMessage(splitTsig(answer!).unsigned).rcode).toBe(9)
+    expect(splitTsig(answer!).tsig?.error).toBe(16)
+  })
+
+  it('an unsigned query is left to the caller', async () => {
+    expect(
+      await answerSignedQuery(encodeQuery('example.test', 'SOA'), [key], NOW, resolve)
+    ).toBeNull()
   })
 })

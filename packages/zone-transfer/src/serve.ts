@@ -17,6 +17,7 @@ import { soaSerial } from './soa.ts'
 import {
   TsigStreamSigner,
   signErrorResponse,
+  signMessage,
   tsigSize,
   verifyRequest,
   type TsigKey,
@@ -122,4 +123,43 @@ export async function answerTransfer(
     ...(options.maxSize ? { maxSize: options.maxSize } : {}),
   })
   return sign(packed)
+}
+
+/**
+ * Answers a TSIG-signed ordinary query (a secondary's SOA check before a transfer): the request
+ * is verified, `resolve` answers the request without its TSIG, and the answer is signed. A failed
+ * check gets NOTAUTH with the TSIG error. Null when the request is unsigned or unreadable (the
+ * caller answers it as usual).
+ */
+export async function answerSignedQuery(
+  request: Uint8Array,
+  keys: readonly TsigKey[],
+  now: number,
+  resolve: (unsigned: Uint8Array) => Promise<Uint8Array>
+): Promise<Uint8Array | null> {
+  let verdict
+  try {
+    verdict = await verifyRequest(request, keys, now)
+  } catch (err) {
+    if (err instanceof DnsFormatError) return null
+    throw err
+  }
+  if (verdict.status === 'unsigned') return null
+  if (verdict.status === 'error') {
+    const message = decodeMessage(request)
+    const q = message.question[0]
+    const reply = encodeResponse({
+      id: message.id,
+      opcode: message.opcode,
+      rcode: NOTAUTH,
+      question: q ? { name: q.name, type: q.typeCode, class: q.class } : null,
+    })
+    return signErrorResponse(reply, verdict, now)
+  }
+  const answer = await resolve(verdict.message)
+  const signed = await signMessage(answer, verdict.key, {
+    time: now,
+    previousMac: verdict.tsig.mac,
+  })
+  return signed.message
 }
