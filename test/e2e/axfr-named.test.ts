@@ -4,11 +4,12 @@
  * `named-checkzone -D` canonical form. named runs from a generated named.conf on a free port
  * under a temporary directory.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 // @ts-expect-error plain ESM helper shared with `pnpm dev`
 import { startDnsFront } from '../../scripts/lib/dns-front.mjs'
@@ -24,6 +25,15 @@ let front: { port: number; close(): void }
 let named: ChildProcess | undefined
 let namedLog = ''
 let zoneId = ''
+
+const run = promisify(execFile)
+
+/** dig's output for a query to the front (failures included). */
+const dig = (...args: string[]): Promise<string> =>
+  run('dig', ['-p', String(front.port), '@127.0.0.1', ...args]).then(
+    (r) => r.stdout + r.stderr,
+    (e) => `${e.stdout ?? ''}${e.stderr ?? ''}`
+  )
 
 const api = async (method: string, p: string, body?: unknown): Promise<any> =>
   (await stackApi(method, p, body)).result
@@ -136,5 +146,15 @@ describe('BIND named as a secondary of our zone', () => {
     const failure = namedLog.split('\n').find((l) => l.includes('refresh: failure'))
     expect(failure).toMatch(/tsig|BADSIG|NOTAUTH/i)
     expect(existsSync(path.join(dir, `${zone}.db`))).toBe(false)
+  })
+
+  it('answers an IXFR from an old serial in the AXFR form, and refuses an unsigned AXFR', async () => {
+    const key = `hmac-sha256:xfr-key:${SECRET}`
+    const axfr = await dig('-y', key, zone, 'AXFR')
+    const ixfr = await dig('-y', key, zone, 'IXFR=1')
+    const size = /XFR size: (\d+) records/
+    expect(axfr).toMatch(size)
+    expect(ixfr.match(size)?.[1]).toBe(axfr.match(size)?.[1])
+    expect(await dig(zone, 'AXFR')).toMatch(/Transfer failed/)
   })
 })
