@@ -15,7 +15,7 @@ async function api(target, token, path) {
 }
 
 /** The records of a BIND export as transfer records: `{ soa, records }`. */
-export function exportToTransferZone(name, text) {
+function exportToTransferZone(name, text) {
   const entries = parseZoneFile(text, { origin: name })
   const rrs = entries.map((e) => ({
     name: e.name,
