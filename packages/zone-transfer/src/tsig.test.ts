@@ -100,6 +100,13 @@ describe('TSIG requests', () => {
     expect(() => splitTsig(doubled)).toThrow(/not the last record/)
   })
 
+  it('a TSIG record in the answer section is a format error', async () => {
+    const { message } = await signMessage(query(), key256, { time: NOW })
+    message[7] = 1 // ANCOUNT 1
+    message[11] = 0 // ARCOUNT 0
+    expect(() => splitTsig(message)).toThrow(/not the last record/)
+  })
+
   it('a BADKEY or BADSIG answer carries the error in an unsigned TSIG record', async () => {
     const { message } = await signMessage(query(), key512, { time: NOW })
     const verdict = await verifyRequest(message, [key256], NOW)

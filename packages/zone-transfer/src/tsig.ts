@@ -151,14 +151,16 @@ export function splitTsig(message: Uint8Array): SplitMessage {
     cd: (flags & 0x10) !== 0,
   }
   const qd = r.u16()
-  const records = r.u16() + r.u16() + r.u16()
+  const records = r.u16() + r.u16()
+  const additional = r.u16()
+  const total = records + additional
   for (let i = 0; i < qd; i++) {
     r.name()
     r.skip(4)
   }
   let tsig: TsigRecord | null = null
   let tsigStart = -1
-  for (let i = 0; i < records; i++) {
+  for (let i = 0; i < total; i++) {
     const start = r.offset
     const owner = r.name()
     const type = r.u16()
@@ -170,7 +172,7 @@ export function splitTsig(message: Uint8Array): SplitMessage {
       r.skip(length)
       continue
     }
-    if (i !== records - 1) r.fail('TSIG is not the last record')
+    if (i !== total - 1 || additional === 0) r.fail('TSIG is not the last record')
     if (klass !== CLASSES.ANY) r.fail('TSIG record class is not ANY')
     const algorithm = labelsText(r.name())
     const timeSigned = r.u16() * 0x100000000 + r.u32()
