@@ -14,7 +14,7 @@ const TEST = ['^test/', '\\.test\\.ts$', '/test/', '/test-helpers/', '/test-[^/]
 const PACKAGE_LAYERS = [
   ['dns-facts'],
   ['dns-wire', 'zonefile', 'records', 'zone-feed'],
-  ['kv-layout', 'delegation'],
+  ['kv-layout', 'delegation', 'zone-transfer'],
   ['resolver', 'strict-bindings'],
   ['dnssec'],
   ['sdk'],

@@ -33,6 +33,7 @@ const config: KnipConfig = {
   ignoreBinaries: [
     // System tools the end-to-end tests and benchmark peers run (Debian packages .ci/run installs).
     'dig',
+    'named',
     'named-checkconf',
     'named-checkzone',
     'nsupdate',

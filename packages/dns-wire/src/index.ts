@@ -33,3 +33,8 @@ export {
   type MessageQuestion,
   type MessageRR,
 } from './message.ts'
+// Low-level building blocks for code that assembles its own messages (zone transfers, TSIG).
+export { ByteWriter } from './writer.ts'
+export { Reader } from './reader.ts'
+export { Compressor, NameError, nameText, parseName, writeName, type Labels } from './names.ts'
+export { writeRdata } from './rdata/index.ts'

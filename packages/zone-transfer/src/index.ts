@@ -1,0 +1,38 @@
+/**
+ * @module Zone transfers without I/O: TSIG (RFC 8945), AXFR answers (RFC 5936) and IXFR answers
+ * from a change log (RFC 1995), as DNS messages ready for a TCP stream.
+ */
+export {
+  DEFAULT_FUDGE,
+  MAX_UNSIGNED_RUN,
+  TSIG_ERRORS,
+  TsigError,
+  TsigStreamSigner,
+  TsigStreamVerifier,
+  findKey,
+  parseTsigKey,
+  signErrorResponse,
+  signMessage,
+  splitTsig,
+  tsigSize,
+  verifyRequest,
+  type RequestVerdict,
+  type SignOptions,
+  type Signed,
+  type SplitMessage,
+  type TsigAlgorithm,
+  type TsigErrorName,
+  type TsigKey,
+  type TsigRecord,
+} from './tsig.ts'
+export { packTransfer, type PackOptions, type TransferQuestion } from './pack.ts'
+export { axfrRecords } from './axfr.ts'
+export { planIxfr, type IxfrInput, type IxfrPlan, type IxfrStep } from './ixfr.ts'
+export { serialAfter, soaSerial, withSerial } from './soa.ts'
+export {
+  answerSignedQuery,
+  answerTransfer,
+  isTransferRequest,
+  type TransferOptions,
+  type TransferZone,
+} from './serve.ts'

@@ -1,0 +1,83 @@
+import { decodeMessage, type ResponseRR } from '@edgedns/dns-wire'
+import { describe, expect, it } from 'vitest'
+import { axfrRecords, packTransfer } from './index.ts'
+
+const soa: ResponseRR = {
+  name: 'example.test',
+  type: 6,
+  ttl: 3600,
+  rdata: 'ns1.example.test. admin.example.test. 7 7200 3600 1209600 300',
+}
+const txt = (i: number): ResponseRR => ({
+  name: `host-${i}.example.test`,
+  type: 16,
+  ttl: 300,
+  rdata: `"record ${i}"`,
+})
+const AXFR = { name: 'example.test', type: 252 }
+const zone = (n: number): ResponseRR[] => [
+  ...axfrRecords(
+    soa,
+    Array.from({ length: n }, (_, i) => txt(i))
+  ),
+]
+
+function occurrences(haystack: Uint8Array, needle: string): number {
+  const text = new TextDecoder('latin1').decode(haystack)
+  return text.split(needle).length - 1
+}
+
+describe('packing a transfer into messages', () => {
+  it.each([
+    { records: 0, maxSize: 65535, reserve: 0 },
+    { records: 10, maxSize: 65535, reserve: 0 },
+    { records: 500, maxSize: 1024, reserve: 0 },
+    { records: 500, maxSize: 1024, reserve: 300 },
+    { records: 5000, maxSize: 65535, reserve: 100 },
+  ])(
+    '$records records under $maxSize octets (reserve $reserve): all in order, each message fits',
+    (c) => {
+      const records = zone(c.records)
+      const messages = packTransfer(records, {
+        id: 77,
+        question: AXFR,
+        maxSize: c.maxSize,
+        reserve: c.reserve,
+      })
+      const decoded = messages.map((m) => decodeMessage(m))
+      for (const m of messages) expect(m.length).toBeLessThanOrEqual(c.maxSize - c.reserve)
+      expect(decoded.map((m) => m.question.length)).toEqual(
+        decoded.map((_, i) => (i === 0 ? 1 : 0))
+      )
+      for (const m of decoded)
+        expect(m).toMatchObject({ id: 77, qr: true, aa: true, rcode: 0, tc: false })
+      const names = decoded.flatMap((m) => m.answer.map((rr) => `${rr.name} ${rr.type}`))
+      expect(names).toEqual(records.map((rr) => `${rr.name}. ${rr.type === 6 ? 'SOA' : 'TXT'}`))
+      if (c.maxSize === 1024) expect(messages.length).toBeGreaterThan(5)
+    }
+  )
+
+  it('compresses names within each message, never across messages', () => {
+    const messages = packTransfer(zone(500), { id: 1, question: AXFR, maxSize: 2048 })
+    expect(messages.length).toBeGreaterThan(2)
+    // Every message spells the zone name out once and points to it afterwards.
+    for (const m of messages) expect(occurrences(m, 'example')).toBe(1)
+  })
+
+  it('a record too large for any message is refused', () => {
+    const big: ResponseRR = {
+      name: 'big.example.test',
+      type: 16,
+      ttl: 1,
+      rdata: `"${'x'.repeat(250)}" `.repeat(8),
+    }
+    expect(() => packTransfer([soa, big], { id: 1, question: AXFR, maxSize: 1024 })).toThrow(
+      /does not fit in one message/
+    )
+  })
+
+  it('the SOA comes first and last, and only there', () => {
+    const records = [...axfrRecords(soa, [txt(1), soa, txt(2)])]
+    expect(records.map((rr) => rr.type)).toEqual([6, 16, 16, 6])
+  })
+})

@@ -1,0 +1,165 @@
+/**
+ * @module Answering one AXFR or IXFR request: TSIG check, zone lookup, the record sequence, the
+ * messages, each signed. A server adapter (a TCP front, a Worker) only moves bytes.
+ */
+import { TYPE_CODES } from '@edgedns/dns-facts'
+import {
+  DnsFormatError,
+  decodeMessage,
+  encodeResponse,
+  formErrReply,
+  type ResponseRR,
+} from '@edgedns/dns-wire'
+import { axfrRecords } from './axfr.ts'
+import { planIxfr, type IxfrStep } from './ixfr.ts'
+import { packTransfer } from './pack.ts'
+import { soaSerial } from './soa.ts'
+import {
+  TsigStreamSigner,
+  signErrorResponse,
+  signMessage,
+  tsigSize,
+  verifyRequest,
+  type TsigKey,
+} from './tsig.ts'
+
+/** A zone as a transfer needs it. `records` may include the SOA (it is skipped). */
+export interface TransferZone {
+  soa: ResponseRR
+  records(): Iterable<ResponseRR>
+  /** The change log as serial steps; without it every IXFR is answered in the AXFR form. */
+  steps?: readonly IxfrStep[]
+}
+
+export interface TransferOptions {
+  keys: readonly TsigKey[]
+  /** Refuse (REFUSED) requests without TSIG. */
+  requireTsig: boolean
+  /** Seconds since the epoch. */
+  now: number
+  maxSize?: number
+}
+
+const NOTAUTH = 9
+
+function serialOf(rdata: string): number | null {
+  try {
+    return soaSerial(rdata)
+  } catch {
+    return null
+  }
+}
+
+/** True when `message` is a query whose one question asks AXFR or IXFR (false if unreadable). */
+export function isTransferRequest(message: Uint8Array): boolean {
+  if (message.length < 12 || (message[2]! & 0x80) !== 0) return false
+  try {
+    const q = decodeMessage(message).question
+    return (
+      q.length === 1 && (q[0]!.typeCode === TYPE_CODES.AXFR || q[0]!.typeCode === TYPE_CODES.IXFR)
+    )
+  } catch {
+    return false
+  }
+}
+
+/**
+ * The messages answering a transfer request, in order. Errors are one message: FORMERR (malformed),
+ * NOTAUTH with the TSIG error (BADKEY, BADSIG, BADTIME), REFUSED (TSIG required but absent),
+ * NOTAUTH (no such zone here).
+ */
+export async function answerTransfer(
+  request: Uint8Array,
+  findZone: (name: string) => Promise<TransferZone | null> | TransferZone | null,
+  options: TransferOptions
+): Promise<Uint8Array[]> {
+  let verdict
+  let message
+  try {
+    verdict = await verifyRequest(request, options.keys, options.now)
+    message = decodeMessage(verdict.status === 'error' ? request : verdict.message)
+  } catch (err) {
+    if (err instanceof DnsFormatError) return err.header ? [formErrReply(err.header)] : []
+    throw err
+  }
+  const q = message.question[0]
+  const question = q ? { name: q.name, type: q.typeCode, class: q.class } : null
+  const reply = (rcode: number | 'FORMERR' | 'REFUSED'): Uint8Array =>
+    encodeResponse({ id: message.id, opcode: message.opcode, rcode, question })
+  if (verdict.status === 'error')
+    return [await signErrorResponse(reply(NOTAUTH), verdict, options.now)]
+  const signer =
+    verdict.status === 'ok'
+      ? new TsigStreamSigner(verdict.key, verdict.tsig.mac, options.now)
+      : null
+  // Signing is sequential: each message's MAC chains the prior one.
+  const sign = async (messages: Uint8Array[]): Promise<Uint8Array[]> => {
+    if (!signer) return messages
+    const out: Uint8Array[] = []
+    for (const m of messages) out.push(await signer.sign(m))
+    return out
+  }
+  if (!signer && options.requireTsig) return [reply('REFUSED')]
+  if (!q || message.question.length !== 1 || message.opcode !== 0) return sign([reply('FORMERR')])
+  const zone = await findZone(q.name.toLowerCase().replace(/\.$/, ''))
+  if (!zone) return sign([reply(NOTAUTH)])
+
+  let records: Iterable<ResponseRR> = axfrRecords(zone.soa, zone.records())
+  if (q.typeCode === TYPE_CODES.IXFR) {
+    const clientSoa = message.authority.find((rr) => rr.typeCode === TYPE_CODES.SOA)
+    const clientSerial = clientSoa ? serialOf(clientSoa.data) : null
+    if (clientSerial === null) return sign([reply('FORMERR')])
+    const plan = planIxfr({
+      clientSerial,
+      soa: zone.soa,
+      steps: zone.steps ?? [],
+    })
+    if (plan.kind !== 'axfr') records = plan.records
+  }
+  const packed = packTransfer(records, {
+    id: message.id,
+    question: { name: q.name, type: q.typeCode },
+    reserve: verdict.status === 'ok' ? tsigSize(verdict.key) : 0,
+    ...(options.maxSize ? { maxSize: options.maxSize } : {}),
+  })
+  return sign(packed)
+}
+
+/**
+ * Answers a TSIG-signed ordinary query (a secondary's SOA check before a transfer): the request
+ * is verified, `resolve` answers the request without its TSIG, and the answer is signed. A failed
+ * check gets NOTAUTH with the TSIG error. Null when the request is unsigned or unreadable (the
+ * caller answers it as usual).
+ */
+export async function answerSignedQuery(
+  request: Uint8Array,
+  keys: readonly TsigKey[],
+  now: number,
+  resolve: (unsigned: Uint8Array) => Promise<Uint8Array>
+): Promise<Uint8Array | null> {
+  let verdict
+  try {
+    verdict = await verifyRequest(request, keys, now)
+  } catch (err) {
+    if (err instanceof DnsFormatError) return null
+    throw err
+  }
+  if (verdict.status === 'unsigned') return null
+  if (verdict.status === 'error') {
+    const message = decodeMessage(request)
+    const q = message.question[0]
+    const reply = encodeResponse({
+      id: message.id,
+      opcode: message.opcode,
+      rcode: NOTAUTH,
+      question: q ? { name: q.name, type: q.typeCode, class: q.class } : null,
+    })
+    return signErrorResponse(reply, verdict, now)
+  }
+  const answer = await resolve(verdict.message)
+  const signed = await signMessage(answer, verdict.key, {
+    time: now,
+    previousMac: verdict.tsig.mac,
+  })
+  return signed.message
+}

@@ -1,0 +1,542 @@
+/**
+ * @module TSIG (RFC 8945) with hmac-sha256 and hmac-sha512 over WebCrypto: signing and verifying
+ * single messages (requests, responses, error responses) and the message streams of AXFR/IXFR,
+ * where every message after the first chains the prior MAC and carries only the timers.
+ */
+import { CLASSES, TYPE_CODES } from '@edgedns/dns-facts'
+import {
+  ByteWriter,
+  DnsFormatError,
+  NameError,
+  Reader,
+  nameText,
+  parseName,
+  writeName,
+  type Labels,
+} from '@edgedns/dns-wire'
+
+export type TsigAlgorithm = 'hmac-sha256' | 'hmac-sha512'
+
+/** A shared secret: `name` and `algorithm` are compared canonically (lowercase, no trailing dot). */
+export interface TsigKey {
+  name: string
+  algorithm: TsigAlgorithm
+  secret: Uint8Array
+}
+
+/** TSIG error codes (RFC 8945 §3; carried in the TSIG record, the header says NOTAUTH). */
+export const TSIG_ERRORS = Object.freeze({ BADSIG: 16, BADKEY: 17, BADTIME: 18, BADTRUNC: 22 })
+export type TsigErrorName = keyof typeof TSIG_ERRORS
+const NOTAUTH = 9
+
+const HASHES: Record<TsigAlgorithm, { hash: string; length: number }> = {
+  'hmac-sha256': { hash: 'SHA-256', length: 32 },
+  'hmac-sha512': { hash: 'SHA-512', length: 64 },
+}
+
+/** Fudge (seconds of clock skew allowed) when the signer does not choose one. */
+export const DEFAULT_FUDGE = 300
+/** Most messages of a stream that may arrive unsigned between two signed ones (RFC 8945 §5.3.1). */
+export const MAX_UNSIGNED_RUN = 99
+
+/** A TSIG check that failed: `code` goes in the TSIG record of the reply, `rcode` in its header. */
+export class TsigError extends Error {
+  override name = 'TsigError'
+  readonly code: TsigErrorName
+  readonly rcode = NOTAUTH
+
+  constructor(code: TsigErrorName, message: string) {
+    super(`${code}: ${message}`)
+    this.code = code
+  }
+}
+
+/** Canonical text of a name: lowercase, no trailing dot. */
+function canonical(name: string): string {
+  return name.toLowerCase().replace(/\.$/, '')
+}
+
+function isAlgorithm(name: string): name is TsigAlgorithm {
+  return Object.hasOwn(HASHES, name)
+}
+
+/** Parses `[alg:]name:base64secret` (dig's `-y` syntax); the algorithm defaults to hmac-sha256. */
+export function parseTsigKey(spec: string): TsigKey {
+  const parts = spec.split(':')
+  if (parts.length === 2) parts.unshift('hmac-sha256')
+  const [alg, name, secret] = parts
+  if (parts.length !== 3 || !alg || !name || !secret) {
+    throw new RangeError('a TSIG key is written [algorithm:]name:base64-secret')
+  }
+  const algorithm = canonical(alg)
+  if (!isAlgorithm(algorithm)) throw new RangeError(`unsupported TSIG algorithm ${alg}`)
+  let bytes: Uint8Array
+  try {
+    bytes = Uint8Array.from(atob(secret), (c) => c.charCodeAt(0))
+  } catch {
+    throw new RangeError('the TSIG secret is not base64')
+  }
+  if (bytes.length === 0) throw new RangeError('the TSIG secret is empty')
+  try {
+    parseName(canonical(name))
+  } catch (err) {
+    if (err instanceof NameError) throw new RangeError(`bad TSIG key name: ${err.message}`)
+    throw err
+  }
+  return { name: canonical(name), algorithm, secret: bytes }
+}
+
+const cryptoKeys = new WeakMap<TsigKey, Promise<CryptoKey>>()
+
+function cryptoKey(key: TsigKey): Promise<CryptoKey> {
+  let found = cryptoKeys.get(key)
+  if (!found) {
+    found = crypto.subtle.importKey(
+      'raw',
+      key.secret,
+      { name: 'HMAC', hash: HASHES[key.algorithm].hash },
+      false,
+      ['sign', 'verify']
+    )
+    cryptoKeys.set(key, found)
+  }
+  return found
+}
+
+function nameWire(name: string): Uint8Array {
+  const w = new ByteWriter()
+  writeName(w, parseName(canonical(name)))
+  return w.finish()
+}
+
+function u48(w: ByteWriter, v: number): void {
+  w.u16(Math.floor(v / 0x100000000) & 0xffff)
+  w.u32(v % 0x100000000)
+}
+
+/** The TSIG record as read from a message. Names are canonical text. */
+export interface TsigRecord {
+  keyName: string
+  algorithm: string
+  timeSigned: number
+  fudge: number
+  mac: Uint8Array
+  originalId: number
+  error: number
+  other: Uint8Array
+}
+
+/** A message split into its TSIG record and the bytes the MAC covers (ID restored, ARCOUNT − 1). */
+export interface SplitMessage {
+  unsigned: Uint8Array
+  tsig: TsigRecord | null
+}
+
+function labelsText(labels: Labels): string {
+  return canonical(nameText(labels))
+}
+
+/**
+ * Finds the TSIG record of a message. It must be the last record of the additional section;
+ * a TSIG anywhere else, or a malformed message, throws DnsFormatError.
+ */
+export function splitTsig(message: Uint8Array): SplitMessage {
+  const r = new Reader(message)
+  r.u16()
+  const flags = r.u16()
+  r.header = {
+    id: (message[0]! << 8) | message[1]!,
+    opcode: (flags >> 11) & 0xf,
+    rd: (flags & 0x100) !== 0,
+    cd: (flags & 0x10) !== 0,
+  }
+  const qd = r.u16()
+  const records = r.u16() + r.u16()
+  const additional = r.u16()
+  const total = records + additional
+  for (let i = 0; i < qd; i++) {
+    r.name()
+    r.skip(4)
+  }
+  let tsig: TsigRecord | null = null
+  let tsigStart = -1
+  for (let i = 0; i < total; i++) {
+    const start = r.offset
+    const owner = r.name()
+    const type = r.u16()
+    const klass = r.u16()
+    r.skip(4)
+    const length = r.u16()
+    const end = r.offset + length
+    if (type !== TYPE_CODES.TSIG) {
+      r.skip(length)
+      continue
+    }
+    if (i !== total - 1 || additional === 0) r.fail('TSIG is not the last record')
+    if (klass !== CLASSES.ANY) r.fail('TSIG record class is not ANY')
+    const algorithm = labelsText(r.name())
+    const timeSigned = r.u16() * 0x100000000 + r.u32()
+    const fudge = r.u16()
+    const mac = r.take(r.u16()).slice()
+    const originalId = r.u16()
+    const error = r.u16()
+    const other = r.take(r.u16()).slice()
+    if (r.offset !== end) r.fail('TSIG rdata length does not match its fields')
+    tsig = {
+      keyName: labelsText(owner),
+      algorithm,
+      timeSigned,
+      fudge,
+      mac,
+      originalId,
+      error,
+      other,
+    }
+    tsigStart = start
+  }
+  if (r.offset !== message.length) r.fail('trailing bytes after the last record')
+  if (!tsig) return { unsigned: message, tsig: null }
+  const unsigned = message.slice(0, tsigStart)
+  unsigned[0] = tsig.originalId >> 8
+  unsigned[1] = tsig.originalId & 0xff
+  const arcount = ((unsigned[10]! << 8) | unsigned[11]!) - 1
+  unsigned[10] = arcount >> 8
+  unsigned[11] = arcount & 0xff
+  return { unsigned, tsig }
+}
+
+interface Variables {
+  key: TsigKey
+  timeSigned: number
+  fudge: number
+  error: number
+  other: Uint8Array
+}
+
+/** TSIG variables (RFC 8945 §4.3.3), or only the timers for later messages of a stream. */
+function variables(v: Variables, timersOnly: boolean): Uint8Array {
+  const w = new ByteWriter()
+  if (!timersOnly) {
+    w.bytes(nameWire(v.key.name))
+    w.u16(CLASSES.ANY)
+    w.u32(0)
+    w.bytes(nameWire(v.key.algorithm))
+  }
+  u48(w, v.timeSigned)
+  w.u16(v.fudge)
+  if (!timersOnly) {
+    w.u16(v.error)
+    w.u16(v.other.length)
+    w.bytes(v.other)
+  }
+  return w.finish()
+}
+
+function lengthPrefixed(mac: Uint8Array): Uint8Array {
+  const out = new Uint8Array(mac.length + 2)
+  out[0] = mac.length >> 8
+  out[1] = mac.length & 0xff
+  out.set(mac, 2)
+  return out
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
+  let at = 0
+  for (const p of parts) {
+    out.set(p, at)
+    at += p.length
+  }
+  return out
+}
+
+/** What the MAC covers: [prior or request MAC], the message(s), the variables or the timers. */
+function digestInput(
+  previousMac: Uint8Array | undefined,
+  messages: Uint8Array[],
+  v: Variables,
+  timersOnly: boolean
+): Uint8Array {
+  const parts = previousMac ? [lengthPrefixed(previousMac)] : []
+  return concat([...parts, ...messages, variables(v, timersOnly)])
+}
+
+/** Appends a TSIG record to `message` (which has none) and bumps ARCOUNT. */
+function appendTsig(message: Uint8Array, v: Variables, mac: Uint8Array): Uint8Array {
+  const w = new ByteWriter()
+  w.bytes(message)
+  w.bytes(nameWire(v.key.name))
+  w.u16(TYPE_CODES.TSIG)
+  w.u16(CLASSES.ANY)
+  w.u32(0)
+  const lengthAt = w.length
+  w.u16(0)
+  w.bytes(nameWire(v.key.algorithm))
+  u48(w, v.timeSigned)
+  w.u16(v.fudge)
+  w.u16(mac.length)
+  w.bytes(mac)
+  w.u16((message[0]! << 8) | message[1]!)
+  w.u16(v.error)
+  w.u16(v.other.length)
+  w.bytes(v.other)
+  w.setU16(lengthAt, w.length - lengthAt - 2)
+  w.setU16(10, ((message[10]! << 8) | message[11]!) + 1)
+  return w.finish()
+}
+
+/** Octets a TSIG record with `key` adds to a message (room to keep free when packing). */
+export function tsigSize(key: TsigKey, otherLength = 6): number {
+  return (
+    nameWire(key.name).length +
+    10 +
+    nameWire(key.algorithm).length +
+    16 +
+    HASHES[key.algorithm].length +
+    otherLength
+  )
+}
+
+export interface SignOptions {
+  /** Seconds since the epoch (48 bits). */
+  time: number
+  fudge?: number
+  /** For a response: the request's MAC. For a later message of a stream: the prior MAC. */
+  previousMac?: Uint8Array
+  /** Later messages of a stream cover only the timers (RFC 8945 §5.3.1). */
+  timersOnly?: boolean
+  error?: number
+  other?: Uint8Array
+  /** Unsigned messages sent since the prior MAC, which this MAC covers too (streams only). */
+  preceding?: readonly Uint8Array[]
+}
+
+export interface Signed {
+  message: Uint8Array
+  mac: Uint8Array
+}
+
+/** Signs a message that carries no TSIG record yet. */
+export async function signMessage(
+  message: Uint8Array,
+  key: TsigKey,
+  options: SignOptions
+): Promise<Signed> {
+  const v: Variables = {
+    key,
+    timeSigned: options.time,
+    fudge: options.fudge ?? DEFAULT_FUDGE,
+    error: options.error ?? 0,
+    other: options.other ?? new Uint8Array(0),
+  }
+  const messages = [...(options.preceding ?? []), message]
+  const input = digestInput(options.previousMac, messages, v, options.timersOnly ?? false)
+  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', await cryptoKey(key), input))
+  return { message: appendTsig(message, v, mac), mac }
+}
+
+async function macMatches(
+  key: TsigKey,
+  tsig: TsigRecord,
+  previousMac: Uint8Array | undefined,
+  messages: Uint8Array[],
+  timersOnly: boolean
+): Promise<void> {
+  const expected = HASHES[key.algorithm].length
+  if (tsig.mac.length > expected) throw new DnsFormatError('TSIG MAC longer than its algorithm')
+  if (tsig.mac.length < expected) {
+    throw new TsigError('BADTRUNC', 'truncated MACs are not accepted')
+  }
+  const v: Variables = {
+    key,
+    timeSigned: tsig.timeSigned,
+    fudge: tsig.fudge,
+    error: tsig.error,
+    other: tsig.other,
+  }
+  const input = digestInput(previousMac, messages, v, timersOnly)
+  if (!(await crypto.subtle.verify('HMAC', await cryptoKey(key), tsig.mac, input))) {
+    throw new TsigError('BADSIG', 'MAC does not verify')
+  }
+}
+
+function checkTime(tsig: TsigRecord, now: number): void {
+  if (Math.abs(now - tsig.timeSigned) > tsig.fudge) {
+    throw new TsigError('BADTIME', `signed at ${tsig.timeSigned}, now ${now}, fudge ${tsig.fudge}`)
+  }
+}
+
+/** Finds the key a TSIG record names: the same canonical name and algorithm, or undefined. */
+export function findKey(keys: readonly TsigKey[], tsig: TsigRecord): TsigKey | undefined {
+  return keys.find((k) => canonical(k.name) === tsig.keyName && k.algorithm === tsig.algorithm)
+}
+
+export type RequestVerdict =
+  | { status: 'unsigned'; message: Uint8Array }
+  | { status: 'ok'; key: TsigKey; tsig: TsigRecord; message: Uint8Array }
+  | { status: 'error'; error: TsigError; key: TsigKey | undefined; tsig: TsigRecord }
+
+/**
+ * Checks a signed request (RFC 8945 §5.2): key known (else BADKEY), MAC valid (else BADSIG or
+ * BADTRUNC), then time within fudge (else BADTIME). `message` in the verdict is the request
+ * without its TSIG record. A malformed message throws DnsFormatError.
+ */
+export async function verifyRequest(
+  request: Uint8Array,
+  keys: readonly TsigKey[],
+  now: number
+): Promise<RequestVerdict> {
+  const { unsigned, tsig } = splitTsig(request)
+  if (!tsig) return { status: 'unsigned', message: unsigned }
+  const key = findKey(keys, tsig)
+  try {
+    if (!key) throw new TsigError('BADKEY', `unknown key ${tsig.keyName} (${tsig.algorithm})`)
+    await macMatches(key, tsig, undefined, [unsigned], false)
+    checkTime(tsig, now)
+    return { status: 'ok', key, tsig, message: unsigned }
+  } catch (err) {
+    if (err instanceof TsigError) return { status: 'error', error: err, key, tsig }
+    throw err
+  }
+}
+
+/**
+ * The TSIG part of the answer to a request that failed its check. BADKEY, BADSIG and BADTRUNC
+ * get an unsigned TSIG record (empty MAC) carrying the error; BADTIME a signed one whose other
+ * data is our clock, so the client can see the skew. `response` is the reply without TSIG
+ * (its rcode should be NOTAUTH).
+ */
+export async function signErrorResponse(
+  response: Uint8Array,
+  verdict: Extract<RequestVerdict, { status: 'error' }>,
+  now: number
+): Promise<Uint8Array> {
+  const { tsig, key, error } = verdict
+  const errorCode = TSIG_ERRORS[error.code]
+  if (error.code === 'BADTIME' && key) {
+    const clock = new ByteWriter()
+    u48(clock, now)
+    const signed = await signMessage(response, key, {
+      time: tsig.timeSigned,
+      fudge: tsig.fudge,
+      previousMac: tsig.mac,
+      error: errorCode,
+      other: clock.finish(),
+    })
+    return signed.message
+  }
+  // The record names the key and algorithm the client used, even when we do not know them.
+  const asKey = {
+    name: tsig.keyName,
+    algorithm: tsig.algorithm as TsigAlgorithm,
+    secret: new Uint8Array(0),
+  }
+  const v: Variables = {
+    key: asKey,
+    timeSigned: tsig.timeSigned,
+    fudge: tsig.fudge,
+    error: errorCode,
+    other: new Uint8Array(0),
+  }
+  return appendTsig(response, v, new Uint8Array(0))
+}
+
+/**
+ * Signs the messages of one response stream (a single answer, or every message of an AXFR/IXFR):
+ * the first covers the request MAC and all variables, each later one the prior MAC and the timers.
+ */
+export class TsigStreamSigner {
+  readonly #key: TsigKey
+  readonly #time: number
+  readonly #fudge: number
+  #previousMac: Uint8Array
+  #pending: Uint8Array[] = []
+  #first = true
+
+  constructor(key: TsigKey, requestMac: Uint8Array, time: number, fudge = DEFAULT_FUDGE) {
+    this.#key = key
+    this.#previousMac = requestMac
+    this.#time = time
+    this.#fudge = fudge
+  }
+
+  async sign(message: Uint8Array): Promise<Uint8Array> {
+    const signed = await signMessage(message, this.#key, {
+      time: this.#time,
+      fudge: this.#fudge,
+      previousMac: this.#previousMac,
+      timersOnly: !this.#first,
+      preceding: this.#pending,
+    })
+    this.#first = false
+    this.#pending = []
+    this.#previousMac = signed.mac
+    return signed.message
+  }
+
+  /**
+   * Sends a later message unsigned (RFC 8945 allows up to 99 in a row); the next signed message
+   * covers it. The first message is always signed.
+   */
+  skip(message: Uint8Array): Uint8Array {
+    if (this.#first) throw new RangeError('the first message of a response must be signed')
+    this.#pending.push(message)
+    return message
+  }
+}
+
+/**
+ * Verifies a response stream as a client (RFC 8945 §5.3.1): the first message must be signed;
+ * later ones may be unsigned, at most 99 in a row, and the next signed message covers them all;
+ * the last message must be signed (`finish`). Each signed message must be within its fudge.
+ * Failures throw TsigError (or DnsFormatError for malformed messages).
+ */
+export class TsigStreamVerifier {
+  readonly #key: TsigKey
+  readonly #now: () => number
+  #previousMac: Uint8Array | undefined
+  #pending: Uint8Array[] = []
+  #first = true
+
+  constructor(key: TsigKey, requestMac: Uint8Array | undefined, now: () => number) {
+    this.#key = key
+    this.#previousMac = requestMac
+    this.#now = now
+  }
+
+  /** Checks the next message; returns it without its TSIG record. */
+  async next(message: Uint8Array): Promise<Uint8Array> {
+    const { unsigned, tsig } = splitTsig(message)
+    if (!tsig) {
+      if (this.#first) throw new TsigError('BADSIG', 'the first message of a response is unsigned')
+      if (this.#pending.length >= MAX_UNSIGNED_RUN) {
+        throw new TsigError('BADSIG', `more than ${MAX_UNSIGNED_RUN} unsigned messages in a row`)
+      }
+      this.#pending.push(unsigned)
+      return unsigned
+    }
+    if (tsig.keyName !== canonical(this.#key.name) || tsig.algorithm !== this.#key.algorithm) {
+      throw new TsigError('BADKEY', `signed with ${tsig.keyName} (${tsig.algorithm})`)
+    }
+    if (tsig.error !== 0) {
+      const name = Object.entries(TSIG_ERRORS).find(([, code]) => code === tsig.error)?.[0]
+      throw new TsigError(
+        (name as TsigErrorName | undefined) ?? 'BADSIG',
+        'the server refused our TSIG'
+      )
+    }
+    await macMatches(this.#key, tsig, this.#previousMac, [...this.#pending, unsigned], !this.#first)
+    checkTime(tsig, this.#now())
+    this.#first = false
+    this.#pending = []
+    this.#previousMac = tsig.mac
+    return unsigned
+  }
+
+  /** Throws unless the stream ended on a signed message. */
+  finish(): void {
+    if (this.#first || this.#pending.length > 0) {
+      throw new TsigError('BADSIG', 'the response stream did not end with a signed message')
+    }
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * BIND 9 `named` as a secondary of one of our zones: the local DNS front answers its AXFR (TSIG
+ * required) from the API's export, and the zone named transferred equals that export in
+ * `named-checkzone -D` canonical form. named runs from a generated named.conf on a free port
+ * under a temporary directory.
+ */
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import net from 'node:net'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+// @ts-expect-error plain ESM helper shared with `pnpm dev`
+import { startDnsFront } from '../../scripts/lib/dns-front.mjs'
+import { EVERY_TYPE_RECORDS, everyTypeZone } from '../api/import-export-fixture.ts'
+import { stackApi } from './tools/stack-api.ts'
+
+const base = inject('stackBase')
+const token = inject('stackToken')
+const zone = `axfr-${Date.now().toString(36)}.example`
+const SECRET = 'c2VjcmV0LWZvci10aGUtYXhmci10ZXN0LTMyLW9jdGV0cw=='
+const dir = mkdtempSync(path.join(tmpdir(), 'edgedns-axfr-'))
+let front: { port: number; close(): void }
+let named: ChildProcess | undefined
+let namedLog = ''
+let zoneId = ''
+
+const run = promisify(execFile)
+
+/** dig's output for a query to the front (failures included). */
+const dig = (...args: string[]): Promise<string> =>
+  run('dig', ['-p', String(front.port), '@127.0.0.1', ...args]).then(
+    (r) => r.stdout + r.stderr,
+    (e) => `${e.stdout ?? ''}${e.stderr ?? ''}`
+  )
+
+const api = async (method: string, p: string, body?: unknown): Promise<any> =>
+  (await stackApi(method, p, body)).result
+
+async function freePort(): Promise<number> {
+  const server = net.createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as net.AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+/** The zone file in BIND's canonical form (`named-checkzone -D`), without its comment lines. */
+function canonical(file: string): string[] {
+  const out = execFileSync('named-checkzone', ['-D', '-q', '-o', '-', zone, file], {
+    encoding: 'utf8',
+  })
+  return out.split('\n').filter((l) => l && !l.startsWith(';'))
+}
+
+beforeAll(async () => {
+  front = await startDnsFront({
+    target: base,
+    transfer: { keys: [`hmac-sha256:xfr-key:${SECRET}`], token },
+  })
+  const [account] = await api('GET', '/accounts')
+  zoneId = (await api('POST', '/zones', { name: zone, account: { id: account.id } })).id
+  const form = new FormData()
+  form.append('file', new Blob([everyTypeZone(zone)]), 'zone.txt')
+  const imported = await fetch(`${base}/client/v4/zones/${zoneId}/dns_records/import`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  })
+  expect(((await imported.json()) as any).result.recs_added).toBe(EVERY_TYPE_RECORDS)
+}, 60_000)
+
+afterAll(() => {
+  named?.kill('SIGTERM')
+  front?.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+function startNamed(port: number, key: string): void {
+  const conf = path.join(dir, 'named.conf')
+  writeFileSync(
+    conf,
+    `options {
+  directory "${dir}";
+  pid-file "${dir}/named.pid";
+  listen-on port ${port} { 127.0.0.1; };
+  listen-on-v6 { none; };
+  recursion no;
+  notify no;
+  dnssec-validation no;
+};
+controls { };
+key "xfr-key" { algorithm hmac-sha256; secret "${key}"; };
+zone "${zone}" {
+  type secondary;
+  file "${dir}/${zone}.db";
+  masterfile-format text;
+  primaries port ${front.port} { 127.0.0.1 key "xfr-key"; };
+};
+`
+  )
+  named = spawn('named', ['-g', '-c', conf], { stdio: ['ignore', 'pipe', 'pipe'] })
+  named.stderr?.on('data', (c) => (namedLog += String(c)))
+  named.stdout?.on('data', (c) => (namedLog += String(c)))
+}
+
+async function waitFor(check: () => boolean, ms: number): Promise<boolean> {
+  for (const end = Date.now() + ms; Date.now() < end;) {
+    if (check()) return true
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  return check()
+}
+
+describe('BIND named as a secondary of our zone', () => {
+  it('transfers the zone over AXFR with TSIG, and holds exactly our export', async () => {
+    startNamed(await freePort(), SECRET)
+    const file = path.join(dir, `${zone}.db`)
+    const done = await waitFor(
+      () => /transfer of '[^']+' from [^ ]+: Transfer completed/.test(namedLog),
+      30_000
+    )
+    expect(done, namedLog).toBe(true)
+    expect(await waitFor(() => existsSync(file), 10_000), namedLog).toBe(true)
+
+    const res = await fetch(`${base}/client/v4/zones/${zoneId}/dns_records/export`, {
+      headers: { authorization: `Bearer ${token}` },
+    })
+    const exported = path.join(dir, 'export.zone')
+    writeFileSync(exported, await res.text())
+    expect(namedLog).toMatch(/Transfer status: success/)
+    expect(canonical(exported).length).toBeGreaterThan(EVERY_TYPE_RECORDS)
+    expect(canonical(file)).toEqual(canonical(exported))
+    expect(readFileSync(file, 'utf8')).toContain('SOA')
+  })
+
+  it('refuses a secondary whose TSIG secret is wrong', async () => {
+    named?.kill('SIGTERM')
+    await new Promise((r) => setTimeout(r, 500))
+    rmSync(path.join(dir, `${zone}.db`), { force: true })
+    namedLog = ''
+    startNamed(await freePort(), 'YW5vdGhlci1zZWNyZXQtb2YtdGhpcnR5LXR3by1vY3RldHM=')
+    const failed = await waitFor(() => /refresh: failure trying primary/.test(namedLog), 30_000)
+    expect(failed, namedLog).toBe(true)
+    const failure = namedLog.split('\n').find((l) => l.includes('refresh: failure'))
+    expect(failure).toMatch(/tsig|BADSIG|NOTAUTH/i)
+    expect(existsSync(path.join(dir, `${zone}.db`))).toBe(false)
+  })
+
+  it('answers an IXFR from an old serial in the AXFR form, and refuses an unsigned AXFR', async () => {
+    const key = `hmac-sha256:xfr-key:${SECRET}`
+    const axfr = await dig('-y', key, zone, 'AXFR')
+    const ixfr = await dig('-y', key, zone, 'IXFR=1')
+    const size = /XFR size: (\d+) records/
+    expect(axfr).toMatch(size)
+    expect(ixfr.match(size)?.[1]).toBe(axfr.match(size)?.[1])
+    expect(await dig(zone, 'AXFR')).toMatch(/Transfer failed/)
+  })
+})
