@@ -13,6 +13,7 @@
 import { writeFileSync } from 'node:fs'
 import { apiClient } from '../lib/api.mjs'
 import { printSelfTimes } from '../lib/cpu-profile.mjs'
+import { inspectWorker } from '../lib/inspector.mjs'
 import { createBenchZone } from '../lib/fixtures.mjs'
 import { dohStats, statsDelta } from '../lib/dohload.mjs'
 import { runLoad } from '../lib/load.mjs'
@@ -26,32 +27,6 @@ const seconds = Number(secondsArg ?? 8)
 const log = (m) => console.log(`[profile] ${m}`)
 const INSPECTOR_PORT = 9239
 
-/** A tiny CDP client over the inspector's WebSocket. */
-async function inspect(target) {
-  const ws = new WebSocket(target)
-  await new Promise((resolve, reject) => {
-    ws.onopen = resolve
-    ws.onerror = reject
-  })
-  let next = 1
-  const pending = new Map()
-  ws.onmessage = (ev) => {
-    const msg = JSON.parse(String(ev.data))
-    if (msg.id && pending.has(msg.id)) {
-      pending.get(msg.id)(msg)
-      pending.delete(msg.id)
-    }
-  }
-  return {
-    send(method, params = {}) {
-      const id = next++
-      ws.send(JSON.stringify({ id, method, params }))
-      return new Promise((resolve) => pending.set(id, resolve))
-    },
-    close: () => ws.close(),
-  }
-}
-
 const stack = await startBenchStack({
   inspectorPort: INSPECTOR_PORT,
   dohBindings: JSON.parse(process.env.DOH_VARS ?? '{}'),
@@ -63,18 +38,13 @@ try {
   const gen = { kind: mix, s: 1, zone: zone.name, size: zone.size, prefix: 'base-' }
   log('warming 10 s')
   await runLoad({ url: stack.dohUrl, gen, connections: 16, duration: 10, seed: 77 })
-  const targets = await (await fetch(`http://127.0.0.1:${INSPECTOR_PORT}/json`)).json()
-  const target = targets.find(
-    (t) => t.title?.includes('edgedns-doh') || t.url?.includes('edgedns-doh')
-  )
-  if (!target) throw new Error(`no DoH target in ${JSON.stringify(targets.map((t) => t.title))}`)
-  const cdp = await inspect(target.webSocketDebuggerUrl)
+  const cdp = await inspectWorker(INSPECTOR_PORT, 'edgedns-doh')
   await cdp.send('Profiler.enable')
   await cdp.send('Profiler.setSamplingInterval', { interval: 100 })
   const s0 = await dohStats(stack.dohUrl)
   await cdp.send('Profiler.start')
   const load = await runLoad({ url: stack.dohUrl, gen, connections: 32, duration: seconds })
-  const { result } = await cdp.send('Profiler.stop')
+  const result = await cdp.send('Profiler.stop')
   const s1 = await dohStats(stack.dohUrl)
   cdp.close()
   const delta = statsDelta(s0, s1, seconds)
