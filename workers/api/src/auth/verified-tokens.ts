@@ -45,7 +45,6 @@ export class VerifiedTokens<V> {
   private readonly maxEntries: number
   private readonly now: () => number
   private readonly entries = new Map<string, Entry<V>>()
-  private readonly misses = new Map<string, Promise<V | null>>()
   /** Bumped by `forgetAll`: a read that started before it must not store what it read. */
   private generation = 0
 
@@ -79,20 +78,15 @@ export class VerifiedTokens<V> {
       }
       return entry.value
     }
-    const pending = this.misses.get(key)
-    if (pending) return pending
-    const loading: Promise<V | null> = this.load(key, read).finally(() => {
-      if (this.misses.get(key) === loading) this.misses.delete(key)
-    })
-    this.misses.set(key, loading)
-    return loading
+    // Each request reads for itself: a read another request started never settles in this one if
+    // that request ends first (Workers cancel its I/O), so it is not shared.
+    return this.load(key, read)
   }
 
   /** Drops every entry, and what reads under way would store: after a token or account change. */
   forgetAll(): void {
     this.generation++
     this.entries.clear()
-    this.misses.clear()
   }
 
   get size(): number {
