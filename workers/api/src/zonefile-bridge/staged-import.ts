@@ -196,7 +196,7 @@ export async function importRecords(
         )
       }
       if (e.reason === 'identical-record')
-        throw ApiError.badRequest(81058, 'An identical record already exists.')
+        throw ApiError.badRequest(Codes.identicalRecord, 'An identical record already exists.')
       if (e.reason === 'zone-missing') throw new ApiError(404, Codes.zoneNotFound, 'Zone not found')
       throw e
     } finally {
