@@ -66,27 +66,33 @@ export function fromRow(r: RecordRow): DnsRecord {
   }
 }
 
+/** The row D1 holds for a record (the inverse of `fromRow`). */
+export function toRow(r: DnsRecord): RecordRow {
+  return {
+    id: r.id,
+    zone_id: r.zoneId,
+    name: r.name,
+    name_rev: reverseName(r.name),
+    type: r.type,
+    content: r.content,
+    data: r.data === null ? null : JSON.stringify(r.data),
+    priority: r.priority,
+    ttl: r.ttl,
+    proxied: r.proxied ? 1 : 0,
+    comment: r.comment,
+    tags: JSON.stringify(r.tags),
+    settings: JSON.stringify(r.settings),
+    created_on: r.createdOn,
+    modified_on: r.modifiedOn,
+    comment_modified_on: r.commentModifiedOn,
+    tags_modified_on: r.tagsModifiedOn,
+  }
+}
+
 /** Values in RECORD_COLUMNS order, for `json_each` bulk inserts. */
 export function toRowValues(r: DnsRecord): unknown[] {
-  return [
-    r.id,
-    r.zoneId,
-    r.name,
-    reverseName(r.name),
-    r.type,
-    r.content,
-    r.data === null ? null : JSON.stringify(r.data),
-    r.priority,
-    r.ttl,
-    r.proxied ? 1 : 0,
-    r.comment,
-    JSON.stringify(r.tags),
-    JSON.stringify(r.settings),
-    r.createdOn,
-    r.modifiedOn,
-    r.commentModifiedOn,
-    r.tagsModifiedOn,
-  ]
+  const row = toRow(r)
+  return RECORD_COLUMNS.map((c) => row[c])
 }
 
 const PRIORITY_TYPES = new Set<RecordType>(['MX', 'URI', 'SRV', 'HTTPS', 'SVCB'])
