@@ -12,7 +12,7 @@ const TEST = ['^test/', '\\.test\\.ts$', '/test/', '/test-helpers/', '/test-[^/]
  * any package they need, as devDependencies).
  */
 const PACKAGE_LAYERS = [
-  ['dns-facts'],
+  ['dns-facts', 'platform-limits'],
   ['dns-wire', 'zonefile', 'records', 'zone-feed'],
   ['kv-layout', 'delegation', 'zone-transfer'],
   ['resolver', 'strict-bindings'],

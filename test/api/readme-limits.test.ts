@@ -20,7 +20,7 @@ import {
   DEFAULT_API_RATE_LIMIT,
   RATE_LIMIT_WINDOW_S,
 } from '../../workers/api/src/http/token-rate-limit.ts'
-import { PRODUCTION_LIMITS } from '@edgedns/strict-bindings'
+import { PRODUCTION_LIMITS } from '@edgedns/platform-limits'
 import { DEFAULT_DISABLE_GRACE } from '../../workers/api/src/routes/dnssec.ts'
 import { DEFAULT_MAX_BATCH_CHANGES } from '../../workers/api/src/routes/records.ts'
 import {

@@ -17,19 +17,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { EdgeCache, type KvGetOptions } from '@edgedns/kv-layout/edge-model'
 import { edgeGet } from './edge-kv-read.ts'
-
-/** Production limits checked in strict mode (Workers Paid). */
-export const PRODUCTION_LIMITS = {
-  d1StatementBytes: 100_000,
-  d1BoundParameters: 100,
-  /** Largest string or BLOB value, and largest row. */
-  d1ValueBytes: 2_000_000,
-  d1LikePatternBytes: 50,
-  kvOpsPerInvocation: 1000,
-  kvKeyBytes: 512,
-  kvValueBytes: 25 * 1024 * 1024,
-  kvWritesPerKeyIntervalMs: 1000,
-} as const
+import { PRODUCTION_LIMITS } from '@edgedns/platform-limits'
 
 export class ProductionLimitError extends Error {
   override name = 'ProductionLimitError'

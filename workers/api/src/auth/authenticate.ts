@@ -54,7 +54,9 @@ export const authenticate = createMiddleware<AppEnv>(async function authenticate
   const m = BEARER.exec(header.trim())
   if (!m) {
     throw new ApiError(400, Codes.invalidHeaders, 'Invalid request headers', {
-      errorChain: [{ code: 6111, message: 'Invalid format for Authorization header' }],
+      errorChain: [
+        { code: Codes.authorizationFormat, message: 'Invalid format for Authorization header' },
+      ],
     })
   }
   const secret = m[1]!

@@ -2,7 +2,8 @@
  * @module The batch engine: load once, plan in memory, write in one D1 batch; re-plan on a lost race.
  * Every record write in the API (single-record endpoints, batch, import) goes through here.
  */
-import { commitZoneChange, CommitConflict } from '../commit/zone-change.ts'
+import { retryOnConflict } from '../commit/conflict-retry.ts'
+import { commitZoneChange } from '../commit/zone-change.ts'
 import { accountMovingError } from '../shards/zone-shard.ts'
 import { ApiError, Codes } from '../http/api-error.ts'
 import { nowIso, recordIdGenerator } from '../http/ids.ts'
@@ -40,69 +41,53 @@ export async function applyBatch(
   req: BatchRequest,
   pointers: boolean
 ): Promise<Applied> {
-  for (let attempt = 1; ; attempt++) {
-    const t0 = performance.now()
-    const loaded = await loadForBatch(db, target.zoneId, target.zoneName, req)
-    if (!loaded) {
-      // Found when the request was routed, gone on a retry: deleted, or its account moved shards.
-      if (attempt > 1) {
-        throw new ApiError(
-          409,
-          Codes.conflictRetry,
-          'The zone was deleted or moved to another database shard while this batch was being applied; nothing was changed. Retry the request.'
-        )
-      }
-      throw new ApiError(404, Codes.zoneNotFound, 'Zone not found')
-    }
-    if (loaded.moving) throw accountMovingError()
-    const t1 = performance.now()
-    const now = nowIso()
-    const plan = planBatch(req, loaded.records, {
-      zoneId: target.zoneId,
-      zoneName: target.zoneName,
-      now,
-      newId: recordIdGenerator(),
-      pointers,
-    })
-    const t2 = performance.now()
-    if (plan.changes.length === 0)
-      return {
-        plan,
-        seq: loaded.guard.changeSeq,
-        attempts: attempt,
-        timings: { load: t1 - t0, plan: t2 - t1, write: 0 },
-      }
-    const stmts = writeStatements(
-      db,
-      { zoneId: target.zoneId, guard: loaded.guard, tokenId: target.tokenId, now },
-      plan.changes
-    )
-    try {
-      await commitZoneChange(db, stmts)
-      const timings = { load: t1 - t0, plan: t2 - t1, write: performance.now() - t2 }
-      return { plan, seq: loaded.guard.changeSeq + plan.changes.length, attempts: attempt, timings }
-    } catch (e) {
-      if (!(e instanceof CommitConflict)) throw e
-      if (e.reason === 'zone-changed') {
-        if (attempt >= MAX_ATTEMPTS) {
+  return retryOnConflict(
+    {
+      maxAttempts: MAX_ATTEMPTS,
+      what: 'batch',
+      // Full jitter, exponential: spreads writers that keep colliding on a hot zone.
+      backoffMs: (attempt) => Math.random() * Math.min(250, 4 * 2 ** attempt),
+    },
+    async (attempt) => {
+      const t0 = performance.now()
+      const loaded = await loadForBatch(db, target.zoneId, target.zoneName, req)
+      if (!loaded) {
+        // Found when the request was routed, gone on a retry: deleted, or its account moved shards.
+        if (attempt > 1) {
           throw new ApiError(
             409,
             Codes.conflictRetry,
-            `The zone changed ${MAX_ATTEMPTS} times while this batch was being applied; nothing was changed. Retry the request.`
+            'The zone was deleted or moved to another database shard while this batch was being applied; nothing was changed. Retry the request.'
           )
         }
-        // Full jitter, exponential: spreads writers that keep colliding on a hot zone.
-        await sleep(Math.random() * Math.min(250, 4 * 2 ** attempt))
-        continue
+        throw new ApiError(404, Codes.zoneNotFound, 'Zone not found')
       }
-      if (e.reason === 'identical-record')
-        throw ApiError.badRequest(81058, 'An identical record already exists.')
-      if (e.reason === 'zone-missing') throw new ApiError(404, Codes.zoneNotFound, 'Zone not found')
-      throw e
+      if (loaded.moving) throw accountMovingError()
+      const t1 = performance.now()
+      const now = nowIso()
+      const plan = planBatch(req, loaded.records, {
+        zoneId: target.zoneId,
+        zoneName: target.zoneName,
+        now,
+        newId: recordIdGenerator(),
+        pointers,
+      })
+      const t2 = performance.now()
+      if (plan.changes.length === 0)
+        return {
+          plan,
+          seq: loaded.guard.changeSeq,
+          attempts: attempt,
+          timings: { load: t1 - t0, plan: t2 - t1, write: 0 },
+        }
+      const stmts = writeStatements(
+        db,
+        { zoneId: target.zoneId, guard: loaded.guard, tokenId: target.tokenId, now },
+        plan.changes
+      )
+      await commitZoneChange(db, stmts)
+      const timings = { load: t1 - t0, plan: t2 - t1, write: performance.now() - t2 }
+      return { plan, seq: loaded.guard.changeSeq + plan.changes.length, attempts: attempt, timings }
     }
-  }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms))
+  )
 }

@@ -177,20 +177,23 @@ function checkAgainst(rec: DnsRecord, others: DnsRecord[]): void {
   // TXT content compares by meaning (`a` and `"a"` are one RR), so only its type is a quick test.
   const quick = rec.type === 'TXT' ? () => true : (o: DnsRecord) => o.content === rec.content
   if (others.some((o) => o.type === rec.type && quick(o) && identityKey(o) === identity)) {
-    throw new RecordError(81058, 'An identical record already exists.')
+    throw new RecordError(Codes.identicalRecord, 'An identical record already exists.')
   }
   if (rec.type === 'CNAME') {
     if (others.some((o) => ADDRESS_TYPES.has(o.type))) {
-      throw new RecordError(81053, 'An A, AAAA, or CNAME record with that host already exists.')
+      throw new RecordError(
+        Codes.cnameConflict,
+        'An A, AAAA, or CNAME record with that host already exists.'
+      )
     }
     throw new RecordError(
-      81053,
+      Codes.cnameConflict,
       `A ${others[0]!.type} record with that host already exists; a CNAME record cannot share its name with other records.`
     )
   }
   if (others.some((o) => o.type === 'CNAME')) {
     throw new RecordError(
-      81054,
+      Codes.cnameExists,
       'A CNAME record with that host already exists. For more details, refer to <https://developers.cloudflare.com/dns/manage-dns-records/troubleshooting/records-with-same-name/>.'
     )
   }

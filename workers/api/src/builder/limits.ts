@@ -1,10 +1,11 @@
 import { NAMES_PER_BUCKET } from '@edgedns/kv-layout'
+import { PRODUCTION_LIMITS } from '@edgedns/platform-limits'
 /**
  * @module Build limits: how much one invocation of the ZoneBuilder may do, and pacing of KV writes.
  */
 
 export interface BuildLimits {
-  /** KV operations (get, put, delete, list) one invocation may issue (Workers KV allows 1,000). */
+  /** KV operations (get, put, delete, list) one invocation may issue (the platform's limit). */
   maxKvOps: number
   /** Change-log rows read per query. */
   logChunk: number
@@ -24,7 +25,7 @@ export interface BuildLimits {
   listPage: number
   /** Buckets a background flush writes between two checks for a waiting notification. */
   flushSlice: number
-  /** Minimum spacing of two writes to one key (production KV allows 1 write/second/key). */
+  /** Minimum spacing of two writes to one key (production KV's limit, unless overridden). */
   keyWriteIntervalMs: number
   /**
    * After a per-record pass has written its head, the builder leaves the runtime's thread to
@@ -40,7 +41,7 @@ export interface BuildLimits {
 }
 
 const DEFAULT_LIMITS: BuildLimits = {
-  maxKvOps: 1000,
+  maxKvOps: PRODUCTION_LIMITS.kvOpsPerInvocation,
   logChunk: 20_000,
   mirrorPageNames: 2000,
   passNames: 20_000,
@@ -48,7 +49,7 @@ const DEFAULT_LIMITS: BuildLimits = {
   retireGraceMs: 10 * 60_000,
   listPage: 400,
   flushSlice: 64,
-  keyWriteIntervalMs: 1000,
+  keyWriteIntervalMs: PRODUCTION_LIMITS.kvWritesPerKeyIntervalMs,
   yieldAfterHeadMs: 0,
   safetyAlarmMs: 30_000,
   backoffBaseMs: 1000,

@@ -3,6 +3,7 @@
  * Pure functions; the builder and the convergence checker share them.
  */
 import { dnssecMeta, parseDnssecState } from '../dnssec/state.ts'
+import type { RecordRow } from '../records/model.ts'
 import type { NodeData, RRSetData, ZoneLayout, ZoneMeta } from '@edgedns/kv-layout'
 import {
   AUTO_TTL_SECONDS,
@@ -12,15 +13,10 @@ import {
 } from '@edgedns/records'
 
 /** The columns of `dns_records` a KV value depends on. */
-export interface ValueRow {
-  name: string
-  type: string
-  content: string
-  data: string | null
-  priority: number | null
-  ttl: number
-  proxied: number
-}
+export type ValueRow = Pick<
+  RecordRow,
+  'name' | 'type' | 'content' | 'data' | 'priority' | 'ttl' | 'proxied'
+>
 
 /** The columns of `zones` the metadata depends on (snake_case, as raw SQL returns them). */
 export interface ZoneDbRow {

@@ -1,6 +1,7 @@
 /**
  * @module The one error type of the API boundary: a user-facing fault with a Cloudflare code.
  */
+import { ERROR_CODES } from '@edgedns/records'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 
 export interface ErrorItem {
@@ -29,11 +30,28 @@ export class ApiError extends Error {
   }
 }
 
-/** Error codes this API answers with; Cloudflare's where one is known (see docs/errors.md). */
+/**
+ * Every error code this API answers with, by name: throw sites use these names, never a bare number.
+ * Cloudflare's numbers where one is known. The record-level codes come from `@edgedns/records`
+ * (which throws them without knowing this worker); the per-type content codes are each type's
+ * `errorCode` there. docs/errors.md lists each code, checked against this table by a test.
+ */
 export const Codes = {
+  invalidRequest: ERROR_CODES.NAME_INVALID,
+  priorityInvalid: ERROR_CODES.PRIORITY_INVALID,
+  priorityRequired: ERROR_CODES.PRIORITY_REQUIRED,
+  typeInvalid: ERROR_CODES.TYPE_INVALID,
+  ttlInvalid: ERROR_CODES.TTL_INVALID,
+  notProxiable: ERROR_CODES.NOT_PROXIABLE,
+  commentInvalid: ERROR_CODES.COMMENT_INVALID,
+  tagsInvalid: ERROR_CODES.TAGS_INVALID,
+  settingsInvalid: ERROR_CODES.SETTINGS_INVALID,
+  invalidZoneName: ERROR_CODES.ZONE_NAME_INVALID,
+  cnameConflict: ERROR_CODES.CNAME_CONFLICT,
+  cnameExists: ERROR_CODES.CNAME_EXISTS,
+  identicalRecord: ERROR_CODES.IDENTICAL_RECORD,
   invalidJson: 9207,
   invalidUtf8: 9208,
-  invalidRequest: 9000,
   validation: 1004,
   recordNotFound: 81044,
   invalidRecordId: 1002,
@@ -43,13 +61,14 @@ export const Codes = {
   unauthenticated: 10000,
   invalidToken: 9109,
   invalidHeaders: 6003,
+  /** Chained under `invalidHeaders`: the `Authorization` header is not `Bearer <token>`. */
+  authorizationFormat: 6111,
   bodyTooLarge: 10413,
   rateLimited: 971,
   batchTooLarge: 81063,
   conflictRetry: 81064,
   zoneExists: 1061,
   zoneOverlapsOtherAccount: 1097,
-  invalidZoneName: 1099,
   accountNotFound: 1003,
   tokenNotFound: 1001,
   internal: 10001,
@@ -69,4 +88,12 @@ export const Codes = {
   shardsFull: 10006,
   /** Local development (DEV_API_TOKEN set): the request is not addressed to a loopback host. */
   notLoopbackHost: 10010,
+  /** Import: not multipart/form-data, or no `file` field (Cloudflare's "Failed to parse form data"). */
+  importFormData: 81068,
+  /** Import: zone-file syntax error; the message names line and column. */
+  importSyntax: 81069,
+  /** Import: a record outside the zone, of an unsupported type, or a misplaced SOA. */
+  importUnsupported: 81070,
+  /** Import, a message rather than an error: a line was skipped (SOA, own NS, repeat, identical record). */
+  importSkipped: 81071,
 } as const

@@ -15,6 +15,7 @@ import {
   getTypeSpec,
   type RecordType,
 } from '@edgedns/records'
+import { Codes } from '../http/api-error.ts'
 import { sameTags, type DnsRecord, type RecordSettings } from './model.ts'
 
 const settingsSchema = z
@@ -58,11 +59,11 @@ function fail(code: number, message: string): never {
 }
 
 function parseRecordType(type: string | undefined): RecordType {
-  if (type === undefined) fail(9000, 'type is required')
+  if (type === undefined) fail(Codes.invalidRequest, 'type is required')
   const upper = type.toUpperCase()
   if (!isRecordType(upper))
     fail(
-      9020,
+      Codes.typeInvalid,
       `Unsupported DNS record type ${JSON.stringify(type)}; expected one of ${RECORD_TYPES.join(', ')}`
     )
   return upper
@@ -73,37 +74,37 @@ function normalizeComment(raw: string | null | undefined): string | null {
   const comment = raw?.trim()
   if (comment === undefined || comment === '') return null
   if (comment.length > MAX_COMMENT_LENGTH)
-    fail(9150, `comment must be at most ${MAX_COMMENT_LENGTH} characters`)
+    fail(Codes.commentInvalid, `comment must be at most ${MAX_COMMENT_LENGTH} characters`)
   if (!GRAPHIC.test(comment))
-    fail(9150, 'comment must not contain control characters such as newlines')
-  if (!isWellFormedText(comment)) fail(9150, `comment ${NOT_WELL_FORMED}`)
+    fail(Codes.commentInvalid, 'comment must not contain control characters such as newlines')
+  if (!isWellFormedText(comment)) fail(Codes.commentInvalid, `comment ${NOT_WELL_FORMED}`)
   return comment
 }
 
 function normalizeTags(tags: string[] | undefined): string[] {
   if (tags === undefined) return []
-  if (tags.length > MAX_TAGS) fail(9151, `a record can carry at most ${MAX_TAGS} tags`)
+  if (tags.length > MAX_TAGS) fail(Codes.tagsInvalid, `a record can carry at most ${MAX_TAGS} tags`)
   const out = new Set<string>()
   for (const tag of tags) {
     if (tag.length > MAX_TAG_LENGTH)
-      fail(9151, `Invalid tag: a tag may be at most ${MAX_TAG_LENGTH} characters`)
-    if (!isWellFormedText(tag)) fail(9151, `Invalid tag: a tag ${NOT_WELL_FORMED}`)
+      fail(Codes.tagsInvalid, `Invalid tag: a tag may be at most ${MAX_TAG_LENGTH} characters`)
+    if (!isWellFormedText(tag)) fail(Codes.tagsInvalid, `Invalid tag: a tag ${NOT_WELL_FORMED}`)
     const colon = tag.indexOf(':')
     const name = (colon === -1 ? tag : tag.slice(0, colon)).toLowerCase()
     const value = colon === -1 ? '' : tag.slice(colon + 1)
     if (!TAG_NAME.test(name))
       fail(
-        9151,
+        Codes.tagsInvalid,
         `Invalid tag ${JSON.stringify(tag)}: a tag name may contain only letters, digits, '_' and '-'`
       )
     if (RESERVED_TAGS.has(name))
       fail(
-        9151,
+        Codes.tagsInvalid,
         `Invalid tag ${JSON.stringify(tag)}: ${name} is reserved (zone files carry the record's own setting under it)`
       )
     if (!GRAPHIC.test(value))
       fail(
-        9151,
+        Codes.tagsInvalid,
         `Invalid tag ${JSON.stringify(tag)}: the value must not contain control characters`
       )
     out.add(colon === -1 ? name : `${name}:${value}`)
@@ -121,12 +122,12 @@ function normalizeSettings(
   if (s.ipv4_only !== undefined) out.ipv4_only = s.ipv4_only
   if (s.ipv6_only !== undefined) out.ipv6_only = s.ipv6_only
   if (out.ipv4_only && out.ipv6_only)
-    fail(9152, 'settings.ipv4_only and settings.ipv6_only cannot both be true')
+    fail(Codes.settingsInvalid, 'settings.ipv4_only and settings.ipv6_only cannot both be true')
   if (s.flatten_cname !== undefined) {
     if (type !== 'CNAME' && s.flatten_cname)
-      fail(9152, 'settings.flatten_cname applies to CNAME records only')
+      fail(Codes.settingsInvalid, 'settings.flatten_cname applies to CNAME records only')
     if (proxied && s.flatten_cname)
-      fail(9152, 'settings.flatten_cname is unavailable for proxied records')
+      fail(Codes.settingsInvalid, 'settings.flatten_cname is unavailable for proxied records')
     if (type === 'CNAME') out.flatten_cname = s.flatten_cname
   }
   return out
@@ -149,11 +150,11 @@ export function buildRecord(
   base?: DnsRecord
 ): DnsRecord {
   const type = parseRecordType(f.type)
-  if (f.name === undefined) fail(9000, 'name is required')
+  if (f.name === undefined) fail(Codes.invalidRequest, 'name is required')
   const name = normalizeName(f.name, ctx.zoneName)
   const data = f.data ?? undefined
   if (f.content === undefined && data === undefined)
-    fail(9000, `content is required for ${type} records`)
+    fail(Codes.invalidRequest, `content is required for ${type} records`)
   const norm = normalizeContent({ type, content: f.content, data, priority: f.priority })
   if (norm.content.length > MAX_CONTENT_LENGTH) {
     fail(
@@ -162,10 +163,16 @@ export function buildRecord(
     )
   }
   if (type === 'CNAME' && norm.content === name)
-    fail(9007, 'Content for CNAME record is invalid: a CNAME cannot point to its own name.')
+    fail(
+      getTypeSpec('CNAME').errorCode,
+      'Content for CNAME record is invalid: a CNAME cannot point to its own name.'
+    )
   const proxied = f.proxied ?? false
   if (proxied && !isProxiable(type, norm.content))
-    fail(9041, `This DNS record cannot be proxied: ${type} records are not proxiable.`)
+    fail(
+      Codes.notProxiable,
+      `This DNS record cannot be proxied: ${type} records are not proxiable.`
+    )
   const ttl = proxied ? 1 : f.ttl === undefined ? 1 : validateTtl(f.ttl)
   const comment = normalizeComment(f.comment)
   const tags = normalizeTags(f.tags)

@@ -2,7 +2,11 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { txtPresentation } from '@edgedns/records'
 import {
+  fromRow,
   identityContent,
+  RECORD_COLUMNS,
+  toRow,
+  toRowValues,
   sameRecord,
   TXT_KEY_CACHE_CHARS,
   txtKeyCacheChars,
@@ -84,5 +88,31 @@ describe('the TXT identity cache', () => {
     expect(identityContent({ type: 'TXT', content })).toBe('"v=spf1 -all"')
     expect(identityContent({ type: 'TXT', content })).toBe('"v=spf1 -all"')
     expect(identityContent({ type: 'TXT', content: '"v=spf1 -all"' })).toBe('"v=spf1 -all"')
+  })
+})
+
+describe('the record row', () => {
+  const full: DnsRecord = {
+    ...base,
+    type: 'MX',
+    content: 'mail.example.com',
+    data: { note: 1 },
+    priority: 10,
+    proxied: true,
+    comment: 'c',
+    tags: ['a:b'],
+    settings: { ipv4_only: true },
+    commentModifiedOn: '2026-01-02T00:00:00.000Z',
+    tagsModifiedOn: '2026-01-03T00:00:00.000Z',
+  }
+
+  it('reads back what it writes', () => {
+    for (const r of [base, full]) expect(fromRow(toRow(r))).toEqual(r)
+  })
+
+  it('gives bulk-insert values in the column order of the schema', () => {
+    const row = toRow(full)
+    expect(Object.keys(row)).toEqual(RECORD_COLUMNS)
+    expect(toRowValues(full)).toEqual(Object.values(row))
   })
 })

@@ -4,6 +4,8 @@
 import type { RecordType } from '@edgedns/records'
 import { isProxiable, txtPresentation } from '@edgedns/records'
 import { LRUCache } from 'lru-cache'
+import { columnNames, type RawRow } from '../db/raw-row.ts'
+import { dnsRecords } from '../db/schema.ts'
 
 export interface RecordSettings {
   ipv4_only?: boolean
@@ -30,46 +32,14 @@ export interface DnsRecord {
   tagsModifiedOn: string | null
 }
 
-/** Row as read from D1 with raw SQL (snake_case columns). */
-export interface RecordRow {
-  id: string
-  zone_id: string
-  name: string
-  name_rev: string
-  type: string
-  content: string
-  data: string | null
-  priority: number | null
-  ttl: number
-  proxied: number
-  comment: string | null
-  tags: string
-  settings: string
-  created_on: string
-  modified_on: string
-  comment_modified_on: string | null
-  tags_modified_on: string | null
-}
+/** A `dns_records` row as raw SQL returns it (snake_case columns), derived from the schema. */
+export type RecordRow = RawRow<typeof dnsRecords>
 
-export const RECORD_COLUMNS = [
-  'id',
-  'zone_id',
-  'name',
-  'name_rev',
-  'type',
-  'content',
-  'data',
-  'priority',
-  'ttl',
-  'proxied',
-  'comment',
-  'tags',
-  'settings',
-  'created_on',
-  'modified_on',
-  'comment_modified_on',
-  'tags_modified_on',
-] as const
+/**
+ * The columns of `dns_records` in the schema's order: the order of `toRowValues` and of the JSON
+ * arrays the change log keeps of a record.
+ */
+export const RECORD_COLUMNS = columnNames(dnsRecords)
 
 export function reverseName(name: string): string {
   return name.split('.').reverse().join('.')
@@ -96,27 +66,33 @@ export function fromRow(r: RecordRow): DnsRecord {
   }
 }
 
+/** The row D1 holds for a record (the inverse of `fromRow`). */
+export function toRow(r: DnsRecord): RecordRow {
+  return {
+    id: r.id,
+    zone_id: r.zoneId,
+    name: r.name,
+    name_rev: reverseName(r.name),
+    type: r.type,
+    content: r.content,
+    data: r.data === null ? null : JSON.stringify(r.data),
+    priority: r.priority,
+    ttl: r.ttl,
+    proxied: r.proxied ? 1 : 0,
+    comment: r.comment,
+    tags: JSON.stringify(r.tags),
+    settings: JSON.stringify(r.settings),
+    created_on: r.createdOn,
+    modified_on: r.modifiedOn,
+    comment_modified_on: r.commentModifiedOn,
+    tags_modified_on: r.tagsModifiedOn,
+  }
+}
+
 /** Values in RECORD_COLUMNS order, for `json_each` bulk inserts. */
 export function toRowValues(r: DnsRecord): unknown[] {
-  return [
-    r.id,
-    r.zoneId,
-    r.name,
-    reverseName(r.name),
-    r.type,
-    r.content,
-    r.data === null ? null : JSON.stringify(r.data),
-    r.priority,
-    r.ttl,
-    r.proxied ? 1 : 0,
-    r.comment,
-    JSON.stringify(r.tags),
-    JSON.stringify(r.settings),
-    r.createdOn,
-    r.modifiedOn,
-    r.commentModifiedOn,
-    r.tagsModifiedOn,
-  ]
+  const row = toRow(r)
+  return RECORD_COLUMNS.map((c) => row[c])
 }
 
 const PRIORITY_TYPES = new Set<RecordType>(['MX', 'URI', 'SRV', 'HTTPS', 'SVCB'])

@@ -30,7 +30,6 @@ import {
   IMPORT_MAX_LINE_CHARS,
   IMPORT_MAX_LINE_TOKENS,
   IMPORT_MAX_RECORDS,
-  ImportCodes,
   positiveInt,
 } from '../zonefile-bridge/limits.ts'
 import { readImportForm } from '../zonefile-bridge/multipart.ts'
@@ -71,7 +70,7 @@ function parse(text: string, origin: string, maxRecords: number) {
         `The zone file has more records than this account may import at once: ${e.message}`
       )
     }
-    throw ApiError.badRequest(ImportCodes.syntax, `Zone file syntax error at ${e.message}`)
+    throw ApiError.badRequest(Codes.importSyntax, `Zone file syntax error at ${e.message}`)
   }
 }
 
@@ -140,7 +139,7 @@ importExport.post('/import', async (c) => {
     errors: [],
     messages: messages
       .slice(0, MAX_MESSAGES)
-      .map((message) => ({ code: ImportCodes.skipped, message })),
+      .map((message) => ({ code: Codes.importSkipped, message })),
     result: {
       recs_added: items.length,
       recs_added_by_type: byType,

@@ -22,10 +22,9 @@ import {
   type RecordType,
 } from '@edgedns/records'
 import { parseCfComment, type ZoneEntry } from '@edgedns/zonefile'
-import { ApiError } from '../http/api-error.ts'
+import { ApiError, Codes } from '../http/api-error.ts'
 import { buildRecord, type BuildContext, type RecordFieldsInput } from '../records/input.ts'
 import { identityKey, type DnsRecord } from '../records/model.ts'
-import { ImportCodes } from './limits.ts'
 
 export interface ImportItem {
   /** Canonical record fields, ready for a batch post. */
@@ -74,7 +73,7 @@ function inZone(name: string, zone: string): boolean {
 
 /** atLine adds the `line N: ` prefix. */
 function unsupported(message: string): ApiError {
-  return ApiError.badRequest(ImportCodes.unsupported, message)
+  return ApiError.badRequest(Codes.importUnsupported, message)
 }
 
 function toItem(

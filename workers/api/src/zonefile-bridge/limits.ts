@@ -1,5 +1,5 @@
 /**
- * @module Size and count limits of zone-file imports, and the error codes import/export answer with.
+ * @module Size and count limits of zone-file imports.
  *
  * - Bytes: a file over IMPORT_MAX_BYTES (32 MiB; env MAX_IMPORT_BYTES overrides) is refused with
  *   413 before it is parsed. Cloudflare caps files at 256 KiB; we take whole zones of tens of
@@ -20,18 +20,6 @@ export const IMPORT_MAX_BYTES = 32 * 1024 * 1024
 export const IMPORT_MAX_RECORDS = 50_000
 export const IMPORT_MAX_LINE_CHARS = 262_144
 export const IMPORT_MAX_LINE_TOKENS = 10_000
-
-/** Cloudflare-style codes of import/export faults (Cloudflare's own are not public). */
-export const ImportCodes = {
-  /** Not multipart/form-data, or no `file` field: Cloudflare's "Failed to parse form data". */
-  formData: 81068,
-  /** Zone-file syntax error; the message names line and column. */
-  syntax: 81069,
-  /** A record outside the zone, of an unsupported type, or a misplaced SOA. */
-  unsupported: 81070,
-  /** Informational message: a line was skipped (SOA, own NS, repeat, identical record). */
-  skipped: 81071,
-} as const
 
 export function positiveInt(raw: string | undefined, fallback: number): number {
   const n = Number(raw)

@@ -5,7 +5,6 @@
 import type { Context } from 'hono'
 import { ApiError, Codes } from '../http/api-error.ts'
 import { decodeUtf8Strict } from '../http/body.ts'
-import { ImportCodes } from './limits.ts'
 
 export interface ImportForm {
   text: string
@@ -28,7 +27,7 @@ export async function readImportForm(c: Context, maxBytes: number): Promise<Impo
   if (!type.startsWith('multipart/form-data')) {
     throw new ApiError(
       415,
-      ImportCodes.formData,
+      Codes.importFormData,
       `${FORM_HINT} Got ${type === '' ? 'no Content-Type' : JSON.stringify(type.split(';')[0])}.`
     )
   }
@@ -44,11 +43,11 @@ export async function readImportForm(c: Context, maxBytes: number): Promise<Impo
       headers: { 'content-type': c.req.header('content-type') ?? '' },
     }).formData()
   } catch {
-    throw ApiError.badRequest(ImportCodes.formData, FORM_HINT)
+    throw ApiError.badRequest(Codes.importFormData, FORM_HINT)
   }
   const file = form.get('file')
   if (file === null)
-    throw ApiError.badRequest(ImportCodes.formData, `${FORM_HINT} The "file" field is missing.`)
+    throw ApiError.badRequest(Codes.importFormData, `${FORM_HINT} The "file" field is missing.`)
   const size = typeof file === 'string' ? file.length : file.size
   if (size > maxBytes) throw tooLarge(maxBytes)
   const text = typeof file === 'string' ? file : await file.text()

@@ -22,8 +22,8 @@ import { loadForBatch } from '../batch/load.ts'
 import { planBatch } from '../batch/plan.ts'
 import type { BatchRequest } from '../batch/request.ts'
 import { MAX_CHUNK_CHARS } from '../db/json-chunks.ts'
+import { retryOnConflict } from '../commit/conflict-retry.ts'
 import {
-  CommitConflict,
   commitZoneChange,
   guardStatement,
   stagedCreatesLogStatement,
@@ -164,7 +164,7 @@ export async function importRecords(
 ): Promise<ImportOutcome> {
   const size = opts.rowsPerStatement ?? ROWS_PER_STATEMENT
   const req: BatchRequest = { posts }
-  for (let attempt = 1; ; attempt++) {
+  return retryOnConflict({ maxAttempts: MAX_IMPORT_ATTEMPTS, what: 'import' }, async (attempt) => {
     const loaded = await loadForBatch(db, target.zoneId, target.zoneName, req)
     if (!loaded) throw new ApiError(404, Codes.zoneNotFound, 'Zone not found')
     const now = nowIso()
@@ -185,27 +185,13 @@ export async function importRecords(
         commitStatements(db, importId, rows.length, size, { target, guard: loaded.guard, now })
       )
       return { seq: loaded.guard.changeSeq + rows.length, created: rows.length, attempts: attempt }
-    } catch (e) {
-      if (!(e instanceof CommitConflict)) throw e
-      if (e.reason === 'zone-changed') {
-        if (attempt < MAX_IMPORT_ATTEMPTS) continue
-        throw new ApiError(
-          409,
-          Codes.conflictRetry,
-          `The zone changed ${MAX_IMPORT_ATTEMPTS} times while this import was being applied; nothing was changed. Retry the request.`
-        )
-      }
-      if (e.reason === 'identical-record')
-        throw ApiError.badRequest(81058, 'An identical record already exists.')
-      if (e.reason === 'zone-missing') throw new ApiError(404, Codes.zoneNotFound, 'Zone not found')
-      throw e
     } finally {
       // Runs before a retry too. A failure here leaves invisible rows for the cron to remove.
       await discard(db, importId, rows.length, size).catch((e: unknown) =>
         console.warn('import: staged rows left for the cron', importId, e)
       )
     }
-  }
+  })
 }
 
 /** Cron: removes staged rows of imports whose worker died (at most `limit` rows per call). */
