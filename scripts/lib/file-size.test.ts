@@ -28,8 +28,6 @@ const NOT_YET_SPLIT = new Set<string>([
   'packages/strict-bindings/src/strict-bindings.ts',
   'packages/zone-feed/src/feed-log.ts',
   'packages/zone-transfer/src/tsig.ts',
-  'scripts/lib/deploy-steps.test.ts',
-  'test/api/zone-ownership.test.ts',
   'test/e2e/dashboard.test.ts',
   'workers/api/src/builder/convergence.ts',
   'workers/api/src/openapi/operations.ts',
