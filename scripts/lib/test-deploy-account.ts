@@ -4,10 +4,10 @@
  * was fed, and answers with wrangler's JSON. Each test gets copies of the repository's configs in a
  * fresh temp directory (`root`).
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { beforeEach, expect, it } from 'vitest'
+import { afterEach, beforeEach } from 'vitest'
 // @ts-expect-error plain ESM module
 import { API_CONFIG, deploy, DNSSEC_SECRET, DOH_CONFIG, SECRET_FILE } from './deploy-steps.mjs'
 // @ts-expect-error plain ESM module
@@ -112,3 +112,4 @@ beforeEach(() => {
     copyFileSync(path.join(ROOT, f), path.join(root, f))
   }
 })
+afterEach(() => rmSync(root, { recursive: true, force: true }))

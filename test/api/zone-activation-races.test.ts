@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { kvMeta, settle } from '../../workers/api/src/builder/test/helpers.ts'
 import { deployed } from './deployed.ts'
 import { CHANGE_SEQ_HEADER } from '../../workers/api/src/commit/zone-change.ts'
-import { api, expectError } from './helpers.ts'
+import { expectError } from './helpers.ts'
 import {
   FakeDns,
   uniqueName,

@@ -6,7 +6,6 @@ import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { settle } from '../../workers/api/src/builder/test/helpers.ts'
 import { deployed } from './deployed.ts'
-import { api } from './helpers.ts'
 import { FakeDns, uniqueName, newAccount, messages } from './zone-ownership-helpers.ts'
 
 describe('propagation of a pending zone', () => {

@@ -3,17 +3,7 @@
  * (./dashboard-session.ts): paging, sorting and searching stay responsive.
  */
 import { describe, expect, it } from 'vitest'
-import {
-  browser,
-  call,
-  page,
-  pickZone,
-  records,
-  search,
-  signIn,
-  useDashboard,
-  zone,
-} from './dashboard-session.ts'
+import { call, page, pickZone, search, signIn, useDashboard } from './dashboard-session.ts'
 
 useDashboard()
 
