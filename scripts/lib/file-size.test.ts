@@ -26,10 +26,8 @@ const NOT_YET_SPLIT = new Set<string>([
   'bench/many-zones.mjs',
   'packages/strict-bindings/src/strict-bindings.ts',
   'packages/zone-transfer/src/tsig.ts',
-  'test/e2e/dashboard.test.ts',
   'workers/api/src/builder/convergence.ts',
   'workers/api/src/openapi/operations.ts',
-  'workers/api/src/routes/zones.ts',
   'workers/api/src/shards/move.ts',
 ])
 
