@@ -28,7 +28,6 @@ const NOT_YET_SPLIT = new Set<string>([
   'packages/zone-transfer/src/tsig.ts',
   'workers/api/src/builder/convergence.ts',
   'workers/api/src/openapi/operations.ts',
-  'workers/api/src/shards/move.ts',
 ])
 
 const SOURCE = /\.(ts|mts|cts|tsx|js|mjs|cjs)$/
