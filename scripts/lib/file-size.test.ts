@@ -24,7 +24,6 @@ const GENERATED = new Set([
  */
 const NOT_YET_SPLIT = new Set<string>([
   'bench/many-zones.mjs',
-  'workers/api/src/builder/convergence.ts',
   'workers/api/src/openapi/operations.ts',
 ])
 
