@@ -26,7 +26,7 @@ export class MoveRefused extends Error {
   }
 }
 
-export type MovePhase = 'copy' | 'catchup' | 'final' | 'retire' | 'done'
+type MovePhase = 'copy' | 'catchup' | 'final' | 'retire' | 'done'
 
 /** A move's persisted state: enough to pick up exactly where the last saved unit of work ended. */
 export interface MoveJob {
