@@ -5,12 +5,7 @@
 import { env } from 'cloudflare:workers'
 import { SELECT_BY_ID } from './load.ts'
 import { describe, expect, it } from 'vitest'
-import {
-  UPDATE_IDENTITY,
-  UPDATE_RECORDS,
-  UPDATE_UNINDEXED,
-  updateSql,
-} from './write.ts'
+import { UPDATE_IDENTITY, UPDATE_RECORDS, UPDATE_UNINDEXED, updateSql } from './write.ts'
 import { INSERT_RECORD_CHANGES } from '../commit/zone-change.ts'
 
 describe('batch write query plans', () => {
