@@ -6,7 +6,7 @@
  * The zones (bench/lib/hosted-zones.mjs: `z<n>.hosted.bench`, 1–8 A records each) are written
  * before the runtime starts: their KV images straight into the persisted store
  * (bench/lib/kv-seed.mjs), their D1 rows (zone, records, change log, directory, marked built) by
- * SQL once it runs (bench/many-zones.mjs `seedInD1`). Then one run of the cron's maintenance, which
+ * SQL once it runs (bench/lib/d1-zone-seed.mjs `seedInD1`). Then one run of the cron's maintenance, which
  * reconciles the zone feed with D1 where the feed exists (every served zone, newest head unknown:
  * readers take the zone's head slots), as it would after such an import.
  *
@@ -34,7 +34,7 @@ import {
   statsDelta,
   warmUp,
 } from './lib/dohload.mjs'
-import { seedInD1 } from './many-zones.mjs'
+import { seedInD1 } from './lib/d1-zone-seed.mjs'
 
 const PARENT = 'hosted.bench'
 

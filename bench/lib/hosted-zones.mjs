@@ -1,6 +1,6 @@
 /**
  * @module Many small hosted zones, seeded fast: zone n is `z<n>.<parent>` (id `b` + n in 31 hex
- * digits, as bench/many-zones.mjs `seedInD1` writes it into D1) holding `recordsOf(n)` A records
+ * digits, as bench/lib/d1-zone-seed.mjs `seedInD1` writes it into D1) holding `recordsOf(n)` A records
  * `www`, `r1`, `r2`, … Its KV image is `zoneImage` of @edgedns/kv-layout (what a full build writes:
  * zone key, buckets, head 1; loaded by Node's type stripping), with one bucket per zone, so that a zone costs a handful of KV values and 100,000 zones can be
  * written in a bench section (the builder picks 16 buckets for a zone this small; a warm isolate

@@ -1,163 +1,30 @@
 /**
- * The dashboard in a real browser (Debian's chromium through playwright-core, headless) against the
- * real stack the e2e global setup starts. Screenshots of the main views go to docs/screenshots/.
+ * The dashboard in a real browser against the real stack (./dashboard-session.ts), one session
+ * through its views in order: sign-in, bulk changes, record editing, import and export, settings,
+ * audit log, query, API tokens and a pending zone. Screenshots of the main views go to
+ * docs/screenshots/.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
 import {
-  chromium,
-  type Browser,
-  type BrowserContext,
-  type Page,
-  type Request,
-} from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+  base,
+  batchCallsDuring,
+  browser,
+  call,
+  openAddForm,
+  page,
+  pickZone,
+  records,
+  search,
+  SHOTS,
+  shot,
+  signIn,
+  token,
+  useDashboard,
+  zone,
+} from './dashboard-session.ts'
 
-const CHROMIUM = '/usr/bin/chromium'
-const SHOTS = 'docs/screenshots'
-const base = inject('stackBase')
-const token = inject('stackToken')
-let browser: Browser
-let context: BrowserContext
-let page: Page
-let zone: { id: string; name: string }
-
-interface Envelope {
-  success: boolean
-  result: any
-  result_info?: any
-  errors: { code: number; message: string }[]
-}
-
-async function call(
-  method: string,
-  path: string,
-  body?: object,
-  bearer = token
-): Promise<Envelope> {
-  const res = await fetch(`${base}/client/v4${path}`, {
-    method,
-    headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
-    body: body ? JSON.stringify(body) : undefined,
-  })
-  return (await res.json()) as Envelope
-}
-
-async function records(query: string): Promise<any[]> {
-  const env = await call('GET', `/zones/${zone.id}/dns_records?per_page=5000&${query}`)
-  return env.result
-}
-
-const shot = (name: string) => page.screenshot({ path: `${SHOTS}/${name}.png` })
-
-/** Batch POSTs the page sends while `action` runs (and until the page settles). */
-async function batchCallsDuring(action: () => Promise<void>): Promise<Request[]> {
-  const seen: Request[] = []
-  const onRequest = (r: Request) => {
-    if (r.method() === 'POST' && r.url().endsWith(`/zones/${zone.id}/dns_records/batch`))
-      seen.push(r)
-  }
-  page.on('request', onRequest)
-  try {
-    await action()
-    await page.waitForLoadState('networkidle')
-  } finally {
-    page.off('request', onRequest)
-  }
-  return seen
-}
-
-/** Searches and waits until the table shows the answer (`total` records). */
-async function search(text: string, total: number | null) {
-  await page.getByLabel('Search', { exact: true }).fill(text)
-  await page.getByRole('button', { name: 'Search', exact: true }).click()
-  if (total === null) return
-  // The count alone can be the previous search's (the same total): wait for rows of this search too,
-  // and for the table to be done loading, before anything is clicked in it.
-  await expect
-    .poll(
-      async () => {
-        if ((await page.locator('table.records').getAttribute('aria-busy')) !== 'false')
-          return false
-        if (
-          !new RegExp(`· ${total.toLocaleString('en')} total`).test(
-            await page.locator('.page-info').innerText()
-          )
-        )
-          return false
-        const rows = await page.locator('table.records tbody tr').allInnerTexts()
-        return (
-          total === 0 ||
-          (rows.length > 0 && rows.every((r) => r.toLowerCase().includes(text.toLowerCase())))
-        )
-      },
-      { timeout: 15_000 }
-    )
-    .toBe(true)
-}
-
-async function openAddForm(type: string) {
-  await page.getByRole('button', { name: 'Add record', exact: true }).click()
-  const dialog = page.getByRole('dialog', { name: 'Add record' })
-  await dialog.getByLabel('Type').selectOption(type)
-  return dialog
-}
-
-async function signIn(p: Page, secret: string | null) {
-  await p.goto(`${base}/`)
-  if (secret === null) await p.getByRole('button', { name: 'Use the local dev token' }).click()
-  else {
-    await p.getByLabel('API token').fill(secret)
-    await p.getByRole('button', { name: 'Sign in' }).click()
-  }
-  await p.getByLabel('Zone', { exact: true }).waitFor()
-}
-
-async function pickZone(p: Page, name: string) {
-  await p.getByLabel('Zone', { exact: true }).selectOption({ label: name })
-  await p.getByRole('heading', { name: 'DNS records' }).waitFor()
-}
-
-beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error('chromium is not installed: apt-get install chromium (.ci/run does this)')
-  mkdirSync(SHOTS, { recursive: true })
-  const name = `ui-${Date.now().toString(36)}.example`
-  zone = (await call('POST', '/zones', { name })).result
-  const posts = [
-    ...Array.from({ length: 60 }, (_, i) => ({
-      type: 'A',
-      name: `bulk-${String(i).padStart(3, '0')}`,
-      content: `198.51.100.${i + 1}`,
-      ttl: 300,
-    })),
-    ...Array.from({ length: 10 }, (_, i) => ({
-      type: 'A',
-      name: `px-${i}`,
-      content: `203.0.113.${i + 1}`,
-    })),
-    { type: 'A', name: 'www', content: '192.0.2.80' },
-    { type: 'A', name: 'edit-me', content: '192.0.2.10' },
-    { type: 'TXT', name: 'ttl-a', content: 'one' },
-    { type: 'TXT', name: 'ttl-b', content: 'two' },
-    { type: 'CAA', name: '@', data: { flags: 0, tag: 'issue', value: 'letsencrypt.org' } },
-  ]
-  const seeded = await call('POST', `/zones/${zone.id}/dns_records/batch`, { posts })
-  expect(seeded.success, JSON.stringify(seeded.errors)).toBe(true)
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox'],
-  })
-  context = await browser.newContext({
-    viewport: { width: 1280, height: 860 },
-    acceptDownloads: true,
-  })
-  page = await context.newPage()
-})
-
-afterAll(async () => {
-  await browser?.close()
-})
+useDashboard()
 
 describe('dashboard', () => {
   it('asks for a token, offers the local dev token, and keeps the token out of the URL', async () => {
@@ -520,77 +387,4 @@ describe('dashboard', () => {
       await ctx.close()
     }
   })
-
-  it('is usable at phone width', async () => {
-    const phone = await browser.newContext({
-      viewport: { width: 390, height: 844 },
-      isMobile: true,
-      hasTouch: true,
-    })
-    const p = await phone.newPage()
-    try {
-      await signIn(p, null)
-      await p.keyboard.press('Tab')
-      expect(await p.evaluate('document.activeElement?.textContent')).toBe('Skip to content')
-      await pickZone(p, zone.name)
-      await expect.poll(() => p.locator('table.records').innerText()).toContain('edit-me')
-      const overflow = (await p.evaluate(
-        'document.documentElement.scrollWidth - window.innerWidth'
-      )) as number
-      expect(overflow).toBeLessThanOrEqual(0)
-      await p.screenshot({ path: `${SHOTS}/phone.png`, fullPage: false })
-    } finally {
-      await phone.close()
-    }
-  })
-
-  it('pages, sorts and searches a 100,000-record zone', async () => {
-    const big = (await call('POST', '/zones', { name: `big-${Date.now().toString(36)}.example` }))
-      .result
-    const CHUNK = 3500
-    const TOTAL = 100_000
-    for (let start = 0; start < TOTAL; start += CHUNK) {
-      const posts = Array.from({ length: Math.min(CHUNK, TOTAL - start) }, (_, k) => {
-        const i = start + k
-        // 200 records a name, so each chunk touches few names and the zone builder's work stays small.
-        return {
-          type: 'TXT',
-          name: `n${Math.floor(i / 200)}`,
-          content: `v${String(i).padStart(6, '0')}`,
-        }
-      })
-      const env = await call('POST', `/zones/${big.id}/dns_records/batch`, { posts })
-      expect(env.success, JSON.stringify(env.errors)).toBe(true)
-    }
-    await page.goto(`${base}/`)
-    await pickZone(page, big.name)
-    await expect
-      .poll(() => page.locator('.page-info').innerText(), { timeout: 15_000 })
-      .toContain('100,000 total')
-    const timed = async (what: () => Promise<void>) => {
-      const t = Date.now()
-      await what()
-      return Date.now() - t
-    }
-    const last = await timed(async () => {
-      await page.getByRole('button', { name: 'Last page' }).click()
-      await expect
-        .poll(() => page.locator('.page-info').innerText(), { timeout: 15_000 })
-        .toContain('Page 2,000 of 2,000')
-    })
-    const sorted = await timed(async () => {
-      await page.getByRole('button', { name: /^Content/ }).click()
-      await page.getByRole('button', { name: /^Content/ }).click()
-      await expect
-        .poll(() => page.locator('table.records tbody tr').first().innerText(), { timeout: 15_000 })
-        .toContain('v099999')
-    })
-    const found = await timed(async () => {
-      await search('v054321', 1)
-    })
-    expect(await page.locator('table.records').innerText()).toContain(`n271.${big.name}`)
-    // Responsive: each step answers within a couple of seconds even on a loaded 2-core machine.
-    expect(Math.max(last, sorted, found)).toBeLessThan(8_000)
-    await call('DELETE', `/zones/${big.id}`)
-  }, 120_000)
 })

@@ -16,177 +16,25 @@
  * came after it. Every method takes the time (`now`, ms) from its caller.
  */
 import { FEED_WINDOW_MS } from './protocol.ts'
-import type { FeedAppend, FeedEntry, FeedOp, IndexRef, PollReply, PollRequest } from './protocol.ts'
+import type { FeedAppend, FeedEntry, IndexRef, PollReply, PollRequest } from './protocol.ts'
 import { ZoneIndex } from './zone-index.ts'
-
-/** A zone's effective entry. */
-export interface ZoneRow extends FeedEntry {
-  /** Sequence at which the zone became served (head) or stopped being served (delete). */
-  since: number
-}
-
-/** An entry as the log keeps it: with its arrival time (ms, non-decreasing with seq). */
-export interface StoredEntry extends FeedEntry {
-  at: number
-}
-
-/** The index the feed announces, with what the log needs to decide when to compile the next. */
-export interface IndexState extends IndexRef {
-  version: number
-  /** When it was compiled (ms). */
-  at: number
-  /** `FeedMeta.setChanges` when it was compiled: the served set's changes since are its deltas. */
-  setChanges: number
-}
-
-export interface FeedMeta {
-  /** Random, set when the log's history starts; a cursor of another epoch means nothing. */
-  epoch: string
-  /** Highest sequence assigned (entries are numbered 1, 2, … without gaps). */
-  seq: number
-  /** Entries up to this sequence have been trimmed: a cursor below it gets a resync. */
-  floor: number
-  /** Arrival time of the newest entry (keeps `at` non-decreasing). */
-  lastAt: number
-  index: IndexState | null
-  /** Highest index version used (a compiled index whose KV write failed still uses its version). */
-  lastVersion: number
-  /** Count of changes to the served set (a zone starting or stopping being served). */
-  setChanges: number
-  /** Trimming wanted to go past the index's sequence: compile a new index first. */
-  indexWanted: boolean
-  /** Reconciled with D1 at least once in this epoch. */
-  complete: boolean
-  /** When D1's served set was last found equal to the feed's (or reconciled). */
-  checkedAt: number | null
-  /** Order-independent digest of the served (zone, id) set: count and two 32-bit sums. */
-  served: number
-  sumA: number
-  sumB: number
-  /** The reconciliation under way (its zones are marked seen), or null. */
-  reconcile: { session: number; asOf: number } | null
-  sessions: number
-}
-
-/**
- * What the log stores. Synchronous (Durable Object SQLite is); `transaction` makes a group of
- * calls atomic. Zone rows are read by name, by sequence and by `since`.
- */
-export interface FeedStore {
-  transaction<T>(fn: () => T): T
-  readMeta(): FeedMeta | null
-  writeMeta(meta: FeedMeta): void
-  /** Whether the log has this (zone, id, n, op). */
-  hasEntry(entry: FeedAppend): boolean
-  /** Whether the log has a deletion of this zone id. */
-  hasDelete(zone: string, id: string): boolean
-  insertEntry(entry: StoredEntry): void
-  /** Highest sequence of an entry that arrived before `at` (0 if none is kept). */
-  seqBefore(at: number): number
-  /** Removes every entry with seq ≤ `seq`, and every zone row of a deletion with seq ≤ `seq`. */
-  trimThrough(seq: number): void
-  zone(name: string): ZoneRow | null
-  putZone(row: ZoneRow): void
-  /** Zone rows with seq > `after`, by seq ascending, at most `limit`. */
-  zonesAfter(after: number, limit: number): ZoneRow[]
-  /** Zone rows with seq > `windowSeq` or since > `indexSeq`, the `limit` of highest seq, by seq ascending. */
-  resyncZones(windowSeq: number, indexSeq: number, limit: number): ZoneRow[]
-  /** Names of the served zones (rows whose op is head). */
-  servedNames(): Iterable<string>
-  /** Marks zones as seen by a reconciliation session. */
-  markSeen(zones: string[], session: number): void
-  /** Served zone rows not seen by `session`, name > `after`, by name, at most `limit`. */
-  unseenServed(session: number, after: string, limit: number): ZoneRow[]
-  /** Forgets every seen mark. */
-  clearSeen(): void
-}
-
-export interface FeedLogOptions {
-  /** Entries per poll reply before it becomes a resync (default 10,000). */
-  maxPollEntries?: number
-  /** Entries per tail reply (default 10,000). */
-  maxTailEntries?: number
-  /** How long entries are kept (default 24 h). */
-  keepMs?: number
-  /** Most entries kept (default 1,000,000). */
-  maxEntries?: number
-  /** Most entries removed by one `trim` (default 50,000). */
-  trimChunk?: number
-  /** Served-set changes after which an index is compiled at once (default 1,000). */
-  indexDeltas?: number
-  /** Otherwise an index with deltas is recompiled once it is this old (default 60 s). */
-  indexMinAgeMs?: number
-  /** How often trimming runs while entries are kept (default 1 h). */
-  trimIntervalMs?: number
-  /** A new epoch's name (default a random UUID). */
-  newEpoch?: () => string
-}
-
-export interface TailRequest {
-  /** The replica's sequence; null when it has nothing yet. */
-  after: number | null
-  epoch: string | null
-  /** At most this many entries (capped by the log's own limit). */
-  limit?: number
-}
-
-export interface TailReply {
-  epoch: string
-  /** Sequence the reply brings the replica to. */
-  seq: number
-  /** Effective entries after `after`, by seq. */
-  entries: FeedEntry[]
-  /** More entries follow `seq`: ask again. */
-  more: boolean
-  /** The replica's `after` cannot be continued (first tail, another epoch, trimmed): start empty at `seq`. */
-  reset: boolean
-  index: IndexRef | null
-  complete: boolean
-}
-
-/** A served zone as D1 knows it. */
-export interface ServedZone {
-  zone: string
-  id: string
-}
-
-export interface DigestReply {
-  /** Digest of the served set (`ZoneSetDigest` over the same pairs gives the same string). */
-  digest: string
-  zones: number
-  complete: boolean
-  checkedAt: number | null
-  seq: number
-}
-
-/** An index compiled by `compileIndex`, to be written to KV and then announced with `publishIndex`. */
-export interface CompiledIndex {
-  version: number
-  seq: number
-  zones: number
-  at: number
-  setChanges: number
-  bytes: Uint8Array
-}
-
-/** Input the feed refuses (the caller's bug, never a transient failure). */
-export class FeedInputError extends Error {
-  override name = 'FeedInputError'
-}
-
-const DEFAULTS = {
-  maxPollEntries: 10_000,
-  maxTailEntries: 10_000,
-  keepMs: 24 * 3600_000,
-  maxEntries: 1_000_000,
-  trimChunk: 50_000,
-  indexDeltas: 1_000,
-  indexMinAgeMs: 60_000,
-  trimIntervalMs: 3600_000,
-}
-
-const MAX_NAME_CHARS = 253
-const MAX_ID_CHARS = 64
+import { checkAppend, FeedInputError } from './feed-append-check.ts'
+import {
+  freshMeta,
+  type FeedMeta,
+  type FeedStore,
+  type IndexState,
+  type ZoneRow,
+} from './feed-store.ts'
+import { DEFAULTS, type FeedLogOptions } from './feed-log-options.ts'
+import { digestAdd, digestRemove, digestString } from './zone-set-digest.ts'
+import type {
+  CompiledIndex,
+  DigestReply,
+  ServedZone,
+  TailReply,
+  TailRequest,
+} from './feed-replies.ts'
 
 export class FeedLog {
   readonly #store: FeedStore
@@ -516,26 +364,6 @@ export class FeedLog {
   }
 }
 
-function freshMeta(epoch: string): FeedMeta {
-  return {
-    epoch,
-    seq: 0,
-    floor: 0,
-    lastAt: 0,
-    index: null,
-    lastVersion: 0,
-    setChanges: 0,
-    indexWanted: false,
-    complete: false,
-    checkedAt: null,
-    served: 0,
-    sumA: 0,
-    sumB: 0,
-    reconcile: null,
-    sessions: 0,
-  }
-}
-
 function stripUndefined<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>
 }
@@ -546,80 +374,4 @@ function entryOf(r: ZoneRow): FeedEntry {
 
 function indexRef(i: IndexState | null): IndexRef | null {
   return i === null ? null : { key: i.key, seq: i.seq, zones: i.zones }
-}
-
-function checkAppend(e: unknown): FeedAppend {
-  const x = e as Partial<FeedAppend> | null
-  if (x === null || typeof x !== 'object') throw new FeedInputError('entry must be an object')
-  const { zone, id, n, op } = x
-  if (
-    typeof zone !== 'string' ||
-    zone.length > MAX_NAME_CHARS ||
-    /[A-Z]/.test(zone) ||
-    (zone.endsWith('.') && !zone.endsWith('\\.'))
-  )
-    throw new FeedInputError(`entry zone must be a normalised name, got ${JSON.stringify(zone)}`)
-  if (typeof id !== 'string' || id.length === 0 || id.length > MAX_ID_CHARS)
-    throw new FeedInputError(`entry id must be a zone id, got ${JSON.stringify(id)}`)
-  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0)
-    throw new FeedInputError(`entry n must be an integer ≥ 0, got ${JSON.stringify(n)}`)
-  if (op !== 'head' && op !== 'delete')
-    throw new FeedInputError(`entry op must be head or delete, got ${JSON.stringify(op)}`)
-  return { zone, id, n, op: op satisfies FeedOp }
-}
-
-// ------------------------------------------------------------ served-set digest
-
-/** Two FNV-1a 32-bit hashes (different offsets) of `zone\nid`. */
-function pairHash(zone: string, id: string): [number, number] {
-  let a = 0x811c9dc5
-  let b = 0x01000193 ^ 0x5bd1e995
-  const s = `${zone}\n${id}`
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i)
-    a = Math.imul(a ^ c, 0x01000193)
-    b = Math.imul(b ^ c, 0x01000193)
-    b ^= b >>> 15
-  }
-  return [a >>> 0, b >>> 0]
-}
-
-function digestString(count: number, a: number, b: number): string {
-  return `${count}:${(a >>> 0).toString(16).padStart(8, '0')}${(b >>> 0).toString(16).padStart(8, '0')}`
-}
-
-function digestAdd(m: FeedMeta, zone: string, id: string): void {
-  const [a, b] = pairHash(zone, id)
-  m.served += 1
-  m.sumA = (m.sumA + a) >>> 0
-  m.sumB = (m.sumB + b) >>> 0
-}
-
-function digestRemove(m: FeedMeta, zone: string, id: string): void {
-  const [a, b] = pairHash(zone, id)
-  m.served -= 1
-  m.sumA = (m.sumA - a) >>> 0
-  m.sumB = (m.sumB - b) >>> 0
-}
-
-/** The digest of a served set, built incrementally (the cron's side of `FeedLog.digest`). */
-export class ZoneSetDigest {
-  #count = 0
-  #a = 0
-  #b = 0
-
-  add(zone: string, id: string): void {
-    const [a, b] = pairHash(zone, id)
-    this.#count += 1
-    this.#a = (this.#a + a) >>> 0
-    this.#b = (this.#b + b) >>> 0
-  }
-
-  get size(): number {
-    return this.#count
-  }
-
-  toString(): string {
-    return digestString(this.#count, this.#a, this.#b)
-  }
 }

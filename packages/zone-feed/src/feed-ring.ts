@@ -7,7 +7,7 @@
  * sequences after `from`; a cursor older than that, a first poll, another epoch or a reply over the
  * cap is forwarded to the primary, whose reply is then what the isolate gets.
  */
-import type { TailReply, TailRequest } from './feed-log.ts'
+import type { TailReply, TailRequest } from './feed-replies.ts'
 import type { FeedEntry, IndexRef, PollReply, PollRequest } from './protocol.ts'
 import { FEED_WINDOW_MS } from './protocol.ts'
 

@@ -4,22 +4,24 @@
  */
 export * from './protocol.ts'
 export { ZoneIndex, ZoneIndexFormatError, labelCount } from './zone-index.ts'
+export { FeedLog } from './feed-log.ts'
+export type { FeedLogOptions } from './feed-log-options.ts'
+export type {
+  CompiledIndex,
+  DigestReply,
+  ServedZone,
+  TailReply,
+  TailRequest,
+} from './feed-replies.ts'
+export { FeedInputError } from './feed-append-check.ts'
 export {
-  FeedLog,
-  FeedInputError,
-  ZoneSetDigest,
-  type CompiledIndex,
-  type DigestReply,
-  type FeedLogOptions,
   type FeedMeta,
   type FeedStore,
   type IndexState,
-  type ServedZone,
   type StoredEntry,
-  type TailReply,
-  type TailRequest,
   type ZoneRow,
-} from './feed-log.ts'
+} from './feed-store.ts'
+export { ZoneSetDigest } from './zone-set-digest.ts'
 export { MemoryFeedStore } from './memory-store.ts'
 export { FeedRing, type FeedRingOptions, type FeedSource } from './feed-ring.ts'
 export {

@@ -2,7 +2,7 @@
  * @module An in-memory `FeedStore`: the feed log for unit tests and the virtual-clock simulation.
  * Same semantics as the Durable Object's SQLite store; no rollback (the log validates before writing).
  */
-import type { FeedMeta, FeedStore, StoredEntry, ZoneRow } from './feed-log.ts'
+import type { FeedMeta, FeedStore, StoredEntry, ZoneRow } from './feed-store.ts'
 import type { FeedAppend } from './protocol.ts'
 
 const entryKey = (e: FeedAppend): string => `${e.zone}\n${e.id}\n${e.op}\n${e.n}`

@@ -10,21 +10,17 @@ export {
   TsigStreamSigner,
   TsigStreamVerifier,
   findKey,
-  parseTsigKey,
   signErrorResponse,
   signMessage,
-  splitTsig,
   tsigSize,
   verifyRequest,
   type RequestVerdict,
   type SignOptions,
   type Signed,
-  type SplitMessage,
-  type TsigAlgorithm,
   type TsigErrorName,
-  type TsigKey,
-  type TsigRecord,
 } from './tsig.ts'
+export { parseTsigKey, type TsigAlgorithm, type TsigKey } from './tsig-key.ts'
+export { splitTsig, type SplitMessage, type TsigRecord } from './tsig-record.ts'
 export { packTransfer, type PackOptions, type TransferQuestion } from './pack.ts'
 export { axfrRecords } from './axfr.ts'
 export { planIxfr, type IxfrInput, type IxfrPlan, type IxfrStep } from './ixfr.ts'

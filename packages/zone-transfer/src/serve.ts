@@ -20,8 +20,8 @@ import {
   signMessage,
   tsigSize,
   verifyRequest,
-  type TsigKey,
 } from './tsig.ts'
+import type { TsigKey } from './tsig-key.ts'
 
 /** A zone as a transfer needs it. `records` may include the SOA (it is skipped). */
 export interface TransferZone {

@@ -4,35 +4,14 @@
  * where every message after the first chains the prior MAC and carries only the timers.
  */
 import { CLASSES, TYPE_CODES } from '@edgedns/dns-facts'
-import {
-  ByteWriter,
-  DnsFormatError,
-  NameError,
-  Reader,
-  nameText,
-  parseName,
-  writeName,
-  type Labels,
-} from '@edgedns/dns-wire'
-
-export type TsigAlgorithm = 'hmac-sha256' | 'hmac-sha512'
-
-/** A shared secret: `name` and `algorithm` are compared canonically (lowercase, no trailing dot). */
-export interface TsigKey {
-  name: string
-  algorithm: TsigAlgorithm
-  secret: Uint8Array
-}
+import { ByteWriter, DnsFormatError, parseName, writeName } from '@edgedns/dns-wire'
+import { canonical, cryptoKey, HASHES, type TsigAlgorithm, type TsigKey } from './tsig-key.ts'
+import { splitTsig, type TsigRecord } from './tsig-record.ts'
 
 /** TSIG error codes (RFC 8945 §3; carried in the TSIG record, the header says NOTAUTH). */
 export const TSIG_ERRORS = Object.freeze({ BADSIG: 16, BADKEY: 17, BADTIME: 18, BADTRUNC: 22 })
 export type TsigErrorName = keyof typeof TSIG_ERRORS
 const NOTAUTH = 9
-
-const HASHES: Record<TsigAlgorithm, { hash: string; length: number }> = {
-  'hmac-sha256': { hash: 'SHA-256', length: 32 },
-  'hmac-sha512': { hash: 'SHA-512', length: 64 },
-}
 
 /** Fudge (seconds of clock skew allowed) when the signer does not choose one. */
 export const DEFAULT_FUDGE = 300
@@ -51,58 +30,6 @@ export class TsigError extends Error {
   }
 }
 
-/** Canonical text of a name: lowercase, no trailing dot. */
-function canonical(name: string): string {
-  return name.toLowerCase().replace(/\.$/, '')
-}
-
-function isAlgorithm(name: string): name is TsigAlgorithm {
-  return Object.hasOwn(HASHES, name)
-}
-
-/** Parses `[alg:]name:base64secret` (dig's `-y` syntax); the algorithm defaults to hmac-sha256. */
-export function parseTsigKey(spec: string): TsigKey {
-  const parts = spec.split(':')
-  if (parts.length === 2) parts.unshift('hmac-sha256')
-  const [alg, name, secret] = parts
-  if (parts.length !== 3 || !alg || !name || !secret) {
-    throw new RangeError('a TSIG key is written [algorithm:]name:base64-secret')
-  }
-  const algorithm = canonical(alg)
-  if (!isAlgorithm(algorithm)) throw new RangeError(`unsupported TSIG algorithm ${alg}`)
-  let bytes: Uint8Array
-  try {
-    bytes = Uint8Array.from(atob(secret), (c) => c.charCodeAt(0))
-  } catch {
-    throw new RangeError('the TSIG secret is not base64')
-  }
-  if (bytes.length === 0) throw new RangeError('the TSIG secret is empty')
-  try {
-    parseName(canonical(name))
-  } catch (err) {
-    if (err instanceof NameError) throw new RangeError(`bad TSIG key name: ${err.message}`)
-    throw err
-  }
-  return { name: canonical(name), algorithm, secret: bytes }
-}
-
-const cryptoKeys = new WeakMap<TsigKey, Promise<CryptoKey>>()
-
-function cryptoKey(key: TsigKey): Promise<CryptoKey> {
-  let found = cryptoKeys.get(key)
-  if (!found) {
-    found = crypto.subtle.importKey(
-      'raw',
-      key.secret,
-      { name: 'HMAC', hash: HASHES[key.algorithm].hash },
-      false,
-      ['sign', 'verify']
-    )
-    cryptoKeys.set(key, found)
-  }
-  return found
-}
-
 function nameWire(name: string): Uint8Array {
   const w = new ByteWriter()
   writeName(w, parseName(canonical(name)))
@@ -112,97 +39,6 @@ function nameWire(name: string): Uint8Array {
 function u48(w: ByteWriter, v: number): void {
   w.u16(Math.floor(v / 0x100000000) & 0xffff)
   w.u32(v % 0x100000000)
-}
-
-/** The TSIG record as read from a message. Names are canonical text. */
-export interface TsigRecord {
-  keyName: string
-  algorithm: string
-  timeSigned: number
-  fudge: number
-  mac: Uint8Array
-  originalId: number
-  error: number
-  other: Uint8Array
-}
-
-/** A message split into its TSIG record and the bytes the MAC covers (ID restored, ARCOUNT − 1). */
-export interface SplitMessage {
-  unsigned: Uint8Array
-  tsig: TsigRecord | null
-}
-
-function labelsText(labels: Labels): string {
-  return canonical(nameText(labels))
-}
-
-/**
- * Finds the TSIG record of a message. It must be the last record of the additional section;
- * a TSIG anywhere else, or a malformed message, throws DnsFormatError.
- */
-export function splitTsig(message: Uint8Array): SplitMessage {
-  const r = new Reader(message)
-  r.u16()
-  const flags = r.u16()
-  r.header = {
-    id: (message[0]! << 8) | message[1]!,
-    opcode: (flags >> 11) & 0xf,
-    rd: (flags & 0x100) !== 0,
-    cd: (flags & 0x10) !== 0,
-  }
-  const qd = r.u16()
-  const records = r.u16() + r.u16()
-  const additional = r.u16()
-  const total = records + additional
-  for (let i = 0; i < qd; i++) {
-    r.name()
-    r.skip(4)
-  }
-  let tsig: TsigRecord | null = null
-  let tsigStart = -1
-  for (let i = 0; i < total; i++) {
-    const start = r.offset
-    const owner = r.name()
-    const type = r.u16()
-    const klass = r.u16()
-    r.skip(4)
-    const length = r.u16()
-    const end = r.offset + length
-    if (type !== TYPE_CODES.TSIG) {
-      r.skip(length)
-      continue
-    }
-    if (i !== total - 1 || additional === 0) r.fail('TSIG is not the last record')
-    if (klass !== CLASSES.ANY) r.fail('TSIG record class is not ANY')
-    const algorithm = labelsText(r.name())
-    const timeSigned = r.u16() * 0x100000000 + r.u32()
-    const fudge = r.u16()
-    const mac = r.take(r.u16()).slice()
-    const originalId = r.u16()
-    const error = r.u16()
-    const other = r.take(r.u16()).slice()
-    if (r.offset !== end) r.fail('TSIG rdata length does not match its fields')
-    tsig = {
-      keyName: labelsText(owner),
-      algorithm,
-      timeSigned,
-      fudge,
-      mac,
-      originalId,
-      error,
-      other,
-    }
-    tsigStart = start
-  }
-  if (r.offset !== message.length) r.fail('trailing bytes after the last record')
-  if (!tsig) return { unsigned: message, tsig: null }
-  const unsigned = message.slice(0, tsigStart)
-  unsigned[0] = tsig.originalId >> 8
-  unsigned[1] = tsig.originalId & 0xff
-  const arcount = ((unsigned[10]! << 8) | unsigned[11]!) - 1
-  unsigned[10] = arcount >> 8
-  unsigned[11] = arcount & 0xff
-  return { unsigned, tsig }
 }
 
 interface Variables {

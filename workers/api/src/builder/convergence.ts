@@ -30,24 +30,21 @@ import {
   bucketKey,
   bucketOf,
   bucketVersion,
-  decodeHead,
   decodeZoneMeta,
   EMPTY_BUCKET,
   encodeBucketText,
   encodeNode,
   encodeZoneMeta,
-  headCounter,
-  headKeys,
-  isHeadOf,
   publicValueText,
   relativeName,
   zoneKey,
-  type BucketVersions,
 } from '@edgedns/kv-layout'
 import { jsonChunks } from '../db/json-chunks.ts'
 import { reverseName } from '../records/model.ts'
 import { readSubzones, readZone } from './queries.ts'
 import { EMPTY_NODE, nodeFromRows, VALUE_COLUMNS, zoneMetaFrom, type ValueRow } from './values.ts'
+import { BucketDigests } from './bucket-digests.ts'
+import { namedVersions, parseBucketKey, sameValue, UNVERSIONED } from './convergence-kv.ts'
 
 interface Difference {
   key: string
@@ -82,40 +79,6 @@ const MAX_REPORTED = 1000
 const DETAILED_BUCKETS = 16
 
 type Env = { DB: D1Database; ZONES_KV: KVNamespace }
-
-/** Order-independent digest of a bucket's lines: count and two 32-bit sums of line hashes. */
-class BucketDigests {
-  readonly count: Uint32Array
-  readonly sumA: Uint32Array
-  readonly sumB: Uint32Array
-  constructor(buckets: number) {
-    this.count = new Uint32Array(buckets)
-    this.sumA = new Uint32Array(buckets)
-    this.sumB = new Uint32Array(buckets)
-  }
-
-  add(bucket: number, line: string): void {
-    let a = 0x811c9dc5
-    let b = 0x9747b28c
-    for (let i = 0; i < line.length; i++) {
-      const c = line.charCodeAt(i)
-      a = Math.imul(a ^ c, 0x01000193)
-      b = Math.imul(b ^ c, 0x5bd1e995)
-      b ^= b >>> 15
-    }
-    this.count[bucket]! += 1
-    this.sumA[bucket] = (this.sumA[bucket]! + (a >>> 0)) >>> 0
-    this.sumB[bucket] = (this.sumB[bucket]! + (b >>> 0)) >>> 0
-  }
-
-  same(other: BucketDigests, bucket: number): boolean {
-    return (
-      this.count[bucket] === other.count[bucket] &&
-      this.sumA[bucket] === other.sumA[bucket] &&
-      this.sumB[bucket] === other.sumB[bucket]
-    )
-  }
-}
 
 const lineOf = (zone: string, name: string, node: string): string =>
   `${relativeName(name, zone)}\t${node}\n`
@@ -391,63 +354,4 @@ export async function checkConvergence(
   report.differences = diffs.list
   report.differenceCount = diffs.count
   return report
-}
-
-/** Version of an unversioned bucket key (layout format 3): below every version. */
-const UNVERSIONED = -1
-
-/** Bucket index and version of a key of the live count (null: not one). */
-function parseBucketKey(
-  key: string,
-  zone: string,
-  buckets: number,
-  zoneId: string
-): { i: number; v: number } | null {
-  const prefix = `b:${zone}:${buckets}:`
-  if (!key.startsWith(prefix)) return null
-  // `<i>` (unversioned) or `<i>:<v>:<zone id>`; another zone's versions (same name) are stale.
-  const m = /^(\d+)(?::(\d+):(.+))?$/.exec(key.slice(prefix.length))
-  if (!m || Number(m[1]) >= buckets) return null
-  if (m[2] !== undefined && m[3] !== zoneId) return null
-  return { i: Number(m[1]), v: m[2] === undefined ? UNVERSIONED : Number(m[2]) }
-}
-
-/** Bucket versions the zone's newest head names (null: a head without versions, or none). */
-async function namedVersions(
-  kv: KVNamespace,
-  zone: string,
-  zoneId: string
-): Promise<BucketVersions | null> {
-  const values = await kv.get(headKeys(zone), 'text')
-  let best: string | null = null
-  for (const text of values.values())
-    if (
-      text !== null &&
-      isHeadOf(text, zoneId) &&
-      (best === null || headCounter(text) > headCounter(best))
-    )
-      best = text
-  if (best === null) return null
-  try {
-    return decodeHead(best).bv ?? null
-  } catch {
-    return null
-  }
-}
-
-function sameValue(key: string, expected: string, actual: string): boolean {
-  if (expected === actual) return true
-  if (!key.startsWith('z:')) return false
-  try {
-    const e = decodeZoneMeta(expected)
-    const a = decodeZoneMeta(actual)
-    // The serial follows apex changes only, and the count being retired is a reader's fallback.
-    const layout = a.layout ? { buckets: a.layout.buckets } : undefined
-    return (
-      encodeZoneMeta({ ...a, serial: e.serial, ...(layout ? { layout } : {}) }) ===
-      encodeZoneMeta(e)
-    )
-  } catch {
-    return false
-  }
 }

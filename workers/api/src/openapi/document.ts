@@ -5,13 +5,8 @@
 import { REGISTRY, RECORD_TYPES } from '@edgedns/records'
 import { z } from 'zod'
 import { CHANGE_SEQ_HEADER, COMMITTED_AT_HEADER } from '../commit/zone-change.ts'
-import {
-  NAMED_SCHEMAS,
-  OPERATIONS,
-  RESPONSE_SCHEMAS,
-  type Operation,
-  type Param,
-} from './operations.ts'
+import { NAMED_SCHEMAS, OPERATIONS, RESPONSE_SCHEMAS } from './operations.ts'
+import type { Operation, Param } from './operation.ts'
 
 type Json = Record<string, unknown>
 

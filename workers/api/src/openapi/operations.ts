@@ -4,11 +4,9 @@
  */
 import type { z } from 'zod'
 import { policySchema } from '../auth/policies.ts'
-import { TOKEN_MAX_AGE_MS } from '../auth/verified-tokens.ts'
 import { batchRequestSchema } from '../batch/request.ts'
 import { recordFieldsSchema, recordWithIdSchema } from '../records/input.ts'
 import { createSchema as accountCreate, editSchema as accountEdit } from '../routes/accounts.ts'
-import { createSchema as tokenCreate } from '../routes/tokens.ts'
 import {
   createSchema as zoneCreate,
   dnsSettingsSchema,
@@ -17,164 +15,9 @@ import {
 import { dnssecEditSchema } from '../routes/dnssec.ts'
 import { moveSchema } from '../routes/shards.ts'
 import * as r from './responses.ts'
-
-export interface Param {
-  name: string
-  description: string
-  type?: 'string' | 'integer' | 'boolean'
-  enum?: string[]
-}
-
-export interface Operation {
-  method: 'get' | 'post' | 'put' | 'patch' | 'delete'
-  /** OpenAPI path template under /client/v4, e.g. /zones/{zone_id}. */
-  path: string
-  tag: string
-  summary: string
-  /** Longer text (CommonMark) where the summary cannot say enough. */
-  description?: string
-  query?: Param[]
-  body?: z.ZodType
-  /** multipart/form-data body (import). */
-  form?: z.ZodType
-  /** The `result` of the envelope; `text` for a text/plain answer, `html` for a page. */
-  result: z.ZodType | 'text' | 'html' | 'json'
-  list?: boolean
-  /** The success status when not 200 (202: started, runs in the background). */
-  status?: 202
-  /** No Authorization header needed. */
-  public?: boolean
-}
-
-const page: Param[] = [
-  { name: 'page', type: 'integer', description: 'Page number, from 1' },
-  { name: 'per_page', type: 'integer', description: 'Items per page' },
-]
-
-const match = (field: string): Param[] =>
-  ['exact', 'contains', 'startswith', 'endswith'].map((op) => ({
-    name: `${field}.${op}`,
-    description: `${field} ${op} (case-insensitive)`,
-  }))
-
-const recordListQuery: Param[] = [
-  { name: 'type', description: 'Record type' },
-  { name: 'name', description: 'Exact name (legacy form of name.exact)' },
-  ...match('name'),
-  { name: 'content', description: 'Exact content (legacy form of content.exact)' },
-  ...match('content'),
-  { name: 'comment', description: 'Exact comment' },
-  ...match('comment'),
-  { name: 'comment.present', description: 'Only records with a comment' },
-  { name: 'comment.absent', description: 'Only records without a comment' },
-  { name: 'tag', description: 'name (present) or name:value (exact)' },
-  { name: 'tag.present', description: 'Records carrying this tag name' },
-  { name: 'tag.absent', description: 'Records not carrying this tag name' },
-  ...match('tag').map((p) => ({ ...p, description: `${p.description}; value is name:value` })),
-  { name: 'proxied', type: 'boolean', description: 'Proxied or not' },
-  { name: 'search', description: 'Free text over name, content, comment and tags' },
-  {
-    name: 'match',
-    enum: ['all', 'any'],
-    description: 'Combine non-tag filters with AND (all) or OR (any)',
-  },
-  { name: 'tag_match', enum: ['all', 'any'], description: 'Combine tag filters with AND or OR' },
-  {
-    name: 'order',
-    enum: ['type', 'name', 'content', 'ttl', 'proxied'],
-    description: 'Sort field (default type)',
-  },
-  { name: 'direction', enum: ['asc', 'desc'], description: 'Sort direction' },
-  ...page,
-]
-
-const zoneListQuery: Param[] = [
-  {
-    name: 'name',
-    description:
-      'Zone name, optionally with an operator: equal:, not_equal:, starts_with:, ends_with:, contains:',
-  },
-  { name: 'status', description: 'Zone status' },
-  { name: 'account.id', description: 'Account id' },
-  { name: 'account.name', description: 'Account name' },
-  {
-    name: 'order',
-    enum: ['name', 'status', 'account.id', 'account.name'],
-    description: 'Sort field',
-  },
-  { name: 'direction', enum: ['asc', 'desc'], description: 'Sort direction' },
-  {
-    name: 'cursor',
-    description:
-      'result_info.cursors.after of the previous page (same order and direction): continues after its last zone at the cost of a first page; a deep `page` is an offset and costs more the deeper it is',
-  },
-  ...page,
-]
-
-const tokenOps = (base: string, tag: string): Operation[] => [
-  {
-    method: 'get',
-    path: `${base}/verify`,
-    tag,
-    summary: 'Verify the calling token',
-    result: r.verifyResponse,
-  },
-  {
-    method: 'get',
-    path: `${base}/permission_groups`,
-    tag,
-    summary: 'Permission groups a policy may use',
-    result: r.permissionGroup,
-    list: true,
-  },
-  {
-    method: 'post',
-    path: base,
-    tag,
-    summary: 'Create a token (the secret is returned once)',
-    description: MINTING_BOUND,
-    body: tokenCreate,
-    result: r.tokenResponse,
-  },
-  { method: 'get', path: base, tag, summary: 'List tokens', result: r.tokenResponse, list: true },
-  {
-    method: 'get',
-    path: `${base}/{token_id}`,
-    tag,
-    summary: 'Get a token',
-    result: r.tokenResponse,
-  },
-  {
-    method: 'delete',
-    path: `${base}/{token_id}`,
-    tag,
-    summary: 'Delete a token',
-    description: [
-      'A token may delete only tokens within what it holds itself: it must hold every permission of',
-      "the token's policies on their resources (each zone under the account that holds it); expiry does not bound a deletion.",
-      'Anything beyond answers 403 (code 10000); administrator tokens are not bound.',
-      'Recorded in the account audit log (`token_delete`).',
-      `The token is refused at once by the API isolate that deleted it, and within ${TOKEN_MAX_AGE_MS / 1000} s by every other (each keeps the tokens it verified for up to that long).`,
-    ].join(' '),
-    result: r.deletedResponse,
-  },
-]
-
-const MINTING_BOUND = [
-  'A token may grant only what it holds itself: every permission of every new policy must be held',
-  "by the calling token on each of the policy's resources (a grant on an account covers its zones),",
-  'and the new token may not outlive the caller: when the caller expires, `expires_on` is required',
-  'and no later than its own. Anything beyond answers 403 (code 10000) naming what was refused.',
-  'Administrator tokens (the bootstrap token, the local dev token) are not bound.',
-  'A `condition` (request IP filter) is not supported and is refused (400, code 1004) rather than',
-  'ignored, as is a resource keyed `__proto__`.',
-  'Recorded in the account audit log (`token_create`), never with the secret.',
-].join(' ')
-
-const auditLogQuery: Param[] = [
-  { name: 'action.type', enum: ['token_create', 'token_delete'], description: 'Only this action' },
-  ...page,
-]
+import type { Operation } from './operation.ts'
+import { auditLogQuery, page, recordListQuery, zoneListQuery } from './query-params.ts'
+import { tokenOps } from './token-operations.ts'
 
 const records = '/zones/{zone_id}/dns_records'
 const propagation = '/zones/{zone_id}/propagation'

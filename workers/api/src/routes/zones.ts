@@ -3,7 +3,7 @@
  * and DNS settings (SOA, NS TTL, proxy addresses).
  */
 import { normalizeHostname, normalizeZoneName } from '@edgedns/records'
-import { and, eq, ne, sql } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { allows } from '../auth/permissions.ts'
@@ -14,7 +14,6 @@ import {
   CommitConflict,
   guardStatement,
   zoneLogStatement,
-  type GuardContext,
 } from '../commit/zone-change.ts'
 import { accounts, zones } from '../db/schema.ts'
 import { ApiError, Codes } from '../http/api-error.ts'
@@ -29,20 +28,16 @@ import { zoneListQuery } from '../zones/list-query.ts'
 import { purgeDeletedZone } from '../zones/purge.ts'
 import { openDb } from '../db/client.ts'
 import { allShards, homeDb, shardDb } from '../shards/databases.ts'
-import {
-  activateZoneName,
-  deactivateZoneName,
-  forgetZone,
-  pendingElsewhere,
-  releaseZoneName,
-  type Reservation,
-} from '../shards/directory.ts'
+import { forgetZone, pendingElsewhere, releaseZoneName } from '../shards/directory.ts'
 import { assertWritable, placeAccount, reserveName } from '../shards/zone-shard.ts'
 import { accountName, zoneFor } from '../zones/access.ts'
 import { dnsSettingsToApi, zoneToApi, type ZoneRow } from '../zones/model.ts'
 import { newZoneRow } from '../zones/new-zone.ts'
 import { checkOwnership, verificationMode } from '../zones/ownership.ts'
 import { isPublicSuffix } from '../zones/public-suffix.ts'
+import { activateZone, releaseUnlessActive } from '../zones/activation.ts'
+import { refuseReservation } from '../zones/reservation-refusal.ts'
+import { currentZone, isZoneChanged, zoneChangedRetry, zoneGuard } from '../zones/zone-guard.ts'
 
 export const zonesApp = new Hono<AppEnv>()
 
@@ -252,57 +247,6 @@ zonesApp.post('/', async (c) => {
   return ok(c, zoneToApi(row, account.name))
 })
 
-/**
- * The error for a name another account holds: the same name active there ('taken'), or an active
- * zone above or below it. Names only what the caller sent, never the other zone.
- */
-function refuseReservation(r: Reservation, name: string, verb: 'added' | 'activated'): void {
-  if (r.ok) return
-  if (r.reason === 'taken') {
-    throw ApiError.badRequest(
-      Codes.zoneExists,
-      verb === 'added' ? `${name} already exists` : `${name} is active in another account`
-    )
-  }
-  throw ApiError.badRequest(
-    Codes.zoneOverlapsOtherAccount,
-    `${name} cannot be ${verb}: it is ${r.other.endsWith(`.${name}`) ? 'a parent' : 'a subdomain'} of a zone held by another account`
-  )
-}
-
-/** The guard of a zone-level change planned against `zone` as it was read. */
-function zoneGuard(zone: ZoneRow, now: string): GuardContext {
-  return {
-    zoneId: zone.id,
-    guard: { version: zone.version, changeSeq: zone.changeSeq, serial: zone.serial },
-    now,
-  }
-}
-
-const isZoneChanged = (e: unknown): boolean =>
-  e instanceof CommitConflict && e.reason === 'zone-changed'
-
-/** The retryable 409 of a zone-level change whose guard failed: nothing was changed. */
-function zoneChangedRetry(during: string): ApiError {
-  return new ApiError(
-    409,
-    Codes.conflictRetry,
-    `The zone changed ${during}; nothing was changed. Retry the request.`
-  )
-}
-
-/** The zone row as it is now in its shard, or undefined once deleted. */
-async function currentZone(
-  c: Parameters<typeof zoneFor>[0],
-  zoneId: string
-): Promise<ZoneRow | undefined> {
-  return c.var.zoneOrm
-    .select()
-    .from(zones)
-    .where(and(eq(zones.id, zoneId), ne(zones.status, 'deleted')))
-    .get()
-}
-
 zonesApp.get('/:zone_id{[^/]+}', async (c) => {
   const zone = await zoneFor(c, 'zone:read').catch(async (e) => {
     // DNS-only tokens may read the zone object too (external-dns style clients need it).
@@ -424,105 +368,6 @@ zonesApp.put('/:zone_id{[^/]+}/activation_check', async (c) => {
   await activateZone(c, zone)
   return ok(c, { id: zone.id })
 })
-
-/** Guarded commits an activation makes before it answers 409 (each after a fresh read of the zone). */
-const ACTIVATION_ATTEMPTS = 3
-
-/**
- * Makes a pending zone active: its name first, platform-wide in the directory (one account holds
- * it), then the zone row with a full-build request in one guarded commit. Other accounts' pending
- * zones of the name stay pending.
- *
- * The directory holds the name active exactly while the zone is active. Another check of the same
- * zone may commit first (its guard then fails ours): the zone is active, so the answer is the
- * winner's and the name stays held. A commit that loses to another change of the still pending zone
- * is tried again on a fresh read. Every other way out (the attempts exhausted, the zone fenced by
- * an account move or deleted, the commit refused or failed for any other reason) releases the name
- * back to pending before answering, unless the zone is active by then; nothing is held for a zone
- * that is not active, and the next check proves ownership afresh.
- */
-async function activateZone(c: Parameters<typeof zoneFor>[0], zone: ZoneRow): Promise<void> {
-  const home = homeDb(c.env)
-  refuseReservation(
-    await activateZoneName(home, { zoneId: zone.id, accountId: zone.accountId, name: zone.name }),
-    zone.name,
-    'activated'
-  )
-  let planned = zone
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await commitActivation(c, planned)
-    } catch (e) {
-      const now = await currentZone(c, zone.id)
-      if (now?.status === 'pending' && isZoneChanged(e) && attempt < ACTIVATION_ATTEMPTS) {
-        planned = now
-        continue
-      }
-      // The commit may have applied (ours, answered by an error) or another check's did: either
-      // way the zone is active and its build is announced up to the sequence it committed.
-      const active = now?.status === 'active' ? now : await releaseUnlessActive(c, zone.id)
-      if (active) {
-        announceCommit(c, zone.id, active.changeSeq, 1)
-        return
-      }
-      if (isZoneChanged(e)) {
-        if (!now) throw new ApiError(404, Codes.zoneNotFound, `Zone ${zone.id} not found`)
-        throw zoneChangedRetry('while it was activated')
-      }
-      if (e instanceof CommitConflict && e.reason === 'zone-name-taken')
-        throw ApiError.badRequest(Codes.zoneExists, `${zone.name} is active in another account`)
-      throw e
-    }
-    announceCommit(c, zone.id, planned.changeSeq + 1, 1)
-    // A losing check of this zone that released the name before our commit, and read the zone
-    // before it, did not see it active: the name is claimed again now that it is.
-    await claimForActiveZone(home, planned)
-    return
-  }
-}
-
-/**
- * Sets the zone's name back to pending in the directory unless the zone is active: released first,
- * then the zone is read again, and if a concurrent check made it active meanwhile the name is
- * claimed for it again. Answers the zone when it is active.
- */
-async function releaseUnlessActive(
-  c: Parameters<typeof zoneFor>[0],
-  zoneId: string
-): Promise<ZoneRow | undefined> {
-  const home = homeDb(c.env)
-  await deactivateZoneName(home, zoneId)
-  const now = await currentZone(c, zoneId)
-  if (now?.status !== 'active') return undefined
-  await claimForActiveZone(home, now)
-  return now
-}
-
-/** Claims the name of an active zone in the directory (again); a refusal is logged, not answered. */
-async function claimForActiveZone(home: D1Database, zone: ZoneRow): Promise<void> {
-  const claim = await activateZoneName(home, {
-    zoneId: zone.id,
-    accountId: zone.accountId,
-    name: zone.name,
-  })
-  if (!claim.ok)
-    console.warn('the name of an active zone could not be claimed again', zone.id, claim)
-}
-
-/** The zone row made active, with its full-build request, under the guard of `zone` as read. */
-async function commitActivation(c: Parameters<typeof zoneFor>[0], zone: ZoneRow): Promise<void> {
-  const now = nowIso()
-  const db = c.var.zoneDb
-  await commitZoneChange(db, [
-    guardStatement(db, zoneGuard(zone, now), 1),
-    db
-      .prepare(
-        "UPDATE zones SET status = 'active', activated_on = ?2 WHERE id = ?1 AND status = 'pending'"
-      )
-      .bind(zone.id, now),
-    zoneLogStatement(db, zone.id, zone.changeSeq + 1, 'full', now),
-  ])
-}
 
 zonesApp.get('/:zone_id{[^/]+}/dns_settings', async (c) => {
   const zone = await zoneFor(c, 'dns:read')

@@ -9,7 +9,8 @@ import { api, expectError } from '../../../../test/api/helpers.ts'
 import { runDurableObjectAlarm } from 'cloudflare:test'
 import { builder, kvNode } from '../builder/test/helpers.ts'
 import { awaitMove, moveAndWait } from '../../../../test/api/shard-move.ts'
-import { moveStep, planMove, type MoveJob } from './move.ts'
+import type { MoveJob } from './move-job.ts'
+import { moveStep, planMove } from './move.ts'
 import { shardMoveResponse, shardPlacementResponse } from '../openapi/responses.ts'
 
 const shard = (i: number): D1Database =>

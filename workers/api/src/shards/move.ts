@@ -21,267 +21,37 @@
  * Every unit of work is idempotent (upserts, deletes by id, guarded updates), so a step cut short
  * by a crash is simply done again from the last saved job. See docs/shards.md.
  */
-import { builderStub, type BuilderBinding } from '../commit/zone-change.ts'
-import { jsonChunks } from '../db/json-chunks.ts'
+import { builderStub } from '../commit/zone-change.ts'
 import { nowIso } from '../http/ids.ts'
 import { accountRoute } from './directory.ts'
-import { homeDb, shardCount, shardDb, type ShardEnv } from './databases.ts'
+import { homeDb, shardCount, shardDb } from './databases.ts'
 import { forgetShardSizes } from './shard-sizes.ts'
+import {
+  COPY_TABLES,
+  MOVE_PAGE_ROWS,
+  MoveRefused,
+  RETIRE_TABLES,
+  type MoveEnv,
+  type MoveJob,
+} from './move-job.ts'
+import { Queries, type Row } from './move-queries.ts'
+import {
+  applyLog,
+  copyAccount,
+  copyZoneRows,
+  logPage,
+  ofGroup,
+  withoutRowid,
+  writeRows,
+  zoneGroup,
+} from './move-rows.ts'
 
-/** Rows read per page from the source; the page is written in JSON chunks under D1's 2 MB string limit. */
-const MOVE_PAGE_ROWS = 500
-/** Zones per group: the copy, the final pass and the retirement go through the account's zones in groups. */
-const MOVE_ZONE_GROUP = 200
 /** Rows deleted per statement when the source is cleaned up. */
 const CLEANUP_CHUNK = 5000
 /** D1 queries one step may make by default (an invocation may make 1,000 on Workers Paid). */
 const DEFAULT_STEP_QUERIES = 400
-
-/**
- * The tables copied zone by zone, in pages ordered by an index of the table (a keyset: each page
- * seeks past the last row copied, so a page costs the same at any depth of a large zone).
- */
-const COPY_TABLES = [
-  { table: 'dns_records', key: ['name_rev', 'type', 'content', 'ifnull(priority, -1)'] },
-  { table: 'change_log', key: ['seq'] },
-] as const
 /** Queries one unit of the copy may spend reading small zones before it writes what it read. */
 const UNIT_READS = 100
-/** The source tables cleared for each zone group when it is retired (after its zones are marked deleted). */
-const RETIRE_TABLES = ['change_log', 'build_state', 'zones_behind'] as const
-
-export class MoveRefused extends Error {
-  constructor(message: string) {
-    super(message)
-    this.name = 'MoveRefused'
-  }
-}
-
-type MovePhase = 'copy' | 'catchup' | 'final' | 'retire' | 'done'
-
-/** A move's persisted state: enough to pick up exactly where the last saved unit of work ended. */
-export interface MoveJob {
-  accountId: string
-  from: number
-  to: number
-  phase: MovePhase
-  /** Source change-log rowid up to which the destination has caught up. */
-  logMark: number
-  /** Last zone id of the groups already done in the current phase ('' = none yet). */
-  zoneAfter: string
-  /**
-   * Where in the current zone group the phase is: copying, 0 = its zone and build-state rows, then
-   * the COPY_TABLES paged zone by zone; retiring, 0 = its zones, then RETIRE_TABLES.
-   */
-  table: number
-  /** Copying a paged table: the zone of the group being paged ('' = the group's first). */
-  zone: string
-  /** Copying a paged table: the key of the last row copied of that zone (null = none yet). */
-  key: unknown[] | null
-  zones: number
-  records: number
-  changes: number
-  /** Log entries applied by the catch-up (written while the account kept accepting writes). */
-  caughtUp: number
-  steps: number
-  startedOn: string
-  fencedOn: string | null
-  finishedOn: string | null
-  epoch: number | null
-  lastError: string | null
-}
-
-type Row = Record<string, unknown>
-type MoveEnv = ShardEnv & BuilderBinding
-
-/** Counts the D1 queries of one step. */
-class Queries {
-  n = 0
-  constructor(readonly budget: number) {}
-  get spent(): boolean {
-    return this.n >= this.budget
-  }
-  async all<T = Row>(db: D1Database, sql: string, ...binds: unknown[]): Promise<T[]> {
-    this.n++
-    return (
-      await db
-        .prepare(sql)
-        .bind(...binds)
-        .all<T>()
-    ).results
-  }
-  async run(db: D1Database, sql: string, ...binds: unknown[]): Promise<D1Result> {
-    this.n++
-    return db
-      .prepare(sql)
-      .bind(...binds)
-      .run()
-  }
-}
-
-const ofGroup = (table: string) =>
-  table === 'zones'
-    ? 'id IN (SELECT value FROM json_each(?1))'
-    : 'zone_id IN (SELECT value FROM json_each(?1))'
-
-/** Writes rows into `table` (every row the same columns), one statement per JSON chunk. */
-async function writeRows(
-  q: Queries,
-  dst: D1Database,
-  table: string,
-  rows: Row[],
-  upsertOn?: string
-): Promise<void> {
-  if (rows.length === 0) return
-  const cols = Object.keys(rows[0]!)
-  const values = rows.map((r) => cols.map((c) => r[c]))
-  const select = `SELECT ${cols.map((_, i) => `value ->> ${i}`).join(', ')} FROM json_each(?1)`
-  // An upsert updates a zone in place; REPLACE would delete it first, and with it (ON DELETE
-  // CASCADE) the rows that reference it, such as its records copied earlier. Records and log rows
-  // are replaced: a stale destination row that a newer source row collides with (same identity)
-  // goes, and the catch-up brings back whatever the source still holds.
-  const sql = upsertOn
-    ? `INSERT INTO ${table} (${cols.join(', ')}) ${select} WHERE true
-       ON CONFLICT (${upsertOn}) DO UPDATE SET ${cols.map((c) => `${c} = excluded.${c}`).join(', ')}`
-    : `INSERT OR REPLACE INTO ${table} (${cols.join(', ')}) ${select}`
-  for (const chunk of jsonChunks(values)) await q.run(dst, sql, chunk)
-}
-
-/**
- * A source zone row as the destination holds it: before the fence `copying` (left out of zone
- * lists, refused by every write guard, and routed to by nothing until the flip), in the final
- * pass back to `active` (or `pending` if never activated); a deleted zone stays deleted.
- */
-function shapeZone(z: Row, fenced: boolean): Row {
-  if (z.status === 'deleted') return z
-  if (!fenced) return { ...z, status: 'copying' }
-  return z.status === 'moving' ? { ...z, status: z.activated_on ? 'active' : 'pending' } : z
-}
-
-async function copyZoneRows(
-  q: Queries,
-  src: D1Database,
-  dst: D1Database,
-  ids: string[],
-  fenced: boolean
-): Promise<Row[]> {
-  if (ids.length === 0) return []
-  const rows = await q.all(
-    src,
-    'SELECT * FROM zones WHERE id IN (SELECT value FROM json_each(?1))',
-    JSON.stringify(ids)
-  )
-  // In the order asked: a zone deleted before another of its name was created comes first.
-  const at = new Map(ids.map((id, i) => [id, i]))
-  rows.sort((a, b) => at.get(a.id as string)! - at.get(b.id as string)!)
-  await writeRows(
-    q,
-    dst,
-    'zones',
-    rows.map((z) => shapeZone(z, fenced)),
-    'id'
-  )
-  return rows
-}
-
-/**
- * Applies change-log entries to the destination: the entries themselves, the current source row
- * of every record they name (deleted on the destination when the source has none), and the
- * current rows of their zones.
- */
-async function applyLog(
-  q: Queries,
-  src: D1Database,
-  dst: D1Database,
-  entries: Row[],
-  fenced: boolean
-): Promise<void> {
-  if (entries.length === 0) return
-  const zoneIds = [...new Set(entries.map((e) => e.zone_id as string))]
-  await copyZoneRows(q, src, dst, zoneIds, fenced)
-  const recordIds = [
-    ...new Set(entries.flatMap((e) => (e.record_id ? [e.record_id as string] : []))),
-  ]
-  for (const ids of jsonChunks(recordIds, 100_000)) {
-    const present = await q.all(
-      src,
-      'SELECT * FROM dns_records WHERE id IN (SELECT value FROM json_each(?1))',
-      ids
-    )
-    const have = new Set(present.map((r) => r.id as string))
-    const gone = (JSON.parse(ids) as string[]).filter((id) => !have.has(id))
-    if (gone.length > 0)
-      await q.run(
-        dst,
-        'DELETE FROM dns_records WHERE id IN (SELECT value FROM json_each(?1))',
-        JSON.stringify(gone)
-      )
-    await writeRows(q, dst, 'dns_records', present)
-  }
-  await writeRows(q, dst, 'change_log', entries)
-}
-
-/** The next group of the account's zones after `after` (by id), with what the final pass and retirement need. */
-async function zoneGroup(
-  q: Queries,
-  src: D1Database,
-  accountId: string,
-  after: string
-): Promise<string[]> {
-  const rows = await q.all<{ id: string }>(
-    src,
-    'SELECT id FROM zones WHERE account_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3',
-    accountId,
-    after,
-    MOVE_ZONE_GROUP
-  )
-  return rows.map((r) => r.id)
-}
-
-/** One page of the account's change log on the source after `job.logMark`. */
-async function logPage(q: Queries, src: D1Database, job: MoveJob): Promise<Row[]> {
-  return q.all(
-    src,
-    // NOT INDEXED: a seek in rowid order past the mark (the zone index would sort the whole log).
-    `SELECT rowid AS _rowid, * FROM change_log NOT INDEXED WHERE rowid > ?2
-       AND zone_id IN (SELECT id FROM zones WHERE account_id = ?1) ORDER BY rowid LIMIT ?3`,
-    job.accountId,
-    job.logMark,
-    MOVE_PAGE_ROWS
-  )
-}
-
-const withoutRowid = (rows: Row[]): Row[] => rows.map(({ _rowid, ...rest }) => rest)
-
-/** Writes the account row with its current settings (from the home database) on the destination. */
-async function copyAccount(q: Queries, env: MoveEnv, job: MoveJob): Promise<void> {
-  const home = homeDb(env)
-  const dst = shardDb(env, job.to)
-  const [account] = await q.all(
-    home,
-    'SELECT id, name, max_batch_changes, api_rate_limit, created_on FROM accounts WHERE id = ?1',
-    job.accountId
-  )
-  if (!account) throw new MoveRefused(`account ${job.accountId} does not exist`)
-  q.n++
-  await dst.batch([
-    dst
-      .prepare(
-        `INSERT INTO accounts (id, name, max_batch_changes, api_rate_limit, created_on)
-         VALUES (?1, ?2, ?3, ?4, ?5)
-         ON CONFLICT (id) DO UPDATE SET name = excluded.name,
-           max_batch_changes = excluded.max_batch_changes, api_rate_limit = excluded.api_rate_limit`
-      )
-      .bind(
-        account.id,
-        account.name,
-        account.max_batch_changes,
-        account.api_rate_limit,
-        account.created_on
-      ),
-    dst.prepare('DELETE FROM shard_fences WHERE account_id = ?1').bind(job.accountId),
-  ])
-}
 
 /**
  * Checks a move request and returns its job, not yet started: the destination gets the account

@@ -8,7 +8,8 @@
  */
 import { DurableObject } from 'cloudflare:workers'
 import { applyStrictLimits, inInvocation } from '@edgedns/strict-bindings'
-import { MoveRefused, moveStep, planMove, stepBudgetOf, type MoveJob } from './move.ts'
+import { MoveRefused, type MoveJob } from './move-job.ts'
+import { moveStep, planMove, stepBudgetOf } from './move.ts'
 
 const JOB = 'job'
 /** Longest wait before a failed step is tried again. */

@@ -4,9 +4,9 @@
  */
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { compactChangeLog, retentionDays } from '../../workers/api/src/cron/change-log-retention.ts'
+import { compactChangeLog, retentionDays } from './change-log-retention.ts'
 import { strictD1 } from '@edgedns/strict-bindings'
-import { api, createZone } from './helpers.ts'
+import { api, createZone } from '../../../../test/api/helpers.ts'
 
 const DAY = 86_400_000
 

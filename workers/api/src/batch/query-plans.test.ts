@@ -3,15 +3,10 @@
  * walking the zone: their cost follows the batch, not the zone size.
  */
 import { env } from 'cloudflare:workers'
-import { SELECT_BY_ID } from '../../workers/api/src/batch/load.ts'
+import { SELECT_BY_ID } from './load.ts'
 import { describe, expect, it } from 'vitest'
-import {
-  UPDATE_IDENTITY,
-  UPDATE_RECORDS,
-  UPDATE_UNINDEXED,
-  updateSql,
-} from '../../workers/api/src/batch/write.ts'
-import { INSERT_RECORD_CHANGES } from '../../workers/api/src/commit/zone-change.ts'
+import { UPDATE_IDENTITY, UPDATE_RECORDS, UPDATE_UNINDEXED, updateSql } from './write.ts'
+import { INSERT_RECORD_CHANGES } from '../commit/zone-change.ts'
 
 describe('batch write query plans', () => {
   for (const [name, sql] of Object.entries({

@@ -1,0 +1,31 @@
+/** @module The feed's check of an appended entry: input it refuses is the caller's bug. */
+import type { FeedAppend, FeedOp } from './protocol.ts'
+
+/** Input the feed refuses (the caller's bug, never a transient failure). */
+export class FeedInputError extends Error {
+  override name = 'FeedInputError'
+}
+
+const MAX_NAME_CHARS = 253
+const MAX_ID_CHARS = 64
+
+/** The entry `e` if it is a well-formed append, or a FeedInputError saying what is wrong. */
+export function checkAppend(e: unknown): FeedAppend {
+  const x = e as Partial<FeedAppend> | null
+  if (x === null || typeof x !== 'object') throw new FeedInputError('entry must be an object')
+  const { zone, id, n, op } = x
+  if (
+    typeof zone !== 'string' ||
+    zone.length > MAX_NAME_CHARS ||
+    /[A-Z]/.test(zone) ||
+    (zone.endsWith('.') && !zone.endsWith('\\.'))
+  )
+    throw new FeedInputError(`entry zone must be a normalised name, got ${JSON.stringify(zone)}`)
+  if (typeof id !== 'string' || id.length === 0 || id.length > MAX_ID_CHARS)
+    throw new FeedInputError(`entry id must be a zone id, got ${JSON.stringify(id)}`)
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0)
+    throw new FeedInputError(`entry n must be an integer ≥ 0, got ${JSON.stringify(n)}`)
+  if (op !== 'head' && op !== 'delete')
+    throw new FeedInputError(`entry op must be head or delete, got ${JSON.stringify(op)}`)
+  return { zone, id, n, op: op satisfies FeedOp }
+}

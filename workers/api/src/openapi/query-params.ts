@@ -1,0 +1,74 @@
+/** @module Query parameters the list operations share: paging, matching, list filters. */
+import type { Param } from './operation.ts'
+
+/** Paging of a list. */
+export const page: Param[] = [
+  { name: 'page', type: 'integer', description: 'Page number, from 1' },
+  { name: 'per_page', type: 'integer', description: 'Items per page' },
+]
+
+/** The four ways a text field can be matched. */
+const match = (field: string): Param[] =>
+  ['exact', 'contains', 'startswith', 'endswith'].map((op) => ({
+    name: `${field}.${op}`,
+    description: `${field} ${op} (case-insensitive)`,
+  }))
+
+export const recordListQuery: Param[] = [
+  { name: 'type', description: 'Record type' },
+  { name: 'name', description: 'Exact name (legacy form of name.exact)' },
+  ...match('name'),
+  { name: 'content', description: 'Exact content (legacy form of content.exact)' },
+  ...match('content'),
+  { name: 'comment', description: 'Exact comment' },
+  ...match('comment'),
+  { name: 'comment.present', description: 'Only records with a comment' },
+  { name: 'comment.absent', description: 'Only records without a comment' },
+  { name: 'tag', description: 'name (present) or name:value (exact)' },
+  { name: 'tag.present', description: 'Records carrying this tag name' },
+  { name: 'tag.absent', description: 'Records not carrying this tag name' },
+  ...match('tag').map((p) => ({ ...p, description: `${p.description}; value is name:value` })),
+  { name: 'proxied', type: 'boolean', description: 'Proxied or not' },
+  { name: 'search', description: 'Free text over name, content, comment and tags' },
+  {
+    name: 'match',
+    enum: ['all', 'any'],
+    description: 'Combine non-tag filters with AND (all) or OR (any)',
+  },
+  { name: 'tag_match', enum: ['all', 'any'], description: 'Combine tag filters with AND or OR' },
+  {
+    name: 'order',
+    enum: ['type', 'name', 'content', 'ttl', 'proxied'],
+    description: 'Sort field (default type)',
+  },
+  { name: 'direction', enum: ['asc', 'desc'], description: 'Sort direction' },
+  ...page,
+]
+
+export const zoneListQuery: Param[] = [
+  {
+    name: 'name',
+    description:
+      'Zone name, optionally with an operator: equal:, not_equal:, starts_with:, ends_with:, contains:',
+  },
+  { name: 'status', description: 'Zone status' },
+  { name: 'account.id', description: 'Account id' },
+  { name: 'account.name', description: 'Account name' },
+  {
+    name: 'order',
+    enum: ['name', 'status', 'account.id', 'account.name'],
+    description: 'Sort field',
+  },
+  { name: 'direction', enum: ['asc', 'desc'], description: 'Sort direction' },
+  {
+    name: 'cursor',
+    description:
+      'result_info.cursors.after of the previous page (same order and direction): continues after its last zone at the cost of a first page; a deep `page` is an offset and costs more the deeper it is',
+  },
+  ...page,
+]
+
+export const auditLogQuery: Param[] = [
+  { name: 'action.type', enum: ['token_create', 'token_delete'], description: 'Only this action' },
+  ...page,
+]

@@ -1,0 +1,64 @@
+/**
+ * @module An account move's persisted job and what its phases work through: the paged tables, the
+ * tables retired, the page size (see move.ts for the phases).
+ */
+import { type BuilderBinding } from '../commit/zone-change.ts'
+import { type ShardEnv } from './databases.ts'
+
+/** Rows read per page from the source; the page is written in JSON chunks under D1's 2 MB string limit. */
+export const MOVE_PAGE_ROWS = 500
+
+/**
+ * The tables copied zone by zone, in pages ordered by an index of the table (a keyset: each page
+ * seeks past the last row copied, so a page costs the same at any depth of a large zone).
+ */
+export const COPY_TABLES = [
+  { table: 'dns_records', key: ['name_rev', 'type', 'content', 'ifnull(priority, -1)'] },
+  { table: 'change_log', key: ['seq'] },
+] as const
+/** The source tables cleared for each zone group when it is retired (after its zones are marked deleted). */
+export const RETIRE_TABLES = ['change_log', 'build_state', 'zones_behind'] as const
+
+export class MoveRefused extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'MoveRefused'
+  }
+}
+
+type MovePhase = 'copy' | 'catchup' | 'final' | 'retire' | 'done'
+
+/** A move's persisted state: enough to pick up exactly where the last saved unit of work ended. */
+export interface MoveJob {
+  accountId: string
+  from: number
+  to: number
+  phase: MovePhase
+  /** Source change-log rowid up to which the destination has caught up. */
+  logMark: number
+  /** Last zone id of the groups already done in the current phase ('' = none yet). */
+  zoneAfter: string
+  /**
+   * Where in the current zone group the phase is: copying, 0 = its zone and build-state rows, then
+   * the COPY_TABLES paged zone by zone; retiring, 0 = its zones, then RETIRE_TABLES.
+   */
+  table: number
+  /** Copying a paged table: the zone of the group being paged ('' = the group's first). */
+  zone: string
+  /** Copying a paged table: the key of the last row copied of that zone (null = none yet). */
+  key: unknown[] | null
+  zones: number
+  records: number
+  changes: number
+  /** Log entries applied by the catch-up (written while the account kept accepting writes). */
+  caughtUp: number
+  steps: number
+  startedOn: string
+  fencedOn: string | null
+  finishedOn: string | null
+  epoch: number | null
+  lastError: string | null
+}
+
+/** What a move step is given: the shards and the zone builders. */
+export type MoveEnv = ShardEnv & BuilderBinding

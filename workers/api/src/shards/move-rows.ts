@@ -1,0 +1,175 @@
+/**
+ * @module The row copying of an account move: zone groups, zone rows (fenced or not), keyset pages
+ * of records and change log, change-log entries applied, the account row.
+ */
+import { jsonChunks } from '../db/json-chunks.ts'
+import { homeDb, shardDb } from './databases.ts'
+import { MOVE_PAGE_ROWS, MoveRefused, type MoveEnv, type MoveJob } from './move-job.ts'
+import { Queries, type Row } from './move-queries.ts'
+
+/** Zones per group: the copy, the final pass and the retirement go through the account's zones in groups. */
+const MOVE_ZONE_GROUP = 200
+
+export const ofGroup = (table: string) =>
+  table === 'zones'
+    ? 'id IN (SELECT value FROM json_each(?1))'
+    : 'zone_id IN (SELECT value FROM json_each(?1))'
+
+/** Writes rows into `table` (every row the same columns), one statement per JSON chunk. */
+export async function writeRows(
+  q: Queries,
+  dst: D1Database,
+  table: string,
+  rows: Row[],
+  upsertOn?: string
+): Promise<void> {
+  if (rows.length === 0) return
+  const cols = Object.keys(rows[0]!)
+  const values = rows.map((r) => cols.map((c) => r[c]))
+  const select = `SELECT ${cols.map((_, i) => `value ->> ${i}`).join(', ')} FROM json_each(?1)`
+  // An upsert updates a zone in place; REPLACE would delete it first, and with it (ON DELETE
+  // CASCADE) the rows that reference it, such as its records copied earlier. Records and log rows
+  // are replaced: a stale destination row that a newer source row collides with (same identity)
+  // goes, and the catch-up brings back whatever the source still holds.
+  const sql = upsertOn
+    ? `INSERT INTO ${table} (${cols.join(', ')}) ${select} WHERE true
+       ON CONFLICT (${upsertOn}) DO UPDATE SET ${cols.map((c) => `${c} = excluded.${c}`).join(', ')}`
+    : `INSERT OR REPLACE INTO ${table} (${cols.join(', ')}) ${select}`
+  for (const chunk of jsonChunks(values)) await q.run(dst, sql, chunk)
+}
+
+/**
+ * A source zone row as the destination holds it: before the fence `copying` (left out of zone
+ * lists, refused by every write guard, and routed to by nothing until the flip), in the final
+ * pass back to `active` (or `pending` if never activated); a deleted zone stays deleted.
+ */
+function shapeZone(z: Row, fenced: boolean): Row {
+  if (z.status === 'deleted') return z
+  if (!fenced) return { ...z, status: 'copying' }
+  return z.status === 'moving' ? { ...z, status: z.activated_on ? 'active' : 'pending' } : z
+}
+
+export async function copyZoneRows(
+  q: Queries,
+  src: D1Database,
+  dst: D1Database,
+  ids: string[],
+  fenced: boolean
+): Promise<Row[]> {
+  if (ids.length === 0) return []
+  const rows = await q.all(
+    src,
+    'SELECT * FROM zones WHERE id IN (SELECT value FROM json_each(?1))',
+    JSON.stringify(ids)
+  )
+  // In the order asked: a zone deleted before another of its name was created comes first.
+  const at = new Map(ids.map((id, i) => [id, i]))
+  rows.sort((a, b) => at.get(a.id as string)! - at.get(b.id as string)!)
+  await writeRows(
+    q,
+    dst,
+    'zones',
+    rows.map((z) => shapeZone(z, fenced)),
+    'id'
+  )
+  return rows
+}
+
+/**
+ * Applies change-log entries to the destination: the entries themselves, the current source row
+ * of every record they name (deleted on the destination when the source has none), and the
+ * current rows of their zones.
+ */
+export async function applyLog(
+  q: Queries,
+  src: D1Database,
+  dst: D1Database,
+  entries: Row[],
+  fenced: boolean
+): Promise<void> {
+  if (entries.length === 0) return
+  const zoneIds = [...new Set(entries.map((e) => e.zone_id as string))]
+  await copyZoneRows(q, src, dst, zoneIds, fenced)
+  const recordIds = [
+    ...new Set(entries.flatMap((e) => (e.record_id ? [e.record_id as string] : []))),
+  ]
+  for (const ids of jsonChunks(recordIds, 100_000)) {
+    const present = await q.all(
+      src,
+      'SELECT * FROM dns_records WHERE id IN (SELECT value FROM json_each(?1))',
+      ids
+    )
+    const have = new Set(present.map((r) => r.id as string))
+    const gone = (JSON.parse(ids) as string[]).filter((id) => !have.has(id))
+    if (gone.length > 0)
+      await q.run(
+        dst,
+        'DELETE FROM dns_records WHERE id IN (SELECT value FROM json_each(?1))',
+        JSON.stringify(gone)
+      )
+    await writeRows(q, dst, 'dns_records', present)
+  }
+  await writeRows(q, dst, 'change_log', entries)
+}
+
+/** The next group of the account's zones after `after` (by id), with what the final pass and retirement need. */
+export async function zoneGroup(
+  q: Queries,
+  src: D1Database,
+  accountId: string,
+  after: string
+): Promise<string[]> {
+  const rows = await q.all<{ id: string }>(
+    src,
+    'SELECT id FROM zones WHERE account_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3',
+    accountId,
+    after,
+    MOVE_ZONE_GROUP
+  )
+  return rows.map((r) => r.id)
+}
+
+/** One page of the account's change log on the source after `job.logMark`. */
+export async function logPage(q: Queries, src: D1Database, job: MoveJob): Promise<Row[]> {
+  return q.all(
+    src,
+    // NOT INDEXED: a seek in rowid order past the mark (the zone index would sort the whole log).
+    `SELECT rowid AS _rowid, * FROM change_log NOT INDEXED WHERE rowid > ?2
+       AND zone_id IN (SELECT id FROM zones WHERE account_id = ?1) ORDER BY rowid LIMIT ?3`,
+    job.accountId,
+    job.logMark,
+    MOVE_PAGE_ROWS
+  )
+}
+
+export const withoutRowid = (rows: Row[]): Row[] => rows.map(({ _rowid, ...rest }) => rest)
+
+/** Writes the account row with its current settings (from the home database) on the destination. */
+export async function copyAccount(q: Queries, env: MoveEnv, job: MoveJob): Promise<void> {
+  const home = homeDb(env)
+  const dst = shardDb(env, job.to)
+  const [account] = await q.all(
+    home,
+    'SELECT id, name, max_batch_changes, api_rate_limit, created_on FROM accounts WHERE id = ?1',
+    job.accountId
+  )
+  if (!account) throw new MoveRefused(`account ${job.accountId} does not exist`)
+  q.n++
+  await dst.batch([
+    dst
+      .prepare(
+        `INSERT INTO accounts (id, name, max_batch_changes, api_rate_limit, created_on)
+         VALUES (?1, ?2, ?3, ?4, ?5)
+         ON CONFLICT (id) DO UPDATE SET name = excluded.name,
+           max_batch_changes = excluded.max_batch_changes, api_rate_limit = excluded.api_rate_limit`
+      )
+      .bind(
+        account.id,
+        account.name,
+        account.max_batch_changes,
+        account.api_rate_limit,
+        account.created_on
+      ),
+    dst.prepare('DELETE FROM shard_fences WHERE account_id = ?1').bind(job.accountId),
+  ])
+}
