@@ -9,7 +9,7 @@ import {
   PURGE_CHUNK,
   purgeDeletedZone,
   purgeDeletedZones,
-} from '../../workers/api/src/zones/purge.ts'
+} from '../../workers/api/src/zones/erase.ts'
 import { api, createZone, DEFAULT_ACCOUNT, expectError } from './helpers.ts'
 import { seedRecords } from './seed-records.ts'
 

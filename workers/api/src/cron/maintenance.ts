@@ -6,7 +6,7 @@
  * this one stopped.
  */
 import { sweep, type SweepEnv } from '../builder/sweep.ts'
-import { purgeDeletedZones } from '../zones/purge.ts'
+import { purgeDeletedZones } from '../zones/erase.ts'
 import { discardAbandonedImports } from '../zonefile-bridge/staged-import.ts'
 import { allShards } from '../shards/databases.ts'
 import { withDb } from '../shards/zone-env.ts'

@@ -26,7 +26,7 @@ import { spend } from '../http/rate-limit.ts'
 import { intParam, MAX_OFFSET } from '../records/list-query.ts'
 import { mergeShardPages, type ListedZone } from '../zones/list-merge.ts'
 import { zoneListQuery } from '../zones/list-query.ts'
-import { purgeDeletedZone } from '../zones/purge.ts'
+import { purgeDeletedZone } from '../zones/erase.ts'
 import { openDb } from '../db/client.ts'
 import { allShards, homeDb, shardDb } from '../shards/databases.ts'
 import {
