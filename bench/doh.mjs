@@ -118,7 +118,7 @@ export async function runDohBench(ctx) {
   )
 
   // One KV get per request on the same namespace: what the local KV simulator alone allows.
-  // The value read is one of the zone's buckets (layout v2), as the DoH worker reads for a name.
+  // The value read is one of the zone's buckets, as the DoH worker reads for a name.
   const meta = await (
     await fetch(`${stack.kvProbeUrl}/?k=${encodeURIComponent(`z:${zones.small.name}`)}`)
   ).json()

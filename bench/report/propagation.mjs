@@ -24,7 +24,7 @@ function fullBuildFigures(p) {
   const large = p.zones.large
   const full = large.full
   const pass = large.one.pass.median
-  // Layout v2 writes a bucket count of keys that grows in steps, not per name: scale by records.
+  // The layout writes a bucket count of keys that grows in steps, not per name: scale by records.
   const perRecord = full.builder.median / large.size
   return {
     large,

@@ -1,7 +1,7 @@
 /**
  * Review: a full build stays within the per-invocation KV budget even when names have many empty
- * non-terminals above them (layout v1 wrote 1,201 keys in one invocation here; layout v2 charges
- * bucket writes, not names, and resumes in the next invocation).
+ * non-terminals above them (the build charges bucket writes, not names, and resumes in the next
+ * invocation).
  */
 import { describe, expect, it } from 'vitest'
 import {

@@ -1,5 +1,5 @@
 /**
- * @module Full build (layout v2), resumable across invocations:
+ * @module Full build, resumable across invocations:
  * 1. write: every owner name of the zone in name_rev pages from D1, with the empty non-terminals
  *    above them, into a fresh node mirror (`nodes_next`, DO SQLite; no KV operation);
  * 2. buckets: the bucket count is picked from the zone size; every bucket 0..B-1 is written from

@@ -8,9 +8,9 @@ export interface BuildLimits {
   maxKvOps: number
   /** Change-log rows read per query. */
   logChunk: number
-  /** Layout v2: target names per bucket when a full build picks the bucket count. */
+  /** Target names per bucket when a full build picks the bucket count. */
   namesPerBucket: number
-  /** Layout v2: most touched names one per-record pass reads from D1 (its KV cost is in buckets). */
+  /** Most touched names one per-record pass reads from D1 (its KV cost is in buckets). */
   passNames: number
   /** Distinct owner names per D1 page in the mirror phase of a layout-v2 full build (no KV ops). */
   mirrorPageNames: number
