@@ -12,7 +12,7 @@ interface ExtraBindings {
   NOTIFY_AFTER_RESPONSE_DELAY_MS?: string
   /**
    * Milliseconds a builder leaves the thread to others after a per-record pass has written its
-   * head, before its build_state report and bucket folding (default 0; ended early by a
+   * head, before its build_state report and bucket flush (default 0; ended early by a
    * notification). `.dev.vars` sets it locally, where the builder shares workerd's one thread with
    * the DoH worker and the API; deployed, the builder runs elsewhere and nothing waits.
    */

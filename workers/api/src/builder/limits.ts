@@ -28,7 +28,7 @@ export interface BuildLimits {
   keyWriteIntervalMs: number
   /**
    * After a per-record pass has written its head, the builder leaves the runtime's thread to
-   * others this long (or until a notification arrives) before it reports and folds buckets
+   * others this long (or until a notification arrives) before it reports and flushes buckets
    * (0: it goes on at once). Locally readers share that thread and confirm the head meanwhile.
    */
   yieldAfterHeadMs: number
