@@ -30,6 +30,10 @@ interface ExtraBindings {
   STRICT_LIMITS?: string
   /** "production": KV reads through a modelled production edge cache (`@edgedns/strict-bindings`; tests, benchmarks). */
   KV_MODEL?: string
+  /** Bytes of a zone file an import accepts (default 32 MiB); a larger file gets 413 / 10413. */
+  MAX_IMPORT_BYTES?: string
+  /** Records one import may hold when the account sets no batch limit of its own (default 50,000). */
+  MAX_IMPORT_RECORDS?: string
   /** Days of audit history the change log keeps (default 90); built entries past it are removed. */
   CHANGE_LOG_RETENTION_DAYS?: string
   /** Seals zones' DNSSEC private keys (a Worker secret; the DoH worker needs the same value). */
