@@ -26,6 +26,8 @@ interface ExtraBindings {
   BUILDER_RETIRE_GRACE_MS?: string
   /** Builder pacing of writes per KV key (production allows one write per second per key). */
   KV_KEY_WRITE_INTERVAL_MS?: string
+  /** Target names per bucket when a full build picks the bucket count (`bench/layouts.mjs` varies it). */
+  KV_NAMES_PER_BUCKET?: string
   /** `1`: D1 and KV bindings throw on any breach of a production limit (the test suite's mode). */
   STRICT_LIMITS?: string
   /** "production": KV reads through a modelled production edge cache (`@edgedns/strict-bindings`; tests, benchmarks). */

@@ -12,7 +12,7 @@ export interface BuildLimits {
   namesPerBucket: number
   /** Most touched names one per-record pass reads from D1 (its KV cost is in buckets). */
   passNames: number
-  /** Distinct owner names per D1 page in the mirror phase of a layout-v2 full build (no KV ops). */
+  /** Distinct owner names per D1 page in the mirror phase of a full build (no KV ops). */
   mirrorPageNames: number
   /**
    * How long a key no head reaches any more stays in KV: a superseded bucket version, an old
