@@ -100,7 +100,7 @@ async function warmGen(stack, gen, buckets, log) {
 export async function runDohBench(ctx) {
   const { stack, quick, log } = ctx
   const zones = await benchZones(ctx)
-  // The sections before this one leave builder work (a full build's sweep, bucket flushes) that would
+  // The sections before this one leave builder work (a full build's prune, bucket flushes) that would
   // share workerd's thread with the loads.
   const quietMs = await waitQuiet(stack, zones, log)
   log(`doh: builders quiet after ${(quietMs / 1000).toFixed(1)} s`)

@@ -96,7 +96,7 @@ export function renderPropagation(p, md, charts, targets) {
   }
   md.push('', '### Full build', '')
   md.push(
-    "`POST …/propagation/rebuild`: the builder rewrites every key of the zone (pages of 200 names, ≤ 1,000 KV operations per invocation, continued by alarms) and sweeps stale keys. **Builder** = the DO's own timing (`status().lastFullBuild.ms`); **wall** = request to built.",
+    "`POST …/propagation/rebuild`: the builder rewrites every key of the zone (pages of 200 names, ≤ 1,000 KV operations per invocation, continued by alarms) and prunes stale keys. **Builder** = the DO's own timing (`status().lastFullBuild.ms`); **wall** = request to built.",
     ''
   )
   md.push(

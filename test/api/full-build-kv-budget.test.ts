@@ -39,7 +39,7 @@ describe('review: full build stays within maxKvOps per invocation', () => {
       full = status.full !== null || status.fullRequested
       expect(steps).toBeLessThan(100)
     }
-    expect(steps).toBeGreaterThan(2) // 16 buckets + meta + sweeps cannot fit in 6 operations
+    expect(steps).toBeGreaterThan(2) // 16 buckets + meta + prunes cannot fit in 6 operations
     await settle(z.id)
     expect((await converge(z.id)).differences).toEqual([])
   })

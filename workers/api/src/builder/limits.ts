@@ -20,7 +20,7 @@ export interface BuildLimits {
    * newer heads late (head slots read from an edge copy, KV propagation) and still reads them.
    */
   retireGraceMs: number
-  /** Keys per KV list page in full-build sweeps and purges. */
+  /** Keys per KV list page in full-build prunes and purges. */
   listPage: number
   /** Buckets a background flush writes between two checks for a waiting notification. */
   flushSlice: number
