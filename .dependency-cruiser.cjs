@@ -13,8 +13,8 @@ const TEST = ['^test/', '\\.test\\.ts$', '/test/', '/test-helpers/', '/test-[^/]
  */
 const PACKAGE_LAYERS = [
   ['dns-facts', 'platform-limits'],
-  ['dns-wire', 'zonefile', 'records', 'zone-feed'],
-  ['kv-layout', 'delegation', 'zone-transfer'],
+  ['dns-wire', 'zonefile', 'zone-feed'],
+  ['records', 'kv-layout', 'delegation', 'zone-transfer'],
   ['resolver', 'strict-bindings'],
   ['dnssec'],
   ['sdk'],

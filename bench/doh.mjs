@@ -100,7 +100,7 @@ async function warmGen(stack, gen, buckets, log) {
 export async function runDohBench(ctx) {
   const { stack, quick, log } = ctx
   const zones = await benchZones(ctx)
-  // The sections before this one leave builder work (a full build's sweep, folding) that would
+  // The sections before this one leave builder work (a full build's prune, bucket flushes) that would
   // share workerd's thread with the loads.
   const quietMs = await waitQuiet(stack, zones, log)
   log(`doh: builders quiet after ${(quietMs / 1000).toFixed(1)} s`)
@@ -118,7 +118,7 @@ export async function runDohBench(ctx) {
   )
 
   // One KV get per request on the same namespace: what the local KV simulator alone allows.
-  // The value read is one of the zone's buckets (layout v2), as the DoH worker reads for a name.
+  // The value read is one of the zone's buckets, as the DoH worker reads for a name.
   const meta = await (
     await fetch(`${stack.kvProbeUrl}/?k=${encodeURIComponent(`z:${zones.small.name}`)}`)
   ).json()

@@ -246,7 +246,7 @@ async function fullBuildCpu({ api, stack, quick, log }, cdp, evaluate) {
   const { profile, wallMs } = await profiled(cdp, async () => {
     const { result } = await api.call('POST', `/zones/${zone.id}/propagation/rebuild`, {})
     await waitBuilt(api, zone.id, { seq: result.seq, everyMs: 500, timeoutMs: 3_600_000 })
-    // Visible is not done: the sweep of stale bucket keys follows the switch.
+    // Visible is not done: the prune of stale bucket keys follows the switch.
     while ((await builder.status()).full) await new Promise((r) => setTimeout(r, 2000))
   })
   if (process.env.PROFILE_OUT) writeFileSync(process.env.PROFILE_OUT, JSON.stringify(profile))

@@ -287,12 +287,12 @@ async function fullBuilds({ api, stack, log }, zone, reps) {
     wall: summarize(runs.map((x) => x.wallMs)),
     builder: summarize(runs.map((x) => x.ms)),
     keysWritten: runs[0].keysWritten,
-    /** Builder time per phase of the first run: D1 → mirror, mirror → buckets + meta, sweep. */
+    /** Builder time per phase of the first run: D1 → mirror, mirror → buckets + meta, prune. */
     phaseMs: runs[0].phaseMs,
     keysPerSecond: runs[0].keysWritten / (summarize(runs.map((x) => x.ms)).median / 1000),
   }
   const phases = out.phaseMs
-    ? `; D1 → mirror ${(out.phaseMs.write / 1000).toFixed(1)} s, buckets ${(out.phaseMs.buckets / 1000).toFixed(1)} s, sweep ${(out.phaseMs.sweep / 1000).toFixed(1)} s`
+    ? `; D1 → mirror ${(out.phaseMs.write / 1000).toFixed(1)} s, buckets ${(out.phaseMs.buckets / 1000).toFixed(1)} s, prune ${(out.phaseMs.prune / 1000).toFixed(1)} s`
     : ''
   log(
     `propagation: ${zone.name} full build ${(out.builder.median / 1000).toFixed(1)} s (${out.keysWritten.toLocaleString('en-US')} keys, ${Math.round(out.keysPerSecond)} keys/s${phases})`

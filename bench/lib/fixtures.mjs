@@ -70,7 +70,7 @@ export async function benchZones({ api, stack, quick, log, shared }) {
     ['large', largeSize(quick)],
   ])
     zones[kind] = await createBenchZone({ api, log }, zoneName(kind), size)
-  // Visible is not finished: the seed's buckets are folded and the old bucket counts retired in
+  // Visible is not finished: the seed's buckets are flushed and the old bucket counts retired in
   // the background, on the thread every later measurement runs on.
   const quietMs = await waitQuiet(stack, zones, log)
   log(`fixtures: builders quiet ${(quietMs / 1000).toFixed(1)} s after the zones were visible`)

@@ -55,13 +55,13 @@ export async function pollDoh(
   }
 }
 
-/** A builder with nothing left to do in the background: buckets folded, old bucket counts retired. */
+/** A builder with nothing left to do in the background: buckets flushed, old bucket counts retired. */
 const isQuiet = (s) =>
   s.dirtyBuckets === 0 && s.overlayNames === 0 && s.retire.length === 0 && !s.full && !s.purge
 
 /**
  * Waits until the builders of `zones` (an object of bench zones, each with its `id`) are quiet (see
- * `isQuiet`): a seed leaves thousands of buckets to fold and an old bucket count to retire, and
+ * `isQuiet`): a seed leaves thousands of buckets to flush and an old bucket count to retire, and
  * locally that work shares workerd's one thread with whatever is measured next. Returns the ms
  * waited; after `timeoutMs` it logs which zones are still busy and returns (a measurement then
  * runs beside that work, and the log says so).

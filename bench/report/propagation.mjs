@@ -24,7 +24,7 @@ function fullBuildFigures(p) {
   const large = p.zones.large
   const full = large.full
   const pass = large.one.pass.median
-  // Layout v2 writes a bucket count of keys that grows in steps, not per name: scale by records.
+  // The layout writes a bucket count of keys that grows in steps, not per name: scale by records.
   const perRecord = full.builder.median / large.size
   return {
     large,
@@ -38,7 +38,7 @@ function fullBuildFigures(p) {
 export function renderPropagation(p, md, charts, targets) {
   md.push('## Propagation: commit → visible through DoH', '')
   md.push(
-    `Every change goes API → D1 (one transaction with its change-log row) → ZoneBuilder Durable Object → Workers KV → DoH worker. **Commit → visible** runs from the commit (the API's clock when D1 acknowledged the write's transaction, returned in the \`x-edgedns-committed-at\` header; the runtime and the load process read the same machine clock) until a DoH query (JSON API on the DoH worker's own socket, polled back to back from the moment the request is sent, since DNS clients do not wait for the API's response) returns the new state (the instant its answer arrives); **submit → visible** from sending the request. Each series starts once the builder of every bench zone is quiet (buckets folded, old bucket counts retired): locally that background work shares workerd's one thread with the change being measured. One-record changes, each once the previous one is visible: **non-apex** alternates a create of an A record at a fresh name (visible = the address answers) and a delete of it (visible = NXDOMAIN); **apex** alternates a create of a TXT record at the zone apex with a unique content (visible = the apex TXT answer includes it) and a delete of it (visible = it no longer does). Builder pacing \`KV_KEY_WRITE_INTERVAL_MS\` = ${p.kvKeyWriteIntervalMs} (the pipeline's own cost; production KV allows one write per key per second, which only delays a second write to the *same* key within a second). Local KV is Miniflare's simulator (SQLite + one file per value); production KV adds its own replication delay (up to about 60 s), which no local figure includes.`,
+    `Every change goes API → D1 (one transaction with its change-log row) → ZoneBuilder Durable Object → Workers KV → DoH worker. **Commit → visible** runs from the commit (the API's clock when D1 acknowledged the write's transaction, returned in the \`x-edgedns-committed-at\` header; the runtime and the load process read the same machine clock) until a DoH query (JSON API on the DoH worker's own socket, polled back to back from the moment the request is sent, since DNS clients do not wait for the API's response) returns the new state (the instant its answer arrives); **submit → visible** from sending the request. Each series starts once the builder of every bench zone is quiet (buckets flushed, old bucket counts retired): locally that background work shares workerd's one thread with the change being measured. One-record changes, each once the previous one is visible: **non-apex** alternates a create of an A record at a fresh name (visible = the address answers) and a delete of it (visible = NXDOMAIN); **apex** alternates a create of a TXT record at the zone apex with a unique content (visible = the apex TXT answer includes it) and a delete of it (visible = it no longer does). Builder pacing \`KV_KEY_WRITE_INTERVAL_MS\` = ${p.kvKeyWriteIntervalMs} (the pipeline's own cost; production KV allows one write per key per second, which only delays a second write to the *same* key within a second). Local KV is Miniflare's simulator (SQLite + one file per value); production KV adds its own replication delay (up to about 60 s), which no local figure includes.`,
     ''
   )
   md.push(
@@ -96,7 +96,7 @@ export function renderPropagation(p, md, charts, targets) {
   }
   md.push('', '### Full build', '')
   md.push(
-    "`POST …/propagation/rebuild`: the builder rewrites every key of the zone (pages of 200 names, ≤ 1,000 KV operations per invocation, continued by alarms) and sweeps stale keys. **Builder** = the DO's own timing (`status().lastFullBuild.ms`); **wall** = request to built.",
+    "`POST …/propagation/rebuild`: the builder rewrites every key of the zone (pages of 200 names, ≤ 1,000 KV operations per invocation, continued by alarms) and prunes stale keys. **Builder** = the DO's own timing (`status().lastFullBuild.ms`); **wall** = request to built.",
     ''
   )
   md.push(

@@ -1,7 +1,7 @@
 /**
  * Review: a full build stays within the per-invocation KV budget even when names have many empty
- * non-terminals above them (layout v1 wrote 1,201 keys in one invocation here; layout v2 charges
- * bucket writes, not names, and resumes in the next invocation).
+ * non-terminals above them (the build charges bucket writes, not names, and resumes in the next
+ * invocation).
  */
 import { describe, expect, it } from 'vitest'
 import {
@@ -39,7 +39,7 @@ describe('review: full build stays within maxKvOps per invocation', () => {
       full = status.full !== null || status.fullRequested
       expect(steps).toBeLessThan(100)
     }
-    expect(steps).toBeGreaterThan(2) // 16 buckets + meta + sweeps cannot fit in 6 operations
+    expect(steps).toBeGreaterThan(2) // 16 buckets + meta + prunes cannot fit in 6 operations
     await settle(z.id)
     expect((await converge(z.id)).differences).toEqual([])
   })

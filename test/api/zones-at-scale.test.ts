@@ -6,10 +6,10 @@ import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { strictD1 } from '@edgedns/strict-bindings'
 import {
-  PURGE_CHUNK,
-  purgeDeletedZone,
-  purgeDeletedZones,
-} from '../../workers/api/src/zones/purge.ts'
+  ERASE_CHUNK,
+  eraseDeletedZone,
+  eraseDeletedZones,
+} from '../../workers/api/src/zones/erase.ts'
 import { api, createZone, DEFAULT_ACCOUNT, expectError } from './helpers.ts'
 import { seedRecords } from './seed-records.ts'
 
@@ -42,10 +42,10 @@ describe('deleting a large zone', () => {
       const db = strictD1(env.DB)
       let calls = 0
       for (;;) {
-        const p = await purgeDeletedZone(db, z.id, 10)
+        const p = await eraseDeletedZone(db, z.id, 10)
         calls++
         expect(p.statements).toBeLessThanOrEqual(10)
-        expect(p.deleted).toBeLessThanOrEqual(10 * PURGE_CHUNK)
+        expect(p.deleted).toBeLessThanOrEqual(10 * ERASE_CHUNK)
         if (p.done || p.statements === 0) break
       }
       expect(calls).toBeGreaterThan(1)
@@ -58,15 +58,15 @@ describe('deleting a large zone', () => {
   )
 
   it(
-    'lets the cron purge finish deleted zones a request left behind',
+    'lets the cron erase finish deleted zones a request left behind',
     { timeout: 30_000 },
     async () => {
       const z = await createZone('left')
       await seedRecords(z.id, z.name, 8_000)
-      // Marked deleted without the request's background purge, as if that invocation had died.
+      // Marked deleted without the request's background erase, as if that invocation had died.
       await env.DB.prepare("UPDATE zones SET status = 'deleted' WHERE id = ?1").bind(z.id).run()
       for (let i = 0; i < 10 && (await recordCount(z.id)) > 0; i++)
-        await purgeDeletedZones(strictD1(env.DB), 2)
+        await eraseDeletedZones(strictD1(env.DB), 2)
       expect(await recordCount(z.id)).toBe(0)
       expect(
         await env.DB.prepare('SELECT id FROM zones WHERE id = ?1').bind(z.id).first()
@@ -124,7 +124,7 @@ describe('listing zones', () => {
 })
 
 describe('the cron run', () => {
-  it('continues the purge of deleted zones', { timeout: 30_000 }, async () => {
+  it('continues erasing deleted zones', { timeout: 30_000 }, async () => {
     const { createExecutionContext, createScheduledController, waitOnExecutionContext } =
       await import('cloudflare:test')
     const worker = (await import('../../workers/api/src/index.ts')).default

@@ -17,6 +17,22 @@ describe('name normalisation', () => {
     expect(withoutTrailingDot('.')).toBe('')
   })
 
+  // Stored names (records, KV keys) are lowercase, escape-free and dotless; query names arrive in
+  // presentation form from the wire decoder, with `\.` and `\DDD` escapes.
+  it.each([
+    ['WWW.Example.COM.', 'www.example.com'],
+    ['example.com', 'example.com'],
+    ['', ''],
+    ['.', ''],
+    ['a\\..example', 'a\\..example'],
+    ['a\\.', 'a\\.'],
+    ['A\\\\.', 'a\\\\'],
+    ['a\\\\\\.', 'a\\\\\\.'],
+    ['A\\046B.Example.', 'a\\046b.example'],
+    ['\\065.example', '\\065.example'],
+    ['a\\.b.', 'a\\.b'],
+  ])('lookupName(%j) = %j', (name, want) => expect(lookupName(name)).toBe(want))
+
   it('folds ASCII case only and drops the trailing dot for lookups', () => {
     expect(lookupName('WwW.Example.COM.')).toBe('www.example.com')
     expect(lookupName('ÄB.example')).toBe('Äb.example')

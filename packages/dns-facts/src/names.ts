@@ -23,9 +23,11 @@ export function withoutTrailingDot(name: string): string {
   return endsWithUnescapedDot(name) ? name.slice(0, -1) : name
 }
 
+const UPPER_ASCII = /[A-Z]/
+
 /** ASCII letters lowercased; every other character (escapes, UTF-8) kept as is. */
 export function lowerAscii(name: string): string {
-  return name.replace(/[A-Z]/g, (c) => c.toLowerCase())
+  return UPPER_ASCII.test(name) ? name.replace(/[A-Z]/g, (c) => c.toLowerCase()) : name
 }
 
 /** Lookup form: ASCII-lowercase, no trailing dot, root ''. Two names are equal when these are. */

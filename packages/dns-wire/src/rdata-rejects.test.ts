@@ -16,6 +16,8 @@ const bad: [string, number, string][] = [
   ['AAAA with two ::', 28, '2001::db8::1'],
   ['AAAA too many groups', 28, '1:2:3:4:5:6:7:8:9'],
   ['AAAA zone id', 28, 'fe80::1%eth0'],
+  ['AAAA with an IPv4 part before ::', 28, '1.2.3.4::'],
+  ['AAAA with an IPv4 part not last', 28, '::1.2.3.4:5'],
   ['CNAME 64-octet label', 5, `${'a'.repeat(64)}.example.com.`],
   ['CNAME name over 255 octets', 5, `${Array(64).fill('abc').join('.')}.`],
   ['CNAME empty label', 5, 'a..example.com.'],

@@ -3,14 +3,14 @@ import {
   afterSubtree,
   compareNames,
   labelsText,
-  parseLabels,
   predecessor,
   rrsigLabels,
   successor,
 } from './names.ts'
 import { typeBitmaps } from './nsec.ts'
+import { parseName } from '@edgedns/dns-wire'
 
-const n = parseLabels
+const n = parseName
 
 describe('names for minimally covering NSEC records', () => {
   it('puts the successor right after the name and the predecessor right before it', () => {

@@ -1,40 +1,14 @@
 /**
- * @module Owner names for signing: presentation text ↔ labels, canonical wire form (RFC 4034
- * §6.2: uncompressed, lowercase), the RRSIG labels count, and the names a minimally covering
+ * @module Owner names for signing, as labels parsed by `parseName` of `@edgedns/dns-wire`:
+ * canonical wire form (RFC 4034 §6.2: uncompressed, lowercase), the RRSIG labels count, and the names a minimally covering
  * NSEC needs (an immediate successor and a close predecessor).
  */
 
-export type Labels = Uint8Array[]
+import { lowerAscii } from '@edgedns/dns-facts'
+import { nameText, type Labels } from '@edgedns/dns-wire'
 
 class DnssecNameError extends Error {
   override readonly name = 'DnssecNameError'
-}
-
-/** Labels of a presentation name (`\.` and `\DDD` escapes); '' and '.' are the root. */
-export function parseLabels(text: string): Labels {
-  if (text === '' || text === '.') return []
-  const labels: Labels = []
-  let current: number[] = []
-  const close = (): void => {
-    if (current.length === 0 || current.length > 63)
-      throw new DnssecNameError(`bad label in ${text}`)
-    labels.push(Uint8Array.from(current))
-    current = []
-  }
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (c === 0x5c) {
-      const digits = /^\d{3}/.exec(text.slice(i + 1, i + 4))
-      if (digits) {
-        current.push(Number(digits[0]) & 0xff)
-        i += 3
-      } else current.push(text.charCodeAt(++i))
-    } else if (c === 0x2e) close()
-    else current.push(c)
-  }
-  if (current.length > 0) close()
-  if (wireLength(labels) > 255) throw new DnssecNameError(`name longer than 255 octets: ${text}`)
-  return labels
 }
 
 function wireLength(labels: Labels): number {
@@ -54,23 +28,9 @@ export function canonicalName(labels: Labels): Uint8Array {
   return out
 }
 
-const PLAIN = /[a-z0-9\-_*]/
-
 /** Presentation text of labels, lowercase, without trailing dot. */
 export function labelsText(labels: Labels): string {
-  return labels
-    .map((label) => {
-      let out = ''
-      for (const raw of label) {
-        const b = lower(raw)
-        const ch = String.fromCharCode(b)
-        if (PLAIN.test(ch)) out += ch
-        else if (b > 0x20 && b < 0x7f) out += `\\${ch}`
-        else out += `\\${String(b).padStart(3, '0')}`
-      }
-      return out
-    })
-    .join('.')
+  return lowerAscii(nameText(labels))
 }
 
 /** RRSIG labels field (RFC 4034 §3.1.3): labels of the owner, not counting a leading `*`. */

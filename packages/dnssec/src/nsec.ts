@@ -4,7 +4,8 @@
  */
 import { TYPE_CODES } from '@edgedns/dns-facts'
 import { concat, genericRdata } from './bytes.ts'
-import { canonicalName, type Labels } from './names.ts'
+import type { Labels } from '@edgedns/dns-wire'
+import { canonicalName } from './names.ts'
 
 /** RFC 9824: NXNAME in a compact denial NSEC says the query name does not exist. */
 export const { RRSIG, NSEC, NXNAME } = TYPE_CODES

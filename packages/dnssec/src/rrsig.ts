@@ -6,7 +6,8 @@
 import { concat, genericRdata } from './bytes.ts'
 import { canonicalRdata } from './canonical-rdata.ts'
 import { ALGORITHM } from './keys.ts'
-import { canonicalName, parseLabels, rrsigLabels, type Labels } from './names.ts'
+import { parseName, type Labels } from '@edgedns/dns-wire'
+import { canonicalName, rrsigLabels } from './names.ts'
 import type { Validity } from './validity.ts'
 
 const CLASS_IN = 1
@@ -47,7 +48,7 @@ function rrsigHeader(
     u32(validity.expiration),
     u32(validity.inception),
     u16(tag),
-    canonicalName(parseLabels(signer)),
+    canonicalName(parseName(signer)),
   ])
 }
 
@@ -80,7 +81,7 @@ export async function signRRset(
   validity: Validity,
   key: SigningKey
 ): Promise<string> {
-  const owner = parseLabels(set.owner)
+  const owner = parseName(set.owner)
   const header = rrsigHeader(set, owner, signer, validity, key.tag)
   const data = concat([header, ...canonicalRecords(set, owner)])
   const signature = new Uint8Array(
@@ -98,7 +99,7 @@ export async function verifyRRset(
   const hex = rrsig.split(' ').slice(2).join('')
   const bytes = Uint8Array.from(hex.match(/../g)!.map((h) => parseInt(h, 16)))
   const header = bytes.subarray(0, bytes.length - 64)
-  const data = concat([header, ...canonicalRecords(set, parseLabels(set.owner))])
+  const data = concat([header, ...canonicalRecords(set, parseName(set.owner))])
   return crypto.subtle.verify(
     { name: 'ECDSA', hash: 'SHA-256' },
     publicKey,

@@ -9,14 +9,8 @@
  * referral are not signed (RFC 4035 §2.2).
  */
 import type { Resolution, RR, SigningHints, ZoneMeta } from '@edgedns/resolver'
-import {
-  afterSubtree,
-  labelsText,
-  parseLabels,
-  predecessor,
-  successor,
-  type Labels,
-} from './names.ts'
+import { parseName, type Labels } from '@edgedns/dns-wire'
+import { afterSubtree, labelsText, predecessor, successor } from './names.ts'
 import { TYPE_CODES } from '@edgedns/dns-facts'
 import { NSEC, NXNAME, RRSIG, nsecRdata } from './nsec.ts'
 import { signRRset, type SigningKey } from './rrsig.ts'
@@ -158,8 +152,8 @@ export async function signResolution(res: Resolution, options: SignOptions): Pro
 
   for (const { owner, wildcard } of hints.wildcards) {
     // The next closer name: the query name cut to one label below the wildcard's encloser.
-    const qLabels = parseLabels(owner)
-    const depth = parseLabels(wildcard).length
+    const qLabels = parseName(owner)
+    const depth = parseName(wildcard).length
     const nextCloser = qLabels.slice(qLabels.length - depth)
     const zone = signer.zoneFor(owner, 0)
     if (zone)
@@ -169,7 +163,7 @@ export async function signResolution(res: Resolution, options: SignOptions): Pro
   }
   if (hints.negative) {
     const { name, zone, types } = hints.negative
-    const labels = parseLabels(name)
+    const labels = parseName(name)
     authority.push(...(await signer.nsec(zone, labels, successor(labels), types ?? [NXNAME])))
     // RFC 9824: the name is answered as existing without data; NXNAME in the bitmap says otherwise.
     if (rcode === 'NXDOMAIN' && (await zoneSigned(signer, zone))) rcode = 'NOERROR'
@@ -183,7 +177,7 @@ export async function signResolution(res: Resolution, options: SignOptions): Pro
         ...(await signer.signed(ds.rdata.map((rdata) => ({ name, type: DS, ttl: ds.ttl, rdata }))))
       )
     } else {
-      const labels = parseLabels(name)
+      const labels = parseName(name)
       authority.push(...(await signer.nsec(zone, labels, successor(labels), [NS])))
     }
   }

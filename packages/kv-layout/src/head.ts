@@ -9,8 +9,8 @@
  * to the zone it holds at all (a zone deleted and created again under the same name may leave the
  * earlier zone's heads in slots the new one has not written yet).
  */
+import { lookupName } from '@edgedns/dns-facts'
 import { decodeNode, decodeZoneMeta, KvLayoutError } from './codec.ts'
-import { normalizeName } from './names.ts'
 import type { BucketVersions, NodeData, ZoneHead, ZoneMeta } from './types.ts'
 
 /** Slots per zone: up to this many passes per second under KV's per-key write limit. */
@@ -20,7 +20,7 @@ export const HEAD_SLOTS = 8
 export const HEAD_CHANGE_HISTORY = 32
 
 export function headKey(zone: string, slot: number): string {
-  return `h:${normalizeName(zone)}:${slot}`
+  return `h:${lookupName(zone)}:${slot}`
 }
 
 /**
@@ -30,7 +30,7 @@ export function headKey(zone: string, slot: number): string {
  * counts its heads from 1 again, and a location may still keep the earlier zone's head n.
  */
 export function headVersionKey(zone: string, id: string, n: number): string {
-  return `h:${normalizeName(zone)}:v:${id}:${n}`
+  return `h:${lookupName(zone)}:v:${id}:${n}`
 }
 
 /** The version of bucket `index` a head names. */
@@ -64,7 +64,7 @@ export function overlayKey(zone: string, id: string, n: number): string {
 
 /** Prefix shared by every overlay key of a zone (purges). */
 export function overlayPrefix(zone: string): string {
-  return `o:${normalizeName(zone)}:`
+  return `o:${lookupName(zone)}:`
 }
 
 /** An overlay as JSON: `{"<name>": <encoded node or null>, …}`. */

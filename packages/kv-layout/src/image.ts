@@ -5,11 +5,12 @@
  * at version 1 under the zone's id, head 1 naming them, also under its versioned key); without,
  * format 3 (unversioned bucket keys, head 1 in its slot only).
  */
+import { lookupName } from '@edgedns/dns-facts'
 import { EMPTY_BUCKET, encodeBucketText } from './bucket-text.ts'
 import { encodeNode, encodeZoneMeta } from './codec.ts'
 import { encodeHead, headKey, headSlot, headVersionKey } from './head.ts'
 import { bucketCountFor, bucketKey, bucketOfHash, nameHash, zoneKey } from './keys.ts'
-import { ancestorsBetween, normalizeName } from './names.ts'
+import { ancestorsBetween } from './names.ts'
 import type { NodeData, ZoneMeta } from './types.ts'
 
 export interface ZoneImageOptions {
@@ -25,7 +26,7 @@ export function withEmptyNonTerminals(
   nodes: Iterable<readonly [string, NodeData]>
 ): Map<string, NodeData> {
   const out = new Map<string, NodeData>()
-  for (const [name, node] of nodes) out.set(normalizeName(name), node)
+  for (const [name, node] of nodes) out.set(lookupName(name), node)
   for (const name of [...out.keys()])
     for (const a of ancestorsBetween(name, zone)) if (!out.has(a)) out.set(a, { v: 1, sets: {} })
   return out
@@ -37,7 +38,7 @@ export function zoneImage(
   nodes: Iterable<readonly [string, NodeData]>,
   options: ZoneImageOptions = {}
 ): Map<string, string> {
-  const zone = normalizeName(meta.name)
+  const zone = lookupName(meta.name)
   const all = withEmptyNonTerminals(zone, nodes)
   all.delete(zone)
   const buckets = options.buckets ?? bucketCountFor(all.size)

@@ -15,14 +15,7 @@ export {
   BUCKET_LADDER,
   NAMES_PER_BUCKET,
 } from './keys.ts'
-export {
-  normalizeName,
-  splitLabels,
-  parentName,
-  isInZone,
-  zoneCandidates,
-  ancestorsBetween,
-} from './names.ts'
+export { splitLabels, parentName, isInZone, zoneCandidates, ancestorsBetween } from './names.ts'
 export { KvLayoutError, encodeNode, encodeZoneMeta, decodeNode, decodeZoneMeta } from './codec.ts'
 export {
   BUCKET_HEADER,

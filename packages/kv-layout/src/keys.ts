@@ -7,10 +7,10 @@
  * edge location keeps what it read, a miss included, for the read's cache time), so a reader that
  * learns a newer version from a head reads a key no location has cached.
  */
-import { normalizeName } from './names.ts'
+import { lookupName } from '@edgedns/dns-facts'
 
 export function zoneKey(zone: string): string {
-  return `z:${normalizeName(zone)}`
+  return `z:${lookupName(zone)}`
 }
 
 /** Which written version of a bucket a key names: the zone's id and the bucket's version. */
@@ -31,7 +31,7 @@ export function bucketKey(
   index: number,
   version?: BucketKeyVersion
 ): string {
-  const key = `b:${normalizeName(zone)}:${buckets}:${index}`
+  const key = `b:${lookupName(zone)}:${buckets}:${index}`
   return version === undefined ? key : `${key}:${version.v}:${version.id}`
 }
 
@@ -42,7 +42,7 @@ export function indexKey(version: number): string {
 
 /** Prefix shared by every bucket key of a zone, or of one of its bucket counts (listing, purges). */
 export function bucketPrefix(zone: string, buckets?: number): string {
-  return `b:${normalizeName(zone)}:${buckets === undefined ? '' : `${buckets}:`}`
+  return `b:${lookupName(zone)}:${buckets === undefined ? '' : `${buckets}:`}`
 }
 
 /** 32-bit FNV-1a of a normalised name (UTF-16 code units; names are ASCII presentation form). */
@@ -67,7 +67,7 @@ export function bucketOfHash(hash: number, buckets: number): number {
 }
 
 export function bucketOf(name: string, buckets: number): number {
-  return bucketOfHash(nameHash(normalizeName(name)), buckets)
+  return bucketOfHash(nameHash(lookupName(name)), buckets)
 }
 
 /**

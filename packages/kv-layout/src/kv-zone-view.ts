@@ -14,6 +14,7 @@
  * missing is never read as "no such name". Heads of another zone of the same name (deleted and
  * created again) are never taken: a head names its zone's id.
  */
+import { lookupName } from '@edgedns/dns-facts'
 import type { FeedClient, KeepAlive } from '@edgedns/zone-feed'
 import { AbsentNames } from './absent-names.ts'
 import { BucketCache } from './bucket-cache.ts'
@@ -23,7 +24,7 @@ import { decodeOverlay } from './head.ts'
 import { HeldZones } from './held-zones.ts'
 import { KvLayoutError } from './codec.ts'
 import { bulkGet, SIGNAL_CACHE_TTL_S, type KvBulkReader } from './kv-reads.ts'
-import { isInZone, normalizeName, zoneCandidates } from './names.ts'
+import { isInZone, zoneCandidates } from './names.ts'
 import { confirmBySlots, type SlotConfirmIo } from './slot-confirm.ts'
 import { RetiredBucket, type ZoneEntry } from './zone-entry.ts'
 import { inBackground, joinOrRead } from './zone-reads-in-flight.ts'
@@ -114,8 +115,8 @@ export class KvZoneView implements ZoneView {
 
   async lookup(qname: string, options: LookupOptions = {}): Promise<ZoneLookup | null> {
     this.stats.lookups++
-    const name = normalizeName(qname)
-    const within = options.within === undefined ? undefined : normalizeName(options.within)
+    const name = lookupName(qname)
+    const within = options.within === undefined ? undefined : lookupName(options.within)
     const arrived = this.#now()
     // The feed is polled while the isolate serves, whatever the query finds.
     if (this.#feed && options.keepAlive)

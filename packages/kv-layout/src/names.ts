@@ -1,20 +1,8 @@
 /**
- * @module Name helpers shared by keys and lookups: normalisation, escape-aware labels, suffixes.
+ * @module Name helpers shared by keys and lookups: escape-aware labels, suffixes. Names are
+ * brought to their lookup form by `lookupName` of `@edgedns/dns-facts`.
  */
-
-function hasUpperAscii(name: string): boolean {
-  for (let i = 0; i < name.length; i++) {
-    const c = name.charCodeAt(i)
-    if (c >= 65 && c <= 90) return true
-  }
-  return false
-}
-
-/** Lowercase (ASCII) and drop one trailing dot; the root becomes ''. */
-export function normalizeName(name: string): string {
-  const lower = hasUpperAscii(name) ? name.replace(/[A-Z]/g, (c) => c.toLowerCase()) : name
-  return lower.endsWith('.') && !lower.endsWith('\\.') ? lower.slice(0, -1) : lower
-}
+import { lookupName } from '@edgedns/dns-facts'
 
 /** Labels of a presentation name without trailing dot; `\.` and `\DDD` stay inside a label. */
 export function splitLabels(name: string): string[] {
@@ -52,7 +40,7 @@ export function isInZone(name: string, zone: string): boolean {
 
 /** Every suffix of a name that could be a zone, longest first: a.b.c → a.b.c, b.c, c. */
 export function zoneCandidates(qname: string): string[] {
-  const labels = splitLabels(normalizeName(qname))
+  const labels = splitLabels(lookupName(qname))
   const out: string[] = []
   for (let i = 0; i < labels.length; i++) out.push(labels.slice(i).join('.'))
   return out
@@ -64,8 +52,8 @@ export function zoneCandidates(qname: string): string[] {
  * Empty when `name` is the zone, a child of it, or outside it.
  */
 export function ancestorsBetween(name: string, zone: string): string[] {
-  const n = normalizeName(name)
-  const z = normalizeName(zone)
+  const n = lookupName(name)
+  const z = lookupName(zone)
   if (n === z || !isInZone(n, z)) return []
   const labels = splitLabels(n)
   const depth = labels.length - splitLabels(z).length

@@ -123,7 +123,7 @@ async function confirmByNextSlot<E extends SlotHeld>(
     const c = headCounter(text)
     if (c === n + 1 - HEAD_SLOTS) break
     if (c !== n + 1) return undefined
-    // Its overlay key not visible (not yet, or deleted after a newer head folded it): the full
+    // Its overlay key not visible (not yet, or deleted after a newer head flushed it): the full
     // read takes the newest head, or leaves this one to a later confirmation.
     const head = await io.withOverlay(decodeHead(text))
     if (entry.gone) return null

@@ -83,7 +83,7 @@ export interface ZoneLayout {
 
 /**
  * The value of a head slot `h:<zone>:<slot>` (written round robin, one slot per build pass):
- * the zone's current metadata, the names changed but not yet folded into their buckets, and
+ * the zone's current metadata, the names changed but not yet flushed into their buckets, and
  * which buckets recent passes rewrote. Readers revalidate through it.
  */
 export interface ZoneHead {

@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { ancestorsBetween, isInZone, normalizeName, splitLabels, zoneCandidates } from './names.ts'
+import { ancestorsBetween, isInZone, splitLabels, zoneCandidates } from './names.ts'
 
 describe('name helpers', () => {
-  it.each([
-    ['WWW.Example.COM.', 'www.example.com'],
-    ['example.com', 'example.com'],
-    ['.', ''],
-    ['a\\.', 'a\\.'],
-  ])('normalizeName(%s) = %s', (input, want) => expect(normalizeName(input)).toBe(want))
-
   it('keeps escaped dots inside a label', () => {
     expect(splitLabels('a\\.b.example.com')).toEqual(['a\\.b', 'example', 'com'])
   })

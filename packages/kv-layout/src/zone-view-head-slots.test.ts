@@ -67,7 +67,7 @@ describe('KvZoneView once a zone has lapped its head slots', () => {
   })
 
   it('takes the newest head when the next one names an overlay key that is gone', async () => {
-    // Head 12 put its overlay in a key of its own; head 13 folded it, and the key was deleted.
+    // Head 12 put its overlay in a key of its own; head 13 flushed it, and the key was deleted.
     zone.changed = [...zone.changed, [12, []]]
     kv.put(
       slotOf(12),

@@ -49,6 +49,8 @@ describe('canonicalIPv6 (RFC 5952)', () => {
     'fe80::1%eth0',
     '::ffff:1.2.3',
     '1:2:3:4:5:6:7::8',
+    '1.2.3.4::',
+    '1.2.3.4::1',
   ])('rejects %j', (input) => {
     expect(canonicalIPv6(input)).toBeNull()
   })

@@ -2,14 +2,14 @@
  * @module Authoritative resolution of one question against hosted zones: the longest hosted zone
  * enclosing the name answers, from the names it holds.
  */
-import { normalizeName, parentName, type ZoneLookup, type ZoneView } from '@edgedns/kv-layout'
+import { parentName, type ZoneLookup, type ZoneView } from '@edgedns/kv-layout'
 import { answerNode } from './answer-node.ts'
 import { negativeSoa } from './apex.ts'
 import { locate } from './locate.ts'
 import { referral } from './referral.ts'
 import { screenQuestion } from './screen.ts'
 import { answeredTypes, cut, negative, newHints, sawZone, wildcard } from './signing-hints.ts'
-import { CLASSES, TYPE_CODES } from '@edgedns/dns-facts'
+import { CLASSES, lookupName, TYPE_CODES } from '@edgedns/dns-facts'
 import type { Question, RR, Resolution, ResolverRcode, SigningHints } from './types.ts'
 
 /** CNAMEs followed per question; the next CNAME is still answered but not followed. */
@@ -39,7 +39,7 @@ async function resolveAt(view: ZoneView, q: Question, depth: number): Promise<Re
   const done = (rcode: ResolverRcode, answer: RR[], authority: RR[]): Resolution =>
     finish(rcode, answer, authority, hints)
   const seen = new Set<string>()
-  let name = normalizeName(q.name)
+  let name = lookupName(q.name)
   for (let hop = 0; ; hop++) {
     seen.add(name)
     const found = await lookupFor(view, name, qtype)

@@ -17,6 +17,9 @@ export interface FeedSource {
   poll(request: PollRequest): Promise<PollReply>
 }
 
+/** Tail pages per pull: beyond, the ring answers with what it has. */
+const PAGES_PER_PULL = 20
+
 export interface FeedRingOptions {
   /** A poll is answered from a pull that started less than this long before it (ms; 0 = always pull). */
   maxAgeMs: number
@@ -26,8 +29,6 @@ export interface FeedRingOptions {
   keepMs?: number
   /** Entries per poll reply before the poll goes to the primary (default 10,000). */
   maxPollEntries?: number
-  /** Tail pages per pull (default 20): beyond, the ring answers with what it has. */
-  maxPages?: number
   now?: () => number
 }
 
@@ -42,7 +43,6 @@ export class FeedRing {
   readonly #maxEntries: number
   readonly #keepMs: number
   readonly #maxPoll: number
-  readonly #maxPages: number
   readonly #now: () => number
 
   #epoch: string | null = null
@@ -71,7 +71,6 @@ export class FeedRing {
     this.#maxEntries = options.maxEntries ?? 50_000
     this.#keepMs = options.keepMs ?? FEED_WINDOW_MS
     this.#maxPoll = options.maxPollEntries ?? 10_000
-    this.#maxPages = options.maxPages ?? 20
     this.#now = options.now ?? Date.now
   }
 
@@ -165,7 +164,7 @@ export class FeedRing {
 
   async #pull(): Promise<void> {
     this.pulls++
-    for (let page = 0; page < this.#maxPages; page++) {
+    for (let page = 0; page < PAGES_PER_PULL; page++) {
       const reply = await this.#source.tail({
         after: this.#epoch === null ? null : this.#seq,
         epoch: this.#epoch,

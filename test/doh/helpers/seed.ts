@@ -5,8 +5,8 @@
  * Relative names inside CNAME, NS, PTR, DNAME, MX and SRV rdata are made absolute; an apex SOA
  * sets the zone's SOA (else a default one); `; cf_tags=cf-proxied:true` marks the set proxied.
  */
+import { lookupName } from '../../../packages/dns-facts/src/index.ts'
 import {
-  normalizeName,
   zoneImage,
   type NodeData,
   type ZoneDnssec,
@@ -47,7 +47,7 @@ export function zoneEntries(
   text: string,
   options: SeedOptions = {}
 ): Map<string, string> {
-  const zone = normalizeName(origin)
+  const zone = lookupName(origin)
   const meta: ZoneMeta = {
     v: 1,
     id: 'd'.repeat(32),
@@ -77,8 +77,8 @@ export function zoneEntries(
       const [mname = '', rname = '', serial, refresh, retry, expire, minimum] = fields
       meta.serial = Number(serial)
       meta.soa = {
-        mname: normalizeName(absolute(mname, zone)),
-        rname: normalizeName(absolute(rname, zone)),
+        mname: lookupName(absolute(mname, zone)),
+        rname: lookupName(absolute(rname, zone)),
         refresh: Number(refresh),
         retry: Number(retry),
         expire: Number(expire),

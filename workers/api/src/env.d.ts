@@ -12,7 +12,7 @@ interface ExtraBindings {
   NOTIFY_AFTER_RESPONSE_DELAY_MS?: string
   /**
    * Milliseconds a builder leaves the thread to others after a per-record pass has written its
-   * head, before its build_state report and bucket folding (default 0; ended early by a
+   * head, before its build_state report and bucket flush (default 0; ended early by a
    * notification). `.dev.vars` sets it locally, where the builder shares workerd's one thread with
    * the DoH worker and the API; deployed, the builder runs elsewhere and nothing waits.
    */
@@ -26,10 +26,16 @@ interface ExtraBindings {
   BUILDER_RETIRE_GRACE_MS?: string
   /** Builder pacing of writes per KV key (production allows one write per second per key). */
   KV_KEY_WRITE_INTERVAL_MS?: string
+  /** Target names per bucket when a full build picks the bucket count (`bench/layouts.mjs` varies it). */
+  KV_NAMES_PER_BUCKET?: string
   /** `1`: D1 and KV bindings throw on any breach of a production limit (the test suite's mode). */
   STRICT_LIMITS?: string
   /** "production": KV reads through a modelled production edge cache (`@edgedns/strict-bindings`; tests, benchmarks). */
   KV_MODEL?: string
+  /** Bytes of a zone file an import accepts (default 32 MiB); a larger file gets 413 / 10413. */
+  MAX_IMPORT_BYTES?: string
+  /** Records one import may hold when the account sets no batch limit of its own (default 50,000). */
+  MAX_IMPORT_RECORDS?: string
   /** Days of audit history the change log keeps (default 90); built entries past it are removed. */
   CHANGE_LOG_RETENTION_DAYS?: string
   /** Seals zones' DNSSEC private keys (a Worker secret; the DoH worker needs the same value). */

@@ -1,7 +1,7 @@
 /**
  * @module API worker entry: the records API, the ZoneBuilder Durable Object class, the zone-change
  * feed's Durable Object classes (ZoneFeed, ZoneFeedReplica), the account mover (ShardMover), the
- * cron maintenance (propagation sweep, deleted-zone purge, change-log retention), and `/dns-query`,
+ * cron maintenance (propagation sweep, deleted-zone erase, change-log retention), and `/dns-query`,
  * answered in-process by the DoH worker's handler over the same KV namespace (so one `wrangler dev`
  * of this worker serves everything, with no service binding to a second dev session). The DoH
  * worker is still deployed on its own as the lean DoH endpoint. With `STRICT_LIMITS=1` the D1 and

@@ -126,18 +126,23 @@ export function ipv4(text: string): Uint8Array {
   return out
 }
 
+/**
+ * An IPv6 address (RFC 4291 §2.2 text: hex groups, one `::`, an IPv4 tail in the last 32 bits)
+ * → its 16 octets. The one parser of IPv6 text: the record model canonicalises AAAA content
+ * with it.
+ */
 export function ipv6(text: string): Uint8Array {
   const bad = (): never => {
     throw new TextError(`bad IPv6 address ${text}`)
   }
   const halves = text.split('::')
   if (halves.length > 2) bad()
-  const groups = (part: string): number[] => {
+  const groups = (part: string, last: boolean): number[] => {
     if (part === '') return []
     const out: number[] = []
     const pieces = part.split(':')
     pieces.forEach((p, i) => {
-      if (i === pieces.length - 1 && p.includes('.')) {
+      if (last && i === pieces.length - 1 && p.includes('.')) {
         const v4 = ipv4(p)
         out.push(
           ((v4[0] as number) << 8) | (v4[1] as number),
@@ -148,8 +153,8 @@ export function ipv6(text: string): Uint8Array {
     })
     return out
   }
-  const head = groups(halves[0] as string)
-  const tail = halves.length === 2 ? groups(halves[1] as string) : []
+  const head = groups(halves[0] as string, halves.length === 1)
+  const tail = halves.length === 2 ? groups(halves[1] as string, true) : []
   const fill = 8 - head.length - tail.length
   if (halves.length === 2 ? fill < 1 : fill !== 0) bad()
   const all = [...head, ...Array<number>(halves.length === 2 ? fill : 0).fill(0), ...tail]

@@ -7,10 +7,10 @@
  * SOA (else a default one). Empty non-terminals are added by kv-layout's `withEmptyNonTerminals`,
  * the function `zoneImage` (and so every KV fixture) uses.
  */
+import { lookupName } from '@edgedns/dns-facts'
 import {
   isInZone,
   nodeNamesFor,
-  normalizeName,
   zoneCandidates,
   type LookupOptions,
   type NodeData,
@@ -41,7 +41,7 @@ function qualify(name: string, origin: string): string {
 }
 
 export function parseZone(origin: string, text: string, options: ZoneOptions = {}): TestZone {
-  const zone = normalizeName(origin)
+  const zone = lookupName(origin)
   const meta: ZoneMeta = {
     v: 1,
     id: 'f'.repeat(32),
@@ -67,7 +67,7 @@ export function parseZone(origin: string, text: string, options: ZoneOptions = {
     if (fields.length < 4 || fields[0] === '') continue
     const [ownerText = '', ttlText = '', klass = '', typeText = '', ...rest] = fields
     if (klass.toUpperCase() !== 'IN') throw new Error(`bad line: ${raw}`)
-    const owner = normalizeName(qualify(ownerText, zone))
+    const owner = lookupName(qualify(ownerText, zone))
     const type = typeText.toUpperCase()
     const ttl = Number(ttlText)
     const at = NAME_AT[type]
@@ -76,8 +76,8 @@ export function parseZone(origin: string, text: string, options: ZoneOptions = {
       const [mname = '', rname = '', serial, refresh, retry, expire, minimum] = rest
       meta.serial = Number(serial)
       meta.soa = {
-        mname: normalizeName(qualify(mname, zone)),
-        rname: normalizeName(qualify(rname, zone)),
+        mname: lookupName(qualify(mname, zone)),
+        rname: lookupName(qualify(rname, zone)),
         refresh: Number(refresh),
         retry: Number(retry),
         expire: Number(expire),
@@ -111,8 +111,8 @@ export class MemoryView implements ZoneView {
 
   async lookup(qname: string, options: LookupOptions = {}): Promise<ZoneLookup | null> {
     this.lookups++
-    const name = normalizeName(qname)
-    const within = options.within === undefined ? undefined : normalizeName(options.within)
+    const name = lookupName(qname)
+    const within = options.within === undefined ? undefined : lookupName(options.within)
     for (const candidate of zoneCandidates(name)) {
       if (within !== undefined && !isInZone(within, candidate)) continue
       const z = this.zones.get(candidate)

@@ -12,7 +12,7 @@ import type { VersionStore } from './versions.ts'
 export interface StepContext {
   io: BuilderIo
   ledger: KeyLedger
-  /** Layout v2: the zone's nodes by name hash, buckets are assembled from it. */
+  /** The zone's nodes by name hash, buckets are assembled from it. */
   mirror: NodeMirror
   /** Bucket versions named by the heads, writes since the last head, retirement queue. */
   versions: VersionStore

@@ -11,7 +11,7 @@
  * Appends are idempotent on (zone, id, n, op), so a retry after an append whose reply was lost
  * adds nothing.
  */
-import { normalizeName } from '@edgedns/kv-layout'
+import { lookupName } from '@edgedns/dns-facts'
 import type { FeedAppend } from '@edgedns/zone-feed'
 import type { StepContext } from './context.ts'
 import { backoffMs } from './limits.ts'
@@ -32,7 +32,7 @@ export async function announce(ctx: StepContext, entry: FeedAppend): Promise<voi
     return
   }
   try {
-    await io.feed.append([{ ...entry, zone: normalizeName(entry.zone) }])
+    await io.feed.append([{ ...entry, zone: lookupName(entry.zone) }])
   } catch (e) {
     state.feedPending = entry
     state.feedFailures++
@@ -58,7 +58,7 @@ export async function appendPending(ctx: StepContext): Promise<boolean> {
   }
   try {
     // The feed keys zones by their normalised name, as every KV key does.
-    await io.feed.append([{ ...entry, zone: normalizeName(entry.zone) }])
+    await io.feed.append([{ ...entry, zone: lookupName(entry.zone) }])
   } catch (e) {
     state.feedFailures++
     state.feedRetryAt = io.now() + backoffMs(ctx.limits, state.feedFailures)

@@ -1,5 +1,5 @@
 /**
- * @module Full build (layout v2), resumable across invocations:
+ * @module Full build, resumable across invocations:
  * 1. write: every owner name of the zone in name_rev pages from D1, with the empty non-terminals
  *    above them, into a fresh node mirror (`nodes_next`, DO SQLite; no KV operation);
  * 2. buckets: the bucket count is picked from the zone size; every bucket 0..B-1 is written from
@@ -7,7 +7,7 @@
  *    that will switch to them, then the zone key and that head (`bv.base` = its counter):
  *    readers switch atomically with it. The keys the previous head named (an earlier bucket
  *    count, or earlier versions of this one) are queued and deleted after a grace period;
- * 3. sweep: bucket keys neither live nor queued (another count, a version no head names) are
+ * 3. prune: bucket keys neither live nor queued (another count, a version no head names) are
  *    listed and deleted.
  * Bucket writes of per-record passes not yet named by a head are named by one before the build
  * starts, so the build's version is above every version written so far: no bucket key is written
@@ -72,7 +72,7 @@ export async function fullBuildStep(ctx: StepContext): Promise<FullOutcome> {
     ctx.save()
   }
   const progress = state.full
-  const phaseMs = (progress.phaseMs ??= { write: 0, buckets: 0, sweep: 0 })
+  const phaseMs = (progress.phaseMs ??= { write: 0, buckets: 0, prune: 0 })
   let at = ctx.io.now()
   // Charges the time since the last lap to the phase in progress (called before a phase changes).
   const lap = () => {
@@ -84,7 +84,7 @@ export async function fullBuildStep(ctx: StepContext): Promise<FullOutcome> {
   try {
     if (progress.phase === 'write') return await mirrorPages(ctx, progress)
     if (progress.phase === 'buckets') return await writeBuckets(ctx, progress)
-    return await sweepPages(ctx, progress)
+    return await prunePages(ctx, progress)
   } finally {
     ctx.onPhase = undefined
     if (state.full) {
@@ -251,9 +251,9 @@ async function writeBuckets(ctx: StepContext, p: FullProgress): Promise<FullOutc
     if (state.format !== LAYOUT_FORMAT && previous === undefined) state.announce = true
     state.format = LAYOUT_FORMAT
     ctx.onPhase?.()
-    p.phase = 'sweep'
+    p.phase = 'prune'
     ctx.save()
-    return sweepPages(ctx, p)
+    return prunePages(ctx, p)
   }
 }
 
@@ -262,7 +262,7 @@ async function writeBuckets(ctx: StepContext, p: FullProgress): Promise<FullOutc
  * earlier zone of the same name), and keys of the live count at a version this build did not
  * write and not queued for retirement (a write whose outcome was never known).
  */
-async function sweepPages(ctx: StepContext, p: FullProgress): Promise<FullOutcome> {
+async function prunePages(ctx: StepContext, p: FullProgress): Promise<FullOutcome> {
   const { io, limits, state } = ctx
   const zone = state.zoneName!
   const prefix = bucketPrefix(zone)
@@ -284,7 +284,7 @@ async function sweepPages(ctx: StepContext, p: FullProgress): Promise<FullOutcom
     for (const { name } of listed.keys) {
       const [count, , v] = name.slice(prefix.length).split(':')
       if (!keep.has(Number(count))) drop.push(name)
-      // (A sweep the previous layout format began keeps the live count: its head names it.)
+      // (A prune the previous layout format began keeps the live count: its head names it.)
       else if (
         Number(count) === live &&
         p.version !== undefined &&

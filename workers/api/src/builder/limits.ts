@@ -9,11 +9,11 @@ export interface BuildLimits {
   maxKvOps: number
   /** Change-log rows read per query. */
   logChunk: number
-  /** Layout v2: target names per bucket when a full build picks the bucket count. */
+  /** Target names per bucket when a full build picks the bucket count. */
   namesPerBucket: number
-  /** Layout v2: most touched names one per-record pass reads from D1 (its KV cost is in buckets). */
+  /** Most touched names one per-record pass reads from D1 (its KV cost is in buckets). */
   passNames: number
-  /** Distinct owner names per D1 page in the mirror phase of a layout-v2 full build (no KV ops). */
+  /** Distinct owner names per D1 page in the mirror phase of a full build (no KV ops). */
   mirrorPageNames: number
   /**
    * How long a key no head reaches any more stays in KV: a superseded bucket version, an old
@@ -21,7 +21,7 @@ export interface BuildLimits {
    * newer heads late (head slots read from an edge copy, KV propagation) and still reads them.
    */
   retireGraceMs: number
-  /** Keys per KV list page in full-build sweeps and purges. */
+  /** Keys per KV list page in full-build prunes and purges. */
   listPage: number
   /** Buckets a background flush writes between two checks for a waiting notification. */
   flushSlice: number
@@ -29,7 +29,7 @@ export interface BuildLimits {
   keyWriteIntervalMs: number
   /**
    * After a per-record pass has written its head, the builder leaves the runtime's thread to
-   * others this long (or until a notification arrives) before it reports and folds buckets
+   * others this long (or until a notification arrives) before it reports and flushes buckets
    * (0: it goes on at once). Locally readers share that thread and confirm the head meanwhile.
    */
   yieldAfterHeadMs: number

@@ -4,7 +4,7 @@
  * empty-non-terminal status from D1 (one round trip) → the node mirror, the overlay and the next
  * head slot (one KV write makes the pass visible) → cursor. Then, in the background, every bucket
  * holding a touched name is reassembled from the mirror and written once, as many per invocation
- * as the KV budget allows; the next head folds those names out of the overlay.
+ * as the KV budget allows; the next head drops those names from the overlay.
  * Cost follows the number of touched names, not the zone size.
  */
 import {
@@ -37,12 +37,12 @@ interface PassPlan {
   special: 'full' | 'deleted' | null
 }
 
-/** An overlay this large is folded into buckets before another pass adds to it. */
+/** An overlay this large is flushed into buckets before another pass adds to it. */
 const OVERLAY_MAX_FACTOR = 2
 /** Names encoded between two yields to the runtime in a large pass. */
 const YIELD_EVERY = 1000
-/** A finished flush publishes a folding head when at least this many overlay names are in their buckets. */
-const FOLD_AT = 256
+/** A finished flush publishes a head of its own when at least this many overlay names are in their buckets. */
+const HEAD_AT_FLUSHED = 256
 
 /**
  * Takes log rows in order while the touched names fit in `maxNames` (at least one change). The
@@ -76,7 +76,7 @@ export async function perRecordPass(ctx: StepContext): Promise<PerRecordOutcome>
   const layout = state.layout
   // A zone built in an older layout format gets a full build first.
   if (!layout || state.format !== LAYOUT_FORMAT || state.head.meta === null) return { kind: 'full' }
-  // Fold a large overlay into its buckets before adding more to it (bounds every head's size).
+  // Flush a large overlay into its buckets before adding more to it (bounds every head's size).
   if (ctx.mirror.overlayCount(0) > OVERLAY_MAX_FACTOR * limits.passNames) return flushBuckets(ctx)
   // This step's pass already consumed every notified change: nothing new to read (a change
   // notified meanwhile waits for the mutex and its own step reads the log).
@@ -194,7 +194,7 @@ export async function perRecordPass(ctx: StepContext): Promise<PerRecordOutcome>
 }
 
 /**
- * Background folding: writes dirty buckets at the version the next head will carry (as many as
+ * Background flush: writes dirty buckets at the version the next head will carry (as many as
  * the budget allows; a bucket whose content did not change is not written, and one already
  * written since the last head waits for the next), and the zone key when it changed. Once many
  * overlay names are in their buckets, or buckets wait for a head, a head that names them. When
@@ -261,9 +261,9 @@ export async function flushBuckets(ctx: StepContext): Promise<PerRecordOutcome> 
   if (Number.isFinite(until)) return { kind: 'deferred', until }
   // Buckets wait for a head naming their last version, or many names are already in their buckets.
   const waiting = candidates.some((i) => blocked.has(i))
-  if (waiting || ctx.mirror.overlayCount(1) >= FOLD_AT) {
-    const folded = await publishHead(ctx)
-    return folded.kind === 'written' ? { kind: 'progress' } : folded
+  if (waiting || ctx.mirror.overlayCount(1) >= HEAD_AT_FLUSHED) {
+    const head = await publishHead(ctx)
+    return head.kind === 'written' ? { kind: 'progress' } : head
   }
   await retireDue(ctx)
   return { kind: 'idle' }

@@ -5,13 +5,13 @@
  */
 import type { FeedAppend } from '@edgedns/zone-feed'
 
-/** A resumable full build: pages of names by name_rev, then a sweep of stale keys. */
+/** A resumable full build: pages of names by name_rev, then a prune of stale keys. */
 export interface FullProgress {
   /** Committed change sequence when the build started; the cursor moves here when it ends. */
   startSeq: number
   startedAt: number
-  /** write: D1 → node mirror (no KV); buckets: mirror → bucket keys, then the meta key (the switch); sweep: dead bucket counts. */
-  phase: 'write' | 'buckets' | 'sweep'
+  /** write: D1 → node mirror (no KV); buckets: mirror → bucket keys, then the meta key (the switch); prune: dead bucket counts. */
+  phase: 'write' | 'buckets' | 'prune'
   /** Bucket count this build writes (chosen when the mirror is complete; 0 before). */
   buckets: number
   /** Next bucket index to write. */
@@ -27,12 +27,12 @@ export interface FullProgress {
   version?: number
   /** The layout the switch replaces (null: none), recorded once before the switch. */
   from?: { buckets: number; base: number | null } | null
-  /** KV list cursor of the sweep. */
+  /** KV list cursor of the prune. */
   listCursor: string | null
   keysWritten: number
   keysDeleted: number
   /** Time spent in each phase so far (summed over invocations; waits between them excluded). */
-  phaseMs?: { write: number; buckets: number; sweep: number }
+  phaseMs?: { write: number; buckets: number; prune: number }
 }
 
 /** A bucket count no longer live: its keys are deleted once readers' cached metas have expired. */
@@ -108,7 +108,7 @@ export interface BuilderState {
     keysWritten: number
     keysDeleted: number
     startSeq: number
-    phaseMs?: { write: number; buckets: number; sweep: number }
+    phaseMs?: { write: number; buckets: number; prune: number }
   } | null
   fullRequested: boolean
   full: FullProgress | null

@@ -262,7 +262,7 @@ export class ZoneBuilder extends DurableObject<Env> {
    * Leaves the thread for `yieldAfterHeadMs`, or until a notification is waiting for the mutex
    * (its step then builds first: the loop ends on `preempted`). Locally the DoH worker's
    * confirmation read and the API's response would otherwise queue behind this step's report and
-   * bucket folding; deployed (0) the builder has a thread of its own and goes straight on.
+   * bucket flush; deployed (0) the builder has a thread of its own and goes straight on.
    */
   async #yieldAfterHead(): Promise<void> {
     const ms = this.limits.yieldAfterHeadMs

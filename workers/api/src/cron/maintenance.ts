@@ -1,12 +1,12 @@
 /**
- * @module The cron run: the propagation sweep (lost notifications, broken alarm chains), the purge of
+ * @module The cron run: the propagation sweep (lost notifications, broken alarm chains), erasing
  * deleted zones' rows, change-log retention, and staged rows of imports whose worker died, on each
  * shard; then the zone-change feed's reconciliation with every shard's served zones. Each part is
  * bounded and independent: one failing does not stop the others, and the next run continues where
  * this one stopped.
  */
 import { sweep, type SweepEnv } from '../builder/sweep.ts'
-import { purgeDeletedZones } from '../zones/purge.ts'
+import { eraseDeletedZones } from '../zones/erase.ts'
 import { discardAbandonedImports } from '../zonefile-bridge/staged-import.ts'
 import { allShards } from '../shards/databases.ts'
 import { withDb } from '../shards/zone-env.ts'
@@ -30,7 +30,7 @@ export async function maintain(env: MaintenanceEnv, now = Date.now()): Promise<v
 async function maintainShard(env: MaintenanceEnv, shard: number, now: number): Promise<void> {
   const parts: [string, () => Promise<unknown>][] = [
     ['propagation sweep', () => sweep(env)],
-    ['deleted-zone purge', () => purgeDeletedZones(env.DB)],
+    ['deleted-zone erase', () => eraseDeletedZones(env.DB)],
     [
       'change-log retention',
       () => compactChangeLog(env.DB, { retentionDays: retentionDays(env), now }),

@@ -83,7 +83,7 @@ export const zones = sqliteTable(
     /**
      * 'pending' until its owner proves control of the name (docs/zone-ownership.md), 'active',
      * 'moving' while an account move fences it on its shard, 'copying' for a move's copy on the
-     * destination shard until the final pass, or 'deleted' from DELETE until the purge has
+     * destination shard until the final pass, or 'deleted' from DELETE until the erase has
      * removed its records and the row.
      */
     status: text('status').notNull().default('active'),
@@ -118,7 +118,7 @@ export const zones = sqliteTable(
     verificationKey: text('verification_key'),
   },
   (t) => [
-    // A deleted zone keeps its row until its records are purged in chunks; its name is free at once.
+    // A deleted zone keeps its row until its records are erased in chunks; its name is free at once.
     // One active zone per name; the same name may be pending in several accounts, once in each.
     index('zones_name')
       .on(t.name)
@@ -293,7 +293,7 @@ export const directoryZones = sqliteTable(
   {
     zoneId: text('zone_id').primaryKey(),
     accountId: text('account_id').notNull(),
-    /** Null once the zone is deleted: the name is free again, the row still routes its purge. */
+    /** Null once the zone is deleted: the name is free again, the row still routes its erase and purge. */
     name: text('name'),
     nameRev: text('name_rev'),
     /** 'pending' (the name may be pending in several accounts) or 'active' (one account holds it). */

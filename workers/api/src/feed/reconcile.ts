@@ -9,7 +9,7 @@
  * `reconcileEnd`). A page is one indexed D1 query of `SERVED_PAGE` rows and one RPC call, so a run
  * makes at most two queries per `SERVED_PAGE` served zones.
  */
-import { normalizeName } from '@edgedns/kv-layout'
+import { lookupName } from '@edgedns/dns-facts'
 import { released, ZoneSetDigest, type ServedZone } from '@edgedns/zone-feed'
 import { allShards, type ShardEnv } from '../shards/databases.ts'
 import { primaryFeed, RECONCILE_CHUNK, type ZoneFeed } from './zone-feed.ts'
@@ -45,7 +45,7 @@ async function* servedZonePages(env: ShardEnv): AsyncGenerator<ServedZone[]> {
         .prepare(SERVED_SQL)
         .bind(name, id, SERVED_PAGE)
         .all<{ name: string; id: string }>()
-      if (results.length > 0) yield results.map((r) => ({ zone: normalizeName(r.name), id: r.id }))
+      if (results.length > 0) yield results.map((r) => ({ zone: lookupName(r.name), id: r.id }))
       if (results.length < SERVED_PAGE) break
       const last = results[results.length - 1]!
       name = last.name

@@ -42,15 +42,13 @@ const MAX_MESSAGES = 100
 /** SOA and apex NS lines are parsed but never imported: allow a few beyond the record limit. */
 const PARSE_SLACK = 1000
 
-type Vars = Partial<Record<'MAX_IMPORT_BYTES' | 'MAX_IMPORT_RECORDS', string>>
-
 async function importLimit(c: Context<AppEnv>, zone: ZoneRow): Promise<number> {
   const row = await c.var.db
     .select({ max: accounts.maxBatchChanges })
     .from(accounts)
     .where(eq(accounts.id, zone.accountId))
     .get()
-  return row?.max ?? positiveInt((c.env as Vars).MAX_IMPORT_RECORDS, IMPORT_MAX_RECORDS)
+  return row?.max ?? positiveInt(c.env.MAX_IMPORT_RECORDS, IMPORT_MAX_RECORDS)
 }
 
 function parse(text: string, origin: string, maxRecords: number) {
@@ -85,10 +83,7 @@ function blameLine(e: unknown, items: ImportItem[]): unknown {
 importExport.post('/import', async (c) => {
   const started = Date.now()
   const zone = await zoneFor(c, 'dns:edit')
-  const form = await readImportForm(
-    c,
-    positiveInt((c.env as Vars).MAX_IMPORT_BYTES, IMPORT_MAX_BYTES)
-  )
+  const form = await readImportForm(c, positiveInt(c.env.MAX_IMPORT_BYTES, IMPORT_MAX_BYTES))
   const limit = await importLimit(c, zone)
   const entries = parse(form.text, zone.name, limit + PARSE_SLACK)
   const ctx = { zoneId: zone.id, zoneName: zone.name, now: nowIso() }

@@ -25,7 +25,7 @@ import { spend } from '../http/rate-limit.ts'
 import { intParam, MAX_OFFSET } from '../records/list-query.ts'
 import { mergeShardPages, type ListedZone } from '../zones/list-merge.ts'
 import { zoneListQuery } from '../zones/list-query.ts'
-import { purgeDeletedZone } from '../zones/purge.ts'
+import { eraseDeletedZone } from '../zones/erase.ts'
 import { openDb } from '../db/client.ts'
 import { allShards, homeDb, shardDb } from '../shards/databases.ts'
 import { forgetZone, pendingElsewhere, releaseZoneName } from '../shards/directory.ts'
@@ -320,12 +320,12 @@ zonesApp.delete('/:zone_id{[^/]+}', async (c) => {
     throw zoneChangedRetry('while it was being deleted')
   }
   const committedAt = Date.now()
-  // The name is free again platform-wide; the directory row stays for the purge's routing.
+  // The name is free again platform-wide; the directory row stays so the zone's erase and purge still find its shard.
   await releaseZoneName(homeDb(c.env), zone.id)
   announceCommit(c, zone.id, zone.changeSeq + 1, 1, undefined, committedAt)
   c.executionCtx.waitUntil(
-    purgeDeletedZone(c.var.zoneDb, zone.id).catch((e: unknown) =>
-      console.warn('zone record purge interrupted; the sweep continues it', zone.id, e)
+    eraseDeletedZone(c.var.zoneDb, zone.id).catch((e: unknown) =>
+      console.warn('zone record erase interrupted; the cron continues it', zone.id, e)
     )
   )
   return ok(c, { id: zone.id })

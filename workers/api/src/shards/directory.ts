@@ -214,7 +214,7 @@ export async function forgetZone(home: D1Database, zoneId: string): Promise<void
 }
 
 /**
- * Frees a deleted zone's name for new zones; the row stays so the zone's purge and builder still
+ * Frees a deleted zone's name for new zones; the row stays so the zone's erase and builder still
  * find its shard.
  */
 export async function releaseZoneName(home: D1Database, zoneId: string): Promise<void> {

@@ -351,7 +351,7 @@ describe('moving an account between shards', () => {
         if (e !== stop) throw e
       })
     expect(job.phase).toBe('catchup')
-    // That row is purged, so the next commit's log row takes the same rowid (SQLite: largest + 1).
+    // That row is deleted, so the next commit's log row takes the same rowid (SQLite: largest + 1).
     await shard(from).prepare('DELETE FROM change_log WHERE zone_id = ?1').bind(other).run()
     const late = await api('POST', `/zones/${zoneId}/dns_records`, {
       type: 'A',

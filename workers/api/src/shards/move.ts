@@ -13,10 +13,10 @@
  *      its zones to `moving`, so a write planned before fails its guard;
  *   4. final pass (fenced): the last log entries, then every zone group's zone rows (back to
  *      `active` or `pending`), build state and a per-zone check that the destination's change log
- *      reaches the zone's `change_seq` (a rowid the source reused after a purge is caught here);
+ *      reaches the zone's `change_seq` (a rowid the source reused after deleting its newest rows is caught here);
  *      the account row with its current settings; then the flip: the directory points the
  *      account at the destination (epoch + 1), `active`;
- *   5. retire: the source's zones become `deleted` (its purge removes their records), their change
+ *   5. retire: the source's zones become `deleted` (its erase removes their records), their change
  *      log, build state and behind-marks are deleted in chunks, and each zone's builder is notified.
  * Every unit of work is idempotent (upserts, deletes by id, guarded updates), so a step cut short
  * by a crash is simply done again from the last saved job. See docs/shards.md.

@@ -1,5 +1,5 @@
 /**
- * @module Layout v2 (hash buckets): bucket rebuilds are idempotent, a bucket-count switch is atomic
+ * @module Hash buckets: bucket rebuilds are idempotent, a bucket-count switch is atomic
  * through the meta key and retires the old generation, and no stale bucket survives.
  */
 import { runInDurableObject } from 'cloudflare:test'
@@ -41,7 +41,7 @@ const posts = (n: number, prefix: string) =>
     content: '192.0.2.1',
   }))
 
-describe('layout v2 buckets', () => {
+describe('hash buckets', () => {
   it('replaying the whole log rebuilds the same buckets: no KV write, still converged', async () => {
     const z = await createZone('idem')
     await api('POST', `/zones/${z.id}/dns_records/batch`, { posts: posts(200, 'i') })

@@ -140,7 +140,7 @@ describe('failures are retried and converge', () => {
     await env.ZONES_KV.put(garbage, '{"v":2,"nodes":{}}')
     const counts = newCounts()
     await tweak(z.id, (b) => {
-      // Layout v2: one D1 page to the mirror, then 6 buckets per invocation; write 9 fails.
+      // One D1 page to the mirror, then 6 buckets per invocation; write 9 fails.
       b.io = { ...b.io, kv: countingKv(b.io.kv, counts, new Set([9])) }
       b.limits = { ...b.limits, maxKvOps: 8, listPage: 20, backoffBaseMs: 60_000 }
     })

@@ -23,7 +23,7 @@ import {
   tweak,
 } from './helpers.ts'
 
-/** Waits (without running alarms) until the builder has built and folded up to `seq`. */
+/** Waits (without running alarms) until the builder has built and flushed up to `seq`. */
 async function builtTo(zoneId: string, seq: number): Promise<BuilderStatus> {
   for (let i = 0; i < 2000; i++) {
     const s = (await builder(zoneId).status()) as unknown as BuilderStatus
@@ -160,7 +160,7 @@ describe('notifications that carry their change', () => {
     await post(z.id, { type: 'A', name: 'one', content: '192.0.2.4' })
     const status = await builtTo(z.id, await committedSeq(z.id))
     expect(status.lastPass?.readTrips).toBe(1)
-    // The pass read the log once; folding its bucket afterwards read nothing more.
+    // The pass read the log once; flushing its bucket afterwards read nothing more.
     expect(counter.log).toBe(1)
     // No alarm but the one deleting superseded bucket versions once their grace period is over.
     expect(status.retiredKeys).toBeGreaterThan(0)

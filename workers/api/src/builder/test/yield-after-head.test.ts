@@ -1,7 +1,7 @@
 /**
  * @module With `yieldAfterHeadMs` (local development, where the builder shares the runtime's one
  * thread with the DoH worker and the API), a per-record pass writes its head and then leaves the
- * thread: the build_state report and the bucket folding wait until the yield is over, and a
+ * thread: the build_state report and the bucket flush wait until the yield is over, and a
  * notification arriving meanwhile ends it at once, so the next change is never held up by it.
  */
 import { env } from 'cloudflare:test'
@@ -52,7 +52,7 @@ describe('the yield after a head', () => {
     expect(limitsFrom({ BUILDER_YIELD_AFTER_HEAD_MS: '100000' }).yieldAfterHeadMs).toBe(100)
   })
 
-  it('publishes the head at once, reports and folds after the yield, and a notification ends the yield', async () => {
+  it('publishes the head at once, reports and flushes after the yield, and a notification ends the yield', async () => {
     const z = await createZone('yield')
     await post(z.id, { type: 'A', name: 'www', content: '192.0.2.1' })
     await settle(z.id)
@@ -63,7 +63,7 @@ describe('the yield after a head', () => {
     const first = await committedSeq(z.id)
     const s = await headAt(z.id, first)
 
-    // The head that makes the change visible is in KV; the report and the folding wait.
+    // The head that makes the change visible is in KV; the report and the flush wait.
     const head = await env.ZONES_KV.get(headKey(z.name, headSlot(s.head.n)), 'text')
     expect(head).toContain('first')
     await sleep(50)

@@ -1,15 +1,15 @@
 /**
- * @module Removal of a deleted zone's rows in bounded pieces. `DELETE /zones/{id}` only marks the
+ * @module Erasing a deleted zone's D1 rows in bounded pieces (its KV keys are the builder's purge). `DELETE /zones/{id}` only marks the
  * zone `deleted` (one small statement, the zone is gone for the API at once); its records go here,
- * PURGE_CHUNK rows per statement, so no statement's cost grows with the zone (D1 stops a query
+ * ERASE_CHUNK rows per statement, so no statement's cost grows with the zone (D1 stops a query
  * after 30 s). The zone row itself goes last, once it has no records left. The DELETE request
  * starts this in the background and the cron sweep finishes whatever a request left behind.
  */
 
 /** Records deleted per statement: a few hundred milliseconds of D1 work at most. */
-export const PURGE_CHUNK = 5000
+export const ERASE_CHUNK = 5000
 
-export interface PurgeProgress {
+export interface EraseProgress {
   /** Records deleted by this call. */
   deleted: number
   /** Statements that deleted records. */
@@ -19,13 +19,13 @@ export interface PurgeProgress {
 }
 
 /** Deletes up to `maxStatements` chunks of a deleted zone's records, then the zone row when empty. */
-export async function purgeDeletedZone(
+export async function eraseDeletedZone(
   db: D1Database,
   zoneId: string,
   maxStatements = 20,
-  chunk = PURGE_CHUNK
-): Promise<PurgeProgress> {
-  const progress: PurgeProgress = { deleted: 0, statements: 0, done: false }
+  chunk = ERASE_CHUNK
+): Promise<EraseProgress> {
+  const progress: EraseProgress = { deleted: 0, statements: 0, done: false }
   const zone = await db
     .prepare("SELECT 1 AS x FROM zones WHERE id = ?1 AND status = 'deleted'")
     .bind(zoneId)
@@ -54,8 +54,8 @@ export async function purgeDeletedZone(
   return progress
 }
 
-/** Continues the purge of deleted zones, oldest first, until `maxStatements` are spent (cron sweep). */
-export async function purgeDeletedZones(
+/** Continues erasing deleted zones, oldest first, until `maxStatements` are spent (cron sweep). */
+export async function eraseDeletedZones(
   db: D1Database,
   maxStatements = 60
 ): Promise<{ zones: number; deleted: number }> {
@@ -67,7 +67,7 @@ export async function purgeDeletedZones(
   let zones = 0
   for (const { id } of results) {
     if (left <= 0) break
-    const p = await purgeDeletedZone(db, id, left)
+    const p = await eraseDeletedZone(db, id, left)
     left -= Math.max(1, p.statements)
     deleted += p.deleted
     if (p.done) zones++
