@@ -3,8 +3,6 @@
 export interface FeedLogOptions {
   /** Entries per poll reply before it becomes a resync (default 10,000). */
   maxPollEntries?: number
-  /** Entries per tail reply (default 10,000). */
-  maxTailEntries?: number
   /** How long entries are kept (default 24 h). */
   keepMs?: number
   /** Most entries kept (default 1,000,000). */
@@ -15,8 +13,6 @@ export interface FeedLogOptions {
   indexDeltas?: number
   /** Otherwise an index with deltas is recompiled once it is this old (default 60 s). */
   indexMinAgeMs?: number
-  /** How often trimming runs while entries are kept (default 1 h). */
-  trimIntervalMs?: number
   /** A new epoch's name (default a random UUID). */
   newEpoch?: () => string
 }
@@ -24,11 +20,14 @@ export interface FeedLogOptions {
 /** The value of each option the caller leaves out. */
 export const DEFAULTS = {
   maxPollEntries: 10_000,
-  maxTailEntries: 10_000,
   keepMs: 24 * 3600_000,
   maxEntries: 1_000_000,
   trimChunk: 50_000,
   indexDeltas: 1_000,
   indexMinAgeMs: 60_000,
-  trimIntervalMs: 3600_000,
 }
+
+/** Entries per tail reply (a replica's pull). */
+export const MAX_TAIL_ENTRIES = 10_000
+/** How often trimming runs while entries are kept. */
+export const TRIM_INTERVAL_MS = 3600_000

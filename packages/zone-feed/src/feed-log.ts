@@ -26,7 +26,12 @@ import {
   type IndexState,
   type ZoneRow,
 } from './feed-store.ts'
-import { DEFAULTS, type FeedLogOptions } from './feed-log-options.ts'
+import {
+  DEFAULTS,
+  MAX_TAIL_ENTRIES,
+  TRIM_INTERVAL_MS,
+  type FeedLogOptions,
+} from './feed-log-options.ts'
 import { digestAdd, digestRemove, digestString } from './zone-set-digest.ts'
 import type {
   CompiledIndex,
@@ -81,7 +86,7 @@ export class FeedLog {
     const after = request?.after ?? null
     if (after === null || request.epoch !== m.epoch || !this.#continues(m, after))
       return { ...base, seq: m.seq, entries: [], more: false, reset: true }
-    const limit = Math.max(1, Math.min(request.limit ?? Infinity, this.#o.maxTailEntries))
+    const limit = Math.max(1, Math.min(request.limit ?? Infinity, MAX_TAIL_ENTRIES))
     const rows = this.#store.zonesAfter(after, limit + 1)
     const more = rows.length > limit
     const page = more ? rows.slice(0, limit) : rows
@@ -263,7 +268,7 @@ export class FeedLog {
     if (m.seq > m.floor) {
       const overCount = m.seq - m.floor > this.#o.maxEntries
       const blocked = m.index !== null && m.index.seq <= m.floor
-      times.push(overCount && !blocked ? now : now + this.#o.trimIntervalMs)
+      times.push(overCount && !blocked ? now : now + TRIM_INTERVAL_MS)
     }
     return times.length === 0 ? null : Math.max(now, Math.min(...times))
   }
