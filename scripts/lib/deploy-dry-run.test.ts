@@ -5,8 +5,15 @@
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-// @ts-expect-error plain ESM module
-import { API_CONFIG, deploy, DeployError, DOH_CONFIG, dryRun } from './deploy-steps.mjs'
+import {
+  API_CONFIG,
+  deploy,
+  DeployError,
+  DOH_CONFIG,
+  dryRun,
+  PRODUCTION_ALIAS,
+  // @ts-expect-error plain ESM module
+} from './deploy-steps.mjs'
 import { fakeAccount, read, root } from './test-deploy-account.ts'
 
 describe('pnpm run deploy --dry-run', () => {
@@ -48,6 +55,18 @@ describe('pnpm run deploy --dry-run', () => {
       limits: { free: 1000, paid: 10_000 },
     })
     expect(ok.map((b: { overFree: boolean }) => b.overFree)).toEqual([true, false])
+  })
+
+  it('bundles for production without the strict test harness, and refuses a bundle that has it', () => {
+    const account = fakeAccount()
+    dryRun({ run: account.run, root, outdir: path.join(root, 'out') })
+    for (const c of account.commands) expect(c.join(' ')).toContain(PRODUCTION_ALIAS.join(' '))
+    // Bundled without the alias (as wrangler dev and the tests bundle), the harness is in it.
+    const withoutAlias = (args: string[]) =>
+      account.run(args.filter((a, i) => a !== '--alias' && args[i - 1] !== '--alias'))
+    expect(() => dryRun({ run: withoutAlias, root, outdir: path.join(root, 'out3') })).toThrow(
+      /strict test harness/
+    )
   })
 
   it('refuses configs that bind different KV namespaces', () => {

@@ -27,6 +27,14 @@ export { DNSSEC_SECRET, SECRET_FILE } from './deploy-secret.mjs'
 /** Largest compressed (gzip) worker upload per plan. The product needs Workers Paid. */
 export const PLAN_LIMITS = { free: 3 * 1024 * 1024, paid: 10 * 1024 * 1024 }
 
+/**
+ * Production bundles take `@edgedns/strict-bindings/off` for the strict test harness (the same
+ * names doing nothing): the harness never ships. `wrangler dev`, tests and benchmarks keep it.
+ */
+export const PRODUCTION_ALIAS = ['--alias', '@edgedns/strict-bindings:@edgedns/strict-bindings/off']
+/** Text only the strict harness contains: a production bundle holding it is refused. */
+export const HARNESS_MARKER = 'Production limit breached'
+
 /** Workers in deployment order: the API first (it defines the Durable Objects), then DoH. */
 const WORKERS = [
   { name: 'edgedns-api', config: API_CONFIG },
@@ -121,7 +129,7 @@ export function deploy({ run, root, log = () => {} }) {
   const urls = {}
   for (const w of WORKERS) {
     log(`deploying ${w.name}…`)
-    urls[w.name] = deployedUrl(run(['deploy', '-c', w.config]))
+    urls[w.name] = deployedUrl(run(['deploy', ...PRODUCTION_ALIAS, '-c', w.config]))
   }
   const secret = ensureDnssecSecret({ run, root, workers: WORKERS, log })
   return { d1, kv, written, urls, secret }
@@ -145,6 +153,7 @@ Next, once (mints the first admin token):
 /** Raw and gzip-compressed size of a bundle directory (source maps excluded: they are not the script). */
 function measureBundle(dir) {
   let raw = 0
+  let harness = false
   const chunks = []
   const walk = (d) => {
     for (const f of readdirSync(d, { withFileTypes: true })) {
@@ -154,11 +163,12 @@ function measureBundle(dir) {
         const bytes = readFileSync(p)
         raw += bytes.length
         chunks.push(bytes)
+        if (bytes.includes(HARNESS_MARKER)) harness = true
       }
     }
   }
   walk(dir)
-  return { raw, gzip: gzipSync(Buffer.concat(chunks)).length }
+  return { raw, gzip: gzipSync(Buffer.concat(chunks)).length, harness }
 }
 
 /**
@@ -172,8 +182,12 @@ export function dryRun({ run, root, outdir, limits = PLAN_LIMITS, log = () => {}
   for (const w of WORKERS) {
     const dir = path.join(outdir, w.name)
     mkdirSync(dir, { recursive: true })
-    run(['deploy', '--dry-run', '--outdir', dir, '-c', w.config])
+    run(['deploy', '--dry-run', '--outdir', dir, ...PRODUCTION_ALIAS, '-c', w.config])
     const size = measureBundle(dir)
+    if (size.harness)
+      throw new DeployError(
+        `the ${w.name} bundle contains the strict test harness (${HARNESS_MARKER}): is the alias to @edgedns/strict-bindings/off applied?`
+      )
     bundles.push({
       ...w,
       ...size,

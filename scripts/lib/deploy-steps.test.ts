@@ -14,6 +14,7 @@ import {
   deployedUrl,
   DNSSEC_SECRET,
   DOH_CONFIG,
+  PRODUCTION_ALIAS,
   readCpuLimit,
   readIds,
   // @ts-expect-error plain ESM module
@@ -23,8 +24,8 @@ import { ROOT } from './stack.mjs'
 import { API_URL, D1_ID, DOH_URL, fakeAccount, KV_ID, read, root } from './test-deploy-account.ts'
 
 const DEPLOYS_AND_SECRETS = [
-  ['deploy', '-c', 'wrangler.toml'],
-  ['deploy', '-c', 'workers/doh/wrangler.jsonc'],
+  ['deploy', ...PRODUCTION_ALIAS, '-c', 'wrangler.toml'],
+  ['deploy', ...PRODUCTION_ALIAS, '-c', 'workers/doh/wrangler.jsonc'],
   ['secret', 'list', '--format', 'json', '-c', 'wrangler.toml'],
   ['secret', 'list', '--format', 'json', '-c', 'workers/doh/wrangler.jsonc'],
 ]

@@ -8,8 +8,15 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach } from 'vitest'
-// @ts-expect-error plain ESM module
-import { API_CONFIG, deploy, DNSSEC_SECRET, DOH_CONFIG, SECRET_FILE } from './deploy-steps.mjs'
+import {
+  API_CONFIG,
+  deploy,
+  DNSSEC_SECRET,
+  DOH_CONFIG,
+  HARNESS_MARKER,
+  SECRET_FILE,
+  // @ts-expect-error plain ESM module
+} from './deploy-steps.mjs'
 // @ts-expect-error plain ESM module
 import { ROOT } from './stack.mjs'
 
@@ -62,10 +69,14 @@ export function fakeAccount(
     if (cmd.startsWith('d1 migrations apply')) return '✅ applied'
     if (args[0] === 'deploy' && args[1] === '--dry-run') {
       const out = args[3]!
-      // A bundle of known size: incompressible bytes for the API, text for DoH.
+      // A bundle of known size: incompressible bytes for the API, text for DoH; without the
+      // production alias it contains the strict harness, as wrangler's bundle would.
+      const harness = args.includes('--alias') ? '' : HARNESS_MARKER
       writeFileSync(
         path.join(out, 'index.js'),
-        args.includes(API_CONFIG) ? crypto.getRandomValues(new Uint8Array(4000)) : 'x'.repeat(4000)
+        args.includes(API_CONFIG)
+          ? Buffer.concat([crypto.getRandomValues(new Uint8Array(4000)), Buffer.from(harness)])
+          : 'x'.repeat(4000) + harness
       )
       writeFileSync(path.join(out, 'index.js.map'), 'm'.repeat(100_000))
       return 'Total Upload'
