@@ -104,17 +104,22 @@ if (merge) {
   const kept = Object.keys(previous.sections).filter((id) => !(id in results.sections))
   for (const id of kept) results.sections[id] = previous.sections[id]
   const ran = Object.keys(results.sections).filter((id) => !kept.includes(id))
-  results.machine = {
-    ...previous.machine,
-    note: [
-      previous.machine.note,
-      `sections ${ran.join(', ')} measured in a later run (${machine.date}) on the same machine and merged in; the rest are from the run dated above`,
-    ]
-      .filter(Boolean)
-      .join('; '),
+  // Each section merged in keeps the date of the run that measured it.
+  const merged = {
+    ...previous.machine.merged,
+    ...Object.fromEntries(ran.map((id) => [id, machine.date])),
   }
+  results.machine = { ...previous.machine, merged, note: mergedNote(merged) }
 }
 const charts = writeOutputs(results)
+
+/** The report's note on sections measured in later runs than the one dated in it. */
+function mergedNote(merged) {
+  const list = Object.entries(merged)
+    .map(([id, date]) => `${id} (${date})`)
+    .join(', ')
+  return `sections measured in later runs on the same machine and merged in: ${list}; the rest are from the run dated above`
+}
 log(
   `wrote BENCHMARKS.md, bench/results/latest.json and ${charts} charts in ${((Date.now() - started) / 1000).toFixed(0)} s`
 )
