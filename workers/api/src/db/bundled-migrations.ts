@@ -162,5 +162,18 @@ export const BUNDLED_MIGRATIONS: readonly { name: string; statements: readonly s
       "CREATE TRIGGER `zones_behind_on_activate` AFTER UPDATE OF `status` ON `zones`\n  WHEN OLD.`status` = 'pending' AND NEW.`status` = 'active'\nBEGIN\n  INSERT INTO `zones_behind` (`zone_id`, `seq`) VALUES (NEW.`id`, NEW.`change_seq`)\n    ON CONFLICT (`zone_id`) DO UPDATE SET `seq` = excluded.`seq` WHERE excluded.`seq` > `zones_behind`.`seq`;\nEND;",
       "-- An account move restores each zone's status from activated_on: every zone live so far is active.\nUPDATE `zones` SET `activated_on` = `created_on` WHERE `activated_on` IS NULL AND `status` != 'deleted';"
     ]
+  },
+  {
+    "name": "0017_zone_transfers.sql",
+    "statements": [
+      "CREATE TABLE `transfer_acls` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`account_id` text NOT NULL,\n\t`name` text NOT NULL,\n\t`ip_range` text NOT NULL,\n\t`created_on` text NOT NULL,\n\t`modified_on` text NOT NULL\n);",
+      "CREATE INDEX `transfer_acls_account` ON `transfer_acls` (`account_id`);",
+      "CREATE TABLE `transfer_peers` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`account_id` text NOT NULL,\n\t`name` text NOT NULL,\n\t`ip` text,\n\t`port` integer,\n\t`ixfr_enable` integer DEFAULT 0 NOT NULL,\n\t`tsig_id` text,\n\t`created_on` text NOT NULL,\n\t`modified_on` text NOT NULL\n);",
+      "CREATE INDEX `transfer_peers_account` ON `transfer_peers` (`account_id`);",
+      "CREATE TABLE `transfer_tsigs` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`account_id` text NOT NULL,\n\t`name` text NOT NULL,\n\t`algo` text NOT NULL,\n\t`secret` text NOT NULL,\n\t`created_on` text NOT NULL,\n\t`modified_on` text NOT NULL\n);",
+      "CREATE UNIQUE INDEX `transfer_tsigs_account_name` ON `transfer_tsigs` (`account_id`,`name`);",
+      "CREATE TABLE `zone_transfers_incoming` (\n\t`zone_id` text PRIMARY KEY NOT NULL,\n\t`name` text NOT NULL,\n\t`peers` text DEFAULT '[]' NOT NULL,\n\t`auto_refresh_seconds` integer DEFAULT 86400 NOT NULL,\n\t`soa_serial` integer,\n\t`created_on` text NOT NULL,\n\t`modified_on` text NOT NULL,\n\t`checked_on` text\n);",
+      "CREATE TABLE `zone_transfers_outgoing` (\n\t`zone_id` text PRIMARY KEY NOT NULL,\n\t`name` text NOT NULL,\n\t`peers` text DEFAULT '[]' NOT NULL,\n\t`enabled` integer DEFAULT 0 NOT NULL,\n\t`created_on` text NOT NULL,\n\t`modified_on` text NOT NULL,\n\t`checked_on` text,\n\t`last_transferred_on` text\n);"
+    ]
   }
 ]

@@ -1,0 +1,92 @@
+/**
+ * @module D1 schema of zone transfers (drizzle), in Cloudflare's secondary-DNS shape: an account's
+ * TSIG keys, peers (name servers we transfer to or from) and ACLs (address ranges allowed to
+ * transfer), and each zone's outgoing (we are primary) and incoming (we are secondary) settings.
+ * These rows live on the account's shard, beside its zones, and move with it.
+ */
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+
+/** TSIG keys (RFC 8945) an account's peers sign transfers and NOTIFY with. */
+export const transferTsigs = sqliteTable(
+  'transfer_tsigs',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull(),
+    /** The key name, a domain name as BIND writes it in `key "name"`, lower case, no final dot. */
+    name: text('name').notNull(),
+    /** `hmac-sha256.` | `hmac-sha512.` … as Cloudflare spells it (with the final dot). */
+    algo: text('algo').notNull(),
+    /** The shared secret, base64. */
+    secret: text('secret').notNull(),
+    createdOn: text('created_on').notNull(),
+    modifiedOn: text('modified_on').notNull(),
+  },
+  (t) => [uniqueIndex('transfer_tsigs_account_name').on(t.accountId, t.name)]
+)
+
+/** Name servers an account transfers zones to (outgoing) or from (incoming). */
+export const transferPeers = sqliteTable(
+  'transfer_peers',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull(),
+    name: text('name').notNull(),
+    /** IPv4 or IPv6 address; null until set (Cloudflare creates a peer with a name only). */
+    ip: text('ip'),
+    port: integer('port'),
+    /** Incoming transfers from this peer ask IXFR first (1) or always AXFR (0). */
+    ixfrEnable: integer('ixfr_enable').notNull().default(0),
+    /** The TSIG key (`transfer_tsigs.id`) transfers with this peer are signed with; null: none. */
+    tsigId: text('tsig_id'),
+    createdOn: text('created_on').notNull(),
+    modifiedOn: text('modified_on').notNull(),
+  },
+  (t) => [index('transfer_peers_account').on(t.accountId)]
+)
+
+/** Address ranges (CIDR) allowed to ask an account's zones by AXFR/IXFR. */
+export const transferAcls = sqliteTable(
+  'transfer_acls',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull(),
+    name: text('name').notNull(),
+    /** One CIDR range, IPv4 or IPv6, in canonical form (`192.0.2.0/24`, `2001:db8::/32`). */
+    ipRange: text('ip_range').notNull(),
+    createdOn: text('created_on').notNull(),
+    modifiedOn: text('modified_on').notNull(),
+  },
+  (t) => [index('transfer_acls_account').on(t.accountId)]
+)
+
+/** Outgoing transfers of a primary zone (`/zones/{id}/secondary_dns/outgoing`). */
+export const zoneTransfersOutgoing = sqliteTable('zone_transfers_outgoing', {
+  zoneId: text('zone_id').primaryKey(),
+  /** The zone name as the caller sent it (Cloudflare echoes it). */
+  name: text('name').notNull(),
+  /** JSON array of `transfer_peers.id`: who gets NOTIFY and may transfer. */
+  peers: text('peers').notNull().default('[]'),
+  /** 1 while outgoing transfers are enabled (`/enable`, `/disable`). */
+  enabled: integer('enabled').notNull().default(0),
+  createdOn: text('created_on').notNull(),
+  modifiedOn: text('modified_on').notNull(),
+  /** The last time a NOTIFY round was sent or a peer was checked. */
+  checkedOn: text('checked_on'),
+  /** The last time a peer completed a transfer of this zone. */
+  lastTransferredOn: text('last_transferred_on'),
+})
+
+/** Incoming transfers of a secondary zone (`/zones/{id}/secondary_dns/incoming`). */
+export const zoneTransfersIncoming = sqliteTable('zone_transfers_incoming', {
+  zoneId: text('zone_id').primaryKey(),
+  name: text('name').notNull(),
+  /** JSON array of `transfer_peers.id`: the primaries, asked in order. */
+  peers: text('peers').notNull().default('[]'),
+  /** How often the zone's SOA is checked when the primary sends no NOTIFY. */
+  autoRefreshSeconds: integer('auto_refresh_seconds').notNull().default(86400),
+  /** The SOA serial of the last transfer committed; null before the first. */
+  soaSerial: integer('soa_serial'),
+  createdOn: text('created_on').notNull(),
+  modifiedOn: text('modified_on').notNull(),
+  checkedOn: text('checked_on'),
+})
