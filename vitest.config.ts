@@ -29,7 +29,13 @@ export default defineConfig(async () => {
     test: {
       projects: [
         {
-          test: { name: 'packages', include: ['packages/*/src/**/*.test.ts'], environment: 'node' },
+          // Pure libraries with no module state between files: one worker runs many files.
+          test: {
+            name: 'packages',
+            include: ['packages/*/src/**/*.test.ts'],
+            environment: 'node',
+            isolate: false,
+          },
         },
         {
           test: { name: 'scripts', include: ['scripts/**/*.test.ts'], environment: 'node' },
