@@ -7,6 +7,7 @@ import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { eraseDeletedZone } from '../../workers/api/src/zones/erase.ts'
 import { api, createZone, DEFAULT_ACCOUNT, expectError } from './helpers.ts'
+import { exportZone, importZone } from './import-export-helpers.ts'
 
 const base = `/accounts/${DEFAULT_ACCOUNT}/secondary_dns`
 const SECRET = btoa('0123456789abcdef0123456789abcdef')
@@ -483,5 +484,32 @@ describe('zone deletion', () => {
       .bind(primary.id, secondary.id)
       .all()
     expect(left.results).toEqual([])
+  })
+})
+
+describe('records of a secondary zone', () => {
+  it('refuses single, batch and import writes with one error; reads and export work', async () => {
+    const zone = await zoneOfType('secondary')
+    const records = `/zones/${zone.id}/dns_records`
+    const a = { type: 'A', name: `www.${zone.name}`, content: '192.0.2.1' }
+    const someId = 'b'.repeat(32)
+    const attempts = [
+      await api('POST', records, a),
+      await api('PUT', `${records}/${someId}`, a),
+      await api('PATCH', `${records}/${someId}`, { content: '192.0.2.2' }),
+      await api('DELETE', `${records}/${someId}`),
+      await api('POST', `${records}/batch`, { posts: [a] }),
+      await importZone(zone.id, `www.${zone.name}. 300 IN A 192.0.2.1\n`),
+    ]
+    for (const res of attempts) {
+      expectError(res, 400, 10209)
+      expect(res.body.errors[0]!.message).toBe(
+        `${zone.name} is a secondary zone: its records come from its primary by zone transfer and cannot be changed through the API`
+      )
+    }
+    const list = await api('GET', records)
+    expect(list.status).toBe(200)
+    expect(list.body.result.some((r: any) => r.name === a.name)).toBe(false)
+    expect((await exportZone(zone.id)).status).toBe(200)
   })
 })
