@@ -50,6 +50,8 @@ type Ctx = Context<AppEnv>
 /** One collection's operations, all against the account's shard. */
 interface Collection<S extends z.ZodType, R> {
   path: string
+  /** The path parameter naming one item (`tsig_id`, `peer_id`, `acl_id`). */
+  param: string
   what: string
   notFound: number
   schema: S
@@ -61,8 +63,8 @@ interface Collection<S extends z.ZodType, R> {
   remove: (a: AccountDb, id: string) => Promise<void>
 }
 
-function itemId(c: Ctx, what: string, code: number): string {
-  const id = c.req.param('id') ?? ''
+function itemId(c: Ctx, param: string, what: string, code: number): string {
+  const id = c.req.param(param) ?? ''
   if (!isId(id)) throw ApiError.badRequest(code, `Malformed ${what} id ${JSON.stringify(id)}`)
   return id
 }
@@ -81,18 +83,18 @@ function mount<S extends z.ZodType, R>(col: Collection<S, R>): void {
     const a = await account(c, 'dns:edit')
     return ok(c, col.toApi(await col.create(a, await readBody(c, col.schema))))
   })
-  secondaryDnsAccountApp.get(`${col.path}/:id`, async (c) => {
+  secondaryDnsAccountApp.get(`${col.path}/:${col.param}`, async (c) => {
     const a = await account(c, 'dns:read')
-    return ok(c, col.toApi(await col.get(a, itemId(c, col.what, col.notFound))))
+    return ok(c, col.toApi(await col.get(a, itemId(c, col.param, col.what, col.notFound))))
   })
-  secondaryDnsAccountApp.put(`${col.path}/:id`, async (c) => {
+  secondaryDnsAccountApp.put(`${col.path}/:${col.param}`, async (c) => {
     const a = await account(c, 'dns:edit')
-    const id = itemId(c, col.what, col.notFound)
+    const id = itemId(c, col.param, col.what, col.notFound)
     return ok(c, col.toApi(await col.update(a, id, await readBody(c, col.schema))))
   })
-  secondaryDnsAccountApp.delete(`${col.path}/:id`, async (c) => {
+  secondaryDnsAccountApp.delete(`${col.path}/:${col.param}`, async (c) => {
     const a = await account(c, 'dns:edit')
-    const id = itemId(c, col.what, col.notFound)
+    const id = itemId(c, col.param, col.what, col.notFound)
     await col.remove(a, id)
     return ok(c, { id })
   })
@@ -100,6 +102,7 @@ function mount<S extends z.ZodType, R>(col: Collection<S, R>): void {
 
 mount({
   path: '/tsigs',
+  param: 'tsig_id',
   what: 'TSIG key',
   notFound: Codes.tsigNotFound,
   schema: tsigSchema,
@@ -112,6 +115,7 @@ mount({
 })
 mount({
   path: '/peers',
+  param: 'peer_id',
   what: 'peer',
   notFound: Codes.peerNotFound,
   schema: peerSchema,
@@ -124,6 +128,7 @@ mount({
 })
 mount({
   path: '/acls',
+  param: 'acl_id',
   what: 'ACL',
   notFound: Codes.aclNotFound,
   schema: aclSchema,
