@@ -7,7 +7,7 @@ import { aclSchema } from '../transfers/acls.ts'
 import { incomingSchema } from '../transfers/incoming-settings.ts'
 import { outgoingSchema } from '../transfers/outgoing-settings.ts'
 import { peerSchema } from '../transfers/peers.ts'
-import { tsigSchema } from '../transfers/tsigs.ts'
+import { TSIG_ALGORITHMS, tsigSchema } from '../transfers/tsigs.ts'
 import type { Operation } from './operation.ts'
 import { deletedResponse } from './responses.ts'
 
@@ -17,7 +17,7 @@ const time = z.string().meta({ description: 'RFC 3339 timestamp; absent until it
 const tsigResponse = z.object({
   id,
   name: z.string().meta({ description: 'Key name: lower case, no final dot' }),
-  algo: z.enum(['hmac-sha256.', 'hmac-sha512.']),
+  algo: z.enum(TSIG_ALGORITHMS),
   secret: z.string().meta({ description: 'Base64' }),
 })
 const peerResponse = z.object({

@@ -2,7 +2,15 @@
  * @module An account move's persisted job and what its phases work through: the paged tables, the
  * tables retired, the page size (see move.ts for the phases).
  */
+import { getTableName } from 'drizzle-orm'
 import { type BuilderBinding } from '../commit/zone-change.ts'
+import {
+  transferAcls,
+  transferPeers,
+  transferTsigs,
+  zoneTransfersIncoming,
+  zoneTransfersOutgoing,
+} from '../db/schema-transfers.ts'
 import { type ShardEnv } from './databases.ts'
 
 /** Rows read per page from the source; the page is written in JSON chunks under D1's 2 MB string limit. */
@@ -17,12 +25,12 @@ export const COPY_TABLES = [
   { table: 'change_log', key: ['seq'] },
 ] as const
 /** Per-zone tables of one row per zone at most, copied with each zone group's zone rows. */
-export const ZONE_ROW_TABLES = ['zone_transfers_outgoing', 'zone_transfers_incoming'] as const
+export const ZONE_ROW_TABLES = [zoneTransfersOutgoing, zoneTransfersIncoming].map(getTableName)
 /**
  * The account's own tables (zone transfers: TSIG keys, peers, ACLs), copied under the fence after
  * the zone groups, in keyset pages by id, and cleared on the source when the move retires it.
  */
-export const ACCOUNT_TABLES = ['transfer_tsigs', 'transfer_peers', 'transfer_acls'] as const
+export const ACCOUNT_TABLES = [transferTsigs, transferPeers, transferAcls].map(getTableName)
 /** The source tables cleared for each zone group when it is retired (after its zones are marked deleted). */
 export const RETIRE_TABLES = [
   'change_log',

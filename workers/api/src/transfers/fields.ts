@@ -25,7 +25,7 @@ export const domainNameSchema = z.string().transform((value, ctx) => {
 })
 
 /** An address in canonical text: dotted-quad IPv4, or IPv6 as RFC 5952 writes it; else null. */
-export function canonicalIp(value: string): string | null {
+function canonicalIp(value: string): string | null {
   if (isIPv4(value)) return value
   return canonicalIPv6(value)
 }
@@ -44,7 +44,7 @@ export const ipSchema = z.string().transform((value, ctx) => {
  * A CIDR range in canonical form: the network address (host bits cleared) and the prefix length;
  * a bare address is its own range (/32, /128).
  */
-export function canonicalCidr(value: string): string | null {
+function canonicalCidr(value: string): string | null {
   const slash = value.indexOf('/')
   const address = slash === -1 ? value : value.slice(0, slash)
   const ip = canonicalIp(address)
@@ -71,7 +71,7 @@ export const cidrSchema = z.string().transform((value, ctx) => {
 })
 
 /** Most peers one zone's incoming or outgoing configuration may name. */
-export const MAX_ZONE_PEERS = 25
+const MAX_ZONE_PEERS = 25
 
 /** Peer ids of a zone's configuration: distinct, at most MAX_ZONE_PEERS. */
 export const peerIdsSchema = z

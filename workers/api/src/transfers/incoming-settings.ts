@@ -17,8 +17,8 @@ import {
 } from './zone-settings.ts'
 
 /** Bounds of `auto_refresh_seconds`: five minutes to a week. */
-export const MIN_AUTO_REFRESH = 300
-export const MAX_AUTO_REFRESH = 7 * 86400
+const MIN_AUTO_REFRESH = 300
+const MAX_AUTO_REFRESH = 7 * 86400
 
 /** The body of POST and PUT. */
 export const incomingSchema = z.object({

@@ -12,7 +12,7 @@ import type { AccountDb } from './account-db.ts'
 import { idSchema, ipSchema, withoutNulls } from './fields.ts'
 
 /** The port a peer with an address and no port is asked on. */
-export const DEFAULT_PEER_PORT = 53
+const DEFAULT_PEER_PORT = 53
 
 /** The body of POST and PUT: PUT replaces the peer (fields left out are cleared). */
 export const peerSchema = z

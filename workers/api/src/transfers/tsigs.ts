@@ -12,7 +12,7 @@ import { domainNameSchema } from './fields.ts'
 /** The algorithms transfers are signed with, as Cloudflare spells them (with the final dot). */
 export const TSIG_ALGORITHMS = ['hmac-sha256.', 'hmac-sha512.'] as const
 /** Fewest bytes a secret may decode to (an HMAC key shorter than this is guessable). */
-export const MIN_SECRET_BYTES = 16
+const MIN_SECRET_BYTES = 16
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/
 
