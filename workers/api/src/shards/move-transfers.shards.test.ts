@@ -158,4 +158,22 @@ describe('moving an account with zone-transfer configuration', () => {
       expect(after.zone_transfers_outgoing).toEqual([])
     }
   )
+
+  it('moves an account that has transfer configuration and no zone yet', async () => {
+    const account = (await api('POST', '/accounts', { name: 'xfr-zoneless' })).body.result
+      .id as string
+    const key = await post(`/accounts/${account}/secondary_dns/tsigs`, {
+      name: 'zoneless',
+      algo: 'hmac-sha512',
+      secret: SECRET,
+    })
+    // The write placed the account on a shard, as a first zone would.
+    const from = (await api('GET', `/accounts/${account}/shard`)).body.result.shard as number
+    const to = (from + 1) % 3
+    expect((await moveAndWait(account, to)).done).toMatchObject({ status: 'done' })
+    expect(
+      (await api('GET', `/accounts/${account}/secondary_dns/tsigs/${key.id}`)).body.result
+    ).toEqual(key)
+    expect((await transferRows(shard(from), account, [])).transfer_tsigs).toEqual([])
+  })
 })
