@@ -513,3 +513,66 @@ describe('records of a secondary zone', () => {
     expect((await exportZone(zone.id)).status).toBe(200)
   })
 })
+
+describe('writes racing an account move', () => {
+  it('are refused with the retryable 503 once the move has fenced the account, changing nothing', async () => {
+    const account = (await api('POST', '/accounts', { name: unique('fenced') })).body.result
+      .id as string
+    const acct = `/accounts/${account}/secondary_dns`
+    const zoneName = `${unique('fenced')}.example`
+    const zone = (await created('/zones', { name: zoneName, account: { id: account } }))
+      .id as string
+    const tsig = await created(`${acct}/tsigs`, { name: 'k', algo: 'hmac-sha256', secret: SECRET })
+    const peer = await created(`${acct}/peers`, { name: 'p' })
+    const acl = await created(`${acct}/acls`, { name: 'a', ip_range: '192.0.2.0/24' })
+    await created(`/zones/${zone}/secondary_dns/outgoing`, { name: zoneName, peers: [] })
+    const before = await snapshot(account, zone)
+    // What a move's fence leaves on the source shard, seen by a write routed before the flip.
+    await env.DB.prepare('INSERT INTO shard_fences (account_id, fenced_on) VALUES (?1, ?2)')
+      .bind(account, new Date().toISOString())
+      .run()
+    try {
+      const writes = [
+        api('POST', `${acct}/tsigs`, { name: 'k2', algo: 'hmac-sha256', secret: SECRET }),
+        api('PUT', `${acct}/tsigs/${tsig.id}`, { name: 'k3', algo: 'hmac-sha256', secret: SECRET }),
+        api('DELETE', `${acct}/tsigs/${tsig.id}`),
+        api('POST', `${acct}/peers`, { name: 'p2' }),
+        api('PUT', `${acct}/peers/${peer.id}`, { name: 'p3' }),
+        api('DELETE', `${acct}/peers/${peer.id}`),
+        api('POST', `${acct}/acls`, { name: 'a2', ip_range: '192.0.2.0/24' }),
+        api('PUT', `${acct}/acls/${acl.id}`, { name: 'a3', ip_range: '192.0.2.0/24' }),
+        api('DELETE', `${acct}/acls/${acl.id}`),
+        api('PUT', `/zones/${zone}/secondary_dns/outgoing`, { name: zoneName, peers: [peer.id] }),
+        api('POST', `/zones/${zone}/secondary_dns/outgoing/enable`),
+        api('DELETE', `/zones/${zone}/secondary_dns/outgoing`),
+      ]
+      for (const res of await Promise.all(writes)) {
+        expectError(res, 503, 10004)
+        expect(res.headers.get('retry-after')).toBe('2')
+      }
+      expect(await snapshot(account, zone)).toEqual(before)
+    } finally {
+      await env.DB.prepare('DELETE FROM shard_fences WHERE account_id = ?1').bind(account).run()
+    }
+  })
+})
+
+async function snapshot(account: string, zone: string): Promise<unknown[]> {
+  const rows = []
+  for (const t of ['transfer_tsigs', 'transfer_peers', 'transfer_acls'])
+    rows.push(
+      (
+        await env.DB.prepare(`SELECT * FROM ${t} WHERE account_id = ?1 ORDER BY id`)
+          .bind(account)
+          .all()
+      ).results
+    )
+  rows.push(
+    (
+      await env.DB.prepare('SELECT * FROM zone_transfers_outgoing WHERE zone_id = ?1')
+        .bind(zone)
+        .all()
+    ).results
+  )
+  return rows
+}

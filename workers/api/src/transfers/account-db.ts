@@ -11,7 +11,7 @@ import { ApiError, Codes } from '../http/api-error.ts'
 import type { AppEnv } from '../http/app-env.ts'
 import { homeDb, shardDb } from '../shards/databases.ts'
 import { accountRoute } from '../shards/directory.ts'
-import { assertWritable, placeAccount } from '../shards/zone-shard.ts'
+import { accountMovingError, assertWritable, placeAccount } from '../shards/zone-shard.ts'
 
 export interface AccountDb {
   accountId: string
@@ -40,4 +40,21 @@ export async function accountDbFor(c: Context<AppEnv>, perm: Permission): Promis
     assertWritable(route)
   }
   return { accountId, db: shardDb(c.env, route?.shard ?? 0) }
+}
+
+/**
+ * SQL true while no account move has fenced account `?{n}` on this shard: the guard of every
+ * transfer-configuration write, so a write routed to the source just before a move's fence cannot
+ * land after the move copied the tables (it is refused and retried on the new shard instead).
+ */
+export const notFencedSql = (n: number): string =>
+  `NOT EXISTS (SELECT 1 FROM shard_fences WHERE account_id = ?${n})`
+
+/** After a guarded write changed nothing: the move's retryable 503 when the account is fenced. */
+export async function refuseIfFenced(db: D1Database, accountId: string): Promise<void> {
+  const fenced = await db
+    .prepare('SELECT 1 AS x FROM shard_fences WHERE account_id = ?1')
+    .bind(accountId)
+    .first()
+  if (fenced) throw accountMovingError()
 }

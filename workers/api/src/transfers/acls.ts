@@ -6,7 +6,7 @@
 import { z } from 'zod'
 import { ApiError, Codes } from '../http/api-error.ts'
 import { newId, nowIso } from '../http/ids.ts'
-import type { AccountDb } from './account-db.ts'
+import { notFencedSql, refuseIfFenced, type AccountDb } from './account-db.ts'
 import { cidrSchema } from './fields.ts'
 
 /** The body of POST and PUT. */
@@ -51,13 +51,14 @@ export async function getAcl({ db, accountId }: AccountDb, id: string): Promise<
 
 export async function createAcl({ db, accountId }: AccountDb, input: AclInput): Promise<AclRow> {
   const row = { id: newId(), ...input }
-  await db
+  const r = await db
     .prepare(
       `INSERT INTO transfer_acls (id, account_id, name, ip_range, created_on, modified_on)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?5)`
+       SELECT ?1, ?2, ?3, ?4, ?5, ?5 WHERE ${notFencedSql(2)}`
     )
     .bind(row.id, accountId, row.name, row.ip_range, nowIso())
     .run()
+  if (r.meta.changes === 0) await refuseIfFenced(db, accountId)
   return row
 }
 
@@ -68,18 +69,25 @@ export async function updateAcl(
 ): Promise<AclRow> {
   const r = await db
     .prepare(
-      'UPDATE transfer_acls SET name = ?3, ip_range = ?4, modified_on = ?5 WHERE id = ?1 AND account_id = ?2'
+      `UPDATE transfer_acls SET name = ?3, ip_range = ?4, modified_on = ?5
+       WHERE id = ?1 AND account_id = ?2 AND ${notFencedSql(2)}`
     )
     .bind(id, accountId, input.name, input.ip_range, nowIso())
     .run()
-  if (r.meta.changes === 0) throw notFound(id)
+  if (r.meta.changes === 0) {
+    await refuseIfFenced(db, accountId)
+    throw notFound(id)
+  }
   return { id, ...input }
 }
 
 export async function deleteAcl({ db, accountId }: AccountDb, id: string): Promise<void> {
   const r = await db
-    .prepare('DELETE FROM transfer_acls WHERE id = ?1 AND account_id = ?2')
+    .prepare(`DELETE FROM transfer_acls WHERE id = ?1 AND account_id = ?2 AND ${notFencedSql(2)}`)
     .bind(id, accountId)
     .run()
-  if (r.meta.changes === 0) throw notFound(id)
+  if (r.meta.changes === 0) {
+    await refuseIfFenced(db, accountId)
+    throw notFound(id)
+  }
 }

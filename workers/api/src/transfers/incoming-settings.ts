@@ -6,6 +6,7 @@
 import { z } from 'zod'
 import { nowIso } from '../http/ids.ts'
 import type { ZoneRow } from '../zones/model.ts'
+import { notFencedSql, refuseIfFenced } from './account-db.ts'
 import { domainNameSchema, parseIds, peerIdsSchema, withoutNulls } from './fields.ts'
 import {
   assertZoneName,
@@ -79,7 +80,7 @@ export async function createIncoming(
     .prepare(
       `INSERT INTO zone_transfers_incoming
          (zone_id, name, peers, auto_refresh_seconds, created_on, modified_on)
-       SELECT ?1, ?3, ?4, ?5, ?6, ?6 WHERE ${peersExistSql(4, 2)}
+       SELECT ?1, ?3, ?4, ?5, ?6, ?6 WHERE ${peersExistSql(4, 2)} AND ${notFencedSql(2)}
        ON CONFLICT (zone_id) DO NOTHING`
     )
     .bind(
@@ -92,6 +93,7 @@ export async function createIncoming(
     )
     .run()
   if (r.meta.changes === 0) {
+    await refuseIfFenced(db, zone.accountId)
     if (await readIncoming(db, zone)) throw settingsExist(zone, 'incoming')
     throw await unknownPeers(db, zone, input.peers)
   }
@@ -109,7 +111,7 @@ export async function updateIncoming(
     .prepare(
       `UPDATE zone_transfers_incoming SET name = ?3, peers = ?4, auto_refresh_seconds = ?5,
          modified_on = ?6
-       WHERE zone_id = ?1 AND ${peersExistSql(4, 2)}`
+       WHERE zone_id = ?1 AND ${peersExistSql(4, 2)} AND ${notFencedSql(2)}`
     )
     .bind(
       zone.id,
@@ -121,6 +123,7 @@ export async function updateIncoming(
     )
     .run()
   if (r.meta.changes === 0) {
+    await refuseIfFenced(db, zone.accountId)
     await getIncoming(db, zone)
     throw await unknownPeers(db, zone, input.peers)
   }
@@ -129,8 +132,11 @@ export async function updateIncoming(
 
 export async function deleteIncoming(db: D1Database, zone: ZoneRow): Promise<void> {
   const r = await db
-    .prepare('DELETE FROM zone_transfers_incoming WHERE zone_id = ?1')
-    .bind(zone.id)
+    .prepare(`DELETE FROM zone_transfers_incoming WHERE zone_id = ?1 AND ${notFencedSql(2)}`)
+    .bind(zone.id, zone.accountId)
     .run()
-  if (r.meta.changes === 0) throw settingsNotFound(zone, 'incoming')
+  if (r.meta.changes === 0) {
+    await refuseIfFenced(db, zone.accountId)
+    throw settingsNotFound(zone, 'incoming')
+  }
 }

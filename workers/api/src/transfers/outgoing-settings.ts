@@ -7,6 +7,7 @@
 import { z } from 'zod'
 import { nowIso } from '../http/ids.ts'
 import type { ZoneRow } from '../zones/model.ts'
+import { notFencedSql, refuseIfFenced } from './account-db.ts'
 import { domainNameSchema, parseIds, peerIdsSchema, withoutNulls } from './fields.ts'
 import {
   assertZoneName,
@@ -76,12 +77,13 @@ export async function createOutgoing(
   const r = await db
     .prepare(
       `INSERT INTO zone_transfers_outgoing (zone_id, name, peers, enabled, created_on, modified_on)
-       SELECT ?1, ?3, ?4, 0, ?5, ?5 WHERE ${peersExistSql(4, 2)}
+       SELECT ?1, ?3, ?4, 0, ?5, ?5 WHERE ${peersExistSql(4, 2)} AND ${notFencedSql(2)}
        ON CONFLICT (zone_id) DO NOTHING`
     )
     .bind(zone.id, zone.accountId, input.name, JSON.stringify(input.peers), nowIso())
     .run()
   if (r.meta.changes === 0) {
+    await refuseIfFenced(db, zone.accountId)
     if (await readOutgoing(db, zone)) throw settingsExist(zone, 'outgoing')
     throw await unknownPeers(db, zone, input.peers)
   }
@@ -98,11 +100,12 @@ export async function updateOutgoing(
   const r = await db
     .prepare(
       `UPDATE zone_transfers_outgoing SET name = ?3, peers = ?4, modified_on = ?5
-       WHERE zone_id = ?1 AND ${peersExistSql(4, 2)}`
+       WHERE zone_id = ?1 AND ${peersExistSql(4, 2)} AND ${notFencedSql(2)}`
     )
     .bind(zone.id, zone.accountId, input.name, JSON.stringify(input.peers), nowIso())
     .run()
   if (r.meta.changes === 0) {
+    await refuseIfFenced(db, zone.accountId)
     await getOutgoing(db, zone)
     throw await unknownPeers(db, zone, input.peers)
   }
@@ -115,16 +118,25 @@ export async function setOutgoingEnabled(
   enabled: boolean
 ): Promise<void> {
   const r = await db
-    .prepare('UPDATE zone_transfers_outgoing SET enabled = ?2, modified_on = ?3 WHERE zone_id = ?1')
-    .bind(zone.id, enabled ? 1 : 0, nowIso())
+    .prepare(
+      `UPDATE zone_transfers_outgoing SET enabled = ?2, modified_on = ?3
+       WHERE zone_id = ?1 AND ${notFencedSql(4)}`
+    )
+    .bind(zone.id, enabled ? 1 : 0, nowIso(), zone.accountId)
     .run()
-  if (r.meta.changes === 0) throw settingsNotFound(zone, 'outgoing')
+  if (r.meta.changes === 0) {
+    await refuseIfFenced(db, zone.accountId)
+    throw settingsNotFound(zone, 'outgoing')
+  }
 }
 
 export async function deleteOutgoing(db: D1Database, zone: ZoneRow): Promise<void> {
   const r = await db
-    .prepare('DELETE FROM zone_transfers_outgoing WHERE zone_id = ?1')
-    .bind(zone.id)
+    .prepare(`DELETE FROM zone_transfers_outgoing WHERE zone_id = ?1 AND ${notFencedSql(2)}`)
+    .bind(zone.id, zone.accountId)
     .run()
-  if (r.meta.changes === 0) throw settingsNotFound(zone, 'outgoing')
+  if (r.meta.changes === 0) {
+    await refuseIfFenced(db, zone.accountId)
+    throw settingsNotFound(zone, 'outgoing')
+  }
 }

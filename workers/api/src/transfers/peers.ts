@@ -8,7 +8,7 @@
 import { z } from 'zod'
 import { ApiError, Codes } from '../http/api-error.ts'
 import { newId, nowIso } from '../http/ids.ts'
-import type { AccountDb } from './account-db.ts'
+import { notFencedSql, refuseIfFenced, type AccountDb } from './account-db.ts'
 import { idSchema, ipSchema, withoutNulls } from './fields.ts'
 
 /** The port a peer with an address and no port is asked on. */
@@ -95,11 +95,14 @@ export async function createPeer({ db, accountId }: AccountDb, input: PeerInput)
   const r = await db
     .prepare(
       `INSERT INTO transfer_peers (id, account_id, name, ip, port, ixfr_enable, tsig_id, created_on, modified_on)
-       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8 WHERE ${TSIG_EXISTS}`
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8 WHERE ${TSIG_EXISTS} AND ${notFencedSql(2)}`
     )
     .bind(row.id, accountId, row.name, row.ip, row.port, row.ixfr_enable, row.tsig_id, nowIso())
     .run()
-  if (r.meta.changes === 0) throw unknownTsig(row.tsig_id!)
+  if (r.meta.changes === 0) {
+    await refuseIfFenced(db, accountId)
+    throw unknownTsig(row.tsig_id!)
+  }
   return row
 }
 
@@ -113,11 +116,12 @@ export async function updatePeer(
     .prepare(
       `UPDATE transfer_peers SET name = ?3, ip = ?4, port = ?5, ixfr_enable = ?6, tsig_id = ?7,
          modified_on = ?8
-       WHERE id = ?1 AND account_id = ?2 AND ${TSIG_EXISTS}`
+       WHERE id = ?1 AND account_id = ?2 AND ${TSIG_EXISTS} AND ${notFencedSql(2)}`
     )
     .bind(id, account.accountId, row.name, row.ip, row.port, row.ixfr_enable, row.tsig_id, nowIso())
     .run()
   if (r.meta.changes === 0) {
+    await refuseIfFenced(account.db, account.accountId)
     await getPeer(account, id)
     throw unknownTsig(row.tsig_id!)
   }
@@ -136,11 +140,13 @@ const ZONES_USING = `SELECT z.id, z.name, s.kind FROM zones AS z JOIN (
 export async function deletePeer({ db, accountId }: AccountDb, id: string): Promise<void> {
   const r = await db
     .prepare(
-      `DELETE FROM transfer_peers WHERE id = ?1 AND account_id = ?2 AND NOT EXISTS (${ZONES_USING})`
+      `DELETE FROM transfer_peers WHERE id = ?1 AND account_id = ?2 AND ${notFencedSql(2)}
+       AND NOT EXISTS (${ZONES_USING})`
     )
     .bind(id, accountId)
     .run()
   if (r.meta.changes > 0) return
+  await refuseIfFenced(db, accountId)
   await getPeer({ db, accountId }, id)
   const { results } = await db
     .prepare(`${ZONES_USING} ORDER BY z.name LIMIT 10`)

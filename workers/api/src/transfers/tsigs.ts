@@ -6,7 +6,7 @@
 import { z } from 'zod'
 import { ApiError, Codes } from '../http/api-error.ts'
 import { newId, nowIso } from '../http/ids.ts'
-import type { AccountDb } from './account-db.ts'
+import { notFencedSql, refuseIfFenced, type AccountDb } from './account-db.ts'
 import { domainNameSchema } from './fields.ts'
 
 /** The algorithms transfers are signed with, as Cloudflare spells them (with the final dot). */
@@ -89,18 +89,21 @@ export async function getTsig({ db, accountId }: AccountDb, id: string): Promise
 export async function createTsig({ db, accountId }: AccountDb, input: TsigInput): Promise<TsigRow> {
   const row = { id: newId(), ...input }
   const now = nowIso()
+  let changes: number
   try {
-    await db
+    const r = await db
       .prepare(
         `INSERT INTO transfer_tsigs (id, account_id, name, algo, secret, created_on, modified_on)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)`
+         SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?6 WHERE ${notFencedSql(2)}`
       )
       .bind(row.id, accountId, row.name, row.algo, row.secret, now)
       .run()
+    changes = r.meta.changes
   } catch (e) {
     if (isUniqueViolation(e)) throw nameTaken(row.name)
     throw e
   }
+  if (changes === 0) await refuseIfFenced(db, accountId)
   return row
 }
 
@@ -114,7 +117,7 @@ export async function updateTsig(
     const r = await account.db
       .prepare(
         `UPDATE transfer_tsigs SET name = ?3, algo = ?4, secret = ?5, modified_on = ?6
-         WHERE id = ?1 AND account_id = ?2`
+         WHERE id = ?1 AND account_id = ?2 AND ${notFencedSql(2)}`
       )
       .bind(id, account.accountId, input.name, input.algo, input.secret, nowIso())
       .run()
@@ -123,7 +126,10 @@ export async function updateTsig(
     if (isUniqueViolation(e)) throw nameTaken(input.name)
     throw e
   }
-  if (changes === 0) throw notFound(id)
+  if (changes === 0) {
+    await refuseIfFenced(account.db, account.accountId)
+    throw notFound(id)
+  }
   return { id, ...input }
 }
 
@@ -131,12 +137,13 @@ export async function updateTsig(
 export async function deleteTsig({ db, accountId }: AccountDb, id: string): Promise<void> {
   const r = await db
     .prepare(
-      `DELETE FROM transfer_tsigs WHERE id = ?1 AND account_id = ?2
+      `DELETE FROM transfer_tsigs WHERE id = ?1 AND account_id = ?2 AND ${notFencedSql(2)}
        AND NOT EXISTS (SELECT 1 FROM transfer_peers WHERE account_id = ?2 AND tsig_id = ?1)`
     )
     .bind(id, accountId)
     .run()
   if (r.meta.changes > 0) return
+  await refuseIfFenced(db, accountId)
   await getTsig({ db, accountId }, id)
   const { results } = await db
     .prepare(
