@@ -72,6 +72,7 @@ describe('TSIG keys', () => {
     [{ algo: 'hmac-sha1' }, /algo: "hmac-sha1" is not a supported/],
     [{ secret: 'not base64!' }, /secret: must be base64/],
     [{ secret: btoa('short') }, /secret: must decode to at least 16 bytes/],
+    [{ secret: 'A'.repeat(1028) }, /secret: must be at most 1024 characters/],
     [{ name: 'bad name!' }, /name: is not a valid domain name/],
     [{ name: '.' }, /name: must be a domain name, not the root/],
     [{ name: undefined }, /^name: /],

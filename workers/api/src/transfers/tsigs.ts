@@ -27,8 +27,13 @@ const algoSchema = z.string().transform((value, ctx) => {
   return z.NEVER
 })
 
+/** Longest secret accepted, in base64 characters (far above any HMAC key in use). */
+const MAX_SECRET_CHARS = 1024
+
 const secretSchema = z.string().superRefine((value, ctx) => {
-  if (!BASE64.test(value)) {
+  if (value.length > MAX_SECRET_CHARS) {
+    ctx.addIssue({ code: 'custom', message: `must be at most ${MAX_SECRET_CHARS} characters` })
+  } else if (!BASE64.test(value)) {
     ctx.addIssue({ code: 'custom', message: 'must be base64 (A–Z, a–z, 0–9, +, /, = padding)' })
   } else if ((value.length / 4) * 3 - (value.match(/=/g)?.length ?? 0) < MIN_SECRET_BYTES) {
     ctx.addIssue({ code: 'custom', message: `must decode to at least ${MIN_SECRET_BYTES} bytes` })
