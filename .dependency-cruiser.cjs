@@ -32,6 +32,7 @@ const API_LAYERS = [
   ['shards'],
   ['zones', 'batch', 'dnssec'],
   ['zonefile-bridge'],
+  ['transfers'],
   ['builder', 'feed'],
   ['routes', 'cron'],
   ['openapi'],

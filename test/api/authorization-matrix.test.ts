@@ -34,6 +34,8 @@ type Access =
   | 'accountRead' // reaches the account (a grant on it or one of its zones); others get 404
   | 'accountWrite' // Zone Write on the whole account (zone creation)
   | 'accountTokens' // API Tokens Write on the account
+  | 'accountDnsRead' // DNS Read on the whole account (a grant on one of its zones is not enough)
+  | 'accountDnsWrite' // DNS Write on the whole account
   | 'admin' // the administrator (local dev) token only
 
 const ACCESS: Record<string, Access> = {
@@ -88,6 +90,32 @@ const ACCESS: Record<string, Access> = {
   'post /propagation/sweep': 'admin',
   'get /accounts/{account_id}/shard': 'admin',
   'put /accounts/{account_id}/shard': 'admin',
+  'get /accounts/{account_id}/secondary_dns/tsigs': 'accountDnsRead',
+  'post /accounts/{account_id}/secondary_dns/tsigs': 'accountDnsWrite',
+  'get /accounts/{account_id}/secondary_dns/tsigs/{tsig_id}': 'accountDnsRead',
+  'put /accounts/{account_id}/secondary_dns/tsigs/{tsig_id}': 'accountDnsWrite',
+  'delete /accounts/{account_id}/secondary_dns/tsigs/{tsig_id}': 'accountDnsWrite',
+  'get /accounts/{account_id}/secondary_dns/peers': 'accountDnsRead',
+  'post /accounts/{account_id}/secondary_dns/peers': 'accountDnsWrite',
+  'get /accounts/{account_id}/secondary_dns/peers/{peer_id}': 'accountDnsRead',
+  'put /accounts/{account_id}/secondary_dns/peers/{peer_id}': 'accountDnsWrite',
+  'delete /accounts/{account_id}/secondary_dns/peers/{peer_id}': 'accountDnsWrite',
+  'get /accounts/{account_id}/secondary_dns/acls': 'accountDnsRead',
+  'post /accounts/{account_id}/secondary_dns/acls': 'accountDnsWrite',
+  'get /accounts/{account_id}/secondary_dns/acls/{acl_id}': 'accountDnsRead',
+  'put /accounts/{account_id}/secondary_dns/acls/{acl_id}': 'accountDnsWrite',
+  'delete /accounts/{account_id}/secondary_dns/acls/{acl_id}': 'accountDnsWrite',
+  'get /zones/{zone_id}/secondary_dns/incoming': 'zoneRead',
+  'post /zones/{zone_id}/secondary_dns/incoming': 'zoneWrite',
+  'put /zones/{zone_id}/secondary_dns/incoming': 'zoneWrite',
+  'delete /zones/{zone_id}/secondary_dns/incoming': 'zoneWrite',
+  'get /zones/{zone_id}/secondary_dns/outgoing': 'zoneRead',
+  'post /zones/{zone_id}/secondary_dns/outgoing': 'zoneWrite',
+  'put /zones/{zone_id}/secondary_dns/outgoing': 'zoneWrite',
+  'delete /zones/{zone_id}/secondary_dns/outgoing': 'zoneWrite',
+  'post /zones/{zone_id}/secondary_dns/outgoing/enable': 'zoneWrite',
+  'post /zones/{zone_id}/secondary_dns/outgoing/disable': 'zoneWrite',
+  'get /zones/{zone_id}/secondary_dns/outgoing/status': 'zoneRead',
 }
 
 const UNAUTHENTICATED: Caller[] = ['none', 'invalid', 'expired', 'revoked']
@@ -101,12 +129,14 @@ function expected(access: Access, caller: Caller): number {
     case 'listFiltered':
       return 200
     case 'zoneRead':
+    case 'accountDnsRead':
       return caller === 'readOnly' ? 200 : 403
     case 'accountRead':
       return caller === 'otherAccount' ? 404 : 200
     case 'zoneWrite':
     case 'accountWrite':
     case 'accountTokens':
+    case 'accountDnsWrite':
     case 'admin':
       return 403
   }
@@ -218,8 +248,47 @@ beforeAll(async () => {
     account_id: DEFAULT_ACCOUNT,
     token_id: readOnly.id,
     tag: '1',
+    ...(await transferParams(target)),
   })
 })
+
+/**
+ * A TSIG key, peer and ACL of the account, the target zone's outgoing configuration, and a
+ * secondary zone with an incoming configuration: what the secondary-DNS reads find.
+ */
+async function transferParams(target: {
+  id: string
+  name: string
+}): Promise<Record<string, string>> {
+  const base = `/accounts/${DEFAULT_ACCOUNT}/secondary_dns`
+  const secret = btoa('matrix-secret-of-16-bytes')
+  const tsig = await api('POST', `${base}/tsigs`, {
+    name: `matrix-${Date.now()}`,
+    algo: 'hmac-sha256',
+    secret,
+  })
+  const peer = await api('POST', `${base}/peers`, { name: 'matrix' })
+  const acl = await api('POST', `${base}/acls`, { name: 'matrix', ip_range: '192.0.2.0/24' })
+  await api('POST', `/zones/${target.id}/secondary_dns/outgoing`, { name: target.name, peers: [] })
+  const name = `matrix-secondary-${Date.now()}.example`
+  const secondary = await api('POST', '/zones', {
+    name,
+    account: { id: DEFAULT_ACCOUNT },
+    type: 'secondary',
+  })
+  const zoneId = secondary.body.result.id as string
+  await api('POST', `/zones/${zoneId}/secondary_dns/incoming`, {
+    name,
+    peers: [peer.body.result.id],
+    auto_refresh_seconds: 3600,
+  })
+  return {
+    tsig_id: tsig.body.result.id,
+    peer_id: peer.body.result.id,
+    acl_id: acl.body.result.id,
+    secondary_zone_id: zoneId,
+  }
+}
 
 /** Routes of the document the worker serves (the same builder answers /client/v4/openapi.json). */
 function documentedRoutes(): string[] {
@@ -233,7 +302,11 @@ let clients = 0
 
 async function ask(key: string, caller: Caller): Promise<{ status: number; text: string }> {
   const [method, template] = key.split(' ') as [string, string]
-  const path = template.replace(/\{(\w+)\}/g, (_, p: string) => params[p] ?? `missing-${p}`)
+  // Incoming transfers are configured on secondary zones: those routes ask the secondary zone.
+  const zoneParams = template.includes('/secondary_dns/incoming')
+    ? { ...params, zone_id: params.secondary_zone_id! }
+    : params
+  const path = template.replace(/\{(\w+)\}/g, (_, p: string) => zoneParams[p] ?? `missing-${p}`)
   const { body, type } = bodyFor(key, zoneName)
   // Each request comes from a client address of its own: the failed-authentication limiter (tested
   // on its own) would otherwise refuse the matrix's later rows from one shared address.

@@ -28,6 +28,8 @@ import { zonesApp } from './routes/zones.ts'
 import { dohResolver, type OwnershipResolver } from './zones/resolver.ts'
 import { tcpExchange } from './zones/tcp-exchange.ts'
 import { dnssecApp } from './routes/dnssec.ts'
+import { secondaryDnsAccountApp } from './routes/secondary-dns-account.ts'
+import { secondaryDnsZoneApp } from './routes/secondary-dns-zone.ts'
 
 export interface AppOptions {
   /**
@@ -67,6 +69,7 @@ export function createApp(options: AppOptions = {}): Hono<AppEnv> {
   api.route('/accounts/:account_id{[0-9a-f]{32}}/tokens', tokensApp)
   api.route('/accounts/:account_id{[0-9a-f]{32}}/shard', shardsApp)
   api.route('/accounts/:account_id{[0-9a-f]{32}}/audit_logs', auditLogsApp)
+  api.route('/accounts/:account_id{[0-9a-f]{32}}/secondary_dns', secondaryDnsAccountApp)
   api.route('/user/tokens', tokensApp)
   api.route('/user/audit_logs', auditLogsApp)
   api.route('/zones/:zone_id{[^/]+}/dns_records/audit', audit)
@@ -75,6 +78,7 @@ export function createApp(options: AppOptions = {}): Hono<AppEnv> {
   api.route('/zones/:zone_id{[^/]+}/propagation', propagationApp)
   api.route('/zones/:zone_id{[^/]+}/pagerules', pageRulesApp)
   api.route('/zones/:zone_id{[^/]+}/dnssec', dnssecApp)
+  api.route('/zones/:zone_id{[^/]+}/secondary_dns', secondaryDnsZoneApp)
   api.route('/zones', zonesApp)
   api.route('/propagation/sweep', sweepApp)
 

@@ -96,4 +96,24 @@ export const Codes = {
   importUnsupported: 81070,
   /** Import, a message rather than an error: a line was skipped (SOA, own NS, repeat, identical record). */
   importSkipped: 81071,
+  /** Zone transfers: no TSIG key with that id in the account. */
+  tsigNotFound: 10200,
+  /** Zone transfers: no peer with that id in the account. */
+  peerNotFound: 10201,
+  /** Zone transfers: no ACL with that id in the account. */
+  aclNotFound: 10202,
+  /** Zone transfers: the zone has no incoming / outgoing configuration. */
+  transferSettingsNotFound: 10203,
+  /** Zone transfers: the zone already has an incoming / outgoing configuration (POST twice). */
+  transferSettingsExist: 10204,
+  /** Zone transfers: incoming asked of a zone that is not `secondary`, or outgoing of one that is. */
+  transferZoneType: 10205,
+  /** Zone transfers: a TSIG key a peer uses, or a peer a zone's configuration names, cannot be deleted. */
+  transferInUse: 10206,
+  /** Zone transfers: the account already has a TSIG key of that name. */
+  tsigNameTaken: 10207,
+  /** Zone transfers: `tsig_id` or a `peers` entry names no TSIG key / peer of the account. */
+  transferReference: 10208,
+  /** Records of a `secondary` zone come from its primary: the Records API refuses writes. */
+  secondaryReadOnly: 10209,
 } as const

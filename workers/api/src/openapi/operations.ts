@@ -17,6 +17,7 @@ import { moveSchema } from '../routes/shards.ts'
 import * as r from './responses.ts'
 import type { Operation } from './operation.ts'
 import { auditLogQuery, page, recordListQuery, zoneListQuery } from './query-params.ts'
+import { secondaryDnsOps } from './secondary-dns-operations.ts'
 import { tokenOps } from './token-operations.ts'
 
 const records = '/zones/{zone_id}/dns_records'
@@ -349,6 +350,7 @@ export const OPERATIONS: Operation[] = [
     summary: 'Run the propagation sweep now, as the cron trigger does (admin)',
     result: r.sweepResponse,
   },
+  ...secondaryDnsOps,
 ]
 
 /** Schemas published under components.schemas by name. */

@@ -14,6 +14,7 @@ import { ApiError, Codes } from '../http/api-error.ts'
 import type { AppEnv } from '../http/app-env.ts'
 import { nowIso } from '../http/ids.ts'
 import { zoneFor } from '../zones/access.ts'
+import { assertRecordsWritable } from '../zones/read-only.ts'
 import type { ZoneRow } from '../zones/model.ts'
 import { atLine, mapEntries, type ImportItem } from '../zonefile-bridge/entries.ts'
 import { existingKeys } from '../zonefile-bridge/existing.ts'
@@ -83,6 +84,7 @@ function blameLine(e: unknown, items: ImportItem[]): unknown {
 importExport.post('/import', async (c) => {
   const started = Date.now()
   const zone = await zoneFor(c, 'dns:edit')
+  assertRecordsWritable(zone)
   const form = await readImportForm(c, positiveInt(c.env.MAX_IMPORT_BYTES, IMPORT_MAX_BYTES))
   const limit = await importLimit(c, zone)
   const entries = parse(form.text, zone.name, limit + PARSE_SLACK)

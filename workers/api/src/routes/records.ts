@@ -16,6 +16,7 @@ import { recordFieldsSchema } from '../records/input.ts'
 import { MAX_OFFSET, parseListQuery } from '../records/list-query.ts'
 import { fromRow, toApi, type RecordRow } from '../records/model.ts'
 import { zoneFor } from '../zones/access.ts'
+import { assertRecordsWritable } from '../zones/read-only.ts'
 import type { ZoneRow } from '../zones/model.ts'
 import { eq } from 'drizzle-orm'
 
@@ -108,6 +109,7 @@ records.get('/:record_id{[^/]+}', async (c) => {
 records.post('/', async (c) => {
   const startedAt = performance.now()
   const zone = await zoneFor(c, 'dns:edit')
+  assertRecordsWritable(zone)
   const body = parseWith(recordFieldsSchema, await readJson(c))
   const { plan } = await run(c, zone, { posts: [body] }, false, startedAt)
   return ok(c, toApi(plan.result.posts[0]!))
@@ -116,6 +118,7 @@ records.post('/', async (c) => {
 records.put('/:record_id{[^/]+}', async (c) => {
   const startedAt = performance.now()
   const zone = await zoneFor(c, 'dns:edit')
+  assertRecordsWritable(zone)
   const id = recordId(c)
   const body = parseWith(recordFieldsSchema, await readJson(c))
   const { plan } = await run(c, zone, { puts: [{ ...body, id }] }, false, startedAt)
@@ -125,6 +128,7 @@ records.put('/:record_id{[^/]+}', async (c) => {
 records.patch('/:record_id{[^/]+}', async (c) => {
   const startedAt = performance.now()
   const zone = await zoneFor(c, 'dns:edit')
+  assertRecordsWritable(zone)
   const id = recordId(c)
   const body = parseWith(recordFieldsSchema, await readJson(c))
   const { plan } = await run(c, zone, { patches: [{ ...body, id }] }, false, startedAt)
@@ -134,6 +138,7 @@ records.patch('/:record_id{[^/]+}', async (c) => {
 records.delete('/:record_id{[^/]+}', async (c) => {
   const startedAt = performance.now()
   const zone = await zoneFor(c, 'dns:edit')
+  assertRecordsWritable(zone)
   const id = recordId(c)
   await run(c, zone, { deletes: [{ id }] }, false, startedAt)
   return ok(c, { id })
@@ -142,6 +147,7 @@ records.delete('/:record_id{[^/]+}', async (c) => {
 records.post('/batch', async (c) => {
   const startedAt = performance.now()
   const zone = await zoneFor(c, 'dns:edit')
+  assertRecordsWritable(zone)
   const body = parseWith(batchRequestSchema, await readJson(c))
   const n = countChanges(body)
   const limit = await batchLimit(c, zone)

@@ -2,7 +2,15 @@
  * @module An account move's persisted job and what its phases work through: the paged tables, the
  * tables retired, the page size (see move.ts for the phases).
  */
+import { getTableName } from 'drizzle-orm'
 import { type BuilderBinding } from '../commit/zone-change.ts'
+import {
+  transferAcls,
+  transferPeers,
+  transferTsigs,
+  zoneTransfersIncoming,
+  zoneTransfersOutgoing,
+} from '../db/schema-transfers.ts'
 import { type ShardEnv } from './databases.ts'
 
 /** Rows read per page from the source; the page is written in JSON chunks under D1's 2 MB string limit. */
@@ -16,8 +24,20 @@ export const COPY_TABLES = [
   { table: 'dns_records', key: ['name_rev', 'type', 'content', 'ifnull(priority, -1)'] },
   { table: 'change_log', key: ['seq'] },
 ] as const
+/** Per-zone tables of one row per zone at most, copied with each zone group's zone rows. */
+export const ZONE_ROW_TABLES = [zoneTransfersOutgoing, zoneTransfersIncoming].map(getTableName)
+/**
+ * The account's own tables (zone transfers: TSIG keys, peers, ACLs), copied under the fence after
+ * the zone groups, in keyset pages by id, and cleared on the source when the move retires it.
+ */
+export const ACCOUNT_TABLES = [transferTsigs, transferPeers, transferAcls].map(getTableName)
 /** The source tables cleared for each zone group when it is retired (after its zones are marked deleted). */
-export const RETIRE_TABLES = ['change_log', 'build_state', 'zones_behind'] as const
+export const RETIRE_TABLES = [
+  'change_log',
+  'build_state',
+  'zones_behind',
+  ...ZONE_ROW_TABLES,
+] as const
 
 export class MoveRefused extends Error {
   constructor(message: string) {
@@ -45,8 +65,16 @@ export interface MoveJob {
   table: number
   /** Copying a paged table: the zone of the group being paged ('' = the group's first). */
   zone: string
-  /** Copying a paged table: the key of the last row copied of that zone (null = none yet). */
+  /**
+   * Copying a paged table: the key of the last row copied of that zone (null = none yet); copying
+   * an account table: the last id copied.
+   */
   key: unknown[] | null
+  /**
+   * After the zone groups of the final pass (copying) or of the retirement (clearing): the index
+   * in ACCOUNT_TABLES of the account table under way (absent = the first).
+   */
+  accountTable?: number
   zones: number
   records: number
   changes: number

@@ -4,7 +4,14 @@
  */
 import { jsonChunks } from '../db/json-chunks.ts'
 import { homeDb, shardDb } from './databases.ts'
-import { MOVE_PAGE_ROWS, MoveRefused, type MoveEnv, type MoveJob } from './move-job.ts'
+import {
+  ACCOUNT_TABLES,
+  MOVE_PAGE_ROWS,
+  MoveRefused,
+  ZONE_ROW_TABLES,
+  type MoveEnv,
+  type MoveJob,
+} from './move-job.ts'
 import { Queries, type Row } from './move-queries.ts'
 
 /** Zones per group: the copy, the final pass and the retirement go through the account's zones in groups. */
@@ -172,4 +179,50 @@ export async function copyAccount(q: Queries, env: MoveEnv, job: MoveJob): Promi
       ),
     dst.prepare('DELETE FROM shard_fences WHERE account_id = ?1').bind(job.accountId),
   ])
+}
+
+/**
+ * Copies a zone group's rows of the one-row-per-zone tables (ZONE_ROW_TABLES). In the fenced final
+ * pass the destination's rows of the group are replaced, so a row the source deleted meanwhile goes.
+ */
+export async function copyZoneRowTables(
+  q: Queries,
+  src: D1Database,
+  dst: D1Database,
+  ids: string[],
+  replace: boolean
+): Promise<void> {
+  const group = JSON.stringify(ids)
+  for (const table of ZONE_ROW_TABLES) {
+    const rows = await q.all(src, `SELECT * FROM ${table} WHERE ${ofGroup(table)}`, group)
+    if (replace) await q.run(dst, `DELETE FROM ${table} WHERE ${ofGroup(table)}`, group)
+    await writeRows(q, dst, table, rows)
+  }
+}
+
+/**
+ * One keyset page of the account table `ACCOUNT_TABLES[index]` copied to the destination (fenced):
+ * its first page first clears the destination's rows of the account, so rows deleted on the
+ * source since an earlier copy go. Returns the job past that page.
+ */
+export async function copyAccountTablePage(
+  q: Queries,
+  src: D1Database,
+  dst: D1Database,
+  job: MoveJob,
+  index: number
+): Promise<MoveJob> {
+  const table = ACCOUNT_TABLES[index]!
+  const after = (job.key?.[0] as string | undefined) ?? null
+  if (after === null) await q.run(dst, `DELETE FROM ${table} WHERE account_id = ?1`, job.accountId)
+  const rows = await q.all(
+    src,
+    `SELECT * FROM ${table} WHERE account_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3`,
+    job.accountId,
+    after ?? '',
+    MOVE_PAGE_ROWS
+  )
+  await writeRows(q, dst, table, rows)
+  if (rows.length === MOVE_PAGE_ROWS) return { ...job, key: [rows.at(-1)!.id] }
+  return { ...job, accountTable: index + 1, key: null }
 }

@@ -1,8 +1,8 @@
 /**
  * @module Moving an account's zones to another D1 shard as a background job of bounded steps,
  * while the account keeps accepting writes on the source:
- *   1. copy: the account row, then zone group by zone group (by id) its zone and build-state
- *      rows, then records and change log zone by zone in keyset pages; the destination's zone rows
+ *   1. copy: the account row, then zone group by zone group (by id) its zone, build-state and
+ *      zone-transfer configuration rows, then records and change log zone by zone in keyset pages; the destination's zone rows
  *      stay `copying` (unlisted, unwritable);
  *   2. catch up: every change-log entry the source wrote since the job started (by rowid, noted
  *      before the copy) is applied to the destination: the entry itself, the current source row of
@@ -14,10 +14,12 @@
  *   4. final pass (fenced): the last log entries, then every zone group's zone rows (back to
  *      `active` or `pending`), build state and a per-zone check that the destination's change log
  *      reaches the zone's `change_seq` (a rowid the source reused after deleting its newest rows is caught here);
- *      the account row with its current settings; then the flip: the directory points the
+ *      the zone-transfer configuration rows replaced group by group; the account's own tables (TSIG
+ *      keys, peers, ACLs) replaced in keyset pages; the account row with its current settings; then the flip: the directory points the
  *      account at the destination (epoch + 1), `active`;
  *   5. retire: the source's zones become `deleted` (its erase removes their records), their change
- *      log, build state and behind-marks are deleted in chunks, and each zone's builder is notified.
+ *      log, build state, behind-marks and transfer configuration are deleted in chunks, and each
+ *      zone's builder is notified; then the account's own tables on the source.
  * Every unit of work is idempotent (upserts, deletes by id, guarded updates), so a step cut short
  * by a crash is simply done again from the last saved job. See docs/shards.md.
  */
@@ -27,6 +29,7 @@ import { accountRoute } from './directory.ts'
 import { homeDb, shardCount, shardDb } from './databases.ts'
 import { forgetShardSizes } from './shard-sizes.ts'
 import {
+  ACCOUNT_TABLES,
   COPY_TABLES,
   MOVE_PAGE_ROWS,
   MoveRefused,
@@ -38,7 +41,9 @@ import { Queries, type Row } from './move-queries.ts'
 import {
   applyLog,
   copyAccount,
+  copyAccountTablePage,
   copyZoneRows,
+  copyZoneRowTables,
   logPage,
   ofGroup,
   withoutRowid,
@@ -142,6 +147,7 @@ async function copyUnit(q: Queries, env: MoveEnv, job: MoveJob): Promise<MoveJob
       JSON.stringify(ids)
     )
     await writeRows(q, dst, 'build_state', state)
+    await copyZoneRowTables(q, src, dst, ids, false)
     return { ...job, zones: job.zones + zones.length, table: 1, zone: ids[0]!, key: null }
   }
   const { table, key } = COPY_TABLES[job.table - 1]!
@@ -235,6 +241,8 @@ async function finalUnit(q: Queries, env: MoveEnv, job: MoveJob): Promise<MoveJo
   }
   const ids = await zoneGroup(q, src, job.accountId, job.zoneAfter)
   if (ids.length === 0) {
+    const index = job.accountTable ?? 0
+    if (index < ACCOUNT_TABLES.length) return copyAccountTablePage(q, src, dst, job, index)
     await copyAccount(q, env, job)
     const [flipped] = await q.all<{ epoch: number }>(
       homeDb(env),
@@ -246,7 +254,16 @@ async function finalUnit(q: Queries, env: MoveEnv, job: MoveJob): Promise<MoveJo
       job.from
     )
     const epoch = flipped?.epoch ?? job.epoch
-    return { ...job, phase: 'retire', epoch, zoneAfter: '', table: 0, zone: '', key: null }
+    return {
+      ...job,
+      phase: 'retire',
+      epoch,
+      zoneAfter: '',
+      table: 0,
+      zone: '',
+      key: null,
+      accountTable: 0,
+    }
   }
   const zones = await copyZoneRows(q, src, dst, ids, true)
   const state = await q.all(
@@ -255,6 +272,7 @@ async function finalUnit(q: Queries, env: MoveEnv, job: MoveJob): Promise<MoveJo
     JSON.stringify(ids)
   )
   await writeRows(q, dst, 'build_state', state)
+  await copyZoneRowTables(q, src, dst, ids, true)
   // Every zone's log on the destination reaches its change_seq; entries a reused rowid hid from
   // the catch-up are fetched by sequence.
   const tops = await q.all<{ zone_id: string; top: number }>(
@@ -283,7 +301,21 @@ async function finalUnit(q: Queries, env: MoveEnv, job: MoveJob): Promise<MoveJo
 async function retireUnit(q: Queries, env: MoveEnv, job: MoveJob): Promise<MoveJob> {
   const src = shardDb(env, job.from)
   const ids = await zoneGroup(q, src, job.accountId, job.zoneAfter)
-  if (ids.length === 0) return { ...job, phase: 'done', finishedOn: nowIso() }
+  if (ids.length === 0) {
+    // Then the account's own tables, in chunks.
+    const index = job.accountTable ?? 0
+    if (index < ACCOUNT_TABLES.length) {
+      const table = ACCOUNT_TABLES[index]!
+      const r = await q.run(
+        src,
+        `DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE account_id = ?1 LIMIT ?2)`,
+        job.accountId,
+        CLEANUP_CHUNK
+      )
+      return r.meta.changes === CLEANUP_CHUNK ? job : { ...job, accountTable: index + 1 }
+    }
+    return { ...job, phase: 'done', finishedOn: nowIso() }
+  }
   if (job.table === 0) {
     const live = await q.all<{ id: string; change_seq: number }>(
       src,

@@ -2,9 +2,12 @@
  * @module Erasing a deleted zone's D1 rows in bounded pieces (its KV keys are the builder's purge). `DELETE /zones/{id}` only marks the
  * zone `deleted` (one small statement, the zone is gone for the API at once); its records go here,
  * ERASE_CHUNK rows per statement, so no statement's cost grows with the zone (D1 stops a query
- * after 30 s). The zone row itself goes last, once it has no records left. The DELETE request
+ * after 30 s). The zone row itself goes last, once it has no records left, with the zone's transfer configuration. The DELETE request
  * starts this in the background and the cron sweep finishes whatever a request left behind.
  */
+
+/** The zone's incoming and outgoing transfer configuration (secondary DNS). */
+const ZONE_TRANSFER_TABLES = ['zone_transfers_outgoing', 'zone_transfers_incoming'] as const
 
 /** Records deleted per statement: a few hundred milliseconds of D1 work at most. */
 export const ERASE_CHUNK = 5000
@@ -41,12 +44,17 @@ export async function eraseDeletedZone(
     progress.statements++
     progress.deleted += r.meta.changes
     if (r.meta.changes < chunk) {
-      await db
-        .prepare(
-          "DELETE FROM zones WHERE id = ?1 AND status = 'deleted' AND NOT EXISTS (SELECT 1 FROM dns_records WHERE zone_id = ?1)"
-        )
-        .bind(zoneId)
-        .run()
+      // The zone's transfer configuration goes with its row (one row each, at most).
+      await db.batch([
+        ...ZONE_TRANSFER_TABLES.map((table) =>
+          db.prepare(`DELETE FROM ${table} WHERE zone_id = ?1`).bind(zoneId)
+        ),
+        db
+          .prepare(
+            "DELETE FROM zones WHERE id = ?1 AND status = 'deleted' AND NOT EXISTS (SELECT 1 FROM dns_records WHERE zone_id = ?1)"
+          )
+          .bind(zoneId),
+      ])
       progress.done = true
       break
     }

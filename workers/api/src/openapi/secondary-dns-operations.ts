@@ -1,0 +1,213 @@
+/**
+ * @module The secondary-DNS (zone transfer) configuration operations: an account's TSIG keys, peers
+ * and ACLs, and a zone's incoming and outgoing configuration, with their response shapes.
+ */
+import { z } from 'zod'
+import { aclSchema } from '../transfers/acls.ts'
+import { incomingSchema } from '../transfers/incoming-settings.ts'
+import { outgoingSchema } from '../transfers/outgoing-settings.ts'
+import { peerSchema } from '../transfers/peers.ts'
+import { TSIG_ALGORITHMS, tsigSchema } from '../transfers/tsigs.ts'
+import type { Operation } from './operation.ts'
+import { deletedResponse } from './responses.ts'
+
+const id = z.string().regex(/^[0-9a-f]{32}$/)
+const time = z.string().meta({ description: 'RFC 3339 timestamp; absent until it happened' })
+
+const tsigResponse = z.object({
+  id,
+  name: z.string().meta({ description: 'Key name: lower case, no final dot' }),
+  algo: z.enum(TSIG_ALGORITHMS),
+  secret: z.string().meta({ description: 'Base64' }),
+})
+const peerResponse = z.object({
+  id,
+  name: z.string(),
+  ip: z.string().optional().meta({ description: 'Absent until set' }),
+  port: z
+    .number()
+    .int()
+    .optional()
+    .meta({ description: 'Absent until an ip is set (then 53 unless given)' }),
+  ixfr_enable: z.boolean(),
+  tsig_id: id.optional(),
+})
+const aclResponse = z.object({
+  id,
+  name: z.string(),
+  ip_range: z.string().meta({ description: 'Canonical CIDR: network address / prefix length' }),
+})
+const settings = {
+  id: id.meta({ description: 'The zone id' }),
+  name: z.string(),
+  peers: z.array(id),
+  created_time: time,
+  modified_time: time,
+  checked_time: time.optional(),
+}
+const incomingResponse = z.object({
+  ...settings,
+  auto_refresh_seconds: z.number().int(),
+  soa_serial: z
+    .number()
+    .int()
+    .optional()
+    .meta({ description: 'Serial of the last transfer committed' }),
+})
+const outgoingResponse = z.object({
+  ...settings,
+  soa_serial: z.number().int().meta({ description: "The zone's current SOA serial" }),
+  last_transferred_time: time.optional(),
+})
+const enabled = (value: 'Enabled' | 'Disabled' | 'either') =>
+  value === 'either' ? z.enum(['Enabled', 'Disabled']) : z.literal(value)
+
+const ACCOUNT_TAG = 'Secondary DNS (account)'
+const ZONE_TAG = 'Secondary DNS (zone)'
+
+/** GET list, POST, and GET / PUT / DELETE by id of one account collection. */
+function collection(
+  path: string,
+  param: string,
+  what: string,
+  body: z.ZodType,
+  result: z.ZodType,
+  description?: string
+): Operation[] {
+  const base = `/accounts/{account_id}/secondary_dns/${path}`
+  const item = `${base}/{${param}}`
+  const about = description ? { description } : {}
+  return [
+    { method: 'get', path: base, tag: ACCOUNT_TAG, summary: `List ${what}s`, result, list: true },
+    {
+      method: 'post',
+      path: base,
+      tag: ACCOUNT_TAG,
+      summary: `Create a ${what}`,
+      body,
+      result,
+      ...about,
+    },
+    { method: 'get', path: item, tag: ACCOUNT_TAG, summary: `Get a ${what}`, result },
+    {
+      method: 'put',
+      path: item,
+      tag: ACCOUNT_TAG,
+      summary: `Replace a ${what}`,
+      body,
+      result,
+      ...about,
+    },
+    {
+      method: 'delete',
+      path: item,
+      tag: ACCOUNT_TAG,
+      summary: `Delete a ${what}`,
+      result: deletedResponse,
+    },
+  ]
+}
+
+const incoming = '/zones/{zone_id}/secondary_dns/incoming'
+const outgoing = '/zones/{zone_id}/secondary_dns/outgoing'
+
+export const secondaryDnsOps: Operation[] = [
+  ...collection(
+    'tsigs',
+    'tsig_id',
+    'TSIG key',
+    tsigSchema,
+    tsigResponse,
+    'algo: hmac-sha256 or hmac-sha512 (final dot optional); secret: base64 of at least 16 bytes; names unique in the account. A key a peer uses cannot be deleted (409).'
+  ),
+  ...collection(
+    'peers',
+    'peer_id',
+    'peer',
+    peerSchema,
+    peerResponse,
+    'PUT replaces the peer: fields left out are cleared. tsig_id must be a TSIG key of the account. A peer a zone configuration names cannot be deleted (409).'
+  ),
+  ...collection('acls', 'acl_id', 'ACL', aclSchema, aclResponse),
+  {
+    method: 'get',
+    path: incoming,
+    tag: ZONE_TAG,
+    summary: 'Incoming transfer configuration (secondary zones)',
+    result: incomingResponse,
+  },
+  {
+    method: 'post',
+    path: incoming,
+    tag: ZONE_TAG,
+    summary: 'Create the incoming transfer configuration of a secondary zone',
+    body: incomingSchema,
+    result: incomingResponse,
+  },
+  {
+    method: 'put',
+    path: incoming,
+    tag: ZONE_TAG,
+    summary: 'Replace the incoming transfer configuration',
+    body: incomingSchema,
+    result: incomingResponse,
+  },
+  {
+    method: 'delete',
+    path: incoming,
+    tag: ZONE_TAG,
+    summary: 'Delete the incoming transfer configuration',
+    result: deletedResponse,
+  },
+  {
+    method: 'get',
+    path: outgoing,
+    tag: ZONE_TAG,
+    summary: 'Outgoing transfer configuration (primary zones)',
+    result: outgoingResponse,
+  },
+  {
+    method: 'post',
+    path: outgoing,
+    tag: ZONE_TAG,
+    summary: 'Create the outgoing transfer configuration of a primary zone (disabled)',
+    body: outgoingSchema,
+    result: outgoingResponse,
+  },
+  {
+    method: 'put',
+    path: outgoing,
+    tag: ZONE_TAG,
+    summary: 'Replace the outgoing transfer configuration',
+    body: outgoingSchema,
+    result: outgoingResponse,
+  },
+  {
+    method: 'delete',
+    path: outgoing,
+    tag: ZONE_TAG,
+    summary: 'Delete the outgoing transfer configuration',
+    result: deletedResponse,
+  },
+  {
+    method: 'post',
+    path: `${outgoing}/enable`,
+    tag: ZONE_TAG,
+    summary: 'Enable outgoing transfers',
+    result: enabled('Enabled'),
+  },
+  {
+    method: 'post',
+    path: `${outgoing}/disable`,
+    tag: ZONE_TAG,
+    summary: 'Disable outgoing transfers',
+    result: enabled('Disabled'),
+  },
+  {
+    method: 'get',
+    path: `${outgoing}/status`,
+    tag: ZONE_TAG,
+    summary: 'Whether outgoing transfers are enabled (Disabled without a configuration)',
+    result: enabled('either'),
+  },
+]

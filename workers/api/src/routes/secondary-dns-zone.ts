@@ -1,0 +1,95 @@
+/**
+ * @module Cloudflare's zone-level zone-transfer configuration:
+ *   /zones/:zone_id/secondary_dns/incoming   GET / POST / PUT / DELETE (secondary zones)
+ *   /zones/:zone_id/secondary_dns/outgoing   GET / POST / PUT / DELETE (primary zones)
+ *   POST /zones/:zone_id/secondary_dns/outgoing/enable | disable, GET …/outgoing/status
+ * Reads need DNS Read on the zone, writes DNS Write.
+ */
+import { Hono } from 'hono'
+import type { AppEnv } from '../http/app-env.ts'
+import { readBody } from '../http/body.ts'
+import { ok } from '../http/envelope.ts'
+import {
+  createIncoming,
+  deleteIncoming,
+  getIncoming,
+  incomingSchema,
+  incomingToApi,
+  updateIncoming,
+} from '../transfers/incoming-settings.ts'
+import {
+  createOutgoing,
+  deleteOutgoing,
+  getOutgoing,
+  outgoingEnabled,
+  outgoingSchema,
+  outgoingToApi,
+  setOutgoingEnabled,
+  updateOutgoing,
+} from '../transfers/outgoing-settings.ts'
+import { zoneFor } from '../zones/access.ts'
+
+export const secondaryDnsZoneApp = new Hono<AppEnv>()
+
+secondaryDnsZoneApp.get('/incoming', async (c) => {
+  const zone = await zoneFor(c, 'dns:read')
+  return ok(c, incomingToApi(zone, await getIncoming(c.var.zoneDb, zone)))
+})
+
+secondaryDnsZoneApp.post('/incoming', async (c) => {
+  const zone = await zoneFor(c, 'dns:edit')
+  const body = await readBody(c, incomingSchema)
+  return ok(c, incomingToApi(zone, await createIncoming(c.var.zoneDb, zone, body)))
+})
+
+secondaryDnsZoneApp.put('/incoming', async (c) => {
+  const zone = await zoneFor(c, 'dns:edit')
+  const body = await readBody(c, incomingSchema)
+  return ok(c, incomingToApi(zone, await updateIncoming(c.var.zoneDb, zone, body)))
+})
+
+secondaryDnsZoneApp.delete('/incoming', async (c) => {
+  const zone = await zoneFor(c, 'dns:edit')
+  await deleteIncoming(c.var.zoneDb, zone)
+  return ok(c, { id: zone.id })
+})
+
+secondaryDnsZoneApp.get('/outgoing', async (c) => {
+  const zone = await zoneFor(c, 'dns:read')
+  return ok(c, outgoingToApi(zone, await getOutgoing(c.var.zoneDb, zone)))
+})
+
+secondaryDnsZoneApp.post('/outgoing', async (c) => {
+  const zone = await zoneFor(c, 'dns:edit')
+  const body = await readBody(c, outgoingSchema)
+  return ok(c, outgoingToApi(zone, await createOutgoing(c.var.zoneDb, zone, body)))
+})
+
+secondaryDnsZoneApp.put('/outgoing', async (c) => {
+  const zone = await zoneFor(c, 'dns:edit')
+  const body = await readBody(c, outgoingSchema)
+  return ok(c, outgoingToApi(zone, await updateOutgoing(c.var.zoneDb, zone, body)))
+})
+
+secondaryDnsZoneApp.delete('/outgoing', async (c) => {
+  const zone = await zoneFor(c, 'dns:edit')
+  await deleteOutgoing(c.var.zoneDb, zone)
+  return ok(c, { id: zone.id })
+})
+
+secondaryDnsZoneApp.post('/outgoing/enable', async (c) => {
+  const zone = await zoneFor(c, 'dns:edit')
+  await setOutgoingEnabled(c.var.zoneDb, zone, true)
+  return ok(c, 'Enabled')
+})
+
+secondaryDnsZoneApp.post('/outgoing/disable', async (c) => {
+  const zone = await zoneFor(c, 'dns:edit')
+  await setOutgoingEnabled(c.var.zoneDb, zone, false)
+  return ok(c, 'Disabled')
+})
+
+secondaryDnsZoneApp.get('/outgoing/status', async (c) => {
+  const zone = await zoneFor(c, 'dns:read')
+  return ok(c, (await outgoingEnabled(c.var.zoneDb, zone)) ? 'Enabled' : 'Disabled')
+})
