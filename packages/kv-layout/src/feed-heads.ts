@@ -1,7 +1,7 @@
 /**
  * @module What a zone view does with the zone-change feed's news: a poll's entries update the
- * held zones (a newer head to read, a zone to forget), and the heads the feed names are read
- * under their versioned keys (a poll's in one bulk get, in the background).
+ * held zones (a newer head to take, a zone to forget). A head the entry carries is taken from it;
+ * the others are read under their versioned keys (a poll's in one bulk get, in the background).
  */
 import type { FeedChange, KeepAlive } from '@edgedns/zone-feed'
 import type { AbsentNames } from './absent-names.ts'
@@ -23,8 +23,8 @@ export interface FeedHeadsIo {
 }
 
 /**
- * What a poll told: held zones it names with a newer head get that head read (one bulk get for
- * all of them, in the background); a delete entry or another zone id forgets the zone; a resync
+ * What a poll told: held zones it names with a newer head take that head, from the entry when it
+ * carries the head's text, else read (one bulk get for all of them, in the background); a delete entry or another zone id forgets the zone; a resync
  * forgets every zone. Names it mentions, and every name after an index change, are no longer
  * known absent.
  */
@@ -35,6 +35,7 @@ export function takeFeedChange(io: FeedHeadsIo, change: FeedChange): void {
   }
   if (change.indexChanged) io.absent.clear()
   const named: ZoneEntry[] = []
+  const carried: { entry: ZoneEntry; n: number; text: string }[] = []
   for (const e of change.entries) {
     io.absent.delete(e.zone)
     io.held.heard(e.zone, e)
@@ -45,9 +46,16 @@ export function takeFeedChange(io: FeedHeadsIo, change: FeedChange): void {
       continue
     }
     if (e.n > held.target) held.target = e.n
-    if (held.target > held.head.n && !held.refresh) named.push(held)
+    if (held.target <= held.head.n || held.refresh) continue
+    // The entry carries the head it names: taken without a KV read.
+    if (e.head !== undefined && e.n === held.target)
+      carried.push({ entry: held, n: e.n, text: e.head })
+    else named.push(held)
   }
-  if (named.length > 0 && change.keepAlive) prefetch(io, named, change.keepAlive)
+  if (!change.keepAlive) return
+  for (const { entry, n, text } of carried)
+    inBackground(entry, takeNamed(io, entry, n, text), io.now(), change.keepAlive)
+  if (named.length > 0) prefetch(io, named, change.keepAlive)
 }
 
 /** Reads the heads a poll named for held zones, in one bulk get, each zone's shared read. */

@@ -62,6 +62,8 @@ export interface ZoneWriterOptions {
   versioned?: boolean
   /** Where heads are announced (format 4). */
   feed?: FeedAppender
+  /** Feed entries carry the head's text, as the builder's do for small heads. */
+  inlineHeads?: boolean
   /** Superseded bucket versions are deleted this long after they were superseded; default 10 min. */
   retireGraceMs?: number
   /** The clock retirement follows (format 4). */
@@ -79,6 +81,7 @@ export class ZoneWriter {
   bv: BucketVersions | undefined
   readonly #versioned: boolean
   readonly #feed: FeedAppender | undefined
+  readonly #inlineHeads: boolean
   readonly #retireGraceMs: number
   readonly #now: () => number
   /** Bucket versions written since the last head: the next head names them. */
@@ -100,6 +103,7 @@ export class ZoneWriter {
     this.nodes = withEmptyNonTerminals(name, entries)
     this.#versioned = options.versioned ?? false
     this.#feed = options.feed
+    this.#inlineHeads = options.inlineHeads ?? false
     this.#retireGraceMs = options.retireGraceMs ?? 600_000
     this.#now = options.now ?? Date.now
     if (!this.#versioned) {
@@ -213,7 +217,8 @@ export class ZoneWriter {
     })
     if (this.#versioned) this.kv.put(headVersionKey(this.name, this.meta.id, n), text)
     this.kv.put(headKey(this.name, headSlot(n)), text)
-    void this.#feed?.append([{ zone: this.name, id: this.meta.id, n, op: 'head' }])
+    const inline = this.#inlineHeads ? { head: text } : {}
+    void this.#feed?.append([{ zone: this.name, id: this.meta.id, n, op: 'head', ...inline }])
     if (this.#versioned) this.retireDue()
     return n
   }

@@ -23,7 +23,7 @@ describe('KvZoneView with the zone feed', () => {
   let feed: TestFeed
   let client: FeedClient
   let view: KvZoneView
-  const zone = (name: string, id: string, retireGraceMs = 600_000) =>
+  const zone = (name: string, id: string, retireGraceMs = 600_000, inlineHeads = false) =>
     new ZoneWriter(
       kv,
       name,
@@ -35,6 +35,7 @@ describe('KvZoneView with the zone feed', () => {
         feed,
         now: () => t,
         retireGraceMs,
+        inlineHeads,
       }
     )
 
@@ -77,6 +78,27 @@ describe('KvZoneView with the zone feed', () => {
     ])
     expect(kv.calls).toBe(2)
     expect(view.snapshot().feedCalls).toBe(client.stats.feedCalls)
+  })
+
+  it('a head the feed entry carries is taken without a KV read', async () => {
+    const zones = ['a.test', 'b.test'].map((z, i) => zone(z, String(i + 1), 600_000, true))
+    for (const z of zones) await view.lookup(`www.${z.name}`)
+    for (const z of zones) {
+      z.nodes.set(`www.${z.name}`, a('192.0.2.9'))
+      z.head({ overlay: [[`www.${z.name}`, a('192.0.2.9')]] })
+    }
+    t += REVALIDATE_MS + 1
+    kv.resetCounts()
+    const kept: Promise<unknown>[] = []
+    const keepAlive = (p: Promise<unknown>) => void kept.push(p)
+    await view.lookup('www.a.test', { keepAlive })
+    await Promise.all(kept)
+    const answers = await Promise.all(zones.map((z) => view.lookup(`www.${z.name}`, { keepAlive })))
+    expect(answers.map((r, i) => rdata(r, `www.${zones[i]!.name}`))).toEqual([
+      '192.0.2.9',
+      '192.0.2.9',
+    ])
+    expect(kv.calls).toBe(0)
   })
 
   it('a versioned bucket retired while the isolate held an older head: the zone is confirmed again and the name answered', async () => {

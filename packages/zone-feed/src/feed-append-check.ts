@@ -1,5 +1,5 @@
 /** @module The feed's check of an appended entry: input it refuses is the caller's bug. */
-import type { FeedAppend, FeedOp } from './protocol.ts'
+import { FEED_HEAD_MAX_CHARS, type FeedAppend, type FeedOp } from './protocol.ts'
 
 /** Input the feed refuses (the caller's bug, never a transient failure). */
 export class FeedInputError extends Error {
@@ -27,5 +27,11 @@ export function checkAppend(e: unknown): FeedAppend {
     throw new FeedInputError(`entry n must be an integer ≥ 0, got ${JSON.stringify(n)}`)
   if (op !== 'head' && op !== 'delete')
     throw new FeedInputError(`entry op must be head or delete, got ${JSON.stringify(op)}`)
-  return { zone, id, n, op: op satisfies FeedOp }
+  const { head } = x
+  if (head === undefined) return { zone, id, n, op: op satisfies FeedOp }
+  if (op !== 'head' || n < 1 || typeof head !== 'string' || head.length > FEED_HEAD_MAX_CHARS)
+    throw new FeedInputError(
+      `entry head must be a head text of at most ${FEED_HEAD_MAX_CHARS} characters on a head entry with n ≥ 1`
+    )
+  return { zone, id, n, op, head }
 }

@@ -296,8 +296,10 @@ export class FeedClient {
       this.#window.delete(e.zone)
       this.#window.set(e.zone, { id: e.id, n: e.n, op: e.op, at: now })
       if (!this.#indexRef || e.seq > this.#indexRef.seq) {
-        this.#deltas.push(e)
-        this.#applyDelta(e)
+        // Without its head text: the deltas live until the next index, the head only this change.
+        const delta = { seq: e.seq, zone: e.zone, id: e.id, n: e.n, op: e.op }
+        this.#deltas.push(delta)
+        this.#applyDelta(delta)
       }
     }
     this.#trimWindow(now)

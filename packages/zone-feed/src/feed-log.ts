@@ -33,6 +33,7 @@ import {
   type FeedLogOptions,
 } from './feed-log-options.ts'
 import { digestAdd, digestRemove, digestString } from './zone-set-digest.ts'
+import { InlineHeads, REPLY_HEAD_CHARS } from './inline-heads.ts'
 import type {
   CompiledIndex,
   DigestReply,
@@ -45,6 +46,8 @@ export class FeedLog {
   readonly #store: FeedStore
   readonly #o: typeof DEFAULTS
   readonly #newEpoch: () => string
+  /** Heads that ride their zones' effective entries (memory only). */
+  readonly #heads = new InlineHeads()
   #meta: FeedMeta | null = null
 
   constructor(store: FeedStore, options: FeedLogOptions = {}) {
@@ -93,7 +96,7 @@ export class FeedLog {
     return {
       ...base,
       seq: more ? page[page.length - 1]!.seq : m.seq,
-      entries: page.map(entryOf),
+      entries: this.#entries(page),
       more,
       reset: false,
     }
@@ -311,7 +314,7 @@ export class FeedLog {
     return {
       epoch: m.epoch,
       seq: m.seq,
-      entries: rows.map(entryOf),
+      entries: this.#entries(rows),
       resync,
       index: indexRef(m.index),
       complete,
@@ -332,8 +335,15 @@ export class FeedLog {
     return this.#reply(m, over ? rows.slice(rows.length - cap) : rows, true, m.complete && !over)
   }
 
+  /** Rows as entries, each with its zone's kept head while the reply's budget lasts. */
+  #entries(rows: ZoneRow[]): FeedEntry[] {
+    const budget = { chars: REPLY_HEAD_CHARS }
+    return rows.map((r) => this.#heads.attach(entryOf(r), budget))
+  }
+
   /** Appends one validated entry (unless the log has it) and applies it to the zone rows. */
-  #add(m: FeedMeta, e: FeedAppend, now: number): void {
+  #add(m: FeedMeta, appended: FeedAppend, now: number): void {
+    const { head, ...e } = appended
     if (this.#store.hasEntry(e)) return
     const seq = m.seq + 1
     const at = Math.max(now, m.lastAt)
@@ -341,6 +351,10 @@ export class FeedLog {
     m.lastAt = at
     this.#store.insertEntry({ ...e, seq, at })
     this.#apply(m, { ...e, seq })
+    // The zone's effective entry moved to this one: its head (if it carries one) rides it. A head
+    // text is what `headVersionKey(zone, id, n)` holds, written once: attaching it is never stale.
+    if (this.#store.zone(e.zone)?.seq === seq)
+      this.#heads.take(head === undefined ? e : { ...e, head })
   }
 
   #apply(m: FeedMeta, e: FeedEntry): void {

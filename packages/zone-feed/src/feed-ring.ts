@@ -10,6 +10,7 @@
 import type { TailReply, TailRequest } from './feed-replies.ts'
 import type { FeedEntry, IndexRef, PollReply, PollRequest } from './protocol.ts'
 import { FEED_WINDOW_MS } from './protocol.ts'
+import { InlineHeads, REPLY_HEAD_CHARS } from './inline-heads.ts'
 
 /** What a replica calls on the primary. */
 export interface FeedSource {
@@ -56,6 +57,8 @@ export class FeedRing {
   #head = 0
   /** Zone → seq of its newest entry in the ring. */
   #latest = new Map<string, number>()
+  /** Heads that ride the newest entries (memory only, bounded). */
+  readonly #heads = new InlineHeads()
   #lastPull: number | null = null
   #inflight: Pull | null = null
   #queued: Promise<void> | null = null
@@ -117,11 +120,12 @@ export class FeedRing {
       else hi = mid
     }
     const out: FeedEntry[] = []
+    const budget = { chars: REPLY_HEAD_CHARS }
     for (let i = lo; i < this.#entries.length; i++) {
       const e = this.#entries[i]!
       if (this.#latest.get(e.zone) !== e.seq) continue
       if (out.length === this.#maxPoll) return null
-      out.push({ ...e })
+      out.push(this.#heads.attach({ ...e }, budget))
     }
     return out
   }
@@ -193,6 +197,7 @@ export class FeedRing {
     for (const e of entries) {
       if (e.seq <= this.#seq) continue
       this.#entries.push({ seq: e.seq, zone: e.zone, id: e.id, n: e.n, op: e.op })
+      this.#heads.take(e)
       this.#pulledAt.push(at)
       this.#latest.set(e.zone, e.seq)
     }

@@ -26,7 +26,17 @@ export interface FeedAppend {
    */
   n: number
   op: FeedOp
+  /**
+   * The head's encoded text (`head` entries, at most `FEED_HEAD_MAX_CHARS`): an isolate holding the
+   * zone takes the head from the entry instead of reading `headVersionKey(zone, n)`. Optional: the
+   * feed keeps recent heads in memory only, so a reply may leave it out, and the key is in KV
+   * either way.
+   */
+  head?: string
 }
+
+/** The longest head text an entry carries (a larger head is read from KV). */
+export const FEED_HEAD_MAX_CHARS = 4096
 
 /** One entry of the log, numbered by the feed in arrival order. */
 export interface FeedEntry extends FeedAppend {

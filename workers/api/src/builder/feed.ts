@@ -27,17 +27,20 @@ import { backoffMs } from './limits.ts'
 export async function announce(ctx: StepContext, entry: FeedAppend): Promise<void> {
   const { state, io } = ctx
   if (io.feed === null) return
+  // A pending entry is saved with the builder's state: without the head text (readers of a late
+  // entry read the head from KV).
+  const { head: _head, ...pending } = entry
   if (state.feedFailures > 0 && io.now() < state.feedRetryAt) {
-    state.feedPending = entry
+    state.feedPending = pending
     return
   }
   try {
     await io.feed.append([{ ...entry, zone: lookupName(entry.zone) }])
   } catch (e) {
-    state.feedPending = entry
+    state.feedPending = pending
     state.feedFailures++
     state.feedRetryAt = io.now() + backoffMs(ctx.limits, state.feedFailures)
-    console.warn('zone feed append failed; kept pending', entry, state.feedFailures, String(e))
+    console.warn('zone feed append failed; kept pending', pending, state.feedFailures, String(e))
     return
   }
   if (state.feedPending?.op === 'head') state.feedPending = null // a newer head supersedes it

@@ -17,6 +17,7 @@ import {
   OVERLAY_INLINE_MAX,
   overlayKey,
 } from '@edgedns/kv-layout'
+import { FEED_HEAD_MAX_CHARS } from '@edgedns/zone-feed'
 import type { StepContext, StepOutcome } from './context.ts'
 import { announce } from './feed.ts'
 import type { BuilderState } from './state.ts'
@@ -123,7 +124,9 @@ export async function publishHead(
   })
   if (put.kind === 'deferred') return put
   const appendAt = io.now()
-  await announce(ctx, { zone, id: state.zoneId!, n, op: 'head' })
+  // A small head rides its entry: isolates holding the zone take it without a KV read.
+  const inline = value.length <= FEED_HEAD_MAX_CHARS ? { head: value } : {}
+  await announce(ctx, { zone, id: state.zoneId!, n, op: 'head', ...inline })
   const appended = io.now()
   // One synchronous stretch: the head, the versions it names and the superseded ones queued.
   ctx.mirror.dropFlushed()
