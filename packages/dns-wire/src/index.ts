@@ -35,6 +35,7 @@ export {
 } from './message.ts'
 // Low-level building blocks for code that assembles its own messages (zone transfers, TSIG).
 export { ByteWriter } from './writer.ts'
+export { concatBytes } from './bytes.ts'
 export { Reader } from './reader.ts'
 export { Compressor, NameError, nameText, parseName, writeName, type Labels } from './names.ts'
 export { writeRdata } from './rdata/index.ts'
