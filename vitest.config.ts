@@ -33,6 +33,8 @@ export default defineConfig(async () => {
           test: {
             name: 'packages',
             include: ['packages/*/src/**/*.test.ts'],
+            // The strict-bindings harness wraps real D1 and KV bindings: its tests run in workerd.
+            exclude: [...configDefaults.exclude, 'packages/strict-bindings/**'],
             environment: 'node',
             isolate: false,
           },
@@ -68,7 +70,11 @@ export default defineConfig(async () => {
           ],
           test: {
             name: 'api',
-            include: ['workers/api/src/**/*.test.ts', 'test/api/**/*.test.ts'],
+            include: [
+              'workers/api/src/**/*.test.ts',
+              'packages/strict-bindings/src/**/*.test.ts',
+              'test/api/**/*.test.ts',
+            ],
             exclude: [...configDefaults.exclude, '**/*.shards.test.ts'],
             setupFiles: [
               './test/setup/apply-migrations.ts',

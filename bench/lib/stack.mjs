@@ -239,14 +239,18 @@ export async function startBenchStack({
 }
 
 /**
- * A fresh runtime serving only the DoH worker from persisted KV (start-to-first-answer).
- * Returns the Miniflare instance and the DoH worker's direct URL.
+ * A fresh runtime serving only the DoH worker from persisted KV (start-to-first-answer, DoH memory).
+ * It runs without the zone-change feed: the feed's objects live in the API worker, which this
+ * runtime does not start, so zones are confirmed through their head slots (the DoH worker's path
+ * when the feed is absent). Returns the Miniflare instance and the DoH worker's direct URL.
  */
 export async function startDohOnly({ dohScript, stateDir }) {
   const doh = workerOptions('edgedns-doh', 'workers/doh/wrangler.jsonc', dohScript, {
     bindings: localDohSettings(),
     unsafeDirectSockets: DIRECT,
   })
+  // ZONE_FEED and ZONE_FEED_REPLICA name classes of the API worker, which is not here.
+  delete doh.durableObjects
   const mf = new Miniflare(
     convertV4MiniflareOptions({
       host: '127.0.0.1',
@@ -257,6 +261,12 @@ export async function startDohOnly({ dohScript, stateDir }) {
       workers: [doh],
     })
   )
-  await mf.ready
-  return { mf, dohUrl: trimUrl(await mf.unsafeGetDirectURL('edgedns-doh')) }
+  try {
+    await mf.ready
+    return { mf, dohUrl: trimUrl(await mf.unsafeGetDirectURL('edgedns-doh')) }
+  } catch (err) {
+    // A runtime that did not start must not outlive the call (the memory section counts workerd processes).
+    await mf.dispose().catch(() => {})
+    throw err
+  }
 }

@@ -1,5 +1,5 @@
 /**
- * @module Byte helpers: base64, hex, concatenation.
+ * @module Byte helpers: base64, hex, generic rdata (concatenation is dns-wire's `concatBytes`).
  */
 
 export function toBase64(bytes: Uint8Array): string {
@@ -20,16 +20,6 @@ export function toHex(bytes: Uint8Array): string {
   let s = ''
   for (const b of bytes) s += b.toString(16).padStart(2, '0')
   return s
-}
-
-export function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
 }
 
 /** `\# <len> <hex>` (RFC 3597): how rdata the wire codec has no presentation format for is carried. */

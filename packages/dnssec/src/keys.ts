@@ -2,8 +2,8 @@
  * @module The zone's combined signing key (CSK): ECDSA P-256 with SHA-256 (algorithm 13, RFC
  * 6605) through WebCrypto; its DNSKEY rdata, key tag (RFC 4034 App. B) and DS (SHA-256, RFC 4509).
  */
-import { encodeRdata, parseName } from '@edgedns/dns-wire'
-import { concat, fromBase64, toBase64, toHex } from './bytes.ts'
+import { concatBytes, encodeRdata, parseName } from '@edgedns/dns-wire'
+import { fromBase64, toBase64, toHex } from './bytes.ts'
 import { canonicalName } from './names.ts'
 
 export const ALGORITHM = 13
@@ -67,7 +67,7 @@ export async function importPrivateKey(pkcs8: Uint8Array): Promise<CryptoKey> {
 export async function importPublicKey(publicKey: string): Promise<CryptoKey> {
   return crypto.subtle.importKey(
     'raw',
-    concat([Uint8Array.of(4), fromBase64(publicKey)]),
+    concatBytes([Uint8Array.of(4), fromBase64(publicKey)]),
     EC,
     false,
     ['verify']
@@ -90,7 +90,10 @@ export function keyTag(publicKey: string): number {
 
 /** SHA-256 DS digest (hex, uppercase as Cloudflare shows it) of the zone's DNSKEY. */
 export async function dsDigest(zone: string, publicKey: string): Promise<string> {
-  const data = concat([canonicalName(parseName(zone)), encodeRdata(48, dnskeyRdata(publicKey))])
+  const data = concatBytes([
+    canonicalName(parseName(zone)),
+    encodeRdata(48, dnskeyRdata(publicKey)),
+  ])
   return toHex(new Uint8Array(await crypto.subtle.digest('SHA-256', data))).toUpperCase()
 }
 

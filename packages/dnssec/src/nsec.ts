@@ -3,8 +3,8 @@
  * rdata (the wire codec carries types it has no presentation format for that way).
  */
 import { TYPE_CODES } from '@edgedns/dns-facts'
-import { concat, genericRdata } from './bytes.ts'
-import type { Labels } from '@edgedns/dns-wire'
+import { genericRdata } from './bytes.ts'
+import { concatBytes, type Labels } from '@edgedns/dns-wire'
 import { canonicalName } from './names.ts'
 
 /** RFC 9824: NXNAME in a compact denial NSEC says the query name does not exist. */
@@ -31,7 +31,7 @@ export function typeBitmaps(types: Iterable<number>): Uint8Array {
 }
 
 function nsecWire(next: Labels, types: Iterable<number>): Uint8Array {
-  return concat([canonicalName(next), typeBitmaps(types)])
+  return concatBytes([canonicalName(next), typeBitmaps(types)])
 }
 
 export function nsecRdata(next: Labels, types: Iterable<number>): string {

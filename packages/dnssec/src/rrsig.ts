@@ -3,10 +3,10 @@
  * rdata, signed with ECDSA P-256/SHA-256 (the 64-octet r ‖ s WebCrypto returns is the DNSSEC
  * signature format of RFC 6605).
  */
-import { concat, genericRdata } from './bytes.ts'
+import { genericRdata } from './bytes.ts'
 import { canonicalRdata } from './canonical-rdata.ts'
 import { ALGORITHM } from './keys.ts'
-import { parseName, type Labels } from '@edgedns/dns-wire'
+import { concatBytes, parseName, type Labels } from '@edgedns/dns-wire'
 import { canonicalName, rrsigLabels } from './names.ts'
 import type { Validity } from './validity.ts'
 
@@ -41,7 +41,7 @@ function rrsigHeader(
   validity: Validity,
   tag: number
 ): Uint8Array {
-  return concat([
+  return concatBytes([
     u16(set.type),
     Uint8Array.of(ALGORITHM, rrsigLabels(owner)),
     u32(set.ttl),
@@ -62,7 +62,7 @@ function canonicalRecords(set: RRsetToSign, owner: Labels): Uint8Array[] {
     if (previous && compareBytes(previous, rdata) === 0) continue
     previous = rdata
     out.push(
-      concat([ownerWire, u16(set.type), u16(CLASS_IN), u32(set.ttl), u16(rdata.length), rdata])
+      concatBytes([ownerWire, u16(set.type), u16(CLASS_IN), u32(set.ttl), u16(rdata.length), rdata])
     )
   }
   return out
@@ -83,11 +83,11 @@ export async function signRRset(
 ): Promise<string> {
   const owner = parseName(set.owner)
   const header = rrsigHeader(set, owner, signer, validity, key.tag)
-  const data = concat([header, ...canonicalRecords(set, owner)])
+  const data = concatBytes([header, ...canonicalRecords(set, owner)])
   const signature = new Uint8Array(
     await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, key.key, data)
   )
-  return genericRdata(concat([header, signature]))
+  return genericRdata(concatBytes([header, signature]))
 }
 
 /** Verifies an RRSIG made by `signRRset` (tests and self-checks). */
@@ -99,7 +99,7 @@ export async function verifyRRset(
   const hex = rrsig.split(' ').slice(2).join('')
   const bytes = Uint8Array.from(hex.match(/../g)!.map((h) => parseInt(h, 16)))
   const header = bytes.subarray(0, bytes.length - 64)
-  const data = concat([header, ...canonicalRecords(set, parseName(set.owner))])
+  const data = concatBytes([header, ...canonicalRecords(set, parseName(set.owner))])
   return crypto.subtle.verify(
     { name: 'ECDSA', hash: 'SHA-256' },
     publicKey,

@@ -2,6 +2,7 @@
  * @module charstring: RFC 1035 presentation tokens — whitespace-separated words or
  * double-quoted character-strings with \" \\ and \DDD escapes — and the inverse quoting.
  */
+import { concatBytes } from '@edgedns/dns-wire'
 import { fail } from './errors.ts'
 
 export interface Token {
@@ -41,14 +42,12 @@ const BACKSLASH = 0x5c
 class TokenBytes {
   private parts: Uint8Array[] = []
   private pending: number[] = []
-  private size = 0
 
   text(s: string): void {
     if (s === '') return
     this.flush()
     const b = encoder.encode(s)
     this.parts.push(b)
-    this.size += b.length
   }
 
   byte(n: number): void {
@@ -57,21 +56,13 @@ class TokenBytes {
 
   done(): Uint8Array {
     this.flush()
-    if (this.parts.length === 1) return this.parts[0]!
-    const out = new Uint8Array(this.size)
-    let at = 0
-    for (const p of this.parts) {
-      out.set(p, at)
-      at += p.length
-    }
-    return out
+    return this.parts.length === 1 ? this.parts[0]! : concatBytes(this.parts)
   }
 
   private flush(): void {
     if (this.pending.length === 0) return
     const b = Uint8Array.from(this.pending)
     this.parts.push(b)
-    this.size += b.length
     this.pending = []
   }
 }

@@ -1,3 +1,4 @@
+import { ipv4 } from '@edgedns/dns-wire'
 import { describe, expect, it } from 'vitest'
 import { canonicalIPv6, isIPv4 } from './ip.ts'
 
@@ -17,6 +18,30 @@ describe('isIPv4', () => {
     '',
   ])('rejects %j', (ip) => {
     expect(isIPv4(ip)).toBe(false)
+  })
+})
+
+describe('IPv4: one grammar for the records API and the wire encoder', () => {
+  const encodes = (ip: string): boolean => {
+    try {
+      return ipv4(ip).length === 4
+    } catch {
+      return false
+    }
+  }
+  it.each([
+    '0.0.0.0',
+    '10.0.0.1',
+    '255.255.255.255',
+    '1.2.3.04',
+    '256.1.1.1',
+    '1..2.3',
+    '1.2.3.4\n',
+    '1.2.3.4.',
+    '１.2.3.4',
+    '0x1.2.3.4',
+  ])('%j: accepted by the API exactly when the encoder takes it', (ip) => {
+    expect(isIPv4(ip)).toBe(encodes(ip))
   })
 })
 

@@ -1,16 +1,11 @@
 /**
- * @module ip: strict IPv4 parsing, and RFC 5952 canonical text of an IPv6 address parsed by
- * `@edgedns/dns-wire`.
+ * @module ip: IPv4 and IPv6 text as `@edgedns/dns-wire` reads it (one grammar for validation and
+ * encoding), and the RFC 5952 canonical text of an IPv6 address.
  */
-import { ipv6, TextError } from '@edgedns/dns-wire'
-
-const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)'
-const IPV4_RE = new RegExp(`^${OCTET}(?:\\.${OCTET}){3}$`)
+import { ipv6, isIPv4, TextError } from '@edgedns/dns-wire'
 
 /** Dotted-quad IPv4 only: four decimal octets 0..255, no leading zeros. */
-export function isIPv4(s: string): boolean {
-  return IPV4_RE.test(s)
-}
+export { isIPv4 }
 
 /** An IPv6 address (with optional embedded IPv4 tail) as 8 16-bit words, or null. */
 function parseIPv6(s: string): number[] | null {

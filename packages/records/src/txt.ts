@@ -10,6 +10,7 @@
  * The presentation form (zone files, KV, DoH JSON) is always the quoted list (`txtPresentation`);
  * a zone file's strings become the unquoted form when that form means exactly the same strings.
  */
+import { concatBytes } from '@edgedns/dns-wire'
 import { escapeBytes, tokenize, utf8 } from './charstring.ts'
 
 const MAX_CHAR_STRING = 255
@@ -78,13 +79,7 @@ function sameStrings(a: Uint8Array[], b: Uint8Array[]): boolean {
  */
 export function txtContentFromStrings(strings: Uint8Array[]): string {
   const parts = strings.flatMap(chunk)
-  const size = parts.reduce((n, p) => n + p.length, 0)
-  const joined = new Uint8Array(size)
-  let at = 0
-  for (const p of parts) {
-    joined.set(p, at)
-    at += p.length
-  }
+  const joined = concatBytes(parts)
   let text: string | null = null
   try {
     text = strictUtf8.decode(joined)

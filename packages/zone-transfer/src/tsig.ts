@@ -4,7 +4,7 @@
  * where every message after the first chains the prior MAC and carries only the timers.
  */
 import { CLASSES, TYPE_CODES } from '@edgedns/dns-facts'
-import { ByteWriter, DnsFormatError, parseName, writeName } from '@edgedns/dns-wire'
+import { ByteWriter, concatBytes, DnsFormatError, parseName, writeName } from '@edgedns/dns-wire'
 import { canonical, cryptoKey, HASHES, type TsigAlgorithm, type TsigKey } from './tsig-key.ts'
 import { splitTsig, type TsigRecord } from './tsig-record.ts'
 
@@ -76,16 +76,6 @@ function lengthPrefixed(mac: Uint8Array): Uint8Array {
   return out
 }
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
-}
-
 /** What the MAC covers: [prior or request MAC], the message(s), the variables or the timers. */
 function digestInput(
   previousMac: Uint8Array | undefined,
@@ -94,7 +84,7 @@ function digestInput(
   timersOnly: boolean
 ): Uint8Array {
   const parts = previousMac ? [lengthPrefixed(previousMac)] : []
-  return concat([...parts, ...messages, variables(v, timersOnly)])
+  return concatBytes([...parts, ...messages, variables(v, timersOnly)])
 }
 
 /** Appends a TSIG record to `message` (which has none) and bumps ARCOUNT. */

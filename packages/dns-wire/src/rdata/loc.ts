@@ -1,7 +1,9 @@
 /**
- * @module LOC (RFC 1876): `d [m [s]] N|S d [m [s]] E|W alt[m] [size[m] [hp[m] [vp[m]]]]`.
+ * @module LOC (RFC 1876) presentation → wire. The grammar and limits are in `loc-text.ts`; this
+ * encoder takes numbers only in their plain form (seconds to three decimals, metres to two).
  */
 import type { Encoder } from './basic.ts'
+import { LOC_LIMITS, splitLocText, type LocAngleText } from './loc-text.ts'
 import { TextError } from './text.ts'
 
 const EQUATOR = 2 ** 31
@@ -15,6 +17,11 @@ function meters(token: string, what: string, min: number, max: number): number {
   return Math.round(v * 100)
 }
 
+/** An optional size or precision in centimetres, its default when absent. */
+function optionalMeters(token: string | undefined, what: string, fallback: number): number {
+  return token === undefined ? fallback * 100 : meters(token, what, 0, LOC_LIMITS.sizeMax)
+}
+
 /** Size/precision in centimetres → RFC 1876 mantissa/exponent byte. */
 function precision(cm: number): number {
   let exponent = 0
@@ -23,17 +30,9 @@ function precision(cm: number): number {
   return (mantissa << 4) | exponent
 }
 
-/** Reads `d [m [s]] H` from t at i; returns thousandths of arc seconds offset and next index. */
-function angle(t: string[], i: number, hemis: string, maxDeg: number): [number, number] {
-  const parts: string[] = []
-  while (i < t.length && parts.length < 3 && !hemis.includes((t[i] as string).toUpperCase())) {
-    parts.push(t[i++] as string)
-  }
-  const hemi = (t[i++] ?? '').toUpperCase()
-  if (parts.length === 0 || !hemis.includes(hemi) || hemi.length !== 1) {
-    throw new TextError('bad latitude/longitude')
-  }
-  const [d = '0', m = '0', s = '0'] = parts
+/** An angle → thousandths of arc seconds offset from the equator or prime meridian. */
+function angle(a: LocAngleText, maxDeg: number): number {
+  const { degrees: d, minutes: m = '0', seconds: s = '0' } = a
   if (!/^\d+$/.test(d) || !/^\d+$/.test(m) || !/^\d+(?:\.\d{1,3})?$/.test(s)) {
     throw new TextError('bad latitude/longitude')
   }
@@ -43,20 +42,29 @@ function angle(t: string[], i: number, hemis: string, maxDeg: number): [number, 
   if (deg > maxDeg || min > 59 || sec >= 60) throw new TextError('latitude/longitude out of range')
   const value = Math.round(((deg * 60 + min) * 60 + sec) * 1000)
   if (value > maxDeg * 3_600_000) throw new TextError('latitude/longitude out of range')
-  const negative = hemi === 'S' || hemi === 'W'
-  return [negative ? EQUATOR - value : EQUATOR + value, i]
+  const negative = a.hemisphere === 'S' || a.hemisphere === 'W'
+  return negative ? EQUATOR - value : EQUATOR + value
 }
 
 export const loc: Encoder = (w, t) => {
-  const [lat, i] = angle(t, 0, 'NS', 90)
-  const [lon, j] = angle(t, i, 'EW', 180)
-  const rest = t.slice(j)
-  if (rest.length < 1 || rest.length > 4) throw new TextError('expected altitude [size [hp [vp]]]')
-  const alt = meters(rest[0] as string, 'altitude', -100000, 42849672.95) + ALT_BASE_CM
-  const size = rest[1] === undefined ? 100 : meters(rest[1], 'size', 0, 90000000)
-  const hp =
-    rest[2] === undefined ? 1_000_000 : meters(rest[2], 'horizontal precision', 0, 90000000)
-  const vp = rest[3] === undefined ? 1000 : meters(rest[3], 'vertical precision', 0, 90000000)
+  const split = splitLocText(t)
+  if (!split.ok) {
+    throw new TextError(
+      split.part === 'altitude' ? 'expected altitude [size [hp [vp]]]' : 'bad latitude/longitude'
+    )
+  }
+  const { loc: l } = split
+  const lat = angle(l.latitude, 90)
+  const lon = angle(l.longitude, 180)
+  const { altitudeMin, altitudeMax } = LOC_LIMITS
+  const alt = meters(l.altitude, 'altitude', altitudeMin, altitudeMax) + ALT_BASE_CM
+  const size = optionalMeters(l.size, 'size', LOC_LIMITS.defaultSize)
+  const hp = optionalMeters(
+    l.horizPrecision,
+    'horizontal precision',
+    LOC_LIMITS.defaultHorizPrecision
+  )
+  const vp = optionalMeters(l.vertPrecision, 'vertical precision', LOC_LIMITS.defaultVertPrecision)
   w.u8(0)
   w.u8(precision(size))
   w.u8(precision(hp))

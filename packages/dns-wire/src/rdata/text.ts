@@ -102,27 +102,40 @@ export function base64(text: string, what: string): Uint8Array {
   return Uint8Array.from(bin, (c) => c.charCodeAt(0))
 }
 
-/** Four dotted decimal octets, each 0 or without leading zeros, at most 255. */
-export function ipv4(text: string): Uint8Array {
-  const out = new Uint8Array(4)
+/**
+ * The one reader of IPv4 text: four dotted decimal octets, each 0 or without leading zeros, at
+ * most 255, written into `out`; false when `text` is not one.
+ */
+function readIPv4(text: string, out: Uint8Array): boolean {
   let part = 0
   let value = 0
   let digits = 0
   for (let i = 0; i <= text.length; i++) {
     const c = i < text.length ? text.charCodeAt(i) : 0x2e
     if (c === 0x2e) {
-      if (digits === 0 || part > 3) throw new TextError(`bad IPv4 address ${text}`)
+      if (digits === 0 || part > 3) return false
       out[part++] = value
       value = 0
       digits = 0
     } else if (c >= 0x30 && c <= 0x39) {
       // a leading zero is allowed only as the whole octet
-      if (digits > 0 && value === 0) throw new TextError(`bad IPv4 address ${text}`)
+      if (digits > 0 && value === 0) return false
       value = value * 10 + (c - 0x30)
-      if (++digits > 3 || value > 255) throw new TextError(`bad IPv4 address ${text}`)
-    } else throw new TextError(`bad IPv4 address ${text}`)
+      if (++digits > 3 || value > 255) return false
+    } else return false
   }
-  if (part !== 4) throw new TextError(`bad IPv4 address ${text}`)
+  return part === 4
+}
+
+const scratch = new Uint8Array(4)
+
+/** Whether `text` is a dotted-quad IPv4 address (the grammar of `ipv4`). */
+export const isIPv4 = (text: string): boolean => readIPv4(text, scratch)
+
+/** The 4 octets of a dotted-quad IPv4 address; `TextError` for anything else. */
+export function ipv4(text: string): Uint8Array {
+  const out = new Uint8Array(4)
+  if (!readIPv4(text, out)) throw new TextError(`bad IPv4 address ${text}`)
   return out
 }
 

@@ -2,6 +2,7 @@
  * @module types/loc: LOC (RFC 1876). Content is the RFC presentation form,
  * `37 46 46.000 N 122 23 35.000 W 0.00m 100.00m 0.00m 0.00m`; 'm' suffixes optional on input.
  */
+import { LOC_LIMITS, splitLocText } from '@edgedns/dns-wire'
 import { z } from 'zod'
 import { words } from '../charstring.ts'
 import { fail } from '../errors.ts'
@@ -9,7 +10,7 @@ import { int, num, oneOf } from '../fields.ts'
 import { numberToken } from './common.ts'
 import { defineData } from './define.ts'
 
-const MAX_SIZE = 90_000_000
+const { altitudeMin, altitudeMax, sizeMax } = LOC_LIMITS
 const schema = z.object({
   lat_degrees: int(0, 90),
   lat_minutes: int(0, 59).default(0),
@@ -19,28 +20,20 @@ const schema = z.object({
   long_minutes: int(0, 59).default(0),
   long_seconds: num(0, 59.999).default(0),
   long_direction: oneOf(['E', 'W']),
-  altitude: num(-100_000, 42_849_672.95),
-  size: num(0, MAX_SIZE).default(1),
-  precision_horz: num(0, MAX_SIZE).default(10_000),
-  precision_vert: num(0, MAX_SIZE).default(10),
+  altitude: num(altitudeMin, altitudeMax),
+  size: num(0, sizeMax).default(LOC_LIMITS.defaultSize),
+  precision_horz: num(0, sizeMax).default(LOC_LIMITS.defaultHorizPrecision),
+  precision_vert: num(0, sizeMax).default(LOC_LIMITS.defaultVertPrecision),
 })
 type LocData = z.infer<typeof schema>
 
 const round = (x: number, digits: number) => Number(x.toFixed(digits))
 
-/** Read `d [m [s]] DIR` starting at `i`; returns the fields and the next index. */
-function angle(w: string[], i: number, dirs: readonly string[], what: string) {
-  const nums: (number | undefined)[] = []
-  while (i < w.length && !dirs.includes((w[i] as string).toUpperCase()) && nums.length < 3) {
-    nums.push(numberToken(w[i]))
-    i++
-  }
-  const dir = w[i]?.toUpperCase()
-  if (nums.length === 0 || dir === undefined || !dirs.includes(dir)) {
-    fail(`expected ${what} as "<degrees> [minutes [seconds]] ${dirs.join('|')}"`)
-  }
-  return { d: nums[0], m: nums[1] ?? 0, s: nums[2] ?? 0, dir, next: i + 1 }
-}
+const SHAPE_ERRORS = {
+  latitude: 'expected latitude as "<degrees> [minutes [seconds]] N|S"',
+  longitude: 'expected longitude as "<degrees> [minutes [seconds]] E|W"',
+  altitude: 'expected "<altitude>m [size [horiz [vert]]]"',
+} as const
 
 function meters(token: string | undefined): number | undefined {
   if (token === undefined) return undefined
@@ -56,22 +49,22 @@ export const LOC = defineData<LocData>({
   },
   dataSchema: schema,
   parseContent(content) {
-    const w = words(content)
-    const lat = angle(w, 0, ['N', 'S'], 'latitude')
-    const long = angle(w, lat.next, ['E', 'W'], 'longitude')
-    const rest = w.slice(long.next)
-    if (rest.length < 1 || rest.length > 4) fail('expected "<altitude>m [size [horiz [vert]]]"')
-    const [alt, size, hp, vp] = rest.map(meters)
+    const split = splitLocText(words(content))
+    if (!split.ok) fail(SHAPE_ERRORS[split.part])
+    const { latitude: lat, longitude: long } = split.loc
+    const size = meters(split.loc.size)
+    const hp = meters(split.loc.horizPrecision)
+    const vp = meters(split.loc.vertPrecision)
     const data: Record<string, unknown> = {
-      lat_degrees: lat.d,
-      lat_minutes: lat.m,
-      lat_seconds: lat.s,
-      lat_direction: lat.dir,
-      long_degrees: long.d,
-      long_minutes: long.m,
-      long_seconds: long.s,
-      long_direction: long.dir,
-      altitude: alt,
+      lat_degrees: numberToken(lat.degrees),
+      lat_minutes: numberToken(lat.minutes) ?? 0,
+      lat_seconds: numberToken(lat.seconds) ?? 0,
+      lat_direction: lat.hemisphere,
+      long_degrees: numberToken(long.degrees),
+      long_minutes: numberToken(long.minutes) ?? 0,
+      long_seconds: numberToken(long.seconds) ?? 0,
+      long_direction: long.hemisphere,
+      altitude: meters(split.loc.altitude),
     }
     if (size !== undefined) data.size = size
     if (hp !== undefined) data.precision_horz = hp

@@ -30,6 +30,7 @@ import { reverseName } from '../records/model.ts'
 import type { StepContext, StepOutcome } from './context.ts'
 import { namesWithRecords, readNames, readPage, readZone } from './queries.ts'
 import { buildMeta } from './meta.ts'
+import { resumedPhase, resumedPhaseTimes } from './phase-times.ts'
 import { nextHead, publishHead } from './publish-head.ts'
 import { LAYOUT_FORMAT, type FullProgress } from './state.ts'
 import { EMPTY_NODE, isServed, nodeFromRows } from './values.ts'
@@ -72,7 +73,8 @@ export async function fullBuildStep(ctx: StepContext): Promise<FullOutcome> {
     ctx.save()
   }
   const progress = state.full
-  const phaseMs = (progress.phaseMs ??= { write: 0, buckets: 0, prune: 0 })
+  progress.phase = resumedPhase(progress.phase)
+  const phaseMs = (progress.phaseMs = resumedPhaseTimes(progress.phaseMs))
   let at = ctx.io.now()
   // Charges the time since the last lap to the phase in progress (called before a phase changes).
   const lap = () => {

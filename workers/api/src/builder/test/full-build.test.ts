@@ -6,11 +6,14 @@ import {
   createExecutionContext,
   createScheduledController,
   runDurableObjectAlarm,
+  runInDurableObject,
   waitOnExecutionContext,
 } from 'cloudflare:test'
 import { env, exports } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import worker from '../../index.ts'
+import type { BuilderState, FullProgress } from '../state.ts'
+import type { ZoneBuilder } from '../zone-builder.ts'
 import {
   bucketKey,
   bucketOf,
@@ -44,6 +47,8 @@ import {
   tweak,
   unversioned,
 } from './helpers.ts'
+
+type FullPhaseMs = NonNullable<FullProgress['phaseMs']>
 
 const DEFAULT_ACCOUNT = 'a0000000000000000000000000000001'
 
@@ -320,6 +325,43 @@ describe('full builds', () => {
     const buckets = await kvBuckets(z.name)
     expect(buckets.size).toBeGreaterThan(1)
     expect(status.lastFullBuild).toMatchObject({ keysWritten: buckets.size + 2 }) // + zone key + head
+    expect((await converge(z.id)).differences).toEqual([])
+  })
+
+  it('a build paused mid-buckets and resumed after a deploy reports a number for every phase', async () => {
+    const z = await createZone('phases')
+    const posts = Array.from({ length: 60 }, (_, i) => ({
+      type: 'A',
+      name: `p${i}`,
+      content: '192.0.2.1',
+    }))
+    expect((await api('POST', `/zones/${z.id}/dns_records/batch`, { posts })).status).toBe(200)
+    await settle(z.id)
+    // A few buckets per invocation, so the build pauses in its bucket phase.
+    await tweak(z.id, (b) => {
+      b.limits = { ...b.limits, maxKvOps: 8 }
+    })
+    expect((await api('POST', `/zones/${z.id}/propagation/rebuild`)).status).toBe(200)
+    // Between two steps of the bucket phase, the state becomes what the code before the deploy
+    // stored: its last phase had another name, so there is no `prune` time.
+    const stub = builder(z.id)
+    let rewritten = false
+    for (let i = 0; i < 200 && !rewritten; i++) {
+      rewritten = await runInDurableObject(stub, (_instance: ZoneBuilder, state) => {
+        const s = state.storage.kv.get<BuilderState>('state')!
+        if (s.full?.phase !== 'buckets') return false
+        const { write, buckets } = s.full.phaseMs!
+        const phaseMs = { write, buckets, sweep: 0 } as unknown as FullPhaseMs
+        state.storage.kv.put('state', { ...s, full: { ...s.full, phaseMs } })
+        return true
+      })
+      if (!rewritten && !(await runDurableObjectAlarm(stub))) await sleep(2)
+    }
+    expect(rewritten).toBe(true)
+    const status = await settle(z.id)
+    const times = status.lastFullBuild!.phaseMs!
+    expect(Object.keys(times).sort()).toEqual(['buckets', 'prune', 'write'])
+    for (const ms of Object.values(times)) expect(Number.isFinite(ms)).toBe(true)
     expect((await converge(z.id)).differences).toEqual([])
   })
 })

@@ -8,7 +8,7 @@ import {
   strictD1,
   strictKv,
   takeBreaches,
-} from '@edgedns/strict-bindings'
+} from './strict-bindings.ts'
 
 /** Runs `fn`, expects it to breach `limit`, and clears the recorded breach (it is this test's point). */
 async function expectBreach(limit: string, fn: () => unknown): Promise<ProductionLimitError> {
