@@ -35,6 +35,8 @@ export const HELD_ZONE_BYTES = 512
 
 export class HeldHeads {
   readonly #pool = new Map<string, unknown>()
+  /** Bucket versions with every bucket at one version, one object per version. */
+  readonly #versionsAt = new Map<number, BucketVersions>()
   /** Bytes of parts taken by the head being held that the pool did not share. */
   #unshared = 0
 
@@ -62,9 +64,14 @@ export class HeldHeads {
   }
 
   #versions(bv: BucketVersions): BucketVersions {
-    return bv.changed.size === 0
-      ? { base: bv.base, changed: EMPTY_VERSIONS as Map<number, number> }
-      : bv
+    if (bv.changed.size !== 0) return bv
+    let shared = this.#versionsAt.get(bv.base)
+    if (!shared) {
+      if (this.#versionsAt.size >= POOL_MAX) this.#versionsAt.clear()
+      shared = { base: bv.base, changed: EMPTY_VERSIONS as Map<number, number> }
+      this.#versionsAt.set(bv.base, shared)
+    }
+    return shared
   }
 
   #meta(meta: ZoneMeta, name: string): ZoneMeta {

@@ -5,11 +5,16 @@
  * passed goes to the back once). With the feed, an evicted zone is remembered (`KnownZone`) so
  * that reading it again costs its versioned head (and, often, its buckets in the same read).
  */
-import { BucketCache, keptIndexes } from './bucket-cache.ts'
+import { BucketCache, INLINE_OVERHEAD, keptIndexes } from './bucket-cache.ts'
 import { bucketVersion } from './head.ts'
 import { HELD_ZONE_BYTES, HeldHeads } from './held-head.ts'
 import type { KnownZone, ZoneEntry } from './zone-entry.ts'
 import type { BucketVersions, ZoneHead } from './types.ts'
+
+/** Bytes charged for the zone's inline bucket (none when it keeps none inline). */
+function inlineBytes(entry: ZoneEntry): number {
+  return typeof entry.buckets === 'string' ? entry.buckets.length + INLINE_OVERHEAD : 0
+}
 
 /**
  * Zones whose entries were evicted for room, remembered with the head the feed last named for
@@ -34,6 +39,12 @@ export class HeldZones {
     this.#buckets = buckets
     this.#capBytes = capBytes
     this.#remember = remember
+    // A zone's inline bucket is part of the zone: charged with it, and room is made among zones.
+    buckets.inlineTo((owner, delta) => {
+      const entry = owner as ZoneEntry
+      this.#setHeadBytes(entry, entry.headBytes + delta)
+      if (delta > 0) this.#makeRoom(entry)
+    })
   }
 
   get(name: string): ZoneEntry | undefined {
@@ -74,6 +85,7 @@ export class HeldZones {
       raw: head.n === 0 ? raw : '',
       count: head.meta.layout?.buckets ?? 0,
       buckets: null,
+      inlineIndex: 0,
       confirmedAt,
       target: Math.max(target, head.n),
       refresh: null,
@@ -90,6 +102,12 @@ export class HeldZones {
     // Zones and bucket texts share the cache; the cap bounds the zones' part.
     this.#buckets.charge(HELD_ZONE_BYTES)
     this.#setHeadBytes(entry, entry.raw.length + held.bytes)
+    this.#makeRoom(entry)
+    return entry
+  }
+
+  /** Evicts held zones other than `entry` while the zones are past their cap. */
+  #makeRoom(entry: ZoneEntry): void {
     while (this.#zones.size > 1 && this.#bytes > this.#capBytes) {
       // Second chance (CLOCK): a zone looked up since the hand last passed goes to the back once;
       // the zone being added is never the one that makes room.
@@ -107,7 +125,6 @@ export class HeldZones {
       if (!victim) break
       this.#evict(victim)
     }
-    return entry
   }
 
   /** Takes a newer head: drops the buckets rewritten since the one held (all of them after a gap). */
@@ -134,7 +151,7 @@ export class HeldZones {
     entry.raw = head.n === 0 ? raw : ''
     entry.count = count
     if (head.n > entry.target) entry.target = head.n
-    this.#setHeadBytes(entry, entry.raw.length + taken.bytes)
+    this.#setHeadBytes(entry, entry.raw.length + taken.bytes + inlineBytes(entry))
   }
 
   /** Stops holding a zone (gone, replaced, or evicted): its buckets and charges go with it. */

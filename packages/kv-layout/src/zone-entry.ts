@@ -16,6 +16,7 @@ export interface ZoneEntry {
   count: number
   /** Kept buckets (see BucketOwner). */
   buckets: BucketOwner['buckets']
+  inlineIndex: number
   /** Start time of the KV read that last confirmed the zone (through its zone key or slots). */
   confirmedAt: number
   /** Newest head counter the feed named for the zone (at least `head.n` once taken). */

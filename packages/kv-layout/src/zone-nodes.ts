@@ -5,7 +5,7 @@
  * again); an unversioned one of the live count is read from the previous count, never taken as
  * "no such name".
  */
-import { findInCached, keptBucket, type BucketCache } from './bucket-cache.ts'
+import { findKept, type BucketCache } from './bucket-cache.ts'
 import { findInBucket } from './bucket-text.ts'
 import { decodeNode, KvLayoutError } from './codec.ts'
 import { bucketVersion } from './head.ts'
@@ -50,11 +50,9 @@ export async function readNodes(
       continue
     }
     const index = bucketOfHash(nameHash(n), count)
-    const cached = keptBucket(entry, index)
-    if (cached && (cached.versioned || cached.fetchedAt >= staleBefore)) {
+    const encoded = findKept(entry, index, staleBefore, zone, n)
+    if (encoded !== undefined) {
       io.stats.bucketHits++
-      cached.used = true
-      const encoded = findInCached(cached, zone, n)
       if (encoded !== null) nodes.set(n, decodeNode(encoded))
       continue
     }
@@ -87,11 +85,7 @@ export async function readNodes(
       missing.push(p)
       continue
     }
-    const stored = keptBucket(entry, p.index)
-    const encoded =
-      stored && stored.text === text
-        ? findInCached(stored, zone, p.name)
-        : findInBucket(text, zone, p.name)
+    const encoded = findInBucket(text, zone, p.name)
     if (encoded !== null) nodes.set(p.name, decodeNode(encoded))
   }
   if (missing.length > 0) {
