@@ -15,6 +15,9 @@ const INDEXED_TEXT_MIN = 512
 /** Bytes counted per kept bucket beyond its text and line index: its object, clock slot and time. */
 const ENTRY_OVERHEAD = 160
 
+/** Bytes counted for a zone's map of kept buckets (once it keeps two): the map and its table. */
+const OWNER_MAP_BYTES = 192
+
 export interface CachedBucket {
   owner: BucketOwner
   index: number
@@ -39,8 +42,11 @@ export interface BucketOwner {
   inlineIndex: number
 }
 
-/** Bytes charged for an inline bucket beyond its text: the string's header and alignment. */
-export const INLINE_OVERHEAD = 24
+/**
+ * Bytes charged for an inline bucket beyond its text: the string's header and alignment, rounded
+ * up from what `bench/tools/held-zone-bytes.mjs` measures.
+ */
+export const INLINE_OVERHEAD = 32
 
 /** Charges (or, negative, releases) bytes of an inline bucket to the zone that holds it. */
 export type InlineCharge = (owner: BucketOwner, delta: number) => void
@@ -182,11 +188,13 @@ export class BucketCache {
     const b = owner.buckets as CachedBucket | Map<number, CachedBucket> | null
     if (b === null) owner.buckets = bucket
     else if (b instanceof Map) b.set(bucket.index, bucket)
-    else
+    else {
       owner.buckets = new Map([
         [b.index, b],
         [bucket.index, bucket],
       ])
+      this.#bytes += OWNER_MAP_BYTES
+    }
   }
 
   /** Moves the owner's inline bucket into the clock (it is about to have two). */
@@ -216,7 +224,10 @@ export class BucketCache {
     if (!(b instanceof Map)) owner.buckets = null
     else {
       b.delete(index)
-      if (b.size === 0) owner.buckets = null
+      if (b.size === 0) {
+        owner.buckets = null
+        this.#bytes -= OWNER_MAP_BYTES
+      }
     }
   }
 

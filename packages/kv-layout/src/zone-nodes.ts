@@ -11,7 +11,7 @@ import { decodeNode, KvLayoutError } from './codec.ts'
 import { bucketVersion } from './head.ts'
 import { bucketKey, bucketOfHash, nameHash } from './keys.ts'
 import { IMMUTABLE_CACHE_TTL_S } from './kv-reads.ts'
-import { nodeNamesFor, RetiredBucket, type ZoneEntry } from './zone-entry.ts'
+import { bucketCount, nodeNamesFor, RetiredBucket, type ZoneEntry } from './zone-entry.ts'
 import type { NodeData } from './types.ts'
 
 /** The view's side: its reads, its bucket cache and clock, and the counters it keeps. */
@@ -38,7 +38,7 @@ export async function readNodes(
   const zone = entry.name
   const names = nodeNamesFor(name, zone)
   if (names.length === 0) return nodes
-  const count = entry.count
+  const count = bucketCount(entry.head)
   if (count === 0) throw new KvLayoutError(`zone ${zone}: no bucket layout`)
   const overlay = entry.head.overlay
   let pending: { name: string; index: number }[] | null = null
@@ -111,7 +111,9 @@ async function fromPrevious(
   const zone = entry.name
   const prev = entry.head.meta.layout?.prev
   if (prev === undefined)
-    throw new KvLayoutError(`zone ${zone}: bucket ${missing[0]!.index} of ${entry.count} missing`)
+    throw new KvLayoutError(
+      `zone ${zone}: bucket ${missing[0]!.index} of ${bucketCount(entry.head)} missing`
+    )
   const keys = missing.map((m) => bucketKey(zone, prev, bucketOfHash(nameHash(m.name), prev)))
   const values = await io.read(keys)
   missing.forEach((m, k) => {
