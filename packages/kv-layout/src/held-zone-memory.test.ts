@@ -117,7 +117,17 @@ describe('a zone entry', () => {
   const head = { n: 1, seq: 0, meta: meta(0), overlay: new Map(), changed: [] }
 
   it('keeps its confirmation time exactly, whole or fractional, small or large', () => {
-    for (const t of [0, 1, 1_764_000_000_000, 1_764_000_000_000 + 2 ** 31, -5, 0.1, 1e15 + 0.5]) {
+    for (const t of [
+      0,
+      1,
+      1_764_000_000_000,
+      1_764_000_000_000 + 2 ** 31,
+      -5,
+      0.1,
+      1e15 + 0.5,
+      -(2 ** 53) + 1,
+      2 ** 53 - 9,
+    ]) {
       const entry = new ZoneEntry('z0.small.example', head, t, 1, 1)
       expect(entry.confirmedAt).toBe(t)
       entry.confirmedAt = t + 0.25

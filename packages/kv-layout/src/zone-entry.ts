@@ -76,9 +76,9 @@ export class ZoneEntry implements ZoneHead, BucketOwner {
   }
 
   set confirmedAt(at: number) {
-    if (Number.isSafeInteger(at)) {
-      clockOrigin ??= at
-      const offset = at - clockOrigin
+    if (Number.isSafeInteger(at)) clockOrigin ??= at
+    const offset = at - (clockOrigin ?? 0)
+    if (Number.isSafeInteger(at) && Number.isSafeInteger(offset)) {
       // `| 0` makes a small integer V8 keeps unboxed; a larger offset is kept as it is.
       this.#confirmed = Math.abs(offset) < SMALL ? offset | 0 : offset
       this.#bits &= ~TIME_AS_IS
