@@ -3,10 +3,11 @@
  * `pnpm exec node --expose-gc bench/tools/held-zone-bytes.mjs [zones] [apex|name] [own|hosted]`): small zones
  * (two A records, 16 buckets) are looked up once each through a `KvZoneView` with room for all of
  * them, and the heap growth is divided by the zone count, next to what the view charges itself.
- * `apex` looks up each apex (the zone entry alone); `name` a name (entry plus one bucket). The
- * third argument `hosted` takes the bench's hosted zones instead (bench/lib/hosted-zones.mjs: one
- * bucket, up to 8 records, name servers and SOA shared by every zone, as on a platform).
- * Bucket texts here are shared with the in-memory store: the heap growth leaves them out.
+ * `apex` looks up each apex (the zone entry alone); `name` looks up each apex, then a name of
+ * each (the entry, then the bucket the name needs, each measured). The third argument `hosted`
+ * takes the bench's hosted zones instead (bench/lib/hosted-zones.mjs: one bucket, up to 8 records,
+ * name servers and SOA shared by every zone, as on a platform). Every KV read returns a fresh copy
+ * of the stored text, as a KV read does in an isolate: bucket texts held are the view's own.
  */
 import { zoneImage } from '../../packages/kv-layout/src/image.ts'
 import { KvZoneView } from '../../packages/kv-layout/src/kv-zone-view.ts'
@@ -58,23 +59,36 @@ for (const [k, v] of [...store]) {
   store.delete(k)
   store.set(JSON.parse(JSON.stringify(k)), JSON.parse(JSON.stringify(v)))
 }
-const kv = { get: async (keys) => new Map(keys.map((k) => [k, store.get(k) ?? null])) }
+// A fresh flat copy per read: what the view keeps is its own, as with KV in an isolate.
+const copy = (v) => (v === undefined ? null : JSON.parse(JSON.stringify(v)))
+const kv = { get: async (keys) => new Map(keys.map((k) => [k, copy(store.get(k))])) }
 const room = 4 * 1024 ** 3
 const view = new KvZoneView(kv, { revalidateMs: 1e12, cacheBytes: room, zoneCacheBytes: room })
-globalThis.gc()
-const before = process.memoryUsage().heapUsed
-for (let z = 0; z < zones; z++)
-  await view.lookup(
-    `${what === 'apex' ? '' : 'www.'}${shape === 'hosted' ? `z${z}` : `zone${z}`}.bench.example`
-  )
-globalThis.gc()
-const after = process.memoryUsage().heapUsed
+const zoneName = (z) => `${shape === 'hosted' ? `z${z}` : `zone${z}`}.bench.example`
+/** Heap growth per zone and the view's charge per zone after looking up `prefix` + each zone. */
+async function measure(prefix) {
+  globalThis.gc()
+  const heapBefore = process.memoryUsage().heapUsed
+  const chargedBefore = view.snapshot().cacheBytes
+  for (let z = 0; z < zones; z++) await view.lookup(`${prefix}${zoneName(z)}`)
+  globalThis.gc()
+  return {
+    heap: Math.round((process.memoryUsage().heapUsed - heapBefore) / zones),
+    charged: Math.round((view.snapshot().cacheBytes - chargedBefore) / zones),
+  }
+}
+const entry = await measure('')
+const bucket = what === 'apex' ? null : await measure('www.')
 const s = view.snapshot()
 console.log(
   JSON.stringify({
     zones: s.zones,
+    buckets: s.cachedBuckets,
     lookup: what,
-    heapBytesPerZone: Math.round((after - before) / zones),
-    chargedTextBytesPerZone: Math.round(s.cacheBytes / zones),
+    heapBytesPerZone: entry.heap + (bucket?.heap ?? 0),
+    chargedBytesPerZone: entry.charged + (bucket?.charged ?? 0),
+    entryHeapBytes: entry.heap,
+    entryChargedBytes: entry.charged,
+    ...(bucket && { bucketHeapBytes: bucket.heap, bucketChargedBytes: bucket.charged }),
   })
 )

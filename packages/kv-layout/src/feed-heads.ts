@@ -99,6 +99,6 @@ async function takeNamed(
   }
   const head = await io.withOverlay(decodeHead(text), IMMUTABLE_CACHE_TTL_S)
   if (entry.gone) return null
-  if (head && head.n > entry.head.n) io.held.apply(entry, head, entry.raw)
+  if (head && head.n > entry.head.n) io.held.apply(entry, head, entry.raw ?? '')
   return entry
 }

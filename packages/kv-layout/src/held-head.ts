@@ -28,13 +28,17 @@ export interface HeldHead {
 }
 
 /**
- * Bytes of a held zone whose metadata parts are all shared: its entry in the view, its head and
- * metadata objects, its id and the map slot (measured with `bench/tools/held-zone-bytes.mjs`).
+ * Bytes of a held zone whose metadata parts are all shared: its entry (which is also its head),
+ * its metadata object, its id and the map slot, rounded up from what
+ * `bench/tools/held-zone-bytes.mjs` measures with the view's map of zones at its emptiest just
+ * after it grows (a charge below the real heap would let the isolate outgrow its memory).
  */
-export const HELD_ZONE_BYTES = 512
+export const HELD_ZONE_BYTES = 400
 
 export class HeldHeads {
   readonly #pool = new Map<string, unknown>()
+  /** Bucket versions with every bucket at one version, one object per version. */
+  readonly #versionsAt = new Map<number, BucketVersions>()
   /** Bytes of parts taken by the head being held that the pool did not share. */
   #unshared = 0
 
@@ -51,7 +55,6 @@ export class HeldHeads {
         head.overlay.size === 0 ? (EMPTY_OVERLAY as Map<string, NodeData | null>) : head.overlay,
       // Only an incoming head's changes are read (against the held one): the held one needs none.
       changed: NO_CHANGES as ZoneHead['changed'],
-      overlayKey: head.overlayKey,
       bv: head.bv && this.#versions(head.bv),
     }
     let bytes = this.#unshared + held.overlay.size * OVERLAY_NAME_BYTES
@@ -62,26 +65,31 @@ export class HeldHeads {
   }
 
   #versions(bv: BucketVersions): BucketVersions {
-    return bv.changed.size === 0
-      ? { base: bv.base, changed: EMPTY_VERSIONS as Map<number, number> }
-      : bv
+    if (bv.changed.size !== 0) return bv
+    let shared = this.#versionsAt.get(bv.base)
+    if (!shared) {
+      if (this.#versionsAt.size >= POOL_MAX) this.#versionsAt.clear()
+      shared = { base: bv.base, changed: EMPTY_VERSIONS as Map<number, number> }
+      this.#versionsAt.set(bv.base, shared)
+    }
+    return shared
   }
 
   #meta(meta: ZoneMeta, name: string): ZoneMeta {
-    const held: ZoneMeta = {
-      v: meta.v,
-      id: meta.id,
-      name: meta.name === name ? name : meta.name,
-      serial: meta.serial,
-      soa: this.#shared(meta.soa),
-      ns: this.#shared(meta.ns),
-      proxy: this.#shared(meta.proxy),
-      apex: this.#shared(meta.apex),
-      layout: meta.layout && this.#shared(meta.layout),
-      subzones: meta.subzones,
-      dnssec: meta.dnssec,
-    }
-    return held
+    const v = meta.v
+    const id = meta.id
+    const named = meta.name === name ? name : meta.name
+    const serial = meta.serial
+    const soa = this.#shared(meta.soa)
+    const ns = this.#shared(meta.ns)
+    const proxy = this.#shared(meta.proxy)
+    const apex = this.#shared(meta.apex)
+    const layout = meta.layout && this.#shared(meta.layout)
+    const { subzones, dnssec } = meta
+    // Most zones have no subzones and no DNSSEC: their metadata holds no slot for either.
+    return subzones === undefined && dnssec === undefined
+      ? { v, id, name: named, serial, soa, ns, proxy, apex, layout }
+      : { v, id, name: named, serial, soa, ns, proxy, apex, layout, subzones, dnssec }
   }
 
   #shared<T>(value: T): T {

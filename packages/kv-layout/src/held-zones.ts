@@ -5,11 +5,16 @@
  * passed goes to the back once). With the feed, an evicted zone is remembered (`KnownZone`) so
  * that reading it again costs its versioned head (and, often, its buckets in the same read).
  */
-import { BucketCache, keptIndexes } from './bucket-cache.ts'
+import { BucketCache, INLINE_OVERHEAD, keptIndexes } from './bucket-cache.ts'
 import { bucketVersion } from './head.ts'
 import { HELD_ZONE_BYTES, HeldHeads } from './held-head.ts'
-import type { KnownZone, ZoneEntry } from './zone-entry.ts'
+import { bucketCount, ZoneEntry, type KnownZone } from './zone-entry.ts'
 import type { BucketVersions, ZoneHead } from './types.ts'
+
+/** Bytes charged for the zone's inline bucket (none when it keeps none inline). */
+function inlineBytes(entry: ZoneEntry): number {
+  return typeof entry.buckets === 'string' ? entry.buckets.length + INLINE_OVERHEAD : 0
+}
 
 /**
  * Zones whose entries were evicted for room, remembered with the head the feed last named for
@@ -34,6 +39,12 @@ export class HeldZones {
     this.#buckets = buckets
     this.#capBytes = capBytes
     this.#remember = remember
+    // A zone's inline bucket is part of the zone: charged with it, and room is made among zones.
+    buckets.inlineTo((owner, delta) => {
+      const entry = owner as ZoneEntry
+      this.#setHeadBytes(entry, entry.headBytes + delta)
+      if (delta > 0) this.#makeRoom(entry)
+    })
   }
 
   get(name: string): ZoneEntry | undefined {
@@ -68,28 +79,22 @@ export class HeldZones {
    */
   add(name: string, head: ZoneHead, raw: string, confirmedAt: number, target: number): ZoneEntry {
     const held = this.#heads.hold(head, name)
-    const entry: ZoneEntry = {
-      name,
-      head: held.head,
-      raw: head.n === 0 ? raw : '',
-      count: head.meta.layout?.buckets ?? 0,
-      buckets: null,
-      confirmedAt,
-      target: Math.max(target, head.n),
-      refresh: null,
-      refreshStartedAt: 0,
-      gone: false,
-      used: false,
-      headBytes: 0,
-      stamp: ++this.#stamps,
-    }
+    const entry = new ZoneEntry(name, held.head, confirmedAt, target, ++this.#stamps)
+    // Only a zone without a head keeps its zone key's text (rare: a property of its own).
+    if (head.n === 0) entry.raw = raw
     const replaced = this.#zones.get(name)
     if (replaced) this.forget(replaced)
     this.#zones.set(name, entry)
     this.#bytes += HELD_ZONE_BYTES
     // Zones and bucket texts share the cache; the cap bounds the zones' part.
     this.#buckets.charge(HELD_ZONE_BYTES)
-    this.#setHeadBytes(entry, entry.raw.length + held.bytes)
+    this.#setHeadBytes(entry, (entry.raw?.length ?? 0) + held.bytes)
+    this.#makeRoom(entry)
+    return entry
+  }
+
+  /** Evicts held zones other than `entry` while the zones are past their cap. */
+  #makeRoom(entry: ZoneEntry): void {
     while (this.#zones.size > 1 && this.#bytes > this.#capBytes) {
       // Second chance (CLOCK): a zone looked up since the hand last passed goes to the back once;
       // the zone being added is never the one that makes room.
@@ -107,16 +112,15 @@ export class HeldZones {
       if (!victim) break
       this.#evict(victim)
     }
-    return entry
   }
 
   /** Takes a newer head: drops the buckets rewritten since the one held (all of them after a gap). */
   apply(entry: ZoneEntry, head: ZoneHead, raw: string): void {
-    const count = head.meta.layout?.buckets ?? 0
+    const count = bucketCount(head)
     const since = entry.head.n
     const contiguous = since > 0 && head.changed.some(([c]) => c === since + 1)
     const held = entry.head.bv
-    if (count !== entry.count) this.#buckets.dropAll(entry)
+    if (count !== bucketCount(entry.head)) this.#buckets.dropAll(entry)
     else if (held && head.bv) this.#dropOtherVersions(entry, held, head.bv)
     else if (!contiguous) this.#buckets.dropAll(entry)
     else
@@ -129,12 +133,10 @@ export class HeldZones {
         for (const i of buckets) this.#buckets.drop(entry, i)
       }
     const taken = this.#heads.hold(head, entry.name)
-    entry.stamp = ++this.#stamps
-    entry.head = taken.head
-    entry.raw = head.n === 0 ? raw : ''
-    entry.count = count
-    if (head.n > entry.target) entry.target = head.n
-    this.#setHeadBytes(entry, entry.raw.length + taken.bytes)
+    entry.take(taken.head, ++this.#stamps)
+    if (head.n === 0) entry.raw = raw
+    else if (entry.raw !== undefined) entry.raw = undefined
+    this.#setHeadBytes(entry, (entry.raw?.length ?? 0) + taken.bytes + inlineBytes(entry))
   }
 
   /** Stops holding a zone (gone, replaced, or evicted): its buckets and charges go with it. */
@@ -172,8 +174,9 @@ export class HeldZones {
     if (this.#known.size >= MAX_KNOWN_ZONES) this.#known.delete(this.#known.keys().next().value!)
     const { head } = entry
     const known: KnownZone = { id: head.meta.id, n: head.n }
-    if (head.bv && head.bv.changed.size === 0 && head.overlay.size === 0 && entry.count > 0)
-      known.buckets = { count: entry.count, v: head.bv.base }
+    const count = bucketCount(head)
+    if (head.bv && head.bv.changed.size === 0 && head.overlay.size === 0 && count > 0)
+      known.buckets = { count, v: head.bv.base }
     this.#known.set(entry.name, known)
   }
 }

@@ -33,6 +33,7 @@ import {
   DEFAULT_ABSENT_TTL_MS,
   type KvZoneViewOptions,
   type ZoneViewStats,
+  zoneShareOf,
 } from './zone-view-options.ts'
 import type { LookupOptions, NodeData, ZoneHead, ZoneLookup, ZoneView } from './types.ts'
 
@@ -76,7 +77,7 @@ export class KvZoneView implements ZoneView {
     this.#feed = options.feed
     this.#held = new HeldZones(
       this.#buckets,
-      options.zoneCacheBytes ?? cacheBytes / 2,
+      options.zoneCacheBytes ?? zoneShareOf(cacheBytes),
       this.#feed !== undefined
     )
     this.#absentTtlMs = options.absentTtlMs ?? DEFAULT_ABSENT_TTL_MS

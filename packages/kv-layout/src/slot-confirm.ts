@@ -23,8 +23,8 @@ import type { ZoneHead } from './types.ts'
 export interface SlotHeld {
   name: string
   head: ZoneHead
-  /** Raw zone key value last read ('' when the zone came from a head alone). */
-  raw: string
+  /** Raw zone key value last read while the zone has no head (absent or undefined otherwise). */
+  raw?: string | undefined
   gone: boolean
   /** Start time of the read that last confirmed the zone. */
   confirmedAt: number
@@ -128,7 +128,7 @@ async function confirmByNextSlot<E extends SlotHeld>(
     const head = await io.withOverlay(decodeHead(text))
     if (entry.gone) return null
     if (!head || head.meta.id !== id) return undefined
-    io.apply(entry, head, entry.raw)
+    io.apply(entry, head, entry.raw ?? '')
   }
   entry.confirmedAt = Math.max(entry.confirmedAt, startedAt)
   return entry

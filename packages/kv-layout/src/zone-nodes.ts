@@ -5,13 +5,13 @@
  * again); an unversioned one of the live count is read from the previous count, never taken as
  * "no such name".
  */
-import { findInCached, keptBucket, type BucketCache } from './bucket-cache.ts'
+import { findKept, type BucketCache } from './bucket-cache.ts'
 import { findInBucket } from './bucket-text.ts'
 import { decodeNode, KvLayoutError } from './codec.ts'
 import { bucketVersion } from './head.ts'
 import { bucketKey, bucketOfHash, nameHash } from './keys.ts'
 import { IMMUTABLE_CACHE_TTL_S } from './kv-reads.ts'
-import { nodeNamesFor, RetiredBucket, type ZoneEntry } from './zone-entry.ts'
+import { bucketCount, nodeNamesFor, RetiredBucket, type ZoneEntry } from './zone-entry.ts'
 import type { NodeData } from './types.ts'
 
 /** The view's side: its reads, its bucket cache and clock, and the counters it keeps. */
@@ -38,7 +38,7 @@ export async function readNodes(
   const zone = entry.name
   const names = nodeNamesFor(name, zone)
   if (names.length === 0) return nodes
-  const count = entry.count
+  const count = bucketCount(entry.head)
   if (count === 0) throw new KvLayoutError(`zone ${zone}: no bucket layout`)
   const overlay = entry.head.overlay
   let pending: { name: string; index: number }[] | null = null
@@ -50,11 +50,9 @@ export async function readNodes(
       continue
     }
     const index = bucketOfHash(nameHash(n), count)
-    const cached = keptBucket(entry, index)
-    if (cached && (cached.versioned || cached.fetchedAt >= staleBefore)) {
+    const encoded = findKept(entry, index, staleBefore, zone, n)
+    if (encoded !== undefined) {
       io.stats.bucketHits++
-      cached.used = true
-      const encoded = findInCached(cached, zone, n)
       if (encoded !== null) nodes.set(n, decodeNode(encoded))
       continue
     }
@@ -87,11 +85,7 @@ export async function readNodes(
       missing.push(p)
       continue
     }
-    const stored = keptBucket(entry, p.index)
-    const encoded =
-      stored && stored.text === text
-        ? findInCached(stored, zone, p.name)
-        : findInBucket(text, zone, p.name)
+    const encoded = findInBucket(text, zone, p.name)
     if (encoded !== null) nodes.set(p.name, decodeNode(encoded))
   }
   if (missing.length > 0) {
@@ -117,7 +111,9 @@ async function fromPrevious(
   const zone = entry.name
   const prev = entry.head.meta.layout?.prev
   if (prev === undefined)
-    throw new KvLayoutError(`zone ${zone}: bucket ${missing[0]!.index} of ${entry.count} missing`)
+    throw new KvLayoutError(
+      `zone ${zone}: bucket ${missing[0]!.index} of ${bucketCount(entry.head)} missing`
+    )
   const keys = missing.map((m) => bucketKey(zone, prev, bucketOfHash(nameHash(m.name), prev)))
   const values = await io.read(keys)
   missing.forEach((m, k) => {

@@ -20,18 +20,16 @@ export async function joinOrRead(
   read: (startedAt: number) => Promise<ZoneEntry | null>
 ): Promise<boolean> {
   const inflight = entry.refresh
-  const startedAt = entry.refreshStartedAt
-  if (inflight && startedAt >= floor && now() - startedAt < SHARED_WAIT_MS) {
-    const outcome = await settledWithin(inflight, SHARED_WAIT_MS)
+  if (inflight && inflight.startedAt >= floor && now() - inflight.startedAt < SHARED_WAIT_MS) {
+    const outcome = await settledWithin(inflight.read, SHARED_WAIT_MS)
     if (outcome.kind === 'value') return false
     if (entry.refresh === inflight) entry.refresh = null
   }
   const at = now()
-  const own = read(at)
+  const own = { read: read(at), startedAt: at }
   entry.refresh = own
-  entry.refreshStartedAt = at
   try {
-    await own
+    await own.read
   } finally {
     if (entry.refresh === own) entry.refresh = null
   }
@@ -45,13 +43,13 @@ export function inBackground(
   startedAt: number,
   keepAlive: KeepAlive
 ): void {
-  entry.refresh = own
-  entry.refreshStartedAt = startedAt
+  const refresh = { read: own, startedAt }
+  entry.refresh = refresh
   keepAlive(
     own
       .catch(() => null)
       .finally(() => {
-        if (entry.refresh === own) entry.refresh = null
+        if (entry.refresh === refresh) entry.refresh = null
       })
   )
 }

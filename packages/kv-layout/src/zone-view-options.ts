@@ -3,6 +3,15 @@
  */
 import type { FeedClient } from '@edgedns/zone-feed'
 
+/**
+ * The part of `cacheBytes` held zones may take by default: all but an eighth, which stays for the
+ * bucket texts of zones with more than one (a small zone's only bucket is held with it, inside its
+ * share; the eighth keeps a flood of small zones from starving the buckets of large ones).
+ */
+export function zoneShareOf(cacheBytes: number): number {
+  return cacheBytes - cacheBytes / 8
+}
+
 /** How long (ms) "no hosted zone here" is trusted for a name under no known zone, by default. */
 export const DEFAULT_ABSENT_TTL_MS = 1000
 
@@ -25,7 +34,8 @@ export interface KvZoneViewOptions {
    */
   bucketMaxAgeMs?: number
   /**
-   * Bytes the held zones may take (see `held-head.ts`), inside `cacheBytes`; default half of it.
+   * Bytes the held zones may take (see `held-head.ts`), with their inline buckets
+   * (`bucket-cache.ts`), inside `cacheBytes`; default `zoneShareOf(cacheBytes)` (seven eighths).
    * Past it zones are forgotten oldest first, except that one looked up since it was last passed
    * over gets a second chance (CLOCK), so an isolate serving many small zones keeps as many as
    * fit, the busy ones longest.
