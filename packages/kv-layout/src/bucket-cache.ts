@@ -59,12 +59,6 @@ function cachedAt(owner: BucketOwner, index: number): CachedBucket | undefined {
   return b.index === index ? b : undefined
 }
 
-/** Whether the owner keeps bucket `index` (inline or cached). */
-export function keepsBucket(owner: BucketOwner, index: number): boolean {
-  const b = owner.buckets
-  return typeof b === 'string' ? owner.inlineIndex === index : cachedAt(owner, index) !== undefined
-}
-
 /** Indexes of the owner's kept buckets. */
 export function keptIndexes(owner: BucketOwner): number[] {
   const b = owner.buckets
