@@ -80,6 +80,9 @@ async function* zoneRecords(
     for (const row of results) {
       if (row.type === 'NS' && row.name === z.name && own.has(row.content.toLowerCase())) continue
       const rr = transferRecord(row)
+      // One RRset has one TTL (RFC 2181 §5.2): the apex NS set takes the zone's NS TTL, as the
+      // export's first apex NS line gives it.
+      if (rr && rr.type === TYPE_CODES.NS && row.name === z.name) rr.ttl = z.nsTtl
       if (rr) yield rr
     }
     const last = results[results.length - 1]
