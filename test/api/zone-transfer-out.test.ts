@@ -5,7 +5,12 @@
  */
 import { env, exports } from 'cloudflare:workers'
 import { decodeMessage, encodeQuery, type MessageRR } from '../../packages/dns-wire/src/index.ts'
-import { parseTsigKey, signMessage, splitTsig, TsigStreamVerifier } from '../../packages/zone-transfer/src/index.ts'
+import {
+  parseTsigKey,
+  signMessage,
+  splitTsig,
+  TsigStreamVerifier,
+} from '../../packages/zone-transfer/src/index.ts'
 import { describe, expect, it } from 'vitest'
 import { TRANSFER_PAGE } from '../../workers/api/src/transfers/outgoing-transfer.ts'
 import { api, createZone, DEFAULT_ACCOUNT, expectError } from './helpers.ts'
@@ -67,6 +72,12 @@ function withAuthority(query: Uint8Array, soaOwnerAndRdata?: string): Uint8Array
   return out
 }
 const u32 = (n: number): number[] => [n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff]
+
+/** The zone's current SOA serial (from the export's header). */
+async function serialOf(zoneId: string): Promise<number> {
+  const text = String((await api('GET', `/zones/${zoneId}/dns_records/export`)).body)
+  return Number(/serial (\d+)/.exec(text)![1])
+}
 
 async function zoneWithTransfers(
   rows: Partial<Parameters<typeof configureOutgoing>[0]> = {}
@@ -163,6 +174,62 @@ describe('outgoing transfers relayed to /dns_transfer', () => {
     expect(messages).toHaveLength(1)
     expect(answer).toHaveLength(1)
     expect(answer[0]!.typeCode).toBe(6)
+  })
+
+  it('answers an IXFR from an older serial with the condensed difference from the change log', async () => {
+    const zone = await zoneWithTransfers()
+    const add = (name: string, content: string) =>
+      api('POST', `/zones/${zone.id}/dns_records`, {
+        type: 'A',
+        name: `${name}.${zone.name}`,
+        content,
+        ttl: 300,
+      })
+    const kept = (await add('kept', '192.0.2.1')).body.result
+    const gone = (await add('gone', '192.0.2.2')).body.result
+    const old = await serialOf(zone.id)
+    await add('new', '192.0.2.3')
+    await api('PATCH', `/zones/${zone.id}/dns_records/${kept.id}`, { content: '192.0.2.11' })
+    await api('DELETE', `/zones/${zone.id}/dns_records/${gone.id}`)
+    const current = await serialOf(zone.id)
+    const request = await signed(zone.name, 'IXFR', KEY, `${zone.name} ${old}`)
+    const messages = await messagesOf(await relay(request.message))
+    const verifier = new TsigStreamVerifier(KEY, request.mac, now)
+    const rrs: MessageRR[] = []
+    for (const m of messages) rrs.push(...decodeMessage(await verifier.next(m)).answer)
+    verifier.finish()
+    const line = (rr: MessageRR) =>
+      rr.typeCode === 6 ? `SOA ${rr.data.split(' ')[2]}` : `${rr.name.split('.')[0]} ${rr.data}`
+    expect(rrs.map(line)).toEqual([
+      `SOA ${current}`,
+      `SOA ${old}`,
+      'kept 192.0.2.1',
+      'gone 192.0.2.2',
+      `SOA ${current}`,
+      'kept 192.0.2.11',
+      'new 192.0.2.3',
+      `SOA ${current}`,
+    ])
+  })
+
+  it('answers an IXFR in the AXFR form when the serial is unknown or the log no longer reaches it', async () => {
+    const zone = await zoneWithTransfers()
+    const old = await serialOf(zone.id)
+    await api('POST', `/zones/${zone.id}/dns_records`, {
+      type: 'A',
+      name: `a.${zone.name}`,
+      content: '192.0.2.1',
+      ttl: 300,
+    })
+    await env.DB.prepare('DELETE FROM change_log WHERE zone_id = ?1').bind(zone.id).run()
+    for (const serial of [old, 12345]) {
+      const request = await signed(zone.name, 'IXFR', KEY, `${zone.name} ${serial}`)
+      const messages = await messagesOf(await relay(request.message))
+      const rrs = messages.flatMap((m) => decodeMessage(splitTsig(m).unsigned).answer)
+      expect(rrs[0]!.typeCode).toBe(6)
+      expect(rrs[1]!.typeCode).not.toBe(6)
+      expect(rrs.some((rr) => rr.name.startsWith('a.'))).toBe(true)
+    }
   })
 
   it('answers a signed SOA query (a secondary checking the serial), signed', async () => {

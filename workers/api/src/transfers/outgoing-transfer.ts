@@ -22,6 +22,7 @@ import { fromRow, type RecordRow } from '../records/model.ts'
 import { envForZone, liveZoneIdNamed } from '../shards/zone-env.ts'
 import type { ShardEnv } from '../shards/databases.ts'
 import type { ZoneRow } from '../zones/model.ts'
+import { changeSteps } from './change-steps.ts'
 import { clientAllowed, outgoingConfig, peerKeys } from './transfer-config.ts'
 
 /** Records read from D1 per page of a transfer. */
@@ -60,6 +61,16 @@ export function transferRecord(row: RecordRow): ResponseRR | null {
   }
 }
 
+/**
+ * A stored record of zone `z` as transferred. One RRset has one TTL (RFC 2181 §5.2): the apex NS
+ * set takes the zone's NS TTL, as the export's first apex NS line gives it.
+ */
+function zoneRecord(z: ZoneRow, row: RecordRow): ResponseRR | null {
+  const rr = transferRecord(row)
+  if (rr && rr.type === TYPE_CODES.NS && row.name === z.name) rr.ttl = z.nsTtl
+  return rr
+}
+
 /** Every record of the zone, the apex NS of its name servers first, read page by page. */
 async function* zoneRecords(
   db: D1Database,
@@ -79,10 +90,7 @@ async function* zoneRecords(
       .all<RecordRow>()
     for (const row of results) {
       if (row.type === 'NS' && row.name === z.name && own.has(row.content.toLowerCase())) continue
-      const rr = transferRecord(row)
-      // One RRset has one TTL (RFC 2181 §5.2): the apex NS set takes the zone's NS TTL, as the
-      // export's first apex NS line gives it.
-      if (rr && rr.type === TYPE_CODES.NS && row.name === z.name) rr.ttl = z.nsTtl
+      const rr = zoneRecord(z, row)
       if (rr) yield rr
     }
     const last = results[results.length - 1]
@@ -234,6 +242,8 @@ export async function answerRelayedQuery(
   const transferZone: TransferZone = {
     soa,
     records: () => zoneRecords(db, zone, request.pageSize ?? TRANSFER_PAGE),
+    steps: async (clientSerial) =>
+      (await changeSteps(db, zone, clientSerial, (row) => zoneRecord(zone, row))) ?? [],
   }
   const messages = transferMessages(request.query, transferZone, {
     keys,
