@@ -349,6 +349,23 @@ export const OPERATIONS: Operation[] = [
     summary: 'Run the propagation sweep now, as the cron trigger does (admin)',
     result: r.sweepResponse,
   },
+  {
+    method: 'post',
+    path: '/zones/{zone_id}/secondary_dns/outgoing/force_notify',
+    tag: 'Zone transfers',
+    summary: "Send NOTIFY to the zone's outgoing peers now",
+    result: r.forceNotifyResponse,
+  },
+  {
+    method: 'post',
+    path: '/dns_transfer',
+    tag: 'Zone transfers',
+    summary: "Answer a secondary's AXFR/IXFR (or TSIG-signed query) relayed by a DNS front",
+    description:
+      "Not a Cloudflare route. The body is the DNS query; `x-edgedns-client-address` the secondary's address. Needs Zone Transfer Relay. The answer streams the DNS messages, each with its TCP length prefix; refusals are DNS answers (REFUSED, NOTAUTH with the TSIG error).",
+    binaryBody: 'application/dns-message',
+    result: 'binary',
+  },
 ]
 
 /** Schemas published under components.schemas by name. */
