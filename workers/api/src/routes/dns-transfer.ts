@@ -20,7 +20,7 @@ import { isClientAddress } from '../transfers/transfer-config.ts'
 export const dnsTransferApp = new Hono<AppEnv>()
 
 /** The header a front puts the secondary's address in. */
-export const CLIENT_ADDRESS_HEADER = 'x-edgedns-client-address'
+const CLIENT_ADDRESS_HEADER = 'x-edgedns-client-address'
 
 /** The largest DNS message (the TCP length prefix's limit). */
 const MAX_QUERY = 65535

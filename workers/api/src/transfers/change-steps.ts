@@ -12,7 +12,7 @@ import { RECORD_COLUMNS, type RecordRow } from '../records/model.ts'
 import type { ZoneRow } from '../zones/model.ts'
 
 /** Beyond this many change-log entries an IXFR is answered in the AXFR form (held in memory). */
-export const MAX_IXFR_CHANGES = 10_000
+const MAX_IXFR_CHANGES = 10_000
 
 interface LogRow {
   op: string

@@ -14,7 +14,7 @@ import { zoneSoa } from './outgoing-transfer.ts'
 import { outgoingConfig, type OutgoingPeer } from './transfer-config.ts'
 
 /** Sends one DNS message over TCP and returns the reply (`tcpExchange`'s shape). */
-export type Exchange = (
+type Exchange = (
   host: string,
   message: Uint8Array,
   timeoutMs: number,

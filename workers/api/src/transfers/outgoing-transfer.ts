@@ -47,7 +47,7 @@ export function zoneSoa(z: ZoneRow): ResponseRR {
 }
 
 /** A stored record as a transfer record; null when it cannot be written as presentation. */
-export function transferRecord(row: RecordRow): ResponseRR | null {
+function transferRecord(row: RecordRow): ResponseRR | null {
   const r = fromRow(row)
   const type = (TYPE_CODES as Record<string, number>)[r.type]
   if (type === undefined) return null

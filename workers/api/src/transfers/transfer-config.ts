@@ -33,7 +33,7 @@ interface PeerRow {
 }
 
 /** The DNS port peers listen on when the peer row names none. */
-export const DEFAULT_DNS_PORT = 53
+const DEFAULT_DNS_PORT = 53
 
 function peerIds(json: string): string[] {
   try {
