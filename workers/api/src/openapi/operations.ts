@@ -360,9 +360,7 @@ export const OPERATIONS: Operation[] = [
     method: 'post',
     path: '/dns_transfer',
     tag: 'Zone transfers',
-    summary: "Answer a secondary's AXFR/IXFR (or TSIG-signed query) relayed by a DNS front",
-    description:
-      "Not a Cloudflare route. The body is the DNS query; `x-edgedns-client-address` the secondary's address. Needs Zone Transfer Relay. The answer streams the DNS messages, each with its TCP length prefix; refusals are DNS answers (REFUSED, NOTAUTH with the TSIG error).",
+    summary: "A secondary's AXFR/IXFR or signed query, relayed by a DNS front (not Cloudflare's)",
     binaryBody: 'application/dns-message',
     result: 'binary',
   },
