@@ -6,6 +6,7 @@
 import { env, exports } from 'cloudflare:workers'
 import { decodeMessage, encodeQuery, type MessageRR } from '../../packages/dns-wire/src/index.ts'
 import {
+  notifyMessage,
   parseTsigKey,
   signMessage,
   splitTsig,
@@ -238,6 +239,15 @@ describe('outgoing transfers relayed to /dns_transfer', () => {
     const { unsigned, tsig } = splitTsig(reply!)
     expect(tsig?.error).toBe(0)
     expect(decodeMessage(unsigned).answer[0]!.typeCode).toBe(6)
+  })
+
+  it('answers NOTIMP to a signed message of another opcode (the relay serves only queries)', async () => {
+    const zone = await zoneWithTransfers()
+    const soa = { name: zone.name, type: 6, ttl: 60, rdata: `ns. host. 1 2 3 4 5` }
+    const notify = await signMessage(notifyMessage(9, soa), KEY, { time: now() })
+    const [reply] = await messagesOf(await relay(notify.message))
+    expect(rcode(reply!)).toBe(4)
+    expect(splitTsig(reply!).tsig?.error).toBe(0)
   })
 
   it('refuses bad HTTP input with a clear 4xx, never a DNS answer or a 500', async () => {

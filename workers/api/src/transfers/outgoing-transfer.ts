@@ -147,16 +147,23 @@ async function* refusal(query: Uint8Array): AsyncGenerator<Uint8Array> {
   })
 }
 
-/** The answer to a signed (or plain) non-transfer query: the SOA when asked, else no data. */
+/**
+ * The answer to a signed (or plain) non-transfer query: the SOA when asked, else no data; NOTIMP
+ * for another opcode (NOTIFY, UPDATE: the relay serves only queries).
+ */
 function soaAnswer(query: Uint8Array, soa: ResponseRR): Uint8Array {
   const message = decodeMessage(query)
   const q = message.question[0]
+  const question = q ? { name: q.name, type: q.typeCode, class: q.class } : null
+  if (message.opcode !== 0) {
+    return encodeResponse({ id: message.id, opcode: message.opcode, rcode: 'NOTIMP', question })
+  }
   return encodeResponse({
     id: message.id,
     opcode: message.opcode,
     rcode: 0,
     aa: true,
-    question: q ? { name: q.name, type: q.typeCode, class: q.class } : null,
+    question,
     answer:
       q?.typeCode === TYPE_CODES.SOA && q.name.toLowerCase().replace(/\.$/, '') === soa.name
         ? [soa]
