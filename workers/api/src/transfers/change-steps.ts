@@ -7,6 +7,9 @@
  * is about the zone as a whole (settings, name servers, a rebuild), or there are too many.
  */
 import type { ResponseRR } from '@edgedns/dns-wire'
+import { and, eq, max } from 'drizzle-orm'
+import { openDb } from '../db/client.ts'
+import { zoneSerials } from '../db/schema-transfers.ts'
 import type { IxfrStep } from '@edgedns/zone-transfer'
 import { RECORD_COLUMNS, type RecordRow } from '../records/model.ts'
 import type { ZoneRow } from '../zones/model.ts'
@@ -36,10 +39,11 @@ export async function changeSteps(
   clientSerial: number,
   toRecord: (row: RecordRow) => ResponseRR | null
 ): Promise<IxfrStep[] | null> {
-  const from = await db
-    .prepare('SELECT max(seq) AS seq FROM zone_serials WHERE zone_id = ?1 AND serial = ?2')
-    .bind(zone.id, clientSerial)
-    .first<{ seq: number | null }>()
+  const from = await openDb(db)
+    .select({ seq: max(zoneSerials.seq) })
+    .from(zoneSerials)
+    .where(and(eq(zoneSerials.zoneId, zone.id), eq(zoneSerials.serial, clientSerial)))
+    .get()
   if (from?.seq == null) return null
   const count = zone.changeSeq - from.seq
   if (count <= 0 || count > MAX_IXFR_CHANGES) return null
