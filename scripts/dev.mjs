@@ -13,8 +13,6 @@
  *   --dns-port N     DNS_PORT     the classic DNS front, UDP and TCP, for dig/delv/kdig/drill (default port + 2)
  *   --persist-to DIR EDGEDNS_STATE_DIR  local D1/KV/DO state (default .wrangler/state)
  *   DEV_API_TOKEN    the local full-access token (default dev-token)
- *   XFR_TSIG_KEY     `[algorithm:]name:base64-secret`: the DNS front answers AXFR/IXFR over TCP
- *                    to requests signed with this key (off when unset)
  */
 import path from 'node:path'
 import { parseArgs } from 'node:util'
@@ -152,10 +150,8 @@ async function main() {
     (e) => (console.warn(`edgedns dev: warning: HTTP/2 front not started: ${e.message}`), null)
   )
   // Plain DNS over UDP and TCP for dig, delv, kdig and drill (Cloudflare's edge does this in production).
-  const transfer = process.env.XFR_TSIG_KEY
-    ? { transfer: { keys: [process.env.XFR_TSIG_KEY], token } }
-    : {}
-  dnsFront = await startDnsFront({ target: b, port: dnsPort, ...transfer }).catch(
+  // Zone transfers (AXFR/IXFR, signed SOA checks) go to the API's relay with the dev token.
+  dnsFront = await startDnsFront({ target: b, port: dnsPort, transfer: { token } }).catch(
     (e) => (
       console.warn(
         `edgedns dev: warning: DNS front (UDP/TCP ${dnsPort}) not started: ${e.message}`

@@ -6,24 +6,18 @@
  * else its advertised payload size) is replaced by a truncated one (TC set, question only), after
  * which clients retry over TCP.
  *
- * With `transfer` configured, the front also answers AXFR and IXFR over TCP itself: it requires
- * TSIG with one of the configured keys, reads the zone from the API's export, and sends the
- * messages `@edgedns/zone-transfer` builds (an IXFR is answered in the AXFR form: the export has
- * no change log); and it answers other queries signed with one of those keys (over UDP or TCP;
- * a secondary checks the SOA that way before it transfers) with the DoH answer, signed. Without
- * it, transfer requests go to DoH like any query (which refuses them).
+ * With `transfer` configured, the front relays AXFR and IXFR over TCP, and any query signed with
+ * TSIG (a secondary checks the SOA that way before it transfers, over UDP or TCP), to the API's
+ * transfer relay (`POST /client/v4/dns_transfer`, see transfer-relay.mjs) with the client's
+ * address, and copies the answer to the client as it arrives; the API decides (the zone's
+ * outgoing settings, ACLs, peers and their TSIG keys). Without it, transfer requests go to DoH
+ * like any query (which refuses them).
  */
 import dgram from 'node:dgram'
 import net from 'node:net'
 import { forward } from './h2-front.mjs'
 import { decodeQuery } from '../../packages/dns-wire/src/index.ts'
-import {
-  answerSignedQuery,
-  answerTransfer,
-  isTransferRequest,
-  parseTsigKey,
-} from '../../packages/zone-transfer/src/index.ts'
-import { apiTransferSource } from './transfer-source.mjs'
+import { firstMessage, isRelayed, transferRelay } from './transfer-relay.mjs'
 
 /** The query's EDNS UDP payload size, or 512 when it has no OPT record (or cannot be read). */
 function udpLimit(query) {
@@ -69,31 +63,22 @@ function framed(message) {
   return Buffer.concat([length, message])
 }
 
-/**
- * `answer(query)` → the messages for a transfer request; for another query signed with one of
- * the keys (a secondary's SOA check), the DoH answer signed; null for any other query.
- */
-function transferAnswerer(transfer, target) {
+/** `relay(query, client, { udp })` → the answer's framed byte stream, or null for a query DoH answers. */
+function transferRelayer(transfer, target) {
   if (!transfer) return () => null
-  const keys = transfer.keys.map(parseTsigKey)
-  const findZone = apiTransferSource({ target, token: transfer.token })
-  return (query, { udp = false } = {}) => {
-    const now = Math.floor(Date.now() / 1000)
-    if (!udp && isTransferRequest(query))
-      return answerTransfer(query, findZone, { keys, requireTsig: true, now })
-    return answerSignedQuery(query, keys, now, (unsigned) =>
-      ask(target, Buffer.from(unsigned))
-    ).then((signed) => (signed ? [signed] : ask(target, Buffer.from(query)).then((a) => [a])))
-  }
+  const relay = transferRelay({ api: transfer.api ?? target, token: transfer.token })
+  return (query, client, { udp = false } = {}) =>
+    isRelayed(query, { udp }) ? relay(Buffer.from(query), client) : null
 }
 
 /**
  * Starts the front on 127.0.0.1:`port` (0 = a free port, the same for UDP and TCP) for the stack
- * at `target` (its base URL). `transfer: { keys: ['hmac-sha256:name:base64', …], token }` turns
- * on AXFR/IXFR (TSIG required; `token` reads the API). Resolves to `{ port, close() }`.
+ * at `target` (its base URL). `transfer: { token, api }` turns on the transfer relay: `api` is
+ * the API's base URL (default `target`), `token` one with Zone Transfer Relay. Resolves to
+ * `{ port, close() }`.
  */
 export async function startDnsFront({ target, port = 0, host = '127.0.0.1', transfer }) {
-  const transferAnswer = transferAnswerer(transfer, target)
+  const relayTransfer = transferRelayer(transfer, target)
   const tcp = net.createServer((socket) => {
     let pending = Buffer.alloc(0)
     socket.on('error', () => socket.destroy())
@@ -102,13 +87,22 @@ export async function startDnsFront({ target, port = 0, host = '127.0.0.1', tran
       while (pending.length >= 2 && pending.length >= 2 + pending.readUInt16BE(0)) {
         const query = pending.subarray(2, 2 + pending.readUInt16BE(0))
         pending = pending.subarray(2 + query.length)
-        const transferring = transferAnswer(new Uint8Array(query))
-        if (transferring) {
-          transferring
-            .then((messages) => {
-              if (!socket.destroyed) socket.write(Buffer.concat(messages.map(framed)))
+        const relayed = relayTransfer(new Uint8Array(query), socket.remoteAddress ?? '')
+        if (relayed) {
+          // Answers on one connection stay in order: the next query waits for this stream.
+          const previous = socket.relaying ?? Promise.resolve()
+          socket.relaying = previous
+            .then(() => relayed)
+            .then(async (stream) => {
+              for await (const chunk of stream) {
+                if (socket.destroyed) break
+                if (!socket.write(chunk)) await new Promise((r) => socket.once('drain', r))
+              }
             })
-            .catch(() => socket.destroy())
+            .catch((e) => {
+              console.warn(`dns front: transfer relay failed: ${e.message}`)
+              socket.destroy()
+            })
           continue
         }
         ask(target, Buffer.from(query))
@@ -126,8 +120,8 @@ export async function startDnsFront({ target, port = 0, host = '127.0.0.1', tran
   const bound = tcp.address().port
   const udp = dgram.createSocket('udp4')
   udp.on('message', (query, peer) => {
-    const answering = transferAnswer(new Uint8Array(query), { udp: true })
-    ;(answering ? answering.then(([answer]) => Buffer.from(answer)) : ask(target, query))
+    const relayed = relayTransfer(new Uint8Array(query), peer.address, { udp: true })
+    ;(relayed ? relayed.then(firstMessage) : ask(target, query))
       .then((answer) => {
         const reply = answer.length > udpLimit(query) ? truncated(answer) : answer
         udp.send(reply, peer.port, peer.address)

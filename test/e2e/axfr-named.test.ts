@@ -1,8 +1,11 @@
 /**
- * BIND 9 `named` as a secondary of one of our zones: the local DNS front answers its AXFR (TSIG
- * required) from the API's export, and the zone named transferred equals that export in
- * `named-checkzone -D` canonical form. named runs from a generated named.conf on a free port
- * under a temporary directory.
+ * BIND 9 `named` as a secondary of one of our zones: the zone's outgoing transfer settings (a peer
+ * at named's address and port with a TSIG key) are rows in D1, the local DNS front relays named's
+ * SOA checks and transfers to the API (`/dns_transfer`), and the zone named holds equals our
+ * export in `named-checkzone -D` canonical form, after the first AXFR and after a change the
+ * builder announced by NOTIFY. named runs from a generated named.conf on a free port under a
+ * temporary directory. The settings rows are written by SQL (test-only helper) until the
+ * secondary_dns routes write them.
  */
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -14,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 // @ts-expect-error plain ESM helper shared with `pnpm dev`
 import { startDnsFront } from '../../scripts/lib/dns-front.mjs'
 import { EVERY_TYPE_RECORDS, everyTypeZone } from '../api/import-export-fixture.ts'
+import { localSql } from './tools/local-sql.ts'
 import { stackApi } from './tools/stack-api.ts'
 
 const base = inject('stackBase')
@@ -25,6 +29,8 @@ let front: { port: number; close(): void }
 let named: ChildProcess | undefined
 let namedLog = ''
 let zoneId = ''
+let accountId = ''
+let namedPort = 0
 
 const run = promisify(execFile)
 
@@ -55,11 +61,9 @@ function canonical(file: string): string[] {
 }
 
 beforeAll(async () => {
-  front = await startDnsFront({
-    target: base,
-    transfer: { keys: [`hmac-sha256:xfr-key:${SECRET}`], token },
-  })
+  front = await startDnsFront({ target: base, transfer: { token } })
   const [account] = await api('GET', '/accounts')
+  accountId = account.id
   zoneId = (await api('POST', '/zones', { name: zone, account: { id: account.id } })).id
   const form = new FormData()
   form.append('file', new Blob([everyTypeZone(zone)]), 'zone.txt')
@@ -69,12 +73,39 @@ beforeAll(async () => {
     body: form,
   })
   expect(((await imported.json()) as any).result.recs_added).toBe(EVERY_TYPE_RECORDS)
-}, 60_000)
+  namedPort = await freePort()
+  await configureOutgoing(namedPort)
+}, 90_000)
+
+/** A TSIG key, a peer at named's address and port with it, and the zone's outgoing row, enabled. */
+async function configureOutgoing(port: number): Promise<void> {
+  const now = new Date().toISOString()
+  const key = `k${Date.now().toString(16)}`
+  const peer = `p${Date.now().toString(16)}`
+  await localSql(
+    `INSERT INTO transfer_tsigs (id, account_id, name, algo, secret, created_on, modified_on)
+       VALUES ('${key}', '${accountId}', 'xfr-key', 'hmac-sha256.', '${SECRET}', '${now}', '${now}');
+     INSERT INTO transfer_peers (id, account_id, name, ip, port, tsig_id, created_on, modified_on)
+       VALUES ('${peer}', '${accountId}', 'named', '127.0.0.1', ${port}, '${key}', '${now}', '${now}');
+     INSERT INTO zone_transfers_outgoing (zone_id, name, peers, enabled, created_on, modified_on)
+       VALUES ('${zoneId}', '${zone}', '["${peer}"]', 1, '${now}', '${now}');`
+  )
+}
+
+/** Our export of the zone, written to a file. */
+async function exportFile(): Promise<string> {
+  const res = await fetch(`${base}/client/v4/zones/${zoneId}/dns_records/export`, {
+    headers: { authorization: `Bearer ${token}` },
+  })
+  const exported = path.join(dir, 'export.zone')
+  writeFileSync(exported, await res.text())
+  return exported
+}
 
 afterAll(() => {
   named?.kill('SIGTERM')
   front?.close()
-  rmSync(dir, { recursive: true, force: true })
+  rmSync(dir, { recursive: true, force: true, maxRetries: 5 })
 })
 
 function startNamed(port: number, key: string): void {
@@ -88,6 +119,7 @@ function startNamed(port: number, key: string): void {
   listen-on-v6 { none; };
   recursion no;
   notify no;
+  allow-transfer { 127.0.0.1; };
   dnssec-validation no;
 };
 controls { };
@@ -115,7 +147,7 @@ async function waitFor(check: () => boolean, ms: number): Promise<boolean> {
 
 describe('BIND named as a secondary of our zone', () => {
   it('transfers the zone over AXFR with TSIG, and holds exactly our export', async () => {
-    startNamed(await freePort(), SECRET)
+    startNamed(namedPort, SECRET)
     const file = path.join(dir, `${zone}.db`)
     const done = await waitFor(
       () => /transfer of '[^']+' from [^ ]+: Transfer completed/.test(namedLog),
@@ -124,15 +156,35 @@ describe('BIND named as a secondary of our zone', () => {
     expect(done, namedLog).toBe(true)
     expect(await waitFor(() => existsSync(file), 10_000), namedLog).toBe(true)
 
-    const res = await fetch(`${base}/client/v4/zones/${zoneId}/dns_records/export`, {
-      headers: { authorization: `Bearer ${token}` },
-    })
-    const exported = path.join(dir, 'export.zone')
-    writeFileSync(exported, await res.text())
+    const exported = await exportFile()
     expect(namedLog).toMatch(/Transfer status: success/)
     expect(canonical(exported).length).toBeGreaterThan(EVERY_TYPE_RECORDS)
     expect(canonical(file)).toEqual(canonical(exported))
     expect(readFileSync(file, 'utf8')).toContain('SOA')
+  })
+
+  it('gets NOTIFY after a change, transfers it by IXFR and holds our export again', async () => {
+    const before = namedLog.length
+    await api('POST', `/zones/${zoneId}/dns_records`, {
+      type: 'TXT',
+      name: `notified.${zone}`,
+      content: '"after the first transfer"',
+      ttl: 300,
+    })
+    const serial = Number(/serial (\d+)/.exec(readFileSync(await exportFile(), 'utf8'))![1])
+    const transferred = new RegExp(`transferred serial ${serial}`)
+    const done = await waitFor(() => transferred.test(namedLog.slice(before)), 30_000)
+    expect(done, namedLog.slice(before)).toBe(true)
+    expect(namedLog.slice(before)).toMatch(/notify from 127\.0\.0\.1#\d+: serial \d+/)
+    // An IXFR: only the difference travelled (SOA, old SOA, SOA, the new TXT, SOA).
+    const completed = /Transfer completed: \d+ messages, (\d+) records/.exec(namedLog.slice(before))
+    expect(Number(completed?.[1])).toBe(5)
+    // named keeps an IXFR in its journal, not its zone file: compare what it serves.
+    const held = path.join(dir, 'held.zone')
+    const served = await run('dig', ['-p', String(namedPort), '@127.0.0.1', zone, 'AXFR'])
+    writeFileSync(held, served.stdout)
+    expect(canonical(held)).toEqual(canonical(await exportFile()))
+    expect(canonical(held).some((l) => l.includes('after the first transfer'))).toBe(true)
   })
 
   it('refuses a secondary whose TSIG secret is wrong', async () => {
@@ -140,7 +192,7 @@ describe('BIND named as a secondary of our zone', () => {
     await new Promise((r) => setTimeout(r, 500))
     rmSync(path.join(dir, `${zone}.db`), { force: true })
     namedLog = ''
-    startNamed(await freePort(), 'YW5vdGhlci1zZWNyZXQtb2YtdGhpcnR5LXR3by1vY3RldHM=')
+    startNamed(namedPort, 'YW5vdGhlci1zZWNyZXQtb2YtdGhpcnR5LXR3by1vY3RldHM=')
     const failed = await waitFor(() => /refresh: failure trying primary/.test(namedLog), 30_000)
     expect(failed, namedLog).toBe(true)
     const failure = namedLog.split('\n').find((l) => l.includes('refresh: failure'))
@@ -148,7 +200,7 @@ describe('BIND named as a secondary of our zone', () => {
     expect(existsSync(path.join(dir, `${zone}.db`))).toBe(false)
   })
 
-  it('answers an IXFR from an old serial in the AXFR form, and refuses an unsigned AXFR', async () => {
+  it('answers an IXFR from an unknown serial in the AXFR form, and refuses an unsigned AXFR', async () => {
     const key = `hmac-sha256:xfr-key:${SECRET}`
     const axfr = await dig('-y', key, zone, 'AXFR')
     const ixfr = await dig('-y', key, zone, 'IXFR=1')
@@ -156,5 +208,12 @@ describe('BIND named as a secondary of our zone', () => {
     expect(axfr).toMatch(size)
     expect(ixfr.match(size)?.[1]).toBe(axfr.match(size)?.[1])
     expect(await dig(zone, 'AXFR')).toMatch(/Transfer failed/)
+  })
+
+  it('refuses a signed AXFR from an address that is neither in an ACL nor a peer', async () => {
+    const key = `hmac-sha256:xfr-key:${SECRET}`
+    const outside = await dig('-b', '127.0.0.2', '-y', key, zone, 'AXFR')
+    expect(outside).toMatch(/Transfer failed/)
+    expect(outside).not.toMatch(/XFR size/)
   })
 })

@@ -21,7 +21,7 @@ export {
 } from './tsig.ts'
 export { parseTsigKey, type TsigAlgorithm, type TsigKey } from './tsig-key.ts'
 export { splitTsig, type SplitMessage, type TsigRecord } from './tsig-record.ts'
-export { packTransfer, type PackOptions, type TransferQuestion } from './pack.ts'
+export { TransferPacker, packTransfer, type PackOptions, type TransferQuestion } from './pack.ts'
 export { axfrRecords } from './axfr.ts'
 export { planIxfr, type IxfrInput, type IxfrPlan, type IxfrStep } from './ixfr.ts'
 export { serialAfter, soaSerial, withSerial } from './soa.ts'
@@ -29,6 +29,9 @@ export {
   answerSignedQuery,
   answerTransfer,
   isTransferRequest,
+  requestQuestion,
+  transferMessages,
   type TransferOptions,
   type TransferZone,
 } from './serve.ts'
+export { OPCODE_NOTIFY, notifyMessage, parseNotifyReply, type NotifyReply } from './notify.ts'

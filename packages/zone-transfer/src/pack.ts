@@ -66,39 +66,71 @@ function writeRecord(w: ByteWriter, rr: ResponseRR, comp: Compressor): void {
 }
 
 /**
- * The answer messages of a transfer, in order. A record is never split across messages; one
- * record too large for a message on its own throws RangeError, bad record text RdataError.
+ * Packs a transfer's records one at a time, so a caller streaming records from storage never
+ * holds more than one message: `add` returns a message when the record did not fit in the open
+ * one, `finish` the last message. A record is never split across messages; one record too large
+ * for a message on its own throws RangeError, bad record text RdataError.
  */
-export function packTransfer(records: Iterable<ResponseRR>, options: PackOptions): Uint8Array[] {
-  const budget = Math.min(options.maxSize ?? 65535, 65535) - (options.reserve ?? 0)
-  const messages: Uint8Array[] = []
-  const w = new ByteWriter()
-  let comp = new Compressor()
-  startMessage(w, options.id, options.question, comp)
-  let count = 0
-  const close = (): void => {
-    w.setU16(6, count)
-    messages.push(w.finish())
+export class TransferPacker {
+  readonly #budget: number
+  readonly #id: number
+  readonly #w = new ByteWriter()
+  #comp = new Compressor()
+  #count = 0
+  #closed = 0
+
+  constructor(options: PackOptions) {
+    this.#budget = Math.min(options.maxSize ?? 65535, 65535) - (options.reserve ?? 0)
+    this.#id = options.id
+    startMessage(this.#w, options.id, options.question, this.#comp)
   }
-  for (const rr of records) {
+
+  #close(): Uint8Array {
+    this.#w.setU16(6, this.#count)
+    this.#closed++
+    return this.#w.finish()
+  }
+
+  add(rr: ResponseRR): Uint8Array | null {
+    const w = this.#w
     const before = w.length
-    const mark = comp.mark()
-    writeRecord(w, rr, comp)
-    if (w.length <= budget) {
-      count++
-      continue
+    const mark = this.#comp.mark()
+    writeRecord(w, rr, this.#comp)
+    if (w.length <= this.#budget) {
+      this.#count++
+      return null
     }
     w.truncate(before)
-    comp.rollback(mark)
-    if (count === 0) throw new RangeError(`record ${rr.name} does not fit in one message`)
-    close()
-    comp = new Compressor()
-    startMessage(w, options.id, null, comp)
-    count = 0
-    writeRecord(w, rr, comp)
-    if (w.length > budget) throw new RangeError(`record ${rr.name} does not fit in one message`)
-    count++
+    this.#comp.rollback(mark)
+    if (this.#count === 0) throw new RangeError(`record ${rr.name} does not fit in one message`)
+    const full = this.#close()
+    this.#comp = new Compressor()
+    startMessage(w, this.#id, null, this.#comp)
+    this.#count = 0
+    writeRecord(w, rr, this.#comp)
+    if (w.length > this.#budget)
+      throw new RangeError(`record ${rr.name} does not fit in one message`)
+    this.#count++
+    return full
   }
-  if (count > 0 || messages.length === 0) close()
+
+  /** The last message, or null when it would be empty after earlier ones. */
+  finish(): Uint8Array | null {
+    return this.#count > 0 || this.#closed === 0 ? this.#close() : null
+  }
+}
+
+/**
+ * The answer messages of a transfer, in order (see `TransferPacker`).
+ */
+export function packTransfer(records: Iterable<ResponseRR>, options: PackOptions): Uint8Array[] {
+  const packer = new TransferPacker(options)
+  const messages: Uint8Array[] = []
+  for (const rr of records) {
+    const full = packer.add(rr)
+    if (full) messages.push(full)
+  }
+  const last = packer.finish()
+  if (last) messages.push(last)
   return messages
 }

@@ -10,9 +10,8 @@ import {
   formErrReply,
   type ResponseRR,
 } from '@edgedns/dns-wire'
-import { axfrRecords } from './axfr.ts'
 import { planIxfr, type IxfrStep } from './ixfr.ts'
-import { packTransfer } from './pack.ts'
+import { TransferPacker } from './pack.ts'
 import { soaSerial } from './soa.ts'
 import {
   TsigStreamSigner,
@@ -23,12 +22,18 @@ import {
 } from './tsig.ts'
 import type { TsigKey } from './tsig-key.ts'
 
-/** A zone as a transfer needs it. `records` may include the SOA (it is skipped). */
+/**
+ * A zone as a transfer needs it. `records` may include the SOA (it is skipped); it may be async,
+ * so a server streams a zone of any size from storage page by page.
+ */
 export interface TransferZone {
   soa: ResponseRR
-  records(): Iterable<ResponseRR>
-  /** The change log as serial steps; without it every IXFR is answered in the AXFR form. */
-  steps?: readonly IxfrStep[]
+  records(): Iterable<ResponseRR> | AsyncIterable<ResponseRR>
+  /**
+   * The change log as serial steps leading to the current serial (all of them, or only those
+   * after `clientSerial`); without it every IXFR is answered in the AXFR form.
+   */
+  steps?: readonly IxfrStep[] | ((clientSerial: number) => Promise<readonly IxfrStep[]>)
 }
 
 export interface TransferOptions {
@@ -63,66 +68,115 @@ export function isTransferRequest(message: Uint8Array): boolean {
   }
 }
 
+/** The question of a request, or null when it is unreadable or has no single question. */
+export function requestQuestion(message: Uint8Array): { name: string; type: number } | null {
+  try {
+    const q = decodeMessage(message).question
+    return q.length === 1
+      ? { name: q[0]!.name.toLowerCase().replace(/\.$/, ''), type: q[0]!.typeCode }
+      : null
+  } catch {
+    return null
+  }
+}
+
+async function* axfrStream(
+  soa: ResponseRR,
+  records: Iterable<ResponseRR> | AsyncIterable<ResponseRR>
+): AsyncGenerator<ResponseRR> {
+  yield soa
+  for await (const rr of records) if (rr.type !== TYPE_CODES.SOA) yield rr
+  yield soa
+}
+
 /**
- * The messages answering a transfer request, in order. Errors are one message: FORMERR (malformed),
- * NOTAUTH with the TSIG error (BADKEY, BADSIG, BADTIME), REFUSED (TSIG required but absent),
- * NOTAUTH (no such zone here).
+ * The messages answering a transfer request, in order, as they are packed (a zone's records are
+ * read only as the consumer pulls). Errors are one message: FORMERR (malformed), NOTAUTH with the
+ * TSIG error (BADKEY, BADSIG, BADTIME), REFUSED (TSIG required but absent), NOTAUTH (`zone` null:
+ * no such zone here).
  */
-export async function answerTransfer(
+export async function* transferMessages(
   request: Uint8Array,
-  findZone: (name: string) => Promise<TransferZone | null> | TransferZone | null,
+  zone: TransferZone | null,
   options: TransferOptions
-): Promise<Uint8Array[]> {
+): AsyncGenerator<Uint8Array> {
   let verdict
   let message
   try {
     verdict = await verifyRequest(request, options.keys, options.now)
     message = decodeMessage(verdict.status === 'error' ? request : verdict.message)
   } catch (err) {
-    if (err instanceof DnsFormatError) return err.header ? [formErrReply(err.header)] : []
+    if (err instanceof DnsFormatError) {
+      if (err.header) yield formErrReply(err.header)
+      return
+    }
     throw err
   }
   const q = message.question[0]
   const question = q ? { name: q.name, type: q.typeCode, class: q.class } : null
   const reply = (rcode: number | 'FORMERR' | 'REFUSED'): Uint8Array =>
     encodeResponse({ id: message.id, opcode: message.opcode, rcode, question })
-  if (verdict.status === 'error')
-    return [await signErrorResponse(reply(NOTAUTH), verdict, options.now)]
+  if (verdict.status === 'error') {
+    yield await signErrorResponse(reply(NOTAUTH), verdict, options.now)
+    return
+  }
   const signer =
     verdict.status === 'ok'
       ? new TsigStreamSigner(verdict.key, verdict.tsig.mac, options.now)
       : null
   // Signing is sequential: each message's MAC chains the prior one.
-  const sign = async (messages: Uint8Array[]): Promise<Uint8Array[]> => {
-    if (!signer) return messages
-    const out: Uint8Array[] = []
-    for (const m of messages) out.push(await signer.sign(m))
-    return out
+  const sign = async (m: Uint8Array): Promise<Uint8Array> => (signer ? signer.sign(m) : m)
+  if (!signer && options.requireTsig) {
+    yield reply('REFUSED')
+    return
   }
-  if (!signer && options.requireTsig) return [reply('REFUSED')]
-  if (!q || message.question.length !== 1 || message.opcode !== 0) return sign([reply('FORMERR')])
-  const zone = await findZone(q.name.toLowerCase().replace(/\.$/, ''))
-  if (!zone) return sign([reply(NOTAUTH)])
+  if (!q || message.question.length !== 1 || message.opcode !== 0) {
+    yield await sign(reply('FORMERR'))
+    return
+  }
+  if (!zone) {
+    yield await sign(reply(NOTAUTH))
+    return
+  }
 
-  let records: Iterable<ResponseRR> = axfrRecords(zone.soa, zone.records())
+  let records: Iterable<ResponseRR> | AsyncIterable<ResponseRR> | null = null
   if (q.typeCode === TYPE_CODES.IXFR) {
     const clientSoa = message.authority.find((rr) => rr.typeCode === TYPE_CODES.SOA)
     const clientSerial = clientSoa ? serialOf(clientSoa.data) : null
-    if (clientSerial === null) return sign([reply('FORMERR')])
-    const plan = planIxfr({
-      clientSerial,
-      soa: zone.soa,
-      steps: zone.steps ?? [],
-    })
+    if (clientSerial === null) {
+      yield await sign(reply('FORMERR'))
+      return
+    }
+    const steps =
+      typeof zone.steps === 'function' ? await zone.steps(clientSerial) : (zone.steps ?? [])
+    const plan = planIxfr({ clientSerial, soa: zone.soa, steps })
     if (plan.kind !== 'axfr') records = plan.records
   }
-  const packed = packTransfer(records, {
+  const packer = new TransferPacker({
     id: message.id,
     question: { name: q.name, type: q.typeCode },
     reserve: verdict.status === 'ok' ? tsigSize(verdict.key) : 0,
     ...(options.maxSize ? { maxSize: options.maxSize } : {}),
   })
-  return sign(packed)
+  for await (const rr of records ?? axfrStream(zone.soa, zone.records())) {
+    const full = packer.add(rr)
+    if (full) yield await sign(full)
+  }
+  const last = packer.finish()
+  if (last) yield await sign(last)
+}
+
+/** Every message of `transferMessages`, after looking the zone up with `findZone`. */
+export async function answerTransfer(
+  request: Uint8Array,
+  findZone: (name: string) => Promise<TransferZone | null> | TransferZone | null,
+  options: TransferOptions
+): Promise<Uint8Array[]> {
+  const question = requestQuestion(request)
+  const zone = question ? await findZone(question.name) : null
+  const out: Uint8Array[] = []
+  for await (const m of transferMessages(request, zone, options)) out.push(m)
+  return out
 }
 
 /**

@@ -30,6 +30,8 @@ import { tcpExchange } from './zones/tcp-exchange.ts'
 import { dnssecApp } from './routes/dnssec.ts'
 import { secondaryDnsAccountApp } from './routes/secondary-dns-account.ts'
 import { secondaryDnsZoneApp } from './routes/secondary-dns-zone.ts'
+import { dnsTransferApp } from './routes/dns-transfer.ts'
+import { secondaryDnsNotifyApp } from './routes/secondary-dns-notify.ts'
 
 export interface AppOptions {
   /**
@@ -78,9 +80,11 @@ export function createApp(options: AppOptions = {}): Hono<AppEnv> {
   api.route('/zones/:zone_id{[^/]+}/propagation', propagationApp)
   api.route('/zones/:zone_id{[^/]+}/pagerules', pageRulesApp)
   api.route('/zones/:zone_id{[^/]+}/dnssec', dnssecApp)
+  api.route('/zones/:zone_id{[^/]+}/secondary_dns/outgoing', secondaryDnsNotifyApp)
   api.route('/zones/:zone_id{[^/]+}/secondary_dns', secondaryDnsZoneApp)
   api.route('/zones', zonesApp)
   api.route('/propagation/sweep', sweepApp)
+  api.route('/dns_transfer', dnsTransferApp)
 
   const app = new Hono<AppEnv>()
   // Local development serves only requests addressed to loopback (DNS rebinding); a no-op deployed.

@@ -2,7 +2,14 @@
  * @module Permission groups a token policy can grant, and how resources scope them.
  */
 
-export type Permission = 'zone:read' | 'zone:edit' | 'dns:read' | 'dns:edit' | 'tokens:edit'
+export type Permission =
+  | 'zone:read'
+  | 'zone:edit'
+  | 'dns:read'
+  | 'dns:edit'
+  | 'tokens:edit'
+  /** Relay secondaries' AXFR/IXFR to `POST /dns_transfer` on their behalf (a DNS front). */
+  | 'dns:transfer'
 
 export interface PermissionGroup {
   id: string
@@ -42,6 +49,12 @@ export const PERMISSION_GROUPS: PermissionGroup[] = [
     name: 'API Tokens Write',
     grants: ['tokens:edit'],
     scopes: ['com.cloudflare.api.account'],
+  },
+  {
+    id: '5f2a8f0c3b7e4d1a9c6e2b8d4f0a7c31',
+    name: 'Zone Transfer Relay',
+    grants: ['dns:transfer'],
+    scopes: ['com.cloudflare.api.account.zone'],
   },
 ]
 

@@ -20,6 +20,7 @@ import { purgeStep, startPurge } from './purge.ts'
 import { zonesNamed } from './queries.ts'
 import { retireStep } from './retire.ts'
 import { reportBuildState } from './report.ts'
+import { notifyPeers } from '../transfers/notify.ts'
 import { StateStore, type BuilderState } from './state.ts'
 import { VersionStore } from './versions.ts'
 import { applyStrictLimits, inInvocation } from '@edgedns/strict-bindings'
@@ -192,6 +193,7 @@ export class ZoneBuilder extends DurableObject<Env> {
       calledAt: this.#calledAt,
     }
     this.#calledAt = null
+    const startCursor = s.cursor
     try {
       // A head the feed has not been told of goes first (a failure only sets its next attempt).
       if (feedRetryDue(s, this.io.now())) await appendPending(ctx)
@@ -205,6 +207,10 @@ export class ZoneBuilder extends DurableObject<Env> {
         await reportBuildState(io.db, s, null)
         s.reportedSeq = s.cursor
         this.#store.save(s)
+      }
+      // A new serial is visible: tell the zone's secondaries, after the step and outside it.
+      if (s.cursor !== startCursor && !s.deleted && !s.purge && !s.full) {
+        this.ctx.waitUntil(notifyPeers(io.db, s.zoneId))
       }
     } catch (e) {
       s.failures++

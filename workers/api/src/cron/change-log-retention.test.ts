@@ -68,6 +68,13 @@ describe('change-log retention', () => {
       { seq: 5, op: 'update' },
       { seq: 6, op: 'update' },
     ])
+    // The serials IXFR can still start from: the one before the oldest entry left, and later ones.
+    const serials = await env.DB.prepare(
+      'SELECT seq FROM zone_serials WHERE zone_id = ?1 ORDER BY seq'
+    )
+      .bind(z.id)
+      .all<{ seq: number }>()
+    expect(serials.results.map((r) => r.seq)).toEqual([4, 5, 6])
 
     const audit = await api('GET', `/zones/${z.id}/dns_records/audit`)
     expect(audit.body.result.map((a: any) => [a.seq, a.before.content, a.after.content])).toEqual([

@@ -7,6 +7,7 @@
  *   - builder-only entries (zone settings, full-build requests, zone deletion) at once: the audit
  *     never shows them, so built ones are compacted away;
  *   - every entry of a zone that no longer exists.
+ * The zone's SOA serials from before its oldest remaining entry (`zone_serials`, used by IXFR) go too.
  * Work is bounded: a few zones per run, from a random starting id (so every zone comes round
  * without stored state), each statement scanning at most SCAN_SEQS sequence numbers from the
  * zone's oldest entry and deleting at most DELETE_CHUNK rows.
@@ -43,6 +44,10 @@ const DELETE_BUILT = `DELETE FROM change_log WHERE rowid IN (
      AND (?5 OR c.created_on < ?6 OR c.op NOT IN ('create', 'update', 'delete'))
    ORDER BY c.seq LIMIT ?7)`
 
+/** Serials older than the zone's oldest change-log entry lead to no IXFR: they go with it. */
+const DELETE_SERIALS = `DELETE FROM zone_serials WHERE zone_id = ?1
+   AND seq < ifnull((SELECT min(seq) FROM change_log WHERE zone_id = ?1), 9007199254740991) - 1`
+
 /** Removes built change-log entries past retention for a few zones; returns how many rows went. */
 export async function compactChangeLog(
   db: D1Database,
@@ -73,6 +78,7 @@ export async function compactChangeLog(
       .bind(z.zone_id, z.oldest, SCAN_SEQS, z.built_seq, z.live === 0 ? 1 : 0, cutoff, DELETE_CHUNK)
       .run()
     deleted += r.meta.changes
+    await db.prepare(DELETE_SERIALS).bind(z.zone_id).run()
   }
   return { zones: zones.length, deleted }
 }

@@ -175,5 +175,14 @@ export const BUNDLED_MIGRATIONS: readonly { name: string; statements: readonly s
       "CREATE TABLE `zone_transfers_incoming` (\n\t`zone_id` text PRIMARY KEY NOT NULL,\n\t`name` text NOT NULL,\n\t`peers` text DEFAULT '[]' NOT NULL,\n\t`auto_refresh_seconds` integer DEFAULT 86400 NOT NULL,\n\t`soa_serial` integer,\n\t`created_on` text NOT NULL,\n\t`modified_on` text NOT NULL,\n\t`checked_on` text\n);",
       "CREATE TABLE `zone_transfers_outgoing` (\n\t`zone_id` text PRIMARY KEY NOT NULL,\n\t`name` text NOT NULL,\n\t`peers` text DEFAULT '[]' NOT NULL,\n\t`enabled` integer DEFAULT 0 NOT NULL,\n\t`created_on` text NOT NULL,\n\t`modified_on` text NOT NULL,\n\t`checked_on` text,\n\t`last_transferred_on` text\n);"
     ]
+  },
+  {
+    "name": "0018_zone_serials.sql",
+    "statements": [
+      "CREATE TABLE `zone_serials` (\n\t`zone_id` text NOT NULL,\n\t`seq` integer NOT NULL,\n\t`serial` integer NOT NULL,\n\tPRIMARY KEY(`zone_id`, `seq`)\n);",
+      "CREATE INDEX `zone_serials_serial` ON `zone_serials` (`zone_id`,`serial`);",
+      "-- Every commit that moves a zone's serial notes (change_seq, serial) in the same transaction,\n-- whichever path wrote: an IXFR maps a secondary's serial to the change-log entries after it.\nCREATE TRIGGER `zone_serials_on_create` AFTER INSERT ON `zones`\nBEGIN\n  INSERT OR REPLACE INTO `zone_serials` (`zone_id`, `seq`, `serial`)\n    VALUES (NEW.`id`, NEW.`change_seq`, NEW.`serial`);\nEND;",
+      "CREATE TRIGGER `zone_serials_on_commit` AFTER UPDATE OF `change_seq`, `serial` ON `zones`\n  WHEN NEW.`serial` != OLD.`serial`\nBEGIN\n  INSERT OR REPLACE INTO `zone_serials` (`zone_id`, `seq`, `serial`)\n    VALUES (NEW.`id`, NEW.`change_seq`, NEW.`serial`);\nEND;"
+    ]
   }
 ]

@@ -4,7 +4,7 @@
  * transfer), and each zone's outgoing (we are primary) and incoming (we are secondary) settings.
  * These rows live on the account's shard, beside its zones, and move with it.
  */
-import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 
 /** TSIG keys (RFC 8945) an account's peers sign transfers and NOTIFY with. */
 export const transferTsigs = sqliteTable(
@@ -90,3 +90,21 @@ export const zoneTransfersIncoming = sqliteTable('zone_transfers_incoming', {
   modifiedOn: text('modified_on').notNull(),
   checkedOn: text('checked_on'),
 })
+
+/**
+ * The SOA serial each commit of a zone produced, keyed by the change sequence it committed up to:
+ * how an IXFR finds the change-log entries after a secondary's serial. Written by a trigger on
+ * `zones` (migration 0018) whenever a commit moves the serial; pruned with the change log.
+ */
+export const zoneSerials = sqliteTable(
+  'zone_serials',
+  {
+    zoneId: text('zone_id').notNull(),
+    seq: integer('seq').notNull(),
+    serial: integer('serial').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.zoneId, t.seq] }),
+    index('zone_serials_serial').on(t.zoneId, t.serial),
+  ]
+)

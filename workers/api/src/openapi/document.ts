@@ -148,8 +148,18 @@ function operation(op: Operation): Json {
       required: true,
       content: { 'multipart/form-data': { schema: jsonSchema(op.form, 'input') } },
     }
+  if (op.binaryBody)
+    out.requestBody = {
+      required: true,
+      content: { [op.binaryBody]: { schema: { type: 'string', format: 'binary' } } },
+    }
   let ok: Json
-  if (op.result === 'text')
+  if (op.result === 'binary')
+    ok = {
+      description: 'DNS messages, each with its two-octet TCP length prefix, streamed',
+      content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+    }
+  else if (op.result === 'text')
     ok = {
       description: 'BIND zone file',
       content: { 'text/plain': { schema: { type: 'string' } } },

@@ -20,8 +20,13 @@ export interface Operation {
   body?: z.ZodType
   /** multipart/form-data body (import). */
   form?: z.ZodType
-  /** The `result` of the envelope; `text` for a text/plain answer, `html` for a page. */
-  result: z.ZodType | 'text' | 'html' | 'json'
+  /** A binary body of this media type (a DNS message). */
+  binaryBody?: string
+  /**
+   * The `result` of the envelope; `text` for a text/plain answer, `html` for a page, `binary` for
+   * an application/octet-stream answer.
+   */
+  result: z.ZodType | 'text' | 'html' | 'json' | 'binary'
   list?: boolean
   /** The success status when not 200 (202: started, runs in the background). */
   status?: 202

@@ -351,6 +351,21 @@ export const OPERATIONS: Operation[] = [
     result: r.sweepResponse,
   },
   ...secondaryDnsOps,
+  {
+    method: 'post',
+    path: '/zones/{zone_id}/secondary_dns/outgoing/force_notify',
+    tag: 'Zone transfers',
+    summary: "Send NOTIFY to the zone's outgoing peers now",
+    result: r.forceNotifyResponse,
+  },
+  {
+    method: 'post',
+    path: '/dns_transfer',
+    tag: 'Zone transfers',
+    summary: "A secondary's AXFR/IXFR or signed query, relayed by a DNS front (not Cloudflare's)",
+    binaryBody: 'application/dns-message',
+    result: 'binary',
+  },
 ]
 
 /** Schemas published under components.schemas by name. */

@@ -30,10 +30,18 @@ async function talk(socket: Socket, query: Uint8Array): Promise<Uint8Array> {
   }
 }
 
-/** `exchange(server, query, timeoutMs)` over `connectTo` (the runtime's `connect` by default). */
+/**
+ * `exchange(server, query, timeoutMs, port)` over `connectTo` (the runtime's `connect` by
+ * default); the port defaults to 53.
+ */
 export function tcpExchange(connectTo: Connect = connect) {
-  return async (server: string, query: Uint8Array, timeoutMs: number): Promise<Uint8Array> => {
-    const socket = connectTo({ hostname: server, port: DNS_PORT }, { allowHalfOpen: false })
+  return async (
+    server: string,
+    query: Uint8Array,
+    timeoutMs: number,
+    port = DNS_PORT
+  ): Promise<Uint8Array> => {
+    const socket = connectTo({ hostname: server, port }, { allowHalfOpen: false })
     let timer: ReturnType<typeof setTimeout> | undefined
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs)
@@ -41,7 +49,7 @@ export function tcpExchange(connectTo: Connect = connect) {
     try {
       return await Promise.race([talk(socket, query), timeout])
     } catch (e) {
-      throw new Error(`TCP port ${DNS_PORT}: ${(e as Error).message ?? e}`)
+      throw new Error(`TCP port ${port}: ${(e as Error).message ?? e}`)
     } finally {
       clearTimeout(timer)
       socket.close().catch(() => {})

@@ -1,0 +1,58 @@
+/**
+ * @module Where the DNS front sends zone transfers: the API's transfer relay (`POST
+ * /client/v4/dns_transfer`). The front cannot read the zone's data or its transfer settings; it
+ * sends the client's query as it came, with the client's address, authenticated with a token
+ * holding Zone Transfer Relay, and copies the answer (DNS messages, each with its TCP length
+ * prefix) to the client as it streams in.
+ */
+import { isTransferRequest, splitTsig } from '../../packages/zone-transfer/src/index.ts'
+
+/** The header the API reads the secondary's address from. */
+const CLIENT_ADDRESS_HEADER = 'x-edgedns-client-address'
+
+/** Whether a query goes to the relay: AXFR/IXFR over TCP, or any query signed with TSIG. */
+export function isRelayed(query, { udp = false } = {}) {
+  if (!udp && isTransferRequest(query)) return true
+  try {
+    return splitTsig(query).tsig !== null
+  } catch {
+    return false
+  }
+}
+
+/**
+ * `relay(query, clientAddress)` → the answer's byte stream (an async iterable of chunks, framed
+ * as on TCP). Rejects when the API refuses the request itself (HTTP status other than 200).
+ */
+export function transferRelay({ api, token }) {
+  const url = `${api.replace(/\/$/, '')}/client/v4/dns_transfer`
+  return async (query, client) => {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/dns-message',
+        [CLIENT_ADDRESS_HEADER]: client,
+      },
+      body: query,
+    })
+    if (res.status !== 200 || !res.body) {
+      const text = await res.text().catch(() => '')
+      throw new Error(`transfer relay answered HTTP ${res.status}: ${text.slice(0, 300)}`)
+    }
+    return res.body
+  }
+}
+
+/** The first message of a framed answer (for a UDP reply). */
+export async function firstMessage(stream) {
+  let bytes = Buffer.alloc(0)
+  for await (const chunk of stream) {
+    bytes = Buffer.concat([bytes, Buffer.from(chunk)])
+    if (bytes.length >= 2 && bytes.length >= 2 + bytes.readUInt16BE(0)) break
+  }
+  if (bytes.length < 2 || bytes.length < 2 + bytes.readUInt16BE(0)) {
+    throw new Error('the transfer relay sent no whole message')
+  }
+  return bytes.subarray(2, 2 + bytes.readUInt16BE(0))
+}

@@ -1,0 +1,302 @@
+/**
+ * Outgoing zone transfers through `POST /dns_transfer` (the DNS front's relay): the zone's outgoing
+ * settings, the client address (ACL or peer), the peers' TSIG keys, a streamed AXFR of a zone
+ * larger than one D1 page, IXFR when the secondary is current, and bad HTTP input.
+ */
+import { env, exports } from 'cloudflare:workers'
+import { decodeMessage, encodeQuery, type MessageRR } from '../../packages/dns-wire/src/index.ts'
+import {
+  notifyMessage,
+  parseTsigKey,
+  signMessage,
+  splitTsig,
+  TsigStreamVerifier,
+} from '../../packages/zone-transfer/src/index.ts'
+import { describe, expect, it } from 'vitest'
+import { TRANSFER_PAGE } from '../../workers/api/src/transfers/outgoing-transfer.ts'
+import { api, createZone, DEFAULT_ACCOUNT, expectError } from './helpers.ts'
+import { seedRecords } from './seed-records.ts'
+import { configureOutgoing } from './transfer-rows.ts'
+
+const SECRET = 'c2VjcmV0LWZvci10aGUtYXhmci10ZXN0LTMyLW9jdGV0cw=='
+const KEY = parseTsigKey(`hmac-sha256:xfr-key:${SECRET}`)
+const OTHER = parseTsigKey('hmac-sha256:xfr-key:b3RoZXItc2VjcmV0LW9mLXRoaXJ0eS10d28tb2N0ZXRz')
+const now = (): number => Math.floor(Date.now() / 1000)
+
+async function relay(
+  query: Uint8Array,
+  client = '192.0.2.10',
+  headers: Record<string, string> = {}
+): Promise<Response> {
+  return (exports as any).default.fetch('http://localhost/client/v4/dns_transfer', {
+    method: 'POST',
+    headers: {
+      authorization: 'Bearer dev-token',
+      'content-type': 'application/dns-message',
+      'x-edgedns-client-address': client,
+      ...headers,
+    },
+    body: query,
+  })
+}
+
+/** The length-prefixed messages of a relay answer. */
+async function messagesOf(res: Response): Promise<Uint8Array[]> {
+  expect(res.status).toBe(200)
+  const bytes = new Uint8Array(await res.arrayBuffer())
+  const out: Uint8Array[] = []
+  for (let at = 0; at < bytes.length;) {
+    const length = (bytes[at]! << 8) | bytes[at + 1]!
+    out.push(bytes.subarray(at + 2, at + 2 + length))
+    at += 2 + length
+  }
+  return out
+}
+
+const rcode = (m: Uint8Array): number => m[3]! & 0x0f
+const signed = async (name: string, type: 'AXFR' | 'IXFR' | 'SOA', key = KEY, soa?: string) => {
+  const query = encodeQuery(name, type, { id: 7, rd: false })
+  return signMessage(withAuthority(query, soa), key, { time: now() })
+}
+
+/** An IXFR query carries the client's SOA in its authority section. */
+function withAuthority(query: Uint8Array, soaOwnerAndRdata?: string): Uint8Array {
+  if (!soaOwnerAndRdata) return query
+  const [owner, serial] = soaOwnerAndRdata.split(' ') as [string, string]
+  const name = owner.split('.').flatMap((l) => [l.length, ...new TextEncoder().encode(l)])
+  const rdata = [0, 0, ...u32(Number(serial)), ...u32(0), ...u32(0), ...u32(0), ...u32(0)]
+  const rr = [...name, 0, 0, 6, 0, 1, ...u32(0), rdata.length >> 8, rdata.length & 0xff, ...rdata]
+  const out = new Uint8Array(query.length + rr.length)
+  out.set(query)
+  out.set(rr, query.length)
+  out[9] = 1 // NSCOUNT
+  return out
+}
+const u32 = (n: number): number[] => [n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff]
+
+/** The zone's current SOA serial (from the export's header). */
+async function serialOf(zoneId: string): Promise<number> {
+  const text = String((await api('GET', `/zones/${zoneId}/dns_records/export`)).body)
+  return Number(/serial (\d+)/.exec(text)![1])
+}
+
+async function zoneWithTransfers(
+  rows: Partial<Parameters<typeof configureOutgoing>[0]> = {}
+): Promise<{ id: string; name: string }> {
+  const zone = await createZone('xfr')
+  await configureOutgoing({
+    zoneId: zone.id,
+    zoneName: zone.name,
+    accountId: DEFAULT_ACCOUNT,
+    acl: '192.0.2.0/24',
+    peer: { ip: '198.51.100.7', key: { name: 'xfr-key', algo: 'hmac-sha256.', secret: SECRET } },
+    ...rows,
+  })
+  return zone
+}
+
+describe('outgoing transfers relayed to /dns_transfer', () => {
+  it('streams a signed AXFR of a zone larger than one D1 page, every record once, SOA first and last', async () => {
+    const zone = await zoneWithTransfers()
+    const count = TRANSFER_PAGE * 2 + 17
+    await seedRecords(zone.id, zone.name, count)
+    const request = await signed(zone.name, 'AXFR')
+    const messages = await messagesOf(await relay(request.message))
+    const verifier = new TsigStreamVerifier(KEY, request.mac, now)
+    const answers: MessageRR[] = []
+    for (const m of messages) answers.push(...decodeMessage(await verifier.next(m)).answer)
+    verifier.finish()
+    expect(answers[0]!.typeCode).toBe(6)
+    expect(answers[answers.length - 1]!.typeCode).toBe(6)
+    const a = answers.filter((rr) => rr.typeCode === 1)
+    expect(a).toHaveLength(count)
+    expect(new Set(a.map((rr) => rr.name)).size).toBe(count)
+    expect(answers.filter((rr) => rr.typeCode === 2).length).toBeGreaterThan(0)
+  })
+
+  it('records the completed transfer in last_transferred_on', async () => {
+    const zone = await zoneWithTransfers()
+    await messagesOf(await relay((await signed(zone.name, 'AXFR')).message))
+    let row: { last_transferred_on: string | null } | null = null
+    for (let i = 0; i < 50 && !row?.last_transferred_on; i++) {
+      await new Promise((r) => setTimeout(r, 20))
+      row = await env.DB.prepare(
+        'SELECT last_transferred_on FROM zone_transfers_outgoing WHERE zone_id = ?1'
+      )
+        .bind(zone.id)
+        .first()
+    }
+    expect(row?.last_transferred_on).toMatch(/^\d{4}-/)
+  })
+
+  it('refuses an unsigned AXFR when the peers have a TSIG key', async () => {
+    const zone = await zoneWithTransfers()
+    const [reply] = await messagesOf(await relay(encodeQuery(zone.name, 'AXFR', { id: 1 })))
+    expect(rcode(reply!)).toBe(5)
+  })
+
+  it('answers NOTAUTH with BADSIG to an AXFR signed with the wrong secret', async () => {
+    const zone = await zoneWithTransfers()
+    const [reply] = await messagesOf(await relay((await signed(zone.name, 'AXFR', OTHER)).message))
+    expect(rcode(reply!)).toBe(9)
+    expect(splitTsig(reply!).tsig?.error).toBe(16)
+  })
+
+  it('refuses a client outside every ACL, and serves the peer address itself', async () => {
+    const zone = await zoneWithTransfers()
+    const outside = await messagesOf(
+      await relay((await signed(zone.name, 'AXFR')).message, '203.0.113.9')
+    )
+    expect(outside).toHaveLength(1)
+    expect(rcode(outside[0]!)).toBe(5)
+    const peer = await messagesOf(
+      await relay((await signed(zone.name, 'AXFR')).message, '198.51.100.7')
+    )
+    expect(rcode(peer[0]!)).toBe(0)
+    expect(peer.length).toBeGreaterThanOrEqual(1)
+  })
+
+  it('refuses transfers of a zone whose outgoing transfers are disabled or not configured', async () => {
+    const disabled = await zoneWithTransfers({ enabled: false })
+    const [a] = await messagesOf(await relay((await signed(disabled.name, 'AXFR')).message))
+    expect(rcode(a!)).toBe(5)
+    const plain = await createZone('xfr-none')
+    const [b] = await messagesOf(await relay((await signed(plain.name, 'AXFR')).message))
+    expect(rcode(b!)).toBe(5)
+  })
+
+  it('answers an IXFR from the current serial with the single SOA', async () => {
+    const zone = await zoneWithTransfers()
+    const serial = (await api('GET', `/zones/${zone.id}/dns_records/export`)).body
+    const current = /serial (\d+)/.exec(String(serial))![1]
+    const request = await signed(zone.name, 'IXFR', KEY, `${zone.name} ${current}`)
+    const messages = await messagesOf(await relay(request.message))
+    const answer = decodeMessage(splitTsig(messages[0]!).unsigned).answer
+    expect(messages).toHaveLength(1)
+    expect(answer).toHaveLength(1)
+    expect(answer[0]!.typeCode).toBe(6)
+  })
+
+  it('answers an IXFR from an older serial with the condensed difference from the change log', async () => {
+    const zone = await zoneWithTransfers()
+    const add = (name: string, content: string) =>
+      api('POST', `/zones/${zone.id}/dns_records`, {
+        type: 'A',
+        name: `${name}.${zone.name}`,
+        content,
+        ttl: 300,
+      })
+    const kept = (await add('kept', '192.0.2.1')).body.result
+    const gone = (await add('gone', '192.0.2.2')).body.result
+    const old = await serialOf(zone.id)
+    await add('new', '192.0.2.3')
+    await api('PATCH', `/zones/${zone.id}/dns_records/${kept.id}`, { content: '192.0.2.11' })
+    await api('DELETE', `/zones/${zone.id}/dns_records/${gone.id}`)
+    const current = await serialOf(zone.id)
+    const request = await signed(zone.name, 'IXFR', KEY, `${zone.name} ${old}`)
+    const messages = await messagesOf(await relay(request.message))
+    const verifier = new TsigStreamVerifier(KEY, request.mac, now)
+    const rrs: MessageRR[] = []
+    for (const m of messages) rrs.push(...decodeMessage(await verifier.next(m)).answer)
+    verifier.finish()
+    const line = (rr: MessageRR) =>
+      rr.typeCode === 6 ? `SOA ${rr.data.split(' ')[2]}` : `${rr.name.split('.')[0]} ${rr.data}`
+    expect(rrs.map(line)).toEqual([
+      `SOA ${current}`,
+      `SOA ${old}`,
+      'kept 192.0.2.1',
+      'gone 192.0.2.2',
+      `SOA ${current}`,
+      'kept 192.0.2.11',
+      'new 192.0.2.3',
+      `SOA ${current}`,
+    ])
+  })
+
+  it('answers an IXFR in the AXFR form when the serial is unknown or the log no longer reaches it', async () => {
+    const zone = await zoneWithTransfers()
+    const old = await serialOf(zone.id)
+    await api('POST', `/zones/${zone.id}/dns_records`, {
+      type: 'A',
+      name: `a.${zone.name}`,
+      content: '192.0.2.1',
+      ttl: 300,
+    })
+    await env.DB.prepare('DELETE FROM change_log WHERE zone_id = ?1').bind(zone.id).run()
+    for (const serial of [old, 12345]) {
+      const request = await signed(zone.name, 'IXFR', KEY, `${zone.name} ${serial}`)
+      const messages = await messagesOf(await relay(request.message))
+      const rrs = messages.flatMap((m) => decodeMessage(splitTsig(m).unsigned).answer)
+      expect(rrs[0]!.typeCode).toBe(6)
+      expect(rrs[1]!.typeCode).not.toBe(6)
+      expect(rrs.some((rr) => rr.name.startsWith('a.'))).toBe(true)
+    }
+  })
+
+  it('answers a signed SOA query (a secondary checking the serial), signed', async () => {
+    const zone = await zoneWithTransfers()
+    const [reply] = await messagesOf(await relay((await signed(zone.name, 'SOA')).message))
+    const { unsigned, tsig } = splitTsig(reply!)
+    expect(tsig?.error).toBe(0)
+    expect(decodeMessage(unsigned).answer[0]!.typeCode).toBe(6)
+  })
+
+  it('answers NOTIMP to a signed message of another opcode (the relay serves only queries)', async () => {
+    const zone = await zoneWithTransfers()
+    const soa = { name: zone.name, type: 6, ttl: 60, rdata: `ns. host. 1 2 3 4 5` }
+    const notify = await signMessage(notifyMessage(9, soa), KEY, { time: now() })
+    const [reply] = await messagesOf(await relay(notify.message))
+    expect(rcode(reply!)).toBe(4)
+    expect(splitTsig(reply!).tsig?.error).toBe(0)
+  })
+
+  it('refuses bad HTTP input with a clear 4xx, never a DNS answer or a 500', async () => {
+    const zone = await zoneWithTransfers()
+    const query = (await signed(zone.name, 'AXFR')).message
+    const noClient = await relay(query, '')
+    expect(noClient.status).toBe(400)
+    expect(((await noClient.json()) as any).errors[0].code).toBe(6003)
+    const json = await relay(query, '192.0.2.10', { 'content-type': 'application/json' })
+    expect(json.status).toBe(400)
+    const short = await relay(new Uint8Array(3))
+    expect(short.status).toBe(400)
+    expect(((await short.json()) as any).errors[0].message).toMatch(/12 to 65535 octets/)
+  })
+
+  it('needs a token with Zone Transfer Relay', async () => {
+    const made = await api('POST', `/accounts/${DEFAULT_ACCOUNT}/tokens`, {
+      name: 'dns-read-only',
+      policies: [
+        {
+          effect: 'allow',
+          permission_groups: [{ name: 'DNS Read' }],
+          resources: { [`com.cloudflare.api.account.${DEFAULT_ACCOUNT}`]: '*' },
+        },
+      ],
+    })
+    const res = await relay(encodeQuery('x.example', 'AXFR', { id: 1 }), '192.0.2.1', {
+      authorization: `Bearer ${made.body.result.value}`,
+    })
+    expect(res.status).toBe(403)
+  })
+})
+
+describe('force_notify', () => {
+  it('is a 400 naming the cause when outgoing transfers are not configured or disabled', async () => {
+    const plain = await createZone('notify-none')
+    const none = await api('POST', `/zones/${plain.id}/secondary_dns/outgoing/force_notify`)
+    expectError(none, 400, 1004)
+    expect(none.body.errors[0]!.message).toMatch(/no outgoing zone transfers/)
+    const disabled = await zoneWithTransfers({ enabled: false })
+    const off = await api('POST', `/zones/${disabled.id}/secondary_dns/outgoing/force_notify`)
+    expectError(off, 400, 1004)
+    expect(off.body.errors[0]!.message).toMatch(/disabled/)
+  })
+
+  it('answers "OK" when outgoing transfers are enabled', async () => {
+    const zone = await zoneWithTransfers({ peer: { ip: null } })
+    const res = await api('POST', `/zones/${zone.id}/secondary_dns/outgoing/force_notify`)
+    expect(res.status).toBe(200)
+    expect(res.body.result).toBe('OK')
+  })
+})

@@ -1,0 +1,84 @@
+/**
+ * @module The transfer relay of DNS fronts (not a Cloudflare route):
+ *   POST /dns_transfer  body: one DNS query (`application/dns-message`), header
+ *   `x-edgedns-client-address`: the secondary's address → the answer messages, each with its
+ *   two-octet TCP length prefix (`application/octet-stream`), streamed.
+ * A front that accepts AXFR/IXFR over TCP (and TSIG-signed queries, a secondary's SOA check) sends
+ * them here with a token holding Zone Transfer Relay (`dns:transfer`); the worker checks the zone's
+ * outgoing settings, the client address and TSIG (transfers/outgoing-transfer.ts). DNS-level
+ * refusals are DNS answers (REFUSED, NOTAUTH with the TSIG error, FORMERR); only a bad HTTP request
+ * is an API error.
+ */
+import { Hono } from 'hono'
+import { allows } from '../auth/permissions.ts'
+import { ApiError, Codes } from '../http/api-error.ts'
+import type { AppEnv } from '../http/app-env.ts'
+import { nowIso } from '../http/ids.ts'
+import { answerRelayedQuery } from '../transfers/outgoing-transfer.ts'
+import { isClientAddress } from '../transfers/transfer-config.ts'
+
+export const dnsTransferApp = new Hono<AppEnv>()
+
+/** The header a front puts the secondary's address in. */
+const CLIENT_ADDRESS_HEADER = 'x-edgedns-client-address'
+
+/** The largest DNS message (the TCP length prefix's limit). */
+const MAX_QUERY = 65535
+
+dnsTransferApp.post('/', async (c) => {
+  const principal = c.var.principal
+  if (!principal.admin && !principal.grants.some((g) => g.permissions.has('dns:transfer'))) {
+    throw new ApiError(
+      403,
+      Codes.unauthenticated,
+      'Authentication error: relaying zone transfers needs a token with Zone Transfer Relay'
+    )
+  }
+  const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
+  if (type !== 'application/dns-message') {
+    throw ApiError.badRequest(
+      Codes.invalidHeaders,
+      'The body of /dns_transfer is one DNS query: Content-Type must be application/dns-message'
+    )
+  }
+  const client = c.req.header(CLIENT_ADDRESS_HEADER) ?? ''
+  if (!isClientAddress(client)) {
+    throw ApiError.badRequest(
+      Codes.invalidHeaders,
+      `${CLIENT_ADDRESS_HEADER} must be the secondary's IPv4 or IPv6 address`
+    )
+  }
+  const query = new Uint8Array(await c.req.arrayBuffer())
+  if (query.length < 12 || query.length > MAX_QUERY) {
+    throw ApiError.badRequest(
+      Codes.validation,
+      `The body must be one DNS message of 12 to ${MAX_QUERY} octets; got ${query.length}`
+    )
+  }
+  const answer = await answerRelayedQuery(c.env, {
+    query,
+    client,
+    now: Math.floor(Date.now() / 1000),
+    mayRelay: (zone) =>
+      allows(principal, 'dns:transfer', { accountId: zone.accountId, zoneId: zone.id }),
+  })
+  const { zoneId, db } = answer
+  if (zoneId && db) {
+    c.executionCtx.waitUntil(
+      answer.completed.then((ok) =>
+        ok
+          ? db
+              .prepare(
+                'UPDATE zone_transfers_outgoing SET last_transferred_on = ?1 WHERE zone_id = ?2'
+              )
+              .bind(nowIso(), zoneId)
+              .run()
+              .catch((err: unknown) => console.error('transfer: last_transferred_on', err))
+          : undefined
+      )
+    )
+  }
+  return new Response(answer.body, {
+    headers: { 'content-type': 'application/octet-stream', 'cache-control': 'no-store' },
+  })
+})

@@ -1,0 +1,119 @@
+/**
+ * @module NOTIFY (RFC 1996) to a zone's outgoing peers: after a build pass makes a new serial
+ * visible, and on `force_notify`. Each peer with an address gets the zone's SOA over TCP
+ * (`connect()`), TSIG-signed with its key when it has one, a few attempts each within a time
+ * limit; failures are logged, never thrown. The round is recorded in `checked_on`.
+ */
+import { notifyMessage, parseNotifyReply, signMessage } from '@edgedns/zone-transfer'
+import { and, eq, inArray } from 'drizzle-orm'
+import { openDb } from '../db/client.ts'
+import { zones } from '../db/schema.ts'
+import { nowIso } from '../http/ids.ts'
+import { tcpExchange } from '../zones/tcp-exchange.ts'
+import { zoneSoa } from './outgoing-transfer.ts'
+import { outgoingConfig, type OutgoingPeer } from './transfer-config.ts'
+
+/** Sends one DNS message over TCP and returns the reply (`tcpExchange`'s shape). */
+type Exchange = (
+  host: string,
+  message: Uint8Array,
+  timeoutMs: number,
+  port: number
+) => Promise<Uint8Array>
+
+export interface NotifyOptions {
+  exchange?: Exchange
+  /** Tries per peer. */
+  attempts?: number
+  /** Time limit of one try. */
+  timeoutMs?: number
+  /** Pause before a retry (doubled each time). */
+  retryMs?: number
+}
+
+export interface NotifyOutcome {
+  peer: string
+  ok: boolean
+  detail: string
+}
+
+const RCODE_NAMES = ['NOERROR', 'FORMERR', 'SERVFAIL', 'NXDOMAIN', 'NOTIMP', 'REFUSED']
+
+async function notifyPeer(
+  peer: OutgoingPeer & { ip: string },
+  soa: ReturnType<typeof zoneSoa>,
+  options: Required<NotifyOptions>
+): Promise<NotifyOutcome> {
+  let detail = ''
+  for (let attempt = 0; attempt < options.attempts; attempt++) {
+    if (attempt > 0) await new Promise((r) => setTimeout(r, options.retryMs * 2 ** (attempt - 1)))
+    const id = crypto.getRandomValues(new Uint16Array(1))[0]!
+    let message = notifyMessage(id, soa)
+    if (peer.key) {
+      message = (await signMessage(message, peer.key, { time: Math.floor(Date.now() / 1000) }))
+        .message
+    }
+    try {
+      const reply = parseNotifyReply(
+        await options.exchange(peer.ip, message, options.timeoutMs, peer.port)
+      )
+      if (reply.id !== id) throw new Error('the reply has another ID')
+      if (reply.rcode === 0) return { peer: peer.name, ok: true, detail: 'NOERROR' }
+      // A refusal is an answer: retrying will not change it.
+      return {
+        peer: peer.name,
+        ok: false,
+        detail: RCODE_NAMES[reply.rcode] ?? `rcode ${reply.rcode}`,
+      }
+    } catch (err) {
+      detail = err instanceof Error ? err.message : String(err)
+    }
+  }
+  return { peer: peer.name, ok: false, detail }
+}
+
+/**
+ * Sends a NOTIFY round for the zone when it has outgoing transfers enabled; resolves to what each
+ * peer answered (empty when there is nothing to notify). Never rejects.
+ */
+export async function notifyPeers(
+  db: D1Database,
+  zoneId: string,
+  options: NotifyOptions = {}
+): Promise<NotifyOutcome[]> {
+  const opts: Required<NotifyOptions> = {
+    exchange: options.exchange ?? tcpExchange(),
+    attempts: options.attempts ?? 3,
+    timeoutMs: options.timeoutMs ?? 3_000,
+    retryMs: options.retryMs ?? 1_000,
+  }
+  try {
+    const enabled = await db
+      .prepare('SELECT enabled FROM zone_transfers_outgoing WHERE zone_id = ?1')
+      .bind(zoneId)
+      .first<{ enabled: number }>()
+    if (enabled?.enabled !== 1) return []
+    const zone = await openDb(db)
+      .select()
+      .from(zones)
+      .where(and(eq(zones.id, zoneId), inArray(zones.status, ['active', 'moving'])))
+      .get()
+    if (!zone) return []
+    const config = await outgoingConfig(db, zone.accountId, zone.id)
+    if (!config?.enabled) return []
+    const soa = zoneSoa(zone)
+    const targets = config.peers.filter((p): p is OutgoingPeer & { ip: string } => !!p.ip)
+    const outcomes = await Promise.all(targets.map((p) => notifyPeer(p, soa, opts)))
+    for (const o of outcomes) {
+      if (!o.ok) console.warn('NOTIFY failed', zone.name, o.peer, o.detail)
+    }
+    await db
+      .prepare('UPDATE zone_transfers_outgoing SET checked_on = ?1 WHERE zone_id = ?2')
+      .bind(nowIso(), zone.id)
+      .run()
+    return outcomes
+  } catch (err) {
+    console.warn('NOTIFY round failed', zoneId, err)
+    return []
+  }
+}

@@ -1,0 +1,261 @@
+/**
+ * @module The answer to one relayed AXFR/IXFR request (or a secondary's signed SOA query) for a zone
+ * we are primary of: the zone looked up by name (directory → shard), outgoing transfers enabled,
+ * the client address checked against the account's ACLs and the zone's peers, TSIG required with
+ * one of the peers' keys when they have any. The answer is a stream of DNS messages, each with its
+ * TCP length prefix, packed as the zone's records are read from D1 in keyset pages, so a zone of
+ * any size is never held in memory.
+ */
+import { TYPE_CODES } from '@edgedns/dns-facts'
+import { decodeMessage, encodeResponse, type ResponseRR } from '@edgedns/dns-wire'
+import { AUTO_TTL_SECONDS, RecordError, fqdn, toPresentation } from '@edgedns/records'
+import {
+  answerSignedQuery,
+  requestQuestion,
+  transferMessages,
+  type TransferZone,
+} from '@edgedns/zone-transfer'
+import { and, eq, inArray } from 'drizzle-orm'
+import { openDb } from '../db/client.ts'
+import { zones } from '../db/schema.ts'
+import { fromRow, type RecordRow } from '../records/model.ts'
+import { envForZone, liveZoneIdNamed } from '../shards/zone-env.ts'
+import type { ShardEnv } from '../shards/databases.ts'
+import type { ZoneRow } from '../zones/model.ts'
+import { changeSteps } from './change-steps.ts'
+import { clientAllowed, outgoingConfig, peerKeys } from './transfer-config.ts'
+
+/** Records read from D1 per page of a transfer. */
+export const TRANSFER_PAGE = 5_000
+
+const PAGE_SQL = `SELECT * FROM dns_records WHERE zone_id = ?1
+    AND (name_rev, type, content, ifnull(priority, -1)) > (?2, ?3, ?4, ?5)
+  ORDER BY name_rev, type, content, ifnull(priority, -1) LIMIT ?6`
+
+/** The zone's SOA as served: the zone's SOA settings and its current serial. */
+export function zoneSoa(z: ZoneRow): ResponseRR {
+  const rdata = [
+    fqdn(z.soaMname),
+    fqdn(z.soaRname),
+    z.serial,
+    z.soaRefresh,
+    z.soaRetry,
+    z.soaExpire,
+    z.soaMinimum,
+  ].join(' ')
+  return { name: z.name, type: TYPE_CODES.SOA, ttl: z.soaTtl, rdata }
+}
+
+/** A stored record as a transfer record; null when it cannot be written as presentation. */
+function transferRecord(row: RecordRow): ResponseRR | null {
+  const r = fromRow(row)
+  const type = (TYPE_CODES as Record<string, number>)[r.type]
+  if (type === undefined) return null
+  try {
+    const rdata = toPresentation(r)
+    return { name: r.name, type, ttl: r.ttl === 1 ? AUTO_TTL_SECONDS : r.ttl, rdata }
+  } catch (e) {
+    // A row an earlier, laxer check stored: the export writes it as a comment, a transfer skips it.
+    if (e instanceof RecordError) return null
+    throw e
+  }
+}
+
+/**
+ * A stored record of zone `z` as transferred. One RRset has one TTL (RFC 2181 §5.2): the apex NS
+ * set takes the zone's NS TTL, as the export's first apex NS line gives it.
+ */
+function zoneRecord(z: ZoneRow, row: RecordRow): ResponseRR | null {
+  const rr = transferRecord(row)
+  if (rr && rr.type === TYPE_CODES.NS && row.name === z.name) rr.ttl = z.nsTtl
+  return rr
+}
+
+/** Every record of the zone, the apex NS of its name servers first, read page by page. */
+async function* zoneRecords(
+  db: D1Database,
+  z: ZoneRow,
+  pageSize: number
+): AsyncGenerator<ResponseRR> {
+  const servers = JSON.parse(z.nameServers) as string[]
+  for (const host of servers) {
+    yield { name: z.name, type: TYPE_CODES.NS, ttl: z.nsTtl, rdata: fqdn(host) }
+  }
+  const own = new Set(servers.map((s) => s.toLowerCase().replace(/\.$/, '')))
+  let after: [string, string, string, number] = ['', '', '', -2]
+  for (;;) {
+    const { results } = await db
+      .prepare(PAGE_SQL)
+      .bind(z.id, ...after, pageSize)
+      .all<RecordRow>()
+    for (const row of results) {
+      if (row.type === 'NS' && row.name === z.name && own.has(row.content.toLowerCase())) continue
+      const rr = zoneRecord(z, row)
+      if (rr) yield rr
+    }
+    const last = results[results.length - 1]
+    if (!last || results.length < pageSize) return
+    after = [last.name_rev, last.type, last.content, last.priority ?? -1]
+  }
+}
+
+export interface TransferRequest {
+  /** The DNS query as the client sent it. */
+  query: Uint8Array
+  /** The client's address as the front saw it. */
+  client: string
+  /** Seconds since the epoch. */
+  now: number
+  /** Whether the caller may relay transfers of a zone of this account. */
+  mayRelay: (zone: { accountId: string; id: string }) => boolean
+  pageSize?: number
+}
+
+export interface TransferAnswer {
+  /** The messages, each with its two-octet length prefix. */
+  body: ReadableStream<Uint8Array>
+  /** Resolves once the whole answer has been read: true for a completed transfer. */
+  completed: Promise<boolean>
+  zoneId: string | null
+  db: D1Database | null
+}
+
+function framed(message: Uint8Array): Uint8Array {
+  const out = new Uint8Array(message.length + 2)
+  out[0] = message.length >> 8
+  out[1] = message.length & 0xff
+  out.set(message, 2)
+  return out
+}
+
+/** A single unsigned reply with `rcode` to `query`, or FORMERR's own form when it is unreadable. */
+async function* refusal(query: Uint8Array): AsyncGenerator<Uint8Array> {
+  let message
+  try {
+    message = decodeMessage(query)
+  } catch {
+    // Unreadable: the transfer code answers it (FORMERR, or nothing when even the header is short).
+    yield* transferMessages(query, null, { keys: [], requireTsig: false, now: 0 })
+    return
+  }
+  const q = message.question[0]
+  yield encodeResponse({
+    id: message.id,
+    opcode: message.opcode,
+    rcode: 'REFUSED',
+    question: q ? { name: q.name, type: q.typeCode, class: q.class } : null,
+  })
+}
+
+/**
+ * The answer to a signed (or plain) non-transfer query: the SOA when asked, else no data; NOTIMP
+ * for another opcode (NOTIFY, UPDATE: the relay serves only queries).
+ */
+function soaAnswer(query: Uint8Array, soa: ResponseRR): Uint8Array {
+  const message = decodeMessage(query)
+  const q = message.question[0]
+  const question = q ? { name: q.name, type: q.typeCode, class: q.class } : null
+  if (message.opcode !== 0) {
+    return encodeResponse({ id: message.id, opcode: message.opcode, rcode: 'NOTIMP', question })
+  }
+  return encodeResponse({
+    id: message.id,
+    opcode: message.opcode,
+    rcode: 0,
+    aa: true,
+    question,
+    answer:
+      q?.typeCode === TYPE_CODES.SOA && q.name.toLowerCase().replace(/\.$/, '') === soa.name
+        ? [soa]
+        : [],
+    authority: q?.typeCode === TYPE_CODES.SOA ? [] : [soa],
+  })
+}
+
+function streamOf(messages: AsyncGenerator<Uint8Array>): {
+  body: ReadableStream<Uint8Array>
+  completed: Promise<boolean>
+} {
+  let done!: (ok: boolean) => void
+  const completed = new Promise<boolean>((resolve) => (done = resolve))
+  let first = true
+  let ok = false
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const next = await messages.next()
+        if (next.done) {
+          controller.close()
+          done(ok)
+          return
+        }
+        if (first) {
+          // RCODE is the low four bits of the fourth octet.
+          ok = (next.value[3]! & 0x0f) === 0
+          first = false
+        }
+        controller.enqueue(framed(next.value))
+      } catch (err) {
+        done(false)
+        controller.error(err)
+      }
+    },
+    async cancel() {
+      done(false)
+      await messages.return(undefined)
+    },
+  })
+  return { body, completed }
+}
+
+/** Answers a relayed DNS query for one of our zones (see the module comment). */
+export async function answerRelayedQuery(
+  env: ShardEnv,
+  request: TransferRequest
+): Promise<TransferAnswer> {
+  const none = (messages: AsyncGenerator<Uint8Array>): TransferAnswer => ({
+    ...streamOf(messages),
+    zoneId: null,
+    db: null,
+  })
+  const question = requestQuestion(request.query)
+  if (!question) return none(refusal(request.query))
+  const zoneId = await liveZoneIdNamed(env, question.name)
+  if (!zoneId) return none(refusal(request.query))
+  const db = (await envForZone(env, zoneId)).DB
+  const zone = await openDb(db)
+    .select()
+    .from(zones)
+    .where(and(eq(zones.id, zoneId), inArray(zones.status, ['active', 'moving'])))
+    .get()
+  if (!zone || !request.mayRelay(zone)) return none(refusal(request.query))
+  const config = await outgoingConfig(db, zone.accountId, zone.id)
+  if (!config?.enabled || !clientAllowed(config, request.client))
+    return none(refusal(request.query))
+  const keys = peerKeys(config)
+  const soa = zoneSoa(zone)
+  const transfer = question.type === TYPE_CODES.AXFR || question.type === TYPE_CODES.IXFR
+  if (!transfer) {
+    const signed = await answerSignedQuery(request.query, keys, request.now, async (unsigned) =>
+      soaAnswer(unsigned, soa)
+    ).catch(() => null)
+    const single = async function* (): AsyncGenerator<Uint8Array> {
+      if (signed) yield signed
+      else if (keys.length > 0) yield* refusal(request.query)
+      else yield soaAnswer(request.query, soa)
+    }
+    return { ...streamOf(single()), zoneId: null, db }
+  }
+  const transferZone: TransferZone = {
+    soa,
+    records: () => zoneRecords(db, zone, request.pageSize ?? TRANSFER_PAGE),
+    steps: async (clientSerial) =>
+      (await changeSteps(db, zone, clientSerial, (row) => zoneRecord(zone, row))) ?? [],
+  }
+  const messages = transferMessages(request.query, transferZone, {
+    keys,
+    requireTsig: keys.length > 0,
+    now: request.now,
+  })
+  return { ...streamOf(messages), zoneId: zone.id, db }
+}
