@@ -30,6 +30,7 @@ export default async function setup(project: TestProject) {
   })
   project.provide('stackBase', stack.base)
   project.provide('stackToken', E2E_TOKEN)
+  project.provide('stackStateDir', dir)
   return async () => {
     await stack.stop()
     rmSync(dir, { recursive: true, force: true })
@@ -40,5 +41,7 @@ declare module 'vitest' {
   export interface ProvidedContext {
     stackBase: string
     stackToken: string
+    /** The stack's --persist-to directory (local D1 files: test-only helpers may write rows). */
+    stackStateDir: string
   }
 }

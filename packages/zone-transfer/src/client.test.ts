@@ -91,7 +91,7 @@ describe('reading a transfer as the secondary', () => {
   it('refuses a stream whose message was altered (BADSIG)', async () => {
     const { req, answer } = await answerFor('AXFR')
     const bad = answer.map((m) => m.slice())
-    bad[1]![37] ^= 1 // the TTL of its first record
+    bad[1]![37]! ^= 1 // the TTL of its first record
     await expect(read('AXFR', req, bad).outcome).rejects.toBeInstanceOf(TsigError)
   })
 

@@ -28,6 +28,7 @@ import { zonesApp } from './routes/zones.ts'
 import { dohResolver, type OwnershipResolver } from './zones/resolver.ts'
 import { tcpExchange } from './zones/tcp-exchange.ts'
 import { dnssecApp } from './routes/dnssec.ts'
+import { secondaryAxfrApp } from './routes/secondary-dns-axfr.ts'
 
 export interface AppOptions {
   /**
@@ -75,6 +76,7 @@ export function createApp(options: AppOptions = {}): Hono<AppEnv> {
   api.route('/zones/:zone_id{[^/]+}/propagation', propagationApp)
   api.route('/zones/:zone_id{[^/]+}/pagerules', pageRulesApp)
   api.route('/zones/:zone_id{[^/]+}/dnssec', dnssecApp)
+  api.route('/zones/:zone_id{[^/]+}/secondary_dns', secondaryAxfrApp)
   api.route('/zones', zonesApp)
   api.route('/propagation/sweep', sweepApp)
 

@@ -96,4 +96,8 @@ export const Codes = {
   importUnsupported: 81070,
   /** Import, a message rather than an error: a line was skipped (SOA, own NS, repeat, identical record). */
   importSkipped: 81071,
+  /** force_axfr / NOTIFY: the zone is not a secondary zone, or has no incoming transfer settings. */
+  notSecondaryZone: 10030,
+  /** force_axfr: no primary of the zone could be transferred from (the message says why). */
+  transferFailed: 10031,
 } as const

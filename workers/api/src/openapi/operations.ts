@@ -222,6 +222,14 @@ export const OPERATIONS: Operation[] = [
     result: r.dnssecResponse,
   },
   {
+    method: 'post',
+    path: '/zones/{zone_id}/secondary_dns/force_axfr',
+    tag: 'Secondary DNS',
+    summary:
+      'Pull a full AXFR of a secondary zone from its primaries now; "OK" once it is committed',
+    result: r.forceAxfrResponse,
+  },
+  {
     method: 'get',
     path: '/zones/{zone_id}/pagerules',
     tag: 'Zones',

@@ -180,6 +180,8 @@ export const dnssecResponse = z.object({
 })
 export const dnssecDeleteResponse = z.string().meta({ description: 'The zone id' })
 
+export const forceAxfrResponse = z.literal('OK')
+
 export const auditEntry = z.object({
   seq: z.number().int(),
   action: z.enum(['create', 'update', 'delete']),
