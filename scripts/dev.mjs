@@ -155,7 +155,12 @@ async function main() {
   const transfer = process.env.XFR_TSIG_KEY
     ? { transfer: { keys: [process.env.XFR_TSIG_KEY], token } }
     : {}
-  dnsFront = await startDnsFront({ target: b, port: dnsPort, ...transfer }).catch(
+  dnsFront = await startDnsFront({
+    target: b,
+    port: dnsPort,
+    notify: { token },
+    ...transfer,
+  }).catch(
     (e) => (
       console.warn(
         `edgedns dev: warning: DNS front (UDP/TCP ${dnsPort}) not started: ${e.message}`

@@ -12,6 +12,8 @@
  * no change log); and it answers other queries signed with one of those keys (over UDP or TCP;
  * a secondary checks the SOA that way before it transfers) with the DoH answer, signed. Without
  * it, transfer requests go to DoH like any query (which refuses them).
+ *
+ * With `notify: { token }`, a NOTIFY goes to the API with its sender's address (notify-relay.mjs).
  */
 import dgram from 'node:dgram'
 import net from 'node:net'
@@ -24,6 +26,7 @@ import {
   parseTsigKey,
 } from '../../packages/zone-transfer/src/index.ts'
 import { apiTransferSource } from './transfer-source.mjs'
+import { notifyRelay } from './notify-relay.mjs'
 
 /** The query's EDNS UDP payload size, or 512 when it has no OPT record (or cannot be read). */
 function udpLimit(query) {
@@ -90,10 +93,12 @@ function transferAnswerer(transfer, target) {
 /**
  * Starts the front on 127.0.0.1:`port` (0 = a free port, the same for UDP and TCP) for the stack
  * at `target` (its base URL). `transfer: { keys: ['hmac-sha256:name:base64', …], token }` turns
- * on AXFR/IXFR (TSIG required; `token` reads the API). Resolves to `{ port, close() }`.
+ * on AXFR/IXFR (TSIG required; `token` reads the API); `notify: { token }` relays NOTIFY to the
+ * API. Resolves to `{ port, close() }`.
  */
-export async function startDnsFront({ target, port = 0, host = '127.0.0.1', transfer }) {
+export async function startDnsFront({ target, port = 0, host = '127.0.0.1', transfer, notify }) {
   const transferAnswer = transferAnswerer(transfer, target)
+  const relayNotify = notifyRelay({ target, token: notify?.token })
   const tcp = net.createServer((socket) => {
     let pending = Buffer.alloc(0)
     socket.on('error', () => socket.destroy())
@@ -102,6 +107,15 @@ export async function startDnsFront({ target, port = 0, host = '127.0.0.1', tran
       while (pending.length >= 2 && pending.length >= 2 + pending.readUInt16BE(0)) {
         const query = pending.subarray(2, 2 + pending.readUInt16BE(0))
         pending = pending.subarray(2 + query.length)
+        const notified = relayNotify(new Uint8Array(query), socket.remoteAddress ?? '')
+        if (notified) {
+          notified
+            .then((answer) => {
+              if (answer && !socket.destroyed) socket.write(framed(answer))
+            })
+            .catch(() => socket.destroy())
+          continue
+        }
         const transferring = transferAnswer(new Uint8Array(query))
         if (transferring) {
           transferring
@@ -126,6 +140,11 @@ export async function startDnsFront({ target, port = 0, host = '127.0.0.1', tran
   const bound = tcp.address().port
   const udp = dgram.createSocket('udp4')
   udp.on('message', (query, peer) => {
+    const notified = relayNotify(new Uint8Array(query), peer.address)
+    if (notified) {
+      notified.then((answer) => answer && udp.send(answer, peer.port, peer.address)).catch(() => {}) // unanswered: the primary sends the NOTIFY again
+      return
+    }
     const answering = transferAnswer(new Uint8Array(query), { udp: true })
     ;(answering ? answering.then(([answer]) => Buffer.from(answer)) : ask(target, query))
       .then((answer) => {

@@ -1,14 +1,19 @@
 /**
  * BIND 9 `named` as the primary of one of our secondary zones: incoming settings name named (on a
  * free port, TSIG key), `force_axfr` pulls the zone, it answers over DoH, and our export equals
- * named's zone in `named-checkzone -D` canonical form.
+ * named's zone in `named-checkzone -D` canonical form; a change on named (nsupdate) sends a
+ * NOTIFY to the local DNS front, which relays it to the API, and the zone follows by IXFR.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { promisify } from 'node:util'
+import { execFile } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+// @ts-expect-error plain ESM helper shared with `pnpm dev`
+import { startDnsFront } from '../../scripts/lib/dns-front.mjs'
 import { stackApi } from './tools/stack-api.ts'
 import { writeIncoming } from './tools/incoming-rows.ts'
 
@@ -22,6 +27,8 @@ let named: ChildProcess | undefined
 let namedLog = ''
 let namedPort = 0
 let zoneId = ''
+let front: { port: number; close(): void }
+const run = promisify(execFile)
 
 async function freePort(): Promise<number> {
   const server = net.createServer()
@@ -61,7 +68,7 @@ function startNamed(): void {
   listen-on port ${namedPort} { 127.0.0.1; };
   listen-on-v6 { none; };
   recursion no;
-  notify no;
+  notify explicit;
   dnssec-validation no;
 };
 controls { };
@@ -70,6 +77,8 @@ zone "${zone}" {
   type primary;
   file "${zoneFile}";
   allow-transfer { key "xfr-key"; };
+  allow-update { key "xfr-key"; };
+  also-notify { 127.0.0.1 port ${front.port} key "xfr-key"; };
 };
 `
   )
@@ -111,6 +120,7 @@ async function forceAxfr(): Promise<{ status: number; body: any }> {
 
 beforeAll(async () => {
   namedPort = await freePort()
+  front = await startDnsFront({ target: base, notify: { token } })
   writeFileSync(zoneFile, zoneText(2026112601))
   startNamed()
   const up = await waitFor(() => /all zones loaded|running/.test(namedLog), 20_000)
@@ -123,6 +133,7 @@ beforeAll(async () => {
 
 afterAll(() => {
   named?.kill('SIGTERM')
+  front?.close()
   rmSync(dir, { recursive: true, force: true })
 })
 
@@ -158,5 +169,24 @@ describe('BIND named as the primary of our secondary zone', () => {
     const exported = path.join(dir, 'export.zone')
     writeFileSync(exported, await res.text())
     expect(canonical(exported)).toEqual(canonical(zoneFile))
+  })
+
+  it('follows a change on named: NOTIFY through the DNS front, then IXFR', async () => {
+    namedLog = ''
+    const update = `server 127.0.0.1 ${namedPort}
+zone ${zone}
+update add added.${zone} 300 IN A 192.0.2.99
+update delete mail.${zone} A
+send
+`
+    await run('sh', ['-c', `printf '%s' "$0" | nsupdate -y hmac-sha256:xfr-key:${SECRET}`, update])
+    const followed = await waitFor(
+      async () => (await doh(`added.${zone}`, 'A')).Answer?.[0]?.data === '192.0.2.99',
+      20_000
+    )
+    expect(followed, namedLog).toBe(true)
+    expect(namedLog).toMatch(/IXFR started/)
+    expect((await doh(`mail.${zone}`, 'A')).Status).toBe(3)
+    expect((await doh(zone, 'SOA')).Answer[0].data).toContain('2026112602')
   })
 })

@@ -47,6 +47,13 @@ export {
   type SoaTimers,
 } from './schedule.ts'
 export {
+  OPCODE_NOTIFY,
+  answerNotify,
+  isNotify,
+  type NotifyOutcome,
+  type NotifyPolicy,
+} from './notify.ts'
+export {
   answerSignedQuery,
   answerTransfer,
   isTransferRequest,

@@ -29,6 +29,7 @@ import { dohResolver, type OwnershipResolver } from './zones/resolver.ts'
 import { tcpExchange } from './zones/tcp-exchange.ts'
 import { dnssecApp } from './routes/dnssec.ts'
 import { secondaryAxfrApp } from './routes/secondary-dns-axfr.ts'
+import { dnsNotifyApp } from './routes/dns-notify.ts'
 
 export interface AppOptions {
   /**
@@ -79,6 +80,7 @@ export function createApp(options: AppOptions = {}): Hono<AppEnv> {
   api.route('/zones/:zone_id{[^/]+}/secondary_dns', secondaryAxfrApp)
   api.route('/zones', zonesApp)
   api.route('/propagation/sweep', sweepApp)
+  api.route('/dns_notify', dnsNotifyApp)
 
   const app = new Hono<AppEnv>()
   // Local development serves only requests addressed to loopback (DNS rebinding); a no-op deployed.

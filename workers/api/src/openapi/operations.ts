@@ -13,6 +13,7 @@ import {
   editSchema as zoneEdit,
 } from '../routes/zones.ts'
 import { dnssecEditSchema } from '../routes/dnssec.ts'
+import { dnsNotifySchema } from '../routes/dns-notify.ts'
 import { moveSchema } from '../routes/shards.ts'
 import * as r from './responses.ts'
 import type { Operation } from './operation.ts'
@@ -228,6 +229,15 @@ export const OPERATIONS: Operation[] = [
     summary:
       'Pull a full AXFR of a secondary zone from its primaries now; "OK" once it is committed',
     result: r.forceAxfrResponse,
+  },
+  {
+    method: 'post',
+    path: '/dns_notify',
+    tag: 'Secondary DNS',
+    summary:
+      'Relay a NOTIFY the DNS front received (administrator token); answers the NOTIFY response to send back',
+    body: dnsNotifySchema,
+    result: r.dnsNotifyResponse,
   },
   {
     method: 'get',
