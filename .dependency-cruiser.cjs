@@ -31,7 +31,7 @@ const API_LAYERS = [
   ['commit'],
   ['shards'],
   ['zones', 'batch', 'dnssec'],
-  ['zonefile-bridge'],
+  ['zonefile-bridge', 'transfers'],
   ['builder', 'feed'],
   ['routes', 'cron'],
   ['openapi'],

@@ -34,7 +34,7 @@ const ALGORITHMS: Record<string, TsigAlgorithm> = {
 }
 
 /** A stored TSIG key as the transfer code uses it; null when its algorithm is not supported. */
-export function tsigKeyOf(row: { name: string; algo: string; secret: string }): TsigKey | null {
+function tsigKeyOf(row: { name: string; algo: string; secret: string }): TsigKey | null {
   const algorithm = ALGORITHMS[row.algo.toLowerCase().replace(/\.$/, '')]
   if (!algorithm) return null
   try {

@@ -98,7 +98,7 @@ class StagedList {
 }
 
 /** The SOA fields the zone row keeps. */
-export interface ZoneSoa {
+interface ZoneSoa {
   mname: string
   rname: string
   serial: number
@@ -110,7 +110,7 @@ export interface ZoneSoa {
 }
 
 /** The zone's SOA settings from the primary's SOA record. */
-export function zoneSoaOf(soa: MessageRR): ZoneSoa {
+function zoneSoaOf(soa: MessageRR): ZoneSoa {
   const p = soa.data.trim().split(/\s+/)
   const name = (s: string) => s.toLowerCase().replace(/\.$/, '')
   const n = (i: number) => Number(p[i]) >>> 0
