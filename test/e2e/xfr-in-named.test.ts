@@ -2,7 +2,9 @@
  * BIND 9 `named` as the primary of one of our secondary zones: incoming settings name named (on a
  * free port, TSIG key), `force_axfr` pulls the zone, it answers over DoH, and our export equals
  * named's zone in `named-checkzone -D` canonical form; a change on named (nsupdate) sends a
- * NOTIFY to the local DNS front, which relays it to the API, and the zone follows by IXFR.
+ * NOTIFY to the local DNS front, which relays it to the API, and the zone follows by IXFR; with a
+ * short SOA expire and named stopped, the zone stops answering (SERVFAIL) until a transfer
+ * succeeds again.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -39,10 +41,10 @@ async function freePort(): Promise<number> {
 }
 
 /** The primary's zone: apex NS naming our servers (as a zone served by us would). */
-function zoneText(serial: number, extra = ''): string {
+function zoneText(serial: number, extra = '', timers = '7200 900 1209600'): string {
   return `$ORIGIN ${zone}.
 $TTL 300
-@ 3600 IN SOA ns.primary.test. hostmaster.primary.test. ${serial} 7200 900 1209600 300
+@ 3600 IN SOA ns.primary.test. hostmaster.primary.test. ${serial} ${timers} 300
 @ 86400 IN NS ns1.edgedns.dev.
 @ 86400 IN NS ns2.edgedns.dev.
 @ IN A 192.0.2.10
@@ -188,5 +190,42 @@ send
     expect(namedLog).toMatch(/IXFR started/)
     expect((await doh(`mail.${zone}`, 'A')).Status).toBe(3)
     expect((await doh(zone, 'SOA')).Answer[0].data).toContain('2026112602')
+  })
+
+  it('stops answering once the SOA expire passes without the primary, and resumes after a transfer', async () => {
+    named?.kill('SIGTERM')
+    await new Promise((r) => named?.once('exit', r))
+    rmSync(`${zoneFile}.jnl`, { force: true })
+    // refresh 3600, retry 2, expire 8 seconds.
+    writeFileSync(zoneFile, zoneText(2026112610, '', '3600 2 8'))
+    namedLog = ''
+    startNamed()
+    expect(await waitFor(() => /all zones loaded|running/.test(namedLog), 20_000), namedLog).toBe(
+      true
+    )
+    expect((await forceAxfr()).status).toBe(200)
+    const soaServed = await waitFor(
+      async () => ((await doh(zone, 'SOA')).Answer?.[0]?.data ?? '').includes(' 2026112610 '),
+      15_000
+    )
+    expect(soaServed).toBe(true)
+    named?.kill('SIGTERM')
+    await new Promise((r) => named?.once('exit', r))
+
+    const stopped = await waitFor(async () => (await doh(`www.${zone}`, 'A')).Status === 2, 30_000)
+    expect(stopped).toBe(true)
+    expect((await doh(zone, 'SOA')).Status).toBe(2)
+
+    namedLog = ''
+    startNamed()
+    expect(await waitFor(() => /all zones loaded|running/.test(namedLog), 20_000), namedLog).toBe(
+      true
+    )
+    expect((await forceAxfr()).status).toBe(200)
+    const resumed = await waitFor(
+      async () => (await doh(`www.${zone}`, 'A')).Answer?.[0]?.data === '192.0.2.11',
+      15_000
+    )
+    expect(resumed).toBe(true)
   })
 })

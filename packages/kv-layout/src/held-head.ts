@@ -80,6 +80,7 @@ export class HeldHeads {
       layout: meta.layout && this.#shared(meta.layout),
       subzones: meta.subzones,
       dnssec: meta.dnssec,
+      ...(meta.expired ? { expired: true as const } : {}),
     }
     return held
   }

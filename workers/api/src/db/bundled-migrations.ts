@@ -175,5 +175,11 @@ export const BUNDLED_MIGRATIONS: readonly { name: string; statements: readonly s
       "CREATE TABLE `zone_transfers_incoming` (\n\t`zone_id` text PRIMARY KEY NOT NULL,\n\t`name` text NOT NULL,\n\t`peers` text DEFAULT '[]' NOT NULL,\n\t`auto_refresh_seconds` integer DEFAULT 86400 NOT NULL,\n\t`soa_serial` integer,\n\t`created_on` text NOT NULL,\n\t`modified_on` text NOT NULL,\n\t`checked_on` text\n);",
       "CREATE TABLE `zone_transfers_outgoing` (\n\t`zone_id` text PRIMARY KEY NOT NULL,\n\t`name` text NOT NULL,\n\t`peers` text DEFAULT '[]' NOT NULL,\n\t`enabled` integer DEFAULT 0 NOT NULL,\n\t`created_on` text NOT NULL,\n\t`modified_on` text NOT NULL,\n\t`checked_on` text,\n\t`last_transferred_on` text\n);"
     ]
+  },
+  {
+    "name": "0020_secondary_expired.sql",
+    "statements": [
+      "ALTER TABLE `zones` ADD `secondary_expired` integer DEFAULT false NOT NULL;"
+    ]
   }
 ]

@@ -14,7 +14,7 @@ import { builderStub, CommitConflict, type ZoneGuard } from '../commit/zone-chan
 import { envForZone } from '../shards/zone-env.ts'
 import { readIncoming, type IncomingConfig, type Primary } from './incoming-config.ts'
 import { primarySoa, pullZone } from './tcp-transfer.ts'
-import { TransferStage } from './transfer-commit.ts'
+import { commitExpiry, TransferStage } from './transfer-commit.ts'
 
 /** What the object keeps between checks. */
 interface State {
@@ -38,6 +38,7 @@ const STATE = 'state'
 const COMMIT_ATTEMPTS = 4
 
 interface ZoneRowSoa {
+  secondary_expired: number
   version: number
   change_seq: number
   serial: number
@@ -52,7 +53,7 @@ interface ZoneRowSoa {
 async function zoneRow(db: D1Database, zoneId: string): Promise<ZoneRowSoa | null> {
   return db
     .prepare(
-      `SELECT version, change_seq, serial, soa_mname, soa_rname, soa_refresh, soa_retry, soa_expire, soa_minimum
+      `SELECT secondary_expired, version, change_seq, serial, soa_mname, soa_rname, soa_refresh, soa_retry, soa_expire, soa_minimum
        FROM zones WHERE id = ?1 AND status != 'deleted'`
     )
     .bind(zoneId)
@@ -129,6 +130,19 @@ async function transferFrom(
   }
 }
 
+/** Brings the zone's expiry flag to `expired` when it differs (a lost race is left to the next check). */
+async function setExpiry(env: Env, zoneId: string, expired: boolean): Promise<void> {
+  const zone = await zoneRow(env.DB, zoneId)
+  if (!zone || Boolean(zone.secondary_expired) === expired) return
+  try {
+    const seq = await commitExpiry(env.DB, zoneId, guardOf(zone), expired)
+    await builderStub(env, zoneId).notify(zoneId, seq)
+  } catch (e) {
+    if (!(e instanceof CommitConflict)) throw e
+    console.warn('secondary zone expiry not recorded; the next check retries', zoneId, e.reason)
+  }
+}
+
 export class SecondaryZone extends DurableObject<Env> {
   #running: Promise<unknown> = Promise.resolve()
 
@@ -198,6 +212,7 @@ export class SecondaryZone extends DurableObject<Env> {
     })
     await this.ctx.storage.put(STATE, state)
     await this.ctx.storage.setAlarm(next.next * 1000)
+    await setExpiry(env, zoneId, next.expired)
     return result
   }
 }

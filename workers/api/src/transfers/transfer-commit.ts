@@ -48,8 +48,12 @@ const INSERT_STAGED = `INSERT OR REPLACE INTO dns_records (${RECORD_COLUMNS.join
   SELECT ${RECORD_COLUMNS.map((c) => (c === 'zone_id' ? '?2' : `s.row ->> ${col(c)}`)).join(', ')}
   FROM import_staging AS s WHERE s.import_id = ?1 AND s.ord BETWEEN ?3 AND ?4 ORDER BY s.ord`
 
+/** The primary's SOA becomes the zone's; a good transfer also ends an expiry. */
 const SET_SOA = `UPDATE zones SET serial = ?2, soa_mname = ?3, soa_rname = ?4, soa_refresh = ?5,
-  soa_retry = ?6, soa_expire = ?7, soa_minimum = ?8, soa_ttl = ?9 WHERE id = ?1`
+  soa_retry = ?6, soa_expire = ?7, soa_minimum = ?8, soa_ttl = ?9, secondary_expired = 0 WHERE id = ?1`
+
+/** Expiry on or off; the serial stays the primary's (the guard would move it). */
+const SET_EXPIRED = 'UPDATE zones SET secondary_expired = ?2, serial = ?3 WHERE id = ?1'
 
 const SET_INCOMING = `UPDATE zone_transfers_incoming SET soa_serial = ?2, checked_on = ?3 WHERE zone_id = ?1`
 
@@ -207,4 +211,23 @@ export class TransferStage {
     await this.#adds.discard()
     await this.#deletes.discard()
   }
+}
+
+/**
+ * Marks the zone expired (it answers SERVFAIL) or live again, as one guarded change with a
+ * zone-level change-log entry, so the builder republishes the zone's metadata.
+ */
+export async function commitExpiry(
+  db: D1Database,
+  zoneId: string,
+  guard: ZoneGuard,
+  expired: boolean
+): Promise<number> {
+  const now = new Date().toISOString()
+  await commitZoneChange(db, [
+    guardStatement(db, { zoneId, guard, now }, 1),
+    db.prepare(SET_EXPIRED).bind(zoneId, expired ? 1 : 0, guard.serial),
+    zoneLogStatement(db, zoneId, guard.changeSeq + 1, 'zone', now),
+  ])
+  return guard.changeSeq + 1
 }
