@@ -68,7 +68,7 @@ describe('POST /zones/{id}/secondary_dns/force_axfr', () => {
     const z = await secondaryZone(true, false)
     const res = await api('POST', `/zones/${z.id}/secondary_dns/force_axfr`)
     expectError(res, 502, 10031)
-    expect(res.body.errors[0].message).toContain('198.51.100.7')
+    expect(res.body.errors[0]!.message).toContain('198.51.100.7')
   })
 })
 
