@@ -13,11 +13,11 @@ import {
   editSchema as zoneEdit,
 } from '../routes/zones.ts'
 import { dnssecEditSchema } from '../routes/dnssec.ts'
-import { dnsNotifySchema } from '../routes/dns-notify.ts'
 import { moveSchema } from '../routes/shards.ts'
 import * as r from './responses.ts'
 import type { Operation } from './operation.ts'
 import { auditLogQuery, page, recordListQuery, zoneListQuery } from './query-params.ts'
+import { secondaryDnsInOps } from './secondary-dns-in-operations.ts'
 import { tokenOps } from './token-operations.ts'
 
 const records = '/zones/{zone_id}/dns_records'
@@ -223,23 +223,6 @@ export const OPERATIONS: Operation[] = [
     result: r.dnssecResponse,
   },
   {
-    method: 'post',
-    path: '/zones/{zone_id}/secondary_dns/force_axfr',
-    tag: 'Secondary DNS',
-    summary:
-      'Pull a full AXFR of a secondary zone from its primaries now; "OK" once it is committed',
-    result: r.forceAxfrResponse,
-  },
-  {
-    method: 'post',
-    path: '/dns_notify',
-    tag: 'Secondary DNS',
-    summary:
-      'Relay a NOTIFY the DNS front received (administrator token); answers the NOTIFY response to send back',
-    body: dnsNotifySchema,
-    result: r.dnsNotifyResponse,
-  },
-  {
     method: 'get',
     path: '/zones/{zone_id}/pagerules',
     tag: 'Zones',
@@ -367,6 +350,7 @@ export const OPERATIONS: Operation[] = [
     summary: 'Run the propagation sweep now, as the cron trigger does (admin)',
     result: r.sweepResponse,
   },
+  ...secondaryDnsInOps,
 ]
 
 /** Schemas published under components.schemas by name. */

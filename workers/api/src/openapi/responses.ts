@@ -180,12 +180,6 @@ export const dnssecResponse = z.object({
 })
 export const dnssecDeleteResponse = z.string().meta({ description: 'The zone id' })
 
-export const forceAxfrResponse = z.literal('OK')
-
-export const dnsNotifyResponse = z.object({
-  message: z.string().nullable().meta({ description: 'The NOTIFY response, base64' }),
-})
-
 export const auditEntry = z.object({
   seq: z.number().int(),
   action: z.enum(['create', 'update', 'delete']),
