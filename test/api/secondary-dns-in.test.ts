@@ -1,4 +1,7 @@
 import { env } from 'cloudflare:workers'
+import { runInDurableObject } from 'cloudflare:test'
+import { scheduleSecondaries } from '../../workers/api/src/transfers/schedule-secondaries.ts'
+import { secondaryStub } from '../../workers/api/src/transfers/secondary-stub.ts'
 import { decodeMessage, encodeQuery } from '../../packages/dns-wire/src/index.ts'
 import {
   parseTsigKey,
@@ -111,5 +114,19 @@ describe('POST /dns_notify', () => {
       400,
       9000
     )
+  })
+})
+
+describe('the cron and secondary zones', () => {
+  it('starts the schedule of a secondary zone that has none, once', async () => {
+    const z = await secondaryZone(true, false)
+    const stub = secondaryStub(env, z.id) as unknown as DurableObjectStub
+    const alarm = () =>
+      runInDurableObject(stub, (_: unknown, state: DurableObjectState) => state.storage.getAlarm())
+    expect(await alarm()).toBeNull()
+    expect(await scheduleSecondaries(env)).toBeGreaterThanOrEqual(1)
+    expect(await alarm()).not.toBeNull()
+    const again: boolean = await secondaryStub(env, z.id).ensureScheduled(z.id)
+    expect(again).toBe(false)
   })
 })

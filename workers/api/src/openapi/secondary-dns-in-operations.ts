@@ -10,7 +10,7 @@ export const secondaryDnsInOps: Operation[] = [
   {
     method: 'post',
     path: '/zones/{zone_id}/secondary_dns/force_axfr',
-    tag: 'Secondary DNS',
+    tag: 'Secondary DNS (zone)',
     summary:
       'Pull a full AXFR of a secondary zone from its primaries now; "OK" once it is committed',
     result: z.literal('OK'),
@@ -18,7 +18,7 @@ export const secondaryDnsInOps: Operation[] = [
   {
     method: 'post',
     path: '/dns_notify',
-    tag: 'Secondary DNS',
+    tag: 'Secondary DNS (zone)',
     summary:
       'Relay a NOTIFY the DNS front received (administrator token); answers the NOTIFY response to send back',
     body: dnsNotifySchema,

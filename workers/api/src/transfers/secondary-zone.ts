@@ -158,6 +158,16 @@ export class SecondaryZone extends DurableObject<Env> {
     return run
   }
 
+  /**
+   * Starts the zone's schedule when it has none (a zone whose incoming settings are new, or whose
+   * object lost its alarm): a check at once. A zone already scheduled is left as it is.
+   */
+  async ensureScheduled(zoneId: string): Promise<boolean> {
+    if ((await this.ctx.storage.getAlarm()) !== null) return false
+    await this.notify(zoneId)
+    return true
+  }
+
   /** A NOTIFY arrived: check soon, without holding the caller. */
   async notify(zoneId: string): Promise<void> {
     const saved = await this.#state(zoneId)
