@@ -150,8 +150,14 @@ async function main() {
     (e) => (console.warn(`edgedns dev: warning: HTTP/2 front not started: ${e.message}`), null)
   )
   // Plain DNS over UDP and TCP for dig, delv, kdig and drill (Cloudflare's edge does this in production).
-  // Zone transfers (AXFR/IXFR, signed SOA checks) go to the API's relay with the dev token.
-  dnsFront = await startDnsFront({ target: b, port: dnsPort, transfer: { token } }).catch(
+  // Zone transfers (AXFR/IXFR, signed SOA checks) go to the API's relay with the dev token, and so
+  // do NOTIFY messages for secondary zones.
+  dnsFront = await startDnsFront({
+    target: b,
+    port: dnsPort,
+    transfer: { token },
+    notify: { token },
+  }).catch(
     (e) => (
       console.warn(
         `edgedns dev: warning: DNS front (UDP/TCP ${dnsPort}) not started: ${e.message}`

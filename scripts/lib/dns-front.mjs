@@ -12,12 +12,15 @@
  * address, and copies the answer to the client as it arrives; the API decides (the zone's
  * outgoing settings, ACLs, peers and their TSIG keys). Without it, transfer requests go to DoH
  * like any query (which refuses them).
+ *
+ * With `notify: { token }`, a NOTIFY goes to the API with its sender's address (notify-relay.mjs).
  */
 import dgram from 'node:dgram'
 import net from 'node:net'
 import { forward } from './h2-front.mjs'
 import { decodeQuery } from '../../packages/dns-wire/src/index.ts'
 import { firstMessage, isRelayed, transferRelay } from './transfer-relay.mjs'
+import { notifyRelay } from './notify-relay.mjs'
 
 /** The query's EDNS UDP payload size, or 512 when it has no OPT record (or cannot be read). */
 function udpLimit(query) {
@@ -74,11 +77,12 @@ function transferRelayer(transfer, target) {
 /**
  * Starts the front on 127.0.0.1:`port` (0 = a free port, the same for UDP and TCP) for the stack
  * at `target` (its base URL). `transfer: { token, api }` turns on the transfer relay: `api` is
- * the API's base URL (default `target`), `token` one with Zone Transfer Relay. Resolves to
- * `{ port, close() }`.
+ * the API's base URL (default `target`), `token` one with Zone Transfer Relay; `notify: { token }`
+ * relays NOTIFY to the API. Resolves to `{ port, close() }`.
  */
-export async function startDnsFront({ target, port = 0, host = '127.0.0.1', transfer }) {
+export async function startDnsFront({ target, port = 0, host = '127.0.0.1', transfer, notify }) {
   const relayTransfer = transferRelayer(transfer, target)
+  const relayNotify = notifyRelay({ target, token: notify?.token })
   const tcp = net.createServer((socket) => {
     let pending = Buffer.alloc(0)
     socket.on('error', () => socket.destroy())
@@ -87,6 +91,15 @@ export async function startDnsFront({ target, port = 0, host = '127.0.0.1', tran
       while (pending.length >= 2 && pending.length >= 2 + pending.readUInt16BE(0)) {
         const query = pending.subarray(2, 2 + pending.readUInt16BE(0))
         pending = pending.subarray(2 + query.length)
+        const notified = relayNotify(new Uint8Array(query), socket.remoteAddress ?? '')
+        if (notified) {
+          notified
+            .then((answer) => {
+              if (answer && !socket.destroyed) socket.write(framed(answer))
+            })
+            .catch(() => socket.destroy())
+          continue
+        }
         const relayed = relayTransfer(new Uint8Array(query), socket.remoteAddress ?? '')
         if (relayed) {
           // Answers on one connection stay in order: the next query waits for this stream.
@@ -120,6 +133,12 @@ export async function startDnsFront({ target, port = 0, host = '127.0.0.1', tran
   const bound = tcp.address().port
   const udp = dgram.createSocket('udp4')
   udp.on('message', (query, peer) => {
+    const notified = relayNotify(new Uint8Array(query), peer.address)
+    if (notified) {
+      // Unanswered: the primary sends the NOTIFY again.
+      notified.then((answer) => answer && udp.send(answer, peer.port, peer.address)).catch(() => {})
+      return
+    }
     const relayed = relayTransfer(new Uint8Array(query), peer.address, { udp: true })
     ;(relayed ? relayed.then(firstMessage) : ask(target, query))
       .then((answer) => {

@@ -17,11 +17,13 @@ interface __BaseEnv_Env {
   ZONE_FEED: DurableObjectNamespace<import('./src/index').ZoneFeed>
   ZONE_FEED_REPLICA: DurableObjectNamespace<import('./src/index').ZoneFeedReplica>
   SHARD_MOVER: DurableObjectNamespace<import('./src/index').ShardMover>
+  SECONDARY_ZONE: DurableObjectNamespace<import('./src/index').SecondaryZone>
 }
 declare namespace Cloudflare {
   interface GlobalProps {
     mainModule: typeof import('./src/index')
-    durableNamespaces: 'ZoneBuilder' | 'ZoneFeed' | 'ZoneFeedReplica' | 'ShardMover'
+    durableNamespaces:
+      'ZoneBuilder' | 'ZoneFeed' | 'ZoneFeedReplica' | 'ShardMover' | 'SecondaryZone'
   }
   interface Env extends __BaseEnv_Env {}
 }

@@ -74,6 +74,7 @@ export function encodeZoneMeta(meta: ZoneMeta): string {
     }
     if (meta.dnssec.until !== undefined) canonical.dnssec.until = meta.dnssec.until
   }
+  if (meta.expired) canonical.expired = true
   return JSON.stringify(canonical)
 }
 
@@ -164,6 +165,7 @@ export function decodeZoneMeta(value: unknown): ZoneMeta {
   if (m.subzones !== undefined && !isStrings(m.subzones))
     throw new KvLayoutError('zone: bad subzones')
   if (m.dnssec !== undefined && !isDnssec(m.dnssec)) throw new KvLayoutError('zone: bad dnssec')
+  if (m.expired !== undefined && m.expired !== true) throw new KvLayoutError('zone: bad expired')
   return m as unknown as ZoneMeta
 }
 

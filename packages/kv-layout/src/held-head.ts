@@ -85,10 +85,13 @@ export class HeldHeads {
     const proxy = this.#shared(meta.proxy)
     const apex = this.#shared(meta.apex)
     const layout = meta.layout && this.#shared(meta.layout)
-    const { subzones, dnssec } = meta
-    // Most zones have no subzones and no DNSSEC: their metadata holds no slot for either.
-    return subzones === undefined && dnssec === undefined
-      ? { v, id, name: named, serial, soa, ns, proxy, apex, layout }
+    const { subzones, dnssec, expired } = meta
+    // Most zones have no subzones, no DNSSEC and have not expired: their metadata holds no slot
+    // for any of them.
+    if (subzones === undefined && dnssec === undefined && !expired)
+      return { v, id, name: named, serial, soa, ns, proxy, apex, layout }
+    return expired
+      ? { v, id, name: named, serial, soa, ns, proxy, apex, layout, subzones, dnssec, expired }
       : { v, id, name: named, serial, soa, ns, proxy, apex, layout, subzones, dnssec }
   }
 

@@ -55,6 +55,11 @@ export interface ZoneMeta {
   subzones?: string[]
   /** DNSSEC signing keys, present while the zone is signed (`@edgedns/dnssec`). */
   dnssec?: ZoneDnssec
+  /**
+   * A secondary zone whose primary has not answered for its SOA expire interval (RFC 1035
+   * §4.3.5): every question in it is answered SERVFAIL until a transfer check succeeds again.
+   */
+  expired?: true
 }
 
 /** One combined signing key of a zone: public key and the private key sealed with the worker secret. */

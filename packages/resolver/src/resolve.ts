@@ -45,6 +45,8 @@ async function resolveAt(view: ZoneView, q: Question, depth: number): Promise<Re
     const found = await lookupFor(view, name, qtype)
     // Outside hosted zones: the first name is REFUSED, a CNAME target is left to the client.
     if (!found) return hop === 0 ? empty('REFUSED') : done('NOERROR', answer, [])
+    // An expired secondary zone has no authoritative data to give (RFC 1035 §4.3.5).
+    if (found.zone.expired) return empty('SERVFAIL')
     sawZone(hints, found.zone)
     const loc = locate(found, name, qtype)
     if (loc.kind === 'delegation') {

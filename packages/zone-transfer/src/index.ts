@@ -1,6 +1,7 @@
 /**
  * @module Zone transfers without I/O: TSIG (RFC 8945), AXFR answers (RFC 5936) and IXFR answers
- * from a change log (RFC 1995), as DNS messages ready for a TCP stream.
+ * from a change log (RFC 1995), as DNS messages ready for a TCP stream; and the secondary's side:
+ * requests, reading a transfer answer, and the refresh/retry/expire schedule.
  */
 export {
   DEFAULT_FUDGE,
@@ -25,6 +26,33 @@ export { TransferPacker, packTransfer, type PackOptions, type TransferQuestion }
 export { axfrRecords } from './axfr.ts'
 export { planIxfr, type IxfrInput, type IxfrPlan, type IxfrStep } from './ixfr.ts'
 export { serialAfter, soaSerial, withSerial } from './soa.ts'
+export {
+  MessageSplitter,
+  TransferError,
+  readTransfer,
+  soaOfAnswer,
+  transferRequest,
+  type ReadOptions,
+  type RecordSink,
+  type SignedRequest,
+  type TransferOutcome,
+  type TransferRequest,
+} from './client.ts'
+export {
+  FIRST_TRANSFER_RETRY,
+  schedule,
+  soaTimers,
+  type Schedule,
+  type ScheduleInput,
+  type SoaTimers,
+} from './schedule.ts'
+export {
+  OPCODE_NOTIFY,
+  answerNotify,
+  isNotify,
+  type NotifyOutcome,
+  type NotifyPolicy,
+} from './notify.ts'
 export {
   answerSignedQuery,
   answerTransfer,

@@ -32,6 +32,8 @@ import { secondaryDnsAccountApp } from './routes/secondary-dns-account.ts'
 import { secondaryDnsZoneApp } from './routes/secondary-dns-zone.ts'
 import { dnsTransferApp } from './routes/dns-transfer.ts'
 import { secondaryDnsNotifyApp } from './routes/secondary-dns-notify.ts'
+import { secondaryAxfrApp } from './routes/secondary-dns-axfr.ts'
+import { dnsNotifyApp } from './routes/dns-notify.ts'
 
 export interface AppOptions {
   /**
@@ -82,9 +84,11 @@ export function createApp(options: AppOptions = {}): Hono<AppEnv> {
   api.route('/zones/:zone_id{[^/]+}/dnssec', dnssecApp)
   api.route('/zones/:zone_id{[^/]+}/secondary_dns/outgoing', secondaryDnsNotifyApp)
   api.route('/zones/:zone_id{[^/]+}/secondary_dns', secondaryDnsZoneApp)
+  api.route('/zones/:zone_id{[^/]+}/secondary_dns', secondaryAxfrApp)
   api.route('/zones', zonesApp)
   api.route('/propagation/sweep', sweepApp)
   api.route('/dns_transfer', dnsTransferApp)
+  api.route('/dns_notify', dnsNotifyApp)
 
   const app = new Hono<AppEnv>()
   // Local development serves only requests addressed to loopback (DNS rebinding); a no-op deployed.

@@ -1,6 +1,6 @@
 /**
  * @module API worker entry: the records API, the ZoneBuilder Durable Object class, the zone-change
- * feed's Durable Object classes (ZoneFeed, ZoneFeedReplica), the account mover (ShardMover), the
+ * feed's Durable Object classes (ZoneFeed, ZoneFeedReplica), the account mover (ShardMover), the secondary zones' transfers (SecondaryZone), the
  * cron maintenance (propagation sweep, deleted-zone erase, change-log retention), and `/dns-query`,
  * answered in-process by the DoH worker's handler over the same KV namespace (so one `wrangler dev`
  * of this worker serves everything, with no service binding to a second dev session). The DoH
@@ -20,6 +20,7 @@ export { ZoneBuilder } from './builder/zone-builder.ts'
 export { ZoneFeed } from './feed/zone-feed.ts'
 export { ZoneFeedReplica } from './feed/zone-feed-replica.ts'
 export { ShardMover } from './shards/shard-mover.ts'
+export { SecondaryZone } from './transfers/secondary-zone.ts'
 
 const app = createApp()
 

@@ -22,6 +22,8 @@ export type ValueRow = Pick<
 export interface ZoneDbRow {
   id: string
   name: string
+  /** A secondary zone past its SOA expire without a good check (0/1; absent in older rows). */
+  secondary_expired?: number
   change_seq: number
   serial: number
   name_servers: string
@@ -123,5 +125,6 @@ export function zoneMetaFrom(
     ...(layout ? { layout: { ...layout } } : {}),
     ...(subzones.length > 0 ? { subzones } : {}),
     ...(dnssec ? { dnssec } : {}),
+    ...(zone.secondary_expired ? { expired: true as const } : {}),
   }
 }

@@ -1,7 +1,7 @@
 /**
  * @module The cron run: the propagation sweep (lost notifications, broken alarm chains), erasing
- * deleted zones' rows, change-log retention, and staged rows of imports whose worker died, on each
- * shard; then the zone-change feed's reconciliation with every shard's served zones. Each part is
+ * deleted zones' rows, change-log retention, staged rows of imports whose worker died, and the
+ * schedules of secondary zones' transfers, on each shard; then the zone-change feed's reconciliation with every shard's served zones. Each part is
  * bounded and independent: one failing does not stop the others, and the next run continues where
  * this one stopped.
  */
@@ -12,8 +12,10 @@ import { allShards } from '../shards/databases.ts'
 import { withDb } from '../shards/zone-env.ts'
 import { reconcileFeed, type FeedReconcileEnv } from '../feed/reconcile.ts'
 import { compactChangeLog, retentionDays } from './change-log-retention.ts'
+import { scheduleSecondaries } from '../transfers/schedule-secondaries.ts'
+import type { SecondaryBinding } from '../transfers/secondary-stub.ts'
 
-export interface MaintenanceEnv extends SweepEnv, FeedReconcileEnv {
+export interface MaintenanceEnv extends SweepEnv, FeedReconcileEnv, SecondaryBinding {
   CHANGE_LOG_RETENTION_DAYS?: string
 }
 
@@ -36,6 +38,7 @@ async function maintainShard(env: MaintenanceEnv, shard: number, now: number): P
       () => compactChangeLog(env.DB, { retentionDays: retentionDays(env), now }),
     ],
     ['abandoned import cleanup', () => discardAbandonedImports(env.DB, now)],
+    ['secondary zone schedules', () => scheduleSecondaries(env, now)],
   ]
   for (const [name, run] of parts) {
     try {

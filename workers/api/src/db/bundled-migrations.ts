@@ -184,5 +184,11 @@ export const BUNDLED_MIGRATIONS: readonly { name: string; statements: readonly s
       "-- Every commit that moves a zone's serial notes (change_seq, serial) in the same transaction,\n-- whichever path wrote: an IXFR maps a secondary's serial to the change-log entries after it.\nCREATE TRIGGER `zone_serials_on_create` AFTER INSERT ON `zones`\nBEGIN\n  INSERT OR REPLACE INTO `zone_serials` (`zone_id`, `seq`, `serial`)\n    VALUES (NEW.`id`, NEW.`change_seq`, NEW.`serial`);\nEND;",
       "CREATE TRIGGER `zone_serials_on_commit` AFTER UPDATE OF `change_seq`, `serial` ON `zones`\n  WHEN NEW.`serial` != OLD.`serial`\nBEGIN\n  INSERT OR REPLACE INTO `zone_serials` (`zone_id`, `seq`, `serial`)\n    VALUES (NEW.`id`, NEW.`change_seq`, NEW.`serial`);\nEND;"
     ]
+  },
+  {
+    "name": "0019_secondary_expired.sql",
+    "statements": [
+      "ALTER TABLE `zones` ADD `secondary_expired` integer DEFAULT false NOT NULL;"
+    ]
   }
 ]

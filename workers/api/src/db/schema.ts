@@ -116,6 +116,11 @@ export const zones = sqliteTable(
     dnssec: text('dnssec'),
     /** The value its owner publishes in a TXT record to prove control of the name while pending. */
     verificationKey: text('verification_key'),
+    /**
+     * A secondary zone whose primary has not answered a check for its SOA expire interval: it is
+     * not answered (SERVFAIL) until a check succeeds again (docs/zone-transfers.md).
+     */
+    secondaryExpired: integer('secondary_expired', { mode: 'boolean' }).notNull().default(false),
   },
   (t) => [
     // A deleted zone keeps its row until its records are erased in chunks; its name is free at once.

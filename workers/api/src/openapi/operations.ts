@@ -18,6 +18,7 @@ import * as r from './responses.ts'
 import type { Operation } from './operation.ts'
 import { auditLogQuery, page, recordListQuery, zoneListQuery } from './query-params.ts'
 import { secondaryDnsOps } from './secondary-dns-operations.ts'
+import { secondaryDnsInOps } from './secondary-dns-in-operations.ts'
 import { tokenOps } from './token-operations.ts'
 
 const records = '/zones/{zone_id}/dns_records'
@@ -366,6 +367,7 @@ export const OPERATIONS: Operation[] = [
     binaryBody: 'application/dns-message',
     result: 'binary',
   },
+  ...secondaryDnsInOps,
 ]
 
 /** Schemas published under components.schemas by name. */

@@ -50,5 +50,6 @@ export function newZoneRow(z: NewZone): ZoneRow {
     modifiedOn: z.now,
     activatedOn: z.pending ? null : z.now,
     verificationKey: z.verificationKey,
+    secondaryExpired: false,
   }
 }

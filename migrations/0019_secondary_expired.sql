@@ -1,0 +1,1 @@
+ALTER TABLE `zones` ADD `secondary_expired` integer DEFAULT false NOT NULL;

@@ -1,0 +1,231 @@
+/**
+ * BIND 9 `named` as the primary of one of our secondary zones: incoming settings name named (on a
+ * free port, TSIG key), `force_axfr` pulls the zone, it answers over DoH, and our export equals
+ * named's zone in `named-checkzone -D` canonical form; a change on named (nsupdate) sends a
+ * NOTIFY to the local DNS front, which relays it to the API, and the zone follows by IXFR; with a
+ * short SOA expire and named stopped, the zone stops answering (SERVFAIL) until a transfer
+ * succeeds again.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import net from 'node:net'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { execFile } from 'node:child_process'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+// @ts-expect-error plain ESM helper shared with `pnpm dev`
+import { startDnsFront } from '../../scripts/lib/dns-front.mjs'
+import { stackApi } from './tools/stack-api.ts'
+import { writeIncoming } from './tools/incoming-rows.ts'
+
+const base = inject('stackBase')
+const token = inject('stackToken')
+const zone = `xfrin-${Date.now().toString(36)}.example`
+const SECRET = 'eGZyLWluLXRlc3Qtc2VjcmV0LW9mLXRoaXJ0eS10d28tb2N0ZXRz'
+const dir = mkdtempSync(path.join(tmpdir(), 'edgedns-xfrin-'))
+const zoneFile = path.join(dir, `${zone}.db`)
+let named: ChildProcess | undefined
+let namedLog = ''
+let namedPort = 0
+let zoneId = ''
+let front: { port: number; close(): void }
+const run = promisify(execFile)
+
+async function freePort(): Promise<number> {
+  const server = net.createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as net.AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+/** The primary's zone: apex NS naming our servers (as a zone served by us would). */
+function zoneText(serial: number, extra = '', timers = '7200 900 1209600'): string {
+  return `$ORIGIN ${zone}.
+$TTL 300
+@ 3600 IN SOA ns.primary.test. hostmaster.primary.test. ${serial} ${timers} 300
+@ 86400 IN NS ns1.edgedns.dev.
+@ 86400 IN NS ns2.edgedns.dev.
+@ IN A 192.0.2.10
+@ IN MX 10 mail
+@ IN TXT "v=spf1 -all"
+www IN A 192.0.2.11
+www IN AAAA 2001:db8::11
+mail IN A 192.0.2.12
+alias IN CNAME www
+_sip._tcp IN SRV 10 20 5060 sip
+sip 600 IN A 192.0.2.13
+@ IN CAA 0 issue "letsencrypt.org"
+${extra}`
+}
+
+function startNamed(): void {
+  const conf = path.join(dir, 'named.conf')
+  writeFileSync(
+    conf,
+    `options {
+  directory "${dir}";
+  pid-file "${dir}/named.pid";
+  listen-on port ${namedPort} { 127.0.0.1; };
+  listen-on-v6 { none; };
+  recursion no;
+  notify explicit;
+  dnssec-validation no;
+};
+controls { };
+key "xfr-key" { algorithm hmac-sha256; secret "${SECRET}"; };
+zone "${zone}" {
+  type primary;
+  file "${zoneFile}";
+  allow-transfer { key "xfr-key"; };
+  allow-update { key "xfr-key"; };
+  also-notify { 127.0.0.1 port ${front.port} key "xfr-key"; };
+};
+`
+  )
+  named = spawn('named', ['-g', '-c', conf], { stdio: ['ignore', 'pipe', 'pipe'] })
+  named.stderr?.on('data', (c) => (namedLog += String(c)))
+  named.stdout?.on('data', (c) => (namedLog += String(c)))
+}
+
+async function waitFor(check: () => Promise<boolean> | boolean, ms: number): Promise<boolean> {
+  for (const end = Date.now() + ms; Date.now() < end;) {
+    if (await check()) return true
+    await new Promise((r) => setTimeout(r, 150))
+  }
+  return check()
+}
+
+/** The zone file in BIND's canonical form (`named-checkzone -D`), without its comment lines. */
+function canonical(file: string): string[] {
+  const out = execFileSync('named-checkzone', ['-D', '-q', '-o', '-', zone, file], {
+    encoding: 'utf8',
+  })
+  return out.split('\n').filter((l) => l && !l.startsWith(';'))
+}
+
+async function doh(name: string, type: string): Promise<any> {
+  const res = await fetch(`${base}/dns-query?name=${name}&type=${type}`, {
+    headers: { accept: 'application/dns-json' },
+  })
+  return res.json()
+}
+
+async function forceAxfr(): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${base}/client/v4/zones/${zoneId}/secondary_dns/force_axfr`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+  })
+  return { status: res.status, body: await res.json() }
+}
+
+beforeAll(async () => {
+  namedPort = await freePort()
+  front = await startDnsFront({ target: base, notify: { token } })
+  writeFileSync(zoneFile, zoneText(2026112601))
+  startNamed()
+  const up = await waitFor(() => /all zones loaded|running/.test(namedLog), 20_000)
+  expect(up, namedLog).toBe(true)
+  const [account] = (await stackApi('GET', '/accounts')).result
+  zoneId = (
+    await stackApi('POST', '/zones', { name: zone, account: { id: account.id }, type: 'secondary' })
+  ).result.id
+}, 60_000)
+
+afterAll(() => {
+  named?.kill('SIGTERM')
+  front?.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+describe('BIND named as the primary of our secondary zone', () => {
+  it('refuses force_axfr while the zone has no incoming settings', async () => {
+    const { status, body } = await forceAxfr()
+    expect(status).toBe(400)
+    expect(body.errors[0].code).toBe(10030)
+  })
+
+  it('pulls the zone by AXFR with TSIG: it answers over DoH and exports as named holds it', async () => {
+    writeIncoming({
+      zoneId,
+      zoneName: zone,
+      ip: '127.0.0.1',
+      port: namedPort,
+      ixfr: true,
+      tsig: { name: 'xfr-key', algo: 'hmac-sha256.', secret: SECRET },
+    })
+    const { status, body } = await forceAxfr()
+    expect({ status, body }).toMatchObject({ status: 200, body: { success: true, result: 'OK' } })
+    const answered = await waitFor(
+      async () => (await doh(`www.${zone}`, 'A')).Answer?.[0]?.data === '192.0.2.11',
+      15_000
+    )
+    expect(answered).toBe(true)
+    const soa = await doh(zone, 'SOA')
+    expect(soa.Answer[0].data).toContain('2026112601')
+
+    const res = await fetch(`${base}/client/v4/zones/${zoneId}/dns_records/export`, {
+      headers: { authorization: `Bearer ${token}` },
+    })
+    const exported = path.join(dir, 'export.zone')
+    writeFileSync(exported, await res.text())
+    expect(canonical(exported)).toEqual(canonical(zoneFile))
+  })
+
+  it('follows a change on named: NOTIFY through the DNS front, then IXFR', async () => {
+    namedLog = ''
+    const update = `server 127.0.0.1 ${namedPort}
+zone ${zone}
+update add added.${zone} 300 IN A 192.0.2.99
+update delete mail.${zone} A
+send
+`
+    await run('sh', ['-c', `printf '%s' "$0" | nsupdate -y hmac-sha256:xfr-key:${SECRET}`, update])
+    const followed = await waitFor(
+      async () => (await doh(`added.${zone}`, 'A')).Answer?.[0]?.data === '192.0.2.99',
+      20_000
+    )
+    expect(followed, namedLog).toBe(true)
+    expect(namedLog).toMatch(/IXFR started/)
+    expect((await doh(`mail.${zone}`, 'A')).Status).toBe(3)
+    expect((await doh(zone, 'SOA')).Answer[0].data).toContain('2026112602')
+  })
+
+  it('stops answering once the SOA expire passes without the primary, and resumes after a transfer', async () => {
+    named?.kill('SIGTERM')
+    await new Promise((r) => named?.once('exit', r))
+    rmSync(`${zoneFile}.jnl`, { force: true })
+    // refresh 3600, retry 2, expire 8 seconds.
+    writeFileSync(zoneFile, zoneText(2026112610, '', '3600 2 8'))
+    namedLog = ''
+    startNamed()
+    expect(await waitFor(() => /all zones loaded|running/.test(namedLog), 20_000), namedLog).toBe(
+      true
+    )
+    expect((await forceAxfr()).status).toBe(200)
+    const soaServed = await waitFor(
+      async () => ((await doh(zone, 'SOA')).Answer?.[0]?.data ?? '').includes(' 2026112610 '),
+      15_000
+    )
+    expect(soaServed).toBe(true)
+    named?.kill('SIGTERM')
+    await new Promise((r) => named?.once('exit', r))
+
+    const stopped = await waitFor(async () => (await doh(`www.${zone}`, 'A')).Status === 2, 30_000)
+    expect(stopped).toBe(true)
+    expect((await doh(zone, 'SOA')).Status).toBe(2)
+
+    namedLog = ''
+    startNamed()
+    expect(await waitFor(() => /all zones loaded|running/.test(namedLog), 20_000), namedLog).toBe(
+      true
+    )
+    expect((await forceAxfr()).status).toBe(200)
+    const resumed = await waitFor(
+      async () => (await doh(`www.${zone}`, 'A')).Answer?.[0]?.data === '192.0.2.11',
+      15_000
+    )
+    expect(resumed).toBe(true)
+  })
+})

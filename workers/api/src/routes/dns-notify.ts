@@ -1,0 +1,37 @@
+/**
+ * @module POST /dns_notify (administrator token: the DNS front's): a NOTIFY message the front
+ * received, base64 in `message`, with the sender's address in `client_ip`; answers with the
+ * NOTIFY response for the front to send back (base64 `message`, null when there is nothing to
+ * send). See transfers/notify-accept.ts for when a NOTIFY is accepted.
+ */
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { ApiError, Codes } from '../http/api-error.ts'
+import type { AppEnv } from '../http/app-env.ts'
+import { readBody } from '../http/body.ts'
+import { ok } from '../http/envelope.ts'
+import { acceptNotify } from '../transfers/notify-accept.ts'
+
+export const dnsNotifySchema = z
+  .object({
+    client_ip: z.string().min(1).max(64),
+    message: z.base64().max(90_000),
+  })
+  .strict()
+
+export const dnsNotifyApp = new Hono<AppEnv>()
+
+const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes))
+const fromBase64 = (text: string) => Uint8Array.from(atob(text), (ch) => ch.charCodeAt(0))
+
+dnsNotifyApp.post('/', async (c) => {
+  if (!c.var.principal.admin)
+    throw new ApiError(
+      403,
+      Codes.unauthenticated,
+      'Authentication error: only an administrator token can relay NOTIFY messages'
+    )
+  const body = await readBody(c, dnsNotifySchema)
+  const answer = await acceptNotify(c.env, fromBase64(body.message), body.client_ip)
+  return ok(c, { message: answer ? toBase64(answer) : null })
+})

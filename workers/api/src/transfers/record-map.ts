@@ -1,0 +1,45 @@
+/**
+ * @module A transferred record (owner, TTL, type, presentation rdata) as a record of our model,
+ * through the same parsing and validation as a zone-file import. The zone's SOA is not a record
+ * (it lives in the zone's settings); types the records API does not hold (DNSSEC records of a
+ * signed primary, among others) and records it refuses are skipped, and counted.
+ */
+import { fromPresentation, isRecordType, MAX_TTL, MIN_TTL, RecordError } from '@edgedns/records'
+import type { MessageRR } from '@edgedns/dns-wire'
+import { ApiError } from '../http/api-error.ts'
+import { buildRecord } from '../records/input.ts'
+import type { DnsRecord } from '../records/model.ts'
+
+export interface MapContext {
+  zoneId: string
+  zoneName: string
+  now: string
+  newId: () => string
+}
+
+/** TTL 1 means "automatic" in the API; other TTLs are held within the API's range. */
+function ttlOf(ttl: number): number {
+  return Math.min(MAX_TTL, Math.max(MIN_TTL, ttl))
+}
+
+function inZone(name: string, zone: string): boolean {
+  return name === zone || name.endsWith(`.${zone}`)
+}
+
+/** The record `rr` stands for, or null when it is not one we hold (see the module comment). */
+export function mapTransferred(rr: MessageRR, ctx: MapContext): DnsRecord | null {
+  const name = rr.name.toLowerCase().replace(/\.$/, '')
+  const type = rr.type.toUpperCase()
+  if (type === 'SOA' || !isRecordType(type) || !inZone(name, ctx.zoneName)) return null
+  try {
+    const content = fromPresentation(type, rr.data, `${ctx.zoneName}.`)
+    return buildRecord(
+      { ...content, name, ttl: ttlOf(rr.ttl), proxied: false, comment: null, tags: [] },
+      { zoneId: ctx.zoneId, zoneName: ctx.zoneName, now: ctx.now },
+      ctx.newId()
+    )
+  } catch (e) {
+    if (e instanceof RecordError || e instanceof ApiError) return null
+    throw e
+  }
+}

@@ -1,0 +1,228 @@
+/**
+ * @module SecondaryZone: one Durable Object per secondary zone (`idFromName(zoneId)`) that keeps
+ * the zone a copy of its primary's. A check asks each primary of the zone's incoming settings, in
+ * order, for its SOA over TCP; when the serial is after ours (RFC 1982) it pulls IXFR (the peer has
+ * IXFR enabled and we hold a serial) or AXFR, and commits the transfer as one change
+ * (transfer-commit.ts). Checks run from the object's alarm on the SOA's refresh/retry schedule
+ * (`schedule` in @edgedns/zone-transfer), at once on a NOTIFY, and on `force_axfr`. One check runs
+ * at a time; a request during a check waits for it and then runs its own.
+ */
+import { DurableObject } from 'cloudflare:workers'
+import { applyStrictLimits, inInvocation } from '@edgedns/strict-bindings'
+import { schedule, serialAfter, soaSerial, soaTimers, type SoaTimers } from '@edgedns/zone-transfer'
+import { builderStub, CommitConflict, type ZoneGuard } from '../commit/zone-change.ts'
+import { envForZone } from '../shards/zone-env.ts'
+import { readIncoming, type IncomingConfig, type Primary } from './incoming-config.ts'
+import { primarySoa, pullZone } from './tcp-transfer.ts'
+import { commitExpiry, TransferStage } from './transfer-commit.ts'
+
+/** What the object keeps between checks. */
+interface State {
+  zoneId: string
+  soa: SoaTimers | null
+  lastSuccess: number | null
+  failures: number
+  lastError: string | null
+}
+
+export interface CheckResult {
+  /** transferred: a new version was committed; current: nothing newer; failed: no primary answered. */
+  status: 'transferred' | 'current' | 'failed' | 'not-secondary'
+  serial?: number
+  kind?: 'axfr' | 'ixfr'
+  error?: string
+}
+
+const STATE = 'state'
+/** Commit attempts when other writers (settings changes) keep moving the zone's version. */
+const COMMIT_ATTEMPTS = 4
+
+interface ZoneRowSoa {
+  secondary_expired: number
+  version: number
+  change_seq: number
+  serial: number
+  soa_mname: string
+  soa_rname: string
+  soa_refresh: number
+  soa_retry: number
+  soa_expire: number
+  soa_minimum: number
+}
+
+async function zoneRow(db: D1Database, zoneId: string): Promise<ZoneRowSoa | null> {
+  return db
+    .prepare(
+      `SELECT secondary_expired, version, change_seq, serial, soa_mname, soa_rname, soa_refresh, soa_retry, soa_expire, soa_minimum
+       FROM zones WHERE id = ?1 AND status != 'deleted'`
+    )
+    .bind(zoneId)
+    .first<ZoneRowSoa>()
+}
+
+const soaRdata = (z: ZoneRowSoa): string =>
+  `${z.soa_mname}. ${z.soa_rname}. ${z.serial} ${z.soa_refresh} ${z.soa_retry} ${z.soa_expire} ${z.soa_minimum}`
+
+const guardOf = (z: ZoneRowSoa): ZoneGuard => ({
+  version: z.version,
+  changeSeq: z.change_seq,
+  serial: z.serial,
+})
+
+/** Pulls from one primary and commits; 'current' when the primary has nothing newer. */
+async function transferFrom(
+  env: Env,
+  cfg: IncomingConfig,
+  primary: Primary,
+  force: boolean
+): Promise<CheckResult> {
+  const db = env.DB
+  const soa = await primarySoa(primary, cfg.zoneName)
+  const theirs = soaSerial(soa.data)
+  if (!force && cfg.soaSerial !== null && !serialAfter(theirs, cfg.soaSerial)) {
+    await db
+      .prepare('UPDATE zone_transfers_incoming SET checked_on = ?2 WHERE zone_id = ?1')
+      .bind(cfg.zoneId, new Date().toISOString())
+      .run()
+    return { status: 'current', serial: cfg.soaSerial }
+  }
+  let ixfr = !force && primary.ixfr && cfg.soaSerial !== null
+  for (;;) {
+    const zone = await zoneRow(db, cfg.zoneId)
+    if (!zone) return { status: 'not-secondary' }
+    const stage = new TransferStage(db, { zoneId: cfg.zoneId, zoneName: cfg.zoneName })
+    try {
+      const from = ixfr ? { rdata: soaRdata(zone), serial: zone.serial } : null
+      const outcome = await pullZone(primary, cfg.zoneName, from, stage.sink)
+      if (outcome.kind === 'current') return { status: 'current', serial: zone.serial }
+      if (outcome.kind === 'ixfr' && stage.reordered) {
+        ixfr = false
+        continue
+      }
+      let guard = guardOf(zone)
+      let attempt = 1
+      for (; ; attempt++) {
+        try {
+          await stage.commit({ guard, soa: outcome.soa, replace: outcome.kind === 'axfr' })
+          break
+        } catch (e) {
+          if (!(e instanceof CommitConflict && e.reason === 'zone-changed')) throw e
+          if (attempt >= COMMIT_ATTEMPTS) throw e
+          const again = await zoneRow(db, cfg.zoneId)
+          if (!again) return { status: 'not-secondary' }
+          // An IXFR applies to the version it was asked from; any other change means a new pull.
+          if (outcome.kind === 'ixfr' && again.serial !== zone.serial) throw e
+          guard = guardOf(again)
+        }
+      }
+      // The builder may also learn of it from the propagation sweep; telling it now is faster.
+      await builderStub(env, cfg.zoneId)
+        .notify(cfg.zoneId, guard.changeSeq + 1)
+        .catch((e: unknown) => console.warn('builder notification lost', cfg.zoneId, e))
+      return { status: 'transferred', serial: soaSerial(outcome.soa.data), kind: outcome.kind }
+    } finally {
+      await stage
+        .discard()
+        .catch((e: unknown) =>
+          console.warn('transfer: staged rows left for the cron', cfg.zoneId, e)
+        )
+    }
+  }
+}
+
+/** Brings the zone's expiry flag to `expired` when it differs (a lost race is left to the next check). */
+async function setExpiry(env: Env, zoneId: string, expired: boolean): Promise<void> {
+  const zone = await zoneRow(env.DB, zoneId)
+  if (!zone || Boolean(zone.secondary_expired) === expired) return
+  try {
+    const seq = await commitExpiry(env.DB, zoneId, guardOf(zone), expired)
+    await builderStub(env, zoneId).notify(zoneId, seq)
+  } catch (e) {
+    if (!(e instanceof CommitConflict)) throw e
+    console.warn('secondary zone expiry not recorded; the next check retries', zoneId, e.reason)
+  }
+}
+
+export class SecondaryZone extends DurableObject<Env> {
+  #running: Promise<unknown> = Promise.resolve()
+
+  async #state(zoneId: string): Promise<State> {
+    const saved = await this.ctx.storage.get<State>(STATE)
+    return saved ?? { zoneId, soa: null, lastSuccess: null, failures: 0, lastError: null }
+  }
+
+  /** Checks the primaries now (`force`: a full AXFR whatever the serials say). */
+  check(zoneId: string, force = false): Promise<CheckResult> {
+    const run = this.#running.then(() => inInvocation(() => this.#check(zoneId, force)))
+    this.#running = run.catch(() => {})
+    return run
+  }
+
+  /**
+   * Starts the zone's schedule when it has none (a zone whose incoming settings are new, or whose
+   * object lost its alarm): a check at once. A zone already scheduled is left as it is.
+   */
+  async ensureScheduled(zoneId: string): Promise<boolean> {
+    if ((await this.ctx.storage.getAlarm()) !== null) return false
+    await this.notify(zoneId)
+    return true
+  }
+
+  /** A NOTIFY arrived: check soon, without holding the caller. */
+  async notify(zoneId: string): Promise<void> {
+    const saved = await this.#state(zoneId)
+    await this.ctx.storage.put(STATE, saved)
+    await this.ctx.storage.setAlarm(Date.now())
+  }
+
+  override async alarm(): Promise<void> {
+    const saved = await this.ctx.storage.get<State>(STATE)
+    if (saved) await this.check(saved.zoneId)
+  }
+
+  async #check(zoneId: string, force: boolean): Promise<CheckResult> {
+    const env = await envForZone(applyStrictLimits(this.env), zoneId)
+    const cfg = await readIncoming(env.DB, zoneId)
+    if (!cfg || cfg.type !== 'secondary') {
+      await this.ctx.storage.deleteAll()
+      return { status: 'not-secondary' }
+    }
+    const state = await this.#state(zoneId)
+    let result: CheckResult = { status: 'failed', error: 'the zone has no primary with an address' }
+    for (const primary of cfg.primaries) {
+      try {
+        result = await transferFrom(env, cfg, primary, force)
+        if (result.status !== 'failed') break
+      } catch (e) {
+        result = { status: 'failed', error: String((e as Error).message ?? e) }
+        console.warn('secondary zone check failed', zoneId, primary.ip, result.error)
+      }
+    }
+    if (result.status === 'not-secondary') {
+      await this.ctx.storage.deleteAll()
+      return result
+    }
+    const now = Math.floor(Date.now() / 1000)
+    if (result.status === 'failed') {
+      state.failures++
+      state.lastError = result.error ?? null
+    } else {
+      state.failures = 0
+      state.lastSuccess = now
+      state.lastError = null
+      const zone = await zoneRow(env.DB, zoneId)
+      if (zone) state.soa = soaTimers(soaRdata(zone))
+    }
+    const next = schedule({
+      now,
+      autoRefresh: cfg.autoRefreshSeconds,
+      soa: state.soa,
+      lastSuccess: state.lastSuccess,
+      failures: state.failures,
+    })
+    await this.ctx.storage.put(STATE, state)
+    await this.ctx.storage.setAlarm(next.next * 1000)
+    await setExpiry(env, zoneId, next.expired)
+    return result
+  }
+}

@@ -1,0 +1,233 @@
+/**
+ * @module A received transfer becomes ONE atomic change of the zone, like a large import:
+ *
+ * 1. Stage: while the transfer streams in, its records (and an IXFR's deletions) go to
+ *    `import_staging` in bounded statements under this transfer's own id. Nothing reads that
+ *    table, so the zone is served exactly as before, and a transfer that breaks off leaves only
+ *    staged rows, which are discarded (the cron removes any a dead worker left).
+ * 2. Commit: one D1 batch: the zone's version guard, the records replaced (AXFR) or the
+ *    deletions and additions applied (IXFR), the zone's SOA set from the primary's (its serial is
+ *    the zone's serial), a full-build change-log row (the builder rewrites the zone's keys), and
+ *    `zone_transfers_incoming.soa_serial` / `checked_on`.
+ *
+ * A transfer is the one writer of a secondary zone's records: it writes them here directly,
+ * never through the records API, which refuses writes to secondary zones.
+ */
+import type { MessageRR } from '@edgedns/dns-wire'
+import { MAX_CHUNK_CHARS } from '../db/json-chunks.ts'
+import {
+  commitZoneChange,
+  guardStatement,
+  zoneLogStatement,
+  type ZoneGuard,
+} from '../commit/zone-change.ts'
+import { recordIdGenerator } from '../http/ids.ts'
+import { RECORD_COLUMNS, toRowValues } from '../records/model.ts'
+import { mapTransferred } from './record-map.ts'
+
+/** Staged rows per statement (each statement's JSON also stays under the chunk limit). */
+const ROWS_PER_STATEMENT = 1000
+
+const col = (name: (typeof RECORD_COLUMNS)[number]): number => RECORD_COLUMNS.indexOf(name)
+
+const STAGE_ROWS = `INSERT INTO import_staging (import_id, ord, zone_id, row, created_on)
+  SELECT ?1, ?2 + key, ?3, value, ?4 FROM json_each(?5)`
+
+/** Every record of the zone: an AXFR replaces them. */
+const DELETE_ALL = 'DELETE FROM dns_records WHERE zone_id = ?1'
+
+/** The zone's records an IXFR's staged deletions name (by identity: name, type, content, priority). */
+const DELETE_STAGED = `DELETE FROM dns_records AS r WHERE r.zone_id = ?1 AND EXISTS (
+  SELECT 1 FROM import_staging AS s WHERE s.import_id = ?2
+    AND s.row ->> ${col('name_rev')} = r.name_rev AND s.row ->> ${col('type')} = r.type
+    AND s.row ->> ${col('content')} = r.content
+    AND ifnull(s.row ->> ${col('priority')}, -1) = ifnull(r.priority, -1))`
+
+/** Staged additions; one with the identity of a record already there replaces it (its TTL may differ). */
+const INSERT_STAGED = `INSERT OR REPLACE INTO dns_records (${RECORD_COLUMNS.join(', ')})
+  SELECT ${RECORD_COLUMNS.map((c) => (c === 'zone_id' ? '?2' : `s.row ->> ${col(c)}`)).join(', ')}
+  FROM import_staging AS s WHERE s.import_id = ?1 AND s.ord BETWEEN ?3 AND ?4 ORDER BY s.ord`
+
+/** The primary's SOA becomes the zone's; a good transfer also ends an expiry. */
+const SET_SOA = `UPDATE zones SET serial = ?2, soa_mname = ?3, soa_rname = ?4, soa_refresh = ?5,
+  soa_retry = ?6, soa_expire = ?7, soa_minimum = ?8, soa_ttl = ?9, secondary_expired = 0 WHERE id = ?1`
+
+/** Expiry on or off; the serial stays the primary's (the guard would move it). */
+const SET_EXPIRED = 'UPDATE zones SET secondary_expired = ?2, serial = ?3 WHERE id = ?1'
+
+const SET_INCOMING = `UPDATE zone_transfers_incoming SET soa_serial = ?2, checked_on = ?3 WHERE zone_id = ?1`
+
+const DISCARD = 'DELETE FROM import_staging WHERE import_id = ?1 AND ord BETWEEN ?2 AND ?3'
+
+/** One staged list (additions or deletions), flushed in bounded statements as it fills. */
+class StagedList {
+  count = 0
+  #rows: string[] = []
+  #chars = 0
+  constructor(
+    private readonly db: D1Database,
+    readonly id: string,
+    private readonly zoneId: string,
+    private readonly now: string
+  ) {}
+
+  async add(row: unknown[]): Promise<void> {
+    const json = JSON.stringify(row)
+    if (this.#rows.length >= ROWS_PER_STATEMENT || this.#chars + json.length > MAX_CHUNK_CHARS / 2)
+      await this.flush()
+    this.#rows.push(json)
+    this.#chars += json.length + 1
+  }
+
+  async flush(): Promise<void> {
+    if (this.#rows.length === 0) return
+    const first = this.count
+    const json = `[${this.#rows.join(',')}]`
+    this.count += this.#rows.length
+    this.#rows = []
+    this.#chars = 0
+    await this.db.prepare(STAGE_ROWS).bind(this.id, first, this.zoneId, this.now, json).run()
+  }
+
+  ranges(): [number, number][] {
+    const out: [number, number][] = []
+    for (let lo = 0; lo < this.count; lo += ROWS_PER_STATEMENT)
+      out.push([lo, Math.min(this.count, lo + ROWS_PER_STATEMENT) - 1])
+    return out
+  }
+
+  async discard(): Promise<void> {
+    for (const [lo, hi] of this.ranges()) await this.db.prepare(DISCARD).bind(this.id, lo, hi).run()
+  }
+}
+
+/** The SOA fields the zone row keeps. */
+interface ZoneSoa {
+  mname: string
+  rname: string
+  serial: number
+  refresh: number
+  retry: number
+  expire: number
+  minimum: number
+  ttl: number
+}
+
+/** The zone's SOA settings from the primary's SOA record. */
+function zoneSoaOf(soa: MessageRR): ZoneSoa {
+  const p = soa.data.trim().split(/\s+/)
+  const name = (s: string) => s.toLowerCase().replace(/\.$/, '')
+  const n = (i: number) => Number(p[i]) >>> 0
+  return {
+    mname: name(p[0]!),
+    rname: name(p[1]!),
+    serial: n(2),
+    refresh: n(3),
+    retry: n(4),
+    expire: n(5),
+    minimum: n(6),
+    ttl: soa.ttl,
+  }
+}
+
+export interface StageTarget {
+  zoneId: string
+  zoneName: string
+}
+
+/**
+ * A transfer being received: `sink` stages each record as it arrives; `commit` applies it in one
+ * batch; `discard` removes the staged rows (always call it, after a commit or a failure).
+ */
+export class TransferStage {
+  readonly #adds: StagedList
+  readonly #deletes: StagedList
+  readonly #newId = recordIdGenerator()
+  readonly #now: string
+  /** Records the transfer held that our model does not (see record-map.ts). */
+  skipped = 0
+  /** An IXFR deletion came after an addition: the steps cannot be applied as one difference. */
+  reordered = false
+
+  constructor(
+    private readonly db: D1Database,
+    private readonly target: StageTarget
+  ) {
+    const id = crypto.randomUUID()
+    this.#now = new Date().toISOString()
+    this.#adds = new StagedList(db, `xfr:${id}`, target.zoneId, this.#now)
+    this.#deletes = new StagedList(db, `xfr-del:${id}`, target.zoneId, this.#now)
+  }
+
+  readonly sink = async (op: 'add' | 'delete', rr: MessageRR): Promise<void> => {
+    const rec = mapTransferred(rr, { ...this.target, now: this.#now, newId: this.#newId })
+    if (!rec) {
+      this.skipped++
+      return
+    }
+    if (op === 'delete' && this.#sawAdd) this.reordered = true
+    if (op === 'add') this.#sawAdd = true
+    await (op === 'add' ? this.#adds : this.#deletes).add(toRowValues(rec))
+  }
+
+  #sawAdd = false
+
+  /** Applies the staged transfer as one change; `replace`: an AXFR (every record replaced). */
+  async commit(r: { guard: ZoneGuard; soa: MessageRR; replace: boolean }): Promise<void> {
+    await this.#adds.flush()
+    await this.#deletes.flush()
+    const { db } = this
+    const { zoneId } = this.target
+    const now = new Date().toISOString()
+    const soa = zoneSoaOf(r.soa)
+    const stmts = [
+      guardStatement(db, { zoneId, guard: r.guard, now }, 1),
+      r.replace
+        ? db.prepare(DELETE_ALL).bind(zoneId)
+        : db.prepare(DELETE_STAGED).bind(zoneId, this.#deletes.id),
+      ...this.#adds
+        .ranges()
+        .map(([lo, hi]) => db.prepare(INSERT_STAGED).bind(this.#adds.id, zoneId, lo, hi)),
+      db
+        .prepare(SET_SOA)
+        .bind(
+          zoneId,
+          soa.serial,
+          soa.mname,
+          soa.rname,
+          soa.refresh,
+          soa.retry,
+          soa.expire,
+          soa.minimum,
+          soa.ttl
+        ),
+      zoneLogStatement(db, zoneId, r.guard.changeSeq + 1, 'full', now),
+      db.prepare(SET_INCOMING).bind(zoneId, soa.serial, now),
+    ]
+    await commitZoneChange(db, stmts)
+  }
+
+  async discard(): Promise<void> {
+    await this.#adds.discard()
+    await this.#deletes.discard()
+  }
+}
+
+/**
+ * Marks the zone expired (it answers SERVFAIL) or live again, as one guarded change with a
+ * zone-level change-log entry, so the builder republishes the zone's metadata.
+ */
+export async function commitExpiry(
+  db: D1Database,
+  zoneId: string,
+  guard: ZoneGuard,
+  expired: boolean
+): Promise<number> {
+  const now = new Date().toISOString()
+  await commitZoneChange(db, [
+    guardStatement(db, { zoneId, guard, now }, 1),
+    db.prepare(SET_EXPIRED).bind(zoneId, expired ? 1 : 0, guard.serial),
+    zoneLogStatement(db, zoneId, guard.changeSeq + 1, 'zone', now),
+  ])
+  return guard.changeSeq + 1
+}
