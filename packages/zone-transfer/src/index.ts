@@ -50,8 +50,11 @@ export {
   OPCODE_NOTIFY,
   answerNotify,
   isNotify,
+  notifyMessage,
+  parseNotifyReply,
   type NotifyOutcome,
   type NotifyPolicy,
+  type NotifyReply,
 } from './notify.ts'
 export {
   answerSignedQuery,
@@ -62,4 +65,3 @@ export {
   type TransferOptions,
   type TransferZone,
 } from './serve.ts'
-export { OPCODE_NOTIFY, notifyMessage, parseNotifyReply, type NotifyReply } from './notify.ts'
