@@ -14,9 +14,23 @@ import { api, createZone, DEFAULT_ACCOUNT, expectError } from './helpers.ts'
 
 const SECRET = 'c2VjcmV0LWZvci10aGUtbm90aWZ5LXRlc3QtMzItb2N0ZXRz'
 const key = parseTsigKey(`hmac-sha256:notify-key:${SECRET}`)
-const TSIG_ID = 'f0000000000000000000000000000001'
 let n = 0
+let tsigId: Promise<string> | null = null
 
+/** The account's TSIG key `notify-key`, made once through the API. */
+function notifyKeyId(): Promise<string> {
+  tsigId ??= api('POST', `/accounts/${DEFAULT_ACCOUNT}/secondary_dns/tsigs`, {
+    name: 'notify-key',
+    algo: 'hmac-sha256.',
+    secret: SECRET,
+  }).then((res) => {
+    expect(res.status).toBe(200)
+    return res.body.result.id as string
+  })
+  return tsigId
+}
+
+/** A secondary zone; with `withIncoming`, a primary at 198.51.100.7 configured through the API. */
 async function secondaryZone(withIncoming: boolean, tsig: boolean) {
   const name = `sec-${Date.now().toString(36)}-${n++}.example`
   const res = await api('POST', '/zones', {
@@ -26,26 +40,21 @@ async function secondaryZone(withIncoming: boolean, tsig: boolean) {
   })
   const id = res.body.result.id as string
   if (withIncoming) {
-    const now = new Date().toISOString()
-    const peer = crypto.randomUUID().replaceAll('-', '')
-    const tsigId = tsig ? TSIG_ID : null
-    const stmts = [
-      env.DB.prepare(
-        `INSERT INTO transfer_peers (id, account_id, name, ip, port, ixfr_enable, tsig_id, created_on, modified_on)
-         VALUES (?1, ?2, 'primary', '198.51.100.7', 1, 0, ?3, ?4, ?4)`
-      ).bind(peer, DEFAULT_ACCOUNT, tsigId, now),
-      env.DB.prepare(
-        `INSERT INTO zone_transfers_incoming (zone_id, name, peers, created_on, modified_on) VALUES (?1, ?2, ?3, ?4, ?4)`
-      ).bind(id, name, JSON.stringify([peer]), now),
-    ]
-    if (tsigId)
-      stmts.push(
-        env.DB.prepare(
-          `INSERT INTO transfer_tsigs (id, account_id, name, algo, secret, created_on, modified_on)
-           VALUES (?1, ?2, 'notify-key', 'hmac-sha256.', ?3, ?4, ?4) ON CONFLICT DO NOTHING`
-        ).bind(tsigId, DEFAULT_ACCOUNT, SECRET, now)
-      )
-    await env.DB.batch(stmts)
+    const peers = `/accounts/${DEFAULT_ACCOUNT}/secondary_dns/peers`
+    const peer = (await api('POST', peers, { name: 'primary' })).body.result.id as string
+    const updated = await api('PUT', `${peers}/${peer}`, {
+      name: 'primary',
+      ip: '198.51.100.7',
+      port: 1,
+      ...(tsig ? { tsig_id: await notifyKeyId() } : {}),
+    })
+    expect(updated.status).toBe(200)
+    const incoming = await api('POST', `/zones/${id}/secondary_dns/incoming`, {
+      name,
+      peers: [peer],
+      auto_refresh_seconds: 86400,
+    })
+    expect(incoming.status).toBe(200)
   }
   return { id, name }
 }
@@ -62,9 +71,9 @@ async function relay(message: Uint8Array, clientIp: string) {
 describe('POST /zones/{id}/secondary_dns/force_axfr', () => {
   it('refuses a zone that is not secondary, and a secondary zone without incoming settings', async () => {
     const full = await createZone('full')
-    expectError(await api('POST', `/zones/${full.id}/secondary_dns/force_axfr`), 400, 10030)
+    expectError(await api('POST', `/zones/${full.id}/secondary_dns/force_axfr`), 400, 10205)
     const bare = await secondaryZone(false, false)
-    expectError(await api('POST', `/zones/${bare.id}/secondary_dns/force_axfr`), 400, 10030)
+    expectError(await api('POST', `/zones/${bare.id}/secondary_dns/force_axfr`), 404, 10203)
   })
 
   it('answers 502 naming the failure when no primary can be reached', async () => {
@@ -103,7 +112,29 @@ describe('POST /dns_notify', () => {
     expect(decodeMessage(await relay(other, '198.51.100.7')).rcode).toBe(5)
   })
 
-  it('is for administrator tokens only, and validates its body', async () => {
+  it('is for tokens with Zone Transfer Relay covering the zone, and validates its body', async () => {
+    const z = await secondaryZone(true, false)
+    const notify = encodeQuery(z.name, 'SOA', { id: 14, opcode: 4, rd: false })
+    const tokenFor = async (group: string, account: string) =>
+      (
+        await api('POST', `/accounts/${DEFAULT_ACCOUNT}/tokens`, {
+          name: `${group} ${account}`,
+          policies: [
+            {
+              effect: 'allow',
+              permission_groups: [{ name: group }],
+              resources: { [`com.cloudflare.api.account.${account}`]: '*' },
+            },
+          ],
+        })
+      ).body.result.value as string
+    const send = (token: string) =>
+      api('POST', '/dns_notify', { client_ip: '198.51.100.7', message: b64(notify) }, token)
+    const relayToken = await tokenFor('Zone Transfer Relay', DEFAULT_ACCOUNT)
+    const accepted = await send(relayToken)
+    expect(accepted.status).toBe(200)
+    expect(decodeMessage(unb64(accepted.body.result.message)).rcode).toBe(0)
+    expectError(await send(await tokenFor('DNS Read', DEFAULT_ACCOUNT)), 403, 10000)
     expectError(
       await api('POST', '/dns_notify', { client_ip: '1.2.3.4', message: 'AAAA' }, 'nope'),
       403,
@@ -117,15 +148,35 @@ describe('POST /dns_notify', () => {
   })
 })
 
-describe('the cron and secondary zones', () => {
-  it('starts the schedule of a secondary zone that has none, once', async () => {
+describe('starting the checks of a secondary zone', () => {
+  const alarmOf = (zoneId: string) =>
+    runInDurableObject(
+      secondaryStub(env, zoneId) as unknown as DurableObjectStub,
+      (_: unknown, state: DurableObjectState) => state.storage.getAlarm()
+    )
+
+  it('writing incoming settings schedules the zone’s first check', async () => {
+    const z = await secondaryZone(true, false)
+    let alarm: number | null = null
+    for (let i = 0; i < 50 && alarm === null; i++) {
+      alarm = await alarmOf(z.id)
+      if (alarm === null) await new Promise((r) => setTimeout(r, 20))
+    }
+    expect(alarm).not.toBeNull()
+  })
+
+  it('the cron starts the schedule of a secondary zone that has none, once', async () => {
     const z = await secondaryZone(true, false)
     const stub = secondaryStub(env, z.id) as unknown as DurableObjectStub
-    const alarm = () =>
-      runInDurableObject(stub, (_: unknown, state: DurableObjectState) => state.storage.getAlarm())
-    expect(await alarm()).toBeNull()
+    // As if the object had lost its schedule (created before this code, or its alarm deleted).
+    for (let i = 0; i < 50 && (await alarmOf(z.id)) === null; i++)
+      await new Promise((r) => setTimeout(r, 20))
+    await runInDurableObject(stub, (_: unknown, state: DurableObjectState) =>
+      state.storage.deleteAlarm()
+    )
+    expect(await alarmOf(z.id)).toBeNull()
     expect(await scheduleSecondaries(env)).toBeGreaterThanOrEqual(1)
-    expect(await alarm()).not.toBeNull()
+    expect(await alarmOf(z.id)).not.toBeNull()
     const again: boolean = await secondaryStub(env, z.id).ensureScheduled(z.id)
     expect(again).toBe(false)
   })

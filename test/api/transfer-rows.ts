@@ -1,8 +1,9 @@
 /**
- * Test-only: zone-transfer settings written straight into D1 (TSIG key, peer, ACL, the zone's
- * outgoing row), standing in for the secondary_dns CRUD routes.
+ * Zone-transfer settings made through the secondary-DNS API (TSIG key, peer, ACL, the zone's
+ * outgoing settings), as a user makes them.
  */
-import { env } from 'cloudflare:workers'
+import { expect } from 'vitest'
+import { api } from './helpers.ts'
 
 export interface OutgoingRows {
   zoneId: string
@@ -13,67 +14,41 @@ export interface OutgoingRows {
   peer?: { ip: string | null; port?: number; key?: { name: string; algo: string; secret: string } }
 }
 
-const hex = (): string => crypto.randomUUID().replace(/-/g, '')
+async function ok(method: string, path: string, body?: unknown): Promise<any> {
+  const res = await api(method, path, body)
+  expect(res.body.errors, `${method} ${path}`).toEqual([])
+  return res.body.result
+}
+
+/** The account's key of that name, made, or updated to this algorithm and secret. */
+async function tsigKey(accountId: string, key: { name: string; algo: string; secret: string }) {
+  const path = `/accounts/${accountId}/secondary_dns/tsigs`
+  const found = ((await ok('GET', path)) as any[]).find((k) => k.name === key.name)
+  if (!found) return (await ok('POST', path, key)).id as string
+  await ok('PUT', `${path}/${found.id}`, key)
+  return found.id as string
+}
 
 export async function configureOutgoing(rows: OutgoingRows): Promise<{ peerId: string | null }> {
-  const now = new Date().toISOString()
-  const statements: D1PreparedStatement[] = []
   let peerId: string | null = null
   if (rows.peer) {
-    peerId = hex()
-    if (rows.peer.key) {
-      statements.push(
-        env.DB.prepare(
-          `INSERT INTO transfer_tsigs (id, account_id, name, algo, secret, created_on, modified_on)
-           VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)
-           ON CONFLICT (account_id, name) DO UPDATE SET algo = excluded.algo, secret = excluded.secret`
-        ).bind(
-          hex(),
-          rows.accountId,
-          rows.peer.key.name,
-          rows.peer.key.algo,
-          rows.peer.key.secret,
-          now
-        )
-      )
-    }
-    statements.push(
-      env.DB.prepare(
-        `INSERT INTO transfer_peers (id, account_id, name, ip, port, tsig_id, created_on, modified_on)
-         VALUES (?1, ?2, ?3, ?4, ?5,
-           (SELECT id FROM transfer_tsigs WHERE account_id = ?2 AND name = ?6), ?7, ?7)`
-      ).bind(
-        peerId,
-        rows.accountId,
-        `peer-${peerId.slice(0, 6)}`,
-        rows.peer.ip,
-        rows.peer.port ?? null,
-        rows.peer.key?.name ?? null,
-        now
-      )
-    )
+    const peers = `/accounts/${rows.accountId}/secondary_dns/peers`
+    peerId = (await ok('POST', peers, { name: `peer-${crypto.randomUUID().slice(0, 6)}` })).id
+    const tsigId = rows.peer.key ? await tsigKey(rows.accountId, rows.peer.key) : null
+    await ok('PUT', `${peers}/${peerId}`, {
+      name: 'peer',
+      ...(rows.peer.ip ? { ip: rows.peer.ip } : {}),
+      ...(rows.peer.ip && rows.peer.port ? { port: rows.peer.port } : {}),
+      ...(tsigId ? { tsig_id: tsigId } : {}),
+    })
   }
-  if (rows.acl) {
-    statements.push(
-      env.DB.prepare(
-        `INSERT INTO transfer_acls (id, account_id, name, ip_range, created_on, modified_on)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?5)`
-      ).bind(hex(), rows.accountId, `acl-${rows.acl}`, rows.acl, now)
-    )
-  }
-  statements.push(
-    env.DB.prepare(
-      `INSERT INTO zone_transfers_outgoing (zone_id, name, peers, enabled, created_on, modified_on)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?5)
-       ON CONFLICT (zone_id) DO UPDATE SET peers = excluded.peers, enabled = excluded.enabled`
-    ).bind(
-      rows.zoneId,
-      rows.zoneName,
-      JSON.stringify(peerId ? [peerId] : []),
-      rows.enabled === false ? 0 : 1,
-      now
-    )
-  )
-  await env.DB.batch(statements)
+  if (rows.acl)
+    await ok('POST', `/accounts/${rows.accountId}/secondary_dns/acls`, {
+      name: `acl-${rows.acl}`,
+      ip_range: rows.acl,
+    })
+  const outgoing = `/zones/${rows.zoneId}/secondary_dns/outgoing`
+  await ok('POST', outgoing, { name: rows.zoneName, peers: peerId ? [peerId] : [] })
+  await ok('POST', `${outgoing}/${rows.enabled === false ? 'disable' : 'enable'}`)
   return { peerId }
 }

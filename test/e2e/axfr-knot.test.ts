@@ -16,7 +16,7 @@ import { freePort } from '../../scripts/lib/stack.mjs'
 // @ts-expect-error plain ESM helper shared with `pnpm dev`
 import { startDnsFront } from '../../scripts/lib/dns-front.mjs'
 import { EVERY_TYPE_RECORDS, everyTypeZone } from '../api/import-export-fixture.ts'
-import { localSql } from './tools/local-sql.ts'
+import { enableOutgoing, makePeer } from './tools/transfer-settings.ts'
 import { stackApi } from './tools/stack-api.ts'
 
 const KNOTD = ['/usr/sbin/knotd', '/usr/bin/knotd'].find(existsSync)
@@ -85,16 +85,14 @@ describe.skipIf(!KNOTD)('Knot DNS as a secondary of our zone', () => {
     })
     expect(((await imported.json()) as any).result.recs_added).toBe(EVERY_TYPE_RECORDS)
     knotPort = await freePort()
-    const now = new Date().toISOString()
-    const id = Date.now().toString(16)
-    await localSql(
-      `INSERT INTO transfer_tsigs (id, account_id, name, algo, secret, created_on, modified_on)
-         VALUES ('kk${id}', '${account.id}', 'knot-key', 'hmac-sha256.', '${SECRET}', '${now}', '${now}');
-       INSERT INTO transfer_peers (id, account_id, name, ip, port, tsig_id, created_on, modified_on)
-         VALUES ('kp${id}', '${account.id}', 'knotd', '127.0.0.1', ${knotPort}, 'kk${id}', '${now}', '${now}');
-       INSERT INTO zone_transfers_outgoing (zone_id, name, peers, enabled, created_on, modified_on)
-         VALUES ('${zoneId}', '${zone}', '["kp${id}"]', 1, '${now}', '${now}');`
-    )
+    const peer = await makePeer({
+      accountId: account.id,
+      name: 'knotd',
+      ip: '127.0.0.1',
+      port: knotPort,
+      tsig: { name: 'knot-key', secret: SECRET },
+    })
+    await enableOutgoing(zoneId, zone, [peer])
     const conf = path.join(dir, 'knot.conf')
     writeFileSync(
       conf,

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 // @ts-expect-error plain ESM helper shared with `pnpm dev`
 import { startDnsFront } from '../../scripts/lib/dns-front.mjs'
 import { EVERY_TYPE_RECORDS, everyTypeZone } from '../api/import-export-fixture.ts'
-import { localSql } from './tools/local-sql.ts'
+import { enableOutgoing, makePeer } from './tools/transfer-settings.ts'
 import { stackApi } from './tools/stack-api.ts'
 
 const base = inject('stackBase')
@@ -77,19 +77,16 @@ beforeAll(async () => {
   await configureOutgoing(namedPort)
 }, 90_000)
 
-/** A TSIG key, a peer at named's address and port with it, and the zone's outgoing row, enabled. */
+/** A TSIG key, a peer at named's address and port with it, and the zone's outgoing transfers, enabled. */
 async function configureOutgoing(port: number): Promise<void> {
-  const now = new Date().toISOString()
-  const key = `k${Date.now().toString(16)}`
-  const peer = `p${Date.now().toString(16)}`
-  await localSql(
-    `INSERT INTO transfer_tsigs (id, account_id, name, algo, secret, created_on, modified_on)
-       VALUES ('${key}', '${accountId}', 'xfr-key', 'hmac-sha256.', '${SECRET}', '${now}', '${now}');
-     INSERT INTO transfer_peers (id, account_id, name, ip, port, tsig_id, created_on, modified_on)
-       VALUES ('${peer}', '${accountId}', 'named', '127.0.0.1', ${port}, '${key}', '${now}', '${now}');
-     INSERT INTO zone_transfers_outgoing (zone_id, name, peers, enabled, created_on, modified_on)
-       VALUES ('${zoneId}', '${zone}', '["${peer}"]', 1, '${now}', '${now}');`
-  )
+  const peer = await makePeer({
+    accountId,
+    name: 'named',
+    ip: '127.0.0.1',
+    port,
+    tsig: { name: 'xfr-key', secret: SECRET },
+  })
+  await enableOutgoing(zoneId, zone, [peer])
 }
 
 /** Our export of the zone, written to a file. */

@@ -30,7 +30,6 @@ export default async function setup(project: TestProject) {
   })
   project.provide('stackBase', stack.base)
   project.provide('stackToken', E2E_TOKEN)
-  project.provide('stackStateDir', dir)
   return async () => {
     await stack.stop()
     rmSync(dir, { recursive: true, force: true })
@@ -41,7 +40,5 @@ declare module 'vitest' {
   export interface ProvidedContext {
     stackBase: string
     stackToken: string
-    /** The stack's local D1/KV/DO state (`--persist-to`), for tests that write rows directly. */
-    stackStateDir: string
   }
 }

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 // @ts-expect-error plain ESM helper shared with `pnpm dev`
 import { startDnsFront } from '../../scripts/lib/dns-front.mjs'
 import { stackApi } from './tools/stack-api.ts'
-import { writeIncoming } from './tools/incoming-rows.ts'
+import { makePeer, setIncoming } from './tools/transfer-settings.ts'
 
 const base = inject('stackBase')
 const token = inject('stackToken')
@@ -29,6 +29,7 @@ let named: ChildProcess | undefined
 let namedLog = ''
 let namedPort = 0
 let zoneId = ''
+let accountId = ''
 let front: { port: number; close(): void }
 const run = promisify(execFile)
 
@@ -74,13 +75,13 @@ function startNamed(): void {
   dnssec-validation no;
 };
 controls { };
-key "xfr-key" { algorithm hmac-sha256; secret "${SECRET}"; };
+key "xfr-in-key" { algorithm hmac-sha256; secret "${SECRET}"; };
 zone "${zone}" {
   type primary;
   file "${zoneFile}";
-  allow-transfer { key "xfr-key"; };
-  allow-update { key "xfr-key"; };
-  also-notify { 127.0.0.1 port ${front.port} key "xfr-key"; };
+  allow-transfer { key "xfr-in-key"; };
+  allow-update { key "xfr-in-key"; };
+  also-notify { 127.0.0.1 port ${front.port} key "xfr-in-key"; };
 };
 `
   )
@@ -128,33 +129,40 @@ beforeAll(async () => {
   const up = await waitFor(() => /all zones loaded|running/.test(namedLog), 20_000)
   expect(up, namedLog).toBe(true)
   const [account] = (await stackApi('GET', '/accounts')).result
+  accountId = account.id
   zoneId = (
     await stackApi('POST', '/zones', { name: zone, account: { id: account.id }, type: 'secondary' })
   ).result.id
 }, 60_000)
 
-afterAll(() => {
-  named?.kill('SIGTERM')
+afterAll(async () => {
+  if (named && named.exitCode === null) {
+    const exited = new Promise((r) => named!.once('exit', r))
+    named.kill('SIGTERM')
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))])
+  }
   front?.close()
-  rmSync(dir, { recursive: true, force: true })
+  // named may still be writing its journal while it exits: retry the removal.
+  rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 })
 })
 
 describe('BIND named as the primary of our secondary zone', () => {
   it('refuses force_axfr while the zone has no incoming settings', async () => {
     const { status, body } = await forceAxfr()
-    expect(status).toBe(400)
-    expect(body.errors[0].code).toBe(10030)
+    expect(status).toBe(404)
+    expect(body.errors[0].code).toBe(10203)
   })
 
   it('pulls the zone by AXFR with TSIG: it answers over DoH and exports as named holds it', async () => {
-    writeIncoming({
-      zoneId,
-      zoneName: zone,
+    const primary = await makePeer({
+      accountId,
+      name: 'named-primary',
       ip: '127.0.0.1',
       port: namedPort,
       ixfr: true,
-      tsig: { name: 'xfr-key', algo: 'hmac-sha256.', secret: SECRET },
+      tsig: { name: 'xfr-in-key', secret: SECRET },
     })
+    await setIncoming(zoneId, zone, [primary])
     const { status, body } = await forceAxfr()
     expect({ status, body }).toMatchObject({ status: 200, body: { success: true, result: 'OK' } })
     const answered = await waitFor(
@@ -181,7 +189,11 @@ update add added.${zone} 300 IN A 192.0.2.99
 update delete mail.${zone} A
 send
 `
-    await run('sh', ['-c', `printf '%s' "$0" | nsupdate -y hmac-sha256:xfr-key:${SECRET}`, update])
+    await run('sh', [
+      '-c',
+      `printf '%s' "$0" | nsupdate -y hmac-sha256:xfr-in-key:${SECRET}`,
+      update,
+    ])
     const followed = await waitFor(
       async () => (await doh(`added.${zone}`, 'A')).Answer?.[0]?.data === '192.0.2.99',
       20_000

@@ -8,7 +8,10 @@ export type Permission =
   | 'dns:read'
   | 'dns:edit'
   | 'tokens:edit'
-  /** Relay secondaries' AXFR/IXFR to `POST /dns_transfer` on their behalf (a DNS front). */
+  /**
+   * Relay secondaries' AXFR/IXFR to `POST /dns_transfer`, and primaries' NOTIFY to
+   * `POST /dns_notify`, on their behalf (a DNS front).
+   */
   | 'dns:transfer'
 
 export interface PermissionGroup {
@@ -99,6 +102,14 @@ declare module '../http/app-env.ts' {
 export interface Scope {
   accountId?: string
   zoneId?: string
+}
+
+/**
+ * Whether `p` may relay for a DNS front at all (Zone Transfer Relay on some resource, or an
+ * administrator); the zone's own scope is checked once the relayed message names it.
+ */
+export function mayRelayForFront(p: Principal): boolean {
+  return p.admin || p.grants.some((g) => g.permissions.has('dns:transfer'))
 }
 
 export function allows(p: Principal, perm: Permission, scope: Scope): boolean {

@@ -47,6 +47,7 @@ export async function fullBuildStep(ctx: StepContext): Promise<FullOutcome> {
     // KV and gets nothing (its name is not its own yet): its activation logs a full-build request,
     // which finds the builder here again, cursor still 0.
     if (!isServed(zone)) return { kind: 'idle' }
+    state.outgoing = zone.outgoing_enabled === 1
     // Buckets written since the last head get a head naming them first: this build writes its
     // buckets at the counter after it.
     if (ctx.versions.written().size > 0 && state.head.meta !== null) {

@@ -93,6 +93,7 @@ export async function perRecordPass(ctx: StepContext): Promise<PerRecordOutcome>
   const { zone, log } = first
   if (!zone) return { kind: 'deleted' }
   if (!isServed(zone)) return { kind: 'idle' }
+  state.outgoing = zone.outgoing_enabled === 1
   if (state.zoneName !== zone.name) {
     state.zoneName = zone.name
     ctx.save()

@@ -15,7 +15,9 @@ export interface LogRow {
 
 /** Every statement of the pipeline, exported so a test can check their query plans. */
 export const SQL = {
-  zone: "SELECT * FROM zones WHERE id = ?1 AND status != 'deleted'",
+  // With whether outgoing transfers are enabled: a pass that moves the serial then sends NOTIFY.
+  zone: `SELECT z.*, (SELECT o.enabled FROM zone_transfers_outgoing AS o WHERE o.zone_id = z.id)
+    AS outgoing_enabled FROM zones AS z WHERE z.id = ?1 AND z.status != 'deleted'`,
   log: 'SELECT seq, op, old_name, new_name FROM change_log WHERE zone_id = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3',
   lastSeq: 'SELECT max(seq) AS seq FROM change_log WHERE zone_id = ?1',
   rowsOf: `SELECT ${VALUE_COLUMNS} FROM dns_records

@@ -149,6 +149,8 @@ export interface BuilderState {
   announce: boolean
   /** Overlay keys of large passes, deleted once no reader can still be reading their head. */
   overlayKeys: { key: string; at: number }[]
+  /** Outgoing transfers were enabled when the zone row was last read: passes send NOTIFY. */
+  outgoing: boolean
 }
 
 function initialState(): BuilderState {
@@ -181,6 +183,7 @@ function initialState(): BuilderState {
     metaRefresh: false,
     announce: false,
     overlayKeys: [],
+    outgoing: false,
   }
 }
 

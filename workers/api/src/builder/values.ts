@@ -22,6 +22,8 @@ export type ValueRow = Pick<
 export interface ZoneDbRow {
   id: string
   name: string
+  /** 1 when the zone's outgoing transfers are enabled (null: not configured). */
+  outgoing_enabled?: number | null
   /** A secondary zone past its SOA expire without a good check (0/1; absent in older rows). */
   secondary_expired?: number
   change_seq: number

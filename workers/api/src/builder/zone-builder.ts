@@ -209,7 +209,7 @@ export class ZoneBuilder extends DurableObject<Env> {
         this.#store.save(s)
       }
       // A new serial is visible: tell the zone's secondaries, after the step and outside it.
-      if (s.cursor !== startCursor && !s.deleted && !s.purge && !s.full) {
+      if (s.outgoing && s.cursor !== startCursor && !s.deleted && !s.purge && !s.full) {
         this.ctx.waitUntil(notifyPeers(io.db, s.zoneId))
       }
     } catch (e) {

@@ -116,8 +116,6 @@ export const Codes = {
   transferReference: 10208,
   /** Records of a `secondary` zone come from its primary: the Records API refuses writes. */
   secondaryReadOnly: 10209,
-  /** force_axfr / NOTIFY: the zone is not a secondary zone, or has no incoming transfer settings. */
-  notSecondaryZone: 10030,
   /** force_axfr: no primary of the zone could be transferred from (the message says why). */
   transferFailed: 10031,
 } as const

@@ -1,11 +1,12 @@
 /**
- * @module POST /dns_notify (administrator token: the DNS front's): a NOTIFY message the front
+ * @module POST /dns_notify (a token with Zone Transfer Relay: the DNS front's): a NOTIFY message the front
  * received, base64 in `message`, with the sender's address in `client_ip`; answers with the
  * NOTIFY response for the front to send back (base64 `message`, null when there is nothing to
  * send). See transfers/notify-accept.ts for when a NOTIFY is accepted.
  */
 import { Hono } from 'hono'
 import { z } from 'zod'
+import { allows, mayRelayForFront } from '../auth/permissions.ts'
 import { ApiError, Codes } from '../http/api-error.ts'
 import type { AppEnv } from '../http/app-env.ts'
 import { readBody } from '../http/body.ts'
@@ -25,13 +26,16 @@ const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes))
 const fromBase64 = (text: string) => Uint8Array.from(atob(text), (ch) => ch.charCodeAt(0))
 
 dnsNotifyApp.post('/', async (c) => {
-  if (!c.var.principal.admin)
+  if (!mayRelayForFront(c.var.principal))
     throw new ApiError(
       403,
       Codes.unauthenticated,
-      'Authentication error: only an administrator token can relay NOTIFY messages'
+      'Authentication error: relaying NOTIFY messages needs a token with Zone Transfer Relay'
     )
   const body = await readBody(c, dnsNotifySchema)
-  const answer = await acceptNotify(c.env, fromBase64(body.message), body.client_ip)
+  const principal = c.var.principal
+  const answer = await acceptNotify(c.env, fromBase64(body.message), body.client_ip, (scope) =>
+    allows(principal, 'dns:transfer', scope)
+  )
   return ok(c, { message: answer ? toBase64(answer) : null })
 })

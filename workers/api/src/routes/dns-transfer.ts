@@ -10,7 +10,7 @@
  * is an API error.
  */
 import { Hono } from 'hono'
-import { allows } from '../auth/permissions.ts'
+import { allows, mayRelayForFront } from '../auth/permissions.ts'
 import { ApiError, Codes } from '../http/api-error.ts'
 import type { AppEnv } from '../http/app-env.ts'
 import { nowIso } from '../http/ids.ts'
@@ -27,7 +27,7 @@ const MAX_QUERY = 65535
 
 dnsTransferApp.post('/', async (c) => {
   const principal = c.var.principal
-  if (!principal.admin && !principal.grants.some((g) => g.permissions.has('dns:transfer'))) {
+  if (!mayRelayForFront(principal)) {
     throw new ApiError(
       403,
       Codes.unauthenticated,

@@ -3,9 +3,10 @@
  *   /zones/:zone_id/secondary_dns/incoming   GET / POST / PUT / DELETE (secondary zones)
  *   /zones/:zone_id/secondary_dns/outgoing   GET / POST / PUT / DELETE (primary zones)
  *   POST /zones/:zone_id/secondary_dns/outgoing/enable | disable, GET …/outgoing/status
- * Reads need DNS Read on the zone, writes DNS Write.
+ * Reads need DNS Read on the zone, writes DNS Write. Writing incoming settings starts the zone's
+ * SecondaryZone schedule (its first check runs at once) when it has none.
  */
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
 import type { AppEnv } from '../http/app-env.ts'
 import { readBody } from '../http/body.ts'
 import { ok } from '../http/envelope.ts'
@@ -27,9 +28,22 @@ import {
   setOutgoingEnabled,
   updateOutgoing,
 } from '../transfers/outgoing-settings.ts'
+import { secondaryStub } from '../transfers/secondary-stub.ts'
 import { zoneFor } from '../zones/access.ts'
 
 export const secondaryDnsZoneApp = new Hono<AppEnv>()
+
+/** A secondary zone with (new) incoming settings checks its primaries now if nothing is scheduled. */
+function startChecks(c: Context<AppEnv>, zoneId: string): void {
+  c.executionCtx.waitUntil(
+    secondaryStub(c.env, zoneId)
+      .ensureScheduled(zoneId)
+      .then(
+        () => undefined,
+        (e: unknown) => console.warn('secondary zone schedule not started', zoneId, String(e))
+      )
+  )
+}
 
 secondaryDnsZoneApp.get('/incoming', async (c) => {
   const zone = await zoneFor(c, 'dns:read')
@@ -39,13 +53,17 @@ secondaryDnsZoneApp.get('/incoming', async (c) => {
 secondaryDnsZoneApp.post('/incoming', async (c) => {
   const zone = await zoneFor(c, 'dns:edit')
   const body = await readBody(c, incomingSchema)
-  return ok(c, incomingToApi(zone, await createIncoming(c.var.zoneDb, zone, body)))
+  const created = await createIncoming(c.var.zoneDb, zone, body)
+  startChecks(c, zone.id)
+  return ok(c, incomingToApi(zone, created))
 })
 
 secondaryDnsZoneApp.put('/incoming', async (c) => {
   const zone = await zoneFor(c, 'dns:edit')
   const body = await readBody(c, incomingSchema)
-  return ok(c, incomingToApi(zone, await updateIncoming(c.var.zoneDb, zone, body)))
+  const updated = await updateIncoming(c.var.zoneDb, zone, body)
+  startChecks(c, zone.id)
+  return ok(c, incomingToApi(zone, updated))
 })
 
 secondaryDnsZoneApp.delete('/incoming', async (c) => {

@@ -79,10 +79,14 @@ export const peerIdsSchema = z
   .max(MAX_ZONE_PEERS, `at most ${MAX_ZONE_PEERS} peers`)
   .refine((ids) => new Set(ids).size === ids.length, 'names the same peer twice')
 
-/** A stored JSON list of ids, as the API answers it. */
+/** A stored JSON list of ids (the `peers` of transfer settings); an unreadable value names none. */
 export function parseIds(json: string): string[] {
-  const value: unknown = JSON.parse(json)
-  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []
+  try {
+    const value: unknown = JSON.parse(json)
+    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []
+  } catch {
+    return []
+  }
 }
 
 /** A row's fields without those that are null (the SDK types them optional, never null). */

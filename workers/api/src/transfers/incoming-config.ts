@@ -3,7 +3,9 @@
  * each primary (`transfer_peers`, in the settings' order) with the TSIG key it signs with
  * (`transfer_tsigs`), and the zone row's name, type and SOA. Read from the zone's D1 shard.
  */
-import type { TsigAlgorithm, TsigKey } from '@edgedns/zone-transfer'
+import type { TsigKey } from '@edgedns/zone-transfer'
+import { parseIds } from './fields.ts'
+import { readPeersWithKeys } from './peer-keys.ts'
 
 export interface Primary {
   id: string
@@ -25,45 +27,6 @@ export interface IncomingConfig {
   primaries: Primary[]
 }
 
-/** DNS over TCP when a peer names no port. */
-const DNS_PORT = 53
-
-const ALGORITHMS: Record<string, TsigAlgorithm> = {
-  'hmac-sha256': 'hmac-sha256',
-  'hmac-sha512': 'hmac-sha512',
-}
-
-/** A stored TSIG key as the transfer code uses it; null when its algorithm is not supported. */
-function tsigKeyOf(row: { name: string; algo: string; secret: string }): TsigKey | null {
-  const algorithm = ALGORITHMS[row.algo.toLowerCase().replace(/\.$/, '')]
-  if (!algorithm) return null
-  try {
-    const secret = Uint8Array.from(atob(row.secret), (ch) => ch.charCodeAt(0))
-    return { name: row.name.toLowerCase().replace(/\.$/, ''), algorithm, secret }
-  } catch {
-    return null
-  }
-}
-
-interface PeerRow {
-  id: string
-  ip: string | null
-  port: number | null
-  ixfr_enable: number
-  tsig_name: string | null
-  tsig_algo: string | null
-  tsig_secret: string | null
-}
-
-function peerIds(json: string): string[] {
-  try {
-    const ids = JSON.parse(json) as unknown
-    return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : []
-  } catch {
-    return []
-  }
-}
-
 /** The zone's incoming configuration, or null when the zone or its incoming settings are gone. */
 export async function readIncoming(db: D1Database, zoneId: string): Promise<IncomingConfig | null> {
   const row = await db
@@ -82,31 +45,11 @@ export async function readIncoming(db: D1Database, zoneId: string): Promise<Inco
       soa_serial: number | null
     }>()
   if (!row) return null
-  const ids = peerIds(row.peers)
-  const peers = ids.length
-    ? (
-        await db
-          .prepare(
-            `SELECT p.id, p.ip, p.port, p.ixfr_enable, t.name AS tsig_name, t.algo AS tsig_algo, t.secret AS tsig_secret
-             FROM transfer_peers AS p LEFT JOIN transfer_tsigs AS t ON t.id = p.tsig_id AND t.account_id = p.account_id
-             WHERE p.account_id = ?1 AND p.id IN (SELECT value FROM json_each(?2))`
-          )
-          .bind(row.account_id, JSON.stringify(ids))
-          .all<PeerRow>()
-      ).results
-    : []
-  const byId = new Map(peers.map((p) => [p.id, p]))
   const primaries: Primary[] = []
-  for (const id of ids) {
-    const p = byId.get(id)
-    if (!p?.ip) continue
-    const key =
-      p.tsig_name && p.tsig_algo && p.tsig_secret
-        ? tsigKeyOf({ name: p.tsig_name, algo: p.tsig_algo, secret: p.tsig_secret })
-        : null
+  for (const p of await readPeersWithKeys(db, row.account_id, parseIds(row.peers))) {
     // A key that cannot be used never means "unsigned": that primary is left out.
-    if (p.tsig_name && !key) continue
-    primaries.push({ id, ip: p.ip, port: p.port ?? DNS_PORT, ixfr: p.ixfr_enable === 1, key })
+    if (!p.ip || p.keyUnusable) continue
+    primaries.push({ id: p.id, ip: p.ip, port: p.port, ixfr: p.ixfr, key: p.key })
   }
   return {
     zoneId,

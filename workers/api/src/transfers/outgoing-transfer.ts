@@ -23,7 +23,7 @@ import { envForZone, liveZoneIdNamed } from '../shards/zone-env.ts'
 import type { ShardEnv } from '../shards/databases.ts'
 import type { ZoneRow } from '../zones/model.ts'
 import { changeSteps } from './change-steps.ts'
-import { clientAllowed, outgoingConfig, peerKeys } from './transfer-config.ts'
+import { clientAllowed, outgoingConfig, peerKeys, tsigRequired } from './transfer-config.ts'
 
 /** Records read from D1 per page of a transfer. */
 export const TRANSFER_PAGE = 5_000
@@ -233,6 +233,7 @@ export async function answerRelayedQuery(
   if (!config?.enabled || !clientAllowed(config, request.client))
     return none(refusal(request.query))
   const keys = peerKeys(config)
+  const signedOnly = tsigRequired(config)
   const soa = zoneSoa(zone)
   const transfer = question.type === TYPE_CODES.AXFR || question.type === TYPE_CODES.IXFR
   if (!transfer) {
@@ -241,7 +242,7 @@ export async function answerRelayedQuery(
     ).catch(() => null)
     const single = async function* (): AsyncGenerator<Uint8Array> {
       if (signed) yield signed
-      else if (keys.length > 0) yield* refusal(request.query)
+      else if (signedOnly) yield* refusal(request.query)
       else yield soaAnswer(request.query, soa)
     }
     return { ...streamOf(single()), zoneId: null, db }
@@ -254,7 +255,7 @@ export async function answerRelayedQuery(
   }
   const messages = transferMessages(request.query, transferZone, {
     keys,
-    requireTsig: keys.length > 0,
+    requireTsig: signedOnly,
     now: request.now,
   })
   return { ...streamOf(messages), zoneId: zone.id, db }
