@@ -13,6 +13,7 @@ import net from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
+import Cloudflare from 'cloudflare'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 // @ts-expect-error plain ESM helper shared with `pnpm dev`
 import { startDnsFront } from '../../scripts/lib/dns-front.mjs'
@@ -182,6 +183,17 @@ describe('BIND named as a secondary of our zone', () => {
     writeFileSync(held, served.stdout)
     expect(canonical(held)).toEqual(canonical(await exportFile()))
     expect(canonical(held).some((l) => l.includes('after the first transfer'))).toBe(true)
+  })
+
+  it('sends NOTIFY again on force_notify through the official SDK', async () => {
+    const cf = new Cloudflare({ apiToken: token, baseURL: `${base}/client/v4`, maxRetries: 0 })
+    const before = namedLog.length
+    expect(await cf.dns.zoneTransfers.outgoing.forceNotify({ zone_id: zoneId })).toBe('OK')
+    const notified = await waitFor(
+      () => /notify from 127\.0\.0\.1#\d+/.test(namedLog.slice(before)),
+      15_000
+    )
+    expect(notified, namedLog.slice(before)).toBe(true)
   })
 
   it('refuses a secondary whose TSIG secret is wrong', async () => {
