@@ -37,6 +37,7 @@ type Access =
   | 'accountDnsRead' // DNS Read on the whole account (a grant on one of its zones is not enough)
   | 'accountDnsWrite' // DNS Write on the whole account
   | 'admin' // the administrator (local dev) token only
+  | 'transferRelay' // Zone Transfer Relay (a DNS front's token) or the administrator
 
 const ACCESS: Record<string, Access> = {
   'get /openapi.json': 'public',
@@ -116,6 +117,10 @@ const ACCESS: Record<string, Access> = {
   'post /zones/{zone_id}/secondary_dns/outgoing/enable': 'zoneWrite',
   'post /zones/{zone_id}/secondary_dns/outgoing/disable': 'zoneWrite',
   'get /zones/{zone_id}/secondary_dns/outgoing/status': 'zoneRead',
+  'post /zones/{zone_id}/secondary_dns/outgoing/force_notify': 'zoneWrite',
+  'post /zones/{zone_id}/secondary_dns/force_axfr': 'zoneWrite',
+  'post /dns_transfer': 'transferRelay',
+  'post /dns_notify': 'transferRelay',
 }
 
 const UNAUTHENTICATED: Caller[] = ['none', 'invalid', 'expired', 'revoked']
@@ -138,6 +143,7 @@ function expected(access: Access, caller: Caller): number {
     case 'accountTokens':
     case 'accountDnsWrite':
     case 'admin':
+    case 'transferRelay':
       return 403
   }
 }
@@ -303,7 +309,7 @@ let clients = 0
 async function ask(key: string, caller: Caller): Promise<{ status: number; text: string }> {
   const [method, template] = key.split(' ') as [string, string]
   // Incoming transfers are configured on secondary zones: those routes ask the secondary zone.
-  const zoneParams = template.includes('/secondary_dns/incoming')
+  const zoneParams = /\/secondary_dns\/(incoming|force_axfr)/.test(template)
     ? { ...params, zone_id: params.secondary_zone_id! }
     : params
   const path = template.replace(/\{(\w+)\}/g, (_, p: string) => zoneParams[p] ?? `missing-${p}`)

@@ -18,7 +18,7 @@ import * as r from './responses.ts'
 import type { Operation } from './operation.ts'
 import { auditLogQuery, page, recordListQuery, zoneListQuery } from './query-params.ts'
 import { secondaryDnsOps } from './secondary-dns-operations.ts'
-import { secondaryDnsInOps } from './secondary-dns-in-operations.ts'
+import { transferOps } from './transfer-operations.ts'
 import { tokenOps } from './token-operations.ts'
 
 const records = '/zones/{zone_id}/dns_records'
@@ -352,22 +352,7 @@ export const OPERATIONS: Operation[] = [
     result: r.sweepResponse,
   },
   ...secondaryDnsOps,
-  {
-    method: 'post',
-    path: '/zones/{zone_id}/secondary_dns/outgoing/force_notify',
-    tag: 'Zone transfers',
-    summary: "Send NOTIFY to the zone's outgoing peers now",
-    result: r.forceNotifyResponse,
-  },
-  {
-    method: 'post',
-    path: '/dns_transfer',
-    tag: 'Zone transfers',
-    summary: "A secondary's AXFR/IXFR or signed query, relayed by a DNS front (not Cloudflare's)",
-    binaryBody: 'application/dns-message',
-    result: 'binary',
-  },
-  ...secondaryDnsInOps,
+  ...transferOps,
 ]
 
 /** Schemas published under components.schemas by name. */

@@ -325,6 +325,3 @@ export const accountResponse = z.object({
 export const pageRuleList = z
   .object({})
   .meta({ description: 'Page rules are not served here: the list is always empty' })
-
-/** `force_notify`: the round is sent after the answer. */
-export const forceNotifyResponse = z.literal('OK')
