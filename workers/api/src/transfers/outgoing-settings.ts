@@ -10,13 +10,14 @@ import type { ZoneRow } from '../zones/model.ts'
 import { notFencedSql, refuseIfFenced } from './account-db.ts'
 import { domainNameSchema, parseIds, peerIdsSchema, withoutNulls } from './fields.ts'
 import {
-  assertZoneName,
-  assertZoneType,
-  peersExistSql,
-  settingsExist,
-  settingsNotFound,
-  unknownPeers,
-} from './zone-settings.ts'
+  createSettings,
+  deleteSettings,
+  getSettings,
+  readSettings,
+  updateSettings,
+  type SettingsKind,
+} from './settings-rows.ts'
+import { settingsNotFound } from './zone-settings.ts'
 
 /** The body of POST and PUT. */
 export const outgoingSchema = z.object({ name: domainNameSchema, peers: peerIdsSchema })
@@ -32,6 +33,15 @@ interface OutgoingRow {
   last_transferred_on: string | null
 }
 
+const OUTGOING: SettingsKind = {
+  direction: 'outgoing',
+  table: 'zone_transfers_outgoing',
+  columns: 'name, peers, enabled, created_on, modified_on, checked_on, last_transferred_on',
+  written: [],
+  // A new configuration starts disabled: `/enable` turns it on.
+  initial: { enabled: '0' },
+}
+
 export function outgoingToApi(zone: ZoneRow, row: OutgoingRow): Record<string, unknown> {
   return withoutNulls({
     id: zone.id,
@@ -45,72 +55,25 @@ export function outgoingToApi(zone: ZoneRow, row: OutgoingRow): Record<string, u
   })
 }
 
-async function readOutgoing(db: D1Database, zone: ZoneRow): Promise<OutgoingRow | null> {
-  return db
-    .prepare(
-      `SELECT name, peers, enabled, created_on, modified_on, checked_on, last_transferred_on
-       FROM zone_transfers_outgoing WHERE zone_id = ?1`
-    )
-    .bind(zone.id)
-    .first<OutgoingRow>()
-}
-
-export async function getOutgoing(db: D1Database, zone: ZoneRow): Promise<OutgoingRow> {
-  const row = await readOutgoing(db, zone)
-  if (!row) throw settingsNotFound(zone, 'outgoing')
-  return row
-}
+export const getOutgoing = (db: D1Database, zone: ZoneRow): Promise<OutgoingRow> =>
+  getSettings<OutgoingRow>(db, OUTGOING, zone)
 
 /** Whether outgoing transfers of the zone are enabled (no configuration: they are not). */
 export async function outgoingEnabled(db: D1Database, zone: ZoneRow): Promise<boolean> {
-  return (await readOutgoing(db, zone))?.enabled === 1
+  return (await readSettings<OutgoingRow>(db, OUTGOING, zone))?.enabled === 1
 }
 
-export async function createOutgoing(
+export const createOutgoing = (
   db: D1Database,
   zone: ZoneRow,
   input: OutgoingInput
-): Promise<OutgoingRow> {
-  assertZoneType(zone, 'outgoing')
-  assertZoneName(zone, input.name)
-  if (await readOutgoing(db, zone)) throw settingsExist(zone, 'outgoing')
-  const r = await db
-    .prepare(
-      `INSERT INTO zone_transfers_outgoing (zone_id, name, peers, enabled, created_on, modified_on)
-       SELECT ?1, ?3, ?4, 0, ?5, ?5 WHERE ${peersExistSql(4, 2)} AND ${notFencedSql(2)}
-       ON CONFLICT (zone_id) DO NOTHING`
-    )
-    .bind(zone.id, zone.accountId, input.name, JSON.stringify(input.peers), nowIso())
-    .run()
-  if (r.meta.changes === 0) {
-    await refuseIfFenced(db, zone.accountId)
-    if (await readOutgoing(db, zone)) throw settingsExist(zone, 'outgoing')
-    throw await unknownPeers(db, zone, input.peers)
-  }
-  return getOutgoing(db, zone)
-}
+): Promise<OutgoingRow> => createSettings<OutgoingRow>(db, OUTGOING, zone, input)
 
-export async function updateOutgoing(
+export const updateOutgoing = (
   db: D1Database,
   zone: ZoneRow,
   input: OutgoingInput
-): Promise<OutgoingRow> {
-  assertZoneType(zone, 'outgoing')
-  assertZoneName(zone, input.name)
-  const r = await db
-    .prepare(
-      `UPDATE zone_transfers_outgoing SET name = ?3, peers = ?4, modified_on = ?5
-       WHERE zone_id = ?1 AND ${peersExistSql(4, 2)} AND ${notFencedSql(2)}`
-    )
-    .bind(zone.id, zone.accountId, input.name, JSON.stringify(input.peers), nowIso())
-    .run()
-  if (r.meta.changes === 0) {
-    await refuseIfFenced(db, zone.accountId)
-    await getOutgoing(db, zone)
-    throw await unknownPeers(db, zone, input.peers)
-  }
-  return getOutgoing(db, zone)
-}
+): Promise<OutgoingRow> => updateSettings<OutgoingRow>(db, OUTGOING, zone, input)
 
 export async function setOutgoingEnabled(
   db: D1Database,
@@ -130,13 +93,5 @@ export async function setOutgoingEnabled(
   }
 }
 
-export async function deleteOutgoing(db: D1Database, zone: ZoneRow): Promise<void> {
-  const r = await db
-    .prepare(`DELETE FROM zone_transfers_outgoing WHERE zone_id = ?1 AND ${notFencedSql(2)}`)
-    .bind(zone.id, zone.accountId)
-    .run()
-  if (r.meta.changes === 0) {
-    await refuseIfFenced(db, zone.accountId)
-    throw settingsNotFound(zone, 'outgoing')
-  }
-}
+export const deleteOutgoing = (db: D1Database, zone: ZoneRow): Promise<void> =>
+  deleteSettings(db, OUTGOING, zone)
