@@ -350,36 +350,37 @@ export class FeedLog {
     m.seq = seq
     m.lastAt = at
     this.#store.insertEntry({ ...e, seq, at })
-    this.#apply(m, { ...e, seq })
     // The zone's effective entry moved to this one: its head (if it carries one) rides it. A head
     // text is what `headVersionKey(zone, id, n)` holds, written once: attaching it is never stale.
-    if (this.#store.zone(e.zone)?.seq === seq)
-      this.#heads.take(head === undefined ? e : { ...e, head })
+    if (this.#apply(m, { ...e, seq })) this.#heads.take(head === undefined ? e : { ...e, head })
   }
 
-  #apply(m: FeedMeta, e: FeedEntry): void {
+  /** Applies an entry to its zone's row; true when it became the zone's effective entry. */
+  #apply(m: FeedMeta, e: FeedEntry): boolean {
     const c = this.#store.zone(e.zone)
     const served = c !== null && c.op === 'head'
     if (e.op === 'head') {
       if (c !== null && c.id === e.id) {
         // Same zone id: only a newer head moves it; a deleted id never comes back.
-        if (c.op === 'head' && e.n > c.n) this.#store.putZone({ ...e, since: c.since })
-        return
+        if (c.op !== 'head' || e.n <= c.n) return false
+        this.#store.putZone({ ...e, since: c.since })
+        return true
       }
-      if (this.#store.hasDelete(e.zone, e.id)) return
+      if (this.#store.hasDelete(e.zone, e.id)) return false
       this.#store.putZone({ ...e, since: e.seq })
       if (served) digestRemove(m, c.zone, c.id)
       else m.setChanges += 1
       digestAdd(m, e.zone, e.id)
-      return
+      return true
     }
     // A deletion of another id than the current one, or of a zone already deleted, changes nothing.
-    if (c !== null && (c.id !== e.id || c.op === 'delete')) return
+    if (c !== null && (c.id !== e.id || c.op === 'delete')) return false
     this.#store.putZone({ ...e, since: e.seq })
     if (served) {
       digestRemove(m, c.zone, c.id)
       m.setChanges += 1
     }
+    return true
   }
 }
 

@@ -21,7 +21,7 @@ import { zones } from '../db/schema.ts'
 import { fromRow, type RecordRow } from '../records/model.ts'
 import { envForZone, liveZoneIdNamed } from '../shards/zone-env.ts'
 import type { ShardEnv } from '../shards/databases.ts'
-import type { ZoneRow } from '../zones/model.ts'
+import { soaRdata, type ZoneRow } from '../zones/model.ts'
 import { changeSteps } from './change-steps.ts'
 import { clientAllowed, outgoingConfig, peerKeys, tsigRequired } from './transfer-config.ts'
 
@@ -34,16 +34,7 @@ const PAGE_SQL = `SELECT * FROM dns_records WHERE zone_id = ?1
 
 /** The zone's SOA as served: the zone's SOA settings and its current serial. */
 export function zoneSoa(z: ZoneRow): ResponseRR {
-  const rdata = [
-    fqdn(z.soaMname),
-    fqdn(z.soaRname),
-    z.serial,
-    z.soaRefresh,
-    z.soaRetry,
-    z.soaExpire,
-    z.soaMinimum,
-  ].join(' ')
-  return { name: z.name, type: TYPE_CODES.SOA, ttl: z.soaTtl, rdata }
+  return { name: z.name, type: TYPE_CODES.SOA, ttl: z.soaTtl, rdata: soaRdata(z) }
 }
 
 /** A stored record as a transfer record; null when it cannot be written as presentation. */

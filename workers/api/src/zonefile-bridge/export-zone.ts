@@ -22,19 +22,10 @@ import {
 } from '@edgedns/records'
 import { formatCfComment, serializeZoneFile, type SerializeRecord } from '@edgedns/zonefile'
 import { fromRow, type DnsRecord, type RecordRow } from '../records/model.ts'
-import type { ZoneRow } from '../zones/model.ts'
+import { soaRdata, type ZoneRow } from '../zones/model.ts'
 
 function soaRecord(z: ZoneRow): SerializeRecord {
-  const rdata = [
-    fqdn(z.soaMname),
-    fqdn(z.soaRname),
-    z.serial,
-    z.soaRefresh,
-    z.soaRetry,
-    z.soaExpire,
-    z.soaMinimum,
-  ].join(' ')
-  return { name: z.name, ttl: z.soaTtl, type: 'SOA', rdata }
+  return { name: z.name, ttl: z.soaTtl, type: 'SOA', rdata: soaRdata(z) }
 }
 
 function recordLine(r: DnsRecord): SerializeRecord {

@@ -1,6 +1,7 @@
 /**
  * @module Zone rows and their Cloudflare v4 representation.
  */
+import { fqdn } from '@edgedns/records'
 import type { zones } from '../db/schema.ts'
 
 export type ZoneRow = typeof zones.$inferSelect
@@ -86,4 +87,17 @@ export function dnsSettingsToApi(z: ZoneRow): Record<string, unknown> {
       ipv6: JSON.parse(z.proxyIpv6) as string[],
     },
   }
+}
+
+/** The zone's SOA rdata as served and exported: its SOA settings with its current serial. */
+export function soaRdata(z: ZoneRow): string {
+  return [
+    fqdn(z.soaMname),
+    fqdn(z.soaRname),
+    z.serial,
+    z.soaRefresh,
+    z.soaRetry,
+    z.soaExpire,
+    z.soaMinimum,
+  ].join(' ')
 }
