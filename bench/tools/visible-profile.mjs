@@ -12,6 +12,8 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { apiClient } from '../lib/api.mjs'
 import { createBenchZone } from '../lib/fixtures.mjs'
+import { printSelfTimes } from '../lib/cpu-profile.mjs'
+import { inspectWorker } from '../lib/inspector.mjs'
 import { pollDoh } from '../lib/propagation.mjs'
 import { startBenchStack } from '../lib/stack.mjs'
 import { summarize } from '../lib/stats.mjs'
@@ -19,7 +21,9 @@ import { summarize } from '../lib/stats.mjs'
 const changes = Number(process.argv[2] ?? 60)
 const apex = process.argv[3] === 'apex'
 const paced = process.env.PACED === '1'
+const profiled = process.env.PROFILE // a worker's name, e.g. edgedns-api or edgedns-doh
 const stack = await startBenchStack({
+  ...(profiled ? { inspectorPort: 9239 } : {}),
   dohBindings: JSON.parse(process.env.DOH_VARS ?? '{}'),
   apiBindings: {
     ...(paced ? { KV_KEY_WRITE_INTERVAL_MS: '1000' } : {}),
@@ -71,9 +75,18 @@ try {
   }
   let rec = null
   let cpu0 = 0
+  let cdp = null
   let lastStart = 0
   for (let k = 0; k < changes + 10; k++) {
-    if (k === 10) cpu0 = childCpuMs()
+    if (k === 10) {
+      cpu0 = childCpuMs()
+      if (profiled) {
+        cdp = await inspectWorker(9239, profiled)
+        await cdp.send('Profiler.enable')
+        await cdp.send('Profiler.setSamplingInterval', { interval: 100 })
+        await cdp.send('Profiler.start')
+      }
+    }
     const create = k % 2 === 0
     if (paced && k > 0)
       await new Promise((r) => setTimeout(r, Math.max(0, lastStart + 200 - Date.now())))
@@ -132,6 +145,11 @@ try {
     s.server.push(api.serverMs(headers))
     s.response.push(tResponse - handlerEnd)
     s.sentToCommit.push(handlerEnd - tSent)
+  }
+  if (cdp) {
+    const { profile } = await cdp.send('Profiler.stop')
+    cdp.close()
+    printSelfTimes(profile, 40)
   }
   console.log(`runtime CPU per change: ${((childCpuMs() - cpu0) / changes).toFixed(1)} ms`)
   for (const [k, v] of Object.entries(s)) {
