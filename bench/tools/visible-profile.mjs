@@ -7,7 +7,10 @@
  * [apex]`: with `apex`, TXT records at the zone apex with unique contents instead (visible = the
  * apex TXT answer includes it / no longer does). DOH_VARS='{"REVALIDATE_MS":"20"}' sets DoH
  * worker variables; PACED=1 runs with production pacing (one write per KV key per second) and
- * starts changes 200 ms apart; ZONE_SIZE=n seeds the zone with n records instead of 1,000. Also prints the runtime's CPU time per change (workerd, all threads).
+ * starts changes 200 ms apart; ZONE_SIZE=n seeds the zone with n records instead of 1,000;
+ * PROFILE=<worker> (e.g. edgedns-api, edgedns-doh) prints that worker's functions with the most
+ * self time over the measured changes. Also prints the runtime's CPU time per change (workerd,
+ * all threads).
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { apiClient } from '../lib/api.mjs'
@@ -21,7 +24,7 @@ import { summarize } from '../lib/stats.mjs'
 const changes = Number(process.argv[2] ?? 60)
 const apex = process.argv[3] === 'apex'
 const paced = process.env.PACED === '1'
-const profiled = process.env.PROFILE // a worker's name, e.g. edgedns-api or edgedns-doh
+const profiled = process.env.PROFILE
 const stack = await startBenchStack({
   ...(profiled ? { inspectorPort: 9239 } : {}),
   dohBindings: JSON.parse(process.env.DOH_VARS ?? '{}'),
