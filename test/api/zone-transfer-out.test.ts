@@ -13,7 +13,10 @@ import {
   TsigStreamVerifier,
 } from '../../packages/zone-transfer/src/index.ts'
 import { describe, expect, it } from 'vitest'
-import { TRANSFER_PAGE } from '../../workers/api/src/transfers/outgoing-transfer.ts'
+import {
+  answerRelayedQuery,
+  TRANSFER_PAGE,
+} from '../../workers/api/src/transfers/outgoing-transfer.ts'
 import { api, createZone, DEFAULT_ACCOUNT, expectError } from './helpers.ts'
 import { seedRecords } from './seed-records.ts'
 import { configureOutgoing } from './transfer-rows.ts'
@@ -112,6 +115,43 @@ describe('outgoing transfers relayed to /dns_transfer', () => {
     expect(a).toHaveLength(count)
     expect(new Set(a.map((rr) => rr.name)).size).toBe(count)
     expect(answers.filter((rr) => rr.typeCode === 2).length).toBeGreaterThan(0)
+  })
+
+  it('breaks an AXFR off before its closing SOA when the zone changes while it is read', async () => {
+    const zone = await zoneWithTransfers()
+    // Several messages' worth (a message holds thousands of A records), read 500 records a page.
+    await seedRecords(zone.id, zone.name, 6000)
+    const read = async (change: boolean): Promise<number[]> => {
+      const answer = await answerRelayedQuery(env as never, {
+        query: (await signed(zone.name, 'AXFR')).message,
+        client: '192.0.2.10',
+        now: now(),
+        mayRelay: () => true,
+        pageSize: 500,
+      })
+      const reader = answer.body.getReader()
+      const sizes: number[] = []
+      // The first page is read; a commit may land before the next one is.
+      const first = await reader.read()
+      sizes.push(first.value!.length)
+      if (change)
+        expect(
+          (
+            await api('POST', `/zones/${zone.id}/dns_records`, {
+              type: 'A',
+              name: 'during-axfr',
+              content: '192.0.2.99',
+            })
+          ).status
+        ).toBe(200)
+      for (;;) {
+        const next = await reader.read()
+        if (next.done) return sizes
+        sizes.push(next.value.length)
+      }
+    }
+    expect((await read(false)).length).toBeGreaterThan(0)
+    await expect(read(true)).rejects.toThrow(/changed during its AXFR/)
   })
 
   it('records the completed transfer in last_transferred_on', async () => {

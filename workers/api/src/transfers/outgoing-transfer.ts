@@ -85,8 +85,24 @@ async function* zoneRecords(
       if (rr) yield rr
     }
     const last = results[results.length - 1]
-    if (!last || results.length < pageSize) return
+    if (!last || results.length < pageSize) break
     after = [last.name_rev, last.type, last.content, last.priority ?? -1]
+  }
+  // The pages were read one after another: a commit in between would make the copy a mix of two
+  // versions under one serial. Such a transfer is broken off before its closing SOA, so the
+  // secondary discards it and asks again (the change's NOTIFY is on its way).
+  const now = await db
+    .prepare('SELECT change_seq FROM zones WHERE id = ?1')
+    .bind(z.id)
+    .first<{ change_seq: number }>()
+  if (now?.change_seq !== z.changeSeq) throw new ZoneChangedDuringTransfer(z.name)
+}
+
+/** The zone changed while its AXFR was read: the transfer is broken off (see `zoneRecords`). */
+export class ZoneChangedDuringTransfer extends Error {
+  constructor(zone: string) {
+    super(`${zone} changed during its AXFR; the transfer was broken off`)
+    this.name = 'ZoneChangedDuringTransfer'
   }
 }
 
@@ -188,6 +204,7 @@ function streamOf(messages: AsyncGenerator<Uint8Array>): {
         controller.enqueue(framed(next.value))
       } catch (err) {
         done(false)
+        console.warn('outgoing transfer failed:', err instanceof Error ? err.message : err)
         controller.error(err)
       }
     },
