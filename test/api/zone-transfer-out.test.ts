@@ -13,6 +13,8 @@ import {
   TsigStreamVerifier,
 } from '../../packages/zone-transfer/src/index.ts'
 import { describe, expect, it } from 'vitest'
+import { changeSteps } from '../../workers/api/src/transfers/change-steps.ts'
+import type { ZoneRow } from '../../workers/api/src/zones/model.ts'
 import {
   answerRelayedQuery,
   TRANSFER_PAGE,
@@ -151,7 +153,7 @@ describe('outgoing transfers relayed to /dns_transfer', () => {
       }
     }
     expect((await read(false)).length).toBeGreaterThan(0)
-    await expect(read(true)).rejects.toThrow(/changed during its AXFR/)
+    await expect(read(true)).rejects.toThrow(/changed during its transfer/)
   })
 
   it('records the completed transfer in last_transferred_on', async () => {
@@ -251,6 +253,25 @@ describe('outgoing transfers relayed to /dns_transfer', () => {
       'new 192.0.2.3',
       `SOA ${current}`,
     ])
+  })
+
+  it('breaks an IXFR off when a commit lands between reading the zone and its changed records', async () => {
+    const zone = await zoneWithTransfers()
+    const old = await serialOf(zone.id)
+    const rec = (
+      await api('POST', `/zones/${zone.id}/dns_records`, {
+        type: 'A',
+        name: `a.${zone.name}`,
+        content: '192.0.2.1',
+      })
+    ).body.result
+    const z = (await env.DB.prepare('SELECT * FROM zones WHERE id = ?1').bind(zone.id).first())!
+    // The zone row as the transfer read it (the fields the IXFR difference uses).
+    const row = { id: z.id, name: z.name, serial: z.serial, changeSeq: z.change_seq } as ZoneRow
+    const steps = () => changeSteps(env.DB, row, old, () => null)
+    await expect(steps()).resolves.toHaveLength(1)
+    await api('PATCH', `/zones/${zone.id}/dns_records/${rec.id}`, { content: '192.0.2.2' })
+    await expect(steps()).rejects.toThrow(/changed during its transfer/)
   })
 
   it('answers an IXFR in the AXFR form when the serial is unknown or the log no longer reaches it', async () => {

@@ -23,6 +23,7 @@ import { envForZone, liveZoneIdNamed } from '../shards/zone-env.ts'
 import type { ShardEnv } from '../shards/databases.ts'
 import { soaRdata, type ZoneRow } from '../zones/model.ts'
 import { changeSteps } from './change-steps.ts'
+import { ZoneChangedDuringTransfer } from './transfer-errors.ts'
 import { clientAllowed, outgoingConfig, peerKeys, tsigRequired } from './transfer-config.ts'
 
 /** Records read from D1 per page of a transfer. */
@@ -96,14 +97,6 @@ async function* zoneRecords(
     .bind(z.id)
     .first<{ change_seq: number }>()
   if (now?.change_seq !== z.changeSeq) throw new ZoneChangedDuringTransfer(z.name)
-}
-
-/** The zone changed while its AXFR was read: the transfer is broken off (see `zoneRecords`). */
-export class ZoneChangedDuringTransfer extends Error {
-  constructor(zone: string) {
-    super(`${zone} changed during its AXFR; the transfer was broken off`)
-    this.name = 'ZoneChangedDuringTransfer'
-  }
 }
 
 export interface TransferRequest {
