@@ -7,7 +7,7 @@
  * any size is never held in memory.
  */
 import { TYPE_CODES } from '@edgedns/dns-facts'
-import { decodeMessage, encodeResponse, type ResponseRR } from '@edgedns/dns-wire'
+import { decodeMessage, encodeResponse, frameTcp, type ResponseRR } from '@edgedns/dns-wire'
 import { AUTO_TTL_SECONDS, RecordError, fqdn, toPresentation } from '@edgedns/records'
 import {
   answerSignedQuery,
@@ -120,14 +120,6 @@ export interface TransferAnswer {
   db: D1Database | null
 }
 
-function framed(message: Uint8Array): Uint8Array {
-  const out = new Uint8Array(message.length + 2)
-  out[0] = message.length >> 8
-  out[1] = message.length & 0xff
-  out.set(message, 2)
-  return out
-}
-
 /** A single unsigned reply with `rcode` to `query`, or FORMERR's own form when it is unreadable. */
 async function* refusal(query: Uint8Array): AsyncGenerator<Uint8Array> {
   let message
@@ -194,7 +186,7 @@ function streamOf(messages: AsyncGenerator<Uint8Array>): {
           ok = (next.value[3]! & 0x0f) === 0
           first = false
         }
-        controller.enqueue(framed(next.value))
+        controller.enqueue(frameTcp(next.value))
       } catch (err) {
         done(false)
         console.warn('outgoing transfer failed:', err instanceof Error ? err.message : err)
