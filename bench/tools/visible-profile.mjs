@@ -79,10 +79,12 @@ try {
   let rec = null
   let cpu0 = 0
   let cdp = null
+  let stats0 = null
   let lastStart = 0
   for (let k = 0; k < changes + 10; k++) {
     if (k === 10) {
       cpu0 = childCpuMs()
+      stats0 = await (await fetch(`${stack.dohUrl}/stats`)).json()
       if (profiled) {
         cdp = await inspectWorker(9239, profiled)
         await cdp.send('Profiler.enable')
@@ -154,6 +156,11 @@ try {
     cdp.close()
     printSelfTimes(profile, 40)
   }
+  const stats1 = await (await fetch(`${stack.dohUrl}/stats`)).json()
+  const per = (k) => ((stats1[k] - stats0[k]) / changes).toFixed(2)
+  console.log(
+    `per change: zone lookups ${per('lookups')}, feed calls ${per('feedCalls')}, KV keys read ${per('kvKeys')}`
+  )
   console.log(`runtime CPU per change: ${((childCpuMs() - cpu0) / changes).toFixed(1)} ms`)
   for (const [k, v] of Object.entries(s)) {
     const r = summarize(v)
