@@ -7,11 +7,16 @@
  * [apex]`: with `apex`, TXT records at the zone apex with unique contents instead (visible = the
  * apex TXT answer includes it / no longer does). DOH_VARS='{"REVALIDATE_MS":"20"}' sets DoH
  * worker variables; PACED=1 runs with production pacing (one write per KV key per second) and
- * starts changes 200 ms apart; ZONE_SIZE=n seeds the zone with n records instead of 1,000. Also prints the runtime's CPU time per change (workerd, all threads).
+ * starts changes 200 ms apart; ZONE_SIZE=n seeds the zone with n records instead of 1,000;
+ * PROFILE=<worker> (e.g. edgedns-api, edgedns-doh) prints that worker's functions with the most
+ * self time over the measured changes. Also prints the runtime's CPU time per change (workerd,
+ * all threads).
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { apiClient } from '../lib/api.mjs'
 import { createBenchZone } from '../lib/fixtures.mjs'
+import { printSelfTimes } from '../lib/cpu-profile.mjs'
+import { inspectWorker } from '../lib/inspector.mjs'
 import { pollDoh } from '../lib/propagation.mjs'
 import { startBenchStack } from '../lib/stack.mjs'
 import { summarize } from '../lib/stats.mjs'
@@ -19,7 +24,9 @@ import { summarize } from '../lib/stats.mjs'
 const changes = Number(process.argv[2] ?? 60)
 const apex = process.argv[3] === 'apex'
 const paced = process.env.PACED === '1'
+const profiled = process.env.PROFILE
 const stack = await startBenchStack({
+  ...(profiled ? { inspectorPort: 9239 } : {}),
   dohBindings: JSON.parse(process.env.DOH_VARS ?? '{}'),
   apiBindings: {
     ...(paced ? { KV_KEY_WRITE_INTERVAL_MS: '1000' } : {}),
@@ -71,9 +78,20 @@ try {
   }
   let rec = null
   let cpu0 = 0
+  let cdp = null
+  let stats0 = null
   let lastStart = 0
   for (let k = 0; k < changes + 10; k++) {
-    if (k === 10) cpu0 = childCpuMs()
+    if (k === 10) {
+      cpu0 = childCpuMs()
+      stats0 = await (await fetch(`${stack.dohUrl}/stats`)).json()
+      if (profiled) {
+        cdp = await inspectWorker(9239, profiled)
+        await cdp.send('Profiler.enable')
+        await cdp.send('Profiler.setSamplingInterval', { interval: 100 })
+        await cdp.send('Profiler.start')
+      }
+    }
     const create = k % 2 === 0
     if (paced && k > 0)
       await new Promise((r) => setTimeout(r, Math.max(0, lastStart + 200 - Date.now())))
@@ -133,6 +151,16 @@ try {
     s.response.push(tResponse - handlerEnd)
     s.sentToCommit.push(handlerEnd - tSent)
   }
+  if (cdp) {
+    const { profile } = await cdp.send('Profiler.stop')
+    cdp.close()
+    printSelfTimes(profile, 40)
+  }
+  const stats1 = await (await fetch(`${stack.dohUrl}/stats`)).json()
+  const per = (k) => ((stats1[k] - stats0[k]) / changes).toFixed(2)
+  console.log(
+    `per change: zone lookups ${per('lookups')}, feed calls ${per('feedCalls')}, KV keys read ${per('kvKeys')}`
+  )
   console.log(`runtime CPU per change: ${((childCpuMs() - cpu0) / changes).toFixed(1)} ms`)
   for (const [k, v] of Object.entries(s)) {
     const r = summarize(v)

@@ -13,7 +13,12 @@ import {
   TsigStreamVerifier,
 } from '../../packages/zone-transfer/src/index.ts'
 import { describe, expect, it } from 'vitest'
-import { TRANSFER_PAGE } from '../../workers/api/src/transfers/outgoing-transfer.ts'
+import { changeSteps } from '../../workers/api/src/transfers/change-steps.ts'
+import type { ZoneRow } from '../../workers/api/src/zones/model.ts'
+import {
+  answerRelayedQuery,
+  TRANSFER_PAGE,
+} from '../../workers/api/src/transfers/outgoing-transfer.ts'
 import { api, createZone, DEFAULT_ACCOUNT, expectError } from './helpers.ts'
 import { seedRecords } from './seed-records.ts'
 import { configureOutgoing } from './transfer-rows.ts'
@@ -114,6 +119,43 @@ describe('outgoing transfers relayed to /dns_transfer', () => {
     expect(answers.filter((rr) => rr.typeCode === 2).length).toBeGreaterThan(0)
   })
 
+  it('breaks an AXFR off before its closing SOA when the zone changes while it is read', async () => {
+    const zone = await zoneWithTransfers()
+    // Several messages' worth (a message holds thousands of A records), read 500 records a page.
+    await seedRecords(zone.id, zone.name, 6000)
+    const read = async (change: boolean): Promise<number[]> => {
+      const answer = await answerRelayedQuery(env as never, {
+        query: (await signed(zone.name, 'AXFR')).message,
+        client: '192.0.2.10',
+        now: now(),
+        mayRelay: () => true,
+        pageSize: 500,
+      })
+      const reader = answer.body.getReader()
+      const sizes: number[] = []
+      // The first page is read; a commit may land before the next one is.
+      const first = await reader.read()
+      sizes.push(first.value!.length)
+      if (change)
+        expect(
+          (
+            await api('POST', `/zones/${zone.id}/dns_records`, {
+              type: 'A',
+              name: 'during-axfr',
+              content: '192.0.2.99',
+            })
+          ).status
+        ).toBe(200)
+      for (;;) {
+        const next = await reader.read()
+        if (next.done) return sizes
+        sizes.push(next.value.length)
+      }
+    }
+    expect((await read(false)).length).toBeGreaterThan(0)
+    await expect(read(true)).rejects.toThrow(/changed during its transfer/)
+  })
+
   it('records the completed transfer in last_transferred_on', async () => {
     const zone = await zoneWithTransfers()
     await messagesOf(await relay((await signed(zone.name, 'AXFR')).message))
@@ -211,6 +253,25 @@ describe('outgoing transfers relayed to /dns_transfer', () => {
       'new 192.0.2.3',
       `SOA ${current}`,
     ])
+  })
+
+  it('breaks an IXFR off when a commit lands between reading the zone and its changed records', async () => {
+    const zone = await zoneWithTransfers()
+    const old = await serialOf(zone.id)
+    const rec = (
+      await api('POST', `/zones/${zone.id}/dns_records`, {
+        type: 'A',
+        name: `a.${zone.name}`,
+        content: '192.0.2.1',
+      })
+    ).body.result
+    const z = (await env.DB.prepare('SELECT * FROM zones WHERE id = ?1').bind(zone.id).first())!
+    // The zone row as the transfer read it (the fields the IXFR difference uses).
+    const row = { id: z.id, name: z.name, serial: z.serial, changeSeq: z.change_seq } as ZoneRow
+    const steps = () => changeSteps(env.DB, row, old, () => null)
+    await expect(steps()).resolves.toHaveLength(1)
+    await api('PATCH', `/zones/${zone.id}/dns_records/${rec.id}`, { content: '192.0.2.2' })
+    await expect(steps()).rejects.toThrow(/changed during its transfer/)
   })
 
   it('answers an IXFR in the AXFR form when the serial is unknown or the log no longer reaches it', async () => {

@@ -5,12 +5,10 @@ import {
   DelegationError,
   enclosingZone,
   findDelegation,
-  frameTcp,
   isAtOrBelow,
   nameServersOf,
   parentName,
   readParentAnswer,
-  TcpMessageReader,
   type DelegationIo,
   type ResolverAnswer,
 } from './index.ts'
@@ -108,20 +106,6 @@ describe('choosing the zone above', () => {
       authority: [],
     }
     expect(nameServersOf('com', r)).toEqual(['a.gtld-servers.net', 'b.gtld-servers.net'])
-  })
-})
-
-describe('DNS over TCP framing', () => {
-  it('prefixes the length and reads a message back from chunks of any size', () => {
-    const message = delegationQuery('example.com', 0x1234)
-    const framed = frameTcp(message)
-    expect(framed.length).toBe(message.length + 2)
-    expect((framed[0]! << 8) | framed[1]!).toBe(message.length)
-    const reader = new TcpMessageReader()
-    let got: Uint8Array | null = null
-    for (const byte of [...framed, 0xff, 0xff]) got ??= reader.push(new Uint8Array([byte]))
-    expect(got).toEqual(message)
-    expect(new TcpMessageReader().push(framed.slice(0, 5))).toBeNull()
   })
 })
 

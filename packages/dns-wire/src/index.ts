@@ -5,6 +5,7 @@
  */
 export * from './types.ts'
 export { DnsFormatError, RdataError, type PartialHeader } from './errors.ts'
+export { frameTcp, MAX_TCP_MESSAGE, TcpMessageSplitter } from './tcp-framing.ts'
 export {
   decodeQuery,
   peekHeader,

@@ -119,6 +119,35 @@ describe('FeedClient', () => {
     expect(seen.at(-1)?.entries).toEqual([])
   })
 
+  it('counts a watch as confirmation up to the time the primary answered it (its heldMs, at most the wait)', async () => {
+    const clock = { t: 1000 }
+    const poller = new FakePoller(clock)
+    const client = new FeedClient(poller, { now: () => clock.t, watchMs: 1000 })
+    const kept: Promise<unknown>[] = []
+    await client.confirm(1000)
+    poller.hold = true
+    client.refreshAhead(1000, 10, (p) => kept.push(p))
+    // The primary held the watch 400 ms, then an entry arrived.
+    clock.t = 1405
+    poller.reply = { seq: 11, entries: [entry('a.test', 2, 11)], heldMs: 400 }
+    poller.hold = false
+    poller.held.forEach((r) => r())
+    await Promise.all(kept)
+    expect(client.confirmedAt).toBe(1400)
+    // A query arriving now needs no poll of its own.
+    expect(await client.confirm(1400)).toBe(true)
+    expect(poller.requests).toHaveLength(2)
+    // A held time beyond the wait asked for is not believed past the wait.
+    poller.hold = true
+    client.refreshAhead(1405, 10, (p) => kept.push(p))
+    clock.t = 9000
+    poller.reply = { seq: 12, entries: [], heldMs: 60_000 }
+    poller.hold = false
+    poller.held.forEach((r) => r())
+    await Promise.all(kept)
+    expect(client.confirmedAt).toBe(2405)
+  })
+
   it('a failed poll answers false, and no poll is started again within retryMs', async () => {
     const { clock, poller, client } = setup()
     poller.failNext = 1

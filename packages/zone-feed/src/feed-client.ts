@@ -219,7 +219,7 @@ export class FeedClient {
   /**
    * Opens a watch when watching, once a poll has given a cursor, and none is open (one open past
    * its wait and the poll timeout is taken as lost). Its reply is taken like a poll's, as of the
-   * time it was sent.
+   * time it was sent plus how long the primary says it held it (at most the wait asked for).
    */
   #keepWatching(keepAlive: KeepAlive): void {
     if (this.#watchMs <= 0 || this.#cursor === null || this.failing) return
@@ -232,7 +232,7 @@ export class FeedClient {
     keepAlive(
       this.#poller
         .poll(request)
-        .then((reply) => this.#take(reply, now, keepAlive))
+        .then((reply) => this.#take(reply, now + heldFor(reply, this.#watchMs), keepAlive))
         .catch(() => undefined)
         .finally(() => {
           if (this.#watch === watch) this.#watch = null
@@ -378,4 +378,10 @@ export class FeedClient {
       }
     }
   }
+}
+
+/** How long the primary held a watch's reply: its `heldMs` when it is a duration within the wait. */
+function heldFor(reply: PollReply, waitMs: number): number {
+  const held = reply.heldMs
+  return typeof held === 'number' && Number.isFinite(held) && held > 0 ? Math.min(held, waitMs) : 0
 }

@@ -83,6 +83,12 @@ export interface PollReply {
    * began). Until then "not in the index" does not mean "not hosted".
    */
   complete: boolean
+  /**
+   * How long the primary held this watch before answering (its own clock; a duration, so clocks
+   * need not agree). The reply covers everything appended until then: the isolate counts it as a
+   * confirmation from its send time plus this, not only from its send time.
+   */
+  heldMs?: number
 }
 
 /** What an isolate calls (a feed replica or the primary, through a Durable Object stub). */

@@ -1,7 +1,6 @@
 import type { MessageRR, ResponseRR } from '@edgedns/dns-wire'
 import { describe, expect, it } from 'vitest'
 import {
-  MessageSplitter,
   TransferError,
   TsigError,
   answerTransfer,
@@ -65,19 +64,6 @@ function read(
   })
   return { got, outcome }
 }
-
-describe('splitting a TCP stream into messages', () => {
-  it('returns each message once it is whole, whatever the chunking', () => {
-    const a = new Uint8Array([1, 2, 3])
-    const b = new Uint8Array([4])
-    const framed = new Uint8Array([0, 3, 1, 2, 3, 0, 1, 4])
-    const splitter = new MessageSplitter()
-    const out = [...framed].flatMap((byte) => splitter.push(new Uint8Array([byte])))
-    expect(out).toEqual([a, b])
-    expect(splitter.pending).toBe(false)
-    expect(new MessageSplitter().push(framed)).toEqual([a, b])
-  })
-})
 
 describe('reading a transfer as the secondary', () => {
   it('reads a signed AXFR over many messages, every record to the sink', async () => {

@@ -5,14 +5,7 @@
  * record sequences), each record handed to a sink as it arrives so the caller never holds a zone.
  */
 import { CLASSES, TYPE_CODES } from '@edgedns/dns-facts'
-import {
-  ByteWriter,
-  DnsFormatError,
-  decodeMessage,
-  parseName,
-  writeName,
-  type MessageRR,
-} from '@edgedns/dns-wire'
+import { ByteWriter, decodeMessage, parseName, writeName, type MessageRR } from '@edgedns/dns-wire'
 import { serialAfter, soaSerial } from './soa.ts'
 import { signMessage, TsigStreamVerifier } from './tsig.ts'
 import type { TsigKey } from './tsig-key.ts'
@@ -75,37 +68,6 @@ export async function transferRequest(r: TransferRequest): Promise<SignedRequest
   if (!r.key) return { message, mac: undefined }
   const signed = await signMessage(message, r.key, { time: r.now })
   return { message: signed.message, mac: signed.mac }
-}
-
-/** Largest DNS message a TCP length prefix can announce. */
-const MAX_TCP_MESSAGE = 0xffff
-
-/** Splits a TCP byte stream into DNS messages (RFC 7766 two-octet length framing). */
-export class MessageSplitter {
-  #buffer = new Uint8Array(0)
-
-  /** Adds a chunk; returns the messages it completed, in order. */
-  push(chunk: Uint8Array): Uint8Array[] {
-    const joined = new Uint8Array(this.#buffer.length + chunk.length)
-    joined.set(this.#buffer)
-    joined.set(chunk, this.#buffer.length)
-    const out: Uint8Array[] = []
-    let at = 0
-    while (joined.length - at >= 2) {
-      const length = (joined[at]! << 8) | joined[at + 1]!
-      if (length > MAX_TCP_MESSAGE) throw new DnsFormatError('message longer than TCP allows')
-      if (joined.length - at - 2 < length) break
-      out.push(joined.slice(at + 2, at + 2 + length))
-      at += 2 + length
-    }
-    this.#buffer = joined.slice(at)
-    return out
-  }
-
-  /** True when bytes of an unfinished message are held. */
-  get pending(): boolean {
-    return this.#buffer.length > 0
-  }
 }
 
 /** What a transfer answer turned out to be. */

@@ -27,7 +27,6 @@ export { axfrRecords } from './axfr.ts'
 export { planIxfr, type IxfrInput, type IxfrPlan, type IxfrStep } from './ixfr.ts'
 export { serialAfter, soaSerial, withSerial } from './soa.ts'
 export {
-  MessageSplitter,
   TransferError,
   readTransfer,
   soaOfAnswer,

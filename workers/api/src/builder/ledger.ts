@@ -76,19 +76,28 @@ export class KeyLedger {
   }
 }
 
-/** 128-bit-ish string digest (two seeded 53-bit hashes), sync and cheap; not cryptographic. */
+/**
+ * 128-bit-ish string digest (two seeded 53-bit hashes, cyrb53, taken in one pass over the
+ * string), sync and cheap; not cryptographic.
+ */
 export function digestOf(value: string): string {
-  return `${hash53(value, 0x9e3779b9).toString(36)}.${hash53(value, 0x85ebca6b).toString(36)}.${value.length.toString(36)}`
+  const a = 0x9e3779b9
+  const b = 0x85ebca6b
+  let a1 = 0xdeadbeef ^ a
+  let a2 = 0x41c6ce57 ^ a
+  let b1 = 0xdeadbeef ^ b
+  let b2 = 0x41c6ce57 ^ b
+  for (let i = 0; i < value.length; i++) {
+    const ch = value.charCodeAt(i)
+    a1 = Math.imul(a1 ^ ch, 2654435761)
+    a2 = Math.imul(a2 ^ ch, 1597334677)
+    b1 = Math.imul(b1 ^ ch, 2654435761)
+    b2 = Math.imul(b2 ^ ch, 1597334677)
+  }
+  return `${finish(a1, a2).toString(36)}.${finish(b1, b2).toString(36)}.${value.length.toString(36)}`
 }
 
-function hash53(s: string, seed: number): number {
-  let h1 = 0xdeadbeef ^ seed
-  let h2 = 0x41c6ce57 ^ seed
-  for (let i = 0; i < s.length; i++) {
-    const ch = s.charCodeAt(i)
-    h1 = Math.imul(h1 ^ ch, 2654435761)
-    h2 = Math.imul(h2 ^ ch, 1597334677)
-  }
+function finish(h1: number, h2: number): number {
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909)
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909)
   return 4294967296 * (2097151 & h2) + (h1 >>> 0)

@@ -246,7 +246,8 @@ export async function flushBuckets(ctx: StepContext): Promise<PerRecordOutcome> 
       }
       // A bucket whose named version already holds this content needs no new version.
       const held = ctx.ledger.lookup(current)
-      const changed = ops.filter((op, k) => held.get(current[k]!)?.digest !== digestOf(op.value!))
+      for (const op of ops) op.digest = digestOf(op.value!)
+      const changed = ops.filter((op, k) => held.get(current[k]!)?.digest !== op.digest)
       const indexes = slice.filter((_, k) => changed.includes(ops[k]!))
       ctx.versions.begin(indexes, version)
       // New keys: nothing to pace.

@@ -14,6 +14,8 @@ export interface KeyOp {
    * with this `expirationTtl` (seconds), always, and kept out of the ledger.
    */
   ttl?: number
+  /** `digestOf(value)` when the caller has taken it already. */
+  digest?: string
 }
 
 export interface WriteOptions {
@@ -52,7 +54,7 @@ export async function applyOps(
       todo.push({ op, digest: '' })
       continue
     }
-    const digest = op.value === null ? 'deleted' : digestOf(op.value)
+    const digest = op.value === null ? 'deleted' : (op.digest ?? digestOf(op.value))
     const entry = entries.get(op.key)
     const unchanged =
       op.value === null ? !entry || entry.digest === 'deleted' : entry?.digest === digest

@@ -113,6 +113,9 @@ describe('ZoneFeed and ZoneFeedReplica', () => {
     const reply = await watch
     expect(mine(reply, [z])).toEqual([`${z}:1`])
     expect(Date.now() - started).toBeLessThan(2000)
+    // It says how long it held the watch: the isolate's confirmation reaches that far.
+    expect(reply.heldMs).toBeGreaterThanOrEqual(40)
+    expect(reply.heldMs).toBeLessThanOrEqual(Date.now() - started)
     // Nothing arrives: the watch answers empty after its wait.
     const idle = Date.now()
     const quiet = await primary.poll({ cursor: reply.seq, epoch: reply.epoch, waitMs: 100 })

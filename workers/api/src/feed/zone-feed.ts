@@ -58,7 +58,8 @@ export class ZoneFeed extends DurableObject<Env> {
 
   /** A poll; a watch (`waitMs`) with nothing after its cursor waits for the next entry first. */
   async poll(request: PollRequest): Promise<PollReply> {
-    const reply = this.#log.poll(request, Date.now())
+    const arrived = Date.now()
+    const reply = this.#log.poll(request, arrived)
     const waitMs = Math.min(Number(request.waitMs) || 0, MAX_WATCH_MS)
     if (waitMs <= 0 || reply.entries.length > 0 || reply.resync) return reply
     await new Promise<void>((resolve) => {
@@ -70,7 +71,8 @@ export class ZoneFeed extends DurableObject<Env> {
       const timer = setTimeout(done, waitMs)
       this.#watchers.add(done)
     })
-    return this.#log.poll(request, Date.now())
+    const answered = Date.now()
+    return { ...this.#log.poll(request, answered), heldMs: answered - arrived }
   }
 
   /** Ends every watch waiting (entries arrived). */

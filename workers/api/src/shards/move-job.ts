@@ -23,6 +23,8 @@ export const MOVE_PAGE_ROWS = 500
 export const COPY_TABLES = [
   { table: 'dns_records', key: ['name_rev', 'type', 'content', 'ifnull(priority, -1)'] },
   { table: 'change_log', key: ['seq'] },
+  // Which change produced which serial: IXFR answers from the change log after a move too.
+  { table: 'zone_serials', key: ['seq'] },
 ] as const
 /** Per-zone tables of one row per zone at most, copied with each zone group's zone rows. */
 export const ZONE_ROW_TABLES = [zoneTransfersOutgoing, zoneTransfersIncoming].map(getTableName)
@@ -34,6 +36,7 @@ export const ACCOUNT_TABLES = [transferTsigs, transferPeers, transferAcls].map(g
 /** The source tables cleared for each zone group when it is retired (after its zones are marked deleted). */
 export const RETIRE_TABLES = [
   'change_log',
+  'zone_serials',
   'build_state',
   'zones_behind',
   ...ZONE_ROW_TABLES,

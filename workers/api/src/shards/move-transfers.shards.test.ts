@@ -33,6 +33,14 @@ async function transferRows(db: D1Database, accountId: string, zoneIds: string[]
         .bind(JSON.stringify(zoneIds))
         .all()
     ).results
+  out.zone_serials = (
+    await db
+      .prepare(
+        'SELECT * FROM zone_serials WHERE zone_id IN (SELECT value FROM json_each(?1)) ORDER BY zone_id, seq'
+      )
+      .bind(JSON.stringify(zoneIds))
+      .all()
+  ).results
   return out
 }
 
@@ -84,6 +92,9 @@ describe('moving an account with zone-transfer configuration', () => {
         peers: [peer.id],
         auto_refresh_seconds: 3600,
       })
+      // Serials of earlier changes: an IXFR from them is answered from the change log after the move.
+      for (const name of ['a', 'b'])
+        await post(`/zones/${primary}/dns_records`, { type: 'A', name, content: '192.0.2.1' })
       const from = (await api('GET', `/accounts/${account}/shard`)).body.result.shard as number
       const to = (from + 1) % 3
       // More ACLs than one page of a move holds.
@@ -97,12 +108,14 @@ describe('moving an account with zone-transfer configuration', () => {
         .run()
       const before = await transferRows(shard(from), account, zones)
       expect(before.transfer_acls).toHaveLength(1101)
+      expect(before.zone_serials!.length).toBeGreaterThanOrEqual(3)
 
       const { done } = await moveAndWait(account, to)
       expect(done).toMatchObject({ status: 'done' })
       expect(await transferRows(shard(to), account, zones)).toEqual(before)
       const left = await transferRows(shard(from), account, zones)
-      for (const t of [...ACCOUNT_TABLES, ...ZONE_TABLES]) expect(left[t], t).toEqual([])
+      for (const t of [...ACCOUNT_TABLES, ...ZONE_TABLES, 'zone_serials'])
+        expect(left[t], t).toEqual([])
       // The API reads them from the new shard.
       expect((await api('GET', `${base}/peers/${peer.id}`)).body.result).toMatchObject({
         tsig_id: key.id,

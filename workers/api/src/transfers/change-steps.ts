@@ -4,7 +4,8 @@
  * produced it; every record the entries after it touched is deleted in its state before the first
  * of them (the entry's `before`) and added in its live state. Null (answer in the AXFR form) when
  * the serial is unknown, the log no longer holds every entry since (the cron prunes it), an entry
- * is about the zone as a whole (settings, name servers, a rebuild), or there are too many.
+ * is about the zone as a whole (settings, name servers, a rebuild), or there are too many. A commit
+ * after the zone row was read breaks the transfer off (ZoneChangedDuringTransfer).
  */
 import type { ResponseRR } from '@edgedns/dns-wire'
 import { and, eq, max } from 'drizzle-orm'
@@ -13,6 +14,7 @@ import { zoneSerials } from '../db/schema-transfers.ts'
 import type { IxfrStep } from '@edgedns/zone-transfer'
 import { RECORD_COLUMNS, type RecordRow } from '../records/model.ts'
 import type { ZoneRow } from '../zones/model.ts'
+import { ZoneChangedDuringTransfer } from './transfer-errors.ts'
 
 /** Beyond this many change-log entries an IXFR is answered in the AXFR form (held in memory). */
 const MAX_IXFR_CHANGES = 10_000
@@ -61,12 +63,17 @@ export async function changeSteps(
     if (!firstBefore.has(row.record_id)) firstBefore.set(row.record_id, row.before)
   }
   const ids = [...firstBefore.keys()]
-  const live = await db
-    .prepare(
-      'SELECT * FROM dns_records WHERE zone_id = ?1 AND id IN (SELECT value FROM json_each(?2))'
-    )
-    .bind(zone.id, JSON.stringify(ids))
-    .all<RecordRow>()
+  // The live rows and the zone's change sequence in one transaction: rows a later commit changed
+  // would not be the version the serial names.
+  const [live, seq] = (await db.batch([
+    db
+      .prepare(
+        'SELECT * FROM dns_records WHERE zone_id = ?1 AND id IN (SELECT value FROM json_each(?2))'
+      )
+      .bind(zone.id, JSON.stringify(ids)),
+    db.prepare('SELECT change_seq FROM zones WHERE id = ?1').bind(zone.id),
+  ])) as [D1Result<RecordRow>, D1Result<{ change_seq: number }>]
+  if (seq.results[0]?.change_seq !== zone.changeSeq) throw new ZoneChangedDuringTransfer(zone.name)
   const deleted: ResponseRR[] = []
   for (const before of firstBefore.values()) {
     const rr = before === null ? null : toRecord(rowOf(before))

@@ -7,7 +7,7 @@
  * any size is never held in memory.
  */
 import { TYPE_CODES } from '@edgedns/dns-facts'
-import { decodeMessage, encodeResponse, type ResponseRR } from '@edgedns/dns-wire'
+import { decodeMessage, encodeResponse, frameTcp, type ResponseRR } from '@edgedns/dns-wire'
 import { AUTO_TTL_SECONDS, RecordError, fqdn, toPresentation } from '@edgedns/records'
 import {
   answerSignedQuery,
@@ -23,6 +23,7 @@ import { envForZone, liveZoneIdNamed } from '../shards/zone-env.ts'
 import type { ShardEnv } from '../shards/databases.ts'
 import { soaRdata, type ZoneRow } from '../zones/model.ts'
 import { changeSteps } from './change-steps.ts'
+import { ZoneChangedDuringTransfer } from './transfer-errors.ts'
 import { clientAllowed, outgoingConfig, peerKeys, tsigRequired } from './transfer-config.ts'
 
 /** Records read from D1 per page of a transfer. */
@@ -85,9 +86,17 @@ async function* zoneRecords(
       if (rr) yield rr
     }
     const last = results[results.length - 1]
-    if (!last || results.length < pageSize) return
+    if (!last || results.length < pageSize) break
     after = [last.name_rev, last.type, last.content, last.priority ?? -1]
   }
+  // The pages were read one after another: a commit in between would make the copy a mix of two
+  // versions under one serial. Such a transfer is broken off before its closing SOA, so the
+  // secondary discards it and asks again (the change's NOTIFY is on its way).
+  const now = await db
+    .prepare('SELECT change_seq FROM zones WHERE id = ?1')
+    .bind(z.id)
+    .first<{ change_seq: number }>()
+  if (now?.change_seq !== z.changeSeq) throw new ZoneChangedDuringTransfer(z.name)
 }
 
 export interface TransferRequest {
@@ -109,14 +118,6 @@ export interface TransferAnswer {
   completed: Promise<boolean>
   zoneId: string | null
   db: D1Database | null
-}
-
-function framed(message: Uint8Array): Uint8Array {
-  const out = new Uint8Array(message.length + 2)
-  out[0] = message.length >> 8
-  out[1] = message.length & 0xff
-  out.set(message, 2)
-  return out
 }
 
 /** A single unsigned reply with `rcode` to `query`, or FORMERR's own form when it is unreadable. */
@@ -185,9 +186,10 @@ function streamOf(messages: AsyncGenerator<Uint8Array>): {
           ok = (next.value[3]! & 0x0f) === 0
           first = false
         }
-        controller.enqueue(framed(next.value))
+        controller.enqueue(frameTcp(next.value))
       } catch (err) {
         done(false)
+        console.warn('outgoing transfer failed:', err instanceof Error ? err.message : err)
         controller.error(err)
       }
     },

@@ -5,7 +5,6 @@
  */
 import { connect } from 'cloudflare:sockets'
 import {
-  MessageSplitter,
   TsigStreamVerifier,
   readTransfer,
   soaOfAnswer,
@@ -13,7 +12,7 @@ import {
   type RecordSink,
   type TransferOutcome,
 } from '@edgedns/zone-transfer'
-import type { MessageRR } from '@edgedns/dns-wire'
+import { frameTcp, TcpMessageSplitter, type MessageRR } from '@edgedns/dns-wire'
 import type { Primary } from './incoming-config.ts'
 
 export type Connect = (address: SocketAddress, options?: SocketOptions) => Socket
@@ -26,17 +25,9 @@ const TRANSFER_TIMEOUT_MS = 120_000
 const nowSeconds = () => Math.floor(Date.now() / 1000)
 const randomId = () => crypto.getRandomValues(new Uint16Array(1))[0]!
 
-function frame(message: Uint8Array): Uint8Array {
-  const out = new Uint8Array(message.length + 2)
-  out[0] = message.length >> 8
-  out[1] = message.length & 0xff
-  out.set(message, 2)
-  return out
-}
-
 async function* messagesOf(socket: Socket): AsyncGenerator<Uint8Array> {
   const reader = socket.readable.getReader()
-  const splitter = new MessageSplitter()
+  const splitter = new TcpMessageSplitter()
   try {
     for (;;) {
       const { value, done } = await reader.read()
@@ -73,7 +64,7 @@ async function withSocket<T>(
 
 async function send(socket: Socket, message: Uint8Array): Promise<void> {
   const writer = socket.writable.getWriter()
-  await writer.write(frame(message))
+  await writer.write(frameTcp(message))
   writer.releaseLock()
 }
 

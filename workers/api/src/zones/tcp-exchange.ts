@@ -2,11 +2,11 @@
  * @module One DNS message exchanged with a name server over TCP port 53 from the Worker
  * (`connect()` from `cloudflare:sockets`): the query framed with its length, the first whole
  * message read back, the socket closed, all within a time limit. The framing is
- * `@edgedns/delegation`'s; the runtime refuses connections to private addresses and to
+ * `@edgedns/dns-wire`'s; the runtime refuses connections to private addresses and to
  * Cloudflare's own ranges, which then fail like any unreachable server.
  */
 import { connect } from 'cloudflare:sockets'
-import { frameTcp, TcpMessageReader } from '@edgedns/delegation'
+import { frameTcp, TcpMessageSplitter } from '@edgedns/dns-wire'
 
 export type Connect = (address: SocketAddress, options?: SocketOptions) => Socket
 
@@ -17,13 +17,13 @@ async function talk(socket: Socket, query: Uint8Array): Promise<Uint8Array> {
   await writer.write(frameTcp(query))
   writer.releaseLock()
   const reader = socket.readable.getReader()
-  const collected = new TcpMessageReader()
+  const collected = new TcpMessageSplitter()
   try {
     for (;;) {
       const { value, done } = await reader.read()
       if (done) throw new Error('the connection closed before a whole answer arrived')
-      const message = collected.push(value as Uint8Array)
-      if (message !== null) return message
+      const [message] = collected.push(value as Uint8Array)
+      if (message) return message
     }
   } finally {
     reader.releaseLock()

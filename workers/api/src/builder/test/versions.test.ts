@@ -17,7 +17,7 @@ import {
 import type { StepContext } from '../context.ts'
 import { KvBudget } from '../io.ts'
 import { limitsFrom } from '../limits.ts'
-import { KeyLedger } from '../ledger.ts'
+import { digestOf, KeyLedger } from '../ledger.ts'
 import { NodeMirror } from '../mirror.ts'
 import { flushBuckets } from '../per-record.ts'
 import { StateStore } from '../state.ts'
@@ -29,6 +29,11 @@ const node = (address: string): string =>
   encodeNode({ v: 1, sets: { A: { ttl: 300, rdata: [address] } } } as NodeData)
 
 describe('bucket versions', () => {
+  it('digests values as the ledgers already written hold them (a new digest would rewrite every key once)', () => {
+    expect(digestOf('')).toBe('1aggevgbi2j.1247s7v64qa.0')
+    expect(digestOf('a')).toBe('bmnxinv5js.16ayds5vhae.1')
+    expect(digestOf('hello world')).toBe('ek12uvopgz.29qic38f3sh.b')
+  })
   it('keeps keys no head reaches ten minutes by default, or as long as BUILDER_RETIRE_GRACE_MS says', () => {
     expect(limitsFrom({}).retireGraceMs).toBe(600_000)
     expect(limitsFrom({ BUILDER_RETIRE_GRACE_MS: '65000' }).retireGraceMs).toBe(65_000)
