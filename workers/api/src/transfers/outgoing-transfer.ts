@@ -4,7 +4,8 @@
  * the client address checked against the account's ACLs and the zone's peers, TSIG required with
  * one of the peers' keys when they have any. The answer is a stream of DNS messages, each with its
  * TCP length prefix, packed as the zone's records are read from D1 in keyset pages, so a zone of
- * any size is never held in memory.
+ * any size is never held in memory. A name that is no zone of ours may be an account's catalog
+ * zone (transfers/catalog-zone.ts): served the same way under the catalog's own peers.
  */
 import { TYPE_CODES } from '@edgedns/dns-facts'
 import { decodeMessage, encodeResponse, type ResponseRR } from '@edgedns/dns-wire'
