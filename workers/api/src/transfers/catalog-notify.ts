@@ -15,7 +15,7 @@ import { notifyDefaults, notifyPeer, type NotifyOptions, type NotifyOutcome } fr
 import type { OutgoingPeer } from './transfer-config.ts'
 
 /** Sends a NOTIFY round of the account's catalog when it has one, enabled. Never rejects. */
-export async function notifyCatalog(
+async function notifyCatalog(
   env: ShardEnv,
   accountId: string,
   options: NotifyOptions = {}

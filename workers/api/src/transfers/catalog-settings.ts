@@ -34,7 +34,7 @@ export interface CatalogRow {
 const COLUMNS = 'id, account_id, name, peers, enabled, serial, created_on, modified_on'
 
 /** SQL: the next serial after `current`, never behind the clock (epoch seconds). */
-export const nextSerialSql = (current: string): string =>
+const nextSerialSql = (current: string): string =>
   `max(${current} + 1, CAST(strftime('%s', 'now') AS INTEGER))`
 
 export function catalogToApi(row: CatalogRow): Record<string, unknown> {

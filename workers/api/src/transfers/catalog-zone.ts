@@ -12,7 +12,7 @@ import type { CatalogRow } from './catalog-settings.ts'
 import { transferConfig, type OutgoingConfig } from './transfer-config.ts'
 
 /** Member zones read from D1 per page. */
-export const CATALOG_PAGE = 5_000
+const CATALOG_PAGE = 5_000
 
 /**
  * The members after (name, id), in name order: the zones of the account, live (active, or moving
