@@ -30,6 +30,8 @@ export function renderCatalogColdStart(c, md, targets) {
   md.push(
     '',
     `Time per zone at the largest count over the smallest: ours ${ratio(ours)}, BIND → BIND ${ratio(bind)} (1.00 is exactly linear growth; above it, each zone costs more as the account grows).`,
+    '',
+    'Each member costs the secondary two requests to us: its signed SOA check and the AXFR, each relayed by the DNS front as one `POST /dns_transfer` that looks the zone up, reads its outgoing settings, peers, keys and ACLs, and streams its records from D1. Here every such request runs on the one workerd thread that also runs D1, so the requests BIND sends in parallel are served one after another; deployed, they run in separate isolates.',
     ''
   )
   const last = c.rows[c.rows.length - 1]
