@@ -211,7 +211,7 @@ async function measureCount({ api, stack, log }, from, members, front) {
   await api.call('PUT', `${base}/catalog`, { name: catalog, peers: [peer.id] })
   log(`${label}: seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
 
-  const timeoutMs = Math.max(120_000, members * 60)
+  const timeoutMs = Math.max(120_000, members * 200)
   const ours = mkdtempSync(path.join(tmpdir(), 'edgedns-catz-ours-'))
   let oursMs
   try {
