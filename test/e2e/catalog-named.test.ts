@@ -142,6 +142,10 @@ describe('BIND named provisioned through our catalog zone', () => {
     const transferred = new RegExp(`transfer of '${zone}/IN' from [^ ]+: Transfer completed`)
     expect(await waitFor(() => transferred.test(namedLog), 20_000), namedLog).toBe(true)
     expect(namedLog).toMatch(new RegExp(`catz: adding zone '${zone}' from catalog '${catalog}'`))
+    // Told by the catalog's NOTIFY, not by its refresh timer (an hour).
+    expect(namedLog).toMatch(
+      new RegExp(`zone ${catalog}/IN: notify from 127\\.0\\.0\\.1#\\d+: serial \\d+`)
+    )
 
     const res = await fetch(`${base}/client/v4/zones/${zoneId}/dns_records/export`, {
       headers: { authorization: `Bearer ${token}` },
