@@ -2,6 +2,7 @@
 import { fmtMs, fmtRange, fmtRatio } from './lib/stats.mjs'
 import { lineChart } from './lib/svg.mjs'
 import { renderAuth } from './report/auth.mjs'
+import { renderCatalogColdStart } from './report/catalog.mjs'
 import { renderDoh, renderMemory, renderStartup } from './report/doh.mjs'
 import { renderIsolate } from './report/isolate.mjs'
 import { renderDnssec } from './report/dnssec.mjs'
@@ -63,6 +64,9 @@ export function renderReport(results) {
   renderZonesAtScale(ok('zones-10k'), ok('zones-100k'), body, targets)
   renderProductionModel(ok('production-model'), body, targets)
   section('auth', 'Authentication during a long commit', (a) => renderAuth(a, body, targets))
+  section('catalog-cold-start', 'Secondary cold start through the catalog zone', (c) =>
+    renderCatalogColdStart(c, body, targets)
+  )
   if (S.peers || S.propagation) renderPeers(S.peers, S.propagation, body)
   renderTargets(targets, md)
   md.push(...body)

@@ -5,6 +5,7 @@
  */
 import { runAuthBench } from './auth.mjs'
 import { runBatchBench } from './batch.mjs'
+import { runCatalogColdStart } from './catalog-cold-start.mjs'
 import { runDnssecBench } from './dnssec.mjs'
 import { runDohBench } from './doh.mjs'
 import { manyZonesShards, runManyZonesBench } from './many-zones.mjs'
@@ -67,6 +68,12 @@ export const SECTIONS = [
     run: runProductionModelBench,
     ownStack: true,
     stackOptions: productionModelStack,
+  },
+  {
+    id: 'catalog-cold-start',
+    title: 'Secondary cold start through the catalog zone (ours and BIND → BIND)',
+    run: runCatalogColdStart,
+    ownStack: true,
   },
   {
     id: 'peers',

@@ -106,6 +106,9 @@ const ACCESS: Record<string, Access> = {
   'get /accounts/{account_id}/secondary_dns/acls/{acl_id}': 'accountDnsRead',
   'put /accounts/{account_id}/secondary_dns/acls/{acl_id}': 'accountDnsWrite',
   'delete /accounts/{account_id}/secondary_dns/acls/{acl_id}': 'accountDnsWrite',
+  'get /accounts/{account_id}/secondary_dns/catalog': 'accountDnsRead',
+  'put /accounts/{account_id}/secondary_dns/catalog': 'accountDnsWrite',
+  'delete /accounts/{account_id}/secondary_dns/catalog': 'accountDnsWrite',
   'get /zones/{zone_id}/secondary_dns/incoming': 'zoneRead',
   'post /zones/{zone_id}/secondary_dns/incoming': 'zoneWrite',
   'put /zones/{zone_id}/secondary_dns/incoming': 'zoneWrite',
@@ -177,6 +180,8 @@ function bodyFor(key: string, zoneName: string): { body?: BodyInit; type?: strin
     case 'put /zones/{zone_id}/dns_records/{record_id}':
     case 'patch /zones/{zone_id}/dns_records/{record_id}':
       return json(record)
+    case 'put /accounts/{account_id}/secondary_dns/catalog':
+      return json({ name: 'matrix-catalog.example.net', peers: [] })
     case 'post /zones/{zone_id}/dns_records/batch':
       return json({ posts: [record] })
     case 'post /zones/{zone_id}/dns_records/import': {
@@ -259,7 +264,7 @@ beforeAll(async () => {
 })
 
 /**
- * A TSIG key, peer and ACL of the account, the target zone's outgoing configuration, and a
+ * A TSIG key, peer and ACL of the account, its catalog, the target zone's outgoing configuration, and a
  * secondary zone with an incoming configuration: what the secondary-DNS reads find.
  */
 async function transferParams(target: {
@@ -275,6 +280,7 @@ async function transferParams(target: {
   })
   const peer = await api('POST', `${base}/peers`, { name: 'matrix' })
   const acl = await api('POST', `${base}/acls`, { name: 'matrix', ip_range: '192.0.2.0/24' })
+  await api('PUT', `${base}/catalog`, { name: 'matrix-catalog.example.net', peers: [] })
   await api('POST', `/zones/${target.id}/secondary_dns/outgoing`, { name: target.name, peers: [] })
   const name = `matrix-secondary-${Date.now()}.example`
   const secondary = await api('POST', '/zones', {

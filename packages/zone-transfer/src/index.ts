@@ -64,3 +64,4 @@ export {
   type TransferOptions,
   type TransferZone,
 } from './serve.ts'
+export { CATALOG_TTL, catalogRecords, catalogSoa, type CatalogMember } from './catalog.ts'

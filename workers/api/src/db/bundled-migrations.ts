@@ -190,5 +190,17 @@ export const BUNDLED_MIGRATIONS: readonly { name: string; statements: readonly s
     "statements": [
       "ALTER TABLE `zones` ADD `secondary_expired` integer DEFAULT false NOT NULL;"
     ]
+  },
+  {
+    "name": "0020_catalog_zones.sql",
+    "statements": [
+      "CREATE TABLE `transfer_catalogs` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`account_id` text NOT NULL,\n\t`name` text NOT NULL,\n\t`peers` text DEFAULT '[]' NOT NULL,\n\t`enabled` integer DEFAULT 1 NOT NULL,\n\t`serial` integer NOT NULL,\n\t`created_on` text NOT NULL,\n\t`modified_on` text NOT NULL,\n\t`deleted_on` text\n);",
+      "CREATE UNIQUE INDEX `transfer_catalogs_account` ON `transfer_catalogs` (`account_id`);",
+      "CREATE INDEX `transfer_catalogs_name` ON `transfer_catalogs` (`name`);",
+      "-- A catalog's members are the account's active (or moving) zones whose outgoing transfers are\n-- enabled. Every write that changes that set moves the account's catalog serial, in the same\n-- transaction: max(serial + 1, now in epoch seconds), so a serial is never reused.\nCREATE TRIGGER `catalog_serial_on_outgoing_insert` AFTER INSERT ON `zone_transfers_outgoing`\n  WHEN NEW.`enabled` = 1\nBEGIN\n  UPDATE `transfer_catalogs`\n    SET `serial` = max(`serial` + 1, CAST(strftime('%s', 'now') AS INTEGER))\n    WHERE `account_id` = (SELECT `account_id` FROM `zones` WHERE `id` = NEW.`zone_id`\n      AND `status` IN ('active', 'moving'));\nEND;",
+      "CREATE TRIGGER `catalog_serial_on_outgoing_enable` AFTER UPDATE OF `enabled` ON `zone_transfers_outgoing`\n  WHEN NEW.`enabled` != OLD.`enabled`\nBEGIN\n  UPDATE `transfer_catalogs`\n    SET `serial` = max(`serial` + 1, CAST(strftime('%s', 'now') AS INTEGER))\n    WHERE `account_id` = (SELECT `account_id` FROM `zones` WHERE `id` = NEW.`zone_id`\n      AND `status` IN ('active', 'moving'));\nEND;",
+      "CREATE TRIGGER `catalog_serial_on_outgoing_delete` AFTER DELETE ON `zone_transfers_outgoing`\n  WHEN OLD.`enabled` = 1\nBEGIN\n  UPDATE `transfer_catalogs`\n    SET `serial` = max(`serial` + 1, CAST(strftime('%s', 'now') AS INTEGER))\n    WHERE `account_id` = (SELECT `account_id` FROM `zones` WHERE `id` = OLD.`zone_id`\n      AND `status` IN ('active', 'moving'));\nEND;",
+      "CREATE TRIGGER `catalog_serial_on_zone_status` AFTER UPDATE OF `status` ON `zones`\n  WHEN (NEW.`status` IN ('active', 'moving')) != (OLD.`status` IN ('active', 'moving'))\n    AND EXISTS (SELECT 1 FROM `zone_transfers_outgoing` WHERE `zone_id` = NEW.`id` AND `enabled` = 1)\nBEGIN\n  UPDATE `transfer_catalogs`\n    SET `serial` = max(`serial` + 1, CAST(strftime('%s', 'now') AS INTEGER))\n    WHERE `account_id` = NEW.`account_id`;\nEND;"
+    ]
   }
 ]

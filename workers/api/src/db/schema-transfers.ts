@@ -108,3 +108,34 @@ export const zoneSerials = sqliteTable(
     index('zone_serials_serial').on(t.zoneId, t.serial),
   ]
 )
+
+/**
+ * An account's catalog zone (RFC 9432, `/accounts/{id}/secondary_dns/catalog`): its name, the peers
+ * that get it, and its SOA serial. The members are not stored: they are read from `zones` and
+ * `zone_transfers_outgoing` whenever the catalog is transferred. The row outlives a DELETE
+ * (`deleted_on` set) so that a catalog made again never reuses a serial; triggers (migration 0020)
+ * move `serial` whenever the membership changes.
+ */
+export const transferCatalogs = sqliteTable(
+  'transfer_catalogs',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull(),
+    /** The catalog zone's name, lower case, no final dot. */
+    name: text('name').notNull(),
+    /** JSON array of `transfer_peers.id`: the secondaries that get NOTIFY and may transfer it. */
+    peers: text('peers').notNull().default('[]'),
+    /** 1 while the catalog is served and announced. */
+    enabled: integer('enabled').notNull().default(1),
+    /** The catalog's SOA serial: each change sets it to max(serial + 1, now in epoch seconds). */
+    serial: integer('serial').notNull(),
+    createdOn: text('created_on').notNull(),
+    modifiedOn: text('modified_on').notNull(),
+    /** Set by DELETE: the account has no catalog, but its serial is kept. */
+    deletedOn: text('deleted_on'),
+  },
+  (t) => [
+    uniqueIndex('transfer_catalogs_account').on(t.accountId),
+    index('transfer_catalogs_name').on(t.name),
+  ]
+)

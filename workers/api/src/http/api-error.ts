@@ -116,6 +116,10 @@ export const Codes = {
   transferReference: 10208,
   /** Records of a `secondary` zone come from its primary: the Records API refuses writes. */
   secondaryReadOnly: 10209,
+  /** Catalog zones: the account has no catalog (`GET`, `DELETE` of `/secondary_dns/catalog`). */
+  catalogNotFound: 10210,
+  /** Catalog zones: the name is a zone served here, or another account's catalog. */
+  catalogNameTaken: 10211,
   /** force_axfr: no primary of the zone could be transferred from (the message says why). */
   transferFailed: 10031,
 } as const

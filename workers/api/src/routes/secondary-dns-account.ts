@@ -3,7 +3,8 @@
  *   /accounts/:account_id/secondary_dns/tsigs   TSIG keys
  *   /accounts/:account_id/secondary_dns/peers   name servers transferred to or from
  *   /accounts/:account_id/secondary_dns/acls    address ranges allowed to transfer
- * each with GET (list), POST, and GET / PUT / DELETE by id. Reads need DNS Read on the account,
+ * each with GET (list), POST, and GET / PUT / DELETE by id; and the account's catalog zone
+ * (RFC 9432; not a Cloudflare route): GET / PUT / DELETE /accounts/:account_id/secondary_dns/catalog. Reads need DNS Read on the account,
  * writes DNS Write on the account (a grant on single zones does not reach these).
  */
 import { Hono, type Context } from 'hono'
@@ -15,6 +16,14 @@ import { readBody } from '../http/body.ts'
 import { ok, okList, resultInfo } from '../http/envelope.ts'
 import { isId } from '../http/ids.ts'
 import { accountDbFor, type AccountDb } from '../transfers/account-db.ts'
+import { notifyCatalogLater } from '../transfers/catalog-notify.ts'
+import {
+  catalogSchema,
+  catalogToApi,
+  deleteCatalog,
+  getCatalog,
+  putCatalog,
+} from '../transfers/catalog-settings.ts'
 import {
   aclSchema,
   aclToApi,
@@ -138,4 +147,20 @@ mount({
   create: createAcl,
   update: updateAcl,
   remove: deleteAcl,
+})
+
+secondaryDnsAccountApp.get('/catalog', async (c) => {
+  return ok(c, catalogToApi(await getCatalog(await accountDbFor(c, 'dns:read'))))
+})
+secondaryDnsAccountApp.put('/catalog', async (c) => {
+  const a = await accountDbFor(c, 'dns:edit')
+  const row = await putCatalog(c.env, a, await readBody(c, catalogSchema))
+  notifyCatalogLater(c, a.accountId)
+  return ok(c, catalogToApi(row))
+})
+secondaryDnsAccountApp.delete('/catalog', async (c) => {
+  const a = await accountDbFor(c, 'dns:edit')
+  const { id } = await getCatalog(a)
+  await deleteCatalog(a)
+  return ok(c, { id })
 })

@@ -28,6 +28,7 @@ import {
   setOutgoingEnabled,
   updateOutgoing,
 } from '../transfers/outgoing-settings.ts'
+import { notifyCatalogLater } from '../transfers/catalog-notify.ts'
 import { secondaryStub } from '../transfers/secondary-stub.ts'
 import { zoneFor } from '../zones/access.ts'
 
@@ -92,18 +93,21 @@ secondaryDnsZoneApp.put('/outgoing', async (c) => {
 secondaryDnsZoneApp.delete('/outgoing', async (c) => {
   const zone = await zoneFor(c, 'dns:edit')
   await deleteOutgoing(c.var.zoneDb, zone)
+  notifyCatalogLater(c, zone.accountId)
   return ok(c, { id: zone.id })
 })
 
 secondaryDnsZoneApp.post('/outgoing/enable', async (c) => {
   const zone = await zoneFor(c, 'dns:edit')
   await setOutgoingEnabled(c.var.zoneDb, zone, true)
+  notifyCatalogLater(c, zone.accountId)
   return ok(c, 'Enabled')
 })
 
 secondaryDnsZoneApp.post('/outgoing/disable', async (c) => {
   const zone = await zoneFor(c, 'dns:edit')
   await setOutgoingEnabled(c.var.zoneDb, zone, false)
+  notifyCatalogLater(c, zone.accountId)
   return ok(c, 'Disabled')
 })
 

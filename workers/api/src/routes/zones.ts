@@ -37,6 +37,7 @@ import { checkOwnership, verificationMode } from '../zones/ownership.ts'
 import { isPublicSuffix } from '../zones/public-suffix.ts'
 import { activateZone, releaseUnlessActive } from '../zones/activation.ts'
 import { refuseReservation } from '../zones/reservation-refusal.ts'
+import { notifyCatalogLater } from '../transfers/catalog-notify.ts'
 import { currentZone, isZoneChanged, zoneChangedRetry, zoneGuard } from '../zones/zone-guard.ts'
 
 export const zonesApp = new Hono<AppEnv>()
@@ -323,6 +324,7 @@ zonesApp.delete('/:zone_id{[^/]+}', async (c) => {
   // The name is free again platform-wide; the directory row stays so the zone's erase and purge still find its shard.
   await releaseZoneName(homeDb(c.env), zone.id)
   announceCommit(c, zone.id, zone.changeSeq + 1, 1, undefined, committedAt)
+  notifyCatalogLater(c, zone.accountId)
   c.executionCtx.waitUntil(
     eraseDeletedZone(c.var.zoneDb, zone.id).catch((e: unknown) =>
       console.warn('zone record erase interrupted; the cron continues it', zone.id, e)
@@ -366,6 +368,7 @@ zonesApp.put('/:zone_id{[^/]+}/activation_check', async (c) => {
     }
   }
   await activateZone(c, zone)
+  notifyCatalogLater(c, zone.accountId)
   return ok(c, { id: zone.id })
 })
 

@@ -6,6 +6,7 @@ import { getTableName } from 'drizzle-orm'
 import { type BuilderBinding } from '../commit/zone-change.ts'
 import {
   transferAcls,
+  transferCatalogs,
   transferPeers,
   transferTsigs,
   zoneTransfersIncoming,
@@ -29,10 +30,12 @@ export const COPY_TABLES = [
 /** Per-zone tables of one row per zone at most, copied with each zone group's zone rows. */
 export const ZONE_ROW_TABLES = [zoneTransfersOutgoing, zoneTransfersIncoming].map(getTableName)
 /**
- * The account's own tables (zone transfers: TSIG keys, peers, ACLs), copied under the fence after
+ * The account's own tables (zone transfers: TSIG keys, peers, ACLs, the catalog), copied under the fence after
  * the zone groups, in keyset pages by id, and cleared on the source when the move retires it.
  */
-export const ACCOUNT_TABLES = [transferTsigs, transferPeers, transferAcls].map(getTableName)
+export const ACCOUNT_TABLES = [transferTsigs, transferPeers, transferAcls, transferCatalogs].map(
+  getTableName
+)
 /** The source tables cleared for each zone group when it is retired (after its zones are marked deleted). */
 export const RETIRE_TABLES = [
   'change_log',

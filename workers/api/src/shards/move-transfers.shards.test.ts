@@ -1,6 +1,6 @@
 /**
- * An account move carries the account's zone-transfer configuration: its TSIG keys, peers and ACLs
- * (in keyset pages), and each zone's incoming / outgoing configuration, with the changes made while
+ * An account move carries the account's zone-transfer configuration: its TSIG keys, peers, ACLs
+ * and catalog (in keyset pages), and each zone's incoming / outgoing configuration, with the changes made while
  * the move copies; the source keeps none of it afterwards.
  */
 import { env } from 'cloudflare:workers'
@@ -13,7 +13,7 @@ import { moveStep, planMove } from './move.ts'
 const shard = (i: number): D1Database =>
   i === 0 ? env.DB : (env as unknown as Record<string, D1Database>)[`DB_${i}`]!
 
-const ACCOUNT_TABLES = ['transfer_tsigs', 'transfer_peers', 'transfer_acls']
+const ACCOUNT_TABLES = ['transfer_tsigs', 'transfer_peers', 'transfer_acls', 'transfer_catalogs']
 const ZONE_TABLES = ['zone_transfers_outgoing', 'zone_transfers_incoming']
 const SECRET = btoa('0123456789abcdef0123456789abcdef')
 
@@ -82,6 +82,10 @@ describe('moving an account with zone-transfer configuration', () => {
         ixfr_enable: true,
       })
       await post(`${base}/acls`, { name: 'secondaries', ip_range: '192.0.2.0/24' })
+      await api('PUT', `${base}/catalog`, {
+        name: 'catalog.xfr-mover.example.net',
+        peers: [peer.id],
+      })
       await post(`/zones/${primary}/secondary_dns/outgoing`, {
         name: 'xfr-mover.example',
         peers: [peer.id],
@@ -109,6 +113,7 @@ describe('moving an account with zone-transfer configuration', () => {
       const before = await transferRows(shard(from), account, zones)
       expect(before.transfer_acls).toHaveLength(1101)
       expect(before.zone_serials!.length).toBeGreaterThanOrEqual(3)
+      expect(before.transfer_catalogs).toHaveLength(1)
 
       const { done } = await moveAndWait(account, to)
       expect(done).toMatchObject({ status: 'done' })

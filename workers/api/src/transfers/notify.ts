@@ -39,7 +39,8 @@ export interface NotifyOutcome {
 
 const RCODE_NAMES = ['NOERROR', 'FORMERR', 'SERVFAIL', 'NXDOMAIN', 'NOTIMP', 'REFUSED']
 
-async function notifyPeer(
+/** One peer's NOTIFY of `soa`: a few attempts, a refusal not retried. Never rejects. */
+export async function notifyPeer(
   peer: OutgoingPeer & { ip: string },
   soa: ReturnType<typeof zoneSoa>,
   options: Required<NotifyOptions>
@@ -72,6 +73,16 @@ async function notifyPeer(
   return { peer: peer.name, ok: false, detail }
 }
 
+/** The options with their defaults: three tries of three seconds, one second before a retry. */
+export function notifyDefaults(options: NotifyOptions = {}): Required<NotifyOptions> {
+  return {
+    exchange: options.exchange ?? tcpExchange(),
+    attempts: options.attempts ?? 3,
+    timeoutMs: options.timeoutMs ?? 3_000,
+    retryMs: options.retryMs ?? 1_000,
+  }
+}
+
 /**
  * Sends a NOTIFY round for the zone when it has outgoing transfers enabled; resolves to what each
  * peer answered (empty when there is nothing to notify). Never rejects.
@@ -81,12 +92,7 @@ export async function notifyPeers(
   zoneId: string,
   options: NotifyOptions = {}
 ): Promise<NotifyOutcome[]> {
-  const opts: Required<NotifyOptions> = {
-    exchange: options.exchange ?? tcpExchange(),
-    attempts: options.attempts ?? 3,
-    timeoutMs: options.timeoutMs ?? 3_000,
-    retryMs: options.retryMs ?? 1_000,
-  }
+  const opts = notifyDefaults(options)
   try {
     const enabled = await db
       .prepare('SELECT enabled FROM zone_transfers_outgoing WHERE zone_id = ?1')

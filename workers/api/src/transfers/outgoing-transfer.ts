@@ -4,7 +4,8 @@
  * the client address checked against the account's ACLs and the zone's peers, TSIG required with
  * one of the peers' keys when they have any. The answer is a stream of DNS messages, each with its
  * TCP length prefix, packed as the zone's records are read from D1 in keyset pages, so a zone of
- * any size is never held in memory.
+ * any size is never held in memory. A name that is no zone of ours may be an account's catalog
+ * zone (transfers/catalog-zone.ts): served the same way under the catalog's own peers.
  */
 import { TYPE_CODES } from '@edgedns/dns-facts'
 import { decodeMessage, encodeResponse, frameTcp, type ResponseRR } from '@edgedns/dns-wire'
@@ -24,7 +25,19 @@ import type { ShardEnv } from '../shards/databases.ts'
 import { soaRdata, type ZoneRow } from '../zones/model.ts'
 import { changeSteps } from './change-steps.ts'
 import { ZoneChangedDuringTransfer } from './transfer-errors.ts'
-import { clientAllowed, outgoingConfig, peerKeys, tsigRequired } from './transfer-config.ts'
+import {
+  catalogNamed,
+  catalogTransferConfig,
+  servedCatalogRecords,
+  servedCatalogSoa,
+} from './catalog-zone.ts'
+import {
+  clientAllowed,
+  outgoingConfig,
+  peerKeys,
+  tsigRequired,
+  type OutgoingConfig,
+} from './transfer-config.ts'
 
 /** Records read from D1 per page of a transfer. */
 export const TRANSFER_PAGE = 5_000
@@ -201,55 +214,91 @@ function streamOf(messages: AsyncGenerator<Uint8Array>): {
   return { body, completed }
 }
 
-/** Answers a relayed DNS query for one of our zones (see the module comment). */
+/**
+ * Answers a relayed DNS query for one of our zones, or for an account's catalog zone (see the
+ * module comment; a zone of the same name as a catalog wins).
+ */
 export async function answerRelayedQuery(
   env: ShardEnv,
   request: TransferRequest
 ): Promise<TransferAnswer> {
-  const none = (messages: AsyncGenerator<Uint8Array>): TransferAnswer => ({
-    ...streamOf(messages),
-    zoneId: null,
-    db: null,
-  })
   const question = requestQuestion(request.query)
-  if (!question) return none(refusal(request.query))
+  if (!question) return refused(request)
   const zoneId = await liveZoneIdNamed(env, question.name)
-  if (!zoneId) return none(refusal(request.query))
+  if (!zoneId) return answerCatalogQuery(env, request, question.name)
   const db = (await envForZone(env, zoneId)).DB
   const zone = await openDb(db)
     .select()
     .from(zones)
     .where(and(eq(zones.id, zoneId), inArray(zones.status, ['active', 'moving'])))
     .get()
-  if (!zone || !request.mayRelay(zone)) return none(refusal(request.query))
+  if (!zone || !request.mayRelay(zone)) return refused(request)
   const config = await outgoingConfig(db, zone.accountId, zone.id)
-  if (!config?.enabled || !clientAllowed(config, request.client))
-    return none(refusal(request.query))
+  if (!config) return refused(request)
+  const answer = serveTransfer(request, config, {
+    soa: zoneSoa(zone),
+    records: () => zoneRecords(db, zone, request.pageSize ?? TRANSFER_PAGE),
+    steps: async (clientSerial) =>
+      (await changeSteps(db, zone, clientSerial, (row) => zoneRecord(zone, row))) ?? [],
+  })
+  // A completed transfer of a zone is recorded in its outgoing settings.
+  return { ...answer, zoneId: answer.zoneId === null ? null : zone.id, db }
+}
+
+function refused(request: TransferRequest): TransferAnswer {
+  return { ...streamOf(refusal(request.query)), zoneId: null, db: null }
+}
+
+/**
+ * The catalog zone of that name, served like a zone: AXFR (an IXFR is answered in the AXFR form,
+ * or with the single SOA when the secondary is current), and signed SOA queries.
+ */
+async function answerCatalogQuery(
+  env: ShardEnv,
+  request: TransferRequest,
+  name: string
+): Promise<TransferAnswer> {
+  const catalog = await catalogNamed(env, name)
+  if (!catalog || !request.mayRelay({ accountId: catalog.row.account_id, id: catalog.row.id }))
+    return refused(request)
+  const config = await catalogTransferConfig(catalog)
+  const answer = serveTransfer(request, config, {
+    soa: servedCatalogSoa(catalog.row),
+    records: () => servedCatalogRecords(catalog, request.pageSize),
+  })
+  return { ...answer, zoneId: null, db: null }
+}
+
+/**
+ * The answer under `config`: REFUSED when transfers are disabled or the client is not allowed;
+ * else the SOA answer to a plain or signed query, or the transfer (zoneId set to mark one).
+ */
+function serveTransfer(
+  request: TransferRequest,
+  config: OutgoingConfig,
+  transferZone: TransferZone
+): TransferAnswer {
+  if (!config.enabled || !clientAllowed(config, request.client)) return refused(request)
   const keys = peerKeys(config)
   const signedOnly = tsigRequired(config)
-  const soa = zoneSoa(zone)
-  const transfer = question.type === TYPE_CODES.AXFR || question.type === TYPE_CODES.IXFR
+  const soa = transferZone.soa
+  const question = requestQuestion(request.query)
+  const transfer = question?.type === TYPE_CODES.AXFR || question?.type === TYPE_CODES.IXFR
   if (!transfer) {
-    const signed = await answerSignedQuery(request.query, keys, request.now, async (unsigned) =>
-      soaAnswer(unsigned, soa)
-    ).catch(() => null)
     const single = async function* (): AsyncGenerator<Uint8Array> {
+      const signed = await answerSignedQuery(request.query, keys, request.now, async (unsigned) =>
+        soaAnswer(unsigned, soa)
+      ).catch(() => null)
       if (signed) yield signed
       else if (signedOnly) yield* refusal(request.query)
       else yield soaAnswer(request.query, soa)
     }
-    return { ...streamOf(single()), zoneId: null, db }
-  }
-  const transferZone: TransferZone = {
-    soa,
-    records: () => zoneRecords(db, zone, request.pageSize ?? TRANSFER_PAGE),
-    steps: async (clientSerial) =>
-      (await changeSteps(db, zone, clientSerial, (row) => zoneRecord(zone, row))) ?? [],
+    return { ...streamOf(single()), zoneId: null, db: null }
   }
   const messages = transferMessages(request.query, transferZone, {
     keys,
     requireTsig: signedOnly,
     now: request.now,
   })
-  return { ...streamOf(messages), zoneId: zone.id, db }
+  return { ...streamOf(messages), zoneId: config.zoneId, db: null }
 }

@@ -136,12 +136,20 @@ const ZONES_USING = `SELECT z.id, z.name, s.kind FROM zones AS z JOIN (
   WHERE z.account_id = ?2 AND z.status != 'deleted'
     AND EXISTS (SELECT 1 FROM json_each(s.peers) WHERE value = ?1)`
 
-/** Deletes the peer unless a zone's configuration names it (then 409 naming the zones). */
+/** The account's catalog (not deleted) when it names peer ?1. */
+const CATALOG_USING = `SELECT c.id, c.name, 'catalog' AS kind FROM transfer_catalogs AS c
+  WHERE c.account_id = ?2 AND c.deleted_on IS NULL
+    AND EXISTS (SELECT 1 FROM json_each(c.peers) WHERE value = ?1)`
+
+/**
+ * Deletes the peer unless a zone's configuration or the account's catalog names it (then 409
+ * naming them).
+ */
 export async function deletePeer({ db, accountId }: AccountDb, id: string): Promise<void> {
   const r = await db
     .prepare(
       `DELETE FROM transfer_peers WHERE id = ?1 AND account_id = ?2 AND ${notFencedSql(2)}
-       AND NOT EXISTS (${ZONES_USING})`
+       AND NOT EXISTS (${ZONES_USING}) AND NOT EXISTS (${CATALOG_USING})`
     )
     .bind(id, accountId)
     .run()
@@ -149,7 +157,7 @@ export async function deletePeer({ db, accountId }: AccountDb, id: string): Prom
   await refuseIfFenced(db, accountId)
   await getPeer({ db, accountId }, id)
   const { results } = await db
-    .prepare(`${ZONES_USING} ORDER BY z.name LIMIT 10`)
+    .prepare(`${ZONES_USING} UNION ALL ${CATALOG_USING} LIMIT 10`)
     .bind(id, accountId)
     .all<{ id: string; name: string; kind: string }>()
   throw new ApiError(

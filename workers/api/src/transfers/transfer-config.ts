@@ -29,6 +29,19 @@ export async function outgoingConfig(
     .bind(zoneId)
     .first<{ peers: string; enabled: number }>()
   if (!settings) return null
+  return transferConfig(db, accountId, zoneId, settings)
+}
+
+/**
+ * The configuration of transfers of one zone (or the account's catalog) from its stored settings:
+ * its peers with their keys, and the account's ACLs.
+ */
+export async function transferConfig(
+  db: D1Database,
+  accountId: string,
+  zoneId: string,
+  settings: { peers: string; enabled: number }
+): Promise<OutgoingConfig> {
   const [peers, acls] = await Promise.all([
     readPeersWithKeys(db, accountId, parseIds(settings.peers)),
     db

@@ -1,0 +1,167 @@
+/**
+ * BIND 9 `named` provisioned through our catalog zone (RFC 9432): named is the secondary of the
+ * account's catalog (`catalog-zones { zone "…" default-primaries …; }`), reached through the local
+ * DNS front and `/dns_transfer` with a TSIG key. A zone created through the API with outgoing
+ * transfers enabled appears in the catalog, named (told by the catalog's NOTIFY) adds it and
+ * transfers it, and what it holds equals our export in `named-checkzone -D` canonical form; the
+ * zone deleted, named drops it. The account is made for the test, so the catalog holds only its
+ * zones.
+ */
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import net from 'node:net'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+// @ts-expect-error plain ESM helper shared with `pnpm dev`
+import { startDnsFront } from '../../scripts/lib/dns-front.mjs'
+import { enableOutgoing, makePeer } from './tools/transfer-settings.ts'
+import { stackApi } from './tools/stack-api.ts'
+
+const base = inject('stackBase')
+const token = inject('stackToken')
+const stamp = Date.now().toString(36)
+const catalog = `catalog-${stamp}.example.net`
+const zone = `catz-member-${stamp}.example`
+const SECRET = 'Y2F0YWxvZy1rZXktb2YtdGhlLWNhdGFsb2ctdGVzdC0zMg=='
+const dir = mkdtempSync(path.join(tmpdir(), 'edgedns-catz-'))
+const run = promisify(execFile)
+let front: { port: number; close(): void }
+let named: ChildProcess | undefined
+let namedLog = ''
+let namedPort = 0
+let accountId = ''
+let peer = ''
+
+const api = async (method: string, p: string, body?: unknown): Promise<any> =>
+  (await stackApi(method, p, body)).result
+
+async function freePort(): Promise<number> {
+  const server = net.createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as net.AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+async function waitFor(check: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
+  for (const end = Date.now() + ms; Date.now() < end;) {
+    if (await check()) return true
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  return check()
+}
+
+/** A zone file in BIND's canonical form (`named-checkzone -D`), without its comment lines. */
+function canonical(name: string, file: string): string[] {
+  const out = execFileSync('named-checkzone', ['-D', '-q', '-o', '-', name, file], {
+    encoding: 'utf8',
+  })
+  return out.split('\n').filter((l) => l && !l.startsWith(';'))
+}
+
+/** What named answers for `name`/`type` (status line and answers). */
+const askNamed = (...args: string[]): Promise<string> =>
+  run('dig', ['-p', String(namedPort), '@127.0.0.1', '+norec', ...args]).then(
+    (r) => r.stdout,
+    (e) => `${e.stdout ?? ''}${e.stderr ?? ''}`
+  )
+
+function startNamed(): void {
+  const conf = path.join(dir, 'named.conf')
+  writeFileSync(
+    conf,
+    `options {
+  directory "${dir}";
+  pid-file "${dir}/named.pid";
+  listen-on port ${namedPort} { 127.0.0.1; };
+  listen-on-v6 { none; };
+  recursion no;
+  notify no;
+  allow-transfer { 127.0.0.1; };
+  dnssec-validation no;
+  allow-new-zones yes;
+  catalog-zones {
+    zone "${catalog}" default-primaries port ${front.port} { 127.0.0.1 key "xfr-key"; }
+      min-update-interval 1;
+  };
+};
+controls { };
+key "xfr-key" { algorithm hmac-sha256; secret "${SECRET}"; };
+zone "${catalog}" {
+  type secondary;
+  file "${dir}/${catalog}.db";
+  primaries port ${front.port} { 127.0.0.1 key "xfr-key"; };
+};
+`
+  )
+  named = spawn('named', ['-g', '-c', conf], { stdio: ['ignore', 'pipe', 'pipe'] })
+  named.stderr?.on('data', (c) => (namedLog += String(c)))
+  named.stdout?.on('data', (c) => (namedLog += String(c)))
+}
+
+beforeAll(async () => {
+  front = await startDnsFront({ target: base, transfer: { token } })
+  namedPort = await freePort()
+  accountId = (await api('POST', '/accounts', { name: `catalog-e2e-${stamp}` })).id
+  peer = await makePeer({
+    accountId,
+    name: 'named',
+    ip: '127.0.0.1',
+    port: namedPort,
+    tsig: { name: 'xfr-key', secret: SECRET },
+  })
+  await api('PUT', `/accounts/${accountId}/secondary_dns/catalog`, { name: catalog, peers: [peer] })
+  startNamed()
+  const loaded = await waitFor(
+    () => new RegExp(`transfer of '${catalog}/IN' from [^ ]+: Transfer completed`).test(namedLog),
+    20_000
+  )
+  expect(loaded, namedLog).toBe(true)
+}, 60_000)
+
+afterAll(() => {
+  named?.kill('SIGTERM')
+  front?.close()
+  rmSync(dir, { recursive: true, force: true, maxRetries: 5 })
+})
+
+describe('BIND named provisioned through our catalog zone', () => {
+  let zoneId = ''
+
+  it('adds and transfers a zone created through the API, holding exactly our export', async () => {
+    zoneId = (await api('POST', '/zones', { name: zone, account: { id: accountId } })).id
+    await api('POST', `/zones/${zoneId}/dns_records`, {
+      type: 'A',
+      name: `www.${zone}`,
+      content: '192.0.2.80',
+      ttl: 300,
+    })
+    await enableOutgoing(zoneId, zone, [peer])
+    const transferred = new RegExp(`transfer of '${zone}/IN' from [^ ]+: Transfer completed`)
+    expect(await waitFor(() => transferred.test(namedLog), 20_000), namedLog).toBe(true)
+    expect(namedLog).toMatch(new RegExp(`catz: adding zone '${zone}' from catalog '${catalog}'`))
+    // Told by the catalog's NOTIFY, not by its refresh timer (an hour).
+    expect(namedLog).toMatch(
+      new RegExp(`zone ${catalog}/IN: notify from 127\\.0\\.0\\.1#\\d+: serial \\d+`)
+    )
+
+    const res = await fetch(`${base}/client/v4/zones/${zoneId}/dns_records/export`, {
+      headers: { authorization: `Bearer ${token}` },
+    })
+    const exported = path.join(dir, 'export.zone')
+    writeFileSync(exported, await res.text())
+    const held = path.join(dir, 'held.zone')
+    writeFileSync(held, await askNamed(zone, 'AXFR'))
+    expect(canonical(zone, held)).toEqual(canonical(zone, exported))
+    expect(canonical(zone, held).some((l) => l.includes('192.0.2.80'))).toBe(true)
+  })
+
+  it('drops the zone once it is deleted', async () => {
+    await api('DELETE', `/zones/${zoneId}`)
+    const dropped = new RegExp(`catz: deleting zone '${zone}' from catalog '${catalog}'`)
+    expect(await waitFor(() => dropped.test(namedLog), 20_000), namedLog).toBe(true)
+    expect(await askNamed(zone, 'SOA')).toMatch(/status: REFUSED/)
+  })
+})
