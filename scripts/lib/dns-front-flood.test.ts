@@ -42,7 +42,7 @@ beforeAll(async () => {
   port = await new Promise<number>((resolve, reject) => {
     front.once('exit', (code) => reject(new Error(`the front exited (${code})`)))
     front.stdout!.on('data', (c: Buffer) => {
-      const m = /port (\d+)/.exec(c.toString())
+      const m = /(\d+)(?:;|\n|$)/.exec(c.toString())
       if (m) resolve(Number(m[1]))
     })
   })
