@@ -69,7 +69,9 @@ function answerer(upstream, cache, misses) {
  * whose DoH endpoint is at `target` (its base URL). `transfer: { token, api }` turns on the
  * transfer relay: `api` is the API's base URL (default `target`), `token` one with Zone Transfer
  * Relay; `notify: { token, api }` relays NOTIFY to the API. `cache`, `rrl` and `upstream` take
- * the options of answerCache, responseLimiter and dohUpstream (`upstream.perClient` those of
+ * the options of answerCache, responseLimiter and dohUpstream; without `cache` nothing is cached
+ * and without `rrl` nothing is limited, as `pnpm dev` wants (scripts/dns-front.mjs passes the
+ * deployed defaults from front-settings.mjs) (`upstream.perClient` those of
  * missLimiter); `udpSockets` is how many UDP sockets share the port (front-udp.mjs). Resolves to
  * `{ port, cache, close() }`.
  */
@@ -79,8 +81,8 @@ export async function startDnsFront({
   host = '127.0.0.1',
   transfer,
   notify,
-  cache: cacheOptions = {},
-  rrl: rrlOptions = {},
+  cache: cacheOptions = { maxTtl: 0 },
+  rrl: rrlOptions = { rate: 0 },
   upstream: upstreamOptions = {},
   udpSockets: udpSocketCount = 8,
 }) {

@@ -27,7 +27,8 @@ afterEach(() => {
 })
 
 async function front(options: object = {}): Promise<Front> {
-  const f: Front = await startDnsFront({ target: stub.base, ...options })
+  // The cache and RRL with their deployed defaults unless a test says otherwise.
+  const f: Front = await startDnsFront({ target: stub.base, cache: {}, rrl: {}, ...options })
   fronts.push(f)
   return f
 }
