@@ -10,7 +10,7 @@ import { LRUCache } from 'lru-cache'
 import { decodeMessage } from '../../packages/dns-wire/src/index.ts'
 
 /** Seconds `answer` may be kept, before the cap; 0 when it must not be kept. */
-export function answerTtl(answer) {
+function answerTtl(answer) {
   let m
   try {
     m = decodeMessage(answer)

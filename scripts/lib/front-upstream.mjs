@@ -8,7 +8,7 @@
 import http from 'node:http'
 import https from 'node:https'
 
-export class UpstreamError extends Error {}
+class UpstreamError extends Error {}
 
 /** `ask(key, query)` → the DoH answer (a Buffer); rejects with UpstreamError. */
 export function dohUpstream({ target, concurrency = 64, queue = 512, timeoutMs = 2000 }) {

@@ -6,7 +6,7 @@
 import { decodeQuery } from '../../packages/dns-wire/src/index.ts'
 
 /** Offset just past the first question of `message` (12 when it has none). */
-export function questionEnd(message) {
+function questionEnd(message) {
   let at = 12
   if (message.length < 12 || message.readUInt16BE(4) === 0) return 12
   while (at < message.length) {
