@@ -115,6 +115,18 @@ describe('the answer cache', () => {
     expect(asked('short.test') - before).toBe(2)
   })
 
+  it('keeps a negative answer for its SOA minimum when that is below the SOA TTL (RFC 2308)', async () => {
+    const f = await front({ cache: { maxTtl: 60 } })
+    const name = unique('negative')
+    await udpAsk(f.port, query(name))
+    await sleep(1500)
+    await udpAsk(f.port, query(name))
+    expect(asked(name)).toBe(1)
+    await sleep(600)
+    await udpAsk(f.port, query(name))
+    expect(asked(name)).toBe(2)
+  })
+
   it('keys answers by the DO bit', async () => {
     const f = await front()
     const name = unique('do')

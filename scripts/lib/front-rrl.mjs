@@ -11,7 +11,7 @@ import net from 'node:net'
 import { LRUCache } from 'lru-cache'
 
 /** The client network an address is counted in: IPv4 /24, IPv6 /56. */
-function clientNetwork(address) {
+export function clientNetwork(address) {
   if (!address.includes(':')) return `${address.slice(0, address.lastIndexOf('.'))}.0/24`
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)
   const v4 = mapped ? mapped[1] : address
