@@ -14,6 +14,8 @@ const config: KnipConfig = {
         'bench/tools/*.mjs',
         // The load generator, started as a second process by bench/lib/load.mjs.
         'bench/lib/load-child.mjs',
+        // The UDP flood, started as a second process by the DNS front's flood test.
+        'scripts/lib/udp-flood.mjs',
         // The DoH test project's worker entry (`main` of its vitest project).
         'test/doh/worker-entry.ts',
       ],

@@ -1,64 +1,30 @@
 /**
- * @module A classic DNS front for the local stack: UDP and TCP (RFC 1035 §4.2, RFC 7766) on a local
- * port, every message passed unchanged to the DoH endpoint (`POST /dns-query`) and its answer sent
- * back, so dig, delv, kdig and drill can query `pnpm dev` the ordinary way. On Cloudflare the
- * edge plays this part. A UDP answer larger than the client can take (512 octets without EDNS,
- * else its advertised payload size) is replaced by a truncated one (TC set, question only), after
- * which clients retry over TCP.
+ * @module The classic DNS front: UDP and TCP (RFC 1035 §4.2, RFC 7766) on a port, every query
+ * answered from the front's own answer cache (front-cache.mjs) or passed unchanged to the DoH
+ * endpoint (`POST /dns-query`, front-upstream.mjs: kept-alive connections, bounded concurrency,
+ * SERVFAIL when the upstream fails or times out). `pnpm dev` runs it for dig, delv, kdig and
+ * drill; `pnpm dns-front` runs it on hosts with port 53 in front of a deployed stack.
+ *
+ * A UDP answer larger than the client can take (512 octets without EDNS, else its advertised
+ * payload size) is replaced by a truncated one (TC set, question only), after which clients retry
+ * over TCP. UDP answers go through response-rate limiting (front-rrl.mjs); TCP answers do not.
  *
  * With `transfer` configured, the front relays AXFR and IXFR over TCP, and any query signed with
  * TSIG (a secondary checks the SOA that way before it transfers, over UDP or TCP), to the API's
  * transfer relay (`POST /client/v4/dns_transfer`, see transfer-relay.mjs) with the client's
  * address, and copies the answer to the client as it arrives; the API decides (the zone's
  * outgoing settings, ACLs, peers and their TSIG keys). Without it, transfer requests go to DoH
- * like any query (which refuses them).
- *
- * With `notify: { token }`, a NOTIFY goes to the API with its sender's address (notify-relay.mjs).
+ * like any query (which refuses them). With `notify: { token }`, a NOTIFY goes to the API with its
+ * sender's address (notify-relay.mjs). Relayed messages are neither cached nor rate-limited.
  */
-import dgram from 'node:dgram'
 import net from 'node:net'
-import { forward } from './h2-front.mjs'
-import { decodeQuery } from '../../packages/dns-wire/src/index.ts'
+import { answerCache } from './front-cache.mjs'
+import { answerClass, missLimiter, responseLimiter } from './front-rrl.mjs'
+import { dohUpstream } from './front-upstream.mjs'
+import { fitAnswer, rcodeOf, readQuestion, servfail, truncated, udpLimit } from './front-wire.mjs'
 import { firstMessage, isRelayed, transferRelay } from './transfer-relay.mjs'
 import { notifyRelay } from './notify-relay.mjs'
-
-/** The query's EDNS UDP payload size, or 512 when it has no OPT record (or cannot be read). */
-function udpLimit(query) {
-  try {
-    return Math.max(512, decodeQuery(query).edns?.udpPayloadSize ?? 512)
-  } catch {
-    return 512
-  }
-}
-
-/** Header and question of `answer` with TC set and no records (RFC 2181 §9). */
-function truncated(answer) {
-  let at = 12
-  if (answer.readUInt16BE(4) === 1) {
-    while (answer[at] !== 0) at += answer[at] + 1
-    at += 5
-  }
-  const out = Buffer.from(answer.subarray(0, at))
-  out[2] |= 0x02
-  out.writeUInt16BE(0, 6)
-  out.writeUInt16BE(0, 8)
-  out.writeUInt16BE(0, 10)
-  return out
-}
-
-async function ask(target, query) {
-  const res = await forward(`${target}/dns-query`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/dns-message',
-      accept: 'application/dns-message',
-      'content-length': String(query.length),
-    },
-    body: query,
-  })
-  if (res.status !== 200) throw new Error(`DoH answered HTTP ${res.status}`)
-  return res.body
-}
+import { udpSockets } from './front-udp.mjs'
 
 function framed(message) {
   const length = Buffer.alloc(2)
@@ -75,27 +41,70 @@ function transferRelayer(transfer, target) {
 }
 
 /**
- * Starts the front on 127.0.0.1:`port` (0 = a free port, the same for UDP and TCP) for the stack
- * at `target` (its base URL). `transfer: { token, api }` turns on the transfer relay: `api` is
- * the API's base URL (default `target`), `token` one with Zone Transfer Relay; `notify: { token }`
- * relays NOTIFY to the API. Resolves to `{ port, close() }`.
+ * `answer(query, question, client)` → the answer from the cache (at once) or a promise of the
+ * upstream's; SERVFAIL when the upstream fails, or when the client's network is past its share of
+ * upstream queries. `question` is readQuestion(query): null is never cached.
  */
-export async function startDnsFront({ target, port = 0, host = '127.0.0.1', transfer, notify }) {
+function answerer(upstream, cache, misses) {
+  const ask = async (query, key) => {
+    try {
+      const answer = await upstream.ask(key, query)
+      if (key !== null) cache.set(key, answer)
+      return fitAnswer(answer, query)
+    } catch {
+      return servfail(query)
+    }
+  }
+  return (query, question, client) => {
+    const key = question?.key ?? null
+    const cached = key === null ? undefined : cache.get(key)
+    if (cached) return fitAnswer(cached, query)
+    if (!misses.allow(client)) return servfail(query)
+    return ask(query, key)
+  }
+}
+
+/**
+ * Starts the front on `host`:`port` (0 = a free port, the same for UDP and TCP) for the stack
+ * whose DoH endpoint is at `target` (its base URL). `transfer: { token, api }` turns on the
+ * transfer relay: `api` is the API's base URL (default `target`), `token` one with Zone Transfer
+ * Relay; `notify: { token, api }` relays NOTIFY to the API. `cache`, `rrl` and `upstream` take
+ * the options of answerCache, responseLimiter and dohUpstream; without `cache` nothing is cached
+ * and without `rrl` nothing is limited, as `pnpm dev` wants (scripts/dns-front.mjs passes the
+ * deployed defaults from front-settings.mjs) (`upstream.perClient` those of
+ * missLimiter); `udpSockets` is how many UDP sockets share the port (front-udp.mjs). Resolves to
+ * `{ port, cache, close() }`.
+ */
+export async function startDnsFront({
+  target,
+  port = 0,
+  host = '127.0.0.1',
+  transfer,
+  notify,
+  cache: cacheOptions = { maxTtl: 0 },
+  rrl: rrlOptions = { rate: 0 },
+  upstream: upstreamOptions = {},
+  udpSockets: udpSocketCount = 8,
+}) {
   const relayTransfer = transferRelayer(transfer, target)
-  const relayNotify = notifyRelay({ target, token: notify?.token })
+  const relayNotify = notifyRelay({ target: notify?.api ?? target, token: notify?.token })
+  const { perClient = {}, ...upstreamSettings } = upstreamOptions
+  const upstream = dohUpstream({ target, ...upstreamSettings })
+  const cache = answerCache(cacheOptions)
+  const answer = answerer(upstream, cache, missLimiter(perClient))
   const tcp = net.createServer((socket) => {
     let pending = Buffer.alloc(0)
     socket.on('error', () => socket.destroy())
     socket.on('data', (chunk) => {
       pending = Buffer.concat([pending, chunk])
       while (pending.length >= 2 && pending.length >= 2 + pending.readUInt16BE(0)) {
-        const query = pending.subarray(2, 2 + pending.readUInt16BE(0))
+        const query = Buffer.from(pending.subarray(2, 2 + pending.readUInt16BE(0)))
         pending = pending.subarray(2 + query.length)
         const notified = relayNotify(new Uint8Array(query), socket.remoteAddress ?? '')
         if (notified) {
           notified
-            .then((answer) => {
-              if (answer && !socket.destroyed) socket.write(framed(answer))
+            .then((reply) => {
+              if (reply && !socket.destroyed) socket.write(framed(reply))
             })
             .catch(() => socket.destroy())
           continue
@@ -107,9 +116,9 @@ export async function startDnsFront({ target, port = 0, host = '127.0.0.1', tran
           socket.relaying = previous
             .then(() => relayed)
             .then(async (stream) => {
-              for await (const chunk of stream) {
+              for await (const part of stream) {
                 if (socket.destroyed) break
-                if (!socket.write(chunk)) await new Promise((r) => socket.once('drain', r))
+                if (!socket.write(part)) await new Promise((r) => socket.once('drain', r))
               }
             })
             .catch((e) => {
@@ -118,9 +127,10 @@ export async function startDnsFront({ target, port = 0, host = '127.0.0.1', tran
             })
           continue
         }
-        ask(target, Buffer.from(query))
-          .then((answer) => {
-            if (!socket.destroyed) socket.write(framed(answer))
+        Promise.resolve(answer(query, readQuestion(query), socket.remoteAddress ?? ''))
+          .then((reply) => {
+            if (!reply) socket.destroy()
+            else if (!socket.destroyed) socket.write(framed(reply))
           })
           .catch(() => socket.destroy())
       }
@@ -131,34 +141,53 @@ export async function startDnsFront({ target, port = 0, host = '127.0.0.1', tran
     tcp.listen(port, host, resolve)
   })
   const bound = tcp.address().port
-  const udp = dgram.createSocket('udp4')
-  udp.on('message', (query, peer) => {
+  const limiter = responseLimiter(rrlOptions)
+  /** Sends a UDP reply through RRL, truncated when the client cannot take it whole. */
+  const deliver = (send, query, question, reply) => {
+    if (!reply) return
+    const verdict = limiter.decide(
+      send.peer,
+      answerClass(question?.question ?? 'other', rcodeOf(reply))
+    )
+    if (verdict === 'drop') return
+    const limit = question?.udpLimit ?? udpLimit(query)
+    send(verdict === 'send' && reply.length <= limit ? reply : truncated(reply))
+  }
+  const onMessage = (udp) => (query, peer) => {
+    const send = (reply) => udp.send(reply, peer.port, peer.address, () => {})
+    send.peer = peer.address
     const notified = relayNotify(new Uint8Array(query), peer.address)
     if (notified) {
       // Unanswered: the primary sends the NOTIFY again.
-      notified.then((answer) => answer && udp.send(answer, peer.port, peer.address)).catch(() => {})
+      notified.then((reply) => reply && send(reply)).catch(() => {})
       return
     }
     const relayed = relayTransfer(new Uint8Array(query), peer.address, { udp: true })
-    ;(relayed ? relayed.then(firstMessage) : ask(target, query))
-      .then((answer) => {
-        const reply = answer.length > udpLimit(query) ? truncated(answer) : answer
-        udp.send(reply, peer.port, peer.address)
-      })
-      .catch(() => {}) // no answer: the client retries or gives up, as with a lost datagram
-  })
-  await new Promise((resolve, reject) => {
-    udp.once('error', reject)
-    udp.bind(bound, host, resolve)
-  }).catch((e) => {
+    if (relayed) {
+      relayed
+        .then(firstMessage)
+        .then((reply) => send(reply.length > udpLimit(query) ? truncated(reply) : reply))
+        .catch(() => {}) // no answer: the client retries or gives up, as with a lost datagram
+      return
+    }
+    const question = readQuestion(query)
+    const reply = answer(query, question, peer.address)
+    if (Buffer.isBuffer(reply) || reply === null) deliver(send, query, question, reply)
+    else reply.then((r) => deliver(send, query, question, r)).catch(() => {})
+  }
+  const sockets = await udpSockets({ host, port: bound, count: udpSocketCount }).catch((e) => {
     tcp.close()
+    upstream.close()
     throw e
   })
+  for (const udp of sockets) udp.on('message', onMessage(udp))
   return {
     port: bound,
+    cache,
     close() {
-      udp.close()
+      for (const udp of sockets) udp.close()
       tcp.close()
+      upstream.close()
     },
   }
 }

@@ -1,6 +1,7 @@
 /**
  * `dig +http-plain` (bind9-dnsutils) and `kdig +https` (knot-dnsutils) query the real local stack
- * (`wrangler dev`: API + DoH) for records created through the API.
+ * (`wrangler dev`: API + DoH) for records created through the API; `dig` and `kdig` over plain UDP
+ * and TCP query it through the DNS front (scripts/lib/dns-front.mjs), as resolvers do on port 53.
  *
  * dig and kdig speak DoH over HTTP/2 only (nghttp2: h2c with prior knowledge for +http-plain,
  * ALPN h2 for +https), while the workerd server behind `wrangler dev` speaks HTTP/1.1 only (it
@@ -20,6 +21,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { applyMigrations, freePort, startStack } from '../../scripts/lib/stack.mjs'
 // @ts-expect-error plain ESM helper shared with `pnpm dev`
 import { forward, startH2Front } from '../../scripts/lib/h2-front.mjs'
+// @ts-expect-error plain ESM helper shared with `pnpm dev` and `pnpm dns-front`
+import { startDnsFront } from '../../scripts/lib/dns-front.mjs'
 
 const run = promisify(execFile)
 const ACCOUNT = 'a0000000000000000000000000000001'
@@ -288,5 +291,61 @@ describe('kdig +https against a stack served over HTTPS', () => {
     expect(out).toMatch(
       new RegExp(`^${zone.replace(/\./g, '\\.')}\\.\\s+\\d+\\s+IN\\s+SOA\\s`, 'm')
     )
+  })
+})
+
+describe('dig and kdig over UDP and TCP through the DNS front', () => {
+  const zone = `front-${suffix}.example`
+  const stack: Stack = { base: inject('stackBase'), token: inject('stackToken') }
+  let front: { port: number; cache: { entries: number }; close: () => void }
+  const ask = (cmd: 'dig' | 'kdig', ...args: string[]) =>
+    tool(cmd, [
+      '@127.0.0.1',
+      '-p',
+      String(front.port),
+      cmd === 'dig' ? '+tries=1' : '+retry=0',
+      ...args,
+    ])
+  const chunk = (i: number) => `"${String(i).repeat(250)}"`
+
+  beforeAll(async () => {
+    await createZone(stack, zone, [
+      ...[1, 2, 3, 4, 5, 6].map((i) => ({ type: 'TXT', name: `big.${zone}`, content: chunk(i) })),
+      { type: 'A', name: `www.${zone}`, content: '192.0.2.30', ttl: 300 },
+    ])
+    // As deployed: its cache on (five seconds at most), RRL on.
+    front = await startDnsFront({ target: stack.base, cache: { maxTtl: 5 }, rrl: {} })
+  }, 120_000)
+  afterAll(() => front?.close())
+
+  it.each([
+    ['dig', '+notcp'],
+    ['dig', '+tcp'],
+    ['kdig', '+notcp'],
+    ['kdig', '+tcp'],
+  ] as const)('%s %s: an authoritative A answer', async (cmd, transport) => {
+    const out = await ask(cmd, transport, `www.${zone}`, 'A')
+    expect(out).toMatch(/status: NOERROR/)
+    expect(out).toMatch(cmd === 'dig' ? /flags: qr aa rd;/ : /Flags: qr aa rd;/)
+    expect(out).toMatch(line(`www.${zone}`, 300, 'A', '192.0.2.30'))
+  })
+
+  it('keeps the answer in its own cache', async () => {
+    await ask('dig', '+notcp', `www.${zone}`, 'A')
+    expect(front.cache.entries).toBeGreaterThan(0)
+  })
+
+  it('truncates an answer too large for UDP; dig retries over TCP, kdig gets it whole over TCP', async () => {
+    const truncated = await ask('dig', '+notcp', '+ignore', '+bufsize=1232', `big.${zone}`, 'TXT')
+    expect(truncated).toMatch(/flags: qr aa tc rd;/)
+    expect(truncated).toMatch(/ANSWER: 0,/)
+    const retried = await ask('dig', '+notcp', `big.${zone}`, 'TXT')
+    expect(retried).toMatch(/ANSWER: 6,/)
+    expect(retried).toContain('1'.repeat(250))
+    const kdigUdp = await ask('kdig', '+notcp', `big.${zone}`, 'TXT')
+    expect(kdigUdp).toMatch(/Flags: qr aa tc rd;.*ANSWER: 0;/)
+    const kdigTcp = await ask('kdig', '+tcp', `big.${zone}`, 'TXT')
+    expect(kdigTcp).toMatch(/ANSWER: 6;/)
+    expect(kdigTcp).toContain('6'.repeat(250))
   })
 })

@@ -1,0 +1,93 @@
+/**
+ * @module The DNS front's settings, read from the environment (`pnpm dns-front`, the systemd
+ * unit's EnvironmentFile, the container's `--env-file`). SETTINGS lists every variable with its
+ * default; `frontSettings(env)` turns them into startDnsFront's options or throws an Error that
+ * names the variable and what it must be.
+ */
+
+/** Every variable the front reads: [name, default ('' = none), what it is]. */
+export const SETTINGS = [
+  ['DNS_FRONT_DOH', '', 'base URL of the DoH worker (required)'],
+  ['DNS_FRONT_API', '', 'base URL of the API worker (default DNS_FRONT_DOH)'],
+  ['DNS_FRONT_TOKEN', '', 'API token with Zone Transfer Relay (transfers and NOTIFY relayed)'],
+  ['DNS_FRONT_HOST', '0.0.0.0', 'address to listen on'],
+  ['DNS_FRONT_PORT', '53', 'port, UDP and TCP'],
+  ['DNS_FRONT_UDP_SOCKETS', '8', 'UDP sockets sharing the port (SO_REUSEPORT, Node.js 22.12+)'],
+  ['DNS_FRONT_CACHE_MAX_TTL', '5', 'seconds an answer may stay in the cache at most (0 = off)'],
+  ['DNS_FRONT_CACHE_ENTRIES', '50000', 'answers the cache holds at most'],
+  ['DNS_FRONT_CACHE_BYTES', '33554432', 'bytes the cached answers take at most'],
+  ['DNS_FRONT_RRL_RATE', '20', 'UDP responses per second per client network and answer (0 = off)'],
+  ['DNS_FRONT_RRL_SLIP', '2', 'every Nth response over the limit goes out truncated (0 = none)'],
+  ['DNS_FRONT_RRL_BUCKETS', '100000', 'rate-limit buckets kept at most'],
+  ['DNS_FRONT_UPSTREAM_CONCURRENCY', '64', 'DoH requests in flight at most'],
+  ['DNS_FRONT_UPSTREAM_QUEUE', '512', 'queries waiting for the upstream at most'],
+  ['DNS_FRONT_UPSTREAM_TIMEOUT_MS', '2000', 'milliseconds before a query is answered SERVFAIL'],
+  [
+    'DNS_FRONT_UPSTREAM_CLIENT_RATE',
+    '1000',
+    'cache misses per second per client network (0 = off)',
+  ],
+]
+
+const DEFAULTS = Object.fromEntries(SETTINGS.map(([name, value]) => [name, value]))
+
+function number(env, name, { min = 0, max = Number.MAX_SAFE_INTEGER, integer = true } = {}) {
+  const raw = env[name] || DEFAULTS[name]
+  const n = Number(raw)
+  if (
+    raw.trim() === '' ||
+    !Number.isFinite(n) ||
+    n < min ||
+    n > max ||
+    (integer && !Number.isInteger(n))
+  ) {
+    throw new Error(
+      `${name} must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}; got ${JSON.stringify(raw)}`
+    )
+  }
+  return n
+}
+
+function url(env, name) {
+  const raw = env[name]
+  if (!raw) return undefined
+  try {
+    const u = new URL(raw)
+    if (u.protocol === 'http:' || u.protocol === 'https:') return raw.replace(/\/$/, '')
+  } catch {}
+  throw new Error(`${name} must be an http(s) URL; got ${JSON.stringify(raw)}`)
+}
+
+/** startDnsFront's options from `env`. */
+export function frontSettings(env) {
+  const target = url(env, 'DNS_FRONT_DOH')
+  if (!target) throw new Error('DNS_FRONT_DOH must be set to the base URL of the DoH worker')
+  const api = url(env, 'DNS_FRONT_API') ?? target
+  const token = env.DNS_FRONT_TOKEN || undefined
+  return {
+    target,
+    host: env.DNS_FRONT_HOST || DEFAULTS.DNS_FRONT_HOST,
+    port: number(env, 'DNS_FRONT_PORT', { max: 65535 }),
+    udpSockets: number(env, 'DNS_FRONT_UDP_SOCKETS', { min: 1, max: 64 }),
+    ...(token ? { transfer: { token, api }, notify: { token, api } } : {}),
+    cache: {
+      maxTtl: number(env, 'DNS_FRONT_CACHE_MAX_TTL', { max: 86400, integer: false }),
+      maxEntries: number(env, 'DNS_FRONT_CACHE_ENTRIES', { min: 1 }),
+      maxBytes: number(env, 'DNS_FRONT_CACHE_BYTES', { min: 1024 }),
+    },
+    rrl: {
+      rate: number(env, 'DNS_FRONT_RRL_RATE'),
+      slip: number(env, 'DNS_FRONT_RRL_SLIP', { max: 10 }),
+      maxBuckets: number(env, 'DNS_FRONT_RRL_BUCKETS', { min: 1 }),
+    },
+    upstream: {
+      concurrency: number(env, 'DNS_FRONT_UPSTREAM_CONCURRENCY', { min: 1 }),
+      queue: number(env, 'DNS_FRONT_UPSTREAM_QUEUE'),
+      timeoutMs: number(env, 'DNS_FRONT_UPSTREAM_TIMEOUT_MS', { min: 1 }),
+      perClient: {
+        rate: number(env, 'DNS_FRONT_UPSTREAM_CLIENT_RATE'),
+        maxBuckets: number(env, 'DNS_FRONT_RRL_BUCKETS', { min: 1 }),
+      },
+    },
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * @module The few byte-level edits the DNS front makes to DNS messages without decoding them: the
+ * end of the question, a truncated copy of an answer (TC), a SERVFAIL for a query, and a cached
+ * answer made to fit a new query (its ID, flags and question spelling).
+ */
+import { decodeQuery } from '../../packages/dns-wire/src/index.ts'
+
+/** Offset just past the first question of `message` (12 when it has none). */
+function questionEnd(message) {
+  let at = 12
+  if (message.length < 12 || message.readUInt16BE(4) === 0) return 12
+  while (at < message.length) {
+    const len = message[at]
+    if (len === 0) return Math.min(at + 5, message.length)
+    if ((len & 0xc0) === 0xc0) return Math.min(at + 6, message.length)
+    at += len + 1
+  }
+  return message.length
+}
+
+/**
+ * The question of an ordinary query, read straight from its bytes: `key` (the question's wire
+ * form with ASCII letters lower-cased, its type and class, and the DO bit), `end` (offset past the
+ * question) and `udpLimit` (the EDNS payload size, at least 512). Null for anything else (a
+ * response, another opcode, not one question, records besides one OPT, malformed): such a
+ * message is neither cached nor answered from the cache.
+ */
+export function readQuestion(m) {
+  if (m.length < 17 || (m[2] & 0xf8) !== 0 || m.readUInt16BE(4) !== 1) return null
+  if (m.readUInt16BE(6) !== 0 || m.readUInt16BE(8) !== 0 || m.readUInt16BE(10) > 1) return null
+  let at = 12
+  while (m[at] !== 0) {
+    if (m[at] > 63) return null
+    at += m[at] + 1
+    if (at >= m.length) return null
+  }
+  const end = at + 5
+  if (end > m.length) return null
+  const name = Buffer.from(m.subarray(12, at))
+  for (let i = 0; i < name.length; i++) if (name[i] >= 0x41 && name[i] <= 0x5a) name[i] |= 0x20
+  let dnssecOk = false
+  let limit = 512
+  if (m.readUInt16BE(10) === 1) {
+    // The one additional record must be an OPT (root owner, type 41) filling the message.
+    if (end + 11 > m.length || m[end] !== 0 || m.readUInt16BE(end + 1) !== 41) return null
+    if (end + 11 + m.readUInt16BE(end + 9) !== m.length) return null
+    limit = Math.max(512, m.readUInt16BE(end + 3))
+    dnssecOk = (m[end + 7] & 0x80) !== 0
+  } else if (end !== m.length) return null
+  const question = `${name.toString('latin1')}/${m.readUInt16BE(at + 1)}/${m.readUInt16BE(at + 3)}`
+  return { question, key: `${question}/${dnssecOk ? 1 : 0}`, end, udpLimit: limit }
+}
+
+/** The query's EDNS UDP payload size, or 512 when it has no OPT record (or cannot be read). */
+export function udpLimit(query) {
+  try {
+    return Math.max(512, decodeQuery(query).edns?.udpPayloadSize ?? 512)
+  } catch {
+    return 512
+  }
+}
+
+/** Header and question of `answer` with TC set and no records (RFC 2181 §9). */
+export function truncated(answer) {
+  const out = Buffer.from(answer.subarray(0, questionEnd(answer)))
+  out[2] |= 0x02
+  out.writeUInt16BE(0, 6)
+  out.writeUInt16BE(0, 8)
+  out.writeUInt16BE(0, 10)
+  return out
+}
+
+/** A SERVFAIL answer to `query`: its ID, opcode, RD and CD, its question, no records. */
+export function servfail(query) {
+  const out = Buffer.from(query.subarray(0, Math.max(12, questionEnd(query))))
+  if (out.length < 12) return null
+  out[2] = 0x80 | (out[2] & 0x79) // QR, the query's opcode and RD; AA and TC clear
+  out[3] = (out[3] & 0x10) | 0x02 // the query's CD, rcode SERVFAIL
+  out.writeUInt16BE(out.length > 12 ? 1 : 0, 4)
+  out.writeUInt16BE(0, 6)
+  out.writeUInt16BE(0, 8)
+  out.writeUInt16BE(0, 10)
+  return out
+}
+
+/**
+ * A copy of the cached `answer` for `query`: the query's ID, RD and CD bits, and its question
+ * spelled as the query spelled it (the cache key ignores case; names compressed against the
+ * question take the query's case too, as an authoritative answer would).
+ */
+export function fitAnswer(answer, query) {
+  const out = Buffer.from(answer)
+  out[0] = query[0]
+  out[1] = query[1]
+  out[2] = (out[2] & ~0x01) | (query[2] & 0x01)
+  out[3] = (out[3] & ~0x10) | (query[3] & 0x10)
+  const end = questionEnd(query)
+  if (end === questionEnd(out)) query.copy(out, 12, 12, end)
+  return out
+}
+
+/** The response code in an answer's header (the low four bits). */
+export const rcodeOf = (answer) => answer[3] & 0x0f
