@@ -18,6 +18,7 @@
  * sender's address (notify-relay.mjs). Relayed messages are neither cached nor rate-limited.
  */
 import net from 'node:net'
+import { frameTcp } from '../../packages/dns-wire/src/index.ts'
 import { answerCache } from './front-cache.mjs'
 import { answerClass, missLimiter, responseLimiter } from './front-rrl.mjs'
 import { dohUpstream } from './front-upstream.mjs'
@@ -25,12 +26,6 @@ import { fitAnswer, rcodeOf, readQuestion, servfail, truncated, udpLimit } from 
 import { firstMessage, isRelayed, transferRelay } from './transfer-relay.mjs'
 import { notifyRelay } from './notify-relay.mjs'
 import { udpSockets } from './front-udp.mjs'
-
-function framed(message) {
-  const length = Buffer.alloc(2)
-  length.writeUInt16BE(message.length)
-  return Buffer.concat([length, message])
-}
 
 /** `relay(query, client, { udp })` → the answer's framed byte stream, or null for a query DoH answers. */
 function transferRelayer(transfer, target) {
@@ -104,7 +99,7 @@ export async function startDnsFront({
         if (notified) {
           notified
             .then((reply) => {
-              if (reply && !socket.destroyed) socket.write(framed(reply))
+              if (reply && !socket.destroyed) socket.write(frameTcp(reply))
             })
             .catch(() => socket.destroy())
           continue
@@ -130,7 +125,7 @@ export async function startDnsFront({
         Promise.resolve(answer(query, readQuestion(query), socket.remoteAddress ?? ''))
           .then((reply) => {
             if (!reply) socket.destroy()
-            else if (!socket.destroyed) socket.write(framed(reply))
+            else if (!socket.destroyed) socket.write(frameTcp(reply))
           })
           .catch(() => socket.destroy())
       }
