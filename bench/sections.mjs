@@ -15,6 +15,7 @@ import { productionModelStack, runProductionModelBench } from './production-mode
 import { runPropagationBench } from './propagation.mjs'
 import { runStartupBench } from './startup.mjs'
 import { runZones100k, runZones10k, zonesStack } from './zones-at-scale.mjs'
+import { runTransfersBench } from './transfers.mjs'
 
 export const SECTIONS = [
   { id: 'batch', title: 'Batch API vs one call per record', run: runBatchBench, ownStack: true },
@@ -67,6 +68,12 @@ export const SECTIONS = [
     run: runProductionModelBench,
     ownStack: true,
     stackOptions: productionModelStack,
+  },
+  {
+    id: 'transfers',
+    title: 'Zone transfers beside BIND → BIND: AXFR out, change → secondary, AXFR in',
+    run: runTransfersBench,
+    ownStack: true,
   },
   {
     id: 'peers',
