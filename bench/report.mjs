@@ -10,6 +10,7 @@ import { renderPeers } from './report/peers.mjs'
 import { renderProductionModel, renderZonesAtScale } from './report/platform-scale.mjs'
 import { renderPropagation } from './report/propagation.mjs'
 import { renderNotes, renderTargets } from './report/summary.mjs'
+import { renderTransfers } from './report/transfers.mjs'
 
 export function renderReport(results) {
   const charts = {}
@@ -63,6 +64,9 @@ export function renderReport(results) {
   renderZonesAtScale(ok('zones-10k'), ok('zones-100k'), body, targets)
   renderProductionModel(ok('production-model'), body, targets)
   section('auth', 'Authentication during a long commit', (a) => renderAuth(a, body, targets))
+  section('transfers', 'Zone transfers beside BIND → BIND', (t) =>
+    renderTransfers(t, body, targets)
+  )
   if (S.peers || S.propagation) renderPeers(S.peers, S.propagation, body)
   renderTargets(targets, md)
   md.push(...body)
