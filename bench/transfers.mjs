@@ -83,21 +83,53 @@ async function secondaryLoads({ dir, zone, primaryPort, port, reps, log, label }
   }
 }
 
-/** One-record changes (`change(j)` resolves { tCommit, tAck, name, content }) until `port` answers each. */
-async function changesSeen({ port, count, change, log, label }) {
+/** Epoch ms of a named log line's timestamp ("27-Nov-2026 02:03:04.567", local time). */
+const namedTime = (line) => Date.parse(line.slice(0, 24).replace(/-/g, ' '))
+
+/**
+ * Where one change's time went, from the secondary's log after `from`: commit → NOTIFY received,
+ * NOTIFY → transfer completed, transfer completed → answered (all in ms; NaN when a line is absent).
+ */
+function phases(named, from, commitEpoch, seenEpoch) {
+  const lines = named.log().slice(from).split('\n')
+  const at = (re) => namedTime(lines.find((l) => re.test(l)) ?? '')
+  const notified = at(/notify from /)
+  const completed = at(/Transfer completed/)
+  return {
+    notify: notified - commitEpoch,
+    transfer: completed - notified,
+    answer: seenEpoch - completed,
+  }
+}
+
+/**
+ * One-record changes (`change(j)` resolves { tCommit (performance.now() scale), name, content })
+ * until the secondary `named` answers each; p50/p99 from the commit and where the time went.
+ */
+async function changesSeen({ named, count, change, log, label }) {
   const commit = []
   const submit = []
+  const parts = { notify: [], transfer: [], answer: [] }
+  const toEpoch = Date.now() - performance.now()
   for (let j = 0; j < count; j++) {
+    const from = named.log().length
     const t0 = performance.now()
     const c = await change(j)
-    const seenAt = await pollNamed(port, c.name, c.content, 30_000)
+    const seenAt = await pollNamed(named.port, c.name, c.content, 30_000)
     commit.push(seenAt - c.tCommit)
     submit.push(seenAt - t0)
+    // named flushes its log line by line; a moment for the last lines to arrive.
     await sleep(CHANGE_GAP_MS)
+    const p = phases(named, from, c.tCommit + toEpoch, seenAt + toEpoch)
+    for (const k of Object.keys(parts)) if (Number.isFinite(p[k])) parts[k].push(p[k])
   }
-  const out = { commit: summarize(commit), submit: summarize(submit) }
+  const out = {
+    commit: summarize(commit),
+    submit: summarize(submit),
+    phases: Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, summarize(v)])),
+  }
   log(
-    `transfers: ${label} change → BIND secondary answers ${out.commit.median.toFixed(0)} ms p50 / ${out.commit.p99.toFixed(0)} ms p99 after the commit`
+    `transfers: ${label} change → BIND secondary answers ${out.commit.median.toFixed(0)} ms p50 / ${out.commit.p99.toFixed(0)} ms p99 after the commit (medians: commit → NOTIFY received ${out.phases.notify.median} ms, → IXFR completed ${out.phases.transfer.median} ms, → answered ${out.phases.answer.median?.toFixed(0)} ms)`
   )
   return out
 }
@@ -168,7 +200,7 @@ export async function runTransfersBench({ api, stack, quick, log }) {
     // Row 2: one change → the BIND secondary answers it.
     const tag = Date.now().toString(36)
     out.changeOurs = await changesSeen({
-      port: oursSecondaryPort,
+      named: ours.named,
       count: changes,
       log,
       label: 'ours → BIND',
@@ -183,7 +215,7 @@ export async function runTransfersBench({ api, stack, quick, log }) {
       },
     })
     out.changeBind = await changesSeen({
-      port: bindSecondaryPort,
+      named: bind.named,
       count: changes,
       log,
       label: 'BIND → BIND',

@@ -26,17 +26,20 @@ export function renderTransfers(t, md, targets) {
       )
   md.push('')
   md.push(
-    `**One change → answered by the BIND secondary**: ${t.changes} one-record creates, each ${t.changeGapMs} ms after the previous one was answered; the secondary polled over UDP back to back. Ours: a record created through the API, timed from its commit (the API's clock when D1 acknowledged it); the builder sends NOTIFY, named asks the SOA and pulls an IXFR through the front. BIND: \`nsupdate\` on the BIND primary (\`notify-delay 0\`), timed from its acknowledgement.`,
+    `**One change → answered by the BIND secondary**: ${t.changes} one-record creates, each ${t.changeGapMs} ms after the previous one was answered; the secondary polled over UDP back to back. Ours: a record created through the API, timed from its commit (the API's clock when D1 acknowledged it); the builder sends NOTIFY, named asks the SOA and pulls an IXFR through the front. BIND: \`nsupdate\` on the BIND primary (\`notify-delay 0\`), timed from its acknowledgement (the \`nsupdate\` process's exit, so its commit is placed late by up to the process's exit time). The phases come from the secondary's log (millisecond timestamps): NOTIFY received, then its SOA query and the IXFR until "Transfer completed", then the first UDP answer with the change.`,
     ''
   )
-  md.push('| path | p50 | p99 | min–max |', '|---|---:|---:|---:|')
+  md.push(
+    '| path | p50 | p99 | min–max | commit → NOTIFY received (median) | → IXFR completed | → answered |',
+    '|---|---:|---:|---:|---:|---:|---:|'
+  )
   for (const [label, r] of [
     ['ours → BIND secondary (NOTIFY + IXFR)', t.changeOurs],
     ['BIND primary → BIND secondary (NOTIFY + IXFR)', t.changeBind],
   ])
     if (r)
       md.push(
-        `| ${label} | ${fmtMs(r.commit.median)} | ${fmtMs(r.commit.p99)} | ${fmtMs(r.commit.min)}–${fmtMs(r.commit.max)} |`
+        `| ${label} | ${fmtMs(r.commit.median)} | ${fmtMs(r.commit.p99)} | ${fmtMs(r.commit.min)}–${fmtMs(r.commit.max)} | ${fmtMs(r.phases?.notify.median)} | ${fmtMs(r.phases?.transfer.median)} | ${fmtMs(r.phases?.answer.median)} |`
       )
   md.push('')
   const a = t.axfrIn
