@@ -20,7 +20,7 @@ import {
   startSecondary,
   waitTransfer,
 } from './lib/named-xfr.mjs'
-import { pollDoh } from './lib/propagation.mjs'
+import { pollDoh, waitQuiet } from './lib/propagation.mjs'
 import { summarize } from './lib/stats.mjs'
 import { writeZoneFile } from './peers/zonefile.mjs'
 import { freePort, sleep } from './peers/proc.mjs'
@@ -197,7 +197,10 @@ export async function runTransfersBench({ api, stack, quick, log }) {
     stopping.push(ours.named)
     out.oursToBind = ours.load
 
-    // Row 2: one change → the BIND secondary answers it.
+    // Row 2: one change → the BIND secondary answers it. The builder sends NOTIFY after its
+    // step, so the seed's background work (buckets still to flush) is let finish first, as the
+    // propagation section does before it measures.
+    out.quietMs = await waitQuiet(stack, { zone }, log, { timeoutMs: 600_000 })
     const tag = Date.now().toString(36)
     out.changeOurs = await changesSeen({
       named: ours.named,
