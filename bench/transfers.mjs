@@ -176,6 +176,10 @@ export async function runTransfersBench({ api, stack, quick, log }) {
     // Row 1, ours → BIND: our zone, outgoing transfers to a peer at the secondary's port.
     const zone = await createBenchZone({ api, log }, OUT_ZONE, n)
     out.seedMs = zone.seedMs
+    // The seed leaves the builder flushing buckets in the background on the runtime's one thread
+    // (and it sends NOTIFY only after its step): both rows start once it is quiet, as the
+    // propagation section's measurements do.
+    out.quietMs = await waitQuiet(stack, { zone }, log, { timeoutMs: 600_000 })
     const front = await startDnsFront({ target: stack.url, transfer: { token: stack.token } })
     stopping.push({ stop: async () => front.close() })
     const oursSecondaryPort = await freePort()
@@ -197,10 +201,7 @@ export async function runTransfersBench({ api, stack, quick, log }) {
     stopping.push(ours.named)
     out.oursToBind = ours.load
 
-    // Row 2: one change → the BIND secondary answers it. The builder sends NOTIFY after its
-    // step, so the seed's background work (buckets still to flush) is let finish first, as the
-    // propagation section does before it measures.
-    out.quietMs = await waitQuiet(stack, { zone }, log, { timeoutMs: 600_000 })
+    // Row 2: one change → the BIND secondary answers it.
     const tag = Date.now().toString(36)
     out.changeOurs = await changesSeen({
       named: ours.named,
