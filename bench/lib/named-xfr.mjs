@@ -106,7 +106,7 @@ export async function waitTransfer(named, zone, { from = 0, timeoutMs = 3_600_00
 }
 
 /** Waits until named's log (after `from` characters) matches `re`; the match, with `atMs`. */
-export async function waitLog(named, re, timeoutMs, from = 0) {
+async function waitLog(named, re, timeoutMs, from = 0) {
   const t0 = performance.now()
   for (;;) {
     const m = re.exec(named.log().slice(from))
@@ -121,7 +121,7 @@ export async function waitLog(named, re, timeoutMs, from = 0) {
 }
 
 /** One UDP query to named on loopback: the rdata of the answer (empty on NXDOMAIN). */
-export function udpAnswer(port, name, type = 'A', timeoutMs = 1000) {
+function udpAnswer(port, name, type = 'A', timeoutMs = 1000) {
   return new Promise((resolve, reject) => {
     const sock = dgram.createSocket('udp4')
     const timer = setTimeout(() => {
