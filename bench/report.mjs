@@ -11,6 +11,7 @@ import { renderPeers } from './report/peers.mjs'
 import { renderProductionModel, renderZonesAtScale } from './report/platform-scale.mjs'
 import { renderPropagation } from './report/propagation.mjs'
 import { renderNotes, renderTargets } from './report/summary.mjs'
+import { renderTransfers } from './report/transfers.mjs'
 
 export function renderReport(results) {
   const charts = {}
@@ -66,6 +67,9 @@ export function renderReport(results) {
   section('auth', 'Authentication during a long commit', (a) => renderAuth(a, body, targets))
   section('catalog-cold-start', 'Secondary cold start through the catalog zone', (c) =>
     renderCatalogColdStart(c, body, targets)
+  )
+  section('transfers', 'Zone transfers beside BIND → BIND', (t) =>
+    renderTransfers(t, body, targets)
   )
   if (S.peers || S.propagation) renderPeers(S.peers, S.propagation, body)
   renderTargets(targets, md)

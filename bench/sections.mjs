@@ -16,6 +16,7 @@ import { productionModelStack, runProductionModelBench } from './production-mode
 import { runPropagationBench } from './propagation.mjs'
 import { runStartupBench } from './startup.mjs'
 import { runZones100k, runZones10k, zonesStack } from './zones-at-scale.mjs'
+import { runTransfersBench } from './transfers.mjs'
 
 export const SECTIONS = [
   { id: 'batch', title: 'Batch API vs one call per record', run: runBatchBench, ownStack: true },
@@ -73,6 +74,12 @@ export const SECTIONS = [
     id: 'catalog-cold-start',
     title: 'Secondary cold start through the catalog zone (ours and BIND → BIND)',
     run: runCatalogColdStart,
+    ownStack: true,
+  },
+  {
+    id: 'transfers',
+    title: 'Zone transfers beside BIND → BIND: AXFR out, change → secondary, AXFR in',
+    run: runTransfersBench,
     ownStack: true,
   },
   {

@@ -1,7 +1,10 @@
 /**
  * @module Talking to a primary over TCP (`connect()` from `cloudflare:sockets`): the SOA check
- * and the transfer itself, each one connection, each TSIG-signed when the primary has a key, each
- * within a time limit. The transfer's records go to a sink as they arrive.
+ * and the transfer itself, each one connection, each TSIG-signed when the primary has a key. A
+ * connection ends with an error when the primary sends nothing for `idleMs`, or when the whole
+ * exchange takes longer than `totalMs`: a large zone streams for as long as its data keeps coming
+ * (within the cap), a stalled primary is given up quickly. The transfer's records go to a sink as
+ * they arrive.
  */
 import { connect } from 'cloudflare:sockets'
 import {
@@ -17,21 +20,32 @@ import type { Primary } from './incoming-config.ts'
 
 export type Connect = (address: SocketAddress, options?: SocketOptions) => Socket
 
+/** Time limits of one connection: silence from the primary, and the whole exchange. */
+export interface ConnectionLimits {
+  idleMs: number
+  totalMs: number
+}
+
 /** The SOA check answers within this. */
-const SOA_TIMEOUT_MS = 10_000
-/** A whole transfer completes within this. */
-const TRANSFER_TIMEOUT_MS = 120_000
+const SOA_LIMITS: ConnectionLimits = { idleMs: 10_000, totalMs: 10_000 }
+/**
+ * A transfer: the primary may pause between messages (it reads its zone as it sends) but not stop;
+ * the cap stays under the 15 minutes of wall time a Durable Object alarm may run.
+ */
+const TRANSFER_LIMITS: ConnectionLimits = { idleMs: 30_000, totalMs: 10 * 60_000 }
 
 const nowSeconds = () => Math.floor(Date.now() / 1000)
 const randomId = () => crypto.getRandomValues(new Uint16Array(1))[0]!
 
-async function* messagesOf(socket: Socket): AsyncGenerator<Uint8Array> {
+/** The messages the primary sends; `onData` is told of every chunk received. */
+async function* messagesOf(socket: Socket, onData: () => void): AsyncGenerator<Uint8Array> {
   const reader = socket.readable.getReader()
   const splitter = new TcpMessageSplitter()
   try {
     for (;;) {
       const { value, done } = await reader.read()
       if (done) return
+      onData()
       yield* splitter.push(value as Uint8Array)
     }
   } finally {
@@ -39,25 +53,48 @@ async function* messagesOf(socket: Socket): AsyncGenerator<Uint8Array> {
   }
 }
 
+/** Rejects when `touch` is not called for `idleMs`, or `totalMs` after it was made. */
+function watchdog(limits: ConnectionLimits) {
+  let idle: ReturnType<typeof setTimeout> | undefined
+  let total: ReturnType<typeof setTimeout> | undefined
+  let touch = () => {}
+  const expired = new Promise<never>((_, reject) => {
+    total = setTimeout(
+      () => reject(new Error(`not complete within ${limits.totalMs} ms`)),
+      limits.totalMs
+    )
+    touch = () => {
+      clearTimeout(idle)
+      idle = setTimeout(
+        () => reject(new Error(`nothing received for ${limits.idleMs} ms`)),
+        limits.idleMs
+      )
+    }
+  })
+  touch()
+  const stop = () => {
+    clearTimeout(idle)
+    clearTimeout(total)
+  }
+  return { expired, touch, stop }
+}
+
 async function withSocket<T>(
   primary: Primary,
-  timeoutMs: number,
+  limits: ConnectionLimits,
   connectTo: Connect,
-  run: (socket: Socket) => Promise<T>
+  run: (socket: Socket, touch: () => void) => Promise<T>
 ): Promise<T> {
   const socket = connectTo({ hostname: primary.ip, port: primary.port }, { allowHalfOpen: false })
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs)
-  })
+  const dog = watchdog(limits)
   try {
-    return await Promise.race([run(socket), timeout])
+    return await Promise.race([run(socket, dog.touch), dog.expired])
   } catch (e) {
     throw new Error(`${primary.ip} port ${primary.port}: ${(e as Error).message ?? e}`, {
       cause: e,
     })
   } finally {
-    clearTimeout(timer)
+    dog.stop()
     socket.close().catch(() => {})
   }
 }
@@ -74,7 +111,7 @@ export function primarySoa(
   zone: string,
   connectTo: Connect = connect
 ): Promise<MessageRR> {
-  return withSocket(primary, SOA_TIMEOUT_MS, connectTo, async (socket) => {
+  return withSocket(primary, SOA_LIMITS, connectTo, async (socket, touch) => {
     const id = randomId()
     const req = await transferRequest({
       zone,
@@ -84,7 +121,7 @@ export function primarySoa(
       ...(primary.key ? { key: primary.key } : {}),
     })
     await send(socket, req.message)
-    for await (const answer of messagesOf(socket)) {
+    for await (const answer of messagesOf(socket, touch)) {
       const body = primary.key
         ? await new TsigStreamVerifier(primary.key, req.mac, nowSeconds).next(answer)
         : answer
@@ -96,16 +133,17 @@ export function primarySoa(
 
 /**
  * Pulls the zone: IXFR from `fromSoa` (the SOA rdata we hold) when given, else AXFR; the records
- * go to `sink` as they arrive.
+ * go to `sink` as they arrive. `limits`: the connection's time limits (tests shorten them).
  */
 export function pullZone(
   primary: Primary,
   zone: string,
   fromSoa: { rdata: string; serial: number } | null,
   sink: RecordSink,
-  connectTo: Connect = connect
+  connectTo: Connect = connect,
+  limits: ConnectionLimits = TRANSFER_LIMITS
 ): Promise<TransferOutcome> {
-  return withSocket(primary, TRANSFER_TIMEOUT_MS, connectTo, async (socket) => {
+  return withSocket(primary, limits, connectTo, async (socket, touch) => {
     const id = randomId()
     const kind = fromSoa ? 'IXFR' : 'AXFR'
     const req = await transferRequest({
@@ -117,7 +155,7 @@ export function pullZone(
       ...(primary.key ? { key: primary.key } : {}),
     })
     await send(socket, req.message)
-    return readTransfer(messagesOf(socket), {
+    return readTransfer(messagesOf(socket, touch), {
       request: { id, zone, kind, mac: req.mac },
       ...(primary.key ? { key: primary.key } : {}),
       ...(fromSoa ? { serial: fromSoa.serial } : {}),

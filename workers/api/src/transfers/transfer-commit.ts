@@ -5,8 +5,9 @@
  *    `import_staging` in bounded statements under this transfer's own id. Nothing reads that
  *    table, so the zone is served exactly as before, and a transfer that breaks off leaves only
  *    staged rows, which are discarded (the cron removes any a dead worker left).
- * 2. Commit: one D1 batch: the zone's version guard, the records replaced (AXFR) or the
- *    deletions and additions applied (IXFR), the zone's SOA set from the primary's (its serial is
+ * 2. Commit: one D1 batch: the zone's version guard, the records replaced (AXFR: the old ones
+ *    deleted in statements of at most `rowsPerStatement` rows each, then the staged ones inserted
+ *    in ranges of the same size) or the deletions and additions applied (IXFR), the zone's SOA set from the primary's (its serial is
  *    the zone's serial), a full-build change-log row (the builder rewrites the zone's keys), and
  *    `zone_transfers_incoming.soa_serial` / `checked_on`.
  *
@@ -25,16 +26,23 @@ import { recordIdGenerator } from '../http/ids.ts'
 import { RECORD_COLUMNS, toRowValues } from '../records/model.ts'
 import { mapTransferred } from './record-map.ts'
 
-/** Staged rows per statement (each statement's JSON also stays under the chunk limit). */
-const ROWS_PER_STATEMENT = 1000
+/**
+ * Rows per staging, delete, insert and discard statement (each staging statement's JSON also stays
+ * under the chunk limit), as for zone-file imports: no statement of a transfer of any size handles
+ * more rows than this, so each stays far below D1's per-query time.
+ */
+const ROWS_PER_STATEMENT = 5000
 
 const col = (name: (typeof RECORD_COLUMNS)[number]): number => RECORD_COLUMNS.indexOf(name)
 
 const STAGE_ROWS = `INSERT INTO import_staging (import_id, ord, zone_id, row, created_on)
   SELECT ?1, ?2 + key, ?3, value, ?4 FROM json_each(?5)`
 
-/** Every record of the zone: an AXFR replaces them. */
-const DELETE_ALL = 'DELETE FROM dns_records WHERE zone_id = ?1'
+/** The zone's records an AXFR replaces, counted before the commit… */
+const COUNT_RECORDS = 'SELECT count(*) AS n FROM dns_records WHERE zone_id = ?1'
+/** …and deleted at most ?2 at a time. */
+const DELETE_SOME = `DELETE FROM dns_records WHERE rowid IN (
+  SELECT rowid FROM dns_records WHERE zone_id = ?1 LIMIT ?2)`
 
 /** The zone's records an IXFR's staged deletions name (by identity: name, type, content, priority). */
 const DELETE_STAGED = `DELETE FROM dns_records AS r WHERE r.zone_id = ?1 AND EXISTS (
@@ -68,12 +76,16 @@ class StagedList {
     private readonly db: D1Database,
     readonly id: string,
     private readonly zoneId: string,
-    private readonly now: string
+    private readonly now: string,
+    private readonly rowsPerStatement: number
   ) {}
 
   async add(row: unknown[]): Promise<void> {
     const json = JSON.stringify(row)
-    if (this.#rows.length >= ROWS_PER_STATEMENT || this.#chars + json.length > MAX_CHUNK_CHARS / 2)
+    if (
+      this.#rows.length >= this.rowsPerStatement ||
+      this.#chars + json.length > MAX_CHUNK_CHARS / 2
+    )
       await this.flush()
     this.#rows.push(json)
     this.#chars += json.length + 1
@@ -91,8 +103,8 @@ class StagedList {
 
   ranges(): [number, number][] {
     const out: [number, number][] = []
-    for (let lo = 0; lo < this.count; lo += ROWS_PER_STATEMENT)
-      out.push([lo, Math.min(this.count, lo + ROWS_PER_STATEMENT) - 1])
+    for (let lo = 0; lo < this.count; lo += this.rowsPerStatement)
+      out.push([lo, Math.min(this.count, lo + this.rowsPerStatement) - 1])
     return out
   }
 
@@ -151,12 +163,13 @@ export class TransferStage {
 
   constructor(
     private readonly db: D1Database,
-    private readonly target: StageTarget
+    private readonly target: StageTarget,
+    private readonly rowsPerStatement = ROWS_PER_STATEMENT
   ) {
     const id = crypto.randomUUID()
     this.#now = new Date().toISOString()
-    this.#adds = new StagedList(db, `xfr:${id}`, target.zoneId, this.#now)
-    this.#deletes = new StagedList(db, `xfr-del:${id}`, target.zoneId, this.#now)
+    this.#adds = new StagedList(db, `xfr:${id}`, target.zoneId, this.#now, rowsPerStatement)
+    this.#deletes = new StagedList(db, `xfr-del:${id}`, target.zoneId, this.#now, rowsPerStatement)
   }
 
   readonly sink = async (op: 'add' | 'delete', rr: MessageRR): Promise<void> => {
@@ -182,9 +195,9 @@ export class TransferStage {
     const soa = zoneSoaOf(r.soa)
     const stmts = [
       guardStatement(db, { zoneId, guard: r.guard, now }, 1),
-      r.replace
-        ? db.prepare(DELETE_ALL).bind(zoneId)
-        : db.prepare(DELETE_STAGED).bind(zoneId, this.#deletes.id),
+      ...(r.replace
+        ? await this.#deleteAll()
+        : [db.prepare(DELETE_STAGED).bind(zoneId, this.#deletes.id)]),
       ...this.#adds
         .ranges()
         .map(([lo, hi]) => db.prepare(INSERT_STAGED).bind(this.#adds.id, zoneId, lo, hi)),
@@ -210,6 +223,22 @@ export class TransferStage {
   async discard(): Promise<void> {
     await this.#adds.discard()
     await this.#deletes.discard()
+  }
+
+  /**
+   * Statements deleting every record the zone holds now, each at most `rowsPerStatement` rows. The
+   * count is exact for the version the commit's guard expects (the transfer is the one writer of a
+   * secondary zone's records, and any other write moves the version, failing the guard); one more
+   * statement than the count needs is added as a margin, a no-op when nothing is left.
+   */
+  async #deleteAll(): Promise<D1PreparedStatement[]> {
+    const { db, rowsPerStatement } = this
+    const { zoneId } = this.target
+    const row = await db.prepare(COUNT_RECORDS).bind(zoneId).first<{ n: number }>()
+    const statements = Math.ceil((row?.n ?? 0) / rowsPerStatement) + 1
+    return Array.from({ length: statements }, () =>
+      db.prepare(DELETE_SOME).bind(zoneId, rowsPerStatement)
+    )
   }
 }
 

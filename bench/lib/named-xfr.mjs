@@ -1,0 +1,159 @@
+/**
+ * @module BIND 9 `named` for the transfer section: a primary serving a zone file (transfers and
+ * updates signed with one TSIG key, NOTIFY to an explicit secondary), a secondary of any primary
+ * (ours through the DNS front, or another named), each in its own directory on a free loopback
+ * port; a UDP query to either; an update through `nsupdate`.
+ */
+import { execFile } from 'node:child_process'
+import dgram from 'node:dgram'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { decodeMessage } from '../../packages/dns-wire/src/index.ts'
+import { encodeQuery } from './dnswire.mjs'
+import { freePort, sleep, startProcess } from '../peers/proc.mjs'
+
+const run = promisify(execFile)
+
+/** The TSIG key every transfer of the section is signed with (hmac-sha256, 32 octets). */
+export const XFR_KEY = {
+  name: 'bench-xfr',
+  secret: Buffer.from('bench-transfer-key-thirty-two-oc').toString('base64'),
+}
+
+const keyClause = `key "${XFR_KEY.name}" { algorithm hmac-sha256; secret "${XFR_KEY.secret}"; };`
+
+function options(dir, port, notify) {
+  return `options {
+  directory "${dir}";
+  pid-file "${dir}/named.pid";
+  session-keyfile "${dir}/session.key";
+  listen-on port ${port} { 127.0.0.1; };
+  listen-on-v6 { none; };
+  recursion no;
+  dnssec-validation no;
+  notify ${notify};
+  notify-delay 0;
+};
+controls { };
+${keyClause}
+`
+}
+
+/** Starts named from `conf` in `dir`; resolves once it runs: { port, proc, log(), startedAt, stop }. */
+async function startNamed(dir, port, conf) {
+  const file = path.join(dir, 'named.conf')
+  writeFileSync(file, conf)
+  const startedAt = performance.now()
+  const proc = startProcess('named', ['-g', '-c', file])
+  // The whole log, not only startProcess's tail: the transfer lines are searched in it.
+  let log = ''
+  proc.child.stderr.on('data', (d) => (log += d))
+  proc.child.stdout.on('data', (d) => (log += d))
+  return { port, proc, log: () => log, startedAt, stop: () => proc.stop() }
+}
+
+/**
+ * A primary for `zone` from `file`: transfers and updates need the key; NOTIFY goes to
+ * `notifyPort` on loopback (a secondary that is started later).
+ */
+export async function startPrimary({ dir, zone, file, notifyPort }) {
+  mkdirSync(dir, { recursive: true })
+  const port = await freePort()
+  const conf = `${options(dir, port, 'explicit')}
+zone "${zone}" {
+  type primary;
+  file "${file}";
+  allow-transfer { key "${XFR_KEY.name}"; };
+  allow-update { key "${XFR_KEY.name}"; };
+  ${notifyPort ? `also-notify { 127.0.0.1 port ${notifyPort} key "${XFR_KEY.name}"; };` : ''}
+};
+`
+  const named = await startNamed(dir, port, conf)
+  await waitLog(named, new RegExp(`zone ${zone.replace(/\./g, '\\.')}/IN: loaded serial`), 600_000)
+  return named
+}
+
+/**
+ * A secondary of `zone` pulling from 127.0.0.1 port `primaryPort` with the key, on `port` (a free
+ * one when not given), its zone file written as text in `dir`. Returns at once (named starts the
+ * transfer itself); `transferred()` waits for its log's completion line.
+ */
+export async function startSecondary({ dir, zone, primaryPort, port }) {
+  mkdirSync(dir, { recursive: true })
+  port ??= await freePort()
+  const conf = `${options(dir, port, 'no')}
+zone "${zone}" {
+  type secondary;
+  file "${dir}/${zone}.db";
+  masterfile-format text;
+  primaries port ${primaryPort} { 127.0.0.1 key "${XFR_KEY.name}"; };
+};
+`
+  return startNamed(dir, port, conf)
+}
+
+/**
+ * Waits for named's line "transfer of '<zone>/IN' from …: Transfer completed: …" after `from`
+ * characters of its log; returns { atMs, seconds (named's own transfer time), records, messages }.
+ */
+export async function waitTransfer(named, zone, { from = 0, timeoutMs = 3_600_000 } = {}) {
+  const re = new RegExp(
+    `transfer of '${zone.replace(/\./g, '\\.')}/IN' from [^ ]+: Transfer completed: (\\d+) messages, (\\d+) records, \\d+ bytes, ([0-9.]+) secs`
+  )
+  const m = await waitLog(named, re, timeoutMs, from)
+  return { atMs: m.atMs, messages: Number(m[1]), records: Number(m[2]), seconds: Number(m[3]) }
+}
+
+/** Waits until named's log (after `from` characters) matches `re`; the match, with `atMs`. */
+async function waitLog(named, re, timeoutMs, from = 0) {
+  const t0 = performance.now()
+  for (;;) {
+    const m = re.exec(named.log().slice(from))
+    if (m) return Object.assign(m, { atMs: performance.now() })
+    if (named.proc.exited()) throw new Error(`named exited:\n${named.log().slice(-2000)}`)
+    if (/transfer of .*failed|Transfer status: (?!success)/.test(named.log().slice(from)))
+      throw new Error(`named: transfer failed:\n${named.log().slice(-2000)}`)
+    if (performance.now() - t0 > timeoutMs)
+      throw new Error(`named: ${re} not seen within ${timeoutMs} ms:\n${named.log().slice(-2000)}`)
+    await sleep(5)
+  }
+}
+
+/** One UDP query to named on loopback: the rdata of the answer (empty on NXDOMAIN). */
+function udpAnswer(port, name, type = 'A', timeoutMs = 1000) {
+  return new Promise((resolve, reject) => {
+    const sock = dgram.createSocket('udp4')
+    const timer = setTimeout(() => {
+      sock.close()
+      reject(new Error(`no answer from port ${port} for ${name}`))
+    }, timeoutMs)
+    sock.on('message', (msg) => {
+      clearTimeout(timer)
+      sock.close()
+      resolve(decodeMessage(new Uint8Array(msg)).answer.map((rr) => rr.data))
+    })
+    sock.send(encodeQuery(name, type), port, '127.0.0.1')
+  })
+}
+
+/** Polls named back to back until `name` answers with `content`; performance.now() when it did. */
+export async function pollNamed(port, name, content, timeoutMs = 60_000) {
+  const t0 = performance.now()
+  for (;;) {
+    const data = await udpAnswer(port, name).catch(() => [])
+    if (data.includes(content)) return performance.now()
+    if (performance.now() - t0 > timeoutMs)
+      throw new Error(`${name} ${content} not answered by named within ${timeoutMs} ms`)
+  }
+}
+
+/** A dynamic update on the primary (signed): adds `name` A `content`. Resolves when acknowledged. */
+export async function nsupdateAdd(port, zone, name, content) {
+  const script = `server 127.0.0.1 ${port}\nzone ${zone}\nupdate add ${name} 300 IN A ${content}\nsend\n`
+  await run('sh', [
+    '-c',
+    `printf '%s' "$0" | nsupdate -y hmac-sha256:${XFR_KEY.name}:${XFR_KEY.secret}`,
+    script,
+  ])
+}

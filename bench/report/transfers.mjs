@@ -1,0 +1,72 @@
+/** @module BENCHMARKS.md: zone transfers beside BIND → BIND (AXFR out, change → secondary, AXFR in). */
+import { fmtMs } from '../lib/stats.mjs'
+import { n0, range, verdict } from './format.mjs'
+
+const sec = (ms) => (Number.isFinite(ms) ? fmtMs(ms) : '–')
+
+export function renderTransfers(t, md, targets) {
+  const bindLoad = t.bindToBind?.wall.median
+  const oursLoad = t.oursToBind?.wall.median
+  md.push('## Zone transfers beside BIND → BIND', '')
+  md.push(
+    `One zone of ${n0(t.records)} A records plus a wildcard, ours (\`xfr-out.bench.example\`, seeded through the API) and BIND 9's (\`xfr-in.bench.example\`, the same records in a zone file), every transfer signed with one TSIG key (hmac-sha256), everything on loopback in the same run. A BIND secondary is started fresh for each load (${t.reps} per row) and timed from its start until its log says "Transfer completed" (named's own transfer time beside it); ours reaches it through the local DNS front's transfer relay, which passes the transfer to the API worker (records read from D1 in keyset pages and packed into messages as they stream). BIND primary load of the zone file: ${sec(t.bindPrimaryLoadMs)}.`,
+    ''
+  )
+  if (t.note) md.push(`Note on this run: ${t.note}`, '')
+  md.push(
+    "| transfer | records | start → transfer completed, median (min–max) | named's transfer time | messages |",
+    '|---|---:|---:|---:|---:|'
+  )
+  for (const [label, r] of [
+    ['BIND primary → BIND secondary (AXFR)', t.bindToBind],
+    ['ours → BIND secondary (AXFR)', t.oursToBind],
+  ])
+    if (r)
+      md.push(
+        `| ${label} | ${n0(r.records)} | ${range(r.wall)} | ${range(r.named)} | ${n0(r.messages)} |`
+      )
+  md.push('')
+  md.push(
+    `**One change → answered by the BIND secondary**: ${t.changes} one-record creates, each ${t.changeGapMs} ms after the previous one was answered; the secondary polled over UDP back to back. Ours: a record created through the API, timed from its commit (the API's clock when D1 acknowledged it); the builder sends NOTIFY, named asks the SOA and pulls an IXFR through the front. BIND: \`nsupdate\` on the BIND primary (\`notify-delay 0\`), timed from its acknowledgement (the \`nsupdate\` process's exit, so its commit is placed late by up to the process's exit time). The phases come from the secondary's log (millisecond timestamps): NOTIFY received, then its SOA query and the IXFR until "Transfer completed", then the first UDP answer with the change.`,
+    ''
+  )
+  md.push(
+    '| path | p50 | p99 | min–max | commit → NOTIFY received (median) | → IXFR completed | → answered |',
+    '|---|---:|---:|---:|---:|---:|---:|'
+  )
+  for (const [label, r] of [
+    ['ours → BIND secondary (NOTIFY + IXFR)', t.changeOurs],
+    ['BIND primary → BIND secondary (NOTIFY + IXFR)', t.changeBind],
+  ])
+    if (r)
+      md.push(
+        `| ${label} | ${fmtMs(r.commit.median)} | ${fmtMs(r.commit.p99)} | ${fmtMs(r.commit.min)}–${fmtMs(r.commit.max)} | ${fmtMs(r.phases?.notify.median)} | ${fmtMs(r.phases?.transfer.median)} | ${fmtMs(r.phases?.answer.median)} |`
+      )
+  md.push('')
+  const a = t.axfrIn
+  md.push(
+    `**AXFR in**: one of our secondary zones of \`xfr-in.bench.example\` with the BIND primary as its primary; timed from the write of its incoming settings (the first check starts at once) until the transfer is committed (the settings show the primary's serial) and until DoH answers the zone's last record. ${a?.error ? `Failed in this run: ${a.error}` : `Committed ${sec(a?.committedMs)}, answering over DoH ${sec(a?.answeredMs)}.`}`,
+    ''
+  )
+  if (Number.isFinite(oursLoad) && Number.isFinite(bindLoad))
+    targets.push([
+      'Transfers',
+      `AXFR out of the ${n0(t.records)}-record zone to a BIND secondary ≤ BIND → BIND`,
+      `${fmtMs(oursLoad)} (BIND → BIND ${fmtMs(bindLoad)})`,
+      verdict(oursLoad <= bindLoad),
+    ])
+  if (t.changeOurs)
+    targets.push([
+      'Transfers',
+      'one change → answered by the BIND secondary (NOTIFY + IXFR), p50 ≤ 100 ms',
+      `${fmtMs(t.changeOurs.commit.median)} p50, ${fmtMs(t.changeOurs.commit.p99)} p99 (BIND → BIND ${t.changeBind ? fmtMs(t.changeBind.commit.median) : '–'} p50)`,
+      verdict(t.changeOurs.commit.median <= 100),
+    ])
+  if (a && Number.isFinite(bindLoad))
+    targets.push([
+      'Transfers',
+      `AXFR in of ${n0(t.records)} records from a BIND primary until DoH answers ≤ 2× BIND's secondary load`,
+      a.error ? `failed: ${a.error}` : `${fmtMs(a.answeredMs)} (2× BIND ${fmtMs(2 * bindLoad)})`,
+      verdict(!a.error && a.answeredMs <= 2 * bindLoad),
+    ])
+}

@@ -1,0 +1,297 @@
+/**
+ * @module Zone transfers beside BIND → BIND in the same run (issue "Zone transfers"): a large
+ * zone (BENCH_XFR_RECORDS, default the large zone's size) by AXFR out of our platform (through
+ * the DNS front's transfer relay) to a BIND secondary against a BIND primary → BIND secondary of
+ * the same records; one-record changes until the BIND secondary answers them (our NOTIFY + IXFR
+ * against nsupdate on the BIND primary); and AXFR in of the BIND primary's zone into one of our
+ * secondary zones until it answers over DoH. Own stack; named on free loopback ports.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { startDnsFront } from '../scripts/lib/dns-front.mjs'
+import { aRecord } from './lib/api.mjs'
+import { createBenchZone, largeSize } from './lib/fixtures.mjs'
+import {
+  XFR_KEY,
+  nsupdateAdd,
+  pollNamed,
+  startPrimary,
+  startSecondary,
+  waitTransfer,
+} from './lib/named-xfr.mjs'
+import { pollDoh, waitQuiet } from './lib/propagation.mjs'
+import { summarize } from './lib/stats.mjs'
+import { writeZoneFile } from './peers/zonefile.mjs'
+import { freePort, sleep } from './peers/proc.mjs'
+
+const OUT_ZONE = 'xfr-out.bench.example'
+const IN_ZONE = 'xfr-in.bench.example'
+/** One-record changes this far apart (from one visible to the next change). */
+const CHANGE_GAP_MS = 300
+/** Row 3 gives up after this (a transfer that failed is retried on the SOA's schedule, not at once). */
+const AXFR_IN_TIMEOUT_MS = 20 * 60_000
+
+/** Record count of the transferred zones: BENCH_XFR_RECORDS, else the large zone's size. */
+export const transferSize = (quick) => Number(process.env.BENCH_XFR_RECORDS) || largeSize(quick)
+
+/** The account's peer `name` at 127.0.0.1:`port` with the section's key (made once per key). */
+async function makePeer(api, accountId, name, port, ixfr = false) {
+  const base = `/accounts/${accountId}/secondary_dns`
+  const keys = (await api.call('GET', `${base}/tsigs`)).result
+  const tsigId =
+    keys.find((k) => k.name === XFR_KEY.name)?.id ??
+    (
+      await api.call('POST', `${base}/tsigs`, {
+        name: XFR_KEY.name,
+        algo: 'hmac-sha256.',
+        secret: XFR_KEY.secret,
+      })
+    ).result.id
+  const id = (await api.call('POST', `${base}/peers`, { name })).result.id
+  await api.call('PUT', `${base}/peers/${id}`, {
+    name,
+    ip: '127.0.0.1',
+    port,
+    ixfr_enable: ixfr,
+    tsig_id: tsigId,
+  })
+  return id
+}
+
+/** `reps` fresh BIND secondaries on `port`, each timed from its start to its transfer's end; the last kept running. */
+async function secondaryLoads({ dir, zone, primaryPort, port, reps, log, label }) {
+  const runs = []
+  let named = null
+  for (let r = 0; r < reps; r++) {
+    await named?.stop()
+    named = await startSecondary({ dir: path.join(dir, `${label}-${r}`), zone, primaryPort, port })
+    const done = await waitTransfer(named, zone)
+    runs.push({ ms: done.atMs - named.startedAt, namedSeconds: done.seconds, ...done })
+    log(
+      `transfers: ${label} ${done.records.toLocaleString('en-US')} records in ${((done.atMs - named.startedAt) / 1000).toFixed(1)} s from named's start (named: ${done.seconds} s, ${done.messages} messages)`
+    )
+  }
+  return {
+    named,
+    load: {
+      wall: summarize(runs.map((x) => x.ms)),
+      named: summarize(runs.map((x) => x.namedSeconds * 1000)),
+      records: runs[0].records,
+      messages: runs[0].messages,
+    },
+  }
+}
+
+/** Epoch ms of a named log line's timestamp ("27-Nov-2026 02:03:04.567", local time). */
+const namedTime = (line) => Date.parse(line.slice(0, 24).replace(/-/g, ' '))
+
+/**
+ * Where one change's time went, from the secondary's log after `from`: commit → NOTIFY received,
+ * NOTIFY → transfer completed, transfer completed → answered (all in ms; NaN when a line is absent).
+ */
+function phases(named, from, commitEpoch, seenEpoch) {
+  const lines = named.log().slice(from).split('\n')
+  const at = (re) => namedTime(lines.find((l) => re.test(l)) ?? '')
+  const notified = at(/notify from /)
+  const completed = at(/Transfer completed/)
+  return {
+    notify: notified - commitEpoch,
+    transfer: completed - notified,
+    answer: seenEpoch - completed,
+  }
+}
+
+/**
+ * One-record changes (`change(j)` resolves { tCommit (performance.now() scale), name, content })
+ * until the secondary `named` answers each; p50/p99 from the commit and where the time went.
+ */
+async function changesSeen({ named, count, change, log, label }) {
+  const commit = []
+  const submit = []
+  const parts = { notify: [], transfer: [], answer: [] }
+  const toEpoch = Date.now() - performance.now()
+  for (let j = 0; j < count; j++) {
+    const from = named.log().length
+    const t0 = performance.now()
+    const c = await change(j)
+    const seenAt = await pollNamed(named.port, c.name, c.content, 30_000)
+    commit.push(seenAt - c.tCommit)
+    submit.push(seenAt - t0)
+    // named flushes its log line by line; a moment for the last lines to arrive.
+    await sleep(CHANGE_GAP_MS)
+    const p = phases(named, from, c.tCommit + toEpoch, seenAt + toEpoch)
+    for (const k of Object.keys(parts)) if (Number.isFinite(p[k])) parts[k].push(p[k])
+  }
+  const out = {
+    commit: summarize(commit),
+    submit: summarize(submit),
+    phases: Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, summarize(v)])),
+  }
+  log(
+    `transfers: ${label} change → BIND secondary answers ${out.commit.median.toFixed(0)} ms p50 / ${out.commit.p99.toFixed(0)} ms p99 after the commit (medians: commit → NOTIFY received ${out.phases.notify.median?.toFixed(0)} ms, → IXFR completed ${out.phases.transfer.median?.toFixed(0)} ms, → answered ${out.phases.answer.median?.toFixed(0)} ms)`
+  )
+  return out
+}
+
+export async function runTransfersBench({ api, stack, quick, log }) {
+  const n = transferSize(quick)
+  const reps = quick ? 1 : Number(process.env.BENCH_XFR_REPS) || 2
+  const changes = quick ? 10 : 30
+  const dir = mkdtempSync(path.join(tmpdir(), 'edgedns-bench-xfr-'))
+  const [account] = (await api.call('GET', '/accounts')).result
+  const stopping = []
+  const out = { records: n, reps, changes, changeGapMs: CHANGE_GAP_MS }
+  try {
+    // The zone served by BIND (the same records as ours, under another name).
+    const zoneFile = path.join(dir, `${IN_ZONE}.zone`)
+    await writeZoneFile(zoneFile, IN_ZONE, n)
+    const bindSecondaryPort = await freePort()
+    const t0 = performance.now()
+    const primary = await startPrimary({
+      dir: path.join(dir, 'primary'),
+      zone: IN_ZONE,
+      file: zoneFile,
+      notifyPort: bindSecondaryPort,
+    })
+    stopping.push(primary)
+    out.bindPrimaryLoadMs = performance.now() - t0
+    log(
+      `transfers: BIND primary loaded ${n.toLocaleString('en-US')} records in ${(out.bindPrimaryLoadMs / 1000).toFixed(1)} s`
+    )
+
+    // Row 1, BIND → BIND.
+    const bind = await secondaryLoads({
+      dir,
+      zone: IN_ZONE,
+      primaryPort: primary.port,
+      port: bindSecondaryPort,
+      reps,
+      log,
+      label: 'BIND → BIND',
+    })
+    stopping.push(bind.named)
+    out.bindToBind = bind.load
+
+    // Row 1, ours → BIND: our zone, outgoing transfers to a peer at the secondary's port.
+    const zone = await createBenchZone({ api, log }, OUT_ZONE, n)
+    out.seedMs = zone.seedMs
+    // The seed leaves the builder flushing buckets in the background on the runtime's one thread
+    // (and it sends NOTIFY only after its step): both rows start once it is quiet, as the
+    // propagation section's measurements do.
+    out.quietMs = await waitQuiet(stack, { zone }, log, { timeoutMs: 600_000 })
+    const front = await startDnsFront({ target: stack.url, transfer: { token: stack.token } })
+    stopping.push({ stop: async () => front.close() })
+    const oursSecondaryPort = await freePort()
+    const peer = await makePeer(api, account.id, 'bench-bind-secondary', oursSecondaryPort)
+    await api.call('POST', `/zones/${zone.id}/secondary_dns/outgoing`, {
+      name: OUT_ZONE,
+      peers: [peer],
+    })
+    await api.call('POST', `/zones/${zone.id}/secondary_dns/outgoing/enable`)
+    const ours = await secondaryLoads({
+      dir,
+      zone: OUT_ZONE,
+      primaryPort: front.port,
+      port: oursSecondaryPort,
+      reps,
+      log,
+      label: 'ours → BIND',
+    })
+    stopping.push(ours.named)
+    out.oursToBind = ours.load
+
+    // Row 2: one change → the BIND secondary answers it.
+    const tag = Date.now().toString(36)
+    out.changeOurs = await changesSeen({
+      named: ours.named,
+      count: changes,
+      log,
+      label: 'ours → BIND',
+      async change(j) {
+        const rec = aRecord(`chg-${tag}`, j)
+        const { headers } = await api.call('POST', `/zones/${zone.id}/dns_records`, rec)
+        return {
+          tCommit: api.committedAt(headers),
+          name: `${rec.name}.${OUT_ZONE}`,
+          content: rec.content,
+        }
+      },
+    })
+    out.changeBind = await changesSeen({
+      named: bind.named,
+      count: changes,
+      log,
+      label: 'BIND → BIND',
+      async change(j) {
+        const rec = aRecord(`chg-${tag}`, j)
+        const name = `${rec.name}.${IN_ZONE}`
+        await nsupdateAdd(primary.port, IN_ZONE, name, rec.content)
+        // nsupdate returns once the primary acknowledged (committed) the update.
+        return { tCommit: performance.now(), name, content: rec.content }
+      },
+    })
+
+    // Row 3: AXFR in from the BIND primary into our secondary zone, until DoH answers its last record.
+    await bind.named.stop()
+    // A failure here is this row's alone: the rows above keep their figures.
+    out.axfrIn = await axfrIn({ api, stack, log }, account.id, primary.port, n).catch((e) => {
+      log(`transfers: AXFR in failed: ${e.stack ?? e}`)
+      return { records: n, error: String(e.message ?? e) }
+    })
+    return out
+  } finally {
+    for (const p of stopping.reverse()) await p.stop().catch(() => {})
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** Our secondary zone of IN_ZONE: from the incoming settings' write (the first check starts then) until DoH answers the last record. */
+async function axfrIn({ api, stack, log }, accountId, primaryPort, n) {
+  const zone = (
+    await api.call('POST', '/zones', {
+      name: IN_ZONE,
+      account: { id: accountId },
+      type: 'secondary',
+    })
+  ).result
+  const peer = await makePeer(api, accountId, 'bench-bind-primary', primaryPort, true)
+  const last = aRecord('base', n - 1)
+  const t0 = performance.now()
+  await api.call('POST', `/zones/${zone.id}/secondary_dns/incoming`, {
+    name: IN_ZONE,
+    peers: [peer],
+    auto_refresh_seconds: 86400,
+  })
+  // The commit: the incoming settings show the primary's serial once the transfer is committed
+  // (polled until seen; stopped only when the DoH poll failed).
+  let failed = false
+  const committed = (async () => {
+    while (!failed) {
+      const r = (await api.call('GET', `/zones/${zone.id}/secondary_dns/incoming`)).result
+      if (r.soa_serial !== undefined) return performance.now()
+      await sleep(50)
+    }
+    return NaN
+  })()
+  committed.catch(() => {})
+  const seen = await pollDoh(
+    stack.dohUrl,
+    `${last.name}.${IN_ZONE}`,
+    (a) => a.data.includes(last.content),
+    { everyMs: 100, timeoutMs: AXFR_IN_TIMEOUT_MS }
+  ).catch((e) => {
+    failed = true
+    throw e
+  })
+  // Answering implies committed: a commit seen by the poll after the answer counts at the answer.
+  const out = {
+    records: n,
+    committedMs: Math.min(await committed, seen.atMs) - t0,
+    answeredMs: seen.atMs - t0,
+  }
+  log(
+    `transfers: AXFR in of ${n.toLocaleString('en-US')} records committed ${(out.committedMs / 1000).toFixed(1)} s, answering over DoH ${(out.answeredMs / 1000).toFixed(1)} s after the incoming settings`
+  )
+  return out
+}

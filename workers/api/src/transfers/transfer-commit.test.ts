@@ -1,0 +1,118 @@
+import { env } from 'cloudflare:workers'
+import type { MessageRR } from '@edgedns/dns-wire'
+import { describe, expect, it } from 'vitest'
+import { createZone } from '../../../../test/api/helpers.ts'
+import type { ZoneGuard } from '../commit/zone-change.ts'
+import { TransferStage } from './transfer-commit.ts'
+
+/** Rows per statement in these tests: small, so a zone of a few hundred records spans several. */
+const ROWS = 50
+
+/** env.DB, with the rows each statement of every batch changed written to `changes`. */
+function countingDb(changes: number[]): D1Database {
+  return new Proxy(env.DB, {
+    get(target, prop) {
+      if (prop === 'batch')
+        return async (statements: D1PreparedStatement[]) => {
+          const results = await target.batch(statements)
+          changes.push(...results.map((r) => r.meta.changes))
+          return results
+        }
+      const value = Reflect.get(target, prop)
+      return typeof value === 'function' ? value.bind(target) : value
+    },
+  })
+}
+
+async function guardOf(zoneId: string): Promise<ZoneGuard> {
+  const row = await env.DB.prepare('SELECT version, change_seq, serial FROM zones WHERE id = ?1')
+    .bind(zoneId)
+    .first<{ version: number; change_seq: number; serial: number }>()
+  return { version: row!.version, changeSeq: row!.change_seq, serial: row!.serial }
+}
+
+const a = (zone: string, label: string, i: number): MessageRR => ({
+  name: `${label}-${i}.${zone}.`,
+  type: 'A',
+  typeCode: 1,
+  class: 1,
+  ttl: 300,
+  data: `192.0.2.${i % 250}`,
+})
+
+const soa = (zone: string, serial: number): MessageRR => ({
+  name: `${zone}.`,
+  type: 'SOA',
+  typeCode: 6,
+  class: 1,
+  ttl: 3600,
+  data: `ns.primary.test. hostmaster.primary.test. ${serial} 3600 600 86400 300`,
+})
+
+/** Receives an AXFR of `count` A records named `label-<i>` and commits it. */
+async function axfr(
+  db: D1Database,
+  zone: { id: string; name: string },
+  label: string,
+  count: number,
+  serial: number
+) {
+  const stage = new TransferStage(db, { zoneId: zone.id, zoneName: zone.name }, ROWS)
+  try {
+    for (let i = 0; i < count; i++) await stage.sink('add', a(zone.name, label, i))
+    await stage.commit({
+      guard: await guardOf(zone.id),
+      soa: soa(zone.name, serial),
+      replace: true,
+    })
+  } finally {
+    await stage.discard()
+  }
+}
+
+async function names(zoneId: string): Promise<string[]> {
+  const { results } = await env.DB.prepare(
+    'SELECT name FROM dns_records WHERE zone_id = ?1 ORDER BY name'
+  )
+    .bind(zoneId)
+    .all<{ name: string }>()
+  return results.map((r) => r.name)
+}
+
+describe('committing an AXFR', () => {
+  it('replaces a zone larger than one statement bound with no statement touching more rows than it', async () => {
+    const zone = await createZone('xfr-commit')
+    await axfr(env.DB, zone, 'old', 180, 10)
+    expect(await names(zone.id)).toHaveLength(180)
+
+    const changes: number[] = []
+    await axfr(countingDb(changes), zone, 'new', 70, 11)
+    expect(Math.max(...changes)).toBeLessThanOrEqual(ROWS)
+    const held = await names(zone.id)
+    expect(held).toHaveLength(70)
+    expect(held.every((n) => n.startsWith('new-'))).toBe(true)
+    const row = await env.DB.prepare('SELECT serial FROM zones WHERE id = ?1')
+      .bind(zone.id)
+      .first<{ serial: number }>()
+    expect(row?.serial).toBe(11)
+  })
+
+  it('rolls back whole when the zone changed since the transfer began: the old records stay', async () => {
+    const zone = await createZone('xfr-commit-guard')
+    await axfr(env.DB, zone, 'old', 120, 20)
+    const stale = await guardOf(zone.id)
+    await axfr(env.DB, zone, 'mid', 10, 21)
+    const stage = new TransferStage(env.DB, { zoneId: zone.id, zoneName: zone.name }, ROWS)
+    try {
+      for (let i = 0; i < 60; i++) await stage.sink('add', a(zone.name, 'late', i))
+      await expect(
+        stage.commit({ guard: stale, soa: soa(zone.name, 22), replace: true })
+      ).rejects.toThrow()
+    } finally {
+      await stage.discard()
+    }
+    const held = await names(zone.id)
+    expect(held).toHaveLength(10)
+    expect(held.every((n) => n.startsWith('mid-'))).toBe(true)
+  })
+})
