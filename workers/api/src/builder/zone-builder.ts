@@ -59,6 +59,10 @@ export class ZoneBuilder extends DurableObject<Env> {
   #calledAt: number | null = null
   #busy: Promise<void> | null = null
   #waiting = 0
+  /** NOTIFY: the cursor last announced, the round out, and whether another is due after it. */
+  #notifiedCursor = -1
+  #notifying: Promise<void> | null = null
+  #notifyAgain = false
   /** Ends a yield after a head early: set while a step yields, called by the next caller. */
   #wake: (() => void) | null = null
 
@@ -208,10 +212,8 @@ export class ZoneBuilder extends DurableObject<Env> {
         s.reportedSeq = s.cursor
         this.#store.save(s)
       }
-      // A new serial is visible: tell the zone's secondaries, after the step and outside it.
-      if (s.outgoing && s.cursor !== startCursor && !s.deleted && !s.purge && !s.full) {
-        this.ctx.waitUntil(notifyPeers(io.db, s.zoneId))
-      }
+      // A new serial (a full build's, or one a pass already announced and moved past since).
+      if (s.cursor !== startCursor) this.#notifySecondaries(io.db, s)
     } catch (e) {
       s.failures++
       s.lastError = e instanceof Error ? e.message : String(e)
@@ -244,7 +246,12 @@ export class ZoneBuilder extends DurableObject<Env> {
         const cursor = s.cursor
         outcome = await perRecordPass(ctx)
         if (outcome.kind === 'idle' && s.retire.length > 0) outcome = await retireStep(ctx)
-        if (s.cursor !== cursor) await this.#yieldAfterHead()
+        if (s.cursor !== cursor) {
+          // The pass made a new serial visible: the secondaries hear of it now, not after the
+          // rest of the step (its report, bucket flush and any further passes).
+          this.#notifySecondaries(ctx.io.db, s)
+          await this.#yieldAfterHead()
+        }
       }
       // A pass is visible once its head is written: say so now, not when the step ends (its
       // buckets may take several more invocations), so clients waiting on built_seq see it.
@@ -262,6 +269,31 @@ export class ZoneBuilder extends DurableObject<Env> {
       // hand over to the next invocation instead of spinning without I/O.
       else if (ctx.budget.used > 0 && ctx.budget.used === spentBefore) return outcome
     }
+  }
+
+  /**
+   * Sends the zone's secondaries NOTIFY (outgoing transfers enabled, per the zone row the pass
+   * read), outside the step. One round at a time: a serial made while one is out gets a round of
+   * its own right after it, so the last serial is always announced; a serial already announced is
+   * not announced again.
+   */
+  #notifySecondaries(db: D1Database, s: BuilderState): void {
+    if (!s.outgoing || s.deleted || s.purge || s.full || s.zoneId === null) return
+    if (s.cursor === this.#notifiedCursor) return
+    this.#notifiedCursor = s.cursor
+    if (this.#notifying) {
+      this.#notifyAgain = true
+      return
+    }
+    const zoneId = s.zoneId
+    const rounds = async (): Promise<void> => {
+      do {
+        this.#notifyAgain = false
+        await notifyPeers(db, zoneId)
+      } while (this.#notifyAgain)
+    }
+    this.#notifying = rounds().finally(() => (this.#notifying = null))
+    this.ctx.waitUntil(this.#notifying)
   }
 
   /**
