@@ -1,5 +1,5 @@
 /**
- * A background account move of 300,000 records between two D1 shards under a real `wrangler dev`
+ * A background account move of 150,000 records between two D1 shards under a real `wrangler dev`
  * (workerd), killed with SIGKILL in the middle of the copy and started again on the same state
  * directory: the move picks up where it stopped, finishes in many steps, and the destination holds
  * exactly the source's records as they were before the move plus every write acknowledged while
@@ -8,7 +8,7 @@
  *
  * The records are seeded straight into the source shard's SQLite file while the runtime is stopped
  * (the rows the API would write: records, their change-log entries, the zones' sequence numbers and
- * build state), so the test spends its time on the move, not on 300,000 API calls.
+ * build state), so the test spends its time on the move, not on 150,000 API calls.
  */
 import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
@@ -23,7 +23,7 @@ import { freePort, ROOT, stopGroup } from '../../scripts/lib/stack.mjs'
 const WRANGLER = path.join(ROOT, 'node_modules/.bin/wrangler')
 const TOKEN = 'shard-move-token'
 const ZONES = 3
-const RECORDS_PER_ZONE = 100_000
+const RECORDS_PER_ZONE = 50_000
 const stateDir = mkdtempSync(path.join(tmpdir(), 'edgedns-shard-move-'))
 let group: number | null = null
 
@@ -250,7 +250,7 @@ async function settle(
 
 describe('a background account move under wrangler dev', () => {
   it(
-    'moves 300,000 records across many steps, survives kill -9 mid-copy, and loses no write made during it',
+    'moves 150,000 records across many steps, survives kill -9 mid-copy, and loses no write made during it',
     { timeout: 300_000 },
     async () => {
       const port = await freePort()
