@@ -1,31 +1,7 @@
-/**
- * Gives every bound D1 shard (DB, then DB_1, DB_2, … where a project binds several) the schema:
- * the migrations not yet recorded in `d1_migrations` (the table wrangler keeps), all of them in one
- * batch per shard, each recorded as applied in that same batch.
- */
+import { applyD1Migrations } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 
-const TABLE = `CREATE TABLE IF NOT EXISTS d1_migrations (
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
-  name TEXT UNIQUE,
-  applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL
-)`
-
-async function migrate(db: D1Database): Promise<void> {
-  const [, applied] = await db.batch<{ name: string }>([
-    db.prepare(TABLE),
-    db.prepare('SELECT name FROM d1_migrations'),
-  ])
-  const done = new Set(applied!.results.map((r) => r.name))
-  const insert = db.prepare('INSERT INTO d1_migrations (name) VALUES (?)')
-  const pending = env.TEST_MIGRATIONS.filter((m) => !done.has(m.name))
-  if (pending.length > 0)
-    await db.batch(
-      pending.flatMap((m) => [...m.queries.map((q) => db.prepare(q)), insert.bind(m.name)])
-    )
-}
-
+// Every bound D1 shard (DB, then DB_1, DB_2, … where a project binds several) gets the schema.
 const bag = env as unknown as Record<string, D1Database | undefined>
-const shards = [env.DB]
-for (let i = 1; bag[`DB_${i}`]; i++) shards.push(bag[`DB_${i}`]!)
-await Promise.all(shards.map(migrate))
+for (let i = 0; i === 0 || bag[`DB_${i}`]; i++)
+  await applyD1Migrations(i === 0 ? env.DB : bag[`DB_${i}`]!, env.TEST_MIGRATIONS)
