@@ -31,6 +31,7 @@ import { inBackground, joinOrRead } from './zone-reads-in-flight.ts'
 import { readNodes, type NodesIo } from './zone-nodes.ts'
 import {
   DEFAULT_ABSENT_TTL_MS,
+  DEFAULT_CACHE_BYTES,
   type KvZoneViewOptions,
   type ZoneViewStats,
   zoneShareOf,
@@ -72,7 +73,7 @@ export class KvZoneView implements ZoneView {
       options.refreshAheadMs ?? this.#revalidateMs / 2,
       this.#revalidateMs
     )
-    const cacheBytes = options.cacheBytes ?? 64 * 1024 * 1024
+    const cacheBytes = options.cacheBytes ?? DEFAULT_CACHE_BYTES
     this.#buckets = new BucketCache(cacheBytes)
     this.#feed = options.feed
     this.#held = new HeldZones(

@@ -3,6 +3,9 @@
  */
 import type { FeedClient } from '@edgedns/zone-feed'
 
+/** Bytes of held zones and bucket texts an isolate keeps when `cacheBytes` is not given. */
+export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024
+
 /**
  * The part of `cacheBytes` held zones may take by default: all but an eighth, which stays for the
  * bucket texts of zones with more than one (a small zone's only bucket is held with it, inside its
@@ -24,7 +27,7 @@ export interface KvZoneViewOptions {
    * answers fresher than the bound at the cost of more reads; queries never wait for these.
    */
   refreshAheadMs?: number
-  /** Bytes of held zones and bucket texts the isolate keeps, across zones; default 64 MiB. */
+  /** Bytes of held zones and bucket texts the isolate keeps, across zones; default `DEFAULT_CACHE_BYTES`. */
   cacheBytes?: number
   /** How long "no hosted zone here" is trusted for a name under no known zone; default `DEFAULT_ABSENT_TTL_MS`. */
   absentTtlMs?: number
