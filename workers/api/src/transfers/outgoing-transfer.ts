@@ -17,7 +17,6 @@ import {
   type TransferZone,
 } from '@edgedns/zone-transfer'
 import { fromRow, type RecordRow } from '../records/model.ts'
-import { liveZoneShardNamed } from '../shards/zone-env.ts'
 import type { ShardEnv } from '../shards/databases.ts'
 import { soaRdata, type ZoneRow } from '../zones/model.ts'
 import { changeSteps } from './change-steps.ts'
@@ -28,7 +27,7 @@ import {
   servedCatalogRecords,
   servedCatalogSoa,
 } from './catalog-zone.ts'
-import { FIRST_KEY, PAGE_SQL, readRelayedZone } from './relayed-zone.ts'
+import { FIRST_KEY, PAGE_SQL, readRelayedZoneNamed } from './relayed-zone.ts'
 import { clientAllowed, peerKeys, tsigRequired, type OutgoingConfig } from './transfer-config.ts'
 
 /** Records read from D1 per page of a transfer. */
@@ -224,16 +223,15 @@ export async function answerRelayedQuery(
 ): Promise<TransferAnswer> {
   const question = requestQuestion(request.query)
   if (!question) return refused(request)
-  const live = await liveZoneShardNamed(env, question.name)
-  if (!live) return answerCatalogQuery(env, request, question.name)
-  const { db } = live
   // Only an AXFR starts with the records; an IXFR may need none, a SOA check never does.
   const pageSize = request.pageSize ?? TRANSFER_PAGE
-  const read = await readRelayedZone(
-    db,
-    live.zoneId,
+  const found = await readRelayedZoneNamed(
+    env,
+    question.name,
     question.type === TYPE_CODES.AXFR ? pageSize : null
   )
+  if (found === 'unknown') return answerCatalogQuery(env, request, question.name)
+  const { db, read } = found
   if (!read || !request.mayRelay(read.zone)) return refused(request)
   const { zone, config, firstPage } = read
   if (!config) return refused(request)
