@@ -1,6 +1,7 @@
 /**
  * @module The answer to one relayed AXFR/IXFR request (or a secondary's signed SOA query) for a zone
- * we are primary of: the zone looked up by name (directory → shard), outgoing transfers enabled,
+ * we are primary of: the zone looked up by name with its transfer settings in one D1 batch
+ * (transfers/relayed-zone.ts), outgoing transfers enabled,
  * the client address checked against the account's ACLs and the zone's peers, TSIG required with
  * one of the peers' keys when they have any. The answer is a stream of DNS messages, each with its
  * TCP length prefix, packed as the zone's records are read from D1 in keyset pages, so a zone of
