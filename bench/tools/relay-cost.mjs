@@ -112,8 +112,19 @@ try {
     })
   )
   const concurrentMs = (performance.now() - t0) / K
+  // Every transferred zone has its completed transfer's time (written shortly after, in batches).
+  await new Promise((r) => setTimeout(r, 1000))
+  const { stamped } = await stack.db
+    .prepare(
+      `SELECT count(*) AS stamped FROM zone_transfers_outgoing
+       WHERE last_transferred_on IS NOT NULL AND zone_id IN (SELECT id FROM zones WHERE account_id = ?1)`
+    )
+    .bind(account.id)
+    .first()
   const f = (xs) => `median ${median(xs).toFixed(2)} ms, p90 ${p90(xs).toFixed(2)} ms`
-  console.log(`relay-cost: ${N} zones, ${K} of each request`)
+  console.log(
+    `relay-cost: ${N} zones, ${K} of each request; ${stamped} zones stamped as transferred`
+  )
   console.log(`  paired SOA check: ${f(paired.soa)}`)
   console.log(`  paired AXFR:      ${f(paired.axfr)}`)
   console.log(`  SOA checks alone: ${f(alone.soa)}`)
