@@ -2,7 +2,7 @@
  * @module Row types for raw SQL, derived from the drizzle schema so that a table's shape has one
  * home: `schema.ts`.
  */
-import { getTableColumns, type Table } from 'drizzle-orm'
+import { getTableColumns, type InferSelectModel, type Table } from 'drizzle-orm'
 
 type Columns<T extends Table> = T['_']['columns']
 
@@ -18,4 +18,20 @@ export type RawRow<T extends Table> = {
 /** The SQL column names of `table`, in the schema's order. */
 export function columnNames<T extends Table>(table: T): (keyof RawRow<T> & string)[] {
   return Object.values(getTableColumns(table)).map((c) => c.name) as (keyof RawRow<T> & string)[]
+}
+
+/**
+ * A row raw SQL read from `table` (every column, `SELECT *`) as drizzle's select returns it: the
+ * schema's property names, each value mapped from the driver's (booleans, JSON, timestamps).
+ */
+export function fromRawRow<T extends Table>(
+  table: T,
+  row: Record<string, unknown>
+): InferSelectModel<T> {
+  const out: Record<string, unknown> = {}
+  for (const [key, column] of Object.entries(getTableColumns(table))) {
+    const value = row[column.name]
+    out[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value)
+  }
+  return out as InferSelectModel<T>
 }

@@ -7,7 +7,8 @@
  * them here with a token holding Zone Transfer Relay (`dns:transfer`); the worker checks the zone's
  * outgoing settings, the client address and TSIG (transfers/outgoing-transfer.ts). DNS-level
  * refusals are DNS answers (REFUSED, NOTAUTH with the TSIG error, FORMERR); only a bad HTTP request
- * is an API error.
+ * is an API error. A completed transfer's time is written to the zone's outgoing settings shortly
+ * after, together with the other transfers this isolate completed meanwhile.
  */
 import { Hono } from 'hono'
 import { allows, mayRelayForFront } from '../auth/permissions.ts'
@@ -16,8 +17,12 @@ import type { AppEnv } from '../http/app-env.ts'
 import { nowIso } from '../http/ids.ts'
 import { answerRelayedQuery } from '../transfers/outgoing-transfer.ts'
 import { isClientAddress } from '../transfers/transfer-config.ts'
+import { TransferStamps } from '../transfers/transfer-stamps.ts'
 
 export const dnsTransferApp = new Hono<AppEnv>()
+
+/** The completed transfers of this isolate, stamped in batches (transfers/transfer-stamps.ts). */
+const transferStamps = new TransferStamps()
 
 /** The header a front puts the secondary's address in. */
 const CLIENT_ADDRESS_HEADER = 'x-edgedns-client-address'
@@ -64,18 +69,11 @@ dnsTransferApp.post('/', async (c) => {
   })
   const { zoneId, db } = answer
   if (zoneId && db) {
+    const background = (work: Promise<unknown>) => c.executionCtx.waitUntil(work)
     c.executionCtx.waitUntil(
-      answer.completed.then((ok) =>
-        ok
-          ? db
-              .prepare(
-                'UPDATE zone_transfers_outgoing SET last_transferred_on = ?1 WHERE zone_id = ?2'
-              )
-              .bind(nowIso(), zoneId)
-              .run()
-              .catch((err: unknown) => console.error('transfer: last_transferred_on', err))
-          : undefined
-      )
+      answer.completed.then((ok) => {
+        if (ok) transferStamps.record(db, zoneId, nowIso(), background)
+      })
     )
   }
   return new Response(answer.body, {

@@ -2,7 +2,7 @@
  * @module Code written against one database (`env.DB`) run against a zone's shard: the env seen
  * through a view whose `DB` is the zone's D1 shard. With one shard the env itself is returned.
  */
-import { shardCount, shardDb, type ShardEnv } from './databases.ts'
+import { homeDb, shardCount, shardDb, type ShardEnv } from './databases.ts'
 import { routeOfZone } from './zone-shard.ts'
 
 /** `env` with `DB` = the shard of `zoneId`, resolved from the directory (never the isolate cache). */
@@ -25,4 +25,24 @@ export async function liveZoneIdNamed(env: ShardEnv, name: string): Promise<stri
     .bind(name)
     .first<{ zone_id: string }>()
   return row?.zone_id ?? null
+}
+
+/**
+ * The active zone of that name and the D1 shard it lives on, in one directory read: its name and
+ * its account's current shard (a zone whose account the directory lacks is on shard 0).
+ */
+export async function liveZoneShardNamed(
+  env: ShardEnv,
+  name: string
+): Promise<{ zoneId: string; db: D1Database } | null> {
+  const row = await homeDb(env)
+    .prepare(
+      `SELECT z.zone_id, ifnull(a.shard, 0) AS shard FROM directory_zones AS z
+       LEFT JOIN directory_accounts AS a ON a.account_id = z.account_id
+       WHERE z.name = ?1 AND z.status = 'active'`
+    )
+    .bind(name)
+    .first<{ zone_id: string; shard: number }>()
+  if (!row) return null
+  return { zoneId: row.zone_id, db: shardDb(env, shardCount(env) === 1 ? 0 : row.shard) }
 }

@@ -1,6 +1,7 @@
 /**
  * @module The answer to one relayed AXFR/IXFR request (or a secondary's signed SOA query) for a zone
- * we are primary of: the zone looked up by name (directory → shard), outgoing transfers enabled,
+ * we are primary of: the zone looked up by name with its transfer settings in one D1 batch
+ * (transfers/relayed-zone.ts), outgoing transfers enabled,
  * the client address checked against the account's ACLs and the zone's peers, TSIG required with
  * one of the peers' keys when they have any. The answer is a stream of DNS messages, each with its
  * TCP length prefix, packed as the zone's records are read from D1 in keyset pages, so a zone of
@@ -16,11 +17,7 @@ import {
   transferMessages,
   type TransferZone,
 } from '@edgedns/zone-transfer'
-import { and, eq, inArray } from 'drizzle-orm'
-import { openDb } from '../db/client.ts'
-import { zones } from '../db/schema.ts'
 import { fromRow, type RecordRow } from '../records/model.ts'
-import { envForZone, liveZoneIdNamed } from '../shards/zone-env.ts'
 import type { ShardEnv } from '../shards/databases.ts'
 import { soaRdata, type ZoneRow } from '../zones/model.ts'
 import { changeSteps } from './change-steps.ts'
@@ -31,20 +28,11 @@ import {
   servedCatalogRecords,
   servedCatalogSoa,
 } from './catalog-zone.ts'
-import {
-  clientAllowed,
-  outgoingConfig,
-  peerKeys,
-  tsigRequired,
-  type OutgoingConfig,
-} from './transfer-config.ts'
+import { FIRST_KEY, PAGE_SQL, readRelayedZoneNamed } from './relayed-zone.ts'
+import { clientAllowed, peerKeys, tsigRequired, type OutgoingConfig } from './transfer-config.ts'
 
 /** Records read from D1 per page of a transfer. */
 export const TRANSFER_PAGE = 5_000
-
-const PAGE_SQL = `SELECT * FROM dns_records WHERE zone_id = ?1
-    AND (name_rev, type, content, ifnull(priority, -1)) > (?2, ?3, ?4, ?5)
-  ORDER BY name_rev, type, content, ifnull(priority, -1) LIMIT ?6`
 
 /** The zone's SOA as served: the zone's SOA settings and its current serial. */
 export function zoneSoa(z: ZoneRow): ResponseRR {
@@ -76,23 +64,33 @@ function zoneRecord(z: ZoneRow, row: RecordRow): ResponseRR | null {
   return rr
 }
 
-/** Every record of the zone, the apex NS of its name servers first, read page by page. */
+/**
+ * Every record of the zone, the apex NS of its name servers first, read page by page; `firstPage`
+ * is the first page when it was read with the zone row (same transaction).
+ */
 async function* zoneRecords(
   db: D1Database,
   z: ZoneRow,
-  pageSize: number
+  pageSize: number,
+  firstPage: RecordRow[] | null
 ): AsyncGenerator<ResponseRR> {
   const servers = JSON.parse(z.nameServers) as string[]
   for (const host of servers) {
     yield { name: z.name, type: TYPE_CODES.NS, ttl: z.nsTtl, rdata: fqdn(host) }
   }
   const own = new Set(servers.map((s) => s.toLowerCase().replace(/\.$/, '')))
-  let after: [string, string, string, number] = ['', '', '', -2]
+  let after = FIRST_KEY
+  let page = firstPage
+  let pages = 0
   for (;;) {
-    const { results } = await db
-      .prepare(PAGE_SQL)
-      .bind(z.id, ...after, pageSize)
-      .all<RecordRow>()
+    const { results } = page
+      ? { results: page }
+      : await db
+          .prepare(PAGE_SQL)
+          .bind(z.id, ...after, pageSize)
+          .all<RecordRow>()
+    page = null
+    pages++
     for (const row of results) {
       if (row.type === 'NS' && row.name === z.name && own.has(row.content.toLowerCase())) continue
       const rr = zoneRecord(z, row)
@@ -102,9 +100,11 @@ async function* zoneRecords(
     if (!last || results.length < pageSize) break
     after = [last.name_rev, last.type, last.content, last.priority ?? -1]
   }
-  // The pages were read one after another: a commit in between would make the copy a mix of two
-  // versions under one serial. Such a transfer is broken off before its closing SOA, so the
-  // secondary discards it and asks again (the change's NOTIFY is on its way).
+  // A zone read in one page with its row is one version (one transaction). Pages read one after
+  // another could mix two versions under one serial if a commit came in between: such a transfer is
+  // broken off before its closing SOA, so the secondary discards it and asks again (the change's
+  // NOTIFY is on its way).
+  if (pages === 1 && firstPage) return
   const now = await db
     .prepare('SELECT change_seq FROM zones WHERE id = ?1')
     .bind(z.id)
@@ -224,20 +224,21 @@ export async function answerRelayedQuery(
 ): Promise<TransferAnswer> {
   const question = requestQuestion(request.query)
   if (!question) return refused(request)
-  const zoneId = await liveZoneIdNamed(env, question.name)
-  if (!zoneId) return answerCatalogQuery(env, request, question.name)
-  const db = (await envForZone(env, zoneId)).DB
-  const zone = await openDb(db)
-    .select()
-    .from(zones)
-    .where(and(eq(zones.id, zoneId), inArray(zones.status, ['active', 'moving'])))
-    .get()
-  if (!zone || !request.mayRelay(zone)) return refused(request)
-  const config = await outgoingConfig(db, zone.accountId, zone.id)
+  // Only an AXFR starts with the records; an IXFR may need none, a SOA check never does.
+  const pageSize = request.pageSize ?? TRANSFER_PAGE
+  const found = await readRelayedZoneNamed(
+    env,
+    question.name,
+    question.type === TYPE_CODES.AXFR ? pageSize : null
+  )
+  if (found === 'unknown') return answerCatalogQuery(env, request, question.name)
+  const { db, read } = found
+  if (!read || !request.mayRelay(read.zone)) return refused(request)
+  const { zone, config, firstPage } = read
   if (!config) return refused(request)
   const answer = serveTransfer(request, config, {
     soa: zoneSoa(zone),
-    records: () => zoneRecords(db, zone, request.pageSize ?? TRANSFER_PAGE),
+    records: () => zoneRecords(db, zone, pageSize, firstPage),
     steps: async (clientSerial) =>
       (await changeSteps(db, zone, clientSerial, (row) => zoneRecord(zone, row))) ?? [],
   })

@@ -20,7 +20,7 @@ export interface PeerWithKey {
   keyUnusable: boolean
 }
 
-interface PeerRow {
+export interface PeerRow {
   id: string
   name: string
   ip: string | null
@@ -40,6 +40,17 @@ function keyOf(row: PeerRow): TsigKey | null {
   }
 }
 
+/**
+ * The select of peer rows with their keys: the peers of account `?{account}` whose ids are in the
+ * JSON array `?{ids}` (each placeholder an SQL expression, so a caller can read them in a batch).
+ */
+export const peersWithKeysSql = (account: string, ids: string): string =>
+  `SELECT p.id, p.name, p.ip, p.port, p.ixfr_enable, t.name AS tsig_name, t.algo AS tsig_algo,
+     t.secret AS tsig_secret
+   FROM transfer_peers AS p LEFT JOIN transfer_tsigs AS t
+     ON t.id = p.tsig_id AND t.account_id = p.account_id
+   WHERE p.account_id = ${account} AND p.id IN (SELECT value FROM json_each(${ids}))`
+
 /** The peers of `accountId` among `ids`, in the order of `ids` (unknown ids left out). */
 export async function readPeersWithKeys(
   db: D1Database,
@@ -48,15 +59,14 @@ export async function readPeersWithKeys(
 ): Promise<PeerWithKey[]> {
   if (ids.length === 0) return []
   const { results } = await db
-    .prepare(
-      `SELECT p.id, p.name, p.ip, p.port, p.ixfr_enable, t.name AS tsig_name, t.algo AS tsig_algo,
-         t.secret AS tsig_secret
-       FROM transfer_peers AS p LEFT JOIN transfer_tsigs AS t
-         ON t.id = p.tsig_id AND t.account_id = p.account_id
-       WHERE p.account_id = ?1 AND p.id IN (SELECT value FROM json_each(?2))`
-    )
+    .prepare(peersWithKeysSql('?1', '?2'))
     .bind(accountId, JSON.stringify(ids))
     .all<PeerRow>()
+  return peersInOrder(results, ids)
+}
+
+/** Rows read with `peersWithKeysSql` as peers, in the order of `ids` (unknown ids left out). */
+export function peersInOrder(results: readonly PeerRow[], ids: string[]): PeerWithKey[] {
   const byId = new Map(results.map((r) => [r.id, r]))
   return ids.flatMap((id) => {
     const row = byId.get(id)

@@ -1,0 +1,78 @@
+/**
+ * What one relayed query costs the database: a secondary's signed SOA check and the AXFR of a zone
+ * that fits one page are each one D1 round trip (the directory's lookup of the name, the zone, its
+ * outgoing settings, the peers' keys, the ACLs and the records in one batch); a zone of several
+ * pages reads the further pages and then checks the zone's change sequence.
+ */
+import { env } from 'cloudflare:workers'
+import { encodeQuery } from '../../packages/dns-wire/src/index.ts'
+import { parseTsigKey, signMessage } from '../../packages/zone-transfer/src/index.ts'
+import { describe, expect, it } from 'vitest'
+import { answerRelayedQuery } from '../../workers/api/src/transfers/outgoing-transfer.ts'
+import { countingD1 } from './counting-d1.ts'
+import { createZone, DEFAULT_ACCOUNT } from './helpers.ts'
+import { seedRecords } from './seed-records.ts'
+import { configureOutgoing } from './transfer-rows.ts'
+
+const SECRET = 'cm91bmQtdHJpcHMtb2YtdGhlLXJlbGF5LTMyLW9jdGV0cw=='
+const KEY = parseTsigKey(`hmac-sha256:xfr-key:${SECRET}`)
+
+async function zoneWithTransfers(): Promise<{ id: string; name: string }> {
+  const zone = await createZone('trips')
+  await configureOutgoing({
+    zoneId: zone.id,
+    zoneName: zone.name,
+    accountId: DEFAULT_ACCOUNT,
+    acl: '192.0.2.0/24',
+    peer: { ip: '198.51.100.7', key: { name: 'xfr-key', algo: 'hmac-sha256.', secret: SECRET } },
+  })
+  return zone
+}
+
+/** The relay's answer to a signed `type` query for `name`, read to its end, and the round trips. */
+async function relayCounted(
+  name: string,
+  type: 'SOA' | 'AXFR',
+  pageSize?: number
+): Promise<{ rcode: number; bytes: number; trips: number }> {
+  const counting = countingD1(env.DB)
+  const query = encodeQuery(name, type, { id: 9, rd: false })
+  const signed = await signMessage(query, KEY, { time: Math.floor(Date.now() / 1000) })
+  const answer = await answerRelayedQuery({ ...env, DB: counting.db } as never, {
+    query: signed.message,
+    client: '192.0.2.10',
+    now: Math.floor(Date.now() / 1000),
+    mayRelay: () => true,
+    ...(pageSize ? { pageSize } : {}),
+  })
+  const bytes = new Uint8Array(await new Response(answer.body).arrayBuffer())
+  expect(await answer.completed).toBe(true)
+  // The first message after its two-octet length: RCODE is the low four bits of its fourth octet.
+  return { rcode: bytes[5]! & 0x0f, bytes: bytes.length, trips: counting.trips }
+}
+
+describe('the transfer relay reads D1 in as few round trips as it can', () => {
+  it('answers a signed SOA check in one round trip', async () => {
+    const zone = await zoneWithTransfers()
+    const answer = await relayCounted(zone.name, 'SOA')
+    expect(answer.rcode).toBe(0)
+    expect(answer.trips).toBe(1)
+  })
+
+  it('transfers a zone that fits one page in one round trip', async () => {
+    const zone = await zoneWithTransfers()
+    await seedRecords(zone.id, zone.name, 5)
+    const answer = await relayCounted(zone.name, 'AXFR')
+    expect(answer.rcode).toBe(0)
+    expect(answer.trips).toBe(1)
+  })
+
+  it('reads a larger zone page by page, then checks its change sequence', async () => {
+    const zone = await zoneWithTransfers()
+    await seedRecords(zone.id, zone.name, 5)
+    // Pages of 2: the batch's first, two more (the last one short), the change-sequence check.
+    const answer = await relayCounted(zone.name, 'AXFR', 2)
+    expect(answer.rcode).toBe(0)
+    expect(answer.trips).toBe(4)
+  })
+})

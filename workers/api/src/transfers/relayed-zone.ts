@@ -1,0 +1,112 @@
+/**
+ * @module What a relayed query for one of our zones needs from the zone's shard, read in one D1
+ * batch (one round trip, one transaction): the live zone row, its outgoing settings, the peers
+ * those settings name with their TSIG keys, the account's ACLs and, for a transfer, the first page
+ * of the zone's records. A secondary's SOA check reads no records. With a single shard the
+ * directory's lookup of the name is part of that batch; with several it is one read before it.
+ */
+import { fromRawRow } from '../db/raw-row.ts'
+import { shardCount, type ShardEnv } from '../shards/databases.ts'
+import { liveZoneShardNamed } from '../shards/zone-env.ts'
+import { zones } from '../db/schema.ts'
+import type { RecordRow } from '../records/model.ts'
+import type { ZoneRow } from '../zones/model.ts'
+import { parseIds } from './fields.ts'
+import { peersInOrder, peersWithKeysSql, type PeerRow } from './peer-keys.ts'
+import type { OutgoingConfig } from './transfer-config.ts'
+
+/** The records of zone `zone` (an SQL expression) after the key ?2 … ?5 in transfer order, at most ?6. */
+const pageSql = (zone: string): string => `SELECT * FROM dns_records WHERE zone_id = ${zone}
+    AND (name_rev, type, content, ifnull(priority, -1)) > (?2, ?3, ?4, ?5)
+  ORDER BY name_rev, type, content, ifnull(priority, -1) LIMIT ?6`
+
+/** The records of zone ?1 after the key ?2 … ?5 in transfer order, at most ?6. */
+export const PAGE_SQL = pageSql('?1')
+
+/** The key before every record: a page read after it is the first. */
+export const FIRST_KEY: [string, string, string, number] = ['', '', '', -2]
+
+/** The id of the active zone named ?1 in the directory (shard 0), as an SQL expression. */
+const ZONE_NAMED = "(SELECT zone_id FROM directory_zones WHERE name = ?1 AND status = 'active')"
+
+/**
+ * The account of zone `zone`, and the peer ids of its outgoing settings (an empty list when they
+ * are not JSON), as SQL expressions.
+ */
+const accountOf = (zone: string): string => `(SELECT account_id FROM zones WHERE id = ${zone})`
+const peerIdsOf = (zone: string): string => `(SELECT CASE WHEN json_valid(peers) THEN peers
+  ELSE '[]' END FROM zone_transfers_outgoing WHERE zone_id = ${zone})`
+
+export interface RelayedZone {
+  zone: ZoneRow
+  /** The zone's outgoing transfers; null when it has no outgoing settings. */
+  config: OutgoingConfig | null
+  /** With `firstPage`: the first page of records, read in the same transaction as `zone`. */
+  firstPage: RecordRow[] | null
+}
+
+/**
+ * The active zone named `name` (lower case, no final dot) with what a relayed query for it needs;
+ * with `firstPage`, also its first `firstPage` records. 'unknown' when no active zone has that
+ * name, null when the directory names one that is not live on its shard.
+ */
+export async function readRelayedZoneNamed(
+  env: ShardEnv,
+  name: string,
+  firstPage: number | null
+): Promise<{ db: D1Database; read: RelayedZone | null } | 'unknown'> {
+  if (shardCount(env) === 1) {
+    const read = await readRelayedZone(env.DB, { name }, firstPage)
+    return read === 'unknown' ? read : { db: env.DB, read }
+  }
+  const live = await liveZoneShardNamed(env, name)
+  if (!live) return 'unknown'
+  const read = await readRelayedZone(live.db, { id: live.zoneId }, firstPage)
+  return { db: live.db, read: read === 'unknown' ? null : read }
+}
+
+/**
+ * Zone `zone.id` (active, or moving between shards) and its outgoing configuration from `db`;
+ * given `zone.name` instead, the zone the directory on `db` names so (the home database). Null
+ * when the zone is not live on `db`; 'unknown' when the directory has no active zone of that name.
+ */
+async function readRelayedZone(
+  db: D1Database,
+  zone: { id: string } | { name: string },
+  firstPage: number | null
+): Promise<RelayedZone | null | 'unknown'> {
+  const byName = 'name' in zone
+  const id = byName ? ZONE_NAMED : '?1'
+  const statements = [
+    db.prepare(`SELECT * FROM zones WHERE id = ${id} AND status IN ('active', 'moving')`),
+    db.prepare(`SELECT peers, enabled FROM zone_transfers_outgoing WHERE zone_id = ${id}`),
+    db.prepare(peersWithKeysSql(accountOf(id), peerIdsOf(id))),
+    db.prepare(`SELECT ip_range FROM transfer_acls WHERE account_id = ${accountOf(id)}`),
+  ].map((s) => s.bind(byName ? zone.name : zone.id))
+  if (firstPage !== null)
+    statements.push(
+      db.prepare(pageSql(id)).bind(byName ? zone.name : zone.id, ...FIRST_KEY, firstPage)
+    )
+  if (byName) statements.push(db.prepare(ZONE_NAMED.slice(1, -1)).bind(zone.name))
+  const results = await db.batch(statements)
+  if (byName && results.at(-1)!.results.length === 0) return 'unknown'
+  const [zoneRows, settingsRows, peerRows, aclRows] = results
+  const pageRows = firstPage !== null ? results[4] : undefined
+  const raw = zoneRows!.results[0] as Record<string, unknown> | undefined
+  if (!raw) return null
+  const row = fromRawRow(zones, raw)
+  const settings = settingsRows!.results[0] as { peers: string; enabled: number } | undefined
+  const config: OutgoingConfig | null = settings
+    ? {
+        zoneId: row.id,
+        enabled: settings.enabled === 1,
+        peers: peersInOrder(peerRows!.results as unknown as PeerRow[], parseIds(settings.peers)),
+        acls: (aclRows!.results as { ip_range: string }[]).map((r) => r.ip_range),
+      }
+    : null
+  return {
+    zone: row,
+    config,
+    firstPage: pageRows ? (pageRows.results as unknown as RecordRow[]) : null,
+  }
+}
