@@ -7,7 +7,7 @@
  */
 
 /** How long the first completion waits for others before the stamps are written. */
-export const STAMP_DELAY_MS = 250
+const STAMP_DELAY_MS = 250
 
 /** Zones per UPDATE: keeps the bound JSON far below D1's statement and argument limits. */
 const STAMPS_PER_STATEMENT = 500
