@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { createZone, DEFAULT_ACCOUNT } from '../../../../test/api/helpers.ts'
 import { configureOutgoing } from '../../../../test/api/transfer-rows.ts'
 import { notifyPeers } from './notify.ts'
+import { countingD1 } from '../../../../test/api/counting-d1.ts'
 
 const SECRET = 'c2VjcmV0LWZvci10aGUtbm90aWZ5LXRlc3QtMzItb2N0ZXRz'
 const KEY = parseTsigKey(`hmac-sha256:notify-key:${SECRET}`)
@@ -61,6 +62,18 @@ describe('NOTIFY to outgoing peers', () => {
       .bind(zone.id)
       .first<{ checked_on: string | null }>()
     expect(row?.checked_on).toMatch(/^\d{4}-/)
+  })
+
+  it('reads the zone, its outgoing settings and its peers with their keys in one round trip', async () => {
+    const zone = await zoneWithPeer('198.51.100.9')
+    const counting = countingD1(env.DB)
+    const outcomes = await notifyPeers(counting.db, zone.id, {
+      ...fast,
+      exchange: async (_host, request) => reply(request, 0),
+    })
+    expect(outcomes).toEqual([expect.objectContaining({ ok: true })])
+    // One batch of reads, then the checked_on write.
+    expect(counting.trips).toBe(2)
   })
 
   it('retries a peer that does not answer, a bounded number of times, and never throws', async () => {

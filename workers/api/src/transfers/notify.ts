@@ -5,13 +5,11 @@
  * limit; failures are logged, never thrown. The round is recorded in `checked_on`.
  */
 import { notifyMessage, parseNotifyReply, signMessage } from '@edgedns/zone-transfer'
-import { and, eq, inArray } from 'drizzle-orm'
-import { openDb } from '../db/client.ts'
-import { zones } from '../db/schema.ts'
 import { nowIso } from '../http/ids.ts'
 import { tcpExchange } from '../zones/tcp-exchange.ts'
 import { zoneSoa } from './outgoing-transfer.ts'
-import { outgoingConfig, type OutgoingPeer } from './transfer-config.ts'
+import { readOutgoingZone } from './relayed-zone.ts'
+import type { OutgoingPeer } from './transfer-config.ts'
 
 /** Sends one DNS message over TCP and returns the reply (`tcpExchange`'s shape). */
 type Exchange = (
@@ -94,19 +92,10 @@ export async function notifyPeers(
 ): Promise<NotifyOutcome[]> {
   const opts = notifyDefaults(options)
   try {
-    const enabled = await db
-      .prepare('SELECT enabled FROM zone_transfers_outgoing WHERE zone_id = ?1')
-      .bind(zoneId)
-      .first<{ enabled: number }>()
-    if (enabled?.enabled !== 1) return []
-    const zone = await openDb(db)
-      .select()
-      .from(zones)
-      .where(and(eq(zones.id, zoneId), inArray(zones.status, ['active', 'moving'])))
-      .get()
-    if (!zone) return []
-    const config = await outgoingConfig(db, zone.accountId, zone.id)
-    if (!config?.enabled) return []
+    // The zone row, its outgoing settings and the peers with their keys: one round trip.
+    const read = await readOutgoingZone(db, zoneId)
+    if (!read?.config?.enabled) return []
+    const { zone, config } = read
     const soa = zoneSoa(zone)
     const targets = config.peers.filter((p): p is OutgoingPeer & { ip: string } => !!p.ip)
     const outcomes = await Promise.all(targets.map((p) => notifyPeer(p, soa, opts)))

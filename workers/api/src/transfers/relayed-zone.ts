@@ -65,6 +65,15 @@ export async function readRelayedZoneNamed(
   return { db: live.db, read: read === 'unknown' ? null : read }
 }
 
+/** Zone `zoneId` (live on `db`) with its outgoing configuration, in one batch; null when not live. */
+export async function readOutgoingZone(
+  db: D1Database,
+  zoneId: string
+): Promise<RelayedZone | null> {
+  const read = await readRelayedZone(db, { id: zoneId }, null)
+  return read === 'unknown' ? null : read
+}
+
 /**
  * Zone `zone.id` (active, or moving between shards) and its outgoing configuration from `db`;
  * given `zone.name` instead, the zone the directory on `db` names so (the home database). Null
