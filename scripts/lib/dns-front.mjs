@@ -87,7 +87,9 @@ export async function startDnsFront({
   const upstream = dohUpstream({ target, ...upstreamSettings })
   const cache = answerCache(cacheOptions)
   const answer = answerer(upstream, cache, missLimiter(perClient))
-  const tcp = net.createServer((socket) => {
+  // No Nagle: an answer written in parts (a relayed transfer) goes out at once rather than
+  // waiting for the client's delayed acknowledgement of the part before.
+  const tcp = net.createServer({ noDelay: true }, (socket) => {
     let pending = Buffer.alloc(0)
     socket.on('error', () => socket.destroy())
     socket.on('data', (chunk) => {
