@@ -3,6 +3,8 @@ import type { MessageRR } from '@edgedns/dns-wire'
 import { describe, expect, it } from 'vitest'
 import { createZone } from '../../../../test/api/helpers.ts'
 import type { ZoneGuard } from '../commit/zone-change.ts'
+import { toRow, type RecordRow } from '../records/model.ts'
+import { mapTransferred } from './record-map.ts'
 import { TransferStage } from './transfer-commit.ts'
 
 /** Rows per statement in these tests: small, so a zone of a few hundred records spans several. */
@@ -114,5 +116,46 @@ describe('committing an AXFR', () => {
     const held = await names(zone.id)
     expect(held).toHaveLength(10)
     expect(held.every((n) => n.startsWith('mid-'))).toBe(true)
+  })
+
+  it('stores every column of each record as the records model maps the transferred record', async () => {
+    const zone = await createZone('xfr-commit-columns')
+    const rr = (name: string, type: string, typeCode: number, data: string): MessageRR => ({
+      name: `${name}.${zone.name}.`,
+      type,
+      typeCode,
+      class: 1,
+      ttl: 7200,
+      data,
+    })
+    const records = [
+      rr('www', 'A', 1, '192.0.2.1'),
+      rr('mail', 'MX', 15, `10 mx.${zone.name}.`),
+      rr('txt', 'TXT', 16, '"it\'s" "two strings"'),
+      rr('_sip._tcp', 'SRV', 33, `5 10 5060 sip.${zone.name}.`),
+      rr('alias', 'CNAME', 5, `www.${zone.name}.`),
+    ]
+    const stage = new TransferStage(env.DB, { zoneId: zone.id, zoneName: zone.name }, ROWS)
+    try {
+      for (const r of records) await stage.sink('add', r)
+      await stage.commit({ guard: await guardOf(zone.id), soa: soa(zone.name, 5), replace: true })
+    } finally {
+      await stage.discard()
+    }
+    const { results } = await env.DB.prepare('SELECT * FROM dns_records WHERE zone_id = ?1')
+      .bind(zone.id)
+      .all<RecordRow>()
+    expect(results).toHaveLength(records.length)
+    for (const r of records) {
+      const name = r.name.slice(0, -1)
+      const row = results.find((x) => x.name === name && x.type === r.type)!
+      const rec = mapTransferred(r, {
+        zoneId: zone.id,
+        zoneName: zone.name,
+        now: row.created_on,
+        newId: () => row.id,
+      })
+      expect(row).toEqual(toRow(rec!))
+    }
   })
 })

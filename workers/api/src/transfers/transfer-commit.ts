@@ -2,7 +2,8 @@
  * @module A received transfer becomes ONE atomic change of the zone, like a large import:
  *
  * 1. Stage: while the transfer streams in, its records (and an IXFR's deletions) go to
- *    `import_staging` in bounded statements under this transfer's own id. Nothing reads that
+ *    `import_staging` in bounded statements under this transfer's own id, each row holding only
+ *    the columns in which a transfer's records differ. Nothing reads that
  *    table, so the zone is served exactly as before, and a transfer that breaks off leaves only
  *    staged rows, which are discarded (the cron removes any a dead worker left).
  * 2. Commit: one D1 batch: the zone's version guard, the records replaced (AXFR: the old ones
@@ -23,7 +24,7 @@ import {
   type ZoneGuard,
 } from '../commit/zone-change.ts'
 import { recordIdGenerator } from '../http/ids.ts'
-import { RECORD_COLUMNS, toRowValues } from '../records/model.ts'
+import { RECORD_COLUMNS, toRow, type RecordRow } from '../records/model.ts'
 import { mapTransferred } from './record-map.ts'
 
 /**
@@ -33,7 +34,58 @@ import { mapTransferred } from './record-map.ts'
  */
 const ROWS_PER_STATEMENT = 5000
 
-const col = (name: (typeof RECORD_COLUMNS)[number]): number => RECORD_COLUMNS.indexOf(name)
+type Column = (typeof RECORD_COLUMNS)[number]
+
+/**
+ * The columns in which the records of one transfer differ: a staged row holds these alone. Every
+ * other column is the same for all of a transfer's records (record-map.ts maps them unproxied,
+ * with no comment, tags or settings, created now): the commit writes those from `FIXED` and its
+ * parameters, and a record that differs in them is refused before it is staged.
+ */
+const STAGED_COLUMNS = [
+  'id',
+  'name',
+  'name_rev',
+  'type',
+  'content',
+  'data',
+  'priority',
+  'ttl',
+] as const satisfies readonly Column[]
+type StagedColumn = (typeof STAGED_COLUMNS)[number]
+
+/** The fixed columns' values (zone_id and the two timestamps are the commit's parameters). */
+const FIXED = {
+  proxied: 0,
+  comment: null,
+  tags: '[]',
+  settings: '{}',
+  comment_modified_on: null,
+  tags_modified_on: null,
+} as const satisfies Partial<RecordRow>
+const FIXED_ENTRIES = Object.entries(FIXED) as [keyof typeof FIXED, unknown][]
+
+const col = (name: StagedColumn): number => STAGED_COLUMNS.indexOf(name)
+const isStaged = (c: Column): c is StagedColumn => (STAGED_COLUMNS as readonly string[]).includes(c)
+const sqlLiteral = (v: string | number | null): string =>
+  v === null ? 'NULL' : typeof v === 'number' ? String(v) : `'${v.replace(/'/g, "''")}'`
+
+/** A record's staged row, after checking that its fixed columns are the transfer's. */
+function stagedRow(row: RecordRow, now: string): unknown[] {
+  for (const [k, v] of FIXED_ENTRIES)
+    if (row[k] !== v) throw new Error(`transfer staging: ${k} is not the same for every record`)
+  if (row.created_on !== now || row.modified_on !== now)
+    throw new Error('transfer staging: records are created at the transfer time')
+  return STAGED_COLUMNS.map((c) => row[c])
+}
+
+/** The value of column `c` in INSERT_STAGED's SELECT. */
+function insertValue(c: Column): string {
+  if (isStaged(c)) return `s.row ->> ${col(c)}`
+  if (c === 'zone_id') return '?2'
+  if (c === 'created_on' || c === 'modified_on') return '?5'
+  return sqlLiteral(FIXED[c])
+}
 
 const STAGE_ROWS = `INSERT INTO import_staging (import_id, ord, zone_id, row, created_on)
   SELECT ?1, ?2 + key, ?3, value, ?4 FROM json_each(?5)`
@@ -53,7 +105,7 @@ const DELETE_STAGED = `DELETE FROM dns_records AS r WHERE r.zone_id = ?1 AND EXI
 
 /** Staged additions; one with the identity of a record already there replaces it (its TTL may differ). */
 const INSERT_STAGED = `INSERT OR REPLACE INTO dns_records (${RECORD_COLUMNS.join(', ')})
-  SELECT ${RECORD_COLUMNS.map((c) => (c === 'zone_id' ? '?2' : `s.row ->> ${col(c)}`)).join(', ')}
+  SELECT ${RECORD_COLUMNS.map(insertValue).join(', ')}
   FROM import_staging AS s WHERE s.import_id = ?1 AND s.ord BETWEEN ?3 AND ?4 ORDER BY s.ord`
 
 /** The primary's SOA becomes the zone's; a good transfer also ends an expiry. */
@@ -180,7 +232,7 @@ export class TransferStage {
     }
     if (op === 'delete' && this.#sawAdd) this.reordered = true
     if (op === 'add') this.#sawAdd = true
-    await (op === 'add' ? this.#adds : this.#deletes).add(toRowValues(rec))
+    await (op === 'add' ? this.#adds : this.#deletes).add(stagedRow(toRow(rec), this.#now))
   }
 
   #sawAdd = false
@@ -200,7 +252,9 @@ export class TransferStage {
         : [db.prepare(DELETE_STAGED).bind(zoneId, this.#deletes.id)]),
       ...this.#adds
         .ranges()
-        .map(([lo, hi]) => db.prepare(INSERT_STAGED).bind(this.#adds.id, zoneId, lo, hi)),
+        .map(([lo, hi]) =>
+          db.prepare(INSERT_STAGED).bind(this.#adds.id, zoneId, lo, hi, this.#now)
+        ),
       db
         .prepare(SET_SOA)
         .bind(
