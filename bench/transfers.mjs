@@ -226,7 +226,14 @@ export async function runTransfersBench({ api, stack, quick, log }) {
       async change(j) {
         const rec = aRecord(`chg-${tag}`, j)
         const name = `${rec.name}.${IN_ZONE}`
-        await nsupdateAdd(primary.port, IN_ZONE, name, rec.content)
+        await nsupdateAdd(primary.port, IN_ZONE, name, rec.content).catch((e) => {
+          const said = primary
+            .log()
+            .split('\n')
+            .filter((l) => /update|denied|refused/i.test(l))
+            .slice(-5)
+          throw new Error(`${e.message}\nthe primary's log: ${said.join('\n')}`)
+        })
         // nsupdate returns once the primary acknowledged (committed) the update.
         return { tCommit: performance.now(), name, content: rec.content }
       },
