@@ -40,6 +40,14 @@ export default defineConfig(async () => {
           },
         },
         {
+          // API modules imported for their schemas (the OpenAPI document) reach `cloudflare:sockets`.
+          resolve: {
+            alias: {
+              'cloudflare:sockets': fileURLToPath(
+                new URL('./test/setup/cloudflare-sockets-stub.ts', import.meta.url)
+              ),
+            },
+          },
           test: { name: 'scripts', include: ['scripts/**/*.test.ts'], environment: 'node' },
         },
         {

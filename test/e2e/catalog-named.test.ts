@@ -4,8 +4,9 @@
  * DNS front and `/dns_transfer` with a TSIG key. A zone created through the API with outgoing
  * transfers enabled appears in the catalog, named (told by the catalog's NOTIFY) adds it and
  * transfers it, and what it holds equals our export in `named-checkzone -D` canonical form; the
- * zone deleted, named drops it. The account is made for the test, so the catalog holds only its
- * zones.
+ * zone deleted, named drops it. The catalog is the stack account's (a second account would make
+ * every other test name its account); members other tests enabled do not matter here, and the
+ * catalog is removed afterwards.
  */
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -104,7 +105,8 @@ zone "${catalog}" {
 beforeAll(async () => {
   front = await startDnsFront({ target: base, transfer: { token } })
   namedPort = await freePort()
-  accountId = (await api('POST', '/accounts', { name: `catalog-e2e-${stamp}` })).id
+  // The stack's own account: a second account would make every other test name its account.
+  accountId = (await api('GET', '/accounts'))[0].id
   peer = await makePeer({
     accountId,
     name: 'named',
@@ -121,7 +123,8 @@ beforeAll(async () => {
   expect(loaded, namedLog).toBe(true)
 }, 60_000)
 
-afterAll(() => {
+afterAll(async () => {
+  if (accountId) await api('DELETE', `/accounts/${accountId}/secondary_dns/catalog`).catch(() => {})
   named?.kill('SIGTERM')
   front?.close()
   rmSync(dir, { recursive: true, force: true, maxRetries: 5 })
