@@ -84,16 +84,16 @@ function startNamed(): void {
   dnssec-validation no;
   allow-new-zones yes;
   catalog-zones {
-    zone "${catalog}" default-primaries port ${front.port} { 127.0.0.1 key "xfr-key"; }
+    zone "${catalog}" default-primaries port ${front.port} { 127.0.0.1 key "catz-key"; }
       min-update-interval 1;
   };
 };
 controls { };
-key "xfr-key" { algorithm hmac-sha256; secret "${SECRET}"; };
+key "catz-key" { algorithm hmac-sha256; secret "${SECRET}"; };
 zone "${catalog}" {
   type secondary;
   file "${dir}/${catalog}.db";
-  primaries port ${front.port} { 127.0.0.1 key "xfr-key"; };
+  primaries port ${front.port} { 127.0.0.1 key "catz-key"; };
 };
 `
   )
@@ -112,7 +112,7 @@ beforeAll(async () => {
     name: 'named',
     ip: '127.0.0.1',
     port: namedPort,
-    tsig: { name: 'xfr-key', secret: SECRET },
+    tsig: { name: 'catz-key', secret: SECRET },
   })
   await api('PUT', `/accounts/${accountId}/secondary_dns/catalog`, { name: catalog, peers: [peer] })
   startNamed()
