@@ -18,7 +18,9 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 // The DNS front of `pnpm dev`, relaying transfers to the bench stack's API.
 import { startDnsFront } from '../scripts/lib/dns-front.mjs'
+import { namedConf, spawnNamed } from '../scripts/lib/named-conf.mjs'
 import { seedInD1 } from './lib/d1-zone-seed.mjs'
+import { enableOutgoingForAccount, makePeer } from './lib/transfer-settings.mjs'
 import { freePort, sleep } from './peers/proc.mjs'
 
 const PARENT = 'catz.bench'
@@ -90,26 +92,18 @@ function runSecondary(dir, conf, members, timeoutMs) {
 }
 
 function secondaryConf(dir, port, catalog, primaryPort) {
-  return `options {
-  directory "${dir}";
-  pid-file "${dir}/named.pid";
-  listen-on port ${port} { 127.0.0.1; };
-  listen-on-v6 { none; };
-  recursion no;
-  notify no;
-  dnssec-validation no;
-  allow-new-zones yes;
-  ${SECONDARY_TUNING}
-  catalog-zones {
+  const options = [
+    'notify no;',
+    'allow-new-zones yes;',
+    SECONDARY_TUNING,
+    `catalog-zones {
     zone "${catalog}" default-primaries port ${primaryPort} { 127.0.0.1 key "xfr-key"; }
       in-memory yes min-update-interval 1;
-  };
-};
-controls { };
-key "xfr-key" { algorithm hmac-sha256; secret "${SECRET}"; };
-zone "${catalog}" { type secondary; file "${dir}/catalog.db";
-  primaries port ${primaryPort} { 127.0.0.1 key "xfr-key"; }; };
-`
+  };`,
+  ]
+  const zones = `zone "${catalog}" { type secondary; file "${dir}/catalog.db";
+  primaries port ${primaryPort} { 127.0.0.1 key "xfr-key"; }; };`
+  return namedConf({ dir, port, options, keys: { 'xfr-key': SECRET }, zones })
 }
 
 /** A BIND primary with `members` minimal zones and a catalog of them, from files; resolves once it answers. */
@@ -135,31 +129,15 @@ async function startBindPrimary(dir, catalog, from, members) {
     catalogFile,
     `$ORIGIN ${catalog}.\n@ 0 IN SOA invalid. invalid. 1 3600 600 2147483646 0\n@ 0 IN NS invalid.\nversion 0 IN TXT "2"\n${ptrs.join('\n')}\n`
   )
-  const conf = path.join(dir, 'named.conf')
-  writeFileSync(
-    conf,
-    `options {
-  directory "${dir}";
-  pid-file "${dir}/named.pid";
-  listen-on port ${port} { 127.0.0.1; };
-  listen-on-v6 { none; };
-  recursion no;
-  notify no;
-  dnssec-validation no;
-  allow-transfer { key "xfr-key"; };
-};
-controls { };
-key "xfr-key" { algorithm hmac-sha256; secret "${SECRET}"; };
-zone "${catalog}" { type primary; file "${catalogFile}"; };
-${stanzas.join('\n')}
-`
+  const options = ['notify no;', 'allow-transfer { key "xfr-key"; };']
+  const zones = `zone "${catalog}" { type primary; file "${catalogFile}"; };\n${stanzas.join('\n')}`
+  const { child, log } = spawnNamed(
+    dir,
+    namedConf({ dir, port, options, keys: { 'xfr-key': SECRET }, zones })
   )
-  const child = spawn('named', ['-g', '-c', conf], { stdio: ['ignore', 'pipe', 'pipe'] })
-  let log = ''
-  child.stderr.on('data', (d) => (log = (log + d).slice(-4000)))
   const t0 = performance.now()
-  while (!/all zones loaded/.test(log)) {
-    if (child.exitCode !== null) throw new Error(`BIND primary exited:\n${log}`)
+  while (!/all zones loaded/.test(log())) {
+    if (child.exitCode !== null) throw new Error(`BIND primary exited:\n${log().slice(-4000)}`)
     if (performance.now() - t0 > 600_000) throw new Error('BIND primary did not load its zones')
     await sleep(50)
   }
@@ -183,32 +161,15 @@ async function measureCount({ api, stack, log }, from, members, front) {
     parent: PARENT,
     maxRecords: 1,
   })
-  const base = `/accounts/${account.id}/secondary_dns`
-  const tsig = (
-    await api.call('POST', `${base}/tsigs`, {
-      name: 'xfr-key',
-      algo: 'hmac-sha256.',
-      secret: SECRET,
-    })
-  ).result
   const secondaryPort = await freePort()
-  const peer = (await api.call('POST', `${base}/peers`, { name: 'bind' })).result
-  await api.call('PUT', `${base}/peers/${peer.id}`, {
-    name: 'bind',
-    ip: '127.0.0.1',
-    port: secondaryPort,
-    tsig_id: tsig.id,
-  })
-  // Outgoing transfers of every zone, enabled, with the rows the API writes.
-  await stack.db
-    .prepare(
-      `INSERT INTO zone_transfers_outgoing (zone_id, name, peers, enabled, created_on, modified_on)
-       SELECT id, name, json_array(?2), 1, ?3, ?3 FROM zones WHERE account_id = ?1`
-    )
-    .bind(account.id, peer.id, new Date().toISOString())
-    .run()
+  const key = { name: 'xfr-key', secret: SECRET }
+  const peer = await makePeer(api, account.id, { name: 'bind', port: secondaryPort, key })
+  await enableOutgoingForAccount(stack.db, account.id, peer)
   const catalog = `catalog-${members}.${PARENT}`
-  await api.call('PUT', `${base}/catalog`, { name: catalog, peers: [peer.id] })
+  await api.call('PUT', `/accounts/${account.id}/secondary_dns/catalog`, {
+    name: catalog,
+    peers: [peer],
+  })
   log(`${label}: seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
 
   const timeoutMs = Math.max(120_000, members * 200)

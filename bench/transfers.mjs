@@ -22,6 +22,7 @@ import {
 } from './lib/named-xfr.mjs'
 import { pollDoh, waitQuiet } from './lib/propagation.mjs'
 import { summarize } from './lib/stats.mjs'
+import { makePeer as makeTransferPeer } from './lib/transfer-settings.mjs'
 import { writeZoneFile } from './peers/zonefile.mjs'
 import { freePort, sleep } from './peers/proc.mjs'
 
@@ -36,28 +37,8 @@ const AXFR_IN_TIMEOUT_MS = 20 * 60_000
 export const transferSize = (quick) => Number(process.env.BENCH_XFR_RECORDS) || largeSize(quick)
 
 /** The account's peer `name` at 127.0.0.1:`port` with the section's key (made once per key). */
-async function makePeer(api, accountId, name, port, ixfr = false) {
-  const base = `/accounts/${accountId}/secondary_dns`
-  const keys = (await api.call('GET', `${base}/tsigs`)).result
-  const tsigId =
-    keys.find((k) => k.name === XFR_KEY.name)?.id ??
-    (
-      await api.call('POST', `${base}/tsigs`, {
-        name: XFR_KEY.name,
-        algo: 'hmac-sha256.',
-        secret: XFR_KEY.secret,
-      })
-    ).result.id
-  const id = (await api.call('POST', `${base}/peers`, { name })).result.id
-  await api.call('PUT', `${base}/peers/${id}`, {
-    name,
-    ip: '127.0.0.1',
-    port,
-    ixfr_enable: ixfr,
-    tsig_id: tsigId,
-  })
-  return id
-}
+const makePeer = (api, accountId, name, port, ixfr = false) =>
+  makeTransferPeer(api, accountId, { name, port, ixfr, key: XFR_KEY })
 
 /** `reps` fresh BIND secondaries on `port`, each timed from its start to its transfer's end; the last kept running. */
 async function secondaryLoads({ dir, zone, primaryPort, port, reps, log, label }) {

@@ -10,6 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { decodeMessage } from '../../packages/dns-wire/src/index.ts'
+import { namedConf } from '../../scripts/lib/named-conf.mjs'
 import { encodeQuery } from './dnswire.mjs'
 import { freePort, sleep, startProcess } from '../peers/proc.mjs'
 
@@ -21,23 +22,10 @@ export const XFR_KEY = {
   secret: Buffer.from('bench-transfer-key-thirty-two-oc').toString('base64'),
 }
 
-const keyClause = `key "${XFR_KEY.name}" { algorithm hmac-sha256; secret "${XFR_KEY.secret}"; };`
-
-function options(dir, port, notify) {
-  return `options {
-  directory "${dir}";
-  pid-file "${dir}/named.pid";
-  session-keyfile "${dir}/session.key";
-  listen-on port ${port} { 127.0.0.1; };
-  listen-on-v6 { none; };
-  recursion no;
-  dnssec-validation no;
-  notify ${notify};
-  notify-delay 0;
-};
-controls { };
-${keyClause}
-`
+/** named.conf for one named of the section: `zones` after the common part and the key. */
+function conf(dir, port, notify, zones) {
+  const options = [`notify ${notify};`, 'notify-delay 0;']
+  return namedConf({ dir, port, options, keys: { [XFR_KEY.name]: XFR_KEY.secret }, zones })
 }
 
 /** Starts named from `conf` in `dir`; resolves once it runs: { port, proc, log(), startedAt, stop }. */
@@ -60,16 +48,14 @@ async function startNamed(dir, port, conf) {
 export async function startPrimary({ dir, zone, file, notifyPort }) {
   mkdirSync(dir, { recursive: true })
   const port = await freePort()
-  const conf = `${options(dir, port, 'explicit')}
-zone "${zone}" {
+  const zoneConf = `zone "${zone}" {
   type primary;
   file "${file}";
   allow-transfer { key "${XFR_KEY.name}"; };
   allow-update { key "${XFR_KEY.name}"; };
   ${notifyPort ? `also-notify { 127.0.0.1 port ${notifyPort} key "${XFR_KEY.name}"; };` : ''}
-};
-`
-  const named = await startNamed(dir, port, conf)
+};`
+  const named = await startNamed(dir, port, conf(dir, port, 'explicit', zoneConf))
   await waitLog(named, new RegExp(`zone ${zone.replace(/\./g, '\\.')}/IN: loaded serial`), 600_000)
   return named
 }
@@ -82,15 +68,13 @@ zone "${zone}" {
 export async function startSecondary({ dir, zone, primaryPort, port }) {
   mkdirSync(dir, { recursive: true })
   port ??= await freePort()
-  const conf = `${options(dir, port, 'no')}
-zone "${zone}" {
+  const zoneConf = `zone "${zone}" {
   type secondary;
   file "${dir}/${zone}.db";
   masterfile-format text;
   primaries port ${primaryPort} { 127.0.0.1 key "${XFR_KEY.name}"; };
-};
-`
-  return startNamed(dir, port, conf)
+};`
+  return startNamed(dir, port, conf(dir, port, 'no', zoneConf))
 }
 
 /**

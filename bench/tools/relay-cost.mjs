@@ -15,6 +15,7 @@
 import { apiClient } from '../lib/api.mjs'
 import { seedInD1 } from '../lib/d1-zone-seed.mjs'
 import { startBenchStack } from '../lib/stack.mjs'
+import { enableOutgoingForAccount, makePeer } from '../lib/transfer-settings.mjs'
 import { parseTsigKey, transferRequest } from '../../packages/zone-transfer/src/index.ts'
 
 const N = Number(process.argv[2] ?? 200)
@@ -32,28 +33,14 @@ try {
   const account = (await api.call('POST', '/accounts', { name: 'relay-cost' })).result
   await seedInD1(stack.db, stack.db, account.id, 0, N, () => {}, { parent: PARENT, maxRecords: 1 })
   const base = `/accounts/${account.id}/secondary_dns`
-  const tsig = (
-    await api.call('POST', `${base}/tsigs`, {
-      name: 'xfr-key',
-      algo: 'hmac-sha256.',
-      secret: SECRET,
-    })
-  ).result
-  const peer = (await api.call('POST', `${base}/peers`, { name: 'bind' })).result
-  await api.call('PUT', `${base}/peers/${peer.id}`, {
+  const peer = await makePeer(api, account.id, {
     name: 'bind',
     ip: '127.0.0.2',
     port: 53,
-    tsig_id: tsig.id,
+    key: { name: 'xfr-key', secret: SECRET },
   })
   await api.call('POST', `${base}/acls`, { name: 'loopback', ip_range: '127.0.0.0/8' })
-  await stack.db
-    .prepare(
-      `INSERT INTO zone_transfers_outgoing (zone_id, name, peers, enabled, created_on, modified_on)
-       SELECT id, name, json_array(?2), 1, ?3, ?3 FROM zones WHERE account_id = ?1`
-    )
-    .bind(account.id, peer.id, new Date().toISOString())
-    .run()
+  await enableOutgoingForAccount(stack.db, account.id, peer)
   const names = (
     await stack.db
       .prepare('SELECT name FROM zones WHERE account_id = ?1 ORDER BY name')

@@ -7,7 +7,7 @@
  * temporary directory. The settings rows are written by SQL (test-only helper) until the
  * secondary_dns routes write them.
  */
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { execFile, execFileSync, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
@@ -17,6 +17,7 @@ import Cloudflare from 'cloudflare'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 // @ts-expect-error plain ESM helper shared with `pnpm dev`
 import { startDnsFront } from '../../scripts/lib/dns-front.mjs'
+import { namedConf, spawnNamed } from '../../scripts/lib/named-conf.mjs'
 import { EVERY_TYPE_RECORDS, everyTypeZone } from '../api/import-export-fixture.ts'
 import { enableOutgoing, makePeer } from './tools/transfer-settings.ts'
 import { stackApi } from './tools/stack-api.ts'
@@ -28,7 +29,7 @@ const SECRET = 'c2VjcmV0LWZvci10aGUtYXhmci10ZXN0LTMyLW9jdGV0cw=='
 const dir = mkdtempSync(path.join(tmpdir(), 'edgedns-axfr-'))
 let front: { port: number; close(): void }
 let named: ChildProcess | undefined
-let namedLog = ''
+let namedLog: () => string = () => ''
 let zoneId = ''
 let accountId = ''
 let namedPort = 0
@@ -107,32 +108,19 @@ afterAll(() => {
 })
 
 function startNamed(port: number, key: string): void {
-  const conf = path.join(dir, 'named.conf')
-  writeFileSync(
-    conf,
-    `options {
-  directory "${dir}";
-  pid-file "${dir}/named.pid";
-  listen-on port ${port} { 127.0.0.1; };
-  listen-on-v6 { none; };
-  recursion no;
-  notify no;
-  allow-transfer { 127.0.0.1; };
-  dnssec-validation no;
-};
-controls { };
-key "xfr-key" { algorithm hmac-sha256; secret "${key}"; };
-zone "${zone}" {
+  const zones = `zone "${zone}" {
   type secondary;
   file "${dir}/${zone}.db";
   masterfile-format text;
   primaries port ${front.port} { 127.0.0.1 key "xfr-key"; };
-};
-`
+};`
+  const options = ['notify no;', 'allow-transfer { 127.0.0.1; };']
+  const started = spawnNamed(
+    dir,
+    namedConf({ dir, port, options, keys: { 'xfr-key': key }, zones })
   )
-  named = spawn('named', ['-g', '-c', conf], { stdio: ['ignore', 'pipe', 'pipe'] })
-  named.stderr?.on('data', (c) => (namedLog += String(c)))
-  named.stdout?.on('data', (c) => (namedLog += String(c)))
+  named = started.child
+  namedLog = started.log
 }
 
 async function waitFor(check: () => boolean, ms: number): Promise<boolean> {
@@ -148,21 +136,21 @@ describe('BIND named as a secondary of our zone', () => {
     startNamed(namedPort, SECRET)
     const file = path.join(dir, `${zone}.db`)
     const done = await waitFor(
-      () => /transfer of '[^']+' from [^ ]+: Transfer completed/.test(namedLog),
+      () => /transfer of '[^']+' from [^ ]+: Transfer completed/.test(namedLog()),
       30_000
     )
-    expect(done, namedLog).toBe(true)
-    expect(await waitFor(() => existsSync(file), 10_000), namedLog).toBe(true)
+    expect(done, namedLog()).toBe(true)
+    expect(await waitFor(() => existsSync(file), 10_000), namedLog()).toBe(true)
 
     const exported = await exportFile()
-    expect(namedLog).toMatch(/Transfer status: success/)
+    expect(namedLog()).toMatch(/Transfer status: success/)
     expect(canonical(exported).length).toBeGreaterThan(EVERY_TYPE_RECORDS)
     expect(canonical(file)).toEqual(canonical(exported))
     expect(readFileSync(file, 'utf8')).toContain('SOA')
   })
 
   it('gets NOTIFY after a change, transfers it by IXFR and holds our export again', async () => {
-    const before = namedLog.length
+    const before = namedLog().length
     await api('POST', `/zones/${zoneId}/dns_records`, {
       type: 'TXT',
       name: `notified.${zone}`,
@@ -171,11 +159,13 @@ describe('BIND named as a secondary of our zone', () => {
     })
     const serial = Number(/serial (\d+)/.exec(readFileSync(await exportFile(), 'utf8'))![1])
     const transferred = new RegExp(`transferred serial ${serial}`)
-    const done = await waitFor(() => transferred.test(namedLog.slice(before)), 30_000)
-    expect(done, namedLog.slice(before)).toBe(true)
-    expect(namedLog.slice(before)).toMatch(/notify from 127\.0\.0\.1#\d+: serial \d+/)
+    const done = await waitFor(() => transferred.test(namedLog().slice(before)), 30_000)
+    expect(done, namedLog().slice(before)).toBe(true)
+    expect(namedLog().slice(before)).toMatch(/notify from 127\.0\.0\.1#\d+: serial \d+/)
     // An IXFR: only the difference travelled (SOA, old SOA, SOA, the new TXT, SOA).
-    const completed = /Transfer completed: \d+ messages, (\d+) records/.exec(namedLog.slice(before))
+    const completed = /Transfer completed: \d+ messages, (\d+) records/.exec(
+      namedLog().slice(before)
+    )
     expect(Number(completed?.[1])).toBe(5)
     // named keeps an IXFR in its journal, not its zone file: compare what it serves.
     const held = path.join(dir, 'held.zone')
@@ -187,24 +177,25 @@ describe('BIND named as a secondary of our zone', () => {
 
   it('sends NOTIFY again on force_notify through the official SDK', async () => {
     const cf = new Cloudflare({ apiToken: token, baseURL: `${base}/client/v4`, maxRetries: 0 })
-    const before = namedLog.length
+    const before = namedLog().length
     expect(await cf.dns.zoneTransfers.outgoing.forceNotify({ zone_id: zoneId })).toBe('OK')
     const notified = await waitFor(
-      () => /notify from 127\.0\.0\.1#\d+/.test(namedLog.slice(before)),
+      () => /notify from 127\.0\.0\.1#\d+/.test(namedLog().slice(before)),
       15_000
     )
-    expect(notified, namedLog.slice(before)).toBe(true)
+    expect(notified, namedLog().slice(before)).toBe(true)
   })
 
   it('refuses a secondary whose TSIG secret is wrong', async () => {
     named?.kill('SIGTERM')
     await new Promise((r) => setTimeout(r, 500))
     rmSync(path.join(dir, `${zone}.db`), { force: true })
-    namedLog = ''
     startNamed(namedPort, 'YW5vdGhlci1zZWNyZXQtb2YtdGhpcnR5LXR3by1vY3RldHM=')
-    const failed = await waitFor(() => /refresh: failure trying primary/.test(namedLog), 30_000)
-    expect(failed, namedLog).toBe(true)
-    const failure = namedLog.split('\n').find((l) => l.includes('refresh: failure'))
+    const failed = await waitFor(() => /refresh: failure trying primary/.test(namedLog()), 30_000)
+    expect(failed, namedLog()).toBe(true)
+    const failure = namedLog()
+      .split('\n')
+      .find((l) => l.includes('refresh: failure'))
     expect(failure).toMatch(/tsig|BADSIG|NOTAUTH/i)
     expect(existsSync(path.join(dir, `${zone}.db`))).toBe(false)
   })

@@ -8,7 +8,7 @@
  * every other test name its account); members other tests enabled do not matter here, and the
  * catalog is removed afterwards.
  */
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { execFile, execFileSync, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
@@ -17,6 +17,7 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 // @ts-expect-error plain ESM helper shared with `pnpm dev`
 import { startDnsFront } from '../../scripts/lib/dns-front.mjs'
+import { namedConf, spawnNamed } from '../../scripts/lib/named-conf.mjs'
 import { enableOutgoing, makePeer } from './tools/transfer-settings.ts'
 import { stackApi } from './tools/stack-api.ts'
 
@@ -30,7 +31,7 @@ const dir = mkdtempSync(path.join(tmpdir(), 'edgedns-catz-'))
 const run = promisify(execFile)
 let front: { port: number; close(): void }
 let named: ChildProcess | undefined
-let namedLog = ''
+let namedLog: () => string = () => ''
 let namedPort = 0
 let accountId = ''
 let peer = ''
@@ -70,36 +71,24 @@ const askNamed = (...args: string[]): Promise<string> =>
   )
 
 function startNamed(): void {
-  const conf = path.join(dir, 'named.conf')
-  writeFileSync(
-    conf,
-    `options {
-  directory "${dir}";
-  pid-file "${dir}/named.pid";
-  listen-on port ${namedPort} { 127.0.0.1; };
-  listen-on-v6 { none; };
-  recursion no;
-  notify no;
-  allow-transfer { 127.0.0.1; };
-  dnssec-validation no;
-  allow-new-zones yes;
-  catalog-zones {
+  const options = [
+    'notify no;',
+    'allow-transfer { 127.0.0.1; };',
+    'allow-new-zones yes;',
+    `catalog-zones {
     zone "${catalog}" default-primaries port ${front.port} { 127.0.0.1 key "catz-key"; }
       min-update-interval 1;
-  };
-};
-controls { };
-key "catz-key" { algorithm hmac-sha256; secret "${SECRET}"; };
-zone "${catalog}" {
+  };`,
+  ]
+  const zones = `zone "${catalog}" {
   type secondary;
   file "${dir}/${catalog}.db";
   primaries port ${front.port} { 127.0.0.1 key "catz-key"; };
-};
-`
-  )
-  named = spawn('named', ['-g', '-c', conf], { stdio: ['ignore', 'pipe', 'pipe'] })
-  named.stderr?.on('data', (c) => (namedLog += String(c)))
-  named.stdout?.on('data', (c) => (namedLog += String(c)))
+};`
+  const conf = namedConf({ dir, port: namedPort, options, keys: { 'catz-key': SECRET }, zones })
+  const started = spawnNamed(dir, conf)
+  named = started.child
+  namedLog = started.log
 }
 
 beforeAll(async () => {
@@ -117,10 +106,10 @@ beforeAll(async () => {
   await api('PUT', `/accounts/${accountId}/secondary_dns/catalog`, { name: catalog, peers: [peer] })
   startNamed()
   const loaded = await waitFor(
-    () => new RegExp(`transfer of '${catalog}/IN' from [^ ]+: Transfer completed`).test(namedLog),
+    () => new RegExp(`transfer of '${catalog}/IN' from [^ ]+: Transfer completed`).test(namedLog()),
     20_000
   )
-  expect(loaded, namedLog).toBe(true)
+  expect(loaded, namedLog()).toBe(true)
 }, 60_000)
 
 afterAll(async () => {
@@ -143,10 +132,10 @@ describe('BIND named provisioned through our catalog zone', () => {
     })
     await enableOutgoing(zoneId, zone, [peer])
     const transferred = new RegExp(`transfer of '${zone}/IN' from [^ ]+: Transfer completed`)
-    expect(await waitFor(() => transferred.test(namedLog), 20_000), namedLog).toBe(true)
-    expect(namedLog).toMatch(new RegExp(`catz: adding zone '${zone}' from catalog '${catalog}'`))
+    expect(await waitFor(() => transferred.test(namedLog()), 20_000), namedLog()).toBe(true)
+    expect(namedLog()).toMatch(new RegExp(`catz: adding zone '${zone}' from catalog '${catalog}'`))
     // Told by the catalog's NOTIFY, not by its refresh timer (an hour).
-    expect(namedLog).toMatch(
+    expect(namedLog()).toMatch(
       new RegExp(`zone ${catalog}/IN: notify from 127\\.0\\.0\\.1#\\d+: serial \\d+`)
     )
 
@@ -164,7 +153,7 @@ describe('BIND named provisioned through our catalog zone', () => {
   it('drops the zone once it is deleted', async () => {
     await api('DELETE', `/zones/${zoneId}`)
     const dropped = new RegExp(`catz: deleting zone '${zone}' from catalog '${catalog}'`)
-    expect(await waitFor(() => dropped.test(namedLog), 20_000), namedLog).toBe(true)
+    expect(await waitFor(() => dropped.test(namedLog()), 20_000), namedLog()).toBe(true)
     expect(await askNamed(zone, 'SOA')).toMatch(/status: REFUSED/)
   })
 })

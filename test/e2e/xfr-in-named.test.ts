@@ -6,17 +6,17 @@
  * short SOA expire and named stopped, the zone stops answering (SERVFAIL) until a transfer
  * succeeds again.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { execFile, execFileSync, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import { execFile } from 'node:child_process'
 import Cloudflare from 'cloudflare'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 // @ts-expect-error plain ESM helper shared with `pnpm dev`
 import { startDnsFront } from '../../scripts/lib/dns-front.mjs'
+import { namedConf, spawnNamed } from '../../scripts/lib/named-conf.mjs'
 import { stackApi } from './tools/stack-api.ts'
 import { makePeer, setIncoming } from './tools/transfer-settings.ts'
 
@@ -27,7 +27,7 @@ const SECRET = 'eGZyLWluLXRlc3Qtc2VjcmV0LW9mLXRoaXJ0eS10d28tb2N0ZXRz'
 const dir = mkdtempSync(path.join(tmpdir(), 'edgedns-xfrin-'))
 const zoneFile = path.join(dir, `${zone}.db`)
 let named: ChildProcess | undefined
-let namedLog = ''
+let namedLog: () => string = () => ''
 let namedPort = 0
 let zoneId = ''
 let accountId = ''
@@ -63,32 +63,20 @@ ${extra}`
 }
 
 function startNamed(): void {
-  const conf = path.join(dir, 'named.conf')
-  writeFileSync(
-    conf,
-    `options {
-  directory "${dir}";
-  pid-file "${dir}/named.pid";
-  listen-on port ${namedPort} { 127.0.0.1; };
-  listen-on-v6 { none; };
-  recursion no;
-  notify explicit;
-  dnssec-validation no;
-};
-controls { };
-key "xfr-in-key" { algorithm hmac-sha256; secret "${SECRET}"; };
-zone "${zone}" {
+  const zones = `zone "${zone}" {
   type primary;
   file "${zoneFile}";
   allow-transfer { key "xfr-in-key"; };
   allow-update { key "xfr-in-key"; };
   also-notify { 127.0.0.1 port ${front.port} key "xfr-in-key"; };
-};
-`
+};`
+  const keys = { 'xfr-in-key': SECRET }
+  const started = spawnNamed(
+    dir,
+    namedConf({ dir, port: namedPort, options: ['notify explicit;'], keys, zones })
   )
-  named = spawn('named', ['-g', '-c', conf], { stdio: ['ignore', 'pipe', 'pipe'] })
-  named.stderr?.on('data', (c) => (namedLog += String(c)))
-  named.stdout?.on('data', (c) => (namedLog += String(c)))
+  named = started.child
+  namedLog = started.log
 }
 
 async function waitFor(check: () => Promise<boolean> | boolean, ms: number): Promise<boolean> {
@@ -127,8 +115,8 @@ beforeAll(async () => {
   front = await startDnsFront({ target: base, notify: { token } })
   writeFileSync(zoneFile, zoneText(2026112601))
   startNamed()
-  const up = await waitFor(() => /all zones loaded|running/.test(namedLog), 20_000)
-  expect(up, namedLog).toBe(true)
+  const up = await waitFor(() => /all zones loaded|running/.test(namedLog()), 20_000)
+  expect(up, namedLog()).toBe(true)
   const [account] = (await stackApi('GET', '/accounts')).result
   accountId = account.id
   zoneId = (
@@ -184,7 +172,7 @@ describe('BIND named as the primary of our secondary zone', () => {
   })
 
   it('follows a change on named: NOTIFY through the DNS front, then IXFR', async () => {
-    namedLog = ''
+    const before = namedLog().length
     const update = `server 127.0.0.1 ${namedPort}
 zone ${zone}
 update add added.${zone} 300 IN A 192.0.2.99
@@ -200,8 +188,8 @@ send
       async () => (await doh(`added.${zone}`, 'A')).Answer?.[0]?.data === '192.0.2.99',
       20_000
     )
-    expect(followed, namedLog).toBe(true)
-    expect(namedLog).toMatch(/IXFR started/)
+    expect(followed, namedLog().slice(before)).toBe(true)
+    expect(namedLog().slice(before)).toMatch(/IXFR started/)
     expect((await doh(`mail.${zone}`, 'A')).Status).toBe(3)
     expect((await doh(zone, 'SOA')).Answer[0].data).toContain('2026112602')
   })
@@ -212,11 +200,11 @@ send
     rmSync(`${zoneFile}.jnl`, { force: true })
     // refresh 3600, retry 2, expire 8 seconds.
     writeFileSync(zoneFile, zoneText(2026112610, '', '3600 2 8'))
-    namedLog = ''
     startNamed()
-    expect(await waitFor(() => /all zones loaded|running/.test(namedLog), 20_000), namedLog).toBe(
-      true
-    )
+    expect(
+      await waitFor(() => /all zones loaded|running/.test(namedLog()), 20_000),
+      namedLog()
+    ).toBe(true)
     expect((await forceAxfr()).status).toBe(200)
     const soaServed = await waitFor(
       async () => ((await doh(zone, 'SOA')).Answer?.[0]?.data ?? '').includes(' 2026112610 '),
@@ -230,11 +218,11 @@ send
     expect(stopped).toBe(true)
     expect((await doh(zone, 'SOA')).Status).toBe(2)
 
-    namedLog = ''
     startNamed()
-    expect(await waitFor(() => /all zones loaded|running/.test(namedLog), 20_000), namedLog).toBe(
-      true
-    )
+    expect(
+      await waitFor(() => /all zones loaded|running/.test(namedLog()), 20_000),
+      namedLog()
+    ).toBe(true)
     expect((await forceAxfr()).status).toBe(200)
     const resumed = await waitFor(
       async () => (await doh(`www.${zone}`, 'A')).Answer?.[0]?.data === '192.0.2.11',
