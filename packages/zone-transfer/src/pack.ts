@@ -6,9 +6,9 @@ import { CLASSES } from '@edgedns/dns-facts'
 import {
   ByteWriter,
   Compressor,
+  NameError,
   RdataError,
-  parseName,
-  writeName,
+  writeNameText,
   writeRdata,
   type ResponseRR,
 } from '@edgedns/dns-wire'
@@ -45,20 +45,19 @@ function startMessage(
   w.u16(0)
   w.u16(0)
   if (question) {
-    writeName(w, parseName(question.name), comp)
+    writeNameText(w, question.name, comp)
     w.u16(question.type)
     w.u16(CLASSES.IN)
   }
 }
 
 function writeRecord(w: ByteWriter, rr: ResponseRR, comp: Compressor): void {
-  let owner
   try {
-    owner = parseName(rr.name)
+    writeNameText(w, rr.name, comp)
   } catch (err) {
-    throw new RdataError('owner', err instanceof Error ? err.message : String(err))
+    if (!(err instanceof NameError)) throw err
+    throw new RdataError('owner', err.message)
   }
-  writeName(w, owner, comp)
   w.u16(rr.type)
   w.u16(CLASSES.IN)
   w.u32(Math.max(0, Math.min(rr.ttl, 0x7fffffff)))
