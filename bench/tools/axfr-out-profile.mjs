@@ -8,9 +8,9 @@
  * with kdig, and through the front into a BIND secondary (the bench row itself), beside a BIND
  * primary → BIND secondary of the same number of records in the same run. Each with the CPU time
  * it took (from /proc: workerd, the front's process, named), which a busy machine distorts less
- * than the wall times. Last, a CPU
- * profile of the API isolate during one more relay read, with the functions that take the most
- * self time.
+ * than the wall times. Last, a CPU profile of the API isolate during one more relay read: its
+ * JavaScript and garbage-collector time (the rest of the runtime's CPU is local D1's and the
+ * HTTP stream's), and the functions with the most self time.
  *
  *   node bench/tools/axfr-out-profile.mjs [size=200000] [reps=2]
  *
@@ -25,7 +25,7 @@ import { promisify } from 'node:util'
 import { startDnsFront } from '../../scripts/lib/dns-front.mjs'
 import { apiClient } from '../lib/api.mjs'
 import { printSelfTimes } from '../lib/cpu-profile.mjs'
-import { inspectWorker } from '../lib/inspector.mjs'
+import { cpuOf, inspectWorker } from '../lib/inspector.mjs'
 import { XFR_KEY, startPrimary, startSecondary, waitTransfer } from '../lib/named-xfr.mjs'
 import { startBenchStack } from '../lib/stack.mjs'
 import { freePort } from '../peers/proc.mjs'
@@ -291,7 +291,10 @@ try {
     const x = await relayRead()
     const { profile } = await cdp.send('Profiler.stop')
     cdp.close()
-    log(`profiled relay read: ${x.ms.toFixed(0)} ms`)
+    const { jsMs, gcMs } = cpuOf(profile)
+    log(
+      `profiled relay read: ${x.ms.toFixed(0)} ms; the API isolate: JavaScript ${jsMs.toFixed(0)} ms, garbage collector ${gcMs.toFixed(0)} ms`
+    )
     if (process.env.PROFILE_OUT) writeFileSync(process.env.PROFILE_OUT, JSON.stringify(profile))
     printSelfTimes(profile, 30)
   }
