@@ -44,6 +44,7 @@ export {
   nameText,
   parseName,
   writeName,
+  writeNameBelow,
   writeNameText,
   type Labels,
 } from './names.ts'

@@ -170,7 +170,7 @@ export function writeNameText(w: ByteWriter, text: string, comp?: Compressor): v
     } else if (PLAIN[c] !== 1) return writeName(w, parseName(text), comp)
     else if (c >= 0x41 && c <= 0x5a) upper = true
   }
-  for (let start = 0; start < end; ) {
+  for (let start = 0; start < end;) {
     if (comp) {
       const suffix = text.slice(start, end)
       const key = upper ? suffix.toLowerCase() : suffix
@@ -188,4 +188,40 @@ export function writeNameText(w: ByteWriter, text: string, comp?: Compressor): v
     start = dot + 1
   }
   w.u8(0)
+}
+
+/**
+ * Writes `text` when it is a name below `parent` (a compression key: lower case, no final dot)
+ * whose copy is at `parentOffset`: the labels before it, then a pointer to it. False, with nothing
+ * written, when it is not, or when its labels need `writeNameText` (a final dot, escapes, other
+ * characters, an empty or long label, a name over 255 octets). The name itself is not remembered
+ * for compression, so a writer of many names below one parent skips a lookup per name.
+ */
+export function writeNameBelow(
+  w: ByteWriter,
+  text: string,
+  parent: string,
+  parentOffset: number
+): boolean {
+  const end = text.length - parent.length - 1
+  if (end <= 0 || text.charCodeAt(end) !== 0x2e || text.length + 2 > MAX_NAME) return false
+  if (!text.endsWith(parent)) return false
+  let labelStart = 0
+  for (let i = 0; i <= end; i++) {
+    const c = i < end ? text.charCodeAt(i) : 0x2e
+    if (c === 0x2e) {
+      const length = i - labelStart
+      if (length === 0 || length > MAX_LABEL) return false
+      labelStart = i + 1
+    } else if (PLAIN[c] !== 1) return false
+  }
+  for (let start = 0; start < end;) {
+    let dot = text.indexOf('.', start)
+    if (dot > end) dot = end
+    w.u8(dot - start)
+    w.ascii(text, start, dot)
+    start = dot + 1
+  }
+  w.u16(0xc000 | parentOffset)
+  return true
 }
