@@ -1,10 +1,17 @@
 /**
  * Outgoing zone transfers through `POST /dns_transfer` (the DNS front's relay): the zone's outgoing
  * settings, the client address (ACL or peer), the peers' TSIG keys, a streamed AXFR of a zone
- * larger than one D1 page, IXFR when the secondary is current, and bad HTTP input.
+ * larger than one D1 page, every record type as the export writes it, IXFR when the secondary is current, and bad HTTP input.
  */
 import { env, exports } from 'cloudflare:workers'
-import { decodeMessage, encodeQuery, type MessageRR } from '../../packages/dns-wire/src/index.ts'
+import {
+  TYPE_CODES,
+  decodeMessage,
+  encodeQuery,
+  encodeRdata,
+  type MessageRR,
+} from '../../packages/dns-wire/src/index.ts'
+import { parseZoneFile } from '../../packages/zonefile/src/index.ts'
 import {
   notifyMessage,
   parseTsigKey,
@@ -20,6 +27,8 @@ import {
   TRANSFER_PAGE,
 } from '../../workers/api/src/transfers/outgoing-transfer.ts'
 import { api, createZone, DEFAULT_ACCOUNT, expectError } from './helpers.ts'
+import { EVERY_TYPE_TYPES, everyTypeZone } from './import-export-fixture.ts'
+import { exportZone, importZone } from './import-export-helpers.ts'
 import { seedRecords } from './seed-records.ts'
 import { configureOutgoing } from './transfer-rows.ts'
 
@@ -59,6 +68,12 @@ async function messagesOf(res: Response): Promise<Uint8Array[]> {
 }
 
 const rcode = (m: Uint8Array): number => m[3]! & 0x0f
+
+/** A record as owner, TTL, type code and the hex of its uncompressed wire rdata. */
+function wireLine(name: string, ttl: number, type: number, rdata: string): string {
+  const hex = [...encodeRdata(type, rdata)].map((b) => b.toString(16).padStart(2, '0')).join('')
+  return `${name.toLowerCase().replace(/\.$/, '')} ${ttl} ${type} ${hex}`
+}
 const signed = async (name: string, type: 'AXFR' | 'IXFR' | 'SOA', key = KEY, soa?: string) => {
   const query = encodeQuery(name, type, { id: 7, rd: false })
   return signMessage(withAuthority(query, soa), key, { time: now() })
@@ -117,6 +132,41 @@ describe('outgoing transfers relayed to /dns_transfer', () => {
     expect(a).toHaveLength(count)
     expect(new Set(a.map((rr) => rr.name)).size).toBe(count)
     expect(answers.filter((rr) => rr.typeCode === 2).length).toBeGreaterThan(0)
+  })
+
+  it('transfers every record type exactly as the zone export writes it', async () => {
+    const zone = await zoneWithTransfers()
+    expect((await importZone(zone.id, everyTypeZone(zone.name))).status).toBe(200)
+    const exported = await exportZone(zone.id)
+    const request = await signed(zone.name, 'AXFR')
+    const verifier = new TsigStreamVerifier(KEY, request.mac, now)
+    const transferred: string[] = []
+    for (const m of await messagesOf(await relay(request.message)))
+      for (const rr of decodeMessage(await verifier.next(m)).answer)
+        transferred.push(wireLine(rr.name, rr.ttl, rr.typeCode, rr.data))
+    verifier.finish()
+    // The AXFR's closing SOA repeats its first.
+    expect(transferred.pop()).toBe(transferred[0])
+    // One RRset has one TTL (RFC 2181 §5.2): a zone file's RRset takes its first line's, as a
+    // server loading the export does.
+    const entries = parseZoneFile(exported.text, { origin: zone.name })
+    const setTtl = new Map<string, number>()
+    for (const e of entries)
+      if (!setTtl.has(`${e.name} ${e.type}`)) setTtl.set(`${e.name} ${e.type}`, e.ttl)
+    const expected = entries.map((e) =>
+      wireLine(
+        e.name,
+        setTtl.get(`${e.name} ${e.type}`)!,
+        (TYPE_CODES as Record<string, number>)[e.type]!,
+        e.rdata
+      )
+    )
+    expect(new Set(expected.map((l) => l.split(' ')[2]))).toEqual(
+      new Set(EVERY_TYPE_TYPES.map((t) => String((TYPE_CODES as Record<string, number>)[t])))
+        .add('6')
+        .add('2')
+    )
+    expect(transferred.sort()).toEqual(expected.sort())
   })
 
   it('breaks an AXFR off before its closing SOA when the zone changes while it is read', async () => {

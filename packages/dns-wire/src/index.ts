@@ -38,7 +38,16 @@ export {
 export { ByteWriter } from './writer.ts'
 export { concatBytes } from './bytes.ts'
 export { Reader } from './reader.ts'
-export { Compressor, NameError, nameText, parseName, writeName, type Labels } from './names.ts'
+export {
+  Compressor,
+  NameError,
+  nameText,
+  parseName,
+  writeName,
+  writeNameBelow,
+  writeNameText,
+  type Labels,
+} from './names.ts'
 export { writeRdata } from './rdata/index.ts'
 export { ipv4, ipv6, isIPv4, TextError } from './rdata/text.ts'
 export { LOC_LIMITS, splitLocText, type LocAngleText, type LocText } from './rdata/loc-text.ts'

@@ -118,13 +118,17 @@ export class Compressor {
   }
 }
 
-/** Writes a name; with a compressor, points to an earlier copy of any suffix (case-insensitive). */
+/**
+ * Writes a name; with a compressor, points to an earlier copy of any suffix (case-insensitive).
+ * A suffix's compression key is its presentation text in lower case, without the final dot.
+ */
 export function writeName(w: ByteWriter, labels: Labels, comp?: Compressor): void {
   const keys: string[] = []
   if (comp) {
     let key = ''
     for (let i = labels.length - 1; i >= 0; i--) {
-      key = `${labelText(labels[i] as Uint8Array).toLowerCase()}.${key}`
+      const text = labelText(labels[i] as Uint8Array).toLowerCase()
+      key = key === '' ? text : `${text}.${key}`
       keys[i] = key
     }
   }
@@ -143,4 +147,81 @@ export function writeName(w: ByteWriter, labels: Labels, comp?: Compressor): voi
     w.bytes(label)
   }
   w.u8(0)
+}
+
+/**
+ * Writes the name `text` (presentation form, final dot optional) exactly as
+ * `writeName(w, parseName(text), comp)` does, and throws as it does. A name of letters, digits and
+ * `-`, `_`, `*` only (almost every name) is written straight from the text: no label arrays, and
+ * its compression keys are slices of it.
+ */
+export function writeNameText(w: ByteWriter, text: string, comp?: Compressor): void {
+  let end = text.length
+  if (end > 0 && text.charCodeAt(end - 1) === 0x2e) end--
+  if (end === 0 || end + 2 > MAX_NAME) return writeName(w, parseName(text), comp)
+  let labelStart = 0
+  let upper = false
+  for (let i = 0; i <= end; i++) {
+    const c = i < end ? text.charCodeAt(i) : 0x2e
+    if (c === 0x2e) {
+      const length = i - labelStart
+      if (length === 0 || length > MAX_LABEL) return writeName(w, parseName(text), comp)
+      labelStart = i + 1
+    } else if (PLAIN[c] !== 1) return writeName(w, parseName(text), comp)
+    else if (c >= 0x41 && c <= 0x5a) upper = true
+  }
+  for (let start = 0; start < end;) {
+    if (comp) {
+      const suffix = text.slice(start, end)
+      const key = upper ? suffix.toLowerCase() : suffix
+      const at = comp.get(key)
+      if (at !== undefined) {
+        w.u16(0xc000 | at)
+        return
+      }
+      comp.add(key, w.length)
+    }
+    let dot = text.indexOf('.', start)
+    if (dot < 0 || dot > end) dot = end
+    w.u8(dot - start)
+    w.ascii(text, start, dot)
+    start = dot + 1
+  }
+  w.u8(0)
+}
+
+/**
+ * Writes `text` when it is a name below `parent` (a compression key: lower case, no final dot)
+ * whose copy is at `parentOffset`: the labels before it, then a pointer to it. False, with nothing
+ * written, when it is not, or when its labels need `writeNameText` (a final dot, escapes, other
+ * characters, an empty or long label, a name over 255 octets). The name itself is not remembered
+ * for compression, so a writer of many names below one parent skips a lookup per name.
+ */
+export function writeNameBelow(
+  w: ByteWriter,
+  text: string,
+  parent: string,
+  parentOffset: number
+): boolean {
+  const end = text.length - parent.length - 1
+  if (end <= 0 || text.charCodeAt(end) !== 0x2e || text.length + 2 > MAX_NAME) return false
+  if (!text.endsWith(parent)) return false
+  let labelStart = 0
+  for (let i = 0; i <= end; i++) {
+    const c = i < end ? text.charCodeAt(i) : 0x2e
+    if (c === 0x2e) {
+      const length = i - labelStart
+      if (length === 0 || length > MAX_LABEL) return false
+      labelStart = i + 1
+    } else if (PLAIN[c] !== 1) return false
+  }
+  for (let start = 0; start < end;) {
+    let dot = text.indexOf('.', start)
+    if (dot > end) dot = end
+    w.u8(dot - start)
+    w.ascii(text, start, dot)
+    start = dot + 1
+  }
+  w.u16(0xc000 | parentOffset)
+  return true
 }

@@ -41,6 +41,15 @@ export class ByteWriter {
     this.#len += b.length
   }
 
+  /** The characters `start`…`end − 1` of `text`, one octet each (text known to be ASCII). */
+  ascii(text: string, start: number, end: number): void {
+    this.#room(end - start)
+    const buf = this.#buf
+    let at = this.#len
+    for (let i = start; i < end; i++) buf[at++] = text.charCodeAt(i)
+    this.#len = at
+  }
+
   /** Overwrites a 16-bit value already written at `offset`. */
   setU16(offset: number, v: number): void {
     this.#buf[offset] = (v >>> 8) & 0xff

@@ -1,4 +1,4 @@
-import { decodeMessage, type ResponseRR } from '@edgedns/dns-wire'
+import { decodeMessage, encodeResponse, type ResponseRR } from '@edgedns/dns-wire'
 import { describe, expect, it } from 'vitest'
 import { axfrRecords, packTransfer } from './index.ts'
 
@@ -79,5 +79,59 @@ describe('packing a transfer into messages', () => {
   it('the SOA comes first and last, and only there', () => {
     const records = [...axfrRecords(soa, [txt(1), soa, txt(2)])]
     expect(records.map((rr) => rr.type)).toEqual([6, 16, 16, 6])
+  })
+
+  it('packs owners one label below the zone as tightly as compressing every name', () => {
+    const records = zone(300)
+    const [message, more] = packTransfer(records, { id: 3, question: AXFR })
+    expect(more).toBeUndefined()
+    const everyName = encodeResponse({
+      id: 3,
+      rcode: 0,
+      aa: true,
+      question: { name: AXFR.name, type: AXFR.type, class: 1 },
+      answer: records,
+    })
+    expect(message).toEqual(everyName)
+  })
+
+  it('compresses every owner, deeper, mixed-case and escaped ones too, and every record reads back', () => {
+    const mixed: ResponseRR[] = [
+      soa,
+      { name: 'example.test', type: 2, ttl: 300, rdata: 'ns1.example.test.' },
+      { name: 'www.example.test', type: 1, ttl: 300, rdata: '192.0.2.1' },
+      { name: 'www.example.test', type: 1, ttl: 300, rdata: '192.0.2.2' },
+      { name: 'a.b.example.test', type: 5, ttl: 300, rdata: 'www.example.test.' },
+      { name: 'a.b.example.test', type: 16, ttl: 300, rdata: '"text"' },
+      { name: 'MiXed.example.test', type: 1, ttl: 300, rdata: '192.0.2.3' },
+      { name: 'we\\.ird.example.test', type: 1, ttl: 300, rdata: '192.0.2.4' },
+      { name: 'x.b.example.test', type: 15, ttl: 300, rdata: '10 mail.example.net.' },
+      { name: 'x.b.example.test', type: 15, ttl: 300, rdata: '20 a.b.example.test.' },
+      soa,
+    ]
+    const [message, more] = packTransfer(mixed, { id: 3, question: AXFR })
+    expect(more).toBeUndefined()
+    const everyName = encodeResponse({
+      id: 3,
+      rcode: 0,
+      aa: true,
+      question: { name: AXFR.name, type: AXFR.type, class: 1 },
+      answer: mixed,
+    })
+    const uncompressed = encodeResponse({
+      id: 3,
+      rcode: 0,
+      aa: true,
+      question: { name: AXFR.name, type: AXFR.type, class: 1 },
+      answer: mixed,
+      compress: false,
+    })
+    // Names in rdata may point at the zone's name where an owner would have served: a few octets.
+    expect(message!.length).toBeLessThan(uncompressed.length - 100)
+    expect(message!.length).toBeLessThan(everyName.length + 16)
+    const back = decodeMessage(message!).answer
+    expect(back.map((rr) => `${rr.name} ${rr.typeCode} ${rr.data}`)).toEqual(
+      decodeMessage(everyName).answer.map((rr) => `${rr.name} ${rr.typeCode} ${rr.data}`)
+    )
   })
 })

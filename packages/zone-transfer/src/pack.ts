@@ -1,14 +1,17 @@
 /**
  * @module Packing a transfer's records into as many DNS messages as needed (RFC 5936 §2.2): each
  * message under the size limit, names compressed within a message, the question in the first only.
+ * Owner names below the zone's name point to it without a lookup of their own (almost every owner
+ * of a zone), so a message of thousands of records is packed without thousands of lookups.
  */
 import { CLASSES } from '@edgedns/dns-facts'
 import {
   ByteWriter,
   Compressor,
+  NameError,
   RdataError,
-  parseName,
-  writeName,
+  writeNameBelow,
+  writeNameText,
   writeRdata,
   type ResponseRR,
 } from '@edgedns/dns-wire'
@@ -45,24 +48,10 @@ function startMessage(
   w.u16(0)
   w.u16(0)
   if (question) {
-    writeName(w, parseName(question.name), comp)
+    writeNameText(w, question.name, comp)
     w.u16(question.type)
     w.u16(CLASSES.IN)
   }
-}
-
-function writeRecord(w: ByteWriter, rr: ResponseRR, comp: Compressor): void {
-  let owner
-  try {
-    owner = parseName(rr.name)
-  } catch (err) {
-    throw new RdataError('owner', err instanceof Error ? err.message : String(err))
-  }
-  writeName(w, owner, comp)
-  w.u16(rr.type)
-  w.u16(CLASSES.IN)
-  w.u32(Math.max(0, Math.min(rr.ttl, 0x7fffffff)))
-  writeRdata(w, rr.type, rr.rdata, comp)
 }
 
 /**
@@ -78,11 +67,52 @@ export class TransferPacker {
   #comp = new Compressor()
   #count = 0
   #closed = 0
+  /** The zone's name as a compression key: most owners are below it. */
+  readonly #apex: string
+  /** The last owner written in the open message, and where (−1: none), for an RRset's next record. */
+  #owner = ''
+  #ownerAt = -1
 
   constructor(options: PackOptions) {
     this.#budget = Math.min(options.maxSize ?? 65535, 65535) - (options.reserve ?? 0)
     this.#id = options.id
+    this.#apex = options.question.name.toLowerCase().replace(/\.$/, '')
     startMessage(this.#w, options.id, options.question, this.#comp)
+  }
+
+  /**
+   * Writes an owner name, compressed: the same owner as the record before points to it, a name
+   * below the zone's name points to that (once it is in the message), any other name is
+   * compressed against every name before it.
+   */
+  #writeOwner(name: string): void {
+    const w = this.#w
+    const at = w.length
+    if (this.#ownerAt >= 0 && name === this.#owner) {
+      w.u16(0xc000 | this.#ownerAt)
+      return
+    }
+    const apexAt = this.#comp.get(this.#apex)
+    if (apexAt === undefined || !writeNameBelow(w, name, this.#apex, apexAt))
+      writeNameText(w, name, this.#comp)
+    if (at <= 0x3fff) {
+      this.#owner = name
+      this.#ownerAt = at
+    }
+  }
+
+  #write(rr: ResponseRR): void {
+    try {
+      this.#writeOwner(rr.name)
+    } catch (err) {
+      if (!(err instanceof NameError)) throw err
+      throw new RdataError('owner', err.message)
+    }
+    const w = this.#w
+    w.u16(rr.type)
+    w.u16(CLASSES.IN)
+    w.u32(Math.max(0, Math.min(rr.ttl, 0x7fffffff)))
+    writeRdata(w, rr.type, rr.rdata, this.#comp)
   }
 
   #close(): Uint8Array {
@@ -95,19 +125,24 @@ export class TransferPacker {
     const w = this.#w
     const before = w.length
     const mark = this.#comp.mark()
-    writeRecord(w, rr, this.#comp)
+    const owner = this.#owner
+    const ownerAt = this.#ownerAt
+    this.#write(rr)
     if (w.length <= this.#budget) {
       this.#count++
       return null
     }
     w.truncate(before)
     this.#comp.rollback(mark)
+    this.#owner = owner
+    this.#ownerAt = ownerAt
     if (this.#count === 0) throw new RangeError(`record ${rr.name} does not fit in one message`)
     const full = this.#close()
     this.#comp = new Compressor()
+    this.#ownerAt = -1
     startMessage(w, this.#id, null, this.#comp)
     this.#count = 0
-    writeRecord(w, rr, this.#comp)
+    this.#write(rr)
     if (w.length > this.#budget)
       throw new RangeError(`record ${rr.name} does not fit in one message`)
     this.#count++

@@ -24,11 +24,12 @@ import type { TsigKey } from './tsig-key.ts'
 
 /**
  * A zone as a transfer needs it. `records` may include the SOA (it is skipped); it may be async,
- * so a server streams a zone of any size from storage page by page.
+ * so a server streams a zone of any size from storage page by page, and an async source may yield
+ * a whole page (an array) at a time.
  */
 export interface TransferZone {
   soa: ResponseRR
-  records(): Iterable<ResponseRR> | AsyncIterable<ResponseRR>
+  records(): Iterable<ResponseRR> | AsyncIterable<ResponseRR | readonly ResponseRR[]>
   /**
    * The change log as serial steps leading to the current serial (all of them, or only those
    * after `clientSerial`); without it every IXFR is answered in the AXFR form.
@@ -80,13 +81,19 @@ export function requestQuestion(message: Uint8Array): { name: string; type: numb
   }
 }
 
+/** The AXFR record sequence (SOA, the records, SOA) in runs of records, a source's page a run. */
 async function* axfrStream(
   soa: ResponseRR,
-  records: Iterable<ResponseRR> | AsyncIterable<ResponseRR>
-): AsyncGenerator<ResponseRR> {
-  yield soa
-  for await (const rr of records) if (rr.type !== TYPE_CODES.SOA) yield rr
-  yield soa
+  records: Iterable<ResponseRR> | AsyncIterable<ResponseRR | readonly ResponseRR[]>
+): AsyncGenerator<readonly ResponseRR[]> {
+  yield [soa]
+  for await (const item of records) {
+    if (!Array.isArray(item)) {
+      const rr = item as ResponseRR
+      if (rr.type !== TYPE_CODES.SOA) yield [rr]
+    } else yield (item as readonly ResponseRR[]).filter((rr) => rr.type !== TYPE_CODES.SOA)
+  }
+  yield [soa]
 }
 
 /**
@@ -139,7 +146,7 @@ export async function* transferMessages(
     return
   }
 
-  let records: Iterable<ResponseRR> | AsyncIterable<ResponseRR> | null = null
+  let records: readonly ResponseRR[] | null = null
   if (q.typeCode === TYPE_CODES.IXFR) {
     const clientSoa = message.authority.find((rr) => rr.typeCode === TYPE_CODES.SOA)
     const clientSerial = clientSoa ? serialOf(clientSoa.data) : null
@@ -158,9 +165,11 @@ export async function* transferMessages(
     reserve: verdict.status === 'ok' ? tsigSize(verdict.key) : 0,
     ...(options.maxSize ? { maxSize: options.maxSize } : {}),
   })
-  for await (const rr of records ?? axfrStream(zone.soa, zone.records())) {
-    const full = packer.add(rr)
-    if (full) yield await sign(full)
+  for await (const run of records ? [records] : axfrStream(zone.soa, zone.records())) {
+    for (const rr of run) {
+      const full = packer.add(rr)
+      if (full) yield await sign(full)
+    }
   }
   const last = packer.finish()
   if (last) yield await sign(last)

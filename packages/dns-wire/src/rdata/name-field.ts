@@ -1,7 +1,7 @@
 /**
  * @module A domain name inside rdata, written compressed only where RFC 3597 §4 allows it.
  */
-import { parseName, writeName, type Compressor } from '../names.ts'
+import { writeNameText, type Compressor } from '../names.ts'
 import type { ByteWriter } from '../writer.ts'
 import { TextError } from './text.ts'
 
@@ -11,5 +11,5 @@ export function writeRdataName(
   comp: Compressor | undefined
 ): void {
   if (token === undefined) throw new TextError('missing name')
-  writeName(w, parseName(token), comp)
+  writeNameText(w, token, comp)
 }

@@ -6,8 +6,29 @@ export class TextError extends Error {}
 
 const utf8 = new TextEncoder()
 
+/**
+ * `tokenize` of a text of printable ASCII and spaces without quotes or escapes (almost every
+ * rdata): the tokens are slices between spaces. Null for any other text.
+ */
+function plainTokens(text: string): string[] | null {
+  const tokens: string[] = []
+  let start = -1
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c === 0x20) {
+      if (start >= 0) tokens.push(text.slice(start, i))
+      start = -1
+    } else if (c < 0x21 || c > 0x7e || c === 0x22 || c === 0x5c) return null
+    else if (start < 0) start = i
+  }
+  if (start >= 0) tokens.push(text.slice(start))
+  return tokens
+}
+
 /** Splits on whitespace outside quotes; quotes and escapes stay in the tokens. */
 export function tokenize(text: string): string[] {
+  const plain = plainTokens(text)
+  if (plain) return plain
   const tokens: string[] = []
   let current = ''
   let inToken = false

@@ -10,14 +10,20 @@
  */
 import { TYPE_CODES } from '@edgedns/dns-facts'
 import { decodeMessage, encodeResponse, frameTcp, type ResponseRR } from '@edgedns/dns-wire'
-import { AUTO_TTL_SECONDS, RecordError, fqdn, toPresentation } from '@edgedns/records'
+import {
+  AUTO_TTL_SECONDS,
+  RecordError,
+  fqdn,
+  toPresentation,
+  type RecordType,
+} from '@edgedns/records'
 import {
   answerSignedQuery,
   requestQuestion,
   transferMessages,
   type TransferZone,
 } from '@edgedns/zone-transfer'
-import { fromRow, type RecordRow } from '../records/model.ts'
+import type { RecordRow } from '../records/model.ts'
 import type { ShardEnv } from '../shards/databases.ts'
 import { soaRdata, type ZoneRow } from '../zones/model.ts'
 import { changeSteps } from './change-steps.ts'
@@ -28,77 +34,103 @@ import {
   servedCatalogRecords,
   servedCatalogSoa,
 } from './catalog-zone.ts'
-import { FIRST_KEY, PAGE_SQL, readRelayedZoneNamed } from './relayed-zone.ts'
+import {
+  FIRST_KEY,
+  PAGE_SQL,
+  keyOf,
+  readRelayedZoneNamed,
+  type TransferKey,
+  type TransferRow,
+} from './relayed-zone.ts'
 import { clientAllowed, peerKeys, tsigRequired, type OutgoingConfig } from './transfer-config.ts'
 
 /** Records read from D1 per page of a transfer. */
-export const TRANSFER_PAGE = 5_000
+export const TRANSFER_PAGE = 10_000
 
 /** The zone's SOA as served: the zone's SOA settings and its current serial. */
 export function zoneSoa(z: ZoneRow): ResponseRR {
   return { name: z.name, type: TYPE_CODES.SOA, ttl: z.soaTtl, rdata: soaRdata(z) }
 }
 
-/** A stored record as a transfer record; null when it cannot be written as presentation. */
-function transferRecord(row: RecordRow): ResponseRR | null {
-  const r = fromRow(row)
-  const type = (TYPE_CODES as Record<string, number>)[r.type]
-  if (type === undefined) return null
+/**
+ * A stored record of zone `z` as transferred; null when it cannot be written as presentation (a
+ * row an earlier, laxer check stored: the export writes it as a comment, a transfer skips it).
+ * One RRset has one TTL (RFC 2181 §5.2): the apex NS set takes the zone's NS TTL, as the export's
+ * first apex NS line gives it.
+ */
+function transferRecord(
+  z: ZoneRow,
+  name: string,
+  type: string,
+  content: string,
+  data: string | null,
+  priority: number | null,
+  ttl: number
+): ResponseRR | null {
+  const code = (TYPE_CODES as Record<string, number>)[type]
+  if (code === undefined) return null
+  let rdata
   try {
-    const rdata = toPresentation(r)
-    return { name: r.name, type, ttl: r.ttl === 1 ? AUTO_TTL_SECONDS : r.ttl, rdata }
+    rdata = toPresentation({
+      type: type as RecordType,
+      content,
+      data: data === null ? null : (JSON.parse(data) as Record<string, unknown>),
+      priority,
+    })
   } catch (e) {
-    // A row an earlier, laxer check stored: the export writes it as a comment, a transfer skips it.
     if (e instanceof RecordError) return null
     throw e
   }
+  const apexNs = code === TYPE_CODES.NS && name === z.name
+  return { name, type: code, ttl: apexNs ? z.nsTtl : ttl === 1 ? AUTO_TTL_SECONDS : ttl, rdata }
 }
 
-/**
- * A stored record of zone `z` as transferred. One RRset has one TTL (RFC 2181 §5.2): the apex NS
- * set takes the zone's NS TTL, as the export's first apex NS line gives it.
- */
+/** A stored record row of zone `z` as transferred (see `transferRecord`). */
 function zoneRecord(z: ZoneRow, row: RecordRow): ResponseRR | null {
-  const rr = transferRecord(row)
-  if (rr && rr.type === TYPE_CODES.NS && row.name === z.name) rr.ttl = z.nsTtl
-  return rr
+  return transferRecord(z, row.name, row.type, row.content, row.data, row.priority, row.ttl)
 }
 
 /**
- * Every record of the zone, the apex NS of its name servers first, read page by page; `firstPage`
- * is the first page when it was read with the zone row (same transaction).
+ * Every record of the zone, the apex NS of its name servers first, read page by page and yielded
+ * a page at a time; `firstPage` is the first page when it was read with the zone row (same
+ * transaction). The next page is read from D1 while the consumer packs the current one.
  */
 async function* zoneRecords(
   db: D1Database,
   z: ZoneRow,
   pageSize: number,
-  firstPage: RecordRow[] | null
-): AsyncGenerator<ResponseRR> {
+  firstPage: TransferRow[] | null
+): AsyncGenerator<ResponseRR[]> {
   const servers = JSON.parse(z.nameServers) as string[]
-  for (const host of servers) {
-    yield { name: z.name, type: TYPE_CODES.NS, ttl: z.nsTtl, rdata: fqdn(host) }
-  }
+  yield servers.map((host) => ({
+    name: z.name,
+    type: TYPE_CODES.NS,
+    ttl: z.nsTtl,
+    rdata: fqdn(host),
+  }))
   const own = new Set(servers.map((s) => s.toLowerCase().replace(/\.$/, '')))
-  let after = FIRST_KEY
-  let page = firstPage
-  let pages = 0
+  const read = (after: TransferKey): Promise<TransferRow[]> =>
+    db
+      .prepare(PAGE_SQL)
+      .bind(z.id, ...after, pageSize)
+      .raw<TransferRow>()
+  let page = firstPage ?? (await read(FIRST_KEY))
+  let pages = 1
   for (;;) {
-    const { results } = page
-      ? { results: page }
-      : await db
-          .prepare(PAGE_SQL)
-          .bind(z.id, ...after, pageSize)
-          .all<RecordRow>()
-    page = null
-    pages++
-    for (const row of results) {
-      if (row.type === 'NS' && row.name === z.name && own.has(row.content.toLowerCase())) continue
-      const rr = zoneRecord(z, row)
-      if (rr) yield rr
+    const last = page[page.length - 1]
+    const next = last && page.length >= pageSize ? read(keyOf(last)) : null
+    // A consumer that stops early leaves `next` unread: its failure is nobody's to report.
+    next?.catch(() => {})
+    const records: ResponseRR[] = []
+    for (const [, type, content, priority, name, data, ttl] of page) {
+      if (type === 'NS' && name === z.name && own.has(content.toLowerCase())) continue
+      const rr = transferRecord(z, name, type, content, data, priority, ttl)
+      if (rr) records.push(rr)
     }
-    const last = results[results.length - 1]
-    if (!last || results.length < pageSize) break
-    after = [last.name_rev, last.type, last.content, last.priority ?? -1]
+    yield records
+    if (!next) break
+    page = await next
+    pages++
   }
   // A zone read in one page with its row is one version (one transaction). Pages read one after
   // another could mix two versions under one serial if a commit came in between: such a transfer is

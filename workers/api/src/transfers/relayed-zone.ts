@@ -9,14 +9,38 @@ import { fromRawRow } from '../db/raw-row.ts'
 import { shardCount, type ShardEnv } from '../shards/databases.ts'
 import { liveZoneShardNamed } from '../shards/zone-env.ts'
 import { zones } from '../db/schema.ts'
-import type { RecordRow } from '../records/model.ts'
 import type { ZoneRow } from '../zones/model.ts'
 import { parseIds } from './fields.ts'
 import { peersInOrder, peersWithKeysSql, type PeerRow } from './peer-keys.ts'
 import type { OutgoingConfig } from './transfer-config.ts'
 
+/**
+ * The columns of a record a transfer reads, in the order of `TransferRow`: its transfer-order key
+ * first (name_rev, type, content, priority), then what its wire form needs.
+ */
+const TRANSFER_COLUMNS = 'name_rev, type, content, priority, name, data, ttl'
+
+/** A record as a transfer reads it: a row of `TRANSFER_COLUMNS` as D1 returns it with `raw()`. */
+export type TransferRow = [
+  nameRev: string,
+  type: string,
+  content: string,
+  priority: number | null,
+  name: string,
+  data: string | null,
+  ttl: number,
+]
+
+/** A record's place in transfer order (priority −1 when it has none). */
+export type TransferKey = [nameRev: string, type: string, content: string, priority: number]
+
+/** The key of a record: a page read after it starts with the next record. */
+export const keyOf = (row: TransferRow): TransferKey => [row[0], row[1], row[2], row[3] ?? -1]
+
 /** The records of zone `zone` (an SQL expression) after the key ?2 … ?5 in transfer order, at most ?6. */
-const pageSql = (zone: string): string => `SELECT * FROM dns_records WHERE zone_id = ${zone}
+const pageSql = (
+  zone: string
+): string => `SELECT ${TRANSFER_COLUMNS} FROM dns_records WHERE zone_id = ${zone}
     AND (name_rev, type, content, ifnull(priority, -1)) > (?2, ?3, ?4, ?5)
   ORDER BY name_rev, type, content, ifnull(priority, -1) LIMIT ?6`
 
@@ -24,7 +48,7 @@ const pageSql = (zone: string): string => `SELECT * FROM dns_records WHERE zone_
 export const PAGE_SQL = pageSql('?1')
 
 /** The key before every record: a page read after it is the first. */
-export const FIRST_KEY: [string, string, string, number] = ['', '', '', -2]
+export const FIRST_KEY: TransferKey = ['', '', '', -2]
 
 /** The id of the active zone named ?1 in the directory (shard 0), as an SQL expression. */
 const ZONE_NAMED = "(SELECT zone_id FROM directory_zones WHERE name = ?1 AND status = 'active')"
@@ -37,12 +61,25 @@ const accountOf = (zone: string): string => `(SELECT account_id FROM zones WHERE
 const peerIdsOf = (zone: string): string => `(SELECT CASE WHEN json_valid(peers) THEN peers
   ELSE '[]' END FROM zone_transfers_outgoing WHERE zone_id = ${zone})`
 
+/** A row of `TRANSFER_COLUMNS` read as an object (in a batch) as `raw()` would have read it. */
+function transferRow(r: Record<string, unknown>): TransferRow {
+  return [
+    r.name_rev as string,
+    r.type as string,
+    r.content as string,
+    r.priority as number | null,
+    r.name as string,
+    r.data as string | null,
+    r.ttl as number,
+  ]
+}
+
 export interface RelayedZone {
   zone: ZoneRow
   /** The zone's outgoing transfers; null when it has no outgoing settings. */
   config: OutgoingConfig | null
   /** With `firstPage`: the first page of records, read in the same transaction as `zone`. */
-  firstPage: RecordRow[] | null
+  firstPage: TransferRow[] | null
 }
 
 /**
@@ -116,6 +153,6 @@ async function readRelayedZone(
   return {
     zone: row,
     config,
-    firstPage: pageRows ? (pageRows.results as unknown as RecordRow[]) : null,
+    firstPage: pageRows ? (pageRows.results as Record<string, unknown>[]).map(transferRow) : null,
   }
 }

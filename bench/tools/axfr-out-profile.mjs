@@ -1,0 +1,305 @@
+#!/usr/bin/env node
+/**
+ * @module Where an outgoing AXFR's time goes (not part of `pnpm bench`): one zone of `size` A
+ * records (the transfers section's shape, `base-<i>`), written straight into D1, with outgoing
+ * transfers enabled to a TSIG peer; then the same AXFR timed three ways, each `reps` times:
+ * straight from the API's transfer relay (`POST /client/v4/dns_transfer`, read to its end: the
+ * relay's own cost, with the size and count of the HTTP chunks it streams), through the DNS front
+ * with kdig, and through the front into a BIND secondary (the bench row itself), beside a BIND
+ * primary → BIND secondary of the same number of records in the same run. Each with the CPU time
+ * it took (from /proc: workerd, the front's process, named), which a busy machine distorts less
+ * than the wall times. Last, a CPU profile of the API isolate during one more relay read: its
+ * JavaScript and garbage-collector time (the rest of the runtime's CPU is local D1's and the
+ * HTTP stream's), and the functions with the most self time.
+ *
+ *   node bench/tools/axfr-out-profile.mjs [size=200000] [reps=2]
+ *
+ * PROFILE_OUT writes the raw profile (`.cpuprofile`); NO_PROFILE=1 skips it; NO_BIND=1 skips the
+ * BIND secondary.
+ */
+import { execFile } from 'node:child_process'
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { startDnsFront } from '../../scripts/lib/dns-front.mjs'
+import { apiClient } from '../lib/api.mjs'
+import { printSelfTimes } from '../lib/cpu-profile.mjs'
+import { cpuOf, inspectWorker } from '../lib/inspector.mjs'
+import { XFR_KEY, startPrimary, startSecondary, waitTransfer } from '../lib/named-xfr.mjs'
+import { startBenchStack } from '../lib/stack.mjs'
+import { freePort } from '../peers/proc.mjs'
+import { writeZoneFile } from '../peers/zonefile.mjs'
+import { parseTsigKey, transferRequest } from '../../packages/zone-transfer/src/index.ts'
+
+const size = Number(process.argv[2] ?? 200_000)
+const reps = Number(process.argv[3] ?? 2)
+const ZONE = 'xfr-out.profile.example'
+const INSPECTOR_PORT = 9241
+const log = (m) => console.log(`[axfr-out] ${m}`)
+const run = promisify(execFile)
+const per1k = (ms) => ((1000 * ms) / size).toFixed(2)
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+
+/** CPU milliseconds (user + system) process `pid` has used so far, all its threads. */
+function cpuMsOf(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 a second).
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
+
+/** The workerd processes this process started (Miniflare's runtime). */
+function workerdPids() {
+  const parent = new Map()
+  const names = new Map()
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8')
+      names.set(d, stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')))
+      parent.set(d, stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+    } catch {}
+  }
+  const mine = (pid) => {
+    for (let p = pid; p && p !== '0'; p = parent.get(p)) if (p === String(process.pid)) return true
+    return false
+  }
+  return [...names]
+    .filter(([pid, name]) => name.startsWith('workerd') && mine(pid))
+    .map(([pid]) => pid)
+}
+
+/**
+ * CPU time used while `fn` runs: by the runtime (workerd: the API worker and local D1), by this
+ * process (the DNS front and the tool itself) and by `others` (pids, e.g. named).
+ */
+async function cpuDuring(fn, others = () => []) {
+  const runtime = workerdPids()
+  const sum = (pids) => pids.reduce((t, p) => t + cpuMsOf(p), 0)
+  const r0 = sum(runtime)
+  const u0 = process.cpuUsage()
+  const o0 = new Map()
+  const result = await fn((pid) => o0.set(pid, cpuMsOf(pid)))
+  const own = process.cpuUsage(u0)
+  let other = 0
+  for (const [pid, before] of o0) other += cpuMsOf(pid) - before
+  return {
+    result,
+    cpu: { runtime: sum(runtime) - r0, front: (own.user + own.system) / 1000, other },
+  }
+}
+
+const cpuText = ({ runtime, front, other }) =>
+  `CPU: runtime ${runtime} ms, front ${front.toFixed(0)} ms${other ? `, named ${other} ms` : ''}`
+
+/** `n` A records `base-<i>` of the zone, written in one statement per 50,000. */
+async function seedRecords(db, zoneId, n) {
+  const now = new Date().toISOString()
+  const rev = ZONE.split('.').reverse().join('.')
+  for (let lo = 0; lo < n; lo += 50_000) {
+    const hi = Math.min(n, lo + 50_000)
+    await db
+      .prepare(
+        `WITH RECURSIVE i(n) AS (SELECT CAST(?1 AS INTEGER) UNION ALL SELECT n + 1 FROM i WHERE n + 1 < ?2)
+         INSERT INTO dns_records (id, zone_id, name, name_rev, type, content, ttl, created_on, modified_on)
+         SELECT printf('p%031x', n), ?3, 'base-' || n || '.${ZONE}', '${rev}.base-' || n, 'A',
+           '10.' || ((n >> 16) & 255) || '.' || ((n >> 8) & 255) || '.' || (n & 255), 300, ?4, ?4 FROM i`
+      )
+      .bind(lo, hi, zoneId, now)
+      .run()
+  }
+}
+
+const stack = await startBenchStack({
+  inspectorPort: process.env.NO_PROFILE ? undefined : INSPECTOR_PORT,
+})
+const dir = mkdtempSync(path.join(tmpdir(), 'edgedns-axfr-out-'))
+const stopping = []
+try {
+  const api = apiClient(stack.url, stack.token)
+  const zone = await api.createZone(ZONE)
+  const t0 = performance.now()
+  await seedRecords(stack.db, zone.id, size)
+  log(
+    `${size.toLocaleString('en-US')} records in D1 in ${((performance.now() - t0) / 1000).toFixed(1)} s`
+  )
+  const [account] = (await api.call('GET', '/accounts')).result
+  const base = `/accounts/${account.id}/secondary_dns`
+  const tsig = (
+    await api.call('POST', `${base}/tsigs`, {
+      name: XFR_KEY.name,
+      algo: 'hmac-sha256.',
+      secret: XFR_KEY.secret,
+    })
+  ).result
+  const secondaryPort = await freePort()
+  const peer = (await api.call('POST', `${base}/peers`, { name: 'secondary' })).result
+  await api.call('PUT', `${base}/peers/${peer.id}`, {
+    name: 'secondary',
+    ip: '127.0.0.1',
+    port: secondaryPort,
+    tsig_id: tsig.id,
+  })
+  await api.call('POST', `/zones/${zone.id}/secondary_dns/outgoing`, {
+    name: ZONE,
+    peers: [peer.id],
+  })
+  await api.call('POST', `/zones/${zone.id}/secondary_dns/outgoing/enable`)
+  const key = parseTsigKey(`hmac-sha256:${XFR_KEY.name}:${XFR_KEY.secret}`)
+
+  /** One AXFR straight from the relay, read to its end: ms, bytes, chunks, messages. */
+  async function relayRead() {
+    const { message } = await transferRequest({
+      zone: ZONE,
+      kind: 'AXFR',
+      id: 1,
+      key,
+      now: Math.floor(Date.now() / 1000),
+    })
+    const t = performance.now()
+    const res = await fetch(`${stack.url}/client/v4/dns_transfer`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${stack.token}`,
+        'content-type': 'application/dns-message',
+        'x-edgedns-client-address': '127.0.0.1',
+      },
+      body: message,
+    })
+    if (res.status !== 200) throw new Error(`relay: HTTP ${res.status} ${await res.text()}`)
+    let bytes = 0
+    let chunks = 0
+    let firstMs = NaN
+    for await (const chunk of res.body) {
+      if (chunks === 0) firstMs = performance.now() - t
+      bytes += chunk.length
+      chunks++
+    }
+    return { ms: performance.now() - t, firstMs, bytes, chunks }
+  }
+
+  // Warm the isolate and D1's pages.
+  await relayRead()
+  const relayRuns = []
+  const relayCpu = []
+  for (let r = 0; r < reps; r++) {
+    const { result: x, cpu } = await cpuDuring(relayRead)
+    relayRuns.push(x.ms)
+    relayCpu.push(cpu.runtime)
+    log(
+      `relay: ${x.ms.toFixed(0)} ms (${per1k(x.ms)} ms per 1k records; ${cpuText(cpu)}), first chunk after ${x.firstMs.toFixed(0)} ms, ${x.bytes.toLocaleString('en-US')} bytes in ${x.chunks} chunks of ${Math.round(x.bytes / x.chunks).toLocaleString('en-US')} bytes on average`
+    )
+  }
+
+  const front = await startDnsFront({ target: stack.url, transfer: { token: stack.token } })
+  stopping.push({ stop: async () => front.close() })
+  const kdigRuns = []
+  for (let r = 0; r < reps; r++) {
+    const t = performance.now()
+    const {
+      result: { stdout },
+      cpu,
+    } = await cpuDuring(() =>
+      run(
+        'kdig',
+        [
+          `@127.0.0.1`,
+          '-p',
+          String(front.port),
+          '-y',
+          `hmac-sha256:${XFR_KEY.name}:${XFR_KEY.secret}`,
+          ZONE,
+          'AXFR',
+          '+noall',
+          '+stats',
+        ],
+        { maxBuffer: 1 << 26 }
+      )
+    )
+    const ms = performance.now() - t
+    kdigRuns.push(ms)
+    const stats = /Received[^\n]*/.exec(stdout)?.[0] ?? stdout.trim().split('\n').at(-1)
+    log(
+      `front + kdig: ${ms.toFixed(0)} ms (${per1k(ms)} ms per 1k records; ${cpuText(cpu)}); kdig: ${stats}`
+    )
+  }
+
+  const bindRuns = []
+  if (!process.env.NO_BIND) {
+    let named = null
+    for (let r = 0; r < reps; r++) {
+      await named?.stop()
+      const { result: done, cpu } = await cpuDuring(async (watch) => {
+        named = await startSecondary({
+          dir: path.join(dir, `secondary-${r}`),
+          zone: ZONE,
+          primaryPort: front.port,
+          port: secondaryPort,
+        })
+        watch(named.proc.child.pid)
+        return waitTransfer(named, ZONE)
+      })
+      const ms = done.atMs - named.startedAt
+      bindRuns.push(ms)
+      log(
+        `front → BIND secondary: ${ms.toFixed(0)} ms from named's start (${per1k(ms)} ms per 1k records; named: ${done.seconds} s, ${done.messages} messages, ${done.records} records; ${cpuText(cpu)})`
+      )
+    }
+    stopping.push(named)
+  }
+
+  const bindToBind = []
+  if (!process.env.NO_BIND) {
+    // The same records served by a BIND primary to a BIND secondary, in the same run.
+    const BIND_ZONE = 'bind.profile.example'
+    const file = path.join(dir, `${BIND_ZONE}.zone`)
+    await writeZoneFile(file, BIND_ZONE, size)
+    const primary = await startPrimary({ dir: path.join(dir, 'primary'), zone: BIND_ZONE, file })
+    stopping.push(primary)
+    let named = null
+    for (let r = 0; r < reps; r++) {
+      await named?.stop()
+      const { result: done, cpu } = await cpuDuring(async (watch) => {
+        watch(primary.proc.child.pid)
+        named = await startSecondary({
+          dir: path.join(dir, `bind-secondary-${r}`),
+          zone: BIND_ZONE,
+          primaryPort: primary.port,
+        })
+        watch(named.proc.child.pid)
+        return waitTransfer(named, BIND_ZONE)
+      })
+      const ms = done.atMs - named.startedAt
+      bindToBind.push(ms)
+      log(
+        `BIND primary → BIND secondary: ${ms.toFixed(0)} ms from named's start (${per1k(ms)} ms per 1k records; named: ${done.seconds} s, ${done.messages} messages, ${done.records} records; CPU of both named ${cpu.other} ms)`
+      )
+    }
+    stopping.push(named)
+  }
+
+  log(
+    `medians: relay ${median(relayRuns).toFixed(0)} ms (runtime CPU ${median(relayCpu)} ms, ${per1k(median(relayCpu))} ms per 1k records), front + kdig ${median(kdigRuns).toFixed(0)} ms${bindRuns.length ? `, front → BIND ${median(bindRuns).toFixed(0)} ms, BIND → BIND ${median(bindToBind).toFixed(0)} ms` : ''}`
+  )
+
+  if (!process.env.NO_PROFILE) {
+    const cdp = await inspectWorker(INSPECTOR_PORT, 'edgedns-api')
+    await cdp.send('Profiler.enable')
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 })
+    await cdp.send('Profiler.start')
+    const x = await relayRead()
+    const { profile } = await cdp.send('Profiler.stop')
+    cdp.close()
+    const { jsMs, gcMs } = cpuOf(profile)
+    log(
+      `profiled relay read: ${x.ms.toFixed(0)} ms; the API isolate: JavaScript ${jsMs.toFixed(0)} ms, garbage collector ${gcMs.toFixed(0)} ms`
+    )
+    if (process.env.PROFILE_OUT) writeFileSync(process.env.PROFILE_OUT, JSON.stringify(profile))
+    printSelfTimes(profile, 30)
+  }
+} finally {
+  for (const p of stopping.reverse()) await p.stop().catch(() => {})
+  await stack.close()
+  rmSync(dir, { recursive: true, force: true })
+}
