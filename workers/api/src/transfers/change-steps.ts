@@ -8,9 +8,7 @@
  * after the zone row was read breaks the transfer off (ZoneChangedDuringTransfer).
  */
 import type { ResponseRR } from '@edgedns/dns-wire'
-import { and, eq, max } from 'drizzle-orm'
-import { openDb } from '../db/client.ts'
-import { zoneSerials } from '../db/schema-transfers.ts'
+import { SELECT_BY_ID } from '../batch/load.ts'
 import type { IxfrStep } from '@edgedns/zone-transfer'
 import { RECORD_COLUMNS, type RecordRow } from '../records/model.ts'
 import type { ZoneRow } from '../zones/model.ts'
@@ -18,6 +16,21 @@ import { ZoneChangedDuringTransfer } from './transfer-errors.ts'
 
 /** Beyond this many change-log entries an IXFR is answered in the AXFR form (held in memory). */
 const MAX_IXFR_CHANGES = 10_000
+
+/**
+ * The change sequence that produced serial ?2 of zone ?1 (its latest, should a serial repeat).
+ * Through the (zone, serial) index: by the primary key SQLite would walk the zone's serials from
+ * the newest down to the one asked for, all of them for a serial it does not hold.
+ */
+export const SERIAL_SEQ_SQL = `SELECT max(seq) AS seq FROM zone_serials INDEXED BY zone_serials_serial
+  WHERE zone_id = ?1 AND serial = ?2`
+
+/** The change-log entries of zone ?1 after sequence ?2 up to ?3, in order (by the primary key). */
+const CHANGES_SQL = `SELECT op, record_id, before FROM change_log
+  WHERE zone_id = ?1 AND seq > ?2 AND seq <= ?3 ORDER BY seq`
+
+/** The live records of zone ?1 among the ids of JSON array ?2, found by id (the batch path's read). */
+export const LIVE_ROWS_SQL = SELECT_BY_ID
 
 interface LogRow {
   op: string
@@ -41,19 +54,15 @@ export async function changeSteps(
   clientSerial: number,
   toRecord: (row: RecordRow) => ResponseRR | null
 ): Promise<IxfrStep[] | null> {
-  const from = await openDb(db)
-    .select({ seq: max(zoneSerials.seq) })
-    .from(zoneSerials)
-    .where(and(eq(zoneSerials.zoneId, zone.id), eq(zoneSerials.serial, clientSerial)))
-    .get()
+  const from = await db
+    .prepare(SERIAL_SEQ_SQL)
+    .bind(zone.id, clientSerial)
+    .first<{ seq: number | null }>()
   if (from?.seq == null) return null
   const count = zone.changeSeq - from.seq
   if (count <= 0 || count > MAX_IXFR_CHANGES) return null
   const { results } = await db
-    .prepare(
-      `SELECT op, record_id, before FROM change_log
-        WHERE zone_id = ?1 AND seq > ?2 AND seq <= ?3 ORDER BY seq`
-    )
+    .prepare(CHANGES_SQL)
     .bind(zone.id, from.seq, zone.changeSeq)
     .all<LogRow>()
   if (results.length !== count) return null
@@ -66,11 +75,7 @@ export async function changeSteps(
   // The live rows and the zone's change sequence in one transaction: rows a later commit changed
   // would not be the version the serial names.
   const [live, seq] = (await db.batch([
-    db
-      .prepare(
-        'SELECT * FROM dns_records WHERE zone_id = ?1 AND id IN (SELECT value FROM json_each(?2))'
-      )
-      .bind(zone.id, JSON.stringify(ids)),
+    db.prepare(LIVE_ROWS_SQL).bind(zone.id, JSON.stringify(ids)),
     db.prepare('SELECT change_seq FROM zones WHERE id = ?1').bind(zone.id),
   ])) as [D1Result<RecordRow>, D1Result<{ change_seq: number }>]
   if (seq.results[0]?.change_seq !== zone.changeSeq) throw new ZoneChangedDuringTransfer(zone.name)
