@@ -44,7 +44,7 @@ export async function seedInD1(
         .prepare(
           `INSERT INTO dns_records (id, zone_id, name, name_rev, type, content, ttl, created_on, modified_on)
            ${recsCte} SELECT printf('r%023x%08x', n, j), id, ${label} || '.' || name, rev || '.' || ${label}, 'A',
-             '10.' || ((n >> 8) & 255) || '.' || (n & 255) || '.' || j, 300, ?4, ?4 FROM k`
+             '10.' || ((n >> 8) & 255) || '.' || (n & 255) || '.' || (j & 255), 300, ?4, ?4 FROM k`
         )
         .bind(lo, hi, accountId, now),
       db

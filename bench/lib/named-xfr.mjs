@@ -40,12 +40,15 @@ ${keyClause}
 `
 }
 
-/** Starts named from `conf` in `dir`; resolves once it runs: { port, proc, log(), startedAt, stop }. */
-async function startNamed(dir, port, conf) {
+/**
+ * Starts named from `conf` in `dir` (debug level `debug`, 0 for none); resolves once it runs:
+ * { port, proc, log(), startedAt, stop }.
+ */
+async function startNamed(dir, port, conf, debug = 0) {
   const file = path.join(dir, 'named.conf')
   writeFileSync(file, conf)
   const startedAt = performance.now()
-  const proc = startProcess('named', ['-g', '-c', file])
+  const proc = startProcess('named', ['-g', ...(debug ? ['-d', String(debug)] : []), '-c', file])
   // The whole log, not only startProcess's tail: the transfer lines are searched in it.
   let log = ''
   proc.child.stderr.on('data', (d) => (log += d))
@@ -77,9 +80,10 @@ zone "${zone}" {
 /**
  * A secondary of `zone` pulling from 127.0.0.1 port `primaryPort` with the key, on `port` (a free
  * one when not given), its zone file written as text in `dir`. Returns at once (named starts the
- * transfer itself); `transferred()` waits for its log's completion line.
+ * transfer itself); `transferred()` waits for its log's completion line. `debug` sets named's debug
+ * level (its refresh steps, each with a timestamp, from 3 on).
  */
-export async function startSecondary({ dir, zone, primaryPort, port }) {
+export async function startSecondary({ dir, zone, primaryPort, port, debug = 0 }) {
   mkdirSync(dir, { recursive: true })
   port ??= await freePort()
   const conf = `${options(dir, port, 'no')}
@@ -90,7 +94,7 @@ zone "${zone}" {
   primaries port ${primaryPort} { 127.0.0.1 key "${XFR_KEY.name}"; };
 };
 `
-  return startNamed(dir, port, conf)
+  return startNamed(dir, port, conf, debug)
 }
 
 /**

@@ -1,0 +1,251 @@
+#!/usr/bin/env node
+/**
+ * @module Where one change's way to a BIND secondary goes (not part of `pnpm bench`; the transfers
+ * section's row 2 measured step by step): one zone of `size` records seeded straight into D1, served
+ * through the DNS front to a BIND secondary (bench/lib/named-xfr.mjs, the bench's settings), then
+ * `changes` one-record creates through the API, each once the previous one is answered. named talks
+ * to the front through a recording proxy (UDP and TCP, loopback), so every query it sends (the SOA
+ * check, the IXFR) is timed where it leaves named and where its answer comes back, beside the
+ * timestamps of named's own log (debug level `NAMED_DEBUG`, default 3) and the API's commit time.
+ *
+ *   node bench/tools/ixfr-latency.mjs [size=200000] [changes=20]
+ *
+ * Prints each change's phases and their medians (ms):
+ *   notify    commit → named logs the NOTIFY
+ *   toSoa     NOTIFY logged → named's SOA query reaches the front
+ *   soa       the SOA query's round trip through the front (relayed to the API)
+ *   toIxfr    SOA answer back at named → its IXFR query reaches the front (TCP set-up included)
+ *   ixfrFirst IXFR query → first octet of the answer back from the front
+ *   ixfrRest  first → last octet of the answer
+ *   toDone    last octet → named logs "Transfer completed"
+ *   answer    "Transfer completed" → the secondary answers the new record
+ *   total     commit → the secondary answers (the bench's row 2)
+ * named's log has millisecond timestamps; phases between a log line and the proxy are as good as that.
+ */
+import dgram from 'node:dgram'
+import { mkdtempSync, rmSync } from 'node:fs'
+import net from 'node:net'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { startDnsFront } from '../../scripts/lib/dns-front.mjs'
+import { aRecord, apiClient } from '../lib/api.mjs'
+import { seedInD1 } from '../lib/d1-zone-seed.mjs'
+import { XFR_KEY, pollNamed, startSecondary, waitTransfer } from '../lib/named-xfr.mjs'
+import { waitQuiet } from '../lib/propagation.mjs'
+import { startBenchStack } from '../lib/stack.mjs'
+import { summarize } from '../lib/stats.mjs'
+import { freePort, sleep } from '../peers/proc.mjs'
+
+const size = Number(process.argv[2] ?? 200_000)
+const changes = Number(process.argv[3] ?? 20)
+const debug = Number(process.env.NAMED_DEBUG ?? 3)
+const PARENT = 'ixfr.bench'
+const log = (m) => console.log(`[ixfr] ${m}`)
+/** Epoch milliseconds now, fractional (performance.now() moved onto the wall clock, per change). */
+let toEpoch = Date.now() - performance.now()
+const epochNow = () => performance.now() + toEpoch
+
+/** The QTYPE of a DNS message's first question (after the 12-octet header and the name). */
+function qtype(msg) {
+  let i = 12
+  while (i < msg.length && msg[i] !== 0) i += msg[i] + 1
+  return msg.length >= i + 3 ? msg.readUInt16BE(i + 1) : -1
+}
+const TYPE_NAMES = { 6: 'SOA', 251: 'IXFR', 252: 'AXFR' }
+
+/**
+ * A UDP and TCP proxy on a free loopback port in front of `target` (the front's port) recording,
+ * per query, { proto, type, at (query in), first (first answer octet back), last (last octet) }.
+ */
+async function recordingProxy(target) {
+  const events = []
+  const port = await freePort()
+  const udp = dgram.createSocket('udp4')
+  udp.on('message', (msg, peer) => {
+    const ev = { proto: 'udp', type: TYPE_NAMES[qtype(msg)] ?? qtype(msg), at: epochNow() }
+    events.push(ev)
+    const out = dgram.createSocket('udp4')
+    const timer = setTimeout(() => out.close(), 10_000).unref()
+    out.on('message', (reply) => {
+      ev.first = ev.last = epochNow()
+      udp.send(reply, peer.port, peer.address)
+      clearTimeout(timer)
+      out.close()
+    })
+    out.send(msg, target, '127.0.0.1')
+  })
+  await new Promise((r) => udp.bind(port, '127.0.0.1', r))
+  const tcp = net.createServer({ noDelay: true }, (client) => {
+    const upstream = net.connect({ port: target, host: '127.0.0.1', noDelay: true })
+    let pending = Buffer.alloc(0)
+    let current = null
+    client.on('data', (chunk) => {
+      pending = Buffer.concat([pending, chunk])
+      while (pending.length >= 2 && pending.length >= 2 + pending.readUInt16BE(0)) {
+        const msg = pending.subarray(2, 2 + pending.readUInt16BE(0))
+        current = { proto: 'tcp', type: TYPE_NAMES[qtype(msg)] ?? qtype(msg), at: epochNow() }
+        events.push(current)
+        pending = pending.subarray(2 + msg.length)
+      }
+      upstream.write(chunk)
+    })
+    upstream.on('data', (chunk) => {
+      if (current) {
+        current.first ??= epochNow()
+        current.last = epochNow()
+      }
+      client.write(chunk)
+    })
+    const end = () => {
+      client.destroy()
+      upstream.destroy()
+    }
+    client.on('close', end).on('error', end)
+    upstream.on('close', end).on('error', end)
+  })
+  await new Promise((r) => tcp.listen(port, '127.0.0.1', r))
+  return {
+    port,
+    events,
+    close() {
+      udp.close()
+      tcp.close()
+    },
+  }
+}
+
+/** Epoch ms of a named log line's timestamp ("27-Nov-2026 02:03:04.567", local time). */
+const namedTime = (line) => Date.parse(line.slice(0, 24).replace(/-/g, ' '))
+
+/**
+ * The zone of `size` records, straight into D1 (bench/lib/d1-zone-seed.mjs): the seed gives zone
+ * n of its range 1 + (n · 7919 mod m) records, so n and m are picked to make that `size`.
+ */
+async function seedZone(stack, accountId) {
+  const n = Math.ceil((2 * size) / 7919) + 1
+  const m = n * 7919 - (size - 1)
+  const t0 = performance.now()
+  const records = await seedInD1(stack.db, stack.db, accountId, n, n + 1, log, {
+    parent: PARENT,
+    maxRecords: m,
+  })
+  log(
+    `seeded ${records.toLocaleString('en-US')} records in ${((performance.now() - t0) / 1000).toFixed(1)} s`
+  )
+  return { id: `b${n.toString(16).padStart(31, '0')}`, name: `z${n}.${PARENT}` }
+}
+
+const dir = mkdtempSync(path.join(tmpdir(), 'edgedns-ixfr-'))
+const stack = await startBenchStack()
+const stopping = [stack]
+try {
+  const api = apiClient(stack.url, stack.token)
+  const [account] = (await api.call('GET', '/accounts')).result
+  const zone = await seedZone(stack, account.id)
+  const front = await startDnsFront({ target: stack.url, transfer: { token: stack.token } })
+  stopping.push({ close: async () => front.close() })
+  const proxy = await recordingProxy(front.port)
+  stopping.push({ close: async () => proxy.close() })
+
+  const base = `/accounts/${account.id}/secondary_dns`
+  const tsig = (
+    await api.call('POST', `${base}/tsigs`, {
+      name: XFR_KEY.name,
+      algo: 'hmac-sha256.',
+      secret: XFR_KEY.secret,
+    })
+  ).result.id
+  const secondaryPort = await freePort()
+  const peer = (await api.call('POST', `${base}/peers`, { name: 'bind-secondary' })).result.id
+  await api.call('PUT', `${base}/peers/${peer}`, {
+    name: 'bind-secondary',
+    ip: '127.0.0.1',
+    port: secondaryPort,
+    tsig_id: tsig,
+  })
+  await api.call('POST', `/zones/${zone.id}/secondary_dns/outgoing`, {
+    name: zone.name,
+    peers: [peer],
+  })
+  await api.call('POST', `/zones/${zone.id}/secondary_dns/outgoing/enable`)
+
+  const named = await startSecondary({
+    dir: path.join(dir, 'secondary'),
+    zone: zone.name,
+    primaryPort: proxy.port,
+    port: secondaryPort,
+    debug,
+  })
+  stopping.push({ close: () => named.stop() })
+  const first = await waitTransfer(named, zone.name)
+  log(`AXFR: ${first.records.toLocaleString('en-US')} records in ${first.seconds} s (named)`)
+  // A first change, untimed: the seed wrote nothing to KV, so the builder's first step builds the
+  // whole zone (as the bench's zone was built by its seed) before it sends NOTIFY.
+  const warm = aRecord('warm', 0)
+  await api.call('POST', `/zones/${zone.id}/dns_records`, warm)
+  await pollNamed(named.port, `${warm.name}.${zone.name}`, warm.content, 1_800_000)
+  const quietMs = await waitQuiet(stack, { zone }, log, { timeoutMs: 1_800_000 })
+  log(`first change answered; builder quiet ${(quietMs / 1000).toFixed(1)} s later`)
+  await sleep(1000)
+
+  const KEYS = [
+    'notify',
+    'toSoa',
+    'soa',
+    'toIxfr',
+    'ixfrFirst',
+    'ixfrRest',
+    'toDone',
+    'answer',
+    'total',
+  ]
+  const rows = []
+  const tag = Date.now().toString(36)
+  console.log(KEYS.join('\t'))
+  for (let j = 0; j < changes; j++) {
+    toEpoch = Date.now() - performance.now()
+    const fromLog = named.log().length
+    const fromEv = proxy.events.length
+    const rec = aRecord(`chg-${tag}`, j)
+    const { headers } = await api.call('POST', `/zones/${zone.id}/dns_records`, rec)
+    const commit = Number(headers.get('x-edgedns-committed-at'))
+    const seen =
+      (await pollNamed(named.port, `${rec.name}.${zone.name}`, rec.content, 30_000)) + toEpoch
+    // named writes its log line by line; a moment for the last lines.
+    await sleep(300)
+    const lines = named.log().slice(fromLog).split('\n')
+    const at = (re) => namedTime(lines.find((l) => re.test(l)) ?? '')
+    const notified = at(/notify from /)
+    const done = at(/Transfer completed/)
+    const evs = proxy.events.slice(fromEv)
+    const soa = evs.find((e) => e.type === 'SOA' && e.at >= notified - 1) ?? {}
+    const ixfr = evs.find((e) => e.type === 'IXFR' || e.type === 'AXFR') ?? {}
+    if (ixfr.type === 'AXFR') log(`change ${j}: named asked for an AXFR`)
+    const row = {
+      notify: notified - commit,
+      toSoa: soa.at - notified,
+      soa: soa.last - soa.at,
+      toIxfr: ixfr.at - soa.last,
+      ixfrFirst: ixfr.first - ixfr.at,
+      ixfrRest: ixfr.last - ixfr.first,
+      toDone: done - ixfr.last,
+      answer: seen - done,
+      total: seen - commit,
+    }
+    rows.push(row)
+    console.log(KEYS.map((k) => (Number.isFinite(row[k]) ? row[k].toFixed(1) : '-')).join('\t'))
+  }
+  const medians = Object.fromEntries(
+    KEYS.map((k) => {
+      const v = rows.map((r) => r[k]).filter(Number.isFinite)
+      return [k, v.length ? Number(summarize(v).median.toFixed(1)) : null]
+    })
+  )
+  log(
+    `${size.toLocaleString('en-US')} records, ${changes} changes, medians (ms): ${JSON.stringify(medians)}`
+  )
+  if (process.env.NAMED_LOG) console.log(named.log().slice(-20_000))
+} finally {
+  for (const s of stopping.reverse()) await s.close().catch(() => {})
+  rmSync(dir, { recursive: true, force: true })
+}
