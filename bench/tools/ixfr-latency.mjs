@@ -21,6 +21,8 @@
  *   answer    "Transfer completed" → the secondary answers the new record
  *   total     commit → the secondary answers (the bench's row 2)
  * named's log has millisecond timestamps; phases between a log line and the proxy are as good as that.
+ * PROFILE=1 also profiles the API isolate (workerd's inspector; the zone builder runs there too)
+ * over the timed changes and prints the functions with the most self time.
  */
 import dgram from 'node:dgram'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -29,7 +31,9 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { startDnsFront } from '../../scripts/lib/dns-front.mjs'
 import { aRecord, apiClient } from '../lib/api.mjs'
-import { seedInD1 } from '../lib/d1-zone-seed.mjs'
+import { printSelfTimes } from '../lib/cpu-profile.mjs'
+import { growSeededZone, seedInD1 } from '../lib/d1-zone-seed.mjs'
+import { inspectWorker } from '../lib/inspector.mjs'
 import { XFR_KEY, pollNamed, startSecondary, waitTransfer } from '../lib/named-xfr.mjs'
 import { waitQuiet } from '../lib/propagation.mjs'
 import { startBenchStack } from '../lib/stack.mjs'
@@ -118,25 +122,23 @@ async function recordingProxy(target) {
 const namedTime = (line) => Date.parse(line.slice(0, 24).replace(/-/g, ' '))
 
 /**
- * The zone of `size` records, straight into D1 (bench/lib/d1-zone-seed.mjs): the seed gives zone
- * n of its range 1 + (n · 7919 mod m) records, so n and m are picked to make that `size`.
+ * The zone of `size` records, straight into D1 (bench/lib/d1-zone-seed.mjs): zone 0 of the seed
+ * (one record), grown to `size`.
  */
 async function seedZone(stack, accountId) {
-  const n = Math.ceil((2 * size) / 7919) + 1
-  const m = n * 7919 - (size - 1)
   const t0 = performance.now()
-  const records = await seedInD1(stack.db, stack.db, accountId, n, n + 1, log, {
-    parent: PARENT,
-    maxRecords: m,
-  })
+  await seedInD1(stack.db, stack.db, accountId, 0, 1, () => {}, { parent: PARENT })
+  const added = await growSeededZone(stack.db, 0, size, log, { parent: PARENT })
   log(
-    `seeded ${records.toLocaleString('en-US')} records in ${((performance.now() - t0) / 1000).toFixed(1)} s`
+    `seeded ${(added + 1).toLocaleString('en-US')} records in ${((performance.now() - t0) / 1000).toFixed(1)} s`
   )
-  return { id: `b${n.toString(16).padStart(31, '0')}`, name: `z${n}.${PARENT}` }
+  return { id: `b${'0'.repeat(31)}`, name: `z0.${PARENT}` }
 }
 
+const INSPECTOR_PORT = 9243
+const profile = Boolean(process.env.PROFILE)
 const dir = mkdtempSync(path.join(tmpdir(), 'edgedns-ixfr-'))
-const stack = await startBenchStack()
+const stack = await startBenchStack(profile ? { inspectorPort: INSPECTOR_PORT } : {})
 const stopping = [stack]
 try {
   const api = apiClient(stack.url, stack.token)
@@ -188,6 +190,12 @@ try {
   log(`first change answered; builder quiet ${(quietMs / 1000).toFixed(1)} s later`)
   await sleep(1000)
 
+  const cdp = profile ? await inspectWorker(INSPECTOR_PORT, 'edgedns-api') : null
+  if (cdp) {
+    await cdp.send('Profiler.enable')
+    await cdp.send('Profiler.setSamplingInterval', { interval: 250 })
+    await cdp.send('Profiler.start')
+  }
   const KEYS = [
     'notify',
     'toSoa',
@@ -234,6 +242,12 @@ try {
     }
     rows.push(row)
     console.log(KEYS.map((k) => (Number.isFinite(row[k]) ? row[k].toFixed(1) : '-')).join('\t'))
+  }
+  if (cdp) {
+    const { profile: p } = await cdp.send('Profiler.stop')
+    cdp.close()
+    console.log('-- API isolate over the timed changes: self time')
+    printSelfTimes(p, 30)
   }
   const medians = Object.fromEntries(
     KEYS.map((k) => {
