@@ -3,7 +3,9 @@
  * and the live records by id, never by walking the zone's records or all of its serials.
  */
 import { env } from 'cloudflare:workers'
+import { getTableConfig } from 'drizzle-orm/sqlite-core'
 import { describe, expect, it } from 'vitest'
+import { zoneSerials } from '../db/schema-transfers.ts'
 import { LIVE_ROWS_SQL, SERIAL_SEQ_SQL } from './change-steps.ts'
 
 async function plan(sql: string, ...params: unknown[]): Promise<string[]> {
@@ -19,6 +21,11 @@ describe('IXFR query plans', () => {
     expect(details, details.join(' | ')).toEqual([
       'SEARCH zone_serials USING INDEX zone_serials_serial (zone_id=? AND serial=?)',
     ])
+  })
+
+  it('names an index of the schema for the serial', () => {
+    const named = /INDEXED BY (\w+)/.exec(SERIAL_SEQ_SQL)?.[1]
+    expect(getTableConfig(zoneSerials).indexes.map((i) => i.config.name)).toContain(named)
   })
 
   it('reads the changed records by id, not by walking the zone', async () => {
