@@ -22,13 +22,16 @@
  *   total     commit → the secondary answers (the bench's row 2)
  * named's log has millisecond timestamps; phases between a log line and the proxy are as good as that.
  * PROFILE=1 also profiles the API isolate (workerd's inspector; the zone builder runs there too)
- * over the timed changes and prints the functions with the most self time.
+ * over the timed changes and prints the functions with the most self time. API_BINDINGS (a JSON
+ * object) overrides the API worker's variables, to compare a setting's variants.
  */
+import { execFile } from 'node:child_process'
 import dgram from 'node:dgram'
 import { mkdtempSync, rmSync } from 'node:fs'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { promisify } from 'node:util'
 import { startDnsFront } from '../../scripts/lib/dns-front.mjs'
 import { aRecord, apiClient } from '../lib/api.mjs'
 import { printSelfTimes } from '../lib/cpu-profile.mjs'
@@ -40,6 +43,7 @@ import { startBenchStack } from '../lib/stack.mjs'
 import { summarize } from '../lib/stats.mjs'
 import { freePort, sleep } from '../peers/proc.mjs'
 
+const run = promisify(execFile)
 const size = Number(process.argv[2] ?? 200_000)
 const changes = Number(process.argv[3] ?? 20)
 const debug = Number(process.env.NAMED_DEBUG ?? 3)
@@ -138,7 +142,11 @@ async function seedZone(stack, accountId) {
 const INSPECTOR_PORT = 9243
 const profile = Boolean(process.env.PROFILE)
 const dir = mkdtempSync(path.join(tmpdir(), 'edgedns-ixfr-'))
-const stack = await startBenchStack(profile ? { inspectorPort: INSPECTOR_PORT } : {})
+const stack = await startBenchStack({
+  ...(profile ? { inspectorPort: INSPECTOR_PORT } : {}),
+  // API_BINDINGS: the API worker's variables overridden for a variant (JSON object).
+  apiBindings: JSON.parse(process.env.API_BINDINGS ?? '{}'),
+})
 const stopping = [stack]
 try {
   const api = apiClient(stack.url, stack.token)
@@ -258,6 +266,24 @@ try {
   log(
     `${size.toLocaleString('en-US')} records, ${changes} changes, medians (ms): ${JSON.stringify(medians)}`
   )
+  // The same signed SOA check with nothing else going on: what the relay costs alone.
+  const idle = []
+  for (let i = 0; i < 20; i++) {
+    const { stdout } = await run('dig', [
+      '-y',
+      `hmac-sha256:${XFR_KEY.name}:${XFR_KEY.secret}`,
+      '@127.0.0.1',
+      '-p',
+      String(proxy.port),
+      '+tries=1',
+      zone.name,
+      'SOA',
+    ])
+    const ms = /Query time: (\d+) msec/.exec(stdout)
+    if (ms) idle.push(Number(ms[1]))
+  }
+  if (idle.length)
+    log(`signed SOA check alone (dig, through the front): ${summarize(idle).median} ms median`)
   if (process.env.NAMED_LOG) console.log(named.log().slice(-20_000))
 } finally {
   for (const s of stopping.reverse()) await s.close().catch(() => {})
