@@ -33,11 +33,11 @@ export const CHANGES_SQL = `SELECT ${FROM_SEQ} AS from_seq, op, record_id, befor
 
 /**
  * The live records those entries touched, found by id (`+zone_id` keeps SQLite off the zone's
- * own indexes, which would walk every record of the zone).
+ * own indexes, which would walk every record of the zone), in the zone's transfer order.
  */
 export const CHANGED_ROWS_SQL = `SELECT * FROM dns_records WHERE id IN (SELECT record_id FROM change_log
     WHERE zone_id = ?1 AND seq > ${FROM_SEQ} AND seq <= ?3 AND seq > ?3 - ?4)
-  AND +zone_id = ?1`
+  AND +zone_id = ?1 ORDER BY name_rev, type, content, ifnull(priority, -1)`
 
 interface LogRow {
   from_seq: number
