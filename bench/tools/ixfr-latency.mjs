@@ -20,8 +20,10 @@
  *   toDone    last octet → named logs "Transfer completed"
  *   answer    "Transfer completed" → the secondary answers the new record
  *   total     commit → the secondary answers (the bench's row 2)
- * named's log has millisecond timestamps; phases between a log line and the proxy are as good as that.
- * PROFILE=1 also profiles the API isolate (workerd's inspector; the zone builder runs there too)
+ * named stamps its log lines with its event loop's time, a few milliseconds coarse: a phase between
+ * a log line and the proxy is as good as that (toDone can come out slightly negative). After the
+ * changes, the same signed SOA check is timed alone (dig through the proxy). NAMED_LOG=1 prints the
+ * end of named's log. PROFILE=1 also profiles the API isolate (workerd's inspector; the zone builder runs there too)
  * over the timed changes and prints the functions with the most self time. API_BINDINGS (a JSON
  * object) overrides the API worker's variables, to compare a setting's variants.
  */
