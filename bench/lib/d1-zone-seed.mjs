@@ -44,7 +44,7 @@ export async function seedInD1(
         .prepare(
           `INSERT INTO dns_records (id, zone_id, name, name_rev, type, content, ttl, created_on, modified_on)
            ${recsCte} SELECT printf('r%023x%08x', n, j), id, ${label} || '.' || name, rev || '.' || ${label}, 'A',
-             '10.' || ((n >> 8) & 255) || '.' || (n & 255) || '.' || j, 300, ?4, ?4 FROM k`
+             '10.' || ((n >> 8) & 255) || '.' || (n & 255) || '.' || (j & 255), 300, ?4, ?4 FROM k`
         )
         .bind(lo, hi, accountId, now),
       db
@@ -78,4 +78,51 @@ export async function seedInD1(
     if ((hi - from) % 25_000 === 0 || hi === to) log(`${PARENT}: zones up to ${hi} in D1`)
   }
   return records
+}
+
+/**
+ * Grows zone `n` that `seedInD1` wrote with one record (`www`) to `size` records, `chunk` at a time
+ * (one statement of a million rows is more than local D1 takes): records `r1` … `r<size − 1>` with
+ * their change-log entries, then the zone's change sequence, its serial's entry and its build state
+ * moved to the last of them, as if the seed had written them all. Returns the records added.
+ */
+export async function growSeededZone(
+  db,
+  n,
+  size,
+  log,
+  { parent = SEED_PARENT, chunk = 100_000 } = {}
+) {
+  const id = `b${n.toString(16).padStart(31, '0')}`
+  const name = `z${n}.${parent}`
+  const rev = `${parent.split('.').reverse().join('.')}.z${n}`
+  const now = new Date().toISOString()
+  let added = 0
+  for (let lo = 1; lo < size; lo += chunk) {
+    const hi = Math.min(size, lo + chunk)
+    const k = `WITH RECURSIVE k(j) AS (SELECT CAST(?1 AS INTEGER) UNION ALL SELECT j + 1 FROM k WHERE j + 1 < ?2)`
+    const results = await db.batch([
+      db
+        .prepare(
+          `INSERT INTO dns_records (id, zone_id, name, name_rev, type, content, ttl, created_on, modified_on)
+           ${k} SELECT printf('r%023x%08x', ?3, j), ?4, 'r' || j || '.' || ?5, ?6 || '.r' || j, 'A',
+             '10.' || ((?3 >> 8) & 255) || '.' || (?3 & 255) || '.' || (j & 255), 300, ?7, ?7 FROM k`
+        )
+        .bind(lo, hi, n, id, name, rev, now),
+      db
+        .prepare(
+          `INSERT INTO change_log (zone_id, seq, op, record_id, new_name, type, token_id, created_on)
+           ${k} SELECT ?4, j + 2, 'create', printf('r%023x%08x', ?3, j), 'r' || j || '.' || ?5, 'A', 'bench', ?6 FROM k`
+        )
+        .bind(lo, hi, n, id, name, now),
+    ])
+    added += results[0].meta.changes
+    log(`${name}: ${hi.toLocaleString('en-US')} records in D1`)
+  }
+  await db.batch([
+    db.prepare('UPDATE zones SET change_seq = ?2 WHERE id = ?1').bind(id, size + 1),
+    db.prepare('UPDATE zone_serials SET seq = ?2 WHERE zone_id = ?1').bind(id, size + 1),
+    db.prepare('UPDATE build_state SET built_seq = ?2 WHERE zone_id = ?1').bind(id, size + 1),
+  ])
+  return added
 }

@@ -28,12 +28,15 @@ function conf(dir, port, notify, zones) {
   return namedConf({ dir, port, options, keys: { [XFR_KEY.name]: XFR_KEY.secret }, zones })
 }
 
-/** Starts named from `conf` in `dir`; resolves once it runs: { port, proc, log(), startedAt, stop }. */
-async function startNamed(dir, port, conf) {
+/**
+ * Starts named from `conf` in `dir` (debug level `debug`, 0 for none); resolves once it runs:
+ * { port, proc, log(), startedAt, stop }.
+ */
+async function startNamed(dir, port, conf, debug = 0) {
   const file = path.join(dir, 'named.conf')
   writeFileSync(file, conf)
   const startedAt = performance.now()
-  const proc = startProcess('named', ['-g', '-c', file])
+  const proc = startProcess('named', ['-g', ...(debug ? ['-d', String(debug)] : []), '-c', file])
   // The whole log, not only startProcess's tail: the transfer lines are searched in it.
   let log = ''
   proc.child.stderr.on('data', (d) => (log += d))
@@ -63,9 +66,10 @@ export async function startPrimary({ dir, zone, file, notifyPort }) {
 /**
  * A secondary of `zone` pulling from 127.0.0.1 port `primaryPort` with the key, on `port` (a free
  * one when not given), its zone file written as text in `dir`. Returns at once (named starts the
- * transfer itself); `transferred()` waits for its log's completion line.
+ * transfer itself); `transferred()` waits for its log's completion line. `debug` sets named's debug
+ * level (its refresh steps, each with a timestamp, from 3 on).
  */
-export async function startSecondary({ dir, zone, primaryPort, port }) {
+export async function startSecondary({ dir, zone, primaryPort, port, debug = 0 }) {
   mkdirSync(dir, { recursive: true })
   port ??= await freePort()
   const zoneConf = `zone "${zone}" {
@@ -74,7 +78,7 @@ export async function startSecondary({ dir, zone, primaryPort, port }) {
   masterfile-format text;
   primaries port ${primaryPort} { 127.0.0.1 key "${XFR_KEY.name}"; };
 };`
-  return startNamed(dir, port, conf(dir, port, 'no', zoneConf))
+  return startNamed(dir, port, conf(dir, port, 'no', zoneConf), debug)
 }
 
 /**

@@ -8,9 +8,6 @@
  * after the zone row was read breaks the transfer off (ZoneChangedDuringTransfer).
  */
 import type { ResponseRR } from '@edgedns/dns-wire'
-import { and, eq, max } from 'drizzle-orm'
-import { openDb } from '../db/client.ts'
-import { zoneSerials } from '../db/schema-transfers.ts'
 import type { IxfrStep } from '@edgedns/zone-transfer'
 import { RECORD_COLUMNS, type RecordRow } from '../records/model.ts'
 import type { ZoneRow } from '../zones/model.ts'
@@ -19,7 +16,31 @@ import { ZoneChangedDuringTransfer } from './transfer-errors.ts'
 /** Beyond this many change-log entries an IXFR is answered in the AXFR form (held in memory). */
 const MAX_IXFR_CHANGES = 10_000
 
+/**
+ * The change sequence that produced serial ?2 of zone ?1 (its latest, should a serial repeat), as
+ * an SQL expression. Through the (zone, serial) index: by the primary key SQLite would walk the
+ * zone's serials from the newest down to the one asked for, all of them for a serial it does not hold.
+ */
+const FROM_SEQ = `(SELECT max(seq) FROM zone_serials INDEXED BY zone_serials_serial
+  WHERE zone_id = ?1 AND serial = ?2)`
+
+/**
+ * The change-log entries of zone ?1 after the one that produced serial ?2, up to sequence ?3 and
+ * at most the last ?4 of them, in order, each with that entry's sequence (`from_seq`).
+ */
+export const CHANGES_SQL = `SELECT ${FROM_SEQ} AS from_seq, op, record_id, before FROM change_log
+  WHERE zone_id = ?1 AND seq > from_seq AND seq <= ?3 AND seq > ?3 - ?4 ORDER BY seq`
+
+/**
+ * The live records those entries touched, found by id (`+zone_id` keeps SQLite off the zone's
+ * own indexes, which would walk every record of the zone), in the zone's transfer order.
+ */
+export const CHANGED_ROWS_SQL = `SELECT * FROM dns_records WHERE id IN (SELECT record_id FROM change_log
+    WHERE zone_id = ?1 AND seq > ${FROM_SEQ} AND seq <= ?3 AND seq > ?3 - ?4)
+  AND +zone_id = ?1 ORDER BY name_rev, type, content, ifnull(priority, -1)`
+
 interface LogRow {
+  from_seq: number
   op: string
   record_id: string | null
   before: string | null
@@ -41,38 +62,22 @@ export async function changeSteps(
   clientSerial: number,
   toRecord: (row: RecordRow) => ResponseRR | null
 ): Promise<IxfrStep[] | null> {
-  const from = await openDb(db)
-    .select({ seq: max(zoneSerials.seq) })
-    .from(zoneSerials)
-    .where(and(eq(zoneSerials.zoneId, zone.id), eq(zoneSerials.serial, clientSerial)))
-    .get()
-  if (from?.seq == null) return null
-  const count = zone.changeSeq - from.seq
-  if (count <= 0 || count > MAX_IXFR_CHANGES) return null
-  const { results } = await db
-    .prepare(
-      `SELECT op, record_id, before FROM change_log
-        WHERE zone_id = ?1 AND seq > ?2 AND seq <= ?3 ORDER BY seq`
-    )
-    .bind(zone.id, from.seq, zone.changeSeq)
-    .all<LogRow>()
-  if (results.length !== count) return null
+  // The entries, the records they touched and the zone's change sequence in one batch (one round
+  // trip, one transaction): rows a later commit changed would not be the version the serial names.
+  const [log, live, seq] = (await db.batch([
+    db.prepare(CHANGES_SQL).bind(zone.id, clientSerial, zone.changeSeq, MAX_IXFR_CHANGES),
+    db.prepare(CHANGED_ROWS_SQL).bind(zone.id, clientSerial, zone.changeSeq, MAX_IXFR_CHANGES),
+    db.prepare('SELECT change_seq FROM zones WHERE id = ?1').bind(zone.id),
+  ])) as [D1Result<LogRow>, D1Result<RecordRow>, D1Result<{ change_seq: number }>]
+  // No entry: the serial is unknown, or current. Fewer than since the serial: the log no longer
+  // reaches it, or there are more than the limit.
+  const entries = log.results
+  if (entries.length === 0 || entries.length !== zone.changeSeq - entries[0]!.from_seq) return null
   const firstBefore = new Map<string, string | null>()
-  for (const row of results) {
+  for (const row of entries) {
     if (!['create', 'update', 'delete'].includes(row.op) || !row.record_id) return null
     if (!firstBefore.has(row.record_id)) firstBefore.set(row.record_id, row.before)
   }
-  const ids = [...firstBefore.keys()]
-  // The live rows and the zone's change sequence in one transaction: rows a later commit changed
-  // would not be the version the serial names.
-  const [live, seq] = (await db.batch([
-    db
-      .prepare(
-        'SELECT * FROM dns_records WHERE zone_id = ?1 AND id IN (SELECT value FROM json_each(?2))'
-      )
-      .bind(zone.id, JSON.stringify(ids)),
-    db.prepare('SELECT change_seq FROM zones WHERE id = ?1').bind(zone.id),
-  ])) as [D1Result<RecordRow>, D1Result<{ change_seq: number }>]
   if (seq.results[0]?.change_seq !== zone.changeSeq) throw new ZoneChangedDuringTransfer(zone.name)
   const deleted: ResponseRR[] = []
   for (const before of firstBefore.values()) {

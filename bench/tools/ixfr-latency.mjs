@@ -1,0 +1,293 @@
+#!/usr/bin/env node
+/**
+ * @module Where one change's way to a BIND secondary goes (not part of `pnpm bench`; the transfers
+ * section's row 2 measured step by step): one zone of `size` records seeded straight into D1, served
+ * through the DNS front to a BIND secondary (bench/lib/named-xfr.mjs, the bench's settings), then
+ * `changes` one-record creates through the API, each once the previous one is answered. named talks
+ * to the front through a recording proxy (UDP and TCP, loopback), so every query it sends (the SOA
+ * check, the IXFR) is timed where it leaves named and where its answer comes back, beside the
+ * timestamps of named's own log (debug level `NAMED_DEBUG`, default 3) and the API's commit time.
+ *
+ *   node bench/tools/ixfr-latency.mjs [size=200000] [changes=20]
+ *
+ * Prints each change's phases and their medians (ms):
+ *   notify    commit → named logs the NOTIFY
+ *   toSoa     NOTIFY logged → named's SOA query reaches the front
+ *   soa       the SOA query's round trip through the front (relayed to the API)
+ *   toIxfr    SOA answer back at named → its IXFR query reaches the front (TCP set-up included)
+ *   ixfrFirst IXFR query → first octet of the answer back from the front
+ *   ixfrRest  first → last octet of the answer
+ *   toDone    last octet → named logs "Transfer completed"
+ *   answer    "Transfer completed" → the secondary answers the new record
+ *   total     commit → the secondary answers (the bench's row 2)
+ * named stamps its log lines with its event loop's time, a few milliseconds coarse: a phase between
+ * a log line and the proxy is as good as that (toDone can come out slightly negative). After the
+ * changes, the same signed SOA check is timed alone (dig through the proxy). NAMED_LOG=1 prints the
+ * end of named's log. PROFILE=1 also profiles the API isolate (workerd's inspector; the zone builder runs there too)
+ * over the timed changes and prints the functions with the most self time. API_BINDINGS (a JSON
+ * object) overrides the API worker's variables, to compare a setting's variants.
+ */
+import { execFile } from 'node:child_process'
+import dgram from 'node:dgram'
+import { mkdtempSync, rmSync } from 'node:fs'
+import net from 'node:net'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { startDnsFront } from '../../scripts/lib/dns-front.mjs'
+import { aRecord, apiClient } from '../lib/api.mjs'
+import { printSelfTimes } from '../lib/cpu-profile.mjs'
+import { growSeededZone, seedInD1 } from '../lib/d1-zone-seed.mjs'
+import { inspectWorker } from '../lib/inspector.mjs'
+import { XFR_KEY, pollNamed, startSecondary, waitTransfer } from '../lib/named-xfr.mjs'
+import { waitQuiet } from '../lib/propagation.mjs'
+import { startBenchStack } from '../lib/stack.mjs'
+import { summarize } from '../lib/stats.mjs'
+import { freePort, sleep } from '../peers/proc.mjs'
+
+const run = promisify(execFile)
+const size = Number(process.argv[2] ?? 200_000)
+const changes = Number(process.argv[3] ?? 20)
+const debug = Number(process.env.NAMED_DEBUG ?? 3)
+const PARENT = 'ixfr.bench'
+const log = (m) => console.log(`[ixfr] ${m}`)
+/** Epoch milliseconds now, fractional (performance.now() moved onto the wall clock, per change). */
+let toEpoch = Date.now() - performance.now()
+const epochNow = () => performance.now() + toEpoch
+
+/** The QTYPE of a DNS message's first question (after the 12-octet header and the name). */
+function qtype(msg) {
+  let i = 12
+  while (i < msg.length && msg[i] !== 0) i += msg[i] + 1
+  return msg.length >= i + 3 ? msg.readUInt16BE(i + 1) : -1
+}
+const TYPE_NAMES = { 6: 'SOA', 251: 'IXFR', 252: 'AXFR' }
+
+/**
+ * A UDP and TCP proxy on a free loopback port in front of `target` (the front's port) recording,
+ * per query, { proto, type, at (query in), first (first answer octet back), last (last octet) }.
+ */
+async function recordingProxy(target) {
+  const events = []
+  const port = await freePort()
+  const udp = dgram.createSocket('udp4')
+  udp.on('message', (msg, peer) => {
+    const ev = { proto: 'udp', type: TYPE_NAMES[qtype(msg)] ?? qtype(msg), at: epochNow() }
+    events.push(ev)
+    const out = dgram.createSocket('udp4')
+    const timer = setTimeout(() => out.close(), 10_000).unref()
+    out.on('message', (reply) => {
+      ev.first = ev.last = epochNow()
+      udp.send(reply, peer.port, peer.address)
+      clearTimeout(timer)
+      out.close()
+    })
+    out.send(msg, target, '127.0.0.1')
+  })
+  await new Promise((r) => udp.bind(port, '127.0.0.1', r))
+  const tcp = net.createServer({ noDelay: true }, (client) => {
+    const upstream = net.connect({ port: target, host: '127.0.0.1', noDelay: true })
+    let pending = Buffer.alloc(0)
+    let current = null
+    client.on('data', (chunk) => {
+      pending = Buffer.concat([pending, chunk])
+      while (pending.length >= 2 && pending.length >= 2 + pending.readUInt16BE(0)) {
+        const msg = pending.subarray(2, 2 + pending.readUInt16BE(0))
+        current = { proto: 'tcp', type: TYPE_NAMES[qtype(msg)] ?? qtype(msg), at: epochNow() }
+        events.push(current)
+        pending = pending.subarray(2 + msg.length)
+      }
+      upstream.write(chunk)
+    })
+    upstream.on('data', (chunk) => {
+      if (current) {
+        current.first ??= epochNow()
+        current.last = epochNow()
+      }
+      client.write(chunk)
+    })
+    const end = () => {
+      client.destroy()
+      upstream.destroy()
+    }
+    client.on('close', end).on('error', end)
+    upstream.on('close', end).on('error', end)
+  })
+  await new Promise((r) => tcp.listen(port, '127.0.0.1', r))
+  return {
+    port,
+    events,
+    close() {
+      udp.close()
+      tcp.close()
+    },
+  }
+}
+
+/** Epoch ms of a named log line's timestamp ("27-Nov-2026 02:03:04.567", local time). */
+const namedTime = (line) => Date.parse(line.slice(0, 24).replace(/-/g, ' '))
+
+/**
+ * The zone of `size` records, straight into D1 (bench/lib/d1-zone-seed.mjs): zone 0 of the seed
+ * (one record), grown to `size`.
+ */
+async function seedZone(stack, accountId) {
+  const t0 = performance.now()
+  await seedInD1(stack.db, stack.db, accountId, 0, 1, () => {}, { parent: PARENT })
+  const added = await growSeededZone(stack.db, 0, size, log, { parent: PARENT })
+  log(
+    `seeded ${(added + 1).toLocaleString('en-US')} records in ${((performance.now() - t0) / 1000).toFixed(1)} s`
+  )
+  return { id: `b${'0'.repeat(31)}`, name: `z0.${PARENT}` }
+}
+
+const INSPECTOR_PORT = 9243
+const profile = Boolean(process.env.PROFILE)
+const dir = mkdtempSync(path.join(tmpdir(), 'edgedns-ixfr-'))
+const stack = await startBenchStack({
+  ...(profile ? { inspectorPort: INSPECTOR_PORT } : {}),
+  // API_BINDINGS: the API worker's variables overridden for a variant (JSON object).
+  apiBindings: JSON.parse(process.env.API_BINDINGS ?? '{}'),
+})
+const stopping = [stack]
+try {
+  const api = apiClient(stack.url, stack.token)
+  const [account] = (await api.call('GET', '/accounts')).result
+  const zone = await seedZone(stack, account.id)
+  const front = await startDnsFront({ target: stack.url, transfer: { token: stack.token } })
+  stopping.push({ close: async () => front.close() })
+  const proxy = await recordingProxy(front.port)
+  stopping.push({ close: async () => proxy.close() })
+
+  const base = `/accounts/${account.id}/secondary_dns`
+  const tsig = (
+    await api.call('POST', `${base}/tsigs`, {
+      name: XFR_KEY.name,
+      algo: 'hmac-sha256.',
+      secret: XFR_KEY.secret,
+    })
+  ).result.id
+  const secondaryPort = await freePort()
+  const peer = (await api.call('POST', `${base}/peers`, { name: 'bind-secondary' })).result.id
+  await api.call('PUT', `${base}/peers/${peer}`, {
+    name: 'bind-secondary',
+    ip: '127.0.0.1',
+    port: secondaryPort,
+    tsig_id: tsig,
+  })
+  await api.call('POST', `/zones/${zone.id}/secondary_dns/outgoing`, {
+    name: zone.name,
+    peers: [peer],
+  })
+  await api.call('POST', `/zones/${zone.id}/secondary_dns/outgoing/enable`)
+
+  const named = await startSecondary({
+    dir: path.join(dir, 'secondary'),
+    zone: zone.name,
+    primaryPort: proxy.port,
+    port: secondaryPort,
+    debug,
+  })
+  stopping.push({ close: () => named.stop() })
+  const first = await waitTransfer(named, zone.name)
+  log(`AXFR: ${first.records.toLocaleString('en-US')} records in ${first.seconds} s (named)`)
+  // A first change, untimed: the seed wrote nothing to KV, so the builder's first step builds the
+  // whole zone (as the bench's zone was built by its seed) before it sends NOTIFY.
+  const warm = aRecord('warm', 0)
+  await api.call('POST', `/zones/${zone.id}/dns_records`, warm)
+  await pollNamed(named.port, `${warm.name}.${zone.name}`, warm.content, 1_800_000)
+  const quietMs = await waitQuiet(stack, { zone }, log, { timeoutMs: 1_800_000 })
+  log(`first change answered; builder quiet ${(quietMs / 1000).toFixed(1)} s later`)
+  await sleep(1000)
+
+  const cdp = profile ? await inspectWorker(INSPECTOR_PORT, 'edgedns-api') : null
+  if (cdp) {
+    await cdp.send('Profiler.enable')
+    await cdp.send('Profiler.setSamplingInterval', { interval: 250 })
+    await cdp.send('Profiler.start')
+  }
+  const KEYS = [
+    'notify',
+    'toSoa',
+    'soa',
+    'toIxfr',
+    'ixfrFirst',
+    'ixfrRest',
+    'toDone',
+    'answer',
+    'total',
+  ]
+  const rows = []
+  const tag = Date.now().toString(36)
+  console.log(KEYS.join('\t'))
+  for (let j = 0; j < changes; j++) {
+    toEpoch = Date.now() - performance.now()
+    const fromLog = named.log().length
+    const fromEv = proxy.events.length
+    const rec = aRecord(`chg-${tag}`, j)
+    const { headers } = await api.call('POST', `/zones/${zone.id}/dns_records`, rec)
+    const commit = Number(headers.get('x-edgedns-committed-at'))
+    const seen =
+      (await pollNamed(named.port, `${rec.name}.${zone.name}`, rec.content, 30_000)) + toEpoch
+    // named writes its log line by line; a moment for the last lines.
+    await sleep(300)
+    const lines = named.log().slice(fromLog).split('\n')
+    const at = (re) => namedTime(lines.find((l) => re.test(l)) ?? '')
+    const notified = at(/notify from /)
+    const done = at(/Transfer completed/)
+    const evs = proxy.events.slice(fromEv)
+    const soa = evs.find((e) => e.type === 'SOA' && e.at >= notified - 1) ?? {}
+    const ixfr = evs.find((e) => e.type === 'IXFR' || e.type === 'AXFR') ?? {}
+    if (ixfr.type === 'AXFR') log(`change ${j}: named asked for an AXFR`)
+    const row = {
+      notify: notified - commit,
+      toSoa: soa.at - notified,
+      soa: soa.last - soa.at,
+      toIxfr: ixfr.at - soa.last,
+      ixfrFirst: ixfr.first - ixfr.at,
+      ixfrRest: ixfr.last - ixfr.first,
+      toDone: done - ixfr.last,
+      answer: seen - done,
+      total: seen - commit,
+    }
+    rows.push(row)
+    console.log(KEYS.map((k) => (Number.isFinite(row[k]) ? row[k].toFixed(1) : '-')).join('\t'))
+  }
+  if (cdp) {
+    const { profile: p } = await cdp.send('Profiler.stop')
+    cdp.close()
+    console.log('-- API isolate over the timed changes: self time')
+    printSelfTimes(p, 30)
+  }
+  const medians = Object.fromEntries(
+    KEYS.map((k) => {
+      const v = rows.map((r) => r[k]).filter(Number.isFinite)
+      return [k, v.length ? Number(summarize(v).median.toFixed(1)) : null]
+    })
+  )
+  log(
+    `${size.toLocaleString('en-US')} records, ${changes} changes, medians (ms): ${JSON.stringify(medians)}`
+  )
+  // The same signed SOA check with nothing else going on: what the relay costs alone.
+  const idle = []
+  for (let i = 0; i < 20; i++) {
+    const { stdout } = await run('dig', [
+      '-y',
+      `hmac-sha256:${XFR_KEY.name}:${XFR_KEY.secret}`,
+      '@127.0.0.1',
+      '-p',
+      String(proxy.port),
+      '+tries=1',
+      zone.name,
+      'SOA',
+    ])
+    const ms = /Query time: (\d+) msec/.exec(stdout)
+    if (ms) idle.push(Number(ms[1]))
+  }
+  if (idle.length)
+    log(`signed SOA check alone (dig, through the front): ${summarize(idle).median} ms median`)
+  if (process.env.NAMED_LOG) console.log(named.log().slice(-20_000))
+} finally {
+  for (const s of stopping.reverse()) await s.close().catch(() => {})
+  rmSync(dir, { recursive: true, force: true })
+}
