@@ -72,8 +72,9 @@ export async function applyOps(
   let failure: unknown = null
   for (let i = 0; i < todo.length && failure === null; i += CONCURRENCY) {
     const slice = todo.slice(i, i + CONCURRENCY)
-    for (const { op } of slice)
-      if (op.value !== null && op.ttl === undefined) ledger.markPending(op.key)
+    ledger.markPending(
+      slice.filter(({ op }) => op.value !== null && op.ttl === undefined).map(({ op }) => op.key)
+    )
     budget.spend(slice.length)
     const settled = await Promise.allSettled(
       slice.map(({ op }) =>
@@ -85,6 +86,8 @@ export async function applyOps(
       )
     )
     const at = io.now()
+    const put: [string, string][] = []
+    const deleted: string[] = []
     settled.forEach((s, j) => {
       const { op, digest } = slice[j]!
       if (s.status === 'rejected') {
@@ -93,13 +96,15 @@ export async function applyOps(
       }
       if (op.ttl !== undefined) puts++
       else if (op.value === null) {
-        ledger.committedDelete(op.key, at)
+        deleted.push(op.key)
         deletes++
       } else {
-        ledger.committedPut(op.key, digest, at)
+        put.push([op.key, digest])
         puts++
       }
     })
+    ledger.committedPuts(put, at)
+    ledger.committedDeletes(deleted, at)
   }
   if (failure !== null) throw failure
   return { kind: 'written', puts, deletes, skipped }
