@@ -40,25 +40,25 @@ export class KeyLedger {
       )
   }
 
-  /** After their puts: each key's digest, written at `at` (one statement). */
-  committedPuts(entries: readonly (readonly [key: string, digest: string])[], at: number): void {
+  /** After their puts: each key's digest and write time (one statement). */
+  committedPuts(entries: readonly (readonly [key: string, digest: string, at: number])[]): void {
     for (const chunk of jsonChunks(entries))
       this.sql.exec(
-        `INSERT INTO kv_keys (key, digest, written_at) SELECT value ->> 0, value ->> 1, ?2 FROM json_each(?1) WHERE true
+        `INSERT INTO kv_keys (key, digest, written_at)
+         SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?1) WHERE true
          ON CONFLICT (key) DO UPDATE SET digest = excluded.digest, written_at = excluded.written_at`,
-        chunk,
-        at
+        chunk
       )
   }
 
-  /** After their deletes (one statement). The write time stays, so a re-create is paced as well. */
-  committedDeletes(keys: readonly string[], at: number): void {
-    for (const chunk of jsonChunks(keys))
+  /** After their deletes: each key's write time (one statement); kept, so a re-create is paced as well. */
+  committedDeletes(entries: readonly (readonly [key: string, at: number])[]): void {
+    for (const chunk of jsonChunks(entries))
       this.sql.exec(
-        `INSERT INTO kv_keys (key, digest, written_at) SELECT value, 'deleted', ?2 FROM json_each(?1) WHERE true
+        `INSERT INTO kv_keys (key, digest, written_at)
+         SELECT value ->> 0, 'deleted', value ->> 1 FROM json_each(?1) WHERE true
          ON CONFLICT (key) DO UPDATE SET digest = 'deleted', written_at = excluded.written_at`,
-        chunk,
-        at
+        chunk
       )
   }
 

@@ -70,11 +70,15 @@ export async function applyOps(
   let puts = 0
   let deletes = 0
   let failure: unknown = null
+  // The ledger is written twice per call, not per key or slice: every DO SQLite write that an
+  // await separates is a transaction of its own, and those, not the rows, are what cost.
+  ledger.markPending(
+    todo.filter(({ op }) => op.value !== null && op.ttl === undefined).map(({ op }) => op.key)
+  )
+  const put: [key: string, digest: string, at: number][] = []
+  const deleted: [key: string, at: number][] = []
   for (let i = 0; i < todo.length && failure === null; i += CONCURRENCY) {
     const slice = todo.slice(i, i + CONCURRENCY)
-    ledger.markPending(
-      slice.filter(({ op }) => op.value !== null && op.ttl === undefined).map(({ op }) => op.key)
-    )
     budget.spend(slice.length)
     const settled = await Promise.allSettled(
       slice.map(({ op }) =>
@@ -86,8 +90,6 @@ export async function applyOps(
       )
     )
     const at = io.now()
-    const put: [string, string][] = []
-    const deleted: string[] = []
     settled.forEach((s, j) => {
       const { op, digest } = slice[j]!
       if (s.status === 'rejected') {
@@ -96,16 +98,17 @@ export async function applyOps(
       }
       if (op.ttl !== undefined) puts++
       else if (op.value === null) {
-        deleted.push(op.key)
+        deleted.push([op.key, at])
         deletes++
       } else {
-        put.push([op.key, digest])
+        put.push([op.key, digest, at])
         puts++
       }
     })
-    ledger.committedPuts(put, at)
-    ledger.committedDeletes(deleted, at)
   }
+  // Keys marked pending and never put (a failure ended the loop) stay pending: written again later.
+  ledger.committedPuts(put)
+  ledger.committedDeletes(deleted)
   if (failure !== null) throw failure
   return { kind: 'written', puts, deletes, skipped }
 }
