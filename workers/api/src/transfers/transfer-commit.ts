@@ -24,8 +24,8 @@ import {
   type ZoneGuard,
 } from '../commit/zone-change.ts'
 import { recordIdGenerator } from '../http/ids.ts'
-import { RECORD_COLUMNS, toRow, type RecordRow } from '../records/model.ts'
-import { mapTransferred } from './record-map.ts'
+import { RECORD_COLUMNS, reverseName, type DnsRecord, type RecordRow } from '../records/model.ts'
+import { mapTransferred, type MapContext } from './record-map.ts'
 
 /**
  * Rows per staging, delete, insert and discard statement (each staging statement's JSON also stays
@@ -63,19 +63,38 @@ const FIXED = {
   comment_modified_on: null,
   tags_modified_on: null,
 } as const satisfies Partial<RecordRow>
-const FIXED_ENTRIES = Object.entries(FIXED) as [keyof typeof FIXED, unknown][]
 
 const col = (name: StagedColumn): number => STAGED_COLUMNS.indexOf(name)
 const isStaged = (c: Column): c is StagedColumn => (STAGED_COLUMNS as readonly string[]).includes(c)
 const sqlLiteral = (v: string | number | null): string =>
   v === null ? 'NULL' : typeof v === 'number' ? String(v) : `'${v.replace(/'/g, "''")}'`
 
-/** A record's staged row, after checking that its fixed columns are the transfer's. */
-function stagedRow(row: RecordRow, now: string): unknown[] {
-  for (const [k, v] of FIXED_ENTRIES)
-    if (row[k] !== v) throw new Error(`transfer staging: ${k} is not the same for every record`)
-  if (row.created_on !== now || row.modified_on !== now)
+/**
+ * A record's staged row, after checking that its fixed columns are the transfer's: the columns
+ * `toRow` gives, taken from the record directly (no JSON of its empty tags and settings per record).
+ */
+function stagedRow(rec: DnsRecord, now: string): unknown[] {
+  if (
+    rec.proxied ||
+    rec.comment !== null ||
+    rec.tags.length > 0 ||
+    Object.keys(rec.settings).length > 0 ||
+    rec.commentModifiedOn !== null ||
+    rec.tagsModifiedOn !== null
+  )
+    throw new Error('transfer staging: a fixed column is not the same for every record')
+  if (rec.createdOn !== now || rec.modifiedOn !== now)
     throw new Error('transfer staging: records are created at the transfer time')
+  const row: Pick<RecordRow, StagedColumn> = {
+    id: rec.id,
+    name: rec.name,
+    name_rev: reverseName(rec.name),
+    type: rec.type,
+    content: rec.content,
+    data: rec.data === null ? null : JSON.stringify(rec.data),
+    priority: rec.priority,
+    ttl: rec.ttl,
+  }
   return STAGED_COLUMNS.map((c) => row[c])
 }
 
@@ -208,6 +227,7 @@ export class TransferStage {
   readonly #deletes: StagedList
   readonly #newId = recordIdGenerator()
   readonly #now: string
+  readonly #map: MapContext
   /** Records the transfer held that our model does not (see record-map.ts). */
   skipped = 0
   /** An IXFR deletion came after an addition: the steps cannot be applied as one difference. */
@@ -222,17 +242,18 @@ export class TransferStage {
     this.#now = new Date().toISOString()
     this.#adds = new StagedList(db, `xfr:${id}`, target.zoneId, this.#now, rowsPerStatement)
     this.#deletes = new StagedList(db, `xfr-del:${id}`, target.zoneId, this.#now, rowsPerStatement)
+    this.#map = { ...target, now: this.#now, newId: this.#newId }
   }
 
   readonly sink = async (op: 'add' | 'delete', rr: MessageRR): Promise<void> => {
-    const rec = mapTransferred(rr, { ...this.target, now: this.#now, newId: this.#newId })
+    const rec = mapTransferred(rr, this.#map)
     if (!rec) {
       this.skipped++
       return
     }
     if (op === 'delete' && this.#sawAdd) this.reordered = true
     if (op === 'add') this.#sawAdd = true
-    await (op === 'add' ? this.#adds : this.#deletes).add(stagedRow(toRow(rec), this.#now))
+    await (op === 'add' ? this.#adds : this.#deletes).add(stagedRow(rec, this.#now))
   }
 
   #sawAdd = false
