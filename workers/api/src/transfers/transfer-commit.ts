@@ -2,8 +2,9 @@
  * @module A received transfer becomes ONE atomic change of the zone, like a large import:
  *
  * 1. Stage: while the transfer streams in, its records (and an IXFR's deletions) go to
- *    `import_staging` in bounded statements under this transfer's own id, each row holding only
- *    the columns in which a transfer's records differ. Nothing reads that
+ *    `import_staging` in bounded statements under this transfer's own id, each staged row holding
+ *    up to `RECORDS_PER_ROW` records, of each only the columns in which a transfer's records differ
+ *    (the table's row and index writes, and the discard's deletes, are per staged row). Nothing reads that
  *    table, so the zone is served exactly as before, and a transfer that breaks off leaves only
  *    staged rows, which are discarded (the cron removes any a dead worker left).
  * 2. Commit: one D1 batch: the zone's version guard, the records replaced (AXFR: the old ones
@@ -33,6 +34,8 @@ import { mapTransferred, type MapContext } from './record-map.ts'
  * more rows than this, so each stays far below D1's per-query time.
  */
 const ROWS_PER_STATEMENT = 5000
+/** Records per staged row (see StagedList). */
+const RECORDS_PER_ROW = 100
 
 type Column = (typeof RECORD_COLUMNS)[number]
 
@@ -98,9 +101,9 @@ function stagedRow(rec: DnsRecord, now: string): unknown[] {
   return STAGED_COLUMNS.map((c) => row[c])
 }
 
-/** The value of column `c` in INSERT_STAGED's SELECT. */
+/** The value of column `c` in INSERT_STAGED's SELECT (`j.value`: one record of a staged row). */
 function insertValue(c: Column): string {
-  if (isStaged(c)) return `s.row ->> ${col(c)}`
+  if (isStaged(c)) return `j.value ->> ${col(c)}`
   if (c === 'zone_id') return '?2'
   if (c === 'created_on' || c === 'modified_on') return '?5'
   return sqlLiteral(FIXED[c])
@@ -117,15 +120,16 @@ const DELETE_SOME = `DELETE FROM dns_records WHERE rowid IN (
 
 /** The zone's records an IXFR's staged deletions name (by identity: name, type, content, priority). */
 const DELETE_STAGED = `DELETE FROM dns_records AS r WHERE r.zone_id = ?1 AND EXISTS (
-  SELECT 1 FROM import_staging AS s WHERE s.import_id = ?2
-    AND s.row ->> ${col('name_rev')} = r.name_rev AND s.row ->> ${col('type')} = r.type
-    AND s.row ->> ${col('content')} = r.content
-    AND ifnull(s.row ->> ${col('priority')}, -1) = ifnull(r.priority, -1))`
+  SELECT 1 FROM import_staging AS s, json_each(s.row) AS j WHERE s.import_id = ?2
+    AND j.value ->> ${col('name_rev')} = r.name_rev AND j.value ->> ${col('type')} = r.type
+    AND j.value ->> ${col('content')} = r.content
+    AND ifnull(j.value ->> ${col('priority')}, -1) = ifnull(r.priority, -1))`
 
 /** Staged additions; one with the identity of a record already there replaces it (its TTL may differ). */
 const INSERT_STAGED = `INSERT OR REPLACE INTO dns_records (${RECORD_COLUMNS.join(', ')})
   SELECT ${RECORD_COLUMNS.map(insertValue).join(', ')}
-  FROM import_staging AS s WHERE s.import_id = ?1 AND s.ord BETWEEN ?3 AND ?4 ORDER BY s.ord`
+  FROM import_staging AS s, json_each(s.row) AS j
+  WHERE s.import_id = ?1 AND s.ord BETWEEN ?3 AND ?4 ORDER BY s.ord, j.key`
 
 /** The primary's SOA becomes the zone's; a good transfer also ends an expiry. */
 const SET_SOA = `UPDATE zones SET serial = ?2, soa_mname = ?3, soa_rname = ?4, soa_refresh = ?5,
@@ -138,44 +142,60 @@ const SET_INCOMING = `UPDATE zone_transfers_incoming SET soa_serial = ?2, checke
 
 const DISCARD = 'DELETE FROM import_staging WHERE import_id = ?1 AND ord BETWEEN ?2 AND ?3'
 
-/** One staged list (additions or deletions), flushed in bounded statements as it fills. */
+/**
+ * One staged list (additions or deletions), flushed in bounded statements as it fills. A staged
+ * row holds up to `RECORDS_PER_ROW` records (a JSON array of their staged columns): the table's
+ * row and index writes, and the discard's deletes, are per staged row, not per record.
+ */
 class StagedList {
-  count = 0
-  #rows: string[] = []
+  /** Staged rows written (their `ord`s are 0 … rows - 1). */
+  #stagedRows = 0
+  /** JSON of the records not flushed yet. */
+  #records: string[] = []
   #chars = 0
+  readonly #perRow: number
   constructor(
     private readonly db: D1Database,
     readonly id: string,
     private readonly zoneId: string,
     private readonly now: string,
     private readonly rowsPerStatement: number
-  ) {}
+  ) {
+    this.#perRow = Math.min(RECORDS_PER_ROW, rowsPerStatement)
+  }
 
   async add(row: unknown[]): Promise<void> {
     const json = JSON.stringify(row)
     if (
-      this.#rows.length >= this.rowsPerStatement ||
+      this.#records.length >= this.rowsPerStatement ||
       this.#chars + json.length > MAX_CHUNK_CHARS / 2
     )
       await this.flush()
-    this.#rows.push(json)
+    this.#records.push(json)
     this.#chars += json.length + 1
   }
 
   async flush(): Promise<void> {
-    if (this.#rows.length === 0) return
-    const first = this.count
-    const json = `[${this.#rows.join(',')}]`
-    this.count += this.#rows.length
-    this.#rows = []
+    if (this.#records.length === 0) return
+    const rows: string[] = []
+    for (let i = 0; i < this.#records.length; i += this.#perRow)
+      rows.push(`[${this.#records.slice(i, i + this.#perRow).join(',')}]`)
+    const first = this.#stagedRows
+    this.#stagedRows += rows.length
+    this.#records = []
     this.#chars = 0
-    await this.db.prepare(STAGE_ROWS).bind(this.id, first, this.zoneId, this.now, json).run()
+    await this.db
+      .prepare(STAGE_ROWS)
+      .bind(this.id, first, this.zoneId, this.now, `[${rows.join(',')}]`)
+      .run()
   }
 
+  /** `ord` ranges of staged rows holding at most `rowsPerStatement` records each. */
   ranges(): [number, number][] {
+    const per = Math.max(1, Math.floor(this.rowsPerStatement / this.#perRow))
     const out: [number, number][] = []
-    for (let lo = 0; lo < this.count; lo += this.rowsPerStatement)
-      out.push([lo, Math.min(this.count, lo + this.rowsPerStatement) - 1])
+    for (let lo = 0; lo < this.#stagedRows; lo += per)
+      out.push([lo, Math.min(this.#stagedRows, lo + per) - 1])
     return out
   }
 
