@@ -76,7 +76,7 @@ const sqlLiteral = (v: string | number | null): string =>
  * A record's staged row, after checking that its fixed columns are the transfer's: the columns
  * `toRow` gives, taken from the record directly (no JSON of its empty tags and settings per record).
  */
-function stagedRow(rec: DnsRecord, now: string): unknown[] {
+function stagedRow(rec: DnsRecord, now: string, zone: ZoneNames): unknown[] {
   if (
     rec.proxied ||
     rec.comment !== null ||
@@ -91,7 +91,7 @@ function stagedRow(rec: DnsRecord, now: string): unknown[] {
   const row: Pick<RecordRow, StagedColumn> = {
     id: rec.id,
     name: rec.name,
-    name_rev: reverseName(rec.name),
+    name_rev: nameRevIn(rec.name, zone),
     type: rec.type,
     content: rec.content,
     data: rec.data === null ? null : JSON.stringify(rec.data),
@@ -99,6 +99,25 @@ function stagedRow(rec: DnsRecord, now: string): unknown[] {
     ttl: rec.ttl,
   }
   return STAGED_COLUMNS.map((c) => row[c])
+}
+
+/** The zone's name and its reversed name (`reverseName`). */
+interface ZoneNames {
+  name: string
+  rev: string
+}
+
+/**
+ * `reverseName(name)` for a name in the zone, reversing only the labels before the zone's: the
+ * reversed name of `rel.zone` is the zone's reversed name, a dot, and `rel` reversed.
+ */
+function nameRevIn(name: string, zone: ZoneNames): string {
+  if (name === zone.name) return zone.rev
+  const cut = name.length - zone.name.length - 1
+  if (cut <= 0 || !name.endsWith(zone.name) || name.charCodeAt(cut) !== 0x2e)
+    return reverseName(name)
+  const rel = name.slice(0, cut)
+  return `${zone.rev}.${rel.includes('.') ? reverseName(rel) : rel}`
 }
 
 /** The value of column `c` in INSERT_STAGED's SELECT (`j.value`: one record of a staged row). */
@@ -248,6 +267,7 @@ export class TransferStage {
   readonly #newId = recordIdGenerator()
   readonly #now: string
   readonly #map: MapContext
+  readonly #zone: ZoneNames
   /** Records the transfer held that our model does not (see record-map.ts). */
   skipped = 0
   /** An IXFR deletion came after an addition: the steps cannot be applied as one difference. */
@@ -263,6 +283,7 @@ export class TransferStage {
     this.#adds = new StagedList(db, `xfr:${id}`, target.zoneId, this.#now, rowsPerStatement)
     this.#deletes = new StagedList(db, `xfr-del:${id}`, target.zoneId, this.#now, rowsPerStatement)
     this.#map = { ...target, now: this.#now, newId: this.#newId }
+    this.#zone = { name: target.zoneName, rev: reverseName(target.zoneName) }
   }
 
   readonly sink = async (op: 'add' | 'delete', rr: MessageRR): Promise<void> => {
@@ -273,7 +294,7 @@ export class TransferStage {
     }
     if (op === 'delete' && this.#sawAdd) this.reordered = true
     if (op === 'add') this.#sawAdd = true
-    await (op === 'add' ? this.#adds : this.#deletes).add(stagedRow(rec, this.#now))
+    await (op === 'add' ? this.#adds : this.#deletes).add(stagedRow(rec, this.#now, this.#zone))
   }
 
   #sawAdd = false
