@@ -8,7 +8,7 @@
  *   node bench/tools/axfr-in-profile.mjs [size=200000]
  *
  * PROFILE_OUT writes the raw profile (`.cpuprofile`); NO_PROFILE=1 runs without the profiler;
- * POLL_MS sets the DoH poll's interval (100 ms); REBUILD=1 then times a full rebuild of the same zone (`POST …/propagation/rebuild`).
+ * POLL_MS sets the DoH poll's interval (100 ms); INSPECTOR_PORT the inspector's port (9241); REBUILD=1 then times a full rebuild of the same zone (`POST …/propagation/rebuild`).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -60,7 +60,7 @@ const secs = ([a, b]) => ((b - a) / 1e6).toFixed(1)
 
 const size = Number(process.argv[2] ?? 200_000)
 const ZONE = 'xfr-in.bench.example'
-const INSPECTOR_PORT = 9241
+const INSPECTOR_PORT = Number(process.env.INSPECTOR_PORT ?? 9241)
 const profile = !process.env.NO_PROFILE
 const log = (m) => console.log(`[axfr-in] ${m}`)
 const dir = mkdtempSync(path.join(tmpdir(), 'edgedns-axfr-in-'))

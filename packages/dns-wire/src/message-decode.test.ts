@@ -141,3 +141,32 @@ describe('decodeMessage', () => {
     expect(() => decodeMessage(bytes)).toThrow(DnsFormatError)
   })
 })
+
+describe('decodeMessage: owners through compression pointers', () => {
+  const label = (text: string) => [text.length, ...[...text].map((c) => c.charCodeAt(0))]
+  const a = [0, 1, 0, 1, 0, 0, 0, 60, 0, 4, 192, 0, 2, 1]
+  const long = (c: string) => c.repeat(63)
+  /** Answers: a 3-label owner at offset 12, then owners of `prefixes` + a pointer to it. */
+  const message = (prefixes: string[][]) => {
+    const first = [...label(long('a')), ...label(long('b')), ...label(long('c')), 0]
+    const rest = prefixes.flatMap((p) => [...p.flatMap(label), 0xc0, 12, ...a])
+    const header = [0, 1, 0x84, 0, 0, 0, 0, 1 + prefixes.length, 0, 0, 0, 0]
+    return Uint8Array.from([...header, ...first, ...a, ...rest])
+  }
+  const suffix = `${long('a')}.${long('b')}.${long('c')}.`
+
+  it('gives every owner its whole name when many point to one suffix', () => {
+    const m = decodeMessage(message([['x'], ['y', 'z'], ['x']]))
+    expect(m.answer.map((rr) => rr.name)).toEqual([
+      suffix,
+      `x.${suffix}`,
+      `y.z.${suffix}`,
+      `x.${suffix}`,
+    ])
+  })
+
+  it('refuses an owner over 255 octets whose suffix was read before', () => {
+    expect(() => decodeMessage(message([['x'], [long('d'), long('e')]]))).toThrow(DnsFormatError)
+    expect(() => decodeMessage(message([['x'], [long('d'), long('e')]]))).toThrow(/255 octets/)
+  })
+})

@@ -3,8 +3,7 @@
  * every record with presentation rdata, and the OPT record apart. Used by the SDK, the tests and
  * the benchmarks; the DoH worker reads queries with the stricter `decodeQuery`.
  */
-import { TYPE_CODES, fqdn, typeName } from '@edgedns/dns-facts'
-import { nameText } from './names.ts'
+import { TYPE_CODES, typeName } from '@edgedns/dns-facts'
 import { Reader } from './reader.ts'
 import { readRdata } from './rdata/decode.ts'
 
@@ -86,7 +85,7 @@ export function decodeMessage(bytes: Uint8Array): Message {
   const [qd, an, ns, ar] = [r.u16(), r.u16(), r.u16(), r.u16()]
   const question: MessageQuestion[] = []
   for (let i = 0; i < qd; i++) {
-    const name = fqdn(nameText(r.name()))
+    const name = r.nameText()
     const typeCode = r.u16()
     question.push({ name, type: typeName(typeCode), typeCode, class: r.u16() })
   }
@@ -94,7 +93,7 @@ export function decodeMessage(bytes: Uint8Array): Message {
   const section = (count: number): MessageRR[] => {
     const out: MessageRR[] = []
     for (let i = 0; i < count; i++) {
-      const name = fqdn(nameText(r.name()))
+      const name = r.nameText()
       const typeCode = r.u16()
       const klass = r.u16()
       const ttl = r.u32()

@@ -78,7 +78,7 @@ for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-
   PLAIN[c.charCodeAt(0)] = 1
 
 /** Presentation text of one label, escaping special and non-printable octets. */
-function labelText(label: Uint8Array): string {
+export function labelText(label: Uint8Array): string {
   let out = ''
   for (const b of label) {
     const ch = String.fromCharCode(b)

@@ -2,7 +2,7 @@
  * @module Bounds-checked reading of a DNS message, with safe name decompression.
  */
 import { DnsFormatError, type PartialHeader } from './errors.ts'
-import type { Labels } from './names.ts'
+import { labelText, type Labels } from './names.ts'
 
 const MAX_NAME = 255
 
@@ -59,24 +59,79 @@ export class Reader {
    */
   name(): Labels {
     const labels: Labels = []
+    this.#walkName((pos, len) => labels.push(this.bytes.slice(pos, pos + len)))
+    return labels
+  }
+
+  /** Steps over the name at the current offset, checked as `name` checks it, copying nothing. */
+  skipName(): void {
+    this.#walkName(null)
+  }
+
+  /**
+   * The presentation text of the name at the current offset with its trailing dot ('.' for the
+   * root): `fqdn(nameText(name()))`, checked the same way. The text after each compression
+   * pointer's target is kept for the reader's message, so a suffix that many names point to (the
+   * zone's name in a transfer) is decoded once.
+   */
+  nameText(): string {
+    let text = ''
+    let wire = 1
+    const targets: [at: number, textAt: number, wireAt: number][] = []
+    this.#walkName(
+      (pos, len) => {
+        text += `${labelText(this.bytes.subarray(pos, pos + len))}.`
+        wire += len + 1
+      },
+      (target) => {
+        const known = this.#suffixes.get(target)
+        if (known) {
+          wire += known.wire
+          if (wire > MAX_NAME) this.fail('name longer than 255 octets')
+          text += known.text
+          return true
+        }
+        targets.push([target, text.length, wire])
+        return false
+      }
+    )
+    for (const [at, textAt, wireAt] of targets)
+      this.#suffixes.set(at, { text: text.slice(textAt), wire: wire - wireAt })
+    return text === '' ? '.' : text
+  }
+
+  /** Text and wire octets (labels only) of the names after compression targets already read. */
+  readonly #suffixes = new Map<number, { text: string; wire: number }>()
+
+  /**
+   * Walks the name at the current offset, calling `label` with each label's position and length;
+   * `jump` is told of each compression target and may end the walk there (true) when it knows the
+   * rest. Leaves the offset after the name.
+   */
+  #walkName(
+    label: ((pos: number, len: number) => void) | null,
+    jump?: (target: number) => boolean
+  ): void {
+    const bytes = this.bytes
     let pos = this.offset
     let limit = this.offset
     let jumped = false
     let wire = 1
     for (;;) {
-      if (pos >= this.bytes.length) this.fail('name runs past the end of the message')
-      const len = this.bytes[pos] as number
+      if (pos >= bytes.length) this.fail('name runs past the end of the message')
+      const len = bytes[pos] as number
       if (len === 0) {
         pos++
         break
       }
       const kind = len & 0xc0
       if (kind === 0xc0) {
-        if (pos + 1 >= this.bytes.length) this.fail('truncated compression pointer')
-        const target = ((len & 0x3f) << 8) | (this.bytes[pos + 1] as number)
+        if (pos + 1 >= bytes.length) this.fail('truncated compression pointer')
+        const target = ((len & 0x3f) << 8) | (bytes[pos + 1] as number)
         if (target >= limit) this.fail('compression pointer does not point backwards')
         if (!jumped) this.offset = pos + 2
         jumped = true
+        if (jump?.(target)) return
         limit = target
         pos = target
         continue
@@ -84,11 +139,10 @@ export class Reader {
       if (kind !== 0) this.fail('unsupported label type')
       wire += len + 1
       if (wire > MAX_NAME) this.fail('name longer than 255 octets')
-      if (pos + 1 + len > this.bytes.length) this.fail('label runs past the end of the message')
-      labels.push(this.bytes.slice(pos + 1, pos + 1 + len))
+      if (pos + 1 + len > bytes.length) this.fail('label runs past the end of the message')
+      label?.(pos + 1, len)
       pos += 1 + len
     }
     if (!jumped) this.offset = pos
-    return labels
   }
 }

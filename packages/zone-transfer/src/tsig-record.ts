@@ -44,14 +44,14 @@ export function splitTsig(message: Uint8Array): SplitMessage {
   const additional = r.u16()
   const total = records + additional
   for (let i = 0; i < qd; i++) {
-    r.name()
+    r.skipName()
     r.skip(4)
   }
   let tsig: TsigRecord | null = null
   let tsigStart = -1
   for (let i = 0; i < total; i++) {
     const start = r.offset
-    const owner = r.name()
+    r.skipName()
     const type = r.u16()
     const klass = r.u16()
     r.skip(4)
@@ -61,6 +61,11 @@ export function splitTsig(message: Uint8Array): SplitMessage {
       r.skip(length)
       continue
     }
+    // Only the TSIG's owner (its key name) is needed: read it again, now as labels.
+    const fieldsAt = r.offset
+    r.offset = start
+    const owner = r.name()
+    r.offset = fieldsAt
     if (i !== total - 1 || additional === 0) r.fail('TSIG is not the last record')
     if (klass !== CLASSES.ANY) r.fail('TSIG record class is not ANY')
     const algorithm = labelsText(r.name())

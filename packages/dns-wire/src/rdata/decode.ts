@@ -89,7 +89,10 @@ function generic(b: Uint8Array): string {
 const opaque: Decoder = (r, end) => generic(rest(r, end))
 
 const DECODERS: Record<RdataKind, Decoder> = {
-  a: (r) => [...r.take(4)].join('.'),
+  a: (r) => {
+    const b = r.take(4)
+    return `${b[0]}.${b[1]}.${b[2]}.${b[3]}`
+  },
   aaaa: (r) => ipv6Of(r.take(16)),
   name,
   'name-uncompressed': name,

@@ -108,26 +108,25 @@ async function mirrorPages(ctx: StepContext, p: FullProgress): Promise<FullOutco
     ctx.budget.spend(2)
     const page = await readPage(io.db, zoneId, apexRev, p.afterRev, limits.mirrorPageNames)
     const inPage = new Set(page.names.map((n) => n.name))
-    const ancestors = new Set<string>()
-    for (const { name } of page.names)
-      for (const a of ancestorsBetween(name, apex)) ancestors.add(a)
+    const ancestorsOf = page.names.map(({ name }) => ancestorsBetween(name, apex))
+    const ancestors = new Set(ancestorsOf.flat())
     const unknown = [...ancestors].filter((a) => !inPage.has(a) && !p.ents.includes(a))
     const withRecords = await namesWithRecords(io.db, zoneId, unknown)
 
     let ents = p.ents
     const nodes: [string, string][] = []
-    for (const { name, rows } of page.names) {
+    page.names.forEach(({ name, rows }, i) => {
       ents = ents.filter((e) => e !== name && isInZone(name, e))
-      for (const a of ancestorsBetween(name, apex)) {
+      for (const a of ancestorsOf[i]!) {
         if (inPage.has(a) || withRecords.has(a) || ents.includes(a)) continue
         nodes.push([a, encodeNode(EMPTY_NODE)])
         ents.push(a)
       }
       nodes.push([name, encodeNode(nodeFromRows(rows))])
-    }
+    })
     ctx.mirror.appendNext(nodes)
     const last = page.names[page.names.length - 1]
-    if (last) p.afterRev = last.rev
+    if (last) p.afterRev = reverseName(last.name)
     else if (p.afterRev === '') p.afterRev = apexRev
     p.ents = ents
     if (page.last) {

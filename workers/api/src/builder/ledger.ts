@@ -4,6 +4,7 @@
  * second. Entries are written ahead of the KV call (digest NULL = outcome unknown), so a crash
  * between the KV write and the ledger update can only cause an extra write, never a missed delete.
  */
+import { jsonChunks } from '../db/json-chunks.ts'
 
 export interface LedgerEntry {
   digest: string | null
@@ -29,33 +30,36 @@ export class KeyLedger {
     return out
   }
 
-  /** Before a put: the key may exist in KV from now on, value unknown. */
-  markPending(key: string): void {
-    this.sql.exec(
-      `INSERT INTO kv_keys (key, digest, written_at) VALUES (?1, NULL, 0)
-       ON CONFLICT (key) DO UPDATE SET digest = NULL`,
-      key
-    )
+  /** Before their puts: the keys may exist in KV from now on, values unknown (one statement). */
+  markPending(keys: readonly string[]): void {
+    for (const chunk of jsonChunks(keys))
+      this.sql.exec(
+        `INSERT INTO kv_keys (key, digest, written_at) SELECT value, NULL, 0 FROM json_each(?1) WHERE true
+         ON CONFLICT (key) DO UPDATE SET digest = NULL`,
+        chunk
+      )
   }
 
-  committedPut(key: string, digest: string, at: number): void {
-    this.sql.exec(
-      `INSERT INTO kv_keys (key, digest, written_at) VALUES (?1, ?2, ?3)
-       ON CONFLICT (key) DO UPDATE SET digest = ?2, written_at = ?3`,
-      key,
-      digest,
-      at
-    )
+  /** After their puts: each key's digest and write time (one statement). */
+  committedPuts(entries: readonly (readonly [key: string, digest: string, at: number])[]): void {
+    for (const chunk of jsonChunks(entries))
+      this.sql.exec(
+        `INSERT INTO kv_keys (key, digest, written_at)
+         SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?1) WHERE true
+         ON CONFLICT (key) DO UPDATE SET digest = excluded.digest, written_at = excluded.written_at`,
+        chunk
+      )
   }
 
-  committedDelete(key: string, at: number): void {
-    // Keep the write time so a delete followed by a re-create is paced as well.
-    this.sql.exec(
-      `INSERT INTO kv_keys (key, digest, written_at) VALUES (?1, 'deleted', ?2)
-       ON CONFLICT (key) DO UPDATE SET digest = 'deleted', written_at = ?2`,
-      key,
-      at
-    )
+  /** After their deletes: each key's write time (one statement); kept, so a re-create is paced as well. */
+  committedDeletes(entries: readonly (readonly [key: string, at: number])[]): void {
+    for (const chunk of jsonChunks(entries))
+      this.sql.exec(
+        `INSERT INTO kv_keys (key, digest, written_at)
+         SELECT value ->> 0, 'deleted', value ->> 1 FROM json_each(?1) WHERE true
+         ON CONFLICT (key) DO UPDATE SET digest = 'deleted', written_at = excluded.written_at`,
+        chunk
+      )
   }
 
   /** Forgets deleted keys whose pacing window has passed (keeps the ledger the size of the zone). */

@@ -26,7 +26,7 @@ export const SQL = {
     WHERE r.zone_id = ?1 AND r.name_rev > (j.value ->> 1) || '.' AND r.name_rev < (j.value ->> 1) || '/')`,
   withRecords:
     'SELECT DISTINCT name FROM dns_records WHERE zone_id = ?1 AND name_rev IN (SELECT value FROM json_each(?2))',
-  page: `SELECT name_rev, ${VALUE_COLUMNS} FROM dns_records WHERE zone_id = ?1 AND name_rev IN (
+  page: `SELECT ${VALUE_COLUMNS} FROM dns_records WHERE zone_id = ?1 AND name_rev IN (
       SELECT DISTINCT name_rev FROM dns_records WHERE zone_id = ?1 AND name_rev > ?2 ORDER BY name_rev LIMIT ?3)
     ORDER BY name_rev, type, content`,
   liveZone:
@@ -147,7 +147,7 @@ export async function namesWithRecords(
 
 export interface Page {
   /** Owner names in name_rev order with their rows. */
-  names: { name: string; rev: string; rows: ValueRow[] }[]
+  names: { name: string; rows: ValueRow[] }[]
   /** Fewer than the requested number of names: nothing follows. */
   last: boolean
 }
@@ -161,15 +161,13 @@ export async function readPage(
   limit: number
 ): Promise<Page> {
   const start = afterRev === '' ? apexRev : afterRev
-  const { results } = await db
-    .prepare(SQL.page)
-    .bind(zoneId, start, limit)
-    .all<ValueRow & { name_rev: string }>()
+  const { results } = await db.prepare(SQL.page).bind(zoneId, start, limit).all<ValueRow>()
+  // A name's rows are contiguous (ordered by name_rev, one per name): no name_rev to carry back.
   const names: Page['names'] = []
   for (const r of results) {
     const last = names[names.length - 1]
-    if (last && last.rev === r.name_rev) last.rows.push(r)
-    else names.push({ name: r.name, rev: r.name_rev, rows: [r] })
+    if (last && last.name === r.name) last.rows.push(r)
+    else names.push({ name: r.name, rows: [r] })
   }
   return { names, last: names.length < limit }
 }

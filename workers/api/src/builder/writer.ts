@@ -70,10 +70,15 @@ export async function applyOps(
   let puts = 0
   let deletes = 0
   let failure: unknown = null
+  // The ledger is written twice per call, not per key or slice: every DO SQLite write that an
+  // await separates is a transaction of its own, and those, not the rows, are what cost.
+  ledger.markPending(
+    todo.filter(({ op }) => op.value !== null && op.ttl === undefined).map(({ op }) => op.key)
+  )
+  const put: [key: string, digest: string, at: number][] = []
+  const deleted: [key: string, at: number][] = []
   for (let i = 0; i < todo.length && failure === null; i += CONCURRENCY) {
     const slice = todo.slice(i, i + CONCURRENCY)
-    for (const { op } of slice)
-      if (op.value !== null && op.ttl === undefined) ledger.markPending(op.key)
     budget.spend(slice.length)
     const settled = await Promise.allSettled(
       slice.map(({ op }) =>
@@ -93,14 +98,17 @@ export async function applyOps(
       }
       if (op.ttl !== undefined) puts++
       else if (op.value === null) {
-        ledger.committedDelete(op.key, at)
+        deleted.push([op.key, at])
         deletes++
       } else {
-        ledger.committedPut(op.key, digest, at)
+        put.push([op.key, digest, at])
         puts++
       }
     })
   }
+  // Keys marked pending and never put (a failure ended the loop) stay pending: written again later.
+  ledger.committedPuts(put)
+  ledger.committedDeletes(deleted)
   if (failure !== null) throw failure
   return { kind: 'written', puts, deletes, skipped }
 }

@@ -159,3 +159,55 @@ describe('committing an AXFR', () => {
     }
   })
 })
+
+describe('committing an IXFR', () => {
+  it('applies its deletions and additions across several staged rows, in order, and leaves no staged row', async () => {
+    const zone = await createZone('ixfr-commit')
+    await axfr(env.DB, zone, 'old', 130, 30)
+    const stage = new TransferStage(env.DB, { zoneId: zone.id, zoneName: zone.name }, ROWS)
+    try {
+      for (let i = 0; i < 120; i++) await stage.sink('delete', a(zone.name, 'old', i))
+      for (let i = 0; i < 70; i++) await stage.sink('add', a(zone.name, 'new', i))
+      // The same identity as a record kept, with another TTL: it replaces that record.
+      await stage.sink('add', { ...a(zone.name, 'old', 125), ttl: 900 })
+      await stage.commit({ guard: await guardOf(zone.id), soa: soa(zone.name, 31), replace: false })
+    } finally {
+      await stage.discard()
+    }
+    const held = await names(zone.id)
+    expect(held).toHaveLength(80)
+    expect(held.filter((n) => n.startsWith('old-'))).toHaveLength(10)
+    const kept = await env.DB.prepare(
+      'SELECT ttl FROM dns_records WHERE zone_id = ?1 AND name = ?2'
+    )
+      .bind(zone.id, `old-125.${zone.name}`)
+      .all<{ ttl: number }>()
+    expect(kept.results).toEqual([{ ttl: 900 }])
+    const staged = await env.DB.prepare(
+      "SELECT count(*) AS n FROM import_staging WHERE zone_id = ?1 AND import_id LIKE 'xfr%'"
+    )
+      .bind(zone.id)
+      .first<{ n: number }>()
+    expect(staged?.n).toBe(0)
+  })
+})
+
+describe('staging a transfer', () => {
+  it('writes many records per staged row, so staging and discarding write few rows', async () => {
+    const zone = await createZone('xfr-stage-rows')
+    const stage = new TransferStage(env.DB, { zoneId: zone.id, zoneName: zone.name }, ROWS)
+    const stagedRows = async () =>
+      (await env.DB.prepare('SELECT count(*) AS n FROM import_staging WHERE zone_id = ?1')
+        .bind(zone.id)
+        .first<{ n: number }>())!.n
+    try {
+      for (let i = 0; i < 4 * ROWS; i++) await stage.sink('add', a(zone.name, 'r', i))
+      await stage.commit({ guard: await guardOf(zone.id), soa: soa(zone.name, 3), replace: true })
+      expect(await stagedRows()).toBeLessThanOrEqual(4)
+    } finally {
+      await stage.discard()
+    }
+    expect(await stagedRows()).toBe(0)
+    expect(await names(zone.id)).toHaveLength(4 * ROWS)
+  })
+})

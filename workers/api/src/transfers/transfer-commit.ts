@@ -2,8 +2,9 @@
  * @module A received transfer becomes ONE atomic change of the zone, like a large import:
  *
  * 1. Stage: while the transfer streams in, its records (and an IXFR's deletions) go to
- *    `import_staging` in bounded statements under this transfer's own id, each row holding only
- *    the columns in which a transfer's records differ. Nothing reads that
+ *    `import_staging` in bounded statements under this transfer's own id, each staged row holding
+ *    up to `RECORDS_PER_ROW` records, of each only the columns in which a transfer's records differ
+ *    (the table's row and index writes, and the discard's deletes, are per staged row). Nothing reads that
  *    table, so the zone is served exactly as before, and a transfer that breaks off leaves only
  *    staged rows, which are discarded (the cron removes any a dead worker left).
  * 2. Commit: one D1 batch: the zone's version guard, the records replaced (AXFR: the old ones
@@ -24,8 +25,8 @@ import {
   type ZoneGuard,
 } from '../commit/zone-change.ts'
 import { recordIdGenerator } from '../http/ids.ts'
-import { RECORD_COLUMNS, toRow, type RecordRow } from '../records/model.ts'
-import { mapTransferred } from './record-map.ts'
+import { RECORD_COLUMNS, reverseName, type DnsRecord, type RecordRow } from '../records/model.ts'
+import { mapTransferred, type MapContext } from './record-map.ts'
 
 /**
  * Rows per staging, delete, insert and discard statement (each staging statement's JSON also stays
@@ -33,6 +34,8 @@ import { mapTransferred } from './record-map.ts'
  * more rows than this, so each stays far below D1's per-query time.
  */
 const ROWS_PER_STATEMENT = 5000
+/** Records per staged row (see StagedList). */
+const RECORDS_PER_ROW = 100
 
 type Column = (typeof RECORD_COLUMNS)[number]
 
@@ -63,25 +66,63 @@ const FIXED = {
   comment_modified_on: null,
   tags_modified_on: null,
 } as const satisfies Partial<RecordRow>
-const FIXED_ENTRIES = Object.entries(FIXED) as [keyof typeof FIXED, unknown][]
 
 const col = (name: StagedColumn): number => STAGED_COLUMNS.indexOf(name)
 const isStaged = (c: Column): c is StagedColumn => (STAGED_COLUMNS as readonly string[]).includes(c)
 const sqlLiteral = (v: string | number | null): string =>
   v === null ? 'NULL' : typeof v === 'number' ? String(v) : `'${v.replace(/'/g, "''")}'`
 
-/** A record's staged row, after checking that its fixed columns are the transfer's. */
-function stagedRow(row: RecordRow, now: string): unknown[] {
-  for (const [k, v] of FIXED_ENTRIES)
-    if (row[k] !== v) throw new Error(`transfer staging: ${k} is not the same for every record`)
-  if (row.created_on !== now || row.modified_on !== now)
+/**
+ * A record's staged row, after checking that its fixed columns are the transfer's: the columns
+ * `toRow` gives, taken from the record directly (no JSON of its empty tags and settings per record).
+ */
+function stagedRow(rec: DnsRecord, now: string, zone: ZoneNames): unknown[] {
+  if (
+    rec.proxied ||
+    rec.comment !== null ||
+    rec.tags.length > 0 ||
+    Object.keys(rec.settings).length > 0 ||
+    rec.commentModifiedOn !== null ||
+    rec.tagsModifiedOn !== null
+  )
+    throw new Error('transfer staging: a fixed column is not the same for every record')
+  if (rec.createdOn !== now || rec.modifiedOn !== now)
     throw new Error('transfer staging: records are created at the transfer time')
+  const row: Pick<RecordRow, StagedColumn> = {
+    id: rec.id,
+    name: rec.name,
+    name_rev: nameRevIn(rec.name, zone),
+    type: rec.type,
+    content: rec.content,
+    data: rec.data === null ? null : JSON.stringify(rec.data),
+    priority: rec.priority,
+    ttl: rec.ttl,
+  }
   return STAGED_COLUMNS.map((c) => row[c])
 }
 
-/** The value of column `c` in INSERT_STAGED's SELECT. */
+/** The zone's name and its reversed name (`reverseName`). */
+interface ZoneNames {
+  name: string
+  rev: string
+}
+
+/**
+ * `reverseName(name)` for a name in the zone, reversing only the labels before the zone's: the
+ * reversed name of `rel.zone` is the zone's reversed name, a dot, and `rel` reversed.
+ */
+function nameRevIn(name: string, zone: ZoneNames): string {
+  if (name === zone.name) return zone.rev
+  const cut = name.length - zone.name.length - 1
+  if (cut <= 0 || !name.endsWith(zone.name) || name.charCodeAt(cut) !== 0x2e)
+    return reverseName(name)
+  const rel = name.slice(0, cut)
+  return `${zone.rev}.${rel.includes('.') ? reverseName(rel) : rel}`
+}
+
+/** The value of column `c` in INSERT_STAGED's SELECT (`j.value`: one record of a staged row). */
 function insertValue(c: Column): string {
-  if (isStaged(c)) return `s.row ->> ${col(c)}`
+  if (isStaged(c)) return `j.value ->> ${col(c)}`
   if (c === 'zone_id') return '?2'
   if (c === 'created_on' || c === 'modified_on') return '?5'
   return sqlLiteral(FIXED[c])
@@ -98,15 +139,16 @@ const DELETE_SOME = `DELETE FROM dns_records WHERE rowid IN (
 
 /** The zone's records an IXFR's staged deletions name (by identity: name, type, content, priority). */
 const DELETE_STAGED = `DELETE FROM dns_records AS r WHERE r.zone_id = ?1 AND EXISTS (
-  SELECT 1 FROM import_staging AS s WHERE s.import_id = ?2
-    AND s.row ->> ${col('name_rev')} = r.name_rev AND s.row ->> ${col('type')} = r.type
-    AND s.row ->> ${col('content')} = r.content
-    AND ifnull(s.row ->> ${col('priority')}, -1) = ifnull(r.priority, -1))`
+  SELECT 1 FROM import_staging AS s, json_each(s.row) AS j WHERE s.import_id = ?2
+    AND j.value ->> ${col('name_rev')} = r.name_rev AND j.value ->> ${col('type')} = r.type
+    AND j.value ->> ${col('content')} = r.content
+    AND ifnull(j.value ->> ${col('priority')}, -1) = ifnull(r.priority, -1))`
 
 /** Staged additions; one with the identity of a record already there replaces it (its TTL may differ). */
 const INSERT_STAGED = `INSERT OR REPLACE INTO dns_records (${RECORD_COLUMNS.join(', ')})
   SELECT ${RECORD_COLUMNS.map(insertValue).join(', ')}
-  FROM import_staging AS s WHERE s.import_id = ?1 AND s.ord BETWEEN ?3 AND ?4 ORDER BY s.ord`
+  FROM import_staging AS s, json_each(s.row) AS j
+  WHERE s.import_id = ?1 AND s.ord BETWEEN ?3 AND ?4 ORDER BY s.ord, j.key`
 
 /** The primary's SOA becomes the zone's; a good transfer also ends an expiry. */
 const SET_SOA = `UPDATE zones SET serial = ?2, soa_mname = ?3, soa_rname = ?4, soa_refresh = ?5,
@@ -119,44 +161,60 @@ const SET_INCOMING = `UPDATE zone_transfers_incoming SET soa_serial = ?2, checke
 
 const DISCARD = 'DELETE FROM import_staging WHERE import_id = ?1 AND ord BETWEEN ?2 AND ?3'
 
-/** One staged list (additions or deletions), flushed in bounded statements as it fills. */
+/**
+ * One staged list (additions or deletions), flushed in bounded statements as it fills. A staged
+ * row holds up to `RECORDS_PER_ROW` records (a JSON array of their staged columns): the table's
+ * row and index writes, and the discard's deletes, are per staged row, not per record.
+ */
 class StagedList {
-  count = 0
-  #rows: string[] = []
+  /** Staged rows written (their `ord`s are 0 … rows - 1). */
+  #stagedRows = 0
+  /** JSON of the records not flushed yet. */
+  #records: string[] = []
   #chars = 0
+  readonly #perRow: number
   constructor(
     private readonly db: D1Database,
     readonly id: string,
     private readonly zoneId: string,
     private readonly now: string,
     private readonly rowsPerStatement: number
-  ) {}
+  ) {
+    this.#perRow = Math.min(RECORDS_PER_ROW, rowsPerStatement)
+  }
 
   async add(row: unknown[]): Promise<void> {
     const json = JSON.stringify(row)
     if (
-      this.#rows.length >= this.rowsPerStatement ||
+      this.#records.length >= this.rowsPerStatement ||
       this.#chars + json.length > MAX_CHUNK_CHARS / 2
     )
       await this.flush()
-    this.#rows.push(json)
+    this.#records.push(json)
     this.#chars += json.length + 1
   }
 
   async flush(): Promise<void> {
-    if (this.#rows.length === 0) return
-    const first = this.count
-    const json = `[${this.#rows.join(',')}]`
-    this.count += this.#rows.length
-    this.#rows = []
+    if (this.#records.length === 0) return
+    const rows: string[] = []
+    for (let i = 0; i < this.#records.length; i += this.#perRow)
+      rows.push(`[${this.#records.slice(i, i + this.#perRow).join(',')}]`)
+    const first = this.#stagedRows
+    this.#stagedRows += rows.length
+    this.#records = []
     this.#chars = 0
-    await this.db.prepare(STAGE_ROWS).bind(this.id, first, this.zoneId, this.now, json).run()
+    await this.db
+      .prepare(STAGE_ROWS)
+      .bind(this.id, first, this.zoneId, this.now, `[${rows.join(',')}]`)
+      .run()
   }
 
+  /** `ord` ranges of staged rows holding at most `rowsPerStatement` records each. */
   ranges(): [number, number][] {
+    const per = Math.max(1, Math.floor(this.rowsPerStatement / this.#perRow))
     const out: [number, number][] = []
-    for (let lo = 0; lo < this.count; lo += this.rowsPerStatement)
-      out.push([lo, Math.min(this.count, lo + this.rowsPerStatement) - 1])
+    for (let lo = 0; lo < this.#stagedRows; lo += per)
+      out.push([lo, Math.min(this.#stagedRows, lo + per) - 1])
     return out
   }
 
@@ -208,6 +266,8 @@ export class TransferStage {
   readonly #deletes: StagedList
   readonly #newId = recordIdGenerator()
   readonly #now: string
+  readonly #map: MapContext
+  readonly #zone: ZoneNames
   /** Records the transfer held that our model does not (see record-map.ts). */
   skipped = 0
   /** An IXFR deletion came after an addition: the steps cannot be applied as one difference. */
@@ -222,17 +282,19 @@ export class TransferStage {
     this.#now = new Date().toISOString()
     this.#adds = new StagedList(db, `xfr:${id}`, target.zoneId, this.#now, rowsPerStatement)
     this.#deletes = new StagedList(db, `xfr-del:${id}`, target.zoneId, this.#now, rowsPerStatement)
+    this.#map = { ...target, now: this.#now, newId: this.#newId }
+    this.#zone = { name: target.zoneName, rev: reverseName(target.zoneName) }
   }
 
   readonly sink = async (op: 'add' | 'delete', rr: MessageRR): Promise<void> => {
-    const rec = mapTransferred(rr, { ...this.target, now: this.#now, newId: this.#newId })
+    const rec = mapTransferred(rr, this.#map)
     if (!rec) {
       this.skipped++
       return
     }
     if (op === 'delete' && this.#sawAdd) this.reordered = true
     if (op === 'add') this.#sawAdd = true
-    await (op === 'add' ? this.#adds : this.#deletes).add(stagedRow(toRow(rec), this.#now))
+    await (op === 'add' ? this.#adds : this.#deletes).add(stagedRow(rec, this.#now, this.#zone))
   }
 
   #sawAdd = false
