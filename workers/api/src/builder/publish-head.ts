@@ -21,6 +21,7 @@ import { FEED_HEAD_MAX_CHARS } from '@edgedns/zone-feed'
 import type { StepContext, StepOutcome } from './context.ts'
 import { announce } from './feed.ts'
 import type { BuilderState } from './state.ts'
+import { digestOf } from './ledger.ts'
 import { ALWAYS, applyOps } from './writer.ts'
 
 /** Above this many rewritten buckets a head says "all" (readers drop the zone's buckets). */
@@ -113,20 +114,30 @@ export async function publishHead(
     ...(separate ? { overlayKey: separate } : {}),
     ...(bv ? { bv } : {}),
   })
-  const ops = [
-    { key: headVersionKey(zone, state.zoneId!, n), value, ttl: HEAD_VERSION_TTL_S },
-    { key: slot, value },
-  ]
   const putAt = io.now()
-  const put = await applyOps(io, ctx.ledger, ctx.budget, ops, {
-    freshSince: Number.POSITIVE_INFINITY,
-    intervalMs: limits.keyWriteIntervalMs,
-  })
-  if (put.kind === 'deferred') return put
+  // The versioned key first: it is what the feed entry names. The slot (a fallback for readers
+  // without the feed) then goes out side by side with the announcement. Its ledger entry is
+  // marked pending here, with the head attempt, so no storage write sits between the versioned
+  // key's put and those two calls (an outgoing call waits until earlier writes are durable).
+  ctx.ledger.markPending(slot)
+  await applyOps(
+    io,
+    ctx.ledger,
+    ctx.budget,
+    [{ key: headVersionKey(zone, state.zoneId!, n), value, ttl: HEAD_VERSION_TTL_S }],
+    { freshSince: ALWAYS, intervalMs: 0 }
+  )
   const appendAt = io.now()
   // A small head rides its entry: isolates holding the zone take it without a KV read.
   const inline = value.length <= FEED_HEAD_MAX_CHARS ? { head: value } : {}
-  await announce(ctx, { zone, id: state.zoneId!, n, op: 'head', ...inline })
+  ctx.budget.spend(1)
+  const [slotPut] = await Promise.allSettled([
+    io.kv.put(slot, value),
+    announce(ctx, { zone, id: state.zoneId!, n, op: 'head', ...inline }),
+  ])
+  // The slot's pacing was checked above; its write time is recorded once the put is done.
+  if (slotPut.status === 'rejected') throw slotPut.reason
+  ctx.ledger.committedPut(slot, digestOf(value), io.now())
   const appended = io.now()
   // One synchronous stretch: the head, the versions it names and the superseded ones queued.
   ctx.mirror.dropFlushed()
