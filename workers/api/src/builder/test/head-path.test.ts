@@ -1,0 +1,110 @@
+/**
+ * @module What lies between a one-record change's notification and its announced head: the
+ * notification writes nothing to the object's storage before the pass reads D1 (a write would
+ * hold that read until it is durable), the safety alarm is armed once the head is out, and the
+ * head's slot is written side by side with the feed append, after the versioned key the entry
+ * names.
+ */
+import { runInDurableObject } from 'cloudflare:test'
+import { describe, expect, it } from 'vitest'
+import { headKey, headSlot, headVersionKey } from '@edgedns/kv-layout'
+import type { FeedAppender } from '@edgedns/zone-feed'
+import type { ZoneBuilder } from '../zone-builder.ts'
+import { builder, committedSeq, createZone, post, settle, sleep, tweak } from './helpers.ts'
+
+const SLOT_DELAY_MS = 40
+
+describe('the path from notification to announced head', () => {
+  it('announces the head while its slot is still being written, once the versioned key is in KV', async () => {
+    const z = await createZone('headpath')
+    await post(z.id, { type: 'A', name: 'www', content: '192.0.2.1' })
+    await settle(z.id)
+    const events: string[] = []
+    const slots = new Set(Array.from({ length: 8 }, (_, i) => headKey(z.name, i)))
+    await tweak(z.id, (b) => {
+      const kv = b.io.kv
+      const feed = b.io.feed!
+      const recordingFeed: FeedAppender = {
+        async append(entries) {
+          for (const e of entries) if (e.op === 'head') events.push(`append ${e.n}`)
+          return feed.append(entries)
+        },
+      }
+      b.io = {
+        ...b.io,
+        feed: recordingFeed,
+        kv: {
+          ...kv,
+          get: kv.get.bind(kv),
+          list: kv.list.bind(kv),
+          delete: kv.delete.bind(kv),
+          getWithMetadata: kv.getWithMetadata.bind(kv),
+          put: async (key: string, value: string, opts?: KVNamespacePutOptions) => {
+            if (slots.has(key)) await sleep(SLOT_DELAY_MS)
+            await kv.put(key, value, opts)
+            events.push(`put ${key}`)
+          },
+        } as unknown as KVNamespace,
+      }
+    })
+    await post(z.id, { type: 'A', name: 'new', content: '192.0.2.2' })
+    const status = await settle(z.id)
+    // The pass's head (the flush may publish a later one).
+    const n = events
+      .filter((e) => e.startsWith('append '))
+      .map((e) => Number(e.slice(7)))
+      .sort((a, b) => a - b)[0]!
+    expect(n).toBeLessThanOrEqual(status.head.n)
+    const versioned = events.indexOf(`put ${headVersionKey(z.name, z.id, n)}`)
+    const append = events.indexOf(`append ${n}`)
+    const slot = events.indexOf(`put ${headKey(z.name, headSlot(n))}`)
+    expect(versioned).toBeGreaterThanOrEqual(0)
+    expect(versioned).toBeLessThan(append)
+    expect(append).toBeLessThan(slot)
+  })
+
+  it('writes nothing before the pass reads D1, and arms the safety alarm once the head is out', async () => {
+    const z = await createZone('nowrite')
+    await post(z.id, { type: 'A', name: 'www', content: '192.0.2.1' })
+    await settle(z.id)
+    const stub = builder(z.id)
+    const storedState = (): Promise<unknown> =>
+      runInDurableObject(stub, (_b: ZoneBuilder, state) =>
+        JSON.stringify(state.storage.kv.get('state'))
+      )
+    const alarm = (): Promise<number | null> =>
+      runInDurableObject(stub, (_b: ZoneBuilder, state) => state.storage.getAlarm())
+    const before = { state: await storedState(), alarm: await alarm() }
+    // What storage holds when each D1 batch goes out: the pass's read, then its report.
+    const atBatch: { state: unknown; alarm: number | null }[] = []
+    await runInDurableObject(stub, (b: ZoneBuilder, state) => {
+      const db = b.io.db
+      b.io = {
+        ...b.io,
+        db: {
+          prepare: db.prepare.bind(db),
+          exec: db.exec.bind(db),
+          batch: async (stmts: D1PreparedStatement[]) => {
+            atBatch.push({
+              state: JSON.stringify(state.storage.kv.get('state')),
+              alarm: await state.storage.getAlarm(),
+            })
+            return db.batch(stmts)
+          },
+        } as unknown as D1Database,
+      }
+    })
+    const startedAt = Date.now()
+    await post(z.id, { type: 'A', name: 'new', content: '192.0.2.2' })
+    const seq = await committedSeq(z.id)
+    // No alarm is run meanwhile (settle would run it at once): wait for the pass's report.
+    for (let i = 0; i < 2000 && atBatch.length < 2; i++) await sleep(2)
+    expect(atBatch[0]).toEqual(before)
+    expect((await stub.status()).cursor).toBeGreaterThanOrEqual(seq)
+    // By the report after the head, the safety alarm is armed.
+    const armed = atBatch[1]!.alarm
+    expect(armed).toBeGreaterThanOrEqual(startedAt)
+    expect(armed).toBeLessThanOrEqual(Date.now() + 30_000)
+    await settle(z.id)
+  })
+})
