@@ -115,29 +115,28 @@ export async function publishHead(
     ...(bv ? { bv } : {}),
   })
   const putAt = io.now()
-  // The versioned key first: it is what the feed entry names. The slot (a fallback for readers
-  // without the feed) then goes out side by side with the announcement. Its ledger entry is
-  // marked pending here, with the head attempt, so no storage write sits between the versioned
-  // key's put and those two calls (an outgoing call waits until earlier writes are durable).
+  // Both keys side by side; the slot's ledger entry is marked pending now, with the head attempt,
+  // and completed only after the append: a storage write between the puts and the append would
+  // hold the append until it is durable (the output gate).
   ctx.ledger.markPending(slot)
-  await applyOps(
-    io,
-    ctx.ledger,
-    ctx.budget,
-    [{ key: headVersionKey(zone, state.zoneId!, n), value, ttl: HEAD_VERSION_TTL_S }],
-    { freshSince: ALWAYS, intervalMs: 0 }
-  )
+  ctx.budget.spend(2)
+  const [versioned, slotPut] = await Promise.allSettled([
+    io.kv.put(headVersionKey(zone, state.zoneId!, n), value, { expirationTtl: HEAD_VERSION_TTL_S }),
+    io.kv.put(slot, value),
+  ])
   const appendAt = io.now()
+  const digest = digestOf(value)
+  if (versioned.status === 'rejected' || slotPut.status === 'rejected') {
+    // Not announced: the step fails and its retry publishes the next counter.
+    if (slotPut.status === 'fulfilled') ctx.ledger.committedPut(slot, digest, appendAt)
+    throw versioned.status === 'rejected'
+      ? versioned.reason
+      : (slotPut as PromiseRejectedResult).reason
+  }
   // A small head rides its entry: isolates holding the zone take it without a KV read.
   const inline = value.length <= FEED_HEAD_MAX_CHARS ? { head: value } : {}
-  ctx.budget.spend(1)
-  const [slotPut] = await Promise.allSettled([
-    io.kv.put(slot, value),
-    announce(ctx, { zone, id: state.zoneId!, n, op: 'head', ...inline }),
-  ])
-  // The slot's pacing was checked above; its write time is recorded once the put is done.
-  if (slotPut.status === 'rejected') throw slotPut.reason
-  ctx.ledger.committedPut(slot, digestOf(value), io.now())
+  await announce(ctx, { zone, id: state.zoneId!, n, op: 'head', ...inline })
+  ctx.ledger.committedPut(slot, digest, appendAt)
   const appended = io.now()
   // One synchronous stretch: the head, the versions it names and the superseded ones queued.
   ctx.mirror.dropFlushed()
