@@ -15,12 +15,14 @@ function layoutOf(state: BuilderState, buckets = state.layout?.buckets): ZoneLay
   return retiring ? { buckets, prev: retiring.buckets } : { buckets }
 }
 
+/** `read`: the subzones already read for this zone in the pass's first round trip, if they were. */
 export async function buildMeta(
   ctx: StepContext,
   zone: ZoneDbRow,
   apexRows: ValueRow[],
-  buckets?: number
+  buckets?: number,
+  read?: { of: string; names: string[] } | null
 ): Promise<string> {
-  const subzones = await readSubzones(ctx.io.db, zone.name)
+  const subzones = read?.of === zone.name ? read.names : await readSubzones(ctx.io.db, zone.name)
   return encodeZoneMeta(zoneMetaFrom(zone, apexRows, layoutOf(ctx.state, buckets), subzones))
 }

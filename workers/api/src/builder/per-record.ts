@@ -89,7 +89,18 @@ export async function perRecordPass(ctx: StepContext): Promise<PerRecordOutcome>
     state.zoneName !== null
       ? (ctx.hints?.expectedNames(state.cursor, state.zoneName) ?? null)
       : null
-  const first = await readZoneAndLog(io.db, zoneId, state.cursor, limits.logChunk, expected ?? [])
+  // A change expected to touch the apex (or a pending refresh) rebuilds the metadata: its
+  // subzones come in the same round trip.
+  const metaExpected =
+    state.zoneName !== null && (state.metaRefresh || (expected?.includes(state.zoneName) ?? false))
+  const first = await readZoneAndLog(
+    io.db,
+    zoneId,
+    state.cursor,
+    limits.logChunk,
+    expected ?? [],
+    metaExpected ? state.zoneName : null
+  )
   const { zone, log } = first
   if (!zone) return { kind: 'deleted' }
   if (!isServed(zone)) return { kind: 'idle' }
@@ -142,7 +153,13 @@ export async function perRecordPass(ctx: StepContext): Promise<PerRecordOutcome>
   ctx.mirror.markDirty(buckets)
   ctx.mirror.addOverlay(overlay)
   if (meta) {
-    const encoded = await buildMeta(ctx, zone, current.rows.get(apex) ?? [])
+    const encoded = await buildMeta(
+      ctx,
+      zone,
+      current.rows.get(apex) ?? [],
+      undefined,
+      first.subzones
+    )
     state.head.meta = encoded
     state.zonePending = encoded
     state.metaRefresh = false
@@ -176,7 +193,8 @@ export async function perRecordPass(ctx: StepContext): Promise<PerRecordOutcome>
       headKv: published.kvMs,
       feed: published.appendMs,
     },
-    readTrips: current === first.names ? 1 : 2,
+    readTrips:
+      (current === first.names ? 1 : 2) + (meta && first.subzones?.of !== zone.name ? 1 : 0),
     ...(ctx.calledAt != null ? { calledAt: ctx.calledAt } : {}),
   }
   // The zone outgrew its bucket count (twice the target names per bucket): a full build picks a

@@ -21,6 +21,7 @@ import { FEED_HEAD_MAX_CHARS } from '@edgedns/zone-feed'
 import type { StepContext, StepOutcome } from './context.ts'
 import { announce } from './feed.ts'
 import type { BuilderState } from './state.ts'
+import { digestOf } from './ledger.ts'
 import { ALWAYS, applyOps } from './writer.ts'
 
 /** Above this many rewritten buckets a head says "all" (readers drop the zone's buckets). */
@@ -113,20 +114,29 @@ export async function publishHead(
     ...(separate ? { overlayKey: separate } : {}),
     ...(bv ? { bv } : {}),
   })
-  const ops = [
-    { key: headVersionKey(zone, state.zoneId!, n), value, ttl: HEAD_VERSION_TTL_S },
-    { key: slot, value },
-  ]
   const putAt = io.now()
-  const put = await applyOps(io, ctx.ledger, ctx.budget, ops, {
-    freshSince: Number.POSITIVE_INFINITY,
-    intervalMs: limits.keyWriteIntervalMs,
-  })
-  if (put.kind === 'deferred') return put
+  // Both keys side by side; the slot's ledger entry is marked pending now, with the head attempt,
+  // and completed only after the append: a storage write between the puts and the append would
+  // hold the append until it is durable (the output gate).
+  ctx.ledger.markPending(slot)
+  ctx.budget.spend(2)
+  const [versioned, slotPut] = await Promise.allSettled([
+    io.kv.put(headVersionKey(zone, state.zoneId!, n), value, { expirationTtl: HEAD_VERSION_TTL_S }),
+    io.kv.put(slot, value),
+  ])
   const appendAt = io.now()
+  const digest = digestOf(value)
+  if (versioned.status === 'rejected' || slotPut.status === 'rejected') {
+    // Not announced: the step fails and its retry publishes the next counter.
+    if (slotPut.status === 'fulfilled') ctx.ledger.committedPut(slot, digest, appendAt)
+    throw versioned.status === 'rejected'
+      ? versioned.reason
+      : (slotPut as PromiseRejectedResult).reason
+  }
   // A small head rides its entry: isolates holding the zone take it without a KV read.
   const inline = value.length <= FEED_HEAD_MAX_CHARS ? { head: value } : {}
   await announce(ctx, { zone, id: state.zoneId!, n, op: 'head', ...inline })
+  ctx.ledger.committedPut(slot, digest, appendAt)
   const appended = io.now()
   // One synchronous stretch: the head, the versions it names and the superseded ones queued.
   ctx.mirror.dropFlushed()

@@ -29,31 +29,47 @@ export const SQL = {
   page: `SELECT ${VALUE_COLUMNS} FROM dns_records WHERE zone_id = ?1 AND name_rev IN (
       SELECT DISTINCT name_rev FROM dns_records WHERE zone_id = ?1 AND name_rev > ?2 ORDER BY name_rev LIMIT ?3)
     ORDER BY name_rev, type, content`,
+  subzones:
+    "SELECT name FROM zones WHERE name_rev > ?1 AND name_rev < ?2 AND status != 'deleted' AND activated_on IS NOT NULL ORDER BY name",
   liveZone:
     "SELECT id FROM zones WHERE name = ?1 AND status != 'deleted' AND activated_on IS NOT NULL",
 } as const
 
 /**
  * The zone row and the next change-log chunk after `after`, in one round trip; with `names`, the
- * current rows of those names too (same round trip, same transaction as the log).
+ * current rows of those names too, and with `subzonesOf` (the zone's name, when the pass is
+ * expected to rebuild the metadata) the hosted zones below it (same round trip, same
+ * transaction as the log).
  */
 export async function readZoneAndLog(
   db: D1Database,
   zoneId: string,
   after: number,
   limit: number,
-  names: string[] = []
-): Promise<{ zone: ZoneDbRow | null; log: LogRow[]; names: NameState | null }> {
+  names: string[] = [],
+  subzonesOf: string | null = null
+): Promise<{
+  zone: ZoneDbRow | null
+  log: LogRow[]
+  names: NameState | null
+  subzones: { of: string; names: string[] } | null
+}> {
   const named = names.length > 0 ? nameStatements(db, zoneId, names) : []
   const [zone, log, ...rest] = await db.batch([
     db.prepare(SQL.zone).bind(zoneId),
     db.prepare(SQL.log).bind(zoneId, after, limit),
     ...named.map((s) => s.stmt),
+    ...(subzonesOf !== null ? [subzonesStatement(db, subzonesOf)] : []),
   ])
+  const below = subzonesOf !== null ? rest.pop()! : null
   return {
     zone: (zone!.results[0] as ZoneDbRow | undefined) ?? null,
     log: log!.results as unknown as LogRow[],
     names: named.length > 0 ? nameState(named, rest) : null,
+    subzones:
+      below && subzonesOf !== null
+        ? { of: subzonesOf, names: (below.results as { name: string }[]).map((r) => r.name) }
+        : null,
   }
 }
 
@@ -187,14 +203,13 @@ export async function liveZoneNamed(db: D1Database, name: string): Promise<strin
  * `rev/`); run only when a zone's metadata is rebuilt, which record changes below the apex never do.
  */
 export async function readSubzones(db: D1Database, zone: string): Promise<string[]> {
-  const rev = reverseName(zone)
-  const { results } = await db
-    .prepare(
-      "SELECT name FROM zones WHERE name_rev > ?1 AND name_rev < ?2 AND status != 'deleted' AND activated_on IS NOT NULL ORDER BY name"
-    )
-    .bind(`${rev}.`, `${rev}/`)
-    .all<{ name: string }>()
+  const { results } = await subzonesStatement(db, zone).all<{ name: string }>()
   return results.map((r) => r.name)
+}
+
+function subzonesStatement(db: D1Database, zone: string): D1PreparedStatement {
+  const rev = reverseName(zone)
+  return db.prepare(SQL.subzones).bind(`${rev}.`, `${rev}/`)
 }
 
 /** Ids of the hosted zones among `names` (a zone's ancestors: their subzones list it). */

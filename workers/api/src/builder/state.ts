@@ -86,7 +86,7 @@ interface PassStats {
    * within it, the head's KV writes and its feed append.
    */
   phaseMs?: { read: number; nodes: number; publish: number; headKv?: number; feed?: number }
-  /** Per-record passes: D1 round trips of the read phase (1 when the notification's hint held). */
+  /** Per-record passes: D1 round trips before the head (1 when the notification's hint held). */
   readTrips?: number
   /** Per-record passes: when the notification that started the step arrived. */
   calledAt?: number

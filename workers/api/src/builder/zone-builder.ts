@@ -65,6 +65,10 @@ export class ZoneBuilder extends DurableObject<Env> {
   #notifyAgain = false
   /** Ends a yield after a head early: set while a step yields, called by the next caller. */
   #wake: (() => void) | null = null
+  /** Highest sequence notified since the object started (saved with the next step's state). */
+  #notified = 0
+  /** A notification arrived and its safety alarm is not armed yet. */
+  #safetyDue = false
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
@@ -86,13 +90,14 @@ export class ZoneBuilder extends DurableObject<Env> {
 
   async #notify(zoneId: string, seq: number, hint?: ChangeHint): Promise<void> {
     this.#calledAt ??= this.io.now()
-    const s = this.#adopt(zoneId)
+    this.#adopt(zoneId)
     if (hint) this.#hints.add(hint)
-    if (seq > s.notified) {
-      s.notified = seq
-      this.#store.save(s)
-    }
-    await this.#armSafetyNet()
+    // Nothing is written here: a write would hold the pass's first D1 read until it is durable
+    // (the output gate). The sequence is taken into the state by the step; the safety alarm is
+    // armed once a per-record pass has written its head (before anything else for a full build
+    // or a purge).
+    this.#notified = Math.max(this.#notified, seq)
+    this.#safetyDue = true
     await this.#exclusive(() => this.#step())
   }
 
@@ -153,6 +158,12 @@ export class ZoneBuilder extends DurableObject<Env> {
     return s
   }
 
+  async #armSafetyNetIfDue(): Promise<void> {
+    if (!this.#safetyDue) return
+    this.#safetyDue = false
+    await this.#armSafetyNet()
+  }
+
   async #armSafetyNet(): Promise<void> {
     const at = this.io.now() + this.limits.safetyAlarmMs
     const current = await this.ctx.storage.getAlarm()
@@ -182,6 +193,7 @@ export class ZoneBuilder extends DurableObject<Env> {
   async #step(): Promise<void> {
     const s = this.#store.load()
     if (s.zoneId === null) return
+    s.notified = Math.max(s.notified, this.#notified)
     const io = await this.#routedIo(s.zoneId)
     const ctx: StepContext = {
       io,
@@ -240,11 +252,15 @@ export class ZoneBuilder extends DurableObject<Env> {
       if (s.deleted) return { kind: 'idle' }
       let outcome: StepOutcome | { kind: 'deleted' } | { kind: 'full' }
       const spentBefore = ctx.budget.used
+      const perRecord = !(s.purge || s.full || s.fullRequested || s.cursor === 0)
+      if (!perRecord) await this.#armSafetyNetIfDue()
       if (s.purge) outcome = await purgeStep(ctx, this.env)
       else if (s.full || s.fullRequested || s.cursor === 0) outcome = await fullBuildStep(ctx)
       else {
         const cursor = s.cursor
         outcome = await perRecordPass(ctx)
+        // After the head, so the alarm's write holds none of the pass's calls back.
+        await this.#armSafetyNetIfDue()
         if (outcome.kind === 'idle' && s.retire.length > 0) outcome = await retireStep(ctx)
         if (s.cursor !== cursor) {
           // The pass made a new serial visible: the secondaries hear of it now, not after the

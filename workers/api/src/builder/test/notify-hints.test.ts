@@ -47,6 +47,32 @@ function logCountingDb(db: D1Database, counter: { log: number }): D1Database {
   } as unknown as D1Database
 }
 
+/** Counts D1 round trips: batches and statements run on their own. */
+function tripCountingDb(db: D1Database, counter: { trips: number }): D1Database {
+  const counted = (stmt: D1PreparedStatement): D1PreparedStatement => {
+    const bind = stmt.bind.bind(stmt)
+    stmt.bind = (...values: unknown[]) => counted(bind(...values))
+    for (const run of ['all', 'first', 'run', 'raw'] as const) {
+      const original = (stmt[run] as (...a: unknown[]) => Promise<unknown>).bind(stmt)
+      ;(stmt as unknown as Record<string, unknown>)[run] = (...a: unknown[]) => {
+        counter.trips++
+        return original(...a)
+      }
+    }
+    return stmt
+  }
+  return {
+    prepare: (sql: string) => counted(db.prepare(sql)),
+    batch: (stmts: D1PreparedStatement[]) => {
+      counter.trips++
+      return db.batch(stmts)
+    },
+    exec: db.exec.bind(db),
+    dump: db.dump?.bind(db),
+    withSession: db.withSession?.bind(db),
+  } as unknown as D1Database
+}
+
 describe('HintChain', () => {
   const apex = 'example.com'
 
@@ -108,12 +134,29 @@ describe('notifications that carry their change', () => {
     expect((await converge(z.id)).differences).toEqual([])
   })
 
-  it('an apex change reads the apex rows in the same round trip', async () => {
+  it('an apex change reads the apex rows and the subzones in the same round trip', async () => {
     const z = await createZone('hint')
     await settle(z.id)
+    const counter = { trips: 0 }
+    const beforeHead: number[] = []
+    await tweak(z.id, (b) => {
+      const feed = b.io.feed!
+      b.io = {
+        ...b.io,
+        db: tripCountingDb(b.io.db, counter),
+        feed: {
+          async append(entries) {
+            beforeHead.push(counter.trips)
+            return feed.append(entries)
+          },
+        },
+      }
+    })
     await post(z.id, { type: 'TXT', name: '@', content: '"v=spf1 -all"' })
     const status = await builtTo(z.id, await committedSeq(z.id))
     expect(status.lastPass?.readTrips).toBe(1)
+    // D1 round trips of the step before its head reached the feed.
+    expect(beforeHead[0]).toBe(1)
     await settle(z.id)
     expect((await kvMeta(z.name))!.apex.sets.TXT?.rdata).toEqual(['"v=spf1 -all"'])
   })
