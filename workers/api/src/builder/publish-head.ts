@@ -118,7 +118,7 @@ export async function publishHead(
   // Both keys side by side; the slot's ledger entry is marked pending now, with the head attempt,
   // and completed only after the append: a storage write between the puts and the append would
   // hold the append until it is durable (the output gate).
-  ctx.ledger.markPending(slot)
+  ctx.ledger.markPending([slot])
   ctx.budget.spend(2)
   const [versioned, slotPut] = await Promise.allSettled([
     io.kv.put(headVersionKey(zone, state.zoneId!, n), value, { expirationTtl: HEAD_VERSION_TTL_S }),
@@ -128,7 +128,7 @@ export async function publishHead(
   const digest = digestOf(value)
   if (versioned.status === 'rejected' || slotPut.status === 'rejected') {
     // Not announced: the step fails and its retry publishes the next counter.
-    if (slotPut.status === 'fulfilled') ctx.ledger.committedPut(slot, digest, appendAt)
+    if (slotPut.status === 'fulfilled') ctx.ledger.committedPuts([[slot, digest, appendAt]])
     throw versioned.status === 'rejected'
       ? versioned.reason
       : (slotPut as PromiseRejectedResult).reason
@@ -136,7 +136,7 @@ export async function publishHead(
   // A small head rides its entry: isolates holding the zone take it without a KV read.
   const inline = value.length <= FEED_HEAD_MAX_CHARS ? { head: value } : {}
   await announce(ctx, { zone, id: state.zoneId!, n, op: 'head', ...inline })
-  ctx.ledger.committedPut(slot, digest, appendAt)
+  ctx.ledger.committedPuts([[slot, digest, appendAt]])
   const appended = io.now()
   // One synchronous stretch: the head, the versions it names and the superseded ones queued.
   ctx.mirror.dropFlushed()
