@@ -6,6 +6,7 @@
  * directory's lookup of the name is part of that batch; with several it is one read before it.
  */
 import { fromRawRow } from '../db/raw-row.ts'
+import { reverseName } from '../records/model.ts'
 import { shardCount, type ShardEnv } from '../shards/databases.ts'
 import { liveZoneShardNamed } from '../shards/zone-env.ts'
 import { zones } from '../db/schema.ts'
@@ -15,14 +16,14 @@ import { peersInOrder, peersWithKeysSql, type PeerRow } from './peer-keys.ts'
 import type { OutgoingConfig } from './transfer-config.ts'
 
 /**
- * The columns of a record a transfer reads, in the order of `TransferRow`: its transfer-order key
- * first (name_rev, type, content, priority), then what its wire form needs.
+ * The columns of a record a transfer reads, in the order of `TransferRow`: what its wire form
+ * needs. Its place in transfer order (name_rev, type, content, priority) is found from them:
+ * name_rev is always the stored name's labels reversed (`reverseName`), so it is not read.
  */
-const TRANSFER_COLUMNS = 'name_rev, type, content, priority, name, data, ttl'
+const TRANSFER_COLUMNS = 'type, content, priority, name, data, ttl'
 
 /** A record as a transfer reads it: a row of `TRANSFER_COLUMNS` as D1 returns it with `raw()`. */
 export type TransferRow = [
-  nameRev: string,
   type: string,
   content: string,
   priority: number | null,
@@ -35,7 +36,12 @@ export type TransferRow = [
 export type TransferKey = [nameRev: string, type: string, content: string, priority: number]
 
 /** The key of a record: a page read after it starts with the next record. */
-export const keyOf = (row: TransferRow): TransferKey => [row[0], row[1], row[2], row[3] ?? -1]
+export const keyOf = (row: TransferRow): TransferKey => [
+  reverseName(row[3]),
+  row[0],
+  row[1],
+  row[2] ?? -1,
+]
 
 /** The records of zone `zone` (an SQL expression) after the key ?2 … ?5 in transfer order, at most ?6. */
 const pageSql = (
@@ -64,7 +70,6 @@ const peerIdsOf = (zone: string): string => `(SELECT CASE WHEN json_valid(peers)
 /** A row of `TRANSFER_COLUMNS` read as an object (in a batch) as `raw()` would have read it. */
 function transferRow(r: Record<string, unknown>): TransferRow {
   return [
-    r.name_rev as string,
     r.type as string,
     r.content as string,
     r.priority as number | null,
