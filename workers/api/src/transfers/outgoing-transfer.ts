@@ -38,6 +38,7 @@ import {
   FIRST_KEY,
   PAGE_SQL,
   keyOf,
+  ownerName,
   readRelayedZoneNamed,
   type TransferKey,
   type TransferRow,
@@ -121,11 +122,12 @@ async function* zoneRecords(
   let pages = 1
   for (;;) {
     const last = page[page.length - 1]
-    const next = last && page.length >= pageSize ? read(keyOf(last)) : null
+    const next = last && page.length >= pageSize ? read(keyOf(last, z.name)) : null
     // A consumer that stops early leaves `next` unread: its failure is nobody's to report.
     next?.catch(() => {})
     const records: ResponseRR[] = []
-    for (const [type, content, priority, name, data, ttl] of page) {
+    for (const [type, content, priority, owner, data, ttl] of page) {
+      const name = ownerName(owner, z.name)
       if (type === 'NS' && name === z.name && own.has(content.toLowerCase())) continue
       const rr = transferRecord(z, name, type, content, data, priority, ttl)
       if (rr) records.push(rr)
