@@ -4,7 +4,14 @@
  * the same names.
  */
 import { describe, expect, it } from 'vitest'
-import { Compressor, NameError, parseName, writeName, writeNameText } from './names.ts'
+import {
+  Compressor,
+  NameError,
+  parseName,
+  writeName,
+  writeNameBelow,
+  writeNameText,
+} from './names.ts'
 import { ByteWriter } from './writer.ts'
 
 /** The octets of `names` written one after another into one message with one compressor. */
@@ -56,6 +63,51 @@ describe('writeNameText', () => {
     ]) {
       expect(() => parseName(bad)).toThrow(NameError)
       expect(() => writeNameText(new ByteWriter(), bad, new Compressor())).toThrow(NameError)
+    }
+  })
+})
+
+describe('writeNameBelow', () => {
+  /** `name` written below `example.com` (copied at offset 2), or null when refused; the bytes after it. */
+  function below(name: string): { octets: number[]; after: number[] } | null {
+    const w = new ByteWriter()
+    w.u16(0)
+    writeNameText(w, 'example.com', new Compressor())
+    const start = w.length
+    const ok = writeNameBelow(w, name, 'example.com', 2)
+    // Whatever was refused left nothing behind: the next octets follow the parent's copy.
+    w.u8(0xaa)
+    const octets = [...w.finish()]
+    if (!ok) {
+      expect(octets.length).toBe(start + 1)
+      return null
+    }
+    return { octets: octets.slice(start, -1), after: octets.slice(-1) }
+  }
+
+  it("writes the name's own labels as writeNameText does, then a pointer to the parent", () => {
+    for (const name of ['www.example.com', 'a.b.c.example.com', `${'a'.repeat(63)}.example.com`]) {
+      const labels = written([name.slice(0, -'.example.com'.length)], 'text', false).slice(2, -1)
+      expect(below(name)).toEqual({ octets: [...labels, 0xc0, 2], after: [0xaa] })
+    }
+  })
+
+  it('writes nothing for a name that is not plainly below the parent', () => {
+    for (const name of [
+      'example.com',
+      'www.example.com.',
+      'wwwexample.com',
+      'www.example.org',
+      'a..example.com',
+      '.example.com',
+      `${'a'.repeat(64)}.example.com`,
+      'w w.example.com',
+      'w\\.w.example.com',
+      'caf\u00e9.example.com',
+      'caf\u0169.example.com',
+      'a\u0100.example.com',
+    ]) {
+      expect(below(name)).toBeNull()
     }
   })
 })

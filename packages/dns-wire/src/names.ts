@@ -205,23 +205,7 @@ export function writeNameBelow(
 ): boolean {
   const end = text.length - parent.length - 1
   if (end <= 0 || text.charCodeAt(end) !== 0x2e || text.length + 2 > MAX_NAME) return false
-  if (!text.endsWith(parent)) return false
-  let labelStart = 0
-  for (let i = 0; i <= end; i++) {
-    const c = i < end ? text.charCodeAt(i) : 0x2e
-    if (c === 0x2e) {
-      const length = i - labelStart
-      if (length === 0 || length > MAX_LABEL) return false
-      labelStart = i + 1
-    } else if (PLAIN[c] !== 1) return false
-  }
-  for (let start = 0; start < end;) {
-    let dot = text.indexOf('.', start)
-    if (dot > end) dot = end
-    w.u8(dot - start)
-    w.ascii(text, start, dot)
-    start = dot + 1
-  }
+  if (!text.endsWith(parent) || !w.labels(text, end, PLAIN, MAX_LABEL)) return false
   w.u16(0xc000 | parentOffset)
   return true
 }

@@ -50,6 +50,33 @@ export class ByteWriter {
     this.#len = at
   }
 
+  /**
+   * The characters `0`…`end − 1` of `text`, dot-separated labels, as length-prefixed labels in one
+   * pass: false, with nothing written, when a character is not marked 1 in `allowed` (by its code)
+   * or a label is empty or longer than `maxLabel`.
+   */
+  labels(text: string, end: number, allowed: Uint8Array, maxLabel: number): boolean {
+    this.#room(end + 1)
+    const buf = this.#buf
+    let lengthAt = this.#len
+    let at = lengthAt + 1
+    for (let i = 0; i < end; i++) {
+      const c = text.charCodeAt(i)
+      if (c === 0x2e) {
+        const length = at - lengthAt - 1
+        if (length === 0 || length > maxLabel) return false
+        buf[lengthAt] = length
+        lengthAt = at++
+      } else if (allowed[c] === 1) buf[at++] = c
+      else return false
+    }
+    const length = at - lengthAt - 1
+    if (length === 0 || length > maxLabel) return false
+    buf[lengthAt] = length
+    this.#len = at
+    return true
+  }
+
   /** Overwrites a 16-bit value already written at `offset`. */
   setU16(offset: number, v: number): void {
     this.#buf[offset] = (v >>> 8) & 0xff

@@ -1,7 +1,7 @@
 /**
  * @module Presentation → wire rdata for every supported type, plus RFC 3597 `\# len hex`.
  */
-import { RR_TYPES, typeFact, typeName, type RdataKind } from '@edgedns/dns-facts'
+import { RR_TYPES, TYPE_CODES, typeFact, typeName, type RdataKind } from '@edgedns/dns-facts'
 import { RdataError } from '../errors.ts'
 import { NameError, type Compressor } from '../names.ts'
 import { ByteWriter } from '../writer.ts'
@@ -9,7 +9,7 @@ import * as b from './basic.ts'
 import * as k from './keys.ts'
 import { loc } from './loc.ts'
 import { svcb } from './svcb.ts'
-import { TextError, hex, tokenize, uint } from './text.ts'
+import { TextError, hex, readIPv4, tokenize, uint } from './text.ts'
 
 /** Presentation → wire encoder per rdata kind; `opaque` and `meta` types take only `\# len hex`. */
 const ENCODERS: Record<RdataKind, b.Encoder | undefined> = {
@@ -54,8 +54,19 @@ function generic(w: ByteWriter, tokens: string[]): void {
   w.bytes(data)
 }
 
+const quad = new Uint8Array(4)
+
 /** Writes RDLENGTH and RDATA; names in CNAME/NS/PTR/MX/SOA may be compressed. */
 export function writeRdata(w: ByteWriter, type: number, text: string, comp?: Compressor): void {
+  // An A record's dotted quad (most of a large zone) goes straight in, without tokens.
+  if (type === TYPE_CODES.A && readIPv4(text, quad)) {
+    w.u16(4)
+    w.u8(quad[0]!)
+    w.u8(quad[1]!)
+    w.u8(quad[2]!)
+    w.u8(quad[3]!)
+    return
+  }
   const start = w.length
   w.u16(0)
   try {

@@ -127,7 +127,8 @@ export function base64(text: string, what: string): Uint8Array {
  * The one reader of IPv4 text: four dotted decimal octets, each 0 or without leading zeros, at
  * most 255, written into `out`; false when `text` is not one.
  */
-function readIPv4(text: string, out: Uint8Array): boolean {
+/** Reads a dotted-quad IPv4 address into `out`'s first 4 octets; false when `text` is not one. */
+export function readIPv4(text: string, out: Uint8Array): boolean {
   let part = 0
   let value = 0
   let digits = 0

@@ -38,6 +38,7 @@ import {
   FIRST_KEY,
   PAGE_SQL,
   keyOf,
+  ownerName,
   readRelayedZoneNamed,
   type TransferKey,
   type TransferRow,
@@ -69,17 +70,20 @@ function transferRecord(
 ): ResponseRR | null {
   const code = (TYPE_CODES as Record<string, number>)[type]
   if (code === undefined) return null
-  let rdata
-  try {
-    rdata = toPresentation({
-      type: type as RecordType,
-      content,
-      data: data === null ? null : (JSON.parse(data) as Record<string, unknown>),
-      priority,
-    })
-  } catch (e) {
-    if (e instanceof RecordError) return null
-    throw e
+  // An address record's presentation is its stored content (the most common records of a zone).
+  let rdata = type === 'A' || type === 'AAAA' ? content : null
+  if (rdata === null) {
+    try {
+      rdata = toPresentation({
+        type: type as RecordType,
+        content,
+        data: data === null ? null : (JSON.parse(data) as Record<string, unknown>),
+        priority,
+      })
+    } catch (e) {
+      if (e instanceof RecordError) return null
+      throw e
+    }
   }
   const apexNs = code === TYPE_CODES.NS && name === z.name
   return { name, type: code, ttl: apexNs ? z.nsTtl : ttl === 1 ? AUTO_TTL_SECONDS : ttl, rdata }
@@ -118,11 +122,12 @@ async function* zoneRecords(
   let pages = 1
   for (;;) {
     const last = page[page.length - 1]
-    const next = last && page.length >= pageSize ? read(keyOf(last)) : null
+    const next = last && page.length >= pageSize ? read(keyOf(last, z.name)) : null
     // A consumer that stops early leaves `next` unread: its failure is nobody's to report.
     next?.catch(() => {})
     const records: ResponseRR[] = []
-    for (const [, type, content, priority, name, data, ttl] of page) {
+    for (const [type, content, priority, owner, data, ttl] of page) {
+      const name = ownerName(owner, z.name)
       if (type === 'NS' && name === z.name && own.has(content.toLowerCase())) continue
       const rr = transferRecord(z, name, type, content, data, priority, ttl)
       if (rr) records.push(rr)

@@ -6,6 +6,7 @@
  * directory's lookup of the name is part of that batch; with several it is one read before it.
  */
 import { fromRawRow } from '../db/raw-row.ts'
+import { reverseName } from '../records/model.ts'
 import { shardCount, type ShardEnv } from '../shards/databases.ts'
 import { liveZoneShardNamed } from '../shards/zone-env.ts'
 import { zones } from '../db/schema.ts'
@@ -15,32 +16,52 @@ import { peersInOrder, peersWithKeysSql, type PeerRow } from './peer-keys.ts'
 import type { OutgoingConfig } from './transfer-config.ts'
 
 /**
- * The columns of a record a transfer reads, in the order of `TransferRow`: its transfer-order key
- * first (name_rev, type, content, priority), then what its wire form needs.
+ * The columns of a record of zone `zone` (an SQL expression) a transfer reads, in the order of
+ * `TransferRow`: what its wire form needs, the owner as `ownerText` (most owners are a few labels
+ * below the zone's name, sent without it: less for D1 to send and for the worker to decode). Its
+ * place in transfer order (name_rev, type, content, priority) is found from them: name_rev is
+ * always the stored name's labels reversed (`reverseName`), so it is not read.
  */
-const TRANSFER_COLUMNS = 'name_rev, type, content, priority, name, data, ttl'
+const transferColumns = (zone: string): string => {
+  const suffix = `(SELECT '.' || name FROM zones WHERE id = ${zone})`
+  return `type, content, priority,
+    CASE WHEN substr(name, -length(${suffix})) = ${suffix}
+      THEN substr(name, 1, length(name) - length(${suffix})) ELSE name || '.' END AS owner,
+    data, ttl`
+}
 
-/** A record as a transfer reads it: a row of `TRANSFER_COLUMNS` as D1 returns it with `raw()`. */
+/** A record as a transfer reads it: a row of `transferColumns` as D1 returns it with `raw()`. */
 export type TransferRow = [
-  nameRev: string,
   type: string,
   content: string,
   priority: number | null,
-  name: string,
+  owner: string,
   data: string | null,
   ttl: number,
 ]
 
+/**
+ * The owner of a record of zone `zone` from its `owner` column: the labels below the zone's name,
+ * or any other name (the zone's own included) with a final dot.
+ */
+export const ownerName = (owner: string, zone: string): string =>
+  owner.endsWith('.') ? owner.slice(0, -1) : `${owner}.${zone}`
+
 /** A record's place in transfer order (priority −1 when it has none). */
 export type TransferKey = [nameRev: string, type: string, content: string, priority: number]
 
-/** The key of a record: a page read after it starts with the next record. */
-export const keyOf = (row: TransferRow): TransferKey => [row[0], row[1], row[2], row[3] ?? -1]
+/** The key of a record of zone `zone`: a page read after it starts with the next record. */
+export const keyOf = (row: TransferRow, zone: string): TransferKey => [
+  reverseName(ownerName(row[3], zone)),
+  row[0],
+  row[1],
+  row[2] ?? -1,
+]
 
 /** The records of zone `zone` (an SQL expression) after the key ?2 … ?5 in transfer order, at most ?6. */
 const pageSql = (
   zone: string
-): string => `SELECT ${TRANSFER_COLUMNS} FROM dns_records WHERE zone_id = ${zone}
+): string => `SELECT ${transferColumns(zone)} FROM dns_records WHERE zone_id = ${zone}
     AND (name_rev, type, content, ifnull(priority, -1)) > (?2, ?3, ?4, ?5)
   ORDER BY name_rev, type, content, ifnull(priority, -1) LIMIT ?6`
 
@@ -61,14 +82,13 @@ const accountOf = (zone: string): string => `(SELECT account_id FROM zones WHERE
 const peerIdsOf = (zone: string): string => `(SELECT CASE WHEN json_valid(peers) THEN peers
   ELSE '[]' END FROM zone_transfers_outgoing WHERE zone_id = ${zone})`
 
-/** A row of `TRANSFER_COLUMNS` read as an object (in a batch) as `raw()` would have read it. */
+/** A row of `transferColumns` read as an object (in a batch) as `raw()` would have read it. */
 function transferRow(r: Record<string, unknown>): TransferRow {
   return [
-    r.name_rev as string,
     r.type as string,
     r.content as string,
     r.priority as number | null,
-    r.name as string,
+    r.owner as string,
     r.data as string | null,
     r.ttl as number,
   ]
