@@ -7,6 +7,7 @@ import {
   localFeedSettings,
   localZoneSettings,
 } from './scripts/lib/dev-vars.mjs'
+import { longFirstSequencer } from './test/setup/long-first-sequencer.ts'
 
 /** Seals DNSSEC private keys in the workerd test projects (a Worker secret in production). */
 const TEST_DNSSEC_SECRET = 'test-dnssec-key-encryption-secret'
@@ -27,6 +28,19 @@ export default defineConfig(async () => {
   }
   return {
     test: {
+      // As many test files at once as there are cores (vitest's default leaves one core idle). Files
+      // of a workerd project each get their own workerd process; only e2e runs one file at a time.
+      maxWorkers: '100%',
+      sequence: {
+        // The longest files start first, so that the run does not end on one of them alone.
+        sequencer: longFirstSequencer([
+          'scripts/lib/dns-front-flood.test.ts',
+          'workers/api/src/builder/test/random.test.ts',
+          'test/api/batch-scale.test.ts',
+          'test/api/zones-at-scale.test.ts',
+          'test/api/export-at-scale.test.ts',
+        ]),
+      },
       projects: [
         {
           // Pure libraries with no module state between files: one worker runs many files.
@@ -65,6 +79,9 @@ export default defineConfig(async () => {
             include: ['test/e2e/**/*.test.ts'],
             environment: 'node',
             globalSetup: ['./test/e2e/global-setup.ts'],
+            // One file at a time against the one local stack, after the other projects' files.
+            maxWorkers: 1,
+            sequence: { groupOrder: 1 },
             testTimeout: 60_000,
             hookTimeout: 180_000,
           },
