@@ -9,7 +9,7 @@ import lockfile from 'proper-lockfile'
  * `~/.cache/edgedns`), outside the checkout, so that a fresh clone reuses what an earlier one
  * installed. Each tool sits in a directory named by its pinned versions, so a new pin installs anew.
  */
-export const CACHE =
+const CACHE =
   process.env.EDGEDNS_TOOL_CACHE ||
   path.join(process.env.XDG_CACHE_HOME || path.join(homedir(), '.cache'), 'edgedns')
 
