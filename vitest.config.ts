@@ -12,6 +12,16 @@ import { longFirstSequencer } from './test/setup/long-first-sequencer.ts'
 /** Seals DNSSEC private keys in the workerd test projects (a Worker secret in production). */
 const TEST_DNSSEC_SECRET = 'test-dnssec-key-encryption-secret'
 
+/**
+ * The time limit of a test (and hook) in the projects whose files run side by side: a test shares
+ * the cores with other files' work, so it may take several times what it takes alone.
+ */
+const SHARED_CORES_TIMEOUT_MS = 20_000
+const sharedCoresTimeouts = {
+  testTimeout: SHARED_CORES_TIMEOUT_MS,
+  hookTimeout: SHARED_CORES_TIMEOUT_MS,
+}
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations('migrations')
   const apiBindings = {
@@ -51,6 +61,7 @@ export default defineConfig(async () => {
             exclude: [...configDefaults.exclude, 'packages/strict-bindings/**'],
             environment: 'node',
             isolate: false,
+            ...sharedCoresTimeouts,
           },
         },
         {
@@ -62,7 +73,12 @@ export default defineConfig(async () => {
               ),
             },
           },
-          test: { name: 'scripts', include: ['scripts/**/*.test.ts'], environment: 'node' },
+          test: {
+            name: 'scripts',
+            include: ['scripts/**/*.test.ts'],
+            environment: 'node',
+            ...sharedCoresTimeouts,
+          },
         },
         {
           // The SDK's package exports point at its build (dist/); tests use its sources.
@@ -105,6 +121,7 @@ export default defineConfig(async () => {
               './test/setup/apply-migrations.ts',
               './test/setup/fail-on-limit-breach.ts',
             ],
+            ...sharedCoresTimeouts,
           },
         },
         {
@@ -126,6 +143,7 @@ export default defineConfig(async () => {
               './test/setup/apply-migrations.ts',
               './test/setup/fail-on-limit-breach.ts',
             ],
+            ...sharedCoresTimeouts,
           },
         },
         {
@@ -152,6 +170,7 @@ export default defineConfig(async () => {
             name: 'doh',
             include: ['workers/doh/src/**/*.test.ts', 'test/doh/**/*.test.ts'],
             setupFiles: ['./test/setup/fail-on-limit-breach.ts'],
+            ...sharedCoresTimeouts,
           },
         },
       ],
