@@ -22,6 +22,18 @@ const sharedCoresTimeouts = {
   hookTimeout: SHARED_CORES_TIMEOUT_MS,
 }
 
+/** Test files that run alone, not beside other files (project scripts-solo). */
+const SOLO_FILES = ['scripts/lib/dns-front-flood.test.ts']
+
+/** The scripts projects run in node; API modules they import reach `cloudflare:sockets`. */
+const scriptsResolve = {
+  alias: {
+    'cloudflare:sockets': fileURLToPath(
+      new URL('./test/setup/cloudflare-sockets-stub.ts', import.meta.url)
+    ),
+  },
+}
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations('migrations')
   const apiBindings = {
@@ -39,12 +51,12 @@ export default defineConfig(async () => {
   return {
     test: {
       // As many test files at once as there are cores (vitest's default leaves one core idle). Files
-      // of a workerd project each get their own workerd process; only e2e runs one file at a time.
+      // of a workerd project each get their own workerd process; e2e and scripts-solo run one file
+      // at a time.
       maxWorkers: '100%',
       sequence: {
         // The longest files start first, so that the run does not end on one of them alone.
         sequencer: longFirstSequencer([
-          'scripts/lib/dns-front-flood.test.ts',
           'workers/api/src/builder/test/random.test.ts',
           'test/api/batch-scale.test.ts',
           'test/api/zones-at-scale.test.ts',
@@ -66,18 +78,26 @@ export default defineConfig(async () => {
         },
         {
           // API modules imported for their schemas (the OpenAPI document) reach `cloudflare:sockets`.
-          resolve: {
-            alias: {
-              'cloudflare:sockets': fileURLToPath(
-                new URL('./test/setup/cloudflare-sockets-stub.ts', import.meta.url)
-              ),
-            },
-          },
+          resolve: scriptsResolve,
           test: {
             name: 'scripts',
             include: ['scripts/**/*.test.ts'],
+            exclude: [...configDefaults.exclude, ...SOLO_FILES],
             environment: 'node',
             ...sharedCoresTimeouts,
+          },
+        },
+        {
+          // Script tests that need the cores to themselves: the DNS front's flood test holds its
+          // client to a one-second answer while two processes flood and serve as fast as they can.
+          // They run one at a time with the end-to-end files, after the files that share the cores.
+          resolve: scriptsResolve,
+          test: {
+            name: 'scripts-solo',
+            include: SOLO_FILES,
+            environment: 'node',
+            maxWorkers: 1,
+            sequence: { groupOrder: 1 },
           },
         },
         {
@@ -95,7 +115,7 @@ export default defineConfig(async () => {
             include: ['test/e2e/**/*.test.ts'],
             environment: 'node',
             globalSetup: ['./test/e2e/global-setup.ts'],
-            // One file at a time against the one local stack, after the other projects' files.
+            // One file at a time against the one local stack, after the files that share the cores.
             maxWorkers: 1,
             sequence: { groupOrder: 1 },
             testTimeout: 60_000,
