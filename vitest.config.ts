@@ -7,9 +7,32 @@ import {
   localFeedSettings,
   localZoneSettings,
 } from './scripts/lib/dev-vars.mjs'
+import { longFirstSequencer } from './test/setup/long-first-sequencer.ts'
 
 /** Seals DNSSEC private keys in the workerd test projects (a Worker secret in production). */
 const TEST_DNSSEC_SECRET = 'test-dnssec-key-encryption-secret'
+
+/**
+ * The time limit of a test (and hook) in the projects whose files run side by side: a test shares
+ * the cores with other files' work, so it may take several times what it takes alone.
+ */
+const SHARED_CORES_TIMEOUT_MS = 20_000
+const sharedCoresTimeouts = {
+  testTimeout: SHARED_CORES_TIMEOUT_MS,
+  hookTimeout: SHARED_CORES_TIMEOUT_MS,
+}
+
+/** Test files that run alone, not beside other files (project scripts-solo). */
+const SOLO_FILES = ['scripts/lib/dns-front-flood.test.ts']
+
+/** The scripts projects run in node; API modules they import reach `cloudflare:sockets`. */
+const scriptsResolve = {
+  alias: {
+    'cloudflare:sockets': fileURLToPath(
+      new URL('./test/setup/cloudflare-sockets-stub.ts', import.meta.url)
+    ),
+  },
+}
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations('migrations')
@@ -27,6 +50,19 @@ export default defineConfig(async () => {
   }
   return {
     test: {
+      // As many test files at once as there are cores (vitest's default leaves one core idle). Files
+      // of a workerd project each get their own workerd process; e2e and scripts-solo run one file
+      // at a time.
+      maxWorkers: '100%',
+      sequence: {
+        // The longest files start first, so that the run does not end on one of them alone.
+        sequencer: longFirstSequencer([
+          'workers/api/src/builder/test/random.test.ts',
+          'test/api/batch-scale.test.ts',
+          'test/api/zones-at-scale.test.ts',
+          'test/api/export-at-scale.test.ts',
+        ]),
+      },
       projects: [
         {
           // Pure libraries with no module state between files: one worker runs many files.
@@ -37,18 +73,32 @@ export default defineConfig(async () => {
             exclude: [...configDefaults.exclude, 'packages/strict-bindings/**'],
             environment: 'node',
             isolate: false,
+            ...sharedCoresTimeouts,
           },
         },
         {
           // API modules imported for their schemas (the OpenAPI document) reach `cloudflare:sockets`.
-          resolve: {
-            alias: {
-              'cloudflare:sockets': fileURLToPath(
-                new URL('./test/setup/cloudflare-sockets-stub.ts', import.meta.url)
-              ),
-            },
+          resolve: scriptsResolve,
+          test: {
+            name: 'scripts',
+            include: ['scripts/**/*.test.ts'],
+            exclude: [...configDefaults.exclude, ...SOLO_FILES],
+            environment: 'node',
+            ...sharedCoresTimeouts,
           },
-          test: { name: 'scripts', include: ['scripts/**/*.test.ts'], environment: 'node' },
+        },
+        {
+          // Script tests that need the cores to themselves: the DNS front's flood test holds its
+          // client to a one-second answer while two processes flood and serve as fast as they can.
+          // They run one at a time with the end-to-end files, after the files that share the cores.
+          resolve: scriptsResolve,
+          test: {
+            name: 'scripts-solo',
+            include: SOLO_FILES,
+            environment: 'node',
+            maxWorkers: 1,
+            sequence: { groupOrder: 1 },
+          },
         },
         {
           // The SDK's package exports point at its build (dist/); tests use its sources.
@@ -65,6 +115,9 @@ export default defineConfig(async () => {
             include: ['test/e2e/**/*.test.ts'],
             environment: 'node',
             globalSetup: ['./test/e2e/global-setup.ts'],
+            // One file at a time against the one local stack, after the files that share the cores.
+            maxWorkers: 1,
+            sequence: { groupOrder: 1 },
             testTimeout: 60_000,
             hookTimeout: 180_000,
           },
@@ -88,6 +141,7 @@ export default defineConfig(async () => {
               './test/setup/apply-migrations.ts',
               './test/setup/fail-on-limit-breach.ts',
             ],
+            ...sharedCoresTimeouts,
           },
         },
         {
@@ -109,6 +163,7 @@ export default defineConfig(async () => {
               './test/setup/apply-migrations.ts',
               './test/setup/fail-on-limit-breach.ts',
             ],
+            ...sharedCoresTimeouts,
           },
         },
         {
@@ -135,6 +190,7 @@ export default defineConfig(async () => {
             name: 'doh',
             include: ['workers/doh/src/**/*.test.ts', 'test/doh/**/*.test.ts'],
             setupFiles: ['./test/setup/fail-on-limit-breach.ts'],
+            ...sharedCoresTimeouts,
           },
         },
       ],

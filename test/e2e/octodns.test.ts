@@ -2,7 +2,7 @@
  * octoDNS round trip: octodns-cloudflare, with its default provider settings, applies a zone holding
  * every record type it manages through Cloudflare to the real local stack; a second plan against
  * the result must be empty (the API answers what octoDNS wrote, in the form it compares).
- * octoDNS comes from PyPI into a virtual environment cached under node_modules/.cache; without
+ * octoDNS comes from PyPI into a virtual environment in the tool cache (tools/cache.ts); without
  * python3 and its venv module the test is skipped, saying so.
  */
 import { spawnSync } from 'node:child_process'

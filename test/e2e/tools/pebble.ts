@@ -1,15 +1,15 @@
 /**
  * Pebble, Let's Encrypt's ACME test CA, for the end-to-end tests: built once from the Go module
- * proxy into node_modules/.cache, then started on loopback ports with a TLS certificate made for
+ * proxy into the tool cache (./cache.ts), then started on loopback ports with a TLS certificate made for
  * the run. It answers DNS-01 challenges by asking the DNS server it is given, and really
  * validates: every authorization is checked afresh (no reuse, nothing assumed valid).
  */
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import https from 'node:https'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import { CACHE } from './cache.ts'
+import { ensureCached } from './cache.ts'
 // @ts-expect-error plain ESM helper shared with `pnpm dev`
 import { freePort } from '../../../scripts/lib/stack.mjs'
 
@@ -17,7 +17,6 @@ const run = promisify(execFile)
 
 const PEBBLE_MODULE = 'github.com/letsencrypt/pebble/v2/cmd/pebble'
 const PEBBLE_VERSION = 'v2.10.3'
-const PEBBLE_DIR = path.join(CACHE, `pebble-${PEBBLE_VERSION}`)
 
 /** The `go` command: the one on PATH, else the usual install location. */
 function goCommand(): string | null {
@@ -37,17 +36,14 @@ export function missingPebbleTools(): string | null {
 
 /** The Pebble binary, built with `go install` on the first call and reused afterwards. */
 export async function ensurePebble(): Promise<string> {
-  const binary = path.join(PEBBLE_DIR, 'pebble')
-  if (existsSync(path.join(PEBBLE_DIR, '.complete'))) return binary
-  rmSync(PEBBLE_DIR, { recursive: true, force: true })
-  mkdirSync(PEBBLE_DIR, { recursive: true })
-  // GOTOOLCHAIN=local: build with the installed Go, or fail saying which version the module needs.
-  await run(goCommand()!, ['install', `${PEBBLE_MODULE}@${PEBBLE_VERSION}`], {
-    env: { ...process.env, GOBIN: PEBBLE_DIR, GOTOOLCHAIN: 'local' },
-    timeout: 300_000,
+  const dir = await ensureCached(`pebble-${PEBBLE_VERSION}`, async (gobin) => {
+    // GOTOOLCHAIN=local: build with the installed Go, or fail saying which version the module needs.
+    await run(goCommand()!, ['install', `${PEBBLE_MODULE}@${PEBBLE_VERSION}`], {
+      env: { ...process.env, GOBIN: gobin, GOTOOLCHAIN: 'local' },
+      timeout: 300_000,
+    })
   })
-  writeFileSync(path.join(PEBBLE_DIR, '.complete'), `${PEBBLE_MODULE}@${PEBBLE_VERSION}\n`)
-  return binary
+  return path.join(dir, 'pebble')
 }
 
 /**

@@ -1,12 +1,11 @@
 /**
  * Python tools for the end-to-end tests: a virtual environment per set of pinned PyPI packages,
- * made once and cached under node_modules/.cache (a later run reuses it as it is).
+ * made once in the tool cache (./cache.ts) and reused as it is by later runs and other checkouts.
  */
 import { execFile, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import { CACHE } from './cache.ts'
+import { ensureCached } from './cache.ts'
 
 const run = promisify(execFile)
 
@@ -21,21 +20,21 @@ export function missingPython(): string | null {
 
 /**
  * The `bin` directory of a virtual environment holding exactly `packages` (pinned `name==version`
- * specifiers), installed from PyPI on the first call and reused afterwards. A half-made environment
- * (an interrupted install) has no completion mark and is made again.
+ * specifiers) for the installed python3's version, installed from PyPI on the first call and reused
+ * afterwards (see ensureCached).
  */
 export async function ensureVenv(name: string, packages: string[]): Promise<string> {
-  const venv = path.join(CACHE, `${name}-${packages.join('-').replace(/[^a-z0-9.-]/gi, '_')}`)
-  const bin = path.join(venv, 'bin')
-  if (existsSync(path.join(venv, '.complete'))) return bin
-  rmSync(venv, { recursive: true, force: true })
-  mkdirSync(CACHE, { recursive: true })
-  await run('python3', ['-m', 'venv', venv])
-  await run(
-    path.join(bin, 'pip'),
-    ['install', '--quiet', '--disable-pip-version-check', ...packages],
-    { timeout: 240_000 }
-  )
-  writeFileSync(path.join(venv, '.complete'), packages.join('\n'))
-  return bin
+  const python = spawnSync('python3', ['-c', 'import sys; print("%d.%d" % sys.version_info[:2])'], {
+    encoding: 'utf8',
+  }).stdout.trim()
+  const key = `${name}-py${python}-${packages.join('-').replace(/[^a-z0-9.-]/gi, '_')}`
+  const venv = await ensureCached(key, async (dir) => {
+    await run('python3', ['-m', 'venv', dir])
+    await run(
+      path.join(dir, 'bin', 'pip'),
+      ['install', '--quiet', '--disable-pip-version-check', ...packages],
+      { timeout: 240_000 }
+    )
+  })
+  return path.join(venv, 'bin')
 }
