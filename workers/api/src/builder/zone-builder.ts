@@ -21,6 +21,7 @@ import { zonesNamed } from './queries.ts'
 import { retireStep } from './retire.ts'
 import { reportBuildState } from './report.ts'
 import { notifyPeers } from '../transfers/notify.ts'
+import { readOutgoingZone, type RelayedZone } from '../transfers/relayed-zone.ts'
 import { StateStore, type BuilderState } from './state.ts'
 import { VersionStore } from './versions.ts'
 import { applyStrictLimits, inInvocation } from '@edgedns/strict-bindings'
@@ -62,6 +63,8 @@ export class ZoneBuilder extends DurableObject<Env> {
   /** NOTIFY: the cursor last announced, the round out, and whether another is due after it. */
   #notifiedCursor = -1
   #notifying: Promise<void> | null = null
+  /** The zone's outgoing read a pass started after reading its log (the next round's, once). */
+  #outgoingRead: Promise<RelayedZone | null> | null = null
   #notifyAgain = false
   /** Ends a yield after a head early: set while a step yields, called by the next caller. */
   #wake: (() => void) | null = null
@@ -195,7 +198,12 @@ export class ZoneBuilder extends DurableObject<Env> {
       preempted: () => this.#waiting > 0,
       hints: this.#hints,
       calledAt: this.#calledAt,
+      outgoingSeen: () => {
+        this.#outgoingRead = readOutgoingZone(io.db, s.zoneId!)
+        this.#outgoingRead.catch(() => {})
+      },
     }
+    this.#outgoingRead = null
     this.#calledAt = null
     const startCursor = s.cursor
     try {
@@ -281,15 +289,20 @@ export class ZoneBuilder extends DurableObject<Env> {
     if (!s.outgoing || s.deleted || s.purge || s.full || s.zoneId === null) return
     if (s.cursor === this.#notifiedCursor) return
     this.#notifiedCursor = s.cursor
+    // Read after the log the new cursor came from, so its serial is at least the cursor's.
+    const prefetched = this.#outgoingRead ?? undefined
+    this.#outgoingRead = null
     if (this.#notifying) {
       this.#notifyAgain = true
       return
     }
     const zoneId = s.zoneId
     const rounds = async (): Promise<void> => {
+      let read = prefetched
       do {
         this.#notifyAgain = false
-        await notifyPeers(db, zoneId)
+        await notifyPeers(db, zoneId, {}, read)
+        read = undefined
       } while (this.#notifyAgain)
     }
     this.#notifying = rounds().finally(() => (this.#notifying = null))

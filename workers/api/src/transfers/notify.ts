@@ -8,7 +8,7 @@ import { notifyMessage, parseNotifyReply, signMessage } from '@edgedns/zone-tran
 import { nowIso } from '../http/ids.ts'
 import { tcpExchange } from '../zones/tcp-exchange.ts'
 import { zoneSoa } from './outgoing-transfer.ts'
-import { readOutgoingZone } from './relayed-zone.ts'
+import { readOutgoingZone, type RelayedZone } from './relayed-zone.ts'
 import type { OutgoingPeer } from './transfer-config.ts'
 
 /** Sends one DNS message over TCP and returns the reply (`tcpExchange`'s shape). */
@@ -83,17 +83,22 @@ export function notifyDefaults(options: NotifyOptions = {}): Required<NotifyOpti
 
 /**
  * Sends a NOTIFY round for the zone when it has outgoing transfers enabled; resolves to what each
- * peer answered (empty when there is nothing to notify). Never rejects.
+ * peer answered (empty when there is nothing to notify). Never rejects. `prefetched` is the
+ * zone's outgoing read (`readOutgoingZone`) already under way: the builder starts it once its
+ * pass has read the zone's log, so the round goes out as soon as the head is written instead of
+ * one D1 round trip later; a failed prefetch is read again.
  */
 export async function notifyPeers(
   db: D1Database,
   zoneId: string,
-  options: NotifyOptions = {}
+  options: NotifyOptions = {},
+  prefetched?: Promise<RelayedZone | null>
 ): Promise<NotifyOutcome[]> {
   const opts = notifyDefaults(options)
   try {
     // The zone row, its outgoing settings and the peers with their keys: one round trip.
-    const read = await readOutgoingZone(db, zoneId)
+    const early = prefetched ? await prefetched.catch(() => undefined) : undefined
+    const read = early !== undefined ? early : await readOutgoingZone(db, zoneId)
     if (!read?.config?.enabled) return []
     const { zone, config } = read
     const soa = zoneSoa(zone)
