@@ -47,6 +47,9 @@ export interface BuilderStatus extends BuilderState {
 /** Below this many KV operations left, a step hands over to the next invocation. */
 const MIN_STEP_BUDGET = 20
 
+/** How long after a NOTIFY round its `checked_on` is written (past the SOA checks it starts). */
+const CHECKED_ON_DELAY_MS = 250
+
 export class ZoneBuilder extends DurableObject<Env> {
   /** Replaceable by tests (fault injection, operation counting) through runInDurableObject. */
   io: BuilderIo
@@ -301,12 +304,24 @@ export class ZoneBuilder extends DurableObject<Env> {
       let read = prefetched
       do {
         this.#notifyAgain = false
-        await notifyPeers(db, zoneId, {}, read)
+        await notifyPeers(db, zoneId, { stamp: (write) => this.#stampLater(write) }, read)
         read = undefined
       } while (this.#notifyAgain)
     }
     this.#notifying = rounds().finally(() => (this.#notifying = null))
     this.ctx.waitUntil(this.#notifying)
+  }
+
+  /**
+   * A NOTIFY round's `checked_on` write, `CHECKED_ON_DELAY_MS` after the round: the secondaries
+   * answer a NOTIFY with a SOA check and a transfer, whose reads would otherwise wait behind it
+   * on the zone's database. The next round does not wait for it.
+   */
+  #stampLater(write: () => Promise<unknown>): void {
+    const later = new Promise((r) => setTimeout(r, CHECKED_ON_DELAY_MS))
+      .then(write)
+      .catch((e: unknown) => console.warn('NOTIFY: checked_on not written', e))
+    this.ctx.waitUntil(later)
   }
 
   /**

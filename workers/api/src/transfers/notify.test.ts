@@ -105,6 +105,24 @@ describe('NOTIFY to outgoing peers', () => {
     expect(outcomes).toEqual([expect.objectContaining({ ok: true })])
   })
 
+  it('hands the checked_on write to the stamp hook instead of writing it before the round resolves', async () => {
+    const zone = await zoneWithPeer('198.51.100.12')
+    let write: (() => Promise<unknown>) | undefined
+    const outcomes = await notifyPeers(env.DB, zone.id, {
+      ...fast,
+      exchange: async (_host, request) => reply(request, 0),
+      stamp: (w) => (write = w),
+    })
+    expect(outcomes).toEqual([expect.objectContaining({ ok: true })])
+    const checkedOn = () =>
+      env.DB.prepare('SELECT checked_on FROM zone_transfers_outgoing WHERE zone_id = ?1')
+        .bind(zone.id)
+        .first<{ checked_on: string | null }>()
+    expect((await checkedOn())?.checked_on).toBeNull()
+    await write!()
+    expect((await checkedOn())?.checked_on).toMatch(/^\d{4}-/)
+  })
+
   it('retries a peer that does not answer, a bounded number of times, and never throws', async () => {
     const zone = await zoneWithPeer('198.51.100.8')
     let tries = 0

@@ -27,7 +27,16 @@ export interface NotifyOptions {
   timeoutMs?: number
   /** Pause before a retry (doubled each time). */
   retryMs?: number
+  /**
+   * Writes the round's `checked_on` (the write as a function): without it the round writes it
+   * before it resolves. The builder writes it a while later in the background, so the write is
+   * not on the database while the secondaries' SOA checks and transfers the round started read it.
+   */
+  stamp?: (write: () => Promise<unknown>) => void
 }
+
+/** The options one peer's NOTIFY uses, all set. */
+export type PeerOptions = Required<Omit<NotifyOptions, 'stamp'>>
 
 export interface NotifyOutcome {
   peer: string
@@ -41,7 +50,7 @@ const RCODE_NAMES = ['NOERROR', 'FORMERR', 'SERVFAIL', 'NXDOMAIN', 'NOTIMP', 'RE
 export async function notifyPeer(
   peer: OutgoingPeer & { ip: string },
   soa: ReturnType<typeof zoneSoa>,
-  options: Required<NotifyOptions>
+  options: PeerOptions
 ): Promise<NotifyOutcome> {
   let detail = ''
   for (let attempt = 0; attempt < options.attempts; attempt++) {
@@ -72,7 +81,7 @@ export async function notifyPeer(
 }
 
 /** The options with their defaults: three tries of three seconds, one second before a retry. */
-export function notifyDefaults(options: NotifyOptions = {}): Required<NotifyOptions> {
+export function notifyDefaults(options: NotifyOptions = {}): PeerOptions {
   return {
     exchange: options.exchange ?? tcpExchange(),
     attempts: options.attempts ?? 3,
@@ -107,10 +116,14 @@ export async function notifyPeers(
     for (const o of outcomes) {
       if (!o.ok) console.warn('NOTIFY failed', zone.name, o.peer, o.detail)
     }
-    await db
-      .prepare('UPDATE zone_transfers_outgoing SET checked_on = ?1 WHERE zone_id = ?2')
-      .bind(nowIso(), zone.id)
-      .run()
+    const checkedOn = nowIso()
+    const write = () =>
+      db
+        .prepare('UPDATE zone_transfers_outgoing SET checked_on = ?1 WHERE zone_id = ?2')
+        .bind(checkedOn, zone.id)
+        .run()
+    if (options.stamp) options.stamp(write)
+    else await write()
     return outcomes
   } catch (err) {
     console.warn('NOTIFY round failed', zoneId, err)
