@@ -260,8 +260,12 @@ export class ZoneBuilder extends DurableObject<Env> {
         if (s.cursor !== cursor) {
           // The pass made a new serial visible: the secondaries hear of it now, not after the
           // rest of the step (its report, bucket flush and any further passes).
-          this.#notifySecondaries(ctx.io.db, s)
-          await this.#yieldAfterHead()
+          const notified = this.#notifySecondaries(ctx.io.db, s)
+          await this.#yieldAfterHead(
+            notified
+              ? Math.max(this.limits.yieldAfterHeadMs, this.limits.yieldAfterNotifyMs)
+              : this.limits.yieldAfterHeadMs
+          )
         }
       }
       // A pass is visible once its head is written: say so now, not when the step ends (its
@@ -286,18 +290,18 @@ export class ZoneBuilder extends DurableObject<Env> {
    * Sends the zone's secondaries NOTIFY (outgoing transfers enabled, per the zone row the pass
    * read), outside the step. One round at a time: a serial made while one is out gets a round of
    * its own right after it, so the last serial is always announced; a serial already announced is
-   * not announced again.
+   * not announced again. True when a round was started or queued for this serial.
    */
-  #notifySecondaries(db: D1Database, s: BuilderState): void {
-    if (!s.outgoing || s.deleted || s.purge || s.full || s.zoneId === null) return
-    if (s.cursor === this.#notifiedCursor) return
+  #notifySecondaries(db: D1Database, s: BuilderState): boolean {
+    if (!s.outgoing || s.deleted || s.purge || s.full || s.zoneId === null) return false
+    if (s.cursor === this.#notifiedCursor) return false
     this.#notifiedCursor = s.cursor
     // Read after the log the new cursor came from, so its serial is at least the cursor's.
     const prefetched = this.#outgoingRead ?? undefined
     this.#outgoingRead = null
     if (this.#notifying) {
       this.#notifyAgain = true
-      return
+      return true
     }
     const zoneId = s.zoneId
     const rounds = async (): Promise<void> => {
@@ -310,6 +314,7 @@ export class ZoneBuilder extends DurableObject<Env> {
     }
     this.#notifying = rounds().finally(() => (this.#notifying = null))
     this.ctx.waitUntil(this.#notifying)
+    return true
   }
 
   /**
@@ -325,13 +330,13 @@ export class ZoneBuilder extends DurableObject<Env> {
   }
 
   /**
-   * Leaves the thread for `yieldAfterHeadMs`, or until a notification is waiting for the mutex
+   * Leaves the thread for `ms` (`yieldAfterHeadMs`, or `yieldAfterNotifyMs` after a head that
+   * started a NOTIFY round), or until a notification is waiting for the mutex
    * (its step then builds first: the loop ends on `preempted`). Locally the DoH worker's
    * confirmation read and the API's response would otherwise queue behind this step's report and
    * bucket flush; deployed (0) the builder has a thread of its own and goes straight on.
    */
-  async #yieldAfterHead(): Promise<void> {
-    const ms = this.limits.yieldAfterHeadMs
+  async #yieldAfterHead(ms: number): Promise<void> {
     if (ms <= 0 || this.#waiting > 0) return
     let timer: ReturnType<typeof setTimeout> | undefined
     await new Promise<void>((resolve) => {
