@@ -24,12 +24,13 @@
  * a log line and the proxy is as good as that (toDone can come out slightly negative). After the
  * changes, the same signed SOA check is timed alone (dig through the proxy). NAMED_LOG=1 prints the
  * end of named's log. PROFILE=1 also profiles the API isolate (workerd's inspector; the zone builder runs there too)
- * over the timed changes and prints the functions with the most self time. API_BINDINGS (a JSON
+ * over the timed changes and prints the functions with the most self time; PROFILE_OUT=file also
+ * writes that profile with each change's marks (epoch ms: commit, NOTIFY, SOA, IXFR, answered). API_BINDINGS (a JSON
  * object) overrides the API worker's variables, to compare a setting's variants.
  */
 import { execFile } from 'node:child_process'
 import dgram from 'node:dgram'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -206,6 +207,8 @@ try {
     await cdp.send('Profiler.setSamplingInterval', { interval: 250 })
     await cdp.send('Profiler.start')
   }
+  // The profile's start on the wall clock (its own timestamps are a monotonic clock's).
+  const profiledFrom = Date.now()
   const KEYS = [
     'notify',
     'toSoa',
@@ -218,6 +221,7 @@ try {
     'total',
   ]
   const rows = []
+  const marks = []
   const tag = Date.now().toString(36)
   console.log(KEYS.join('\t'))
   for (let j = 0; j < changes; j++) {
@@ -251,11 +255,16 @@ try {
       total: seen - commit,
     }
     rows.push(row)
+    marks.push({ commit, notified, soaAt: soa.at, soaLast: soa.last, ixfrAt: ixfr.at, seen })
     console.log(KEYS.map((k) => (Number.isFinite(row[k]) ? row[k].toFixed(1) : '-')).join('\t'))
   }
   if (cdp) {
     const { profile: p } = await cdp.send('Profiler.stop')
     cdp.close()
+    if (process.env.PROFILE_OUT) {
+      writeFileSync(process.env.PROFILE_OUT, JSON.stringify({ profile: p, profiledFrom, marks }))
+      log(`profile and each change's epoch marks written to ${process.env.PROFILE_OUT}`)
+    }
     console.log('-- API isolate over the timed changes: self time')
     printSelfTimes(p, 30)
   }

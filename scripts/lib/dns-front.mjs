@@ -19,6 +19,7 @@
  */
 import net from 'node:net'
 import { frameTcp } from '../../packages/dns-wire/src/index.ts'
+import { isTransferRequest } from '../../packages/zone-transfer/src/index.ts'
 import { answerCache } from './front-cache.mjs'
 import { answerClass, missLimiter, responseLimiter } from './front-rrl.mjs'
 import { dohUpstream } from './front-upstream.mjs'
@@ -162,7 +163,7 @@ export async function startDnsFront({
     const relayed = relayTransfer(new Uint8Array(query), peer.address, { udp: true })
     if (relayed) {
       relayed
-        .then(firstMessage)
+        .then((answer) => firstMessage(answer, { drain: !isTransferRequest(query) }))
         .then((reply) => send(reply.length > udpLimit(query) ? truncated(reply) : reply))
         .catch(() => {}) // no answer: the client retries or gives up, as with a lost datagram
       return

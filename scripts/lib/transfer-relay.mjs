@@ -44,15 +44,37 @@ export function transferRelay({ api, token }) {
   }
 }
 
-/** The first message of a framed answer (for a UDP reply). */
-export async function firstMessage(stream) {
+/**
+ * The first message of a framed answer (for a UDP reply). The rest of the answer is then read to
+ * its end in the background when `drain` is set (a query that is not a transfer: its answer is one
+ * message), so the relay's kept-alive HTTP connection is free for the next query; cancelling the
+ * body before its end would close that connection, and a secondary's next SOA check would wait
+ * for a new one. A transfer's answer is cancelled after its first message.
+ */
+export async function firstMessage(stream, { drain = false } = {}) {
+  const reader = stream.getReader()
   let bytes = Buffer.alloc(0)
-  for await (const chunk of stream) {
-    bytes = Buffer.concat([bytes, Buffer.from(chunk)])
-    if (bytes.length >= 2 && bytes.length >= 2 + bytes.readUInt16BE(0)) break
+  const whole = () => bytes.length >= 2 && bytes.length >= 2 + bytes.readUInt16BE(0)
+  try {
+    while (!whole()) {
+      const { done, value } = await reader.read()
+      if (done) break
+      bytes = Buffer.concat([bytes, Buffer.from(value)])
+    }
+  } catch (e) {
+    reader.cancel().catch(() => {})
+    throw e
   }
-  if (bytes.length < 2 || bytes.length < 2 + bytes.readUInt16BE(0)) {
-    throw new Error('the transfer relay sent no whole message')
-  }
+  if (drain) void drainRest(reader)
+  else reader.cancel().catch(() => {})
+  if (!whole()) throw new Error('the transfer relay sent no whole message')
   return bytes.subarray(2, 2 + bytes.readUInt16BE(0))
+}
+
+async function drainRest(reader) {
+  try {
+    while (!(await reader.read()).done);
+  } catch {
+    // The connection failed after the answer: the next query opens another.
+  }
 }

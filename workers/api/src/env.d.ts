@@ -17,6 +17,7 @@ interface ExtraBindings {
    * the DoH worker and the API; deployed, the builder runs elsewhere and nothing waits.
    */
   BUILDER_YIELD_AFTER_HEAD_MS?: string
+  BUILDER_YIELD_AFTER_NOTIFY_MS?: string
   /**
    * Milliseconds a key no head reaches any more (a superseded bucket version, an old bucket
    * count, an earlier head's overlay key) stays in KV before its delete (default ten minutes:

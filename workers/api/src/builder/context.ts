@@ -32,6 +32,11 @@ export interface StepContext {
   calledAt?: number | null
   /** Set by a per-record pass that consumed every notified change: the step reads no more log. */
   drained?: boolean
+  /**
+   * Called by a per-record pass once it has read the zone's log and found outgoing transfers
+   * enabled: the NOTIFY round's read of the peers starts then, while the head is written.
+   */
+  outgoingSeen?: (() => void) | undefined
   /** Set by a full build step: charges elapsed time to the current phase before it changes. */
   onPhase?: (() => void) | undefined
 }

@@ -33,6 +33,12 @@ export interface BuildLimits {
    * (0: it goes on at once). Locally readers share that thread and confirm the head meanwhile.
    */
   yieldAfterHeadMs: number
+  /**
+   * The same yield after a head whose pass started a NOTIFY round, when longer: the secondaries'
+   * SOA checks and transfers read the zone's database meanwhile, and the report and the bucket
+   * flush would otherwise be on it first (0: the plain yield).
+   */
+  yieldAfterNotifyMs: number
   /** Safety-net alarm set on every notification; cleared when the builder is caught up. */
   safetyAlarmMs: number
   /** Retry backoff after a failed invocation: base * 2^(failures-1), capped. */
@@ -51,6 +57,7 @@ const DEFAULT_LIMITS: BuildLimits = {
   flushSlice: 64,
   keyWriteIntervalMs: PRODUCTION_LIMITS.kvWritesPerKeyIntervalMs,
   yieldAfterHeadMs: 0,
+  yieldAfterNotifyMs: 0,
   safetyAlarmMs: 30_000,
   backoffBaseMs: 1000,
   backoffMaxMs: 5 * 60_000,
@@ -58,24 +65,28 @@ const DEFAULT_LIMITS: BuildLimits = {
 
 /**
  * Defaults, with the key write interval (`KV_KEY_WRITE_INTERVAL_MS`: tests, benchmarks), the
- * yield after a head (`BUILDER_YIELD_AFTER_HEAD_MS`) and the grace period of keys no head reaches
+ * yields after a head (`BUILDER_YIELD_AFTER_HEAD_MS`, `BUILDER_YIELD_AFTER_NOTIFY_MS`) and the grace period of keys no head reaches
  * (`BUILDER_RETIRE_GRACE_MS`) overridable (local development).
  */
 export function limitsFrom(env: {
   KV_KEY_WRITE_INTERVAL_MS?: string
   KV_NAMES_PER_BUCKET?: string
   BUILDER_YIELD_AFTER_HEAD_MS?: string
+  BUILDER_YIELD_AFTER_NOTIFY_MS?: string
   BUILDER_RETIRE_GRACE_MS?: string
 }): BuildLimits {
   const interval = Number(env.KV_KEY_WRITE_INTERVAL_MS)
   const perBucket = Number(env.KV_NAMES_PER_BUCKET)
   const yieldMs = Number(env.BUILDER_YIELD_AFTER_HEAD_MS)
+  const notifyYieldMs = Number(env.BUILDER_YIELD_AFTER_NOTIFY_MS)
   const grace =
     env.BUILDER_RETIRE_GRACE_MS === undefined ? NaN : Number(env.BUILDER_RETIRE_GRACE_MS)
   return {
     ...DEFAULT_LIMITS,
     retireGraceMs: Number.isFinite(grace) && grace >= 0 ? grace : DEFAULT_LIMITS.retireGraceMs,
     yieldAfterHeadMs: Number.isFinite(yieldMs) && yieldMs > 0 ? Math.min(yieldMs, 100) : 0,
+    yieldAfterNotifyMs:
+      Number.isFinite(notifyYieldMs) && notifyYieldMs > 0 ? Math.min(notifyYieldMs, 100) : 0,
     namesPerBucket: Number.isInteger(perBucket) && perBucket > 0 ? perBucket : NAMES_PER_BUCKET,
     keyWriteIntervalMs:
       Number.isFinite(interval) && interval >= 0 ? interval : DEFAULT_LIMITS.keyWriteIntervalMs,

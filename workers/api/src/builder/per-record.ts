@@ -110,6 +110,8 @@ export async function perRecordPass(ctx: StepContext): Promise<PerRecordOutcome>
     ctx.save()
   }
   if (log.length === 0 && !state.metaRefresh) return flushBuckets(ctx)
+  // Read after the log: the zone's serial it finds is at least the head this pass writes.
+  if (state.outgoing) ctx.outgoingSeen?.()
 
   const apex = zone.name
   // A backlog larger than one pass and than a quarter of the zone (a bulk import or seed) is

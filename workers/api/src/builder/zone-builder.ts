@@ -21,6 +21,7 @@ import { zonesNamed } from './queries.ts'
 import { retireStep } from './retire.ts'
 import { reportBuildState } from './report.ts'
 import { notifyPeers } from '../transfers/notify.ts'
+import { readOutgoingZone, type RelayedZone } from '../transfers/relayed-zone.ts'
 import { StateStore, type BuilderState } from './state.ts'
 import { VersionStore } from './versions.ts'
 import { applyStrictLimits, inInvocation } from '@edgedns/strict-bindings'
@@ -46,6 +47,9 @@ export interface BuilderStatus extends BuilderState {
 /** Below this many KV operations left, a step hands over to the next invocation. */
 const MIN_STEP_BUDGET = 20
 
+/** How long after a NOTIFY round its `checked_on` is written (past the SOA checks it starts). */
+const CHECKED_ON_DELAY_MS = 250
+
 export class ZoneBuilder extends DurableObject<Env> {
   /** Replaceable by tests (fault injection, operation counting) through runInDurableObject. */
   io: BuilderIo
@@ -62,6 +66,8 @@ export class ZoneBuilder extends DurableObject<Env> {
   /** NOTIFY: the cursor last announced, the round out, and whether another is due after it. */
   #notifiedCursor = -1
   #notifying: Promise<void> | null = null
+  /** The zone's outgoing read a pass started after reading its log (the next round's, once). */
+  #outgoingRead: Promise<RelayedZone | null> | null = null
   #notifyAgain = false
   /** Ends a yield after a head early: set while a step yields, called by the next caller. */
   #wake: (() => void) | null = null
@@ -207,7 +213,12 @@ export class ZoneBuilder extends DurableObject<Env> {
       preempted: () => this.#waiting > 0,
       hints: this.#hints,
       calledAt: this.#calledAt,
+      outgoingSeen: () => {
+        this.#outgoingRead = readOutgoingZone(io.db, s.zoneId!)
+        this.#outgoingRead.catch(() => {})
+      },
     }
+    this.#outgoingRead = null
     this.#calledAt = null
     const startCursor = s.cursor
     try {
@@ -265,8 +276,12 @@ export class ZoneBuilder extends DurableObject<Env> {
         if (s.cursor !== cursor) {
           // The pass made a new serial visible: the secondaries hear of it now, not after the
           // rest of the step (its report, bucket flush and any further passes).
-          this.#notifySecondaries(ctx.io.db, s)
-          await this.#yieldAfterHead()
+          const notified = this.#notifySecondaries(ctx.io.db, s)
+          await this.#yieldAfterHead(
+            notified
+              ? Math.max(this.limits.yieldAfterHeadMs, this.limits.yieldAfterNotifyMs)
+              : this.limits.yieldAfterHeadMs
+          )
         }
       }
       // A pass is visible once its head is written: say so now, not when the step ends (its
@@ -291,35 +306,53 @@ export class ZoneBuilder extends DurableObject<Env> {
    * Sends the zone's secondaries NOTIFY (outgoing transfers enabled, per the zone row the pass
    * read), outside the step. One round at a time: a serial made while one is out gets a round of
    * its own right after it, so the last serial is always announced; a serial already announced is
-   * not announced again.
+   * not announced again. True when a round was started or queued for this serial.
    */
-  #notifySecondaries(db: D1Database, s: BuilderState): void {
-    if (!s.outgoing || s.deleted || s.purge || s.full || s.zoneId === null) return
-    if (s.cursor === this.#notifiedCursor) return
+  #notifySecondaries(db: D1Database, s: BuilderState): boolean {
+    if (!s.outgoing || s.deleted || s.purge || s.full || s.zoneId === null) return false
+    if (s.cursor === this.#notifiedCursor) return false
     this.#notifiedCursor = s.cursor
+    // Read after the log the new cursor came from, so its serial is at least the cursor's.
+    const prefetched = this.#outgoingRead ?? undefined
+    this.#outgoingRead = null
     if (this.#notifying) {
       this.#notifyAgain = true
-      return
+      return true
     }
     const zoneId = s.zoneId
     const rounds = async (): Promise<void> => {
+      let read = prefetched
       do {
         this.#notifyAgain = false
-        await notifyPeers(db, zoneId)
+        await notifyPeers(db, zoneId, { stamp: (write) => this.#stampLater(write) }, read)
+        read = undefined
       } while (this.#notifyAgain)
     }
     this.#notifying = rounds().finally(() => (this.#notifying = null))
     this.ctx.waitUntil(this.#notifying)
+    return true
   }
 
   /**
-   * Leaves the thread for `yieldAfterHeadMs`, or until a notification is waiting for the mutex
+   * A NOTIFY round's `checked_on` write, `CHECKED_ON_DELAY_MS` after the round: the secondaries
+   * answer a NOTIFY with a SOA check and a transfer, whose reads would otherwise wait behind it
+   * on the zone's database. The next round does not wait for it.
+   */
+  #stampLater(write: () => Promise<unknown>): void {
+    const later = new Promise((r) => setTimeout(r, CHECKED_ON_DELAY_MS))
+      .then(write)
+      .catch((e: unknown) => console.warn('NOTIFY: checked_on not written', e))
+    this.ctx.waitUntil(later)
+  }
+
+  /**
+   * Leaves the thread for `ms` (`yieldAfterHeadMs`, or `yieldAfterNotifyMs` after a head that
+   * started a NOTIFY round), or until a notification is waiting for the mutex
    * (its step then builds first: the loop ends on `preempted`). Locally the DoH worker's
    * confirmation read and the API's response would otherwise queue behind this step's report and
    * bucket flush; deployed (0) the builder has a thread of its own and goes straight on.
    */
-  async #yieldAfterHead(): Promise<void> {
-    const ms = this.limits.yieldAfterHeadMs
+  async #yieldAfterHead(ms: number): Promise<void> {
     if (ms <= 0 || this.#waiting > 0) return
     let timer: ReturnType<typeof setTimeout> | undefined
     await new Promise<void>((resolve) => {

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { createZone, DEFAULT_ACCOUNT } from '../../../../test/api/helpers.ts'
 import { configureOutgoing } from '../../../../test/api/transfer-rows.ts'
 import { notifyPeers } from './notify.ts'
+import { readOutgoingZone } from './relayed-zone.ts'
 import { countingD1 } from '../../../../test/api/counting-d1.ts'
 
 const SECRET = 'c2VjcmV0LWZvci10aGUtbm90aWZ5LXRlc3QtMzItb2N0ZXRz'
@@ -74,6 +75,52 @@ describe('NOTIFY to outgoing peers', () => {
     expect(outcomes).toEqual([expect.objectContaining({ ok: true })])
     // One batch of reads, then the checked_on write.
     expect(counting.trips).toBe(2)
+  })
+
+  it('sends a round from the outgoing read already under way, without reading D1 again before it', async () => {
+    const zone = await zoneWithPeer('198.51.100.10')
+    const counting = countingD1(env.DB)
+    const prefetched = readOutgoingZone(env.DB, zone.id)
+    const sent: Uint8Array[] = []
+    const outcomes = await notifyPeers(
+      counting.db,
+      zone.id,
+      { ...fast, exchange: async (_host, request) => (sent.push(request), reply(request, 0)) },
+      prefetched
+    )
+    expect(outcomes).toEqual([expect.objectContaining({ ok: true })])
+    expect(sent).toHaveLength(1)
+    // Only the checked_on write.
+    expect(counting.trips).toBe(1)
+  })
+
+  it('reads the outgoing settings itself when the read under way failed', async () => {
+    const zone = await zoneWithPeer('198.51.100.11')
+    const outcomes = await notifyPeers(
+      env.DB,
+      zone.id,
+      { ...fast, exchange: async (_host, request) => reply(request, 0) },
+      Promise.reject(new Error('D1 unavailable'))
+    )
+    expect(outcomes).toEqual([expect.objectContaining({ ok: true })])
+  })
+
+  it('hands the checked_on write to the stamp hook instead of writing it before the round resolves', async () => {
+    const zone = await zoneWithPeer('198.51.100.12')
+    let write: (() => Promise<unknown>) | undefined
+    const outcomes = await notifyPeers(env.DB, zone.id, {
+      ...fast,
+      exchange: async (_host, request) => reply(request, 0),
+      stamp: (w) => (write = w),
+    })
+    expect(outcomes).toEqual([expect.objectContaining({ ok: true })])
+    const checkedOn = () =>
+      env.DB.prepare('SELECT checked_on FROM zone_transfers_outgoing WHERE zone_id = ?1')
+        .bind(zone.id)
+        .first<{ checked_on: string | null }>()
+    expect((await checkedOn())?.checked_on).toBeNull()
+    await write!()
+    expect((await checkedOn())?.checked_on).toMatch(/^\d{4}-/)
   })
 
   it('retries a peer that does not answer, a bounded number of times, and never throws', async () => {

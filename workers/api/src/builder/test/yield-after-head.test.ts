@@ -19,6 +19,8 @@ import {
   sleep,
   tweak,
 } from './helpers.ts'
+import { DEFAULT_ACCOUNT } from '../../../../../test/api/helpers.ts'
+import { configureOutgoing } from '../../../../../test/api/transfer-rows.ts'
 
 const LONG_YIELD_MS = 60_000
 
@@ -50,6 +52,9 @@ describe('the yield after a head', () => {
     expect(limitsFrom({ BUILDER_YIELD_AFTER_HEAD_MS: '6' }).yieldAfterHeadMs).toBe(6)
     expect(limitsFrom({ BUILDER_YIELD_AFTER_HEAD_MS: 'x' }).yieldAfterHeadMs).toBe(0)
     expect(limitsFrom({ BUILDER_YIELD_AFTER_HEAD_MS: '100000' }).yieldAfterHeadMs).toBe(100)
+    expect(limitsFrom({}).yieldAfterNotifyMs).toBe(0)
+    expect(limitsFrom({ BUILDER_YIELD_AFTER_NOTIFY_MS: '40' }).yieldAfterNotifyMs).toBe(40)
+    expect(limitsFrom({ BUILDER_YIELD_AFTER_NOTIFY_MS: '100000' }).yieldAfterNotifyMs).toBe(100)
   })
 
   it('publishes the head at once, reports and flushes after the yield, and a notification ends the yield', async () => {
@@ -83,6 +88,46 @@ describe('the yield after a head', () => {
     expect(done.dirtyBuckets).toBe(0)
     expect(await reportedSeq(z.id)).toBe(second)
     expect((await converge(z.id)).differences).toEqual([])
+  })
+
+  it('after a head that started a NOTIFY round, lasts yieldAfterNotifyMs; without one, yieldAfterHeadMs', async () => {
+    const limits = { yieldAfterHeadMs: 0, yieldAfterNotifyMs: LONG_YIELD_MS }
+    const plain = await createZone('yield-plain')
+    const notifying = await createZone('yield-notify')
+    await configureOutgoing({
+      zoneId: notifying.id,
+      zoneName: notifying.name,
+      accountId: DEFAULT_ACCOUNT,
+      enabled: true,
+      // A peer that never answers: the round runs beside the step, whatever becomes of it.
+      peer: { ip: '192.0.2.53', port: 5353 },
+    })
+    for (const z of [plain, notifying]) {
+      await post(z.id, { type: 'A', name: 'www', content: '192.0.2.1' })
+      await settle(z.id)
+      await tweak(z.id, (b) => (b.limits = { ...b.limits, ...limits }))
+    }
+
+    // No NOTIFY round: the report follows the head at once.
+    await post(plain.id, { type: 'A', name: 'next', content: '192.0.2.6' })
+    const plainSeq = await committedSeq(plain.id)
+    await headAt(plain.id, plainSeq)
+    for (let i = 0; i < 500 && (await reportedSeq(plain.id)) !== plainSeq; i++) await sleep(2)
+    expect(await reportedSeq(plain.id)).toBe(plainSeq)
+
+    // A NOTIFY round: the report waits for the longer yield (or the next notification).
+    const before = await reportedSeq(notifying.id)
+    await post(notifying.id, { type: 'A', name: 'next', content: '192.0.2.6' })
+    const seq = await committedSeq(notifying.id)
+    await headAt(notifying.id, seq)
+    await sleep(50)
+    expect(await reportedSeq(notifying.id)).toBe(before)
+    await tweak(notifying.id, (b) => (b.limits = { ...b.limits, yieldAfterNotifyMs: 0 }))
+    await post(notifying.id, { type: 'A', name: 'last', content: '192.0.2.7' })
+    const last = await committedSeq(notifying.id)
+    const done = await settle(notifying.id)
+    expect(done.cursor).toBe(last)
+    expect(await reportedSeq(notifying.id)).toBe(last)
   })
 
   it('lets a short yield run out by itself', async () => {
