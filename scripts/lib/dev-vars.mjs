@@ -37,7 +37,11 @@ export function localDohSettings() {
 
 /** The builder's local settings for the API worker (a subset of `devVars()`). */
 export function localBuilderSettings() {
-  return pick(['BUILDER_YIELD_AFTER_HEAD_MS', 'BUILDER_RETIRE_GRACE_MS'])
+  return pick([
+    'BUILDER_YIELD_AFTER_HEAD_MS',
+    'BUILDER_YIELD_AFTER_NOTIFY_MS',
+    'BUILDER_RETIRE_GRACE_MS',
+  ])
 }
 
 /** The zone-change feed's local settings for the API worker (a subset of `devVars()`). */

@@ -20,8 +20,7 @@ import { purgeStep, startPurge } from './purge.ts'
 import { zonesNamed } from './queries.ts'
 import { retireStep } from './retire.ts'
 import { reportBuildState } from './report.ts'
-import { notifyPeers } from '../transfers/notify.ts'
-import { readOutgoingZone, type RelayedZone } from '../transfers/relayed-zone.ts'
+import { SecondaryNotifier } from './secondary-notifier.ts'
 import { StateStore, type BuilderState } from './state.ts'
 import { VersionStore } from './versions.ts'
 import { applyStrictLimits, inInvocation } from '@edgedns/strict-bindings'
@@ -47,9 +46,6 @@ export interface BuilderStatus extends BuilderState {
 /** Below this many KV operations left, a step hands over to the next invocation. */
 const MIN_STEP_BUDGET = 20
 
-/** How long after a NOTIFY round its `checked_on` is written (past the SOA checks it starts). */
-const CHECKED_ON_DELAY_MS = 250
-
 export class ZoneBuilder extends DurableObject<Env> {
   /** Replaceable by tests (fault injection, operation counting) through runInDurableObject. */
   io: BuilderIo
@@ -63,12 +59,7 @@ export class ZoneBuilder extends DurableObject<Env> {
   #calledAt: number | null = null
   #busy: Promise<void> | null = null
   #waiting = 0
-  /** NOTIFY: the cursor last announced, the round out, and whether another is due after it. */
-  #notifiedCursor = -1
-  #notifying: Promise<void> | null = null
-  /** The zone's outgoing read a pass started after reading its log (the next round's, once). */
-  #outgoingRead: Promise<RelayedZone | null> | null = null
-  #notifyAgain = false
+  readonly #secondaries = new SecondaryNotifier((p) => this.ctx.waitUntil(p))
   /** Ends a yield after a head early: set while a step yields, called by the next caller. */
   #wake: (() => void) | null = null
   /** Highest sequence notified since the object started (saved with the next step's state). */
@@ -213,12 +204,9 @@ export class ZoneBuilder extends DurableObject<Env> {
       preempted: () => this.#waiting > 0,
       hints: this.#hints,
       calledAt: this.#calledAt,
-      outgoingSeen: () => {
-        this.#outgoingRead = readOutgoingZone(io.db, s.zoneId!)
-        this.#outgoingRead.catch(() => {})
-      },
+      outgoingSeen: () => this.#secondaries.outgoingSeen(io.db, s.zoneId!),
     }
-    this.#outgoingRead = null
+    this.#secondaries.passStarted()
     this.#calledAt = null
     const startCursor = s.cursor
     try {
@@ -236,7 +224,7 @@ export class ZoneBuilder extends DurableObject<Env> {
         this.#store.save(s)
       }
       // A new serial (a full build's, or one a pass already announced and moved past since).
-      if (s.cursor !== startCursor) this.#notifySecondaries(io.db, s)
+      if (s.cursor !== startCursor) this.#secondaries.announce(io.db, s)
     } catch (e) {
       s.failures++
       s.lastError = e instanceof Error ? e.message : String(e)
@@ -276,7 +264,7 @@ export class ZoneBuilder extends DurableObject<Env> {
         if (s.cursor !== cursor) {
           // The pass made a new serial visible: the secondaries hear of it now, not after the
           // rest of the step (its report, bucket flush and any further passes).
-          const notified = this.#notifySecondaries(ctx.io.db, s)
+          const notified = this.#secondaries.announce(ctx.io.db, s)
           await this.#yieldAfterHead(
             notified
               ? Math.max(this.limits.yieldAfterHeadMs, this.limits.yieldAfterNotifyMs)
@@ -300,49 +288,6 @@ export class ZoneBuilder extends DurableObject<Env> {
       // hand over to the next invocation instead of spinning without I/O.
       else if (ctx.budget.used > 0 && ctx.budget.used === spentBefore) return outcome
     }
-  }
-
-  /**
-   * Sends the zone's secondaries NOTIFY (outgoing transfers enabled, per the zone row the pass
-   * read), outside the step. One round at a time: a serial made while one is out gets a round of
-   * its own right after it, so the last serial is always announced; a serial already announced is
-   * not announced again. True when a round was started or queued for this serial.
-   */
-  #notifySecondaries(db: D1Database, s: BuilderState): boolean {
-    if (!s.outgoing || s.deleted || s.purge || s.full || s.zoneId === null) return false
-    if (s.cursor === this.#notifiedCursor) return false
-    this.#notifiedCursor = s.cursor
-    // Read after the log the new cursor came from, so its serial is at least the cursor's.
-    const prefetched = this.#outgoingRead ?? undefined
-    this.#outgoingRead = null
-    if (this.#notifying) {
-      this.#notifyAgain = true
-      return true
-    }
-    const zoneId = s.zoneId
-    const rounds = async (): Promise<void> => {
-      let read = prefetched
-      do {
-        this.#notifyAgain = false
-        await notifyPeers(db, zoneId, { stamp: (write) => this.#stampLater(write) }, read)
-        read = undefined
-      } while (this.#notifyAgain)
-    }
-    this.#notifying = rounds().finally(() => (this.#notifying = null))
-    this.ctx.waitUntil(this.#notifying)
-    return true
-  }
-
-  /**
-   * A NOTIFY round's `checked_on` write, `CHECKED_ON_DELAY_MS` after the round: the secondaries
-   * answer a NOTIFY with a SOA check and a transfer, whose reads would otherwise wait behind it
-   * on the zone's database. The next round does not wait for it.
-   */
-  #stampLater(write: () => Promise<unknown>): void {
-    const later = new Promise((r) => setTimeout(r, CHECKED_ON_DELAY_MS))
-      .then(write)
-      .catch((e: unknown) => console.warn('NOTIFY: checked_on not written', e))
-    this.ctx.waitUntil(later)
   }
 
   /**
