@@ -41,6 +41,8 @@ export interface BuilderStatus extends BuilderState {
   retiredKeys: number
   /** Buckets written since the last head (the next head names their new versions). */
   headPending: number[]
+  /** A step is running or waiting for its turn (its writes may still change what is above). */
+  stepping: boolean
 }
 
 /** Below this many KV operations left, a step hands over to the next invocation. */
@@ -137,6 +139,7 @@ export class ZoneBuilder extends DurableObject<Env> {
       overlayNames: this.#mirror.overlayCount(0),
       retiredKeys: this.#versions.size(),
       headPending: [...this.#versions.completed().keys()],
+      stepping: this.#busy !== null || this.#waiting > 0,
     }
   }
 

@@ -34,7 +34,11 @@ export async function committedSeq(zoneId: string): Promise<number> {
   return row?.seq ?? 0
 }
 
-/** Runs alarms (and waits for in-flight notifications) until the builder has built every committed change. */
+/**
+ * Runs alarms (and waits for in-flight notifications) until the builder has built every committed
+ * change and no step is running: a step still in flight (e.g. writing a head after its bucket
+ * flush) would otherwise finish after the caller has replaced the builder's clock or I/O.
+ */
 export async function settle(zoneId: string, rounds = 2000): Promise<BuilderStatus> {
   const stub = builder(zoneId)
   for (let i = 0; i < rounds; i++) {
@@ -46,7 +50,8 @@ export async function settle(zoneId: string, rounds = 2000): Promise<BuilderStat
       !status.fullRequested &&
       status.retire.length === 0 &&
       status.dirtyBuckets === 0 &&
-      status.zonePending === null
+      status.zonePending === null &&
+      !status.stepping
     if (done && status.lastError === null) return status
     if (!(await runDurableObjectAlarm(stub))) await sleep(2)
   }
