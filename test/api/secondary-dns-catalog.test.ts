@@ -5,13 +5,14 @@
  * (live primary zones whose outgoing transfers are enabled), the serial moving with every
  * membership change and never going back, keyset pages, and TSIG with the catalog peers' keys.
  */
-import { env, exports } from 'cloudflare:workers'
+import { env } from 'cloudflare:workers'
 import { decodeMessage, encodeQuery, type MessageRR } from '../../packages/dns-wire/src/index.ts'
 import { parseTsigKey, signMessage } from '../../packages/zone-transfer/src/index.ts'
 import { describe, expect, it } from 'vitest'
 import { catalogMembers } from '../../workers/api/src/transfers/catalog-zone.ts'
 import { api, expectError } from './helpers.ts'
 import { SECRET, unique } from './secondary-dns-helpers.ts'
+import { messagesOf, relay as relayRequest } from './transfer-relay.ts'
 
 const KEY = parseTsigKey(`hmac-sha256:cat-key:${SECRET}`)
 const now = (): number => Math.floor(Date.now() / 1000)
@@ -47,27 +48,7 @@ async function zoneIn(accountId: string, outgoing: boolean, peer: string) {
 }
 
 async function relay(query: Uint8Array, client = '192.0.2.53'): Promise<Uint8Array[]> {
-  const res: Response = await (exports as any).default.fetch(
-    'http://localhost/client/v4/dns_transfer',
-    {
-      method: 'POST',
-      headers: {
-        authorization: 'Bearer dev-token',
-        'content-type': 'application/dns-message',
-        'x-edgedns-client-address': client,
-      },
-      body: query,
-    }
-  )
-  expect(res.status).toBe(200)
-  const bytes = new Uint8Array(await res.arrayBuffer())
-  const out: Uint8Array[] = []
-  for (let at = 0; at < bytes.length;) {
-    const length = (bytes[at]! << 8) | bytes[at + 1]!
-    out.push(bytes.subarray(at + 2, at + 2 + length))
-    at += 2 + length
-  }
-  return out
+  return messagesOf(await relayRequest(query, client))
 }
 
 /** The records of a signed AXFR of the catalog, in order. */

@@ -7,32 +7,13 @@
  */
 import { env } from 'cloudflare:workers'
 import { encodeQuery } from '../../packages/dns-wire/src/index.ts'
-import {
-  parseTsigKey,
-  signMessage,
-  transferRequest,
-} from '../../packages/zone-transfer/src/index.ts'
+import { signMessage, transferRequest } from '../../packages/zone-transfer/src/index.ts'
 import { describe, expect, it } from 'vitest'
 import { answerRelayedQuery } from '../../workers/api/src/transfers/outgoing-transfer.ts'
 import { countingD1 } from './counting-d1.ts'
-import { api, createZone, DEFAULT_ACCOUNT } from './helpers.ts'
+import { api } from './helpers.ts'
 import { seedRecords } from './seed-records.ts'
-import { configureOutgoing } from './transfer-rows.ts'
-
-const SECRET = 'cm91bmQtdHJpcHMtb2YtdGhlLXJlbGF5LTMyLW9jdGV0cw=='
-const KEY = parseTsigKey(`hmac-sha256:xfr-key:${SECRET}`)
-
-async function zoneWithTransfers(): Promise<{ id: string; name: string }> {
-  const zone = await createZone('trips')
-  await configureOutgoing({
-    zoneId: zone.id,
-    zoneName: zone.name,
-    accountId: DEFAULT_ACCOUNT,
-    acl: '192.0.2.0/24',
-    peer: { ip: '198.51.100.7', key: { name: 'xfr-key', algo: 'hmac-sha256.', secret: SECRET } },
-  })
-  return zone
-}
+import { KEY, zoneWithTransfers } from './transfer-relay.ts'
 
 /**
  * The relay's answer to a signed `type` query for `name` (an IXFR from serial `ixfrFrom`), read to
