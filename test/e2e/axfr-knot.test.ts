@@ -15,7 +15,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { freePort } from '../../scripts/lib/stack.mjs'
 // @ts-expect-error plain ESM helper shared with `pnpm dev`
 import { startDnsFront } from '../../scripts/lib/dns-front.mjs'
-import { EVERY_TYPE_RECORDS, everyTypeZone } from '../api/import-export-fixture.ts'
+import { EVERY_TYPE_RECORDS } from '../api/import-export-fixture.ts'
+import { createEveryTypeZone } from './tools/every-type-zone.ts'
 import { enableOutgoing, makePeer } from './tools/transfer-settings.ts'
 import { stackApi } from './tools/stack-api.ts'
 
@@ -74,19 +75,12 @@ async function until(check: () => Promise<boolean>, ms: number): Promise<boolean
 describe.skipIf(!KNOTD)('Knot DNS as a secondary of our zone', () => {
   beforeAll(async () => {
     front = await startDnsFront({ target: base, transfer: { token } })
-    const [account] = await api('GET', '/accounts')
-    zoneId = (await api('POST', '/zones', { name: zone, account: { id: account.id } })).id
-    const form = new FormData()
-    form.append('file', new Blob([everyTypeZone(zone)]), 'zone.txt')
-    const imported = await fetch(`${base}/client/v4/zones/${zoneId}/dns_records/import`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}` },
-      body: form,
-    })
-    expect(((await imported.json()) as any).result.recs_added).toBe(EVERY_TYPE_RECORDS)
+    const made = await createEveryTypeZone(zone)
+    zoneId = made.zoneId
+    expect(made.imported.recsAdded).toBe(EVERY_TYPE_RECORDS)
     knotPort = await freePort()
     const peer = await makePeer({
-      accountId: account.id,
+      accountId: made.accountId,
       name: 'knotd',
       ip: '127.0.0.1',
       port: knotPort,

@@ -10,13 +10,14 @@
  */
 import { execFile, execFileSync, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import net from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 // @ts-expect-error plain ESM helper shared with `pnpm dev`
 import { startDnsFront } from '../../scripts/lib/dns-front.mjs'
+// @ts-expect-error plain ESM helper shared with `pnpm dev`
+import { freePort } from '../../scripts/lib/stack.mjs'
 import { namedConf, spawnNamed } from '../../scripts/lib/named-conf.mjs'
 import { enableOutgoing, makePeer } from './tools/transfer-settings.ts'
 import { stackApi } from './tools/stack-api.ts'
@@ -38,14 +39,6 @@ let peer = ''
 
 const api = async (method: string, p: string, body?: unknown): Promise<any> =>
   (await stackApi(method, p, body)).result
-
-async function freePort(): Promise<number> {
-  const server = net.createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as net.AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 async function waitFor(check: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
   for (const end = Date.now() + ms; Date.now() < end;) {

@@ -8,7 +8,6 @@
  */
 import { execFile, execFileSync, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import net from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -16,6 +15,8 @@ import Cloudflare from 'cloudflare'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 // @ts-expect-error plain ESM helper shared with `pnpm dev`
 import { startDnsFront } from '../../scripts/lib/dns-front.mjs'
+// @ts-expect-error plain ESM helper shared with `pnpm dev`
+import { freePort } from '../../scripts/lib/stack.mjs'
 import { namedConf, spawnNamed } from '../../scripts/lib/named-conf.mjs'
 import { stackApi } from './tools/stack-api.ts'
 import { makePeer, setIncoming } from './tools/transfer-settings.ts'
@@ -33,14 +34,6 @@ let zoneId = ''
 let accountId = ''
 let front: { port: number; close(): void }
 const run = promisify(execFile)
-
-async function freePort(): Promise<number> {
-  const server = net.createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as net.AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 /** The primary's zone: apex NS naming our servers (as a zone served by us would). */
 function zoneText(serial: number, extra = '', timers = '7200 900 1209600'): string {
