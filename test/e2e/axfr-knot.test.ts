@@ -5,7 +5,7 @@
  * builder announces by NOTIFY; each time what knotd serves equals our export in
  * `named-checkzone -D` canonical form. Skipped, saying so, without knotd.
  */
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -19,6 +19,7 @@ import { EVERY_TYPE_RECORDS } from '../api/import-export-fixture.ts'
 import { createEveryTypeZone } from './tools/every-type-zone.ts'
 import { enableOutgoing, makePeer } from './tools/transfer-settings.ts'
 import { stackApi } from './tools/stack-api.ts'
+import { canonicalZone, exportZoneFile } from './tools/zone-files.ts'
 
 const KNOTD = ['/usr/sbin/knotd', '/usr/bin/knotd'].find(existsSync)
 const base = inject('stackBase')
@@ -36,20 +37,10 @@ let zoneId = ''
 const api = async (method: string, p: string, body?: unknown): Promise<any> =>
   (await stackApi(method, p, body)).result
 
-function canonical(file: string): string[] {
-  const out = execFileSync('named-checkzone', ['-D', '-q', '-o', '-', zone, file], {
-    encoding: 'utf8',
-  })
-  return out.split('\n').filter((l) => l && !l.startsWith(';'))
-}
+const canonical = (file: string): string[] => canonicalZone(zone, file)
 
 async function exported(): Promise<string[]> {
-  const res = await fetch(`${base}/client/v4/zones/${zoneId}/dns_records/export`, {
-    headers: { authorization: `Bearer ${token}` },
-  })
-  const file = path.join(dir, 'export.zone')
-  writeFileSync(file, await res.text())
-  return canonical(file)
+  return canonical(await exportZoneFile(zoneId, path.join(dir, 'export.zone')))
 }
 
 /** What knotd serves, by AXFR from it, canonical; [] while it has nothing. */

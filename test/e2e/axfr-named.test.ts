@@ -7,7 +7,7 @@
  * temporary directory. The settings rows are written by SQL (test-only helper) until the
  * secondary_dns routes write them.
  */
-import { execFile, execFileSync, type ChildProcess } from 'node:child_process'
+import { execFile, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -23,6 +23,7 @@ import { EVERY_TYPE_RECORDS } from '../api/import-export-fixture.ts'
 import { createEveryTypeZone } from './tools/every-type-zone.ts'
 import { enableOutgoing, makePeer } from './tools/transfer-settings.ts'
 import { stackApi } from './tools/stack-api.ts'
+import { canonicalZone, exportZoneFile } from './tools/zone-files.ts'
 
 const base = inject('stackBase')
 const token = inject('stackToken')
@@ -48,13 +49,7 @@ const dig = (...args: string[]): Promise<string> =>
 const api = async (method: string, p: string, body?: unknown): Promise<any> =>
   (await stackApi(method, p, body)).result
 
-/** The zone file in BIND's canonical form (`named-checkzone -D`), without its comment lines. */
-function canonical(file: string): string[] {
-  const out = execFileSync('named-checkzone', ['-D', '-q', '-o', '-', zone, file], {
-    encoding: 'utf8',
-  })
-  return out.split('\n').filter((l) => l && !l.startsWith(';'))
-}
+const canonical = (file: string): string[] => canonicalZone(zone, file)
 
 beforeAll(async () => {
   front = await startDnsFront({ target: base, transfer: { token } })
@@ -79,14 +74,7 @@ async function configureOutgoing(port: number): Promise<void> {
 }
 
 /** Our export of the zone, written to a file. */
-async function exportFile(): Promise<string> {
-  const res = await fetch(`${base}/client/v4/zones/${zoneId}/dns_records/export`, {
-    headers: { authorization: `Bearer ${token}` },
-  })
-  const exported = path.join(dir, 'export.zone')
-  writeFileSync(exported, await res.text())
-  return exported
-}
+const exportFile = (): Promise<string> => exportZoneFile(zoneId, path.join(dir, 'export.zone'))
 
 afterAll(() => {
   named?.kill('SIGTERM')

@@ -6,7 +6,7 @@
  * short SOA expire and named stopped, the zone stops answering (SERVFAIL) until a transfer
  * succeeds again.
  */
-import { execFile, execFileSync, type ChildProcess } from 'node:child_process'
+import { execFile, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -19,6 +19,7 @@ import { startDnsFront } from '../../scripts/lib/dns-front.mjs'
 import { freePort } from '../../scripts/lib/stack.mjs'
 import { namedConf, spawnNamed } from '../../scripts/lib/named-conf.mjs'
 import { stackApi } from './tools/stack-api.ts'
+import { canonicalZone, exportZoneFile } from './tools/zone-files.ts'
 import { makePeer, setIncoming } from './tools/transfer-settings.ts'
 
 const base = inject('stackBase')
@@ -80,13 +81,7 @@ async function waitFor(check: () => Promise<boolean> | boolean, ms: number): Pro
   return check()
 }
 
-/** The zone file in BIND's canonical form (`named-checkzone -D`), without its comment lines. */
-function canonical(file: string): string[] {
-  const out = execFileSync('named-checkzone', ['-D', '-q', '-o', '-', zone, file], {
-    encoding: 'utf8',
-  })
-  return out.split('\n').filter((l) => l && !l.startsWith(';'))
-}
+const canonical = (file: string): string[] => canonicalZone(zone, file)
 
 async function doh(name: string, type: string): Promise<any> {
   const res = await fetch(`${base}/dns-query?name=${name}&type=${type}`, {
@@ -156,11 +151,7 @@ describe('BIND named as the primary of our secondary zone', () => {
     const soa = await doh(zone, 'SOA')
     expect(soa.Answer[0].data).toContain('2026112601')
 
-    const res = await fetch(`${base}/client/v4/zones/${zoneId}/dns_records/export`, {
-      headers: { authorization: `Bearer ${token}` },
-    })
-    const exported = path.join(dir, 'export.zone')
-    writeFileSync(exported, await res.text())
+    const exported = await exportZoneFile(zoneId, path.join(dir, 'export.zone'))
     expect(canonical(exported)).toEqual(canonical(zoneFile))
   })
 
