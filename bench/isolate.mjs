@@ -7,8 +7,8 @@
  * invocation, and around one cron run over the 3 shards.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import path from 'node:path'
+import { freePort } from '../scripts/lib/stack.mjs'
 import { aRecord, apiClient } from './lib/api.mjs'
 import { startBenchStack } from './lib/stack.mjs'
 import { createBenchZone, largeSize } from './lib/fixtures.mjs'
@@ -19,14 +19,6 @@ const SHARDS = 3
 const API_WORKER = 'edgedns-api'
 /** Profiler sampling interval (µs). */
 const SAMPLING_US = 250
-
-async function freePort() {
-  const srv = createServer()
-  await new Promise((r) => srv.listen(0, '127.0.0.1', r))
-  const { port } = srv.address()
-  await new Promise((r) => srv.close(r))
-  return port
-}
 
 /** The JS heap each isolate of the heap runtime may use (MB). */
 const HEAP_CAP_MB = 100

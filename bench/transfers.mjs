@@ -22,7 +22,7 @@ import {
 } from './lib/named-xfr.mjs'
 import { pollDoh, waitQuiet } from './lib/propagation.mjs'
 import { summarize } from './lib/stats.mjs'
-import { makePeer as makeTransferPeer } from './lib/transfer-settings.mjs'
+import { enableOutgoing, makePeer as makeTransferPeer } from './lib/transfer-settings.mjs'
 import { writeZoneFile } from './peers/zonefile.mjs'
 import { freePort, sleep } from './peers/proc.mjs'
 
@@ -165,11 +165,7 @@ export async function runTransfersBench({ api, stack, quick, log }) {
     stopping.push({ stop: async () => front.close() })
     const oursSecondaryPort = await freePort()
     const peer = await makePeer(api, account.id, 'bench-bind-secondary', oursSecondaryPort)
-    await api.call('POST', `/zones/${zone.id}/secondary_dns/outgoing`, {
-      name: OUT_ZONE,
-      peers: [peer],
-    })
-    await api.call('POST', `/zones/${zone.id}/secondary_dns/outgoing/enable`)
+    await enableOutgoing(api, { id: zone.id, name: OUT_ZONE }, peer)
     const ours = await secondaryLoads({
       dir,
       zone: OUT_ZONE,

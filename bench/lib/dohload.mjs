@@ -113,28 +113,13 @@ function aggregate(runs) {
 export async function measureTarget({ url, paths, gen, h2 = false, plan, headers }) {
   const sat = []
   const fixed = []
+  const target = { url, paths, gen, h2, headers, duration: plan.duration }
   for (let r = 0; r < plan.reps; r++) {
-    sat.push(
-      await runLoad({
-        url,
-        paths,
-        gen,
-        h2,
-        headers,
-        connections: plan.connections,
-        duration: plan.duration,
-        seed: r + 1,
-      })
-    )
+    sat.push(await runLoad({ ...target, connections: plan.connections, seed: r + 1 }))
     fixed.push(
       await runLoad({
-        url,
-        paths,
-        gen,
-        h2,
-        headers,
+        ...target,
         connections: plan.fixedConnections,
-        duration: plan.duration,
         rate: FIXED_RATE,
         seed: r + 11,
       })

@@ -1,15 +1,23 @@
 /**
- * @module Process memory on Linux: finds the workerd processes Miniflare started (descendants of
- * this Node process) and samples their resident set size from /proc. workerd exposes no
- * per-isolate figure locally, so process RSS is reported as an upper bound on the isolate.
+ * @module Processes on Linux, from /proc: finds the workerd processes Miniflare started
+ * (descendants of this Node process), samples their resident set size, and reads the CPU time of
+ * processes (workerd, named, this one). workerd exposes no per-isolate figure locally, so process
+ * RSS is reported as an upper bound on the isolate.
  */
 import { readdirSync, readFileSync } from 'node:fs'
 
+/**
+ * The fields of stat(5) from field 3 (state) on: they come after the command name in parentheses,
+ * which may contain spaces. Throws when the process is gone.
+ */
+function statFields(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+}
+
 function parentOf(pid) {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    // Field 4 (ppid) comes after the command name in parentheses, which may contain spaces.
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+    return Number(statFields(pid)[1])
   } catch {
     return null
   }
@@ -61,5 +69,37 @@ export function sampleRss(pid, everyMs = 25) {
       const after = rssOf(pid)
       return { before, peak: Math.max(peak, after ?? 0), after }
     },
+  }
+}
+
+/** CPU milliseconds (user + system) process `pid` has used so far, all its threads. */
+function cpuMsOf(pid) {
+  const fields = statFields(pid)
+  // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 a second).
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
+
+/** CPU milliseconds the runtime (`pids`: this process's workerd processes) has used so far. */
+export function runtimeCpuMs(pids = workerdPids()) {
+  return pids.reduce((t, p) => t + cpuMsOf(p), 0)
+}
+
+/**
+ * CPU milliseconds used while `fn` runs: by the runtime (this process's workerd processes), by
+ * this process itself (`own`), and by `other` processes: `fn` gets `watch(pid)`, which counts a
+ * process (e.g. named) from the moment it is called. Resolves with `fn`'s result and the times.
+ */
+export async function cpuDuring(fn) {
+  const runtime = workerdPids()
+  const r0 = runtimeCpuMs(runtime)
+  const u0 = process.cpuUsage()
+  const o0 = new Map()
+  const result = await fn((pid) => o0.set(pid, cpuMsOf(pid)))
+  const own = process.cpuUsage(u0)
+  let other = 0
+  for (const [pid, before] of o0) other += cpuMsOf(pid) - before
+  return {
+    result,
+    cpu: { runtime: runtimeCpuMs(runtime) - r0, own: (own.user + own.system) / 1000, other },
   }
 }

@@ -1,8 +1,8 @@
 /**
- * @module Outgoing-transfer settings of the transfer benchmarks, through the API as a user
- * would make them: a TSIG key (reused when the account has one of that name), a peer with it,
- * and outgoing transfers enabled for every zone of an account written straight into D1 (the
- * rows the API writes; thousands of zones would take thousands of API calls).
+ * @module Transfer settings of the transfer benchmarks, through the API as a user would make them:
+ * a TSIG key (reused when the account has one of that name), a peer with it, and a zone's outgoing
+ * transfers enabled; and outgoing transfers enabled for every zone of an account written straight
+ * into D1 (the rows the API writes; thousands of zones would take thousands of API calls).
  */
 
 /** The account's peer `name` at `ip`:`port` with TSIG `key` ({ name, secret }, hmac-sha256); its id. */
@@ -31,6 +31,15 @@ export async function makePeer(
     tsig_id: tsigId,
   })
   return id
+}
+
+/** The zone's ({ id, name }) outgoing transfers to `peerId`, enabled, through the API. */
+export async function enableOutgoing(api, zone, peerId) {
+  await api.call('POST', `/zones/${zone.id}/secondary_dns/outgoing`, {
+    name: zone.name,
+    peers: [peerId],
+  })
+  await api.call('POST', `/zones/${zone.id}/secondary_dns/outgoing/enable`)
 }
 
 /** Outgoing transfers enabled to `peerId` for every zone of the account, as the API stores them. */

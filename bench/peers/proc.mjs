@@ -3,16 +3,9 @@
  * a condition, stop it by its own PID (SIGTERM, then SIGKILL), and find free loopback ports.
  */
 import { spawn, execFileSync } from 'node:child_process'
-import net from 'node:net'
 
 /** A free TCP port on 127.0.0.1 (the same number is then used for UDP by the DNS servers). */
-export async function freePort() {
-  const srv = net.createServer()
-  await new Promise((r) => srv.listen(0, '127.0.0.1', r))
-  const { port } = srv.address()
-  await new Promise((r) => srv.close(r))
-  return port
-}
+export { freePort } from '../../scripts/lib/stack.mjs'
 
 export function have(cmd) {
   try {

@@ -19,8 +19,12 @@ import { inspectWorker } from '../lib/inspector.mjs'
 import { XFR_KEY, startPrimary } from '../lib/named-xfr.mjs'
 import { pollDoh, waitBuilt } from '../lib/propagation.mjs'
 import { startBenchStack } from '../lib/stack.mjs'
+import { helpIfAsked } from '../lib/tool-help.mjs'
+import { makePeer } from '../lib/transfer-settings.mjs'
 import { writeZoneFile } from '../peers/zonefile.mjs'
 import { sleep } from '../peers/proc.mjs'
+
+helpIfAsked(import.meta.url)
 
 /** Sample times of a profile (µs, the profile's clock). */
 function sampleTimes(p) {
@@ -76,21 +80,11 @@ const stack = await startBenchStack({
 try {
   const api = apiClient(stack.url, stack.token)
   const [account] = (await api.call('GET', '/accounts')).result
-  const base = `/accounts/${account.id}/secondary_dns`
-  const tsig = (
-    await api.call('POST', `${base}/tsigs`, {
-      name: XFR_KEY.name,
-      algo: 'hmac-sha256.',
-      secret: XFR_KEY.secret,
-    })
-  ).result.id
-  const peer = (await api.call('POST', `${base}/peers`, { name: 'primary' })).result.id
-  await api.call('PUT', `${base}/peers/${peer}`, {
+  const peer = await makePeer(api, account.id, {
     name: 'primary',
-    ip: '127.0.0.1',
     port: primary.port,
-    ixfr_enable: true,
-    tsig_id: tsig,
+    ixfr: true,
+    key: XFR_KEY,
   })
   const zone = (
     await api.call('POST', '/zones', { name: ZONE, account: { id: account.id }, type: 'secondary' })

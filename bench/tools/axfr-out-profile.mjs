@@ -18,7 +18,7 @@
  * BIND secondary.
  */
 import { execFile } from 'node:child_process'
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -27,10 +27,15 @@ import { apiClient } from '../lib/api.mjs'
 import { printSelfTimes } from '../lib/cpu-profile.mjs'
 import { cpuOf, inspectWorker } from '../lib/inspector.mjs'
 import { XFR_KEY, startPrimary, startSecondary, waitTransfer } from '../lib/named-xfr.mjs'
+import { cpuDuring } from '../lib/procs.mjs'
 import { startBenchStack } from '../lib/stack.mjs'
+import { helpIfAsked } from '../lib/tool-help.mjs'
+import { relaySender } from '../lib/transfer-relay.mjs'
+import { enableOutgoing, makePeer } from '../lib/transfer-settings.mjs'
 import { freePort } from '../peers/proc.mjs'
 import { writeZoneFile } from '../peers/zonefile.mjs'
-import { parseTsigKey, transferRequest } from '../../packages/zone-transfer/src/index.ts'
+
+helpIfAsked(import.meta.url)
 
 const size = Number(process.argv[2] ?? 200_000)
 const reps = Number(process.argv[3] ?? 2)
@@ -41,57 +46,9 @@ const run = promisify(execFile)
 const per1k = (ms) => ((1000 * ms) / size).toFixed(2)
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
-/** CPU milliseconds (user + system) process `pid` has used so far, all its threads. */
-function cpuMsOf(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-  // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 a second).
-  return (Number(fields[11]) + Number(fields[12])) * 10
-}
-
-/** The workerd processes this process started (Miniflare's runtime). */
-function workerdPids() {
-  const parent = new Map()
-  const names = new Map()
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8')
-      names.set(d, stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')))
-      parent.set(d, stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
-    } catch {}
-  }
-  const mine = (pid) => {
-    for (let p = pid; p && p !== '0'; p = parent.get(p)) if (p === String(process.pid)) return true
-    return false
-  }
-  return [...names]
-    .filter(([pid, name]) => name.startsWith('workerd') && mine(pid))
-    .map(([pid]) => pid)
-}
-
-/**
- * CPU time used while `fn` runs: by the runtime (workerd: the API worker and local D1), by this
- * process (the DNS front and the tool itself) and by `others` (pids, e.g. named).
- */
-async function cpuDuring(fn, others = () => []) {
-  const runtime = workerdPids()
-  const sum = (pids) => pids.reduce((t, p) => t + cpuMsOf(p), 0)
-  const r0 = sum(runtime)
-  const u0 = process.cpuUsage()
-  const o0 = new Map()
-  const result = await fn((pid) => o0.set(pid, cpuMsOf(pid)))
-  const own = process.cpuUsage(u0)
-  let other = 0
-  for (const [pid, before] of o0) other += cpuMsOf(pid) - before
-  return {
-    result,
-    cpu: { runtime: sum(runtime) - r0, front: (own.user + own.system) / 1000, other },
-  }
-}
-
-const cpuText = ({ runtime, front, other }) =>
-  `CPU: runtime ${runtime} ms, front ${front.toFixed(0)} ms${other ? `, named ${other} ms` : ''}`
+/** CPU times of `cpuDuring`: this process's own is the DNS front's (and the tool's). */
+const cpuText = ({ runtime, own, other }) =>
+  `CPU: runtime ${runtime} ms, front ${own.toFixed(0)} ms${other ? `, named ${other} ms` : ''}`
 
 /** `n` A records `base-<i>` of the zone, written in one statement per 50,000. */
 async function seedRecords(db, zoneId, n) {
@@ -125,53 +82,23 @@ try {
     `${size.toLocaleString('en-US')} records in D1 in ${((performance.now() - t0) / 1000).toFixed(1)} s`
   )
   const [account] = (await api.call('GET', '/accounts')).result
-  const base = `/accounts/${account.id}/secondary_dns`
-  const tsig = (
-    await api.call('POST', `${base}/tsigs`, {
-      name: XFR_KEY.name,
-      algo: 'hmac-sha256.',
-      secret: XFR_KEY.secret,
-    })
-  ).result
   const secondaryPort = await freePort()
-  const peer = (await api.call('POST', `${base}/peers`, { name: 'secondary' })).result
-  await api.call('PUT', `${base}/peers/${peer.id}`, {
+  const peer = await makePeer(api, account.id, {
     name: 'secondary',
-    ip: '127.0.0.1',
     port: secondaryPort,
-    tsig_id: tsig.id,
+    key: XFR_KEY,
   })
-  await api.call('POST', `/zones/${zone.id}/secondary_dns/outgoing`, {
-    name: ZONE,
-    peers: [peer.id],
-  })
-  await api.call('POST', `/zones/${zone.id}/secondary_dns/outgoing/enable`)
-  const key = parseTsigKey(`hmac-sha256:${XFR_KEY.name}:${XFR_KEY.secret}`)
+  await enableOutgoing(api, { id: zone.id, name: ZONE }, peer)
+
+  const send = relaySender(stack, XFR_KEY)
 
   /** One AXFR straight from the relay, read to its end: ms, bytes, chunks, messages. */
   async function relayRead() {
-    const { message } = await transferRequest({
-      zone: ZONE,
-      kind: 'AXFR',
-      id: 1,
-      key,
-      now: Math.floor(Date.now() / 1000),
-    })
-    const t = performance.now()
-    const res = await fetch(`${stack.url}/client/v4/dns_transfer`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${stack.token}`,
-        'content-type': 'application/dns-message',
-        'x-edgedns-client-address': '127.0.0.1',
-      },
-      body: message,
-    })
-    if (res.status !== 200) throw new Error(`relay: HTTP ${res.status} ${await res.text()}`)
+    const { sentAt: t, body } = await send({ zone: ZONE, kind: 'AXFR' })
     let bytes = 0
     let chunks = 0
     let firstMs = NaN
-    for await (const chunk of res.body) {
+    for await (const chunk of body) {
       if (chunks === 0) firstMs = performance.now() - t
       bytes += chunk.length
       chunks++

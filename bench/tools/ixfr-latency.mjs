@@ -43,8 +43,12 @@ import { inspectWorker } from '../lib/inspector.mjs'
 import { XFR_KEY, pollNamed, startSecondary, waitTransfer } from '../lib/named-xfr.mjs'
 import { waitQuiet } from '../lib/propagation.mjs'
 import { startBenchStack } from '../lib/stack.mjs'
+import { helpIfAsked } from '../lib/tool-help.mjs'
 import { summarize } from '../lib/stats.mjs'
+import { enableOutgoing, makePeer } from '../lib/transfer-settings.mjs'
 import { freePort, sleep } from '../peers/proc.mjs'
+
+helpIfAsked(import.meta.url)
 
 const run = promisify(execFile)
 const size = Number(process.argv[2] ?? 200_000)
@@ -160,27 +164,13 @@ try {
   const proxy = await recordingProxy(front.port)
   stopping.push({ close: async () => proxy.close() })
 
-  const base = `/accounts/${account.id}/secondary_dns`
-  const tsig = (
-    await api.call('POST', `${base}/tsigs`, {
-      name: XFR_KEY.name,
-      algo: 'hmac-sha256.',
-      secret: XFR_KEY.secret,
-    })
-  ).result.id
   const secondaryPort = await freePort()
-  const peer = (await api.call('POST', `${base}/peers`, { name: 'bind-secondary' })).result.id
-  await api.call('PUT', `${base}/peers/${peer}`, {
+  const peer = await makePeer(api, account.id, {
     name: 'bind-secondary',
-    ip: '127.0.0.1',
     port: secondaryPort,
-    tsig_id: tsig,
+    key: XFR_KEY,
   })
-  await api.call('POST', `/zones/${zone.id}/secondary_dns/outgoing`, {
-    name: zone.name,
-    peers: [peer],
-  })
-  await api.call('POST', `/zones/${zone.id}/secondary_dns/outgoing/enable`)
+  await enableOutgoing(api, zone, peer)
 
   const named = await startSecondary({
     dir: path.join(dir, 'secondary'),

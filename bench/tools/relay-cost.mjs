@@ -15,14 +15,16 @@
 import { apiClient } from '../lib/api.mjs'
 import { seedInD1 } from '../lib/d1-zone-seed.mjs'
 import { startBenchStack } from '../lib/stack.mjs'
+import { helpIfAsked } from '../lib/tool-help.mjs'
 import { enableOutgoingForAccount, makePeer } from '../lib/transfer-settings.mjs'
-import { parseTsigKey, transferRequest } from '../../packages/zone-transfer/src/index.ts'
+import { relaySender } from '../lib/transfer-relay.mjs'
+
+helpIfAsked(import.meta.url)
 
 const N = Number(process.argv[2] ?? 200)
 const K = Number(process.argv[3] ?? 200)
 const PARENT = 'relay.bench'
-const SECRET = 'cmVsYXktY29zdC1iZW5jaC1rZXktMzItb2N0ZXRzLW8='
-const key = parseTsigKey(`hmac-sha256:xfr-key:${SECRET}`)
+const KEY = { name: 'xfr-key', secret: 'cmVsYXktY29zdC1iZW5jaC1rZXktMzItb2N0ZXRzLW8=' }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const p90 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)]
@@ -37,7 +39,7 @@ try {
     name: 'bind',
     ip: '127.0.0.2',
     port: 53,
-    key: { name: 'xfr-key', secret: SECRET },
+    key: KEY,
   })
   await api.call('POST', `${base}/acls`, { name: 'loopback', ip_range: '127.0.0.0/8' })
   await enableOutgoingForAccount(stack.db, account.id, peer)
@@ -48,29 +50,14 @@ try {
       .all()
   ).results.map((r) => r.name)
 
+  const send = relaySender(stack, KEY)
   async function relay(zone, kind, id) {
-    const { message } = await transferRequest({
-      zone,
-      kind,
-      id,
-      key,
-      now: Math.floor(Date.now() / 1000),
-    })
-    const t0 = performance.now()
-    const res = await fetch(`${stack.url}/client/v4/dns_transfer`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${stack.token}`,
-        'content-type': 'application/dns-message',
-        'x-edgedns-client-address': '127.0.0.1',
-      },
-      body: message,
-    })
-    const body = new Uint8Array(await res.arrayBuffer())
-    const ms = performance.now() - t0
+    const { sentAt, body } = await send({ zone, kind, id })
+    const answer = new Uint8Array(await new Response(body).arrayBuffer())
+    const ms = performance.now() - sentAt
     // Two-octet TCP length, then the header: RCODE is the low four bits of its fourth octet.
-    if (res.status !== 200 || body.length < 14 || (body[5] & 0x0f) !== 0)
-      throw new Error(`${kind} ${zone}: HTTP ${res.status}, rcode ${body[5] & 0x0f}`)
+    if (answer.length < 14 || (answer[5] & 0x0f) !== 0)
+      throw new Error(`${kind} ${zone}: rcode ${answer[5] & 0x0f}`)
     return ms
   }
 

@@ -12,11 +12,11 @@
  * self time over the measured changes. Also prints the runtime's CPU time per change (workerd,
  * all threads).
  */
-import { readdirSync, readFileSync } from 'node:fs'
 import { apiClient } from '../lib/api.mjs'
 import { createBenchZone } from '../lib/fixtures.mjs'
 import { printSelfTimes } from '../lib/cpu-profile.mjs'
 import { inspectWorker } from '../lib/inspector.mjs'
+import { runtimeCpuMs } from '../lib/procs.mjs'
 import { pollDoh } from '../lib/propagation.mjs'
 import { startBenchStack } from '../lib/stack.mjs'
 import { summarize } from '../lib/stats.mjs'
@@ -35,19 +35,6 @@ const stack = await startBenchStack({
 })
 const log = (m) => console.log(`[visible] ${m}`)
 
-/** CPU time (ms, user + system) of this process's child processes (the workerd runtime). */
-function childCpuMs() {
-  let ticks = 0
-  for (const pid of readdirSync('/proc').filter((d) => /^[0-9]+$/.test(d))) {
-    try {
-      const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
-      if (Number(f[1]) === process.pid) ticks += Number(f[11]) + Number(f[12])
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return ticks * 10 // USER_HZ = 100
-}
 try {
   const api = apiClient(stack.url, stack.token)
   const zone = await createBenchZone(
@@ -83,7 +70,7 @@ try {
   let lastStart = 0
   for (let k = 0; k < changes + 10; k++) {
     if (k === 10) {
-      cpu0 = childCpuMs()
+      cpu0 = runtimeCpuMs()
       stats0 = await (await fetch(`${stack.dohUrl}/stats`)).json()
       if (profiled) {
         cdp = await inspectWorker(9239, profiled)
@@ -161,7 +148,7 @@ try {
   console.log(
     `per change: zone lookups ${per('lookups')}, feed calls ${per('feedCalls')}, KV keys read ${per('kvKeys')}`
   )
-  console.log(`runtime CPU per change: ${((childCpuMs() - cpu0) / changes).toFixed(1)} ms`)
+  console.log(`runtime CPU per change: ${((runtimeCpuMs() - cpu0) / changes).toFixed(1)} ms`)
   for (const [k, v] of Object.entries(s)) {
     const r = summarize(v)
     if (v.length)

@@ -5,7 +5,7 @@
  * builder announces by NOTIFY; each time what knotd serves equals our export in
  * `named-checkzone -D` canonical form. Skipped, saying so, without knotd.
  */
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -15,9 +15,11 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { freePort } from '../../scripts/lib/stack.mjs'
 // @ts-expect-error plain ESM helper shared with `pnpm dev`
 import { startDnsFront } from '../../scripts/lib/dns-front.mjs'
-import { EVERY_TYPE_RECORDS, everyTypeZone } from '../api/import-export-fixture.ts'
+import { EVERY_TYPE_RECORDS } from '../api/import-export-fixture.ts'
+import { createEveryTypeZone } from './tools/every-type-zone.ts'
 import { enableOutgoing, makePeer } from './tools/transfer-settings.ts'
 import { stackApi } from './tools/stack-api.ts'
+import { canonicalZone, exportZoneFile } from './tools/zone-files.ts'
 
 const KNOTD = ['/usr/sbin/knotd', '/usr/bin/knotd'].find(existsSync)
 const base = inject('stackBase')
@@ -35,20 +37,10 @@ let zoneId = ''
 const api = async (method: string, p: string, body?: unknown): Promise<any> =>
   (await stackApi(method, p, body)).result
 
-function canonical(file: string): string[] {
-  const out = execFileSync('named-checkzone', ['-D', '-q', '-o', '-', zone, file], {
-    encoding: 'utf8',
-  })
-  return out.split('\n').filter((l) => l && !l.startsWith(';'))
-}
+const canonical = (file: string): string[] => canonicalZone(zone, file)
 
 async function exported(): Promise<string[]> {
-  const res = await fetch(`${base}/client/v4/zones/${zoneId}/dns_records/export`, {
-    headers: { authorization: `Bearer ${token}` },
-  })
-  const file = path.join(dir, 'export.zone')
-  writeFileSync(file, await res.text())
-  return canonical(file)
+  return canonical(await exportZoneFile(zoneId, path.join(dir, 'export.zone')))
 }
 
 /** What knotd serves, by AXFR from it, canonical; [] while it has nothing. */
@@ -74,19 +66,12 @@ async function until(check: () => Promise<boolean>, ms: number): Promise<boolean
 describe.skipIf(!KNOTD)('Knot DNS as a secondary of our zone', () => {
   beforeAll(async () => {
     front = await startDnsFront({ target: base, transfer: { token } })
-    const [account] = await api('GET', '/accounts')
-    zoneId = (await api('POST', '/zones', { name: zone, account: { id: account.id } })).id
-    const form = new FormData()
-    form.append('file', new Blob([everyTypeZone(zone)]), 'zone.txt')
-    const imported = await fetch(`${base}/client/v4/zones/${zoneId}/dns_records/import`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}` },
-      body: form,
-    })
-    expect(((await imported.json()) as any).result.recs_added).toBe(EVERY_TYPE_RECORDS)
+    const made = await createEveryTypeZone(zone)
+    zoneId = made.zoneId
+    expect(made.imported.recsAdded).toBe(EVERY_TYPE_RECORDS)
     knotPort = await freePort()
     const peer = await makePeer({
-      accountId: account.id,
+      accountId: made.accountId,
       name: 'knotd',
       ip: '127.0.0.1',
       port: knotPort,

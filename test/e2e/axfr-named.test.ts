@@ -7,9 +7,8 @@
  * temporary directory. The settings rows are written by SQL (test-only helper) until the
  * secondary_dns routes write them.
  */
-import { execFile, execFileSync, type ChildProcess } from 'node:child_process'
+import { execFile, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import net from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -17,10 +16,14 @@ import Cloudflare from 'cloudflare'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 // @ts-expect-error plain ESM helper shared with `pnpm dev`
 import { startDnsFront } from '../../scripts/lib/dns-front.mjs'
+// @ts-expect-error plain ESM helper shared with `pnpm dev`
+import { freePort } from '../../scripts/lib/stack.mjs'
 import { namedConf, spawnNamed } from '../../scripts/lib/named-conf.mjs'
-import { EVERY_TYPE_RECORDS, everyTypeZone } from '../api/import-export-fixture.ts'
+import { EVERY_TYPE_RECORDS } from '../api/import-export-fixture.ts'
+import { createEveryTypeZone } from './tools/every-type-zone.ts'
 import { enableOutgoing, makePeer } from './tools/transfer-settings.ts'
 import { stackApi } from './tools/stack-api.ts'
+import { canonicalZone, exportZoneFile } from './tools/zone-files.ts'
 
 const base = inject('stackBase')
 const token = inject('stackToken')
@@ -46,35 +49,14 @@ const dig = (...args: string[]): Promise<string> =>
 const api = async (method: string, p: string, body?: unknown): Promise<any> =>
   (await stackApi(method, p, body)).result
 
-async function freePort(): Promise<number> {
-  const server = net.createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as net.AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
-
-/** The zone file in BIND's canonical form (`named-checkzone -D`), without its comment lines. */
-function canonical(file: string): string[] {
-  const out = execFileSync('named-checkzone', ['-D', '-q', '-o', '-', zone, file], {
-    encoding: 'utf8',
-  })
-  return out.split('\n').filter((l) => l && !l.startsWith(';'))
-}
+const canonical = (file: string): string[] => canonicalZone(zone, file)
 
 beforeAll(async () => {
   front = await startDnsFront({ target: base, transfer: { token } })
-  const [account] = await api('GET', '/accounts')
-  accountId = account.id
-  zoneId = (await api('POST', '/zones', { name: zone, account: { id: account.id } })).id
-  const form = new FormData()
-  form.append('file', new Blob([everyTypeZone(zone)]), 'zone.txt')
-  const imported = await fetch(`${base}/client/v4/zones/${zoneId}/dns_records/import`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
-    body: form,
-  })
-  expect(((await imported.json()) as any).result.recs_added).toBe(EVERY_TYPE_RECORDS)
+  const made = await createEveryTypeZone(zone)
+  accountId = made.accountId
+  zoneId = made.zoneId
+  expect(made.imported.recsAdded).toBe(EVERY_TYPE_RECORDS)
   namedPort = await freePort()
   await configureOutgoing(namedPort)
 }, 90_000)
@@ -92,14 +74,7 @@ async function configureOutgoing(port: number): Promise<void> {
 }
 
 /** Our export of the zone, written to a file. */
-async function exportFile(): Promise<string> {
-  const res = await fetch(`${base}/client/v4/zones/${zoneId}/dns_records/export`, {
-    headers: { authorization: `Bearer ${token}` },
-  })
-  const exported = path.join(dir, 'export.zone')
-  writeFileSync(exported, await res.text())
-  return exported
-}
+const exportFile = (): Promise<string> => exportZoneFile(zoneId, path.join(dir, 'export.zone'))
 
 afterAll(() => {
   named?.kill('SIGTERM')

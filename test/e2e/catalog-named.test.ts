@@ -8,18 +8,20 @@
  * every other test name its account); members other tests enabled do not matter here, and the
  * catalog is removed afterwards.
  */
-import { execFile, execFileSync, type ChildProcess } from 'node:child_process'
+import { execFile, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import net from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 // @ts-expect-error plain ESM helper shared with `pnpm dev`
 import { startDnsFront } from '../../scripts/lib/dns-front.mjs'
+// @ts-expect-error plain ESM helper shared with `pnpm dev`
+import { freePort } from '../../scripts/lib/stack.mjs'
 import { namedConf, spawnNamed } from '../../scripts/lib/named-conf.mjs'
 import { enableOutgoing, makePeer } from './tools/transfer-settings.ts'
 import { stackApi } from './tools/stack-api.ts'
+import { canonicalZone, exportZoneFile } from './tools/zone-files.ts'
 
 const base = inject('stackBase')
 const token = inject('stackToken')
@@ -39,28 +41,12 @@ let peer = ''
 const api = async (method: string, p: string, body?: unknown): Promise<any> =>
   (await stackApi(method, p, body)).result
 
-async function freePort(): Promise<number> {
-  const server = net.createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as net.AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
-
 async function waitFor(check: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
   for (const end = Date.now() + ms; Date.now() < end;) {
     if (await check()) return true
     await new Promise((r) => setTimeout(r, 100))
   }
   return check()
-}
-
-/** A zone file in BIND's canonical form (`named-checkzone -D`), without its comment lines. */
-function canonical(name: string, file: string): string[] {
-  const out = execFileSync('named-checkzone', ['-D', '-q', '-o', '-', name, file], {
-    encoding: 'utf8',
-  })
-  return out.split('\n').filter((l) => l && !l.startsWith(';'))
 }
 
 /** What named answers for `name`/`type` (status line and answers). */
@@ -139,15 +125,11 @@ describe('BIND named provisioned through our catalog zone', () => {
       new RegExp(`zone ${catalog}/IN: notify from 127\\.0\\.0\\.1#\\d+: serial \\d+`)
     )
 
-    const res = await fetch(`${base}/client/v4/zones/${zoneId}/dns_records/export`, {
-      headers: { authorization: `Bearer ${token}` },
-    })
-    const exported = path.join(dir, 'export.zone')
-    writeFileSync(exported, await res.text())
+    const exported = await exportZoneFile(zoneId, path.join(dir, 'export.zone'))
     const held = path.join(dir, 'held.zone')
     writeFileSync(held, await askNamed(zone, 'AXFR'))
-    expect(canonical(zone, held)).toEqual(canonical(zone, exported))
-    expect(canonical(zone, held).some((l) => l.includes('192.0.2.80'))).toBe(true)
+    expect(canonicalZone(zone, held)).toEqual(canonicalZone(zone, exported))
+    expect(canonicalZone(zone, held).some((l) => l.includes('192.0.2.80'))).toBe(true)
   })
 
   it('drops the zone once it is deleted', async () => {

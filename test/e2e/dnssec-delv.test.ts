@@ -14,13 +14,12 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 // @ts-expect-error plain ESM helper shared with `pnpm dev`
 import { startDnsFront } from '../../scripts/lib/dns-front.mjs'
-import { everyTypeZone } from '../api/import-export-fixture.ts'
 import { DNSSEC_DISABLE_GRACE_SECONDS } from './global-setup.ts'
+import { createEveryTypeZone } from './tools/every-type-zone.ts'
 import { stackApi } from './tools/stack-api.ts'
 
 const run = promisify(execFile)
 const base = inject('stackBase')
-const token = inject('stackToken')
 const zone = `dnssec-${Date.now().toString(36)}.example`
 let zoneId = ''
 let front: { port: number; close(): void }
@@ -110,16 +109,9 @@ async function dig(name: string, type: string, flags: string[] = []): Promise<st
 
 beforeAll(async () => {
   front = await startDnsFront({ target: base })
-  const [account] = await api('GET', '/accounts')
-  zoneId = (await api('POST', '/zones', { name: zone, account: { id: account.id } })).id
-  const form = new FormData()
-  form.append('file', new Blob([everyTypeZone(zone)]), 'zone.txt')
-  const imported = await fetch(`${base}/client/v4/zones/${zoneId}/dns_records/import`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
-    body: form,
-  })
-  expect(imported.status).toBe(200)
+  const made = await createEveryTypeZone(zone)
+  zoneId = made.zoneId
+  expect(made.imported.status).toBe(200)
   await api('POST', `/zones/${zoneId}/dns_records/batch`, {
     posts: [
       { type: 'NS', name: `nods.${zone}`, content: 'ns.example.net' },

@@ -6,9 +6,8 @@
  * short SOA expire and named stopped, the zone stops answering (SERVFAIL) until a transfer
  * succeeds again.
  */
-import { execFile, execFileSync, type ChildProcess } from 'node:child_process'
+import { execFile, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import net from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -16,8 +15,11 @@ import Cloudflare from 'cloudflare'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 // @ts-expect-error plain ESM helper shared with `pnpm dev`
 import { startDnsFront } from '../../scripts/lib/dns-front.mjs'
+// @ts-expect-error plain ESM helper shared with `pnpm dev`
+import { freePort } from '../../scripts/lib/stack.mjs'
 import { namedConf, spawnNamed } from '../../scripts/lib/named-conf.mjs'
 import { stackApi } from './tools/stack-api.ts'
+import { canonicalZone, exportZoneFile } from './tools/zone-files.ts'
 import { makePeer, setIncoming } from './tools/transfer-settings.ts'
 
 const base = inject('stackBase')
@@ -33,14 +35,6 @@ let zoneId = ''
 let accountId = ''
 let front: { port: number; close(): void }
 const run = promisify(execFile)
-
-async function freePort(): Promise<number> {
-  const server = net.createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as net.AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 /** The primary's zone: apex NS naming our servers (as a zone served by us would). */
 function zoneText(serial: number, extra = '', timers = '7200 900 1209600'): string {
@@ -87,13 +81,7 @@ async function waitFor(check: () => Promise<boolean> | boolean, ms: number): Pro
   return check()
 }
 
-/** The zone file in BIND's canonical form (`named-checkzone -D`), without its comment lines. */
-function canonical(file: string): string[] {
-  const out = execFileSync('named-checkzone', ['-D', '-q', '-o', '-', zone, file], {
-    encoding: 'utf8',
-  })
-  return out.split('\n').filter((l) => l && !l.startsWith(';'))
-}
+const canonical = (file: string): string[] => canonicalZone(zone, file)
 
 async function doh(name: string, type: string): Promise<any> {
   const res = await fetch(`${base}/dns-query?name=${name}&type=${type}`, {
@@ -163,11 +151,7 @@ describe('BIND named as the primary of our secondary zone', () => {
     const soa = await doh(zone, 'SOA')
     expect(soa.Answer[0].data).toContain('2026112601')
 
-    const res = await fetch(`${base}/client/v4/zones/${zoneId}/dns_records/export`, {
-      headers: { authorization: `Bearer ${token}` },
-    })
-    const exported = path.join(dir, 'export.zone')
-    writeFileSync(exported, await res.text())
+    const exported = await exportZoneFile(zoneId, path.join(dir, 'export.zone'))
     expect(canonical(exported)).toEqual(canonical(zoneFile))
   })
 
