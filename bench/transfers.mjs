@@ -13,6 +13,8 @@ import { startDnsFront } from '../scripts/lib/dns-front.mjs'
 import { aRecord } from './lib/api.mjs'
 import { createBenchZone, largeSize } from './lib/fixtures.mjs'
 import {
+  PRIMARY_OPTIONS,
+  SECONDARY_OPTIONS,
   XFR_KEY,
   nsupdateAdd,
   pollNamed,
@@ -122,7 +124,14 @@ export async function runTransfersBench({ api, stack, quick, log }) {
   const dir = mkdtempSync(path.join(tmpdir(), 'edgedns-bench-xfr-'))
   const [account] = (await api.call('GET', '/accounts')).result
   const stopping = []
-  const out = { records: n, reps, changes, changeGapMs: CHANGE_GAP_MS }
+  const out = {
+    records: n,
+    reps,
+    changes,
+    changeGapMs: CHANGE_GAP_MS,
+    // named's options beyond the common ones: every secondary's, and the BIND primary's.
+    namedOptions: { secondary: SECONDARY_OPTIONS, primary: PRIMARY_OPTIONS },
+  }
   try {
     // The zone served by BIND (the same records as ours, under another name).
     const zoneFile = path.join(dir, `${IN_ZONE}.zone`)

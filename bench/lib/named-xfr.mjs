@@ -23,10 +23,26 @@ export const XFR_KEY = {
 }
 
 /** named.conf for one named of the section: `zones` after the common part and the key. */
-function conf(dir, port, notify, zones) {
-  const options = [`notify ${notify};`, 'notify-delay 0;']
+function conf(dir, port, notify, zones, extra = []) {
+  const options = [`notify ${notify};`, 'notify-delay 0;', ...extra]
   return namedConf({ dir, port, options, keys: { [XFR_KEY.name]: XFR_KEY.secret }, zones })
 }
+
+/**
+ * How many SOA checks (`serial-query-rate`) and NOTIFY messages (`notify-rate`) a second named
+ * sends. named sends both through a rate limiter that sends the first at once and starts a ticker
+ * whose period is the rate's reciprocal times ten (ten sent a tick; a rate of ten or less: one
+ * per tick, period its reciprocal); one asked while the ticker runs waits for its next tick. At
+ * named's default of 20, a change less than half a second after the previous one waits up to
+ * half a second for its NOTIFY on a BIND primary and again for its SOA check on the secondary,
+ * about every other change; at this rate the tick is 10 ms. Both rows of the section run with
+ * it: every secondary, and the BIND primary (ours has no such limiter).
+ */
+const QUERY_RATE = 1000
+
+/** The options of a primary and of a secondary beside the common ones (their defaults). */
+export const PRIMARY_OPTIONS = [`notify-rate ${QUERY_RATE};`]
+export const SECONDARY_OPTIONS = [`serial-query-rate ${QUERY_RATE};`]
 
 /**
  * Starts named from `conf` in `dir` (debug level `debug`, 0 for none); resolves once it runs:
@@ -46,9 +62,10 @@ async function startNamed(dir, port, conf, debug = 0) {
 
 /**
  * A primary for `zone` from `file`: transfers and updates need the key; NOTIFY goes to
- * `notifyPort` on loopback (a secondary that is started later).
+ * `notifyPort` on loopback (a secondary that is started later). `options`: further lines of its
+ * options block.
  */
-export async function startPrimary({ dir, zone, file, notifyPort }) {
+export async function startPrimary({ dir, zone, file, notifyPort, options = PRIMARY_OPTIONS }) {
   mkdirSync(dir, { recursive: true })
   const port = await freePort()
   const zoneConf = `zone "${zone}" {
@@ -58,7 +75,7 @@ export async function startPrimary({ dir, zone, file, notifyPort }) {
   allow-update { key "${XFR_KEY.name}"; };
   ${notifyPort ? `also-notify { 127.0.0.1 port ${notifyPort} key "${XFR_KEY.name}"; };` : ''}
 };`
-  const named = await startNamed(dir, port, conf(dir, port, 'explicit', zoneConf))
+  const named = await startNamed(dir, port, conf(dir, port, 'explicit', zoneConf, options))
   await waitLog(named, new RegExp(`zone ${zone.replace(/\./g, '\\.')}/IN: loaded serial`), 600_000)
   return named
 }
@@ -67,9 +84,17 @@ export async function startPrimary({ dir, zone, file, notifyPort }) {
  * A secondary of `zone` pulling from 127.0.0.1 port `primaryPort` with the key, on `port` (a free
  * one when not given), its zone file written as text in `dir`. Returns at once (named starts the
  * transfer itself); `transferred()` waits for its log's completion line. `debug` sets named's debug
- * level (its refresh steps, each with a timestamp, from 3 on).
+ * level (its refresh steps, each with a timestamp, from 3 on); `options`, further lines of its
+ * options block.
  */
-export async function startSecondary({ dir, zone, primaryPort, port, debug = 0 }) {
+export async function startSecondary({
+  dir,
+  zone,
+  primaryPort,
+  port,
+  debug = 0,
+  options = SECONDARY_OPTIONS,
+}) {
   mkdirSync(dir, { recursive: true })
   port ??= await freePort()
   const zoneConf = `zone "${zone}" {
@@ -78,7 +103,7 @@ export async function startSecondary({ dir, zone, primaryPort, port, debug = 0 }
   masterfile-format text;
   primaries port ${primaryPort} { 127.0.0.1 key "${XFR_KEY.name}"; };
 };`
-  return startNamed(dir, port, conf(dir, port, 'no', zoneConf), debug)
+  return startNamed(dir, port, conf(dir, port, 'no', zoneConf, options), debug)
 }
 
 /**

@@ -4,6 +4,16 @@ import { n0, range, verdict } from './format.mjs'
 
 const sec = (ms) => (Number.isFinite(ms) ? fmtMs(ms) : '–')
 
+/**
+ * The run's named rate settings, for the method text: both rows' secondaries and the BIND
+ * primary (empty for a run that did not record them).
+ */
+function namedSettings(o) {
+  if (!o) return ''
+  const list = (opts) => opts.map((x) => `\`${x}\``).join(' ')
+  return ` Every BIND secondary runs with ${list(o.secondary)} and the BIND primary with ${list(o.primary)}: at named's default of 20 a second, its rate limiter sends a SOA check (or a NOTIFY) asked within half a second of the previous one only on its next half-second tick, which would add up to half a second to about every other change on both rows (operator advice in docs/zone-transfers.md).`
+}
+
 export function renderTransfers(t, md, targets) {
   const bindLoad = t.bindToBind?.wall.median
   const oursLoad = t.oursToBind?.wall.median
@@ -27,7 +37,7 @@ export function renderTransfers(t, md, targets) {
       )
   md.push('')
   md.push(
-    `**One change → answered by the BIND secondary**: ${t.changes} one-record creates, each ${t.changeGapMs} ms after the previous one was answered; the secondary polled over UDP back to back. Ours: a record created through the API, timed from its commit (the API's clock when D1 acknowledged it); the builder sends NOTIFY, named asks the SOA and pulls an IXFR through the front. BIND: \`nsupdate\` on the BIND primary (\`notify-delay 0\`), timed from its acknowledgement (the \`nsupdate\` process's exit, so its commit is placed late by up to the process's exit time). The phases come from the secondary's log (millisecond timestamps): NOTIFY received, then its SOA query and the IXFR until "Transfer completed", then the first UDP answer with the change.`,
+    `**One change → answered by the BIND secondary**: ${t.changes} one-record creates, each ${t.changeGapMs} ms after the previous one was answered; the secondary polled over UDP back to back. Ours: a record created through the API, timed from its commit (the API's clock when D1 acknowledged it); the builder sends NOTIFY, named asks the SOA and pulls an IXFR through the front. BIND: \`nsupdate\` on the BIND primary (\`notify-delay 0\`), timed from its acknowledgement (the \`nsupdate\` process's exit, so its commit is placed late by up to the process's exit time). The phases come from the secondary's log (millisecond timestamps): NOTIFY received, then its SOA query and the IXFR until "Transfer completed", then the first UDP answer with the change.${namedSettings(t.namedOptions)}`,
     ''
   )
   md.push(

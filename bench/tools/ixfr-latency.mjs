@@ -8,7 +8,7 @@
  * check, the IXFR) is timed where it leaves named and where its answer comes back, beside the
  * timestamps of named's own log (debug level `NAMED_DEBUG`, default 3) and the API's commit time.
  *
- *   node bench/tools/ixfr-latency.mjs [size=200000] [changes=20]
+ *   pnpm exec node bench/tools/ixfr-latency.mjs [size=200000] [changes=20]
  *
  * Prints each change's phases and their medians (ms):
  *   notify    commit → named logs the NOTIFY
@@ -23,10 +23,17 @@
  * named stamps its log lines with its event loop's time, a few milliseconds coarse: a phase between
  * a log line and the proxy is as good as that (toDone can come out slightly negative). After the
  * changes, the same signed SOA check is timed alone (dig through the proxy). NAMED_LOG=1 prints the
- * end of named's log. PROFILE=1 also profiles the API isolate (workerd's inspector; the zone builder runs there too)
+ * end of named's log; NAMED_LOG_OUT=file writes all of it. PROFILE=1 also profiles the API isolate (workerd's inspector; the zone builder runs there too)
  * over the timed changes and prints the functions with the most self time; PROFILE_OUT=file also
  * writes that profile with each change's marks (epoch ms: commit, NOTIFY, SOA, IXFR, answered). API_BINDINGS (a JSON
  * object) overrides the API worker's variables, to compare a setting's variants.
+ *
+ * PRIMARY=bind times the section's BIND → BIND row the same way: a BIND primary of the same records
+ * (a zone file; the bench's primary settings) behind the proxy, each change an `nsupdate` on it
+ * timed from the process's exit (so `notify` can come out negative), no API and no profile.
+ * SECONDARY_OPTIONS and PRIMARY_OPTIONS (named options, `;`-separated; empty for none) replace
+ * the bench's own for the secondary and the BIND primary, e.g. SECONDARY_OPTIONS= PRIMARY_OPTIONS=
+ * for named's defaults.
  */
 import { execFile } from 'node:child_process'
 import dgram from 'node:dgram'
@@ -40,13 +47,21 @@ import { aRecord, apiClient } from '../lib/api.mjs'
 import { printSelfTimes } from '../lib/cpu-profile.mjs'
 import { growSeededZone, seedInD1 } from '../lib/d1-zone-seed.mjs'
 import { inspectWorker } from '../lib/inspector.mjs'
-import { XFR_KEY, pollNamed, startSecondary, waitTransfer } from '../lib/named-xfr.mjs'
+import {
+  XFR_KEY,
+  nsupdateAdd,
+  pollNamed,
+  startPrimary,
+  startSecondary,
+  waitTransfer,
+} from '../lib/named-xfr.mjs'
 import { waitQuiet } from '../lib/propagation.mjs'
 import { startBenchStack } from '../lib/stack.mjs'
 import { helpIfAsked } from '../lib/tool-help.mjs'
 import { summarize } from '../lib/stats.mjs'
 import { enableOutgoing, makePeer } from '../lib/transfer-settings.mjs'
 import { freePort, sleep } from '../peers/proc.mjs'
+import { writeZoneFile } from '../peers/zonefile.mjs'
 
 helpIfAsked(import.meta.url)
 
@@ -147,15 +162,48 @@ async function seedZone(stack, accountId) {
 }
 
 const INSPECTOR_PORT = 9243
-const profile = Boolean(process.env.PROFILE)
+/** PRIMARY=bind: a BIND primary of the same records instead of ours (the section's BIND → BIND row). */
+const bindPrimary = process.env.PRIMARY === 'bind'
+const profile = Boolean(process.env.PROFILE) && !bindPrimary
+/** named's options from `SECONDARY_OPTIONS` or `PRIMARY_OPTIONS` (`;`-separated, '' for none), else the bench's. */
+const optionsFrom = (value) =>
+  value
+    ?.split(';')
+    .map((o) => o.trim())
+    .filter(Boolean)
+    .map((o) => `${o};`)
+const secondaryOptions = optionsFrom(process.env.SECONDARY_OPTIONS)
+const primaryOptions = optionsFrom(process.env.PRIMARY_OPTIONS)
 const dir = mkdtempSync(path.join(tmpdir(), 'edgedns-ixfr-'))
-const stack = await startBenchStack({
-  ...(profile ? { inspectorPort: INSPECTOR_PORT } : {}),
-  // API_BINDINGS: the API worker's variables overridden for a variant (JSON object).
-  apiBindings: JSON.parse(process.env.API_BINDINGS ?? '{}'),
-})
-const stopping = [stack]
-try {
+const stopping = []
+
+/** The BIND secondary of `zone` on `port`, its primary behind `proxy`; resolves after its AXFR. */
+async function secondaryOf(zone, proxy, port) {
+  const named = await startSecondary({
+    dir: path.join(dir, 'secondary'),
+    zone,
+    primaryPort: proxy.port,
+    port,
+    debug,
+    ...(secondaryOptions ? { options: secondaryOptions } : {}),
+  })
+  stopping.push({ close: () => named.stop() })
+  const first = await waitTransfer(named, zone)
+  log(`AXFR: ${first.records.toLocaleString('en-US')} records in ${first.seconds} s (named)`)
+  return named
+}
+
+/**
+ * Ours: the bench stack, the zone seeded into D1, the DNS front behind the proxy, outgoing
+ * transfers to the secondary; a change is a create through the API, timed from its commit.
+ */
+async function oursSetup() {
+  const stack = await startBenchStack({
+    ...(profile ? { inspectorPort: INSPECTOR_PORT } : {}),
+    // API_BINDINGS: the API worker's variables overridden for a variant (JSON object).
+    apiBindings: JSON.parse(process.env.API_BINDINGS ?? '{}'),
+  })
+  stopping.push(stack)
   const api = apiClient(stack.url, stack.token)
   const [account] = (await api.call('GET', '/accounts')).result
   const zone = await seedZone(stack, account.id)
@@ -171,17 +219,7 @@ try {
     key: XFR_KEY,
   })
   await enableOutgoing(api, zone, peer)
-
-  const named = await startSecondary({
-    dir: path.join(dir, 'secondary'),
-    zone: zone.name,
-    primaryPort: proxy.port,
-    port: secondaryPort,
-    debug,
-  })
-  stopping.push({ close: () => named.stop() })
-  const first = await waitTransfer(named, zone.name)
-  log(`AXFR: ${first.records.toLocaleString('en-US')} records in ${first.seconds} s (named)`)
+  const named = await secondaryOf(zone.name, proxy, secondaryPort)
   // A first change, untimed: the seed wrote nothing to KV, so the builder's first step builds the
   // whole zone (as the bench's zone was built by its seed) before it sends NOTIFY.
   const warm = aRecord('warm', 0)
@@ -189,6 +227,52 @@ try {
   await pollNamed(named.port, `${warm.name}.${zone.name}`, warm.content, 1_800_000)
   const quietMs = await waitQuiet(stack, { zone }, log, { timeoutMs: 1_800_000 })
   log(`first change answered; builder quiet ${(quietMs / 1000).toFixed(1)} s later`)
+  return {
+    zone: zone.name,
+    named,
+    proxy,
+    async change(rec) {
+      const { headers } = await api.call('POST', `/zones/${zone.id}/dns_records`, rec)
+      return Number(headers.get('x-edgedns-committed-at'))
+    },
+  }
+}
+
+/**
+ * BIND → BIND: a BIND primary of the same records (a zone file, NOTIFY to the secondary, the
+ * bench's primary settings) behind the proxy; a change is an `nsupdate` on it, timed from its
+ * acknowledgement (the process's exit, as the section times it).
+ */
+async function bindSetup() {
+  const zone = `z0.${PARENT}`
+  const file = path.join(dir, `${zone}.zone`)
+  await writeZoneFile(file, zone, size)
+  const secondaryPort = await freePort()
+  const primary = await startPrimary({
+    dir: path.join(dir, 'primary'),
+    zone,
+    file,
+    notifyPort: secondaryPort,
+    ...(primaryOptions ? { options: primaryOptions } : {}),
+  })
+  stopping.push({ close: () => primary.stop() })
+  log(`BIND primary loaded ${size.toLocaleString('en-US')} records`)
+  const proxy = await recordingProxy(primary.port)
+  stopping.push({ close: async () => proxy.close() })
+  const named = await secondaryOf(zone, proxy, secondaryPort)
+  return {
+    zone,
+    named,
+    proxy,
+    async change(rec) {
+      await nsupdateAdd(primary.port, zone, `${rec.name}.${zone}`, rec.content)
+      return epochNow()
+    },
+  }
+}
+
+try {
+  const { zone, named, proxy, change } = bindPrimary ? await bindSetup() : await oursSetup()
   await sleep(1000)
 
   const cdp = profile ? await inspectWorker(INSPECTOR_PORT, 'edgedns-api') : null
@@ -219,10 +303,8 @@ try {
     const fromLog = named.log().length
     const fromEv = proxy.events.length
     const rec = aRecord(`chg-${tag}`, j)
-    const { headers } = await api.call('POST', `/zones/${zone.id}/dns_records`, rec)
-    const commit = Number(headers.get('x-edgedns-committed-at'))
-    const seen =
-      (await pollNamed(named.port, `${rec.name}.${zone.name}`, rec.content, 30_000)) + toEpoch
+    const commit = await change(rec)
+    const seen = (await pollNamed(named.port, `${rec.name}.${zone}`, rec.content, 30_000)) + toEpoch
     // named writes its log line by line; a moment for the last lines.
     await sleep(300)
     const lines = named.log().slice(fromLog).split('\n')
@@ -277,7 +359,7 @@ try {
       '-p',
       String(proxy.port),
       '+tries=1',
-      zone.name,
+      zone,
       'SOA',
     ])
     const ms = /Query time: (\d+) msec/.exec(stdout)
@@ -286,6 +368,7 @@ try {
   if (idle.length)
     log(`signed SOA check alone (dig, through the front): ${summarize(idle).median} ms median`)
   if (process.env.NAMED_LOG) console.log(named.log().slice(-20_000))
+  if (process.env.NAMED_LOG_OUT) writeFileSync(process.env.NAMED_LOG_OUT, named.log())
 } finally {
   for (const s of stopping.reverse()) await s.close().catch(() => {})
   rmSync(dir, { recursive: true, force: true })
