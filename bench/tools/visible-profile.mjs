@@ -8,6 +8,9 @@
  * apex TXT answer includes it / no longer does). DOH_VARS='{"REVALIDATE_MS":"20"}' sets DoH
  * worker variables; PACED=1 runs with production pacing (one write per KV key per second) and
  * starts changes 200 ms apart; ZONE_SIZE=n seeds the zone with n records instead of 1,000;
+ * TAIL=n then adds n more in batches of 5,000, each built by per-record passes (the state a seed
+ * that ends in passes rather than a full build leaves: most buckets rewritten one by one), and
+ * waits until the builder is quiet;
  * PROFILE=<worker> (e.g. edgedns-api, edgedns-doh) prints that worker's functions with the most
  * self time over the measured changes. Also prints the runtime's CPU time per change (workerd,
  * all threads).
@@ -17,9 +20,12 @@ import { createBenchZone } from '../lib/fixtures.mjs'
 import { printSelfTimes } from '../lib/cpu-profile.mjs'
 import { inspectWorker } from '../lib/inspector.mjs'
 import { runtimeCpuMs } from '../lib/procs.mjs'
-import { pollDoh } from '../lib/propagation.mjs'
+import { pollDoh, waitBuilt, waitQuiet } from '../lib/propagation.mjs'
 import { startBenchStack } from '../lib/stack.mjs'
 import { summarize } from '../lib/stats.mjs'
+import { helpIfAsked } from '../lib/tool-help.mjs'
+
+helpIfAsked(import.meta.url)
 
 const changes = Number(process.argv[2] ?? 60)
 const apex = process.argv[3] === 'apex'
@@ -43,6 +49,22 @@ try {
     Number(process.env.ZONE_SIZE ?? 1000)
   )
   const builder = await stack.builder(zone.id)
+  const tail = Number(process.env.TAIL ?? 0)
+  for (let done = 0; done < tail; done += 5000) {
+    const posts = Array.from({ length: Math.min(5000, tail - done) }, (_, i) => ({
+      type: 'A',
+      name: `tail-${done + i}`,
+      content: '192.0.2.9',
+    }))
+    await api.batch(zone.id, { posts })
+    await waitBuilt(api, zone.id, { timeoutMs: 600_000 })
+  }
+  if (tail > 0) {
+    const quietMs = await waitQuiet(stack, { zone }, log)
+    log(
+      `${tail.toLocaleString('en-US')} more records by passes; quiet after ${quietMs.toFixed(0)} ms`
+    )
+  }
   const s = {
     commit: [],
     notify: [],

@@ -11,6 +11,7 @@
  */
 import { lookupName } from '@edgedns/dns-facts'
 import { decodeNode, decodeZoneMeta, KvLayoutError } from './codec.ts'
+import { decodeBucketVersions, encodeBucketVersions } from './head-versions.ts'
 import type { BucketVersions, NodeData, ZoneHead, ZoneMeta } from './types.ts'
 
 /** Slots per zone: up to this many passes per second under KV's per-key write limit. */
@@ -100,28 +101,8 @@ export interface HeadInput {
   changed: readonly (readonly [number, readonly number[] | 'all'])[]
   /** Bucket versions (layout format 4); absent: unversioned bucket keys. */
   bv?: BucketVersions
-}
-
-/** `[base, [i, v, i, v, …]]`, indexes ascending. */
-function encodeVersions(bv: BucketVersions): string {
-  const flat: number[] = []
-  for (const [i, v] of [...bv.changed].sort((a, b) => a[0] - b[0])) flat.push(i, v)
-  return `[${bv.base},[${flat.join(',')}]]`
-}
-
-function decodeVersions(value: unknown): BucketVersions {
-  const ok = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0
-  if (!Array.isArray(value) || !ok(value[0]) || !Array.isArray(value[1]) || value[1].length % 2)
-    throw new KvLayoutError('head: bad bucket versions')
-  const flat = value[1] as unknown[]
-  const changed = new Map<number, number>()
-  for (let k = 0; k < flat.length; k += 2) {
-    const i = flat[k]
-    const v = flat[k + 1]
-    if (!ok(i) || !ok(v)) throw new KvLayoutError('head: bad bucket versions')
-    changed.set(i, v)
-  }
-  return { base: value[0], changed }
+  /** The versions table `bv` completes (see head-versions.ts); `bv` then lists only the changes since. */
+  versionsKey?: string
 }
 
 export function encodeHead(head: HeadInput): string {
@@ -133,8 +114,10 @@ export function encodeHead(head: HeadInput): string {
     head.overlayKey !== undefined
       ? `"overlayKey":${JSON.stringify(head.overlayKey)}`
       : `"overlay":${encodeOverlay(head.overlay)}`
-  const bv = head.bv ? `,"bv":${encodeVersions(head.bv)}` : ''
-  return `${head.n} ${id}\n{"seq":${head.seq},"meta":${head.meta},${overlay},"changed":${changed}${bv}}`
+  const bv = head.bv ? `,"bv":${encodeBucketVersions(head.bv)}` : ''
+  const table =
+    head.versionsKey !== undefined ? `,"versionsKey":${JSON.stringify(head.versionsKey)}` : ''
+  return `${head.n} ${id}\n{"seq":${head.seq},"meta":${head.meta},${overlay},"changed":${changed}${bv}${table}}`
 }
 
 /** Longest first line a head may have: the counter, a space and the zone id. */
@@ -203,7 +186,12 @@ export function decodeHead(text: string): ZoneHead {
   }
   const head: ZoneHead = { n, seq: body.seq, meta, overlay, changed }
   if (typeof overlayKeyOf === 'string') head.overlayKey = overlayKeyOf
-  if (body.bv !== undefined) head.bv = decodeVersions(body.bv)
+  if (body.bv !== undefined) head.bv = decodeBucketVersions(body.bv)
+  if (body.versionsKey !== undefined) {
+    if (typeof body.versionsKey !== 'string' || head.bv === undefined)
+      throw new KvLayoutError('head: bad versions table')
+    head.versionsKey = body.versionsKey
+  }
   return head
 }
 

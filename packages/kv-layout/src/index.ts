@@ -47,6 +47,12 @@ export {
   OVERLAY_INLINE_MAX,
   type HeadInput,
 } from './head.ts'
+export {
+  versionsTableKey,
+  encodeBucketVersions,
+  decodeBucketVersions,
+  withVersionsTable,
+} from './head-versions.ts'
 export { REDACTED, holdsZoneMeta, publicValueText } from './public-view.ts'
 export { zoneImage, withEmptyNonTerminals, type ZoneImageOptions } from './image.ts'
 export { KvZoneView } from './kv-zone-view.ts'

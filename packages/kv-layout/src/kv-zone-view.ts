@@ -20,7 +20,7 @@ import { AbsentNames } from './absent-names.ts'
 import { BucketCache } from './bucket-cache.ts'
 import { coldRead, type ColdReadIo } from './cold-read.ts'
 import { readNamed, takeFeedChange, type FeedHeadsIo } from './feed-heads.ts'
-import { decodeOverlay } from './head.ts'
+import { HeadSideKeys } from './head-side-keys.ts'
 import { HeldZones } from './held-zones.ts'
 import { KvLayoutError } from './codec.ts'
 import { bulkGet, SIGNAL_CACHE_TTL_S, type KvBulkReader } from './kv-reads.ts'
@@ -112,6 +112,7 @@ export class KvZoneView implements ZoneView {
   }
 
   readonly #nodesIo: NodesIo
+  readonly #sideKeys = new HeadSideKeys((keys, cacheTtl) => this.#bulk(keys, cacheTtl))
   readonly #coldIo: ColdReadIo
   readonly #feedIo: FeedHeadsIo
 
@@ -342,15 +343,9 @@ export class KvZoneView implements ZoneView {
     return entry.gone ? null : entry
   }
 
-  /** A head whose overlay lives in a key of its own, with the overlay read (one more KV call); null while that key is not visible. */
-  async #withOverlay(
-    head: ZoneHead,
-    cacheTtl: number = SIGNAL_CACHE_TTL_S
-  ): Promise<ZoneHead | null> {
-    if (head.overlayKey === undefined) return head
-    const value = (await this.#bulk([head.overlayKey], cacheTtl)).get(head.overlayKey)
-    if (value === null || value === undefined) return null
-    return { ...head, overlay: decodeOverlay(value) }
+  /** A head with the keys it names read (see HeadSideKeys); null while one is not visible. */
+  #withOverlay(head: ZoneHead, cacheTtl?: number): Promise<ZoneHead | null> {
+    return this.#sideKeys.resolve(head, cacheTtl)
   }
 
   /**

@@ -23,6 +23,7 @@ import {
   OVERLAY_INLINE_MAX,
   overlayKey,
 } from './head.ts'
+import { encodeBucketVersions, versionsTableKey } from './head-versions.ts'
 import { withEmptyNonTerminals, zoneImage } from './image.ts'
 import { bucketKey, bucketOf, zoneKey } from './keys.ts'
 import type { BucketVersions, NodeData, ZoneMeta } from './types.ts'
@@ -70,6 +71,8 @@ export interface ZoneWriterOptions {
   now?: () => number
   /** Counter of the first head (format 4); default 1. */
   firstHead?: number
+  /** Most bucket versions a head lists; beyond, a versions table as the builder writes it. */
+  versionsMax?: number
 }
 
 export class ZoneWriter {
@@ -84,6 +87,9 @@ export class ZoneWriter {
   readonly #inlineHeads: boolean
   readonly #retireGraceMs: number
   readonly #now: () => number
+  readonly #versionsMax: number
+  /** The versions table the last head named. */
+  #table: { key: string; versions: BucketVersions } | undefined
   /** Bucket versions written since the last head: the next head names them. */
   #pending: { base?: number; changed: Map<number, number> } = { changed: new Map() }
   /** Superseded bucket keys, with the time they were superseded. */
@@ -106,6 +112,7 @@ export class ZoneWriter {
     this.#inlineHeads = options.inlineHeads ?? false
     this.#retireGraceMs = options.retireGraceMs ?? 600_000
     this.#now = options.now ?? Date.now
+    this.#versionsMax = options.versionsMax ?? Number.POSITIVE_INFINITY
     if (!this.#versioned) {
       for (const [k, v] of zoneImage(this.meta, this.nodes, { buckets })) kv.put(k, v)
       return
@@ -213,7 +220,7 @@ export class ZoneWriter {
       overlay: separate === undefined ? overlay : [],
       ...(separate === undefined ? {} : { overlayKey: separate }),
       changed: this.changed,
-      ...(this.bv ? { bv: this.bv } : {}),
+      ...(this.bv ? this.#headVersions(n, this.bv) : {}),
     })
     if (this.#versioned) this.kv.put(headVersionKey(this.name, this.meta.id, n), text)
     this.kv.put(headKey(this.name, headSlot(n)), text)
@@ -221,6 +228,19 @@ export class ZoneWriter {
     void this.#feed?.append([{ zone: this.name, id: this.meta.id, n, op: 'head', ...inline }])
     if (this.#versioned) this.retireDue()
     return n
+  }
+
+  /** What head n lists of `bv`: all of it, or a versions table and the versions changed since. */
+  #headVersions(n: number, bv: BucketVersions): { bv: BucketVersions; versionsKey?: string } {
+    if (bv.changed.size <= this.#versionsMax) return { bv }
+    const table = this.#table?.versions.base === bv.base ? this.#table : undefined
+    const since = new Map([...bv.changed].filter(([i, v]) => table?.versions.changed.get(i) !== v))
+    if (table && since.size <= this.#versionsMax)
+      return { bv: { base: bv.base, changed: since }, versionsKey: table.key }
+    const key = versionsTableKey(this.name, this.meta.id, n)
+    this.kv.put(key, encodeBucketVersions(bv))
+    this.#table = { key, versions: { base: bv.base, changed: new Map(bv.changed) } }
+    return { bv: { base: bv.base, changed: new Map() }, versionsKey: key }
   }
 
   /** Every key of the zone deleted (a purge), after a `delete` entry when there is a feed. */

@@ -105,6 +105,11 @@ export interface ZoneHead {
   overlayKey?: string
   /** Which version of each bucket to read (layout format 4); absent: unversioned bucket keys. */
   bv?: BucketVersions
+  /**
+   * The versions table `bv` completes (a long list of versions, written once): until a reader has
+   * merged it in (`withVersionsTable`), `bv` lists only the versions changed since the table.
+   */
+  versionsKey?: string
 }
 
 /**

@@ -3,12 +3,14 @@
  * the zone's newest head names, and when a zone meta value equals the expected one.
  */
 import {
+  decodeBucketVersions,
   decodeHead,
   decodeZoneMeta,
   encodeZoneMeta,
   headCounter,
   headKeys,
   isHeadOf,
+  withVersionsTable,
   type BucketVersions,
 } from '@edgedns/kv-layout'
 
@@ -48,7 +50,10 @@ export async function namedVersions(
       best = text
   if (best === null) return null
   try {
-    return decodeHead(best).bv ?? null
+    const head = decodeHead(best)
+    if (head.versionsKey === undefined) return head.bv ?? null
+    const table = await kv.get(head.versionsKey, 'text')
+    return table === null ? null : (withVersionsTable(head, decodeBucketVersions(table)).bv ?? null)
   } catch {
     return null
   }

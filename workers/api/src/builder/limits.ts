@@ -39,6 +39,11 @@ export interface BuildLimits {
    * flush would otherwise be on it first (0: the plain yield).
    */
   yieldAfterNotifyMs: number
+  /**
+   * Most bucket versions a head lists itself; beyond, it names a versions table written once and
+   * lists only the versions changed since (see versions-table.ts).
+   */
+  headVersionsMax: number
   /** Safety-net alarm set on every notification; cleared when the builder is caught up. */
   safetyAlarmMs: number
   /** Retry backoff after a failed invocation: base * 2^(failures-1), capped. */
@@ -58,6 +63,7 @@ const DEFAULT_LIMITS: BuildLimits = {
   keyWriteIntervalMs: PRODUCTION_LIMITS.kvWritesPerKeyIntervalMs,
   yieldAfterHeadMs: 0,
   yieldAfterNotifyMs: 0,
+  headVersionsMax: 128,
   safetyAlarmMs: 30_000,
   backoffBaseMs: 1000,
   backoffMaxMs: 5 * 60_000,

@@ -1,9 +1,9 @@
 /**
  * @module Writes the zone's next head: its metadata, the overlay (names changed but not yet in
  * their buckets), which buckets were rewritten since the previous head and the version of every
- * bucket (`bv`). The head goes to its own versioned key (`headVersionKey`, written once, expiring)
+ * bucket (`bv`, or a versions table and the versions changed since: `versions-table.ts`). The head goes to its own versioned key (`headVersionKey`, written once, expiring)
  * and to the rotating slot in one batch, then it is announced on the zone-change feed: every key
- * the head names (overlay key, bucket versions) is in KV before the head, and the head before the
+ * the head names (overlay key, versions table, bucket versions) is in KV before the head, and the head before the
  * feed entry. One head makes a whole pass visible, however many buckets it touched; slots rotate,
  * so passes are not held to one write per key per second.
  */
@@ -22,6 +22,7 @@ import type { StepContext, StepOutcome } from './context.ts'
 import { announce } from './feed.ts'
 import type { BuilderState } from './state.ts'
 import { digestOf } from './ledger.ts'
+import { headVersions } from './versions-table.ts'
 import { ALWAYS, applyOps } from './writer.ts'
 
 /** Above this many rewritten buckets a head says "all" (readers drop the zone's buckets). */
@@ -96,15 +97,16 @@ export async function publishHead(
     state.overlayKeys = [...(state.overlayKeys ?? []), { key, at: io.now() }]
     ctx.save()
   }
-  const bv =
+  const named =
     layout?.base === undefined
       ? undefined
       : options.all
         ? { base: layout.base, changed: new Map<number, number>() }
         : ctx.versions.named(layout.base)
-  if (bv) for (const [i, v] of written) bv.changed.set(i, v)
+  if (named) for (const [i, v] of written) named.changed.set(i, v)
   if (options.all && layout?.base !== undefined && layout.base > n)
     throw new Error(`zone ${zone}: head ${n} cannot name bucket version ${layout.base}`)
+  const versions = named ? await headVersions(ctx, n, named, options.all === true) : undefined
   const value = encodeHead({
     n,
     seq: state.cursor,
@@ -112,7 +114,8 @@ export async function publishHead(
     overlay: separate ? [] : overlay,
     changed,
     ...(separate ? { overlayKey: separate } : {}),
-    ...(bv ? { bv } : {}),
+    ...(versions ? { bv: versions.bv } : {}),
+    ...(versions?.versionsKey !== undefined ? { versionsKey: versions.versionsKey } : {}),
   })
   const putAt = io.now()
   // Both keys side by side; the slot's ledger entry is marked pending now, with the head attempt,
@@ -148,6 +151,7 @@ export async function publishHead(
       layout.base ?? null,
       io.now() + limits.retireGraceMs
     )
+  versions?.record()
   options.onWritten?.()
   state.head = { n, meta, changed }
   state.headAttempt = 0

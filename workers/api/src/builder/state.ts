@@ -147,8 +147,13 @@ export interface BuilderState {
   metaRefresh: boolean
   /** Ancestor zones' builders still to tell that this zone appeared or went (their subzones). */
   announce: boolean
-  /** Overlay keys of large passes, deleted once no reader can still be reading their head. */
+  /**
+   * Overlay keys of large passes and versions tables no head names any more (or never named),
+   * deleted `retireGraceMs` after `at`, once no reader can still be reading a head naming them.
+   */
   overlayKeys: { key: string; at: number }[]
+  /** The versions table the last head named (its versions are in VersionStore's table). */
+  versionsTable: { key: string; base: number } | null
   /** Outgoing transfers were enabled when the zone row was last read: passes send NOTIFY. */
   outgoing: boolean
 }
@@ -183,6 +188,7 @@ function initialState(): BuilderState {
     metaRefresh: false,
     announce: false,
     overlayKeys: [],
+    versionsTable: null,
     outgoing: false,
   }
 }

@@ -28,14 +28,46 @@ export class VersionStore {
       'CREATE TABLE IF NOT EXISTS retired (key TEXT PRIMARY KEY, due INTEGER NOT NULL, b INTEGER NOT NULL)'
     )
     sql.exec('CREATE INDEX IF NOT EXISTS retired_due ON retired (due)')
+    // What the versions table the last head named holds (state.versionsTable).
+    sql.exec(
+      'CREATE TABLE IF NOT EXISTS versions_table (i INTEGER PRIMARY KEY, v INTEGER NOT NULL)'
+    )
+  }
+
+  #table: Map<number, number> | null = null
+
+  /**
+   * A table's (i, v) rows as a map, read as one JSON value: a 4,096-bucket zone has thousands of
+   * rows, and stepping a cursor through them costs far more than one aggregate.
+   */
+  #pairs(table: 'bucket_versions' | 'versions_table'): Map<number, number> {
+    const { flat } = this.sql
+      .exec<{ flat: string }>(`SELECT json_group_array(json_array(i, v)) AS flat FROM ${table}`)
+      .one()
+    return new Map(JSON.parse(flat) as [number, number][])
+  }
+
+  /** The versions in the table the last head named (empty when it names none). */
+  table(): ReadonlyMap<number, number> {
+    this.#table ??= this.#pairs('versions_table')
+    return this.#table
+  }
+
+  /** A head named a new versions table holding `changed` (none: `changed` empty). */
+  setTable(changed: ReadonlyMap<number, number>): void {
+    this.sql.exec('DELETE FROM versions_table')
+    const rows = [...changed]
+    for (let k = 0; k < rows.length; k += 500)
+      this.sql.exec(
+        `INSERT INTO versions_table (i, v) SELECT value ->> 0, value ->> 1 FROM json_each(?1)`,
+        JSON.stringify(rows.slice(k, k + 500))
+      )
+    this.#table = new Map(changed)
   }
 
   /** The versions the last head named (`base` for every bucket not listed). */
   named(base: number): BucketVersions {
-    const changed = new Map<number, number>()
-    for (const r of this.sql.exec<{ i: number; v: number }>('SELECT i, v FROM bucket_versions'))
-      changed.set(r.i, r.v)
-    return { base, changed }
+    return { base, changed: this.#pairs('bucket_versions') }
   }
 
   /** Buckets written (or being written) since the last head: not written again before the next one. */
@@ -193,6 +225,7 @@ export class VersionStore {
     this.sql.exec('DELETE FROM bucket_versions')
     this.sql.exec('DELETE FROM bucket_writes')
     this.sql.exec('DELETE FROM retired')
+    this.setTable(new Map())
   }
 }
 
