@@ -16,9 +16,11 @@ export class HeadSideKeys {
   readonly #tables = new Map<string, BucketVersions>()
   #kept = 0
 
-  constructor(
-    private readonly read: (keys: string[], cacheTtl: number) => Promise<Map<string, string | null>>
-  ) {}
+  readonly #read: (keys: string[], cacheTtl: number) => Promise<Map<string, string | null>>
+
+  constructor(read: (keys: string[], cacheTtl: number) => Promise<Map<string, string | null>>) {
+    this.#read = read
+  }
 
   /**
    * The head with its overlay and its versions complete: one KV round trip for whichever side
@@ -34,7 +36,7 @@ export class HeadSideKeys {
     // A table is never rewritten: read alone, it may stay cached at the edge as long as KV allows.
     const ttl = overlayKey === undefined ? IMMUTABLE_CACHE_TTL_S : cacheTtl
     const values =
-      wanted.length > 0 ? await this.read(wanted, ttl) : new Map<string, string | null>()
+      wanted.length > 0 ? await this.#read(wanted, ttl) : new Map<string, string | null>()
     let out = head
     if (overlayKey !== undefined) {
       const value = values.get(overlayKey)
