@@ -7,7 +7,7 @@
  * a key budget). A named head that is not there (expired) sends its zone the slot way after.
  */
 import type { FeedClient } from '@edgedns/zone-feed'
-import { decodeZoneMeta } from './codec.ts'
+import { decodeZoneMeta, KvLayoutError } from './codec.ts'
 import {
   decodeHead,
   headCounter,
@@ -107,6 +107,22 @@ async function coldReadNamed(
   return { missed, values: alongside.length > 0 ? values : null }
 }
 
+/**
+ * The newest of a zone's slot heads (newest first) whose overlay key and versions table can be
+ * read. None: the newest, held as one behind so that the next confirmation takes it again, when
+ * only its overlay is missing (its bucket versions are complete); when it names a versions table,
+ * an error (its own list of versions is not enough to read a bucket by).
+ */
+async function newestReadable(io: ColdReadIo, zone: string, texts: string[]): Promise<ZoneHead> {
+  for (const text of texts) {
+    const head = await io.withOverlay(decodeHead(text))
+    if (head) return head
+  }
+  const newest = decodeHead(texts[0]!)
+  if (newest.versionsKey === undefined) return { ...newest, n: newest.n - 1 }
+  throw new KvLayoutError(`zone ${zone}: head ${newest.n} names keys that cannot be read yet`)
+}
+
 /** Cold read through zone keys and head slots (today's fixed keys). */
 async function coldReadSlots(
   io: ColdReadIo,
@@ -132,23 +148,13 @@ async function coldReadSlots(
     io.notAbsent(z)
     const id = decodeZoneMeta(raw).id
     let head: ZoneHead | null = null
-    let newest = -1
-    let newestText = ''
+    const texts: string[] = []
     for (const k of headKeys(z)) {
       const text = values.get(k)
-      if (text === null || text === undefined || !isHeadOf(text, id)) continue
-      const n = headCounter(text)
-      if (n > newest) {
-        newest = n
-        newestText = text
-      }
+      if (text !== null && text !== undefined && isHeadOf(text, id)) texts.push(text)
     }
-    if (newest >= 0) {
-      const decoded = decodeHead(newestText)
-      // An overlay key not visible here yet: hold the head as one behind, so the next
-      // confirmation takes it again (with its overlay) instead of answering without it for good.
-      head = (await io.withOverlay(decoded)) ?? { ...decoded, n: decoded.n - 1 }
-    } else head = headFromMeta(decodeZoneMeta(raw))
+    texts.sort((a, b) => headCounter(b) - headCounter(a))
+    head = texts.length > 0 ? await newestReadable(io, z, texts) : headFromMeta(decodeZoneMeta(raw))
     const same =
       old &&
       old.head.meta.id === head.meta.id &&

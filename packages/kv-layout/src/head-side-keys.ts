@@ -65,6 +65,9 @@ export class HeadSideKeys {
   }
 
   #keep(key: string, table: BucketVersions): void {
+    const before = this.#tables.get(key)
+    if (before) this.#kept -= before.changed.size // two reads of one table at once
+    this.#tables.delete(key)
     this.#tables.set(key, table)
     this.#kept += table.changed.size
     for (const [oldest, t] of this.#tables) {

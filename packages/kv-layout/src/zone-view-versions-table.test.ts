@@ -105,4 +105,17 @@ describe('KvZoneView over heads that name a versions table', () => {
     expect(rdata(await warm.lookup(third!), third!)).toBe('192.0.2.72')
     expect(rdata(await warm.lookup(first!), first!)).toBe('192.0.2.70')
   })
+
+  it("a cold reader that cannot read the newest head's table takes an older complete head, never the newest with its short list", async () => {
+    const [first, second, third] = spread(zone)
+    change(first!, '192.0.2.80')
+    change(second!, '192.0.2.81')
+    change(third!, '192.0.2.82') // this head names a table and lists none of the three
+    kv.delete(newestHead().versionsKey!)
+    const cold = view()
+    // The head before lists the first two changes itself.
+    expect(rdata(await cold.lookup(first!), first!)).toBe('192.0.2.80')
+    expect(rdata(await cold.lookup(second!), second!)).toBe('192.0.2.81')
+    expect(rdata(await cold.lookup(third!), third!)).toBe('192.0.2.1')
+  })
 })

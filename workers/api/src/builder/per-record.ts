@@ -298,7 +298,9 @@ export async function flushBuckets(ctx: StepContext): Promise<PerRecordOutcome> 
 async function retireDue(ctx: StepContext): Promise<void> {
   const { io, state, limits } = ctx
   const now = io.now()
-  const expired = (state.overlayKeys ?? []).filter((o) => o.at + limits.retireGraceMs <= now)
+  const expired = (state.overlayKeys ?? []).filter(
+    (o) => o.key !== state.namedOverlay && o.at + limits.retireGraceMs <= now
+  )
   if (expired.length > 0 && ctx.budget.remaining > expired.length + 10) {
     await applyOps(
       io,

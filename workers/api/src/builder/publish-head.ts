@@ -50,6 +50,17 @@ export interface PublishOptions {
   onWritten?: () => void
 }
 
+/**
+ * The head just written names overlay key `key` (null: none): the one the previous head named, if
+ * another, starts its grace period now.
+ */
+function nameOverlay(state: BuilderState, key: string | null, now: number): void {
+  const previous = state.namedOverlay ?? null
+  state.namedOverlay = key
+  if (previous === null || previous === key) return
+  state.overlayKeys = state.overlayKeys.map((o) => (o.key === previous ? { ...o, at: now } : o))
+}
+
 /** `written` when the head is in KV, `deferred` when its slot was written too recently. */
 export async function publishHead(
   ctx: StepContext,
@@ -152,6 +163,7 @@ export async function publishHead(
       io.now() + limits.retireGraceMs
     )
   versions?.record()
+  nameOverlay(state, separate ?? null, io.now())
   options.onWritten?.()
   state.head = { n, meta, changed }
   state.headAttempt = 0

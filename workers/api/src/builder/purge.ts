@@ -133,6 +133,8 @@ export async function purgeStep(ctx: StepContext, env: PurgeEnv): Promise<StepOu
   state.zonePending = null
   state.announce = true // ancestor zones drop it from their subzones
   state.overlayKeys = []
+  state.namedOverlay = null
+  state.versionsTable = null
   ctx.save()
   return { kind: 'idle' }
 }

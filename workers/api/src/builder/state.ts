@@ -148,10 +148,13 @@ export interface BuilderState {
   /** Ancestor zones' builders still to tell that this zone appeared or went (their subzones). */
   announce: boolean
   /**
-   * Overlay keys of large passes and versions tables no head names any more (or never named),
-   * deleted `retireGraceMs` after `at`, once no reader can still be reading a head naming them.
+   * Overlay keys of large passes and versions tables, deleted `retireGraceMs` after `at`: the time
+   * the last head naming them was replaced (or, for a key no head named, when it was written).
+   * The keys the last head names (`namedOverlay`, `versionsTable`) are never deleted.
    */
   overlayKeys: { key: string; at: number }[]
+  /** The overlay key the last head names (null: its overlay is inline). */
+  namedOverlay: string | null
   /** The versions table the last head named (its versions are in VersionStore's table). */
   versionsTable: { key: string; base: number } | null
   /** Outgoing transfers were enabled when the zone row was last read: passes send NOTIFY. */
@@ -188,6 +191,7 @@ function initialState(): BuilderState {
     metaRefresh: false,
     announce: false,
     overlayKeys: [],
+    namedOverlay: null,
     versionsTable: null,
     outgoing: false,
   }

@@ -68,7 +68,7 @@ function recordingFeed(r: Recorder): FeedAppender {
 const GRACE = 60_000
 const MAX_KV_OPS = 40
 
-/** Every key head `text` names: the bucket version of each bucket, and its overlay key. */
+/** Every key head `text` names: the bucket version of each bucket, its overlay key and versions table. */
 function namedKeys(zone: string, head: ZoneHead): string[] {
   const keys: string[] = []
   const B = head.meta.layout!.buckets
@@ -79,6 +79,7 @@ function namedKeys(zone: string, head: ZoneHead): string[] {
         : bucketKey(zone, B, i)
     )
   if (head.overlayKey) keys.push(head.overlayKey)
+  if (head.versionsKey) keys.push(head.versionsKey)
   return keys
 }
 

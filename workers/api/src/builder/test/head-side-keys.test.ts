@@ -1,5 +1,7 @@
 /**
- * Heads stay small however many buckets per-record passes rewrote since the last full build:
+ * The keys a head names besides its own: an overlay key or a versions table is never deleted
+ * while the newest head names it. Heads stay small however many buckets per-record passes
+ * rewrote since the last full build:
  * beyond `headVersionsMax` bucket versions a head names a versions table and lists only the
  * versions changed since; tables no head names any more are deleted after the grace period, and a
  * warm and a cold reader answer every name from the versions the heads name.
@@ -108,5 +110,41 @@ describe('versions tables', () => {
     expect(status.versionsTable).toBeNull()
     expect(status.overlayKeys.map((o) => o.key)).toContain(table)
     expect((await converge(z.id)).differences).toEqual([])
+  })
+
+  it('an overlay key the newest head names is kept past the grace period, and deleted a grace period after a newer head replaced it', async () => {
+    const z = await createZone('overlay-kept')
+    let clock = Date.now() + 5_000
+    await tweak(z.id, (b) => {
+      b.io = { ...b.io, now: () => clock }
+      b.limits = { ...b.limits, retireGraceMs: 60_000 }
+    })
+    // About 20 KB of overlay in one pass of 200 names: its own key, and too few names for the
+    // flush to write another head.
+    const big = Array.from({ length: 200 }, (_, i) => ({
+      type: 'TXT',
+      name: `t${i}`,
+      content: 'x'.repeat(100),
+    }))
+    await api('POST', `/zones/${z.id}/dns_records/batch`, { posts: big })
+    await settle(z.id)
+    const key = (await newestHead(z.name)).overlayKey
+    expect(key).toBeDefined()
+    clock += 120_000
+    await builder(z.id).notify(z.id, 0)
+    await settle(z.id)
+    expect((await newestHead(z.name)).overlayKey).toBe(key)
+    expect(await env.ZONES_KV.get(key!, 'text')).not.toBeNull()
+    // A newer head with an inline overlay: the key's grace period starts now.
+    await post(z.id, { type: 'A', name: 'after', content: '192.0.2.8' })
+    await settle(z.id)
+    expect((await newestHead(z.name)).overlayKey).toBeUndefined()
+    clock += 30_000
+    await builder(z.id).notify(z.id, 0)
+    expect(await env.ZONES_KV.get(key!, 'text')).not.toBeNull()
+    clock += 31_000
+    await builder(z.id).notify(z.id, 0)
+    await settle(z.id)
+    expect(await env.ZONES_KV.get(key!, 'text')).toBeNull()
   })
 })
