@@ -5,8 +5,6 @@
  * holding Zone Transfer Relay, and copies the answer (DNS messages, each with its TCP length
  * prefix) to the client as it streams in.
  */
-import http from 'node:http'
-import https from 'node:https'
 import { isTransferRequest, splitTsig } from '../../packages/zone-transfer/src/index.ts'
 
 /** The header the API reads the secondary's address from. */
@@ -23,70 +21,60 @@ export function isRelayed(query, { udp = false } = {}) {
 }
 
 /**
- * `relay(query, clientAddress)` → the answer's byte stream (a Node readable stream of Buffers,
- * framed as on TCP), over kept-alive HTTP connections (node:http: a Buffer per chunk as the socket
- * gives it, no web-stream layer per chunk). Rejects when the API refuses the request itself (HTTP
- * status other than 200) or cannot be reached.
+ * `relay(query, clientAddress)` → the answer's byte stream (an async iterable of chunks, framed
+ * as on TCP). Rejects when the API refuses the request itself (HTTP status other than 200).
  */
 export function transferRelay({ api, token }) {
   const url = `${api.replace(/\/$/, '')}/client/v4/dns_transfer`
-  const mod = url.startsWith('https:') ? https : http
-  const agent = new mod.Agent({ keepAlive: true, scheduling: 'lifo' })
-  return (query, client) =>
-    new Promise((resolve, reject) => {
-      const req = mod.request(url, {
-        agent,
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${token}`,
-          'content-type': 'application/dns-message',
-          'content-length': String(query.length),
-          [CLIENT_ADDRESS_HEADER]: client,
-        },
-      })
-      req.on('error', reject)
-      req.on('response', (res) => {
-        if (res.statusCode === 200) return resolve(res)
-        const chunks = []
-        res.on('data', (c) => chunks.push(c))
-        res.on('error', reject)
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8')
-          reject(new Error(`transfer relay answered HTTP ${res.statusCode}: ${text.slice(0, 300)}`))
-        })
-      })
-      req.end(query)
+  return async (query, client) => {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/dns-message',
+        [CLIENT_ADDRESS_HEADER]: client,
+      },
+      body: query,
     })
+    if (res.status !== 200 || !res.body) {
+      const text = await res.text().catch(() => '')
+      throw new Error(`transfer relay answered HTTP ${res.status}: ${text.slice(0, 300)}`)
+    }
+    return res.body
+  }
 }
 
 /**
  * The first message of a framed answer (for a UDP reply). The rest of the answer is then read to
  * its end in the background when `drain` is set (a query that is not a transfer: its answer is one
- * message), so the relay's kept-alive HTTP connection is free for the next query; destroying the
- * response before its end would close that connection, and a secondary's next SOA check would
- * wait for a new one. A transfer's answer is destroyed after its first message.
+ * message), so the relay's kept-alive HTTP connection is free for the next query; cancelling the
+ * body before its end would close that connection, and a secondary's next SOA check would wait
+ * for a new one. A transfer's answer is cancelled after its first message.
  */
 export async function firstMessage(stream, { drain = false } = {}) {
+  const reader = stream.getReader()
   let bytes = Buffer.alloc(0)
   const whole = () => bytes.length >= 2 && bytes.length >= 2 + bytes.readUInt16BE(0)
-  const done = new Promise((resolve) => {
-    const stop = () => {
-      stream.off('data', onData)
-      resolve()
+  try {
+    while (!whole()) {
+      const { done, value } = await reader.read()
+      if (done) break
+      bytes = Buffer.concat([bytes, Buffer.from(value)])
     }
-    const onData = (chunk) => {
-      bytes = bytes.length === 0 ? chunk : Buffer.concat([bytes, chunk])
-      if (whole()) stop()
-    }
-    stream.on('data', onData)
-    stream.once('end', stop)
-    stream.once('error', stop)
-    stream.once('close', stop)
-  })
-  await done
-  // The rest: read to its end in the background (errors after the answer are nobody's), or dropped.
-  if (drain) stream.on('error', () => {}).resume()
-  else stream.destroy()
+  } catch (e) {
+    reader.cancel().catch(() => {})
+    throw e
+  }
+  if (drain) void drainRest(reader)
+  else reader.cancel().catch(() => {})
   if (!whole()) throw new Error('the transfer relay sent no whole message')
   return bytes.subarray(2, 2 + bytes.readUInt16BE(0))
+}
+
+async function drainRest(reader) {
+  try {
+    while (!(await reader.read()).done);
+  } catch {
+    // The connection failed after the answer: the next query opens another.
+  }
 }

@@ -3,6 +3,8 @@
  * `POST /client/v4/dns_transfer`: a secondary's signed SOA check over UDP is answered with the
  * relay's first message, and the relay's HTTP connection stays open for the next check (a
  * secondary checks the SOA on every NOTIFY; a new connection each time is set-up on its path).
+ * Over TCP, a transfer streamed in many parts reaches the client whole and in order, and a request
+ * the API refuses closes the client's connection.
  */
 import http from 'node:http'
 import net, { type AddressInfo } from 'node:net'
