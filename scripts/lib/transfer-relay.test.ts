@@ -3,9 +3,11 @@
  * `POST /client/v4/dns_transfer`: a secondary's signed SOA check over UDP is answered with the
  * relay's first message, and the relay's HTTP connection stays open for the next check (a
  * secondary checks the SOA on every NOTIFY; a new connection each time is set-up on its path).
+ * Over TCP, a transfer streamed in many parts reaches the client whole and in order, and a request
+ * the API refuses closes the client's connection.
  */
 import http from 'node:http'
-import type { AddressInfo } from 'node:net'
+import net, { type AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseTsigKey, signMessage } from '../../packages/zone-transfer/src/index.ts'
 import { query, udpAsk } from './dns-client.ts'
@@ -30,18 +32,59 @@ beforeAll(async () => {
       relayed++
       sockets.add(req.socket)
       const answer = Buffer.concat(chunks)
+      const name = String(answer.subarray(13, 13 + answer[12]!))
+      if (name === 'refused') {
+        res.writeHead(403, { 'content-type': 'application/json' })
+        res.end('{"success":false}')
+        return
+      }
       answer[2]! |= 0x80
       const length = Buffer.alloc(2)
       length.writeUInt16BE(answer.length)
+      const framed = Buffer.concat([length, answer])
       res.writeHead(200, { 'content-type': 'application/octet-stream' })
-      res.write(Buffer.concat([length, answer]))
-      setTimeout(() => res.end(), 5)
+      // A "transfer" is the answer COPIES times, written a copy at a time with pauses between.
+      if (name === 'transfer') void writeCopies(res, framed)
+      else {
+        res.write(framed)
+        setTimeout(() => res.end(), 5)
+      }
     })
   })
   await new Promise<void>((r) => api.listen(0, '127.0.0.1', r))
   apiBase = `http://127.0.0.1:${(api.address() as AddressInfo).port}`
 })
 afterAll(() => api?.close())
+
+/** How many messages the stand-in's "transfer" answer holds. */
+const COPIES = 300
+
+async function writeCopies(res: http.ServerResponse, framed: Buffer): Promise<void> {
+  for (let i = 0; i < COPIES; i++) {
+    if (!res.write(framed)) await new Promise((r) => res.once('drain', r))
+    if (i % 50 === 0) await new Promise((r) => setTimeout(r, 2))
+  }
+  res.end()
+}
+
+/** Sends `message` over TCP and reads until `bytes` octets came or the front closed. */
+function tcpRead(port: number, message: Buffer, bytes: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1')
+    const got: Buffer[] = []
+    let length = 0
+    socket.on('data', (c: Buffer) => {
+      got.push(c)
+      length += c.length
+      if (length >= bytes) socket.end()
+    })
+    socket.on('close', () => resolve(Buffer.concat(got)))
+    socket.on('error', reject)
+    const prefix = Buffer.alloc(2)
+    prefix.writeUInt16BE(message.length)
+    socket.write(Buffer.concat([prefix, message]))
+  })
+}
 
 async function signedSoaCheck(): Promise<Buffer> {
   const { message } = await signMessage(query('relay.test', 'SOA'), KEY, {
@@ -69,6 +112,40 @@ describe('the transfer relay over UDP', () => {
       }
       expect(relayed - before.relayed).toBe(5)
       expect(sockets.size - before.connections).toBe(1)
+    } finally {
+      front.close()
+    }
+  })
+})
+
+describe('the transfer relay over TCP', () => {
+  it('copies a transfer streamed in many parts to the client whole and in order', async () => {
+    const front = await startDnsFront({
+      target: apiBase,
+      transfer: { api: apiBase, token: 'relay-token' },
+    })
+    try {
+      const axfr = query('transfer', 'AXFR')
+      const one = axfr.length + 2
+      const got = await tcpRead(front.port, axfr, COPIES * one)
+      expect(got.length).toBe(COPIES * one)
+      for (let at = 0; at < got.length; at += one) {
+        expect(got.readUInt16BE(at)).toBe(axfr.length)
+        expect(got.readUInt16BE(at + 2)).toBe(axfr.readUInt16BE(0))
+        expect(got[at + 4]! & 0x80).toBe(0x80)
+      }
+    } finally {
+      front.close()
+    }
+  })
+
+  it('closes the connection without an answer when the API refuses the request', async () => {
+    const front = await startDnsFront({
+      target: apiBase,
+      transfer: { api: apiBase, token: 'relay-token' },
+    })
+    try {
+      expect((await tcpRead(front.port, query('refused', 'AXFR'), 1)).length).toBe(0)
     } finally {
       front.close()
     }
