@@ -55,9 +55,19 @@ export async function pollDoh(
   }
 }
 
-/** A builder with nothing left to do in the background: buckets flushed, old bucket counts retired. */
+/**
+ * A builder with nothing left to do in the background: buckets flushed, old bucket counts retired,
+ * and no superseded key (bucket version, overlay key, versions table) waiting out its grace period
+ * to be deleted (a seed leaves thousands, deleted in batches on the runtime's thread once due).
+ */
 const isQuiet = (s) =>
-  s.dirtyBuckets === 0 && s.overlayNames === 0 && s.retire.length === 0 && !s.full && !s.purge
+  s.dirtyBuckets === 0 &&
+  s.overlayNames === 0 &&
+  s.retire.length === 0 &&
+  !s.full &&
+  !s.purge &&
+  (s.retiredKeys ?? 0) === 0 &&
+  (s.overlayKeys ?? []).every((o) => o.key === s.namedOverlay)
 
 /**
  * Waits until the builders of `zones` (an object of bench zones, each with its `id`) are quiet (see
@@ -73,7 +83,13 @@ export async function waitQuiet(stack, zones, log, { everyMs = 100, timeoutMs = 
     for (const { id } of Object.values(zones)) {
       const s = await (await stack.builder(id)).status()
       if (!isQuiet(s))
-        busy.push({ id, dirty: s.dirtyBuckets, overlay: s.overlayNames, retire: s.retire.length })
+        busy.push({
+          id,
+          dirty: s.dirtyBuckets,
+          overlay: s.overlayNames,
+          retire: s.retire.length,
+          retired: s.retiredKeys,
+        })
     }
     const waited = performance.now() - t0
     if (busy.length === 0) return waited

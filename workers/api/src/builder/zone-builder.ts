@@ -342,11 +342,16 @@ export class ZoneBuilder extends DurableObject<Env> {
 
   /**
    * An idle or waiting builder still wakes up for what is due later: the next superseded key to
-   * delete, the next attempt at a feed entry still pending.
+   * delete (a bucket version, or an overlay key or versions table no head names any more), the
+   * next attempt at a feed entry still pending.
    */
   #wakeups(outcome: StepOutcome, s: BuilderState): StepOutcome {
     if (outcome.kind === 'progress' || s.deleted) return outcome
-    const due = this.#versions.nextDue() ?? Number.POSITIVE_INFINITY
+    const overlays = s.overlayKeys.filter((o) => o.key !== s.namedOverlay)
+    const due = Math.min(
+      this.#versions.nextDue() ?? Number.POSITIVE_INFINITY,
+      ...overlays.map((o) => o.at + this.limits.retireGraceMs)
+    )
     const feed = s.feedPending !== null ? s.feedRetryAt : Number.POSITIVE_INFINITY
     const wake = Math.max(Math.min(due, feed), this.io.now())
     if (!Number.isFinite(wake)) return outcome
