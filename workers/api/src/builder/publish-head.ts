@@ -1,11 +1,12 @@
 /**
  * @module Writes the zone's next head: its metadata, the overlay (names changed but not yet in
  * their buckets), which buckets were rewritten since the previous head and the version of every
- * bucket (`bv`, or a versions table and the versions changed since: `versions-table.ts`). The head goes to its own versioned key (`headVersionKey`, written once, expiring)
- * and to the rotating slot in one batch, then it is announced on the zone-change feed: every key
- * the head names (overlay key, versions table, bucket versions) is in KV before the head, and the head before the
- * feed entry. One head makes a whole pass visible, however many buckets it touched; slots rotate,
- * so passes are not held to one write per key per second.
+ * bucket (`bv`, or a versions table and the versions changed since: `versions-table.ts`). The head
+ * goes to its own versioned key (`headVersionKey`, written once, expiring) and to the rotating slot
+ * in one batch, then it is announced on the zone-change feed: every key the head names (overlay
+ * key, versions table, bucket versions) is in KV before the head, and the head before the feed
+ * entry. One head makes a whole pass visible, however many buckets it touched; slots rotate, so
+ * passes are not held to one write per key per second.
  */
 import {
   encodeHead,

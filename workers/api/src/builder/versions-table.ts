@@ -4,8 +4,8 @@
  * that list would grow towards one entry per bucket and every head would carry it. Above
  * `headVersionsMax` entries the list goes once to a versions table (a KV key written once, under
  * the overlay keys' prefix) and each head names the table and lists only the versions changed since;
- * when that list outgrows the limit too, the next head names a new table. A table no head names
- * any more is deleted after the grace period, like an overlay key.
+ * when that list outgrows the limit too, the next head names a new table. A table is deleted a
+ * grace period after the newest head stopped naming it, like an overlay key.
  */
 import { encodeBucketVersions, versionsTableKey, type BucketVersions } from '@edgedns/kv-layout'
 import type { StepContext } from './context.ts'
