@@ -47,11 +47,13 @@ function rrsets(rrs: RR[]): RR[][] {
 
 class Signer {
   readonly #keys = new Map<string, Promise<SigningKey[] | null>>()
+  private readonly hints: SigningHints
+  private readonly options: SignOptions
 
-  constructor(
-    private readonly hints: SigningHints,
-    private readonly options: SignOptions
-  ) {}
+  constructor(hints: SigningHints, options: SignOptions) {
+    this.hints = hints
+    this.options = options
+  }
 
   /** The hosted zone that signs an RRset: the deepest containing its owner (the parent for DS). */
   zoneFor(owner: string, type: number): ZoneMeta | undefined {

@@ -15,7 +15,11 @@ export class SignatureCache {
   hits = 0
   misses = 0
 
-  constructor(private readonly maxEntries = 20_000) {}
+  private readonly maxEntries: number
+
+  constructor(maxEntries = 20_000) {
+    this.maxEntries = maxEntries
+  }
 
   get(key: string, nowSeconds: number): string[] | null {
     const hit = this.#entries.get(key)

@@ -34,6 +34,7 @@ import {
   DEFAULT_CACHE_BYTES,
   type KvZoneViewOptions,
   type ZoneViewStats,
+  tableShareOf,
   zoneShareOf,
 } from './zone-view-options.ts'
 import type { LookupOptions, NodeData, ZoneHead, ZoneLookup, ZoneView } from './types.ts'
@@ -47,7 +48,7 @@ export class KvZoneView implements ZoneView {
   readonly #refreshAheadMs: number
   readonly #absentTtlMs: number
   readonly #now: () => number
-  /** Held zones and bucket texts within `cacheBytes`. */
+  /** Held zones, bucket texts and kept versions tables within `cacheBytes`. */
   readonly #buckets: BucketCache
   readonly #held: HeldZones
   /** Candidate names known not to be zones. */
@@ -61,6 +62,7 @@ export class KvZoneView implements ZoneView {
     bucketHits: 0,
     bucketMisses: 0,
     cacheBytes: 0,
+    versionsTableBytes: 0,
     cachedBuckets: 0,
     zones: 0,
     feedCalls: 0,
@@ -76,11 +78,12 @@ export class KvZoneView implements ZoneView {
     const cacheBytes = options.cacheBytes ?? DEFAULT_CACHE_BYTES
     this.#buckets = new BucketCache(cacheBytes)
     this.#feed = options.feed
-    this.#held = new HeldZones(
-      this.#buckets,
-      options.zoneCacheBytes ?? zoneShareOf(cacheBytes),
-      this.#feed !== undefined
-    )
+    const zoneCacheBytes = options.zoneCacheBytes ?? zoneShareOf(cacheBytes)
+    this.#held = new HeldZones(this.#buckets, zoneCacheBytes, this.#feed !== undefined)
+    this.#sideKeys = new HeadSideKeys((keys, cacheTtl) => this.#bulk(keys, cacheTtl), {
+      capBytes: tableShareOf(cacheBytes, zoneCacheBytes),
+      charge: (delta) => this.#buckets.charge(delta),
+    })
     this.#absentTtlMs = options.absentTtlMs ?? DEFAULT_ABSENT_TTL_MS
     this.#now = options.now ?? Date.now
     this.#absent = new AbsentNames(MAX_ABSENT_NAMES)
@@ -112,7 +115,7 @@ export class KvZoneView implements ZoneView {
   }
 
   readonly #nodesIo: NodesIo
-  readonly #sideKeys = new HeadSideKeys((keys, cacheTtl) => this.#bulk(keys, cacheTtl))
+  readonly #sideKeys: HeadSideKeys
   readonly #coldIo: ColdReadIo
   readonly #feedIo: FeedHeadsIo
 
@@ -193,6 +196,7 @@ export class KvZoneView implements ZoneView {
     return {
       ...this.stats,
       cacheBytes: this.#buckets.bytes,
+      versionsTableBytes: this.#sideKeys.bytes,
       cachedBuckets: this.#buckets.size,
       zones: this.#held.size,
       feedCalls: this.#feed?.stats.feedCalls ?? 0,
@@ -202,6 +206,7 @@ export class KvZoneView implements ZoneView {
   /** Drops everything cached (tests). */
   clearCache(): void {
     this.#held.clear(false)
+    this.#sideKeys.clear()
     this.#absent.clear()
   }
 

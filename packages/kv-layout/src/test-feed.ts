@@ -36,11 +36,15 @@ export class TestFeed implements FeedPoller, FeedAppender {
   #seq = 0
   #indexVersion = 0
 
-  /** `kv`: where the index is written; `now`: the virtual clock. */
-  constructor(
-    readonly kv: { put(key: string, value: string | Uint8Array): void },
-    readonly now: () => number
-  ) {}
+  /** Where the index is written. */
+  readonly kv: { put(key: string, value: string | Uint8Array): void }
+  /** The virtual clock. */
+  readonly now: () => number
+
+  constructor(kv: TestFeed['kv'], now: () => number) {
+    this.kv = kv
+    this.now = now
+  }
 
   append(entries: FeedAppend[]): Promise<void> {
     for (const e of entries) {

@@ -76,6 +76,9 @@ export interface ZoneWriterOptions {
 }
 
 export class ZoneWriter {
+  readonly kv: KvWriteTarget
+  readonly name: string
+  buckets: number
   meta: ZoneMeta
   nodes: Map<string, NodeData>
   n = 1
@@ -97,13 +100,16 @@ export class ZoneWriter {
 
   /** Writes the zone's full-build image (every bucket, the zone key, head 1). */
   constructor(
-    readonly kv: KvWriteTarget,
-    readonly name: string,
+    kv: KvWriteTarget,
+    name: string,
     nodes: Record<string, NodeData> | Iterable<readonly [string, NodeData]>,
-    public buckets = 16,
+    buckets = 16,
     id?: string,
     options: ZoneWriterOptions = {}
   ) {
+    this.kv = kv
+    this.name = name
+    this.buckets = buckets
     this.meta = { ...baseMeta(name, id), layout: { buckets } }
     const entries = Symbol.iterator in nodes ? nodes : Object.entries(nodes)
     this.nodes = withEmptyNonTerminals(name, entries)

@@ -3,7 +3,7 @@
  */
 import type { FeedClient } from '@edgedns/zone-feed'
 
-/** Bytes of held zones and bucket texts an isolate keeps when `cacheBytes` is not given. */
+/** Bytes of held zones, bucket texts and versions tables an isolate keeps when `cacheBytes` is not given. */
 export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024
 
 /**
@@ -13,6 +13,15 @@ export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024
  */
 export function zoneShareOf(cacheBytes: number): number {
   return cacheBytes - cacheBytes / 8
+}
+
+/**
+ * The part of `cacheBytes` the kept versions tables may take (`head-side-keys.ts`): half of what
+ * the held zones' share leaves (a sixteenth by default), so the large zones that have tables keep
+ * the other half for their bucket texts.
+ */
+export function tableShareOf(cacheBytes: number, zoneCacheBytes: number): number {
+  return Math.max(0, cacheBytes - zoneCacheBytes) / 2
 }
 
 /** How long (ms) "no hosted zone here" is trusted for a name under no known zone, by default. */
@@ -27,7 +36,10 @@ export interface KvZoneViewOptions {
    * answers fresher than the bound at the cost of more reads; queries never wait for these.
    */
   refreshAheadMs?: number
-  /** Bytes of held zones and bucket texts the isolate keeps, across zones; default `DEFAULT_CACHE_BYTES`. */
+  /**
+   * Bytes of held zones, bucket texts and kept versions tables the isolate keeps, across zones;
+   * default `DEFAULT_CACHE_BYTES`.
+   */
   cacheBytes?: number
   /** How long "no hosted zone here" is trusted for a name under no known zone; default `DEFAULT_ABSENT_TTL_MS`. */
   absentTtlMs?: number
@@ -61,7 +73,10 @@ export interface ZoneViewStats {
   revalidations: number
   bucketHits: number
   bucketMisses: number
+  /** Bytes counted against `cacheBytes`: held zones, bucket texts and versions tables. */
   cacheBytes: number
+  /** Bytes of the kept versions tables (part of `cacheBytes`). */
+  versionsTableBytes: number
   cachedBuckets: number
   zones: number
   /** Polls of the zone-change feed (0 without one). */

@@ -3,11 +3,10 @@
 /** User fault with a Cloudflare error code; the API maps it to an HTTP 400 envelope. */
 export class RecordError extends Error {
   override name = 'RecordError'
-  constructor(
-    public code: number,
-    message: string
-  ) {
+  code: number
+  constructor(code: number, message: string) {
     super(message)
+    this.code = code
   }
 }
 

@@ -35,7 +35,11 @@ class Ere {
   private i = 0
   groups = 0
 
-  constructor(private readonly b: Uint8Array) {}
+  private readonly b: Uint8Array
+
+  constructor(b: Uint8Array) {
+    this.b = b
+  }
 
   check(): number {
     this.alternation(0)

@@ -6,11 +6,10 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 
 export class ProductionLimitError extends Error {
   override name = 'ProductionLimitError'
-  constructor(
-    readonly limit: string,
-    detail: string
-  ) {
+  readonly limit: string
+  constructor(limit: string, detail: string) {
     super(`Production limit breached (${limit}): ${detail}`)
+    this.limit = limit
   }
 }
 

@@ -103,12 +103,12 @@ const INNER = Symbol('inner statement')
 
 class StrictStatement implements D1PreparedStatement {
   [INNER]: D1PreparedStatement
-  constructor(
-    inner: D1PreparedStatement,
-    readonly sql: string,
-    readonly parsed: ParsedSql
-  ) {
+  readonly sql: string
+  readonly parsed: ParsedSql
+  constructor(inner: D1PreparedStatement, sql: string, parsed: ParsedSql) {
     this[INNER] = inner
+    this.sql = sql
+    this.parsed = parsed
   }
 
   bind(...values: unknown[]): D1PreparedStatement {

@@ -21,7 +21,7 @@ export interface DohEnv {
    * next one in the background (no query waits for it). Default half of `REVALIDATE_MS`.
    */
   REFRESH_AHEAD_MS?: string
-  /** Megabytes of zone data the isolate keeps (bucket texts and heads). Default 64. */
+  /** Megabytes of zone data the isolate keeps (held zones, bucket texts, versions tables). Default 64. */
   CACHE_MB?: string
   /**
    * Longest (ms) the isolate keeps a bucket before reading it again; "0" = no limit (local KV,
