@@ -45,7 +45,13 @@ export type TransferRow = [
  * or any other name (the zone's own included) with a final dot.
  */
 export const ownerName = (owner: string, zone: string): string =>
-  owner.endsWith('.') ? owner.slice(0, -1) : `${owner}.${zone}`
+  ownerIsWhole(owner) ? wholeOwner(owner) : `${owner}.${zone}`
+
+/** Whether an `owner` column is a whole name (with its final dot), not the labels below the zone. */
+export const ownerIsWhole = (owner: string): boolean => owner.charCodeAt(owner.length - 1) === 0x2e
+
+/** The name of an `owner` column that is a whole name (`ownerIsWhole`). */
+export const wholeOwner = (owner: string): string => owner.slice(0, -1)
 
 /** A record's place in transfer order (priority −1 when it has none). */
 export type TransferKey = [nameRev: string, type: string, content: string, priority: number]
