@@ -41,6 +41,7 @@ import {
   PAGE_SQL,
   keyOf,
   ownerIsWhole,
+  pageSuffix,
   readRelayedZoneNamed,
   wholeOwner,
   type TransferKey,
@@ -135,7 +136,7 @@ async function* zoneRecords(
   const read = (after: TransferKey): Promise<TransferRow[]> =>
     db
       .prepare(PAGE_SQL)
-      .bind(z.id, ...after, pageSize)
+      .bind(z.id, ...after, pageSize, pageSuffix(z.name))
       .raw<TransferRow>()
   let page = firstPage ?? (await read(FIRST_KEY))
   let pages = 1
