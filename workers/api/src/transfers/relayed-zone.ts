@@ -29,7 +29,7 @@ const TRANSFER_COLUMNS = `type, content, priority,
       THEN substr(name, 1, length(name) - length(?7)) ELSE name || '.' END AS owner,
     data, ttl`
 
-/** A record as a transfer reads it: a row of `transferColumns` as D1 returns it with `raw()`. */
+/** A record as a transfer reads it: a row of `TRANSFER_COLUMNS` as D1 returns it with `raw()`. */
 export type TransferRow = [
   type: string,
   content: string,
