@@ -43,7 +43,7 @@ export type TransferRow = [
  * The owner of a record of zone `zone` from its `owner` column: the labels below the zone's name,
  * or any other name (the zone's own included) with a final dot.
  */
-export const ownerName = (owner: string, zone: string): string =>
+const ownerName = (owner: string, zone: string): string =>
   ownerIsWhole(owner) ? wholeOwner(owner) : `${owner}.${zone}`
 
 /** Whether an `owner` column is a whole name (with its final dot), not the labels below the zone. */
