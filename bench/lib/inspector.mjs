@@ -4,10 +4,16 @@
  * of a CPU profile.
  */
 
-/** A CDP session on the isolate of `worker` (its name in the stack, e.g. `edgedns-api`). */
+/**
+ * A CDP session on the isolate of `worker` (its name in the stack, e.g. `edgedns-api`, or a
+ * Miniflare service's, e.g. `d1:db`): the target whose title ends with the name, else the first
+ * that mentions it.
+ */
 export async function inspectWorker(port, worker) {
   const targets = await (await fetch(`http://127.0.0.1:${port}/json`)).json()
-  const target = targets.find((t) => t.title?.includes(worker) || t.url?.includes(worker))
+  const target =
+    targets.find((t) => t.title?.endsWith(` ${worker}`)) ??
+    targets.find((t) => t.title?.includes(worker) || t.url?.includes(worker))
   if (!target)
     throw new Error(
       `no inspector target ${worker} in ${JSON.stringify(targets.map((t) => t.title))}`

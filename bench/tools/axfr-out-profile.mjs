@@ -14,8 +14,9 @@
  *
  *   node bench/tools/axfr-out-profile.mjs [size=200000] [reps=2]
  *
- * PROFILE_OUT writes the raw profile (`.cpuprofile`); NO_PROFILE=1 skips it; NO_BIND=1 skips the
- * BIND secondary; NO_KDIG=1 skips kdig.
+ * PROFILE_OUT writes the raw profile (`.cpuprofile`); NO_PROFILE=1 skips it; PROFILE_D1=1 also
+ * profiles local D1's isolate (Miniflare's `d1:db`, which runs the page queries and writes their
+ * JSON) during the same read; NO_BIND=1 skips the BIND secondary; NO_KDIG=1 skips kdig.
  */
 import { execFile } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -211,19 +212,28 @@ try {
   )
 
   if (!process.env.NO_PROFILE) {
-    const cdp = await inspectWorker(INSPECTOR_PORT, 'edgedns-api')
-    await cdp.send('Profiler.enable')
-    await cdp.send('Profiler.setSamplingInterval', { interval: 200 })
-    await cdp.send('Profiler.start')
+    const workers = ['edgedns-api', ...(process.env.PROFILE_D1 ? ['d1:db'] : [])]
+    const sessions = []
+    for (const worker of workers) {
+      const cdp = await inspectWorker(INSPECTOR_PORT, worker)
+      await cdp.send('Profiler.enable')
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 })
+      sessions.push(cdp)
+    }
+    for (const cdp of sessions) await cdp.send('Profiler.start')
     const x = await relayRead()
-    const { profile } = await cdp.send('Profiler.stop')
-    cdp.close()
-    const { jsMs, gcMs } = cpuOf(profile)
-    log(
-      `profiled relay read: ${x.ms.toFixed(0)} ms; the API isolate: JavaScript ${jsMs.toFixed(0)} ms, garbage collector ${gcMs.toFixed(0)} ms`
-    )
-    if (process.env.PROFILE_OUT) writeFileSync(process.env.PROFILE_OUT, JSON.stringify(profile))
-    printSelfTimes(profile, 30)
+    log(`profiled relay read: ${x.ms.toFixed(0)} ms`)
+    for (const [i, cdp] of sessions.entries()) {
+      const { profile } = await cdp.send('Profiler.stop')
+      cdp.close()
+      const { jsMs, gcMs } = cpuOf(profile)
+      log(
+        `the ${workers[i]} isolate: JavaScript ${jsMs.toFixed(0)} ms, garbage collector ${gcMs.toFixed(0)} ms`
+      )
+      if (process.env.PROFILE_OUT && i === 0)
+        writeFileSync(process.env.PROFILE_OUT, JSON.stringify(profile))
+      printSelfTimes(profile, i === 0 ? 30 : 15)
+    }
   }
 } finally {
   for (const p of stopping.reverse()) await p.stop().catch(() => {})

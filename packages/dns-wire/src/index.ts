@@ -44,6 +44,7 @@ export {
   nameText,
   parseName,
   writeName,
+  writeLabelsBelow,
   writeNameBelow,
   writeNameText,
   type Labels,

@@ -9,6 +9,7 @@ import {
   NameError,
   parseName,
   writeName,
+  writeLabelsBelow,
   writeNameBelow,
   writeNameText,
 } from './names.ts'
@@ -67,23 +68,41 @@ describe('writeNameText', () => {
   })
 })
 
-describe('writeNameBelow', () => {
-  /** `name` written below `example.com` (copied at offset 2), or null when refused; the bytes after it. */
-  function below(name: string): { octets: number[]; after: number[] } | null {
-    const w = new ByteWriter()
-    w.u16(0)
-    writeNameText(w, 'example.com', new Compressor())
-    const start = w.length
-    const ok = writeNameBelow(w, name, 'example.com', 2)
-    // Whatever was refused left nothing behind: the next octets follow the parent's copy.
-    w.u8(0xaa)
-    const octets = [...w.finish()]
-    if (!ok) {
-      expect(octets.length).toBe(start + 1)
-      return null
-    }
-    return { octets: octets.slice(start, -1), after: octets.slice(-1) }
+/** Labels below `example.com` whose whole name is 253 characters (255 octets), and one more. */
+const LONGEST_BELOW = `${Array.from({ length: 4 }, () => 'a'.repeat(59)).join('.')}.b`
+const TOO_LONG_BELOW = `${LONGEST_BELOW}c`
+
+/**
+ * `name` written below `example.com` (copied at offset 2) by `write`, or null when refused; the
+ * bytes after it.
+ */
+function writtenBelow(
+  name: string,
+  write: (w: ByteWriter, name: string) => boolean
+): { octets: number[]; after: number[] } | null {
+  const w = new ByteWriter()
+  w.u16(0)
+  writeNameText(w, 'example.com', new Compressor())
+  const start = w.length
+  const ok = write(w, name)
+  // Whatever was refused left nothing behind: the next octets follow the parent's copy.
+  w.u8(0xaa)
+  const octets = [...w.finish()]
+  if (!ok) {
+    expect(octets.length).toBe(start + 1)
+    return null
   }
+  return { octets: octets.slice(start, -1), after: octets.slice(-1) }
+}
+
+describe('writeNameBelow', () => {
+  const below = (name: string) =>
+    writtenBelow(name, (w, text) => writeNameBelow(w, text, 'example.com', 2))
+
+  it('takes a name of 255 octets and refuses one longer', () => {
+    expect(below(`${LONGEST_BELOW}.example.com`)).not.toBeNull()
+    expect(below(`${TOO_LONG_BELOW}.example.com`)).toBeNull()
+  })
 
   it("writes the name's own labels as writeNameText does, then a pointer to the parent", () => {
     for (const name of ['www.example.com', 'a.b.c.example.com', `${'a'.repeat(63)}.example.com`]) {
@@ -108,6 +127,37 @@ describe('writeNameBelow', () => {
       'a\u0100.example.com',
     ]) {
       expect(below(name)).toBeNull()
+    }
+  })
+})
+
+describe('writeLabelsBelow', () => {
+  const below = (labels: string) =>
+    writtenBelow(labels, (w, text) => writeLabelsBelow(w, text, 'example.com'.length, 2))
+  const wholeBelow = (labels: string) =>
+    writtenBelow(`${labels}.example.com`, (w, text) => writeNameBelow(w, text, 'example.com', 2))
+
+  it('writes the octets writeNameBelow writes for the whole name', () => {
+    for (const labels of ['www', 'a.b.c', 'MiXed-_*.x', 'a'.repeat(63), LONGEST_BELOW]) {
+      expect(below(labels)).not.toBeNull()
+      expect(below(labels)).toEqual(wholeBelow(labels))
+    }
+  })
+
+  it('writes nothing for labels that need writeNameText, or a whole name over 255 octets', () => {
+    for (const labels of [
+      '',
+      'a..b',
+      '.a',
+      'a.',
+      'a'.repeat(64),
+      'w w',
+      'w\\.w',
+      'caf\u00e9',
+      'a\u0100',
+      TOO_LONG_BELOW,
+    ]) {
+      expect(below(labels)).toBeNull()
     }
   })
 })

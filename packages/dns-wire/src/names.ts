@@ -204,8 +204,37 @@ export function writeNameBelow(
   parentOffset: number
 ): boolean {
   const end = text.length - parent.length - 1
-  if (end <= 0 || text.charCodeAt(end) !== 0x2e || text.length + 2 > MAX_NAME) return false
-  if (!text.endsWith(parent) || !w.labels(text, end, PLAIN, MAX_LABEL)) return false
+  if (end <= 0 || text.charCodeAt(end) !== 0x2e || !text.endsWith(parent)) return false
+  return labelsThenPointer(w, text, end, parent.length, parentOffset)
+}
+
+/**
+ * Writes the name whose labels below a parent of `parentLength` characters (its compression key,
+ * copied at `parentOffset`) are `labels` (presentation text, no final dot): those labels, then a
+ * pointer to the parent, as `writeNameBelow` writes the whole name, with neither the whole name's
+ * text nor a check that it ends in the parent. False, with nothing written, when the labels need
+ * `writeNameText` (escapes, other characters, an empty or long label, a name over 255 octets).
+ */
+export function writeLabelsBelow(
+  w: ByteWriter,
+  labels: string,
+  parentLength: number,
+  parentOffset: number
+): boolean {
+  return labelsThenPointer(w, labels, labels.length, parentLength, parentOffset)
+}
+
+/** The first `end` characters of `text` as labels, then a pointer to `parentOffset` (see above). */
+function labelsThenPointer(
+  w: ByteWriter,
+  text: string,
+  end: number,
+  parentLength: number,
+  parentOffset: number
+): boolean {
+  // The whole name's text is `end` characters, a dot and the parent's; its wire form two more.
+  if (end <= 0 || end + 1 + parentLength + 2 > MAX_NAME) return false
+  if (!w.labels(text, end, PLAIN, MAX_LABEL)) return false
   w.u16(0xc000 | parentOffset)
   return true
 }

@@ -22,7 +22,14 @@ export {
 } from './tsig.ts'
 export { parseTsigKey, type TsigAlgorithm, type TsigKey } from './tsig-key.ts'
 export { splitTsig, type SplitMessage, type TsigRecord } from './tsig-record.ts'
-export { TransferPacker, packTransfer, type PackOptions, type TransferQuestion } from './pack.ts'
+export {
+  RecordBelowZone,
+  TransferPacker,
+  packTransfer,
+  type PackOptions,
+  type TransferQuestion,
+  type TransferRecord,
+} from './pack.ts'
 export { axfrRecords } from './axfr.ts'
 export { planIxfr, type IxfrInput, type IxfrPlan, type IxfrStep } from './ixfr.ts'
 export { serialAfter, soaSerial, withSerial } from './soa.ts'

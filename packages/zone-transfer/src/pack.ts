@@ -2,7 +2,9 @@
  * @module Packing a transfer's records into as many DNS messages as needed (RFC 5936 §2.2): each
  * message under the size limit, names compressed within a message, the question in the first only.
  * Owner names below the zone's name point to it without a lookup of their own (almost every owner
- * of a zone), so a message of thousands of records is packed without thousands of lookups.
+ * of a zone), so a message of thousands of records is packed without thousands of lookups; a record
+ * that gives its owner as the labels below the zone (`TransferRecord.below`) is written from those
+ * labels alone, without its whole name being built or checked against the zone's.
  */
 import { CLASSES } from '@edgedns/dns-facts'
 import {
@@ -10,6 +12,7 @@ import {
   Compressor,
   NameError,
   RdataError,
+  writeLabelsBelow,
   writeNameBelow,
   writeNameText,
   writeRdata,
@@ -20,6 +23,36 @@ export interface TransferQuestion {
   name: string
   /** AXFR (252) or IXFR (251). */
   type: number
+}
+
+/**
+ * A record to pack. `below`, when set, is its owner's labels below the transfer's zone (the
+ * question's name) in presentation text: `www` for `www.<zone>`. `name` must still be the whole
+ * owner; the packer reads it only when the labels cannot be written as they are.
+ */
+export interface TransferRecord extends ResponseRR {
+  readonly below?: string
+}
+
+/** A record whose owner is `below` under `zone`: its `name` is built only when it is read. */
+export class RecordBelowZone implements TransferRecord {
+  readonly below: string
+  readonly zone: string
+  readonly type: number
+  readonly ttl: number
+  readonly rdata: string
+
+  constructor(below: string, zone: string, type: number, ttl: number, rdata: string) {
+    this.below = below
+    this.zone = zone
+    this.type = type
+    this.ttl = ttl
+    this.rdata = rdata
+  }
+
+  get name(): string {
+    return `${this.below}.${this.zone}`
+  }
 }
 
 export interface PackOptions {
@@ -69,8 +102,14 @@ export class TransferPacker {
   #closed = 0
   /** The zone's name as a compression key: most owners are below it. */
   readonly #apex: string
-  /** The last owner written in the open message, and where (−1: none), for an RRset's next record. */
+  /** Where the zone's name is in the open message (−1: not known yet, or not in it). */
+  #apexAt = -1
+  /**
+   * The last owner written in the open message, and where (−1: none), for an RRset's next record:
+   * its labels below the zone when it was given so, else its whole name.
+   */
   #owner = ''
+  #ownerBelow: string | undefined
   #ownerAt = -1
 
   constructor(options: PackOptions) {
@@ -80,30 +119,50 @@ export class TransferPacker {
     startMessage(this.#w, options.id, options.question, this.#comp)
   }
 
+  /** Where the zone's name is in the open message, or −1. */
+  #apexOffset(): number {
+    if (this.#apexAt < 0) this.#apexAt = this.#comp.get(this.#apex) ?? -1
+    return this.#apexAt
+  }
+
   /**
    * Writes an owner name, compressed: the same owner as the record before points to it, a name
    * below the zone's name points to that (once it is in the message), any other name is
    * compressed against every name before it.
    */
-  #writeOwner(name: string): void {
+  #writeOwner(rr: TransferRecord): void {
     const w = this.#w
     const at = w.length
-    if (this.#ownerAt >= 0 && name === this.#owner) {
-      w.u16(0xc000 | this.#ownerAt)
-      return
+    const below = rr.below
+    let name = ''
+    if (below !== undefined) {
+      if (this.#ownerAt >= 0 && below === this.#ownerBelow) {
+        w.u16(0xc000 | this.#ownerAt)
+        return
+      }
+      const apexAt = this.#apexOffset()
+      if (apexAt < 0 || !writeLabelsBelow(w, below, this.#apex.length, apexAt))
+        writeNameText(w, rr.name, this.#comp)
+    } else {
+      name = rr.name
+      if (this.#ownerAt >= 0 && this.#ownerBelow === undefined && name === this.#owner) {
+        w.u16(0xc000 | this.#ownerAt)
+        return
+      }
+      const apexAt = this.#apexOffset()
+      if (apexAt < 0 || !writeNameBelow(w, name, this.#apex, apexAt))
+        writeNameText(w, name, this.#comp)
     }
-    const apexAt = this.#comp.get(this.#apex)
-    if (apexAt === undefined || !writeNameBelow(w, name, this.#apex, apexAt))
-      writeNameText(w, name, this.#comp)
     if (at <= 0x3fff) {
       this.#owner = name
+      this.#ownerBelow = below
       this.#ownerAt = at
     }
   }
 
-  #write(rr: ResponseRR): void {
+  #write(rr: TransferRecord): void {
     try {
-      this.#writeOwner(rr.name)
+      this.#writeOwner(rr)
     } catch (err) {
       if (!(err instanceof NameError)) throw err
       throw new RdataError('owner', err.message)
@@ -121,11 +180,12 @@ export class TransferPacker {
     return this.#w.finish()
   }
 
-  add(rr: ResponseRR): Uint8Array | null {
+  add(rr: TransferRecord): Uint8Array | null {
     const w = this.#w
     const before = w.length
     const mark = this.#comp.mark()
     const owner = this.#owner
+    const ownerBelow = this.#ownerBelow
     const ownerAt = this.#ownerAt
     this.#write(rr)
     if (w.length <= this.#budget) {
@@ -134,11 +194,14 @@ export class TransferPacker {
     }
     w.truncate(before)
     this.#comp.rollback(mark)
+    this.#apexAt = -1
     this.#owner = owner
+    this.#ownerBelow = ownerBelow
     this.#ownerAt = ownerAt
     if (this.#count === 0) throw new RangeError(`record ${rr.name} does not fit in one message`)
     const full = this.#close()
     this.#comp = new Compressor()
+    this.#apexAt = -1
     this.#ownerAt = -1
     startMessage(w, this.#id, null, this.#comp)
     this.#count = 0
@@ -158,7 +221,10 @@ export class TransferPacker {
 /**
  * The answer messages of a transfer, in order (see `TransferPacker`).
  */
-export function packTransfer(records: Iterable<ResponseRR>, options: PackOptions): Uint8Array[] {
+export function packTransfer(
+  records: Iterable<TransferRecord>,
+  options: PackOptions
+): Uint8Array[] {
   const packer = new TransferPacker(options)
   const messages: Uint8Array[] = []
   for (const rr of records) {

@@ -11,7 +11,7 @@ import {
   type ResponseRR,
 } from '@edgedns/dns-wire'
 import { planIxfr, type IxfrStep } from './ixfr.ts'
-import { TransferPacker } from './pack.ts'
+import { TransferPacker, type TransferRecord } from './pack.ts'
 import { soaSerial } from './soa.ts'
 import {
   TsigStreamSigner,
@@ -25,11 +25,12 @@ import type { TsigKey } from './tsig-key.ts'
 /**
  * A zone as a transfer needs it. `records` may include the SOA (it is skipped); it may be async,
  * so a server streams a zone of any size from storage page by page, and an async source may yield
- * a whole page (an array) at a time.
+ * a whole page (an array) at a time. A record may give its owner as its labels below the zone
+ * (`TransferRecord.below`), which the packer writes without the whole name.
  */
 export interface TransferZone {
   soa: ResponseRR
-  records(): Iterable<ResponseRR> | AsyncIterable<ResponseRR | readonly ResponseRR[]>
+  records(): Iterable<TransferRecord> | AsyncIterable<TransferRecord | readonly TransferRecord[]>
   /**
    * The change log as serial steps leading to the current serial (all of them, or only those
    * after `clientSerial`); without it every IXFR is answered in the AXFR form.
@@ -84,14 +85,14 @@ export function requestQuestion(message: Uint8Array): { name: string; type: numb
 /** The AXFR record sequence (SOA, the records, SOA) in runs of records, a source's page a run. */
 async function* axfrStream(
   soa: ResponseRR,
-  records: Iterable<ResponseRR> | AsyncIterable<ResponseRR | readonly ResponseRR[]>
-): AsyncGenerator<readonly ResponseRR[]> {
+  records: Iterable<TransferRecord> | AsyncIterable<TransferRecord | readonly TransferRecord[]>
+): AsyncGenerator<readonly TransferRecord[]> {
   yield [soa]
   for await (const item of records) {
     if (!Array.isArray(item)) {
-      const rr = item as ResponseRR
+      const rr = item as TransferRecord
       if (rr.type !== TYPE_CODES.SOA) yield [rr]
-    } else yield (item as readonly ResponseRR[]).filter((rr) => rr.type !== TYPE_CODES.SOA)
+    } else yield (item as readonly TransferRecord[]).filter((rr) => rr.type !== TYPE_CODES.SOA)
   }
   yield [soa]
 }

@@ -18,9 +18,11 @@ import {
   type RecordType,
 } from '@edgedns/records'
 import {
+  RecordBelowZone,
   answerSignedQuery,
   requestQuestion,
   transferMessages,
+  type TransferRecord,
   type TransferZone,
 } from '@edgedns/zone-transfer'
 import type { RecordRow } from '../records/model.ts'
@@ -38,8 +40,10 @@ import {
   FIRST_KEY,
   PAGE_SQL,
   keyOf,
-  ownerName,
+  ownerIsWhole,
+  pageSuffix,
   readRelayedZoneNamed,
+  wholeOwner,
   type TransferKey,
   type TransferRow,
 } from './relayed-zone.ts'
@@ -54,10 +58,39 @@ export function zoneSoa(z: ZoneRow): ResponseRR {
 }
 
 /**
- * A stored record of zone `z` as transferred; null when it cannot be written as presentation (a
- * row an earlier, laxer check stored: the export writes it as a comment, a transfer skips it).
- * One RRset has one TTL (RFC 2181 §5.2): the apex NS set takes the zone's NS TTL, as the export's
- * first apex NS line gives it.
+ * A stored record's rdata as transferred; null when it cannot be written as presentation (a row
+ * an earlier, laxer check stored: the export writes it as a comment, a transfer skips it).
+ */
+function transferRdata(
+  type: string,
+  content: string,
+  data: string | null,
+  priority: number | null
+): string | null {
+  // An address record's presentation is its stored content (the most common records of a zone).
+  if (type === 'A' || type === 'AAAA') return content
+  try {
+    return toPresentation({
+      type: type as RecordType,
+      content,
+      data: data === null ? null : (JSON.parse(data) as Record<string, unknown>),
+      priority,
+    })
+  } catch (e) {
+    if (e instanceof RecordError) return null
+    throw e
+  }
+}
+
+const typeCode = (type: string): number | undefined => (TYPE_CODES as Record<string, number>)[type]
+
+/** A stored TTL as served: 1 is "automatic". */
+const servedTtl = (ttl: number): number => (ttl === 1 ? AUTO_TTL_SECONDS : ttl)
+
+/**
+ * A stored record of zone `z` as transferred; null when its type is unknown or its rdata cannot be
+ * written (see `transferRdata`). One RRset has one TTL (RFC 2181 §5.2): the apex NS set takes the
+ * zone's NS TTL, as the export's first apex NS line gives it.
  */
 function transferRecord(
   z: ZoneRow,
@@ -68,25 +101,12 @@ function transferRecord(
   priority: number | null,
   ttl: number
 ): ResponseRR | null {
-  const code = (TYPE_CODES as Record<string, number>)[type]
+  const code = typeCode(type)
   if (code === undefined) return null
-  // An address record's presentation is its stored content (the most common records of a zone).
-  let rdata = type === 'A' || type === 'AAAA' ? content : null
-  if (rdata === null) {
-    try {
-      rdata = toPresentation({
-        type: type as RecordType,
-        content,
-        data: data === null ? null : (JSON.parse(data) as Record<string, unknown>),
-        priority,
-      })
-    } catch (e) {
-      if (e instanceof RecordError) return null
-      throw e
-    }
-  }
+  const rdata = transferRdata(type, content, data, priority)
+  if (rdata === null) return null
   const apexNs = code === TYPE_CODES.NS && name === z.name
-  return { name, type: code, ttl: apexNs ? z.nsTtl : ttl === 1 ? AUTO_TTL_SECONDS : ttl, rdata }
+  return { name, type: code, ttl: apexNs ? z.nsTtl : servedTtl(ttl), rdata }
 }
 
 /** A stored record row of zone `z` as transferred (see `transferRecord`). */
@@ -104,7 +124,7 @@ async function* zoneRecords(
   z: ZoneRow,
   pageSize: number,
   firstPage: TransferRow[] | null
-): AsyncGenerator<ResponseRR[]> {
+): AsyncGenerator<TransferRecord[]> {
   const servers = JSON.parse(z.nameServers) as string[]
   yield servers.map((host) => ({
     name: z.name,
@@ -116,7 +136,7 @@ async function* zoneRecords(
   const read = (after: TransferKey): Promise<TransferRow[]> =>
     db
       .prepare(PAGE_SQL)
-      .bind(z.id, ...after, pageSize)
+      .bind(z.id, ...after, pageSize, pageSuffix(z.name))
       .raw<TransferRow>()
   let page = firstPage ?? (await read(FIRST_KEY))
   let pages = 1
@@ -125,12 +145,20 @@ async function* zoneRecords(
     const next = last && page.length >= pageSize ? read(keyOf(last, z.name)) : null
     // A consumer that stops early leaves `next` unread: its failure is nobody's to report.
     next?.catch(() => {})
-    const records: ResponseRR[] = []
+    const records: TransferRecord[] = []
     for (const [type, content, priority, owner, data, ttl] of page) {
-      const name = ownerName(owner, z.name)
-      if (type === 'NS' && name === z.name && own.has(content.toLowerCase())) continue
-      const rr = transferRecord(z, name, type, content, data, priority, ttl)
-      if (rr) records.push(rr)
+      if (ownerIsWhole(owner)) {
+        const name = wholeOwner(owner)
+        if (type === 'NS' && name === z.name && own.has(content.toLowerCase())) continue
+        const rr = transferRecord(z, name, type, content, data, priority, ttl)
+        if (rr) records.push(rr)
+        continue
+      }
+      // An owner below the zone's name goes to the packer as its own labels.
+      const code = typeCode(type)
+      const rdata = code === undefined ? null : transferRdata(type, content, data, priority)
+      if (rdata !== null)
+        records.push(new RecordBelowZone(owner, z.name, code!, servedTtl(ttl), rdata))
     }
     yield records
     if (!next) break

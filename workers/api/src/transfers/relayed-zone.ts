@@ -16,21 +16,20 @@ import { peersInOrder, peersWithKeysSql, type PeerRow } from './peer-keys.ts'
 import type { OutgoingConfig } from './transfer-config.ts'
 
 /**
- * The columns of a record of zone `zone` (an SQL expression) a transfer reads, in the order of
- * `TransferRow`: what its wire form needs, the owner as `ownerText` (most owners are a few labels
- * below the zone's name, sent without it: less for D1 to send and for the worker to decode). Its
- * place in transfer order (name_rev, type, content, priority) is found from them: name_rev is
- * always the stored name's labels reversed (`reverseName`), so it is not read.
+ * The columns of a record a transfer reads, in the order of `TransferRow`: what its wire form
+ * needs, the owner as `ownerText` (most owners are a few labels below the zone's name, sent
+ * without it: less for D1 to send and for the worker to decode). The zone's name with a dot in
+ * front is the parameter ?7, a value rather than a subquery of the zones table (which SQLite paid
+ * for again on every row). Its place in transfer order (name_rev, type, content,
+ * priority) is found from them: name_rev is always the stored name's labels reversed
+ * (`reverseName`), so it is not read.
  */
-const transferColumns = (zone: string): string => {
-  const suffix = `(SELECT '.' || name FROM zones WHERE id = ${zone})`
-  return `type, content, priority,
-    CASE WHEN substr(name, -length(${suffix})) = ${suffix}
-      THEN substr(name, 1, length(name) - length(${suffix})) ELSE name || '.' END AS owner,
+const TRANSFER_COLUMNS = `type, content, priority,
+    CASE WHEN substr(name, -length(?7)) = ?7
+      THEN substr(name, 1, length(name) - length(?7)) ELSE name || '.' END AS owner,
     data, ttl`
-}
 
-/** A record as a transfer reads it: a row of `transferColumns` as D1 returns it with `raw()`. */
+/** A record as a transfer reads it: a row of `TRANSFER_COLUMNS` as D1 returns it with `raw()`. */
 export type TransferRow = [
   type: string,
   content: string,
@@ -44,8 +43,14 @@ export type TransferRow = [
  * The owner of a record of zone `zone` from its `owner` column: the labels below the zone's name,
  * or any other name (the zone's own included) with a final dot.
  */
-export const ownerName = (owner: string, zone: string): string =>
-  owner.endsWith('.') ? owner.slice(0, -1) : `${owner}.${zone}`
+const ownerName = (owner: string, zone: string): string =>
+  ownerIsWhole(owner) ? wholeOwner(owner) : `${owner}.${zone}`
+
+/** Whether an `owner` column is a whole name (with its final dot), not the labels below the zone. */
+export const ownerIsWhole = (owner: string): boolean => owner.charCodeAt(owner.length - 1) === 0x2e
+
+/** The name of an `owner` column that is a whole name (`ownerIsWhole`). */
+export const wholeOwner = (owner: string): string => owner.slice(0, -1)
 
 /** A record's place in transfer order (priority −1 when it has none). */
 export type TransferKey = [nameRev: string, type: string, content: string, priority: number]
@@ -58,15 +63,21 @@ export const keyOf = (row: TransferRow, zone: string): TransferKey => [
   row[2] ?? -1,
 ]
 
-/** The records of zone `zone` (an SQL expression) after the key ?2 … ?5 in transfer order, at most ?6. */
+/**
+ * The records of zone `zone` (an SQL expression) after the key ?2 … ?5 in transfer order, at most
+ * ?6; ?7 is `pageSuffix` of the zone's name.
+ */
 const pageSql = (
   zone: string
-): string => `SELECT ${transferColumns(zone)} FROM dns_records WHERE zone_id = ${zone}
+): string => `SELECT ${TRANSFER_COLUMNS} FROM dns_records WHERE zone_id = ${zone}
     AND (name_rev, type, content, ifnull(priority, -1)) > (?2, ?3, ?4, ?5)
   ORDER BY name_rev, type, content, ifnull(priority, -1) LIMIT ?6`
 
-/** The records of zone ?1 after the key ?2 … ?5 in transfer order, at most ?6. */
+/** The records of zone ?1 after the key ?2 … ?5 in transfer order, at most ?6 (see `pageSql`). */
 export const PAGE_SQL = pageSql('?1')
+
+/** The parameter ?7 of a page of the zone named `zone`: the suffix cut from owners below it. */
+export const pageSuffix = (zone: string): string => `.${zone}`
 
 /** The key before every record: a page read after it is the first. */
 export const FIRST_KEY: TransferKey = ['', '', '', -2]
@@ -112,13 +123,14 @@ export async function readRelayedZoneNamed(
   name: string,
   firstPage: number | null
 ): Promise<{ db: D1Database; read: RelayedZone | null } | 'unknown'> {
+  const page = firstPage === null ? null : { records: firstPage, zoneName: name }
   if (shardCount(env) === 1) {
-    const read = await readRelayedZone(env.DB, { name }, firstPage)
+    const read = await readRelayedZone(env.DB, { name }, page)
     return read === 'unknown' ? read : { db: env.DB, read }
   }
   const live = await liveZoneShardNamed(env, name)
   if (!live) return 'unknown'
-  const read = await readRelayedZone(live.db, { id: live.zoneId }, firstPage)
+  const read = await readRelayedZone(live.db, { id: live.zoneId }, page)
   return { db: live.db, read: read === 'unknown' ? null : read }
 }
 
@@ -133,13 +145,14 @@ export async function readOutgoingZone(
 
 /**
  * Zone `zone.id` (active, or moving between shards) and its outgoing configuration from `db`;
- * given `zone.name` instead, the zone the directory on `db` names so (the home database). Null
- * when the zone is not live on `db`; 'unknown' when the directory has no active zone of that name.
+ * given `zone.name` instead, the zone the directory on `db` names so (the home database). With
+ * `firstPage`, also the first `records` of the zone, named `zoneName`. Null when the zone is not
+ * live on `db`; 'unknown' when the directory has no active zone of that name.
  */
 async function readRelayedZone(
   db: D1Database,
   zone: { id: string } | { name: string },
-  firstPage: number | null
+  firstPage: { records: number; zoneName: string } | null
 ): Promise<RelayedZone | null | 'unknown'> {
   const byName = 'name' in zone
   const id = byName ? ZONE_NAMED : '?1'
@@ -151,7 +164,14 @@ async function readRelayedZone(
   ].map((s) => s.bind(byName ? zone.name : zone.id))
   if (firstPage !== null)
     statements.push(
-      db.prepare(pageSql(id)).bind(byName ? zone.name : zone.id, ...FIRST_KEY, firstPage)
+      db
+        .prepare(pageSql(id))
+        .bind(
+          byName ? zone.name : zone.id,
+          ...FIRST_KEY,
+          firstPage.records,
+          pageSuffix(firstPage.zoneName)
+        )
     )
   if (byName) statements.push(db.prepare(ZONE_NAMED.slice(1, -1)).bind(zone.name))
   const results = await db.batch(statements)
