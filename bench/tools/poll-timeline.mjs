@@ -45,9 +45,16 @@ try {
     })
     const tResponse = clock()
     await poller
-    const lp = (await builder.status()).lastPass
-    if (k < WARMUP) continue
     const commit = Number(headers.get('x-edgedns-committed-at'))
+    // A pass reports after the yield that follows its head: wait for its report.
+    let lp
+    for (let i = 0; i < 200 && !lp; i++) {
+      const passes = (await builder.status()).recentPasses
+      lp = passes.find((p) => p.kind === 'per-record' && p.at >= commit)
+      if (!lp) await new Promise((r) => setTimeout(r, 5))
+    }
+    if (!lp) throw new Error(`no pass reported after the commit at ${commit}`)
+    if (k < WARMUP) continue
     const at = (t) => (t - commit).toFixed(1)
     const line = polls.map(([s, e, ok]) => `${at(s)}→${at(e)}${ok ? '*' : ''}`).join(' ')
     console.log(

@@ -90,6 +90,7 @@ try {
   let cdp = null
   let stats0 = null
   let lastStart = 0
+  const measured = []
   for (let k = 0; k < changes + 10; k++) {
     if (k === 10) {
       cpu0 = runtimeCpuMs()
@@ -141,8 +142,14 @@ try {
     const seen = await seenP
     const tSeen = performance.timeOrigin + seen.atMs
     if (k < 10) continue
-    const st = await builder.status()
-    const lp = st.lastPass
+    measured.push({ handlerEnd, tSeen, seen, headers, tResponse, tSent })
+  }
+  // Each change's pass: the first per-record pass reported after its commit (read once at the end:
+  // a pass reports after the yield that follows its head).
+  const passes = (await builder.status()).recentPasses.filter((p) => p.kind === 'per-record')
+  for (const { handlerEnd, tSeen, seen, headers, tResponse, tSent } of measured) {
+    const lp = passes.find((p) => p.at >= handlerEnd)
+    if (!lp) throw new Error(`no pass reported after the commit at ${handlerEnd}`)
     s.commit.push(tSeen - handlerEnd)
     s.notify.push(lp.at - lp.ms - handlerEnd)
     if (lp.calledAt) {

@@ -37,6 +37,11 @@ export interface StepContext {
    * enabled: the NOTIFY round's read of the peers starts then, while the head is written.
    */
   outgoingSeen?: (() => void) | undefined
+  /**
+   * Leaves the runtime's thread for a moment right after a per-record pass's head is appended
+   * (`yieldAfterHeadMs`, locally: the readers take the change before the rest of the step).
+   */
+  yieldAfterAppend?: (() => Promise<void>) | undefined
   /** Set by a full build step: charges elapsed time to the current phase before it changes. */
   onPhase?: (() => void) | undefined
 }

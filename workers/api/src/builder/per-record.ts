@@ -172,9 +172,14 @@ export async function perRecordPass(ctx: StepContext): Promise<PerRecordOutcome>
   ctx.save()
   const encoded = io.now()
 
-  const published = await publishHead(ctx)
+  // A zone with outgoing transfers yields after the pass instead, once its NOTIFY round is out.
+  const published = await publishHead(
+    ctx,
+    state.outgoing ? {} : { afterAppend: ctx.yieldAfterAppend }
+  )
   if (published.kind !== 'written') return published
-  const now = io.now()
+  // The pass's time ends when its head is announced (the slot's put and any yield come after).
+  const now = published.appendedAt
   state.cursor = plan.upTo || state.cursor
   ctx.drained = state.cursor >= state.notified
   state.builtAt = now

@@ -2,11 +2,12 @@
  * @module Writes the zone's next head: its metadata, the overlay (names changed but not yet in
  * their buckets), which buckets were rewritten since the previous head and the version of every
  * bucket (`bv`, or a versions table and the versions changed since: `versions-table.ts`). The head
- * goes to its own versioned key (`headVersionKey`, written once, expiring) and to the rotating slot
- * in one batch, then it is announced on the zone-change feed: every key the head names (overlay
- * key, versions table, bucket versions) is in KV before the head, and the head before the feed
- * entry. One head makes a whole pass visible, however many buckets it touched; slots rotate, so
- * passes are not held to one write per key per second.
+ * goes to its own versioned key (`headVersionKey`, written once, expiring), is announced on the
+ * zone-change feed, then goes to the rotating slot (read by readers that do not learn heads from
+ * the feed): every key the head names (overlay key, versions table, bucket versions) is in KV
+ * before the head, and the versioned head before the feed entry that names it. One head makes a
+ * whole pass visible, however many buckets it touched; slots rotate, so passes are not held to
+ * one write per key per second.
  */
 import {
   encodeHead,
@@ -49,6 +50,11 @@ export interface PublishOptions {
   all?: boolean
   /** Runs once the head is in KV, in the same synchronous stretch as the state that records it. */
   onWritten?: () => void
+  /**
+   * Awaited right after the feed append, before the slot's put and the state that records the
+   * head (a per-record pass leaves the runtime's thread to the readers here, locally).
+   */
+  afterAppend?: () => Promise<void>
 }
 
 /**
@@ -66,7 +72,7 @@ function nameOverlay(state: BuilderState, key: string | null, now: number): void
 export async function publishHead(
   ctx: StepContext,
   options: PublishOptions = {}
-): Promise<StepOutcome | { kind: 'written'; kvMs: number; appendMs: number }> {
+): Promise<StepOutcome | { kind: 'written'; kvMs: number; appendMs: number; appendedAt: number }> {
   const { state, io, limits } = ctx
   const zone = state.zoneName!
   const meta = state.head.meta
@@ -130,29 +136,25 @@ export async function publishHead(
     ...(versions?.versionsKey !== undefined ? { versionsKey: versions.versionsKey } : {}),
   })
   const putAt = io.now()
-  // Both keys side by side; the slot's ledger entry is marked pending now, with the head attempt,
-  // and completed only after the append: a storage write between the puts and the append would
-  // hold the append until it is durable (the output gate).
+  // The slot's ledger entry is marked pending now, with the head attempt, and completed only
+  // after the slot's put: a storage write between the versioned put and the append would hold
+  // the append until it is durable (the output gate).
   ctx.ledger.markPending([slot])
   ctx.budget.spend(2)
-  const [versioned, slotPut] = await Promise.allSettled([
-    io.kv.put(headVersionKey(zone, state.zoneId!, n), value, { expirationTtl: HEAD_VERSION_TTL_S }),
-    io.kv.put(slot, value),
-  ])
+  // A failed put is not announced: the step fails and its retry publishes the next counter.
+  await io.kv.put(headVersionKey(zone, state.zoneId!, n), value, {
+    expirationTtl: HEAD_VERSION_TTL_S,
+  })
   const appendAt = io.now()
-  const digest = digestOf(value)
-  if (versioned.status === 'rejected' || slotPut.status === 'rejected') {
-    // Not announced: the step fails and its retry publishes the next counter.
-    if (slotPut.status === 'fulfilled') ctx.ledger.committedPuts([[slot, digest, appendAt]])
-    throw versioned.status === 'rejected'
-      ? versioned.reason
-      : (slotPut as PromiseRejectedResult).reason
-  }
   // A small head rides its entry: isolates holding the zone take it without a KV read.
   const inline = value.length <= FEED_HEAD_MAX_CHARS ? { head: value } : {}
   await announce(ctx, { zone, id: state.zoneId!, n, op: 'head', ...inline })
-  ctx.ledger.committedPuts([[slot, digest, appendAt]])
   const appended = io.now()
+  await options.afterAppend?.()
+  // The slot, for readers that do not learn heads from the feed, once the entry is out. A failed
+  // put fails the step as above: its retry publishes the next counter to both keys.
+  await io.kv.put(slot, value)
+  ctx.ledger.committedPuts([[slot, digestOf(value), io.now()]])
   // One synchronous stretch: the head, the versions it names and the superseded ones queued.
   ctx.mirror.dropFlushed()
   if (layout && !options.all)
@@ -169,5 +171,10 @@ export async function publishHead(
   state.head = { n, meta, changed }
   state.headAttempt = 0
   ctx.save()
-  return { kind: 'written', kvMs: appendAt - putAt, appendMs: appended - appendAt }
+  return {
+    kind: 'written',
+    kvMs: appendAt - putAt,
+    appendMs: appended - appendAt,
+    appendedAt: appended,
+  }
 }

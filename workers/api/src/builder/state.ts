@@ -72,7 +72,7 @@ interface HeadState {
 export const LAYOUT_FORMAT = 4
 
 /** Timing of the latest pass of each kind, for status() and benchmarks. */
-interface PassStats {
+export interface PassStats {
   kind: 'per-record' | 'full' | 'purge'
   at: number
   ms: number

@@ -21,7 +21,7 @@ import { zonesNamed } from './queries.ts'
 import { retireStep } from './retire.ts'
 import { reportBuildState } from './report.ts'
 import { SecondaryNotifier } from './secondary-notifier.ts'
-import { StateStore, type BuilderState } from './state.ts'
+import { StateStore, type BuilderState, type PassStats } from './state.ts'
 import { VersionStore } from './versions.ts'
 import { applyStrictLimits, inInvocation } from '@edgedns/strict-bindings'
 import { shardCount, shardDb } from '../shards/databases.ts'
@@ -43,10 +43,15 @@ export interface BuilderStatus extends BuilderState {
   headPending: number[]
   /** A step is running or waiting for its turn (its writes may still change what is above). */
   stepping: boolean
+  /** The latest per-record passes' reports since the object started, oldest first (at most 256). */
+  recentPasses: PassStats[]
 }
 
 /** Below this many KV operations left, a step hands over to the next invocation. */
 const MIN_STEP_BUDGET = 20
+
+/** Per-record pass reports `status()` keeps in memory. */
+const RECENT_PASSES = 256
 
 export class ZoneBuilder extends DurableObject<Env> {
   /** Replaceable by tests (fault injection, operation counting) through runInDurableObject. */
@@ -59,6 +64,10 @@ export class ZoneBuilder extends DurableObject<Env> {
   readonly #hints = new HintChain()
   /** When the first notification not yet taken up by a step arrived (for pass statistics). */
   #calledAt: number | null = null
+  /** Whether the current per-record pass already left the thread right after its append. */
+  #yieldedInPass = false
+  /** The latest per-record passes' reports, oldest first (memory only: for benchmarks). */
+  readonly #recentPasses: PassStats[] = []
   #busy: Promise<void> | null = null
   #waiting = 0
   readonly #secondaries = new SecondaryNotifier((p) => this.ctx.waitUntil(p))
@@ -140,6 +149,7 @@ export class ZoneBuilder extends DurableObject<Env> {
       retiredKeys: this.#versions.size(),
       headPending: [...this.#versions.completed().keys()],
       stepping: this.#busy !== null || this.#waiting > 0,
+      recentPasses: [...this.#recentPasses],
     }
   }
 
@@ -208,6 +218,10 @@ export class ZoneBuilder extends DurableObject<Env> {
       hints: this.#hints,
       calledAt: this.#calledAt,
       outgoingSeen: () => this.#secondaries.outgoingSeen(io.db, s.zoneId!),
+      yieldAfterAppend: async () => {
+        this.#yieldedInPass = true
+        await this.#yieldAfterHead(this.limits.yieldAfterHeadMs)
+      },
     }
     this.#secondaries.passStarted()
     this.#calledAt = null
@@ -260,7 +274,13 @@ export class ZoneBuilder extends DurableObject<Env> {
       else if (s.full || s.fullRequested || s.cursor === 0) outcome = await fullBuildStep(ctx)
       else {
         const cursor = s.cursor
+        this.#yieldedInPass = false
+        const reported = s.lastPass
         outcome = await perRecordPass(ctx)
+        if (s.lastPass !== null && s.lastPass !== reported) {
+          this.#recentPasses.push(s.lastPass)
+          if (this.#recentPasses.length > RECENT_PASSES) this.#recentPasses.shift()
+        }
         // After the head, so the alarm's write holds none of the pass's calls back.
         await this.#armSafetyNetIfDue()
         if (outcome.kind === 'idle' && s.retire.length > 0) outcome = await retireStep(ctx)
@@ -271,7 +291,9 @@ export class ZoneBuilder extends DurableObject<Env> {
           await this.#yieldAfterHead(
             notified
               ? Math.max(this.limits.yieldAfterHeadMs, this.limits.yieldAfterNotifyMs)
-              : this.limits.yieldAfterHeadMs
+              : this.#yieldedInPass
+                ? 0
+                : this.limits.yieldAfterHeadMs
           )
         }
       }

@@ -6,7 +6,7 @@
  */
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { headKey, headSlot } from '@edgedns/kv-layout'
+import { headKey, headSlot, headVersionKey } from '@edgedns/kv-layout'
 import { limitsFrom } from '../limits.ts'
 import type { BuilderStatus } from '../zone-builder.ts'
 import {
@@ -38,6 +38,16 @@ async function headAt(zoneId: string, seq: number): Promise<BuilderStatus> {
   throw new Error(`zone ${zoneId}: no head for ${seq}`)
 }
 
+/** Waits until head `n`'s versioned key is in KV; its value. */
+async function versionedHead(zone: string, zoneId: string, n: number): Promise<string> {
+  for (let i = 0; i < 2000; i++) {
+    const value = await env.ZONES_KV.get(headVersionKey(zone, zoneId, n), 'text')
+    if (value !== null) return value
+    await sleep(2)
+  }
+  throw new Error(`zone ${zone}: head ${n} never written`)
+}
+
 async function reportedSeq(zoneId: string): Promise<number | null> {
   return (
     (await env.DB.prepare('SELECT built_seq FROM build_state WHERE zone_id = ?1')
@@ -63,15 +73,19 @@ describe('the yield after a head', () => {
     await settle(z.id)
     await tweak(z.id, (b) => (b.limits = { ...b.limits, yieldAfterHeadMs: LONG_YIELD_MS }))
     const before = await reportedSeq(z.id)
+    const n = (await status(z.id)).head.n + 1
     const started = Date.now()
     await post(z.id, { type: 'A', name: 'first', content: '192.0.2.3' })
     const first = await committedSeq(z.id)
-    const s = await headAt(z.id, first)
 
-    // The head that makes the change visible is in KV; the report and the flush wait.
-    const head = await env.ZONES_KV.get(headKey(z.name, headSlot(s.head.n)), 'text')
+    // The head that makes the change visible is in KV and on the feed; its slot (for readers
+    // without the feed), the report and the flush wait.
+    const head = await versionedHead(z.name, z.id, n)
     expect(head).toContain('first')
     await sleep(50)
+    expect((await env.ZONES_KV.get(headKey(z.name, headSlot(n)), 'text')) ?? '').not.toContain(
+      'first'
+    )
     expect(await reportedSeq(z.id)).toBe(before)
     expect((await status(z.id)).dirtyBuckets).toBeGreaterThan(0)
 
