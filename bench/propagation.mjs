@@ -7,7 +7,7 @@
  */
 import { aRecord, apiClient } from './lib/api.mjs'
 import { benchZones, createBenchZone, SMALL } from './lib/fixtures.mjs'
-import { dohJson, pollDoh, waitBuilt, waitQuiet } from './lib/propagation.mjs'
+import { builderSettled, dohJson, pollDoh, waitBuilt, waitQuiet } from './lib/propagation.mjs'
 import { BENCH_KV_KEY_WRITE_INTERVAL_MS, startBenchStack } from './lib/stack.mjs'
 import { summarize } from './lib/stats.mjs'
 
@@ -88,7 +88,12 @@ function committedAt(api, headers) {
 const summarizeSeries = (series) =>
   Object.fromEntries(Object.entries(series).map(([k, v]) => [k, summarize(v)]))
 
-/** Pacing off: alternating creates and deletes, each change once the previous one is visible. */
+/**
+ * Pacing off: alternating creates and deletes, each change once the previous one is visible and
+ * its builder's step has ended (the head's slot written, the bucket flushed), so each change is
+ * measured on a quiet builder; changes that arrive while earlier ones are still being built are
+ * the paced run's.
+ */
 async function oneRecordChanges({ api, stack, log }, zone, kind, samples, warmup) {
   const builder = await stack.builder(zone.id)
   const change = changeKind(kind, zone, Date.now().toString(36))
@@ -108,6 +113,7 @@ async function oneRecordChanges({ api, stack, log }, zone, kind, samples, warmup
     const tAck = performance.now()
     if (create) rec = res
     const seen = await seenP
+    await builderSettled(builder)
     if (k < warmup) continue
     series.commit.push(seen.atMs - tCommit)
     series.ack.push(seen.atMs - tAck)

@@ -56,6 +56,20 @@ export async function pollDoh(
 }
 
 /**
+ * Waits until a builder's step has ended and its buckets are written (`builder`: its RPC stub):
+ * the change before is then wholly done, and the next one is measured on a quiet builder. Gives
+ * up after `timeoutMs` (the measurement then runs beside that work).
+ */
+export async function builderSettled(builder, { everyMs = 2, timeoutMs = 2000 } = {}) {
+  const t0 = performance.now()
+  while (performance.now() - t0 < timeoutMs) {
+    const s = await builder.status()
+    if (!s.stepping && s.dirtyBuckets === 0) return
+    await sleep(everyMs)
+  }
+}
+
+/**
  * A builder with nothing left to do in the background: buckets flushed, old bucket counts retired,
  * and no superseded key (bucket version, overlay key, versions table) waiting out its grace period
  * to be deleted (a seed leaves thousands, deleted in batches on the runtime's thread once due).

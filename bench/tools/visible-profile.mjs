@@ -7,8 +7,9 @@
  * [apex]`: with `apex`, TXT records at the zone apex with unique contents instead (visible = the
  * apex TXT answer includes it / no longer does). DOH_VARS='{"REVALIDATE_MS":"20"}' sets DoH
  * worker variables; PACED=1 runs with production pacing (one write per KV key per second) and
- * starts changes 200 ms apart; ZONE_SIZE=n seeds the zone with n records instead of 1,000;
- * TAIL=n then adds n more in batches of 5,000, each built by per-record passes (the state a seed
+ * starts changes 200 ms apart; BACK_TO_BACK=1 starts each change as soon as the previous one is
+ * visible, not once its builder's step has ended (as the propagation bench waits); ZONE_SIZE=n
+ * seeds the zone with n records instead of 1,000; TAIL=n then adds n more in batches of 5,000, each built by per-record passes (the state a seed
  * that ends in passes rather than a full build leaves: most buckets rewritten one by one), and
  * waits until the builder is quiet;
  * PROFILE=<worker> (e.g. edgedns-api, edgedns-doh) prints that worker's functions with the most
@@ -20,7 +21,7 @@ import { createBenchZone } from '../lib/fixtures.mjs'
 import { printSelfTimes } from '../lib/cpu-profile.mjs'
 import { inspectWorker } from '../lib/inspector.mjs'
 import { runtimeCpuMs } from '../lib/procs.mjs'
-import { pollDoh, waitBuilt, waitQuiet } from '../lib/propagation.mjs'
+import { builderSettled, pollDoh, waitBuilt, waitQuiet } from '../lib/propagation.mjs'
 import { startBenchStack } from '../lib/stack.mjs'
 import { summarize } from '../lib/stats.mjs'
 import { helpIfAsked } from '../lib/tool-help.mjs'
@@ -141,6 +142,9 @@ try {
     const handlerEnd = Number(headers.get('x-edgedns-committed-at'))
     const seen = await seenP
     const tSeen = performance.timeOrigin + seen.atMs
+    // As the propagation bench: the next change once this one's step has ended (BACK_TO_BACK=1:
+    // at once, while the builder may still write this change's slot and bucket).
+    if (process.env.BACK_TO_BACK !== '1') await builderSettled(builder)
     if (k < 10) continue
     measured.push({ handlerEnd, tSeen, seen, headers, tResponse, tSent })
   }
