@@ -25,8 +25,8 @@ export function headKey(zone: string, slot: number): string {
 }
 
 /**
- * Head n of the zone with this id under a key of its own, written once (with the slot) before the
- * zone-change feed names it: a reader told by the feed that head n exists reads a key no location
+ * Head n of the zone with this id under a key of its own, written once before the zone-change feed
+ * names it (the slot copy follows the feed entry): a reader told by the feed that head n exists reads a key no location
  * has read. The id is in the key because a zone deleted and created again under the same name
  * counts its heads from 1 again, and a location may still keep the earlier zone's head n.
  */

@@ -228,10 +228,11 @@ export class ZoneWriter {
       changed: this.changed,
       ...(this.bv ? this.#headVersions(n, this.bv) : {}),
     })
+    // As the builder: the versioned key, the feed entry naming it, then the slot.
     if (this.#versioned) this.kv.put(headVersionKey(this.name, this.meta.id, n), text)
-    this.kv.put(headKey(this.name, headSlot(n)), text)
     const inline = this.#inlineHeads ? { head: text } : {}
     void this.#feed?.append([{ zone: this.name, id: this.meta.id, n, op: 'head', ...inline }])
+    this.kv.put(headKey(this.name, headSlot(n)), text)
     if (this.#versioned) this.retireDue()
     return n
   }

@@ -1,6 +1,6 @@
 /**
- * @module Announcing heads on the zone-change feed. A head is appended right after its KV
- * writes; a purge saves its `delete` entry as `state.feedPending` before appending it, and
+ * @module Announcing heads on the zone-change feed. A head is appended right after its
+ * versioned key is written (its slot copy follows); a purge saves its `delete` entry as `state.feedPending` before appending it, and
  * deletes nothing until the append succeeded.
  *
  * The feed being down never stops the builder: a failed append leaves the entry pending and

@@ -2,7 +2,7 @@
  * @module Per-record build pass: the change log since the cursor → touched owner names (old and
  * new name of every change plus their ancestors up to the apex) → their current rows and
  * empty-non-terminal status from D1 (one round trip) → the node mirror, the overlay and the next
- * head slot (one KV write makes the pass visible) → cursor. Then, in the background, every bucket
+ * head (one KV write and one feed append make the pass visible; its slot copy follows) → cursor. Then, in the background, every bucket
  * holding a touched name is reassembled from the mirror and written once, as many per invocation
  * as the KV budget allows; the next head drops those names from the overlay.
  * Cost follows the number of touched names, not the zone size.
@@ -173,9 +173,10 @@ export async function perRecordPass(ctx: StepContext): Promise<PerRecordOutcome>
   const encoded = io.now()
 
   // A zone with outgoing transfers yields after the pass instead, once its NOTIFY round is out.
+  const afterAppend = ctx.afterAppend
   const published = await publishHead(
     ctx,
-    state.outgoing ? {} : { afterAppend: ctx.yieldAfterAppend }
+    afterAppend ? { afterAppend: () => afterAppend(!state.outgoing) } : {}
   )
   if (published.kind !== 'written') return published
   // The pass's time ends when its head is announced (the slot's put and any yield come after).

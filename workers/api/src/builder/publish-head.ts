@@ -23,7 +23,7 @@ import { FEED_HEAD_MAX_CHARS } from '@edgedns/zone-feed'
 import type { StepContext, StepOutcome } from './context.ts'
 import { announce } from './feed.ts'
 import type { BuilderState } from './state.ts'
-import { digestOf } from './ledger.ts'
+import { writeHeadSlots } from './head-slots.ts'
 import { headVersions } from './versions-table.ts'
 import { ALWAYS, applyOps } from './writer.ts'
 
@@ -51,10 +51,11 @@ export interface PublishOptions {
   /** Runs once the head is in KV, in the same synchronous stretch as the state that records it. */
   onWritten?: () => void
   /**
-   * Awaited right after the feed append, before the slot's put and the state that records the
-   * head (a per-record pass leaves the runtime's thread to the readers here, locally).
+   * Awaited right after the feed append, before the slots' puts and the state that records the
+   * head (a per-record pass arms the safety alarm here and, locally, leaves the runtime's thread
+   * to the readers).
    */
-  afterAppend?: () => Promise<void>
+  afterAppend?: (() => Promise<void>) | undefined
 }
 
 /**
@@ -151,10 +152,10 @@ export async function publishHead(
   await announce(ctx, { zone, id: state.zoneId!, n, op: 'head', ...inline })
   const appended = io.now()
   await options.afterAppend?.()
-  // The slot, for readers that do not learn heads from the feed, once the entry is out. A failed
-  // put fails the step as above: its retry publishes the next counter to both keys.
-  await io.kv.put(slot, value)
-  ctx.ledger.committedPuts([[slot, digestOf(value), io.now()]])
+  // The slot (and any a failed attempt skipped), for readers that do not learn heads from the
+  // feed. A slot that cannot be written fails the step: its retry publishes the next counter to
+  // the versioned key, this slot and its own.
+  await writeHeadSlots(ctx, zone, n, value)
   // One synchronous stretch: the head, the versions it names and the superseded ones queued.
   ctx.mirror.dropFlushed()
   if (layout && !options.all)

@@ -82,8 +82,8 @@ export interface PassStats {
   deletes: number
   skipped: number
   /**
-   * Per-record passes: ms in D1 reads, node encoding and mirror writes, and the head's publication;
-   * within it, the head's KV writes and its feed append.
+   * Per-record passes: ms in D1 reads, node encoding and mirror writes, and the head's publication
+   * up to its feed append; within it, the versioned head's KV write and the append.
    */
   phaseMs?: { read: number; nodes: number; publish: number; headKv?: number; feed?: number }
   /** Per-record passes: D1 round trips before the head (1 when the notification's hint held). */

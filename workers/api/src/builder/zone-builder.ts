@@ -218,9 +218,12 @@ export class ZoneBuilder extends DurableObject<Env> {
       hints: this.#hints,
       calledAt: this.#calledAt,
       outgoingSeen: () => this.#secondaries.outgoingSeen(io.db, s.zoneId!),
-      yieldAfterAppend: async () => {
-        this.#yieldedInPass = true
-        await this.#yieldAfterHead(this.limits.yieldAfterHeadMs)
+      afterAppend: async (yieldToReaders) => {
+        if (yieldToReaders) {
+          this.#yieldedInPass = true
+          await this.#yieldAfterHead(this.limits.yieldAfterHeadMs)
+        }
+        await this.#armSafetyNetIfDue()
       },
     }
     this.#secondaries.passStarted()

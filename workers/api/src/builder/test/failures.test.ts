@@ -64,7 +64,7 @@ describe('failures are retried and converge', () => {
     const counts = newCounts()
     const t0 = Date.now()
     await tweak(z.id, (b) => {
-      // The pass's first write is its head slot (what makes it visible): fail it.
+      // The pass's first write is its versioned head key (what the feed entry names): fail it.
       b.io = { ...b.io, kv: countingKv(b.io.kv, counts, new Set([1])) }
       b.limits = { ...b.limits, backoffBaseMs: 60_000 }
     })

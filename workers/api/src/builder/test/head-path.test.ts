@@ -2,8 +2,8 @@
  * @module What lies between a one-record change's notification and its announced head: the
  * notification writes nothing to the object's storage before the pass reads D1 (a write would
  * hold that read until it is durable), the safety alarm is armed once the head is out, and the
- * head is appended to the feed once both its keys are in KV, with no storage write in between
- * (the slot's ledger entry is completed after the append).
+ * head is appended to the feed once its versioned key is in KV, with no storage write in between;
+ * its slot is written after the append (and its ledger entry completed after that).
  */
 import { runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
