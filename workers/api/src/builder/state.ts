@@ -199,15 +199,41 @@ function initialState(): BuilderState {
 
 const KEY = 'state'
 
-/** Synchronous state in the DO's SQLite-backed KV (writes coalesce with ledger writes). */
+/** Requests made from outside a step (a subzone appeared or went, a full build asked for). */
+export type AskedFlag = 'metaRefresh' | 'fullRequested'
+
+/**
+ * Synchronous state in the DO's SQLite-backed KV (writes coalesce with ledger writes). A step
+ * works on its own copy and saves it as it goes, so a flag asked for while it runs (`ask`) is
+ * kept in every save until a step has loaded it (`loadForStep`), or that step's saves would
+ * write it away.
+ */
 export class StateStore {
+  readonly #asked = new Set<AskedFlag>()
+
   constructor(private readonly kv: SyncKvStorage) {}
 
   load(): BuilderState {
     return { ...initialState(), ...(this.kv.get<BuilderState>(KEY) ?? {}) }
   }
 
+  /** The state for a step, which takes over every flag asked for so far. */
+  loadForStep(): BuilderState {
+    const state = this.load()
+    this.#asked.clear()
+    return state
+  }
+
+  /** Sets `flag` for the next step, saved at once and in every later save until a step loads it. */
+  ask(flag: AskedFlag): void {
+    this.#asked.add(flag)
+    this.save(this.load())
+  }
+
   save(state: BuilderState): void {
-    this.kv.put(KEY, state)
+    if (this.#asked.size === 0) return this.kv.put(KEY, state)
+    const merged = { ...state }
+    for (const flag of this.#asked) merged[flag] = true
+    this.kv.put(KEY, merged)
   }
 }

@@ -116,10 +116,7 @@ export class ZoneBuilder extends DurableObject<Env> {
 
   async #rebuild(zoneId: string): Promise<BuilderStatus> {
     const s = this.#adopt(zoneId)
-    if (!s.full && !s.deleted) {
-      s.fullRequested = true
-      this.#store.save(s)
-    }
+    if (!s.full && !s.deleted) this.#store.ask('fullRequested')
     await this.#armSafetyNet()
     await this.#exclusive(() => this.#step())
     return this.status()
@@ -132,8 +129,7 @@ export class ZoneBuilder extends DurableObject<Env> {
   async refreshMeta(zoneId: string): Promise<void> {
     const s = this.#adopt(zoneId)
     if (s.deleted || s.head.meta === null) return // not built yet: its first build reads the list
-    s.metaRefresh = true
-    this.#store.save(s)
+    this.#store.ask('metaRefresh')
     await this.#armSafetyNet()
     await this.#exclusive(() => this.#step())
   }
@@ -201,7 +197,7 @@ export class ZoneBuilder extends DurableObject<Env> {
 
   /** One invocation's worth of building, then the alarm that continues, retries or rests. */
   async #step(): Promise<void> {
-    const s = this.#store.load()
+    const s = this.#store.loadForStep()
     if (s.zoneId === null) return
     s.notified = Math.max(s.notified, this.#notified)
     const io = await this.#routedIo(s.zoneId)

@@ -6,10 +6,11 @@
  */
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { headKey, headSlot, headVersionKey } from '@edgedns/kv-layout'
+import { decodeHead, headKey, headSlot, headVersionKey } from '@edgedns/kv-layout'
 import { limitsFrom } from '../limits.ts'
 import type { BuilderStatus } from '../zone-builder.ts'
 import {
+  api,
   builder,
   committedSeq,
   converge,
@@ -156,5 +157,28 @@ describe('the yield after a head', () => {
     expect(done.dirtyBuckets).toBe(0)
     expect(await reportedSeq(z.id)).toBe(seq)
     expect((await converge(z.id)).differences).toEqual([])
+  })
+
+  it('a subzone that appears while a step waits in its yield reaches the next head (the request is not saved away)', async () => {
+    const z = await createZone('asked')
+    await post(z.id, { type: 'A', name: 'www', content: '192.0.2.1' })
+    await settle(z.id)
+    await tweak(z.id, (b) => (b.limits = { ...b.limits, yieldAfterHeadMs: LONG_YIELD_MS }))
+    const n = (await status(z.id)).head.n + 1
+    await post(z.id, { type: 'A', name: 'first', content: '192.0.2.3' })
+    // Head n is out; its step waits in the yield with its own copy of the state.
+    await versionedHead(z.name, z.id, n)
+    await tweak(z.id, (b) => (b.limits = { ...b.limits, yieldAfterHeadMs: 0 }))
+    // The child's first build asks this builder to refresh its subzones: the request ends the
+    // yield, and the step it interrupted saves its own state after it.
+    const child = await api('POST', '/zones', {
+      name: `child.${z.name}`,
+      account: { id: DEFAULT_ACCOUNT },
+    })
+    expect(child.status).toBe(200)
+    await settle(child.body.result.id)
+    const done = await settle(z.id)
+    const head = await env.ZONES_KV.get(headVersionKey(z.name, z.id, done.head.n), 'text')
+    expect(decodeHead(head!).meta.subzones).toContain(`child.${z.name}`)
   })
 })
