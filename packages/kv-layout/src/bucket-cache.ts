@@ -2,8 +2,8 @@
  * @module The view's byte-bounded cache of bucket texts, across zones: each zone owns its kept
  * buckets, and the cache counts their bytes (plus what the view charges for heads and versions
  * tables) against one capacity, evicting buckets second-chance (CLOCK: a bucket used since the
- * hand last passed it goes to the back once). A zone's only kept bucket, when it is short and read under a versioned
- * key (immutable), is kept inline: the text alone in the zone's entry, charged to the zone and
+ * hand last passed it goes to the back once). A zone's only kept bucket, when it is short and read
+ * under a versioned key (immutable), is kept inline: the text alone in the zone's entry, charged to the zone and
  * dropped with it, outside the clock (a platform's small zones each need one such bucket, and its
  * bookkeeping would take more room than its text).
  */

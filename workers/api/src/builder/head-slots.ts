@@ -34,6 +34,7 @@ export async function writeHeadSlots(
       break
     } catch (e) {
       if (attempt >= SLOT_PUT_TRIES) throw e
+      ctx.budget.spend(1) // the next try is one more KV operation of the invocation
     }
   }
   const digest = digestOf(value)

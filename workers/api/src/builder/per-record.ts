@@ -2,9 +2,10 @@
  * @module Per-record build pass: the change log since the cursor → touched owner names (old and
  * new name of every change plus their ancestors up to the apex) → their current rows and
  * empty-non-terminal status from D1 (one round trip) → the node mirror, the overlay and the next
- * head (one KV write and one feed append make the pass visible; its slot copy follows) → cursor. Then, in the background, every bucket
- * holding a touched name is reassembled from the mirror and written once, as many per invocation
- * as the KV budget allows; the next head drops those names from the overlay.
+ * head (one KV write and one feed append make the pass visible; its slot copy follows) → cursor.
+ * Then, in the background, every bucket holding a touched name is reassembled from the mirror and
+ * written once, as many per invocation as the KV budget allows; the next head drops those names
+ * from the overlay.
  * Cost follows the number of touched names, not the zone size.
  */
 import {

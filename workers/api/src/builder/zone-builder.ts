@@ -64,8 +64,6 @@ export class ZoneBuilder extends DurableObject<Env> {
   readonly #hints = new HintChain()
   /** When the first notification not yet taken up by a step arrived (for pass statistics). */
   #calledAt: number | null = null
-  /** Whether the current per-record pass already left the thread right after its append. */
-  #yieldedInPass = false
   /** The latest per-record passes' reports, oldest first (memory only: for benchmarks). */
   readonly #recentPasses: PassStats[] = []
   #busy: Promise<void> | null = null
@@ -215,10 +213,7 @@ export class ZoneBuilder extends DurableObject<Env> {
       calledAt: this.#calledAt,
       outgoingSeen: () => this.#secondaries.outgoingSeen(io.db, s.zoneId!),
       afterAppend: async (yieldToReaders) => {
-        if (yieldToReaders) {
-          this.#yieldedInPass = true
-          await this.#yieldAfterHead(this.limits.yieldAfterHeadMs)
-        }
+        if (yieldToReaders) await this.#yieldAfterHead(this.limits.yieldAfterHeadMs)
         await this.#armSafetyNetIfDue()
       },
     }
@@ -273,7 +268,6 @@ export class ZoneBuilder extends DurableObject<Env> {
       else if (s.full || s.fullRequested || s.cursor === 0) outcome = await fullBuildStep(ctx)
       else {
         const cursor = s.cursor
-        this.#yieldedInPass = false
         const reported = s.lastPass
         outcome = await perRecordPass(ctx)
         if (s.lastPass !== null && s.lastPass !== reported) {
@@ -287,12 +281,14 @@ export class ZoneBuilder extends DurableObject<Env> {
           // The pass made a new serial visible: the secondaries hear of it now, not after the
           // rest of the step (its report, bucket flush and any further passes).
           const notified = this.#secondaries.announce(ctx.io.db, s)
+          // Without outgoing transfers the pass already yielded right after its append.
+          const { yieldAfterHeadMs, yieldAfterNotifyMs } = this.limits
           await this.#yieldAfterHead(
             notified
-              ? Math.max(this.limits.yieldAfterHeadMs, this.limits.yieldAfterNotifyMs)
-              : this.#yieldedInPass
-                ? 0
-                : this.limits.yieldAfterHeadMs
+              ? Math.max(yieldAfterHeadMs, yieldAfterNotifyMs)
+              : s.outgoing
+                ? yieldAfterHeadMs
+                : 0
           )
         }
       }
