@@ -25,7 +25,8 @@ export interface FeedHeadsIo {
 /**
  * What a poll told: held zones it names with a newer head take that head, from the entry when it
  * carries the head's text, else read (one bulk get for all of them, in the background); a delete entry or another zone id forgets the zone; a resync
- * forgets every zone. Names it mentions, and every name after an index change, are no longer
+ * forgets every zone. Heads offered to a watch are taken from their text by the held zones they
+ * are newer for. Names it mentions, and every name after an index change, are no longer
  * known absent.
  */
 export function takeFeedChange(io: FeedHeadsIo, change: FeedChange): void {
@@ -53,6 +54,14 @@ export function takeFeedChange(io: FeedHeadsIo, change: FeedChange): void {
     else named.push(held)
   }
   if (!change.keepAlive) return
+  // Offered heads (not yet in KV under their versioned keys): taken from their text for held
+  // zones only, without moving the zone's target, so no read of the versioned key follows.
+  for (const o of change.offered ?? []) {
+    const held = io.held.get(o.zone)
+    if (!held || held.refresh || o.id !== held.head.meta.id || o.n <= held.head.n) continue
+    if (carried.some((c) => c.entry === held && c.n >= o.n)) continue
+    carried.push({ entry: held, n: o.n, text: o.head })
+  }
   for (const { entry, n, text } of carried)
     inBackground(entry, takeNamed(io, entry, n, text), io.now(), change.keepAlive)
   if (named.length > 0) prefetch(io, named, change.keepAlive)

@@ -2,9 +2,15 @@
  * KvZoneView with a zone-change feed: one poll for every held zone, named heads read in one bulk
  * get, versioned buckets (a retired one re-confirms the zone), the index's false positives.
  */
-import { FeedClient, ZoneIndex } from '@edgedns/zone-feed'
+import {
+  FeedClient,
+  ZoneIndex,
+  type FeedAppend,
+  type OfferedHead,
+  type PollRequest,
+} from '@edgedns/zone-feed'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { headVersionKey } from './head.ts'
+import { headKey, headSlot, headVersionKey } from './head.ts'
 import { HELD_ZONE_BYTES } from './held-head.ts'
 import { indexKey } from './keys.ts'
 import { KvZoneView } from './kv-zone-view.ts'
@@ -99,6 +105,59 @@ describe('KvZoneView with the zone feed', () => {
       '192.0.2.9',
     ])
     expect(kv.calls).toBe(0)
+  })
+
+  it('a head offered to a watch is taken by the held zone from its text; nothing reads its versioned key', async () => {
+    // Appends pass to the feed until `hold`; then they wait (the entry comes after the offer).
+    const held: FeedAppend[] = []
+    let hold = false
+    const appender = {
+      append: (entries: FeedAppend[]) =>
+        hold ? Promise.resolve(void held.push(...entries)) : feed.append(entries),
+    }
+    let offered: OfferedHead[] = []
+    const poller = {
+      poll: async (request: PollRequest) => {
+        const reply = await feed.poll(request)
+        const o = offered
+        offered = []
+        return o.length > 0 ? { ...reply, offered: o } : reply
+      },
+    }
+    client = new FeedClient(poller, {
+      now: () => t,
+      loadIndex: (key) => Promise.resolve(kv.bytes.get(key) ?? null),
+    })
+    view = new KvZoneView(kv, { now: () => t, revalidateMs: REVALIDATE_MS, feed: client })
+    const writer = (name: string, id: string) =>
+      new ZoneWriter(kv, name, { [`www.${name}`]: a('192.0.2.1') }, 16, id.repeat(32), {
+        versioned: true,
+        feed: appender,
+        now: () => t,
+        inlineHeads: true,
+      })
+    const [mine, other] = [writer('a.test', '1'), writer('b.test', '2')]
+    expect(rdata(await view.lookup('www.a.test'), 'www.a.test')).toBe('192.0.2.1')
+    hold = true
+    for (const z of [mine, other]) {
+      z.nodes.set(`www.${z.name}`, a('192.0.2.9'))
+      const n = z.head({ overlay: [[`www.${z.name}`, a('192.0.2.9')]] })
+      // Offered before the head is in KV: neither its versioned key nor its slot is there yet.
+      kv.delete(headVersionKey(z.name, z.meta.id, n))
+      kv.delete(headKey(z.name, headSlot(n)))
+    }
+    offered = held.map((e) => ({ zone: e.zone, id: e.id, n: e.n, head: e.head! }))
+    t += REVALIDATE_MS + 1
+    kv.resetCounts()
+    const kept: Promise<unknown>[] = []
+    const keepAlive = (p: Promise<unknown>) => void kept.push(p)
+    await view.lookup('www.a.test', { keepAlive })
+    await Promise.all(kept)
+    expect(rdata(await view.lookup('www.a.test', { keepAlive }), 'www.a.test')).toBe('192.0.2.9')
+    // The zone it did not hold is read as before the offer (its slots): still the old answer.
+    expect(rdata(await view.lookup('www.b.test', { keepAlive }), 'www.b.test')).toBe('192.0.2.1')
+    const versioned = [mine, other].map((z) => headVersionKey(z.name, z.meta.id, 2))
+    expect(kv.keysRead.flat().filter((k) => versioned.includes(k))).toEqual([])
   })
 
   it('a versioned bucket retired while the isolate held an older head: the zone is confirmed again and the name answered', async () => {

@@ -1,5 +1,5 @@
-/** @module The feed's check of an appended entry: input it refuses is the caller's bug. */
-import { FEED_HEAD_MAX_CHARS, type FeedAppend, type FeedOp } from './protocol.ts'
+/** @module The feed's checks of an appended entry and an offered head: input it refuses is the caller's bug. */
+import { FEED_HEAD_MAX_CHARS, type FeedAppend, type FeedOp, type OfferedHead } from './protocol.ts'
 
 /** Input the feed refuses (the caller's bug, never a transient failure). */
 export class FeedInputError extends Error {
@@ -34,4 +34,12 @@ export function checkAppend(e: unknown): FeedAppend {
       `entry head must be a head text of at most ${FEED_HEAD_MAX_CHARS} characters on a head entry with n ≥ 1`
     )
   return { zone, id, n, op, head }
+}
+
+/** Checks an offered head (`OfferedHead`): a head entry's fields, its text required. */
+export function checkOffer(e: unknown): OfferedHead {
+  if (e === null || typeof e !== 'object') throw new FeedInputError('offer must be an object')
+  const a = checkAppend({ ...e, op: 'head' })
+  if (a.head === undefined) throw new FeedInputError('an offered head carries its text')
+  return { zone: a.zone, id: a.id, n: a.n, head: a.head }
 }

@@ -16,6 +16,7 @@ import {
   type FeedOp,
   type FeedPoller,
   type IndexRef,
+  type OfferedHead,
   type PollReply,
 } from './protocol.ts'
 import { labelCount, ZoneIndex } from './zone-index.ts'
@@ -35,6 +36,8 @@ export interface FeedChange {
   indexChanged: boolean
   /** Keeps the request that started the poll alive for follow-up reads (background polls only). */
   keepAlive?: KeepAlive
+  /** Heads offered before their keys are written (watch replies): for zones the isolate holds only. */
+  offered?: OfferedHead[]
 }
 
 export interface FeedClientOptions {
@@ -305,6 +308,7 @@ export class FeedClient {
     this.#trimWindow(now)
     const change: FeedChange = { entries, resync, indexChanged: false }
     if (keepAlive) change.keepAlive = keepAlive
+    if (reply.offered && reply.offered.length > 0) change.offered = reply.offered
     this.#notify(change)
     this.#confirmedAt = Math.max(this.#confirmedAt, startedAt)
     if (this.#failedAt < startedAt) this.#failedAt = Number.NEGATIVE_INFINITY

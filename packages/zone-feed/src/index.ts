@@ -14,6 +14,7 @@ export type {
   TailRequest,
 } from './feed-replies.ts'
 export { FeedInputError } from './feed-append-check.ts'
+export { MAX_OFFER_HEADS, WatchOffers } from './watch-offers.ts'
 export {
   type FeedMeta,
   type FeedStore,

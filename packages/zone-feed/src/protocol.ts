@@ -89,6 +89,31 @@ export interface PollReply {
    * confirmation from its send time plus this, not only from its send time.
    */
   heldMs?: number
+  /**
+   * Watch replies only: heads offered by builders while this watch waited (`OfferedHead`). Never
+   * in a plain poll's reply nor in what replicas pull.
+   */
+  offered?: OfferedHead[]
+}
+
+/**
+ * A head offered to the isolates watching the primary before its versioned key is written: its
+ * text, which names only keys already in KV. Not an entry: it moves no cursor and enters no
+ * window, and an isolate takes it only for a zone it holds (under the same id, newer than what it
+ * holds), so nothing reads `headVersionKey(zone, id, n)` because of an offer. The entry for the
+ * same head follows once the key is written.
+ */
+export interface OfferedHead {
+  zone: string
+  id: string
+  n: number
+  head: string
+}
+
+/** The primary's answer to an append. */
+export interface AppendReply {
+  /** An isolate watched the primary lately: the builder offers its next heads before writing them. */
+  watched: boolean
 }
 
 /** What an isolate calls (a feed replica or the primary, through a Durable Object stub). */
@@ -99,4 +124,9 @@ export interface FeedPoller {
 /** What a builder calls (the primary). Idempotent: appending an entry the feed already has for (zone, id, n, op) adds nothing. */
 export interface FeedAppender {
   append(entries: FeedAppend[]): Promise<void>
+  /**
+   * Offers heads to the isolates watching the primary (`OfferedHead`); false when no isolate
+   * watched at the last append (nothing is sent). Absent: the feed takes no offers.
+   */
+  offer?(heads: OfferedHead[]): Promise<boolean>
 }

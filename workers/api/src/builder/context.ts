@@ -38,12 +38,12 @@ export interface StepContext {
    */
   outgoingSeen?: (() => void) | undefined
   /**
-   * Called right after a per-record pass's head is appended: with `yieldToReaders` leaves the
-   * runtime's thread for a moment (`yieldAfterHeadMs`; locally the readers take the change
-   * before the rest of the step), then arms the safety alarm (a crash before the head is
-   * recorded is then retried within its delay).
+   * Called right after a per-record pass's head is announced (offered to watching isolates, or
+   * appended): with `yieldToReaders` leaves the runtime's thread for a moment
+   * (`yieldAfterHeadMs`; locally the readers take the change before the rest of the step), then
+   * arms the safety alarm (a crash before the head is recorded is then retried within its delay).
    */
-  afterAppend?: ((yieldToReaders: boolean) => Promise<void>) | undefined
+  afterAnnounce?: ((yieldToReaders: boolean) => Promise<void>) | undefined
   /** Set by a full build step: charges elapsed time to the current phase before it changes. */
   onPhase?: (() => void) | undefined
 }

@@ -1,6 +1,7 @@
 /**
  * @module Announcing heads on the zone-change feed. A head is appended right after its
- * versioned key is written (its slot copy follows); a purge saves its `delete` entry as `state.feedPending` before appending it, and
+ * versioned key is written (its slot copy follows), and may be offered to watching isolates
+ * before that (`offer`); a purge saves its `delete` entry as `state.feedPending` before appending it, and
  * deletes nothing until the append succeeded.
  *
  * The feed being down never stops the builder: a failed append leaves the entry pending and
@@ -12,7 +13,7 @@
  * adds nothing.
  */
 import { lookupName } from '@edgedns/dns-facts'
-import type { FeedAppend } from '@edgedns/zone-feed'
+import type { FeedAppend, OfferedHead } from '@edgedns/zone-feed'
 import type { StepContext } from './context.ts'
 import { backoffMs } from './limits.ts'
 
@@ -80,4 +81,20 @@ export async function appendPending(ctx: StepContext): Promise<boolean> {
 /** Whether a pending entry's retry is due at `now`. */
 export function feedRetryDue(state: StepContext['state'], now: number): boolean {
   return state.feedPending !== null && (state.feedFailures === 0 || now >= state.feedRetryAt)
+}
+
+/**
+ * Offers a head to the isolates watching the feed's primary before its versioned key is written
+ * (`OfferedHead`). Returns when it was offered, or null when it was not (no feed, nobody watched
+ * at the last append, or the call failed: the append that follows announces it anyway).
+ */
+export async function offer(ctx: StepContext, head: OfferedHead): Promise<number | null> {
+  const feed = ctx.io.feed
+  if (!feed?.offer) return null
+  try {
+    return (await feed.offer([{ ...head, zone: lookupName(head.zone) }])) ? ctx.io.now() : null
+  } catch (e) {
+    console.warn('zone feed offer failed; the append follows', head.zone, head.n, String(e))
+    return null
+  }
 }

@@ -2,7 +2,7 @@
  * @module The builder's outside world (KV, D1, the zone-change feed, clock) behind one seam, so
  * tests can wrap it to inject failures or count operations.
  */
-import type { FeedAppend, FeedAppender } from '@edgedns/zone-feed'
+import type { AppendReply, FeedAppend, FeedAppender, OfferedHead } from '@edgedns/zone-feed'
 
 export interface BuilderIo {
   kv: KVNamespace
@@ -12,11 +12,20 @@ export interface BuilderIo {
   now(): number
 }
 
-/** The feed primary's namespace as the builder uses it (RPC `append`). */
+/** The feed primary's namespace as the builder uses it (RPC `append`, `offer`). */
 interface FeedNamespace {
   idFromName(name: string): DurableObjectId
-  get(id: DurableObjectId): { append(entries: FeedAppend[]): Promise<unknown> }
+  get(id: DurableObjectId): {
+    append(entries: FeedAppend[]): Promise<AppendReply | void>
+    offer(heads: OfferedHead[]): Promise<void>
+  }
 }
+
+/**
+ * Whether the primary said at this isolate's last append that isolates watch it (they poll it
+ * directly, as `wrangler dev` does; deployed isolates poll replicas and nobody watches).
+ */
+let primaryWatched = false
 
 export interface BuilderEnv {
   ZONES_KV: KVNamespace
@@ -30,7 +39,13 @@ export function ioFrom(env: BuilderEnv): BuilderIo {
   const feed: FeedAppender | null = ns
     ? {
         async append(entries) {
-          await ns.get(ns.idFromName('primary')).append(entries)
+          const reply = await ns.get(ns.idFromName('primary')).append(entries)
+          primaryWatched = reply?.watched === true
+        },
+        async offer(heads) {
+          if (!primaryWatched) return false
+          await ns.get(ns.idFromName('primary')).offer(heads)
+          return true
         },
       }
     : null

@@ -174,14 +174,14 @@ export async function perRecordPass(ctx: StepContext): Promise<PerRecordOutcome>
   const encoded = io.now()
 
   // A zone with outgoing transfers yields after the pass instead, once its NOTIFY round is out.
-  const afterAppend = ctx.afterAppend
+  const afterAnnounce = ctx.afterAnnounce
   const published = await publishHead(
     ctx,
-    afterAppend ? { afterAppend: () => afterAppend(!state.outgoing) } : {}
+    afterAnnounce ? { afterAnnounce: () => afterAnnounce(!state.outgoing) } : {}
   )
   if (published.kind !== 'written') return published
   // The pass's time ends when its head is announced (the slot's put and any yield come after).
-  const now = published.appendedAt
+  const now = published.announcedAt
   state.cursor = plan.upTo || state.cursor
   ctx.drained = state.cursor >= state.notified
   state.builtAt = now

@@ -7,7 +7,9 @@
  * the feed): every key the head names (overlay key, versions table, bucket versions) is in KV
  * before the head, and the versioned head before the feed entry that names it. One head makes a
  * whole pass visible, however many buckets it touched; slots rotate, so passes are not held to
- * one write per key per second.
+ * one write per key per second. Where isolates watch the feed's primary (locally), a small head
+ * is offered to them before its versioned key is written: they take its text, and nothing of
+ * theirs reads that key because of the offer.
  */
 import {
   encodeHead,
@@ -21,7 +23,7 @@ import {
 } from '@edgedns/kv-layout'
 import { FEED_HEAD_MAX_CHARS } from '@edgedns/zone-feed'
 import type { StepContext, StepOutcome } from './context.ts'
-import { announce } from './feed.ts'
+import { announce, offer } from './feed.ts'
 import type { BuilderState } from './state.ts'
 import { writeHeadSlots } from './head-slots.ts'
 import { headVersions } from './versions-table.ts'
@@ -51,11 +53,13 @@ export interface PublishOptions {
   /** Runs once the head is in KV, in the same synchronous stretch as the state that records it. */
   onWritten?: () => void
   /**
-   * Awaited right after the feed append, before the slots' puts and the state that records the
-   * head (a per-record pass arms the safety alarm here and, locally, leaves the runtime's thread
-   * to the readers).
+   * Awaited once the head is announced, before the rest of its writes (a per-record pass arms the
+   * safety alarm here and, locally, leaves the runtime's thread to the readers). With this option
+   * a head that fits an entry is first offered to the isolates watching the feed's primary, and
+   * this runs right after the offer (then come the versioned put and the append); otherwise right
+   * after the append.
    */
-  afterAppend?: (() => Promise<void>) | undefined
+  afterAnnounce?: (() => Promise<void>) | undefined
 }
 
 /**
@@ -73,7 +77,7 @@ function nameOverlay(state: BuilderState, key: string | null, now: number): void
 export async function publishHead(
   ctx: StepContext,
   options: PublishOptions = {}
-): Promise<StepOutcome | { kind: 'written'; kvMs: number; appendMs: number; appendedAt: number }> {
+): Promise<StepOutcome | { kind: 'written'; kvMs: number; appendMs: number; announcedAt: number }> {
   const { state, io, limits } = ctx
   const zone = state.zoneName!
   const meta = state.head.meta
@@ -136,22 +140,29 @@ export async function publishHead(
     ...(versions ? { bv: versions.bv } : {}),
     ...(versions?.versionsKey !== undefined ? { versionsKey: versions.versionsKey } : {}),
   })
-  const putAt = io.now()
   // The slot's ledger entry is marked pending now, with the head attempt, and completed only
   // after the slot's put: a storage write between the versioned put and the append would hold
   // the append until it is durable (the output gate).
   ctx.ledger.markPending([slot])
   ctx.budget.spend(2)
+  const fits = value.length <= FEED_HEAD_MAX_CHARS
+  // Isolates watching the primary take a small head from its offer, a KV write sooner; the
+  // offer names no key that is not written yet (`OfferedHead`).
+  const offeredAt =
+    fits && options.afterAnnounce
+      ? await offer(ctx, { zone, id: state.zoneId!, n, head: value })
+      : null
+  if (offeredAt !== null) await options.afterAnnounce?.()
+  const putAt = io.now()
   // A failed put is not announced: the step fails and its retry publishes the next counter.
   await io.kv.put(headVersionKey(zone, state.zoneId!, n), value, {
     expirationTtl: HEAD_VERSION_TTL_S,
   })
   const appendAt = io.now()
   // A small head rides its entry: isolates holding the zone take it without a KV read.
-  const inline = value.length <= FEED_HEAD_MAX_CHARS ? { head: value } : {}
-  await announce(ctx, { zone, id: state.zoneId!, n, op: 'head', ...inline })
+  await announce(ctx, { zone, id: state.zoneId!, n, op: 'head', ...(fits ? { head: value } : {}) })
   const appended = io.now()
-  await options.afterAppend?.()
+  if (offeredAt === null) await options.afterAnnounce?.()
   // The slot (and any a failed attempt skipped), for readers that do not learn heads from the
   // feed. A slot that cannot be written fails the step: its retry publishes the next counter to
   // the versioned key, this slot and its own.
@@ -176,6 +187,6 @@ export async function publishHead(
     kind: 'written',
     kvMs: appendAt - putAt,
     appendMs: appended - appendAt,
-    appendedAt: appended,
+    announcedAt: offeredAt ?? appended,
   }
 }

@@ -212,7 +212,7 @@ export class ZoneBuilder extends DurableObject<Env> {
       hints: this.#hints,
       calledAt: this.#calledAt,
       outgoingSeen: () => this.#secondaries.outgoingSeen(io.db, s.zoneId!),
-      afterAppend: async (yieldToReaders) => {
+      afterAnnounce: async (yieldToReaders) => {
         if (yieldToReaders) await this.#yieldAfterHead(this.limits.yieldAfterHeadMs)
         await this.#armSafetyNetIfDue()
       },

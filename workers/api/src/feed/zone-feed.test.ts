@@ -123,6 +123,45 @@ describe('ZoneFeed and ZoneFeedReplica', () => {
     expect(Date.now() - idle).toBeGreaterThanOrEqual(90)
   })
 
+  it('wakes a watch with an offered head, which moves no cursor and never reaches a plain poll', async () => {
+    // An instance of its own: whether it was watched depends on this test alone.
+    const primary = env.ZONE_FEED.get(env.ZONE_FEED.idFromName(unique('offers')))
+    const z = unique('offered')
+    expect(await primary.append([head(z, 1)])).toEqual({ watched: false })
+    const now = await primary.poll({ cursor: null, epoch: null })
+    const watch = primary.poll({ cursor: now.seq, epoch: now.epoch, waitMs: 4000 })
+    const started = Date.now()
+    await new Promise((r) => setTimeout(r, 50))
+    const offered = { zone: z, id: `id-${z}`, n: 2, head: 'head text' }
+    await primary.offer([offered])
+    const reply = await watch
+    expect(Date.now() - started).toBeLessThan(2000)
+    expect(reply.offered).toEqual([offered])
+    expect(reply.entries).toEqual([])
+    expect(reply.seq).toBe(now.seq)
+    // A plain poll, and a watch that starts after the offer, do not carry it.
+    const plain = await primary.poll({ cursor: now.seq, epoch: now.epoch })
+    expect(plain.offered).toBeUndefined()
+    const later = primary.poll({ cursor: now.seq, epoch: now.epoch, waitMs: 4000 })
+    await new Promise((r) => setTimeout(r, 20))
+    // The primary was watched: builders hear so from their appends.
+    expect(await primary.append([head(z, 2)])).toEqual({ watched: true })
+    const next = await later
+    expect(next.offered).toBeUndefined()
+    expect(mine(next, [z])).toEqual([`${z}:2`])
+  })
+
+  it('refuses a malformed offer', async () => {
+    const primary = primaryFeed(env)
+    for (const heads of [[], [{ zone: 'a.test', id: 'x', n: 1 }], 'nope']) {
+      const error = await primary.offer(heads as never).then(
+        () => null,
+        (e: unknown) => e
+      )
+      expect(String(error)).toMatch(/offer/)
+    }
+  })
+
   it('refuses a malformed append', async () => {
     const error = await primaryFeed(env)
       .append([{ zone: 'Upper.Test', id: 'x', n: 1, op: 'head' }])

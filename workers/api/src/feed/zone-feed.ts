@@ -8,6 +8,8 @@ import { indexKey } from '@edgedns/kv-layout'
 import {
   FeedInputError,
   FeedLog,
+  WatchOffers,
+  type AppendReply,
   type DigestReply,
   type FeedAppend,
   type PollReply,
@@ -34,6 +36,9 @@ export function primaryFeed(env: FeedBinding): DurableObjectStub<ZoneFeed> {
 /** Longest a watch (a poll with `waitMs`) is held open. */
 const MAX_WATCH_MS = 5000
 
+/** A watch registered this recently (ms) makes the primary tell builders it is watched. */
+const WATCHED_WITHIN_MS = 10_000
+
 /** Most zones per `reconcileZones` call (keeps one call's payload and transaction small). */
 export const RECONCILE_CHUNK = 5000
 
@@ -43,17 +48,35 @@ export class ZoneFeed extends DurableObject<Env> {
   #alarmAt: number | null | undefined = undefined
   /** Watches waiting for the next entry (each ends itself after its wait). */
   readonly #watchers = new Set<() => void>()
+  /** When the last watch was registered (0: none since this instance started). */
+  #watchedAt = 0
+  /** Heads offered to watchers (`offer`), kept briefly for the watches that waited for them. */
+  readonly #offers = new WatchOffers()
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
     this.#log = new FeedLog(new SqlFeedStore(ctx.storage))
   }
 
-  /** Appends entries (idempotent); durable when the call returns. */
-  async append(entries: FeedAppend[]): Promise<void> {
-    this.#log.append(entries, Date.now())
+  /**
+   * Appends entries (idempotent); durable when the call returns. Says whether an isolate watched
+   * lately, so the builder knows whether offering its next head before writing it reaches anyone.
+   */
+  async append(entries: FeedAppend[]): Promise<AppendReply> {
+    const now = Date.now()
+    this.#log.append(entries, now)
     this.#wake()
     await this.#schedule()
+    return { watched: this.#watchers.size > 0 || now - this.#watchedAt < WATCHED_WITHIN_MS }
+  }
+
+  /**
+   * Heads not yet in KV, for the isolates watching (`OfferedHead`): wakes every watch, which
+   * answers with them. Nothing is stored or logged; plain polls and replicas never see offers.
+   */
+  async offer(heads: unknown): Promise<void> {
+    this.#offers.add(heads, Date.now())
+    this.#wake()
   }
 
   /** A poll; a watch (`waitMs`) with nothing after its cursor waits for the next entry first. */
@@ -62,6 +85,7 @@ export class ZoneFeed extends DurableObject<Env> {
     const reply = this.#log.poll(request, arrived)
     const waitMs = Math.min(Number(request.waitMs) || 0, MAX_WATCH_MS)
     if (waitMs <= 0 || reply.entries.length > 0 || reply.resync) return reply
+    this.#watchedAt = arrived
     await new Promise<void>((resolve) => {
       const done = (): void => {
         clearTimeout(timer)
@@ -72,10 +96,15 @@ export class ZoneFeed extends DurableObject<Env> {
       this.#watchers.add(done)
     })
     const answered = Date.now()
-    return { ...this.#log.poll(request, answered), heldMs: answered - arrived }
+    const offered = this.#offers.since(arrived, answered)
+    return {
+      ...this.#log.poll(request, answered),
+      heldMs: answered - arrived,
+      ...(offered.length > 0 ? { offered } : {}),
+    }
   }
 
-  /** Ends every watch waiting (entries arrived). */
+  /** Ends every watch waiting (entries or offers arrived). */
   #wake(): void {
     for (const done of [...this.#watchers]) done()
   }

@@ -2,8 +2,9 @@
  * @module What lies between a one-record change's notification and its announced head: the
  * notification writes nothing to the object's storage before the pass reads D1 (a write would
  * hold that read until it is durable), the safety alarm is armed once the head is out, and the
- * head is appended to the feed once its versioned key is in KV, with no storage write in between;
- * its slot is written after the append (and its ledger entry completed after that).
+ * head is appended to the feed once its versioned key is in KV, with no storage write in between
+ * (a small head is offered to watching isolates before that key is written); its slot is written
+ * after the append (and its ledger entry completed after that).
  */
 import { runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
@@ -78,6 +79,56 @@ describe('the path from notification to announced head', () => {
         .one()
     )
     expect(recorded.digest).not.toBeNull()
+  })
+
+  it('offers a small head to watching isolates before its versioned key is written, and appends it after', async () => {
+    const z = await createZone('offerpath')
+    await post(z.id, { type: 'A', name: 'www', content: '192.0.2.1' })
+    await settle(z.id)
+    const events: string[] = []
+    await runInDurableObject(builder(z.id), (b: ZoneBuilder) => {
+      const kv = b.io.kv
+      const feed = b.io.feed!
+      const watchedFeed: FeedAppender = {
+        async append(entries) {
+          for (const e of entries) if (e.op === 'head') events.push(`append ${e.n}`)
+          return feed.append(entries)
+        },
+        offer(heads) {
+          for (const h of heads) {
+            expect(h).toMatchObject({ zone: z.name, id: z.id })
+            expect(h.head.length).toBeGreaterThan(0)
+            events.push(`offer ${h.n}`)
+          }
+          return Promise.resolve(true)
+        },
+      }
+      b.io = {
+        ...b.io,
+        feed: watchedFeed,
+        kv: {
+          get: kv.get.bind(kv),
+          list: kv.list.bind(kv),
+          delete: kv.delete.bind(kv),
+          getWithMetadata: kv.getWithMetadata.bind(kv),
+          put: async (key: string, value: string, opts?: KVNamespacePutOptions) => {
+            events.push(`put ${key}`)
+            await kv.put(key, value, opts)
+          },
+        } as unknown as KVNamespace,
+      }
+    })
+    await post(z.id, { type: 'A', name: 'new', content: '192.0.2.2' })
+    await settle(z.id)
+    const offered = events.filter((e) => e.startsWith('offer ')).map((e) => Number(e.slice(6)))
+    expect(offered.length).toBeGreaterThan(0)
+    for (const n of offered) {
+      const offer = events.indexOf(`offer ${n}`)
+      const versioned = events.indexOf(`put ${headVersionKey(z.name, z.id, n)}`)
+      const append = events.indexOf(`append ${n}`)
+      expect(offer).toBeLessThan(versioned)
+      expect(versioned).toBeLessThan(append)
+    }
   })
 
   it('writes nothing before the pass reads D1, and arms the safety alarm once the head is out', async () => {
