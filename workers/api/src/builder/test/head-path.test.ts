@@ -13,6 +13,21 @@ import type { FeedAppender } from '@edgedns/zone-feed'
 import type { ZoneBuilder } from '../zone-builder.ts'
 import { builder, committedSeq, createZone, post, settle, sleep } from './helpers.ts'
 
+/** `kv` with each put noted in `events` as `put <key>`, before or after the put itself. */
+function recordingPuts(kv: KVNamespace, events: string[], when: 'before' | 'after'): KVNamespace {
+  return {
+    get: kv.get.bind(kv),
+    list: kv.list.bind(kv),
+    delete: kv.delete.bind(kv),
+    getWithMetadata: kv.getWithMetadata.bind(kv),
+    put: async (key: string, value: string, opts?: KVNamespacePutOptions) => {
+      if (when === 'before') events.push(`put ${key}`)
+      await kv.put(key, value, opts)
+      if (when === 'after') events.push(`put ${key}`)
+    },
+  } as unknown as KVNamespace
+}
+
 describe('the path from notification to announced head', () => {
   it('announces the head once its versioned key is in KV, with no storage write in between, and writes its slot after', async () => {
     const z = await createZone('headpath')
@@ -43,16 +58,7 @@ describe('the path from notification to announced head', () => {
       b.io = {
         ...b.io,
         feed: recordingFeed,
-        kv: {
-          get: kv.get.bind(kv),
-          list: kv.list.bind(kv),
-          delete: kv.delete.bind(kv),
-          getWithMetadata: kv.getWithMetadata.bind(kv),
-          put: async (key: string, value: string, opts?: KVNamespacePutOptions) => {
-            await kv.put(key, value, opts)
-            events.push(`put ${key}`)
-          },
-        } as unknown as KVNamespace,
+        kv: recordingPuts(kv, events, 'after'),
       }
     })
     await post(z.id, { type: 'A', name: 'new', content: '192.0.2.2' })
@@ -106,16 +112,7 @@ describe('the path from notification to announced head', () => {
       b.io = {
         ...b.io,
         feed: watchedFeed,
-        kv: {
-          get: kv.get.bind(kv),
-          list: kv.list.bind(kv),
-          delete: kv.delete.bind(kv),
-          getWithMetadata: kv.getWithMetadata.bind(kv),
-          put: async (key: string, value: string, opts?: KVNamespacePutOptions) => {
-            events.push(`put ${key}`)
-            await kv.put(key, value, opts)
-          },
-        } as unknown as KVNamespace,
+        kv: recordingPuts(kv, events, 'before'),
       }
     })
     await post(z.id, { type: 'A', name: 'new', content: '192.0.2.2' })
