@@ -97,6 +97,9 @@ export async function fullBuildStep(ctx: StepContext): Promise<FullOutcome> {
   }
 }
 
+/** Budget a mirror page wants left before it is read (its reads cost 2; the rest is margin). */
+const PAGE_ROOM = 30
+
 /** D1 pages of names → `nodes_next`. D1 queries are charged to the budget (1 each). */
 async function mirrorPages(ctx: StepContext, p: FullProgress): Promise<FullOutcome> {
   const { io, limits, state } = ctx
@@ -112,11 +115,11 @@ async function mirrorPages(ctx: StepContext, p: FullProgress): Promise<FullOutco
   // page, so a read ahead is never dropped for want of budget.
   let ahead: Promise<Page> | null = null
   for (;;) {
-    if (ctx.budget.used > 0 && ctx.budget.remaining < 30) return { kind: 'progress' }
+    if (ctx.budget.used > 0 && ctx.budget.remaining < PAGE_ROOM) return { kind: 'progress' }
     const page = await (ahead ?? read(p.afterRev))
     ahead = null
     const lastName = page.names[page.names.length - 1]
-    if (!page.last && lastName && ctx.budget.remaining >= 32) {
+    if (!page.last && lastName && ctx.budget.remaining - 2 >= PAGE_ROOM) {
       ahead = read(reverseName(lastName.name))
       // A read ahead that is never awaited (this page's nodes failed) fails quietly.
       ahead.catch(() => {})
