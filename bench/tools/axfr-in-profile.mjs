@@ -3,7 +3,9 @@
  * @module Where an incoming AXFR's time goes (not part of `pnpm bench`): a BIND primary serves a
  * zone of `size` records; one of our secondary zones pulls it (the transfers section's row 3) while
  * workerd's inspector profiles the API isolate. Prints the times until committed and until DoH
- * answers the last record, the builder's last full build, and the functions with the most self time.
+ * answers the last record, the builder's last full build, and the functions with the most self time;
+ * the API's log lines about the secondary zone, and polls of the incoming settings that took over
+ * 500 ms, each with its time since the incoming settings were written.
  *
  *   node bench/tools/axfr-in-profile.mjs [size=200000]
  *
@@ -67,6 +69,8 @@ const ZONE = 'xfr-in.bench.example'
 const INSPECTOR_PORT = Number(process.env.INSPECTOR_PORT ?? 9241)
 const profile = !process.env.NO_PROFILE
 const log = (m) => console.log(`[axfr-in] ${m}`)
+/** When the incoming settings were written (runtime log lines are timed from it). */
+let t0
 const dir = mkdtempSync(path.join(tmpdir(), 'edgedns-axfr-in-'))
 const file = path.join(dir, `${ZONE}.zone`)
 await writeZoneFile(file, ZONE, size)
@@ -74,7 +78,8 @@ const primary = await startPrimary({ dir: path.join(dir, 'primary'), zone: ZONE,
 const stack = await startBenchStack({
   ...(profile ? { inspectorPort: INSPECTOR_PORT } : {}),
   onRuntimeLog: ({ message }) => {
-    if (message.includes('secondary zone transfer committed')) log(message)
+    if (message.includes('secondary zone'))
+      log(`${(t0 === undefined ? 0 : (performance.now() - t0) / 1000).toFixed(2)} s ${message}`)
   },
 })
 try {
@@ -96,7 +101,7 @@ try {
     await cdp.send('Profiler.start')
   }
   const last = aRecord('base', size - 1)
-  const t0 = performance.now()
+  t0 = performance.now()
   await api.call('POST', `/zones/${zone.id}/secondary_dns/incoming`, {
     name: ZONE,
     peers: [peer],
@@ -105,8 +110,14 @@ try {
   let committedMs = NaN
   const polling = (async () => {
     for (;;) {
+      const asked = performance.now()
       const r = (await api.call('GET', `/zones/${zone.id}/secondary_dns/incoming`)).result
-      if (r.soa_serial !== undefined) return (committedMs = performance.now() - t0)
+      const answered = performance.now()
+      if (answered - asked > 500)
+        log(
+          `${((answered - t0) / 1000).toFixed(2)} s GET …/secondary_dns/incoming took ${Math.round(answered - asked)} ms`
+        )
+      if (r.soa_serial !== undefined) return (committedMs = answered - t0)
       await sleep(100)
     }
   })()

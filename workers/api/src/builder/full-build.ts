@@ -28,7 +28,7 @@ import {
 } from '@edgedns/kv-layout'
 import { reverseName } from '../records/model.ts'
 import type { StepContext, StepOutcome } from './context.ts'
-import { namesWithRecords, readNames, readPage, readZone } from './queries.ts'
+import { namesWithRecords, readNames, readPage, readZone, type Page } from './queries.ts'
 import { buildMeta } from './meta.ts'
 import { resumedPhase, resumedPhaseTimes } from './phase-times.ts'
 import { nextHead, publishHead } from './publish-head.ts'
@@ -97,16 +97,33 @@ export async function fullBuildStep(ctx: StepContext): Promise<FullOutcome> {
   }
 }
 
+/** Budget a mirror page wants left before it is read (its reads cost 2; the rest is margin). */
+const PAGE_ROOM = 30
+
 /** D1 pages of names → `nodes_next`. D1 queries are charged to the budget (1 each). */
 async function mirrorPages(ctx: StepContext, p: FullProgress): Promise<FullOutcome> {
   const { io, limits, state } = ctx
   const zoneId = state.zoneId!
   const apex = state.zoneName!
   const apexRev = reverseName(apex)
-  for (;;) {
-    if (ctx.budget.used > 0 && ctx.budget.remaining < 30) return { kind: 'progress' }
+  const read = (afterRev: string) => {
     ctx.budget.spend(2)
-    const page = await readPage(io.db, zoneId, apexRev, p.afterRev, limits.mirrorPageNames)
+    return readPage(io.db, zoneId, apexRev, afterRev, limits.mirrorPageNames)
+  }
+  // The next page's read, started as soon as this page's last name is known: D1 works on it
+  // while this page is turned into nodes. Only when the budget leaves room for it after this
+  // page, so a read ahead is never dropped for want of budget.
+  let ahead: Promise<Page> | null = null
+  for (;;) {
+    if (ctx.budget.used > 0 && ctx.budget.remaining < PAGE_ROOM) return { kind: 'progress' }
+    const page = await (ahead ?? read(p.afterRev))
+    ahead = null
+    const lastName = page.names[page.names.length - 1]
+    if (!page.last && lastName && ctx.budget.remaining - 2 >= PAGE_ROOM) {
+      ahead = read(reverseName(lastName.name))
+      // A read ahead that is never awaited (this page's nodes failed) fails quietly.
+      ahead.catch(() => {})
+    }
     const inPage = new Set(page.names.map((n) => n.name))
     const ancestorsOf = page.names.map(({ name }) => ancestorsBetween(name, apex))
     const ancestors = new Set(ancestorsOf.flat())
@@ -125,8 +142,7 @@ async function mirrorPages(ctx: StepContext, p: FullProgress): Promise<FullOutco
       nodes.push([name, encodeNode(nodeFromRows(rows))])
     })
     ctx.mirror.appendNext(nodes)
-    const last = page.names[page.names.length - 1]
-    if (last) p.afterRev = reverseName(last.name)
+    if (lastName) p.afterRev = reverseName(lastName.name)
     else if (p.afterRev === '') p.afterRev = apexRev
     p.ents = ents
     if (page.last) {

@@ -69,13 +69,19 @@ const guardOf = (z: ZoneRowSoa): ZoneGuard => ({
   serial: z.serial,
 })
 
+/**
+ * A check's result; after a transfer, with what follows it still under way (the builder's first
+ * step, then the discard of the staged rows): `finishing`.
+ */
+type Attempt = CheckResult & { finishing?: Promise<void> }
+
 /** Pulls from one primary and commits; 'current' when the primary has nothing newer. */
 async function transferFrom(
   env: Env,
   cfg: IncomingConfig,
   primary: Primary,
   force: boolean
-): Promise<CheckResult> {
+): Promise<Attempt> {
   const db = env.DB
   const soa = await primarySoa(primary, cfg.zoneName)
   const theirs = soaSerial(soa.data)
@@ -91,6 +97,13 @@ async function transferFrom(
     const zone = await zoneRow(db, cfg.zoneId)
     if (!zone) return { status: 'not-secondary' }
     const stage = new TransferStage(db, { zoneId: cfg.zoneId, zoneName: cfg.zoneName })
+    const discard = () =>
+      stage
+        .discard()
+        .catch((e: unknown) =>
+          console.warn('transfer: staged rows left for the cron', cfg.zoneId, e)
+        )
+    let finishing: Promise<void> | null = null
     try {
       const from = ixfr ? { rdata: soaRdata(zone), serial: zone.serial } : null
       const pullStart = Date.now()
@@ -131,16 +144,21 @@ async function transferFrom(
         })
       )
       // The builder may also learn of it from the propagation sweep; telling it now is faster.
-      await builderStub(env, cfg.zoneId)
+      // It replies once its first step is over (for a transfer, a full build's first pages); the
+      // check records its result meanwhile, and the staged rows are discarded after that step,
+      // so their deletes do not compete with the build's reads.
+      const building = builderStub(env, cfg.zoneId)
         .notify(cfg.zoneId, guard.changeSeq + 1)
         .catch((e: unknown) => console.warn('builder notification lost', cfg.zoneId, e))
-      return { status: 'transferred', serial: soaSerial(outcome.soa.data), kind: outcome.kind }
+      finishing = building.then(discard)
+      return {
+        status: 'transferred',
+        serial: soaSerial(outcome.soa.data),
+        kind: outcome.kind,
+        finishing,
+      }
     } finally {
-      await stage
-        .discard()
-        .catch((e: unknown) =>
-          console.warn('transfer: staged rows left for the cron', cfg.zoneId, e)
-        )
+      if (finishing === null) await discard()
     }
   }
 }
@@ -204,9 +222,12 @@ export class SecondaryZone extends DurableObject<Env> {
     }
     const state = await this.#state(zoneId)
     let result: CheckResult = { status: 'failed', error: 'the zone has no primary with an address' }
+    let finishing: Promise<void> | undefined
     for (const primary of cfg.primaries) {
       try {
-        result = await transferFrom(env, cfg, primary, force)
+        const { finishing: after, ...attempt } = await transferFrom(env, cfg, primary, force)
+        result = attempt
+        finishing = after
         if (result.status !== 'failed') break
       } catch (e) {
         result = { status: 'failed', error: String((e as Error).message ?? e) }
@@ -238,6 +259,7 @@ export class SecondaryZone extends DurableObject<Env> {
     await this.ctx.storage.put(STATE, state)
     await this.ctx.storage.setAlarm(next.next * 1000)
     await setExpiry(env, zoneId, next.expired)
+    await finishing
     return result
   }
 }
