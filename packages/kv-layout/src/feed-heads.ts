@@ -36,7 +36,7 @@ export function takeFeedChange(io: FeedHeadsIo, change: FeedChange): void {
   }
   if (change.indexChanged) io.absent.clear()
   const named: ZoneEntry[] = []
-  const carried: { entry: ZoneEntry; n: number; text: string }[] = []
+  const carried: { entry: ZoneEntry; n: number; text: string; offered?: boolean }[] = []
   for (const e of change.entries) {
     io.absent.delete(e.zone)
     io.held.heard(e.zone, e)
@@ -55,15 +55,16 @@ export function takeFeedChange(io: FeedHeadsIo, change: FeedChange): void {
   }
   if (!change.keepAlive) return
   // Offered heads (not yet in KV under their versioned keys): taken from their text for held
-  // zones only, without moving the zone's target, so no read of the versioned key follows.
+  // zones only, without moving the zone's target (nor what an evicted zone is remembered by), so
+  // no read of the versioned key follows.
   for (const o of change.offered ?? []) {
     const held = io.held.get(o.zone)
     if (!held || held.refresh || o.id !== held.head.meta.id || o.n <= held.head.n) continue
     if (carried.some((c) => c.entry === held && c.n >= o.n)) continue
-    carried.push({ entry: held, n: o.n, text: o.head })
+    carried.push({ entry: held, n: o.n, text: o.head, offered: true })
   }
-  for (const { entry, n, text } of carried)
-    inBackground(entry, takeNamed(io, entry, n, text), io.now(), change.keepAlive)
+  for (const { entry, n, text, offered } of carried)
+    inBackground(entry, takeNamed(io, entry, n, text, offered), io.now(), change.keepAlive)
   if (named.length > 0) prefetch(io, named, change.keepAlive)
 }
 
@@ -91,14 +92,15 @@ export async function readNamed(io: FeedHeadsIo, entry: ZoneEntry): Promise<Zone
 }
 
 /**
- * Takes head n the feed named for a held zone. Not there (it expired): left to the slot path.
- * Another zone's head: the zone is forgotten.
+ * Takes head n the feed named (or, `offered`, a builder offered) for a held zone. Not there (it
+ * expired): left to the slot path. Another zone's head: the zone is forgotten.
  */
 async function takeNamed(
   io: FeedHeadsIo,
   entry: ZoneEntry,
   n: number,
-  text: string | null
+  text: string | null,
+  offered = false
 ): Promise<ZoneEntry | null> {
   if (entry.gone) return null
   if (text === null || n <= entry.head.n) return entry
@@ -108,6 +110,6 @@ async function takeNamed(
   }
   const head = await io.withOverlay(decodeHead(text), IMMUTABLE_CACHE_TTL_S)
   if (entry.gone) return null
-  if (head && head.n > entry.head.n) io.held.apply(entry, head, entry.raw ?? '')
+  if (head && head.n > entry.head.n) io.held.apply(entry, head, entry.raw ?? '', offered)
   return entry
 }

@@ -114,8 +114,11 @@ export class HeldZones {
     }
   }
 
-  /** Takes a newer head: drops the buckets rewritten since the one held (all of them after a gap). */
-  apply(entry: ZoneEntry, head: ZoneHead, raw: string): void {
+  /**
+   * Takes a newer head: drops the buckets rewritten since the one held (all of them after a gap).
+   * `offered`: a head offered before its versioned key is written (`ZoneEntry.take`).
+   */
+  apply(entry: ZoneEntry, head: ZoneHead, raw: string, offered = false): void {
     const count = bucketCount(head)
     const since = entry.head.n
     const contiguous = since > 0 && head.changed.some(([c]) => c === since + 1)
@@ -133,7 +136,7 @@ export class HeldZones {
         for (const i of buckets) this.#buckets.drop(entry, i)
       }
     const taken = this.#heads.hold(head, entry.name)
-    entry.take(taken.head, ++this.#stamps)
+    entry.take(taken.head, ++this.#stamps, offered)
     if (head.n === 0) entry.raw = raw
     else if (entry.raw !== undefined) entry.raw = undefined
     this.#setHeadBytes(entry, (entry.raw?.length ?? 0) + taken.bytes + inlineBytes(entry))
@@ -166,11 +169,15 @@ export class HeldZones {
 
   /**
    * Forgets a zone for room. Remembering (with the feed), its id and head counter are kept, and
-   * while every bucket is at one version and there is no overlay, its bucket count and version.
+   * while every bucket is at one version and there is no overlay, its bucket count and version;
+   * a zone whose held head the feed has not named (an offered one) is not remembered, and is
+   * read again through its slots.
    */
   #evict(entry: ZoneEntry): void {
     this.forget(entry)
-    if (!this.#remember || entry.head.n < 1 || entry.target > entry.head.n) return
+    // Only a head the feed named (in KV under its versioned key) is remembered: not one still to
+    // be taken, nor one taken from an offer before its key was written.
+    if (!this.#remember || entry.head.n < 1 || entry.target !== entry.head.n) return
     if (this.#known.size >= MAX_KNOWN_ZONES) this.#known.delete(this.#known.keys().next().value!)
     const { head } = entry
     const known: KnownZone = { id: head.meta.id, n: head.n }

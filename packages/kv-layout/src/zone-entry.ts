@@ -45,7 +45,11 @@ export class ZoneEntry implements ZoneHead, BucketOwner {
   buckets: BucketOwner['buckets'] = null
   /** `confirmedAt`, less `clockOrigin` unless flagged `TIME_AS_IS`. */
   #confirmed = 0
-  /** Newest head counter the feed named for the zone (at least `head.n` once taken). */
+  /**
+   * Newest head counter the feed named for the zone (at least `head.n` once taken, except for a
+   * head taken from an offer, whose versioned key may not be written yet: below it until the
+   * feed names that head).
+   */
   target: number
   /** The confirmation read in flight and when it started (`zone-reads-in-flight.ts`). */
   refresh: { read: Promise<ZoneEntry | null>; startedAt: number } | null = null
@@ -124,14 +128,17 @@ export class ZoneEntry implements ZoneHead, BucketOwner {
     return NO_CHANGES
   }
 
-  /** Takes a newer head's parts (as `held-head.ts` returns them), with a new stamp. */
-  take(head: ZoneHead, stamp: number): void {
+  /**
+   * Takes a newer head's parts (as `held-head.ts` returns them), with a new stamp. An offered
+   * head leaves `target` as it is: the feed has not named it yet.
+   */
+  take(head: ZoneHead, stamp: number, offered = false): void {
     this.n = head.n
     this.seq = head.seq
     this.meta = head.meta
     this.overlay = head.overlay
     this.bv = head.bv
-    if (head.n > this.target) this.target = head.n
+    if (!offered && head.n > this.target) this.target = head.n
     this.stamp = stamp
   }
 }

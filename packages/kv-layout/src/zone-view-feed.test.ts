@@ -3,6 +3,7 @@
  * get, versioned buckets (a retired one re-confirms the zone), the index's false positives.
  */
 import {
+  FEED_WINDOW_MS,
   FeedClient,
   ZoneIndex,
   type FeedAppend,
@@ -158,6 +159,77 @@ describe('KvZoneView with the zone feed', () => {
     expect(rdata(await view.lookup('www.b.test', { keepAlive }), 'www.b.test')).toBe('192.0.2.1')
     const versioned = [mine, other].map((z) => headVersionKey(z.name, z.meta.id, 2))
     expect(kv.keysRead.flat().filter((k) => versioned.includes(k))).toEqual([])
+  })
+
+  it('a zone holding an offered head and evicted for room is read again without its unwritten versioned key', async () => {
+    // e1's appends wait until the test lets them through (its entry comes after the offer).
+    const held: FeedAppend[] = []
+    let hold = false
+    const appender = {
+      append: (entries: FeedAppend[]) =>
+        hold ? Promise.resolve(void held.push(...entries)) : feed.append(entries),
+    }
+    let offered: OfferedHead[] = []
+    const poller = {
+      poll: async (request: PollRequest) => {
+        const reply = await feed.poll(request)
+        const o = offered
+        offered = []
+        return o.length > 0 ? { ...reply, offered: o } : reply
+      },
+    }
+    client = new FeedClient(poller, { now: () => t })
+    view = new KvZoneView(kv, {
+      now: () => t,
+      revalidateMs: REVALIDATE_MS,
+      feed: client,
+      zoneCacheBytes: 3 * HELD_ZONE_BYTES + 1000,
+    })
+    const e1 = new ZoneWriter(
+      kv,
+      'e1.test',
+      { 'www.e1.test': a('192.0.2.1') },
+      16,
+      '1'.repeat(32),
+      {
+        versioned: true,
+        feed: appender,
+        now: () => t,
+        inlineHeads: true,
+      }
+    )
+    const kept: Promise<unknown>[] = []
+    const keepAlive = (p: Promise<unknown>) => void kept.push(p)
+    await view.lookup('www.e1.test')
+    // Long after e1's last entry: the feed's window no longer names it.
+    t += FEED_WINDOW_MS + REVALIDATE_MS
+    await view.lookup('www.e1.test', { keepAlive })
+    await Promise.all(kept.splice(0))
+    hold = true
+    e1.nodes.set('www.e1.test', a('192.0.2.9'))
+    const n = e1.head({ overlay: [['www.e1.test', a('192.0.2.9')]] })
+    // Offered before head n is in KV: neither its versioned key nor its slot is there yet.
+    kv.delete(headVersionKey('e1.test', e1.meta.id, n))
+    kv.delete(headKey('e1.test', headSlot(n)))
+    offered = held.map((e) => ({ zone: e.zone, id: e.id, n: e.n, head: e.head! }))
+    t += REVALIDATE_MS + 1
+    await view.lookup('www.e1.test', { keepAlive })
+    await Promise.all(kept.splice(0))
+    expect(rdata(await view.lookup('www.e1.test', { keepAlive }), 'www.e1.test')).toBe('192.0.2.9')
+    // Other zones push e1 out.
+    for (let i = 2; i < 12; i++) {
+      const z = `e${i}.test`
+      zone(z, i.toString(16))
+      await view.lookup(`www.${z}`, { keepAlive })
+      await Promise.all(kept.splice(0))
+    }
+    kv.resetCounts()
+    await view.lookup('www.e1.test', { keepAlive })
+    await Promise.all(kept.splice(0))
+    const ofE1 = kv.keysRead.flat().filter((k) => /^[a-z]:e1\.test:/.test(k))
+    // e1 was evicted (it is read again), and not through head n's versioned key.
+    expect(ofE1.length).toBeGreaterThan(0)
+    expect(ofE1).not.toContain(headVersionKey('e1.test', e1.meta.id, n))
   })
 
   it('a versioned bucket retired while the isolate held an older head: the zone is confirmed again and the name answered', async () => {
