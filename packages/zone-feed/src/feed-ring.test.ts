@@ -10,10 +10,14 @@ function setup(ringOptions: { maxEntries?: number; maxPollEntries?: number } = {
   let clock = 1_000_000
   let epoch = 'e1'
   let log = new FeedLog(new MemoryFeedStore(), { newEpoch: () => epoch })
-  const calls = { tail: 0, poll: 0 }
+  const calls = { tail: 0, poll: 0, watches: 0 }
   const source: FeedSource = {
     tail: async (q) => (calls.tail++, log.tail(q)),
-    poll: async (q) => (calls.poll++, log.poll(q, clock)),
+    poll: async (q) => (
+      calls.poll++,
+      q.waitMs !== undefined && calls.watches++,
+      log.poll(q, clock)
+    ),
   }
   const ring = new FeedRing(source, { maxAgeMs: 0, now: () => clock, ...ringOptions })
   return {
@@ -47,6 +51,15 @@ describe('FeedRing', () => {
     const r = await f.ring.poll({ cursor: first.seq, epoch: first.epoch })
     expect(r.entries.map((e) => e.zone)).toEqual(['a.test', 'b.test', 'c.test'])
     expect(f.ring.forwarded).toBe(2)
+  })
+
+  it('passes no watch on to the primary: a forwarded poll is a plain one', async () => {
+    const f = setup({ maxEntries: 2, maxPollEntries: 2 })
+    const first = await f.ring.poll({ cursor: null, epoch: null, waitMs: 1000 })
+    f.append([head('a.test', 1), head('b.test', 1), head('c.test', 1)])
+    await f.ring.poll({ cursor: first.seq, epoch: first.epoch, waitMs: 1000 })
+    expect(f.ring.forwarded).toBe(2)
+    expect(f.calls.watches).toBe(0)
   })
 
   it('starts over when the primary has another epoch', async () => {

@@ -105,9 +105,10 @@ export class FeedRing {
     }
   }
 
+  /** A plain poll of the primary: replicas answer at once, so a watch is never passed on. */
   #forward(request: PollRequest): Promise<PollReply> {
     this.forwarded++
-    return this.#source.poll(request)
+    return this.#source.poll({ cursor: request.cursor, epoch: request.epoch })
   }
 
   /** Newest entry per zone after `cursor`, or null when more than the cap. */
