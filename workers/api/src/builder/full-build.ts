@@ -35,6 +35,7 @@ import { nextHead, publishHead } from './publish-head.ts'
 import { LAYOUT_FORMAT, type FullProgress } from './state.ts'
 import { EMPTY_NODE, isServed, nodeFromRows } from './values.ts'
 import { ALWAYS, applyOps, type KeyOp } from './writer.ts'
+import { yieldToRuntime } from './yield.ts'
 
 export type FullOutcome = StepOutcome | { kind: 'deleted' }
 
@@ -114,8 +115,10 @@ async function mirrorPages(ctx: StepContext, p: FullProgress): Promise<FullOutco
   // while this page is turned into nodes. Only when the budget leaves room for it after this
   // page, so a read ahead is never dropped for want of budget.
   let ahead: Promise<Page> | null = null
-  for (;;) {
+  for (let k = 0; ; k++) {
     if (ctx.budget.used > 0 && ctx.budget.remaining < PAGE_ROOM) return { kind: 'progress' }
+    // Requests that arrived meanwhile (an API call, a DoH query) are served between pages.
+    if (k > 0) await yieldToRuntime()
     const page = await (ahead ?? read(p.afterRev))
     ahead = null
     const lastName = page.names[page.names.length - 1]
@@ -196,7 +199,8 @@ async function writeBuckets(ctx: StepContext, p: FullProgress): Promise<FullOutc
     ctx.save()
   }
   const version = p.version
-  for (;;) {
+  for (let k = 0; ; k++) {
+    if (k > 0) await yieldToRuntime()
     const room = Math.min(500, ctx.budget.remaining - 2)
     if (room < 1) return { kind: 'progress' }
     const ops: KeyOp[] = []

@@ -26,6 +26,7 @@ import { readNames, readZoneAndLog, type LogRow } from './queries.ts'
 import { LAYOUT_FORMAT } from './state.ts'
 import { EMPTY_NODE, isServed, nodeFromRows } from './values.ts'
 import { applyOps, type KeyOp } from './writer.ts'
+import { yieldToRuntime } from './yield.ts'
 
 /** Besides the usual outcomes, the log can ask for a full build or a purge. */
 export type PerRecordOutcome = StepOutcome | { kind: 'full' } | { kind: 'deleted' }
@@ -332,12 +333,4 @@ async function retireDue(ctx: StepContext): Promise<void> {
     ctx.ledger.prune(now - limits.keyWriteIntervalMs)
     ctx.save()
   }
-}
-
-/**
- * Lets other work of the runtime run between the pass's synchronous stretches. Locally the
- * builder shares workerd's one thread with the API, whose responses would otherwise wait for it.
- */
-function yieldToRuntime(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0))
 }
