@@ -1,11 +1,17 @@
 /**
  * Helpers of the outgoing-transfer tests: a relayed request to `/dns_transfer` as the DNS front
- * sends it, the length-prefixed messages of its answer, signed AXFR/IXFR/SOA queries, and a zone
- * with outgoing transfers configured for one peer (TSIG key) and one ACL.
+ * sends it, the length-prefixed messages of its answer, signed AXFR/IXFR/SOA queries, a zone
+ * with outgoing transfers configured for one peer (TSIG key) and one ACL, and an AXFR's records
+ * as lines, read in pages of a given size.
  */
-import { exports } from 'cloudflare:workers'
-import { encodeQuery } from '../../packages/dns-wire/src/index.ts'
-import { parseTsigKey, signMessage } from '../../packages/zone-transfer/src/index.ts'
+import { env, exports } from 'cloudflare:workers'
+import { decodeMessage, encodeQuery, encodeRdata } from '../../packages/dns-wire/src/index.ts'
+import {
+  TsigStreamVerifier,
+  parseTsigKey,
+  signMessage,
+} from '../../packages/zone-transfer/src/index.ts'
+import { answerRelayedQuery } from '../../workers/api/src/transfers/outgoing-transfer.ts'
 import { expect } from 'vitest'
 import { api, createZone, DEFAULT_ACCOUNT } from './helpers.ts'
 import { configureOutgoing } from './transfer-rows.ts'
@@ -93,4 +99,46 @@ export async function zoneWithTransfers(
     ...rows,
   })
   return zone
+}
+
+/** A record as owner, TTL, type code and the hex of its uncompressed wire rdata. */
+export function wireLine(name: string, ttl: number, type: number, rdata: string): string {
+  const hex = [...encodeRdata(type, rdata)].map((b) => b.toString(16).padStart(2, '0')).join('')
+  return `${name.toLowerCase().replace(/\.$/, '')} ${ttl} ${type} ${hex}`
+}
+
+/** The answer records of an AXFR's messages, verified, as `wireLine`s. */
+export async function transferredLines(
+  messages: Uint8Array[],
+  request: { mac: Uint8Array }
+): Promise<string[]> {
+  const verifier = new TsigStreamVerifier(KEY, request.mac, now)
+  const lines: string[] = []
+  for (const m of messages)
+    for (const rr of decodeMessage(await verifier.next(m)).answer)
+      lines.push(wireLine(rr.name, rr.ttl, rr.typeCode, rr.data))
+  verifier.finish()
+  return lines
+}
+
+/**
+ * The records (`wireLine`s) of a completed AXFR of zone `name` answered from `shards` (the test
+ * environment unless given), read from D1 in pages of `pageSize` records.
+ */
+export async function pagedLines(
+  name: string,
+  pageSize: number,
+  shards: object = env
+): Promise<string[]> {
+  const request = await signed(name, 'AXFR')
+  const answer = await answerRelayedQuery(shards as never, {
+    query: request.message,
+    client: '192.0.2.10',
+    now: now(),
+    mayRelay: () => true,
+    pageSize,
+  })
+  const lines = await transferredLines(await messagesOf(new Response(answer.body)), request)
+  expect(await answer.completed).toBe(true)
+  return lines
 }

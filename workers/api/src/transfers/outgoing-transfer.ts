@@ -38,15 +38,13 @@ import {
 } from './catalog-zone.ts'
 import {
   FIRST_KEY,
-  PAGE_SQL,
   keyOf,
   ownerIsWhole,
-  pageSuffix,
   readRelayedZoneNamed,
   wholeOwner,
-  type TransferKey,
   type TransferRow,
 } from './relayed-zone.ts'
+import { transferPages } from './transfer-pages.ts'
 import { clientAllowed, peerKeys, tsigRequired, type OutgoingConfig } from './transfer-config.ts'
 
 /** Records read from D1 per page of a transfer. */
@@ -133,20 +131,18 @@ async function* zoneRecords(
     rdata: fqdn(host),
   }))
   const own = new Set(servers.map((s) => s.toLowerCase().replace(/\.$/, '')))
-  const read = (after: TransferKey): Promise<TransferRow[]> =>
-    db
-      .prepare(PAGE_SQL)
-      .bind(z.id, ...after, pageSize, pageSuffix(z.name))
-      .raw<TransferRow>()
-  let page = firstPage ?? (await read(FIRST_KEY))
+  const read = transferPages(db, z, pageSize, firstPage ?? [])
+  let page = firstPage
+    ? { rows: firstPage, more: firstPage.length >= pageSize }
+    : await read(FIRST_KEY)
   let pages = 1
   for (;;) {
-    const last = page[page.length - 1]
-    const next = last && page.length >= pageSize ? read(keyOf(last, z.name)) : null
+    const last = page.rows[page.rows.length - 1]
+    const next = last && page.more ? read(keyOf(last, z.name)) : null
     // A consumer that stops early leaves `next` unread: its failure is nobody's to report.
     next?.catch(() => {})
     const records: TransferRecord[] = []
-    for (const [type, content, priority, owner, data, ttl] of page) {
+    for (const [type, content, priority, owner, data, ttl] of page.rows) {
       if (ownerIsWhole(owner)) {
         const name = wholeOwner(owner)
         if (type === 'NS' && name === z.name && own.has(content.toLowerCase())) continue

@@ -12,6 +12,7 @@ import { liveZoneShardNamed } from '../shards/zone-env.ts'
 import { zones } from '../db/schema.ts'
 import type { ZoneRow } from '../zones/model.ts'
 import { parseIds } from './fields.ts'
+import { joinedPageSql, splitJoinedPage, type JoinedPage } from './joined-page.ts'
 import { peersInOrder, peersWithKeysSql, type PeerRow } from './peer-keys.ts'
 import type { OutgoingConfig } from './transfer-config.ts'
 
@@ -75,6 +76,9 @@ const pageSql = (
 
 /** The records of zone ?1 after the key ?2 … ?5 in transfer order, at most ?6 (see `pageSql`). */
 export const PAGE_SQL = pageSql('?1')
+
+/** `PAGE_SQL`'s records as one joined page (see transfers/joined-page.ts). */
+export const JOINED_PAGE_SQL = joinedPageSql(PAGE_SQL)
 
 /** The parameter ?7 of a page of the zone named `zone`: the suffix cut from owners below it. */
 export const pageSuffix = (zone: string): string => `.${zone}`
@@ -146,14 +150,32 @@ export async function readOutgoingZone(
 /**
  * Zone `zone.id` (active, or moving between shards) and its outgoing configuration from `db`;
  * given `zone.name` instead, the zone the directory on `db` names so (the home database). With
- * `firstPage`, also the first `records` of the zone, named `zoneName`. Null when the zone is not
- * live on `db`; 'unknown' when the directory has no active zone of that name.
+ * `firstPage`, also the first `records` of the zone, named `zoneName`: read as a joined page, or
+ * as rows when that fails (a page longer than D1's longest string) or cannot be split. Null when
+ * the zone is not live on `db`; 'unknown' when the directory has no active zone of that name.
  */
 async function readRelayedZone(
   db: D1Database,
   zone: { id: string } | { name: string },
   firstPage: { records: number; zoneName: string } | null
 ): Promise<RelayedZone | null | 'unknown'> {
+  const joined =
+    firstPage && (await readRelayedZoneAs(db, zone, firstPage, true).catch(() => 'split' as const))
+  if (joined && joined !== 'split') return joined
+  // Rows always split: 'split' is never the answer.
+  return (await readRelayedZoneAs(db, zone, firstPage, false)) as RelayedZone | null | 'unknown'
+}
+
+/**
+ * `readRelayedZone` in one batch, the first page as a joined page when `joined`; 'split' for a
+ * joined page that cannot be split.
+ */
+async function readRelayedZoneAs(
+  db: D1Database,
+  zone: { id: string } | { name: string },
+  firstPage: { records: number; zoneName: string } | null,
+  joined: boolean
+): Promise<RelayedZone | null | 'unknown' | 'split'> {
   const byName = 'name' in zone
   const id = byName ? ZONE_NAMED : '?1'
   const statements = [
@@ -165,7 +187,7 @@ async function readRelayedZone(
   if (firstPage !== null)
     statements.push(
       db
-        .prepare(pageSql(id))
+        .prepare(joined ? joinedPageSql(pageSql(id)) : pageSql(id))
         .bind(
           byName ? zone.name : zone.id,
           ...FIRST_KEY,
@@ -177,7 +199,14 @@ async function readRelayedZone(
   const results = await db.batch(statements)
   if (byName && results.at(-1)!.results.length === 0) return 'unknown'
   const [zoneRows, settingsRows, peerRows, aclRows] = results
-  const pageRows = firstPage !== null ? results[4] : undefined
+  let page: TransferRow[] | null = null
+  if (firstPage !== null) {
+    const rows = results[4]!.results
+    page = joined
+      ? splitJoinedPage(rows[0] as unknown as JoinedPage)
+      : (rows as Record<string, unknown>[]).map(transferRow)
+    if (page === null) return 'split'
+  }
   const raw = zoneRows!.results[0] as Record<string, unknown> | undefined
   if (!raw) return null
   const row = fromRawRow(zones, raw)
@@ -190,9 +219,5 @@ async function readRelayedZone(
         acls: (aclRows!.results as { ip_range: string }[]).map((r) => r.ip_range),
       }
     : null
-  return {
-    zone: row,
-    config,
-    firstPage: pageRows ? (pageRows.results as Record<string, unknown>[]).map(transferRow) : null,
-  }
+  return { zone: row, config, firstPage: page }
 }
