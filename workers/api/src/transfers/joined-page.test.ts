@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { splitJoinedPage } from './joined-page.ts'
-import type { TransferRow } from './relayed-zone.ts'
+import type { TransferRow } from './transfer-row.ts'
 
 const DEL = '\x7f'
 

@@ -6,7 +6,7 @@
  * stored column excludes it): the split then gives more fields than six a record, so such a page
  * is known ambiguous and read again as rows.
  */
-import type { TransferRow } from './relayed-zone.ts'
+import type { TransferRow } from './transfer-row.ts'
 
 /** The separator of a joined page's fields: JSON writes it as itself, DNS data rarely holds it. */
 const SEPARATOR = '\x7f'

@@ -36,14 +36,8 @@ import {
   servedCatalogRecords,
   servedCatalogSoa,
 } from './catalog-zone.ts'
-import {
-  FIRST_KEY,
-  keyOf,
-  ownerIsWhole,
-  readRelayedZoneNamed,
-  wholeOwner,
-  type TransferRow,
-} from './relayed-zone.ts'
+import { FIRST_KEY, keyOf, ownerIsWhole, readRelayedZoneNamed, wholeOwner } from './relayed-zone.ts'
+import type { TransferRow } from './transfer-row.ts'
 import { transferPages } from './transfer-pages.ts'
 import { clientAllowed, peerKeys, tsigRequired, type OutgoingConfig } from './transfer-config.ts'
 

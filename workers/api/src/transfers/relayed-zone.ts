@@ -13,6 +13,7 @@ import { zones } from '../db/schema.ts'
 import type { ZoneRow } from '../zones/model.ts'
 import { parseIds } from './fields.ts'
 import { joinedPageSql, splitJoinedPage, type JoinedPage } from './joined-page.ts'
+import type { TransferRow } from './transfer-row.ts'
 import { peersInOrder, peersWithKeysSql, type PeerRow } from './peer-keys.ts'
 import type { OutgoingConfig } from './transfer-config.ts'
 
@@ -29,16 +30,6 @@ const TRANSFER_COLUMNS = `type, content, priority,
     CASE WHEN substr(name, -length(?7)) = ?7
       THEN substr(name, 1, length(name) - length(?7)) ELSE name || '.' END AS owner,
     data, ttl`
-
-/** A record as a transfer reads it: a row of `TRANSFER_COLUMNS` as D1 returns it with `raw()`. */
-export type TransferRow = [
-  type: string,
-  content: string,
-  priority: number | null,
-  owner: string,
-  data: string | null,
-  ttl: number,
-]
 
 /**
  * The owner of a record of zone `zone` from its `owner` column: the labels below the zone's name,
