@@ -81,7 +81,7 @@ export function renderPropagation(p, md, charts, targets) {
   }
   md.push(`### ${n0(10_000)}-change batch fully visible`, '')
   md.push(
-    "Creates of 10,000 new names in one batch; **visible** = the builder reports the change sequence built (propagation endpoint polled every 5 ms), then 20 names spread over the batch are checked through DoH (all answered in every run). The API's response arrives later than the handler ends here: workerd runs the API worker, the builder DO and the KV/D1 simulators on one thread, so the build competes with sending the response.",
+    "Creates of 10,000 new names in one batch, three runs per zone; **visible** = the builder reports the change sequence built (propagation endpoint polled every 5 ms), then 20 names spread over the batch are checked through DoH (all answered in every run). The API's response arrives later than the handler ends here: workerd runs the API worker, the builder DO and the KV/D1 simulators on one thread, so the build competes with sending the response.",
     ''
   )
   md.push(
