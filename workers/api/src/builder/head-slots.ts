@@ -11,7 +11,11 @@ import { HEAD_SLOTS, headKey, headSlot } from '@edgedns/kv-layout'
 import type { StepContext } from './context.ts'
 import { digestOf } from './ledger.ts'
 
-/** Tries at the head's own slot (not a write-once key, so a failed put is simply tried again). */
+/**
+ * Tries at the head's own slot (not a write-once key, so a failed put is simply tried again),
+ * each a key interval after the one before: a put that failed may still have landed, and KV
+ * refuses a second write to a key within its interval.
+ */
 const SLOT_PUT_TRIES = 3
 
 /**
@@ -35,6 +39,8 @@ export async function writeHeadSlots(
     } catch (e) {
       if (attempt >= SLOT_PUT_TRIES) throw e
       ctx.budget.spend(1) // the next try is one more KV operation of the invocation
+      if (limits.keyWriteIntervalMs > 0)
+        await new Promise((resolve) => setTimeout(resolve, limits.keyWriteIntervalMs))
     }
   }
   const digest = digestOf(value)

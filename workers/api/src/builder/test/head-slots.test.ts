@@ -53,6 +53,42 @@ describe('head slots after the append', () => {
     expect((await converge(z.id)).differences).toEqual([])
   })
 
+  it('a slot put that failed after landing is tried again only once the key may be written again', async () => {
+    const z = await createZone('slotpace')
+    await post(z.id, { type: 'A', name: 'www', content: '192.0.2.1' })
+    const before = await settle(z.id)
+    const n = before.head.n + 1
+    const slot = headKey(z.name, headSlot(n))
+    const intervalMs = 80
+    await tweak(z.id, (b) => {
+      const kv = b.io.kv
+      let landedAt = 0
+      // KV as deployed for this slot: its first put lands but reports a failure, and a second
+      // write within the key's interval is refused.
+      const put = async (key: string, value: string, opts?: KVNamespacePutOptions) => {
+        if (key !== slot) return kv.put(key, value, opts)
+        const now = Date.now()
+        if (landedAt > 0 && now - landedAt < intervalMs)
+          throw new Error('KV PUT failed: 429 Too Many Requests')
+        await kv.put(key, value, opts)
+        const first = landedAt === 0
+        landedAt = now
+        if (first) throw new Error('KV PUT failed: 500 (the value was stored)')
+      }
+      b.io = { ...b.io, kv: { ...kv, get: kv.get.bind(kv), put } as unknown as KVNamespace }
+      b.limits = { ...b.limits, keyWriteIntervalMs: intervalMs, backoffBaseMs: 60_000 }
+    })
+    await post(z.id, { type: 'A', name: 'new', content: '192.0.2.2' })
+    let status = await builder(z.id).status()
+    for (let i = 0; i < 500 && status.head.n < n && status.failures === 0; i++) {
+      await sleep(5)
+      status = await builder(z.id).status()
+    }
+    expect(status.lastError).toBeNull()
+    expect(status.head.n).toBe(n)
+    expect(await slotHead(z.name, n)).toBe(n)
+  })
+
   it('lists the slots of the counters between the recorded head and the next, none for a first head', () => {
     expect(skippedSlots('a.test', 5, 6)).toEqual([])
     expect(skippedSlots('a.test', 5, 8)).toEqual([headKey('a.test', 6), headKey('a.test', 7)])
