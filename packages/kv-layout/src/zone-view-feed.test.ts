@@ -24,6 +24,33 @@ const REVALIDATE_MS = 1000
 const rdata = (r: ZoneLookup | null, name: string): string | undefined =>
   r?.nodes.get(name)?.sets.A?.rdata[0]
 
+/**
+ * Appends that pass to `feed` until `hold()`, then wait; and a poller whose next reply, after
+ * `offerHeld()`, offers the held heads (as a watch reply carries a builder's offer).
+ */
+function offerRig(feed: TestFeed) {
+  const held: FeedAppend[] = []
+  let holding = false
+  let offered: OfferedHead[] = []
+  return {
+    appender: {
+      append: (entries: FeedAppend[]) =>
+        holding ? Promise.resolve(void held.push(...entries)) : feed.append(entries),
+    },
+    poller: {
+      poll: async (request: PollRequest) => {
+        const reply = await feed.poll(request)
+        const o = offered
+        offered = []
+        return o.length > 0 ? { ...reply, offered: o } : reply
+      },
+    },
+    hold: () => void (holding = true),
+    offerHeld: () =>
+      void (offered = held.map((e) => ({ zone: e.zone, id: e.id, n: e.n, head: e.head! }))),
+  }
+}
+
 describe('KvZoneView with the zone feed', () => {
   let t: number
   let kv: FakeKv
@@ -109,22 +136,9 @@ describe('KvZoneView with the zone feed', () => {
   })
 
   it('a head offered to a watch is taken by the held zone from its text; nothing reads its versioned key', async () => {
-    // Appends pass to the feed until `hold`; then they wait (the entry comes after the offer).
-    const held: FeedAppend[] = []
-    let hold = false
-    const appender = {
-      append: (entries: FeedAppend[]) =>
-        hold ? Promise.resolve(void held.push(...entries)) : feed.append(entries),
-    }
-    let offered: OfferedHead[] = []
-    const poller = {
-      poll: async (request: PollRequest) => {
-        const reply = await feed.poll(request)
-        const o = offered
-        offered = []
-        return o.length > 0 ? { ...reply, offered: o } : reply
-      },
-    }
+    // Appends pass to the feed until held; then they wait (the entry comes after the offer).
+    const rig = offerRig(feed)
+    const { appender, poller } = rig
     client = new FeedClient(poller, {
       now: () => t,
       loadIndex: (key) => Promise.resolve(kv.bytes.get(key) ?? null),
@@ -139,7 +153,7 @@ describe('KvZoneView with the zone feed', () => {
       })
     const [mine, other] = [writer('a.test', '1'), writer('b.test', '2')]
     expect(rdata(await view.lookup('www.a.test'), 'www.a.test')).toBe('192.0.2.1')
-    hold = true
+    rig.hold()
     for (const z of [mine, other]) {
       z.nodes.set(`www.${z.name}`, a('192.0.2.9'))
       const n = z.head({ overlay: [[`www.${z.name}`, a('192.0.2.9')]] })
@@ -147,7 +161,7 @@ describe('KvZoneView with the zone feed', () => {
       kv.delete(headVersionKey(z.name, z.meta.id, n))
       kv.delete(headKey(z.name, headSlot(n)))
     }
-    offered = held.map((e) => ({ zone: e.zone, id: e.id, n: e.n, head: e.head! }))
+    rig.offerHeld()
     t += REVALIDATE_MS + 1
     kv.resetCounts()
     const kept: Promise<unknown>[] = []
@@ -163,21 +177,8 @@ describe('KvZoneView with the zone feed', () => {
 
   it('a zone holding an offered head and evicted for room is read again without its unwritten versioned key', async () => {
     // e1's appends wait until the test lets them through (its entry comes after the offer).
-    const held: FeedAppend[] = []
-    let hold = false
-    const appender = {
-      append: (entries: FeedAppend[]) =>
-        hold ? Promise.resolve(void held.push(...entries)) : feed.append(entries),
-    }
-    let offered: OfferedHead[] = []
-    const poller = {
-      poll: async (request: PollRequest) => {
-        const reply = await feed.poll(request)
-        const o = offered
-        offered = []
-        return o.length > 0 ? { ...reply, offered: o } : reply
-      },
-    }
+    const rig = offerRig(feed)
+    const { appender, poller } = rig
     client = new FeedClient(poller, { now: () => t })
     view = new KvZoneView(kv, {
       now: () => t,
@@ -205,13 +206,13 @@ describe('KvZoneView with the zone feed', () => {
     t += FEED_WINDOW_MS + REVALIDATE_MS
     await view.lookup('www.e1.test', { keepAlive })
     await Promise.all(kept.splice(0))
-    hold = true
+    rig.hold()
     e1.nodes.set('www.e1.test', a('192.0.2.9'))
     const n = e1.head({ overlay: [['www.e1.test', a('192.0.2.9')]] })
     // Offered before head n is in KV: neither its versioned key nor its slot is there yet.
     kv.delete(headVersionKey('e1.test', e1.meta.id, n))
     kv.delete(headKey('e1.test', headSlot(n)))
-    offered = held.map((e) => ({ zone: e.zone, id: e.id, n: e.n, head: e.head! }))
+    rig.offerHeld()
     t += REVALIDATE_MS + 1
     await view.lookup('www.e1.test', { keepAlive })
     await Promise.all(kept.splice(0))
