@@ -281,7 +281,7 @@ export class ZoneBuilder extends DurableObject<Env> {
           // The pass made a new serial visible: the secondaries hear of it now, not after the
           // rest of the step (its report, bucket flush and any further passes).
           const notified = this.#secondaries.announce(ctx.io.db, s)
-          // Without outgoing transfers the pass already yielded right after its append.
+          // Without outgoing transfers the pass already yielded once its head was announced.
           const { yieldAfterHeadMs, yieldAfterNotifyMs } = this.limits
           await this.#yieldAfterHead(
             notified
