@@ -28,6 +28,7 @@ import {
 } from '@edgedns/kv-layout'
 import { reverseName } from '../records/model.ts'
 import type { StepContext, StepOutcome } from './context.ts'
+import { JOINED_READ_CHARS } from '../db/joined-rows.ts'
 import { namesWithRecords, readNames, readPage, readZone, type Page } from './queries.ts'
 import { buildMeta } from './meta.ts'
 import { resumedPhase, resumedPhaseTimes } from './phase-times.ts'
@@ -98,7 +99,13 @@ export async function fullBuildStep(ctx: StepContext): Promise<FullOutcome> {
   }
 }
 
-/** Budget a mirror page wants left before it is read (its reads cost 2; the rest is margin). */
+/**
+ * D1 queries a mirror page costs: the page (joined, and as rows when that read is unusable) and
+ * the names among its ancestors with records.
+ */
+const PAGE_READS = 3
+
+/** Budget a mirror page wants left before it is read (its reads, then margin). */
 const PAGE_ROOM = 30
 
 /** D1 pages of names → `nodes_next`. D1 queries are charged to the budget (1 each). */
@@ -107,23 +114,27 @@ async function mirrorPages(ctx: StepContext, p: FullProgress): Promise<FullOutco
   const zoneId = state.zoneId!
   const apex = state.zoneName!
   const apexRev = reverseName(apex)
-  const read = (afterRev: string) => {
-    ctx.budget.spend(2)
-    return readPage(io.db, zoneId, apexRev, afterRev, limits.mirrorPageNames)
+  // A page is read joined when the one before it was short enough (the first of an invocation as rows).
+  const read = (afterRev: string, before?: Page) => {
+    ctx.budget.spend(PAGE_READS)
+    const joined = before !== undefined && before.chars <= JOINED_READ_CHARS
+    return readPage(io.db, zoneId, apexRev, afterRev, limits.mirrorPageNames, joined)
   }
   // The next page's read, started as soon as this page's last name is known: D1 works on it
   // while this page is turned into nodes. Only when the budget leaves room for it after this
   // page, so a read ahead is never dropped for want of budget.
   let ahead: Promise<Page> | null = null
+  let before: Page | undefined
   for (let k = 0; ; k++) {
     if (ctx.budget.used > 0 && ctx.budget.remaining < PAGE_ROOM) return { kind: 'progress' }
     // Requests that arrived meanwhile (an API call, a DoH query) are served between pages.
     if (k > 0) await yieldToRuntime()
-    const page = await (ahead ?? read(p.afterRev))
+    const page = await (ahead ?? read(p.afterRev, before))
     ahead = null
+    before = page
     const lastName = page.names[page.names.length - 1]
-    if (!page.last && lastName && ctx.budget.remaining - 2 >= PAGE_ROOM) {
-      ahead = read(reverseName(lastName.name))
+    if (!page.last && lastName && ctx.budget.remaining - PAGE_READS >= PAGE_ROOM) {
+      ahead = read(reverseName(lastName.name), page)
       // A read ahead that is never awaited (this page's nodes failed) fails quietly.
       ahead.catch(() => {})
     }

@@ -2,6 +2,7 @@
  * @module D1 reads of the build pipeline. Every read is bounded and uses an index: change_log by
  * (zone_id, seq), dns_records by (zone_id, name_rev, …) for exact names and "names below X" ranges.
  */
+import { joinedFields, joinedRowsSql, type JoinedRows } from '../db/joined-rows.ts'
 import { jsonChunks } from '../db/json-chunks.ts'
 import { reverseName } from '../records/model.ts'
 import { VALUE_COLUMNS, type ValueRow, type ZoneDbRow } from './values.ts'
@@ -12,6 +13,22 @@ export interface LogRow {
   old_name: string | null
   new_name: string | null
 }
+
+/** The rows of the next ?3 owner names after name_rev ?2, a name's rows together. */
+const PAGE = `SELECT ${VALUE_COLUMNS} FROM dns_records WHERE zone_id = ?1 AND name_rev IN (
+      SELECT DISTINCT name_rev FROM dns_records WHERE zone_id = ?1 AND name_rev > ?2 ORDER BY name_rev LIMIT ?3)
+    ORDER BY name_rev, type, content`
+
+/** A page row's fields in a joined page (`VALUE_COLUMNS`' order, NULLs as empty fields). */
+const JOINED_FIELDS = [
+  'name',
+  'type',
+  'content',
+  "ifnull(data, '')",
+  "ifnull(priority, '')",
+  'ttl',
+  'proxied',
+]
 
 /** Every statement of the pipeline, exported so a test can check their query plans. */
 export const SQL = {
@@ -26,9 +43,9 @@ export const SQL = {
     WHERE r.zone_id = ?1 AND r.name_rev > (j.value ->> 1) || '.' AND r.name_rev < (j.value ->> 1) || '/')`,
   withRecords:
     'SELECT DISTINCT name FROM dns_records WHERE zone_id = ?1 AND name_rev IN (SELECT value FROM json_each(?2))',
-  page: `SELECT ${VALUE_COLUMNS} FROM dns_records WHERE zone_id = ?1 AND name_rev IN (
-      SELECT DISTINCT name_rev FROM dns_records WHERE zone_id = ?1 AND name_rev > ?2 ORDER BY name_rev LIMIT ?3)
-    ORDER BY name_rev, type, content`,
+  page: PAGE,
+  // `page`'s rows as one joined string (db/joined-rows.ts), in the same order.
+  joinedPage: joinedRowsSql(PAGE, JOINED_FIELDS),
   subzones:
     "SELECT name FROM zones WHERE name_rev > ?1 AND name_rev < ?2 AND status != 'deleted' AND activated_on IS NOT NULL ORDER BY name",
   liveZone:
@@ -166,26 +183,80 @@ export interface Page {
   names: { name: string; rows: ValueRow[] }[]
   /** Fewer than the requested number of names: nothing follows. */
   last: boolean
+  /** The page's characters, about as joined (sizes the next read). */
+  chars: number
 }
 
-/** The next `limit` distinct owner names after `afterRev` (name_rev order, apex excluded), with all their rows. */
+/**
+ * The next `limit` distinct owner names after `afterRev` (name_rev order, apex excluded), with all
+ * their rows. With `joined` (the page before came to at most `JOINED_READ_CHARS`), read as one
+ * joined string, and as rows when that read fails (longer than D1's longest string) or does not
+ * split back into whole names; otherwise as rows.
+ */
 export async function readPage(
   db: D1Database,
   zoneId: string,
   apexRev: string,
   afterRev: string,
-  limit: number
+  limit: number,
+  joined = false
 ): Promise<Page> {
   const start = afterRev === '' ? apexRev : afterRev
+  if (joined) {
+    const read = await db
+      .prepare(SQL.joinedPage)
+      .bind(zoneId, start, limit)
+      .first<JoinedRows>()
+      .catch(() => null)
+    const names = read && namesOfJoined(read)
+    if (names) return { names, last: names.length < limit, chars: read!.page?.length ?? 0 }
+  }
   const { results } = await db.prepare(SQL.page).bind(zoneId, start, limit).all<ValueRow>()
-  // A name's rows are contiguous (ordered by name_rev, one per name): no name_rev to carry back.
+  const names = namesOf(results)
+  return { names, last: names.length < limit, chars: rowChars(results) }
+}
+
+/** The characters of rows about as joined. */
+function rowChars(rows: readonly ValueRow[]): number {
+  let n = 0
+  for (const r of rows)
+    n += r.name.length + r.type.length + r.content.length + (r.data?.length ?? 0) + 24
+  return n
+}
+
+/** Rows grouped by name (a name's rows are contiguous: ordered by name_rev, one per name). */
+function namesOf(rows: Iterable<ValueRow>): Page['names'] {
   const names: Page['names'] = []
-  for (const r of results) {
+  for (const r of rows) {
     const last = names[names.length - 1]
     if (last && last.name === r.name) last.rows.push(r)
     else names.push({ name: r.name, rows: [r] })
   }
-  return { names, last: names.length < limit }
+  return names
+}
+
+const WIDTH = JOINED_FIELDS.length
+
+/** A joined page's names, or null when its fields do not split into rows with each name's rows together. */
+function namesOfJoined(joined: JoinedRows): Page['names'] | null {
+  const fields = joinedFields(joined, WIDTH)
+  if (!fields) return null
+  const rows: ValueRow[] = new Array(fields.length / WIDTH)
+  for (let r = 0, f = 0; r < rows.length; r++, f += WIDTH) {
+    const data = fields[f + 3]!
+    const priority = fields[f + 4]!
+    rows[r] = {
+      name: fields[f]!,
+      type: fields[f + 1]!,
+      content: fields[f + 2]!,
+      data: data === '' ? null : data,
+      priority: priority === '' ? null : Number(priority),
+      ttl: Number(fields[f + 5]),
+      proxied: Number(fields[f + 6]),
+    }
+  }
+  const names = namesOf(rows)
+  return new Set(names.map((n) => n.name)).size === names.length ? names : null
 }
 
 /**

@@ -14,6 +14,7 @@ const binds: Record<keyof typeof SQL, unknown[]> = {
   below: ['z', '[["www.example","example.www"]]'],
   withRecords: ['z', '["example.www"]'],
   page: ['z', 'example', 10],
+  joinedPage: ['z', 'example', 10],
   subzones: ['elpmaxe.', 'elpmaxe/'],
   liveZone: ['example'],
 }
