@@ -28,7 +28,6 @@ import {
 } from '@edgedns/kv-layout'
 import { reverseName } from '../records/model.ts'
 import type { StepContext, StepOutcome } from './context.ts'
-import { JOINED_READ_CHARS } from '../db/joined-rows.ts'
 import { namesWithRecords, readNames, readPage, readZone, type Page } from './queries.ts'
 import { buildMeta } from './meta.ts'
 import { resumedPhase, resumedPhaseTimes } from './phase-times.ts'
@@ -114,27 +113,27 @@ async function mirrorPages(ctx: StepContext, p: FullProgress): Promise<FullOutco
   const zoneId = state.zoneId!
   const apex = state.zoneName!
   const apexRev = reverseName(apex)
-  // A page is read joined when the one before it was short enough (the first of an invocation as rows).
-  const read = (afterRev: string, before?: Page) => {
+  // Pages are read joined until a joined read cannot be used (long rows, say): then, for the
+  // rest of this invocation, as rows, so such a zone pays a failed read once an invocation at most.
+  let joined = true
+  const read = (afterRev: string) => {
     ctx.budget.spend(PAGE_READS)
-    const joined = before !== undefined && before.chars <= JOINED_READ_CHARS
     return readPage(io.db, zoneId, apexRev, afterRev, limits.mirrorPageNames, joined)
   }
   // The next page's read, started as soon as this page's last name is known: D1 works on it
   // while this page is turned into nodes. Only when the budget leaves room for it after this
   // page, so a read ahead is never dropped for want of budget.
   let ahead: Promise<Page> | null = null
-  let before: Page | undefined
   for (let k = 0; ; k++) {
     if (ctx.budget.used > 0 && ctx.budget.remaining < PAGE_ROOM) return { kind: 'progress' }
     // Requests that arrived meanwhile (an API call, a DoH query) are served between pages.
     if (k > 0) await yieldToRuntime()
-    const page = await (ahead ?? read(p.afterRev, before))
+    const page = await (ahead ?? read(p.afterRev))
     ahead = null
-    before = page
+    if (page.joinedFailed) joined = false
     const lastName = page.names[page.names.length - 1]
     if (!page.last && lastName && ctx.budget.remaining - PAGE_READS >= PAGE_ROOM) {
-      ahead = read(reverseName(lastName.name), page)
+      ahead = read(reverseName(lastName.name))
       // A read ahead that is never awaited (this page's nodes failed) fails quietly.
       ahead.catch(() => {})
     }

@@ -2,7 +2,12 @@
  * @module D1 reads of the build pipeline. Every read is bounded and uses an index: change_log by
  * (zone_id, seq), dns_records by (zone_id, name_rev, …) for exact names and "names below X" ranges.
  */
-import { joinedFields, joinedRowsSql, type JoinedRows } from '../db/joined-rows.ts'
+import {
+  BOUNDED_ROWS,
+  boundedJoinedRowsSql,
+  joinedFields,
+  type JoinedRows,
+} from '../db/joined-rows.ts'
 import { jsonChunks } from '../db/json-chunks.ts'
 import { reverseName } from '../records/model.ts'
 import { VALUE_COLUMNS, type ValueRow, type ZoneDbRow } from './values.ts'
@@ -45,7 +50,7 @@ export const SQL = {
     'SELECT DISTINCT name FROM dns_records WHERE zone_id = ?1 AND name_rev IN (SELECT value FROM json_each(?2))',
   page: PAGE,
   // `page`'s rows as one joined string (db/joined-rows.ts), in the same order.
-  joinedPage: joinedRowsSql(PAGE, JOINED_FIELDS),
+  joinedPage: boundedJoinedRowsSql(PAGE, JOINED_FIELDS),
   subzones:
     "SELECT name FROM zones WHERE name_rev > ?1 AND name_rev < ?2 AND status != 'deleted' AND activated_on IS NOT NULL ORDER BY name",
   liveZone:
@@ -183,15 +188,15 @@ export interface Page {
   names: { name: string; rows: ValueRow[] }[]
   /** Fewer than the requested number of names: nothing follows. */
   last: boolean
-  /** The page's characters, about as joined (sizes the next read). */
-  chars: number
+  /** A joined read was asked for and could not be used: the page was read as rows. */
+  joinedFailed: boolean
 }
 
 /**
  * The next `limit` distinct owner names after `afterRev` (name_rev order, apex excluded), with all
- * their rows. With `joined` (the page before came to at most `JOINED_READ_CHARS`), read as one
- * joined string, and as rows when that read fails (longer than D1's longest string) or does not
- * split back into whole names; otherwise as rows.
+ * their rows. With `joined`, read as one joined string (bounded: `boundedJoinedRowsSql`), and as
+ * rows when that read fails, reached its row bound, or does not split back into whole names (a
+ * row longer than the bound, a field holding the separator): `joinedFailed` then says so.
  */
 export async function readPage(
   db: D1Database,
@@ -208,20 +213,12 @@ export async function readPage(
       .bind(zoneId, start, limit)
       .first<JoinedRows>()
       .catch(() => null)
-    const names = read && namesOfJoined(read)
-    if (names) return { names, last: names.length < limit, chars: read!.page?.length ?? 0 }
+    const names = read && read.records < BOUNDED_ROWS ? namesOfJoined(read) : null
+    if (names) return { names, last: names.length < limit, joinedFailed: false }
   }
   const { results } = await db.prepare(SQL.page).bind(zoneId, start, limit).all<ValueRow>()
   const names = namesOf(results)
-  return { names, last: names.length < limit, chars: rowChars(results) }
-}
-
-/** The characters of rows about as joined. */
-function rowChars(rows: readonly ValueRow[]): number {
-  let n = 0
-  for (const r of rows)
-    n += r.name.length + r.type.length + r.content.length + (r.data?.length ?? 0) + 24
-  return n
+  return { names, last: names.length < limit, joinedFailed: joined }
 }
 
 /** Rows grouped by name (a name's rows are contiguous: ordered by name_rev, one per name). */

@@ -4,10 +4,15 @@
  * by the length of the page before; read as rows when the joined read fails (a page of records far
  * longer than the one before could pass that limit) or cannot be split.
  */
-import { JOINED_READ_CHARS } from '../db/joined-rows.ts'
 import { splitJoinedPage, type JoinedPage } from './joined-page.ts'
 import { JOINED_PAGE_SQL, PAGE_SQL, pageSuffix, type TransferKey } from './relayed-zone.ts'
 import type { TransferRow } from './transfer-row.ts'
+
+/**
+ * The characters a joined page aims at: D1's longest string is 2,000,000 bytes, and a character
+ * (UTF-16 unit) is at most three bytes of UTF-8.
+ */
+const JOINED_PAGE_CHARS = 500_000
 
 /** A page read: its rows, and whether more may follow (it was as long as asked). */
 export interface TransferPage {
@@ -26,7 +31,7 @@ function rowChars(rows: TransferRow[]): number {
 /** The records to ask for after a page of `records` records and `chars` characters. */
 function nextPageRecords(pageSize: number, records: number, chars: number): number {
   if (records === 0 || chars <= 0) return pageSize
-  return Math.max(1, Math.min(pageSize, Math.floor((JOINED_READ_CHARS * records) / chars)))
+  return Math.max(1, Math.min(pageSize, Math.floor((JOINED_PAGE_CHARS * records) / chars)))
 }
 
 /**
