@@ -7,7 +7,8 @@
  */
 import { exports } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { encodeQuery } from '../../packages/dns-wire/src/index.ts'
+import { decodeMessage, encodeQuery } from '../../packages/dns-wire/src/index.ts'
+import { parseTsigKey, signMessage } from '../../packages/zone-transfer/src/index.ts'
 import { api, createZone, DEV_TOKEN, type ApiResponse } from './helpers.ts'
 import {
   base,
@@ -600,6 +601,51 @@ describe('POST /dns_notify with bad input', () => {
     ['an unknown field', { client_ip: '192.0.2.1', message: b64(notify), zone: 'x' }],
   ])('%s is 400 9000', async (_, body) => {
     refused(await api('POST', '/dns_notify', body), 400, 9000)
+  })
+
+  it('a NOTIFY whose TSIG record is malformed is answered FORMERR, not 500', async () => {
+    const zone = await zoneOfType('secondary')
+    const keyName = `${unique('notify')}.example`
+    const tsig = await created(`${base}/tsigs`, {
+      name: keyName,
+      algo: 'hmac-sha256.',
+      secret: SECRET,
+    })
+    const key = parseTsigKey(`hmac-sha256:${keyName}:${SECRET}`)
+    const peer = await created(`${base}/peers`, {
+      name: unique('primary'),
+      ip: '198.51.100.77',
+      tsig_id: tsig.id,
+    })
+    await created(`/zones/${zone.id}/secondary_dns/incoming`, {
+      name: zone.name,
+      peers: [peer.id],
+      auto_refresh_seconds: 86400,
+    })
+    const query = encodeQuery(zone.name, 'SOA', { id: 21, opcode: 4, rd: false })
+    const { message } = await signMessage(query, key, { time: Math.floor(Date.now() / 1000) })
+    const send = async (m: Uint8Array) => {
+      const res = await api('POST', '/dns_notify', { client_ip: '198.51.100.77', message: b64(m) })
+      expect(res.status, JSON.stringify(res.body)).toBe(200)
+      return decodeMessage(Uint8Array.from(atob(res.body.result.message), (ch) => ch.charCodeAt(0)))
+    }
+    expect((await send(message)).rcode).toBe(0) // well signed: accepted
+    // The TSIG record follows the question: its owner (the key name), type, class, TTL, rdlength.
+    const classAt = query.length + keyName.length + 2 + 2
+    const rdlengthAt = classAt + 6
+    const classIn = message.slice()
+    classIn[classAt] = 0
+    classIn[classAt + 1] = 1
+    const notLast = new Uint8Array([...message, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 4, 192, 0, 2, 1])
+    notLast[11] = 2 // ARCOUNT: the TSIG, then an A record
+    const longer = new Uint8Array([...message, 0])
+    longer[rdlengthAt + 1]! += 1
+    const shortRdata = message.slice(0, rdlengthAt + 5)
+    shortRdata[rdlengthAt] = 0
+    shortRdata[rdlengthAt + 1] = 3
+    for (const bad of [classIn, notLast, longer, shortRdata]) {
+      expect((await send(bad)).rcode).toBe(1) // FORMERR
+    }
   })
 
   it.each([
