@@ -598,6 +598,7 @@ describe('POST /dns_notify with bad input', () => {
     ['message one byte', { client_ip: '192.0.2.1', message: b64(new Uint8Array([1])) }],
     ['message shorter than a header', { client_ip: '192.0.2.1', message: b64(new Uint8Array(11)) }],
     ['message of 100 KB', { client_ip: '192.0.2.1', message: 'A'.repeat(100_000) }],
+    ['message of 66,000 octets', { client_ip: '192.0.2.1', message: 'A'.repeat(88_000) }],
     ['an unknown field', { client_ip: '192.0.2.1', message: b64(notify), zone: 'x' }],
   ])('%s is 400 9000', async (_, body) => {
     refused(await api('POST', '/dns_notify', body), 400, 9000)
