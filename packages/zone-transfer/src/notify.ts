@@ -98,7 +98,14 @@ export async function answerNotify(
   const allowed = await policy(zone)
   if (!allowed) return { zone, accepted: false, response: reply('REFUSED') }
   if (!allowed.key) return { zone, accepted: true, response: reply('NOERROR') }
-  const verdict = await verifyRequest(request, [allowed.key], now)
+  let verdict
+  try {
+    verdict = await verifyRequest(request, [allowed.key], now)
+  } catch (err) {
+    // A TSIG record that is malformed, misplaced or not of class ANY: the message is, too.
+    if (!(err instanceof DnsFormatError)) throw err
+    return { zone, accepted: false, response: reply('FORMERR') }
+  }
   if (verdict.status === 'unsigned') return { zone, accepted: false, response: reply('REFUSED') }
   if (verdict.status === 'error')
     return {

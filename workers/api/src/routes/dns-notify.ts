@@ -12,11 +12,29 @@ import type { AppEnv } from '../http/app-env.ts'
 import { readBody } from '../http/body.ts'
 import { ok } from '../http/envelope.ts'
 import { acceptNotify } from '../transfers/notify-accept.ts'
+import { isClientAddress } from '../transfers/transfer-config.ts'
+
+/** The smallest and largest DNS message: a header alone; the TCP length prefix's limit. */
+const MIN_MESSAGE = 12
+const MAX_MESSAGE = 65535
+
+/** Octets the base64 text `text` decodes to. */
+const decodedLength = (text: string): number =>
+  (text.length / 4) * 3 - (text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0)
 
 export const dnsNotifySchema = z
   .object({
-    client_ip: z.string().min(1).max(64),
-    message: z.base64().max(90_000),
+    client_ip: z
+      .string()
+      .max(64)
+      .refine(isClientAddress, "must be the sender's IPv4 or IPv6 address"),
+    message: z
+      .base64()
+      .max(90_000)
+      .refine(
+        (text) => decodedLength(text) >= MIN_MESSAGE && decodedLength(text) <= MAX_MESSAGE,
+        `must be one DNS message of ${MIN_MESSAGE} to ${MAX_MESSAGE} octets, base64`
+      ),
   })
   .strict()
 
