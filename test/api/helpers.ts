@@ -26,11 +26,22 @@ export async function api<T = any>(
 ): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { 'content-type': 'application/json' }
   if (token !== null) headers.authorization = `Bearer ${token}`
+  const sent = rawBody ?? (body === undefined ? undefined : JSON.stringify(body))
+  return request(method, path, sent, headers)
+}
+
+/** A request with its body as given (not JSON-encoded) and exactly the headers given. */
+export async function request(
+  method: string,
+  path: string,
+  body: BodyInit | undefined,
+  headers: Record<string, string>
+): Promise<ApiResponse> {
   // Addressed to loopback: with DEV_API_TOKEN set (as here) the worker refuses any other host.
   const res = await (exports as any).default.fetch(`http://localhost/client/v4${path}`, {
     method,
     headers,
-    body: rawBody ?? (body === undefined ? undefined : JSON.stringify(body)),
+    body,
   })
   const text = await res.text()
   let parsed: any

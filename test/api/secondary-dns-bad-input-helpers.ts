@@ -3,9 +3,8 @@
  * in the Cloudflare envelope with a specific code), raw requests with bodies as given, malformed
  * bodies, and another account's id.
  */
-import { exports } from 'cloudflare:workers'
 import { expect } from 'vitest'
-import { api, DEV_TOKEN, type ApiResponse } from './helpers.ts'
+import { api, DEV_TOKEN, request, type ApiResponse } from './helpers.ts'
 import { unique } from './secondary-dns-helpers.ts'
 
 /** A refusal in the Cloudflare envelope: `status`, and `code` first among the errors. */
@@ -19,26 +18,18 @@ export function refused(res: ApiResponse, status: number, code: number): void {
 }
 
 /** A raw request with a body as given (not JSON-encoded) and the content type given. */
-export async function raw(
+export function raw(
   method: string,
   path: string,
   body: BodyInit | undefined,
   contentType = 'application/json',
   extra: Record<string, string> = {}
 ): Promise<ApiResponse> {
-  const res: Response = await (exports as any).default.fetch(`http://localhost/client/v4${path}`, {
-    method,
-    headers: { authorization: `Bearer ${DEV_TOKEN}`, 'content-type': contentType, ...extra },
-    body,
+  return request(method, path, body, {
+    authorization: `Bearer ${DEV_TOKEN}`,
+    'content-type': contentType,
+    ...extra,
   })
-  const text = await res.text()
-  let parsed: any
-  try {
-    parsed = JSON.parse(text)
-  } catch {
-    parsed = text
-  }
-  return { status: res.status, body: parsed, headers: res.headers }
 }
 
 export const BIG = 'a'.repeat(100_000)
