@@ -9,6 +9,7 @@ export { frameTcp, MAX_TCP_MESSAGE, TcpMessageSplitter } from './tcp-framing.ts'
 export {
   decodeQuery,
   peekHeader,
+  HEADER_BYTES,
   MAX_MESSAGE,
   type Query,
   type QueryQuestion,

@@ -35,11 +35,13 @@ export interface Query {
 
 /** Largest DNS message (RFC 1035 over TCP, RFC 8484). */
 export const MAX_MESSAGE = 65535
+/** Smallest DNS message: its header alone. */
+export const HEADER_BYTES = 12
 const OPT = TYPE_CODES.OPT
 
-/** Header fields of a message with at least 12 bytes, for a FORMERR reply; else undefined. */
+/** Header fields of a message with at least a header's bytes, for a FORMERR reply; else undefined. */
 export function peekHeader(bytes: Uint8Array): PartialHeader | undefined {
-  if (bytes.length < 12) return undefined
+  if (bytes.length < HEADER_BYTES) return undefined
   const flags = ((bytes[2] as number) << 8) | (bytes[3] as number)
   return {
     id: ((bytes[0] as number) << 8) | (bytes[1] as number),

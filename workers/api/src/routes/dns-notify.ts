@@ -4,6 +4,7 @@
  * NOTIFY response for the front to send back (base64 `message`, null when there is nothing to
  * send). See transfers/notify-accept.ts for when a NOTIFY is accepted.
  */
+import { HEADER_BYTES, MAX_MESSAGE } from '@edgedns/dns-wire'
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { allows, mayRelayForFront } from '../auth/permissions.ts'
@@ -13,10 +14,6 @@ import { readBody } from '../http/body.ts'
 import { ok } from '../http/envelope.ts'
 import { acceptNotify } from '../transfers/notify-accept.ts'
 import { isClientAddress } from '../transfers/transfer-config.ts'
-
-/** The smallest and largest DNS message: a header alone; the TCP length prefix's limit. */
-const MIN_MESSAGE = 12
-const MAX_MESSAGE = 65535
 
 /** Octets the base64 text `text` decodes to. */
 const decodedLength = (text: string): number =>
@@ -32,8 +29,8 @@ export const dnsNotifySchema = z
       .base64()
       .max(90_000)
       .refine(
-        (text) => decodedLength(text) >= MIN_MESSAGE && decodedLength(text) <= MAX_MESSAGE,
-        `must be one DNS message of ${MIN_MESSAGE} to ${MAX_MESSAGE} octets, base64`
+        (text) => decodedLength(text) >= HEADER_BYTES && decodedLength(text) <= MAX_MESSAGE,
+        `must be one DNS message of ${HEADER_BYTES} to ${MAX_MESSAGE} octets, base64`
       ),
   })
   .strict()

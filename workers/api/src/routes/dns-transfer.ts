@@ -10,6 +10,7 @@
  * is an API error. A completed transfer's time is written to the zone's outgoing settings shortly
  * after, together with the other transfers this isolate completed meanwhile.
  */
+import { HEADER_BYTES, MAX_MESSAGE } from '@edgedns/dns-wire'
 import { Hono } from 'hono'
 import { allows, mayRelayForFront } from '../auth/permissions.ts'
 import { ApiError, Codes } from '../http/api-error.ts'
@@ -26,9 +27,6 @@ const transferStamps = new TransferStamps()
 
 /** The header a front puts the secondary's address in. */
 const CLIENT_ADDRESS_HEADER = 'x-edgedns-client-address'
-
-/** The largest DNS message (the TCP length prefix's limit). */
-const MAX_QUERY = 65535
 
 dnsTransferApp.post('/', async (c) => {
   const principal = c.var.principal
@@ -54,10 +52,10 @@ dnsTransferApp.post('/', async (c) => {
     )
   }
   const query = new Uint8Array(await c.req.arrayBuffer())
-  if (query.length < 12 || query.length > MAX_QUERY) {
+  if (query.length < HEADER_BYTES || query.length > MAX_MESSAGE) {
     throw ApiError.badRequest(
       Codes.validation,
-      `The body must be one DNS message of 12 to ${MAX_QUERY} octets; got ${query.length}`
+      `The body must be one DNS message of ${HEADER_BYTES} to ${MAX_MESSAGE} octets; got ${query.length}`
     )
   }
   const answer = await answerRelayedQuery(c.env, {

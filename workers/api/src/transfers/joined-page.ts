@@ -6,8 +6,6 @@
 import { joinedFields, joinedRowsSql, type JoinedRows } from '../db/joined-rows.ts'
 import type { TransferRow } from './transfer-row.ts'
 
-export type { JoinedRows as JoinedPage }
-
 /** The fields of a record in a joined page. */
 const FIELDS = 6
 

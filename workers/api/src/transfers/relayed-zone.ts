@@ -12,7 +12,8 @@ import { liveZoneShardNamed } from '../shards/zone-env.ts'
 import { zones } from '../db/schema.ts'
 import type { ZoneRow } from '../zones/model.ts'
 import { parseIds } from './fields.ts'
-import { joinedPageSql, splitJoinedPage, type JoinedPage } from './joined-page.ts'
+import type { JoinedRows } from '../db/joined-rows.ts'
+import { joinedPageSql, splitJoinedPage } from './joined-page.ts'
 import type { TransferRow } from './transfer-row.ts'
 import { peersInOrder, peersWithKeysSql, type PeerRow } from './peer-keys.ts'
 import type { OutgoingConfig } from './transfer-config.ts'
@@ -194,7 +195,7 @@ async function readRelayedZoneAs(
   if (firstPage !== null) {
     const rows = results[4]!.results
     page = joined
-      ? splitJoinedPage(rows[0] as unknown as JoinedPage)
+      ? splitJoinedPage(rows[0] as unknown as JoinedRows)
       : (rows as Record<string, unknown>[]).map(transferRow)
     if (page === null) return 'split'
   }

@@ -4,7 +4,8 @@
  * by the length of the page before; read as rows when the joined read fails (a page of records far
  * longer than the one before could pass that limit) or cannot be split.
  */
-import { splitJoinedPage, type JoinedPage } from './joined-page.ts'
+import type { JoinedRows } from '../db/joined-rows.ts'
+import { splitJoinedPage } from './joined-page.ts'
 import { JOINED_PAGE_SQL, PAGE_SQL, pageSuffix, type TransferKey } from './relayed-zone.ts'
 import type { TransferRow } from './transfer-row.ts'
 
@@ -51,7 +52,7 @@ export function transferPages(
     const joined = await db
       .prepare(JOINED_PAGE_SQL)
       .bind(...params)
-      .first<JoinedPage>()
+      .first<JoinedRows>()
       .catch(() => null)
     let rows = joined && splitJoinedPage(joined)
     if (rows) records = nextPageRecords(pageSize, rows.length, joined!.page?.length ?? 0)
