@@ -8,7 +8,7 @@
  */
 
 /** The separator of a joined read's fields: JSON writes it as itself, DNS data rarely holds it. */
-const SEPARATOR = '\x7f'
+export const SEPARATOR = '\x7f'
 
 /**
  * The query joining the rows of `rowsSql`, in its order, each as `fields` (SQL expressions; write

@@ -41,4 +41,20 @@ describe('a joined transfer page split into rows', () => {
     expect(splitJoinedPage({ page: join(ROWS.slice(1)), records: ROWS.length })).toBeNull()
     expect(splitJoinedPage({ page: null, records: 2 })).toBeNull()
   })
+
+  it('is refused when a number field (priority, TTL) is not a decimal integer, or the TTL is empty', () => {
+    const page = (priority: string, ttl: string) =>
+      ['MX', 'mail.example.test', priority, 'www', '', ttl].join(DEL)
+    expect(splitJoinedPage({ page: page('10', '300'), records: 1 })).toEqual([
+      ['MX', 'mail.example.test', 10, 'www', null, 300],
+    ])
+    for (const [priority, ttl] of [
+      ['1x', '300'],
+      ['-1', '300'],
+      ['10', '3.5'],
+      ['10', ''],
+      ['10', ' 300'],
+    ])
+      expect(splitJoinedPage({ page: page(priority!, ttl!), records: 1 })).toBeNull()
+  })
 })
