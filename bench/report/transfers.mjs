@@ -37,6 +37,10 @@ export function renderTransfers(t, md, targets) {
       )
   md.push('')
   md.push(
+    "What bounds it: both rows end when the BIND secondary has taken in every record, so named's own work on the transfer is the floor of both. Ours shares the machine's cores between the API worker's relay (one workerd thread: the D1 page reads, packing and signing the messages), the front and that named, so the two rows are close and which one is ahead moves with the machine's speed from run to run (figures in docs/decisions/transfer-costs.md).",
+    ''
+  )
+  md.push(
     `**One change → answered by the BIND secondary**: ${t.changes} one-record creates, each ${t.changeGapMs} ms after the previous one was answered; the secondary polled over UDP back to back. Ours: a record created through the API, timed from its commit (the API's clock when D1 acknowledged it); the builder sends NOTIFY, named asks the SOA and pulls an IXFR through the front. BIND: \`nsupdate\` on the BIND primary (\`notify-delay 0\`), timed from its acknowledgement (the \`nsupdate\` process's exit, so its commit is placed late by up to the process's exit time). The phases come from the secondary's log (millisecond timestamps): NOTIFY received, then its SOA query and the IXFR until "Transfer completed", then the first UDP answer with the change.${namedSettings(t.namedOptions)}`,
     ''
   )
@@ -55,7 +59,7 @@ export function renderTransfers(t, md, targets) {
   md.push('')
   const a = t.axfrIn
   md.push(
-    `**AXFR in**: one of our secondary zones of \`xfr-in.bench.example\` with the BIND primary as its primary; timed from the write of its incoming settings (the first check starts at once) until the transfer is committed (the settings show the primary's serial) and until DoH answers the zone's last record. ${a?.error ? `Failed in this run: ${a.error}` : `Committed ${sec(a?.committedMs)}, answering over DoH ${sec(a?.answeredMs)}.`}`,
+    `**AXFR in**: one of our secondary zones of \`xfr-in.bench.example\` with the BIND primary as its primary; timed from the write of its incoming settings (the first check starts at once) until the transfer is committed (the settings show the primary's serial) and until DoH answers the zone's last record. ${a?.error ? `Failed in this run: ${a.error}` : `Committed ${sec(a?.committedMs)}, answering over DoH ${sec(a?.answeredMs)}.`} What bounds it locally: one workerd thread runs the secondary zone's Durable Object, D1, the builder and the KV simulator, so the phases (receive and stage, the commit in one D1 batch, the full build's D1 → mirror read and its KV buckets) add up, and each of the last three alone takes longer than BIND's whole load of the zone (phases and the alternatives measured in docs/decisions/transfer-costs.md).`,
     ''
   )
   if (Number.isFinite(oursLoad) && Number.isFinite(bindLoad))
