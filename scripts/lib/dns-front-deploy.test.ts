@@ -126,7 +126,7 @@ describe('the command line', () => {
   const run = (...args: string[]) =>
     spawnSync(process.execPath, [path.join(ROOT, 'scripts/dns-front.mjs'), ...args], {
       encoding: 'utf8',
-      env: { PATH: process.env.PATH },
+      env: process.env,
       timeout: 20_000,
     })
 
@@ -151,7 +151,7 @@ describe('the command line', () => {
       encoding: 'utf8',
       // 192.0.2.1 (TEST-NET-1) is no address of this host.
       env: {
-        PATH: process.env.PATH,
+        ...process.env,
         DNS_FRONT_DOH: 'http://127.0.0.1:9',
         DNS_FRONT_HOST: '192.0.2.1',
         DNS_FRONT_PORT: '0',
