@@ -38,6 +38,8 @@ describe('the systemd unit', () => {
     )
     expect(unit.get('EnvironmentFile')).toMatch(/^\/etc\/\S+\.env$/)
     expect(unit.get('Restart')).toBe('on-failure')
+    // Exit status 2 is a bad setting (scripts/dns-front.mjs): restarting cannot mend it.
+    expect(unit.get('RestartPreventExitStatus')).toBe('2')
   })
 
   it('runs as an unprivileged user with only CAP_NET_BIND_SERVICE', () => {
