@@ -149,7 +149,7 @@ async function main() {
   front = await startH2Front({ target: b, port: h2Port }).catch(
     (e) => (console.warn(`edgedns dev: warning: HTTP/2 front not started: ${e.message}`), null)
   )
-  // Plain DNS over UDP and TCP for dig, delv, kdig and drill (Cloudflare's edge does this in production).
+  // Plain DNS over UDP and TCP for dig, delv, kdig and drill (`pnpm dns-front` on port 53 in production).
   // Zone transfers (AXFR/IXFR, signed SOA checks) go to the API's relay with the dev token, and so
   // do NOTIFY messages for secondary zones.
   dnsFront = await startDnsFront({

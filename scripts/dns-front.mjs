@@ -6,8 +6,18 @@
  * the environment (lib/front-settings.mjs lists them; docs/dns-front.md explains them).
  */
 import { startDnsFront } from './lib/dns-front.mjs'
-import { frontSettings } from './lib/front-settings.mjs'
+import { frontSettings, usage } from './lib/front-settings.mjs'
 
+const args = process.argv.slice(2)
+if (args.includes('--help') || args.includes('-h')) {
+  console.log(usage())
+  process.exit(0)
+}
+if (args.length > 0) {
+  console.error(`dns-front: unknown argument ${args[0]}; settings come from the environment\n`)
+  console.error(usage())
+  process.exit(2)
+}
 let settings
 try {
   settings = frontSettings(process.env)
@@ -15,7 +25,17 @@ try {
   console.error(`dns-front: ${e.message}`)
   process.exit(2)
 }
-const front = await startDnsFront(settings)
+let front
+try {
+  front = await startDnsFront(settings)
+} catch (e) {
+  // The address is not this host's, the port is taken, or binding it needs a privilege.
+  console.error(
+    `dns-front: cannot listen on ${settings.host} port ${settings.port} ` +
+      `(DNS_FRONT_HOST, DNS_FRONT_PORT): ${e.code ?? e.message}`
+  )
+  process.exit(1)
+}
 console.log(
   `dns-front: listening on UDP and TCP ${settings.host} port ${front.port}` +
     `${settings.transfer ? '; zone transfers and NOTIFY relayed' : ''}`

@@ -146,6 +146,8 @@ Deployed.
   API, dashboard and /dns-query  ${api ?? unknown}
   DoH endpoint                   ${doh ? `${doh}/dns-query` : unknown}
 Nothing answers classic DNS on port 53: only DNS over HTTPS, at /dns-query of the URLs above.
+For port 53, run the DNS front on your own hosts: pnpm build:dns-front, then deploy/dns-front/
+(docs/dns-front.md).
 Next, once (mints the first admin token):
   pnpm run bootstrap${api ? ` --url ${api}` : ''}`
 }

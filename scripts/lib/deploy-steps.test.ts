@@ -146,6 +146,7 @@ describe('pnpm run deploy: what it prints', () => {
     expect(message).toContain(`${DOH_URL}/dns-query`)
     expect(message).toContain(`pnpm run bootstrap --url ${API_URL}`)
     expect(message).toMatch(/port 53/)
+    expect(message).toContain('pnpm build:dns-front')
     expect(message).not.toMatch(/[<>]/)
   })
 

@@ -3,6 +3,7 @@
  * container run the bundle `pnpm build:dns-front` writes, as an unprivileged user allowed port 53,
  * and the settings file, the docs and the code name the same settings with the same defaults.
  */
+import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -37,6 +38,8 @@ describe('the systemd unit', () => {
     )
     expect(unit.get('EnvironmentFile')).toMatch(/^\/etc\/\S+\.env$/)
     expect(unit.get('Restart')).toBe('on-failure')
+    // Exit status 2 is a bad setting (scripts/dns-front.mjs): restarting cannot mend it.
+    expect(unit.get('RestartPreventExitStatus')).toBe('2')
   })
 
   it('runs as an unprivileged user with only CAP_NET_BIND_SERVICE', () => {
@@ -110,5 +113,57 @@ describe('the settings', () => {
     expect(() =>
       frontSettings({ DNS_FRONT_DOH: 'https://d.example', DNS_FRONT_PORT: '70000' })
     ).toThrow(/DNS_FRONT_PORT/)
+  })
+
+  it('refuses a DNS_FRONT_HOST that is not an IP address, naming the variable', () => {
+    const base = { DNS_FRONT_DOH: 'https://d.example' }
+    expect(frontSettings({ ...base, DNS_FRONT_HOST: '::' }).host).toBe('::')
+    expect(() => frontSettings({ ...base, DNS_FRONT_HOST: 'ns1.example.net' })).toThrow(
+      /DNS_FRONT_HOST must be an IPv4 or IPv6 address/
+    )
+  })
+})
+
+describe('the command line', () => {
+  const run = (...args: string[]) =>
+    spawnSync(process.execPath, [path.join(ROOT, 'scripts/dns-front.mjs'), ...args], {
+      encoding: 'utf8',
+      env: process.env,
+      timeout: 20_000,
+    })
+
+  it('--help lists every setting with its default and starts nothing', () => {
+    const out = run('--help')
+    expect(out.status).toBe(0)
+    for (const [name, value] of settings) {
+      const line = out.stdout.split('\n').find((l) => l.trim().startsWith(`${name} `))
+      expect(line, name).toBeDefined()
+      if (value) expect(line, name).toContain(`[${value}]`)
+    }
+  })
+
+  it('refuses arguments, since its settings come from the environment', () => {
+    const out = run('--port', '5353')
+    expect(out.status).toBe(2)
+    expect(out.stderr).toMatch(/unknown argument --port; settings come from the environment/)
+  })
+
+  it('names the variables when it cannot listen, instead of a stack trace', () => {
+    const out = spawnSync(process.execPath, [path.join(ROOT, 'scripts/dns-front.mjs')], {
+      encoding: 'utf8',
+      // 192.0.2.1 (TEST-NET-1) is no address of this host.
+      env: {
+        ...process.env,
+        DNS_FRONT_DOH: 'http://127.0.0.1:9',
+        DNS_FRONT_HOST: '192.0.2.1',
+        DNS_FRONT_PORT: '0',
+      },
+      timeout: 20_000,
+    })
+    expect(out.status).toBe(1)
+    expect(out.stderr).toMatch(
+      /cannot listen on 192\.0\.2\.1 port 0 \(DNS_FRONT_HOST, DNS_FRONT_PORT\)/
+    )
+    expect(out.stderr).not.toMatch(/\n\s+at /)
   })
 })

@@ -8,6 +8,9 @@
  * A UDP answer larger than the client can take (512 octets without EDNS, else its advertised
  * payload size) is replaced by a truncated one (TC set, question only), after which clients retry
  * over TCP. UDP answers go through response-rate limiting (front-rrl.mjs); TCP answers do not.
+ * A TCP connection with nothing in flight that sends and receives nothing for `tcpIdleMs` (30 s,
+ * as BIND's tcp-idle-timeout) is closed (RFC 7766 §6.2.3), so idle clients cannot hold the
+ * front's file descriptors.
  *
  * With `transfer` configured, the front relays AXFR and IXFR over TCP, and any query signed with
  * TSIG (a secondary checks the SOA that way before it transfers, over UDP or TCP), to the API's
@@ -27,6 +30,9 @@ import { fitAnswer, rcodeOf, readQuestion, servfail, truncated, udpLimit } from 
 import { firstMessage, isRelayed, transferRelay } from './transfer-relay.mjs'
 import { notifyRelay } from './notify-relay.mjs'
 import { udpSockets } from './front-udp.mjs'
+
+/** Milliseconds an idle TCP connection stays open (see the module comment). */
+const TCP_IDLE_MS = 30_000
 
 /** `relay(query, client, { udp })` → the answer's framed byte stream, or null for a query DoH answers. */
 function transferRelayer(transfer, target) {
@@ -68,8 +74,8 @@ function answerer(upstream, cache, misses) {
  * the options of answerCache, responseLimiter and dohUpstream; without `cache` nothing is cached
  * and without `rrl` nothing is limited, as `pnpm dev` wants (scripts/dns-front.mjs passes the
  * deployed defaults from front-settings.mjs) (`upstream.perClient` those of
- * missLimiter); `udpSockets` is how many UDP sockets share the port (front-udp.mjs). Resolves to
- * `{ port, cache, close() }`.
+ * missLimiter); `udpSockets` is how many UDP sockets share the port (front-udp.mjs); `tcpIdleMs`
+ * how long an idle TCP connection stays open. Resolves to `{ port, cache, close() }`.
  */
 export async function startDnsFront({
   target,
@@ -81,6 +87,7 @@ export async function startDnsFront({
   rrl: rrlOptions = { rate: 0 },
   upstream: upstreamOptions = {},
   udpSockets: udpSocketCount = 8,
+  tcpIdleMs = TCP_IDLE_MS,
 }) {
   const relayTransfer = transferRelayer(transfer, target)
   const relayNotify = notifyRelay({ target: notify?.api ?? target, token: notify?.token })
@@ -92,6 +99,17 @@ export async function startDnsFront({
   // waiting for the client's delayed acknowledgement of the part before.
   const tcp = net.createServer({ noDelay: true }, (socket) => {
     let pending = Buffer.alloc(0)
+    // Answers and relays in flight: a connection waiting for one is not idle (writing the answer
+    // is activity, which starts the idle time again), unless it is a client that has stopped
+    // reading what the front writes.
+    let inFlight = 0
+    const track = (work) => {
+      inFlight++
+      return Promise.resolve(work).finally(() => inFlight--)
+    }
+    socket.setTimeout(tcpIdleMs, () => {
+      if (inFlight === 0 || socket.writableNeedDrain) socket.destroy()
+    })
     socket.on('error', () => socket.destroy())
     socket.on('data', (chunk) => {
       pending = Buffer.concat([pending, chunk])
@@ -100,7 +118,7 @@ export async function startDnsFront({
         pending = pending.subarray(2 + query.length)
         const notified = relayNotify(new Uint8Array(query), socket.remoteAddress ?? '')
         if (notified) {
-          notified
+          track(notified)
             .then((reply) => {
               if (reply && !socket.destroyed) socket.write(frameTcp(reply))
             })
@@ -111,21 +129,23 @@ export async function startDnsFront({
         if (relayed) {
           // Answers on one connection stay in order: the next query waits for this stream.
           const previous = socket.relaying ?? Promise.resolve()
-          socket.relaying = previous
-            .then(() => relayed)
-            .then(async (stream) => {
-              for await (const part of stream) {
-                if (socket.destroyed) break
-                if (!socket.write(part)) await new Promise((r) => socket.once('drain', r))
-              }
-            })
-            .catch((e) => {
-              console.warn(`dns front: transfer relay failed: ${e.message}`)
-              socket.destroy()
-            })
+          socket.relaying = track(
+            previous
+              .then(() => relayed)
+              .then(async (stream) => {
+                for await (const part of stream) {
+                  if (socket.destroyed) break
+                  if (!socket.write(part))
+                    await new Promise((r) => (socket.once('drain', r), socket.once('close', r)))
+                }
+              })
+          ).catch((e) => {
+            console.warn(`dns front: transfer relay failed: ${e.message}`)
+            socket.destroy()
+          })
           continue
         }
-        Promise.resolve(answer(query, readQuestion(query), socket.remoteAddress ?? ''))
+        track(answer(query, readQuestion(query), socket.remoteAddress ?? ''))
           .then((reply) => {
             if (!reply) socket.destroy()
             else if (!socket.destroyed) socket.write(frameTcp(reply))

@@ -1,8 +1,10 @@
 /**
  * The DNS front (dns-front.mjs) against a stand-in DoH endpoint: answers over UDP and TCP, TC on
- * an oversized UDP answer, SERVFAIL when the upstream fails or times out, kept-alive upstream
- * connections, the answer cache and its bounds, and response-rate limiting over UDP.
+ * an oversized UDP answer, SERVFAIL when the upstream fails or times out, idle TCP connections
+ * closed, kept-alive upstream connections, the answer cache and its bounds, and response-rate
+ * limiting over UDP.
  */
+import net from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 // @ts-expect-error plain ESM module shared with scripts/dns-front.mjs
 import { startDnsFront } from './dns-front.mjs'
@@ -80,6 +82,18 @@ describe('answers', () => {
     expect(rcode(await tcpAsk(f.port, query('www.test')))).toBe(2)
     expect(Date.now() - started).toBeLessThan(200)
     await first
+  })
+
+  it('closes an idle TCP connection, but not one waiting for its answer', async () => {
+    const f = await front({ tcpIdleMs: 300, upstream: { timeoutMs: 900 } })
+    // Waiting longer than the idle time for the upstream: the answer (SERVFAIL) still comes.
+    const slow = await tcpAsk(f.port, query('slow.test'))
+    expect(rcode(slow)).toBe(2)
+    const socket = net.connect(f.port, '127.0.0.1')
+    const opened = Date.now()
+    await new Promise((resolve) => socket.once('close', resolve))
+    expect(Date.now() - opened).toBeGreaterThanOrEqual(250)
+    expect(Date.now() - opened).toBeLessThan(2000)
   })
 
   it('keeps its upstream connections alive across queries', async () => {

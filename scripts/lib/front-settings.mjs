@@ -2,15 +2,16 @@
  * @module The DNS front's settings, read from the environment (`pnpm dns-front`, the systemd
  * unit's EnvironmentFile, the container's `--env-file`). SETTINGS lists every variable with its
  * default; `frontSettings(env)` turns them into startDnsFront's options or throws an Error that
- * names the variable and what it must be.
+ * names the variable and what it must be; `usage()` is the front's `--help`.
  */
+import net from 'node:net'
 
 /** Every variable the front reads: [name, default ('' = none), what it is]. */
 export const SETTINGS = [
   ['DNS_FRONT_DOH', '', 'base URL of the DoH worker (required)'],
   ['DNS_FRONT_API', '', 'base URL of the API worker (default DNS_FRONT_DOH)'],
   ['DNS_FRONT_TOKEN', '', 'API token with Zone Transfer Relay (transfers and NOTIFY relayed)'],
-  ['DNS_FRONT_HOST', '0.0.0.0', 'address to listen on'],
+  ['DNS_FRONT_HOST', '0.0.0.0', 'IPv4 or IPv6 address to listen on (:: for both)'],
   ['DNS_FRONT_PORT', '53', 'port, UDP and TCP'],
   ['DNS_FRONT_UDP_SOCKETS', '8', 'UDP sockets sharing the port (SO_REUSEPORT, Node.js 22.12+)'],
   ['DNS_FRONT_CACHE_MAX_TTL', '5', 'seconds an answer may stay in the cache at most (0 = off)'],
@@ -58,6 +59,26 @@ function url(env, name) {
   throw new Error(`${name} must be an http(s) URL; got ${JSON.stringify(raw)}`)
 }
 
+/** The address to listen on: an IP address (the UDP socket's family follows it). */
+function host(env) {
+  const raw = env.DNS_FRONT_HOST || DEFAULTS.DNS_FRONT_HOST
+  if (net.isIP(raw)) return raw
+  throw new Error(`DNS_FRONT_HOST must be an IPv4 or IPv6 address; got ${JSON.stringify(raw)}`)
+}
+
+/** The front's `--help`: what it is, and every setting with its default. */
+export function usage() {
+  const width = Math.max(...SETTINGS.map(([name]) => name.length))
+  const lines = SETTINGS.map(
+    ([name, value, what]) => `  ${name.padEnd(width)}  ${what}${value ? ` [${value}]` : ''}`
+  )
+  return [
+    'dns-front: plain DNS on UDP and TCP in front of the DoH endpoint (docs/dns-front.md).',
+    'It takes no arguments; its settings come from the environment [default]:',
+    ...lines,
+  ].join('\n')
+}
+
 /** startDnsFront's options from `env`. */
 export function frontSettings(env) {
   const target = url(env, 'DNS_FRONT_DOH')
@@ -66,7 +87,7 @@ export function frontSettings(env) {
   const token = env.DNS_FRONT_TOKEN || undefined
   return {
     target,
-    host: env.DNS_FRONT_HOST || DEFAULTS.DNS_FRONT_HOST,
+    host: host(env),
     port: number(env, 'DNS_FRONT_PORT', { max: 65535 }),
     udpSockets: number(env, 'DNS_FRONT_UDP_SOCKETS', { min: 1, max: 64 }),
     ...(token ? { transfer: { token, api }, notify: { token, api } } : {}),

@@ -180,4 +180,22 @@ describe('starting the checks of a secondary zone', () => {
     const again: boolean = await secondaryStub(env, z.id).ensureScheduled(z.id)
     expect(again).toBe(false)
   })
+
+  it('the cron reaches a zone without a schedule past more failing zones than one run looks at', async () => {
+    // Two zones whose checks fail (no primary answers at 198.51.100.7), both never checked: the
+    // one later in zone-id order loses its schedule; a run that looks at one zone only must
+    // still reach it (runs start at a random place in zone-id order, here at that zone).
+    const a = await secondaryZone(true, false)
+    const b = await secondaryZone(true, false)
+    const [first, later] = a.id < b.id ? [a, b] : [b, a]
+    for (const z of [first, later])
+      for (let i = 0; i < 50 && (await alarmOf(z.id)) === null; i++)
+        await new Promise((r) => setTimeout(r, 20))
+    const stub = secondaryStub(env, later.id) as unknown as DurableObjectStub
+    await runInDurableObject(stub, (_: unknown, state: DurableObjectState) =>
+      state.storage.deleteAlarm()
+    )
+    expect(await scheduleSecondaries(env, Date.now(), { perRun: 1, start: later.id })).toBe(1)
+    expect(await alarmOf(later.id)).not.toBeNull()
+  })
 })
