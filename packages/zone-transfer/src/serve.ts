@@ -100,7 +100,7 @@ async function* axfrStream(
 /**
  * The messages answering a transfer request, in order, as they are packed (a zone's records are
  * read only as the consumer pulls). Errors are one message: FORMERR (malformed), NOTAUTH with the
- * TSIG error (BADKEY, BADSIG, BADTIME), REFUSED (TSIG required but absent), NOTAUTH (`zone` null:
+ * TSIG error (BADKEY, BADSIG, BADTIME, BADTRUNC; FORMERR for a MAC of impossible length), REFUSED (TSIG required but absent), NOTAUTH (`zone` null:
  * no such zone here).
  */
 export async function* transferMessages(
@@ -125,7 +125,7 @@ export async function* transferMessages(
   const reply = (rcode: number | 'FORMERR' | 'REFUSED'): Uint8Array =>
     encodeResponse({ id: message.id, opcode: message.opcode, rcode, question })
   if (verdict.status === 'error') {
-    yield await signErrorResponse(reply(NOTAUTH), verdict, options.now)
+    yield await signErrorResponse(reply(verdict.error.rcode), verdict, options.now)
     return
   }
   const signer =
@@ -215,7 +215,7 @@ export async function answerSignedQuery(
     const reply = encodeResponse({
       id: message.id,
       opcode: message.opcode,
-      rcode: NOTAUTH,
+      rcode: verdict.error.rcode,
       question: q ? { name: q.name, type: q.typeCode, class: q.class } : null,
     })
     return signErrorResponse(reply, verdict, now)
