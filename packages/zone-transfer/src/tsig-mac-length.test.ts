@@ -1,12 +1,6 @@
 import { encodeQuery } from '@edgedns/dns-wire'
 import { describe, expect, it } from 'vitest'
-import {
-  parseTsigKey,
-  signErrorResponse,
-  signMessage,
-  splitTsig,
-  verifyRequest,
-} from './index.ts'
+import { parseTsigKey, signErrorResponse, signMessage, splitTsig, verifyRequest } from './index.ts'
 
 const NOW = 1_800_000_000
 const key = parseTsigKey('hmac-sha256:xfr-key.example.:c2VjcmV0LXNoYTI1Ni1rZXktbWF0ZXJpYWw=')
