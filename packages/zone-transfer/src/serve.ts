@@ -45,6 +45,11 @@ export interface TransferOptions {
   /** Seconds since the epoch. */
   now: number
   maxSize?: number
+  /**
+   * The request came over UDP: an AXFR is FORMERR, an IXFR is answered with the single SOA,
+   * which tells the client to ask again over TCP.
+   */
+  udp?: boolean
 }
 
 const NOTAUTH = 9
@@ -147,12 +152,29 @@ export async function* transferMessages(
     return
   }
 
+  if (options.udp && q.typeCode === TYPE_CODES.AXFR) {
+    yield await sign(reply('FORMERR'))
+    return
+  }
   let records: readonly ResponseRR[] | null = null
   if (q.typeCode === TYPE_CODES.IXFR) {
     const clientSoa = message.authority.find((rr) => rr.typeCode === TYPE_CODES.SOA)
     const clientSerial = clientSoa ? serialOf(clientSoa.data) : null
     if (clientSerial === null) {
       yield await sign(reply('FORMERR'))
+      return
+    }
+    if (options.udp) {
+      yield await sign(
+        encodeResponse({
+          id: message.id,
+          opcode: 0,
+          rcode: 0,
+          aa: true,
+          question,
+          answer: [zone.soa],
+        })
+      )
       return
     }
     const steps =

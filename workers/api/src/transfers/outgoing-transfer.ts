@@ -177,6 +177,8 @@ export interface TransferRequest {
   /** Whether the caller may relay transfers of a zone of this account. */
   mayRelay: (zone: { accountId: string; id: string }) => boolean
   pageSize?: number
+  /** The client asked over UDP: an AXFR is FORMERR, an IXFR gets the single SOA (serve.ts). */
+  udp?: boolean
 }
 
 export interface TransferAnswer {
@@ -284,7 +286,7 @@ export async function answerRelayedQuery(
   const found = await readRelayedZoneNamed(
     env,
     question.name,
-    question.type === TYPE_CODES.AXFR ? pageSize : null
+    question.type === TYPE_CODES.AXFR && !request.udp ? pageSize : null
   )
   if (found === 'unknown') return answerCatalogQuery(env, request, question.name)
   const { db, read } = found
@@ -355,6 +357,8 @@ function serveTransfer(
     keys,
     requireTsig: signedOnly,
     now: request.now,
+    udp: request.udp ?? false,
   })
-  return { ...streamOf(messages), zoneId: config.zoneId, db: null }
+  // Over UDP no transfer is made (an error, or the SOA that sends the client to TCP).
+  return { ...streamOf(messages), zoneId: request.udp ? null : config.zoneId, db: null }
 }
