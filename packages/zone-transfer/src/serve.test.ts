@@ -79,6 +79,22 @@ describe('answering a transfer request', () => {
     expect(reply?.answer.length).toBe(c.answers)
   })
 
+  it.each([
+    ['CH is NOTAUTH (no zone of that class here)', 3, 9],
+    ['ANY is FORMERR', 255, 1],
+  ])('an AXFR of class %s, its question echoed', async (_what, klass, rcode) => {
+    const query = encodeQuery('example.test', 'AXFR', { id: 9, rd: false, class: klass })
+    const [reply, ...more] = await answerTransfer(query, find, {
+      keys: [],
+      requireTsig: false,
+      now: NOW,
+    })
+    expect(more).toEqual([])
+    const m = decodeMessage(reply!)
+    expect(m).toMatchObject({ rcode, answer: [] })
+    expect(m.question[0]?.class).toBe(klass)
+  })
+
   it('an IXFR without the client SOA is FORMERR', async () => {
     const [reply] = await ask('example.test', 'IXFR', true)
     expect(reply?.rcode).toBe(1)

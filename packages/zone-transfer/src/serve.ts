@@ -2,7 +2,7 @@
  * @module Answering one AXFR or IXFR request: TSIG check, zone lookup, the record sequence, the
  * messages, each signed. A server adapter (a TCP front, a Worker) only moves bytes.
  */
-import { TYPE_CODES } from '@edgedns/dns-facts'
+import { CLASSES, TYPE_CODES } from '@edgedns/dns-facts'
 import {
   DnsFormatError,
   decodeMessage,
@@ -143,11 +143,12 @@ export async function* transferMessages(
     yield reply('REFUSED')
     return
   }
-  if (!q || message.question.length !== 1 || message.opcode !== 0) {
+  // A transfer names one zone of one class: class ANY is malformed, and our zones are all IN.
+  if (!q || message.question.length !== 1 || message.opcode !== 0 || q.class === CLASSES.ANY) {
     yield await sign(reply('FORMERR'))
     return
   }
-  if (!zone) {
+  if (!zone || q.class !== CLASSES.IN) {
     yield await sign(reply(NOTAUTH))
     return
   }
