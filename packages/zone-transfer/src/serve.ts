@@ -127,8 +127,10 @@ export async function* transferMessages(
   }
   const q = message.question[0]
   const question = q ? { name: q.name, type: q.typeCode, class: q.class } : null
-  const reply = (rcode: number | 'FORMERR' | 'REFUSED'): Uint8Array =>
-    encodeResponse({ id: message.id, opcode: message.opcode, rcode, question })
+  // A request with EDNS gets an OPT record back (in the first message of a transfer).
+  const edns = message.opt ? {} : null
+  const reply = (rcode: number | 'FORMERR' | 'REFUSED' | 'BADVERS'): Uint8Array =>
+    encodeResponse({ id: message.id, opcode: message.opcode, rcode, question, edns })
   if (verdict.status === 'error') {
     yield await signErrorResponse(reply(verdict.error.rcode), verdict, options.now)
     return
@@ -150,6 +152,10 @@ export async function* transferMessages(
   }
   if (!zone || q.class !== CLASSES.IN) {
     yield await sign(reply(NOTAUTH))
+    return
+  }
+  if (message.opt && message.opt.version !== 0) {
+    yield await sign(reply('BADVERS'))
     return
   }
 
@@ -174,6 +180,7 @@ export async function* transferMessages(
           aa: true,
           question,
           answer: [zone.soa],
+          edns,
         })
       )
       return
@@ -187,6 +194,7 @@ export async function* transferMessages(
     id: message.id,
     question: { name: q.name, type: q.typeCode },
     reserve: verdict.status === 'ok' ? tsigSize(verdict.key) : 0,
+    edns: message.opt !== null,
     ...(options.maxSize ? { maxSize: options.maxSize } : {}),
   })
   for await (const run of records ? [records] : axfrStream(zone.soa, zone.records())) {

@@ -206,19 +206,27 @@ async function* refusal(query: Uint8Array): AsyncGenerator<Uint8Array> {
     opcode: message.opcode,
     rcode: 'REFUSED',
     question: q ? { name: q.name, type: q.typeCode, class: q.class } : null,
+    edns: message.opt ? {} : null,
   })
 }
 
 /**
  * The answer to a signed (or plain) non-transfer query: the SOA when asked, else no data; NOTIMP
- * for another opcode (NOTIFY, UPDATE: the relay serves only queries).
+ * for another opcode (NOTIFY, UPDATE: the relay serves only queries); OPT when the query had EDNS.
  */
 function soaAnswer(query: Uint8Array, soa: ResponseRR): Uint8Array {
   const message = decodeMessage(query)
   const q = message.question[0]
   const question = q ? { name: q.name, type: q.typeCode, class: q.class } : null
+  const edns = message.opt ? {} : null
   if (message.opcode !== 0) {
-    return encodeResponse({ id: message.id, opcode: message.opcode, rcode: 'NOTIMP', question })
+    return encodeResponse({
+      id: message.id,
+      opcode: message.opcode,
+      rcode: 'NOTIMP',
+      question,
+      edns,
+    })
   }
   return encodeResponse({
     id: message.id,
@@ -226,6 +234,7 @@ function soaAnswer(query: Uint8Array, soa: ResponseRR): Uint8Array {
     rcode: 0,
     aa: true,
     question,
+    edns,
     answer:
       q?.typeCode === TYPE_CODES.SOA && q.name.toLowerCase().replace(/\.$/, '') === soa.name
         ? [soa]
