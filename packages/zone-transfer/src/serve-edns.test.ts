@@ -1,15 +1,8 @@
 import { decodeMessage, encodeQuery, type ResponseRR } from '@edgedns/dns-wire'
 import { describe, expect, it } from 'vitest'
-import { TsigStreamVerifier, answerTransfer, parseTsigKey, signMessage } from './index.ts'
+import { NOW, key, soa } from './serve-fixture.ts'
+import { TsigStreamVerifier, answerTransfer, signMessage } from './index.ts'
 
-const NOW = 1_800_000_000
-const key = parseTsigKey('xfr-key:c2VjcmV0LXNoYTI1Ni1rZXktbWF0ZXJpYWw=')
-const soa: ResponseRR = {
-  name: 'example.test',
-  type: 6,
-  ttl: 3600,
-  rdata: 'ns1.example.test. admin.example.test. 5 7200 3600 1209600 300',
-}
 const records: ResponseRR[] = []
 for (let i = 0; i < 3000; i++)
   records.push({
