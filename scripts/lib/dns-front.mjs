@@ -12,17 +12,17 @@
  * as BIND's tcp-idle-timeout) is closed (RFC 7766 §6.2.3), so idle clients cannot hold the
  * front's file descriptors.
  *
- * With `transfer` configured, the front relays AXFR and IXFR over TCP, and any query signed with
- * TSIG (a secondary checks the SOA that way before it transfers, over UDP or TCP), to the API's
- * transfer relay (`POST /client/v4/dns_transfer`, see transfer-relay.mjs) with the client's
- * address, and copies the answer to the client as it arrives; the API decides (the zone's
+ * With `transfer` configured, the front relays AXFR and IXFR, and any query signed with TSIG (a
+ * secondary checks the SOA that way before it transfers), over UDP or TCP, to the API's transfer
+ * relay (`POST /client/v4/dns_transfer`, see transfer-relay.mjs) with the client's address and
+ * transport, and copies the answer to the client as it arrives (over UDP an AXFR is FORMERR and an
+ * IXFR gets the single SOA, which sends the client to TCP); the API decides (the zone's
  * outgoing settings, ACLs, peers and their TSIG keys). Without it, transfer requests go to DoH
  * like any query (which refuses them). With `notify: { token }`, a NOTIFY goes to the API with its
  * sender's address (notify-relay.mjs). Relayed messages are neither cached nor rate-limited.
  */
 import net from 'node:net'
 import { frameTcp } from '../../packages/dns-wire/src/index.ts'
-import { isTransferRequest } from '../../packages/zone-transfer/src/index.ts'
 import { answerCache } from './front-cache.mjs'
 import { answerClass, missLimiter, responseLimiter } from './front-rrl.mjs'
 import { dohUpstream } from './front-upstream.mjs'
@@ -39,7 +39,7 @@ function transferRelayer(transfer, target) {
   if (!transfer) return () => null
   const relay = transferRelay({ api: transfer.api ?? target, token: transfer.token })
   return (query, client, { udp = false } = {}) =>
-    isRelayed(query, { udp }) ? relay(Buffer.from(query), client) : null
+    isRelayed(query) ? relay(Buffer.from(query), client, { udp }) : null
 }
 
 /**
@@ -183,7 +183,7 @@ export async function startDnsFront({
     const relayed = relayTransfer(new Uint8Array(query), peer.address, { udp: true })
     if (relayed) {
       relayed
-        .then((answer) => firstMessage(answer, { drain: !isTransferRequest(query) }))
+        .then(firstMessage)
         .then((reply) => send(reply.length > udpLimit(query) ? truncated(reply) : reply))
         .catch(() => {}) // no answer: the client retries or gives up, as with a lost datagram
       return

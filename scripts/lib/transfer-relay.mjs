@@ -10,9 +10,15 @@ import { isTransferRequest, splitTsig } from '../../packages/zone-transfer/src/i
 /** The header the API reads the secondary's address from. */
 const CLIENT_ADDRESS_HEADER = 'x-edgedns-client-address'
 
-/** Whether a query goes to the relay: AXFR/IXFR over TCP, or any query signed with TSIG. */
-export function isRelayed(query, { udp = false } = {}) {
-  if (!udp && isTransferRequest(query)) return true
+/** The header that tells the API a query came over UDP. */
+const TRANSPORT_HEADER = 'x-edgedns-client-transport'
+
+/**
+ * Whether a query goes to the relay: AXFR/IXFR (over UDP too: the API answers an AXFR FORMERR
+ * and an IXFR the single SOA, so the client asks again over TCP), or any query signed with TSIG.
+ */
+export function isRelayed(query) {
+  if (isTransferRequest(query)) return true
   try {
     return splitTsig(query).tsig !== null
   } catch {
@@ -21,18 +27,19 @@ export function isRelayed(query, { udp = false } = {}) {
 }
 
 /**
- * `relay(query, clientAddress)` → the answer's byte stream (an async iterable of chunks, framed
- * as on TCP). Rejects when the API refuses the request itself (HTTP status other than 200).
+ * `relay(query, clientAddress, { udp })` → the answer's byte stream (an async iterable of chunks,
+ * framed as on TCP). Rejects when the API refuses the request itself (HTTP status other than 200).
  */
 export function transferRelay({ api, token }) {
   const url = `${api.replace(/\/$/, '')}/client/v4/dns_transfer`
-  return async (query, client) => {
+  return async (query, client, { udp = false } = {}) => {
     const res = await fetch(url, {
       method: 'POST',
       headers: {
         authorization: `Bearer ${token}`,
         'content-type': 'application/dns-message',
         [CLIENT_ADDRESS_HEADER]: client,
+        ...(udp ? { [TRANSPORT_HEADER]: 'udp' } : {}),
       },
       body: query,
     })
@@ -45,13 +52,12 @@ export function transferRelay({ api, token }) {
 }
 
 /**
- * The first message of a framed answer (for a UDP reply). The rest of the answer is then read to
- * its end in the background when `drain` is set (a query that is not a transfer: its answer is one
- * message), so the relay's kept-alive HTTP connection is free for the next query; cancelling the
- * body before its end would close that connection, and a secondary's next SOA check would wait
- * for a new one. A transfer's answer is cancelled after its first message.
+ * The first message of a framed answer (for a UDP reply: the API answers a query relayed from UDP
+ * with one message). The rest of the answer is then read to its end in the background, so the
+ * relay's kept-alive HTTP connection is free for the next query; cancelling the body before its
+ * end would close that connection, and a secondary's next SOA check would wait for a new one.
  */
-export async function firstMessage(stream, { drain = false } = {}) {
+export async function firstMessage(stream) {
   const reader = stream.getReader()
   let bytes = Buffer.alloc(0)
   const whole = () => bytes.length >= 2 && bytes.length >= 2 + bytes.readUInt16BE(0)
@@ -65,8 +71,7 @@ export async function firstMessage(stream, { drain = false } = {}) {
     reader.cancel().catch(() => {})
     throw e
   }
-  if (drain) void drainRest(reader)
-  else reader.cancel().catch(() => {})
+  void drainRest(reader)
   if (!whole()) throw new Error('the transfer relay sent no whole message')
   return bytes.subarray(2, 2 + bytes.readUInt16BE(0))
 }

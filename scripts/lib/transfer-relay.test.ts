@@ -21,6 +21,8 @@ let apiBase: string
 /** The connections relayed queries came on. */
 const sockets = new Set<unknown>()
 let relayed = 0
+/** The transport header of each relayed query. */
+const transports: (string | undefined)[] = []
 
 beforeAll(async () => {
   // Answers each relayed query with it as an answer (QR set), framed as on TCP, and ends the
@@ -31,6 +33,7 @@ beforeAll(async () => {
     req.on('end', () => {
       relayed++
       sockets.add(req.socket)
+      transports.push(req.headers['x-edgedns-client-transport'] as string | undefined)
       const answer = Buffer.concat(chunks)
       const name = String(answer.subarray(13, 13 + answer[12]!))
       if (name === 'refused') {
@@ -112,6 +115,25 @@ describe('the transfer relay over UDP', () => {
       }
       expect(relayed - before.relayed).toBe(5)
       expect(sockets.size - before.connections).toBe(1)
+    } finally {
+      front.close()
+    }
+  })
+
+  it('relays an unsigned IXFR or AXFR that came over UDP, saying so, and sends back the answer', async () => {
+    const front = await startDnsFront({
+      target: apiBase,
+      transfer: { api: apiBase, token: 'relay-token' },
+    })
+    try {
+      for (const type of ['IXFR', 'AXFR'] as const) {
+        transports.length = 0
+        const ask = query('relay.test', type)
+        const answer = await udpAsk(front.port, ask)
+        expect(answer!.readUInt16BE(0)).toBe(ask.readUInt16BE(0))
+        expect(answer![2]! & 0x80).toBe(0x80)
+        expect(transports).toEqual(['udp'])
+      }
     } finally {
       front.close()
     }

@@ -33,6 +33,7 @@ describe('POST /dns_transfer with bad DNS messages', () => {
     refused(await raw('POST', '/dns_transfer', query, 'application/json'), 400, 6003)
     refused(await relay(query, { 'x-edgedns-client-address': 'not-an-ip' }), 400, 6003)
     refused(await relay(query, { 'x-edgedns-client-address': '' }), 400, 6003)
+    refused(await relay(query, { 'x-edgedns-client-transport': 'sctp' }), 400, 6003)
   })
 
   /** A 12-octet header: id 0x1234, a query, with these section counts. */

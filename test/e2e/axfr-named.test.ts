@@ -185,6 +185,15 @@ describe('BIND named as a secondary of our zone', () => {
     expect(await dig(zone, 'AXFR')).toMatch(/Transfer failed/)
   })
 
+  it('answers an IXFR over UDP with the single current SOA, signed, as a BIND primary does', async () => {
+    const ixfr = await dig('-y', `hmac-sha256:xfr-key:${SECRET}`, zone, 'IXFR=1', '+notcp')
+    expect(ixfr).toMatch(/\(UDP\)/)
+    expect(ixfr).not.toMatch(/verify|failed|NOTIMP/i)
+    const answer = ixfr.split('\n').filter((l) => /\sIN\s/.test(l) && !l.startsWith(';'))
+    expect(answer).toHaveLength(1)
+    expect(answer[0]).toMatch(/\sSOA\s/)
+  })
+
   it('refuses a signed AXFR from an address that is neither in an ACL nor a peer', async () => {
     const key = `hmac-sha256:xfr-key:${SECRET}`
     const outside = await dig('-b', '127.0.0.2', '-y', key, zone, 'AXFR')

@@ -19,7 +19,6 @@ import type { TsigKey } from './tsig-key.ts'
 
 /** The NOTIFY opcode. */
 export const OPCODE_NOTIFY = 4
-const NOTAUTH = 9
 
 /** A NOTIFY request for the zone whose SOA is `soa` (its owner is the zone's name). */
 export function notifyMessage(id: number, soa: ResponseRR): Uint8Array {
@@ -111,7 +110,7 @@ export async function answerNotify(
     return {
       zone,
       accepted: false,
-      response: await signErrorResponse(reply(NOTAUTH), verdict, now),
+      response: await signErrorResponse(reply(verdict.error.rcode), verdict, now),
     }
   const signed = await signMessage(reply('NOERROR'), allowed.key, {
     time: now,

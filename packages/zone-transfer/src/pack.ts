@@ -6,11 +6,12 @@
  * that gives its owner as the labels below the zone (`TransferRecord.below`) is written from those
  * labels alone, without its whole name being built or checked against the zone's.
  */
-import { CLASSES } from '@edgedns/dns-facts'
+import { CLASSES, TYPE_CODES } from '@edgedns/dns-facts'
 import {
   ByteWriter,
   Compressor,
   NameError,
+  OUR_UDP_PAYLOAD,
   RdataError,
   writeLabelsBelow,
   writeNameBelow,
@@ -63,7 +64,12 @@ export interface PackOptions {
   maxSize?: number
   /** Octets to leave free in every message, e.g. `tsigSize(key)` when each will be signed. */
   reserve?: number
+  /** The request had EDNS: the first message carries an OPT record (our payload size). */
+  edns?: boolean
 }
+
+/** Octets of an OPT record without options. */
+const OPT_LENGTH = 11
 
 const FLAGS_QR_AA = 0x8400
 
@@ -96,6 +102,7 @@ function startMessage(
 export class TransferPacker {
   readonly #budget: number
   readonly #id: number
+  readonly #edns: boolean
   readonly #w = new ByteWriter()
   #comp = new Compressor()
   #count = 0
@@ -113,8 +120,10 @@ export class TransferPacker {
   #ownerAt = -1
 
   constructor(options: PackOptions) {
-    this.#budget = Math.min(options.maxSize ?? 65535, 65535) - (options.reserve ?? 0)
+    const opt = options.edns ? OPT_LENGTH : 0
+    this.#budget = Math.min(options.maxSize ?? 65535, 65535) - (options.reserve ?? 0) - opt
     this.#id = options.id
+    this.#edns = options.edns ?? false
     this.#apex = options.question.name.toLowerCase().replace(/\.$/, '')
     startMessage(this.#w, options.id, options.question, this.#comp)
   }
@@ -175,9 +184,18 @@ export class TransferPacker {
   }
 
   #close(): Uint8Array {
-    this.#w.setU16(6, this.#count)
+    const w = this.#w
+    w.setU16(6, this.#count)
+    if (this.#edns && this.#closed === 0) {
+      w.u8(0)
+      w.u16(TYPE_CODES.OPT)
+      w.u16(OUR_UDP_PAYLOAD)
+      w.u32(0)
+      w.u16(0)
+      w.setU16(10, 1)
+    }
     this.#closed++
-    return this.#w.finish()
+    return w.finish()
   }
 
   add(rr: TransferRecord): Uint8Array | null {

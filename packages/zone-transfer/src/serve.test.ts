@@ -1,23 +1,15 @@
-import { decodeMessage, encodeQuery, type ResponseRR } from '@edgedns/dns-wire'
+import { decodeMessage, encodeQuery } from '@edgedns/dns-wire'
 import { describe, expect, it } from 'vitest'
+import { NOW, key, soa } from './serve-fixture.ts'
 import {
   TsigStreamVerifier,
   answerSignedQuery,
   answerTransfer,
   isTransferRequest,
-  parseTsigKey,
   signMessage,
   splitTsig,
 } from './index.ts'
 
-const NOW = 1_800_000_000
-const key = parseTsigKey('xfr-key:c2VjcmV0LXNoYTI1Ni1rZXktbWF0ZXJpYWw=')
-const soa: ResponseRR = {
-  name: 'example.test',
-  type: 6,
-  ttl: 3600,
-  rdata: 'ns1.example.test. admin.example.test. 5 7200 3600 1209600 300',
-}
 const zone = {
   soa,
   records: () => [{ name: 'www.example.test', type: 1, ttl: 60, rdata: '192.0.2.1' }],
@@ -77,6 +69,22 @@ describe('answering a transfer request', () => {
     expect(more).toEqual([])
     expect(reply).toMatchObject({ id: 9, rcode: c.rcode, signed: c.isSigned })
     expect(reply?.answer.length).toBe(c.answers)
+  })
+
+  it.each([
+    ['CH is NOTAUTH (no zone of that class here)', 3, 9],
+    ['ANY is FORMERR', 255, 1],
+  ])('an AXFR of class %s, its question echoed', async (_what, klass, rcode) => {
+    const query = encodeQuery('example.test', 'AXFR', { id: 9, rd: false, class: klass })
+    const [reply, ...more] = await answerTransfer(query, find, {
+      keys: [],
+      requireTsig: false,
+      now: NOW,
+    })
+    expect(more).toEqual([])
+    const m = decodeMessage(reply!)
+    expect(m).toMatchObject({ rcode, answer: [] })
+    expect(m.question[0]?.class).toBe(klass)
   })
 
   it('an IXFR without the client SOA is FORMERR', async () => {

@@ -2,7 +2,7 @@
  * @module Answering one AXFR or IXFR request: TSIG check, zone lookup, the record sequence, the
  * messages, each signed. A server adapter (a TCP front, a Worker) only moves bytes.
  */
-import { TYPE_CODES } from '@edgedns/dns-facts'
+import { CLASSES, TYPE_CODES } from '@edgedns/dns-facts'
 import {
   DnsFormatError,
   decodeMessage,
@@ -45,6 +45,11 @@ export interface TransferOptions {
   /** Seconds since the epoch. */
   now: number
   maxSize?: number
+  /**
+   * The request came over UDP: an AXFR is FORMERR, an IXFR is answered with the single SOA,
+   * which tells the client to ask again over TCP.
+   */
+  udp?: boolean
 }
 
 const NOTAUTH = 9
@@ -100,7 +105,7 @@ async function* axfrStream(
 /**
  * The messages answering a transfer request, in order, as they are packed (a zone's records are
  * read only as the consumer pulls). Errors are one message: FORMERR (malformed), NOTAUTH with the
- * TSIG error (BADKEY, BADSIG, BADTIME), REFUSED (TSIG required but absent), NOTAUTH (`zone` null:
+ * TSIG error (BADKEY, BADSIG, BADTIME, BADTRUNC; FORMERR for a MAC of impossible length), REFUSED (TSIG required but absent), NOTAUTH (`zone` null:
  * no such zone here).
  */
 export async function* transferMessages(
@@ -122,10 +127,12 @@ export async function* transferMessages(
   }
   const q = message.question[0]
   const question = q ? { name: q.name, type: q.typeCode, class: q.class } : null
-  const reply = (rcode: number | 'FORMERR' | 'REFUSED'): Uint8Array =>
-    encodeResponse({ id: message.id, opcode: message.opcode, rcode, question })
+  // A request with EDNS gets an OPT record back (in the first message of a transfer).
+  const edns = message.opt ? {} : null
+  const reply = (rcode: number | 'FORMERR' | 'REFUSED' | 'BADVERS'): Uint8Array =>
+    encodeResponse({ id: message.id, opcode: message.opcode, rcode, question, edns })
   if (verdict.status === 'error') {
-    yield await signErrorResponse(reply(NOTAUTH), verdict, options.now)
+    yield await signErrorResponse(reply(verdict.error.rcode), verdict, options.now)
     return
   }
   const signer =
@@ -138,21 +145,44 @@ export async function* transferMessages(
     yield reply('REFUSED')
     return
   }
-  if (!q || message.question.length !== 1 || message.opcode !== 0) {
+  // A transfer names one zone of one class: class ANY is malformed, and our zones are all IN.
+  if (!q || message.question.length !== 1 || message.opcode !== 0 || q.class === CLASSES.ANY) {
     yield await sign(reply('FORMERR'))
     return
   }
-  if (!zone) {
+  if (!zone || q.class !== CLASSES.IN) {
     yield await sign(reply(NOTAUTH))
     return
   }
+  if (message.opt && message.opt.version !== 0) {
+    yield await sign(reply('BADVERS'))
+    return
+  }
 
+  if (options.udp && q.typeCode === TYPE_CODES.AXFR) {
+    yield await sign(reply('FORMERR'))
+    return
+  }
   let records: readonly ResponseRR[] | null = null
   if (q.typeCode === TYPE_CODES.IXFR) {
     const clientSoa = message.authority.find((rr) => rr.typeCode === TYPE_CODES.SOA)
     const clientSerial = clientSoa ? serialOf(clientSoa.data) : null
     if (clientSerial === null) {
       yield await sign(reply('FORMERR'))
+      return
+    }
+    if (options.udp) {
+      yield await sign(
+        encodeResponse({
+          id: message.id,
+          opcode: 0,
+          rcode: 0,
+          aa: true,
+          question,
+          answer: [zone.soa],
+          edns,
+        })
+      )
       return
     }
     const steps =
@@ -164,6 +194,7 @@ export async function* transferMessages(
     id: message.id,
     question: { name: q.name, type: q.typeCode },
     reserve: verdict.status === 'ok' ? tsigSize(verdict.key) : 0,
+    edns: message.opt !== null,
     ...(options.maxSize ? { maxSize: options.maxSize } : {}),
   })
   for await (const run of records ? [records] : axfrStream(zone.soa, zone.records())) {
@@ -215,7 +246,7 @@ export async function answerSignedQuery(
     const reply = encodeResponse({
       id: message.id,
       opcode: message.opcode,
-      rcode: NOTAUTH,
+      rcode: verdict.error.rcode,
       question: q ? { name: q.name, type: q.typeCode, class: q.class } : null,
     })
     return signErrorResponse(reply, verdict, now)

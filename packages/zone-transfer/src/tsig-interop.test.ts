@@ -157,6 +157,20 @@ describe('TSIG interop with BIND (dig) and Knot (kdig)', () => {
     expect(await tool('kdig', unknown, 'example.test', 'AXFR')).toMatch(/BADKEY/)
   })
 
+  it('a MAC truncated to 128 bits gets BADTRUNC, signed so that dig verifies it', async () => {
+    reset()
+    const out = await tool(
+      'dig',
+      SHA256.replace('hmac-sha256', 'hmac-sha256-128'),
+      'example.test',
+      'AXFR'
+    )
+    expect(out).toMatch(/BADTRUNC/)
+    // dig reports a verified answer's TSIG error; an unsigned one would fail its verification.
+    expect(out).toMatch(/tsig indicates error/)
+    expect(out).not.toMatch(/tsig verify failure/)
+  })
+
   it('a clock outside the fudge gets a signed BADTIME that kdig reads', async () => {
     reset(1000)
     expect(await tool('kdig', SHA256, 'example.test', 'AXFR')).toMatch(/BADTIME/)

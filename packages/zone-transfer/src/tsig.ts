@@ -12,21 +12,26 @@ import { splitTsig, type TsigRecord } from './tsig-record.ts'
 export const TSIG_ERRORS = Object.freeze({ BADSIG: 16, BADKEY: 17, BADTIME: 18, BADTRUNC: 22 })
 export type TsigErrorName = keyof typeof TSIG_ERRORS
 const NOTAUTH = 9
+const FORMERR = 1
 
 /** Fudge (seconds of clock skew allowed) when the signer does not choose one. */
 export const DEFAULT_FUDGE = 300
 /** Most messages of a stream that may arrive unsigned between two signed ones (RFC 8945 §5.3.1). */
 export const MAX_UNSIGNED_RUN = 99
 
-/** A TSIG check that failed: `code` goes in the TSIG record of the reply, `rcode` in its header. */
+/**
+ * A TSIG check that failed: `code` goes in the TSIG record of the reply, `rcode` in its header
+ * (NOTAUTH, or FORMERR for a MAC of a length no signer may send).
+ */
 export class TsigError extends Error {
   override name = 'TsigError'
   readonly code: TsigErrorName
-  readonly rcode = NOTAUTH
+  readonly rcode: number
 
-  constructor(code: TsigErrorName, message: string) {
+  constructor(code: TsigErrorName, message: string, rcode = NOTAUTH) {
     super(`${code}: ${message}`)
     this.code = code
+    this.rcode = rcode
   }
 }
 
@@ -161,6 +166,12 @@ export async function signMessage(
   return { message: appendTsig(message, v, mac), mac }
 }
 
+/**
+ * Checks a MAC by its length first: longer than the hash, or shorter than 10
+ * octets and half the hash, is a format error (FORMERR); empty is BADSIG. A truncated MAC of an
+ * allowed length is compared with as many octets of ours: a mismatch is BADSIG, a match BADTRUNC
+ * (we accept only whole MACs), which the reply, its MAC verified, is signed with.
+ */
 async function macMatches(
   key: TsigKey,
   tsig: TsigRecord,
@@ -169,9 +180,10 @@ async function macMatches(
   timersOnly: boolean
 ): Promise<void> {
   const expected = HASHES[key.algorithm].length
-  if (tsig.mac.length > expected) throw new DnsFormatError('TSIG MAC longer than its algorithm')
-  if (tsig.mac.length < expected) {
-    throw new TsigError('BADTRUNC', 'truncated MACs are not accepted')
+  const length = tsig.mac.length
+  if (length === 0) throw new TsigError('BADSIG', 'the MAC is empty')
+  if (length > expected || length < Math.max(10, expected / 2)) {
+    throw new TsigError('BADSIG', `a MAC of ${length} octets is malformed`, FORMERR)
   }
   const v: Variables = {
     key,
@@ -181,9 +193,18 @@ async function macMatches(
     other: tsig.other,
   }
   const input = digestInput(previousMac, messages, v, timersOnly)
-  if (!(await crypto.subtle.verify('HMAC', await cryptoKey(key), tsig.mac, input))) {
-    throw new TsigError('BADSIG', 'MAC does not verify')
+  const cryptoKeyOf = await cryptoKey(key)
+  if (length === expected) {
+    if (!(await crypto.subtle.verify('HMAC', cryptoKeyOf, tsig.mac, input))) {
+      throw new TsigError('BADSIG', 'MAC does not verify')
+    }
+    return
   }
+  const ours = new Uint8Array(await crypto.subtle.sign('HMAC', cryptoKeyOf, input))
+  let diff = 0
+  for (let i = 0; i < length; i++) diff |= ours[i]! ^ tsig.mac[i]!
+  if (diff !== 0) throw new TsigError('BADSIG', 'MAC does not verify')
+  throw new TsigError('BADTRUNC', 'truncated MACs are not accepted')
 }
 
 function checkTime(tsig: TsigRecord, now: number): void {
@@ -227,10 +248,11 @@ export async function verifyRequest(
 }
 
 /**
- * The TSIG part of the answer to a request that failed its check. BADKEY, BADSIG and BADTRUNC
- * get an unsigned TSIG record (empty MAC) carrying the error; BADTIME a signed one whose other
- * data is our clock, so the client can see the skew. `response` is the reply without TSIG
- * (its rcode should be NOTAUTH).
+ * The TSIG part of the answer to a request that failed its check. BADKEY and
+ * BADSIG get an unsigned TSIG record (empty MAC) carrying the error; BADTIME and BADTRUNC, whose
+ * request MAC verified, a signed one: BADTIME with the request's time and our clock in its other
+ * data, so the client can see the skew. `response` is the reply without TSIG (its rcode should
+ * be the error's `rcode`).
  */
 export async function signErrorResponse(
   response: Uint8Array,
@@ -248,6 +270,15 @@ export async function signErrorResponse(
       previousMac: tsig.mac,
       error: errorCode,
       other: clock.finish(),
+    })
+    return signed.message
+  }
+  if (error.code === 'BADTRUNC' && key) {
+    const signed = await signMessage(response, key, {
+      time: now,
+      fudge: tsig.fudge,
+      previousMac: tsig.mac,
+      error: errorCode,
     })
     return signed.message
   }

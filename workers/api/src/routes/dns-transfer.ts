@@ -1,8 +1,9 @@
 /**
  * @module The transfer relay of DNS fronts (not a Cloudflare route):
  *   POST /dns_transfer  body: one DNS query (`application/dns-message`), header
- *   `x-edgedns-client-address`: the secondary's address → the answer messages, each with its
- *   two-octet TCP length prefix (`application/octet-stream`), streamed.
+ *   `x-edgedns-client-address`: the secondary's address (and `x-edgedns-client-transport: udp`
+ *   for a query that came over UDP) → the answer messages, each with its two-octet TCP length
+ *   prefix (`application/octet-stream`), streamed.
  * A front that accepts AXFR/IXFR over TCP (and TSIG-signed queries, a secondary's SOA check) sends
  * them here with a token holding Zone Transfer Relay (`dns:transfer`); the worker checks the zone's
  * outgoing settings, the client address and TSIG (transfers/outgoing-transfer.ts). DNS-level
@@ -27,6 +28,8 @@ const transferStamps = new TransferStamps()
 
 /** The header a front puts the secondary's address in. */
 const CLIENT_ADDRESS_HEADER = 'x-edgedns-client-address'
+/** The header a front puts the transport the query came over in: `tcp` (default) or `udp`. */
+const TRANSPORT_HEADER = 'x-edgedns-client-transport'
 
 dnsTransferApp.post('/', async (c) => {
   const principal = c.var.principal
@@ -51,6 +54,10 @@ dnsTransferApp.post('/', async (c) => {
       `${CLIENT_ADDRESS_HEADER} must be the secondary's IPv4 or IPv6 address`
     )
   }
+  const transport = (c.req.header(TRANSPORT_HEADER) ?? 'tcp').trim().toLowerCase()
+  if (transport !== 'tcp' && transport !== 'udp') {
+    throw ApiError.badRequest(Codes.invalidHeaders, `${TRANSPORT_HEADER} must be tcp or udp`)
+  }
   const query = new Uint8Array(await c.req.arrayBuffer())
   if (query.length < HEADER_BYTES || query.length > MAX_MESSAGE) {
     throw ApiError.badRequest(
@@ -62,6 +69,7 @@ dnsTransferApp.post('/', async (c) => {
     query,
     client,
     now: Math.floor(Date.now() / 1000),
+    udp: transport === 'udp',
     mayRelay: (zone) =>
       allows(principal, 'dns:transfer', { accountId: zone.accountId, zoneId: zone.id }),
   })

@@ -177,6 +177,8 @@ export interface TransferRequest {
   /** Whether the caller may relay transfers of a zone of this account. */
   mayRelay: (zone: { accountId: string; id: string }) => boolean
   pageSize?: number
+  /** The client asked over UDP: an AXFR is FORMERR, an IXFR gets the single SOA (serve.ts). */
+  udp?: boolean
 }
 
 export interface TransferAnswer {
@@ -204,19 +206,27 @@ async function* refusal(query: Uint8Array): AsyncGenerator<Uint8Array> {
     opcode: message.opcode,
     rcode: 'REFUSED',
     question: q ? { name: q.name, type: q.typeCode, class: q.class } : null,
+    edns: message.opt ? {} : null,
   })
 }
 
 /**
  * The answer to a signed (or plain) non-transfer query: the SOA when asked, else no data; NOTIMP
- * for another opcode (NOTIFY, UPDATE: the relay serves only queries).
+ * for another opcode (NOTIFY, UPDATE: the relay serves only queries); OPT when the query had EDNS.
  */
 function soaAnswer(query: Uint8Array, soa: ResponseRR): Uint8Array {
   const message = decodeMessage(query)
   const q = message.question[0]
   const question = q ? { name: q.name, type: q.typeCode, class: q.class } : null
+  const edns = message.opt ? {} : null
   if (message.opcode !== 0) {
-    return encodeResponse({ id: message.id, opcode: message.opcode, rcode: 'NOTIMP', question })
+    return encodeResponse({
+      id: message.id,
+      opcode: message.opcode,
+      rcode: 'NOTIMP',
+      question,
+      edns,
+    })
   }
   return encodeResponse({
     id: message.id,
@@ -224,6 +234,7 @@ function soaAnswer(query: Uint8Array, soa: ResponseRR): Uint8Array {
     rcode: 0,
     aa: true,
     question,
+    edns,
     answer:
       q?.typeCode === TYPE_CODES.SOA && q.name.toLowerCase().replace(/\.$/, '') === soa.name
         ? [soa]
@@ -284,7 +295,7 @@ export async function answerRelayedQuery(
   const found = await readRelayedZoneNamed(
     env,
     question.name,
-    question.type === TYPE_CODES.AXFR ? pageSize : null
+    question.type === TYPE_CODES.AXFR && !request.udp ? pageSize : null
   )
   if (found === 'unknown') return answerCatalogQuery(env, request, question.name)
   const { db, read } = found
@@ -355,6 +366,8 @@ function serveTransfer(
     keys,
     requireTsig: signedOnly,
     now: request.now,
+    udp: request.udp ?? false,
   })
-  return { ...streamOf(messages), zoneId: config.zoneId, db: null }
+  // Over UDP no transfer is made (an error, or the SOA that sends the client to TCP).
+  return { ...streamOf(messages), zoneId: request.udp ? null : config.zoneId, db: null }
 }
