@@ -44,6 +44,11 @@ export interface TransferOptions {
   requireTsig: boolean
   /** Seconds since the epoch. */
   now: number
+  /**
+   * Seconds since the epoch when each message of the answer is signed (a long transfer's later
+   * messages carry their own time); `now` for every message without it.
+   */
+  clock?: () => number
   maxSize?: number
   /**
    * The request came over UDP: an AXFR is FORMERR, an IXFR is answered with the single SOA,
@@ -137,7 +142,7 @@ export async function* transferMessages(
   }
   const signer =
     verdict.status === 'ok'
-      ? new TsigStreamSigner(verdict.key, verdict.tsig.mac, options.now)
+      ? new TsigStreamSigner(verdict.key, verdict.tsig.mac, options.clock ?? options.now)
       : null
   // Signing is sequential: each message's MAC chains the prior one.
   const sign = async (m: Uint8Array): Promise<Uint8Array> => (signer ? signer.sign(m) : m)

@@ -185,6 +185,24 @@ describe('TSIG response streams', () => {
     })
   })
 
+  it('a stream signed by a clock verifies at a receiver checking each message when it arrives, however long it lasts', async () => {
+    // Each message is received when it is signed, 400 s (more than the 300-s fudge) apart.
+    let t = NOW
+    const { mac } = await signMessage(query(), key256, { time: NOW })
+    const receive = async (signer: TsigStreamSigner): Promise<void> => {
+      t = NOW
+      const verifier = new TsigStreamVerifier(key256, mac, () => t)
+      for (let i = 0; i < 3; i++, t += 400)
+        await verifier.next(await signer.sign(response(4242, i)))
+      verifier.finish()
+    }
+    await receive(new TsigStreamSigner(key256, mac, () => t))
+    // Signed with the stream's start time throughout, the second message is already out of time.
+    await expect(receive(new TsigStreamSigner(key256, mac, NOW))).rejects.toMatchObject({
+      code: 'BADTIME',
+    })
+  })
+
   it('a stream answering another request (other request MAC) is refused', async () => {
     const { messages } = await stream(2, () => true)
     await expect(verifyAll(new Uint8Array(32), messages)).rejects.toBeInstanceOf(TsigError)

@@ -304,22 +304,32 @@ export async function signErrorResponse(
  */
 export class TsigStreamSigner {
   readonly #key: TsigKey
-  readonly #time: number
+  readonly #clock: () => number
   readonly #fudge: number
   #previousMac: Uint8Array
   #pending: Uint8Array[] = []
   #first = true
 
-  constructor(key: TsigKey, requestMac: Uint8Array, time: number, fudge = DEFAULT_FUDGE) {
+  /**
+   * `time` is the signing time in seconds since the epoch, or a clock read as each message is
+   * signed: a stream that lasts longer than the fudge stays within it at the receiver, which
+   * checks every signed message's time (RFC 8945 §5.3.1).
+   */
+  constructor(
+    key: TsigKey,
+    requestMac: Uint8Array,
+    time: number | (() => number),
+    fudge = DEFAULT_FUDGE
+  ) {
     this.#key = key
     this.#previousMac = requestMac
-    this.#time = time
+    this.#clock = typeof time === 'number' ? () => time : time
     this.#fudge = fudge
   }
 
   async sign(message: Uint8Array): Promise<Uint8Array> {
     const signed = await signMessage(message, this.#key, {
-      time: this.#time,
+      time: this.#clock(),
       fudge: this.#fudge,
       previousMac: this.#previousMac,
       timersOnly: !this.#first,

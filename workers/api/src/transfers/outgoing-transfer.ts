@@ -366,6 +366,8 @@ function serveTransfer(
     keys,
     requireTsig: signedOnly,
     now: request.now,
+    // The Workers clock moves at I/O, as a transfer's page reads are.
+    clock: () => Math.floor(Date.now() / 1000),
     udp: request.udp ?? false,
   })
   // Over UDP no transfer is made (an error, or the SOA that sends the client to TCP).
