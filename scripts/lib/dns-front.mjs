@@ -19,7 +19,8 @@
  * IXFR gets the single SOA, which sends the client to TCP); the API decides (the zone's
  * outgoing settings, ACLs, peers and their TSIG keys). Without it, transfer requests go to DoH
  * like any query (which refuses them). With `notify: { token }`, a NOTIFY goes to the API with its
- * sender's address (notify-relay.mjs). Relayed messages are neither cached nor rate-limited.
+ * sender's address (notify-relay.mjs). Relayed messages are not cached; over UDP each counts
+ * against the sender's network's share of upstream requests (`upstream.perClient`).
  */
 import net from 'node:net'
 import { frameTcp } from '../../packages/dns-wire/src/index.ts'
@@ -28,6 +29,7 @@ import { answerClass, missLimiter, responseLimiter } from './front-rrl.mjs'
 import { dohUpstream } from './front-upstream.mjs'
 import { fitAnswer, rcodeOf, readQuestion, servfail, truncated, udpLimit } from './front-wire.mjs'
 import { firstMessage, isRelayed, transferRelay } from './transfer-relay.mjs'
+import { isNotify } from '../../packages/zone-transfer/src/index.ts'
 import { notifyRelay } from './notify-relay.mjs'
 import { udpSockets } from './front-udp.mjs'
 
@@ -94,7 +96,8 @@ export async function startDnsFront({
   const { perClient = {}, ...upstreamSettings } = upstreamOptions
   const upstream = dohUpstream({ target, ...upstreamSettings })
   const cache = answerCache(cacheOptions)
-  const answer = answerer(upstream, cache, missLimiter(perClient))
+  const misses = missLimiter(perClient)
+  const answer = answerer(upstream, cache, misses)
   // No Nagle: an answer written in parts (a relayed transfer) goes out at once rather than
   // waiting for the client's delayed acknowledgement of the part before.
   const tcp = net.createServer({ noDelay: true }, (socket) => {
@@ -174,13 +177,20 @@ export async function startDnsFront({
   const onMessage = (udp) => (query, peer) => {
     const send = (reply) => udp.send(reply, peer.port, peer.address, () => {})
     send.peer = peer.address
-    const notified = relayNotify(new Uint8Array(query), peer.address)
+    // A message relayed to the API over UDP (where the sender's address is not proven) counts
+    // against its network's share of upstream requests, as a cache miss does; past it nothing is
+    // sent and the sender asks again, as after a lost datagram.
+    // (The wire readers take a Uint8Array of its own, not a Buffer cut from a shared pool.)
+    const message = new Uint8Array(query)
+    const relayable = (notify?.token && isNotify(message)) || (transfer && isRelayed(message))
+    if (relayable && !misses.allow(peer.address)) return
+    const notified = relayNotify(message, peer.address)
     if (notified) {
       // Unanswered: the primary sends the NOTIFY again.
       notified.then((reply) => reply && send(reply)).catch(() => {})
       return
     }
-    const relayed = relayTransfer(new Uint8Array(query), peer.address, { udp: true })
+    const relayed = relayTransfer(message, peer.address, { udp: true })
     if (relayed) {
       relayed
         .then(firstMessage)

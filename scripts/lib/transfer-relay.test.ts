@@ -3,6 +3,7 @@
  * `POST /client/v4/dns_transfer`: a secondary's signed SOA check over UDP is answered with the
  * relay's first message, and the relay's HTTP connection stays open for the next check (a
  * secondary checks the SOA on every NOTIFY; a new connection each time is set-up on its path).
+ * Relayed UDP messages count against the sender's network's share of upstream requests.
  * Over TCP, a transfer streamed in many parts reaches the client whole and in order, and a request
  * the API refuses closes the client's connection.
  */
@@ -134,6 +135,28 @@ describe('the transfer relay over UDP', () => {
         expect(answer![2]! & 0x80).toBe(0x80)
         expect(transports).toEqual(['udp'])
       }
+    } finally {
+      front.close()
+    }
+  })
+})
+
+describe("the relays over UDP and the client network's share of upstream requests", () => {
+  it("relays no more of a network's UDP messages than its share; the rest get no answer", async () => {
+    const front = await startDnsFront({
+      target: apiBase,
+      transfer: { api: apiBase, token: 'relay-token' },
+      upstream: { perClient: { rate: 2 } },
+    })
+    try {
+      const before = relayed
+      // Three signed SOA checks at once from one network whose share is two a second.
+      const checks = await Promise.all([0, 1, 2].map(() => signedSoaCheck()))
+      const answers = await Promise.all(
+        checks.map((c) => udpAsk(front.port, c, { timeoutMs: 300 }))
+      )
+      expect(answers.filter((a) => a !== null)).toHaveLength(2)
+      expect(relayed - before).toBe(2)
     } finally {
       front.close()
     }

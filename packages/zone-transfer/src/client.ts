@@ -7,7 +7,8 @@
 import { CLASSES, TYPE_CODES } from '@edgedns/dns-facts'
 import { ByteWriter, decodeMessage, parseName, writeName, type MessageRR } from '@edgedns/dns-wire'
 import { serialAfter, soaSerial } from './soa.ts'
-import { signMessage, TsigStreamVerifier } from './tsig.ts'
+import { signMessage } from './tsig.ts'
+import { TsigStreamVerifier } from './tsig-stream.ts'
 import type { TsigKey } from './tsig-key.ts'
 
 /** A transfer answer that cannot be used (wrong id, error rcode, broken record sequence). */

@@ -8,8 +8,6 @@ export {
   MAX_UNSIGNED_RUN,
   TSIG_ERRORS,
   TsigError,
-  TsigStreamSigner,
-  TsigStreamVerifier,
   findKey,
   signErrorResponse,
   signMessage,
@@ -20,6 +18,7 @@ export {
   type Signed,
   type TsigErrorName,
 } from './tsig.ts'
+export { TsigStreamSigner, TsigStreamVerifier } from './tsig-stream.ts'
 export { parseTsigKey, type TsigAlgorithm, type TsigKey } from './tsig-key.ts'
 export { splitTsig, type SplitMessage, type TsigRecord } from './tsig-record.ts'
 export {

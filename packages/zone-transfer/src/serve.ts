@@ -13,13 +13,8 @@ import {
 import { planIxfr, type IxfrStep } from './ixfr.ts'
 import { TransferPacker, type TransferRecord } from './pack.ts'
 import { soaSerial } from './soa.ts'
-import {
-  TsigStreamSigner,
-  signErrorResponse,
-  signMessage,
-  tsigSize,
-  verifyRequest,
-} from './tsig.ts'
+import { signErrorResponse, signMessage, tsigSize, verifyRequest } from './tsig.ts'
+import { TsigStreamSigner } from './tsig-stream.ts'
 import type { TsigKey } from './tsig-key.ts'
 
 /**
