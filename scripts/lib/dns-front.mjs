@@ -180,7 +180,6 @@ export async function startDnsFront({
     // A message relayed to the API over UDP (where the sender's address is not proven) counts
     // against its network's share of upstream requests, as a cache miss does; past it nothing is
     // sent and the sender asks again, as after a lost datagram.
-    // (The wire readers take a Uint8Array of its own, not a Buffer cut from a shared pool.)
     const message = new Uint8Array(query)
     const relayable = (notify?.token && isNotify(message)) || (transfer && isRelayed(message))
     if (relayable && !misses.allow(peer.address)) return

@@ -71,10 +71,10 @@ export function splitTsig(message: Uint8Array): SplitMessage {
     const algorithm = labelsText(r.name())
     const timeSigned = r.u16() * 0x100000000 + r.u32()
     const fudge = r.u16()
-    const mac = r.take(r.u16()).slice()
+    const mac = new Uint8Array(r.take(r.u16()))
     const originalId = r.u16()
     const error = r.u16()
-    const other = r.take(r.u16()).slice()
+    const other = new Uint8Array(r.take(r.u16()))
     if (r.offset !== end) r.fail('TSIG rdata length does not match its fields')
     tsig = {
       keyName: labelsText(owner),
@@ -90,7 +90,8 @@ export function splitTsig(message: Uint8Array): SplitMessage {
   }
   if (r.offset !== message.length) r.fail('trailing bytes after the last record')
   if (!tsig) return { unsigned: message, tsig: null }
-  const unsigned = message.slice(0, tsigStart)
+  // A copy (a Node.js Buffer's slice would be a view): the caller's message is left as it was.
+  const unsigned = new Uint8Array(message.subarray(0, tsigStart))
   unsigned[0] = tsig.originalId >> 8
   unsigned[1] = tsig.originalId & 0xff
   const arcount = ((unsigned[10]! << 8) | unsigned[11]!) - 1

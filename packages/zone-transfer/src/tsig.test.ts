@@ -209,6 +209,20 @@ describe('TSIG response streams', () => {
   })
 })
 
+describe('splitting a signed message', () => {
+  it('leaves the message it reads unchanged, a Node.js Buffer (whose slice is a view) too', async () => {
+    const { message } = await signMessage(query(), key256, { time: NOW })
+    const buffer = Buffer.from(message)
+    const before = Buffer.from(buffer)
+    const { unsigned, tsig } = splitTsig(buffer)
+    expect(tsig).not.toBeNull()
+    expect((unsigned[10]! << 8) | unsigned[11]!).toBe(0) // ARCOUNT without the TSIG
+    expect(buffer.equals(before)).toBe(true)
+    // A second read of the same message finds its TSIG again.
+    expect(splitTsig(buffer).tsig).not.toBeNull()
+  })
+})
+
 describe('TSIG keys', () => {
   it.each([
     ['hmac-md5:k:c2VjcmV0', /unsupported TSIG algorithm/],
