@@ -2,7 +2,7 @@
  * @module Zone transfers beside BIND → BIND in the same run (issue "Zone transfers"): a large
  * zone (BENCH_XFR_RECORDS, default the large zone's size) by AXFR out of our platform (through
  * the DNS front's transfer relay) to a BIND secondary against a BIND primary → BIND secondary of
- * the same records; one-record changes until the BIND secondary answers them (our NOTIFY + IXFR
+ * the same records, the two rows' loads in turn; one-record changes until the BIND secondary answers them (our NOTIFY + IXFR
  * against nsupdate on the BIND primary); and AXFR in of the BIND primary's zone into one of our
  * secondary zones until it answers over DoH. Own stack; named on free loopback ports.
  */
@@ -42,20 +42,31 @@ export const transferSize = (quick) => Number(process.env.BENCH_XFR_RECORDS) || 
 const makePeer = (api, accountId, name, port, ixfr = false) =>
   makeTransferPeer(api, accountId, { name, port, ixfr, key: XFR_KEY })
 
-/** `reps` fresh BIND secondaries on `port`, each timed from its start to its transfer's end; the last kept running. */
-async function secondaryLoads({ dir, zone, primaryPort, port, reps, log, label }) {
-  const runs = []
-  let named = null
-  for (let r = 0; r < reps; r++) {
-    await named?.stop()
-    named = await startSecondary({ dir: path.join(dir, `${label}-${r}`), zone, primaryPort, port })
-    const done = await waitTransfer(named, zone)
-    runs.push({ ms: done.atMs - named.startedAt, namedSeconds: done.seconds, ...done })
-    log(
-      `transfers: ${label} ${done.records.toLocaleString('en-US')} records in ${((done.atMs - named.startedAt) / 1000).toFixed(1)} s from named's start (named: ${done.seconds} s, ${done.messages} messages)`
-    )
-  }
-  return {
+/**
+ * AXFR loads of each row, `reps` each, alternating between the rows (the first row's first load,
+ * the second row's first, …) so both rows see the machine in the same state: each load by a fresh
+ * BIND secondary at the row's `port`, timed from named's start until its log says the transfer
+ * completed. Returns, per row, its last secondary (still running) and the loads' summary.
+ */
+async function alternatingLoads({ dir, rows, reps, log }) {
+  const state = rows.map(() => ({ named: null, runs: [] }))
+  for (let r = 0; r < reps; r++)
+    for (const [i, { zone, primaryPort, port, label }] of rows.entries()) {
+      const row = state[i]
+      await row.named?.stop()
+      row.named = await startSecondary({
+        dir: path.join(dir, `${label}-${r}`),
+        zone,
+        primaryPort,
+        port,
+      })
+      const done = await waitTransfer(row.named, zone)
+      row.runs.push({ ms: done.atMs - row.named.startedAt, namedSeconds: done.seconds, ...done })
+      log(
+        `transfers: ${label} ${done.records.toLocaleString('en-US')} records in ${((done.atMs - row.named.startedAt) / 1000).toFixed(1)} s from named's start (named: ${done.seconds} s, ${done.messages} messages)`
+      )
+    }
+  return state.map(({ named, runs }) => ({
     named,
     load: {
       wall: summarize(runs.map((x) => x.ms)),
@@ -63,7 +74,7 @@ async function secondaryLoads({ dir, zone, primaryPort, port, reps, log, label }
       records: runs[0].records,
       messages: runs[0].messages,
     },
-  }
+  }))
 }
 
 /** Epoch ms of a named log line's timestamp ("27-Nov-2026 02:03:04.567", local time). */
@@ -151,24 +162,11 @@ export async function runTransfersBench({ api, stack, quick, log }) {
       `transfers: BIND primary loaded ${n.toLocaleString('en-US')} records in ${(out.bindPrimaryLoadMs / 1000).toFixed(1)} s`
     )
 
-    // Row 1, BIND → BIND.
-    const bind = await secondaryLoads({
-      dir,
-      zone: IN_ZONE,
-      primaryPort: primary.port,
-      port: bindSecondaryPort,
-      reps,
-      log,
-      label: 'BIND → BIND',
-    })
-    stopping.push(bind.named)
-    out.bindToBind = bind.load
-
-    // Row 1, ours → BIND: our zone, outgoing transfers to a peer at the secondary's port.
+    // Row 1: our zone, outgoing transfers to a peer at its secondary's port.
     const zone = await createBenchZone({ api, log }, OUT_ZONE, n)
     out.seedMs = zone.seedMs
     // The seed leaves the builder flushing buckets in the background on the runtime's one thread
-    // (and it sends NOTIFY only after its step): both rows start once it is quiet, as the
+    // (and it sends NOTIFY only after its step): the loads start once it is quiet, as the
     // propagation section's measurements do.
     out.quietMs = await waitQuiet(stack, { zone }, log, { timeoutMs: 600_000 })
     const front = await startDnsFront({ target: stack.url, transfer: { token: stack.token } })
@@ -176,16 +174,18 @@ export async function runTransfersBench({ api, stack, quick, log }) {
     const oursSecondaryPort = await freePort()
     const peer = await makePeer(api, account.id, 'bench-bind-secondary', oursSecondaryPort)
     await enableOutgoing(api, { id: zone.id, name: OUT_ZONE }, peer)
-    const ours = await secondaryLoads({
+    // BIND → BIND and ours → BIND, load by load in turn.
+    const [bind, ours] = await alternatingLoads({
       dir,
-      zone: OUT_ZONE,
-      primaryPort: front.port,
-      port: oursSecondaryPort,
+      rows: [
+        { zone: IN_ZONE, primaryPort: primary.port, port: bindSecondaryPort, label: 'BIND → BIND' },
+        { zone: OUT_ZONE, primaryPort: front.port, port: oursSecondaryPort, label: 'ours → BIND' },
+      ],
       reps,
       log,
-      label: 'ours → BIND',
     })
-    stopping.push(ours.named)
+    stopping.push(bind.named, ours.named)
+    out.bindToBind = bind.load
     out.oursToBind = ours.load
 
     // Row 2: one change → the BIND secondary answers it.

@@ -19,7 +19,7 @@ export function renderTransfers(t, md, targets) {
   const oursLoad = t.oursToBind?.wall.median
   md.push('## Zone transfers beside BIND → BIND', '')
   md.push(
-    `One zone of ${n0(t.records)} A records plus a wildcard, ours (\`xfr-out.bench.example\`, seeded through the API) and BIND 9's (\`xfr-in.bench.example\`, the same records in a zone file), every transfer signed with one TSIG key (hmac-sha256), everything on loopback in the same run. A BIND secondary is started fresh for each load (${t.reps} per row) and timed from its start until its log says "Transfer completed" (named's own transfer time beside it); ours reaches it through the local DNS front's transfer relay, which passes the transfer to the API worker (records read from D1 in keyset pages and packed into messages as they stream). BIND primary load of the zone file: ${sec(t.bindPrimaryLoadMs)}.`,
+    `One zone of ${n0(t.records)} A records plus a wildcard, ours (\`xfr-out.bench.example\`, seeded through the API) and BIND 9's (\`xfr-in.bench.example\`, the same records in a zone file), every transfer signed with one TSIG key (hmac-sha256), everything on loopback in the same run. A BIND secondary is started fresh for each load (${t.reps} per row, the two rows' loads in turn so both see the machine in the same state) and timed from its start until its log says "Transfer completed" (named's own transfer time beside it); ours reaches it through the local DNS front's transfer relay, which passes the transfer to the API worker (records read from D1 in keyset pages and packed into messages as they stream). BIND primary load of the zone file: ${sec(t.bindPrimaryLoadMs)}.`,
     ''
   )
   if (t.note) md.push(`Note on this run: ${t.note}`, '')
