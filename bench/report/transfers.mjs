@@ -37,7 +37,7 @@ export function renderTransfers(t, md, targets) {
       )
   md.push('')
   md.push(
-    "What bounds it: both rows end when the BIND secondary has taken in every record, so named's own work on the transfer is the floor of both. Ours shares the machine's cores between the API worker's relay (one workerd thread: the D1 page reads, packing and signing the messages), the front and that named, so the two rows are close and which one is ahead moves with the machine's speed from run to run (figures in docs/decisions/transfer-costs.md).",
+    "What bounds it: both rows end when the BIND secondary has taken in every record, so named's own work on the transfer is the floor of both. Ours shares the machine's cores between the API worker's relay (one workerd thread: the D1 page reads, packing and signing the messages), the front and that named, so the two rows are close; ours needs more CPU in all (the relay, the front and named against two nameds), so when the machine is slow it falls behind the BIND load beside it (figures in docs/decisions/transfer-costs.md).",
     ''
   )
   md.push(
