@@ -3,6 +3,7 @@
  */
 import { CLASSES, OPCODES, TYPE_CODES, typeFromName } from '@edgedns/dns-facts'
 import { NameError, parseName, writeName } from './names.ts'
+import { writeOpt } from './opt.ts'
 import { ByteWriter } from './writer.ts'
 
 export interface QueryEdns {
@@ -61,21 +62,12 @@ export function encodeQuery(name: string, type: string | number, init: QueryInit
   writeName(w, labels)
   w.u16(code)
   w.u16(init.class ?? CLASSES.IN)
-  if (edns) {
-    w.u8(0) // root owner
-    w.u16(TYPE_CODES.OPT)
-    w.u16(edns.payload ?? 1232)
-    w.u8(0) // extended rcode
-    w.u8(edns.version ?? 0)
-    w.u16(edns.do ? 0x8000 : 0)
-    const lengthAt = w.length
-    w.u16(0)
-    for (const [option, data] of edns.options ?? []) {
-      w.u16(option)
-      w.u16(data.length)
-      w.bytes(data)
-    }
-    w.setU16(lengthAt, w.length - lengthAt - 2)
-  }
+  if (edns)
+    writeOpt(w, {
+      payload: edns.payload ?? 1232,
+      version: edns.version ?? 0,
+      do: edns.do ?? false,
+      options: edns.options ?? [],
+    })
   return w.finish()
 }

@@ -3,6 +3,7 @@
  */
 import { RdataError, type PartialHeader } from './errors.ts'
 import { Compressor, NameError, parseName, writeName } from './names.ts'
+import { OPT_RR_LENGTH, writeOpt } from './opt.ts'
 import type { Query, QueryQuestion } from './query.ts'
 import { writeRdata } from './rdata/index.ts'
 import { CLASSES, OPCODES, TYPE_CODES, rcodeValue, type RcodeName } from './types.ts'
@@ -10,7 +11,6 @@ import { ByteWriter } from './writer.ts'
 
 /** Our EDNS UDP payload size (DNS Flag Day 2020). */
 export const OUR_UDP_PAYLOAD = 1232
-const OPT_RR_LENGTH = 11
 
 /** A record to encode: owner in any case with or without trailing dot; presentation rdata. */
 export interface ResponseRR {
@@ -126,15 +126,12 @@ export function encodeResponse(init: ResponseInit): Uint8Array {
     return count
   })
 
-  if (init.edns) {
-    w.u8(0)
-    w.u16(TYPE_CODES.OPT)
-    w.u16(init.edns.udpPayloadSize ?? OUR_UDP_PAYLOAD)
-    w.u8(rcode >> 4)
-    w.u8(0)
-    w.u16(init.edns.do ? 0x8000 : 0)
-    w.u16(0)
-  }
+  if (init.edns)
+    writeOpt(w, {
+      payload: init.edns.udpPayloadSize ?? OUR_UDP_PAYLOAD,
+      extendedRcode: rcode >> 4,
+      do: init.edns.do ?? false,
+    })
   w.setU16(6, counts[0] ?? 0)
   w.setU16(8, counts[1] ?? 0)
   w.setU16(10, (counts[2] ?? 0) + (init.edns ? 1 : 0))

@@ -6,16 +6,18 @@
  * that gives its owner as the labels below the zone (`TransferRecord.below`) is written from those
  * labels alone, without its whole name being built or checked against the zone's.
  */
-import { CLASSES, TYPE_CODES } from '@edgedns/dns-facts'
+import { CLASSES } from '@edgedns/dns-facts'
 import {
   ByteWriter,
   Compressor,
   NameError,
+  OPT_RR_LENGTH,
   OUR_UDP_PAYLOAD,
   RdataError,
   writeLabelsBelow,
   writeNameBelow,
   writeNameText,
+  writeOpt,
   writeRdata,
   type ResponseRR,
 } from '@edgedns/dns-wire'
@@ -68,9 +70,6 @@ export interface PackOptions {
   edns?: boolean
 }
 
-/** Octets of an OPT record without options. */
-const OPT_LENGTH = 11
-
 const FLAGS_QR_AA = 0x8400
 
 function startMessage(
@@ -120,7 +119,7 @@ export class TransferPacker {
   #ownerAt = -1
 
   constructor(options: PackOptions) {
-    const opt = options.edns ? OPT_LENGTH : 0
+    const opt = options.edns ? OPT_RR_LENGTH : 0
     this.#budget = Math.min(options.maxSize ?? 65535, 65535) - (options.reserve ?? 0) - opt
     this.#id = options.id
     this.#edns = options.edns ?? false
@@ -187,11 +186,7 @@ export class TransferPacker {
     const w = this.#w
     w.setU16(6, this.#count)
     if (this.#edns && this.#closed === 0) {
-      w.u8(0)
-      w.u16(TYPE_CODES.OPT)
-      w.u16(OUR_UDP_PAYLOAD)
-      w.u32(0)
-      w.u16(0)
+      writeOpt(w, { payload: OUR_UDP_PAYLOAD })
       w.setU16(10, 1)
     }
     this.#closed++

@@ -105,8 +105,8 @@ async function* axfrStream(
 /**
  * The messages answering a transfer request, in order, as they are packed (a zone's records are
  * read only as the consumer pulls). Errors are one message: FORMERR (malformed), NOTAUTH with the
- * TSIG error (BADKEY, BADSIG, BADTIME, BADTRUNC; FORMERR for a MAC of impossible length), REFUSED (TSIG required but absent), NOTAUTH (`zone` null:
- * no such zone here).
+ * TSIG error (BADKEY, BADSIG, BADTIME, BADTRUNC; FORMERR for a MAC of impossible length),
+ * REFUSED (TSIG required but absent), NOTAUTH (`zone` null: no such zone here).
  */
 export async function* transferMessages(
   request: Uint8Array,
