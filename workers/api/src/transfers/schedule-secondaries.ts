@@ -6,6 +6,7 @@
  * (wrapping round), so zones whose schedule runs but whose checks keep failing (their primary is
  * down) cannot fill every run and keep a zone past them from being reached.
  */
+import { newId } from '../http/ids.ts'
 import { secondaryStub, type SecondaryBinding } from './secondary-stub.ts'
 
 /** Zones looked at per shard and run. */
@@ -16,23 +17,17 @@ const STALE_AFTER_MS = 2 * 86400 * 1000
 const STALE_FROM = `SELECT i.zone_id FROM zone_transfers_incoming AS i JOIN zones AS z ON z.id = i.zone_id
   WHERE z.type = 'secondary' AND z.status = 'active' AND (i.checked_on IS NULL OR i.checked_on < ?1)`
 
-/** A random zone id (32 lowercase hex), where a run starts. */
-function randomStart(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16))
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
-}
-
 export interface ScheduleOptions {
   /** Zones looked at, at most. */
   perRun?: number
-  /** The zone id the run starts at (tests); random by default. */
+  /** The zone id the run starts at (tests); a random id by default. */
   start?: string
 }
 
 export async function scheduleSecondaries(
   env: SecondaryBinding & { DB: D1Database },
   now = Date.now(),
-  { perRun = PER_RUN, start = randomStart() }: ScheduleOptions = {}
+  { perRun = PER_RUN, start = newId() }: ScheduleOptions = {}
 ): Promise<number> {
   const staleBefore = new Date(now - STALE_AFTER_MS).toISOString()
   const [fromStart, wrapped] = await env.DB.batch<{ zone_id: string }>([
