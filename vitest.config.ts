@@ -34,6 +34,67 @@ const scriptsResolve = {
   },
 }
 
+/**
+ * Workerd test files that need a runtime of their own: they assert on what the whole deployment
+ * holds (every account, every zone, the one feed object, a cron sweep over all zones), on an
+ * isolate's caches from cold, or make account-wide names (a TSIG key's name). They run isolated,
+ * in the `-fresh` twin of their project; see `sharingRuntime`.
+ */
+const FRESH_RUNTIME_FILES = {
+  api: [
+    'test/api/bootstrap.test.ts',
+    'test/api/zone-ownership.test.ts',
+    'test/api/secondary-dns-in.test.ts',
+    'test/api/txt-content.test.ts',
+    'workers/api/src/feed/reconcile.test.ts',
+    'workers/api/src/feed/zone-feed.test.ts',
+    'workers/api/src/builder/test/failures.test.ts',
+    'workers/api/src/builder/test/yield-after-head.test.ts',
+  ],
+  doh: ['test/doh/one-round-trip.test.ts', 'workers/doh/src/env.test.ts'],
+}
+
+interface WorkerdProject {
+  name: string
+  plugins: () => ReturnType<typeof cloudflareTest>[]
+  /** Its files that need a runtime of their own (see FRESH_RUNTIME_FILES). */
+  fresh: readonly string[]
+  include: string[]
+  exclude: string[]
+  setupFiles: string[]
+}
+
+/**
+ * A workerd project as two: its files one after another in a shared runtime per worker (vitest's
+ * `isolate: false`: one workerd process and one module graph for many files, instead of starting
+ * both for every file), and the files of FRESH_RUNTIME_FILES each in a runtime of its own. A
+ * shared-runtime file keeps to zones, accounts and keys it names itself, so what files before it
+ * left in storage or in module caches does not change its results.
+ */
+function sharingRuntime(p: WorkerdProject) {
+  const test = { setupFiles: p.setupFiles, ...sharedCoresTimeouts }
+  return [
+    {
+      plugins: p.plugins(),
+      test: {
+        ...test,
+        name: p.name,
+        include: p.include,
+        exclude: [...configDefaults.exclude, ...p.exclude, ...p.fresh],
+        isolate: false,
+      },
+    },
+    {
+      plugins: p.plugins(),
+      test: {
+        ...test,
+        name: `${p.name}-fresh`,
+        include: [...p.fresh],
+      },
+    },
+  ]
+}
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations('migrations')
   const apiBindings = {
@@ -50,9 +111,9 @@ export default defineConfig(async () => {
   }
   return {
     test: {
-      // As many test files at once as there are cores (vitest's default leaves one core idle). Files
-      // of a workerd project each get their own workerd process; e2e and scripts-solo run one file
-      // at a time.
+      // As many test files at once as there are cores (vitest's default leaves one core idle). A
+      // workerd project's files share a runtime per worker (`sharingRuntime`); e2e and scripts-solo
+      // run one file at a time.
       maxWorkers: '100%',
       sequence: {
         // The longest files start first, so that the run does not end on one of them alone.
@@ -122,28 +183,23 @@ export default defineConfig(async () => {
             hookTimeout: 180_000,
           },
         },
-        {
-          plugins: [
+        ...sharingRuntime({
+          name: 'api',
+          plugins: () => [
             cloudflareTest({
               wrangler: { configPath: './wrangler.toml' },
               miniflare: { bindings: apiBindings },
             }),
           ],
-          test: {
-            name: 'api',
-            include: [
-              'workers/api/src/**/*.test.ts',
-              'packages/strict-bindings/src/**/*.test.ts',
-              'test/api/**/*.test.ts',
-            ],
-            exclude: [...configDefaults.exclude, '**/*.shards.test.ts'],
-            setupFiles: [
-              './test/setup/apply-migrations.ts',
-              './test/setup/fail-on-limit-breach.ts',
-            ],
-            ...sharedCoresTimeouts,
-          },
-        },
+          include: [
+            'workers/api/src/**/*.test.ts',
+            'packages/strict-bindings/src/**/*.test.ts',
+            'test/api/**/*.test.ts',
+          ],
+          exclude: ['**/*.shards.test.ts'],
+          fresh: FRESH_RUNTIME_FILES.api,
+          setupFiles: ['./test/setup/apply-migrations.ts', './test/setup/fail-on-limit-breach.ts'],
+        }),
         {
           // The API worker over three D1 shards (DB = shard 0 with the directory, DB_1, DB_2).
           plugins: [
@@ -166,8 +222,9 @@ export default defineConfig(async () => {
             ...sharedCoresTimeouts,
           },
         },
-        {
-          plugins: [
+        ...sharingRuntime({
+          name: 'doh',
+          plugins: () => [
             cloudflareTest({
               wrangler: { configPath: './workers/doh/wrangler.jsonc' },
               // The feed's objects (in the API worker when deployed) served by the test worker itself.
@@ -186,13 +243,11 @@ export default defineConfig(async () => {
               },
             }),
           ],
-          test: {
-            name: 'doh',
-            include: ['workers/doh/src/**/*.test.ts', 'test/doh/**/*.test.ts'],
-            setupFiles: ['./test/setup/fail-on-limit-breach.ts'],
-            ...sharedCoresTimeouts,
-          },
-        },
+          include: ['workers/doh/src/**/*.test.ts', 'test/doh/**/*.test.ts'],
+          exclude: [],
+          fresh: FRESH_RUNTIME_FILES.doh,
+          setupFiles: ['./test/setup/fail-on-limit-breach.ts'],
+        }),
       ],
     },
   }
