@@ -97,6 +97,7 @@ describe('the settings', () => {
       host: '0.0.0.0',
       port: 53,
       udpSockets: 8,
+      relayTimeoutMs: 10_000,
       cache: { maxTtl: 5, maxEntries: 50_000 },
       rrl: { rate: 20, slip: 2 },
       upstream: { concurrency: 64, timeoutMs: 2000, perClient: { rate: 1000 } },
@@ -113,6 +114,9 @@ describe('the settings', () => {
     expect(() =>
       frontSettings({ DNS_FRONT_DOH: 'https://d.example', DNS_FRONT_PORT: '70000' })
     ).toThrow(/DNS_FRONT_PORT/)
+    expect(() =>
+      frontSettings({ DNS_FRONT_DOH: 'https://d.example', DNS_FRONT_RELAY_TIMEOUT_MS: '0' })
+    ).toThrow(/DNS_FRONT_RELAY_TIMEOUT_MS/)
   })
 
   it('refuses a DNS_FRONT_HOST that is not an IP address, naming the variable', () => {

@@ -28,7 +28,7 @@ import { answerCache } from './front-cache.mjs'
 import { answerClass, missLimiter, responseLimiter } from './front-rrl.mjs'
 import { dohUpstream } from './front-upstream.mjs'
 import { fitAnswer, rcodeOf, readQuestion, servfail, truncated, udpLimit } from './front-wire.mjs'
-import { firstMessage, isRelayed, transferRelay } from './transfer-relay.mjs'
+import { RELAY_TIMEOUT_MS, firstMessage, isRelayed, transferRelay } from './transfer-relay.mjs'
 import { isNotify } from '../../packages/zone-transfer/src/index.ts'
 import { notifyRelay } from './notify-relay.mjs'
 import { udpSockets } from './front-udp.mjs'
@@ -37,9 +37,9 @@ import { udpSockets } from './front-udp.mjs'
 const TCP_IDLE_MS = 30_000
 
 /** `relay(query, client, { udp })` → the answer's framed byte stream, or null for a query DoH answers. */
-function transferRelayer(transfer, target) {
+function transferRelayer(transfer, target, timeoutMs) {
   if (!transfer) return () => null
-  const relay = transferRelay({ api: transfer.api ?? target, token: transfer.token })
+  const relay = transferRelay({ api: transfer.api ?? target, token: transfer.token, timeoutMs })
   return (query, client, { udp = false } = {}) =>
     isRelayed(query) ? relay(Buffer.from(query), client, { udp }) : null
 }
@@ -77,7 +77,8 @@ function answerer(upstream, cache, misses) {
  * and without `rrl` nothing is limited, as `pnpm dev` wants (scripts/dns-front.mjs passes the
  * deployed defaults from front-settings.mjs) (`upstream.perClient` those of
  * missLimiter); `udpSockets` is how many UDP sockets share the port (front-udp.mjs); `tcpIdleMs`
- * how long an idle TCP connection stays open. Resolves to `{ port, cache, close() }`.
+ * how long an idle TCP connection stays open; `relayTimeoutMs` how long the API may take to start
+ * a relayed answer, or between its parts (transfer-relay.mjs). Resolves to `{ port, cache, close() }`.
  */
 export async function startDnsFront({
   target,
@@ -90,9 +91,14 @@ export async function startDnsFront({
   upstream: upstreamOptions = {},
   udpSockets: udpSocketCount = 8,
   tcpIdleMs = TCP_IDLE_MS,
+  relayTimeoutMs = RELAY_TIMEOUT_MS,
 }) {
-  const relayTransfer = transferRelayer(transfer, target)
-  const relayNotify = notifyRelay({ target: notify?.api ?? target, token: notify?.token })
+  const relayTransfer = transferRelayer(transfer, target, relayTimeoutMs)
+  const relayNotify = notifyRelay({
+    target: notify?.api ?? target,
+    token: notify?.token,
+    timeoutMs: relayTimeoutMs,
+  })
   const { perClient = {}, ...upstreamSettings } = upstreamOptions
   const upstream = dohUpstream({ target, ...upstreamSettings })
   const cache = answerCache(cacheOptions)

@@ -24,6 +24,11 @@ export const SETTINGS = [
   ['DNS_FRONT_UPSTREAM_QUEUE', '512', 'queries waiting for the upstream at most'],
   ['DNS_FRONT_UPSTREAM_TIMEOUT_MS', '2000', 'milliseconds before a query is answered SERVFAIL'],
   [
+    'DNS_FRONT_RELAY_TIMEOUT_MS',
+    '10000',
+    'milliseconds the API may take to start a relayed transfer or NOTIFY answer, or between its parts',
+  ],
+  [
     'DNS_FRONT_UPSTREAM_CLIENT_RATE',
     '1000',
     'cache misses per second per client network (0 = off)',
@@ -90,6 +95,7 @@ export function frontSettings(env) {
     host: host(env),
     port: number(env, 'DNS_FRONT_PORT', { max: 65535 }),
     udpSockets: number(env, 'DNS_FRONT_UDP_SOCKETS', { min: 1, max: 64 }),
+    relayTimeoutMs: number(env, 'DNS_FRONT_RELAY_TIMEOUT_MS', { min: 1 }),
     ...(token ? { transfer: { token, api }, notify: { token, api } } : {}),
     cache: {
       maxTtl: number(env, 'DNS_FRONT_CACHE_MAX_TTL', { max: 86400, integer: false }),

@@ -26,28 +26,64 @@ export function isRelayed(query) {
   }
 }
 
+/** Milliseconds the API may take to start a relayed answer, and between two of its parts. */
+export const RELAY_TIMEOUT_MS = 10_000
+
 /**
- * `relay(query, clientAddress, { udp })` → the answer's byte stream (an async iterable of chunks,
- * framed as on TCP). Rejects when the API refuses the request itself (HTTP status other than 200).
+ * `relay(query, clientAddress, { udp })` → the answer's byte stream (a ReadableStream of chunks,
+ * framed as on TCP). Rejects when the API refuses the request itself (HTTP status other than 200)
+ * or has not answered within `timeoutMs`; the stream fails when the API sends nothing for
+ * `timeoutMs` while the front waits for the next part (a slow client's wait is not counted), so a
+ * hung API never holds a client's connection, or the front's memory, for long.
  */
-export function transferRelay({ api, token }) {
+export function transferRelay({ api, token, timeoutMs = RELAY_TIMEOUT_MS }) {
   const url = `${api.replace(/\/$/, '')}/client/v4/dns_transfer`
   return async (query, client, { udp = false } = {}) => {
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/dns-message',
-        [CLIENT_ADDRESS_HEADER]: client,
-        ...(udp ? { [TRANSPORT_HEADER]: 'udp' } : {}),
-      },
-      body: query,
-    })
-    if (res.status !== 200 || !res.body) {
-      const text = await res.text().catch(() => '')
-      throw new Error(`transfer relay answered HTTP ${res.status}: ${text.slice(0, 300)}`)
+    const request = new AbortController()
+    const stalled = () =>
+      request.abort(new Error(`the transfer relay sent nothing for ${timeoutMs} ms`))
+    let timer = setTimeout(stalled, timeoutMs)
+    try {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/dns-message',
+          [CLIENT_ADDRESS_HEADER]: client,
+          ...(udp ? { [TRANSPORT_HEADER]: 'udp' } : {}),
+        },
+        body: query,
+        signal: request.signal,
+      })
+      if (res.status !== 200 || !res.body) {
+        const text = await res.text().catch(() => '')
+        throw new Error(`transfer relay answered HTTP ${res.status}: ${text.slice(0, 300)}`)
+      }
+      clearTimeout(timer)
+      const reader = res.body.getReader()
+      // No part is read ahead: the time runs only while the front waits for the API.
+      return new ReadableStream(
+        {
+          async pull(controller) {
+            timer = setTimeout(stalled, timeoutMs)
+            try {
+              const { done, value } = await reader.read()
+              if (done) controller.close()
+              else controller.enqueue(value)
+            } catch (e) {
+              controller.error(request.signal.aborted ? request.signal.reason : e)
+            } finally {
+              clearTimeout(timer)
+            }
+          },
+          cancel: (reason) => reader.cancel(reason),
+        },
+        { highWaterMark: 0 }
+      )
+    } catch (e) {
+      clearTimeout(timer)
+      throw request.signal.aborted ? request.signal.reason : e
     }
-    return res.body
   }
 }
 

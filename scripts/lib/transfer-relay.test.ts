@@ -5,7 +5,8 @@
  * secondary checks the SOA on every NOTIFY; a new connection each time is set-up on its path).
  * Relayed UDP messages count against the sender's network's share of upstream requests.
  * Over TCP, a transfer streamed in many parts reaches the client whole and in order, and a request
- * the API refuses closes the client's connection.
+ * the API refuses closes the client's connection. An API that does not start an answer in time, or
+ * stops one midway, is given up (a slow client's pauses do not count against it).
  */
 import http from 'node:http'
 import net, { type AddressInfo } from 'node:net'
@@ -14,6 +15,8 @@ import { parseTsigKey, signMessage } from '../../packages/zone-transfer/src/inde
 import { query, udpAsk } from './dns-client.ts'
 // @ts-expect-error plain ESM module shared with scripts/dns-front.mjs
 import { startDnsFront } from './dns-front.mjs'
+// @ts-expect-error plain ESM module shared with scripts/dns-front.mjs
+import { notifyRelay } from './notify-relay.mjs'
 
 const KEY = parseTsigKey('relay-test-key:c2VjcmV0LXNoYTI1Ni1rZXktbWF0ZXJpYWw=')
 
@@ -194,5 +197,109 @@ describe('the transfer relay over TCP', () => {
     } finally {
       front.close()
     }
+  })
+})
+
+describe('an API that stops answering', () => {
+  /** Milliseconds the front in these tests gives the API. */
+  const TIMEOUT_MS = 200
+  /** Bytes of the "big" answer: far more than the sockets between the API and the client hold. */
+  const BIG = 16 * 1024 * 1024
+  let slow: http.Server
+  let slowBase: string
+  let front: { port: number; close(): void }
+
+  beforeAll(async () => {
+    // "hang": never answers; "stall": one message, then nothing; "big": BIG bytes at once;
+    // a NOTIFY: never answered.
+    slow = http.createServer((req, res) => {
+      const chunks: Buffer[] = []
+      req.on('data', (c: Buffer) => chunks.push(c))
+      req.on('end', () => {
+        if (req.url?.endsWith('/dns_notify')) return
+        const body = Buffer.concat(chunks)
+        const name = String(body.subarray(13, 13 + body[12]!))
+        if (name === 'hang') return
+        res.writeHead(200, { 'content-type': 'application/octet-stream' })
+        if (name === 'stall') {
+          const framed = Buffer.alloc(body.length + 2)
+          framed.writeUInt16BE(body.length)
+          body.copy(framed, 2)
+          res.write(framed)
+          return
+        }
+        void (async () => {
+          const part = Buffer.alloc(65536)
+          for (let sent = 0; sent < BIG; sent += part.length)
+            if (!res.write(part)) await new Promise((r) => res.once('drain', r))
+          res.end()
+        })()
+      })
+    })
+    await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r))
+    slowBase = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`
+    front = await startDnsFront({
+      target: slowBase,
+      transfer: { api: slowBase, token: 'relay-token' },
+      notify: { api: slowBase, token: 'relay-token' },
+      relayTimeoutMs: TIMEOUT_MS,
+    })
+  })
+  afterAll(() => {
+    front?.close()
+    slow?.closeAllConnections()
+    slow?.close()
+  })
+
+  it('closes the client connection when the API does not start its answer in time', async () => {
+    const started = Date.now()
+    expect((await tcpRead(front.port, query('hang', 'AXFR'), 1)).length).toBe(0)
+    expect(Date.now() - started).toBeGreaterThanOrEqual(TIMEOUT_MS - 20)
+  })
+
+  it('closes the client connection when a transfer stops midway, after what came', async () => {
+    const axfr = query('stall', 'AXFR')
+    const got = await tcpRead(front.port, axfr, axfr.length + 3)
+    // The one message the API sent, then the close (the client discards the broken transfer).
+    expect(got.length).toBe(axfr.length + 2)
+  })
+
+  it('sends nothing over UDP when the API does not answer a relayed query in time', async () => {
+    expect(await udpAsk(front.port, query('hang', 'IXFR'), { timeoutMs: 3 * TIMEOUT_MS })).toBe(
+      null
+    )
+  })
+
+  it("does not count a slow client's pause against the API", async () => {
+    const socket = net.connect(front.port, '127.0.0.1')
+    let received = 0
+    const whole = new Promise<void>((resolve) => {
+      socket.on('data', (c: Buffer) => {
+        received += c.length
+        if (received >= BIG) resolve()
+      })
+      socket.on('close', () => resolve())
+    })
+    const axfr = query('big', 'AXFR')
+    const prefix = Buffer.alloc(2)
+    prefix.writeUInt16BE(axfr.length)
+    socket.write(Buffer.concat([prefix, axfr]))
+    // The client stops reading for several relay timeouts once the answer is flowing.
+    await new Promise((r) => socket.once('data', r))
+    socket.pause()
+    await new Promise((r) => setTimeout(r, 4 * TIMEOUT_MS))
+    socket.resume()
+    await whole
+    socket.destroy()
+    expect(received).toBe(BIG)
+  })
+
+  it('gives up a relayed NOTIFY the API does not answer in time (the primary sends it again)', async () => {
+    const relay = notifyRelay({ target: slowBase, token: 't', timeoutMs: TIMEOUT_MS })
+    const notify = query('notified.test', 'SOA')
+    notify[2] = (notify[2]! & 0x87) | (4 << 3) // opcode NOTIFY
+    const started = Date.now()
+    await expect(relay(new Uint8Array(notify), '127.0.0.1')).rejects.toThrow()
+    expect(Date.now() - started).toBeLessThan(5_000)
   })
 })
