@@ -50,6 +50,8 @@ const FRESH_RUNTIME_FILES = {
     'workers/api/src/feed/zone-feed.test.ts',
     'workers/api/src/builder/test/failures.test.ts',
     'workers/api/src/builder/test/yield-after-head.test.ts',
+    'workers/api/src/builder/test/sweep.test.ts',
+    'workers/api/src/cron/change-log-retention.test.ts',
   ],
   doh: ['test/doh/one-round-trip.test.ts', 'workers/doh/src/env.test.ts'],
 }

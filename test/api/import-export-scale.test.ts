@@ -29,7 +29,9 @@ describe('import at scale', () => {
       .first<number>('n')
     expect(n).toBe(50_000)
     expect(
-      await env.DB.prepare('SELECT count(*) AS n FROM import_staging').first<number>('n')
+      await env.DB.prepare('SELECT count(*) AS n FROM import_staging WHERE zone_id = ?1')
+        .bind(z.id)
+        .first<number>('n')
     ).toBe(0)
     const imported = Date.now() - t0
     const { text } = await exportZone(z.id)

@@ -220,7 +220,9 @@ describe('staged zone-file imports', () => {
       .bind(new Date(Date.now() - 2 * 3600_000).toISOString(), new Date().toISOString())
       .run()
     expect(await discardAbandonedImports(strictDb())).toBe(1)
-    const left = await env.DB.prepare('SELECT import_id FROM import_staging').all()
+    const left = await env.DB.prepare(
+      "SELECT import_id FROM import_staging WHERE import_id IN ('dead', 'fresh')"
+    ).all()
     expect(left.results).toEqual([{ import_id: 'fresh' }])
     await env.DB.prepare("DELETE FROM import_staging WHERE import_id = 'fresh'").run()
   })
