@@ -68,19 +68,23 @@ export interface PackOptions {
   reserve?: number
   /** The request had EDNS: the first message carries an OPT record (our payload size). */
   edns?: boolean
+  /** The request's RD bit, copied into every message (RFC 5936 §2.2.1). */
+  rd?: boolean
 }
 
 const FLAGS_QR_AA = 0x8400
+const FLAG_RD = 0x0100
 
 function startMessage(
   w: ByteWriter,
   id: number,
+  flags: number,
   question: TransferQuestion | null,
   comp: Compressor
 ): void {
   w.reset()
   w.u16(id)
-  w.u16(FLAGS_QR_AA)
+  w.u16(flags)
   w.u16(question ? 1 : 0)
   w.u16(0)
   w.u16(0)
@@ -101,6 +105,7 @@ function startMessage(
 export class TransferPacker {
   readonly #budget: number
   readonly #id: number
+  readonly #flags: number
   readonly #edns: boolean
   readonly #w = new ByteWriter()
   #comp = new Compressor()
@@ -122,9 +127,10 @@ export class TransferPacker {
     const opt = options.edns ? OPT_RR_LENGTH : 0
     this.#budget = Math.min(options.maxSize ?? 65535, 65535) - (options.reserve ?? 0) - opt
     this.#id = options.id
+    this.#flags = FLAGS_QR_AA | (options.rd ? FLAG_RD : 0)
     this.#edns = options.edns ?? false
     this.#apex = options.question.name.toLowerCase().replace(/\.$/, '')
-    startMessage(this.#w, options.id, options.question, this.#comp)
+    startMessage(this.#w, options.id, this.#flags, options.question, this.#comp)
   }
 
   /** Where the zone's name is in the open message, or −1. */
@@ -216,7 +222,7 @@ export class TransferPacker {
     this.#comp = new Compressor()
     this.#apexAt = -1
     this.#ownerAt = -1
-    startMessage(w, this.#id, null, this.#comp)
+    startMessage(w, this.#id, this.#flags, null, this.#comp)
     this.#count = 0
     this.#write(rr)
     if (w.length > this.#budget)

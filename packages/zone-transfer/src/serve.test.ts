@@ -92,6 +92,46 @@ describe('answering a transfer request', () => {
     expect(reply?.rcode).toBe(1)
   })
 
+  it.each([true, false])(
+    'every message copies the request RD bit (RD %s), errors included',
+    async (rd) => {
+      const many = {
+        soa,
+        records: () =>
+          Array.from({ length: 200 }, (_, i) => ({
+            name: `host-${i}.example.test`,
+            type: 1,
+            ttl: 60,
+            rdata: '192.0.2.1',
+          })),
+      }
+      const findMany = (name: string) => (name === 'example.test' ? many : null)
+      const replies = async (name: string, signed: boolean) => {
+        const query = encodeQuery(name, 'AXFR', { id: 11, rd })
+        const request = signed ? (await signMessage(query, key, { time: NOW })).message : query
+        const out = await answerTransfer(request, findMany, {
+          keys: [key],
+          requireTsig: true,
+          now: NOW,
+          maxSize: 1024,
+        })
+        return out.map((m) => decodeMessage(splitTsig(m).unsigned))
+      }
+      const transfer = await replies('example.test', true)
+      expect(transfer.length).toBeGreaterThan(3)
+      expect(transfer.map((m) => m.rd)).toEqual(transfer.map(() => rd))
+      // REFUSED (unsigned, TSIG required) and NOTAUTH (not our zone).
+      for (const [name, signed] of [
+        ['example.test', false],
+        ['other.test', true],
+      ] as const) {
+        const [reply] = await replies(name, signed)
+        expect(reply?.rcode).not.toBe(0)
+        expect(reply?.rd).toBe(rd)
+      }
+    }
+  )
+
   it('only AXFR and IXFR queries are transfer requests', () => {
     expect(isTransferRequest(encodeQuery('example.test', 'AXFR'))).toBe(true)
     expect(isTransferRequest(encodeQuery('example.test', 'IXFR'))).toBe(true)

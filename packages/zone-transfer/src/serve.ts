@@ -129,8 +129,10 @@ export async function* transferMessages(
   const question = q ? { name: q.name, type: q.typeCode, class: q.class } : null
   // A request with EDNS gets an OPT record back (in the first message of a transfer).
   const edns = message.opt ? {} : null
+  // Every reply copies the request's RD bit (RFC 5936 §2.2.1).
+  const rd = message.rd
   const reply = (rcode: number | 'FORMERR' | 'REFUSED' | 'BADVERS'): Uint8Array =>
-    encodeResponse({ id: message.id, opcode: message.opcode, rcode, question, edns })
+    encodeResponse({ id: message.id, opcode: message.opcode, rcode, rd, question, edns })
   if (verdict.status === 'error') {
     yield await signErrorResponse(reply(verdict.error.rcode), verdict, options.now)
     return
@@ -178,6 +180,7 @@ export async function* transferMessages(
           opcode: 0,
           rcode: 0,
           aa: true,
+          rd,
           question,
           answer: [zone.soa],
           edns,
@@ -195,6 +198,7 @@ export async function* transferMessages(
     question: { name: q.name, type: q.typeCode },
     reserve: verdict.status === 'ok' ? tsigSize(verdict.key) : 0,
     edns: message.opt !== null,
+    rd,
     ...(options.maxSize ? { maxSize: options.maxSize } : {}),
   })
   for await (const run of records ? [records] : axfrStream(zone.soa, zone.records())) {
@@ -247,6 +251,7 @@ export async function answerSignedQuery(
       id: message.id,
       opcode: message.opcode,
       rcode: verdict.error.rcode,
+      rd: message.rd,
       question: q ? { name: q.name, type: q.typeCode, class: q.class } : null,
     })
     return signErrorResponse(reply, verdict, now)

@@ -205,6 +205,7 @@ async function* refusal(query: Uint8Array): AsyncGenerator<Uint8Array> {
     id: message.id,
     opcode: message.opcode,
     rcode: 'REFUSED',
+    rd: message.rd,
     question: q ? { name: q.name, type: q.typeCode, class: q.class } : null,
     edns: message.opt ? {} : null,
   })
@@ -224,6 +225,7 @@ function soaAnswer(query: Uint8Array, soa: ResponseRR): Uint8Array {
       id: message.id,
       opcode: message.opcode,
       rcode: 'NOTIMP',
+      rd: message.rd,
       question,
       edns,
     })
@@ -233,6 +235,7 @@ function soaAnswer(query: Uint8Array, soa: ResponseRR): Uint8Array {
     opcode: message.opcode,
     rcode: 0,
     aa: true,
+    rd: message.rd,
     question,
     edns,
     answer:
