@@ -132,6 +132,19 @@ describe('answering a transfer request', () => {
     }
   )
 
+  it('a transfer request with another opcode than QUERY (STATUS) is NOTIMP, signed', async () => {
+    const query = encodeQuery('example.test', 'AXFR', { id: 12, opcode: 2 })
+    const request = (await signMessage(query, key, { time: NOW })).message
+    const [reply, ...rest] = await answerTransfer(request, find, {
+      keys: [key],
+      requireTsig: true,
+      now: NOW,
+    })
+    expect(rest).toEqual([])
+    expect(splitTsig(reply!).tsig).not.toBeNull()
+    expect(decodeMessage(splitTsig(reply!).unsigned)).toMatchObject({ opcode: 2, rcode: 4 })
+  })
+
   it('only AXFR and IXFR queries are transfer requests', () => {
     expect(isTransferRequest(encodeQuery('example.test', 'AXFR'))).toBe(true)
     expect(isTransferRequest(encodeQuery('example.test', 'IXFR'))).toBe(true)

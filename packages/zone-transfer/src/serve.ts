@@ -104,7 +104,8 @@ async function* axfrStream(
 
 /**
  * The messages answering a transfer request, in order, as they are packed (a zone's records are
- * read only as the consumer pulls). Errors are one message: FORMERR (malformed), NOTAUTH with the
+ * read only as the consumer pulls). Errors are one message: FORMERR (malformed), NOTIMP (an opcode
+ * other than QUERY), NOTAUTH with the
  * TSIG error (BADKEY, BADSIG, BADTIME, BADTRUNC; FORMERR for a MAC of impossible length),
  * REFUSED (TSIG required but absent), NOTAUTH (`zone` null: no such zone here).
  */
@@ -131,7 +132,7 @@ export async function* transferMessages(
   const edns = message.opt ? {} : null
   // Every reply copies the request's RD bit (RFC 5936 §2.2.1).
   const rd = message.rd
-  const reply = (rcode: number | 'FORMERR' | 'REFUSED' | 'BADVERS'): Uint8Array =>
+  const reply = (rcode: number | 'FORMERR' | 'REFUSED' | 'BADVERS' | 'NOTIMP'): Uint8Array =>
     encodeResponse({ id: message.id, opcode: message.opcode, rcode, rd, question, edns })
   if (verdict.status === 'error') {
     yield await signErrorResponse(reply(verdict.error.rcode), verdict, options.now)
@@ -147,8 +148,13 @@ export async function* transferMessages(
     yield reply('REFUSED')
     return
   }
+  // A transfer is a QUERY; another opcode (STATUS, or one not assigned) is not implemented here.
+  if (message.opcode !== 0) {
+    yield await sign(reply('NOTIMP'))
+    return
+  }
   // A transfer names one zone of one class: class ANY is malformed, and our zones are all IN.
-  if (!q || message.question.length !== 1 || message.opcode !== 0 || q.class === CLASSES.ANY) {
+  if (!q || message.question.length !== 1 || q.class === CLASSES.ANY) {
     yield await sign(reply('FORMERR'))
     return
   }
