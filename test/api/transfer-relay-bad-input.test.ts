@@ -85,6 +85,34 @@ describe('POST /dns_transfer with bad DNS messages', () => {
     expect(message[2]! & 0x80).toBe(0x80) // QR
     expect([1, 4, 5, 9]).toContain(message[3]! & 0x0f) // FORMERR, NOTIMP, REFUSED, NOTAUTH
   })
+
+  it.each([
+    ['no question', header(0)],
+    [
+      'two questions',
+      new Uint8Array([
+        ...header(2),
+        ...[7, ...new TextEncoder().encode('example'), 3, 0x63, 0x6f, 0x6d, 0, 0, 252, 0, 1],
+        ...[0xc0, 12, 0, 252, 0, 1],
+      ]),
+    ],
+  ])('a request with %s is FORMERR (a transfer names one zone)', async (_, body) => {
+    const res: Response = await (exports as any).default.fetch(
+      'http://localhost/client/v4/dns_transfer',
+      {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${DEV_TOKEN}`,
+          'content-type': 'application/dns-message',
+          'x-edgedns-client-address': '192.0.2.10',
+        },
+        body,
+      }
+    )
+    const bytes = new Uint8Array(await res.arrayBuffer())
+    expect(res.status).toBe(200)
+    expect(bytes[5]! & 0x0f).toBe(1) // FORMERR (after the two-octet length prefix)
+  })
 })
 
 describe('POST /dns_notify with bad input', () => {

@@ -190,8 +190,14 @@ export interface TransferAnswer {
   db: D1Database | null
 }
 
-/** A single unsigned reply with `rcode` to `query`, or FORMERR's own form when it is unreadable. */
-async function* refusal(query: Uint8Array): AsyncGenerator<Uint8Array> {
+/**
+ * A single unsigned reply to `query`: REFUSED, or FORMERR (`rcode`) for a request without exactly
+ * one question (no zone, so no key to sign with); FORMERR's own form when it is unreadable.
+ */
+async function* refusal(
+  query: Uint8Array,
+  rcode: 'REFUSED' | 'FORMERR' = 'REFUSED'
+): AsyncGenerator<Uint8Array> {
   let message
   try {
     message = decodeMessage(query)
@@ -204,7 +210,7 @@ async function* refusal(query: Uint8Array): AsyncGenerator<Uint8Array> {
   yield encodeResponse({
     id: message.id,
     opcode: message.opcode,
-    rcode: 'REFUSED',
+    rcode,
     rd: message.rd,
     question: q ? { name: q.name, type: q.typeCode, class: q.class } : null,
     edns: message.opt ? {} : null,
@@ -292,7 +298,8 @@ export async function answerRelayedQuery(
   request: TransferRequest
 ): Promise<TransferAnswer> {
   const question = requestQuestion(request.query)
-  if (!question) return refused(request)
+  // No question or several: malformed (RFC 5936 §2.1: one question), answered unsigned.
+  if (!question) return refused(request, 'FORMERR')
   // Only an AXFR starts with the records; an IXFR may need none, a SOA check never does.
   const pageSize = request.pageSize ?? TRANSFER_PAGE
   const found = await readRelayedZoneNamed(
@@ -315,8 +322,8 @@ export async function answerRelayedQuery(
   return { ...answer, zoneId: answer.zoneId === null ? null : zone.id, db }
 }
 
-function refused(request: TransferRequest): TransferAnswer {
-  return { ...streamOf(refusal(request.query)), zoneId: null, db: null }
+function refused(request: TransferRequest, rcode?: 'FORMERR'): TransferAnswer {
+  return { ...streamOf(refusal(request.query, rcode)), zoneId: null, db: null }
 }
 
 /**
