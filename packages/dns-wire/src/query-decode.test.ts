@@ -92,6 +92,11 @@ describe('decodeQuery', () => {
     expect(q.opcode).toBe(5)
   })
 
+  it('reads a query with a TSIG record last in the additional section, after OPT', () => {
+    const msg = `${HEADER.replace(/0000$/, '0002')} ${WWW_EXAMPLE_COM} 0001 0001 00 0029 1000 00000000 0000 01 6b 00 00fa 00ff 00000000 0000`
+    expect(decodeQuery(hex(msg)).edns).not.toBeNull()
+  })
+
   it('follows a backward compression pointer in a later record', () => {
     const msg = `${HEADER.replace(/0000$/, '0001')} ${WWW_EXAMPLE_COM} 0001 0001 c010 0010 0001 00000000 0000`
     expect(decodeQuery(hex(msg)).question.name).toBe('www.example.com')
@@ -142,6 +147,18 @@ describe('decodeQuery', () => {
     [
       'OPT in the answer section',
       `abcd 0100 0001 0001 0000 0000 ${WWW_EXAMPLE_COM} 0001 0001 00 0029 1000 00000000 0000`,
+    ],
+    [
+      'a TSIG record before the last additional record',
+      `${HEADER.replace(/0000$/, '0002')} ${WWW_EXAMPLE_COM} 0001 0001 01 6b 00 00fa 00ff 00000000 0000 00 0029 1000 00000000 0000`,
+    ],
+    [
+      'a TSIG record of class IN',
+      `${HEADER.replace(/0000$/, '0001')} ${WWW_EXAMPLE_COM} 0001 0001 01 6b 00 00fa 0001 00000000 0000`,
+    ],
+    [
+      'a TSIG record in the answer section',
+      `abcd 0100 0001 0001 0000 0000 ${WWW_EXAMPLE_COM} 0001 0001 01 6b 00 00fa 00ff 00000000 0000`,
     ],
     [
       'an EDNS option past the OPT record',

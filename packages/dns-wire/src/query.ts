@@ -38,6 +38,9 @@ export const MAX_MESSAGE = 65535
 /** Smallest DNS message: its header alone. */
 export const HEADER_BYTES = 12
 const OPT = TYPE_CODES.OPT
+const TSIG = TYPE_CODES.TSIG
+/** CLASS ANY, the only class a TSIG record has (RFC 8945 §4.2). */
+const CLASS_ANY = 255
 
 /** Header fields of a message with at least a header's bytes, for a FORMERR reply; else undefined. */
 export function peekHeader(bytes: Uint8Array): PartialHeader | undefined {
@@ -103,7 +106,13 @@ export function decodeQuery(bytes: Uint8Array): Query {
       if (edns) r.fail('more than one OPT record')
       edns = readOpt(r, owner.length === 0, klass, ttl, rdlen)
       if (r.offset !== start + rdlen) r.fail('OPT options do not fill the record')
-    } else r.skip(rdlen)
+    } else {
+      // A TSIG record anywhere but last in the additional section, or of another class than
+      // ANY, is malformed (RFC 8945 §5.1: FORMERR).
+      if (type === TSIG && (i !== an + ns + ar - 1 || i < an + ns || klass !== CLASS_ANY))
+        r.fail('TSIG is not the last additional record, of class ANY')
+      r.skip(rdlen)
+    }
   }
   if (r.offset !== bytes.length) r.fail('trailing bytes after the last record')
 
