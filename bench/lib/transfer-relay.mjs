@@ -9,8 +9,8 @@ import { parseTsigKey, transferRequest } from '../../packages/zone-transfer/src/
 /**
  * A sender of signed requests to `stack`'s relay with TSIG `key` ({ name, secret }, hmac-sha256):
  * `send({ zone, kind, id })` signs the query (kind `SOA`, `AXFR`, …) and posts it; it resolves with
- * `sentAt` (performance.now() once signed, just before the post) and the answer's byte stream
- * (`body`, DNS messages framed as on TCP), and rejects when the relay answers other than HTTP 200.
+ * `sentAt` (performance.now() once signed, just before the post) and the answer's byte chunks
+ * (`body`, an async iterable of DNS messages framed as on TCP), and rejects when the relay answers other than HTTP 200.
  */
 export function relaySender(stack, { name, secret }) {
   const key = parseTsigKey(`hmac-sha256:${name}:${secret}`)

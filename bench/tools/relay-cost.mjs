@@ -53,7 +53,9 @@ try {
   const send = relaySender(stack, KEY)
   async function relay(zone, kind, id) {
     const { sentAt, body } = await send({ zone, kind, id })
-    const answer = new Uint8Array(await new Response(body).arrayBuffer())
+    const parts = []
+    for await (const chunk of body) parts.push(chunk)
+    const answer = new Uint8Array(Buffer.concat(parts))
     const ms = performance.now() - sentAt
     // Two-octet TCP length, then the header: RCODE is the low four bits of its fourth octet.
     if (answer.length < 14 || (answer[5] & 0x0f) !== 0)

@@ -33,15 +33,35 @@ import { isNotify } from '../../packages/zone-transfer/src/index.ts'
 import { notifyRelay } from './notify-relay.mjs'
 import { udpSockets } from './front-udp.mjs'
 
+/**
+ * Resolves once `socket` can take more (drain) or is gone (close), removing both listeners: a
+ * transfer waits for drain hundreds of times on one connection.
+ */
+export function drained(socket) {
+  return new Promise((resolve) => {
+    const done = () => {
+      socket.off('drain', done)
+      socket.off('close', done)
+      resolve()
+    }
+    socket.on('drain', done)
+    socket.on('close', done)
+  })
+}
+
 /** Milliseconds an idle TCP connection stays open (see the module comment). */
 const TCP_IDLE_MS = 30_000
 
-/** `relay(query, client, { udp })` → the answer's framed byte stream, or null for a query DoH answers. */
+/**
+ * `relay(query, client, { udp })` → the answer's framed byte chunks, or null for a query DoH
+ * answers; `relay.close()` closes the relay's connections.
+ */
 function transferRelayer(transfer, target, timeoutMs) {
-  if (!transfer) return () => null
+  if (!transfer) return Object.assign(() => null, { close() {} })
   const relay = transferRelay({ api: transfer.api ?? target, token: transfer.token, timeoutMs })
-  return (query, client, { udp = false } = {}) =>
+  const relayed = (query, client, { udp = false } = {}) =>
     isRelayed(query) ? relay(Buffer.from(query), client, { udp }) : null
+  return Object.assign(relayed, { close: relay.close })
 }
 
 /**
@@ -144,8 +164,7 @@ export async function startDnsFront({
               .then(async (stream) => {
                 for await (const part of stream) {
                   if (socket.destroyed) break
-                  if (!socket.write(part))
-                    await new Promise((r) => (socket.once('drain', r), socket.once('close', r)))
+                  if (!socket.write(part)) await drained(socket)
                 }
               })
           ).catch((e) => {
@@ -211,6 +230,7 @@ export async function startDnsFront({
   const sockets = await udpSockets({ host, port: bound, count: udpSocketCount }).catch((e) => {
     tcp.close()
     upstream.close()
+    relayTransfer.close()
     throw e
   })
   for (const udp of sockets) udp.on('message', onMessage(udp))
@@ -221,6 +241,7 @@ export async function startDnsFront({
       for (const udp of sockets) udp.close()
       tcp.close()
       upstream.close()
+      relayTransfer.close()
     },
   }
 }

@@ -8,13 +8,14 @@
  * the API refuses closes the client's connection. An API that does not start an answer in time, or
  * stops one midway, is given up (a slow client's pauses do not count against it).
  */
+import { EventEmitter } from 'node:events'
 import http from 'node:http'
 import net, { type AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseTsigKey, signMessage } from '../../packages/zone-transfer/src/index.ts'
 import { query, udpAsk } from './dns-client.ts'
 // @ts-expect-error plain ESM module shared with scripts/dns-front.mjs
-import { startDnsFront } from './dns-front.mjs'
+import { drained, startDnsFront } from './dns-front.mjs'
 // @ts-expect-error plain ESM module shared with scripts/dns-front.mjs
 import { notifyRelay } from './notify-relay.mjs'
 
@@ -301,5 +302,21 @@ describe('an API that stops answering', () => {
     const started = Date.now()
     await expect(relay(new Uint8Array(notify), '127.0.0.1')).rejects.toThrow()
     expect(Date.now() - started).toBeLessThan(5_000)
+  })
+})
+
+describe('waiting for a client to drain', () => {
+  it('leaves no listener behind, however many times a connection waits', async () => {
+    const socket = new EventEmitter()
+    for (let i = 0; i < 50; i++) {
+      const wait = drained(socket)
+      socket.emit('drain')
+      await wait
+    }
+    expect([socket.listenerCount('drain'), socket.listenerCount('close')]).toEqual([0, 0])
+    const gone = drained(socket)
+    socket.emit('close')
+    await gone
+    expect([socket.listenerCount('drain'), socket.listenerCount('close')]).toEqual([0, 0])
   })
 })
