@@ -52,16 +52,12 @@ export function drained(socket) {
 /** Milliseconds an idle TCP connection stays open (see the module comment). */
 const TCP_IDLE_MS = 30_000
 
-/**
- * `relay(query, client, { udp })` → the answer's framed byte chunks, or null for a query DoH
- * answers; `relay.close()` closes the relay's connections.
- */
+/** `relay(query, client, { udp })` → the answer's framed byte stream, or null for a query DoH answers. */
 function transferRelayer(transfer, target, timeoutMs) {
-  if (!transfer) return Object.assign(() => null, { close() {} })
+  if (!transfer) return () => null
   const relay = transferRelay({ api: transfer.api ?? target, token: transfer.token, timeoutMs })
-  const relayed = (query, client, { udp = false } = {}) =>
+  return (query, client, { udp = false } = {}) =>
     isRelayed(query) ? relay(Buffer.from(query), client, { udp }) : null
-  return Object.assign(relayed, { close: relay.close })
 }
 
 /**
@@ -230,7 +226,6 @@ export async function startDnsFront({
   const sockets = await udpSockets({ host, port: bound, count: udpSocketCount }).catch((e) => {
     tcp.close()
     upstream.close()
-    relayTransfer.close()
     throw e
   })
   for (const udp of sockets) udp.on('message', onMessage(udp))
@@ -241,7 +236,6 @@ export async function startDnsFront({
       for (const udp of sockets) udp.close()
       tcp.close()
       upstream.close()
-      relayTransfer.close()
     },
   }
 }

@@ -5,8 +5,6 @@
  * holding Zone Transfer Relay, and copies the answer (DNS messages, each with its TCP length
  * prefix) to the client as it streams in.
  */
-import http from 'node:http'
-import https from 'node:https'
 import { isTransferRequest, splitTsig } from '../../packages/zone-transfer/src/index.ts'
 
 /** The header the API reads the secondary's address from. */
@@ -32,114 +30,91 @@ export function isRelayed(query) {
 export const RELAY_TIMEOUT_MS = 10_000
 
 /**
- * `relay(query, clientAddress, { udp })` → the answer's byte chunks (an async iterable of Buffers,
- * framed as on TCP); `relay.close()` closes its kept-alive connections. Rejects when the API
- * refuses the request itself (HTTP status other than 200) or has not answered within `timeoutMs`;
- * the iteration fails when the API sends nothing for `timeoutMs` while the front waits for the
- * next part (a slow client's wait is not counted), so a hung API never holds a client's
- * connection, or the front's memory, for long. Plain `node:http` (not `fetch`): a transfer is tens
- * of megabytes the front copies, and Node.js streams of Buffers cost it far less CPU than web
- * streams.
+ * `relay(query, clientAddress, { udp })` → the answer's byte stream (a ReadableStream of chunks,
+ * framed as on TCP). Rejects when the API refuses the request itself (HTTP status other than 200)
+ * or has not answered within `timeoutMs`; the stream fails when the API sends nothing for
+ * `timeoutMs` while the front waits for the next part (a slow client's wait is not counted), so a
+ * hung API never holds a client's connection, or the front's memory, for long.
  */
 export function transferRelay({ api, token, timeoutMs = RELAY_TIMEOUT_MS }) {
-  const url = new URL(`${api.replace(/\/$/, '')}/client/v4/dns_transfer`)
-  const mod = url.protocol === 'https:' ? https : http
-  const agent = new mod.Agent({ keepAlive: true })
-  const relay = (query, client, { udp = false } = {}) =>
-    new Promise((resolve, reject) => {
-      const req = mod.request(url, {
-        agent,
+  const url = `${api.replace(/\/$/, '')}/client/v4/dns_transfer`
+  return async (query, client, { udp = false } = {}) => {
+    const request = new AbortController()
+    const stalled = () =>
+      request.abort(new Error(`the transfer relay sent nothing for ${timeoutMs} ms`))
+    let timer = setTimeout(stalled, timeoutMs)
+    try {
+      const res = await fetch(url, {
         method: 'POST',
         headers: {
           authorization: `Bearer ${token}`,
           'content-type': 'application/dns-message',
-          'content-length': String(query.length),
           [CLIENT_ADDRESS_HEADER]: client,
           ...(udp ? { [TRANSPORT_HEADER]: 'udp' } : {}),
         },
+        body: query,
+        signal: request.signal,
       })
-      const timer = setTimeout(
-        () => req.destroy(new Error(`the transfer relay sent nothing for ${timeoutMs} ms`)),
-        timeoutMs
-      )
-      req.on('error', (e) => (clearTimeout(timer), reject(e)))
-      req.on('response', (res) => {
-        if (res.statusCode === 200) {
-          clearTimeout(timer)
-          resolve(chunksOf(res, timeoutMs))
-          return
-        }
-        let text = ''
-        res.setEncoding('utf8')
-        res.on('data', (c) => (text += c))
-        res.on('end', () => {
-          clearTimeout(timer)
-          reject(new Error(`transfer relay answered HTTP ${res.statusCode}: ${text.slice(0, 300)}`))
-        })
-      })
-      req.end(query)
-    })
-  relay.close = () => agent.destroy()
-  return relay
-}
-
-/**
- * The chunks of a relay's answer, each awaited at most `timeoutMs`; an answer left before its end
- * (the client went away) is closed, so its connection is not reused.
- */
-async function* chunksOf(res, timeoutMs) {
-  const chunks = res[Symbol.asyncIterator]()
-  try {
-    for (;;) {
-      let timer
-      const stalled = new Promise((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`the transfer relay sent nothing for ${timeoutMs} ms`)),
-          timeoutMs
-        )
-      })
-      let step
-      try {
-        step = await Promise.race([chunks.next(), stalled])
-      } finally {
-        clearTimeout(timer)
+      if (res.status !== 200 || !res.body) {
+        const text = await res.text().catch(() => '')
+        throw new Error(`transfer relay answered HTTP ${res.status}: ${text.slice(0, 300)}`)
       }
-      if (step.done) return
-      yield step.value
+      clearTimeout(timer)
+      const reader = res.body.getReader()
+      // No part is read ahead: the time runs only while the front waits for the API.
+      return new ReadableStream(
+        {
+          async pull(controller) {
+            timer = setTimeout(stalled, timeoutMs)
+            try {
+              const { done, value } = await reader.read()
+              if (done) controller.close()
+              else controller.enqueue(value)
+            } catch (e) {
+              controller.error(request.signal.aborted ? request.signal.reason : e)
+            } finally {
+              clearTimeout(timer)
+            }
+          },
+          cancel: (reason) => reader.cancel(reason),
+        },
+        { highWaterMark: 0 }
+      )
+    } catch (e) {
+      clearTimeout(timer)
+      throw request.signal.aborted ? request.signal.reason : e
     }
-  } finally {
-    if (!res.complete) res.destroy()
   }
 }
 
 /**
  * The first message of a framed answer (for a UDP reply: the API answers a query relayed from UDP
  * with one message). The rest of the answer is then read to its end in the background, so the
- * relay's kept-alive HTTP connection is free for the next query; leaving the answer before its
+ * relay's kept-alive HTTP connection is free for the next query; cancelling the body before its
  * end would close that connection, and a secondary's next SOA check would wait for a new one.
  */
-export async function firstMessage(answer) {
-  const chunks = answer[Symbol.asyncIterator]()
+export async function firstMessage(stream) {
+  const reader = stream.getReader()
   let bytes = Buffer.alloc(0)
   const whole = () => bytes.length >= 2 && bytes.length >= 2 + bytes.readUInt16BE(0)
   try {
     while (!whole()) {
-      const { done, value } = await chunks.next()
+      const { done, value } = await reader.read()
       if (done) break
       bytes = Buffer.concat([bytes, Buffer.from(value)])
     }
   } catch (e) {
-    chunks.return?.().catch(() => {})
+    reader.cancel().catch(() => {})
     throw e
   }
-  void drainRest(chunks)
+  void drainRest(reader)
   if (!whole()) throw new Error('the transfer relay sent no whole message')
   return bytes.subarray(2, 2 + bytes.readUInt16BE(0))
 }
 
-async function drainRest(chunks) {
+async function drainRest(reader) {
   try {
-    while (!(await chunks.next()).done);
+    while (!(await reader.read()).done);
   } catch {
     // The connection failed after the answer: the next query opens another.
   }
