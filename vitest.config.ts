@@ -34,68 +34,6 @@ const scriptsResolve = {
   },
 }
 
-/**
- * Workerd test files that need a runtime of their own: they assert on what the whole deployment
- * holds (every account, every zone, the one feed object, a cron sweep over all zones), on an
- * isolate's caches from cold, or make account-wide names (a TSIG key's name). They run isolated,
- * in the `-fresh` twin of their project; see `sharingRuntime`.
- */
-const FRESH_RUNTIME_FILES = {
-  api: [
-    'test/api/bootstrap.test.ts',
-    'test/api/zone-ownership.test.ts',
-    'test/api/secondary-dns-in.test.ts',
-    'test/api/txt-content.test.ts',
-    'workers/api/src/feed/reconcile.test.ts',
-    'workers/api/src/feed/zone-feed.test.ts',
-    'workers/api/src/builder/test/failures.test.ts',
-    'workers/api/src/builder/test/yield-after-head.test.ts',
-    'workers/api/src/builder/test/sweep.test.ts',
-    'workers/api/src/cron/change-log-retention.test.ts',
-  ],
-}
-
-interface WorkerdProject {
-  name: string
-  plugins: () => ReturnType<typeof cloudflareTest>[]
-  /** Its files that need a runtime of their own (see FRESH_RUNTIME_FILES). */
-  fresh: readonly string[]
-  include: string[]
-  exclude: string[]
-  setupFiles: string[]
-}
-
-/**
- * A workerd project as two: its files one after another in a shared runtime per worker (vitest's
- * `isolate: false`: one workerd process and one module graph for many files, instead of starting
- * both for every file), and the files of FRESH_RUNTIME_FILES each in a runtime of its own. A
- * shared-runtime file keeps to zones, accounts and keys it names itself, so what files before it
- * left in storage or in module caches does not change its results.
- */
-function sharingRuntime(p: WorkerdProject) {
-  const test = { setupFiles: p.setupFiles, ...sharedCoresTimeouts }
-  return [
-    {
-      plugins: p.plugins(),
-      test: {
-        ...test,
-        name: p.name,
-        include: p.include,
-        exclude: [...configDefaults.exclude, ...p.exclude, ...p.fresh],
-        isolate: false,
-      },
-    },
-    {
-      plugins: p.plugins(),
-      test: {
-        ...test,
-        name: `${p.name}-fresh`,
-        include: [...p.fresh],
-      },
-    },
-  ]
-}
-
 export default defineConfig(async () => {
   const migrations = await readD1Migrations('migrations')
   const apiBindings = {
@@ -112,9 +50,9 @@ export default defineConfig(async () => {
   }
   return {
     test: {
-      // As many test files at once as there are cores (vitest's default leaves one core idle). The
-      // api project's files share a runtime per worker (`sharingRuntime`); e2e and scripts-solo
-      // run one file at a time.
+      // As many test files at once as there are cores (vitest's default leaves one core idle). Files
+      // of a workerd project each get their own workerd process; e2e and scripts-solo run one file
+      // at a time.
       maxWorkers: '100%',
       sequence: {
         // The longest files start first, so that the run does not end on one of them alone.
@@ -184,23 +122,28 @@ export default defineConfig(async () => {
             hookTimeout: 180_000,
           },
         },
-        ...sharingRuntime({
-          name: 'api',
-          plugins: () => [
+        {
+          plugins: [
             cloudflareTest({
               wrangler: { configPath: './wrangler.toml' },
               miniflare: { bindings: apiBindings },
             }),
           ],
-          include: [
-            'workers/api/src/**/*.test.ts',
-            'packages/strict-bindings/src/**/*.test.ts',
-            'test/api/**/*.test.ts',
-          ],
-          exclude: ['**/*.shards.test.ts'],
-          fresh: FRESH_RUNTIME_FILES.api,
-          setupFiles: ['./test/setup/apply-migrations.ts', './test/setup/fail-on-limit-breach.ts'],
-        }),
+          test: {
+            name: 'api',
+            include: [
+              'workers/api/src/**/*.test.ts',
+              'packages/strict-bindings/src/**/*.test.ts',
+              'test/api/**/*.test.ts',
+            ],
+            exclude: [...configDefaults.exclude, '**/*.shards.test.ts'],
+            setupFiles: [
+              './test/setup/apply-migrations.ts',
+              './test/setup/fail-on-limit-breach.ts',
+            ],
+            ...sharedCoresTimeouts,
+          },
+        },
         {
           // The API worker over three D1 shards (DB = shard 0 with the directory, DB_1, DB_2).
           plugins: [
@@ -224,9 +167,6 @@ export default defineConfig(async () => {
           },
         },
         {
-          // Isolated: sharing a runtime across files, a DoH file once awaited a promise that a
-          // request of an earlier file had left pending ("Cannot perform I/O on behalf of a
-          // different request"); see docs/decisions/test-runtime-sharing.md.
           plugins: [
             cloudflareTest({
               wrangler: { configPath: './workers/doh/wrangler.jsonc' },
