@@ -1,6 +1,7 @@
 /**
  * @module Decoding a DNS query message: header, exactly one question, EDNS(0) OPT.
  */
+import { CLASSES } from '@edgedns/dns-facts'
 import { DnsFormatError, type PartialHeader } from './errors.ts'
 import { nameText } from './names.ts'
 import { Reader } from './reader.ts'
@@ -39,8 +40,6 @@ export const MAX_MESSAGE = 65535
 export const HEADER_BYTES = 12
 const OPT = TYPE_CODES.OPT
 const TSIG = TYPE_CODES.TSIG
-/** CLASS ANY, the only class a TSIG record has (RFC 8945 §4.2). */
-const CLASS_ANY = 255
 
 /** Header fields of a message with at least a header's bytes, for a FORMERR reply; else undefined. */
 export function peekHeader(bytes: Uint8Array): PartialHeader | undefined {
@@ -109,7 +108,7 @@ export function decodeQuery(bytes: Uint8Array): Query {
     } else {
       // A TSIG record anywhere but last in the additional section, or of another class than
       // ANY, is malformed (RFC 8945 §5.1: FORMERR).
-      if (type === TSIG && (i !== an + ns + ar - 1 || i < an + ns || klass !== CLASS_ANY))
+      if (type === TSIG && (i !== an + ns + ar - 1 || i < an + ns || klass !== CLASSES.ANY))
         r.fail('TSIG is not the last additional record, of class ANY')
       r.skip(rdlen)
     }
