@@ -8,8 +8,9 @@ import type { ZoneEntry } from './zone-entry.ts'
 
 /**
  * Runs `read` as the zone's confirmation read, or joins one in flight that started at or after
- * `floor`. In Workers a promise started by another request never settles if that request ends
- * first (a client that went away), and its continuations never run: a waiter gives up after
+ * `floor`. In Workers (with `handle_cross_request_promise_resolution`, which the workers'
+ * compatibility date turns on) a promise settles only in the request that started it, so it never
+ * settles if that request ends first (a client that went away): a waiter gives up after
  * `SHARED_WAIT_MS` and reads for itself; a read in flight for longer than that is not joined.
  * Whoever started a read clears it. True when this call ran `read` itself.
  */
