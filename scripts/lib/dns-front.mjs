@@ -52,12 +52,91 @@ export function drained(socket) {
 /** Milliseconds an idle TCP connection stays open (see the module comment). */
 const TCP_IDLE_MS = 30_000
 
-/** `relay(query, client, { udp })` → the answer's framed byte stream, or null for a query DoH answers. */
+/**
+ * `relays(query)`: whether a query goes to the transfer relay (never without `transfer`);
+ * `relay(query, client, { udp })` → a promise of the answer's framed byte stream.
+ */
 function transferRelayer(transfer, target, timeoutMs) {
-  if (!transfer) return () => null
+  if (!transfer) return { relays: () => false, relay: null }
   const relay = transferRelay({ api: transfer.api ?? target, token: transfer.token, timeoutMs })
-  return (query, client, { udp = false } = {}) =>
-    isRelayed(query) ? relay(Buffer.from(query), client, { udp }) : null
+  return {
+    relays: (query) => isRelayed(query),
+    relay: (query, client, options) => relay(Buffer.from(query), client, options),
+  }
+}
+
+/**
+ * Serves one TCP connection. Its queries may come pipelined; their answers are written one whole
+ * answer after another, in the queries' order: a relayed transfer arrives in parts that are not
+ * whole messages, so nothing else may be written between two of them. Answers from the cache or
+ * DoH are found at once, side by side, and wait only to be written; a relay starts in its turn,
+ * so a queued one holds no HTTP answer open and its time limit runs only from then. A relay that
+ * fails closes the connection (the client's transfer is broken); a NOTIFY the API did not answer
+ * is left unanswered (the primary sends it again), the connection open.
+ */
+function serveTcp(socket, { relayNotify, relayer, answer, tcpIdleMs }) {
+  let pending = Buffer.alloc(0)
+  // Answers queued or being written: a connection waiting for one is not idle (writing the answer
+  // is activity, which starts the idle time again), unless it is a client that has stopped
+  // reading what the front writes.
+  let inFlight = 0
+  let turns = Promise.resolve()
+  /** Runs `write` once every answer queued before it is written; not once the socket is gone. */
+  const inTurn = (write, failed) => {
+    inFlight++
+    turns = turns
+      .then(() => (socket.destroyed ? undefined : write()))
+      .catch(failed)
+      .finally(() => inFlight--)
+  }
+  const client = socket.remoteAddress ?? ''
+  socket.setTimeout(tcpIdleMs, () => {
+    if (inFlight === 0 || socket.writableNeedDrain) socket.destroy()
+  })
+  socket.on('error', () => socket.destroy())
+  socket.on('data', (chunk) => {
+    pending = Buffer.concat([pending, chunk])
+    while (pending.length >= 2 && pending.length >= 2 + pending.readUInt16BE(0)) {
+      const query = Buffer.from(pending.subarray(2, 2 + pending.readUInt16BE(0)))
+      pending = pending.subarray(2 + query.length)
+      const notified = relayNotify(new Uint8Array(query), client)
+      if (notified) {
+        notified.catch(() => {}) // seen in its turn
+        inTurn(
+          async () => {
+            const reply = await notified
+            if (reply) socket.write(frameTcp(reply))
+          },
+          () => {}
+        )
+      } else if (relayer.relays(query)) {
+        inTurn(
+          async () => {
+            const stream = await relayer.relay(new Uint8Array(query), client)
+            for await (const part of stream) {
+              if (socket.destroyed) break
+              if (!socket.write(part)) await drained(socket)
+            }
+          },
+          (e) => {
+            console.warn(`dns front: transfer relay failed: ${e.message}`)
+            socket.destroy()
+          }
+        )
+      } else {
+        const reply = Promise.resolve(answer(query, readQuestion(query), client))
+        reply.catch(() => {}) // seen in its turn
+        inTurn(
+          async () => {
+            const r = await reply
+            if (r) socket.write(frameTcp(r))
+            else socket.destroy()
+          },
+          () => socket.destroy()
+        )
+      }
+    }
+  })
 }
 
 /**
@@ -109,7 +188,7 @@ export async function startDnsFront({
   tcpIdleMs = TCP_IDLE_MS,
   relayTimeoutMs = RELAY_TIMEOUT_MS,
 }) {
-  const relayTransfer = transferRelayer(transfer, target, relayTimeoutMs)
+  const relayer = transferRelayer(transfer, target, relayTimeoutMs)
   const relayNotify = notifyRelay({
     target: notify?.api ?? target,
     token: notify?.token,
@@ -122,62 +201,9 @@ export async function startDnsFront({
   const answer = answerer(upstream, cache, misses)
   // No Nagle: an answer written in parts (a relayed transfer) goes out at once rather than
   // waiting for the client's delayed acknowledgement of the part before.
-  const tcp = net.createServer({ noDelay: true }, (socket) => {
-    let pending = Buffer.alloc(0)
-    // Answers and relays in flight: a connection waiting for one is not idle (writing the answer
-    // is activity, which starts the idle time again), unless it is a client that has stopped
-    // reading what the front writes.
-    let inFlight = 0
-    const track = (work) => {
-      inFlight++
-      return Promise.resolve(work).finally(() => inFlight--)
-    }
-    socket.setTimeout(tcpIdleMs, () => {
-      if (inFlight === 0 || socket.writableNeedDrain) socket.destroy()
-    })
-    socket.on('error', () => socket.destroy())
-    socket.on('data', (chunk) => {
-      pending = Buffer.concat([pending, chunk])
-      while (pending.length >= 2 && pending.length >= 2 + pending.readUInt16BE(0)) {
-        const query = Buffer.from(pending.subarray(2, 2 + pending.readUInt16BE(0)))
-        pending = pending.subarray(2 + query.length)
-        const notified = relayNotify(new Uint8Array(query), socket.remoteAddress ?? '')
-        if (notified) {
-          track(notified)
-            .then((reply) => {
-              if (reply && !socket.destroyed) socket.write(frameTcp(reply))
-            })
-            .catch(() => socket.destroy())
-          continue
-        }
-        const relayed = relayTransfer(new Uint8Array(query), socket.remoteAddress ?? '')
-        if (relayed) {
-          // Answers on one connection stay in order: the next query waits for this stream.
-          const previous = socket.relaying ?? Promise.resolve()
-          socket.relaying = track(
-            previous
-              .then(() => relayed)
-              .then(async (stream) => {
-                for await (const part of stream) {
-                  if (socket.destroyed) break
-                  if (!socket.write(part)) await drained(socket)
-                }
-              })
-          ).catch((e) => {
-            console.warn(`dns front: transfer relay failed: ${e.message}`)
-            socket.destroy()
-          })
-          continue
-        }
-        track(answer(query, readQuestion(query), socket.remoteAddress ?? ''))
-          .then((reply) => {
-            if (!reply) socket.destroy()
-            else if (!socket.destroyed) socket.write(frameTcp(reply))
-          })
-          .catch(() => socket.destroy())
-      }
-    })
-  })
+  const tcp = net.createServer({ noDelay: true }, (socket) =>
+    serveTcp(socket, { relayNotify, relayer, answer, tcpIdleMs })
+  )
   await new Promise((resolve, reject) => {
     tcp.once('error', reject)
     tcp.listen(port, host, resolve)
@@ -202,7 +228,7 @@ export async function startDnsFront({
     // against its network's share of upstream requests, as a cache miss does; past it nothing is
     // sent and the sender asks again, as after a lost datagram.
     const message = new Uint8Array(query)
-    const relayable = (notify?.token && isNotify(message)) || (transfer && isRelayed(message))
+    const relayable = (notify?.token && isNotify(message)) || relayer.relays(message)
     if (relayable && !misses.allow(peer.address)) return
     const notified = relayNotify(message, peer.address)
     if (notified) {
@@ -210,9 +236,9 @@ export async function startDnsFront({
       notified.then((reply) => reply && send(reply)).catch(() => {})
       return
     }
-    const relayed = relayTransfer(message, peer.address, { udp: true })
-    if (relayed) {
-      relayed
+    if (relayer.relays(message)) {
+      relayer
+        .relay(message, peer.address, { udp: true })
         .then(firstMessage)
         .then((reply) => send(reply.length > udpLimit(query) ? truncated(reply) : reply))
         .catch(() => {}) // no answer: the client retries or gives up, as with a lost datagram

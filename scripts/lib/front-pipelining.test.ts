@@ -1,0 +1,106 @@
+/**
+ * Queries pipelined on one TCP connection to the DNS front (dns-front.mjs): answers are written
+ * whole and in the order asked, so nothing lands inside a transfer's message; a relay that fails
+ * behind another closes only that connection (the front keeps serving), and a NOTIFY the API
+ * failed goes unanswered without cutting a transfer on the same connection.
+ */
+import http from 'node:http'
+import net, { type AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { query } from './dns-client.ts'
+// @ts-expect-error plain ESM module shared with scripts/dns-front.mjs
+import { startDnsFront } from './dns-front.mjs'
+
+describe('queries pipelined on one TCP connection', () => {
+  let pipe: http.Server
+  let front: { port: number; close(): void }
+
+  beforeAll(async () => {
+    // DoH echoes the query as its answer. The relay answers "split" with its message in two parts
+    // 150 ms apart (a transfer's parts are not whole messages), "fails" with HTTP 500 after
+    // 100 ms; a NOTIFY fails at once.
+    pipe = http.createServer((req, res) => {
+      const chunks: Buffer[] = []
+      req.on('data', (c: Buffer) => chunks.push(c))
+      req.on('end', () => {
+        const body = Buffer.concat(chunks)
+        if (req.url?.endsWith('/dns_notify')) return void res.writeHead(500).end('down')
+        body[2]! |= 0x80
+        if (req.url?.endsWith('/dns-query'))
+          return void res.writeHead(200, { 'content-type': 'application/dns-message' }).end(body)
+        const name = String(body.subarray(13, 13 + body[12]!))
+        if (name === 'fails') return void setTimeout(() => res.writeHead(500).end('boom'), 100)
+        const framed = Buffer.alloc(body.length + 2)
+        framed.writeUInt16BE(body.length)
+        body.copy(framed, 2)
+        res.writeHead(200, { 'content-type': 'application/octet-stream' })
+        res.write(framed.subarray(0, 10))
+        setTimeout(() => res.end(framed.subarray(10)), 150)
+      })
+    })
+    await new Promise<void>((r) => pipe.listen(0, '127.0.0.1', r))
+    const base = `http://127.0.0.1:${(pipe.address() as AddressInfo).port}`
+    front = await startDnsFront({
+      target: base,
+      transfer: { api: base, token: 'relay-token' },
+      notify: { api: base, token: 'relay-token' },
+    })
+  })
+  afterAll(() => {
+    front?.close()
+    pipe?.close()
+  })
+
+  /** Sends `messages` framed on one connection, 30 ms apart; the bytes read until it closes or `ms`. */
+  function pipelined(messages: Buffer[], ms: number): Promise<Buffer> {
+    return new Promise((resolve, reject) => {
+      const socket = net.connect(front.port, '127.0.0.1')
+      const got: Buffer[] = []
+      const done = () => resolve(Buffer.concat(got))
+      socket.on('data', (c: Buffer) => got.push(c))
+      socket.on('close', done)
+      socket.on('error', reject)
+      setTimeout(() => socket.destroy(), ms)
+      messages.forEach((m, i) =>
+        setTimeout(() => {
+          const prefix = Buffer.alloc(2)
+          prefix.writeUInt16BE(m.length)
+          socket.write(Buffer.concat([prefix, m]))
+        }, 30 * i)
+      )
+    })
+  }
+
+  /** The IDs of the framed messages in `bytes`, in order; null for a frame that is not whole. */
+  function frameIds(bytes: Buffer): (number | null)[] {
+    const ids: (number | null)[] = []
+    for (let at = 0; at + 2 <= bytes.length; at += 2 + bytes.readUInt16BE(at))
+      ids.push(at + 2 + bytes.readUInt16BE(at) <= bytes.length ? bytes.readUInt16BE(at + 2) : null)
+    return ids
+  }
+
+  it('writes an answer after the whole of a transfer asked before it, never inside a message', async () => {
+    const axfr = query('split', 'AXFR')
+    const plain = query('www.pipelined.test', 'A')
+    const got = await pipelined([axfr, plain], 600)
+    expect(frameIds(got)).toEqual([axfr.readUInt16BE(0), plain.readUInt16BE(0)])
+  })
+
+  it('closes the connection, and keeps running, when a relay queued behind a transfer fails', async () => {
+    const axfr = query('split', 'AXFR')
+    const got = await pipelined([axfr, query('fails', 'AXFR')], 2_000)
+    // The first transfer whole, then the close (before the 2-s limit of the read).
+    expect(frameIds(got)).toEqual([axfr.readUInt16BE(0)])
+    const again = query('www.after.test', 'A')
+    expect(frameIds(await pipelined([again], 600))).toEqual([again.readUInt16BE(0)])
+  })
+
+  it('leaves a NOTIFY the API failed unanswered without cutting the transfer on the connection', async () => {
+    const axfr = query('split', 'AXFR')
+    const notify = query('notified.test', 'SOA')
+    notify[2] = (notify[2]! & 0x87) | (4 << 3) // opcode NOTIFY
+    const plain = query('www.pipelined.test', 'A')
+    const got = await pipelined([axfr, notify, plain], 600)
+    expect(frameIds(got)).toEqual([axfr.readUInt16BE(0), plain.readUInt16BE(0)])
+  })
+})
