@@ -7,7 +7,7 @@
  * secondary zones until it answers over DoH. Own stack; named on free loopback ports.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { availableParallelism, tmpdir } from 'node:os'
 import path from 'node:path'
 import { startDnsFront } from '../scripts/lib/dns-front.mjs'
 import { aRecord } from './lib/api.mjs'
@@ -22,6 +22,7 @@ import {
   startSecondary,
   waitTransfer,
 } from './lib/named-xfr.mjs'
+import { cpuMsOf, pinTo, waitIdle, workerdPids } from './lib/procs.mjs'
 import { pollDoh, waitQuiet } from './lib/propagation.mjs'
 import { summarize } from './lib/stats.mjs'
 import { enableOutgoing, makePeer as makeTransferPeer } from './lib/transfer-settings.mjs'
@@ -46,35 +47,69 @@ const makePeer = (api, accountId, name, port, ixfr = false) =>
  * AXFR loads of each row, `reps` each, alternating between the rows (the first row's first load,
  * the second row's first, …) so both rows see the machine in the same state: each load by a fresh
  * BIND secondary at the row's `port`, timed from named's start until its log says the transfer
- * completed. Returns, per row, its last secondary (still running) and the loads' summary.
+ * completed, started once the other rows' secondaries are idle (each writes its zone file after
+ * its transfer). Returns, per row, its last secondary (still running) and the loads' summary.
  */
-async function alternatingLoads({ dir, rows, reps, log }) {
+async function alternatingLoads({ dir, rows, reps, log, primaries }) {
   const state = rows.map(() => ({ named: null, runs: [] }))
-  for (let r = 0; r < reps; r++)
-    for (const [i, { zone, primaryPort, port, label }] of rows.entries()) {
-      const row = state[i]
-      await row.named?.stop()
-      row.named = await startSecondary({
-        dir: path.join(dir, `${label}-${r}`),
-        zone,
-        primaryPort,
-        port,
-      })
-      const done = await waitTransfer(row.named, zone)
-      row.runs.push({ ms: done.atMs - row.named.startedAt, namedSeconds: done.seconds, ...done })
-      log(
-        `transfers: ${label} ${done.records.toLocaleString('en-US')} records in ${((done.atMs - row.named.startedAt) / 1000).toFixed(1)} s from named's start (named: ${done.seconds} s, ${done.messages} messages)`
-      )
-    }
+  // Primary and secondary are different hosts in practice: here each side gets a core of its
+  // own, the secondaries the first, every primary side (BIND's named; our runtime with the DNS
+  // front, which runs in this process) the second.
+  // (With one core, nothing is pinned.)
+  const cpus = availableParallelism()
+  const primarySide = cpus > 1 ? [...primaries, ...workerdPids(), process.pid] : []
+  const secondaryCpus = cpus > 1 ? '0' : undefined
+  pinTo(primarySide, `1-${cpus - 1}`)
+  try {
+    await loadsInTurn({ dir, rows, reps, log, state, secondaryCpus })
+  } finally {
+    pinTo(primarySide, `0-${cpus - 1}`)
+  }
   return state.map(({ named, runs }) => ({
     named,
     load: {
       wall: summarize(runs.map((x) => x.ms)),
       named: summarize(runs.map((x) => x.namedSeconds * 1000)),
+      namedCpu: summarize(runs.map((x) => x.namedCpuMs)),
       records: runs[0].records,
       messages: runs[0].messages,
     },
   }))
+}
+
+async function loadsInTurn({ dir, rows, reps, log, state, secondaryCpus }) {
+  for (let r = 0; r < reps; r++)
+    for (const [i, { zone, primaryPort, port, label }] of rows.entries()) {
+      const row = state[i]
+      await row.named?.stop()
+      // The other rows' secondaries stay up (the change rows need them) but must not share the
+      // cores with this load: a secondary writes the zone it just received to its file after the
+      // transfer (a million records as text: seconds of CPU). Nor may our runtime be busy with
+      // anything left from before.
+      const others = state.filter((o) => o !== row && o.named).map((o) => o.named.proc.child.pid)
+      const idleMs = await waitIdle([...others, ...workerdPids()])
+      if (idleMs > 300)
+        log(`transfers: waited ${(idleMs / 1000).toFixed(1)} s for the other processes to be idle`)
+      row.named = await startSecondary({
+        dir: path.join(dir, `${label}-${r}`),
+        zone,
+        primaryPort,
+        port,
+        cpus: secondaryCpus,
+      })
+      const done = await waitTransfer(row.named, zone)
+      // named's CPU from its start to the transfer's end (its start-up is a few ms).
+      const namedCpuMs = cpuMsOf(row.named.proc.child.pid)
+      row.runs.push({
+        ms: done.atMs - row.named.startedAt,
+        namedSeconds: done.seconds,
+        namedCpuMs,
+        ...done,
+      })
+      log(
+        `transfers: ${label} ${done.records.toLocaleString('en-US')} records in ${((done.atMs - row.named.startedAt) / 1000).toFixed(1)} s from named's start (named: ${done.seconds} s, ${done.messages} messages, CPU ${(namedCpuMs / 1000).toFixed(2)} s)`
+      )
+    }
 }
 
 /** Epoch ms of a named log line's timestamp ("27-Nov-2026 02:03:04.567", local time). */
@@ -183,6 +218,7 @@ export async function runTransfersBench({ api, stack, quick, log }) {
       ],
       reps,
       log,
+      primaries: [primary.proc.child.pid],
     })
     stopping.push(bind.named, ours.named)
     out.bindToBind = bind.load

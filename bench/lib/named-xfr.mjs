@@ -45,14 +45,17 @@ export const PRIMARY_OPTIONS = [`notify-rate ${QUERY_RATE};`]
 export const SECONDARY_OPTIONS = [`serial-query-rate ${QUERY_RATE};`]
 
 /**
- * Starts named from `conf` in `dir` (debug level `debug`, 0 for none); resolves once it runs:
- * { port, proc, log(), startedAt, stop }.
+ * Starts named from `conf` in `dir` (debug level `debug`, 0 for none; on the cores `cpus`, a
+ * taskset list, when given); resolves once it runs: { port, proc, log(), startedAt, stop }.
  */
-async function startNamed(dir, port, conf, debug = 0) {
+async function startNamed(dir, port, conf, debug = 0, cpus = undefined) {
   const file = path.join(dir, 'named.conf')
   writeFileSync(file, conf)
   const startedAt = performance.now()
-  const proc = startProcess('named', ['-g', ...(debug ? ['-d', String(debug)] : []), '-c', file])
+  const args = ['-g', ...(debug ? ['-d', String(debug)] : []), '-c', file]
+  const proc = cpus
+    ? startProcess('taskset', ['-c', cpus, 'named', ...args])
+    : startProcess('named', args)
   // The whole log, not only startProcess's tail: the transfer lines are searched in it.
   let log = ''
   proc.child.stderr.on('data', (d) => (log += d))
@@ -85,7 +88,7 @@ export async function startPrimary({ dir, zone, file, notifyPort, options = PRIM
  * one when not given), its zone file written as text in `dir`. Returns at once (named starts the
  * transfer itself); `transferred()` waits for its log's completion line. `debug` sets named's debug
  * level (its refresh steps, each with a timestamp, from 3 on); `options`, further lines of its
- * options block.
+ * options block; `cpus`, the cores it runs on (a taskset list; default any).
  */
 export async function startSecondary({
   dir,
@@ -94,6 +97,7 @@ export async function startSecondary({
   port,
   debug = 0,
   options = SECONDARY_OPTIONS,
+  cpus,
 }) {
   mkdirSync(dir, { recursive: true })
   port ??= await freePort()
@@ -103,7 +107,7 @@ export async function startSecondary({
   masterfile-format text;
   primaries port ${primaryPort} { 127.0.0.1 key "${XFR_KEY.name}"; };
 };`
-  return startNamed(dir, port, conf(dir, port, 'no', zoneConf, options), debug)
+  return startNamed(dir, port, conf(dir, port, 'no', zoneConf, options), debug, cpus)
 }
 
 /**

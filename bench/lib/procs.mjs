@@ -4,6 +4,7 @@
  * processes (workerd, named, this one). workerd exposes no per-isolate figure locally, so process
  * RSS is reported as an upper bound on the isolate.
  */
+import { execFileSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 
 /**
@@ -73,7 +74,7 @@ export function sampleRss(pid, everyMs = 25) {
 }
 
 /** CPU milliseconds (user + system) process `pid` has used so far, all its threads. */
-function cpuMsOf(pid) {
+export function cpuMsOf(pid) {
   const fields = statFields(pid)
   // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 a second).
   return (Number(fields[11]) + Number(fields[12])) * 10
@@ -102,4 +103,34 @@ export async function cpuDuring(fn) {
     result,
     cpu: { runtime: runtimeCpuMs(runtime) - r0, own: (own.user + own.system) / 1000, other },
   }
+}
+
+/**
+ * Waits until processes `pids` (all their threads) together use less than `share` of one core over
+ * `windowMs`, checking every `windowMs`, for at most `timeoutMs` (then resolves anyway); a process
+ * that is gone counts as idle. Resolves with the milliseconds waited.
+ */
+export async function waitIdle(pids, { share = 0.05, windowMs = 250, timeoutMs = 60_000 } = {}) {
+  const cpu = () =>
+    pids.reduce((t, p) => {
+      try {
+        return t + cpuMsOf(p)
+      } catch {
+        return t
+      }
+    }, 0)
+  const t0 = performance.now()
+  let before = cpu()
+  while (performance.now() - t0 < timeoutMs) {
+    await new Promise((r) => setTimeout(r, windowMs))
+    const now = cpu()
+    if (now - before < share * windowMs) break
+    before = now
+  }
+  return performance.now() - t0
+}
+
+/** Sets the cores (a taskset list, e.g. "1" or "0-1") of processes `pids`, all their threads. */
+export function pinTo(pids, cpus) {
+  for (const pid of pids) execFileSync('taskset', ['-a', '-p', '-c', cpus, String(pid)])
 }

@@ -19,13 +19,13 @@ export function renderTransfers(t, md, targets) {
   const oursLoad = t.oursToBind?.wall.median
   md.push('## Zone transfers beside BIND → BIND', '')
   md.push(
-    `One zone of ${n0(t.records)} A records plus a wildcard, ours (\`xfr-out.bench.example\`, seeded through the API) and BIND 9's (\`xfr-in.bench.example\`, the same records in a zone file), every transfer signed with one TSIG key (hmac-sha256), everything on loopback in the same run. A BIND secondary is started fresh for each load (${t.reps} per row, the two rows' loads in turn so both see the machine in the same state) and timed from its start until its log says "Transfer completed" (named's own transfer time beside it); ours reaches it through the local DNS front's transfer relay, which passes the transfer to the API worker (records read from D1 in keyset pages and packed into messages as they stream). BIND primary load of the zone file: ${sec(t.bindPrimaryLoadMs)}.`,
+    `One zone of ${n0(t.records)} A records plus a wildcard, ours (\`xfr-out.bench.example\`, seeded through the API) and BIND 9's (\`xfr-in.bench.example\`, the same records in a zone file), every transfer signed with one TSIG key (hmac-sha256), everything on loopback in the same run. A BIND secondary is started fresh for each load (${t.reps} per row, the two rows' loads in turn so both see the machine in the same state, each once the other row's secondary has written its zone file and our runtime is idle) and timed from its start until its log says "Transfer completed" (named's own transfer time and its CPU time beside it). Primary and secondary are different hosts in practice, so here each side has a core of its own: every secondary runs on the first core, and the primary side (BIND's primary; our runtime and the DNS front) on the second. Ours reaches the secondary through the local DNS front's transfer relay, which passes the transfer to the API worker (records read from D1 in keyset pages and packed into messages as they stream). BIND primary load of the zone file: ${sec(t.bindPrimaryLoadMs)}.`,
     ''
   )
   if (t.note) md.push(`Note on this run: ${t.note}`, '')
   md.push(
-    "| transfer | records | start → transfer completed, median (min–max) | named's transfer time | messages |",
-    '|---|---:|---:|---:|---:|'
+    "| transfer | records | start → transfer completed, median (min–max) | named's transfer time | named's CPU | messages |",
+    '|---|---:|---:|---:|---:|---:|'
   )
   for (const [label, r] of [
     ['BIND primary → BIND secondary (AXFR)', t.bindToBind],
@@ -33,11 +33,11 @@ export function renderTransfers(t, md, targets) {
   ])
     if (r)
       md.push(
-        `| ${label} | ${n0(r.records)} | ${range(r.wall)} | ${range(r.named)} | ${n0(r.messages)} |`
+        `| ${label} | ${n0(r.records)} | ${range(r.wall)} | ${range(r.named)} | ${r.namedCpu ? range(r.namedCpu) : '–'} | ${n0(r.messages)} |`
       )
   md.push('')
   md.push(
-    "What bounds it: both rows end when the BIND secondary has taken in every record, so named's own work on the transfer is the floor of both. Ours shares the machine's cores between the API worker's relay (one workerd thread: the D1 page reads, packing and signing the messages), the front and that named, so the two rows are close; ours needs more CPU in all (the relay, the front and named against two nameds), so when the machine is slow it falls behind the BIND load beside it (figures in docs/decisions/transfer-costs.md).",
+    "What bounds it: both rows end when the BIND secondary has taken in every record, so named's own work on the transfer (its CPU time, about equal for the two streams) is the floor of both. BIND's primary keeps its core far from busy; ours runs the API worker's relay (one workerd thread: the D1 page reads, packing and signing the messages) and the front on one core, which is nearly as busy as named's, so named now and then waits for our next message: its transfer time runs above its CPU time on our row, not on BIND's (figures in docs/decisions/transfer-costs.md).",
     ''
   )
   md.push(

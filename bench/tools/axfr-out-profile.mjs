@@ -16,7 +16,9 @@
  *
  * PROFILE_OUT writes the raw profile (`.cpuprofile`); NO_PROFILE=1 skips it; PROFILE_D1=1 also
  * profiles local D1's isolate (Miniflare's `d1:db`, which runs the page queries and writes their
- * JSON) during the same read; NO_BIND=1 skips the BIND secondary; NO_KDIG=1 skips kdig.
+ * JSON) during the same read; NO_BIND=1 skips the BIND secondary; NO_KDIG=1 skips kdig; SEED_API=1
+ * seeds the zone as `pnpm bench` does (through the API, then built into KV) instead of straight
+ * into D1.
  */
 import { execFile } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -25,6 +27,8 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { startDnsFront } from '../../scripts/lib/dns-front.mjs'
 import { apiClient } from '../lib/api.mjs'
+import { createBenchZone } from '../lib/fixtures.mjs'
+import { waitQuiet } from '../lib/propagation.mjs'
 import { printSelfTimes } from '../lib/cpu-profile.mjs'
 import { cpuOf, inspectWorker } from '../lib/inspector.mjs'
 import { XFR_KEY, startPrimary, startSecondary, waitTransfer } from '../lib/named-xfr.mjs'
@@ -76,9 +80,16 @@ const dir = mkdtempSync(path.join(tmpdir(), 'edgedns-axfr-out-'))
 const stopping = []
 try {
   const api = apiClient(stack.url, stack.token)
-  const zone = await api.createZone(ZONE)
   const t0 = performance.now()
-  await seedRecords(stack.db, zone.id, size)
+  let zone
+  if (process.env.SEED_API) {
+    // As `pnpm bench` seeds its zone: through the API, built into KV, the builder quiet.
+    zone = await createBenchZone({ api, log }, ZONE, size)
+    await waitQuiet(stack, { zone }, log, { timeoutMs: 600_000 })
+  } else {
+    zone = await api.createZone(ZONE)
+    await seedRecords(stack.db, zone.id, size)
+  }
   log(
     `${size.toLocaleString('en-US')} records in D1 in ${((performance.now() - t0) / 1000).toFixed(1)} s`
   )

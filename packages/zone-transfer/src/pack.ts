@@ -62,7 +62,10 @@ export interface PackOptions {
   /** The request's ID, echoed in every message. */
   id: number
   question: TransferQuestion
-  /** Largest message (the TCP length prefix allows 65535). */
+  /**
+   * Largest message: default 20,480 octets (BIND's `transfer-message-size`; a BIND secondary
+   * spends more CPU a record on messages near the 65,535 the TCP length prefix allows).
+   */
   maxSize?: number
   /** Octets to leave free in every message, e.g. `tsigSize(key)` when each will be signed. */
   reserve?: number
@@ -71,6 +74,9 @@ export interface PackOptions {
   /** The request's RD bit, copied into every message (RFC 5936 §2.2.1). */
   rd?: boolean
 }
+
+/** Largest message unless the caller says otherwise (see `PackOptions.maxSize`). */
+const DEFAULT_MESSAGE_SIZE = 20_480
 
 const FLAGS_QR_AA = 0x8400
 const FLAG_RD = 0x0100
@@ -125,7 +131,8 @@ export class TransferPacker {
 
   constructor(options: PackOptions) {
     const opt = options.edns ? OPT_RR_LENGTH : 0
-    this.#budget = Math.min(options.maxSize ?? 65535, 65535) - (options.reserve ?? 0) - opt
+    this.#budget =
+      Math.min(options.maxSize ?? DEFAULT_MESSAGE_SIZE, 65535) - (options.reserve ?? 0) - opt
     this.#id = options.id
     this.#flags = FLAGS_QR_AA | (options.rd ? FLAG_RD : 0)
     this.#edns = options.edns ?? false
