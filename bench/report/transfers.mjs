@@ -37,7 +37,7 @@ export function renderTransfers(t, md, targets) {
       )
   md.push('')
   md.push(
-    "What bounds it: both rows end when the BIND secondary has taken in every record, so named's own work on the transfer (its CPU time, about equal for the two streams) is the floor of both. BIND's primary keeps its core far from busy; ours runs the API worker's relay (one workerd thread: the D1 page reads, packing and signing the messages) and the front on one core, which is nearly as busy as named's, so named now and then waits for our next message: its transfer time runs above its CPU time on our row, not on BIND's (figures in docs/decisions/transfer-costs.md).",
+    "What bounds it: both rows end when the BIND secondary has taken in every record, so named's own work on the transfer (its CPU time, about equal for the two streams) is the floor of both. On our row named's transfer time runs above its CPU time, not on BIND's: named now and then waits for our next message. Our side runs the API worker's relay (one workerd thread: the D1 page reads, packing and signing the messages; about 2.3 s of CPU for this zone) and the front (about 0.5 s) on one core (figures in docs/decisions/transfer-costs.md).",
     ''
   )
   md.push(
