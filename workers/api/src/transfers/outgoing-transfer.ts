@@ -9,13 +9,7 @@
  * zone (transfers/catalog-zone.ts): served the same way under the catalog's own peers.
  */
 import { TYPE_CODES } from '@edgedns/dns-facts'
-import {
-  concatBytes,
-  decodeMessage,
-  encodeResponse,
-  frameTcp,
-  type ResponseRR,
-} from '@edgedns/dns-wire'
+import { decodeMessage, encodeResponse, type ResponseRR } from '@edgedns/dns-wire'
 import {
   AUTO_TTL_SECONDS,
   RecordError,
@@ -34,6 +28,7 @@ import {
 import type { RecordRow } from '../records/model.ts'
 import type { ShardEnv } from '../shards/databases.ts'
 import { soaRdata, type ZoneRow } from '../zones/model.ts'
+import { streamOf } from './answer-stream.ts'
 import { changeSteps } from './change-steps.ts'
 import { ZoneChangedDuringTransfer } from './transfer-errors.ts'
 import {
@@ -256,58 +251,6 @@ function soaAnswer(query: Uint8Array, soa: ResponseRR): Uint8Array {
         : [],
     authority: q?.typeCode === TYPE_CODES.SOA ? [] : [soa],
   })
-}
-
-/**
- * Bytes of framed messages sent as one part of the answer's stream, at least (the last part may
- * be shorter): a transfer's messages (about 20 KB each) go out a few at a time, so the relay's
- * reader takes a third as many parts.
- */
-const PART_BYTES = 60_000
-
-function streamOf(messages: AsyncGenerator<Uint8Array>): {
-  body: ReadableStream<Uint8Array>
-  completed: Promise<boolean>
-} {
-  let done!: (ok: boolean) => void
-  const completed = new Promise<boolean>((resolve) => (done = resolve))
-  let first = true
-  let ok = false
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const part: Uint8Array[] = []
-        let bytes = 0
-        while (bytes < PART_BYTES) {
-          const next = await messages.next()
-          if (next.done) {
-            if (part.length > 0) controller.enqueue(concatBytes(part))
-            controller.close()
-            done(ok)
-            return
-          }
-          if (first) {
-            // RCODE is the low four bits of the fourth octet.
-            ok = (next.value[3]! & 0x0f) === 0
-            first = false
-          }
-          const framed = frameTcp(next.value)
-          part.push(framed)
-          bytes += framed.length
-        }
-        controller.enqueue(part.length === 1 ? part[0]! : concatBytes(part))
-      } catch (err) {
-        done(false)
-        console.warn('outgoing transfer failed:', err instanceof Error ? err.message : err)
-        controller.error(err)
-      }
-    },
-    async cancel() {
-      done(false)
-      await messages.return(undefined)
-    },
-  })
-  return { body, completed }
 }
 
 /**

@@ -1,0 +1,58 @@
+/**
+ * A relayed answer's byte stream: whole framed messages in order, at least 60 KB a part (the last
+ * part shorter), and whether the answer completed.
+ */
+import { describe, expect, it } from 'vitest'
+import { streamOf } from './answer-stream.ts'
+
+/** A message of `size` octets whose fourth octet (RCODE) is `rcode` and whose bytes say `tag`. */
+function message(size: number, tag: number, rcode = 0): Uint8Array {
+  const m = new Uint8Array(size).fill(tag)
+  m[3] = rcode
+  return m
+}
+
+async function* of(messages: Uint8Array[]): AsyncGenerator<Uint8Array> {
+  yield* messages
+}
+
+async function readAll(body: ReadableStream<Uint8Array>): Promise<Uint8Array[]> {
+  const parts: Uint8Array[] = []
+  for await (const part of body) parts.push(part)
+  return parts
+}
+
+describe('a relayed answer as a byte stream', () => {
+  it('sends whole framed messages in order, 60 KB or more a part but the last', async () => {
+    const messages = Array.from({ length: 20 }, (_, i) => message(20_000 + i, i + 1))
+    const { body, completed } = streamOf(of(messages))
+    const parts = await readAll(body)
+    expect(parts.slice(0, -1).every((p) => p.length >= 60_000)).toBe(true)
+    const bytes = Buffer.concat(parts)
+    let at = 0
+    for (const m of messages) {
+      expect(bytes.readUInt16BE(at)).toBe(m.length)
+      expect(bytes.subarray(at + 2, at + 2 + m.length)).toEqual(Buffer.from(m))
+      at += 2 + m.length
+    }
+    expect(at).toBe(bytes.length)
+    expect(parts.length).toBe(7)
+    expect(await completed).toBe(true)
+  })
+
+  it('sends a one-message answer as one part; one with an error RCODE did not complete', async () => {
+    const { body, completed } = streamOf(of([message(40, 1, 5)]))
+    expect((await readAll(body)).map((p) => p.length)).toEqual([42])
+    expect(await completed).toBe(false)
+  })
+
+  it('fails the stream, and does not complete, when the messages fail midway', async () => {
+    async function* failing(): AsyncGenerator<Uint8Array> {
+      yield message(30_000, 1)
+      throw new Error('zone changed during the transfer')
+    }
+    const { body, completed } = streamOf(failing())
+    await expect(readAll(body)).rejects.toThrow('zone changed')
+    expect(await completed).toBe(false)
+  })
+})

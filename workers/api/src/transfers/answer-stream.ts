@@ -1,0 +1,64 @@
+/**
+ * @module The byte stream of a relayed answer: its DNS messages, each with its TCP length prefix,
+ * handed over a few at a time, and whether the answer completed (its first message had RCODE 0 and
+ * the stream was read to its end).
+ */
+import { concatBytes, frameTcp } from '@edgedns/dns-wire'
+
+/**
+ * Bytes of framed messages sent as one part of the answer's stream, at least (the last part may
+ * be shorter): a transfer's messages (about 20 KB each) go out a few at a time, so the relay's
+ * reader takes a third as many parts.
+ */
+const PART_BYTES = 60_000
+
+/**
+ * The answer of `messages` as a byte stream, each part at least `PART_BYTES` of whole framed
+ * messages (a shorter last part), pulled one part at a time; `completed` resolves true once the
+ * stream was read to its end after a first message with RCODE 0, false when it failed or was
+ * cancelled.
+ */
+export function streamOf(messages: AsyncGenerator<Uint8Array>): {
+  body: ReadableStream<Uint8Array>
+  completed: Promise<boolean>
+} {
+  let done!: (ok: boolean) => void
+  const completed = new Promise<boolean>((resolve) => (done = resolve))
+  let first = true
+  let ok = false
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const part: Uint8Array[] = []
+        let bytes = 0
+        while (bytes < PART_BYTES) {
+          const next = await messages.next()
+          if (next.done) {
+            if (part.length > 0) controller.enqueue(concatBytes(part))
+            controller.close()
+            done(ok)
+            return
+          }
+          if (first) {
+            // RCODE is the low four bits of the fourth octet.
+            ok = (next.value[3]! & 0x0f) === 0
+            first = false
+          }
+          const framed = frameTcp(next.value)
+          part.push(framed)
+          bytes += framed.length
+        }
+        controller.enqueue(part.length === 1 ? part[0]! : concatBytes(part))
+      } catch (err) {
+        done(false)
+        console.warn('outgoing transfer failed:', err instanceof Error ? err.message : err)
+        controller.error(err)
+      }
+    },
+    async cancel() {
+      done(false)
+      await messages.return(undefined)
+    },
+  })
+  return { body, completed }
+}
