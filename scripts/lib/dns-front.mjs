@@ -53,6 +53,12 @@ export function drained(socket) {
 const TCP_IDLE_MS = 30_000
 
 /**
+ * Answers one TCP connection may have in flight (queued or being written): past it the front
+ * stops reading the connection until one is written (BIND allows 23 pipelined queries).
+ */
+export const MAX_PIPELINED = 32
+
+/**
  * `relays(query)`: whether a query goes to the transfer relay (never without `transfer`);
  * `relay(query, client, { udp })` → a promise of the answer's framed byte stream.
  */
@@ -70,9 +76,10 @@ function transferRelayer(transfer, target, timeoutMs) {
  * answer after another, in the queries' order: a relayed transfer arrives in parts that are not
  * whole messages, so nothing else may be written between two of them. Answers from the cache or
  * DoH are found at once, side by side, and wait only to be written; a relay starts in its turn,
- * so a queued one holds no HTTP answer open and its time limit runs only from then. A relay that
- * fails closes the connection (the client's transfer is broken); a NOTIFY the API did not answer
- * is left unanswered (the primary sends it again), the connection open.
+ * so a queued one holds no HTTP answer open and its time limit runs only from then. At most
+ * `MAX_PIPELINED` answers are in flight; the front reads no further queries until one is written.
+ * A relay that fails closes the connection (the client's transfer is broken); a NOTIFY the API did
+ * not answer is left unanswered (the primary sends it again), the connection open.
  */
 function serveTcp(socket, { relayNotify, relayer, answer, tcpIdleMs }) {
   let pending = Buffer.alloc(0)
@@ -87,55 +94,80 @@ function serveTcp(socket, { relayNotify, relayer, answer, tcpIdleMs }) {
     turns = turns
       .then(() => (socket.destroyed ? undefined : write()))
       .catch(failed)
-      .finally(() => inFlight--)
+      .catch(() => {})
+      .finally(() => {
+        inFlight--
+        // Below the limit again: read on (queries already received first).
+        if (inFlight < MAX_PIPELINED && !socket.destroyed) {
+          takeQueries()
+          if (inFlight < MAX_PIPELINED) socket.resume()
+        }
+      })
   }
   const client = socket.remoteAddress ?? ''
-  socket.setTimeout(tcpIdleMs, () => {
+  // Checked every `tcpIdleMs` of silence, for as long as the connection lives (a connection with
+  // an answer still coming is checked again later).
+  socket.setTimeout(tcpIdleMs)
+  socket.on('timeout', () => {
     if (inFlight === 0 || socket.writableNeedDrain) socket.destroy()
+    else socket.setTimeout(tcpIdleMs)
   })
   socket.on('error', () => socket.destroy())
-  socket.on('data', (chunk) => {
-    pending = Buffer.concat([pending, chunk])
-    while (pending.length >= 2 && pending.length >= 2 + pending.readUInt16BE(0)) {
+  /** Starts the whole queries received, as many as the limit on answers in flight lets. */
+  const takeQueries = () => {
+    while (
+      inFlight < MAX_PIPELINED &&
+      pending.length >= 2 &&
+      pending.length >= 2 + pending.readUInt16BE(0)
+    ) {
       const query = Buffer.from(pending.subarray(2, 2 + pending.readUInt16BE(0)))
       pending = pending.subarray(2 + query.length)
-      const notified = relayNotify(new Uint8Array(query), client)
-      if (notified) {
-        notified.catch(() => {}) // seen in its turn
-        inTurn(
-          async () => {
-            const reply = await notified
-            if (reply) socket.write(frameTcp(reply))
-          },
-          () => {}
-        )
-      } else if (relayer.relays(query)) {
-        inTurn(
-          async () => {
-            const stream = await relayer.relay(new Uint8Array(query), client)
-            for await (const part of stream) {
-              if (socket.destroyed) break
-              if (!socket.write(part)) await drained(socket)
-            }
-          },
-          (e) => {
-            console.warn(`dns front: transfer relay failed: ${e.message}`)
-            socket.destroy()
-          }
-        )
-      } else {
-        const reply = Promise.resolve(answer(query, readQuestion(query), client))
-        reply.catch(() => {}) // seen in its turn
-        inTurn(
-          async () => {
-            const r = await reply
-            if (r) socket.write(frameTcp(r))
-            else socket.destroy()
-          },
-          () => socket.destroy()
-        )
-      }
+      take(query)
     }
+  }
+  const take = (query) => {
+    const notified = relayNotify(new Uint8Array(query), client)
+    if (notified) {
+      notified.catch(() => {}) // seen in its turn
+      inTurn(
+        async () => {
+          const reply = await notified
+          if (reply) socket.write(frameTcp(reply))
+        },
+        () => {}
+      )
+    } else if (relayer.relays(query)) {
+      inTurn(
+        async () => {
+          const stream = await relayer.relay(new Uint8Array(query), client)
+          for await (const part of stream) {
+            if (socket.destroyed) break
+            if (!socket.write(part)) await drained(socket)
+          }
+        },
+        (e) => {
+          console.warn(`dns front: transfer relay failed: ${e?.message ?? e}`)
+          socket.destroy()
+        }
+      )
+    } else {
+      const reply = Promise.resolve(answer(query, readQuestion(query), client))
+      reply.catch(() => {}) // seen in its turn
+      inTurn(
+        async () => {
+          const r = await reply
+          if (r) socket.write(frameTcp(r))
+          else socket.destroy()
+        },
+        () => socket.destroy()
+      )
+    }
+  }
+  socket.on('data', (chunk) => {
+    pending = Buffer.concat([pending, chunk])
+    takeQueries()
+    // At the limit: the client's further queries wait in its socket, not in the front's memory.
+    if (inFlight >= MAX_PIPELINED) socket.pause()
   })
 }
 

@@ -2,14 +2,16 @@
  * Queries pipelined on one TCP connection to the DNS front (dns-front.mjs): answers are written
  * whole and in the order asked, so nothing lands inside a transfer's message; a relay that fails
  * behind another closes only that connection (the front keeps serving), and a NOTIFY the API
- * failed goes unanswered without cutting a transfer on the same connection.
+ * failed goes unanswered without cutting a transfer on the same connection. A connection holds at
+ * most MAX_PIPELINED answers in flight (the front stops reading it), and one left idle closes
+ * however long an answer took before.
  */
 import http from 'node:http'
 import net, { type AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { query } from './dns-client.ts'
 // @ts-expect-error plain ESM module shared with scripts/dns-front.mjs
-import { startDnsFront } from './dns-front.mjs'
+import { MAX_PIPELINED, startDnsFront } from './dns-front.mjs'
 
 describe('queries pipelined on one TCP connection', () => {
   let pipe: http.Server
@@ -102,5 +104,107 @@ describe('queries pipelined on one TCP connection', () => {
     const plain = query('www.pipelined.test', 'A')
     const got = await pipelined([axfr, notify, plain], 600)
     expect(frameIds(got)).toEqual([axfr.readUInt16BE(0), plain.readUInt16BE(0)])
+  })
+})
+
+describe('limits of one TCP connection', () => {
+  let held: http.Server
+  let base: string
+  /** DoH requests the stand-in holds until `release()`, and NOTIFY failing after 400 ms. */
+  let waiting: (() => void)[] = []
+  let seen = 0
+  const release = () => {
+    for (const go of waiting.splice(0)) go()
+  }
+
+  beforeAll(async () => {
+    held = http.createServer((req, res) => {
+      const chunks: Buffer[] = []
+      req.on('data', (c: Buffer) => chunks.push(c))
+      req.on('end', () => {
+        if (req.url?.endsWith('/dns_notify'))
+          return void setTimeout(() => res.writeHead(500).end('down'), 400)
+        const body = Buffer.concat(chunks)
+        body[2]! |= 0x80
+        seen++
+        waiting.push(() =>
+          res.writeHead(200, { 'content-type': 'application/dns-message' }).end(body)
+        )
+      })
+    })
+    await new Promise<void>((r) => held.listen(0, '127.0.0.1', r))
+    base = `http://127.0.0.1:${(held.address() as AddressInfo).port}`
+  })
+  afterAll(() => {
+    release()
+    held?.close()
+  })
+
+  it('holds at most MAX_PIPELINED answers in flight, and answers every query in order', async () => {
+    const front = await startDnsFront({
+      target: base,
+      upstream: { concurrency: 200, timeoutMs: 10_000 },
+    })
+    try {
+      seen = 0
+      const queries = Array.from({ length: 100 }, (_, i) => query(`q${i}.limit.test`, 'A'))
+      const socket = net.connect(front.port, '127.0.0.1')
+      const got: Buffer[] = []
+      socket.on('data', (c: Buffer) => got.push(c))
+      socket.write(
+        Buffer.concat(
+          queries.map((q) => {
+            const prefix = Buffer.alloc(2)
+            prefix.writeUInt16BE(q.length)
+            return Buffer.concat([prefix, q])
+          })
+        )
+      )
+      await new Promise((r) => setTimeout(r, 300))
+      expect(seen).toBe(MAX_PIPELINED)
+      // Each answer written lets the next query in: release until all came back.
+      const ids = (): number[] => {
+        const bytes = Buffer.concat(got)
+        const read: number[] = []
+        for (let at = 0; at + 4 <= bytes.length; at += 2 + bytes.readUInt16BE(at))
+          read.push(bytes.readUInt16BE(at + 2))
+        return read
+      }
+      for (let i = 0; i < 100 && ids().length < queries.length; i++) {
+        release()
+        await new Promise((r) => setTimeout(r, 20))
+      }
+      expect(ids()).toEqual(queries.map((q) => q.readUInt16BE(0)))
+      socket.destroy()
+    } finally {
+      front.close()
+    }
+  })
+
+  it('closes an idle connection after a NOTIFY it could not answer took longer than the idle time', async () => {
+    const front = await startDnsFront({
+      target: base,
+      notify: { api: base, token: 'relay-token' },
+      tcpIdleMs: 200,
+    })
+    try {
+      const notify = query('notified.test', 'SOA')
+      notify[2] = (notify[2]! & 0x87) | (4 << 3) // opcode NOTIFY
+      const socket = net.connect(front.port, '127.0.0.1')
+      const started = Date.now()
+      const closed = new Promise<number>((r) => socket.on('close', () => r(Date.now() - started)))
+      const prefix = Buffer.alloc(2)
+      prefix.writeUInt16BE(notify.length)
+      socket.write(Buffer.concat([prefix, notify]))
+      const after = await Promise.race([
+        closed,
+        new Promise<number>((r) => setTimeout(() => r(-1), 3_000)),
+      ])
+      socket.destroy()
+      expect(after).toBeGreaterThan(400)
+      expect(after).toBeLessThan(3_000)
+    } finally {
+      front.close()
+    }
   })
 })

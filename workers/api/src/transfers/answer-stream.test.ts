@@ -55,4 +55,31 @@ describe('a relayed answer as a byte stream', () => {
     await expect(readAll(body)).rejects.toThrow('zone changed')
     expect(await completed).toBe(false)
   })
+
+  it('completes only once the last part has been read', async () => {
+    const { body, completed } = streamOf(of([message(100, 1), message(200, 2)]))
+    let settled = false
+    void completed.then(() => (settled = true))
+    await new Promise((r) => setTimeout(r, 20))
+    expect(settled).toBe(false)
+    expect(await readAll(body)).toHaveLength(1)
+    expect(await completed).toBe(true)
+  })
+
+  it('does not complete, and returns the messages, when the reader cancels', async () => {
+    let returned = false
+    async function* endless(): AsyncGenerator<Uint8Array> {
+      try {
+        for (let i = 0; ; i++) yield message(30_000, i % 200)
+      } finally {
+        returned = true
+      }
+    }
+    const { body, completed } = streamOf(endless())
+    const reader = body.getReader()
+    await reader.read()
+    await reader.cancel()
+    expect(await completed).toBe(false)
+    expect(returned).toBe(true)
+  })
 })

@@ -14,9 +14,8 @@ const PART_BYTES = 60_000
 
 /**
  * The answer of `messages` as a byte stream, each part at least `PART_BYTES` of whole framed
- * messages (a shorter last part), pulled one part at a time; `completed` resolves true once the
- * stream was read to its end after a first message with RCODE 0, false when it failed or was
- * cancelled.
+ * messages (a shorter last part), one part read ahead; `completed` resolves true once the last
+ * part has been read, after a first message with RCODE 0; false when it failed or was cancelled.
  */
 export function streamOf(messages: AsyncGenerator<Uint8Array>): {
   body: ReadableStream<Uint8Array>
@@ -26,17 +25,26 @@ export function streamOf(messages: AsyncGenerator<Uint8Array>): {
   const completed = new Promise<boolean>((resolve) => (done = resolve))
   let first = true
   let ok = false
+  // The messages ended: the stream closes (and `completed` resolves) at the next pull, which
+  // comes once the last part has been read.
+  let ended = false
+  let cancelled = false
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
+      if (ended) {
+        controller.close()
+        done(ok)
+        return
+      }
       try {
         const part: Uint8Array[] = []
         let bytes = 0
         while (bytes < PART_BYTES) {
           const next = await messages.next()
+          if (cancelled) return
           if (next.done) {
             if (part.length > 0) controller.enqueue(concatBytes(part))
-            controller.close()
-            done(ok)
+            ended = true
             return
           }
           if (first) {
@@ -51,11 +59,13 @@ export function streamOf(messages: AsyncGenerator<Uint8Array>): {
         controller.enqueue(part.length === 1 ? part[0]! : concatBytes(part))
       } catch (err) {
         done(false)
+        if (cancelled) return
         console.warn('outgoing transfer failed:', err instanceof Error ? err.message : err)
         controller.error(err)
       }
     },
     async cancel() {
+      cancelled = true
       done(false)
       await messages.return(undefined)
     },
