@@ -45,17 +45,16 @@ const makePeer = (api, accountId, name, port, ixfr = false) =>
 
 /**
  * AXFR loads of each row, `reps` each after one warm-up load each, alternating between the rows
- * (the first row's first load, the second row's first, …) so both rows see the machine in the same state: each load by a fresh
- * BIND secondary at the row's `port`, timed from named's start until its log says the transfer
- * completed, started once the other rows' secondaries are idle (each writes its zone file after
- * its transfer). Returns, per row, its last secondary (still running) and the loads' summary.
+ * (the first row's first load, the second row's first, …) so both rows see the machine in the
+ * same state: each load by a fresh BIND secondary at the row's `port`, timed from named's start
+ * until its log says the transfer completed, started once the other rows' secondaries are idle
+ * (each writes its zone file after its transfer). Returns, per row, its last secondary (still running) and the loads' summary.
  */
 async function alternatingLoads({ dir, rows, reps, log, primaries }) {
   const state = rows.map(() => ({ named: null, runs: [] }))
   // Primary and secondary are different hosts in practice: here each side gets a core of its
   // own, the secondaries the first, every primary side (BIND's named; our runtime with the DNS
-  // front, which runs in this process) the second.
-  // (With one core, nothing is pinned.)
+  // front, which runs in this process) the second. With one core, nothing is pinned.
   const cpus = availableParallelism()
   const primarySide = cpus > 1 ? [...primaries, ...workerdPids(), process.pid] : []
   const secondaryCpus = cpus > 1 ? '0' : undefined

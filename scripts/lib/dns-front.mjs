@@ -66,7 +66,7 @@ function transferRelayer(transfer, target, timeoutMs) {
   if (!transfer) return { relays: () => false, relay: null }
   const relay = transferRelay({ api: transfer.api ?? target, token: transfer.token, timeoutMs })
   return {
-    relays: (query) => isRelayed(query),
+    relays: isRelayed,
     relay: (query, client, options) => relay(Buffer.from(query), client, options),
   }
 }
@@ -260,7 +260,8 @@ export async function startDnsFront({
     // against its network's share of upstream requests, as a cache miss does; past it nothing is
     // sent and the sender asks again, as after a lost datagram.
     const message = new Uint8Array(query)
-    const relayable = (notify?.token && isNotify(message)) || relayer.relays(message)
+    const toRelay = relayer.relays(message)
+    const relayable = (notify?.token && isNotify(message)) || toRelay
     if (relayable && !misses.allow(peer.address)) return
     const notified = relayNotify(message, peer.address)
     if (notified) {
@@ -268,7 +269,7 @@ export async function startDnsFront({
       notified.then((reply) => reply && send(reply)).catch(() => {})
       return
     }
-    if (relayer.relays(message)) {
+    if (toRelay) {
       relayer
         .relay(message, peer.address, { udp: true })
         .then(firstMessage)
