@@ -1,15 +1,19 @@
 /**
  * A D1 binding that counts its round trips to the database: each `first`, `all`, `run` or `raw` of
- * a statement, and each `batch` (however many statements it carries).
+ * a statement, and each `batch` (however many statements it carries); and the rows its batches
+ * read.
  */
 export interface CountingD1 {
   db: D1Database
   /** Round trips so far. */
   readonly trips: number
+  /** Rows read by the batches so far (D1's `rows_read`). */
+  readonly batchRowsRead: number
 }
 
 export function countingD1(real: D1Database): CountingD1 {
   let trips = 0
+  let batchRowsRead = 0
   const unwrapped = new WeakMap<object, D1PreparedStatement>()
   const wrap = (stmt: D1PreparedStatement): D1PreparedStatement => {
     const proxy = new Proxy(stmt, {
@@ -30,7 +34,10 @@ export function countingD1(real: D1Database): CountingD1 {
       if (prop === 'batch')
         return (statements: D1PreparedStatement[]) => {
           trips++
-          return target.batch(statements.map((s) => unwrapped.get(s) ?? s))
+          return target.batch(statements.map((s) => unwrapped.get(s) ?? s)).then((results) => {
+            for (const r of results) batchRowsRead += r.meta?.rows_read ?? 0
+            return results
+          })
         }
       const value = Reflect.get(target, prop, target) as unknown
       return typeof value === 'function' ? value.bind(target) : value
@@ -40,6 +47,9 @@ export function countingD1(real: D1Database): CountingD1 {
     db,
     get trips() {
       return trips
+    },
+    get batchRowsRead() {
+      return batchRowsRead
     },
   }
 }

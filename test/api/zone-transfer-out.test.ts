@@ -88,6 +88,37 @@ describe('outgoing transfers relayed to /dns_transfer', () => {
     await expect(read(true)).rejects.toThrow(/changed during its transfer/)
   })
 
+  it('breaks off an AXFR of a one-page zone when a commit lands between its settings and its records', async () => {
+    const zone = await zoneWithTransfers()
+    await seedRecords(zone.id, zone.name, 5)
+    // A commit lands just before the second round trip (the first page of records).
+    let batches = 0
+    const db = new Proxy(env.DB, {
+      get(target, prop) {
+        if (prop === 'batch')
+          return async (statements: D1PreparedStatement[]) => {
+            if (++batches === 2) {
+              const change = { type: 'A', name: 'between', content: '192.0.2.98' }
+              expect((await api('POST', `/zones/${zone.id}/dns_records`, change)).status).toBe(200)
+            }
+            return target.batch(statements)
+          }
+        const value = Reflect.get(target, prop, target) as unknown
+        return typeof value === 'function' ? value.bind(target) : value
+      },
+    })
+    const answer = await answerRelayedQuery({ ...env, DB: db } as never, {
+      query: (await signed(zone.name, 'AXFR')).message,
+      client: '192.0.2.10',
+      now: now(),
+      mayRelay: () => true,
+    })
+    await expect(new Response(answer.body).arrayBuffer()).rejects.toThrow(
+      /changed during its transfer/
+    )
+    expect(await answer.completed).toBe(false)
+  })
+
   it('records the completed transfer in last_transferred_on', async () => {
     const zone = await zoneWithTransfers()
     await messagesOf(await relay((await signed(zone.name, 'AXFR')).message))

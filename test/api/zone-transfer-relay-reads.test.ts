@@ -1,9 +1,10 @@
 /**
- * What one relayed query costs the database: a secondary's signed SOA check and the AXFR of a zone
- * that fits one page are each one D1 round trip (the directory's lookup of the name, the zone, its
- * outgoing settings, the peers' keys, the ACLs and the records in one batch); a zone of several
- * pages reads the further pages and then checks the zone's change sequence; an IXFR from an older
- * serial reads its difference in one more.
+ * What one relayed query costs the database: a secondary's signed SOA check is one D1 round trip
+ * (the directory's lookup of the name, the zone, its outgoing settings, the peers' keys and the
+ * ACLs in one batch), and so is a refused AXFR: no record is read before the client is allowed.
+ * An allowed AXFR of a zone that fits one page reads it in one more, with the zone's change
+ * sequence; a zone of several pages reads the further pages and then checks the change sequence
+ * again; an IXFR from an older serial reads its difference in one more.
  */
 import { env } from 'cloudflare:workers'
 import { encodeQuery } from '../../packages/dns-wire/src/index.ts'
@@ -13,18 +14,29 @@ import { answerRelayedQuery } from '../../workers/api/src/transfers/outgoing-tra
 import { countingD1 } from './counting-d1.ts'
 import { api } from './helpers.ts'
 import { seedRecords } from './seed-records.ts'
-import { KEY, zoneWithTransfers } from './transfer-relay.ts'
+import { KEY, OTHER, zoneWithTransfers } from './transfer-relay.ts'
 
 /**
- * The relay's answer to a signed `type` query for `name` (an IXFR from serial `ixfrFrom`), read to
- * its end, and the round trips.
+ * The relay's answer to a `type` query for `name` signed with `key` (an IXFR from serial
+ * `ixfrFrom`) from `client`, read to its end: its RCODE, size, whether it completed, and the round
+ * trips.
  */
 async function relayCounted(
   name: string,
   type: 'SOA' | 'AXFR' | 'IXFR',
-  pageSize?: number,
-  ixfrFrom?: number
-): Promise<{ rcode: number; bytes: number; trips: number }> {
+  {
+    pageSize,
+    ixfrFrom,
+    client = '192.0.2.10',
+    key = KEY,
+  }: { pageSize?: number; ixfrFrom?: number; client?: string; key?: typeof KEY } = {}
+): Promise<{
+  rcode: number
+  bytes: number
+  completed: boolean
+  trips: number
+  rowsRead: number
+}> {
   const counting = countingD1(env.DB)
   const time = Math.floor(Date.now() / 1000)
   const signed =
@@ -34,21 +46,27 @@ async function relayCounted(
           kind: 'IXFR',
           id: 9,
           soa: `ns.${name} admin.${name} ${ixfrFrom} 0 0 0 0`,
-          key: KEY,
+          key,
           now: time,
         })
-      : await signMessage(encodeQuery(name, type, { id: 9, rd: false }), KEY, { time })
+      : await signMessage(encodeQuery(name, type, { id: 9, rd: false }), key, { time })
   const answer = await answerRelayedQuery({ ...env, DB: counting.db } as never, {
     query: signed.message,
-    client: '192.0.2.10',
+    client,
     now: Math.floor(Date.now() / 1000),
     mayRelay: () => true,
     ...(pageSize ? { pageSize } : {}),
   })
   const bytes = new Uint8Array(await new Response(answer.body).arrayBuffer())
-  expect(await answer.completed).toBe(true)
+  const completed = await answer.completed
   // The first message after its two-octet length: RCODE is the low four bits of its fourth octet.
-  return { rcode: bytes[5]! & 0x0f, bytes: bytes.length, trips: counting.trips }
+  return {
+    rcode: bytes[5]! & 0x0f,
+    bytes: bytes.length,
+    completed,
+    trips: counting.trips,
+    rowsRead: counting.batchRowsRead,
+  }
 }
 
 describe('the transfer relay reads D1 in as few round trips as it can', () => {
@@ -56,15 +74,32 @@ describe('the transfer relay reads D1 in as few round trips as it can', () => {
     const zone = await zoneWithTransfers()
     const answer = await relayCounted(zone.name, 'SOA')
     expect(answer.rcode).toBe(0)
+    expect(answer.completed).toBe(true)
     expect(answer.trips).toBe(1)
   })
 
-  it('transfers a zone that fits one page in one round trip', async () => {
+  it('refuses an AXFR in one round trip, reading no record: an address it does not allow, a bad key', async () => {
+    const zone = await zoneWithTransfers()
+    await seedRecords(zone.id, zone.name, 500)
+    const outside = await relayCounted(zone.name, 'AXFR', { client: '203.0.113.66' })
+    expect(outside.rcode).toBe(5) // REFUSED
+    const badKey = await relayCounted(zone.name, 'AXFR', { key: OTHER })
+    expect(badKey.rcode).toBe(9) // NOTAUTH (BADSIG)
+    for (const refused of [outside, badKey]) {
+      expect(refused.completed).toBe(false)
+      expect(refused.trips).toBe(1)
+      // The zone row, its settings, peers, ACL and directory entry: none of its 500 records.
+      expect(refused.rowsRead).toBeLessThan(20)
+    }
+  })
+
+  it('transfers a zone that fits one page in two round trips', async () => {
     const zone = await zoneWithTransfers()
     await seedRecords(zone.id, zone.name, 5)
     const answer = await relayCounted(zone.name, 'AXFR')
     expect(answer.rcode).toBe(0)
-    expect(answer.trips).toBe(1)
+    expect(answer.completed).toBe(true)
+    expect(answer.trips).toBe(2)
   })
 
   it('answers an IXFR from an older serial in two round trips', async () => {
@@ -81,17 +116,20 @@ describe('the transfer relay reads D1 in as few round trips as it can', () => {
     })
     // The zone with its settings in one batch, then the change steps (the serial's entry, the
     // entries after it, the records they touched and the change sequence) in one more.
-    const answer = await relayCounted(zone.name, 'IXFR', undefined, serial)
+    const answer = await relayCounted(zone.name, 'IXFR', { ixfrFrom: serial })
     expect(answer.rcode).toBe(0)
+    expect(answer.completed).toBe(true)
     expect(answer.trips).toBe(2)
   })
 
   it('reads a larger zone page by page, then checks its change sequence', async () => {
     const zone = await zoneWithTransfers()
     await seedRecords(zone.id, zone.name, 5)
-    // Pages of 2: the batch's first, two more (the last one short), the change-sequence check.
-    const answer = await relayCounted(zone.name, 'AXFR', 2)
+    // Pages of 2: the settings, the first page with the change sequence, two more (the last one
+    // short), the change-sequence check.
+    const answer = await relayCounted(zone.name, 'AXFR', { pageSize: 2 })
     expect(answer.rcode).toBe(0)
-    expect(answer.trips).toBe(4)
+    expect(answer.completed).toBe(true)
+    expect(answer.trips).toBe(5)
   })
 })

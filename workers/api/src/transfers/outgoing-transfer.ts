@@ -37,9 +37,8 @@ import {
   servedCatalogRecords,
   servedCatalogSoa,
 } from './catalog-zone.ts'
-import { FIRST_KEY, keyOf, ownerIsWhole, readRelayedZoneNamed, wholeOwner } from './relayed-zone.ts'
-import type { TransferRow } from './transfer-row.ts'
-import { transferPages } from './transfer-pages.ts'
+import { keyOf, ownerIsWhole, readRelayedZoneNamed, wholeOwner } from './relayed-zone.ts'
+import { transferPages, type TransferPage } from './transfer-pages.ts'
 import { clientAllowed, peerKeys, tsigRequired, type OutgoingConfig } from './transfer-config.ts'
 
 /** Records read from D1 per page of a transfer. */
@@ -109,14 +108,13 @@ function zoneRecord(z: ZoneRow, row: RecordRow): ResponseRR | null {
 
 /**
  * Every record of the zone, the apex NS of its name servers first, read page by page and yielded
- * a page at a time; `firstPage` is the first page when it was read with the zone row (same
- * transaction). The next page is read from D1 while the consumer packs the current one.
+ * a page at a time; the next page is read from D1 while the consumer packs the current one.
+ * Records are read only once the consumer asks for them (after the request's checks).
  */
 async function* zoneRecords(
   db: D1Database,
   z: ZoneRow,
-  pageSize: number,
-  firstPage: TransferRow[] | null
+  pageSize: number
 ): AsyncGenerator<TransferRecord[]> {
   const servers = JSON.parse(z.nameServers) as string[]
   yield servers.map((host) => ({
@@ -126,14 +124,16 @@ async function* zoneRecords(
     rdata: fqdn(host),
   }))
   const own = new Set(servers.map((s) => s.toLowerCase().replace(/\.$/, '')))
-  const read = transferPages(db, z, pageSize, firstPage ?? [])
-  let page = firstPage
-    ? { rows: firstPage, more: firstPage.length >= pageSize }
-    : await read(FIRST_KEY)
-  let pages = 1
+  const pages = transferPages(db, z, pageSize)
+  const first = await pages.first()
+  // The first page is of another version than the zone row read before it (a commit came in
+  // between): break off before any record is sent (the change's NOTIFY is on its way).
+  if (first.changeSeq !== z.changeSeq) throw new ZoneChangedDuringTransfer(z.name)
+  let page: TransferPage = first
+  let read = 1
   for (;;) {
     const last = page.rows[page.rows.length - 1]
-    const next = last && page.more ? read(keyOf(last, z.name)) : null
+    const next = last && page.more ? pages.after(keyOf(last, z.name)) : null
     // A consumer that stops early leaves `next` unread: its failure is nobody's to report.
     next?.catch(() => {})
     const records: TransferRecord[] = []
@@ -154,13 +154,13 @@ async function* zoneRecords(
     yield records
     if (!next) break
     page = await next
-    pages++
+    read++
   }
-  // A zone read in one page with its row is one version (one transaction). Pages read one after
-  // another could mix two versions under one serial if a commit came in between: such a transfer is
-  // broken off before its closing SOA, so the secondary discards it and asks again (the change's
-  // NOTIFY is on its way).
-  if (pages === 1 && firstPage) return
+  // A zone read in one page with its change sequence is one version (one transaction). Pages read
+  // one after another could mix two versions under one serial if a commit came in between: such a
+  // transfer is broken off before its closing SOA, so the secondary discards it and asks again
+  // (the change's NOTIFY is on its way).
+  if (read === 1) return
   const now = await db
     .prepare('SELECT change_seq FROM zones WHERE id = ?1')
     .bind(z.id)
@@ -264,21 +264,16 @@ export async function answerRelayedQuery(
   const question = requestQuestion(request.query)
   // No question or several: malformed (RFC 5936 §2.1: one question), answered unsigned.
   if (!question) return refused(request, 'FORMERR')
-  // Only an AXFR starts with the records; an IXFR may need none, a SOA check never does.
   const pageSize = request.pageSize ?? TRANSFER_PAGE
-  const found = await readRelayedZoneNamed(
-    env,
-    question.name,
-    question.type === TYPE_CODES.AXFR && !request.udp ? pageSize : null
-  )
+  const found = await readRelayedZoneNamed(env, question.name)
   if (found === 'unknown') return answerCatalogQuery(env, request, question.name)
   const { db, read } = found
   if (!read || !request.mayRelay(read.zone)) return refused(request)
-  const { zone, config, firstPage } = read
+  const { zone, config } = read
   if (!config) return refused(request)
   const answer = serveTransfer(request, config, {
     soa: zoneSoa(zone),
-    records: () => zoneRecords(db, zone, pageSize, firstPage),
+    records: () => zoneRecords(db, zone, pageSize),
     steps: async (clientSerial) =>
       (await changeSteps(db, zone, clientSerial, (row) => zoneRecord(zone, row))) ?? [],
   })

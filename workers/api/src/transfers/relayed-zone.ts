@@ -1,9 +1,10 @@
 /**
  * @module What a relayed query for one of our zones needs from the zone's shard, read in one D1
  * batch (one round trip, one transaction): the live zone row, its outgoing settings, the peers
- * those settings name with their TSIG keys, the account's ACLs and, for a transfer, the first page
- * of the zone's records. A secondary's SOA check reads no records. With a single shard the
- * directory's lookup of the name is part of that batch; with several it is one read before it.
+ * those settings name with their TSIG keys and the account's ACLs; with a single shard the
+ * directory's lookup of the name too (with several, one read before it). No record is read before
+ * the client is known to be allowed: a refused query costs the shard no more than this batch. And
+ * the SQL of a transfer's pages of records, in transfer order.
  */
 import { fromRawRow } from '../db/raw-row.ts'
 import { reverseName } from '../records/model.ts'
@@ -12,8 +13,7 @@ import { liveZoneShardNamed } from '../shards/zone-env.ts'
 import { zones } from '../db/schema.ts'
 import type { ZoneRow } from '../zones/model.ts'
 import { parseIds } from './fields.ts'
-import type { JoinedRows } from '../db/joined-rows.ts'
-import { joinedPageSql, splitJoinedPage } from './joined-page.ts'
+import { joinedPageSql } from './joined-page.ts'
 import type { TransferRow } from './transfer-row.ts'
 import { peersInOrder, peersWithKeysSql, type PeerRow } from './peer-keys.ts'
 import type { OutgoingConfig } from './transfer-config.ts'
@@ -57,17 +57,12 @@ export const keyOf = (row: TransferRow, zone: string): TransferKey => [
 ]
 
 /**
- * The records of zone `zone` (an SQL expression) after the key ?2 … ?5 in transfer order, at most
- * ?6; ?7 is `pageSuffix` of the zone's name.
+ * The records of zone ?1 after the key ?2 … ?5 in transfer order, at most ?6; ?7 is `pageSuffix` of
+ * the zone's name.
  */
-const pageSql = (
-  zone: string
-): string => `SELECT ${TRANSFER_COLUMNS} FROM dns_records WHERE zone_id = ${zone}
+export const PAGE_SQL = `SELECT ${TRANSFER_COLUMNS} FROM dns_records WHERE zone_id = ?1
     AND (name_rev, type, content, ifnull(priority, -1)) > (?2, ?3, ?4, ?5)
   ORDER BY name_rev, type, content, ifnull(priority, -1) LIMIT ?6`
-
-/** The records of zone ?1 after the key ?2 … ?5 in transfer order, at most ?6 (see `pageSql`). */
-export const PAGE_SQL = pageSql('?1')
 
 /** `PAGE_SQL`'s records as one joined page (see transfers/joined-page.ts). */
 export const JOINED_PAGE_SQL = joinedPageSql(PAGE_SQL)
@@ -89,44 +84,29 @@ const accountOf = (zone: string): string => `(SELECT account_id FROM zones WHERE
 const peerIdsOf = (zone: string): string => `(SELECT CASE WHEN json_valid(peers) THEN peers
   ELSE '[]' END FROM zone_transfers_outgoing WHERE zone_id = ${zone})`
 
-/** A row of `transferColumns` read as an object (in a batch) as `raw()` would have read it. */
-function transferRow(r: Record<string, unknown>): TransferRow {
-  return [
-    r.type as string,
-    r.content as string,
-    r.priority as number | null,
-    r.owner as string,
-    r.data as string | null,
-    r.ttl as number,
-  ]
-}
-
 export interface RelayedZone {
   zone: ZoneRow
   /** The zone's outgoing transfers; null when it has no outgoing settings. */
   config: OutgoingConfig | null
-  /** With `firstPage`: the first page of records, read in the same transaction as `zone`. */
-  firstPage: TransferRow[] | null
 }
 
 /**
- * The active zone named `name` (lower case, no final dot) with what a relayed query for it needs;
- * with `firstPage`, also its first `firstPage` records. 'unknown' when no active zone has that
- * name, null when the directory names one that is not live on its shard.
+ * The active zone named `name` (lower case, no final dot) with what a relayed query for it needs:
+ * its settings, not its records (an AXFR reads them once the client is allowed,
+ * `transfer-pages.ts`). 'unknown' when no active zone has that name, null when the directory
+ * names one that is not live on its shard.
  */
 export async function readRelayedZoneNamed(
   env: ShardEnv,
-  name: string,
-  firstPage: number | null
+  name: string
 ): Promise<{ db: D1Database; read: RelayedZone | null } | 'unknown'> {
-  const page = firstPage === null ? null : { records: firstPage, zoneName: name }
   if (shardCount(env) === 1) {
-    const read = await readRelayedZone(env.DB, { name }, page)
+    const read = await readRelayedZone(env.DB, { name })
     return read === 'unknown' ? read : { db: env.DB, read }
   }
   const live = await liveZoneShardNamed(env, name)
   if (!live) return 'unknown'
-  const read = await readRelayedZone(live.db, { id: live.zoneId }, page)
+  const read = await readRelayedZone(live.db, { id: live.zoneId })
   return { db: live.db, read: read === 'unknown' ? null : read }
 }
 
@@ -135,39 +115,20 @@ export async function readOutgoingZone(
   db: D1Database,
   zoneId: string
 ): Promise<RelayedZone | null> {
-  const read = await readRelayedZone(db, { id: zoneId }, null)
+  const read = await readRelayedZone(db, { id: zoneId })
   return read === 'unknown' ? null : read
 }
 
 /**
- * Zone `zone.id` (active, or moving between shards) and its outgoing configuration from `db`;
- * given `zone.name` instead, the zone the directory on `db` names so (the home database). With
- * `firstPage`, also the first `records` of the zone, named `zoneName`: read as a joined page, or
- * as rows when that fails (a page longer than D1's longest string) or cannot be split. Null when
- * the zone is not live on `db`; 'unknown' when the directory has no active zone of that name.
+ * Zone `zone.id` (active, or moving between shards) and its outgoing configuration from `db` in one
+ * batch; given `zone.name` instead, the zone the directory on `db` names so (the home database).
+ * Null when the zone is not live on `db`; 'unknown' when the directory has no active zone of that
+ * name.
  */
 async function readRelayedZone(
   db: D1Database,
-  zone: { id: string } | { name: string },
-  firstPage: { records: number; zoneName: string } | null
+  zone: { id: string } | { name: string }
 ): Promise<RelayedZone | null | 'unknown'> {
-  const joined =
-    firstPage && (await readRelayedZoneAs(db, zone, firstPage, true).catch(() => 'split' as const))
-  if (joined && joined !== 'split') return joined
-  // Rows always split: 'split' is never the answer.
-  return (await readRelayedZoneAs(db, zone, firstPage, false)) as RelayedZone | null | 'unknown'
-}
-
-/**
- * `readRelayedZone` in one batch, the first page as a joined page when `joined`; 'split' for a
- * joined page that cannot be split.
- */
-async function readRelayedZoneAs(
-  db: D1Database,
-  zone: { id: string } | { name: string },
-  firstPage: { records: number; zoneName: string } | null,
-  joined: boolean
-): Promise<RelayedZone | null | 'unknown' | 'split'> {
   const byName = 'name' in zone
   const id = byName ? ZONE_NAMED : '?1'
   const statements = [
@@ -176,29 +137,10 @@ async function readRelayedZoneAs(
     db.prepare(peersWithKeysSql(accountOf(id), peerIdsOf(id))),
     db.prepare(`SELECT ip_range FROM transfer_acls WHERE account_id = ${accountOf(id)}`),
   ].map((s) => s.bind(byName ? zone.name : zone.id))
-  if (firstPage !== null)
-    statements.push(
-      db
-        .prepare(joined ? joinedPageSql(pageSql(id)) : pageSql(id))
-        .bind(
-          byName ? zone.name : zone.id,
-          ...FIRST_KEY,
-          firstPage.records,
-          pageSuffix(firstPage.zoneName)
-        )
-    )
   if (byName) statements.push(db.prepare(ZONE_NAMED.slice(1, -1)).bind(zone.name))
   const results = await db.batch(statements)
   if (byName && results.at(-1)!.results.length === 0) return 'unknown'
   const [zoneRows, settingsRows, peerRows, aclRows] = results
-  let page: TransferRow[] | null = null
-  if (firstPage !== null) {
-    const rows = results[4]!.results
-    page = joined
-      ? splitJoinedPage(rows[0] as unknown as JoinedRows)
-      : (rows as Record<string, unknown>[]).map(transferRow)
-    if (page === null) return 'split'
-  }
   const raw = zoneRows!.results[0] as Record<string, unknown> | undefined
   if (!raw) return null
   const row = fromRawRow(zones, raw)
@@ -211,5 +153,5 @@ async function readRelayedZoneAs(
         acls: (aclRows!.results as { ip_range: string }[]).map((r) => r.ip_range),
       }
     : null
-  return { zone: row, config, firstPage: page }
+  return { zone: row, config }
 }

@@ -1,12 +1,20 @@
 /**
- * @module The keyset pages of an outgoing AXFR after its first: each read as one joined string
+ * @module The keyset pages of an outgoing AXFR: each read as one joined string
  * (transfers/joined-page.ts) of as many records as keep it well under D1's longest string, judged
  * by the length of the page before; read as rows when the joined read fails (a page of records far
- * longer than the one before could pass that limit) or cannot be split.
+ * longer than the one before could pass that limit) or cannot be split. The first page is read in
+ * one batch with the zone's change sequence, which tells whether it is of the version the transfer
+ * serves.
  */
 import type { JoinedRows } from '../db/joined-rows.ts'
 import { splitJoinedPage } from './joined-page.ts'
-import { JOINED_PAGE_SQL, PAGE_SQL, pageSuffix, type TransferKey } from './relayed-zone.ts'
+import {
+  FIRST_KEY,
+  JOINED_PAGE_SQL,
+  PAGE_SQL,
+  pageSuffix,
+  type TransferKey,
+} from './relayed-zone.ts'
 import type { TransferRow } from './transfer-row.ts'
 
 /**
@@ -19,6 +27,11 @@ const JOINED_PAGE_CHARS = 500_000
 export interface TransferPage {
   rows: TransferRow[]
   more: boolean
+}
+
+/** The first page, with the zone's change sequence in the same transaction (null: no zone row). */
+export interface FirstTransferPage extends TransferPage {
+  changeSeq: number | null
 }
 
 /** The characters of a page of rows, about as joined. */
@@ -35,34 +48,53 @@ function nextPageRecords(pageSize: number, records: number, chars: number): numb
   return Math.max(1, Math.min(pageSize, Math.floor((JOINED_PAGE_CHARS * records) / chars)))
 }
 
+/** A row of `PAGE_SQL` read as an object (in a batch) as `raw()` would have read it. */
+function transferRow(r: Record<string, unknown>): TransferRow {
+  return [
+    r.type as string,
+    r.content as string,
+    r.priority as number | null,
+    r.owner as string,
+    r.data as string | null,
+    r.ttl as number,
+  ]
+}
+
 /**
- * A reader of the pages of zone `zone` after a key, at most `pageSize` records each; `first` is
- * the page read before them (with the zone row), which sizes the next.
+ * The readers of the pages of zone `zone`, at most `pageSize` records each: `first()` the first
+ * page with the zone's change sequence, `after(key)` the page after a key.
  */
 export function transferPages(
   db: D1Database,
   zone: { id: string; name: string },
-  pageSize: number,
-  first: TransferRow[]
-): (after: TransferKey) => Promise<TransferPage> {
-  let records = nextPageRecords(pageSize, first.length, rowChars(first))
-  return async (after) => {
+  pageSize: number
+): {
+  first: () => Promise<FirstTransferPage>
+  after: (key: TransferKey) => Promise<TransferPage>
+} {
+  let records = pageSize
+  const changeSeq = db.prepare('SELECT change_seq FROM zones WHERE id = ?1').bind(zone.id)
+
+  /** The page after `key`, in one batch with the change sequence when `withSeq`. */
+  const read = async (key: TransferKey, withSeq: boolean): Promise<FirstTransferPage> => {
     const asked = records
-    const params = [zone.id, ...after, asked, pageSuffix(zone.name)]
-    const joined = await db
-      .prepare(JOINED_PAGE_SQL)
-      .bind(...params)
-      .first<JoinedRows>()
-      .catch(() => null)
-    let rows = joined && splitJoinedPage(joined)
+    const params = [zone.id, ...key, asked, pageSuffix(zone.name)]
+    const batch = (sql: string) => {
+      const page = db.prepare(sql).bind(...params)
+      return db.batch(withSeq ? [page, changeSeq] : [page])
+    }
+    let read = await batch(JOINED_PAGE_SQL).catch(() => null)
+    const joined = read?.[0]!.results[0] as JoinedRows | undefined
+    let rows = joined ? splitJoinedPage(joined) : null
     if (rows) records = nextPageRecords(pageSize, rows.length, joined!.page?.length ?? 0)
     else {
-      rows = await db
-        .prepare(PAGE_SQL)
-        .bind(...params)
-        .raw<TransferRow>()
+      read = await batch(PAGE_SQL)
+      rows = (read[0]!.results as Record<string, unknown>[]).map(transferRow)
       records = nextPageRecords(pageSize, rows.length, rowChars(rows))
     }
-    return { rows, more: rows.length >= asked }
+    const seq = read?.[1]?.results[0] as { change_seq: number } | undefined
+    return { rows, more: rows.length >= asked, changeSeq: seq?.change_seq ?? null }
   }
+
+  return { first: () => read(FIRST_KEY, true), after: (key) => read(key, false) }
 }
