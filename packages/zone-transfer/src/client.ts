@@ -4,17 +4,28 @@
  * the answer read message by message (TSIG stream rules of RFC 8945 §5.3.1, RFC 5936 / RFC 1995
  * record sequences), each record handed to a sink as it arrives so the caller never holds a zone.
  */
-import { CLASSES, TYPE_CODES } from '@edgedns/dns-facts'
-import { ByteWriter, decodeMessage, parseName, writeName, type MessageRR } from '@edgedns/dns-wire'
+import { CLASSES, OPCODES, TYPE_CODES, typeName } from '@edgedns/dns-facts'
+import {
+  ByteWriter,
+  decodeMessage,
+  parseName,
+  writeName,
+  type Message,
+  type MessageRR,
+} from '@edgedns/dns-wire'
+import {
+  TransferError,
+  TransferSequence,
+  nameKey,
+  type RecordSink,
+  type TransferOutcome,
+} from './sequence.ts'
 import { serialAfter, soaSerial } from './soa.ts'
 import { signMessage } from './tsig.ts'
 import { TsigStreamVerifier } from './tsig-stream.ts'
 import type { TsigKey } from './tsig-key.ts'
 
-/** A transfer answer that cannot be used (wrong id, error rcode, broken record sequence). */
-export class TransferError extends Error {
-  override name = 'TransferError'
-}
+export { IxfrError, TransferError, type RecordSink, type TransferOutcome } from './sequence.ts'
 
 export interface TransferRequest {
   /** Zone name, no trailing dot. */
@@ -71,17 +82,6 @@ export async function transferRequest(r: TransferRequest): Promise<SignedRequest
   return { message: signed.message, mac: signed.mac }
 }
 
-/** What a transfer answer turned out to be. */
-export type TransferOutcome =
-  /** The primary's serial is not newer than ours (an IXFR answered with its SOA alone). */
-  | { kind: 'current'; soa: MessageRR }
-  /** A whole zone: every record went to the sink as `add`. */
-  | { kind: 'axfr'; soa: MessageRR; records: number }
-  /** Differences: `delete` and `add` went to the sink in the order to apply them. */
-  | { kind: 'ixfr'; soa: MessageRR; records: number }
-
-export type RecordSink = (op: 'add' | 'delete', rr: MessageRR) => Promise<void> | void
-
 export interface ReadOptions {
   request: { id: number; zone: string; kind: 'AXFR' | 'IXFR'; mac: Uint8Array | undefined }
   /** The key the request was signed with: the answer must be signed with it. */
@@ -92,87 +92,65 @@ export interface ReadOptions {
   sink: RecordSink
 }
 
-const serialOf = (rr: MessageRR): number => soaSerial(rr.data)
+/** The question an answer echoes: the zone (see `nameKey`) and the type asked. */
+interface Question {
+  name: string
+  type: number
+}
+
+/** What one message of an answer must be: ours, a QUERY answer, echoing our question if any. */
+function checkMessage(m: Message, id: number, question: Question, first: boolean): void {
+  if (m.id !== id) throw new TransferError(`answer id ${m.id} is not the request's`)
+  if (!m.qr) throw new TransferError('not an answer')
+  if (m.opcode !== OPCODES.QUERY) throw new TransferError(`an answer with opcode ${m.opcode}`)
+  if (m.question.length > 1) throw new TransferError('an answer with several questions')
+  const q = m.question[0]
+  if (
+    q &&
+    (nameKey(q.name) !== question.name || q.typeCode !== question.type || q.class !== CLASSES.IN)
+  ) {
+    const ours = `${question.name}. ${typeName(question.type)} IN`
+    throw new TransferError(`an answer to ${q.name} ${q.type} class ${q.class}, not to ${ours}`)
+  }
+  if (m.rcode !== 0) throw new TransferError(`the primary answered rcode ${m.rcode}`)
+  // RFC 5936 §2.2.1: the first message copies the question; later ones may leave it out.
+  if (!q && first) throw new TransferError('the answer does not echo our question')
+}
 
 /**
- * Reads a transfer answer from its messages and returns once the closing SOA has arrived; the
- * record sequence is checked as it goes (RFC 5936 §2.2, RFC 1995 §4) and records go to `sink`
- * one at a time. Throws TransferError (answer unusable), TsigError (signatures) or
- * DnsFormatError (malformed messages); a stream that ends early is a TransferError too.
+ * Reads a transfer answer from its messages and returns once the closing SOA has arrived; each
+ * message is checked against the request and the record sequence as it goes (RFC 5936 §2.2,
+ * RFC 1995 §4), records going to `sink` one at a time. Throws IxfrError (an IXFR's difference
+ * sequences are malformed: AXFR may work), TransferError (answer unusable), TsigError (signatures)
+ * or DnsFormatError (malformed messages); a stream that ends early is a TransferError too.
  */
 export async function readTransfer(
   messages: AsyncIterable<Uint8Array>,
   o: ReadOptions
 ): Promise<TransferOutcome> {
   const verifier = o.key ? new TsigStreamVerifier(o.key, o.request.mac, o.now) : null
-  const zone = `${o.request.zone.toLowerCase()}.`
-  let first: MessageRR | null = null
-  // IXFR state: 'start' before the second record; then 'delete' / 'add' within a step.
-  let mode: 'start' | 'axfr' | 'delete' | 'add' = 'start'
-  let count = 0
-  let closing: MessageRR | null = null
-  const isSoa = (rr: MessageRR) => rr.typeCode === TYPE_CODES.SOA
+  const { id, kind } = o.request
+  const question = { name: nameKey(o.request.zone), type: TYPE_CODES[kind] }
+  const ixfrFrom = kind === 'IXFR' ? o.serial : undefined
+  const sequence = new TransferSequence(o.request.zone, ixfrFrom, o.sink)
+  let first = true
   for await (const raw of messages) {
-    if (closing) throw new TransferError('messages after the closing SOA')
+    if (sequence.closed) throw new TransferError('messages after the closing SOA')
     const body = verifier ? await verifier.next(raw) : raw
     const m = decodeMessage(body)
-    if (m.id !== o.request.id) throw new TransferError(`answer id ${m.id} is not the request's`)
-    if (!m.qr) throw new TransferError('not an answer')
-    if (m.rcode !== 0) throw new TransferError(`the primary answered rcode ${m.rcode}`)
-    for (const rr of m.answer) {
-      if (closing) throw new TransferError('records after the closing SOA')
-      if (first === null) {
-        if (!isSoa(rr) || rr.name.toLowerCase() !== zone)
-          throw new TransferError('the answer does not start with the zone SOA')
-        first = rr
-        continue
-      }
-      const soa = isSoa(rr)
-      if (mode === 'start') {
-        if (o.request.kind === 'IXFR' && soa && o.serial !== undefined) {
-          if (serialOf(rr) !== o.serial) {
-            // SOA, SOA: a whole zone holding nothing else.
-            if (serialOf(rr) === serialOf(first)) closing = rr
-            else throw new TransferError('the IXFR does not start from our serial')
-          } else mode = 'delete'
-          continue
-        }
-        if (soa) {
-          closing = rr
-          continue
-        }
-        mode = 'axfr'
-      }
-      if (mode === 'axfr') {
-        if (soa) closing = rr
-        else {
-          await o.sink('add', rr)
-          count++
-        }
-        continue
-      }
-      if (soa) {
-        if (mode === 'delete') mode = 'add'
-        else if (serialOf(rr) === serialOf(first)) closing = rr
-        else mode = 'delete'
-        continue
-      }
-      await o.sink(mode, rr)
-      count++
-    }
+    checkMessage(m, id, question, first)
+    first = false
+    for (const rr of m.answer) await sequence.push(rr)
     // An IXFR answered with the SOA alone: we are current (RFC 1995 §4).
-    if (!closing && first && mode === 'start' && o.request.kind === 'IXFR' && m.answer.length === 1)
-      if (o.serial !== undefined && !serialAfter(serialOf(first), o.serial)) {
+    const soa = sequence.first
+    if (soa && sequence.onlyFirst && ixfrFrom !== undefined && m.answer.length === 1)
+      if (!serialAfter(soaSerial(soa.data), ixfrFrom)) {
         verifier?.finish()
-        return { kind: 'current', soa: first }
+        return { kind: 'current', soa }
       }
-    if (closing) {
-      if (serialOf(closing) !== serialOf(first!))
-        throw new TransferError('the closing SOA has another serial than the first')
+    if (sequence.closed) {
       verifier?.finish()
-      // SOA, records…, SOA (or SOA, SOA: a zone with no other record) is a whole zone.
-      if (mode === 'start' || mode === 'axfr') return { kind: 'axfr', soa: first!, records: count }
-      return { kind: 'ixfr', soa: first!, records: count }
+      return sequence.outcome()
     }
   }
   throw new TransferError('the connection closed before the transfer ended')
@@ -181,12 +159,9 @@ export async function readTransfer(
 /** Reads the SOA out of a (verified, unsigned) answer to a SOA query. */
 export function soaOfAnswer(message: Uint8Array, id: number, zone: string): MessageRR {
   const m = decodeMessage(message)
-  if (m.id !== id || !m.qr) throw new TransferError('not the answer to our SOA query')
-  if (m.rcode !== 0) throw new TransferError(`the primary answered rcode ${m.rcode}`)
-  const name = `${zone.toLowerCase()}.`
-  const soa = m.answer.find(
-    (rr) => rr.typeCode === TYPE_CODES.SOA && rr.name.toLowerCase() === name
-  )
+  const name = nameKey(zone)
+  checkMessage(m, id, { name, type: TYPE_CODES.SOA }, true)
+  const soa = m.answer.find((rr) => rr.typeCode === TYPE_CODES.SOA && nameKey(rr.name) === name)
   if (!soa) throw new TransferError(`the primary has no SOA for ${zone}`)
   return soa
 }

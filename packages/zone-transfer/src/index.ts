@@ -33,6 +33,7 @@ export { axfrRecords } from './axfr.ts'
 export { planIxfr, type IxfrInput, type IxfrPlan, type IxfrStep } from './ixfr.ts'
 export { serialAfter, soaSerial, withSerial } from './soa.ts'
 export {
+  IxfrError,
   TransferError,
   readTransfer,
   soaOfAnswer,
@@ -44,12 +45,15 @@ export {
   type TransferRequest,
 } from './client.ts'
 export {
+  boundedTimers,
+  DEFAULT_TIMER_BOUNDS,
   FIRST_TRANSFER_RETRY,
   schedule,
   soaTimers,
   type Schedule,
   type ScheduleInput,
   type SoaTimers,
+  type TimerBounds,
 } from './schedule.ts'
 export {
   OPCODE_NOTIFY,
