@@ -257,6 +257,29 @@ describe('outgoing transfers relayed to /dns_transfer', () => {
     }
   })
 
+  it('answers an IXFR across a change of an apex NS record in the AXFR form, with the zone own name servers', async () => {
+    const zone = await zoneWithTransfers()
+    const own = ((await api('GET', `/zones/${zone.id}`)).body.result.name_servers as string[])[0]!
+    // An apex NS record naming one of the zone's own servers (transferred once, from the settings).
+    const dup = await api('POST', `/zones/${zone.id}/dns_records`, {
+      type: 'NS',
+      name: zone.name,
+      content: own,
+    })
+    expect(dup.status).toBe(200)
+    const old = await serialOf(zone.id)
+    const deleted = await api('DELETE', `/zones/${zone.id}/dns_records/${dup.body.result.id}`)
+    expect(deleted.status).toBe(200)
+    const request = await signed(zone.name, 'IXFR', KEY, `${zone.name} ${old}`)
+    const rrs = (await messagesOf(await relay(request.message))).flatMap(
+      (m) => decodeMessage(splitTsig(m).unsigned).answer
+    )
+    // SOA, then records (a difference would start SOA, old SOA, and delete that NS record).
+    expect(rrs[1]!.typeCode).not.toBe(6)
+    const apexNs = rrs.filter((rr) => rr.typeCode === 2 && rr.name.replace(/\.$/, '') === zone.name)
+    expect(apexNs.map((rr) => rr.data.toLowerCase().replace(/\.$/, ''))).toContain(own)
+  })
+
   it('answers a signed SOA query (a secondary checking the serial), signed', async () => {
     const zone = await zoneWithTransfers()
     const [reply] = await messagesOf(await relay((await signed(zone.name, 'SOA')).message))

@@ -4,8 +4,10 @@
  * produced it; every record the entries after it touched is deleted in its state before the first
  * of them (the entry's `before`) and added in its live state. Null (answer in the AXFR form) when
  * the serial is unknown, the log no longer holds every entry since (the cron prunes it), an entry
- * is about the zone as a whole (settings, name servers, a rebuild), or there are too many. A commit
- * after the zone row was read breaks the transfer off (ZoneChangedDuringTransfer).
+ * is about the zone as a whole (settings, name servers, a rebuild), there are too many, or a
+ * record touched is an apex NS record: the transferred apex NS set is not the stored records alone
+ * (the zone's own name servers are added from its settings), so only the AXFR form gives it whole.
+ * A commit after the zone row was read breaks the transfer off (ZoneChangedDuringTransfer).
  */
 import type { ResponseRR } from '@edgedns/dns-wire'
 import type { IxfrStep } from '@edgedns/zone-transfer'
@@ -79,11 +81,10 @@ export async function changeSteps(
     if (!firstBefore.has(row.record_id)) firstBefore.set(row.record_id, row.before)
   }
   if (seq.results[0]?.change_seq !== zone.changeSeq) throw new ZoneChangedDuringTransfer(zone.name)
-  const deleted: ResponseRR[] = []
-  for (const before of firstBefore.values()) {
-    const rr = before === null ? null : toRecord(rowOf(before))
-    if (rr) deleted.push(rr)
-  }
+  const apexNs = (row: RecordRow) => row.type === 'NS' && row.name === zone.name
+  const before = [...firstBefore.values()].flatMap((b) => (b === null ? [] : [rowOf(b)]))
+  if (before.some(apexNs) || live.results.some(apexNs)) return null
+  const deleted = before.map(toRecord).filter((rr): rr is ResponseRR => rr !== null)
   const added = live.results.map(toRecord).filter((rr): rr is ResponseRR => rr !== null)
   return [{ from: clientSerial, to: zone.serial, deleted, added }]
 }
