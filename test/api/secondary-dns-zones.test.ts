@@ -11,6 +11,23 @@ import { exportZone, importZone } from './import-export-helpers.ts'
 import { base, created, newPeer, SECRET, unique, zoneOfType } from './secondary-dns-helpers.ts'
 
 describe('outgoing transfers of a primary zone', () => {
+  it('notes, while DNSSEC is on, that transfers carry the zone unsigned', async () => {
+    const zone = await createZone('xfr-signed')
+    const path = `/zones/${zone.id}/secondary_dns/outgoing`
+    const plain = await api('POST', path, { name: zone.name, peers: [] })
+    expect(plain.body.messages).toEqual([])
+    expect((await api('PATCH', `/zones/${zone.id}/dnssec`, { status: 'active' })).status).toBe(200)
+    for (const res of [
+      await api('PUT', path, { name: zone.name, peers: [] }),
+      await api('POST', `${path}/enable`),
+    ]) {
+      expect(res.status).toBe(200)
+      expect(res.body.messages).toEqual([
+        { code: 1000, message: expect.stringMatching(/DNSSEC is on.*unsigned/) },
+      ])
+    }
+  })
+
   it('creates disabled, enables, disables, replaces and deletes', async () => {
     const zone = await createZone('xfr-out')
     const peer = await newPeer()

@@ -21,8 +21,19 @@ export interface CursorResultInfo {
   cursors: { after?: string }
 }
 
-export function ok<T>(c: Context, result: T, status: ContentfulStatusCode = 200): Response {
-  return c.json({ success: true, errors: [], messages: [], result }, status)
+/** A note beside a successful result, in the envelope's `messages`. */
+export interface EnvelopeMessage {
+  code: number
+  message: string
+}
+
+export function ok<T>(
+  c: Context,
+  result: T,
+  status: ContentfulStatusCode = 200,
+  messages: EnvelopeMessage[] = []
+): Response {
+  return c.json({ success: true, errors: [], messages, result }, status)
 }
 
 export function okList<T>(c: Context, result: T[], info: ResultInfo | CursorResultInfo): Response {

@@ -9,7 +9,8 @@
 import { Hono, type Context } from 'hono'
 import type { AppEnv } from '../http/app-env.ts'
 import { readBody } from '../http/body.ts'
-import { ok } from '../http/envelope.ts'
+import { dnssecMeta, parseDnssecState } from '../dnssec/state.ts'
+import { ok, type EnvelopeMessage } from '../http/envelope.ts'
 import {
   createIncoming,
   deleteIncoming,
@@ -31,8 +32,24 @@ import {
 import { notifyCatalogLater } from '../transfers/catalog-notify.ts'
 import { secondaryStub } from '../transfers/secondary-stub.ts'
 import { zoneFor } from '../zones/access.ts'
+import type { ZoneRow } from '../zones/model.ts'
 
 export const secondaryDnsZoneApp = new Hono<AppEnv>()
+
+/**
+ * The note an outgoing-settings write carries while the zone is signed: DNSSEC is signed at the
+ * edge as it answers, so a transfer carries the zone unsigned (docs/zone-transfers.md).
+ */
+function unsignedTransferNotice(zone: ZoneRow): EnvelopeMessage[] {
+  if (!dnssecMeta(parseDnssecState(zone.dnssec))) return []
+  return [
+    {
+      code: 1000,
+      message:
+        'DNSSEC is on for this zone, and zone transfers carry it unsigned (no DNSKEY, RRSIG or NSEC): a secondary that answers for it publicly would serve it unsigned under a signed delegation. Keep such secondaries out of the delegation, or turn DNSSEC off first.',
+    },
+  ]
+}
 
 /** A secondary zone with (new) incoming settings checks its primaries now if nothing is scheduled. */
 function startChecks(c: Context<AppEnv>, zoneId: string): void {
@@ -81,13 +98,15 @@ secondaryDnsZoneApp.get('/outgoing', async (c) => {
 secondaryDnsZoneApp.post('/outgoing', async (c) => {
   const zone = await zoneFor(c, 'dns:edit')
   const body = await readBody(c, outgoingSchema)
-  return ok(c, outgoingToApi(zone, await createOutgoing(c.var.zoneDb, zone, body)))
+  const created = await createOutgoing(c.var.zoneDb, zone, body)
+  return ok(c, outgoingToApi(zone, created), 200, unsignedTransferNotice(zone))
 })
 
 secondaryDnsZoneApp.put('/outgoing', async (c) => {
   const zone = await zoneFor(c, 'dns:edit')
   const body = await readBody(c, outgoingSchema)
-  return ok(c, outgoingToApi(zone, await updateOutgoing(c.var.zoneDb, zone, body)))
+  const updated = await updateOutgoing(c.var.zoneDb, zone, body)
+  return ok(c, outgoingToApi(zone, updated), 200, unsignedTransferNotice(zone))
 })
 
 secondaryDnsZoneApp.delete('/outgoing', async (c) => {
@@ -101,7 +120,7 @@ secondaryDnsZoneApp.post('/outgoing/enable', async (c) => {
   const zone = await zoneFor(c, 'dns:edit')
   await setOutgoingEnabled(c.var.zoneDb, zone, true)
   notifyCatalogLater(c, zone.accountId)
-  return ok(c, 'Enabled')
+  return ok(c, 'Enabled', 200, unsignedTransferNotice(zone))
 })
 
 secondaryDnsZoneApp.post('/outgoing/disable', async (c) => {
