@@ -11,6 +11,7 @@ export interface ApiResponse<T = any> {
   body: {
     success: boolean
     errors: { code: number; message: string; source?: { pointer: string } }[]
+    messages?: { code: number; message: string }[]
     result: T
     result_info?: any
   }
