@@ -288,6 +288,24 @@ describe('outgoing transfers relayed to /dns_transfer', () => {
     expect(decodeMessage(unsigned).answer[0]!.typeCode).toBe(6)
   })
 
+  it('refuses, signed, a signed query for anything but the zone SOA (it never claims no data)', async () => {
+    const zone = await zoneWithTransfers()
+    for (const [name, type] of [
+      [zone.name, 'A'],
+      [zone.name, 'NS'],
+      [`www.${zone.name}`, 'SOA'],
+    ] as const) {
+      const query = encodeQuery(name, type, { id: 5, rd: false })
+      const [reply] = await messagesOf(
+        await relay((await signMessage(query, KEY, { time: now() })).message)
+      )
+      expect(rcode(reply!)).toBe(5)
+      // A name that is no zone's is refused before any key is looked up: unsigned.
+      if (name === zone.name) expect(splitTsig(reply!).tsig?.error).toBe(0)
+      expect(decodeMessage(splitTsig(reply!).unsigned).authority).toEqual([])
+    }
+  })
+
   it('answers NOTIMP to a signed message of another opcode (the relay serves only queries)', async () => {
     const zone = await zoneWithTransfers()
     const soa = { name: zone.name, type: 6, ttl: 60, rdata: `ns. host. 1 2 3 4 5` }

@@ -219,38 +219,22 @@ async function* refusal(
 }
 
 /**
- * The answer to a signed (or plain) non-transfer query: the SOA when asked, else no data; NOTIMP
- * for another opcode (NOTIFY, UPDATE: the relay serves only queries); OPT when the query had EDNS.
+ * The answer to a signed (or plain) non-transfer query: the SOA to a question for the zone's own
+ * SOA (a secondary's serial check); REFUSED to any other question (the relay holds the zone's SOA
+ * only, and saying "no data" for a name or type it never looked at would be false); NOTIMP for
+ * another opcode (NOTIFY, UPDATE: the relay serves only queries); OPT when the query had EDNS.
  */
 function soaAnswer(query: Uint8Array, soa: ResponseRR): Uint8Array {
   const message = decodeMessage(query)
   const q = message.question[0]
   const question = q ? { name: q.name, type: q.typeCode, class: q.class } : null
   const edns = message.opt ? {} : null
-  if (message.opcode !== 0) {
-    return encodeResponse({
-      id: message.id,
-      opcode: message.opcode,
-      rcode: 'NOTIMP',
-      rd: message.rd,
-      question,
-      edns,
-    })
-  }
-  return encodeResponse({
-    id: message.id,
-    opcode: message.opcode,
-    rcode: 0,
-    aa: true,
-    rd: message.rd,
-    question,
-    edns,
-    answer:
-      q?.typeCode === TYPE_CODES.SOA && q.name.toLowerCase().replace(/\.$/, '') === soa.name
-        ? [soa]
-        : [],
-    authority: q?.typeCode === TYPE_CODES.SOA ? [] : [soa],
-  })
+  const reply = { id: message.id, opcode: message.opcode, rd: message.rd, question, edns }
+  if (message.opcode !== 0) return encodeResponse({ ...reply, rcode: 'NOTIMP' })
+  const zoneSoa =
+    q?.typeCode === TYPE_CODES.SOA && q.name.toLowerCase().replace(/\.$/, '') === soa.name
+  if (!zoneSoa) return encodeResponse({ ...reply, rcode: 'REFUSED' })
+  return encodeResponse({ ...reply, rcode: 0, aa: true, answer: [soa] })
 }
 
 /**
