@@ -3,13 +3,19 @@
  * (`/accounts/{id}/secondary_dns/catalog`), its content as transferred through `POST /dns_transfer`
  * (SOA, NS invalid., version TXT "2", one PTR per member under its zone id), the membership rule
  * (live primary zones whose outgoing transfers are enabled), the serial moving with every
- * membership change and never going back, keyset pages, and TSIG with the catalog peers' keys.
+ * membership change and never going back (a transfer that a change overtakes is broken off),
+ * keyset pages, and TSIG with the catalog peers' keys.
  */
 import { env } from 'cloudflare:workers'
 import { decodeMessage, encodeQuery, type MessageRR } from '../../packages/dns-wire/src/index.ts'
 import { parseTsigKey, signMessage } from '../../packages/zone-transfer/src/index.ts'
 import { describe, expect, it } from 'vitest'
-import { catalogMembers } from '../../workers/api/src/transfers/catalog-zone.ts'
+import {
+  catalogMembers,
+  catalogNamed,
+  servedCatalogRecords,
+  type ServedCatalog,
+} from '../../workers/api/src/transfers/catalog-zone.ts'
 import { api, expectError } from './helpers.ts'
 import { SECRET, unique } from './secondary-dns-helpers.ts'
 import { messagesOf, relay as relayRequest } from './transfer-relay.ts'
@@ -186,6 +192,23 @@ describe('catalog zone content, transferred through /dns_transfer', () => {
     const seen: string[] = []
     for await (const m of catalogMembers(env.DB, a.id, 2)) seen.push(m.name)
     expect(seen).toEqual([...names].sort())
+  })
+
+  it('breaks its transfer off when a membership change moves the serial while members are read', async () => {
+    const a = await account()
+    const catalog = `${unique('catalog')}.example.net`
+    await ok('PUT', `${a.base}/catalog`, { name: catalog, peers: [a.peer] })
+    await zoneIn(a.id, true, a.peer)
+    const read = async (served: ServedCatalog) => {
+      const out = []
+      for await (const rr of servedCatalogRecords(served)) out.push(rr)
+      return out
+    }
+    expect((await read((await catalogNamed(env as never, catalog))!)).length).toBeGreaterThan(2)
+    // The catalog's row is read; a new member moves its serial before its members are read.
+    const served = (await catalogNamed(env as never, catalog))!
+    await zoneIn(a.id, true, a.peer)
+    await expect(read(served)).rejects.toThrow(/changed during its transfer/)
   })
 
   it('is refused unsigned, from an address outside the ACLs and peers, and when disabled', async () => {

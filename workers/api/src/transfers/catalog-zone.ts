@@ -10,6 +10,7 @@ import { allShards, homeDb, shardCount, type ShardEnv } from '../shards/database
 import { accountRoute } from '../shards/directory.ts'
 import type { CatalogRow } from './catalog-settings.ts'
 import { transferConfig, type OutgoingConfig } from './transfer-config.ts'
+import { ZoneChangedDuringTransfer } from './transfer-errors.ts'
 
 /** Member zones read from D1 per page. */
 const CATALOG_PAGE = 5_000
@@ -72,12 +73,22 @@ export function servedCatalogSoa(row: CatalogRow): ResponseRR {
   return catalogSoa(row.name, row.serial)
 }
 
-/** The catalog's records after its SOA (NS, version, one PTR per member). */
-export function servedCatalogRecords(
+/**
+ * The catalog's records after its SOA (NS, version, one PTR per member). The members are read
+ * after the catalog's row, so its serial is read again after the last of them: when a membership
+ * change moved it meanwhile, the transfer is broken off before its closing SOA (a copy of the new
+ * members under the old serial is never completed; the change's NOTIFY is on its way).
+ */
+export async function* servedCatalogRecords(
   { row, db }: ServedCatalog,
   pageSize?: number
 ): AsyncGenerator<ResponseRR> {
-  return catalogRecords(row.name, catalogMembers(db, row.account_id, pageSize))
+  yield* catalogRecords(row.name, catalogMembers(db, row.account_id, pageSize))
+  const now = await db
+    .prepare('SELECT serial FROM transfer_catalogs WHERE id = ?1')
+    .bind(row.id)
+    .first<{ serial: number }>()
+  if (now?.serial !== row.serial) throw new ZoneChangedDuringTransfer(row.name)
 }
 
 /** Who may transfer the catalog and with which keys: its peers, and the account's ACLs. */
