@@ -46,6 +46,19 @@ describe('a relayed answer as a byte stream', () => {
     expect(await completed).toBe(false)
   })
 
+  it('does not count the single SOA of an IXFR that is current as a completed transfer', async () => {
+    const current = message(60, 0)
+    current[7] = 1 // ANCOUNT 1
+    const { body, completed } = streamOf(of([current]))
+    await readAll(body)
+    expect(await completed).toBe(false)
+    const transfer = message(60, 0)
+    transfer[7] = 3 // SOA, NS, SOA: the smallest AXFR
+    const axfr = streamOf(of([transfer]))
+    await readAll(axfr.body)
+    expect(await axfr.completed).toBe(true)
+  })
+
   it('fails the stream, and does not complete, when the messages fail midway', async () => {
     async function* failing(): AsyncGenerator<Uint8Array> {
       yield message(30_000, 1)

@@ -1,7 +1,8 @@
 /**
  * @module The byte stream of a relayed answer: its DNS messages, each with its TCP length prefix,
- * handed over a few at a time, and whether the answer completed (its first message had RCODE 0 and
- * the stream was read to its end).
+ * handed over a few at a time, and whether the answer completed a transfer (its first message had
+ * RCODE 0, the stream was read to its end, and it was more than the single SOA that tells an IXFR
+ * client it is current).
  */
 import { concatBytes, frameTcp } from '@edgedns/dns-wire'
 
@@ -15,7 +16,8 @@ const PART_BYTES = 60_000
 /**
  * The answer of `messages` as a byte stream, each part at least `PART_BYTES` of whole framed
  * messages (a shorter last part), one part read ahead; `completed` resolves true once the last
- * part has been read, after a first message with RCODE 0; false when it failed or was cancelled.
+ * part has been read, after a first message with RCODE 0; false when it failed or was cancelled,
+ * or was one message of one record (an IXFR's "you are current": no transfer).
  */
 export function streamOf(messages: AsyncGenerator<Uint8Array>): {
   body: ReadableStream<Uint8Array>
@@ -23,8 +25,10 @@ export function streamOf(messages: AsyncGenerator<Uint8Array>): {
 } {
   let done!: (ok: boolean) => void
   const completed = new Promise<boolean>((resolve) => (done = resolve))
-  let first = true
+  let messagesSeen = 0
   let ok = false
+  /** Whether the answer so far is one message of one record. */
+  let single = false
   // The messages ended: the stream closes (and `completed` resolves) at the next pull, which
   // comes once the last part has been read.
   let ended = false
@@ -33,7 +37,7 @@ export function streamOf(messages: AsyncGenerator<Uint8Array>): {
     async pull(controller) {
       if (ended) {
         controller.close()
-        done(ok)
+        done(ok && !(messagesSeen === 1 && single))
         return
       }
       try {
@@ -47,10 +51,10 @@ export function streamOf(messages: AsyncGenerator<Uint8Array>): {
             ended = true
             return
           }
-          if (first) {
-            // RCODE is the low four bits of the fourth octet.
+          if (messagesSeen++ === 0) {
+            // RCODE is the low four bits of the fourth octet; ANCOUNT the seventh and eighth.
             ok = (next.value[3]! & 0x0f) === 0
-            first = false
+            single = ((next.value[6]! << 8) | next.value[7]!) === 1
           }
           const framed = frameTcp(next.value)
           part.push(framed)
