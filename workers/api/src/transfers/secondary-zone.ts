@@ -8,13 +8,21 @@
  * at a time; a request during a check waits for it and then runs its own.
  */
 import { DurableObject } from 'cloudflare:workers'
+import { DnsFormatError } from '@edgedns/dns-wire'
 import { applyStrictLimits, inInvocation } from '@edgedns/strict-bindings'
-import { schedule, serialAfter, soaSerial, soaTimers, type SoaTimers } from '@edgedns/zone-transfer'
+import {
+  schedule,
+  serialAfter,
+  soaSerial,
+  soaTimers,
+  TransferError,
+  type SoaTimers,
+} from '@edgedns/zone-transfer'
 import { builderStub, CommitConflict, type ZoneGuard } from '../commit/zone-change.ts'
 import { envForZone } from '../shards/zone-env.ts'
 import { readIncoming, type IncomingConfig, type Primary } from './incoming-config.ts'
-import { primarySoa, pullZone } from './tcp-transfer.ts'
-import { commitExpiry, TransferStage } from './transfer-commit.ts'
+import { primarySoa, pullZone, type Connect } from './tcp-transfer.ts'
+import { commitExpiry, IxfrNotExact, TransferStage } from './transfer-commit.ts'
 
 /** What the object keeps between checks. */
 interface State {
@@ -75,15 +83,33 @@ const guardOf = (z: ZoneRowSoa): ZoneGuard => ({
  */
 type Attempt = CheckResult & { finishing?: Promise<void> }
 
-/** Pulls from one primary and commits; 'current' when the primary has nothing newer. */
-async function transferFrom(
+/**
+ * Whether an IXFR that failed with `e` is asked again as an AXFR (as BIND does): when the primary's
+ * answer could not be used (an error rcode such as NOTIMP from a primary without IXFR, a malformed
+ * difference, one that does not start from our serial) or did not apply to our copy
+ * (IxfrNotExact). Not when it failed its signature, the connection failed or timed out, or the
+ * transfer passed its record cap: an AXFR from the same primary would fail alike.
+ */
+function axfrMayWork(e: unknown): boolean {
+  if (e instanceof IxfrNotExact) return true
+  const cause = e instanceof Error ? e.cause : undefined
+  return cause instanceof TransferError || cause instanceof DnsFormatError
+}
+
+/**
+ * Pulls from one primary and commits; 'current' when the primary has nothing newer. An IXFR that
+ * fails is asked again once, as an AXFR (`axfrMayWork`). `connectTo`: how the primary is reached
+ * (tests give a fake).
+ */
+export async function transferFrom(
   env: Env,
   cfg: IncomingConfig,
   primary: Primary,
-  force: boolean
+  force: boolean,
+  connectTo?: Connect
 ): Promise<Attempt> {
   const db = env.DB
-  const soa = await primarySoa(primary, cfg.zoneName)
+  const soa = await primarySoa(primary, cfg.zoneName, connectTo)
   const theirs = soaSerial(soa.data)
   if (!force && cfg.soaSerial !== null && !serialAfter(theirs, cfg.soaSerial)) {
     await db
@@ -107,7 +133,7 @@ async function transferFrom(
     try {
       const from = ixfr ? { rdata: soaRdata(zone), serial: zone.serial } : null
       const pullStart = Date.now()
-      const outcome = await pullZone(primary, cfg.zoneName, from, stage.sink)
+      const outcome = await pullZone(primary, cfg.zoneName, from, stage.sink, connectTo)
       const pullMs = Date.now() - pullStart
       if (outcome.kind === 'current') return { status: 'current', serial: zone.serial }
       if (outcome.kind === 'ixfr' && stage.reordered) {
@@ -157,6 +183,11 @@ async function transferFrom(
         kind: outcome.kind,
         finishing,
       }
+    } catch (e) {
+      if (!ixfr || !axfrMayWork(e)) throw e
+      console.warn('secondary zone IXFR failed; asking AXFR', cfg.zoneId, primary.ip, String(e))
+      ixfr = false
+      continue
     } finally {
       if (finishing === null) await discard()
     }

@@ -96,4 +96,27 @@ describe('pulling a zone over TCP', () => {
     )
     await expect(endless).rejects.toThrow(/not complete within 300 ms/)
   })
+
+  it('hands the sink nothing once it gives up, and reports the failure after the record being staged', async () => {
+    let calls = 0
+    let inFlight = 0
+    const endless = pullZone(
+      primary,
+      ZONE,
+      null,
+      async () => {
+        calls++
+        inFlight++
+        await sleep(5)
+        inFlight--
+      },
+      slowPrimary(1000, () => 20),
+      { idleMs: 5_000, totalMs: 300 }
+    )
+    await expect(endless).rejects.toThrow(/not complete within 300 ms/)
+    expect(inFlight).toBe(0)
+    const seen = calls
+    await sleep(300)
+    expect(calls).toBe(seen)
+  })
 })

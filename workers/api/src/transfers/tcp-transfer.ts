@@ -37,18 +37,32 @@ const TRANSFER_LIMITS: ConnectionLimits = { idleMs: 30_000, totalMs: 10 * 60_000
 const nowSeconds = () => Math.floor(Date.now() / 1000)
 const randomId = () => crypto.getRandomValues(new Uint16Array(1))[0]!
 
-/** The messages the primary sends; `onData` is told of every chunk received. */
-async function* messagesOf(socket: Socket, onData: () => void): AsyncGenerator<Uint8Array> {
+/**
+ * The messages the primary sends; `onData` is told of every chunk received. Once `signal` aborts
+ * (the connection's time is up), the read in progress is cancelled and no message is handed on.
+ */
+async function* messagesOf(
+  socket: Socket,
+  onData: () => void,
+  signal: AbortSignal
+): AsyncGenerator<Uint8Array> {
   const reader = socket.readable.getReader()
+  const cancel = () => void reader.cancel(signal.reason).catch(() => {})
+  signal.addEventListener('abort', cancel)
   const splitter = new TcpMessageSplitter()
   try {
     for (;;) {
       const { value, done } = await reader.read()
+      signal.throwIfAborted()
       if (done) return
       onData()
-      yield* splitter.push(value as Uint8Array)
+      for (const message of splitter.push(value as Uint8Array)) {
+        signal.throwIfAborted()
+        yield message
+      }
     }
   } finally {
+    signal.removeEventListener('abort', cancel)
     reader.releaseLock()
   }
 }
@@ -79,17 +93,27 @@ function watchdog(limits: ConnectionLimits) {
   return { expired, touch, stop }
 }
 
+/**
+ * Runs `run` on a connection to the primary within `limits`. When they are passed, `run`'s signal
+ * aborts and the failure is reported only once `run` has settled: a transfer's sink is not in the
+ * middle of staging a record, nor is any staged after, when the caller discards what was staged.
+ */
 async function withSocket<T>(
   primary: Primary,
   limits: ConnectionLimits,
   connectTo: Connect,
-  run: (socket: Socket, touch: () => void) => Promise<T>
+  run: (socket: Socket, touch: () => void, signal: AbortSignal) => Promise<T>
 ): Promise<T> {
   const socket = connectTo({ hostname: primary.ip, port: primary.port }, { allowHalfOpen: false })
   const dog = watchdog(limits)
+  const abort = new AbortController()
+  const running = run(socket, dog.touch, abort.signal)
   try {
-    return await Promise.race([run(socket, dog.touch), dog.expired])
+    return await Promise.race([running, dog.expired])
   } catch (e) {
+    abort.abort(e)
+    socket.close().catch(() => {})
+    await running.catch(() => {})
     throw new Error(`${primary.ip} port ${primary.port}: ${(e as Error).message ?? e}`, {
       cause: e,
     })
@@ -111,7 +135,7 @@ export function primarySoa(
   zone: string,
   connectTo: Connect = connect
 ): Promise<MessageRR> {
-  return withSocket(primary, SOA_LIMITS, connectTo, async (socket, touch) => {
+  return withSocket(primary, SOA_LIMITS, connectTo, async (socket, touch, signal) => {
     const id = randomId()
     const req = await transferRequest({
       zone,
@@ -121,7 +145,7 @@ export function primarySoa(
       ...(primary.key ? { key: primary.key } : {}),
     })
     await send(socket, req.message)
-    for await (const answer of messagesOf(socket, touch)) {
+    for await (const answer of messagesOf(socket, touch, signal)) {
       const body = primary.key
         ? await new TsigStreamVerifier(primary.key, req.mac, nowSeconds).next(answer)
         : answer
@@ -143,7 +167,7 @@ export function pullZone(
   connectTo: Connect = connect,
   limits: ConnectionLimits = TRANSFER_LIMITS
 ): Promise<TransferOutcome> {
-  return withSocket(primary, limits, connectTo, async (socket, touch) => {
+  return withSocket(primary, limits, connectTo, async (socket, touch, signal) => {
     const id = randomId()
     const kind = fromSoa ? 'IXFR' : 'AXFR'
     const req = await transferRequest({
@@ -155,12 +179,15 @@ export function pullZone(
       ...(primary.key ? { key: primary.key } : {}),
     })
     await send(socket, req.message)
-    return readTransfer(messagesOf(socket, touch), {
+    return readTransfer(messagesOf(socket, touch, signal), {
       request: { id, zone, kind, mac: req.mac },
       ...(primary.key ? { key: primary.key } : {}),
       ...(fromSoa ? { serial: fromSoa.serial } : {}),
       now: nowSeconds,
-      sink,
+      sink: (op, rr) => {
+        signal.throwIfAborted()
+        return sink(op, rr)
+      },
     })
   })
 }

@@ -3,21 +3,22 @@
  *
  * 1. Stage: while the transfer streams in, its records (and an IXFR's deletions) go to
  *    `import_staging` in bounded statements under this transfer's own id, each staged row holding
- *    up to `RECORDS_PER_ROW` records, of each only the columns in which a transfer's records differ
+ *    up to a hundred records (staged-list.ts), of each only the columns in which a transfer's records differ
  *    (the table's row and index writes, and the discard's deletes, are per staged row). Nothing reads that
  *    table, so the zone is served exactly as before, and a transfer that breaks off leaves only
  *    staged rows, which are discarded (the cron removes any a dead worker left).
  * 2. Commit: one D1 batch: the zone's version guard, the records replaced (AXFR: the old ones
  *    deleted in statements of at most `rowsPerStatement` rows each, then the staged ones inserted
- *    in ranges of the same size) or the deletions and additions applied (IXFR), the zone's SOA set from the primary's (its serial is
- *    the zone's serial), a full-build change-log row (the builder rewrites the zone's keys), and
+ *    in ranges of the same size) or the deletions and additions applied (IXFR: in ranges of the
+ *    same size, each found through the identity index, and the whole batch refused unless every
+ *    deletion removed a record and every addition added one), the zone's SOA set from the
+ *    primary's (its serial is the zone's serial), a full-build change-log row (the builder rewrites the zone's keys), and
  *    `zone_transfers_incoming.soa_serial` / `checked_on`.
  *
  * A transfer is the one writer of a secondary zone's records: it writes them here directly,
  * never through the records API, which refuses writes to secondary zones.
  */
 import type { MessageRR } from '@edgedns/dns-wire'
-import { MAX_CHUNK_CHARS } from '../db/json-chunks.ts'
 import {
   commitZoneChange,
   guardStatement,
@@ -27,6 +28,7 @@ import {
 import { recordIdGenerator } from '../http/ids.ts'
 import { RECORD_COLUMNS, reverseName, type DnsRecord, type RecordRow } from '../records/model.ts'
 import { mapTransferred, type MapContext } from './record-map.ts'
+import { StagedList } from './staged-list.ts'
 
 /**
  * Rows per staging, delete, insert and discard statement (each staging statement's JSON also stays
@@ -34,8 +36,6 @@ import { mapTransferred, type MapContext } from './record-map.ts'
  * more rows than this, so each stays far below D1's per-query time.
  */
 const ROWS_PER_STATEMENT = 5000
-/** Records per staged row (see StagedList). */
-const RECORDS_PER_ROW = 100
 
 type Column = (typeof RECORD_COLUMNS)[number]
 
@@ -120,7 +120,7 @@ function nameRevIn(name: string, zone: ZoneNames): string {
   return `${zone.rev}.${rel.includes('.') ? reverseName(rel) : rel}`
 }
 
-/** The value of column `c` in INSERT_STAGED's SELECT (`j.value`: one record of a staged row). */
+/** The value of column `c` in insertStaged's SELECT (`j.value`: one record of a staged row). */
 function insertValue(c: Column): string {
   if (isStaged(c)) return `j.value ->> ${col(c)}`
   if (c === 'zone_id') return '?2'
@@ -128,27 +128,76 @@ function insertValue(c: Column): string {
   return sqlLiteral(FIXED[c])
 }
 
-const STAGE_ROWS = `INSERT INTO import_staging (import_id, ord, zone_id, row, created_on)
-  SELECT ?1, ?2 + key, ?3, value, ?4 FROM json_each(?5)`
-
 /** The zone's records an AXFR replaces, counted before the commit… */
 const COUNT_RECORDS = 'SELECT count(*) AS n FROM dns_records WHERE zone_id = ?1'
 /** …and deleted at most ?2 at a time. */
 const DELETE_SOME = `DELETE FROM dns_records WHERE rowid IN (
   SELECT rowid FROM dns_records WHERE zone_id = ?1 LIMIT ?2)`
 
-/** The zone's records an IXFR's staged deletions name (by identity: name, type, content, priority). */
-const DELETE_STAGED = `DELETE FROM dns_records AS r WHERE r.zone_id = ?1 AND EXISTS (
-  SELECT 1 FROM import_staging AS s, json_each(s.row) AS j WHERE s.import_id = ?2
-    AND j.value ->> ${col('name_rev')} = r.name_rev AND j.value ->> ${col('type')} = r.type
-    AND j.value ->> ${col('content')} = r.content
-    AND ifnull(j.value ->> ${col('priority')}, -1) = ifnull(r.priority, -1))`
+/**
+ * The zone's records an IXFR's staged deletions (staged rows ?3..?4) name, by identity (name, type,
+ * content, priority): driven from the staged side, each deletion found through the identity index,
+ * so its cost is the deletions', not the zone's size times theirs.
+ */
+export const DELETE_STAGED = `DELETE FROM dns_records WHERE rowid IN (
+  SELECT r.rowid FROM import_staging AS s CROSS JOIN json_each(s.row) AS j
+    CROSS JOIN dns_records AS r INDEXED BY dns_records_identity
+  WHERE s.import_id = ?2 AND s.ord BETWEEN ?3 AND ?4 AND r.zone_id = ?1
+    AND r.name_rev = j.value ->> ${col('name_rev')} AND r.type = j.value ->> ${col('type')}
+    AND r.content = j.value ->> ${col('content')}
+    AND ifnull(r.priority, -1) = ifnull(j.value ->> ${col('priority')}, -1))`
 
-/** Staged additions; one with the identity of a record already there replaces it (its TTL may differ). */
-const INSERT_STAGED = `INSERT OR REPLACE INTO dns_records (${RECORD_COLUMNS.join(', ')})
-  SELECT ${RECORD_COLUMNS.map(insertValue).join(', ')}
+/**
+ * Staged additions (rows ?3..?4). AXFR: one with the identity of another replaces it. IXFR: one
+ * with the identity of a record the zone holds is left out, and EXACT then fails the commit.
+ */
+const insertStaged = (conflict: 'REPLACE' | 'IGNORE') => `INSERT OR ${conflict} INTO dns_records
+  (${RECORD_COLUMNS.join(', ')}) SELECT ${RECORD_COLUMNS.map(insertValue).join(', ')}
   FROM import_staging AS s, json_each(s.row) AS j
   WHERE s.import_id = ?1 AND s.ord BETWEEN ?3 AND ?4 ORDER BY s.ord, j.key`
+
+/**
+ * An IXFR's guard after each of its DELETE_STAGED and insert statements: unless that statement
+ * (`changes()`: the one before it in the batch) changed one row for every record of its staged
+ * rows (list ?2, rows ?3..?4), the difference does not apply to the copy we hold (a deletion of a
+ * record we do not have, an addition of one we have, a record named twice): the NULL then fails
+ * the whole batch, and nothing of the IXFR is kept.
+ */
+const EXACT = `UPDATE zones SET secondary_expired = CASE WHEN changes() = (
+    SELECT ifnull(sum(json_array_length(s.row)), 0) FROM import_staging AS s
+    WHERE s.import_id = ?2 AND s.ord BETWEEN ?3 AND ?4)
+  THEN secondary_expired END WHERE id = ?1`
+const NOT_EXACT = 'NOT NULL constraint failed: zones.secondary_expired'
+
+/**
+ * An IXFR that does not apply to our copy of the zone (RFC 1995 §4: the primary's difference is
+ * from another version than ours). Nothing of it was committed; pull the zone by AXFR instead.
+ */
+export class IxfrNotExact extends Error {
+  constructor(options: { cause: unknown }) {
+    super(
+      'the IXFR does not apply to the zone we hold (a deletion or addition does not match)',
+      options
+    )
+    this.name = 'IxfrNotExact'
+  }
+}
+
+/**
+ * Records one transfer may hold (additions and deletions, staged or skipped): a bound on what a
+ * primary can write into the shard's staging table. Three times the largest zone whose commit
+ * fits in D1's 30 seconds (a million records, BENCHMARKS.md), so an IXFR deleting and adding every
+ * record of such a zone fits too.
+ */
+export const MAX_TRANSFER_RECORDS = 3_000_000
+
+/** A transfer that sent more records than its cap; nothing of it is committed. */
+export class TransferTooLarge extends Error {
+  constructor(cap: number) {
+    super(`the transfer holds more than ${cap} records`)
+    this.name = 'TransferTooLarge'
+  }
+}
 
 /** The primary's SOA becomes the zone's; a good transfer also ends an expiry. */
 const SET_SOA = `UPDATE zones SET serial = ?2, soa_mname = ?3, soa_rname = ?4, soa_refresh = ?5,
@@ -158,70 +207,6 @@ const SET_SOA = `UPDATE zones SET serial = ?2, soa_mname = ?3, soa_rname = ?4, s
 const SET_EXPIRED = 'UPDATE zones SET secondary_expired = ?2, serial = ?3 WHERE id = ?1'
 
 const SET_INCOMING = `UPDATE zone_transfers_incoming SET soa_serial = ?2, checked_on = ?3 WHERE zone_id = ?1`
-
-const DISCARD = 'DELETE FROM import_staging WHERE import_id = ?1 AND ord BETWEEN ?2 AND ?3'
-
-/**
- * One staged list (additions or deletions), flushed in bounded statements as it fills. A staged
- * row holds up to `RECORDS_PER_ROW` records (a JSON array of their staged columns): the table's
- * row and index writes, and the discard's deletes, are per staged row, not per record.
- */
-class StagedList {
-  /** Staged rows written (their `ord`s are 0 … rows - 1). */
-  #stagedRows = 0
-  /** JSON of the records not flushed yet. */
-  #records: string[] = []
-  #chars = 0
-  readonly #perRow: number
-  constructor(
-    private readonly db: D1Database,
-    readonly id: string,
-    private readonly zoneId: string,
-    private readonly now: string,
-    private readonly rowsPerStatement: number
-  ) {
-    this.#perRow = Math.min(RECORDS_PER_ROW, rowsPerStatement)
-  }
-
-  async add(row: unknown[]): Promise<void> {
-    const json = JSON.stringify(row)
-    if (
-      this.#records.length >= this.rowsPerStatement ||
-      this.#chars + json.length > MAX_CHUNK_CHARS / 2
-    )
-      await this.flush()
-    this.#records.push(json)
-    this.#chars += json.length + 1
-  }
-
-  async flush(): Promise<void> {
-    if (this.#records.length === 0) return
-    const rows: string[] = []
-    for (let i = 0; i < this.#records.length; i += this.#perRow)
-      rows.push(`[${this.#records.slice(i, i + this.#perRow).join(',')}]`)
-    const first = this.#stagedRows
-    this.#stagedRows += rows.length
-    this.#records = []
-    this.#chars = 0
-    await this.db
-      .prepare(STAGE_ROWS)
-      .bind(this.id, first, this.zoneId, this.now, `[${rows.join(',')}]`)
-      .run()
-  }
-
-  /** `ord` ranges of staged rows holding at most `rowsPerStatement` records each. */
-  ranges(): [number, number][] {
-    const per = Math.max(1, Math.floor(this.rowsPerStatement / this.#perRow))
-    const out: [number, number][] = []
-    for (let lo = 0; lo < this.#stagedRows; lo += per)
-      out.push([lo, Math.min(this.#stagedRows, lo + per) - 1])
-    return out
-  }
-
-  async discard(): Promise<void> {
-    for (const [lo, hi] of this.ranges()) await this.db.prepare(DISCARD).bind(this.id, lo, hi).run()
-  }
-}
 
 /** The SOA fields the zone row keeps. */
 interface ZoneSoa {
@@ -272,11 +257,14 @@ export class TransferStage {
   skipped = 0
   /** An IXFR deletion came after an addition: the steps cannot be applied as one difference. */
   reordered = false
+  /** Records received (staged or skipped), held to `maxRecords`. */
+  #received = 0
 
   constructor(
     private readonly db: D1Database,
     private readonly target: StageTarget,
-    private readonly rowsPerStatement = ROWS_PER_STATEMENT
+    private readonly rowsPerStatement = ROWS_PER_STATEMENT,
+    private readonly maxRecords = MAX_TRANSFER_RECORDS
   ) {
     const id = crypto.randomUUID()
     this.#now = new Date().toISOString()
@@ -287,6 +275,7 @@ export class TransferStage {
   }
 
   readonly sink = async (op: 'add' | 'delete', rr: MessageRR): Promise<void> => {
+    if (++this.#received > this.maxRecords) throw new TransferTooLarge(this.maxRecords)
     const rec = mapTransferred(rr, this.#map)
     if (!rec) {
       this.skipped++
@@ -307,16 +296,17 @@ export class TransferStage {
     const { zoneId } = this.target
     const now = new Date().toISOString()
     const soa = zoneSoaOf(r.soa)
+    const insert = db.prepare(insertStaged(r.replace ? 'REPLACE' : 'IGNORE'))
+    const adds = this.#adds
+      .ranges()
+      .flatMap(([lo, hi]) => [
+        insert.bind(this.#adds.id, zoneId, lo, hi, this.#now),
+        ...(r.replace ? [] : [db.prepare(EXACT).bind(zoneId, this.#adds.id, lo, hi)]),
+      ])
     const stmts = [
       guardStatement(db, { zoneId, guard: r.guard, now }, 1),
-      ...(r.replace
-        ? await this.#deleteAll()
-        : [db.prepare(DELETE_STAGED).bind(zoneId, this.#deletes.id)]),
-      ...this.#adds
-        .ranges()
-        .map(([lo, hi]) =>
-          db.prepare(INSERT_STAGED).bind(this.#adds.id, zoneId, lo, hi, this.#now)
-        ),
+      ...(r.replace ? await this.#deleteAll() : this.#deleteStaged()),
+      ...adds,
       db
         .prepare(SET_SOA)
         .bind(
@@ -333,7 +323,26 @@ export class TransferStage {
       zoneLogStatement(db, zoneId, r.guard.changeSeq + 1, 'full', now),
       db.prepare(SET_INCOMING).bind(zoneId, soa.serial, now),
     ]
-    await commitZoneChange(db, stmts)
+    try {
+      await commitZoneChange(db, stmts)
+    } catch (e) {
+      throw String((e as Error | undefined)?.message ?? e).includes(NOT_EXACT)
+        ? new IxfrNotExact({ cause: e })
+        : e
+    }
+  }
+
+  /** An IXFR's deletions, each range followed by its EXACT guard. */
+  #deleteStaged(): D1PreparedStatement[] {
+    const { db } = this
+    const { zoneId } = this.target
+    const { id } = this.#deletes
+    return this.#deletes
+      .ranges()
+      .flatMap(([lo, hi]) => [
+        db.prepare(DELETE_STAGED).bind(zoneId, id, lo, hi),
+        db.prepare(EXACT).bind(zoneId, id, lo, hi),
+      ])
   }
 
   async discard(): Promise<void> {

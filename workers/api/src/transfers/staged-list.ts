@@ -1,0 +1,76 @@
+/**
+ * @module A transfer's staged list (its additions, or an IXFR's deletions) in `import_staging`:
+ * records written in bounded statements as they arrive, many records to a staged row, read by the
+ * commit (transfer-commit.ts) in `ord` ranges, and discarded after it.
+ */
+import { MAX_CHUNK_CHARS } from '../db/json-chunks.ts'
+
+/** Records per staged row (see StagedList). */
+const RECORDS_PER_ROW = 100
+
+const STAGE_ROWS = `INSERT INTO import_staging (import_id, ord, zone_id, row, created_on)
+  SELECT ?1, ?2 + key, ?3, value, ?4 FROM json_each(?5)`
+
+const DISCARD = 'DELETE FROM import_staging WHERE import_id = ?1 AND ord BETWEEN ?2 AND ?3'
+
+/**
+ * One staged list (additions or deletions), flushed in bounded statements as it fills. A staged
+ * row holds up to `RECORDS_PER_ROW` records (a JSON array of their staged columns): the table's
+ * row and index writes, and the discard's deletes, are per staged row, not per record.
+ */
+export class StagedList {
+  /** Staged rows written (their `ord`s are 0 … rows - 1). */
+  #stagedRows = 0
+  /** JSON of the records not flushed yet. */
+  #records: string[] = []
+  #chars = 0
+  readonly #perRow: number
+  constructor(
+    private readonly db: D1Database,
+    readonly id: string,
+    private readonly zoneId: string,
+    private readonly now: string,
+    private readonly rowsPerStatement: number
+  ) {
+    this.#perRow = Math.min(RECORDS_PER_ROW, rowsPerStatement)
+  }
+
+  async add(row: unknown[]): Promise<void> {
+    const json = JSON.stringify(row)
+    if (
+      this.#records.length >= this.rowsPerStatement ||
+      this.#chars + json.length > MAX_CHUNK_CHARS / 2
+    )
+      await this.flush()
+    this.#records.push(json)
+    this.#chars += json.length + 1
+  }
+
+  async flush(): Promise<void> {
+    if (this.#records.length === 0) return
+    const rows: string[] = []
+    for (let i = 0; i < this.#records.length; i += this.#perRow)
+      rows.push(`[${this.#records.slice(i, i + this.#perRow).join(',')}]`)
+    const first = this.#stagedRows
+    this.#stagedRows += rows.length
+    this.#records = []
+    this.#chars = 0
+    await this.db
+      .prepare(STAGE_ROWS)
+      .bind(this.id, first, this.zoneId, this.now, `[${rows.join(',')}]`)
+      .run()
+  }
+
+  /** `ord` ranges of staged rows holding at most `rowsPerStatement` records each. */
+  ranges(): [number, number][] {
+    const per = Math.max(1, Math.floor(this.rowsPerStatement / this.#perRow))
+    const out: [number, number][] = []
+    for (let lo = 0; lo < this.#stagedRows; lo += per)
+      out.push([lo, Math.min(this.#stagedRows, lo + per) - 1])
+    return out
+  }
+
+  async discard(): Promise<void> {
+    for (const [lo, hi] of this.ranges()) await this.db.prepare(DISCARD).bind(this.id, lo, hi).run()
+  }
+}
