@@ -26,6 +26,11 @@ export default async function setup(project: TestProject) {
       'STRICT_LIMITS:1',
       '--var',
       `DNSSEC_DISABLE_GRACE_SECONDS:${DNSSEC_DISABLE_GRACE_SECONDS}`,
+      // A secondary zone's SOA refresh and retry of a few seconds are kept (expiry in seconds).
+      '--var',
+      'SECONDARY_MIN_REFRESH_SECONDS:1',
+      '--var',
+      'SECONDARY_MIN_RETRY_SECONDS:1',
     ],
   })
   project.provide('stackBase', stack.base)

@@ -182,8 +182,9 @@ send
     named?.kill('SIGTERM')
     await new Promise((r) => named?.once('exit', r))
     rmSync(`${zoneFile}.jnl`, { force: true })
-    // refresh 3600, retry 2, expire 8 seconds.
-    writeFileSync(zoneFile, zoneText(2026112610, '', '3600 2 8'))
+    // refresh 4, retry 2, expire 8 seconds (the stack's minimum refresh and retry are 1 second,
+    // global-setup.ts; the expire is at least refresh + retry).
+    writeFileSync(zoneFile, zoneText(2026112610, '', '4 2 8'))
     startNamed()
     expect(
       await waitFor(() => /all zones loaded|running/.test(namedLog()), 20_000),

@@ -45,12 +45,15 @@ export {
   type TransferRequest,
 } from './client.ts'
 export {
+  boundedTimers,
+  DEFAULT_TIMER_BOUNDS,
   FIRST_TRANSFER_RETRY,
   schedule,
   soaTimers,
   type Schedule,
   type ScheduleInput,
   type SoaTimers,
+  type TimerBounds,
 } from './schedule.ts'
 export {
   OPCODE_NOTIFY,

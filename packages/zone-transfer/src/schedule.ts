@@ -4,6 +4,11 @@
  * setting when that is shorter); after a failed one, the SOA's retry; and once no check has
  * succeeded for the SOA's expire interval, the zone is expired and must not be answered until a
  * check succeeds again. Times are seconds since the epoch.
+ *
+ * The SOA's timers are the primary's, so they are bounded as BIND bounds them (its
+ * min-refresh-time, max-refresh-time, min-retry-time and max-retry-time defaults; the expire at
+ * least refresh + retry and at most 24 weeks): a refresh or retry of 0 would make the checks loop
+ * against the primary, an expire of 0 would expire the zone right after a good check.
  */
 
 export interface SoaTimers {
@@ -22,6 +27,8 @@ export interface ScheduleInput {
   lastSuccess: number | null
   /** Failed checks since then. */
   failures: number
+  /** Bounds of the SOA's refresh and retry (default `DEFAULT_TIMER_BOUNDS`). */
+  bounds?: TimerBounds
 }
 
 export interface Schedule {
@@ -34,16 +41,47 @@ export interface Schedule {
 /** Retry interval before the zone has a SOA of its own. */
 export const FIRST_TRANSFER_RETRY = 60
 
+/** The bounds of a primary's refresh and retry, in seconds (BIND's option names). */
+export interface TimerBounds {
+  minRefresh: number
+  maxRefresh: number
+  minRetry: number
+  maxRetry: number
+}
+
+/** BIND's defaults: refresh within 5 minutes and 4 weeks, retry within 500 seconds and 2 weeks. */
+export const DEFAULT_TIMER_BOUNDS: TimerBounds = {
+  minRefresh: 300,
+  maxRefresh: 28 * 86400,
+  minRetry: 500,
+  maxRetry: 14 * 86400,
+}
+
+/** The longest expire honoured (BIND's): 24 weeks. */
+export const MAX_EXPIRE = 24 * 7 * 86400
+
+const within = (v: number, lo: number, hi: number): number =>
+  Number.isFinite(v) ? Math.min(Math.max(v, lo), hi) : lo
+
+/** A primary's timers within `bounds`; the expire at least refresh + retry, at most `MAX_EXPIRE`. */
+export function boundedTimers(soa: SoaTimers, bounds = DEFAULT_TIMER_BOUNDS): SoaTimers {
+  const refresh = within(soa.refresh, bounds.minRefresh, bounds.maxRefresh)
+  const retry = within(soa.retry, bounds.minRetry, bounds.maxRetry)
+  const floor = refresh + retry
+  return { refresh, retry, expire: within(soa.expire, floor, Math.max(floor, MAX_EXPIRE)) }
+}
+
 /** The next check and the expiry state; see the module comment. */
 export function schedule(s: ScheduleInput): Schedule {
-  if (!s.soa || s.lastSuccess === null) {
-    const retry = s.soa?.retry ?? FIRST_TRANSFER_RETRY
-    return { next: s.now + Math.min(retry, s.autoRefresh), expired: s.soa !== null }
+  const soa = s.soa && boundedTimers(s.soa, s.bounds)
+  if (!soa || s.lastSuccess === null) {
+    const retry = soa?.retry ?? FIRST_TRANSFER_RETRY
+    return { next: s.now + Math.min(retry, s.autoRefresh), expired: soa !== null }
   }
-  const expiresAt = s.lastSuccess + s.soa.expire
+  const expiresAt = s.lastSuccess + soa.expire
   const expired = s.now >= expiresAt
   const next =
-    s.failures > 0 ? s.now + s.soa.retry : s.lastSuccess + Math.min(s.autoRefresh, s.soa.refresh)
+    s.failures > 0 ? s.now + soa.retry : s.lastSuccess + Math.min(s.autoRefresh, soa.refresh)
   // Wake up at the expiry instant too, so the zone stops answering on time.
   return { next: expired ? next : Math.min(next, expiresAt), expired }
 }

@@ -62,6 +62,13 @@ interface ExtraBindings {
    * the primary (default 200; `.dev.vars` and the tests set 0: every poll sees the primary's log).
    */
   FEED_REPLICA_MAX_AGE_MS?: string
+  /**
+   * Seconds a secondary zone's checks wait at least after a good check (default 300, BIND's
+   * min-refresh-time) and after a failed one (default 500, BIND's min-retry-time), whatever the
+   * primary's SOA says; the end-to-end stack lowers them to test expiry in seconds.
+   */
+  SECONDARY_MIN_REFRESH_SECONDS?: string
+  SECONDARY_MIN_RETRY_SECONDS?: string
   TEST_MIGRATIONS: import('@cloudflare/vitest-plugin').D1Migration[]
 }
 interface Env extends ExtraBindings {}

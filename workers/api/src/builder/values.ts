@@ -24,7 +24,12 @@ export interface ZoneDbRow {
   name: string
   /** 1 when the zone's outgoing transfers are enabled (null: not configured). */
   outgoing_enabled?: number | null
-  /** A secondary zone past its SOA expire without a good check (0/1; absent in older rows). */
+  /** The zone's type: `secondary_expired` counts for a secondary zone only. */
+  type?: string
+  /**
+   * A secondary zone that must not be answered (0/1; absent in older rows): not loaded yet (no
+   * transfer committed since it became secondary), or past its SOA expire without a good check.
+   */
   secondary_expired?: number
   change_seq: number
   serial: number
@@ -127,6 +132,8 @@ export function zoneMetaFrom(
     ...(layout ? { layout: { ...layout } } : {}),
     ...(subzones.length > 0 ? { subzones } : {}),
     ...(dnssec ? { dnssec } : {}),
-    ...(zone.secondary_expired ? { expired: true as const } : {}),
+    // Not answered (SERVFAIL), as BIND answers for a secondary zone it has not loaded or that
+    // expired; a zone that is no longer secondary answers with what it holds.
+    ...(zone.secondary_expired && zone.type === 'secondary' ? { expired: true as const } : {}),
   }
 }

@@ -105,6 +105,9 @@ function nextSerial(serial: number, nowMs: number): number {
  * first, or when an account move has fenced the zone on this shard (status 'moving') or is still
  * copying it here ('copying'): a write routed by a stale shard cache can never land on the
  * database the account is leaving, nor on its copy before the move's final pass.
+ * A secondary zone's serial is its primary's and stays as it is: a transfer sets it (the
+ * primary's), and a zone-level change (settings, DNSSEC, activation) is seen by the builder from
+ * the change sequence and the change log, which move as for any zone.
  */
 export function guardStatement(
   db: D1Database,
@@ -114,7 +117,8 @@ export function guardStatement(
   return db
     .prepare(
       `UPDATE zones SET version = CASE WHEN version = ?1 AND status NOT IN ('moving', 'copying') THEN version + 1 END,
-         change_seq = change_seq + ?2, serial = ?3, modified_on = ?4 WHERE id = ?5`
+         change_seq = change_seq + ?2, serial = CASE WHEN type = 'secondary' THEN serial ELSE ?3 END,
+         modified_on = ?4 WHERE id = ?5`
     )
     .bind(
       ctx.guard.version,

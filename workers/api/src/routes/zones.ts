@@ -290,6 +290,7 @@ zonesApp.patch('/:zone_id{[^/]+}', async (c) => {
   const set: Partial<ZoneRow> = {}
   if (body.paused !== undefined) set.paused = body.paused
   if (body.type !== undefined) set.type = body.type
+  if (body.type === 'secondary' && zone.type !== 'secondary') set.secondaryExpired = true
   if (body.vanity_name_servers !== undefined)
     set.vanityNameServers = JSON.stringify(
       body.vanity_name_servers.map((n) => normalizeHostname(n))

@@ -5,18 +5,27 @@
  * IXFR enabled and we hold a serial) or AXFR, and commits the transfer as one change
  * (transfer-commit.ts). Checks run from the object's alarm on the SOA's refresh/retry schedule
  * (`schedule` in @edgedns/zone-transfer), at once on a NOTIFY, and on `force_axfr`. One check runs
- * at a time; a request during a check waits for it and then runs its own.
+ * at a time; a request during a check waits for it and then runs its own. A NOTIFY that arrives
+ * while a check is due or running is deferred, not dropped (RFC 1996 §4.4): it leaves a flag in
+ * storage, and a check that ends with the flag set is followed by another at once.
+ *
+ * The zone's serial is the primary's: it is asked IXFR from the serial of the copy it holds (the
+ * incoming settings' `soa_serial`), and zone-level commits keep its serial (commit/zone-change.ts).
+ * A secondary zone is not answered (as an expired one) until its first transfer commits, and only a
+ * good check ends that, or an expiry.
  */
 import { DurableObject } from 'cloudflare:workers'
 import { DnsFormatError } from '@edgedns/dns-wire'
 import { applyStrictLimits, inInvocation } from '@edgedns/strict-bindings'
 import {
+  DEFAULT_TIMER_BOUNDS,
   schedule,
   serialAfter,
   soaSerial,
   soaTimers,
   TransferError,
   type SoaTimers,
+  type TimerBounds,
 } from '@edgedns/zone-transfer'
 import { builderStub, CommitConflict, type ZoneGuard } from '../commit/zone-change.ts'
 import { envForZone } from '../shards/zone-env.ts'
@@ -42,6 +51,8 @@ export interface CheckResult {
 }
 
 const STATE = 'state'
+/** Set by a NOTIFY, cleared when a check starts: a check that ends with it set is followed by another. */
+const PENDING_NOTIFY = 'pendingNotify'
 /** Commit attempts when other writers (settings changes) keep moving the zone's version. */
 const COMMIT_ATTEMPTS = 4
 
@@ -68,8 +79,8 @@ async function zoneRow(db: D1Database, zoneId: string): Promise<ZoneRowSoa | nul
     .first<ZoneRowSoa>()
 }
 
-const soaRdata = (z: ZoneRowSoa): string =>
-  `${z.soa_mname}. ${z.soa_rname}. ${z.serial} ${z.soa_refresh} ${z.soa_retry} ${z.soa_expire} ${z.soa_minimum}`
+const soaRdata = (z: ZoneRowSoa, serial = z.serial): string =>
+  `${z.soa_mname}. ${z.soa_rname}. ${serial} ${z.soa_refresh} ${z.soa_retry} ${z.soa_expire} ${z.soa_minimum}`
 
 const guardOf = (z: ZoneRowSoa): ZoneGuard => ({
   version: z.version,
@@ -131,11 +142,13 @@ export async function transferFrom(
         )
     let finishing: Promise<void> | null = null
     try {
-      const from = ixfr ? { rdata: soaRdata(zone), serial: zone.serial } : null
+      // From the serial of the copy we hold: the primary's serial of our last transfer.
+      const held = cfg.soaSerial
+      const from = ixfr && held !== null ? { rdata: soaRdata(zone, held), serial: held } : null
       const pullStart = Date.now()
       const outcome = await pullZone(primary, cfg.zoneName, from, stage.sink, connectTo)
       const pullMs = Date.now() - pullStart
-      if (outcome.kind === 'current') return { status: 'current', serial: zone.serial }
+      if (outcome.kind === 'current') return { status: 'current', serial: held ?? zone.serial }
       if (outcome.kind === 'ixfr' && stage.reordered) {
         ixfr = false
         continue
@@ -207,8 +220,25 @@ async function setExpiry(env: Env, zoneId: string, expired: boolean): Promise<vo
   }
 }
 
+/** The bounds of the primary's refresh and retry: BIND's, or the local stack's (`.dev.vars`). */
+function timerBounds(env: Env): TimerBounds {
+  const seconds = (v: string | undefined, fallback: number) => {
+    const n = Number(v)
+    return v !== undefined && Number.isInteger(n) && n >= 1 ? n : fallback
+  }
+  return {
+    ...DEFAULT_TIMER_BOUNDS,
+    minRefresh: seconds(env.SECONDARY_MIN_REFRESH_SECONDS, DEFAULT_TIMER_BOUNDS.minRefresh),
+    minRetry: seconds(env.SECONDARY_MIN_RETRY_SECONDS, DEFAULT_TIMER_BOUNDS.minRetry),
+  }
+}
+
 export class SecondaryZone extends DurableObject<Env> {
   #running: Promise<unknown> = Promise.resolve()
+  /** Checks queued or running. */
+  #checks = 0
+  /** The pull and commit from one primary; replaceable by tests (runInDurableObject). */
+  transfer = transferFrom
 
   async #state(zoneId: string): Promise<State> {
     const saved = await this.ctx.storage.get<State>(STATE)
@@ -217,7 +247,10 @@ export class SecondaryZone extends DurableObject<Env> {
 
   /** Checks the primaries now (`force`: a full AXFR whatever the serials say). */
   check(zoneId: string, force = false): Promise<CheckResult> {
-    const run = this.#running.then(() => inInvocation(() => this.#check(zoneId, force)))
+    this.#checks++
+    const run = this.#running
+      .then(() => inInvocation(() => this.#check(zoneId, force)))
+      .finally(() => this.#checks--)
     this.#running = run.catch(() => {})
     return run
   }
@@ -232,11 +265,19 @@ export class SecondaryZone extends DurableObject<Env> {
     return true
   }
 
-  /** A NOTIFY arrived: check soon, without holding the caller. */
+  /**
+   * A NOTIFY arrived: check soon, without holding the caller. While a check is due or running it
+   * only leaves the flag (a flood of NOTIFYs makes at most one more check).
+   */
   async notify(zoneId: string): Promise<void> {
-    const saved = await this.#state(zoneId)
-    await this.ctx.storage.put(STATE, saved)
-    await this.ctx.storage.setAlarm(Date.now())
+    if ((await this.ctx.storage.get<State>(STATE)) === undefined)
+      await this.ctx.storage.put(STATE, await this.#state(zoneId))
+    if ((await this.ctx.storage.get<boolean>(PENDING_NOTIFY)) !== true)
+      await this.ctx.storage.put(PENDING_NOTIFY, true)
+    // A check under way looks at the flag when it ends.
+    if (this.#checks > 0) return
+    const alarm = await this.ctx.storage.getAlarm()
+    if (alarm === null || alarm > Date.now()) await this.ctx.storage.setAlarm(Date.now())
   }
 
   override async alarm(): Promise<void> {
@@ -245,18 +286,29 @@ export class SecondaryZone extends DurableObject<Env> {
   }
 
   async #check(zoneId: string, force: boolean): Promise<CheckResult> {
+    // A NOTIFY from here on is after this check's SOA query began: it asks for another check.
+    await this.ctx.storage.delete(PENDING_NOTIFY)
     const env = await envForZone(applyStrictLimits(this.env), zoneId)
     const cfg = await readIncoming(env.DB, zoneId)
     if (!cfg || cfg.type !== 'secondary') {
       await this.ctx.storage.deleteAll()
       return { status: 'not-secondary' }
     }
-    const state = await this.#state(zoneId)
+    const zone = await zoneRow(env.DB, zoneId)
+    const state = await this.#startState(zone, zoneId)
+    // The copy held is the primary's version `soa_serial` while the zone's serial is that one; a
+    // zone that was another type since (or whose serial moved) is pulled whole.
+    const held = zone?.serial === cfg.soaSerial ? cfg.soaSerial : null
     let result: CheckResult = { status: 'failed', error: 'the zone has no primary with an address' }
     let finishing: Promise<void> | undefined
     for (const primary of cfg.primaries) {
       try {
-        const { finishing: after, ...attempt } = await transferFrom(env, cfg, primary, force)
+        const { finishing: after, ...attempt } = await this.transfer(
+          env,
+          { ...cfg, soaSerial: held },
+          primary,
+          force
+        )
         result = attempt
         finishing = after
         if (result.status !== 'failed') break
@@ -270,15 +322,16 @@ export class SecondaryZone extends DurableObject<Env> {
       return result
     }
     const now = Math.floor(Date.now() / 1000)
-    if (result.status === 'failed') {
+    const good = result.status !== 'failed'
+    if (!good) {
       state.failures++
       state.lastError = result.error ?? null
     } else {
       state.failures = 0
       state.lastSuccess = now
       state.lastError = null
-      const zone = await zoneRow(env.DB, zoneId)
-      if (zone) state.soa = soaTimers(soaRdata(zone))
+      const copy = await zoneRow(env.DB, zoneId)
+      if (copy) state.soa = soaTimers(soaRdata(copy))
     }
     const next = schedule({
       now,
@@ -286,11 +339,26 @@ export class SecondaryZone extends DurableObject<Env> {
       soa: state.soa,
       lastSuccess: state.lastSuccess,
       failures: state.failures,
+      bounds: timerBounds(this.env),
     })
     await this.ctx.storage.put(STATE, state)
-    await this.ctx.storage.setAlarm(next.next * 1000)
-    await setExpiry(env, zoneId, next.expired)
+    // A NOTIFY that came during the check is answered by the next one, now.
+    const notified = (await this.ctx.storage.get<boolean>(PENDING_NOTIFY)) === true
+    await this.ctx.storage.setAlarm(notified ? Date.now() : next.next * 1000)
+    // Only a good check makes the zone answer (again); a failed one can only expire it.
+    if (next.expired || good) await setExpiry(env, zoneId, next.expired)
     await finishing
     return result
+  }
+
+  /**
+   * The saved state; without one (a new schedule, or incoming settings deleted and written again),
+   * a zone that answers (a transfer committed, not expired) counts the copy it holds as checked
+   * when the schedule starts, so it expires after the SOA's expire of failed checks.
+   */
+  async #startState(zone: ZoneRowSoa | null, zoneId: string): Promise<State> {
+    const state = await this.#state(zoneId)
+    if (state.soa || !zone || zone.secondary_expired) return state
+    return { ...state, soa: soaTimers(soaRdata(zone)), lastSuccess: Math.floor(Date.now() / 1000) }
   }
 }

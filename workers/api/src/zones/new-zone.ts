@@ -1,6 +1,7 @@
 /**
  * @module A new zone's row: every default a zone starts with (SOA timers, NS TTL, the name servers
- * and the SOA names derived from them), in one place.
+ * and the SOA names derived from them), in one place. A secondary zone starts not loaded
+ * (`secondary_expired`): it answers SERVFAIL until its first transfer commits.
  */
 import { reverseName } from '../records/model.ts'
 import type { ZoneRow } from './model.ts'
@@ -50,6 +51,7 @@ export function newZoneRow(z: NewZone): ZoneRow {
     modifiedOn: z.now,
     activatedOn: z.pending ? null : z.now,
     verificationKey: z.verificationKey,
-    secondaryExpired: false,
+    // A secondary zone is not answered (as an expired one) until its first transfer commits.
+    secondaryExpired: z.type === 'secondary',
   }
 }

@@ -1,0 +1,217 @@
+/**
+ * The state and schedule of a secondary zone (SecondaryZone, secondary-zone.ts): its serial is the
+ * primary's, a NOTIFY during a check is deferred rather than lost, and only a good check makes
+ * the zone answer. The pull itself is replaced (`transfer`) where a check must be held or counted.
+ */
+import { env } from 'cloudflare:workers'
+import { runInDurableObject } from 'cloudflare:test'
+import type { MessageRR } from '@edgedns/dns-wire'
+import { describe, expect, it } from 'vitest'
+import { api, DEFAULT_ACCOUNT } from '../../../../test/api/helpers.ts'
+import { kvMeta, settle, sleep } from '../builder/test/helpers.ts'
+import type { IncomingConfig } from './incoming-config.ts'
+import type { CheckResult, SecondaryZone } from './secondary-zone.ts'
+import { secondaryStub } from './secondary-stub.ts'
+import { TransferStage } from './transfer-commit.ts'
+
+const PRIMARY = 2025010101
+let n = 0
+
+interface Zone {
+  id: string
+  name: string
+}
+
+/**
+ * A secondary zone whose incoming settings name one primary, written in SQL so that no check is
+ * scheduled (the tests run the checks themselves).
+ */
+async function secondaryZone(prefix: string): Promise<Zone> {
+  const name = `${prefix}-${Date.now().toString(36)}-${n++}.example`
+  const res = await api('POST', '/zones', {
+    name,
+    account: { id: DEFAULT_ACCOUNT },
+    type: 'secondary',
+  })
+  expect(res.status).toBe(200)
+  const id = res.body.result.id as string
+  const peers = `/accounts/${DEFAULT_ACCOUNT}/secondary_dns/peers`
+  const peer = (await api('POST', peers, { name: 'primary' })).body.result.id as string
+  const put = await api('PUT', `${peers}/${peer}`, { name: 'primary', ip: '198.51.100.7', port: 1 })
+  expect(put.status).toBe(200)
+  const now = new Date().toISOString()
+  await env.DB.prepare(
+    `INSERT INTO zone_transfers_incoming (zone_id, name, peers, auto_refresh_seconds, created_on, modified_on)
+     VALUES (?1, ?2, ?3, 86400, ?4, ?4)`
+  )
+    .bind(id, name, JSON.stringify([peer]), now)
+    .run()
+  return { id, name }
+}
+
+async function zoneRow(zoneId: string) {
+  return (await env.DB.prepare(
+    'SELECT version, change_seq, serial, secondary_expired FROM zones WHERE id = ?1'
+  )
+    .bind(zoneId)
+    .first<{ version: number; change_seq: number; serial: number; secondary_expired: number }>())!
+}
+
+const soa = (zone: string, serial: number): MessageRR => ({
+  name: `${zone}.`,
+  type: 'SOA',
+  typeCode: 6,
+  class: 1,
+  ttl: 3600,
+  data: `ns.primary.test. hostmaster.primary.test. ${serial} 3600 600 86400 300`,
+})
+
+/** Commits an AXFR of the zone at `serial` (what a check's transfer commits). */
+async function transferred(z: Zone, serial: number): Promise<void> {
+  const row = await zoneRow(z.id)
+  const guard = { version: row.version, changeSeq: row.change_seq, serial: row.serial }
+  const stage = new TransferStage(env.DB, { zoneId: z.id, zoneName: z.name })
+  try {
+    await stage.sink('add', { ...soa(z.name, serial), type: 'A', typeCode: 1, data: '192.0.2.1' })
+    await stage.commit({ guard, soa: soa(z.name, serial), replace: true })
+  } finally {
+    await stage.discard()
+  }
+}
+
+/** Runs `fn` in the zone's SecondaryZone object. */
+function inObject<T>(
+  zoneId: string,
+  fn: (object: SecondaryZone, state: DurableObjectState) => Promise<T>
+): Promise<T> {
+  return runInDurableObject(
+    secondaryStub(env, zoneId) as unknown as DurableObjectStub,
+    (object: unknown, state: DurableObjectState) => fn(object as SecondaryZone, state)
+  )
+}
+
+describe("a secondary zone's serial is its primary's", () => {
+  it('zone-level changes keep it, and the builder still publishes them', async () => {
+    const z = await secondaryZone('serial')
+    await transferred(z, PRIMARY)
+    expect((await zoneRow(z.id)).serial).toBe(PRIMARY)
+    const vanity = await api('PATCH', `/zones/${z.id}`, {
+      vanity_name_servers: ['ns1.vanity.example'],
+    })
+    expect(vanity.status).toBe(200)
+    expect((await api('PATCH', `/zones/${z.id}`, { paused: true })).status).toBe(200)
+    const row = await zoneRow(z.id)
+    expect(row.serial).toBe(PRIMARY)
+    await settle(z.id)
+    const meta = await kvMeta(z.name)
+    expect(meta?.ns).toEqual(['ns1.vanity.example'])
+    expect(meta?.serial).toBe(PRIMARY)
+    // A full zone's serial still moves with every change.
+    const full = await api('PATCH', `/zones/${z.id}`, { type: 'full' })
+    expect(full.status).toBe(200)
+    expect((await api('PATCH', `/zones/${z.id}`, { paused: false })).status).toBe(200)
+    expect((await zoneRow(z.id)).serial).toBeGreaterThan(PRIMARY)
+  })
+
+  it('a check asks from the serial of the copy held; one that was another type since is pulled whole', async () => {
+    const z = await secondaryZone('asks')
+    await transferred(z, PRIMARY)
+    expect((await api('PATCH', `/zones/${z.id}`, { paused: true })).status).toBe(200)
+    const asked: (number | null)[] = []
+    const check = () =>
+      inObject(z.id, (object) => {
+        object.transfer = async (_env: Env, cfg: IncomingConfig) => {
+          asked.push(cfg.soaSerial)
+          return { status: 'current', serial: cfg.soaSerial ?? 0 }
+        }
+        return object.check(z.id)
+      })
+    await check()
+    for (const type of ['full', 'secondary'])
+      expect((await api('PATCH', `/zones/${z.id}`, { type })).status).toBe(200)
+    await check()
+    expect(asked).toEqual([PRIMARY, null])
+  })
+})
+
+describe('a NOTIFY during a check (RFC 1996 §4.4)', () => {
+  it('is followed by one more check when the running one ends, however many arrive', async () => {
+    const z = await secondaryZone('notify')
+    let release = () => {}
+    const held = new Promise<void>((r) => (release = r))
+    let checks = 0
+    const failed: CheckResult = { status: 'failed', error: 'test primary' }
+    await inObject(z.id, async (object) => {
+      object.transfer = async () => {
+        if (++checks === 1) await held
+        return failed
+      }
+      const running = object.check(z.id)
+      while (checks === 0) await sleep(1)
+      for (let i = 0; i < 50; i++) await object.notify(z.id)
+      release()
+      expect(await running).toEqual(failed)
+    })
+    // The follow-up check runs from the alarm, at once.
+    for (let i = 0; i < 500 && checks < 2; i++) await sleep(10)
+    expect(checks).toBe(2)
+    let alarm: number | null = null
+    for (let i = 0; i < 500; i++) {
+      alarm = await inObject(z.id, async (_, state) => state.storage.getAlarm())
+      if (alarm !== null && alarm > Date.now() + 30_000) break
+      await sleep(10)
+    }
+    // After it, the schedule's next check (a minute: the first transfer is still to come).
+    expect(alarm).toBeGreaterThan(Date.now() + 30_000)
+    expect(checks).toBe(2)
+  })
+
+  it('while none runs, schedules a check now; more before it runs change nothing', async () => {
+    const z = await secondaryZone('idle')
+    await inObject(z.id, async (object, state) => {
+      object.transfer = async () => ({ status: 'failed', error: 'test primary' })
+      const later = Date.now() + 3_600_000
+      await state.storage.setAlarm(later)
+      await object.notify(z.id)
+      const alarm = await state.storage.getAlarm()
+      expect(alarm).not.toBeNull()
+      expect(alarm!).toBeLessThanOrEqual(Date.now())
+      await object.notify(z.id)
+      expect(await state.storage.getAlarm()).toBe(alarm)
+    })
+  })
+})
+
+describe('only a good check makes a secondary zone answer', () => {
+  it('a zone starts not answered; a failed check leaves it so, a transfer ends it', async () => {
+    const z = await secondaryZone('loaded')
+    expect((await zoneRow(z.id)).secondary_expired).toBe(1)
+    await inObject(z.id, async (object) => {
+      object.transfer = async () => ({ status: 'failed', error: 'test primary' })
+      await object.check(z.id)
+    })
+    expect((await zoneRow(z.id)).secondary_expired).toBe(1)
+    await transferred(z, PRIMARY)
+    expect((await zoneRow(z.id)).secondary_expired).toBe(0)
+  })
+
+  it('an expired zone whose incoming settings were written again stays expired until a good check', async () => {
+    const z = await secondaryZone('expired')
+    await transferred(z, PRIMARY)
+    await env.DB.prepare('UPDATE zones SET secondary_expired = 1 WHERE id = ?1').bind(z.id).run()
+    await env.DB.prepare('UPDATE zone_transfers_incoming SET soa_serial = NULL WHERE zone_id = ?1')
+      .bind(z.id)
+      .run()
+    let result: CheckResult = { status: 'failed', error: 'test primary' }
+    await inObject(z.id, async (object, state) => {
+      // What deleting the incoming settings leaves: no state (the object deletes all it kept).
+      await state.storage.deleteAll()
+      object.transfer = async () => result
+      await object.check(z.id)
+      expect((await zoneRow(z.id)).secondary_expired).toBe(1)
+      result = { status: 'current', serial: PRIMARY }
+      await object.check(z.id)
+    })
+    expect((await zoneRow(z.id)).secondary_expired).toBe(0)
+  })
+})
