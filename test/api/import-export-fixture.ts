@@ -13,8 +13,8 @@ $TTL 3600
 @   IN  SOA ns1.edgedns.dev. hostmaster.edgedns.dev. ( 2024010101 ; serial
             7200   ; refresh
             3600 1209600 300 )  ; retry, expire, minimum
-@           IN  NS   ns1.edgedns.dev.      ; the zone's own name server: skipped
-@           IN  NS   ns3.example.net.
+@     86400 IN  NS   ns1.edgedns.dev.
+@     86400 IN  NS   ns3.example.net.
 @           300 IN A 192.0.2.1 ; apex web cf_tags=env:prod,team:"dns, infra" cf-proxied:true
 www         IN  600 A 192.0.2.2
 www         AAAA 2001:DB8:0:0::1 ; cf_tags=cf-proxied:false
@@ -58,9 +58,12 @@ late        A   203.0.113.8
 `
 }
 
-/** Records the file creates: everything but the SOA and the zone's own NS. */
-export const EVERY_TYPE_RECORDS = 41
-/** Every resource record in the file, $GENERATE expanded (SOA and own NS included). */
+/**
+ * Records the file creates: everything but the SOA (its apex NS set, one of the zone's own name
+ * servers and another provider's, is not the zone's default set, so it is stored whole).
+ */
+export const EVERY_TYPE_RECORDS = 42
+/** Every resource record in the file, $GENERATE expanded (SOA included). */
 export const EVERY_TYPE_PARSED = 43
 export const EVERY_TYPE_TYPES = [
   'A',

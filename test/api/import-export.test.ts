@@ -78,8 +78,7 @@ describe('zone-file round trip', () => {
       byName(z.name)
         .filter((r) => r.type === 'NS')
         .map((r) => r.content)
-    ).toEqual(['ns3.example.net'])
-    expect(before.some((r) => r.type === 'NS' && r.content === 'ns1.edgedns.dev')).toBe(false)
+    ).toEqual(['ns1.edgedns.dev', 'ns3.example.net'])
 
     const exported = await exportZone(z.id)
     expect(exported.status).toBe(200)
@@ -87,9 +86,11 @@ describe('zone-file round trip', () => {
     const lines = exported.text.split('\n')
     expect(lines.find((l) => l.startsWith('$ORIGIN'))).toBe(`$ORIGIN ${z.name}.`)
     expect(lines.find((l) => /\tSOA\t/.test(l))).toMatch(/\tSOA\tns1\.edgedns\.dev\. /)
-    expect(lines.filter((l) => l.startsWith(`${z.name}.\t`) && l.includes('\tNS\t'))).toHaveLength(
-      3
-    )
+    // The zone's apex NS set is the stored one: no default name server is added.
+    expect(lines.filter((l) => l.startsWith(`${z.name}.\t`) && l.includes('\tNS\t'))).toEqual([
+      `${z.name}.\t86400\tIN\tNS\tns1.edgedns.dev.`,
+      `${z.name}.\t86400\tIN\tNS\tns3.example.net.`,
+    ])
     expect(exported.text).toContain(
       `${z.name}.\t300\tIN\tA\t192.0.2.1 ; apex web cf_tags=env:prod,team:"dns, infra",cf-proxied:true`
     )
@@ -120,6 +121,38 @@ describe('zone-file round trip', () => {
       .split('\n')
       .filter((l) => l !== '' && !l.startsWith(';') && !l.startsWith('$'))
     expect(records.map((l) => l.split('\t')[3])).toEqual(['SOA', 'NS', 'NS'])
+  })
+})
+
+describe('the apex NS set in zone files', () => {
+  const apexNsLines = (text: string, zone: string) =>
+    text.split('\n').filter((l) => l.startsWith(`${zone}.\t`) && l.includes('\tNS\t'))
+
+  it('skips a file apex NS set that is the zone own name servers, and exports them back', async () => {
+    const z = await createZone('own-ns')
+    const own = (await api('GET', `/zones/${z.id}`)).body.result.name_servers as string[]
+    const file = own.map((ns) => `@ 86400 IN NS ${ns.toUpperCase()}.`).join('\n')
+    const res = await importZone(z.id, `${file}\nwww 300 IN A 192.0.2.1\n`)
+    expect(res.body.result).toMatchObject({ recs_added: 1, total_records_parsed: own.length + 1 })
+    expect((await allRecords(z.id)).map((r) => r.type)).toEqual(['A'])
+    expect(apexNsLines((await exportZone(z.id)).text, z.name)).toEqual(
+      own.map((ns) => `${z.name}.\t86400\tIN\tNS\t${ns}.`)
+    )
+  })
+
+  it('exports the vanity name servers when set, and stored apex NS records instead when any', async () => {
+    const z = await createZone('vanity-ns')
+    const vanity = [`ns1.${z.name}`, `ns2.${z.name}`]
+    expect((await api('PATCH', `/zones/${z.id}`, { vanity_name_servers: vanity })).status).toBe(200)
+    expect(apexNsLines((await exportZone(z.id)).text, z.name)).toEqual(
+      vanity.map((ns) => `${z.name}.\t86400\tIN\tNS\t${ns}.`)
+    )
+    const stored = { type: 'NS', name: z.name, content: 'ns.other-provider.example', ttl: 3600 }
+    expect((await api('POST', `/zones/${z.id}/dns_records`, stored)).status).toBe(200)
+    // The zone's NS TTL: one TTL for the set, as it is served.
+    expect(apexNsLines((await exportZone(z.id)).text, z.name)).toEqual([
+      `${z.name}.\t86400\tIN\tNS\tns.other-provider.example.`,
+    ])
   })
 })
 

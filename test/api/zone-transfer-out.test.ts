@@ -280,6 +280,20 @@ describe('outgoing transfers relayed to /dns_transfer', () => {
     expect(apexNs.map((rr) => rr.data.toLowerCase().replace(/\.$/, ''))).toContain(own)
   })
 
+  it('transfers stored apex NS records as the whole apex NS set, with the zone NS TTL', async () => {
+    const zone = await zoneWithTransfers()
+    const apexNs = async () =>
+      (await messagesOf(await relay((await signed(zone.name, 'AXFR')).message)))
+        .flatMap((m) => decodeMessage(splitTsig(m).unsigned).answer)
+        .filter((rr) => rr.typeCode === 2 && rr.name.replace(/\.$/, '') === zone.name)
+        .map((rr) => `${rr.ttl} ${rr.data.replace(/\.$/, '')}`)
+    const own = (await api('GET', `/zones/${zone.id}`)).body.result.name_servers as string[]
+    expect(await apexNs()).toEqual(own.map((ns) => `86400 ${ns}`))
+    const stored = { type: 'NS', name: zone.name, content: 'ns.secondary.example', ttl: 3600 }
+    expect((await api('POST', `/zones/${zone.id}/dns_records`, stored)).status).toBe(200)
+    expect(await apexNs()).toEqual(['86400 ns.secondary.example'])
+  })
+
   it('answers a signed SOA query (a secondary checking the serial), signed', async () => {
     const zone = await zoneWithTransfers()
     const [reply] = await messagesOf(await relay((await signed(zone.name, 'SOA')).message))

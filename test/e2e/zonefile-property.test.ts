@@ -134,7 +134,12 @@ describe('accepted records → export → named-checkzone → import', () => {
           expect(check.status, `${check.output}\n--- zone file ---\n${text}`).toBe(0)
 
           const entries = parseZoneFile(text, { origin: ZONE, defaultTtl: 1 })
-          const mapped = mapEntries(entries, { name: ZONE, nameServers: NAME_SERVERS }, false, ctx)
+          const mapped = mapEntries(
+            entries,
+            { name: ZONE, defaultNameServers: NAME_SERVERS },
+            false,
+            ctx
+          )
           const back = mapped.items.map((item, i) =>
             carried(buildRecord(item.fields, ctx, String(i).padStart(32, '0')))
           )

@@ -3,6 +3,7 @@
  * Pure functions; the builder and the convergence checker share them.
  */
 import { dnssecMeta, parseDnssecState } from '../dnssec/state.ts'
+import { defaultNameServers } from '../zones/apex-ns.ts'
 import type { RecordRow } from '../records/model.ts'
 import type { NodeData, RRSetData, ZoneLayout, ZoneMeta } from '@edgedns/kv-layout'
 import {
@@ -98,8 +99,9 @@ const fqdn = (name: string): string => (name.endsWith('.') ? name : `${name}.`)
 const strings = (json: string): string[] => JSON.parse(json) as string[]
 
 /**
- * Zone metadata. Name servers are the vanity set when one is configured. When the apex holds no
- * NS records, the assigned name servers are stored as the apex NS set so `ns_ttl` takes effect.
+ * Zone metadata. Name servers are the vanity set when one is configured, else those assigned. The
+ * apex NS set is the zone's stored apex NS records when it has any, else those name servers; with
+ * `ns_ttl` either way (one rule with transfers and the export: zones/apex-ns.ts).
  */
 export function zoneMetaFrom(
   zone: ZoneDbRow,
@@ -107,11 +109,11 @@ export function zoneMetaFrom(
   layout: ZoneLayout | null = null,
   subzones: string[] = []
 ): ZoneMeta {
-  const vanity = strings(zone.vanity_name_servers)
-  const ns = vanity.length > 0 ? vanity : strings(zone.name_servers)
+  const ns = defaultNameServers(zone.vanity_name_servers, zone.name_servers)
   const apex = nodeFromRows(apexRows)
   const dnssec = dnssecMeta(parseDnssecState(zone.dnssec))
-  if (!apex.sets.NS && ns.length > 0) apex.sets.NS = { ttl: zone.ns_ttl, rdata: ns.map(fqdn) }
+  if (apex.sets.NS) apex.sets.NS.ttl = zone.ns_ttl
+  else if (ns.length > 0) apex.sets.NS = { ttl: zone.ns_ttl, rdata: ns.map(fqdn) }
   return {
     v: 1,
     id: zone.id,

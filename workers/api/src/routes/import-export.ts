@@ -35,6 +35,7 @@ import {
 } from '../zonefile-bridge/limits.ts'
 import { readImportForm } from '../zonefile-bridge/multipart.ts'
 import { importRecords } from '../zonefile-bridge/staged-import.ts'
+import { zoneDefaultNameServers } from '../zones/apex-ns.ts'
 
 export const importExport = new Hono<AppEnv>()
 
@@ -91,7 +92,7 @@ importExport.post('/import', async (c) => {
   const ctx = { zoneId: zone.id, zoneName: zone.name, now: nowIso() }
   const mapped = mapEntries(
     entries,
-    { name: zone.name, nameServers: JSON.parse(zone.nameServers) as string[] },
+    { name: zone.name, defaultNameServers: zoneDefaultNameServers(zone) },
     form.proxied,
     ctx
   )

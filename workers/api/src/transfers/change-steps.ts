@@ -5,8 +5,8 @@
  * of them (the entry's `before`) and added in its live state. Null (answer in the AXFR form) when
  * the serial is unknown, the log no longer holds every entry since (the cron prunes it), an entry
  * is about the zone as a whole (settings, name servers, a rebuild), there are too many, or a
- * record touched is an apex NS record: the transferred apex NS set is not the stored records alone
- * (the zone's own name servers are added from its settings), so only the AXFR form gives it whole.
+ * record touched is an apex NS record: the apex NS set switches between the zone's default name
+ * servers and its stored records (zones/apex-ns.ts), so only the AXFR form gives it whole.
  * A commit after the zone row was read breaks the transfer off (ZoneChangedDuringTransfer).
  */
 import type { ResponseRR } from '@edgedns/dns-wire'

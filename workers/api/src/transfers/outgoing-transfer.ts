@@ -27,6 +27,7 @@ import {
 } from '@edgedns/zone-transfer'
 import type { RecordRow } from '../records/model.ts'
 import type { ShardEnv } from '../shards/databases.ts'
+import { zoneDefaultNameServers } from '../zones/apex-ns.ts'
 import { soaRdata, type ZoneRow } from '../zones/model.ts'
 import { streamOf } from './answer-stream.ts'
 import { changeSteps } from './change-steps.ts'
@@ -107,28 +108,28 @@ function zoneRecord(z: ZoneRow, row: RecordRow): ResponseRR | null {
 }
 
 /**
- * Every record of the zone, the apex NS of its name servers first, read page by page and yielded
- * a page at a time; the next page is read from D1 while the consumer packs the current one.
- * Records are read only once the consumer asks for them (after the request's checks).
+ * Every record of the zone, read page by page and yielded a page at a time, after the zone's
+ * default name servers as its apex NS set when it stores none (zones/apex-ns.ts); the next page is
+ * read from D1 while the consumer packs the current one. Records are read only once the consumer
+ * asks for them (after the request's checks).
  */
 async function* zoneRecords(
   db: D1Database,
   z: ZoneRow,
   pageSize: number
 ): AsyncGenerator<TransferRecord[]> {
-  const servers = JSON.parse(z.nameServers) as string[]
-  yield servers.map((host) => ({
-    name: z.name,
-    type: TYPE_CODES.NS,
-    ttl: z.nsTtl,
-    rdata: fqdn(host),
-  }))
-  const own = new Set(servers.map((s) => s.toLowerCase().replace(/\.$/, '')))
   const pages = transferPages(db, z, pageSize)
   const first = await pages.first()
   // The first page is of another version than the zone row read before it (a commit came in
   // between): break off before any record is sent (the change's NOTIFY is on its way).
   if (first.changeSeq !== z.changeSeq) throw new ZoneChangedDuringTransfer(z.name)
+  if (!first.storesApexNs)
+    yield zoneDefaultNameServers(z).map((host) => ({
+      name: z.name,
+      type: TYPE_CODES.NS,
+      ttl: z.nsTtl,
+      rdata: fqdn(host),
+    }))
   let page: TransferPage = first
   let read = 1
   for (;;) {
@@ -140,7 +141,6 @@ async function* zoneRecords(
     for (const [type, content, priority, owner, data, ttl] of page.rows) {
       if (ownerIsWhole(owner)) {
         const name = wholeOwner(owner)
-        if (type === 'NS' && name === z.name && own.has(content.toLowerCase())) continue
         const rr = transferRecord(z, name, type, content, data, priority, ttl)
         if (rr) records.push(rr)
         continue

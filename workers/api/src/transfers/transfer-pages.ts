@@ -4,9 +4,11 @@
  * by the length of the page before; read as rows when the joined read fails (a page of records far
  * longer than the one before could pass that limit) or cannot be split. The first page is read in
  * one batch with the zone's change sequence, which tells whether it is of the version the transfer
- * serves.
+ * serves, and with whether the zone stores apex NS records (zones/apex-ns.ts).
  */
 import type { JoinedRows } from '../db/joined-rows.ts'
+import { reverseName } from '../records/model.ts'
+import { STORES_APEX_NS_SQL } from '../zones/apex-ns.ts'
 import { splitJoinedPage } from './joined-page.ts'
 import {
   FIRST_KEY,
@@ -29,9 +31,13 @@ export interface TransferPage {
   more: boolean
 }
 
-/** The first page, with the zone's change sequence in the same transaction (null: no zone row). */
+/**
+ * The first page, with what the same transaction says of the zone: its change sequence (null: no
+ * zone row), and whether it stores apex NS records (which then are its whole apex NS set).
+ */
 export interface FirstTransferPage extends TransferPage {
   changeSeq: number | null
+  storesApexNs: boolean
 }
 
 /** The characters of a page of rows, about as joined. */
@@ -74,26 +80,33 @@ export function transferPages(
 } {
   let records = pageSize
   const changeSeq = db.prepare('SELECT change_seq FROM zones WHERE id = ?1').bind(zone.id)
+  const apexNs = db.prepare(STORES_APEX_NS_SQL).bind(zone.id, reverseName(zone.name))
 
-  /** The page after `key`, in one batch with the change sequence when `withSeq`. */
-  const read = async (key: TransferKey, withSeq: boolean): Promise<FirstTransferPage> => {
+  /** The page after `key`, in one batch with the zone's facts when `first`. */
+  const read = async (key: TransferKey, first: boolean): Promise<FirstTransferPage> => {
     const asked = records
     const params = [zone.id, ...key, asked, pageSuffix(zone.name)]
     const batch = (sql: string) => {
       const page = db.prepare(sql).bind(...params)
-      return db.batch(withSeq ? [page, changeSeq] : [page])
+      return db.batch(first ? [page, changeSeq, apexNs] : [page])
     }
-    let read = await batch(JOINED_PAGE_SQL).catch(() => null)
-    const joined = read?.[0]!.results[0] as JoinedRows | undefined
+    let results = await batch(JOINED_PAGE_SQL).catch(() => null)
+    const joined = results?.[0]!.results[0] as JoinedRows | undefined
     let rows = joined ? splitJoinedPage(joined) : null
-    if (rows) records = nextPageRecords(pageSize, rows.length, joined!.page?.length ?? 0)
+    if (results && rows) records = nextPageRecords(pageSize, rows.length, joined!.page?.length ?? 0)
     else {
-      read = await batch(PAGE_SQL)
-      rows = (read[0]!.results as Record<string, unknown>[]).map(transferRow)
+      results = await batch(PAGE_SQL)
+      rows = (results[0]!.results as Record<string, unknown>[]).map(transferRow)
       records = nextPageRecords(pageSize, rows.length, rowChars(rows))
     }
-    const seq = read?.[1]?.results[0] as { change_seq: number } | undefined
-    return { rows, more: rows.length >= asked, changeSeq: seq?.change_seq ?? null }
+    const seq = results[1]?.results[0] as { change_seq: number } | undefined
+    const stored = results[2]?.results[0] as { stored: number } | undefined
+    return {
+      rows,
+      more: rows.length >= asked,
+      changeSeq: seq?.change_seq ?? null,
+      storesApexNs: stored?.stored === 1,
+    }
   }
 
   return { first: () => read(FIRST_KEY, true), after: (key) => read(key, false) }

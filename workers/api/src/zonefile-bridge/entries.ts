@@ -3,7 +3,9 @@
  *
  * Rules (documented in docs/import-export.md):
  * - SOA at the apex is skipped: the zone's SOA is managed through dns_settings. A SOA elsewhere is
- *   an error. Apex NS records naming the zone's own name servers are skipped (the zone serves them).
+ *   an error. The file's apex NS records are skipped when they are exactly the zone's default name
+ *   servers (the zone serves those when it stores no apex NS record); any other apex NS set is
+ *   imported whole, and is then the zone's apex NS set (zones/apex-ns.ts).
  * - Names outside the zone and types the API does not accept are errors naming the line.
  * - `; comment cf_tags=a,b:c cf-proxied:true cf-flatten-cname` sets comment, tags, proxied and
  *   settings.flatten_cname; the reserved `cf-proxied` tag overrides the form's `proxied` flag, which
@@ -25,6 +27,7 @@ import { parseCfComment, type ZoneEntry } from '@edgedns/zonefile'
 import { ApiError, Codes } from '../http/api-error.ts'
 import { buildRecord, type BuildContext, type RecordFieldsInput } from '../records/input.ts'
 import { identityKey, type DnsRecord } from '../records/model.ts'
+import { isDefaultSet } from '../zones/apex-ns.ts'
 
 export interface ImportItem {
   /** Canonical record fields, ready for a batch post. */
@@ -43,7 +46,8 @@ export interface MappedImport {
 
 export interface ImportZone {
   name: string
-  nameServers: string[]
+  /** The name servers the zone names at its apex when it stores none (zones/apex-ns.ts). */
+  defaultNameServers: string[]
 }
 
 const PLACEHOLDER_ID = '0'.repeat(32)
@@ -104,10 +108,7 @@ function toItem(
     tags: cf.tags,
     settings: cf.flattenCname === undefined ? undefined : { flatten_cname: cf.flattenCname },
   }
-  const rec = buildRecord(fields, ctx, PLACEHOLDER_ID)
-  if (type === 'NS' && rec.name === zone.name && zone.nameServers.includes(rec.content))
-    return 'skip'
-  return rec
+  return buildRecord(fields, ctx, PLACEHOLDER_ID)
 }
 
 /** Validates every entry (errors name the line) and drops the skipped ones. */
@@ -142,7 +143,13 @@ export function mapEntries(
     seen.add(key)
     items.push({ fields: canonicalFields(rec), line: entry.line, key, type: rec.type })
   }
-  return { items, skipped }
+  const apexNs = items.filter((i) => i.type === 'NS' && i.fields.name === zone.name)
+  const hosts = apexNs.map((i) => String(i.fields.content))
+  if (apexNs.length === 0 || !isDefaultSet(hosts, zone.defaultNameServers))
+    return { items, skipped }
+  for (const i of apexNs)
+    skipped.push({ line: i.line, reason: `NS ${zone.name} is one of the zone's own name servers` })
+  return { items: items.filter((i) => !apexNs.includes(i)), skipped }
 }
 
 function canonicalFields(r: DnsRecord): RecordFieldsInput {

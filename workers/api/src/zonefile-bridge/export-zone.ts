@@ -1,6 +1,7 @@
 /**
- * @module Writes a zone as a BIND master file: SOA from the zone's settings, apex NS from its name
- * servers, then every record in presentation form. TTL 1 (automatic) is written as 300, what it
+ * @module Writes a zone as a BIND master file: SOA from the zone's settings, the apex NS set as the
+ * zone serves it (its stored apex NS records, else its default name servers: zones/apex-ns.ts) with
+ * the zone's NS TTL, then every record in presentation form. TTL 1 (automatic) is written as 300, what it
  * serves as. Comments, tags, proxied and flatten_cname travel in `; <comment> cf_tags=...`;
  * A/AAAA/CNAME always carry `cf-proxied:true|false` so a re-import keeps their proxy status
  * whatever the form's `proxied` flag says. settings.ipv4_only/ipv6_only are not exported. A stored
@@ -21,7 +22,8 @@ import {
   toPresentation,
 } from '@edgedns/records'
 import { formatCfComment, serializeZoneFile, type SerializeRecord } from '@edgedns/zonefile'
-import { fromRow, type DnsRecord, type RecordRow } from '../records/model.ts'
+import { fromRow, reverseName, type DnsRecord, type RecordRow } from '../records/model.ts'
+import { STORES_APEX_NS_SQL, zoneDefaultNameServers } from '../zones/apex-ns.ts'
 import { soaRdata, type ZoneRow } from '../zones/model.ts'
 
 function soaRecord(z: ZoneRow): SerializeRecord {
@@ -53,16 +55,42 @@ function recordLine(r: DnsRecord): SerializeRecord {
   return line
 }
 
+const isApexNs = (z: ZoneRow, r: Pick<DnsRecord, 'type' | 'name'>): boolean =>
+  r.type === 'NS' && r.name === z.name
+
+/**
+ * The apex NS lines of the zone's default name servers, when it stores no apex NS record of its
+ * own (zones/apex-ns.ts); none when it does.
+ */
+function defaultNsLines(z: ZoneRow, storesApexNs: boolean): SerializeRecord[] {
+  if (storesApexNs) return []
+  return zoneDefaultNameServers(z).map((host) => ({
+    name: z.name,
+    ttl: z.nsTtl,
+    type: 'NS',
+    rdata: fqdn(host),
+  }))
+}
+
+/** A record's line; an apex NS record with the zone's NS TTL (one TTL per RRset, as served). */
+function zoneRecordLine(z: ZoneRow, r: DnsRecord): SerializeRecord {
+  const line = recordLine(r)
+  if (isApexNs(z, r)) line.ttl = z.nsTtl
+  return line
+}
+
 export function exportZone(z: ZoneRow, records: DnsRecord[], now = new Date()): string {
-  const servers = JSON.parse(z.nameServers) as string[]
-  const ns = servers.map((host) => ({ name: z.name, ttl: z.nsTtl, type: 'NS', rdata: fqdn(host) }))
-  // An apex NS record naming one of the zone's own servers is already written above.
-  const own = (r: DnsRecord) => r.type === 'NS' && r.name === z.name && servers.includes(r.content)
   return serializeZoneFile({
     origin: z.name,
     header: `Zone ${z.name} exported ${now.toISOString()} by edgedns; serial ${z.serial}`,
     soa: soaRecord(z),
-    records: [...ns, ...records.filter((r) => !own(r)).map(recordLine)],
+    records: [
+      ...defaultNsLines(
+        z,
+        records.some((r) => isApexNs(z, r))
+      ),
+      ...records.map((r) => zoneRecordLine(z, r)),
+    ],
   })
 }
 
@@ -163,33 +191,24 @@ export async function exportPage(
   limit = EXPORT_PAGE,
   now = new Date()
 ): Promise<ExportPage> {
-  // One row beyond the page tells whether another page follows.
-  const { results } = await db
-    .prepare(PAGE_SQL)
-    .bind(z.id, ...(after ?? FIRST_KEY), limit + 1)
-    .all<ExportRow>()
+  // One row beyond the page tells whether another page follows; the first page is read with
+  // whether the zone stores apex NS records (in one transaction).
+  const page = db.prepare(PAGE_SQL).bind(z.id, ...(after ?? FIRST_KEY), limit + 1)
+  const [read, stored] =
+    after === null
+      ? await db.batch([page, db.prepare(STORES_APEX_NS_SQL).bind(z.id, reverseName(z.name))])
+      : [await page.all()]
+  const results = read!.results as ExportRow[]
   const rows = results.slice(0, limit)
-  const servers = JSON.parse(z.nameServers) as string[]
-  const own = (r: DnsRecord) => r.type === 'NS' && r.name === z.name && servers.includes(r.content)
-  const lines = rows
-    .map(exportRecord)
-    .filter((r) => !own(r))
-    .map(recordLine)
+  const lines = rows.map((r) => zoneRecordLine(z, exportRecord(r)))
+  const storesApexNs = (stored?.results[0] as { stored: number } | undefined)?.stored === 1
   const text =
     after === null
       ? serializeZoneFile({
           origin: z.name,
           header: `Zone ${z.name} exported ${now.toISOString()} by edgedns; serial ${z.serial}`,
           soa: soaRecord(z),
-          records: [
-            ...servers.map((host) => ({
-              name: z.name,
-              ttl: z.nsTtl,
-              type: 'NS',
-              rdata: fqdn(host),
-            })),
-            ...lines,
-          ],
+          records: [...defaultNsLines(z, storesApexNs), ...lines],
         })
       : bodyLines(z.name, lines)
   const last = rows[rows.length - 1]
