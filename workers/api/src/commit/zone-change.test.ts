@@ -7,6 +7,7 @@ import {
   conflictOf,
   fullBuildRequestStatements,
   guardStatement,
+  nextSerial,
   zoneLogStatement,
   type ZoneGuard,
 } from './zone-change.ts'
@@ -112,5 +113,21 @@ describe('committing a zone change', () => {
       fullBuildRequestStatements(db, 'f'.repeat(32), new Date().toISOString())
     )
     expect(none!.results).toEqual([])
+  })
+})
+
+describe('the next serial', () => {
+  const at = (seconds: number) => seconds * 1000
+  it('is the clock when the clock is after the serial, else the serial plus one', () => {
+    expect(nextSerial(1_700_000_000, at(1_800_000_000))).toBe(1_800_000_000)
+    expect(nextSerial(1_800_000_000, at(1_800_000_000))).toBe(1_800_000_001)
+    // A primary's date-style serial (2026112801) is ahead of the clock: one more.
+    expect(nextSerial(2_026_112_801, at(1_800_000_000))).toBe(2_026_112_802)
+  })
+
+  it('wraps at 2^32 (RFC 1982) instead of leaving the 32 bits of a SOA serial', () => {
+    expect(nextSerial(2 ** 32 - 1, at(0))).toBe(0)
+    // Past the wrap the clock (1,800,000,000) is after 4,294,967,000 in serial arithmetic.
+    expect(nextSerial(4_294_967_000, at(1_800_000_000))).toBe(1_800_000_000)
   })
 })

@@ -1,6 +1,6 @@
 /**
  * @module The one owner of committing a zone change. Every write to a zone (record batches,
- * imports, zone settings, zone creation and deletion, full-build requests) commits here:
+imports, zone settings, zone creation and deletion, full-build requests) commits here:
  *   - the version guard: one UPDATE that bumps the zone's version, serial and change sequence and
  *     fails the whole D1 batch when another writer committed first;
  *   - the change-log rows (the builder's outbox and the audit trail) in the same D1 batch;
@@ -10,6 +10,7 @@
  * Every commit moves `zones.change_seq`; triggers on it (migration 0013) list the zone in
  * `zones_behind` in the same transaction, the work list of the propagation sweep.
  */
+import { serialAfter } from '@edgedns/zone-transfer'
 import type { Context } from 'hono'
 import type { AppEnv } from '../http/app-env.ts'
 import { RECORD_COLUMNS } from '../records/model.ts'
@@ -96,8 +97,14 @@ export async function commitZoneChange(
   }
 }
 
-function nextSerial(serial: number, nowMs: number): number {
-  return Math.max(serial + 1, Math.floor(nowMs / 1000))
+/**
+ * The serial after `serial`: the current time in epoch seconds when that comes after it, else one
+ * more; both in serial arithmetic (RFC 1982, modulo 2^32), so a serial near 2^32 - 1 (a primary's,
+ * kept when a secondary zone became a primary one) wraps instead of leaving the 32 bits a SOA has.
+ */
+export function nextSerial(serial: number, nowMs: number): number {
+  const now = Math.floor(nowMs / 1000) % 2 ** 32
+  return serialAfter(now, serial) ? now : (serial + 1) % 2 ** 32
 }
 
 /**
