@@ -3,14 +3,20 @@
  * for a secondary zone it has not loaded, and as an expired zone is answered), rather than as an
  * empty zone of our SOA and NS; its first transfer makes it answer. A zone that stops being
  * secondary answers with what it holds; one that becomes secondary waits for its first transfer.
+ * A zone that has no transfer recorded but still answers (its row from before new secondary zones
+ * were marked not loaded) is marked so by its first failed check.
  */
 import { env, exports } from 'cloudflare:workers'
+import { runInDurableObject } from 'cloudflare:test'
 import type { MessageRR } from '@edgedns/dns-wire'
+import { FIRST_TRANSFER_RETRY } from '@edgedns/zone-transfer'
 import { describe, expect, it } from 'vitest'
 import { api, DEFAULT_ACCOUNT } from '../../../../test/api/helpers.ts'
 import { settle } from '../builder/test/helpers.ts'
 import { builderStub } from '../commit/zone-change.ts'
-import { TransferStage } from './transfer-commit.ts'
+import type { SecondaryZone } from './secondary-zone.ts'
+import { secondaryStub } from './secondary-stub.ts'
+import { commitExpiry, TransferStage } from './transfer-commit.ts'
 
 const PRIMARY = 2025020202
 
@@ -119,4 +125,66 @@ describe('a secondary zone before its first transfer', () => {
     expect((await doh(`www.${name}`, 'A')).Answer?.[0]?.data).toBe('192.0.2.21')
     expect((await doh(`own.${name}`, 'A')).Status).toBe(3)
   })
+})
+
+describe('a secondary zone without a transfer that still answers', () => {
+  // Its object may hold no state, or the state of checks that counted our own SOA as a good copy.
+  const saved = {
+    'no saved state': null,
+    'a saved state counting our SOA as checked': {
+      soa: { refresh: 10000, retry: 2400, expire: 604800 },
+      lastSuccess: Math.floor(Date.now() / 1000) - 3600,
+      failures: 0,
+      lastError: null,
+    },
+  }
+  it.each(Object.entries(saved))(
+    'is not answered after a failed check, retried as before a first transfer (%s)',
+    async (_, state) => {
+      const name = `answering-${Date.now().toString(36)}.example`
+      const res = await api('POST', '/zones', {
+        name,
+        account: { id: DEFAULT_ACCOUNT },
+        type: 'secondary',
+      })
+      expect(res.status).toBe(200)
+      const id = res.body.result.id as string
+      // An answering zone with no transfer recorded (incoming `soa_serial` NULL).
+      const row = (await env.DB.prepare(
+        'SELECT version, change_seq, serial FROM zones WHERE id = ?1'
+      )
+        .bind(id)
+        .first<{ version: number; change_seq: number; serial: number }>())!
+      const guard = { version: row.version, changeSeq: row.change_seq, serial: row.serial }
+      await builderStub(env, id).notify(id, await commitExpiry(env.DB, id, guard, false))
+      const peers = `/accounts/${DEFAULT_ACCOUNT}/secondary_dns/peers`
+      const peer = (await api('POST', peers, { name: 'primary' })).body.result.id as string
+      await api('PUT', `${peers}/${peer}`, { name: 'primary', ip: '198.51.100.7', port: 1 })
+      const now = new Date().toISOString()
+      await env.DB.prepare(
+        `INSERT INTO zone_transfers_incoming (zone_id, name, peers, auto_refresh_seconds, created_on, modified_on)
+         VALUES (?1, ?2, ?3, 86400, ?4, ?4)`
+      )
+        .bind(id, name, JSON.stringify([peer]), now)
+        .run()
+      await settle(id)
+      expect((await doh(`www.${name}`, 'A')).Status).toBe(3)
+
+      const alarm = await runInDurableObject(
+        secondaryStub(env, id) as unknown as DurableObjectStub,
+        async (o: unknown, storage: DurableObjectState) => {
+          if (state) await storage.storage.put('state', { zoneId: id, ...state })
+          const object = o as SecondaryZone
+          object.transfer = async () => ({ status: 'failed', error: 'primary unreachable' })
+          await object.check(id)
+          return storage.storage.getAlarm()
+        }
+      )
+      expect(alarm).not.toBeNull()
+      expect(alarm! - Date.now()).toBeLessThanOrEqual(FIRST_TRANSFER_RETRY * 1000)
+      await settle(id)
+      expect((await doh(`www.${name}`, 'A')).Status).toBe(2)
+      expect((await doh(name, 'SOA')).Status).toBe(2)
+    }
+  )
 })

@@ -166,6 +166,43 @@ describe('a NOTIFY during a check (RFC 1996 §4.4)', () => {
     expect(checks).toBe(2)
   })
 
+  it("one that arrives while a transfer's last steps run is followed by one more check", async () => {
+    const z = await secondaryZone('finishing')
+    let release = () => {}
+    const finishing = new Promise<void>((r) => (release = r))
+    const asked: (number | null)[] = []
+    await inObject(z.id, async (object, state) => {
+      object.transfer = async (_env: Env, cfg: IncomingConfig) => {
+        asked.push(cfg.soaSerial)
+        if (asked.length > 1) return { status: 'current', serial: PRIMARY }
+        // A transfer committed; the builder's first step and the discard are still under way.
+        await transferred(z, PRIMARY)
+        return { status: 'transferred', serial: PRIMARY, kind: 'axfr', finishing }
+      }
+      const running = object.check(z.id)
+      // The check has recorded its result and set its next check (after the SOA's refresh)...
+      for (let i = 0; i < 500; i++) {
+        const alarm = await state.storage.getAlarm()
+        if (asked.length > 0 && alarm !== null && alarm > Date.now() + 30_000) break
+        await sleep(5)
+      }
+      // ...when the primary, changed again, sends its NOTIFY.
+      await object.notify(z.id)
+      release()
+      await running
+    })
+    for (let i = 0; i < 500 && asked.length < 2; i++) await sleep(10)
+    expect(asked).toEqual([null, PRIMARY])
+    let alarm: number | null = null
+    for (let i = 0; i < 500; i++) {
+      alarm = await inObject(z.id, async (_, state) => state.storage.getAlarm())
+      if (alarm !== null && alarm > Date.now() + 30_000) break
+      await sleep(10)
+    }
+    expect(alarm).toBeGreaterThan(Date.now() + 30_000)
+    expect(asked).toHaveLength(2)
+  })
+
   it('while none runs, schedules a check now; more before it runs change nothing', async () => {
     const z = await secondaryZone('idle')
     await inObject(z.id, async (object, state) => {
@@ -202,16 +239,22 @@ describe('only a good check makes a secondary zone answer', () => {
     await env.DB.prepare('UPDATE zone_transfers_incoming SET soa_serial = NULL WHERE zone_id = ?1')
       .bind(z.id)
       .run()
-    let result: CheckResult = { status: 'failed', error: 'test primary' }
+    let up = false
     await inObject(z.id, async (object, state) => {
       // What deleting the incoming settings leaves: no state (the object deletes all it kept).
       await state.storage.deleteAll()
-      object.transfer = async () => result
+      // Without a serial held, a primary that answers is pulled whole: a transfer.
+      object.transfer = async (_env: Env, cfg: IncomingConfig): Promise<CheckResult> => {
+        expect(cfg.soaSerial).toBeNull()
+        if (!up) return { status: 'failed', error: 'test primary' }
+        await transferred(z, PRIMARY + 1)
+        return { status: 'transferred', serial: PRIMARY + 1, kind: 'axfr' }
+      }
       await object.check(z.id)
       expect((await zoneRow(z.id)).secondary_expired).toBe(1)
-      result = { status: 'current', serial: PRIMARY }
+      up = true
       await object.check(z.id)
     })
-    expect((await zoneRow(z.id)).secondary_expired).toBe(0)
+    expect(await zoneRow(z.id)).toMatchObject({ secondary_expired: 0, serial: PRIMARY + 1 })
   })
 })

@@ -11,8 +11,9 @@
  *
  * The zone's serial is the primary's: it is asked IXFR from the serial of the copy it holds (the
  * incoming settings' `soa_serial`), and zone-level commits keep its serial (commit/zone-change.ts).
- * A secondary zone is not answered (as an expired one) until its first transfer commits, and only a
- * good check ends that, or an expiry.
+ * A secondary zone is not answered (as an expired one) until its first transfer commits (a failed
+ * check marks so one without a transfer recorded that still answers), and only a good check ends
+ * that, or an expiry.
  */
 import { DurableObject } from 'cloudflare:workers'
 import { DnsFormatError } from '@edgedns/dns-wire'
@@ -51,7 +52,10 @@ export interface CheckResult {
 }
 
 const STATE = 'state'
-/** Set by a NOTIFY, cleared when a check starts: a check that ends with it set is followed by another. */
+/**
+ * Set by a NOTIFY, cleared when a check starts: when the last check queued ends (its commit's
+ * builder step and discard included) with it set, another is scheduled at once.
+ */
 const PENDING_NOTIFY = 'pendingNotify'
 /** Commit attempts when other writers (settings changes) keep moving the zone's version. */
 const COMMIT_ATTEMPTS = 4
@@ -220,7 +224,10 @@ async function setExpiry(env: Env, zoneId: string, expired: boolean): Promise<vo
   }
 }
 
-/** The bounds of the primary's refresh and retry: BIND's, or the local stack's (`.dev.vars`). */
+/**
+ * The bounds of the primary's refresh and retry: BIND's, or lower minimums from the worker's vars
+ * (the end-to-end stack passes them with `--var`, test/e2e/global-setup.ts).
+ */
 function timerBounds(env: Env): TimerBounds {
   const seconds = (v: string | undefined, fallback: number) => {
     const n = Number(v)
@@ -250,9 +257,20 @@ export class SecondaryZone extends DurableObject<Env> {
     this.#checks++
     const run = this.#running
       .then(() => inInvocation(() => this.#check(zoneId, force)))
-      .finally(() => this.#checks--)
+      .finally(() => this.#afterCheck())
     this.#running = run.catch(() => {})
     return run
+  }
+
+  /**
+   * A check has ended, to its last step. A NOTIFY accepted while it ran only left the flag; unless
+   * another check is queued (it starts after that NOTIFY), one more runs now.
+   */
+  async #afterCheck(): Promise<void> {
+    if (--this.#checks > 0) return
+    if ((await this.ctx.storage.get<boolean>(PENDING_NOTIFY)) !== true) return
+    const alarm = await this.ctx.storage.getAlarm()
+    if (alarm === null || alarm > Date.now()) await this.ctx.storage.setAlarm(Date.now())
   }
 
   /**
@@ -295,7 +313,9 @@ export class SecondaryZone extends DurableObject<Env> {
       return { status: 'not-secondary' }
     }
     const zone = await zoneRow(env.DB, zoneId)
-    const state = await this.#startState(zone, zoneId)
+    // No transfer recorded (`soa_serial` NULL): the zone holds no copy of the primary's.
+    const loaded = cfg.soaSerial !== null
+    const state = await this.#startState(zone, zoneId, loaded)
     // The copy held is the primary's version `soa_serial` while the zone's serial is that one; a
     // zone that was another type since (or whose serial moved) is pulled whole.
     const held = zone?.serial === cfg.soaSerial ? cfg.soaSerial : null
@@ -342,22 +362,27 @@ export class SecondaryZone extends DurableObject<Env> {
       bounds: timerBounds(this.env),
     })
     await this.ctx.storage.put(STATE, state)
-    // A NOTIFY that came during the check is answered by the next one, now.
-    const notified = (await this.ctx.storage.get<boolean>(PENDING_NOTIFY)) === true
-    await this.ctx.storage.setAlarm(notified ? Date.now() : next.next * 1000)
-    // Only a good check makes the zone answer (again); a failed one can only expire it.
-    if (next.expired || good) await setExpiry(env, zoneId, next.expired)
+    // A NOTIFY that came during the check moves this alarm to now once the check ends (#afterCheck).
+    await this.ctx.storage.setAlarm(next.next * 1000)
+    // Only a good check makes the zone answer (again); a failed one can only expire it, or mark
+    // not loaded a zone that has no transfer recorded and still answers (a zone row from before
+    // `secondary_expired` marked new secondary zones).
+    const expired = next.expired || (!good && !loaded)
+    if (expired || good) await setExpiry(env, zoneId, expired)
     await finishing
     return result
   }
 
   /**
-   * The saved state; without one (a new schedule, or incoming settings deleted and written again),
-   * a zone that answers (a transfer committed, not expired) counts the copy it holds as checked
-   * when the schedule starts, so it expires after the SOA's expire of failed checks.
+   * The saved state. Without a transfer recorded (`loaded` false: none yet, or incoming settings
+   * deleted and written again), the zone's SOA is ours, not a primary's: no copy counts as
+   * checked, and failed checks follow the first transfer's retry. Without a saved state (a new
+   * schedule), a zone that answers and has a transfer counts the copy it holds as checked when the
+   * schedule starts, so it expires after the SOA's expire of failed checks.
    */
-  async #startState(zone: ZoneRowSoa | null, zoneId: string): Promise<State> {
+  async #startState(zone: ZoneRowSoa | null, zoneId: string, loaded: boolean): Promise<State> {
     const state = await this.#state(zoneId)
+    if (!loaded) return { ...state, soa: null, lastSuccess: null }
     if (state.soa || !zone || zone.secondary_expired) return state
     return { ...state, soa: soaTimers(soaRdata(zone)), lastSuccess: Math.floor(Date.now() / 1000) }
   }
