@@ -13,8 +13,8 @@ $TTL 3600
 @   IN  SOA ns1.edgedns.dev. hostmaster.edgedns.dev. ( 2024010101 ; serial
             7200   ; refresh
             3600 1209600 300 )  ; retry, expire, minimum
-@     86400 IN  NS   ns1.edgedns.dev.
-@     86400 IN  NS   ns3.example.net.
+@           IN  NS   ns1.edgedns.dev.
+@           IN  NS   ns3.example.net.
 @           300 IN A 192.0.2.1 ; apex web cf_tags=env:prod,team:"dns, infra" cf-proxied:true
 www         IN  600 A 192.0.2.2
 www         AAAA 2001:DB8:0:0::1 ; cf_tags=cf-proxied:false

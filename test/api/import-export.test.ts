@@ -88,8 +88,8 @@ describe('zone-file round trip', () => {
     expect(lines.find((l) => /\tSOA\t/.test(l))).toMatch(/\tSOA\tns1\.edgedns\.dev\. /)
     // The zone's apex NS set is the stored one: no default name server is added.
     expect(lines.filter((l) => l.startsWith(`${z.name}.\t`) && l.includes('\tNS\t'))).toEqual([
-      `${z.name}.\t86400\tIN\tNS\tns1.edgedns.dev.`,
-      `${z.name}.\t86400\tIN\tNS\tns3.example.net.`,
+      `${z.name}.\t3600\tIN\tNS\tns1.edgedns.dev.`,
+      `${z.name}.\t3600\tIN\tNS\tns3.example.net.`,
     ])
     expect(exported.text).toContain(
       `${z.name}.\t300\tIN\tA\t192.0.2.1 ; apex web cf_tags=env:prod,team:"dns, infra",cf-proxied:true`
@@ -147,11 +147,13 @@ describe('the apex NS set in zone files', () => {
     expect(apexNsLines((await exportZone(z.id)).text, z.name)).toEqual(
       vanity.map((ns) => `${z.name}.\t86400\tIN\tNS\t${ns}.`)
     )
-    const stored = { type: 'NS', name: z.name, content: 'ns.other-provider.example', ttl: 3600 }
-    expect((await api('POST', `/zones/${z.id}/dns_records`, stored)).status).toBe(200)
-    // The zone's NS TTL: one TTL for the set, as it is served.
+    const stored = (content: string, ttl: number) => ({ type: 'NS', name: z.name, content, ttl })
+    for (const ns of [stored('ns1.other.example', 3600), stored('ns2.other.example', 600)])
+      expect((await api('POST', `/zones/${z.id}/dns_records`, ns)).status).toBe(200)
+    // One TTL for the set, its smallest, as it is served.
     expect(apexNsLines((await exportZone(z.id)).text, z.name)).toEqual([
-      `${z.name}.\t86400\tIN\tNS\tns.other-provider.example.`,
+      `${z.name}.\t600\tIN\tNS\tns1.other.example.`,
+      `${z.name}.\t600\tIN\tNS\tns2.other.example.`,
     ])
   })
 })

@@ -280,7 +280,7 @@ describe('outgoing transfers relayed to /dns_transfer', () => {
     expect(apexNs.map((rr) => rr.data.toLowerCase().replace(/\.$/, ''))).toContain(own)
   })
 
-  it('transfers stored apex NS records as the whole apex NS set, with the zone NS TTL', async () => {
+  it('transfers stored apex NS records as the whole apex NS set, with the set smallest TTL', async () => {
     const zone = await zoneWithTransfers()
     const apexNs = async () =>
       (await messagesOf(await relay((await signed(zone.name, 'AXFR')).message)))
@@ -289,9 +289,10 @@ describe('outgoing transfers relayed to /dns_transfer', () => {
         .map((rr) => `${rr.ttl} ${rr.data.replace(/\.$/, '')}`)
     const own = (await api('GET', `/zones/${zone.id}`)).body.result.name_servers as string[]
     expect(await apexNs()).toEqual(own.map((ns) => `86400 ${ns}`))
-    const stored = { type: 'NS', name: zone.name, content: 'ns.secondary.example', ttl: 3600 }
-    expect((await api('POST', `/zones/${zone.id}/dns_records`, stored)).status).toBe(200)
-    expect(await apexNs()).toEqual(['86400 ns.secondary.example'])
+    const stored = (content: string, ttl: number) => ({ type: 'NS', name: zone.name, content, ttl })
+    for (const ns of [stored('ns1.secondary.example', 3600), stored('ns2.secondary.example', 900)])
+      expect((await api('POST', `/zones/${zone.id}/dns_records`, ns)).status).toBe(200)
+    expect(await apexNs()).toEqual(['900 ns1.secondary.example', '900 ns2.secondary.example'])
   })
 
   it('answers a signed SOA query (a secondary checking the serial), signed', async () => {

@@ -100,8 +100,9 @@ const strings = (json: string): string[] => JSON.parse(json) as string[]
 
 /**
  * Zone metadata. Name servers are the vanity set when one is configured, else those assigned. The
- * apex NS set is the zone's stored apex NS records when it has any, else those name servers; with
- * `ns_ttl` either way (one rule with transfers and the export: zones/apex-ns.ts).
+ * apex NS set is the zone's stored apex NS records when it has any (their smallest TTL, as every
+ * set), else those name servers with `ns_ttl` (one rule with transfers and the export:
+ * zones/apex-ns.ts).
  */
 export function zoneMetaFrom(
   zone: ZoneDbRow,
@@ -112,8 +113,7 @@ export function zoneMetaFrom(
   const ns = defaultNameServers(zone.vanity_name_servers, zone.name_servers)
   const apex = nodeFromRows(apexRows)
   const dnssec = dnssecMeta(parseDnssecState(zone.dnssec))
-  if (apex.sets.NS) apex.sets.NS.ttl = zone.ns_ttl
-  else if (ns.length > 0) apex.sets.NS = { ttl: zone.ns_ttl, rdata: ns.map(fqdn) }
+  if (!apex.sets.NS && ns.length > 0) apex.sets.NS = { ttl: zone.ns_ttl, rdata: ns.map(fqdn) }
   return {
     v: 1,
     id: zone.id,

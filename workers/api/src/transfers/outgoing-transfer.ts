@@ -81,12 +81,10 @@ const typeCode = (type: string): number | undefined => (TYPE_CODES as Record<str
 const servedTtl = (ttl: number): number => (ttl === 1 ? AUTO_TTL_SECONDS : ttl)
 
 /**
- * A stored record of zone `z` as transferred; null when its type is unknown or its rdata cannot be
- * written (see `transferRdata`). One RRset has one TTL (RFC 2181 §5.2): the apex NS set takes the
- * zone's NS TTL, as the export's first apex NS line gives it.
+ * A stored record as transferred; null when its type is unknown or its rdata cannot be written
+ * (see `transferRdata`).
  */
 function transferRecord(
-  z: ZoneRow,
   name: string,
   type: string,
   content: string,
@@ -98,13 +96,12 @@ function transferRecord(
   if (code === undefined) return null
   const rdata = transferRdata(type, content, data, priority)
   if (rdata === null) return null
-  const apexNs = code === TYPE_CODES.NS && name === z.name
-  return { name, type: code, ttl: apexNs ? z.nsTtl : servedTtl(ttl), rdata }
+  return { name, type: code, ttl: servedTtl(ttl), rdata }
 }
 
-/** A stored record row of zone `z` as transferred (see `transferRecord`). */
-function zoneRecord(z: ZoneRow, row: RecordRow): ResponseRR | null {
-  return transferRecord(z, row.name, row.type, row.content, row.data, row.priority, row.ttl)
+/** A stored record row as transferred (see `transferRecord`). */
+function zoneRecord(row: RecordRow): ResponseRR | null {
+  return transferRecord(row.name, row.type, row.content, row.data, row.priority, row.ttl)
 }
 
 /**
@@ -123,7 +120,8 @@ async function* zoneRecords(
   // The first page is of another version than the zone row read before it (a commit came in
   // between): break off before any record is sent (the change's NOTIFY is on its way).
   if (first.changeSeq !== z.changeSeq) throw new ZoneChangedDuringTransfer(z.name)
-  if (!first.storesApexNs)
+  const apexNsTtl = first.apexNsTtl
+  if (apexNsTtl === null)
     yield zoneDefaultNameServers(z).map((host) => ({
       name: z.name,
       type: TYPE_CODES.NS,
@@ -141,7 +139,9 @@ async function* zoneRecords(
     for (const [type, content, priority, owner, data, ttl] of page.rows) {
       if (ownerIsWhole(owner)) {
         const name = wholeOwner(owner)
-        const rr = transferRecord(z, name, type, content, data, priority, ttl)
+        const rr = transferRecord(name, type, content, data, priority, ttl)
+        // One TTL for the stored apex NS set, as the edge serves it.
+        if (rr && apexNsTtl !== null && type === 'NS' && name === z.name) rr.ttl = apexNsTtl
         if (rr) records.push(rr)
         continue
       }
@@ -258,8 +258,7 @@ export async function answerRelayedQuery(
   const answer = serveTransfer(request, config, {
     soa: zoneSoa(zone),
     records: () => zoneRecords(db, zone, pageSize),
-    steps: async (clientSerial) =>
-      (await changeSteps(db, zone, clientSerial, (row) => zoneRecord(zone, row))) ?? [],
+    steps: async (clientSerial) => (await changeSteps(db, zone, clientSerial, zoneRecord)) ?? [],
   })
   // A completed transfer of a zone is recorded in its outgoing settings.
   return { ...answer, zoneId: answer.zoneId === null ? null : zone.id, db }
@@ -324,5 +323,6 @@ function serveTransfer(
     udp: request.udp ?? false,
   })
   // Over UDP no transfer is made (an error, or the SOA that sends the client to TCP).
-  return { ...streamOf(messages), zoneId: request.udp ? null : config.zoneId, db: null }
+  const ixfr = question?.type === TYPE_CODES.IXFR
+  return { ...streamOf(messages, { ixfr }), zoneId: request.udp ? null : config.zoneId, db: null }
 }

@@ -4,11 +4,11 @@
  * by the length of the page before; read as rows when the joined read fails (a page of records far
  * longer than the one before could pass that limit) or cannot be split. The first page is read in
  * one batch with the zone's change sequence, which tells whether it is of the version the transfer
- * serves, and with whether the zone stores apex NS records (zones/apex-ns.ts).
+ * serves, and with the TTL of its stored apex NS set, if any (zones/apex-ns.ts).
  */
 import type { JoinedRows } from '../db/joined-rows.ts'
 import { reverseName } from '../records/model.ts'
-import { STORES_APEX_NS_SQL } from '../zones/apex-ns.ts'
+import { APEX_NS_TTL_SQL, apexNsTtlOf } from '../zones/apex-ns.ts'
 import { splitJoinedPage } from './joined-page.ts'
 import {
   FIRST_KEY,
@@ -33,11 +33,12 @@ export interface TransferPage {
 
 /**
  * The first page, with what the same transaction says of the zone: its change sequence (null: no
- * zone row), and whether it stores apex NS records (which then are its whole apex NS set).
+ * zone row), and the TTL of its stored apex NS set (null: it stores none, and its default name
+ * servers are its apex NS set: zones/apex-ns.ts).
  */
 export interface FirstTransferPage extends TransferPage {
   changeSeq: number | null
-  storesApexNs: boolean
+  apexNsTtl: number | null
 }
 
 /** The characters of a page of rows, about as joined. */
@@ -80,7 +81,7 @@ export function transferPages(
 } {
   let records = pageSize
   const changeSeq = db.prepare('SELECT change_seq FROM zones WHERE id = ?1').bind(zone.id)
-  const apexNs = db.prepare(STORES_APEX_NS_SQL).bind(zone.id, reverseName(zone.name))
+  const apexNs = db.prepare(APEX_NS_TTL_SQL).bind(zone.id, reverseName(zone.name))
 
   /** The page after `key`, in one batch with the zone's facts when `first`. */
   const read = async (key: TransferKey, first: boolean): Promise<FirstTransferPage> => {
@@ -100,12 +101,11 @@ export function transferPages(
       records = nextPageRecords(pageSize, rows.length, rowChars(rows))
     }
     const seq = results[1]?.results[0] as { change_seq: number } | undefined
-    const stored = results[2]?.results[0] as { stored: number } | undefined
     return {
       rows,
       more: rows.length >= asked,
       changeSeq: seq?.change_seq ?? null,
-      storesApexNs: stored?.stored === 1,
+      apexNsTtl: apexNsTtlOf(results[2]),
     }
   }
 

@@ -1,7 +1,7 @@
 /**
  * @module Writes a zone as a BIND master file: SOA from the zone's settings, the apex NS set as the
- * zone serves it (its stored apex NS records, else its default name servers: zones/apex-ns.ts) with
- * the zone's NS TTL, then every record in presentation form. TTL 1 (automatic) is written as 300, what it
+ * zone serves it (its stored apex NS records with the set's smallest TTL, else its default name
+ * servers with `ns_ttl`: zones/apex-ns.ts), then every record in presentation form. TTL 1 (automatic) is written as 300, what it
  * serves as. Comments, tags, proxied and flatten_cname travel in `; <comment> cf_tags=...`;
  * A/AAAA/CNAME always carry `cf-proxied:true|false` so a re-import keeps their proxy status
  * whatever the form's `proxied` flag says. settings.ipv4_only/ipv6_only are not exported. A stored
@@ -23,8 +23,11 @@ import {
 } from '@edgedns/records'
 import { formatCfComment, serializeZoneFile, type SerializeRecord } from '@edgedns/zonefile'
 import { fromRow, reverseName, type DnsRecord, type RecordRow } from '../records/model.ts'
-import { STORES_APEX_NS_SQL, zoneDefaultNameServers } from '../zones/apex-ns.ts'
+import { APEX_NS_TTL_SQL, apexNsTtlOf, zoneDefaultNameServers } from '../zones/apex-ns.ts'
 import { soaRdata, type ZoneRow } from '../zones/model.ts'
+
+/** A stored TTL as served: 1 is automatic. */
+const servedTtl = (ttl: number): number => (ttl === 1 ? AUTO_TTL_SECONDS : ttl)
 
 function soaRecord(z: ZoneRow): SerializeRecord {
   return { name: z.name, ttl: z.soaTtl, type: 'SOA', rdata: soaRdata(z) }
@@ -39,7 +42,7 @@ function recordLine(r: DnsRecord): SerializeRecord {
   })
   const line: SerializeRecord = {
     name: r.name,
-    ttl: r.ttl === 1 ? AUTO_TTL_SECONDS : r.ttl,
+    ttl: servedTtl(r.ttl),
     type: r.type,
     rdata: '',
   }
@@ -55,15 +58,15 @@ function recordLine(r: DnsRecord): SerializeRecord {
   return line
 }
 
-const isApexNs = (z: ZoneRow, r: Pick<DnsRecord, 'type' | 'name'>): boolean =>
+const isApexNs = (z: ZoneRow, r: { type: string; name: string }): boolean =>
   r.type === 'NS' && r.name === z.name
 
 /**
  * The apex NS lines of the zone's default name servers, when it stores no apex NS record of its
- * own (zones/apex-ns.ts); none when it does.
+ * own (`apexNsTtl` null: zones/apex-ns.ts); none when it does.
  */
-function defaultNsLines(z: ZoneRow, storesApexNs: boolean): SerializeRecord[] {
-  if (storesApexNs) return []
+function defaultNsLines(z: ZoneRow, apexNsTtl: number | null): SerializeRecord[] {
+  if (apexNsTtl !== null) return []
   return zoneDefaultNameServers(z).map((host) => ({
     name: z.name,
     ttl: z.nsTtl,
@@ -72,24 +75,26 @@ function defaultNsLines(z: ZoneRow, storesApexNs: boolean): SerializeRecord[] {
   }))
 }
 
-/** A record's line; an apex NS record with the zone's NS TTL (one TTL per RRset, as served). */
-function zoneRecordLine(z: ZoneRow, r: DnsRecord): SerializeRecord {
+/**
+ * A record's line; a stored apex NS record with its set's TTL (`apexNsTtl`, the smallest of the
+ * set: one TTL per RRset, as the edge serves it and transfers give it).
+ */
+function zoneRecordLine(z: ZoneRow, r: DnsRecord, apexNsTtl: number | null): SerializeRecord {
   const line = recordLine(r)
-  if (isApexNs(z, r)) line.ttl = z.nsTtl
+  if (apexNsTtl !== null && isApexNs(z, r)) line.ttl = apexNsTtl
   return line
 }
 
 export function exportZone(z: ZoneRow, records: DnsRecord[], now = new Date()): string {
+  const apexNs = records.filter((r) => isApexNs(z, r)).map((r) => servedTtl(r.ttl))
+  const apexNsTtl = apexNs.length > 0 ? Math.min(...apexNs) : null
   return serializeZoneFile({
     origin: z.name,
     header: `Zone ${z.name} exported ${now.toISOString()} by edgedns; serial ${z.serial}`,
     soa: soaRecord(z),
     records: [
-      ...defaultNsLines(
-        z,
-        records.some((r) => isApexNs(z, r))
-      ),
-      ...records.map((r) => zoneRecordLine(z, r)),
+      ...defaultNsLines(z, apexNsTtl),
+      ...records.map((r) => zoneRecordLine(z, r, apexNsTtl)),
     ],
   })
 }
@@ -191,24 +196,28 @@ export async function exportPage(
   limit = EXPORT_PAGE,
   now = new Date()
 ): Promise<ExportPage> {
-  // One row beyond the page tells whether another page follows; the first page is read with
-  // whether the zone stores apex NS records (in one transaction).
+  // One row beyond the page tells whether another page follows. The first page is read with the
+  // TTL of the zone's stored apex NS set (in one transaction); a later page holding apex NS records
+  // (an apex of more than a page of records) reads it again.
   const page = db.prepare(PAGE_SQL).bind(z.id, ...(after ?? FIRST_KEY), limit + 1)
-  const [read, stored] =
-    after === null
-      ? await db.batch([page, db.prepare(STORES_APEX_NS_SQL).bind(z.id, reverseName(z.name))])
-      : [await page.all()]
+  const apexTtl = db.prepare(APEX_NS_TTL_SQL).bind(z.id, reverseName(z.name))
+  const [read, ttlRead] = after === null ? await db.batch([page, apexTtl]) : [await page.all()]
   const results = read!.results as ExportRow[]
   const rows = results.slice(0, limit)
-  const lines = rows.map((r) => zoneRecordLine(z, exportRecord(r)))
-  const storesApexNs = (stored?.results[0] as { stored: number } | undefined)?.stored === 1
+  const apexNsTtl =
+    after === null
+      ? apexNsTtlOf(ttlRead)
+      : rows.some((r) => isApexNs(z, r))
+        ? apexNsTtlOf(await apexTtl.all())
+        : null
+  const lines = rows.map((r) => zoneRecordLine(z, exportRecord(r), apexNsTtl))
   const text =
     after === null
       ? serializeZoneFile({
           origin: z.name,
           header: `Zone ${z.name} exported ${now.toISOString()} by edgedns; serial ${z.serial}`,
           soa: soaRecord(z),
-          records: [...defaultNsLines(z, storesApexNs), ...lines],
+          records: [...defaultNsLines(z, apexNsTtl), ...lines],
         })
       : bodyLines(z.name, lines)
   const last = rows[rows.length - 1]

@@ -2,9 +2,11 @@
  * @module The apex NS set of a zone, one rule wherever it is given (the edge's answers, outgoing
  * transfers, the zone-file export and import): the zone's stored apex NS records when it has any
  * (a multi-provider or hidden-primary zone names its own set, ours among them or not), else its
- * default name servers, the vanity ones when set, else those assigned; always with the zone's NS
- * TTL (one TTL per RRset).
+ * default name servers, the vanity ones when set, else those assigned. A stored set is served as
+ * any RRset is, with its smallest record TTL (a secondary zone's with its primary's); the default
+ * set with the zone's NS TTL (`ns_ttl`).
  */
+import { AUTO_TTL_SECONDS } from '@edgedns/records'
 
 /**
  * The name servers a zone names at its apex when it stores no apex NS record: its vanity name
@@ -22,11 +24,16 @@ export const zoneDefaultNameServers = (z: {
 }): string[] => defaultNameServers(z.vanityNameServers, z.nameServers)
 
 /**
- * Whether zone ?1 stores an apex NS record (?2: the apex's reversed name), as `stored` 0 or 1: one
- * probe of the records' identity index.
+ * The TTL of zone ?1's stored apex NS set (?2: the apex's reversed name), as `ttl`: its smallest
+ * record TTL (automatic, 1, is served as AUTO_TTL_SECONDS); NULL when the zone stores no apex NS
+ * record. Read through the records' identity index.
  */
-export const STORES_APEX_NS_SQL = `SELECT EXISTS (SELECT 1 FROM dns_records
-  WHERE zone_id = ?1 AND name_rev = ?2 AND type = 'NS') AS stored`
+export const APEX_NS_TTL_SQL = `SELECT min(CASE ttl WHEN 1 THEN ${AUTO_TTL_SECONDS} ELSE ttl END) AS ttl
+  FROM dns_records WHERE zone_id = ?1 AND name_rev = ?2 AND type = 'NS'`
+
+/** `APEX_NS_TTL_SQL`'s answer: the stored set's TTL, or null. */
+export const apexNsTtlOf = (result: D1Result | undefined): number | null =>
+  (result?.results[0] as { ttl: number | null } | undefined)?.ttl ?? null
 
 /** A host name as compared in an NS set: lower case, no final dot. */
 const nsHost = (host: string): string => host.toLowerCase().replace(/\.$/, '')
