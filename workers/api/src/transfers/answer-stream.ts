@@ -1,8 +1,8 @@
 /**
  * @module The byte stream of a relayed answer: its DNS messages, each with its TCP length prefix,
  * handed over a few at a time, and whether the answer completed a transfer (its first message had
- * RCODE 0, the stream was read to its end, and it was more than the single SOA that tells an IXFR
- * client it is current).
+ * RCODE 0, the stream was read to its end, and, for an IXFR, it was more than the single SOA that
+ * tells the client it is current).
  */
 import { concatBytes, frameTcp } from '@edgedns/dns-wire'
 
@@ -17,9 +17,12 @@ const PART_BYTES = 60_000
  * The answer of `messages` as a byte stream, each part at least `PART_BYTES` of whole framed
  * messages (a shorter last part), one part read ahead; `completed` resolves true once the last
  * part has been read, after a first message with RCODE 0; false when it failed or was cancelled,
- * or was one message of one record (an IXFR's "you are current": no transfer).
+ * or, answering an IXFR (`ixfr`), was one message of one record ("you are current": no transfer).
  */
-export function streamOf(messages: AsyncGenerator<Uint8Array>): {
+export function streamOf(
+  messages: AsyncGenerator<Uint8Array>,
+  { ixfr = false }: { ixfr?: boolean } = {}
+): {
   body: ReadableStream<Uint8Array>
   completed: Promise<boolean>
 } {
@@ -37,7 +40,7 @@ export function streamOf(messages: AsyncGenerator<Uint8Array>): {
     async pull(controller) {
       if (ended) {
         controller.close()
-        done(ok && !(messagesSeen === 1 && single))
+        done(ok && !(ixfr && messagesSeen === 1 && single))
         return
       }
       try {

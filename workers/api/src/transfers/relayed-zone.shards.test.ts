@@ -61,7 +61,7 @@ describe('the transfer relay over several shards', () => {
         })
         const bytes = new Uint8Array(await new Response(answer.body).arrayBuffer())
         expect(bytes[5]! & 0x0f).toBe(0)
-        expect(await answer.completed).toBe(type === 'AXFR')
+        expect(await answer.completed).toBe(true)
         const trips = counted.map((c, i) => c.trips - before[i]!)
         expect(trips[0]).toBe(1)
         expect(trips[1]! + trips[2]!).toBe(type === 'SOA' ? 1 : 2)
