@@ -170,6 +170,16 @@ describe('outgoing transfers relayed to /dns_transfer', () => {
     expect(rcode(b!)).toBe(5)
   })
 
+  it('answers SERVFAIL for a secondary zone that is not loaded, to a client that may transfer it', async () => {
+    const zone = await zoneWithTransfers()
+    await env.DB.prepare("UPDATE zones SET type = 'secondary', secondary_expired = 1 WHERE id = ?1")
+      .bind(zone.id)
+      .run()
+    const query = (await signed(zone.name, 'AXFR')).message
+    expect(rcode((await messagesOf(await relay(query)))[0]!)).toBe(2)
+    expect(rcode((await messagesOf(await relay(query, '203.0.113.66')))[0]!)).toBe(5)
+  })
+
   it('answers an IXFR from the current serial with the single SOA', async () => {
     const zone = await zoneWithTransfers()
     const serial = (await api('GET', `/zones/${zone.id}/dns_records/export`)).body

@@ -1,6 +1,6 @@
 /**
  * @module The one owner of committing a zone change. Every write to a zone (record batches,
-imports, zone settings, zone creation and deletion, full-build requests) commits here:
+ * imports, zone settings, zone creation and deletion, full-build requests) commits here:
  *   - the version guard: one UPDATE that bumps the zone's version, serial and change sequence and
  *     fails the whole D1 batch when another writer committed first;
  *   - the change-log rows (the builder's outbox and the audit trail) in the same D1 batch;

@@ -192,12 +192,13 @@ export interface TransferAnswer {
 }
 
 /**
- * A single unsigned reply to `query`: REFUSED, or FORMERR (`rcode`) for a request without exactly
- * one question (no zone, so no key to sign with); FORMERR's own form when it is unreadable.
+ * A single unsigned reply to `query`: REFUSED, FORMERR (`rcode`) for a request without exactly one
+ * question (no zone, so no key to sign with), or SERVFAIL for a zone that is not loaded; FORMERR's
+ * own form when it is unreadable.
  */
 async function* refusal(
   query: Uint8Array,
-  rcode: 'REFUSED' | 'FORMERR' = 'REFUSED'
+  rcode: RefusalRcode = 'REFUSED'
 ): AsyncGenerator<Uint8Array> {
   let message
   try {
@@ -255,6 +256,11 @@ export async function answerRelayedQuery(
   if (!read || !request.mayRelay(read.zone)) return refused(request)
   const { zone, config } = read
   if (!config) return refused(request)
+  // A secondary zone not loaded (no transfer yet, or expired) has no copy to give: SERVFAIL, as BIND
+  // answers, to a client that may transfer it (any other is refused as usual).
+  const notLoaded = zone.type === 'secondary' && zone.secondaryExpired
+  if (notLoaded && config.enabled && clientAllowed(config, request.client))
+    return refused(request, 'SERVFAIL')
   const answer = serveTransfer(request, config, {
     soa: zoneSoa(zone),
     records: () => zoneRecords(db, zone, pageSize),
@@ -264,7 +270,9 @@ export async function answerRelayedQuery(
   return { ...answer, zoneId: answer.zoneId === null ? null : zone.id, db }
 }
 
-function refused(request: TransferRequest, rcode?: 'FORMERR'): TransferAnswer {
+type RefusalRcode = 'REFUSED' | 'FORMERR' | 'SERVFAIL'
+
+function refused(request: TransferRequest, rcode?: RefusalRcode): TransferAnswer {
   return { ...streamOf(refusal(request.query, rcode)), zoneId: null, db: null }
 }
 
