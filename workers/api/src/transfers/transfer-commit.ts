@@ -189,7 +189,7 @@ export class IxfrNotExact extends Error {
  * fits in D1's 30 seconds (a million records, BENCHMARKS.md), so an IXFR deleting and adding every
  * record of such a zone fits too.
  */
-export const MAX_TRANSFER_RECORDS = 3_000_000
+const MAX_TRANSFER_RECORDS = 3_000_000
 
 /** A transfer that sent more records than its cap; nothing of it is committed. */
 export class TransferTooLarge extends Error {
