@@ -8,7 +8,8 @@ import type { MessageRR } from '@edgedns/dns-wire'
 import { describe, expect, it } from 'vitest'
 import { createZone } from '../../../../test/api/helpers.ts'
 import type { ZoneGuard } from '../commit/zone-change.ts'
-import { DELETE_STAGED, IxfrNotExact, TransferStage, TransferTooLarge } from './transfer-commit.ts'
+import { DELETE_STAGED } from './staged-records.ts'
+import { IxfrNotExact, TransferStage, TransferTooLarge } from './transfer-commit.ts'
 
 /** Rows per statement: small, so a few hundred records span several statements. */
 const ROWS = 50
@@ -182,6 +183,62 @@ describe('an IXFR that does not apply to the copy we hold', () => {
     expect(names).toHaveLength(120)
     expect(names).toContain(`r-5.${zone.name} 900 A - 10.0.0.5`)
     expect((await zoneRow(zone.id)).serial).toBe(21)
+  })
+})
+
+describe('an IXFR of several steps (difference sequences)', () => {
+  it('applies them in order: a record one step adds, a later one may delete, and back', async () => {
+    const zone = await createZone('ixfr-steps')
+    await transfer(
+      zone,
+      [
+        ['add', a(zone.name, 1)],
+        ['add', a(zone.name, 2)],
+      ],
+      20,
+      true
+    )
+    // 20 → 21: add r-3; 21 → 22: delete r-3 and r-1, add r-1 back with another TTL; 22 → 23: add r-3.
+    const steps: Step[] = [
+      ['add', a(zone.name, 3)],
+      ['delete', a(zone.name, 3)],
+      ['delete', a(zone.name, 1)],
+      ['add', { ...a(zone.name, 1), ttl: 900 }],
+      ['delete', a(zone.name, 2)],
+      ['add', a(zone.name, 3)],
+    ]
+    await transfer(zone, steps, 23, false)
+    expect(await held(zone.id)).toEqual([
+      `r-1.${zone.name} 900 A - 10.0.0.1`,
+      `r-3.${zone.name} 300 A - 10.0.0.3`,
+    ])
+  })
+
+  it('is still refused whole when a later step does not apply', async () => {
+    const zone = await createZone('ixfr-steps-bad')
+    await transfer(zone, [['add', a(zone.name, 1)]], 30, true)
+    const steps: Step[] = [
+      ['add', a(zone.name, 2)],
+      ['delete', a(zone.name, 9)],
+    ]
+    await expect(transfer(zone, steps, 32, false)).rejects.toBeInstanceOf(IxfrNotExact)
+    expect(await held(zone.id)).toEqual([`r-1.${zone.name} 300 A - 10.0.0.1`])
+  })
+
+  it('asks for the AXFR instead past 100 steps', async () => {
+    const zone = await createZone('ixfr-steps-many')
+    const stage = new TransferStage(env.DB, { zoneId: zone.id, zoneName: zone.name }, ROWS)
+    try {
+      for (let i = 0; i < 100; i++) {
+        await stage.sink('delete', a(zone.name, i))
+        await stage.sink('add', a(zone.name, i + 1))
+        expect(stage.tooManySteps).toBe(false)
+      }
+      await stage.sink('delete', a(zone.name, 100))
+      expect(stage.tooManySteps).toBe(true)
+    } finally {
+      await stage.discard()
+    }
   })
 })
 

@@ -153,7 +153,7 @@ export async function transferFrom(
       const outcome = await pullZone(primary, cfg.zoneName, from, stage.sink, connectTo)
       const pullMs = Date.now() - pullStart
       if (outcome.kind === 'current') return { status: 'current', serial: held ?? zone.serial }
-      if (outcome.kind === 'ixfr' && stage.reordered) {
+      if (outcome.kind === 'ixfr' && stage.tooManySteps) {
         ixfr = false
         continue
       }

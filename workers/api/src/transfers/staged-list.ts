@@ -61,12 +61,23 @@ export class StagedList {
       .run()
   }
 
-  /** `ord` ranges of staged rows holding at most `rowsPerStatement` records each. */
-  ranges(): [number, number][] {
+  /**
+   * Ends the records added so far with a staged row of their own (an IXFR step's end); the `ord`
+   * the next record's staged row will have.
+   */
+  async boundary(): Promise<number> {
+    await this.flush()
+    return this.#stagedRows
+  }
+
+  /**
+   * `ord` ranges of the staged rows from `from` up to `to` (all of them by default), each holding
+   * at most `rowsPerStatement` records.
+   */
+  ranges(from = 0, to = this.#stagedRows): [number, number][] {
     const per = Math.max(1, Math.floor(this.rowsPerStatement / this.#perRow))
     const out: [number, number][] = []
-    for (let lo = 0; lo < this.#stagedRows; lo += per)
-      out.push([lo, Math.min(this.#stagedRows, lo + per) - 1])
+    for (let lo = from; lo < to; lo += per) out.push([lo, Math.min(to, lo + per) - 1])
     return out
   }
 

@@ -10,8 +10,10 @@
  * 2. Commit: one D1 batch: the zone's version guard, the records replaced (AXFR: the old ones
  *    deleted in statements of at most `rowsPerStatement` rows each, then the staged ones inserted
  *    in ranges of the same size) or the deletions and additions applied (IXFR: in ranges of the
- *    same size, each found through the identity index, and the whole batch refused unless every
- *    deletion removed a record and every addition added one), the zone's SOA set from the
+ *    same size, each found through the identity index, step after step (a later step applies to
+ *    what the earlier made; more than MAX_IXFR_STEPS steps are pulled by AXFR instead), and the
+ *    whole batch refused unless every deletion removed a record and every addition added one),
+ *    the zone's SOA set from the
  *    primary's (its serial is the zone's serial), a full-build change-log row (the builder rewrites the zone's keys), and
  *    `zone_transfers_incoming.soa_serial` / `checked_on`.
  *
@@ -26,9 +28,19 @@ import {
   type ZoneGuard,
 } from '../commit/zone-change.ts'
 import { recordIdGenerator } from '../http/ids.ts'
-import { RECORD_COLUMNS, reverseName, type DnsRecord, type RecordRow } from '../records/model.ts'
+import { reverseName } from '../records/model.ts'
 import { mapTransferred, type MapContext } from './record-map.ts'
 import { StagedList } from './staged-list.ts'
+import {
+  COUNT_RECORDS,
+  DELETE_SOME,
+  DELETE_STAGED,
+  EXACT,
+  NOT_EXACT,
+  insertStaged,
+  stagedRow,
+  type ZoneNames,
+} from './staged-records.ts'
 
 /**
  * Rows per staging, delete, insert and discard statement (each staging statement's JSON also stays
@@ -36,138 +48,6 @@ import { StagedList } from './staged-list.ts'
  * more rows than this, so each stays far below D1's per-query time.
  */
 const ROWS_PER_STATEMENT = 5000
-
-type Column = (typeof RECORD_COLUMNS)[number]
-
-/**
- * The columns in which the records of one transfer differ: a staged row holds these alone. Every
- * other column is the same for all of a transfer's records (record-map.ts maps them unproxied,
- * with no comment, tags or settings, created now): the commit writes those from `FIXED` and its
- * parameters, and a record that differs in them is refused before it is staged.
- */
-const STAGED_COLUMNS = [
-  'id',
-  'name',
-  'name_rev',
-  'type',
-  'content',
-  'data',
-  'priority',
-  'ttl',
-] as const satisfies readonly Column[]
-type StagedColumn = (typeof STAGED_COLUMNS)[number]
-
-/** The fixed columns' values (zone_id and the two timestamps are the commit's parameters). */
-const FIXED = {
-  proxied: 0,
-  comment: null,
-  tags: '[]',
-  settings: '{}',
-  comment_modified_on: null,
-  tags_modified_on: null,
-} as const satisfies Partial<RecordRow>
-
-const col = (name: StagedColumn): number => STAGED_COLUMNS.indexOf(name)
-const isStaged = (c: Column): c is StagedColumn => (STAGED_COLUMNS as readonly string[]).includes(c)
-const sqlLiteral = (v: string | number | null): string =>
-  v === null ? 'NULL' : typeof v === 'number' ? String(v) : `'${v.replace(/'/g, "''")}'`
-
-/**
- * A record's staged row, after checking that its fixed columns are the transfer's: the columns
- * `toRow` gives, taken from the record directly (no JSON of its empty tags and settings per record).
- */
-function stagedRow(rec: DnsRecord, now: string, zone: ZoneNames): unknown[] {
-  if (
-    rec.proxied ||
-    rec.comment !== null ||
-    rec.tags.length > 0 ||
-    Object.keys(rec.settings).length > 0 ||
-    rec.commentModifiedOn !== null ||
-    rec.tagsModifiedOn !== null
-  )
-    throw new Error('transfer staging: a fixed column is not the same for every record')
-  if (rec.createdOn !== now || rec.modifiedOn !== now)
-    throw new Error('transfer staging: records are created at the transfer time')
-  const row: Pick<RecordRow, StagedColumn> = {
-    id: rec.id,
-    name: rec.name,
-    name_rev: nameRevIn(rec.name, zone),
-    type: rec.type,
-    content: rec.content,
-    data: rec.data === null ? null : JSON.stringify(rec.data),
-    priority: rec.priority,
-    ttl: rec.ttl,
-  }
-  return STAGED_COLUMNS.map((c) => row[c])
-}
-
-/** The zone's name and its reversed name (`reverseName`). */
-interface ZoneNames {
-  name: string
-  rev: string
-}
-
-/**
- * `reverseName(name)` for a name in the zone, reversing only the labels before the zone's: the
- * reversed name of `rel.zone` is the zone's reversed name, a dot, and `rel` reversed.
- */
-function nameRevIn(name: string, zone: ZoneNames): string {
-  if (name === zone.name) return zone.rev
-  const cut = name.length - zone.name.length - 1
-  if (cut <= 0 || !name.endsWith(zone.name) || name.charCodeAt(cut) !== 0x2e)
-    return reverseName(name)
-  const rel = name.slice(0, cut)
-  return `${zone.rev}.${rel.includes('.') ? reverseName(rel) : rel}`
-}
-
-/** The value of column `c` in insertStaged's SELECT (`j.value`: one record of a staged row). */
-function insertValue(c: Column): string {
-  if (isStaged(c)) return `j.value ->> ${col(c)}`
-  if (c === 'zone_id') return '?2'
-  if (c === 'created_on' || c === 'modified_on') return '?5'
-  return sqlLiteral(FIXED[c])
-}
-
-/** The zone's records an AXFR replaces, counted before the commit… */
-const COUNT_RECORDS = 'SELECT count(*) AS n FROM dns_records WHERE zone_id = ?1'
-/** …and deleted at most ?2 at a time. */
-const DELETE_SOME = `DELETE FROM dns_records WHERE rowid IN (
-  SELECT rowid FROM dns_records WHERE zone_id = ?1 LIMIT ?2)`
-
-/**
- * The zone's records an IXFR's staged deletions (staged rows ?3..?4) name, by identity (name, type,
- * content, priority): driven from the staged side, each deletion found through the identity index,
- * so its cost is the deletions', not the zone's size times theirs.
- */
-export const DELETE_STAGED = `DELETE FROM dns_records WHERE rowid IN (
-  SELECT r.rowid FROM import_staging AS s CROSS JOIN json_each(s.row) AS j
-    CROSS JOIN dns_records AS r INDEXED BY dns_records_identity
-  WHERE s.import_id = ?2 AND s.ord BETWEEN ?3 AND ?4 AND r.zone_id = ?1
-    AND r.name_rev = j.value ->> ${col('name_rev')} AND r.type = j.value ->> ${col('type')}
-    AND r.content = j.value ->> ${col('content')}
-    AND ifnull(r.priority, -1) = ifnull(j.value ->> ${col('priority')}, -1))`
-
-/**
- * Staged additions (rows ?3..?4). AXFR: one with the identity of another replaces it. IXFR: one
- * with the identity of a record the zone holds is left out, and EXACT then fails the commit.
- */
-const insertStaged = (conflict: 'REPLACE' | 'IGNORE') => `INSERT OR ${conflict} INTO dns_records
-  (${RECORD_COLUMNS.join(', ')}) SELECT ${RECORD_COLUMNS.map(insertValue).join(', ')}
-  FROM import_staging AS s, json_each(s.row) AS j
-  WHERE s.import_id = ?1 AND s.ord BETWEEN ?3 AND ?4 ORDER BY s.ord, j.key`
-
-/**
- * An IXFR's guard after each of its DELETE_STAGED and insert statements: unless that statement
- * (`changes()`: the one before it in the batch) changed one row for every record of its staged
- * rows (list ?2, rows ?3..?4), the difference does not apply to the copy we hold (a deletion of a
- * record we do not have, an addition of one we have, a record named twice): the NULL then fails
- * the whole batch, and nothing of the IXFR is kept.
- */
-const EXACT = `UPDATE zones SET secondary_expired = CASE WHEN changes() = (
-    SELECT ifnull(sum(json_array_length(s.row)), 0) FROM import_staging AS s
-    WHERE s.import_id = ?2 AND s.ord BETWEEN ?3 AND ?4)
-  THEN secondary_expired END WHERE id = ?1`
-const NOT_EXACT = 'NOT NULL constraint failed: zones.secondary_expired'
 
 /**
  * An IXFR that does not apply to our copy of the zone (RFC 1995 §4: the primary's difference is
@@ -190,6 +70,13 @@ export class IxfrNotExact extends Error {
  * record of such a zone fits too.
  */
 const MAX_TRANSFER_RECORDS = 3_000_000
+
+/**
+ * IXFR steps (difference sequences) one transfer is applied in at most; each costs its own
+ * statements (a staging flush and an exact deletion and addition), so a primary that sends more
+ * is asked for the AXFR instead.
+ */
+const MAX_IXFR_STEPS = 100
 
 /** A transfer that sent more records than its cap; nothing of it is committed. */
 export class TransferTooLarge extends Error {
@@ -255,8 +142,14 @@ export class TransferStage {
   readonly #zone: ZoneNames
   /** Records the transfer held that our model does not (see record-map.ts). */
   skipped = 0
-  /** An IXFR deletion came after an addition: the steps cannot be applied as one difference. */
-  reordered = false
+  /**
+   * Where each IXFR step starts in the two staged lists: a deletion after an addition starts one
+   * (consecutive additions of steps without deletions stay one run, in order).
+   */
+  readonly #steps: { deletes: number; adds: number }[] = [{ deletes: 0, adds: 0 }]
+  #lastOp: 'add' | 'delete' | null = null
+  /** More IXFR steps than MAX_IXFR_STEPS: the zone is to be pulled by AXFR instead. */
+  tooManySteps = false
   /** Records received (staged or skipped), held to `maxRecords`. */
   #received = 0
 
@@ -281,12 +174,17 @@ export class TransferStage {
       this.skipped++
       return
     }
-    if (op === 'delete' && this.#sawAdd) this.reordered = true
-    if (op === 'add') this.#sawAdd = true
+    if (op === 'delete' && this.#lastOp === 'add') {
+      if (this.#steps.length >= MAX_IXFR_STEPS) this.tooManySteps = true
+      else
+        this.#steps.push({
+          deletes: await this.#deletes.boundary(),
+          adds: await this.#adds.boundary(),
+        })
+    }
+    this.#lastOp = op
     await (op === 'add' ? this.#adds : this.#deletes).add(stagedRow(rec, this.#now, this.#zone))
   }
-
-  #sawAdd = false
 
   /** Applies the staged transfer as one change; `replace`: an AXFR (every record replaced). */
   async commit(r: { guard: ZoneGuard; soa: MessageRR; replace: boolean }): Promise<void> {
@@ -296,17 +194,17 @@ export class TransferStage {
     const { zoneId } = this.target
     const now = new Date().toISOString()
     const soa = zoneSoaOf(r.soa)
-    const insert = db.prepare(insertStaged(r.replace ? 'REPLACE' : 'IGNORE'))
-    const adds = this.#adds
-      .ranges()
-      .flatMap(([lo, hi]) => [
-        insert.bind(this.#adds.id, zoneId, lo, hi, this.#now),
-        ...(r.replace ? [] : [db.prepare(EXACT).bind(zoneId, this.#adds.id, lo, hi)]),
-      ])
+    const insert = db.prepare(insertStaged('REPLACE'))
     const stmts = [
       guardStatement(db, { zoneId, guard: r.guard, now }, 1),
-      ...(r.replace ? await this.#deleteAll() : this.#deleteStaged()),
-      ...adds,
+      ...(r.replace
+        ? [
+            ...(await this.#deleteAll()),
+            ...this.#adds
+              .ranges()
+              .map(([lo, hi]) => insert.bind(this.#adds.id, zoneId, lo, hi, this.#now)),
+          ]
+        : this.#applySteps()),
       db
         .prepare(SET_SOA)
         .bind(
@@ -332,17 +230,33 @@ export class TransferStage {
     }
   }
 
-  /** An IXFR's deletions, each range followed by its EXACT guard. */
-  #deleteStaged(): D1PreparedStatement[] {
+  /**
+   * An IXFR's steps in order, each its deletions then its additions, every range followed by its
+   * EXACT guard: a later step applies to what the earlier ones made (a record one step adds,
+   * another may delete).
+   */
+  #applySteps(): D1PreparedStatement[] {
     const { db } = this
     const { zoneId } = this.target
-    const { id } = this.#deletes
-    return this.#deletes
-      .ranges()
-      .flatMap(([lo, hi]) => [
-        db.prepare(DELETE_STAGED).bind(zoneId, id, lo, hi),
-        db.prepare(EXACT).bind(zoneId, id, lo, hi),
-      ])
+    const insert = db.prepare(insertStaged('IGNORE'))
+    const [dels, adds] = [this.#deletes, this.#adds]
+    return this.#steps.flatMap((step, i) => {
+      const next = this.#steps[i + 1]
+      return [
+        ...dels
+          .ranges(step.deletes, next?.deletes)
+          .flatMap(([lo, hi]) => [
+            db.prepare(DELETE_STAGED).bind(zoneId, dels.id, lo, hi),
+            db.prepare(EXACT).bind(zoneId, dels.id, lo, hi),
+          ]),
+        ...adds
+          .ranges(step.adds, next?.adds)
+          .flatMap(([lo, hi]) => [
+            insert.bind(adds.id, zoneId, lo, hi, this.#now),
+            db.prepare(EXACT).bind(zoneId, adds.id, lo, hi),
+          ]),
+      ]
+    })
   }
 
   async discard(): Promise<void> {
