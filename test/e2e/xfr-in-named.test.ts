@@ -178,6 +178,33 @@ send
     expect((await doh(zone, 'SOA')).Answer[0].data).toContain('2026112602')
   })
 
+  it('applies two changes made together on named as IXFR, a record added by one and removed by the next', async () => {
+    const before = namedLog().length
+    const update = `server 127.0.0.1 ${namedPort}
+zone ${zone}
+update add step.${zone} 300 IN A 192.0.2.50
+send
+update delete step.${zone} A
+update add step2.${zone} 300 IN A 192.0.2.51
+send
+`
+    await run('sh', [
+      '-c',
+      `printf '%s' "$0" | nsupdate -y hmac-sha256:xfr-in-key:${SECRET}`,
+      update,
+    ])
+    const followed = await waitFor(
+      async () => (await doh(`step2.${zone}`, 'A')).Answer?.[0]?.data === '192.0.2.51',
+      20_000
+    )
+    const log = namedLog().slice(before)
+    expect(followed, log).toBe(true)
+    expect((await doh(`step.${zone}`, 'A')).Status).toBe(3)
+    expect(log).toMatch(/IXFR started/)
+    // Never pulled whole after the IXFR (an IXFR of two steps used to be asked again as AXFR).
+    expect(log).not.toMatch(/AXFR started/)
+  })
+
   it('stops answering once the SOA expire passes without the primary, and resumes after a transfer', async () => {
     named?.kill('SIGTERM')
     await new Promise((r) => named?.once('exit', r))
