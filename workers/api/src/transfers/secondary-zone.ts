@@ -32,7 +32,7 @@ import { builderStub, CommitConflict, type ZoneGuard } from '../commit/zone-chan
 import { envForZone } from '../shards/zone-env.ts'
 import { readIncoming, type IncomingConfig, type Primary } from './incoming-config.ts'
 import { primarySoa, pullZone, type Connect } from './tcp-transfer.ts'
-import { commitExpiry, IxfrNotExact, TransferStage } from './transfer-commit.ts'
+import { commitExpiry, IxfrNotExact, TooManyIxfrSteps, TransferStage } from './transfer-commit.ts'
 
 /** What the object keeps between checks. */
 interface State {
@@ -102,13 +102,17 @@ type Attempt = CheckResult & { finishing?: Promise<void> }
  * Whether an IXFR that failed with `e` is asked again as an AXFR (as BIND does): when the primary's
  * answer could not be used (an error rcode such as NOTIMP from a primary without IXFR, a malformed
  * difference, one that does not start from our serial) or did not apply to our copy
- * (IxfrNotExact). Not when it failed its signature, the connection failed or timed out, or the
+ * (IxfrNotExact), or had more runs than we apply in one commit (TooManyIxfrSteps). Not when it failed its signature, the connection failed or timed out, or the
  * transfer passed its record cap: an AXFR from the same primary would fail alike.
  */
 function axfrMayWork(e: unknown): boolean {
   if (e instanceof IxfrNotExact) return true
   const cause = e instanceof Error ? e.cause : undefined
-  return cause instanceof TransferError || cause instanceof DnsFormatError
+  return (
+    cause instanceof TransferError ||
+    cause instanceof DnsFormatError ||
+    cause instanceof TooManyIxfrSteps
+  )
 }
 
 /**
@@ -153,10 +157,6 @@ export async function transferFrom(
       const outcome = await pullZone(primary, cfg.zoneName, from, stage.sink, connectTo)
       const pullMs = Date.now() - pullStart
       if (outcome.kind === 'current') return { status: 'current', serial: held ?? zone.serial }
-      if (outcome.kind === 'ixfr' && stage.tooManySteps) {
-        ixfr = false
-        continue
-      }
       const commitStart = Date.now()
       let guard = guardOf(zone)
       let attempt = 1

@@ -11,7 +11,7 @@
  *    deleted in statements of at most `rowsPerStatement` rows each, then the staged ones inserted
  *    in ranges of the same size) or the deletions and additions applied (IXFR: in ranges of the
  *    same size, each found through the identity index, step after step (a later step applies to
- *    what the earlier made; more than MAX_IXFR_STEPS steps are pulled by AXFR instead), and the
+ *    what the earlier made; an IXFR of more than MAX_IXFR_STEPS runs is pulled by AXFR instead), and the
  *    whole batch refused unless every deletion removed a record and every addition added one),
  *    the zone's SOA set from the
  *    primary's (its serial is the zone's serial), a full-build change-log row (the builder rewrites the zone's keys), and
@@ -72,11 +72,21 @@ export class IxfrNotExact extends Error {
 const MAX_TRANSFER_RECORDS = 3_000_000
 
 /**
- * IXFR steps (difference sequences) one transfer is applied in at most; each costs its own
- * statements (a staging flush and an exact deletion and addition), so a primary that sends more
- * is asked for the AXFR instead.
+ * Runs of an IXFR one transfer is applied in at most. A run starts at a deletion that follows an
+ * addition (steps that only add, only delete, or only move the SOA join their neighbours); each
+ * costs up to two staging statements while the transfer arrives and four or more in the commit
+ * (a deletion and an addition range, each with its EXACT guard), so a longer IXFR stops at once
+ * and the zone is pulled by AXFR instead: 100 runs keep a commit's statements in the hundreds.
  */
 const MAX_IXFR_STEPS = 100
+
+/** An IXFR of more runs than MAX_IXFR_STEPS: nothing is committed; pull the AXFR instead. */
+export class TooManyIxfrSteps extends Error {
+  constructor() {
+    super(`the IXFR has more than ${MAX_IXFR_STEPS} runs of deletions and additions`)
+    this.name = 'TooManyIxfrSteps'
+  }
+}
 
 /** A transfer that sent more records than its cap; nothing of it is committed. */
 export class TransferTooLarge extends Error {
@@ -148,8 +158,6 @@ export class TransferStage {
    */
   readonly #steps: { deletes: number; adds: number }[] = [{ deletes: 0, adds: 0 }]
   #lastOp: 'add' | 'delete' | null = null
-  /** More IXFR steps than MAX_IXFR_STEPS: the zone is to be pulled by AXFR instead. */
-  tooManySteps = false
   /** Records received (staged or skipped), held to `maxRecords`. */
   #received = 0
 
@@ -175,12 +183,11 @@ export class TransferStage {
       return
     }
     if (op === 'delete' && this.#lastOp === 'add') {
-      if (this.#steps.length >= MAX_IXFR_STEPS) this.tooManySteps = true
-      else
-        this.#steps.push({
-          deletes: await this.#deletes.boundary(),
-          adds: await this.#adds.boundary(),
-        })
+      if (this.#steps.length >= MAX_IXFR_STEPS) throw new TooManyIxfrSteps()
+      this.#steps.push({
+        deletes: await this.#deletes.boundary(),
+        adds: await this.#adds.boundary(),
+      })
     }
     this.#lastOp = op
     await (op === 'add' ? this.#adds : this.#deletes).add(stagedRow(rec, this.#now, this.#zone))

@@ -1,0 +1,143 @@
+/**
+ * @module An IXFR of many steps (one difference a serial, BIND's form) from a fake primary through
+ * `transferFrom`: the wire, the transfer client, the staged steps and the commit; past the runs one
+ * commit applies, the AXFR is asked instead and nothing staged is left behind.
+ */
+import { env } from 'cloudflare:workers'
+import { decodeMessage, type ResponseRR } from '@edgedns/dns-wire'
+import { packTransfer } from '@edgedns/zone-transfer'
+import { describe, expect, it } from 'vitest'
+import { createZone } from '../../../../test/api/helpers.ts'
+import type { IncomingConfig, Primary } from './incoming-config.ts'
+import { transferFrom } from './secondary-zone.ts'
+import type { Connect } from './tcp-transfer.ts'
+
+async function held(zoneId: string): Promise<string[]> {
+  const { results } = await env.DB.prepare(
+    'SELECT name, type, content, priority, ttl FROM dns_records WHERE zone_id = ?1'
+  )
+    .bind(zoneId)
+    .all<{ name: string; type: string; content: string; priority: number | null; ttl: number }>()
+  return results.map((r) => `${r.name} ${r.ttl} ${r.type} ${r.priority ?? '-'} ${r.content}`).sort()
+}
+
+async function stagedLeft(zoneId: string): Promise<number> {
+  const row = await env.DB.prepare('SELECT count(*) AS n FROM import_staging WHERE zone_id = ?1')
+    .bind(zoneId)
+    .first<{ n: number }>()
+  return row!.n
+}
+
+type Kind = 'SOA' | 'IXFR' | 'AXFR'
+const TYPES: Record<number, Kind> = { 6: 'SOA', 251: 'IXFR', 252: 'AXFR' }
+
+function fakePrimary(answer: (kind: Kind, id: number) => Uint8Array[]) {
+  const asked: Kind[] = []
+  const connect: Connect = () => {
+    let deliver: (m: Uint8Array[]) => void = () => {}
+    const replies = new Promise<Uint8Array[]>((r) => (deliver = r))
+    const readable = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        for (const m of await replies) {
+          const framed = new Uint8Array(m.length + 2)
+          framed.set([m.length >> 8, m.length & 0xff])
+          framed.set(m, 2)
+          controller.enqueue(framed)
+        }
+        controller.close()
+      },
+    })
+    const writable = new WritableStream<Uint8Array>({
+      write(chunk) {
+        const m = decodeMessage(chunk.subarray(2))
+        const kind = TYPES[m.question[0]!.typeCode]!
+        asked.push(kind)
+        deliver(answer(kind, m.id))
+      },
+    })
+    return { readable, writable, close: async () => {} } as unknown as Socket
+  }
+  return { connect, asked }
+}
+
+const wSoa = (zone: string, serial: number): ResponseRR => ({
+  name: zone,
+  type: 6,
+  ttl: 3600,
+  rdata: `ns.primary.test. hostmaster.primary.test. ${serial} 3600 600 86400 300`,
+})
+const wA = (zone: string, label: string, n: number): ResponseRR => ({
+  name: `${label}.${zone}`,
+  type: 1,
+  ttl: 300,
+  rdata: `192.0.2.${n}`,
+})
+const pack = (zone: string, id: number, kind: Kind, records: ResponseRR[]) =>
+  packTransfer(records, {
+    id,
+    question: { name: zone, type: kind === 'SOA' ? 6 : kind === 'IXFR' ? 251 : 252 },
+  })
+
+describe('an IXFR of many steps from a primary, through transferFrom', () => {
+  async function run(label: string, steps: number) {
+    const zone = await createZone(label)
+    const z = zone.name
+    const primary: Primary = { id: 'p', ip: '192.0.2.53', port: 53, ixfr: true, key: null }
+    const cfg: IncomingConfig = {
+      zoneId: zone.id,
+      zoneName: z,
+      accountId: 'a',
+      type: 'secondary',
+      autoRefreshSeconds: 86400,
+      soaSerial: null,
+      primaries: [primary],
+    }
+    const first = fakePrimary((kind, id) =>
+      pack(
+        z,
+        id,
+        kind,
+        kind === 'SOA' ? [wSoa(z, 10)] : [wSoa(z, 10), wA(z, 's0', 1), wA(z, 'b', 2), wSoa(z, 10)]
+      )
+    )
+    const done = await transferFrom(env as Env, cfg, primary, false, first.connect)
+    await done.finishing
+    const last = 10 + steps
+    // Step i: 10+i → 11+i deletes s<i> and adds s<i+1>; BIND's form, one step per serial.
+    const diff: ResponseRR[] = [wSoa(z, last)]
+    for (let i = 0; i < steps; i++)
+      diff.push(wSoa(z, 10 + i), wA(z, `s${i}`, 1), wSoa(z, 11 + i), wA(z, `s${i + 1}`, 1))
+    diff.push(wSoa(z, last))
+    const p = fakePrimary((kind, id) => {
+      if (kind === 'SOA') return pack(z, id, kind, [wSoa(z, last)])
+      if (kind === 'IXFR') return pack(z, id, kind, diff)
+      return pack(z, id, kind, [wSoa(z, last), wA(z, 'b', 2), wA(z, `s${steps}`, 1), wSoa(z, last)])
+    })
+    const result = await transferFrom(
+      env as Env,
+      { ...cfg, soaSerial: 10 },
+      primary,
+      false,
+      p.connect
+    )
+    await result.finishing
+    const names = await held(zone.id)
+    return { result, asked: p.asked, names, left: await stagedLeft(zone.id), z }
+  }
+
+  it('applies 100 steps (one a serial, as BIND sends them) as an IXFR', async () => {
+    const r = await run('ixfr-wire-100', 100)
+    expect(r.result).toMatchObject({ status: 'transferred', kind: 'ixfr', serial: 110 })
+    expect(r.asked).toEqual(['SOA', 'IXFR'])
+    expect(r.names).toEqual([`b.${r.z} 300 A - 192.0.2.2`, `s100.${r.z} 300 A - 192.0.2.1`])
+    expect(r.left).toBe(0)
+  })
+
+  it('asks the AXFR for 101 steps, and leaves no staged rows', async () => {
+    const r = await run('ixfr-wire-101', 101)
+    expect(r.result).toMatchObject({ status: 'transferred', kind: 'axfr', serial: 111 })
+    expect(r.asked).toEqual(['SOA', 'IXFR', 'AXFR'])
+    expect(r.names).toEqual([`b.${r.z} 300 A - 192.0.2.2`, `s101.${r.z} 300 A - 192.0.2.1`])
+    expect(r.left).toBe(0)
+  })
+})
