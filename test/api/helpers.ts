@@ -68,3 +68,19 @@ export function expectError(res: ApiResponse, status: number, code: number): voi
     throw new Error(`expected ${status}/${code}, got ${res.status} ${JSON.stringify(res.body)}`)
   }
 }
+
+/** An answer of the DoH JSON API the API worker serves at /dns-query. */
+export interface DohJsonAnswer {
+  Status: number
+  Answer?: { name: string; type: number; TTL: number; data: string }[]
+}
+
+/** Asks the API worker's DoH JSON API for `name` and `type` (a 200 expected). */
+export async function dohJson(name: string, type: string): Promise<DohJsonAnswer> {
+  const res: Response = await (exports as any).default.fetch(
+    `http://localhost/dns-query?name=${name}&type=${type}`,
+    { headers: { accept: 'application/dns-json' } }
+  )
+  if (res.status !== 200) throw new Error(`DoH ${name} ${type}: HTTP ${res.status}`)
+  return res.json()
+}

@@ -4,89 +4,22 @@
  * would share (the connection, the signature) fails the check instead.
  */
 import { env } from 'cloudflare:workers'
-import { decodeMessage, type ResponseRR } from '@edgedns/dns-wire'
-import {
-  packTransfer,
-  parseTsigKey,
-  splitTsig,
-  TsigError,
-  TsigStreamSigner,
-  type TsigKey,
-} from '@edgedns/zone-transfer'
+import type { ResponseRR } from '@edgedns/dns-wire'
+import { parseTsigKey, TsigError, type TsigKey } from '@edgedns/zone-transfer'
 import { describe, expect, it } from 'vitest'
 import { createZone } from '../../../../test/api/helpers.ts'
+import { fakePrimary, pack, primarySoa as soa } from './fake-primary.ts'
 import type { IncomingConfig, Primary } from './incoming-config.ts'
 import { transferFrom } from './secondary-zone.ts'
-import type { Connect } from './tcp-transfer.ts'
 
-type Kind = 'SOA' | 'IXFR' | 'AXFR'
-const TYPES: Record<number, Kind> = { 6: 'SOA', 251: 'IXFR', 252: 'AXFR' }
 const KEY = parseTsigKey('hmac-sha256:xfr-key:c2VjcmV0LWZvci10aGUtZmFsbGJhY2stdGVzdC0zMi1vY3RldHM=')
 
-/** What the fake primary answers a request of `kind` with. */
-type Answer = (kind: Kind, id: number) => Uint8Array[]
-
-/** A primary reached through `connect`; `asked` lists the requests in order. */
-function fakePrimary(answer: Answer, key?: TsigKey) {
-  const asked: Kind[] = []
-  let connections = 0
-  let failing = 0
-  const connect: Connect = () => {
-    if (++connections === failing) throw new Error('connection refused')
-    let deliver: (m: Uint8Array[]) => void = () => {}
-    const replies = new Promise<Uint8Array[]>((r) => (deliver = r))
-    const readable = new ReadableStream<Uint8Array>({
-      async start(controller) {
-        for (const m of await replies) {
-          const framed = new Uint8Array(m.length + 2)
-          framed.set([m.length >> 8, m.length & 0xff])
-          framed.set(m, 2)
-          controller.enqueue(framed)
-        }
-        controller.close()
-      },
-    })
-    const writable = new WritableStream<Uint8Array>({
-      async write(chunk) {
-        const request = chunk.subarray(2)
-        const m = decodeMessage(request)
-        const kind = TYPES[m.question[0]!.typeCode]!
-        asked.push(kind)
-        const messages = answer(kind, m.id)
-        const mac = splitTsig(request).tsig?.mac
-        if (!key || !mac || kind === 'IXFR') return deliver(messages)
-        const signer = new TsigStreamSigner(key, mac, Math.floor(Date.now() / 1000))
-        deliver(await Promise.all(messages.map((msg) => signer.sign(msg))))
-      },
-    })
-    return { readable, writable, close: async () => {} } as unknown as Socket
-  }
-  return {
-    connect,
-    asked,
-    /** Connection `n` (counted from 1) fails. */
-    failConnection: (n: number) => (failing = n),
-  }
-}
-
-const soa = (zone: string, serial: number): ResponseRR => ({
-  name: zone,
-  type: 6,
-  ttl: 3600,
-  rdata: `ns.primary.test. hostmaster.primary.test. ${serial} 3600 600 86400 300`,
-})
 const a = (zone: string, label: string): ResponseRR => ({
   name: `${label}.${zone}`,
   type: 1,
   ttl: 300,
   rdata: `192.0.2.${label.length + label.charCodeAt(0) - 96}`,
 })
-
-const pack = (zone: string, id: number, kind: Kind, records: ResponseRR[]) =>
-  packTransfer(records, {
-    id,
-    question: { name: zone, type: kind === 'SOA' ? 6 : kind === 'IXFR' ? 251 : 252 },
-  })
 
 /** The answer's first message with `rcode` (NOTIMP: 4). */
 function withRcode(messages: Uint8Array[], rcode: number): Uint8Array[] {

@@ -4,13 +4,12 @@
  * commit applies, the AXFR is asked instead and nothing staged is left behind.
  */
 import { env } from 'cloudflare:workers'
-import { decodeMessage, type ResponseRR } from '@edgedns/dns-wire'
-import { packTransfer } from '@edgedns/zone-transfer'
+import type { ResponseRR } from '@edgedns/dns-wire'
 import { describe, expect, it } from 'vitest'
 import { createZone } from '../../../../test/api/helpers.ts'
+import { fakePrimary, pack, primarySoa as wSoa } from './fake-primary.ts'
 import type { IncomingConfig, Primary } from './incoming-config.ts'
 import { transferFrom } from './secondary-zone.ts'
-import type { Connect } from './tcp-transfer.ts'
 
 async function held(zoneId: string): Promise<string[]> {
   const { results } = await env.DB.prepare(
@@ -28,56 +27,12 @@ async function stagedLeft(zoneId: string): Promise<number> {
   return row!.n
 }
 
-type Kind = 'SOA' | 'IXFR' | 'AXFR'
-const TYPES: Record<number, Kind> = { 6: 'SOA', 251: 'IXFR', 252: 'AXFR' }
-
-function fakePrimary(answer: (kind: Kind, id: number) => Uint8Array[]) {
-  const asked: Kind[] = []
-  const connect: Connect = () => {
-    let deliver: (m: Uint8Array[]) => void = () => {}
-    const replies = new Promise<Uint8Array[]>((r) => (deliver = r))
-    const readable = new ReadableStream<Uint8Array>({
-      async start(controller) {
-        for (const m of await replies) {
-          const framed = new Uint8Array(m.length + 2)
-          framed.set([m.length >> 8, m.length & 0xff])
-          framed.set(m, 2)
-          controller.enqueue(framed)
-        }
-        controller.close()
-      },
-    })
-    const writable = new WritableStream<Uint8Array>({
-      write(chunk) {
-        const m = decodeMessage(chunk.subarray(2))
-        const kind = TYPES[m.question[0]!.typeCode]!
-        asked.push(kind)
-        deliver(answer(kind, m.id))
-      },
-    })
-    return { readable, writable, close: async () => {} } as unknown as Socket
-  }
-  return { connect, asked }
-}
-
-const wSoa = (zone: string, serial: number): ResponseRR => ({
-  name: zone,
-  type: 6,
-  ttl: 3600,
-  rdata: `ns.primary.test. hostmaster.primary.test. ${serial} 3600 600 86400 300`,
-})
 const wA = (zone: string, label: string, n: number): ResponseRR => ({
   name: `${label}.${zone}`,
   type: 1,
   ttl: 300,
   rdata: `192.0.2.${n}`,
 })
-const pack = (zone: string, id: number, kind: Kind, records: ResponseRR[]) =>
-  packTransfer(records, {
-    id,
-    question: { name: zone, type: kind === 'SOA' ? 6 : kind === 'IXFR' ? 251 : 252 },
-  })
-
 describe('an IXFR of many steps from a primary, through transferFrom', () => {
   async function run(label: string, steps: number) {
     const zone = await createZone(label)

@@ -2,27 +2,13 @@
  * A secondary zone serves the apex NS set its primary transferred, with the primary's TTL (as BIND
  * and Knot secondaries do): a stored apex NS set is the zone's whole set, with its own TTL.
  */
-import { env, exports } from 'cloudflare:workers'
+import { env } from 'cloudflare:workers'
 import type { MessageRR } from '@edgedns/dns-wire'
 import { describe, expect, it } from 'vitest'
-import { api, DEFAULT_ACCOUNT } from '../../../../test/api/helpers.ts'
+import { api, DEFAULT_ACCOUNT, dohJson } from '../../../../test/api/helpers.ts'
 import { settle } from '../builder/test/helpers.ts'
 import { builderStub } from '../commit/zone-change.ts'
 import { TransferStage } from './transfer-commit.ts'
-
-interface Answer {
-  Status: number
-  Answer?: { name: string; type: number; TTL: number; data: string }[]
-}
-
-async function doh(name: string, type: string): Promise<Answer> {
-  const res: Response = await (exports as any).default.fetch(
-    `http://localhost/dns-query?name=${name}&type=${type}`,
-    { headers: { accept: 'application/dns-json' } }
-  )
-  expect(res.status).toBe(200)
-  return res.json()
-}
 
 const rr = (
   name: string,
@@ -72,7 +58,7 @@ describe('the apex NS set of a secondary zone', () => {
     }
     await builderStub(env, id).notify(id, row.change_seq + 1)
     await settle(id)
-    const ns = await doh(name, 'NS')
+    const ns = await dohJson(name, 'NS')
     expect(ns.Status).toBe(0)
     expect(ns.Answer?.map((a) => a.TTL)).toEqual([3600, 3600])
   })

@@ -6,12 +6,12 @@
  * A zone that has no transfer recorded but still answers (its row from before new secondary zones
  * were marked not loaded) is marked so by its first failed check.
  */
-import { env, exports } from 'cloudflare:workers'
+import { env } from 'cloudflare:workers'
 import { runInDurableObject } from 'cloudflare:test'
 import type { MessageRR } from '@edgedns/dns-wire'
 import { FIRST_TRANSFER_RETRY } from '@edgedns/zone-transfer'
 import { describe, expect, it } from 'vitest'
-import { api, DEFAULT_ACCOUNT } from '../../../../test/api/helpers.ts'
+import { api, DEFAULT_ACCOUNT, dohJson } from '../../../../test/api/helpers.ts'
 import { settle } from '../builder/test/helpers.ts'
 import { builderStub } from '../commit/zone-change.ts'
 import type { SecondaryZone } from './secondary-zone.ts'
@@ -19,20 +19,6 @@ import { secondaryStub } from './secondary-stub.ts'
 import { commitExpiry, TransferStage } from './transfer-commit.ts'
 
 const PRIMARY = 2025020202
-
-interface Answer {
-  Status: number
-  Answer?: { name: string; type: number; data: string }[]
-}
-
-async function doh(name: string, type: string): Promise<Answer> {
-  const res: Response = await (exports as any).default.fetch(
-    `http://localhost/dns-query?name=${name}&type=${type}`,
-    { headers: { accept: 'application/dns-json' } }
-  )
-  expect(res.status).toBe(200)
-  return res.json()
-}
 
 const rr = (name: string, type: string, typeCode: number, data: string): MessageRR => ({
   name: `${name}.`,
@@ -81,21 +67,21 @@ describe('a secondary zone before its first transfer', () => {
     expect(res.status).toBe(200)
     const id = res.body.result.id as string
     await settle(id)
-    expect((await doh(name, 'SOA')).Status).toBe(2)
-    expect((await doh(`www.${name}`, 'A')).Status).toBe(2)
-    expect((await doh(`nothing.${name}`, 'TXT')).Status).toBe(2)
+    expect((await dohJson(name, 'SOA')).Status).toBe(2)
+    expect((await dohJson(`www.${name}`, 'A')).Status).toBe(2)
+    expect((await dohJson(`nothing.${name}`, 'TXT')).Status).toBe(2)
 
     await transferred(id, name)
-    const soa = await doh(name, 'SOA')
+    const soa = await dohJson(name, 'SOA')
     expect(soa.Status).toBe(0)
     expect(soa.Answer?.[0]?.data).toContain(` ${PRIMARY} `)
-    expect((await doh(`www.${name}`, 'A')).Answer?.[0]?.data).toBe('192.0.2.21')
+    expect((await dohJson(`www.${name}`, 'A')).Answer?.[0]?.data).toBe('192.0.2.21')
 
     // No longer secondary: it answers with what it holds.
     expect((await api('PATCH', `/zones/${id}`, { type: 'full' })).status).toBe(200)
     await settle(id)
-    expect((await doh(`www.${name}`, 'AAAA')).Status).toBe(0)
-    expect((await doh(`www.${name}`, 'A')).Answer?.[0]?.data).toBe('192.0.2.21')
+    expect((await dohJson(`www.${name}`, 'AAAA')).Status).toBe(0)
+    expect((await dohJson(`www.${name}`, 'A')).Answer?.[0]?.data).toBe('192.0.2.21')
   })
 
   it('a zone that becomes secondary is not answered until its first transfer; back to full, it answers', async () => {
@@ -110,20 +96,20 @@ describe('a secondary zone before its first transfer', () => {
     })
     expect(record.status).toBe(200)
     await settle(id)
-    expect((await doh(`own.${name}`, 'A')).Answer?.[0]?.data).toBe('192.0.2.30')
+    expect((await dohJson(`own.${name}`, 'A')).Answer?.[0]?.data).toBe('192.0.2.30')
 
     expect((await api('PATCH', `/zones/${id}`, { type: 'secondary' })).status).toBe(200)
     await settle(id)
-    expect((await doh(`own.${name}`, 'TXT')).Status).toBe(2)
+    expect((await dohJson(`own.${name}`, 'TXT')).Status).toBe(2)
 
     expect((await api('PATCH', `/zones/${id}`, { type: 'full' })).status).toBe(200)
     await settle(id)
-    expect((await doh(`own.${name}`, 'AAAA')).Status).toBe(0)
+    expect((await dohJson(`own.${name}`, 'AAAA')).Status).toBe(0)
 
     expect((await api('PATCH', `/zones/${id}`, { type: 'secondary' })).status).toBe(200)
     await transferred(id, name)
-    expect((await doh(`www.${name}`, 'A')).Answer?.[0]?.data).toBe('192.0.2.21')
-    expect((await doh(`own.${name}`, 'A')).Status).toBe(3)
+    expect((await dohJson(`www.${name}`, 'A')).Answer?.[0]?.data).toBe('192.0.2.21')
+    expect((await dohJson(`own.${name}`, 'A')).Status).toBe(3)
   })
 })
 
@@ -168,7 +154,7 @@ describe('a secondary zone without a transfer that still answers', () => {
         .bind(id, name, JSON.stringify([peer]), now)
         .run()
       await settle(id)
-      expect((await doh(`www.${name}`, 'A')).Status).toBe(3)
+      expect((await dohJson(`www.${name}`, 'A')).Status).toBe(3)
 
       const alarm = await runInDurableObject(
         secondaryStub(env, id) as unknown as DurableObjectStub,
@@ -183,8 +169,8 @@ describe('a secondary zone without a transfer that still answers', () => {
       expect(alarm).not.toBeNull()
       expect(alarm! - Date.now()).toBeLessThanOrEqual(FIRST_TRANSFER_RETRY * 1000)
       await settle(id)
-      expect((await doh(`www.${name}`, 'A')).Status).toBe(2)
-      expect((await doh(name, 'SOA')).Status).toBe(2)
+      expect((await dohJson(`www.${name}`, 'A')).Status).toBe(2)
+      expect((await dohJson(name, 'SOA')).Status).toBe(2)
     }
   )
 })
