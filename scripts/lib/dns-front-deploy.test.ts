@@ -101,6 +101,7 @@ describe('the settings', () => {
       cache: { maxTtl: 5, maxEntries: 50_000 },
       rrl: { rate: 20, slip: 2 },
       upstream: { concurrency: 64, timeoutMs: 2000, perClient: { rate: 1000 } },
+      relayLimits: { clientRate: 1000, clientConcurrency: 128, concurrency: 512 },
     })
     expect(options.transfer).toBeUndefined()
     const relayed = frontSettings({ DNS_FRONT_DOH: 'https://d.example', DNS_FRONT_TOKEN: 't' })
@@ -117,6 +118,9 @@ describe('the settings', () => {
     expect(() =>
       frontSettings({ DNS_FRONT_DOH: 'https://d.example', DNS_FRONT_RELAY_TIMEOUT_MS: '0' })
     ).toThrow(/DNS_FRONT_RELAY_TIMEOUT_MS/)
+    expect(() =>
+      frontSettings({ DNS_FRONT_DOH: 'https://d.example', DNS_FRONT_RELAY_CONCURRENCY: '-1' })
+    ).toThrow(/DNS_FRONT_RELAY_CONCURRENCY/)
   })
 
   it('refuses a DNS_FRONT_HOST that is not an IP address, naming the variable', () => {

@@ -20,7 +20,9 @@
  * outgoing settings, ACLs, peers and their TSIG keys). Without it, transfer requests go to DoH
  * like any query (which refuses them). With `notify: { token }`, a NOTIFY goes to the API with its
  * sender's address (notify-relay.mjs). Relayed messages are not cached; over UDP each counts
- * against the sender's network's share of upstream requests (`upstream.perClient`).
+ * against the sender's network's share of upstream requests (`upstream.perClient`); over TCP each
+ * must pass the relay limits (front-relay-limits.mjs: a rate per client network, and requests in
+ * flight per network and in total), or is answered SERVFAIL (a NOTIFY: not at all) without asking.
  */
 import net from 'node:net'
 import { frameTcp } from '../../packages/dns-wire/src/index.ts'
@@ -31,6 +33,7 @@ import { fitAnswer, rcodeOf, readQuestion, servfail, truncated, udpLimit } from 
 import { RELAY_TIMEOUT_MS, firstMessage, isRelayed, transferRelay } from './transfer-relay.mjs'
 import { isNotify } from '../../packages/zone-transfer/src/index.ts'
 import { notifyRelay } from './notify-relay.mjs'
+import { relayLimiter } from './front-relay-limits.mjs'
 import { udpSockets } from './front-udp.mjs'
 
 /**
@@ -79,9 +82,11 @@ function transferRelayer(transfer, target, timeoutMs) {
  * so a queued one holds no HTTP answer open and its time limit runs only from then. At most
  * `MAX_PIPELINED` answers are in flight; the front reads no further queries until one is written.
  * A relay that fails closes the connection (the client's transfer is broken); a NOTIFY the API did
- * not answer is left unanswered (the primary sends it again), the connection open.
+ * not answer is left unanswered (the primary sends it again), the connection open. A relay starts
+ * only when `limits` admit it (a transfer or signed query in its turn, a NOTIFY when it arrives):
+ * past them a query is answered SERVFAIL and a NOTIFY not at all, and the connection stays open.
  */
-function serveTcp(socket, { relayNotify, relayer, answer, tcpIdleMs }) {
+function serveTcp(socket, { relayNotify, notifies, relayer, limits, answer, tcpIdleMs }) {
   let pending = Buffer.alloc(0)
   // Answers queued or being written: a connection waiting for one is not idle (writing the answer
   // is activity, which starts the idle time again), unless it is a client that has stopped
@@ -126,9 +131,12 @@ function serveTcp(socket, { relayNotify, relayer, answer, tcpIdleMs }) {
     }
   }
   const take = (query) => {
-    const notified = relayNotify(new Uint8Array(query), client)
-    if (notified) {
-      notified.catch(() => {}) // seen in its turn
+    const message = new Uint8Array(query)
+    if (notifies(message)) {
+      const done = limits.admit(client)
+      // Past the limits: unanswered, as when the API does not answer (the primary sends it again).
+      const notified = done ? relayNotify(message, client) : Promise.resolve(null)
+      notified.catch(() => {}).finally(() => done?.()) // the answer is seen in its turn
       inTurn(
         async () => {
           const reply = await notified
@@ -139,10 +147,16 @@ function serveTcp(socket, { relayNotify, relayer, answer, tcpIdleMs }) {
     } else if (relayer.relays(query)) {
       inTurn(
         async () => {
-          const stream = await relayer.relay(new Uint8Array(query), client)
-          for await (const part of stream) {
-            if (socket.destroyed) break
-            if (!socket.write(part)) await drained(socket)
+          const done = limits.admit(client)
+          if (!done) return void socket.write(frameTcp(servfail(query)))
+          try {
+            const stream = await relayer.relay(message, client)
+            for await (const part of stream) {
+              if (socket.destroyed) break
+              if (!socket.write(part)) await drained(socket)
+            }
+          } finally {
+            done()
           }
         },
         (e) => {
@@ -205,7 +219,9 @@ function answerer(upstream, cache, misses) {
  * deployed defaults from front-settings.mjs) (`upstream.perClient` those of
  * missLimiter); `udpSockets` is how many UDP sockets share the port (front-udp.mjs); `tcpIdleMs`
  * how long an idle TCP connection stays open; `relayTimeoutMs` how long the API may take to start
- * a relayed answer, or between its parts (transfer-relay.mjs). Resolves to `{ port, cache, close() }`.
+ * a relayed answer, or between its parts (transfer-relay.mjs); `relayLimits` the options of
+ * relayLimiter (front-relay-limits.mjs; its defaults apply when not given, `pnpm dev` and the
+ * benchmarks included). Resolves to `{ port, cache, close() }`.
  */
 export async function startDnsFront({
   target,
@@ -219,6 +235,7 @@ export async function startDnsFront({
   udpSockets: udpSocketCount = 8,
   tcpIdleMs = TCP_IDLE_MS,
   relayTimeoutMs = RELAY_TIMEOUT_MS,
+  relayLimits = {},
 }) {
   const relayer = transferRelayer(transfer, target, relayTimeoutMs)
   const relayNotify = notifyRelay({
@@ -231,10 +248,12 @@ export async function startDnsFront({
   const cache = answerCache(cacheOptions)
   const misses = missLimiter(perClient)
   const answer = answerer(upstream, cache, misses)
+  const limits = relayLimiter({ maxBuckets: perClient.maxBuckets, ...relayLimits })
+  const notifies = notify?.token ? isNotify : () => false
   // No Nagle: an answer written in parts (a relayed transfer) goes out at once rather than
   // waiting for the client's delayed acknowledgement of the part before.
   const tcp = net.createServer({ noDelay: true }, (socket) =>
-    serveTcp(socket, { relayNotify, relayer, answer, tcpIdleMs })
+    serveTcp(socket, { relayNotify, notifies, relayer, limits, answer, tcpIdleMs })
   )
   await new Promise((resolve, reject) => {
     tcp.once('error', reject)
@@ -261,7 +280,7 @@ export async function startDnsFront({
     // sent and the sender asks again, as after a lost datagram.
     const message = new Uint8Array(query)
     const toRelay = relayer.relays(message)
-    const relayable = (notify?.token && isNotify(message)) || toRelay
+    const relayable = notifies(message) || toRelay
     if (relayable && !misses.allow(peer.address)) return
     const notified = relayNotify(message, peer.address)
     if (notified) {

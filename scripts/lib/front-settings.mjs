@@ -33,6 +33,17 @@ export const SETTINGS = [
     '1000',
     'cache misses per second per client network (0 = off)',
   ],
+  [
+    'DNS_FRONT_RELAY_CLIENT_RATE',
+    '1000',
+    'transfers, signed queries and NOTIFY relayed over TCP per second per client network (0 = off)',
+  ],
+  [
+    'DNS_FRONT_RELAY_CLIENT_CONCURRENCY',
+    '128',
+    'relays over TCP in flight per client network at most (0 = no limit)',
+  ],
+  ['DNS_FRONT_RELAY_CONCURRENCY', '512', 'relays over TCP in flight at most (0 = no limit)'],
 ]
 
 const DEFAULTS = Object.fromEntries(SETTINGS.map(([name, value]) => [name, value]))
@@ -96,6 +107,12 @@ export function frontSettings(env) {
     port: number(env, 'DNS_FRONT_PORT', { max: 65535 }),
     udpSockets: number(env, 'DNS_FRONT_UDP_SOCKETS', { min: 1, max: 64 }),
     relayTimeoutMs: number(env, 'DNS_FRONT_RELAY_TIMEOUT_MS', { min: 1 }),
+    relayLimits: {
+      clientRate: number(env, 'DNS_FRONT_RELAY_CLIENT_RATE'),
+      clientConcurrency: number(env, 'DNS_FRONT_RELAY_CLIENT_CONCURRENCY'),
+      concurrency: number(env, 'DNS_FRONT_RELAY_CONCURRENCY'),
+      maxBuckets: number(env, 'DNS_FRONT_RRL_BUCKETS', { min: 1 }),
+    },
     ...(token ? { transfer: { token, api }, notify: { token, api } } : {}),
     cache: {
       maxTtl: number(env, 'DNS_FRONT_CACHE_MAX_TTL', { max: 86400, integer: false }),

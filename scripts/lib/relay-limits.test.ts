@@ -1,0 +1,260 @@
+/**
+ * The limits on what the DNS front relays to the API over TCP (front-relay-limits.mjs, applied in
+ * dns-front.mjs), on their own clock and against a stand-in for the API that counts what reaches
+ * it: a flood of transfer requests and signed queries from one client network reaches the API at
+ * most that network's rate, the rest answered SERVFAIL at once on connections that stay open, a
+ * NOTIFY past it goes unanswered, and another network is still served; relays in flight are held
+ * to their per-network and total caps, and a slot is free again once its transfer ends. The
+ * defaults let a secondary that pulls many zones at once (the catalog cold-start bench runs BIND
+ * with `transfers-in 64`) through untouched.
+ */
+import http from 'node:http'
+import net, { type AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { parseTsigKey, signMessage } from '../../packages/zone-transfer/src/index.ts'
+import { query, rcode } from './dns-client.ts'
+// @ts-expect-error plain ESM module shared with scripts/dns-front.mjs
+import { startDnsFront } from './dns-front.mjs'
+// @ts-expect-error plain ESM module
+import { relayLimiter } from './front-relay-limits.mjs'
+
+const KEY = parseTsigKey('limits-test-key:c2VjcmV0LXNoYTI1Ni1rZXktbWF0ZXJpYWw=')
+
+interface Front {
+  port: number
+  close(): void
+}
+
+let api: http.Server
+let apiBase: string
+/** Requests that reached the stand-in, by path and first label of the question. */
+const reached: { path: string; name: string }[] = []
+/** Answers the stand-in holds back ("held" transfers) until the test lets them go. */
+let holds: (() => void)[] = []
+const release = () => {
+  for (const go of holds) go()
+  holds = []
+}
+const count = (path: string, name?: string) =>
+  reached.filter((r) => r.path.endsWith(path) && (name === undefined || r.name === name)).length
+
+beforeAll(async () => {
+  // Each transfer request is answered with itself as the answer (QR set), framed as on TCP; a
+  // "held" one only once released, a "slow" one after 100 ms. A NOTIFY gets its own echo.
+  api = http.createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => {
+      const body = Buffer.concat(chunks)
+      if (req.url?.endsWith('/dns_notify')) {
+        const message = Buffer.from(JSON.parse(String(body)).message, 'base64')
+        reached.push({ path: req.url, name: String(message.subarray(13, 13 + message[12]!)) })
+        message[2]! |= 0x80
+        res.writeHead(200, { 'content-type': 'application/json' })
+        return void res.end(
+          JSON.stringify({ success: true, result: { message: message.toString('base64') } })
+        )
+      }
+      const name = String(body.subarray(13, 13 + body[12]!))
+      reached.push({ path: req.url ?? '', name })
+      body[2]! |= 0x80
+      const framed = Buffer.alloc(body.length + 2)
+      framed.writeUInt16BE(body.length)
+      body.copy(framed, 2)
+      const answer = () => {
+        res.writeHead(200, { 'content-type': 'application/octet-stream' })
+        res.end(framed)
+      }
+      if (name === 'held') holds.push(answer)
+      else if (name === 'slow') setTimeout(answer, 100)
+      else answer()
+    })
+  })
+  await new Promise<void>((r) => api.listen(0, '127.0.0.1', r))
+  apiBase = `http://127.0.0.1:${(api.address() as AddressInfo).port}`
+})
+afterAll(() => {
+  release()
+  api?.closeAllConnections()
+  api?.close()
+})
+
+function startFront(relayLimits?: object): Promise<Front> {
+  return startDnsFront({
+    target: apiBase,
+    transfer: { api: apiBase, token: 'relay-token' },
+    notify: { api: apiBase, token: 'relay-token' },
+    ...(relayLimits ? { relayLimits } : {}),
+  })
+}
+
+/**
+ * Sends `messages` pipelined on one connection from `from`; resolves to the answers read (whole
+ * messages) once there are as many, the front closes, or `ms` pass.
+ */
+function exchange(
+  port: number,
+  messages: Buffer[],
+  { from = '127.0.0.1', ms = 2000 } = {}
+): Promise<Buffer[]> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ port, host: '127.0.0.1', localAddress: from })
+    let got = Buffer.alloc(0)
+    const answers: Buffer[] = []
+    const done = () => {
+      clearTimeout(timer)
+      socket.destroy()
+      resolve(answers)
+    }
+    const timer = setTimeout(done, ms)
+    socket.on('data', (c: Buffer) => {
+      got = Buffer.concat([got, c])
+      while (got.length >= 2 && got.length >= 2 + got.readUInt16BE(0)) {
+        answers.push(got.subarray(2, 2 + got.readUInt16BE(0)))
+        got = got.subarray(2 + got.readUInt16BE(0))
+      }
+      if (answers.length >= messages.length) done()
+    })
+    socket.on('close', done)
+    socket.on('error', reject)
+    socket.write(
+      Buffer.concat(
+        messages.flatMap((m) => {
+          const prefix = Buffer.alloc(2)
+          prefix.writeUInt16BE(m.length)
+          return [prefix, m]
+        })
+      )
+    )
+  })
+}
+
+async function signedSoaCheck(name: string): Promise<Buffer> {
+  const { message } = await signMessage(query(name, 'SOA'), KEY, {
+    time: Math.floor(Date.now() / 1000),
+  })
+  return Buffer.from(message)
+}
+
+function notifyOf(name: string): Buffer {
+  const notify = query(name, 'SOA')
+  notify[2] = (notify[2]! & 0x87) | (4 << 3) // opcode NOTIFY
+  return notify
+}
+
+async function until(check: () => boolean, ms = 2000): Promise<void> {
+  const started = Date.now()
+  while (!check()) {
+    if (Date.now() - started > ms) throw new Error('timed out waiting')
+    await new Promise((r) => setTimeout(r, 10))
+  }
+}
+
+describe('the relay limiter on its own clock', () => {
+  it('admits `clientRate` a second per client network, and another network on its own', () => {
+    let t = 0
+    const limits = relayLimiter({ clientRate: 2, now: () => t })
+    const admitted = [1, 2, 3].map(() => limits.admit('192.0.2.1'))
+    expect(admitted.map((done) => done !== null)).toEqual([true, true, false])
+    expect(limits.admit('198.51.100.1')).not.toBeNull()
+    t += 500
+    expect(limits.admit('192.0.2.9')).not.toBeNull() // same /24, one request back
+  })
+
+  it('holds relays in flight to the per-network and total caps, freed once each ends', () => {
+    const limits = relayLimiter({ clientConcurrency: 2, concurrency: 3, now: () => 0 })
+    const a = [limits.admit('192.0.2.1'), limits.admit('192.0.2.2')]
+    expect(limits.admit('192.0.2.3')).toBeNull()
+    const b = limits.admit('198.51.100.1')
+    expect(b).not.toBeNull()
+    expect(limits.admit('203.0.113.1')).toBeNull() // three in flight in total
+    a[0]!()
+    a[0]!() // a second end frees nothing more
+    expect(limits.inFlight).toBe(2)
+    expect(limits.admit('203.0.113.1')).not.toBeNull()
+    expect(limits.admit('192.0.2.4')).toBeNull()
+  })
+
+  it('limits nothing set to 0', () => {
+    const limits = relayLimiter({ clientRate: 0, clientConcurrency: 0, concurrency: 0 })
+    for (let i = 0; i < 5000; i++) expect(limits.admit('192.0.2.1')).not.toBeNull()
+  })
+})
+
+describe('relays over TCP', () => {
+  it("reach the API at most a network's rate; the rest get SERVFAIL, and another network is served", async () => {
+    // A clock that stands still: the network's five requests do not come back during the test.
+    const front = await startFront({ clientRate: 5, now: () => 0 })
+    try {
+      const before = count('/dns_transfer')
+      const flood = await Promise.all(
+        Array.from({ length: 10 }, async (_, i) => {
+          const messages = [query(`flood${i}`, 'AXFR'), query(`flood${i}`, 'IXFR')]
+          messages.push(await signedSoaCheck(`flood${i}`))
+          return { messages, answers: await exchange(front.port, messages) }
+        })
+      )
+      expect(count('/dns_transfer') - before).toBe(5)
+      // Every query is answered on its open connection: five relayed, the rest SERVFAIL.
+      const answers = flood.flatMap((f) => f.answers)
+      expect(answers).toHaveLength(30)
+      expect(answers.filter((a) => rcode(a) === 2)).toHaveLength(25)
+      for (const { messages, answers: got } of flood)
+        expect(got.map((a) => a.readUInt16BE(0))).toEqual(messages.map((m) => m.readUInt16BE(0)))
+      // A NOTIFY from the flooded network is not relayed (nor answered); another network's is.
+      expect(await exchange(front.port, [notifyOf('notified')], { ms: 300 })).toEqual([])
+      expect(count('/dns_notify')).toBe(0)
+      const other = { from: '127.0.1.1' }
+      const [notified] = await exchange(front.port, [notifyOf('notified')], other)
+      expect(notified![2]! & 0x80).toBe(0x80)
+      const [axfr] = await exchange(front.port, [query('other', 'AXFR')], other)
+      expect(rcode(axfr!)).toBe(0)
+      expect(count('/dns_transfer', 'other')).toBe(1)
+    } finally {
+      front.close()
+    }
+  })
+
+  it('are held in flight per network and in total; a slot frees when its transfer ends', async () => {
+    const front = await startFront({ clientConcurrency: 2, concurrency: 3 })
+    try {
+      const before = count('/dns_transfer', 'held')
+      const axfr = () => [query('held', 'AXFR')]
+      const first = Array.from({ length: 4 }, () => exchange(front.port, axfr(), { ms: 5000 }))
+      await until(() => count('/dns_transfer', 'held') - before === 2)
+      const settled = await Promise.race([
+        Promise.all(first.slice(2)),
+        new Promise<null>((r) => setTimeout(() => r(null), 1000)),
+      ])
+      // The two past the network's cap are answered SERVFAIL without waiting for the others.
+      expect(settled?.map(([a]) => a && rcode(a))).toEqual([2, 2])
+      const other = exchange(front.port, axfr(), { from: '127.0.1.1', ms: 5000 })
+      await until(() => count('/dns_transfer', 'held') - before === 3)
+      const [third] = await exchange(front.port, axfr(), { from: '127.0.2.1' })
+      expect(rcode(third!)).toBe(2) // three in flight in total
+      release()
+      const relayed = [...(await Promise.all(first.slice(0, 2))), await other]
+      expect(relayed.map(([a]) => a && rcode(a))).toEqual([0, 0, 0])
+      const [again] = await exchange(front.port, [query('again', 'AXFR')])
+      expect(rcode(again!)).toBe(0)
+      expect(count('/dns_transfer', 'held') - before).toBe(3)
+    } finally {
+      release()
+      front.close()
+    }
+  })
+
+  it('all go through at the defaults for a secondary pulling 100 zones at once from one network', async () => {
+    const front = await startFront()
+    try {
+      const before = count('/dns_transfer', 'slow')
+      const pulls = await Promise.all(
+        Array.from({ length: 100 }, () => exchange(front.port, [query('slow', 'AXFR')]))
+      )
+      expect(pulls.map(([a]) => a && rcode(a))).toEqual(Array(100).fill(0))
+      expect(count('/dns_transfer', 'slow') - before).toBe(100)
+    } finally {
+      front.close()
+    }
+  })
+})
