@@ -202,5 +202,14 @@ export const BUNDLED_MIGRATIONS: readonly { name: string; statements: readonly s
       "CREATE TRIGGER `catalog_serial_on_outgoing_delete` AFTER DELETE ON `zone_transfers_outgoing`\n  WHEN OLD.`enabled` = 1\nBEGIN\n  UPDATE `transfer_catalogs`\n    SET `serial` = max(`serial` + 1, CAST(strftime('%s', 'now') AS INTEGER))\n    WHERE `account_id` = (SELECT `account_id` FROM `zones` WHERE `id` = OLD.`zone_id`\n      AND `status` IN ('active', 'moving'));\nEND;",
       "CREATE TRIGGER `catalog_serial_on_zone_status` AFTER UPDATE OF `status` ON `zones`\n  WHEN (NEW.`status` IN ('active', 'moving')) != (OLD.`status` IN ('active', 'moving'))\n    AND EXISTS (SELECT 1 FROM `zone_transfers_outgoing` WHERE `zone_id` = NEW.`id` AND `enabled` = 1)\nBEGIN\n  UPDATE `transfer_catalogs`\n    SET `serial` = max(`serial` + 1, CAST(strftime('%s', 'now') AS INTEGER))\n    WHERE `account_id` = NEW.`account_id`;\nEND;"
     ]
+  },
+  {
+    "name": "0021_secondary_copy.sql",
+    "statements": [
+      "ALTER TABLE `zones` ADD `secondary_serial` integer;",
+      "ALTER TABLE `zones` ADD `secondary_checked_on` text;",
+      "ALTER TABLE `zones` ADD `secondary_source` text;",
+      "-- The copy each secondary zone holds, from its incoming settings: the serial of its last transfer\n-- and its last good check. The primary it came from was not recorded: the first one named stands\n-- for it (settings that no longer name that primary pull the zone by AXFR).\nUPDATE `zones` SET\n  `secondary_serial` = (SELECT `soa_serial` FROM `zone_transfers_incoming` WHERE `zone_id` = `zones`.`id`),\n  `secondary_checked_on` = (SELECT `checked_on` FROM `zone_transfers_incoming` WHERE `zone_id` = `zones`.`id`),\n  `secondary_source` = (\n    SELECT p.`ip` || '#' || p.`port` FROM `zone_transfers_incoming` AS i\n      JOIN `transfer_peers` AS p ON p.`id` = json_extract(i.`peers`, '$[0]')\n    WHERE i.`zone_id` = `zones`.`id`)\n  WHERE `id` IN (SELECT `zone_id` FROM `zone_transfers_incoming` WHERE `soa_serial` IS NOT NULL);"
+    ]
   }
 ]

@@ -84,7 +84,11 @@ export const zoneTransfersIncoming = sqliteTable('zone_transfers_incoming', {
   peers: text('peers').notNull().default('[]'),
   /** How often the zone's SOA is checked when the primary sends no NOTIFY. */
   autoRefreshSeconds: integer('auto_refresh_seconds').notNull().default(86400),
-  /** The SOA serial of the last transfer committed; null before the first. */
+  /**
+   * The SOA serial of the last transfer committed; null before the first. New settings of a zone
+   * that holds its copy start from the zone's record of it (transfers/held-copy.ts), as does
+   * `checked_on`.
+   */
   soaSerial: integer('soa_serial'),
   createdOn: text('created_on').notNull(),
   modifiedOn: text('modified_on').notNull(),

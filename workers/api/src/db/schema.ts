@@ -121,6 +121,15 @@ export const zones = sqliteTable(
      * not answered (SERVFAIL) until a check succeeds again (docs/zone-transfers.md).
      */
     secondaryExpired: integer('secondary_expired', { mode: 'boolean' }).notNull().default(false),
+    /**
+     * The copy of its primary's zone a secondary zone holds (transfers/held-copy.ts), kept on the
+     * zone so that it outlives the zone's incoming settings: the primary's serial of the last
+     * transfer committed (null: none), when a primary last confirmed that copy (the transfer, or a
+     * check that found nothing newer), and the primary it came from (`address#port`).
+     */
+    secondarySerial: integer('secondary_serial'),
+    secondaryCheckedOn: text('secondary_checked_on'),
+    secondarySource: text('secondary_source'),
   },
   (t) => [
     // A deleted zone keeps its row until its records are erased in chunks; its name is free at once.

@@ -52,7 +52,7 @@ const incomingResponse = z.object({
     .number()
     .int()
     .optional()
-    .meta({ description: 'Serial of the last transfer committed' }),
+    .meta({ description: 'Serial of the copy the zone holds: its last transfer committed' }),
 })
 const outgoingResponse = z.object({
   ...settings,

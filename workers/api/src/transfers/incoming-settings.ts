@@ -1,11 +1,14 @@
 /**
  * @module A secondary zone's incoming transfer configuration (`/zones/{id}/secondary_dns/incoming`):
  * the primaries it transfers from (asked in order) and how often its SOA is checked without a
- * NOTIFY. Answered in Cloudflare's shape with the serial of the last transfer committed.
+ * NOTIFY. Answered in Cloudflare's shape with the serial of the copy the zone holds (its last
+ * transfer committed) and that copy's last good check: settings created for a zone that holds a
+ * copy start from them (held-copy.ts), so deleting and writing them again keeps them.
  */
 import { z } from 'zod'
 import type { ZoneRow } from '../zones/model.ts'
 import { domainNameSchema, parseIds, peerIdsSchema, withoutNulls } from './fields.ts'
+import { INCOMING_FROM_COPY } from './held-copy.ts'
 import {
   createSettings,
   deleteSettings,
@@ -41,6 +44,7 @@ const INCOMING: SettingsKind = {
   table: 'zone_transfers_incoming',
   columns: 'name, peers, auto_refresh_seconds, soa_serial, created_on, modified_on, checked_on',
   written: ['auto_refresh_seconds'],
+  initial: INCOMING_FROM_COPY,
 }
 
 export function incomingToApi(zone: ZoneRow, row: IncomingRow): Record<string, unknown> {

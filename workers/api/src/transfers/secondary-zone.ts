@@ -10,7 +10,9 @@
  * storage, and a check that ends with the flag set is followed by another at once.
  *
  * The zone's serial is the primary's: it is asked IXFR from the serial of the copy it holds (the
- * incoming settings' `soa_serial`), and zone-level commits keep its serial (commit/zone-change.ts).
+ * incoming settings' `soa_serial`, which new settings take from the zone's record of its copy,
+ * held-copy.ts), and zone-level commits keep its serial (commit/zone-change.ts). Settings that no
+ * longer name the primary the copy came from pull it whole.
  * A secondary zone is not answered (as an expired one) until its first transfer commits (a failed
  * check marks so one without a transfer recorded that still answers), and only a good check ends
  * that, or an expiry.
@@ -30,6 +32,14 @@ import {
 } from '@edgedns/zone-transfer'
 import { builderStub, CommitConflict, type ZoneGuard } from '../commit/zone-change.ts'
 import { envForZone } from '../shards/zone-env.ts'
+import {
+  confirmCopy,
+  confirmedAt,
+  COPY_COLUMNS,
+  copySource,
+  fromAnotherPrimary,
+  type CopyRecord,
+} from './held-copy.ts'
 import { readIncoming, type IncomingConfig, type Primary } from './incoming-config.ts'
 import { primarySoa, pullZone, type Connect } from './tcp-transfer.ts'
 import { commitExpiry, IxfrNotExact, TooManyIxfrSteps, TransferStage } from './transfer-commit.ts'
@@ -60,11 +70,10 @@ const PENDING_NOTIFY = 'pendingNotify'
 /** Commit attempts when other writers (settings changes) keep moving the zone's version. */
 const COMMIT_ATTEMPTS = 4
 
-interface ZoneRowSoa {
+interface ZoneRowSoa extends CopyRecord {
   secondary_expired: number
   version: number
   change_seq: number
-  serial: number
   soa_mname: string
   soa_rname: string
   soa_refresh: number
@@ -76,8 +85,8 @@ interface ZoneRowSoa {
 async function zoneRow(db: D1Database, zoneId: string): Promise<ZoneRowSoa | null> {
   return db
     .prepare(
-      `SELECT secondary_expired, version, change_seq, serial, soa_mname, soa_rname, soa_refresh, soa_retry, soa_expire, soa_minimum
-       FROM zones WHERE id = ?1 AND status != 'deleted'`
+      `SELECT secondary_expired, version, change_seq, serial, soa_mname, soa_rname, soa_refresh, soa_retry, soa_expire, soa_minimum,
+         ${COPY_COLUMNS} FROM zones WHERE id = ?1 AND status != 'deleted'`
     )
     .bind(zoneId)
     .first<ZoneRowSoa>()
@@ -130,18 +139,14 @@ export async function transferFrom(
   const db = env.DB
   const soa = await primarySoa(primary, cfg.zoneName, connectTo)
   const theirs = soaSerial(soa.data)
-  if (!force && cfg.soaSerial !== null && !serialAfter(theirs, cfg.soaSerial)) {
-    await db
-      .prepare('UPDATE zone_transfers_incoming SET checked_on = ?2 WHERE zone_id = ?1')
-      .bind(cfg.zoneId, new Date().toISOString())
-      .run()
-    return { status: 'current', serial: cfg.soaSerial }
-  }
+  if (!force && cfg.soaSerial !== null && !serialAfter(theirs, cfg.soaSerial))
+    return confirmCopy(db, cfg.zoneId, cfg.soaSerial)
   let ixfr = !force && primary.ixfr && cfg.soaSerial !== null
   for (;;) {
     const zone = await zoneRow(db, cfg.zoneId)
     if (!zone) return { status: 'not-secondary' }
-    const stage = new TransferStage(db, { zoneId: cfg.zoneId, zoneName: cfg.zoneName })
+    const { zoneId, zoneName } = cfg
+    const stage = new TransferStage(db, { zoneId, zoneName, source: copySource(primary) })
     const discard = () =>
       stage
         .discard()
@@ -156,7 +161,7 @@ export async function transferFrom(
       const pullStart = Date.now()
       const outcome = await pullZone(primary, cfg.zoneName, from, stage.sink, connectTo)
       const pullMs = Date.now() - pullStart
-      if (outcome.kind === 'current') return { status: 'current', serial: held ?? zone.serial }
+      if (outcome.kind === 'current') return confirmCopy(db, cfg.zoneId, held ?? zone.serial)
       const commitStart = Date.now()
       let guard = guardOf(zone)
       let attempt = 1
@@ -321,13 +326,15 @@ export class SecondaryZone extends DurableObject<Env> {
     const held = zone?.serial === cfg.soaSerial ? cfg.soaSerial : null
     let result: CheckResult = { status: 'failed', error: 'the zone has no primary with an address' }
     let finishing: Promise<void> | undefined
+    // A copy from a primary the settings no longer name is pulled whole: serials are a server's.
+    const whole = force || fromAnotherPrimary(zone, cfg.primaries)
     for (const primary of cfg.primaries) {
       try {
         const { finishing: after, ...attempt } = await this.transfer(
           env,
           { ...cfg, soaSerial: held },
           primary,
-          force
+          whole
         )
         result = attempt
         finishing = after
@@ -374,16 +381,17 @@ export class SecondaryZone extends DurableObject<Env> {
   }
 
   /**
-   * The saved state. Without a transfer recorded (`loaded` false: none yet, or incoming settings
-   * deleted and written again), the zone's SOA is ours, not a primary's: no copy counts as
-   * checked, and failed checks follow the first transfer's retry. Without a saved state (a new
-   * schedule), a zone that answers and has a transfer counts the copy it holds as checked when the
-   * schedule starts, so it expires after the SOA's expire of failed checks.
+   * The saved state. Without a transfer recorded (`loaded` false), the zone's SOA is ours, not a
+   * primary's: no copy counts as checked, and failed checks follow the first transfer's retry.
+   * Without a saved state (a new schedule: new settings, or the state cleared while there were
+   * none), a zone that answers and has a transfer counts its copy as checked when a primary last
+   * confirmed it (held-copy.ts; else now), so it expires the SOA's expire after that.
    */
   async #startState(zone: ZoneRowSoa | null, zoneId: string, loaded: boolean): Promise<State> {
     const state = await this.#state(zoneId)
     if (!loaded) return { ...state, soa: null, lastSuccess: null }
     if (state.soa || !zone || zone.secondary_expired) return state
-    return { ...state, soa: soaTimers(soaRdata(zone)), lastSuccess: Math.floor(Date.now() / 1000) }
+    const lastSuccess = confirmedAt(zone) ?? Math.floor(Date.now() / 1000)
+    return { ...state, soa: soaTimers(soaRdata(zone)), lastSuccess }
   }
 }

@@ -24,7 +24,7 @@ export interface SettingsKind {
   columns: string
   /** Columns besides `name` and `peers` that POST and PUT write (each from the input). */
   written: string[]
-  /** Columns only a new row gets, with their constant SQL values. */
+  /** Columns only a new row gets, with their SQL values (constants, or reads of the zone `?1`). */
   initial?: Record<string, string>
 }
 

@@ -14,8 +14,9 @@
  *    what the earlier made; an IXFR of more than MAX_IXFR_STEPS runs is pulled by AXFR instead), and the
  *    whole batch refused unless every deletion removed a record and every addition added one),
  *    the zone's SOA set from the
- *    primary's (its serial is the zone's serial), a full-build change-log row (the builder rewrites the zone's keys), and
- *    `zone_transfers_incoming.soa_serial` / `checked_on`.
+ *    primary's (its serial is the zone's serial), a full-build change-log row (the builder rewrites the zone's keys),
+ *    `zone_transfers_incoming.soa_serial` / `checked_on`, and the zone's record of the copy it now
+ *    holds (held-copy.ts).
  *
  * A transfer is the one writer of a secondary zone's records: it writes them here directly,
  * never through the records API, which refuses writes to secondary zones.
@@ -29,6 +30,7 @@ import {
 } from '../commit/zone-change.ts'
 import { recordIdGenerator } from '../http/ids.ts'
 import { reverseName } from '../records/model.ts'
+import { recordCopy } from './held-copy.ts'
 import { mapTransferred, type MapContext } from './record-map.ts'
 import { StagedList } from './staged-list.ts'
 import {
@@ -137,6 +139,8 @@ function zoneSoaOf(soa: MessageRR): ZoneSoa {
 export interface StageTarget {
   zoneId: string
   zoneName: string
+  /** The primary the transfer comes from (held-copy.ts `copySource`). */
+  source?: string
 }
 
 /**
@@ -171,7 +175,8 @@ export class TransferStage {
     this.#now = new Date().toISOString()
     this.#adds = new StagedList(db, `xfr:${id}`, target.zoneId, this.#now, rowsPerStatement)
     this.#deletes = new StagedList(db, `xfr-del:${id}`, target.zoneId, this.#now, rowsPerStatement)
-    this.#map = { ...target, now: this.#now, newId: this.#newId }
+    const { zoneId, zoneName } = target
+    this.#map = { zoneId, zoneName, now: this.#now, newId: this.#newId }
     this.#zone = { name: target.zoneName, rev: reverseName(target.zoneName) }
   }
 
@@ -227,6 +232,7 @@ export class TransferStage {
         ),
       zoneLogStatement(db, zoneId, r.guard.changeSeq + 1, 'full', now),
       db.prepare(SET_INCOMING).bind(zoneId, soa.serial, now),
+      recordCopy(db, zoneId, { serial: soa.serial, at: now, source: this.target.source ?? null }),
     ]
     try {
       await commitZoneChange(db, stmts)

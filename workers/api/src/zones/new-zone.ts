@@ -53,5 +53,9 @@ export function newZoneRow(z: NewZone): ZoneRow {
     verificationKey: z.verificationKey,
     // A secondary zone is not answered (as an expired one) until its first transfer commits.
     secondaryExpired: z.type === 'secondary',
+    // Nor does it hold a copy of a primary's zone (transfers/held-copy.ts).
+    secondarySerial: null,
+    secondaryCheckedOn: null,
+    secondarySource: null,
   }
 }

@@ -1,0 +1,261 @@
+/**
+ * The copy a secondary zone holds belongs to the zone, not to its incoming settings: deleting the
+ * settings and writing them again (`DELETE`, then `POST …/secondary_dns/incoming`) keeps its
+ * serial and last good check, so the zone goes on answering from it through failed checks until
+ * the SOA's expire (counted from that last good check), and is brought up to date by IXFR from
+ * its serial. Settings that no longer name the primary the copy came from pull it whole (AXFR).
+ */
+import { env } from 'cloudflare:workers'
+import { runInDurableObject } from 'cloudflare:test'
+import type { ResponseRR } from '@edgedns/dns-wire'
+import { describe, expect, it } from 'vitest'
+import { api, DEFAULT_ACCOUNT, dohJson } from '../../../../test/api/helpers.ts'
+import { settle } from '../builder/test/helpers.ts'
+import { BUNDLED_MIGRATIONS } from '../db/bundled-migrations.ts'
+import { fakePrimary, pack, primarySoa as soa } from './fake-primary.ts'
+import type { IncomingConfig, Primary } from './incoming-config.ts'
+import { transferFrom, type SecondaryZone } from './secondary-zone.ts'
+import { secondaryStub } from './secondary-stub.ts'
+import type { Connect } from './tcp-transfer.ts'
+
+const SERIAL = 2025030301
+let n = 0
+
+const a = (name: string, ip: string): ResponseRR => ({ name, type: 1, ttl: 300, rdata: ip })
+
+/**
+ * A primary of `zone` at `serial`, with www at `www`; one serial later it adds ftp, and it
+ * answers an IXFR with that difference. `up` false: its connections are refused.
+ */
+function primaryOf(zone: string, serial: number, www: string) {
+  const at = { serial, up: true }
+  const ftp = a(`ftp.${zone}`, '192.0.2.22')
+  const fake = fakePrimary((kind, id) => {
+    const s = at.serial
+    if (kind === 'SOA') return pack(zone, id, kind, [soa(zone, s)])
+    if (kind === 'IXFR')
+      return pack(zone, id, kind, [soa(zone, s), soa(zone, s - 1), soa(zone, s), ftp, soa(zone, s)])
+    const records = [a(`www.${zone}`, www), ...(s > serial ? [ftp] : [])]
+    return pack(zone, id, kind, [soa(zone, s), ...records, soa(zone, s)])
+  })
+  const connect: Connect = (address, options) => {
+    if (!at.up) throw new Error('connection refused')
+    return fake.connect(address, options)
+  }
+  return { at, asked: fake.asked, connect }
+}
+
+/** A peer of the account at `ip` (port 1) that is asked IXFR first. */
+async function peerAt(ip: string): Promise<string> {
+  const peers = `/accounts/${DEFAULT_ACCOUNT}/secondary_dns/peers`
+  const id = (await api('POST', peers, { name: `primary-${ip}` })).body.result.id as string
+  const put = await api('PUT', `${peers}/${id}`, {
+    name: `primary-${ip}`,
+    ip,
+    port: 1,
+    ixfr_enable: true,
+  })
+  expect(put.status).toBe(200)
+  return id
+}
+
+/**
+ * A secondary zone whose incoming settings name `peer`, written in SQL so that no check is
+ * scheduled (the tests run the checks themselves).
+ */
+async function secondaryZone(prefix: string, peer: string) {
+  const name = `${prefix}-${Date.now().toString(36)}-${n++}.example`
+  const res = await api('POST', '/zones', {
+    name,
+    account: { id: DEFAULT_ACCOUNT },
+    type: 'secondary',
+  })
+  expect(res.status).toBe(200)
+  const id = res.body.result.id as string
+  const now = new Date().toISOString()
+  await env.DB.prepare(
+    `INSERT INTO zone_transfers_incoming (zone_id, name, peers, auto_refresh_seconds, created_on, modified_on)
+     VALUES (?1, ?2, ?3, 86400, ?4, ?4)`
+  )
+    .bind(id, name, JSON.stringify([peer]), now)
+    .run()
+  return { id, name, incoming: `/zones/${id}/secondary_dns/incoming` }
+}
+
+type Zone = Awaited<ReturnType<typeof secondaryZone>>
+
+/** Runs one check of the zone's SecondaryZone, its primaries reached through `primaries` by address. */
+function check(zone: Zone, primaries: Record<string, Connect>) {
+  return runInDurableObject(
+    secondaryStub(env, zone.id) as unknown as DurableObjectStub,
+    async (o: unknown) => {
+      const object = o as SecondaryZone
+      object.transfer = (e: Env, cfg: IncomingConfig, primary: Primary, force: boolean) =>
+        transferFrom(e, cfg, primary, force, primaries[primary.ip])
+      return object.check(zone.id)
+    }
+  )
+}
+
+/** What deleting the settings leaves in the object once its next alarm has run: no state. */
+const clearObject = (zone: Zone) =>
+  runInDurableObject(
+    secondaryStub(env, zone.id) as unknown as DurableObjectStub,
+    async (o: unknown) => (o as SecondaryZone).check(zone.id)
+  )
+
+const zoneRow = async (id: string) =>
+  (await env.DB.prepare('SELECT serial, secondary_expired FROM zones WHERE id = ?1')
+    .bind(id)
+    .first<{ serial: number; secondary_expired: number }>())!
+
+async function readd(z: Zone, peer: string) {
+  expect((await api('DELETE', z.incoming)).status).toBe(200)
+  const body = { name: z.name, peers: [peer], auto_refresh_seconds: 86400 }
+  const res = await api('POST', z.incoming, body)
+  expect(res.status).toBe(200)
+  return res.body.result as Record<string, unknown>
+}
+
+async function answers(z: Zone, label: string): Promise<string | undefined> {
+  await settle(z.id)
+  const res = await dohJson(`${label}.${z.name}`, 'A')
+  return res.Status === 0 ? res.Answer?.[0]?.data : `status ${res.Status}`
+}
+
+describe('deleting and writing again the incoming settings of a secondary zone', () => {
+  it("answers the held copy's serial and last good check, as before", async () => {
+    const peer = await peerAt('198.51.100.31')
+    const z = await secondaryZone('readd-api', peer)
+    const p = primaryOf(z.name, SERIAL, '192.0.2.21')
+    expect(await check(z, { '198.51.100.31': p.connect })).toMatchObject({
+      status: 'transferred',
+      serial: SERIAL,
+    })
+    const before = (await api('GET', z.incoming)).body.result
+    expect(before.soa_serial).toBe(SERIAL)
+    const again = await readd(z, peer)
+    expect(again).toMatchObject({ soa_serial: SERIAL, checked_time: before.checked_time })
+    expect(again.created_time).not.toBe(before.created_time)
+    expect((await api('GET', z.incoming)).body.result).toEqual(again)
+  })
+
+  const objects = {
+    'the object kept its state': false,
+    'the object cleared its state while the settings were gone': true,
+  }
+  it.each(Object.entries(objects))(
+    'goes on answering from its copy when the primary is unreachable, then IXFRs from it (%s)',
+    async (_, cleared) => {
+      const peer = await peerAt('198.51.100.32')
+      const z = await secondaryZone('readd-serve', peer)
+      const p = primaryOf(z.name, SERIAL, '192.0.2.21')
+      const primaries = { '198.51.100.32': p.connect }
+      expect(await check(z, primaries)).toMatchObject({ status: 'transferred', kind: 'axfr' })
+      expect(await answers(z, 'www')).toBe('192.0.2.21')
+
+      p.at.up = false
+      expect((await api('DELETE', z.incoming)).status).toBe(200)
+      if (cleared) expect(await clearObject(z)).toEqual({ status: 'not-secondary' })
+      const body = { name: z.name, peers: [peer], auto_refresh_seconds: 86400 }
+      expect((await api('POST', z.incoming, body)).status).toBe(200)
+      expect(await check(z, primaries)).toMatchObject({ status: 'failed' })
+      expect((await zoneRow(z.id)).secondary_expired).toBe(0)
+      expect(await answers(z, 'www')).toBe('192.0.2.21')
+
+      // The primary is back, one change later: the difference from the copy's serial.
+      p.asked.length = 0
+      p.at.up = true
+      p.at.serial = SERIAL + 1
+      await check(z, primaries)
+      expect(p.asked).toContain('IXFR')
+      expect(p.asked).not.toContain('AXFR')
+      expect(await zoneRow(z.id)).toEqual({ serial: SERIAL + 1, secondary_expired: 0 })
+      expect(await answers(z, 'ftp')).toBe('192.0.2.22')
+    }
+  )
+
+  it('expires at the first failed check when its last good check is older than the SOA expire', async () => {
+    const peer = await peerAt('198.51.100.33')
+    const z = await secondaryZone('readd-expire', peer)
+    const p = primaryOf(z.name, SERIAL, '192.0.2.21')
+    const primaries = { '198.51.100.33': p.connect }
+    expect(await check(z, primaries)).toMatchObject({ status: 'transferred' })
+    p.at.up = false
+    expect((await api('DELETE', z.incoming)).status).toBe(200)
+    expect(await clearObject(z)).toEqual({ status: 'not-secondary' })
+    // Last confirmed two days ago; the primary's SOA expire is one day.
+    const long = new Date(Date.now() - 2 * 86400_000).toISOString()
+    await env.DB.prepare('UPDATE zones SET secondary_checked_on = ?2 WHERE id = ?1')
+      .bind(z.id, long)
+      .run()
+    const body = { name: z.name, peers: [peer], auto_refresh_seconds: 86400 }
+    const res = await api('POST', z.incoming, body)
+    expect(res.body.result).toMatchObject({ soa_serial: SERIAL, checked_time: long })
+    expect(await check(z, primaries)).toMatchObject({ status: 'failed' })
+    expect((await zoneRow(z.id)).secondary_expired).toBe(1)
+    expect(await answers(z, 'www')).toBe('status 2')
+  })
+
+  it('a zone that no longer holds its copy (it was of another type since) starts without a serial', async () => {
+    const peer = await peerAt('198.51.100.34')
+    const z = await secondaryZone('readd-type', peer)
+    const p = primaryOf(z.name, SERIAL, '192.0.2.21')
+    expect(await check(z, { '198.51.100.34': p.connect })).toMatchObject({ status: 'transferred' })
+    expect((await api('DELETE', z.incoming)).status).toBe(200)
+    for (const type of ['full', 'secondary'])
+      expect((await api('PATCH', `/zones/${z.id}`, { type })).status).toBe(200)
+    const body = { name: z.name, peers: [peer], auto_refresh_seconds: 86400 }
+    const res = await api('POST', z.incoming, body)
+    expect(res.status).toBe(200)
+    expect(res.body.result.soa_serial).toBeUndefined()
+    expect(res.body.result.checked_time).toBeUndefined()
+  })
+})
+
+describe('incoming settings that no longer name the primary the copy came from', () => {
+  it.each(['PUT', 'DELETE and POST'])(
+    'pull the zone whole from the new primary, even at a serial not after ours (%s)',
+    async (how) => {
+      const [old, fresh] = [await peerAt('198.51.100.35'), await peerAt('198.51.100.36')]
+      const z = await secondaryZone('moved', old)
+      const first = primaryOf(z.name, SERIAL, '192.0.2.21')
+      const second = primaryOf(z.name, SERIAL - 1, '192.0.2.99')
+      const primaries = { '198.51.100.35': first.connect, '198.51.100.36': second.connect }
+      expect(await check(z, primaries)).toMatchObject({ status: 'transferred', serial: SERIAL })
+      const body = { name: z.name, peers: [fresh], auto_refresh_seconds: 86400 }
+      if (how === 'PUT') expect((await api('PUT', z.incoming, body)).status).toBe(200)
+      else expect(await readd(z, fresh)).toMatchObject({ soa_serial: SERIAL })
+      expect(await check(z, primaries)).toMatchObject({ status: 'transferred', kind: 'axfr' })
+      expect(second.asked).toEqual(['SOA', 'AXFR'])
+      expect((await zoneRow(z.id)).serial).toBe(SERIAL - 1)
+      expect(await answers(z, 'www')).toBe('192.0.2.99')
+      // From then on the copy is the new primary's: its next change comes by IXFR.
+      second.asked.length = 0
+      second.at.serial = SERIAL
+      expect(await check(z, primaries)).toMatchObject({ status: 'transferred', kind: 'ixfr' })
+      expect(second.asked).toEqual(['SOA', 'IXFR'])
+    }
+  )
+})
+
+describe('the migration that gave zones their record of the copy', () => {
+  it('takes it from the incoming settings of each zone with a transfer, its first primary as the source', async () => {
+    const peer = await peerAt('198.51.100.37')
+    const z = await secondaryZone('migrated', peer)
+    const p = primaryOf(z.name, SERIAL, '192.0.2.21')
+    expect(await check(z, { '198.51.100.37': p.connect })).toMatchObject({ status: 'transferred' })
+    const record =
+      'SELECT secondary_serial, secondary_checked_on, secondary_source FROM zones WHERE id = ?1'
+    const made = await env.DB.prepare(record).bind(z.id).first()
+    expect(made).toMatchObject({ secondary_serial: SERIAL, secondary_source: '198.51.100.37#1' })
+    await env.DB.prepare(
+      'UPDATE zones SET secondary_serial = NULL, secondary_checked_on = NULL, secondary_source = NULL WHERE id = ?1'
+    )
+      .bind(z.id)
+      .run()
+    const migration = BUNDLED_MIGRATIONS.find((m) => m.name === '0021_secondary_copy.sql')!
+    await env.DB.prepare(migration.statements.at(-1)!).run()
+    expect(await env.DB.prepare(record).bind(z.id).first()).toEqual(made)
+  })
+})

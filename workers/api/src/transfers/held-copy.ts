@@ -1,0 +1,95 @@
+/**
+ * @module The copy of its primary's zone that a secondary zone holds, recorded on the zone's row
+ * (`zones.secondary_serial`, `secondary_checked_on`, `secondary_source`) so that it belongs to the
+ * zone and outlives its incoming settings. Each transfer committed records its serial, its time
+ * and the primary it came from (`address#port`); each check that finds the copy current, its time.
+ * The copy is held while the zone's serial is the copy's (a zone that was another type since has
+ * moved it). Incoming settings created for a zone that holds its copy start from this record
+ * (`soa_serial`, `checked_on`): deleting them and writing them again keeps the copy's serial, so the
+ * zone is checked and brought up to date (IXFR) from it, and its expiry counts from its last good
+ * check. Settings that no longer name the primary the copy came from pull it whole (AXFR): another
+ * server's serials may not follow that primary's.
+ */
+
+/** The zone row's record of the copy (read with the zone's SOA). */
+export interface CopyRecord {
+  serial: number
+  secondary_serial: number | null
+  secondary_checked_on: string | null
+  secondary_source: string | null
+}
+
+export const COPY_COLUMNS = 'secondary_serial, secondary_checked_on, secondary_source'
+
+/** How the copy's primary is recorded: its address and port, BIND's way (`192.0.2.1#53`). */
+export const copySource = (primary: { ip: string; port: number }): string =>
+  `${primary.ip}#${primary.port}`
+
+/** Whether the zone holds the copy its record describes. */
+const held = (zone: CopyRecord): boolean => zone.secondary_serial === zone.serial
+
+/** The statement of a transfer's commit that records the copy it made. */
+export function recordCopy(
+  db: D1Database,
+  zoneId: string,
+  copy: { serial: number; at: string; source: string | null }
+): D1PreparedStatement {
+  return db
+    .prepare(
+      'UPDATE zones SET secondary_serial = ?2, secondary_checked_on = ?3, secondary_source = ?4 WHERE id = ?1'
+    )
+    .bind(zoneId, copy.serial, copy.at, copy.source)
+}
+
+/**
+ * A check found the copy the zone holds (its serial `serial`, the incoming settings' `soa_serial`)
+ * current: the check's time becomes the settings' `checked_on` and the copy's, on the zone.
+ */
+export async function confirmCopy(
+  db: D1Database,
+  zoneId: string,
+  serial: number
+): Promise<{ status: 'current'; serial: number }> {
+  const now = new Date().toISOString()
+  await db.batch([
+    db
+      .prepare('UPDATE zone_transfers_incoming SET checked_on = ?2 WHERE zone_id = ?1')
+      .bind(zoneId, now),
+    db
+      .prepare(
+        `UPDATE zones SET secondary_serial = ?3, secondary_checked_on = ?2
+         WHERE id = ?1 AND serial = ?3 AND type = 'secondary'
+           AND ?3 = (SELECT soa_serial FROM zone_transfers_incoming WHERE zone_id = ?1)`
+      )
+      .bind(zoneId, now, serial),
+  ])
+  return { status: 'current', serial }
+}
+
+/** When a primary last confirmed the copy held, in seconds since the epoch; null: none held. */
+export function confirmedAt(zone: CopyRecord): number | null {
+  if (!held(zone) || zone.secondary_checked_on === null) return null
+  const ms = Date.parse(zone.secondary_checked_on)
+  return Number.isNaN(ms) ? null : Math.floor(ms / 1000)
+}
+
+/** Whether the copy held came from a primary that `primaries` no longer name: pull it by AXFR. */
+export function fromAnotherPrimary(
+  zone: CopyRecord | null,
+  primaries: { ip: string; port: number }[]
+): boolean {
+  if (!zone || !held(zone) || zone.secondary_source === null) return false
+  return !primaries.some((p) => copySource(p) === zone.secondary_source)
+}
+
+/**
+ * SQL values of new incoming settings (zone `?1`): the serial and last good check of the copy
+ * the zone holds; NULL when it holds none.
+ */
+const fromCopy = (column: string): string =>
+  `(SELECT ${column} FROM zones WHERE id = ?1 AND type = 'secondary' AND serial = secondary_serial)`
+
+export const INCOMING_FROM_COPY: Record<string, string> = {
+  soa_serial: fromCopy('secondary_serial'),
+  checked_on: fromCopy('secondary_checked_on'),
+}
