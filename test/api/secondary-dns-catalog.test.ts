@@ -2,74 +2,17 @@
  * The account's catalog zone (RFC 9432 version 2): its settings route
  * (`/accounts/{id}/secondary_dns/catalog`), its content as transferred through `POST /dns_transfer`
  * (SOA, NS invalid., version TXT "2", one PTR per member under its zone id), the membership rule
- * (live primary zones whose outgoing transfers are enabled), the serial moving with every
- * membership change and never going back (a transfer that a change overtakes is broken off),
- * keyset pages, and TSIG with the catalog peers' keys.
+ * (live primary zones whose outgoing transfers are enabled: a zone whose type changes from or to
+ * a primary type leaves or joins), the serial moving with every membership change and never going
+ * back, and TSIG with the catalog peers' keys. Transfers read one version of the catalog:
+ * secondary-dns-catalog-versions.test.ts.
  */
-import { env } from 'cloudflare:workers'
-import { decodeMessage, encodeQuery, type MessageRR } from '../../packages/dns-wire/src/index.ts'
-import { parseTsigKey, signMessage } from '../../packages/zone-transfer/src/index.ts'
-import { describe, expect, it } from 'vitest'
-import {
-  catalogMembers,
-  catalogNamed,
-  servedCatalogRecords,
-  type ServedCatalog,
-} from '../../workers/api/src/transfers/catalog-zone.ts'
+import { encodeQuery } from '../../packages/dns-wire/src/index.ts'
+import { signMessage } from '../../packages/zone-transfer/src/index.ts'
+import { describe, expect, it, vi } from 'vitest'
 import { api, expectError } from './helpers.ts'
-import { SECRET, unique } from './secondary-dns-helpers.ts'
-import { messagesOf, relay as relayRequest } from './transfer-relay.ts'
-
-const KEY = parseTsigKey(`hmac-sha256:cat-key:${SECRET}`)
-const now = (): number => Math.floor(Date.now() / 1000)
-
-async function ok(method: string, path: string, body?: unknown): Promise<any> {
-  const res = await api(method, path, body)
-  expect(res.body.errors, `${method} ${path}`).toEqual([])
-  return res.body.result
-}
-
-/** A fresh account (its own membership), with a peer at 192.0.2.53 signing with cat-key. */
-async function account(): Promise<{ id: string; base: string; peer: string }> {
-  const id = (await ok('POST', '/accounts', { name: unique('catalog-account') })).id as string
-  const base = `/accounts/${id}/secondary_dns`
-  const tsig = await ok('POST', `${base}/tsigs`, {
-    name: 'cat-key',
-    algo: 'hmac-sha256.',
-    secret: SECRET,
-  })
-  const peer = (await ok('POST', `${base}/peers`, { name: 'bind' })).id as string
-  await ok('PUT', `${base}/peers/${peer}`, { name: 'bind', ip: '192.0.2.53', tsig_id: tsig.id })
-  return { id, base, peer }
-}
-
-async function zoneIn(accountId: string, outgoing: boolean, peer: string) {
-  const name = `${unique('member')}.example`
-  const id = (await ok('POST', '/zones', { name, account: { id: accountId } })).id as string
-  if (outgoing) {
-    await ok('POST', `/zones/${id}/secondary_dns/outgoing`, { name, peers: [peer] })
-    await ok('POST', `/zones/${id}/secondary_dns/outgoing/enable`)
-  }
-  return { id, name }
-}
-
-async function relay(query: Uint8Array, client = '192.0.2.53'): Promise<Uint8Array[]> {
-  return messagesOf(await relayRequest(query, client))
-}
-
-/** The records of a signed AXFR of the catalog, in order. */
-async function axfr(catalog: string): Promise<MessageRR[]> {
-  const query = (
-    await signMessage(encodeQuery(catalog, 'AXFR', { id: 3, rd: false }), KEY, {
-      time: now(),
-    })
-  ).message
-  const messages = await relay(query)
-  expect(messages[0]![3]! & 0x0f).toBe(0)
-  return messages.flatMap((m) => decodeMessage(m).answer.filter((rr) => rr.type !== 'TSIG'))
-}
-
-const serialOf = (records: MessageRR[]): number => Number(records[0]!.data.split(' ')[2])
+import { unique } from './secondary-dns-helpers.ts'
+import { account, axfr, KEY, now, ok, ptrs, relay, serialOf, zoneIn } from './catalog-helpers.ts'
 
 describe('catalog zone settings', () => {
   it('is made by PUT, read by GET, and removed by DELETE (then 404, code 10210)', async () => {
@@ -185,31 +128,65 @@ describe('catalog zone content, transferred through /dns_transfer', () => {
     expect(remade.soa_serial).toBeGreaterThan(last)
   })
 
-  it('reads the members in keyset pages', async () => {
-    const a = await account()
-    const names = []
-    for (let i = 0; i < 5; i++) names.push((await zoneIn(a.id, true, a.peer)).name)
-    const seen: string[] = []
-    for await (const m of catalogMembers(env.DB, a.id, 2)) seen.push(m.name)
-    expect(seen).toEqual([...names].sort())
-  })
-
-  it('breaks its transfer off when a membership change moves the serial while members are read', async () => {
+  it('lists primary zones only: a zone made secondary or internal leaves it, moving the serial', async () => {
     const a = await account()
     const catalog = `${unique('catalog')}.example.net`
     await ok('PUT', `${a.base}/catalog`, { name: catalog, peers: [a.peer] })
-    await zoneIn(a.id, true, a.peer)
-    const read = async (served: ServedCatalog) => {
-      const out = []
-      for await (const rr of servedCatalogRecords(served)) out.push(rr)
-      return out
+    const kept = await zoneIn(a.id, true, a.peer)
+    const z = await zoneIn(a.id, true, a.peer)
+    const member = (zone: { id: string; name: string }) => [
+      `${zone.id}.zones.${catalog}.`,
+      `${zone.name}.`,
+    ]
+    const both = await axfr(catalog)
+    expect(ptrs(both)).toEqual([member(kept), member(z)].sort((x, y) => x[1]!.localeCompare(y[1]!)))
+    // Between primary types (full, partial) it stays a member: the serial stays.
+    await ok('PATCH', `/zones/${z.id}`, { type: 'partial' })
+    const partial = await axfr(catalog)
+    expect(serialOf(partial)).toBe(serialOf(both))
+    expect(ptrs(partial)).toEqual(ptrs(both))
+    let before = serialOf(partial)
+    for (const [type, listed] of [
+      ['secondary', false],
+      ['full', true],
+      ['internal', false],
+      ['partial', true],
+    ] as const) {
+      await ok('PATCH', `/zones/${z.id}`, { type })
+      const records = await axfr(catalog)
+      expect(serialOf(records), type).toBeGreaterThan(before)
+      expect(ptrs(records), type).toEqual(listed ? ptrs(both) : [member(kept)])
+      before = serialOf(records)
     }
-    expect((await read((await catalogNamed(env as never, catalog))!)).length).toBeGreaterThan(2)
-    // The catalog's row is read; a new member moves its serial before its members are read.
-    const served = (await catalogNamed(env as never, catalog))!
-    await zoneIn(a.id, true, a.peer)
-    await expect(read(served)).rejects.toThrow(/changed during its transfer/)
   })
+
+  it('sends its NOTIFY when a zone type change adds or removes a member, not otherwise', async () => {
+    const a = await account()
+    // The catalog's peer at a closed port: each NOTIFY round ends within seconds, its failure
+    // logged; the catalog is made after its member (the only round before the type changes).
+    await ok('PUT', `${a.base}/peers/${a.peer}`, { name: 'bind', ip: '127.0.0.1', port: 9 })
+    const z = await zoneIn(a.id, true, a.peer)
+    const catalog = `${unique('catalog')}.example.net`
+    const warn = vi.spyOn(console, 'warn')
+    const rounds = () =>
+      warn.mock.calls.filter((c) => c[0] === 'catalog NOTIFY failed' && c[1] === catalog).length
+    const roundsReach = async (n: number) => {
+      for (let waited = 0; rounds() < n && waited < 10_000; waited += 100)
+        await new Promise((r) => setTimeout(r, 100))
+      await new Promise((r) => setTimeout(r, 500))
+      return rounds()
+    }
+    try {
+      await ok('PUT', `${a.base}/catalog`, { name: catalog, peers: [a.peer] })
+      expect(await roundsReach(1)).toBe(1)
+      await ok('PATCH', `/zones/${z.id}`, { type: 'partial' })
+      await ok('PATCH', `/zones/${z.id}`, { type: 'secondary' })
+      // One round after the change to secondary; none after the one to partial.
+      expect(await roundsReach(2)).toBe(2)
+    } finally {
+      warn.mockRestore()
+    }
+  }, 30_000)
 
   it('is refused unsigned, from an address outside the ACLs and peers, and when disabled', async () => {
     const a = await account()

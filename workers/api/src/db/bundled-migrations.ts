@@ -211,5 +211,11 @@ export const BUNDLED_MIGRATIONS: readonly { name: string; statements: readonly s
       "ALTER TABLE `zones` ADD `secondary_source` text;",
       "-- The copy each secondary zone holds, from its incoming settings: the serial of its last transfer\n-- and its last good check. The primary it came from was not recorded: the first one named stands\n-- for it (settings that no longer name that primary pull the zone by AXFR).\nUPDATE `zones` SET\n  `secondary_serial` = (SELECT `soa_serial` FROM `zone_transfers_incoming` WHERE `zone_id` = `zones`.`id`),\n  `secondary_checked_on` = (SELECT `checked_on` FROM `zone_transfers_incoming` WHERE `zone_id` = `zones`.`id`),\n  `secondary_source` = (\n    SELECT p.`ip` || '#' || p.`port` FROM `zone_transfers_incoming` AS i\n      JOIN `transfer_peers` AS p ON p.`id` = json_extract(i.`peers`, '$[0]')\n    WHERE i.`zone_id` = `zones`.`id`)\n  WHERE `id` IN (SELECT `zone_id` FROM `zone_transfers_incoming` WHERE `soa_serial` IS NOT NULL);"
     ]
+  },
+  {
+    "name": "0022_catalog_primary_zones.sql",
+    "statements": [
+      "-- A catalog's members are primary zones only (type full or partial, the types outgoing transfers\n-- are configured on): a type change that makes a live zone with enabled outgoing transfers primary,\n-- or no longer primary, moves its account's catalog serial in the same transaction, as the other\n-- membership changes do (migration 0020).\nCREATE TRIGGER `catalog_serial_on_zone_type` AFTER UPDATE OF `type` ON `zones`\n  WHEN (NEW.`type` IN ('full', 'partial')) != (OLD.`type` IN ('full', 'partial'))\n    AND NEW.`status` IN ('active', 'moving')\n    AND EXISTS (SELECT 1 FROM `zone_transfers_outgoing` WHERE `zone_id` = NEW.`id` AND `enabled` = 1)\nBEGIN\n  UPDATE `transfer_catalogs`\n    SET `serial` = max(`serial` + 1, CAST(strftime('%s', 'now') AS INTEGER))\n    WHERE `account_id` = NEW.`account_id`;\nEND;"
+    ]
   }
 ]

@@ -117,8 +117,8 @@ export const zoneSerials = sqliteTable(
  * An account's catalog zone (RFC 9432, `/accounts/{id}/secondary_dns/catalog`): its name, the peers
  * that get it, and its SOA serial. The members are not stored: they are read from `zones` and
  * `zone_transfers_outgoing` whenever the catalog is transferred. The row outlives a DELETE
- * (`deleted_on` set) so that a catalog made again never reuses a serial; triggers (migration 0020)
- * move `serial` whenever the membership changes.
+ * (`deleted_on` set) so that a catalog made again never reuses a serial; triggers (migrations
+ * 0020, 0022) move `serial` whenever the membership changes.
  */
 export const transferCatalogs = sqliteTable(
   'transfer_catalogs',

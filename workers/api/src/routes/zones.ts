@@ -3,7 +3,7 @@
  * and DNS settings (SOA, NS TTL, proxy addresses).
  */
 import { normalizeHostname, normalizeZoneName } from '@edgedns/records'
-import { and, eq, sql } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { allows } from '../auth/permissions.ts'
@@ -37,7 +37,7 @@ import { checkOwnership, verificationMode } from '../zones/ownership.ts'
 import { isPublicSuffix } from '../zones/public-suffix.ts'
 import { activateZone, releaseUnlessActive } from '../zones/activation.ts'
 import { refuseReservation } from '../zones/reservation-refusal.ts'
-import { notifyCatalogLater } from '../transfers/catalog-notify.ts'
+import { notifyCatalogLater, notifyCatalogOnTypeChange } from '../transfers/catalog-notify.ts'
 import { currentZone, isZoneChanged, zoneChangedRetry, zoneGuard } from '../zones/zone-guard.ts'
 
 export const zonesApp = new Hono<AppEnv>()
@@ -264,11 +264,7 @@ async function updateZone(
   set: Partial<ZoneRow>
 ): Promise<ZoneRow> {
   const now = nowIso()
-  const update = c.var.db
-    .update(zones)
-    .set(set)
-    .where(and(eq(zones.id, zone.id)))
-    .toSQL()
+  const update = c.var.db.update(zones).set(set).where(eq(zones.id, zone.id)).toSQL()
   try {
     const db = c.var.zoneDb
     await commitZoneChange(db, [
@@ -296,6 +292,7 @@ zonesApp.patch('/:zone_id{[^/]+}', async (c) => {
       body.vanity_name_servers.map((n) => normalizeHostname(n))
     )
   const updated = Object.keys(set).length === 0 ? zone : await updateZone(c, zone, set)
+  notifyCatalogOnTypeChange(c, zone, updated)
   return ok(c, zoneToApi(updated, await accountName(c.var.db, zone.accountId)))
 })
 

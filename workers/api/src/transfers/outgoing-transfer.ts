@@ -22,6 +22,7 @@ import {
   answerSignedQuery,
   requestQuestion,
   transferMessages,
+  type TransferOptions,
   type TransferRecord,
   type TransferZone,
 } from '@edgedns/zone-transfer'
@@ -30,14 +31,10 @@ import type { ShardEnv } from '../shards/databases.ts'
 import { zoneDefaultNameServers } from '../zones/apex-ns.ts'
 import { soaRdata, type ZoneRow } from '../zones/model.ts'
 import { streamOf } from './answer-stream.ts'
+import { CATALOG_BATCH } from './catalog-members.ts'
 import { changeSteps } from './change-steps.ts'
 import { ZoneChangedDuringTransfer } from './transfer-errors.ts'
-import {
-  catalogNamed,
-  catalogTransferConfig,
-  servedCatalogRecords,
-  servedCatalogSoa,
-} from './catalog-zone.ts'
+import { catalogNamed, catalogTransfer, catalogTransferConfig } from './catalog-zone.ts'
 import { keyOf, ownerIsWhole, readRelayedZoneNamed, wholeOwner } from './relayed-zone.ts'
 import { transferPages, type TransferPage } from './transfer-pages.ts'
 import { clientAllowed, peerKeys, tsigRequired, type OutgoingConfig } from './transfer-config.ts'
@@ -177,6 +174,7 @@ export interface TransferRequest {
   now: number
   /** Whether the caller may relay transfers of a zone of this account. */
   mayRelay: (zone: { accountId: string; id: string }) => boolean
+  /** Records a page of a zone's transfer reads; for a catalog, members a joined string holds. */
   pageSize?: number
   /** The client asked over UDP: an AXFR is FORMERR, an IXFR gets the single SOA (serve.ts). */
   udp?: boolean
@@ -289,21 +287,46 @@ async function answerCatalogQuery(
   if (!catalog || !request.mayRelay({ accountId: catalog.row.account_id, id: catalog.row.id }))
     return refused(request)
   const config = await catalogTransferConfig(catalog)
-  const answer = serveTransfer(request, config, {
-    soa: servedCatalogSoa(catalog.row),
-    records: () => servedCatalogRecords(catalog, request.pageSize),
-  })
+  const sizes = request.pageSize ? { chunk: request.pageSize, batch: CATALOG_BATCH } : undefined
+  const { zone, again } = catalogTransfer(catalog, sizes)
+  const answer = serveTransfer(request, config, zone, again)
   return { ...answer, zoneId: null, db: null }
 }
 
 /**
+ * The transfer's messages from `zone`; when it fails before its first message and `again` gives
+ * another zone for that failure, the answer is made from that one instead (a catalog whose
+ * members were read at a newer serial than its SOA, answered at theirs).
+ */
+async function* answerMessages(
+  query: Uint8Array,
+  zone: TransferZone,
+  options: TransferOptions,
+  again?: (err: unknown) => TransferZone | null
+): AsyncGenerator<Uint8Array> {
+  let sent = false
+  try {
+    for await (const message of transferMessages(query, zone, options)) {
+      sent = true
+      yield message
+    }
+  } catch (err) {
+    const next = sent || !again ? null : again(err)
+    if (!next) throw err
+    yield* transferMessages(query, next, options)
+  }
+}
+
+/**
  * The answer under `config`: REFUSED when transfers are disabled or the client is not allowed;
- * else the SOA answer to a plain or signed query, or the transfer (zoneId set to mark one).
+ * else the SOA answer to a plain or signed query, or the transfer (zoneId set to mark one; see
+ * `answerMessages` for `again`).
  */
 function serveTransfer(
   request: TransferRequest,
   config: OutgoingConfig,
-  transferZone: TransferZone
+  transferZone: TransferZone,
+  again?: (err: unknown) => TransferZone | null
 ): TransferAnswer {
   if (!config.enabled || !clientAllowed(config, request.client)) return refused(request)
   const keys = peerKeys(config)
@@ -322,14 +345,19 @@ function serveTransfer(
     }
     return { ...streamOf(single()), zoneId: null, db: null }
   }
-  const messages = transferMessages(request.query, transferZone, {
-    keys,
-    requireTsig: signedOnly,
-    now: request.now,
-    // The Workers clock moves at I/O, as a transfer's page reads are.
-    clock: () => Math.floor(Date.now() / 1000),
-    udp: request.udp ?? false,
-  })
+  const messages = answerMessages(
+    request.query,
+    transferZone,
+    {
+      keys,
+      requireTsig: signedOnly,
+      now: request.now,
+      // The Workers clock moves at I/O, as a transfer's page reads are.
+      clock: () => Math.floor(Date.now() / 1000),
+      udp: request.udp ?? false,
+    },
+    again
+  )
   // Over UDP no transfer is made (an error, or the SOA that sends the client to TCP).
   const ixfr = question?.type === TYPE_CODES.IXFR
   return { ...streamOf(messages, { ixfr }), zoneId: request.udp ? null : config.zoneId, db: null }

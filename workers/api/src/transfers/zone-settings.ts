@@ -7,12 +7,12 @@ import type { ZoneRow } from '../zones/model.ts'
 
 export type Direction = 'incoming' | 'outgoing'
 
-/** Incoming transfers fill a `secondary` zone; outgoing ones serve a primary (`full`, `partial`). */
+/** Whether a zone of this type is a primary (`full`, `partial`): the zones outgoing transfers serve. */
+export const isPrimaryType = (type: string): boolean => type === 'full' || type === 'partial'
+
+/** Incoming transfers fill a `secondary` zone; outgoing ones serve a primary. */
 export function assertZoneType(zone: ZoneRow, direction: Direction): void {
-  const ok =
-    direction === 'incoming'
-      ? zone.type === 'secondary'
-      : zone.type === 'full' || zone.type === 'partial'
+  const ok = direction === 'incoming' ? zone.type === 'secondary' : isPrimaryType(zone.type)
   if (ok) return
   throw ApiError.badRequest(
     Codes.transferZoneType,
