@@ -3,7 +3,7 @@
  * D1 batch, so membership changes landing between its reads (as on a busy account) never break it
  * off nor put new members under an old serial; a change between the catalog's row and its members
  * gets the answer at the newer serial; a catalog larger than a batch is read in batches, each with
- * the serial; a joined string that does not split is read as rows.
+ * the serial; a joined read that fails or a joined string that does not split is read as rows.
  */
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
@@ -146,6 +146,23 @@ describe('catalog transfers read one version of the catalog', () => {
           ),
         }))
     )
+    const { records, completed } = await axfrFrom(c.name, { ...env, DB: db }, 2)
+    expect(completed).toBe(true)
+    expect(ptrs(records)).toEqual(c.ptrsOf([...c.members, c.toggled]))
+  })
+
+  it('read members as rows when the joined read fails (an SQLite without ORDER BY in aggregates)', async () => {
+    const c = await catalogWith(3)
+    // The joined members' statement fails as an unknown construct would in an older SQLite.
+    const db = new Proxy(env.DB, {
+      get(target, prop) {
+        if (prop === 'prepare')
+          return (sql: string) =>
+            target.prepare(sql.includes('group_concat(id') ? 'SELECT no_such_function()' : sql)
+        const value = Reflect.get(target, prop, target) as unknown
+        return typeof value === 'function' ? value.bind(target) : value
+      },
+    })
     const { records, completed } = await axfrFrom(c.name, { ...env, DB: db }, 2)
     expect(completed).toBe(true)
     expect(ptrs(records)).toEqual(c.ptrsOf([...c.members, c.toggled]))

@@ -1,8 +1,8 @@
 /**
  * @module The records of a catalog zone, schema version 2 (RFC 9432 §4): its SOA, `NS invalid.`,
  * `version.<catalog> TXT "2"`, and one PTR per member zone at `<unique-id>.zones.<catalog>`. The
- * members come in as an async iterable (read page by page by the caller), so a catalog of any size
- * is never held in memory.
+ * members come in as an async iterable, one at a time: this module holds no more of them than the
+ * caller does (how many the caller reads at once is the caller's choice).
  */
 import { TYPE_CODES } from '@edgedns/dns-facts'
 import type { ResponseRR } from '@edgedns/dns-wire'

@@ -92,8 +92,8 @@ function* joinedMembers({ page }: JoinedRows): Generator<CatalogMember> {
 
 /**
  * The catalog's serial and its first `sizes.batch` members after `after`, in one batch. The members
- * come as joined strings; when one does not split (a field held the separator), the batch is read
- * again with them as rows.
+ * come as joined strings; when the joined read fails or a string does not split (a field held the
+ * separator), the batch is read again with them as rows.
  */
 export async function readMemberBatch(
   db: D1Database,
@@ -105,10 +105,17 @@ export async function readMemberBatch(
   const serialOf = (r: D1Result | undefined) =>
     (r!.results[0] as { serial: number } | undefined)?.serial ?? null
   const key = [catalog.account_id, ...after, sizes.batch] as const
-  const [s, c] = await db.batch([serial(), db.prepare(CHUNKS_SQL).bind(...key, sizes.chunk)])
-  const chunks = c!.results as JoinedRows[]
-  const count = chunks.reduce((n, chunk) => n + chunk.records, 0)
-  if (chunks.every(splits)) return { serial: serialOf(s), chunks, count }
+  // A joined read that fails (an SQLite without `ORDER BY` inside an aggregate, before 3.44) is
+  // made again as rows, as is one whose strings do not split.
+  const joined = await db
+    .batch([serial(), db.prepare(CHUNKS_SQL).bind(...key, sizes.chunk)])
+    .catch(() => null)
+  if (joined) {
+    const [s, c] = joined
+    const chunks = c!.results as JoinedRows[]
+    const count = chunks.reduce((n, chunk) => n + chunk.records, 0)
+    if (chunks.every(splits)) return { serial: serialOf(s), chunks, count }
+  }
   const [s2, rows] = await db.batch([serial(), db.prepare(MEMBERS_SQL).bind(...key)])
   const members = rows!.results as CatalogMember[]
   return { serial: serialOf(s2), chunks: [members], count: members.length }
