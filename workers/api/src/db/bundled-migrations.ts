@@ -217,5 +217,12 @@ export const BUNDLED_MIGRATIONS: readonly { name: string; statements: readonly s
     "statements": [
       "-- A catalog's members are primary zones only (type full or partial, the types outgoing transfers\n-- are configured on): a type change that makes a live zone with enabled outgoing transfers primary,\n-- or no longer primary, moves its account's catalog serial in the same transaction, as the other\n-- membership changes do (migration 0020).\nCREATE TRIGGER `catalog_serial_on_zone_type` AFTER UPDATE OF `type` ON `zones`\n  WHEN (NEW.`type` IN ('full', 'partial')) != (OLD.`type` IN ('full', 'partial'))\n    AND NEW.`status` IN ('active', 'moving')\n    AND EXISTS (SELECT 1 FROM `zone_transfers_outgoing` WHERE `zone_id` = NEW.`id` AND `enabled` = 1)\nBEGIN\n  UPDATE `transfer_catalogs`\n    SET `serial` = max(`serial` + 1, CAST(strftime('%s', 'now') AS INTEGER))\n    WHERE `account_id` = NEW.`account_id`;\nEND;"
     ]
+  },
+  {
+    "name": "0023_incoming_copy_from_zone.sql",
+    "statements": [
+      "-- The serial of the copy a secondary zone holds and its last good check live on the zone row only\n-- (`zones.secondary_serial`, `secondary_checked_on`, filled from these columns by 0021): the\n-- incoming settings answer `soa_serial` and `checked_time` from there. Until the new API worker is\n-- deployed after this migration, the old one's transfer commits and SOA checks fail on the missing\n-- columns (nothing is half-applied; the next check, at the zone's retry, succeeds).\nALTER TABLE `zone_transfers_incoming` DROP COLUMN `soa_serial`;",
+      "ALTER TABLE `zone_transfers_incoming` DROP COLUMN `checked_on`;"
+    ]
   }
 ]

@@ -84,15 +84,11 @@ export const zoneTransfersIncoming = sqliteTable('zone_transfers_incoming', {
   peers: text('peers').notNull().default('[]'),
   /** How often the zone's SOA is checked when the primary sends no NOTIFY. */
   autoRefreshSeconds: integer('auto_refresh_seconds').notNull().default(86400),
-  /**
-   * The SOA serial of the last transfer committed; null before the first. New settings of a zone
-   * that holds its copy start from the zone's record of it (transfers/held-copy.ts), as does
-   * `checked_on`.
-   */
-  soaSerial: integer('soa_serial'),
+  // The serial of the copy the zone holds and its last good check, answered as `soa_serial` and
+  // `checked_time`, are the zone's (`zones.secondary_serial`, transfers/held-copy.ts), not these
+  // settings'.
   createdOn: text('created_on').notNull(),
   modifiedOn: text('modified_on').notNull(),
-  checkedOn: text('checked_on'),
 })
 
 /**

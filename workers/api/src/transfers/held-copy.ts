@@ -3,12 +3,13 @@
  * (`zones.secondary_serial`, `secondary_checked_on`, `secondary_source`) so that it belongs to the
  * zone and outlives its incoming settings. Each transfer committed records its serial, its time
  * and the primary it came from (`address#port`); each check that finds the copy current, its time.
- * The copy is held while the zone's serial is the copy's (a zone that was another type since has
- * moved it). Incoming settings created for a zone that holds its copy start from this record
- * (`soa_serial`, `checked_on`): deleting them and writing them again keeps the copy's serial, so the
- * zone is checked and brought up to date (IXFR) from it, and its expiry counts from its last good
- * check. Settings that no longer name the primary the copy came from pull it whole (AXFR): another
- * server's serials may not follow that primary's.
+ * The copy is held while the zone is secondary and its serial is the copy's (a zone that was
+ * another type since has moved it). This record is the one home of those facts: the incoming
+ * settings answer their `soa_serial` and `checked_time` from it (`heldSql`), so deleting the
+ * settings and writing them again keeps them, the zone is checked and brought up to date (IXFR)
+ * from its copy, and its expiry counts from its last good check. Settings that no longer name the
+ * primary the copy came from pull it whole (AXFR): another server's serials may not follow that
+ * primary's.
  */
 
 /** The zone row's record of the copy (read with the zone's SOA). */
@@ -42,27 +43,29 @@ export function recordCopy(
 }
 
 /**
- * A check found the copy the zone holds (its serial `serial`, the incoming settings' `soa_serial`)
- * current: the check's time becomes the settings' `checked_on` and the copy's, on the zone.
+ * An SQL expression of the copy zone alias `zone` holds: its `column` (`secondary_serial` or
+ * `secondary_checked_on`) while the copy is held, else NULL.
+ */
+export const heldSql = (zone: string, column: 'secondary_serial' | 'secondary_checked_on') =>
+  `CASE WHEN ${zone}.type = 'secondary' AND ${zone}.serial = ${zone}.secondary_serial
+    THEN ${zone}.${column} END`
+
+/**
+ * A check found the copy the zone holds (its serial `serial`) current: the check's time becomes
+ * the copy's last good check (the incoming settings' `checked_time`).
  */
 export async function confirmCopy(
   db: D1Database,
   zoneId: string,
   serial: number
 ): Promise<{ status: 'current'; serial: number }> {
-  const now = new Date().toISOString()
-  await db.batch([
-    db
-      .prepare('UPDATE zone_transfers_incoming SET checked_on = ?2 WHERE zone_id = ?1')
-      .bind(zoneId, now),
-    db
-      .prepare(
-        `UPDATE zones SET secondary_serial = ?3, secondary_checked_on = ?2
-         WHERE id = ?1 AND serial = ?3 AND type = 'secondary'
-           AND ?3 = (SELECT soa_serial FROM zone_transfers_incoming WHERE zone_id = ?1)`
-      )
-      .bind(zoneId, now, serial),
-  ])
+  await db
+    .prepare(
+      `UPDATE zones SET secondary_checked_on = ?2
+       WHERE id = ?1 AND type = 'secondary' AND serial = ?3 AND secondary_serial = ?3`
+    )
+    .bind(zoneId, new Date().toISOString(), serial)
+    .run()
   return { status: 'current', serial }
 }
 
@@ -80,16 +83,4 @@ export function fromAnotherPrimary(
 ): boolean {
   if (!zone || !held(zone) || zone.secondary_source === null) return false
   return !primaries.some((p) => copySource(p) === zone.secondary_source)
-}
-
-/**
- * SQL values of new incoming settings (zone `?1`): the serial and last good check of the copy
- * the zone holds; NULL when it holds none.
- */
-const fromCopy = (column: string): string =>
-  `(SELECT ${column} FROM zones WHERE id = ?1 AND type = 'secondary' AND serial = secondary_serial)`
-
-export const INCOMING_FROM_COPY: Record<string, string> = {
-  soa_serial: fromCopy('secondary_serial'),
-  checked_on: fromCopy('secondary_checked_on'),
 }

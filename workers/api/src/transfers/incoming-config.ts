@@ -5,6 +5,7 @@
  */
 import type { TsigKey } from '@edgedns/zone-transfer'
 import { parseIds } from './fields.ts'
+import { heldSql } from './held-copy.ts'
 import { readPeersWithKeys } from './peer-keys.ts'
 
 export interface Primary {
@@ -22,7 +23,7 @@ export interface IncomingConfig {
   /** The zone's type: transfers run only for 'secondary'. */
   type: string
   autoRefreshSeconds: number
-  /** The serial of the last transfer committed; null before the first. */
+  /** The serial of the copy the zone holds (held-copy.ts); null when it holds none. */
   soaSerial: number | null
   primaries: Primary[]
 }
@@ -31,7 +32,8 @@ export interface IncomingConfig {
 export async function readIncoming(db: D1Database, zoneId: string): Promise<IncomingConfig | null> {
   const row = await db
     .prepare(
-      `SELECT z.name AS zone_name, z.account_id, z.type, i.peers, i.auto_refresh_seconds, i.soa_serial
+      `SELECT z.name AS zone_name, z.account_id, z.type, i.peers, i.auto_refresh_seconds,
+         ${heldSql('z', 'secondary_serial')} AS soa_serial
        FROM zones AS z JOIN zone_transfers_incoming AS i ON i.zone_id = z.id
        WHERE z.id = ?1 AND z.status != 'deleted'`
     )

@@ -2,13 +2,13 @@
  * @module A secondary zone's incoming transfer configuration (`/zones/{id}/secondary_dns/incoming`):
  * the primaries it transfers from (asked in order) and how often its SOA is checked without a
  * NOTIFY. Answered in Cloudflare's shape with the serial of the copy the zone holds (its last
- * transfer committed) and that copy's last good check: settings created for a zone that holds a
- * copy start from them (held-copy.ts), so deleting and writing them again keeps them.
+ * transfer committed) and that copy's last good check, both read from the zone's record of its
+ * copy (held-copy.ts): deleting the settings and writing them again keeps them.
  */
 import { z } from 'zod'
 import type { ZoneRow } from '../zones/model.ts'
 import { domainNameSchema, parseIds, peerIdsSchema, withoutNulls } from './fields.ts'
-import { INCOMING_FROM_COPY } from './held-copy.ts'
+import { heldSql } from './held-copy.ts'
 import {
   createSettings,
   deleteSettings,
@@ -39,12 +39,16 @@ interface IncomingRow {
   checked_on: string | null
 }
 
+/** The zone's record of its copy, as a column of the settings' read (`c`: the zone's row). */
+const fromCopy = (column: 'secondary_serial' | 'secondary_checked_on'): string =>
+  `(SELECT ${heldSql('c', column)} FROM zones AS c WHERE c.id = zone_transfers_incoming.zone_id)`
+
 const INCOMING: SettingsKind = {
   direction: 'incoming',
   table: 'zone_transfers_incoming',
-  columns: 'name, peers, auto_refresh_seconds, soa_serial, created_on, modified_on, checked_on',
+  columns: `name, peers, auto_refresh_seconds, ${fromCopy('secondary_serial')} AS soa_serial,
+    created_on, modified_on, ${fromCopy('secondary_checked_on')} AS checked_on`,
   written: ['auto_refresh_seconds'],
-  initial: INCOMING_FROM_COPY,
 }
 
 export function incomingToApi(zone: ZoneRow, row: IncomingRow): Record<string, unknown> {

@@ -7,6 +7,7 @@
  * down) cannot fill every run and keep a zone past them from being reached.
  */
 import { newId } from '../http/ids.ts'
+import { heldSql } from './held-copy.ts'
 import { secondaryStub, type SecondaryBinding } from './secondary-stub.ts'
 
 /** Zones looked at per shard and run. */
@@ -14,8 +15,10 @@ const PER_RUN = 100
 /** A good check at least this recent means the zone's schedule is running. */
 const STALE_AFTER_MS = 2 * 86400 * 1000
 
+/** Zones with incoming settings whose copy's last good check (held-copy.ts) is none or old. */
 const STALE_FROM = `SELECT i.zone_id FROM zone_transfers_incoming AS i JOIN zones AS z ON z.id = i.zone_id
-  WHERE z.type = 'secondary' AND z.status = 'active' AND (i.checked_on IS NULL OR i.checked_on < ?1)`
+  WHERE z.type = 'secondary' AND z.status = 'active'
+    AND ifnull(${heldSql('z', 'secondary_checked_on')}, '') < ?1`
 
 export interface ScheduleOptions {
   /** Zones looked at, at most. */

@@ -135,7 +135,7 @@ describe('a secondary zone without a transfer that still answers', () => {
       })
       expect(res.status).toBe(200)
       const id = res.body.result.id as string
-      // An answering zone with no transfer recorded (incoming `soa_serial` NULL).
+      // An answering zone with no copy recorded (`soa_serial` NULL).
       const row = (await env.DB.prepare(
         'SELECT version, change_seq, serial FROM zones WHERE id = ?1'
       )

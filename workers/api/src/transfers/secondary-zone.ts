@@ -10,8 +10,8 @@
  * storage, and a check that ends with the flag set is followed by another at once.
  *
  * The zone's serial is the primary's: it is asked IXFR from the serial of the copy it holds (the
- * incoming settings' `soa_serial`, which new settings take from the zone's record of its copy,
- * held-copy.ts), and zone-level commits keep its serial (commit/zone-change.ts). Settings that no
+ * zone's record of its copy, held-copy.ts, answered as the incoming settings' `soa_serial`), and
+ * zone-level commits keep its serial (commit/zone-change.ts). Settings that no
  * longer name the primary the copy came from pull it whole.
  * A secondary zone is not answered (as an expired one) until its first transfer commits (a failed
  * check marks so one without a transfer recorded that still answers), and only a good check ends
@@ -318,7 +318,7 @@ export class SecondaryZone extends DurableObject<Env> {
       return { status: 'not-secondary' }
     }
     const zone = await zoneRow(env.DB, zoneId)
-    // No transfer recorded (`soa_serial` NULL): the zone holds no copy of the primary's.
+    // No copy recorded (`soa_serial` NULL): the zone holds no copy of the primary's.
     const loaded = cfg.soaSerial !== null
     const state = await this.#startState(zone, zoneId, loaded)
     // The copy held is the primary's version `soa_serial` while the zone's serial is that one; a

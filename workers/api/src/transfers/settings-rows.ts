@@ -20,11 +20,11 @@ import {
 export interface SettingsKind {
   direction: Direction
   table: 'zone_transfers_incoming' | 'zone_transfers_outgoing'
-  /** The columns a read answers. */
+  /** The columns a read answers (SQL expressions over the settings' row, each named). */
   columns: string
   /** Columns besides `name` and `peers` that POST and PUT write (each from the input). */
   written: string[]
-  /** Columns only a new row gets, with their SQL values (constants, or reads of the zone `?1`). */
+  /** Columns only a new row gets, with their constant SQL values. */
   initial?: Record<string, string>
 }
 

@@ -15,8 +15,7 @@
  *    whole batch refused unless every deletion removed a record and every addition added one),
  *    the zone's SOA set from the
  *    primary's (its serial is the zone's serial), a full-build change-log row (the builder rewrites the zone's keys),
- *    `zone_transfers_incoming.soa_serial` / `checked_on`, and the zone's record of the copy it now
- *    holds (held-copy.ts).
+ *    and the zone's record of the copy it now holds (held-copy.ts).
  *
  * A transfer is the one writer of a secondary zone's records: it writes them here directly,
  * never through the records API, which refuses writes to secondary zones.
@@ -104,8 +103,6 @@ const SET_SOA = `UPDATE zones SET serial = ?2, soa_mname = ?3, soa_rname = ?4, s
 
 /** Expiry on or off; the serial stays the primary's (the guard would move it). */
 const SET_EXPIRED = 'UPDATE zones SET secondary_expired = ?2, serial = ?3 WHERE id = ?1'
-
-const SET_INCOMING = `UPDATE zone_transfers_incoming SET soa_serial = ?2, checked_on = ?3 WHERE zone_id = ?1`
 
 /** The SOA fields the zone row keeps. */
 interface ZoneSoa {
@@ -231,7 +228,6 @@ export class TransferStage {
           soa.ttl
         ),
       zoneLogStatement(db, zoneId, r.guard.changeSeq + 1, 'full', now),
-      db.prepare(SET_INCOMING).bind(zoneId, soa.serial, now),
       recordCopy(db, zoneId, { serial: soa.serial, at: now, source: this.target.source ?? null }),
     ]
     try {
