@@ -82,11 +82,12 @@ interface ZoneRowSoa extends CopyRecord {
   soa_minimum: number
 }
 
+/** The zone while it is a live secondary zone (null once it is deleted or another type). */
 async function zoneRow(db: D1Database, zoneId: string): Promise<ZoneRowSoa | null> {
   return db
     .prepare(
       `SELECT secondary_expired, version, change_seq, serial, soa_mname, soa_rname, soa_refresh, soa_retry, soa_expire, soa_minimum,
-         ${COPY_COLUMNS} FROM zones WHERE id = ?1 AND status != 'deleted'`
+         ${COPY_COLUMNS} FROM zones WHERE id = ?1 AND status != 'deleted' AND type = 'secondary'`
     )
     .bind(zoneId)
     .first<ZoneRowSoa>()

@@ -101,6 +101,9 @@ export class TransferTooLarge extends Error {
 const SET_SOA = `UPDATE zones SET serial = ?2, soa_mname = ?3, soa_rname = ?4, soa_refresh = ?5,
   soa_retry = ?6, soa_expire = ?7, soa_minimum = ?8, soa_ttl = ?9, secondary_expired = 0 WHERE id = ?1`
 
+/** Fails the batch (the guard's NOT NULL on `version`) unless the zone is still secondary. */
+const SECONDARY_ONLY = `UPDATE zones SET version = CASE WHEN type = 'secondary' THEN version END WHERE id = ?1`
+
 /** Expiry on or off; the serial stays the primary's (the guard would move it). */
 const SET_EXPIRED = 'UPDATE zones SET secondary_expired = ?2, serial = ?3 WHERE id = ?1'
 
@@ -206,6 +209,8 @@ export class TransferStage {
     const insert = db.prepare(insertStaged('REPLACE'))
     const stmts = [
       guardStatement(db, { zoneId, guard: r.guard, now }, 1),
+      // A zone made another type while the transfer ran is not written (as a version conflict).
+      db.prepare(SECONDARY_ONLY).bind(zoneId),
       ...(r.replace
         ? [
             ...(await this.#deleteAll()),
