@@ -7,6 +7,7 @@
  */
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
+import { BUNDLED_MIGRATIONS } from '../../workers/api/src/db/bundled-migrations.ts'
 import { catalogNamed, catalogTransfer } from '../../workers/api/src/transfers/catalog-zone.ts'
 import { unique } from './secondary-dns-helpers.ts'
 import { account, axfrFrom, ok, ptrs, serialOf, zoneIn } from './catalog-helpers.ts'
@@ -166,5 +167,27 @@ describe('catalog transfers read one version of the catalog', () => {
     const { records, completed } = await axfrFrom(c.name, { ...env, DB: db }, 2)
     expect(completed).toBe(true)
     expect(ptrs(records)).toEqual(c.ptrsOf([...c.members, c.toggled]))
+  })
+
+  it('move at migration 0023 for accounts whose catalog listed a zone that is not primary', async () => {
+    const c = await catalogWith(1)
+    const before = await c.serial()
+    // As a zone made internal before 0022 was left: listed, its outgoing transfers still enabled
+    // (the type changed without the trigger).
+    await env.DB.batch([
+      env.DB.prepare('DROP TRIGGER catalog_serial_on_zone_type'),
+      env.DB.prepare("UPDATE zones SET type = 'internal' WHERE id = ?1").bind(c.toggled.id),
+    ])
+    try {
+      expect(await c.serial()).toBe(before)
+      const statements = BUNDLED_MIGRATIONS.find(
+        (m) => m.name === '0023_incoming_copy_backfill.sql'
+      )!.statements
+      await env.DB.prepare(statements[1]!).run()
+      expect(await c.serial()).toBeGreaterThan(before)
+    } finally {
+      const trigger = BUNDLED_MIGRATIONS.find((m) => m.name === '0022_catalog_primary_zones.sql')!
+      await env.DB.batch(trigger.statements.map((sql) => env.DB.prepare(sql)))
+    }
   })
 })

@@ -254,21 +254,27 @@ describe('the migration that gave zones their record of the copy', () => {
     )
       .bind(z.id)
       .run()
-    // The settings' columns the backfill read (dropped since by 0023), as a transfer left them.
+    // The settings' columns the backfill reads, as a worker of before 0021 left them.
+    const legacy =
+      'UPDATE zone_transfers_incoming SET soa_serial = ?2, checked_on = ?3 WHERE zone_id = ?1'
+    await env.DB.prepare(legacy)
+      .bind(z.id, made!.secondary_serial, made!.secondary_checked_on)
+      .run()
+    const statements = (name: string) => BUNDLED_MIGRATIONS.find((m) => m.name === name)!.statements
+    await env.DB.prepare(statements('0021_secondary_copy.sql').at(-1)!).run()
+    expect(await env.DB.prepare(record).bind(z.id).first()).toEqual(made)
+    // A transfer that worker committed after 0021 (the zone's serial moved, its record did not):
+    // 0023 takes the record from the settings again.
+    const later = (made!.secondary_serial as number) + 5
     await env.DB.batch([
-      env.DB.prepare('ALTER TABLE zone_transfers_incoming ADD soa_serial integer'),
-      env.DB.prepare('ALTER TABLE zone_transfers_incoming ADD checked_on text'),
-      env.DB.prepare(
-        'UPDATE zone_transfers_incoming SET soa_serial = ?2, checked_on = ?3 WHERE zone_id = ?1'
-      ).bind(z.id, made!.secondary_serial, made!.secondary_checked_on),
+      env.DB.prepare('UPDATE zones SET serial = ?2 WHERE id = ?1').bind(z.id, later),
+      env.DB.prepare(legacy).bind(z.id, later, '2026-11-28T00:00:00.000Z'),
     ])
-    try {
-      const migration = BUNDLED_MIGRATIONS.find((m) => m.name === '0021_secondary_copy.sql')!
-      await env.DB.prepare(migration.statements.at(-1)!).run()
-      expect(await env.DB.prepare(record).bind(z.id).first()).toEqual(made)
-    } finally {
-      const dropped = BUNDLED_MIGRATIONS.find((m) => m.name === '0023_incoming_copy_from_zone.sql')!
-      await env.DB.batch(dropped.statements.map((sql) => env.DB.prepare(sql)))
-    }
+    await env.DB.prepare(statements('0023_incoming_copy_backfill.sql')[0]!).run()
+    expect(await env.DB.prepare(record).bind(z.id).first()).toEqual({
+      ...made,
+      secondary_serial: later,
+      secondary_checked_on: '2026-11-28T00:00:00.000Z',
+    })
   })
 })
