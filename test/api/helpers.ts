@@ -56,9 +56,13 @@ export async function request(
 
 let counter = 0
 /** A fresh zone with a unique name; returns its id and name. */
-export async function createZone(prefix = 'zone'): Promise<{ id: string; name: string }> {
+/** A zone of the default account (`type`: the API's default, full, unless given). */
+export async function createZone(
+  prefix = 'zone',
+  type?: 'full' | 'partial' | 'secondary' | 'internal'
+): Promise<{ id: string; name: string }> {
   const name = `${prefix}-${Date.now().toString(36)}-${counter++}.example`
-  const res = await api('POST', '/zones', { name, account: { id: DEFAULT_ACCOUNT } })
+  const res = await api('POST', '/zones', { name, account: { id: DEFAULT_ACCOUNT }, type })
   if (res.status !== 200) throw new Error(`createZone failed: ${JSON.stringify(res.body)}`)
   return { id: res.body.result.id, name }
 }

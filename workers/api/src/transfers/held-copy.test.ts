@@ -9,7 +9,7 @@ import { env } from 'cloudflare:workers'
 import { runInDurableObject } from 'cloudflare:test'
 import type { ResponseRR } from '@edgedns/dns-wire'
 import { describe, expect, it } from 'vitest'
-import { api, DEFAULT_ACCOUNT, dohJson } from '../../../../test/api/helpers.ts'
+import { api, createZone, DEFAULT_ACCOUNT, dohJson } from '../../../../test/api/helpers.ts'
 import { settle } from '../builder/test/helpers.ts'
 import { BUNDLED_MIGRATIONS } from '../db/bundled-migrations.ts'
 import { fakePrimary, pack, primarySoa as soa } from './fake-primary.ts'
@@ -19,7 +19,6 @@ import { secondaryStub } from './secondary-stub.ts'
 import type { Connect } from './tcp-transfer.ts'
 
 const SERIAL = 2025030301
-let n = 0
 
 const a = (name: string, ip: string): ResponseRR => ({ name, type: 1, ttl: 300, rdata: ip })
 
@@ -64,14 +63,7 @@ async function peerAt(ip: string): Promise<string> {
  * scheduled (the tests run the checks themselves).
  */
 async function secondaryZone(prefix: string, peer: string) {
-  const name = `${prefix}-${Date.now().toString(36)}-${n++}.example`
-  const res = await api('POST', '/zones', {
-    name,
-    account: { id: DEFAULT_ACCOUNT },
-    type: 'secondary',
-  })
-  expect(res.status).toBe(200)
-  const id = res.body.result.id as string
+  const { id, name } = await createZone(prefix, 'secondary')
   const now = new Date().toISOString()
   await env.DB.prepare(
     `INSERT INTO zone_transfers_incoming (zone_id, name, peers, auto_refresh_seconds, created_on, modified_on)

@@ -5,7 +5,7 @@
 import { env } from 'cloudflare:workers'
 import type { MessageRR } from '@edgedns/dns-wire'
 import { describe, expect, it } from 'vitest'
-import { api, DEFAULT_ACCOUNT, dohJson } from '../../../../test/api/helpers.ts'
+import { createZone, dohJson } from '../../../../test/api/helpers.ts'
 import { settle } from '../builder/test/helpers.ts'
 import { builderStub } from '../commit/zone-change.ts'
 import { TransferStage } from './transfer-commit.ts'
@@ -27,14 +27,7 @@ const rr = (
 
 describe('the apex NS set of a secondary zone', () => {
   it("a secondary zone serves its primary's apex NS TTL", async () => {
-    const name = `sec-apex-ns-${Date.now().toString(36)}.example`
-    const res = await api('POST', '/zones', {
-      name,
-      account: { id: DEFAULT_ACCOUNT },
-      type: 'secondary',
-    })
-    expect(res.status).toBe(200)
-    const id = res.body.result.id as string
+    const { id, name } = await createZone('sec-apex-ns', 'secondary')
     const row = (await env.DB.prepare('SELECT version, change_seq, serial FROM zones WHERE id = ?1')
       .bind(id)
       .first<{ version: number; change_seq: number; serial: number }>())!

@@ -11,7 +11,7 @@ import { runInDurableObject } from 'cloudflare:test'
 import type { MessageRR } from '@edgedns/dns-wire'
 import { FIRST_TRANSFER_RETRY } from '@edgedns/zone-transfer'
 import { describe, expect, it } from 'vitest'
-import { api, DEFAULT_ACCOUNT, dohJson } from '../../../../test/api/helpers.ts'
+import { api, createZone, DEFAULT_ACCOUNT, dohJson } from '../../../../test/api/helpers.ts'
 import { settle } from '../builder/test/helpers.ts'
 import { builderStub } from '../commit/zone-change.ts'
 import type { SecondaryZone } from './secondary-zone.ts'
@@ -58,14 +58,7 @@ async function transferred(id: string, name: string): Promise<void> {
 
 describe('a secondary zone before its first transfer', () => {
   it('answers SERVFAIL over DoH until its first transfer, then answers the copy', async () => {
-    const name = `unloaded-${Date.now().toString(36)}.example`
-    const res = await api('POST', '/zones', {
-      name,
-      account: { id: DEFAULT_ACCOUNT },
-      type: 'secondary',
-    })
-    expect(res.status).toBe(200)
-    const id = res.body.result.id as string
+    const { id, name } = await createZone('unloaded', 'secondary')
     await settle(id)
     expect((await dohJson(name, 'SOA')).Status).toBe(2)
     expect((await dohJson(`www.${name}`, 'A')).Status).toBe(2)

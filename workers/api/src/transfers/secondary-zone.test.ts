@@ -7,7 +7,7 @@ import { env } from 'cloudflare:workers'
 import { runInDurableObject } from 'cloudflare:test'
 import type { MessageRR } from '@edgedns/dns-wire'
 import { describe, expect, it } from 'vitest'
-import { api, DEFAULT_ACCOUNT } from '../../../../test/api/helpers.ts'
+import { api, createZone, DEFAULT_ACCOUNT } from '../../../../test/api/helpers.ts'
 import { kvMeta, settle, sleep } from '../builder/test/helpers.ts'
 import type { IncomingConfig } from './incoming-config.ts'
 import type { CheckResult, SecondaryZone } from './secondary-zone.ts'
@@ -15,7 +15,6 @@ import { secondaryStub } from './secondary-stub.ts'
 import { TransferStage } from './transfer-commit.ts'
 
 const PRIMARY = 2025010101
-let n = 0
 
 interface Zone {
   id: string
@@ -27,14 +26,7 @@ interface Zone {
  * scheduled (the tests run the checks themselves).
  */
 async function secondaryZone(prefix: string): Promise<Zone> {
-  const name = `${prefix}-${Date.now().toString(36)}-${n++}.example`
-  const res = await api('POST', '/zones', {
-    name,
-    account: { id: DEFAULT_ACCOUNT },
-    type: 'secondary',
-  })
-  expect(res.status).toBe(200)
-  const id = res.body.result.id as string
+  const { id, name } = await createZone(prefix, 'secondary')
   const peers = `/accounts/${DEFAULT_ACCOUNT}/secondary_dns/peers`
   const peer = (await api('POST', peers, { name: 'primary' })).body.result.id as string
   const put = await api('PUT', `${peers}/${peer}`, { name: 'primary', ip: '198.51.100.7', port: 1 })
