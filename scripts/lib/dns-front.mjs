@@ -52,6 +52,15 @@ export function drained(socket) {
   })
 }
 
+/**
+ * Resolves once `socket` drains or closes; destroys it when it has not drained within `ms` (its
+ * client has stopped reading: bytes it sends meanwhile do not keep a relayed answer's slot).
+ */
+function drainedWithin(socket, ms) {
+  const timer = setTimeout(() => socket.destroy(), ms)
+  return drained(socket).finally(() => clearTimeout(timer))
+}
+
 /** Milliseconds an idle TCP connection stays open (see the module comment). */
 const TCP_IDLE_MS = 30_000
 
@@ -153,7 +162,7 @@ function serveTcp(socket, { relayNotify, notifies, relayer, limits, answer, tcpI
             const stream = await relayer.relay(message, client)
             for await (const part of stream) {
               if (socket.destroyed) break
-              if (!socket.write(part)) await drained(socket)
+              if (!socket.write(part)) await drainedWithin(socket, tcpIdleMs)
             }
           } finally {
             done()
