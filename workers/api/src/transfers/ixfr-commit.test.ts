@@ -96,7 +96,7 @@ describe('the deletions of an IXFR', () => {
   })
 
   it('remove exactly the records named, priorities included, across several statements', async () => {
-    const zone = await createZone('ixfr-exact')
+    const zone = await createZone('ixfr-exact', 'secondary')
     const mx = (p: number) => rr(zone.name, '@', 'MX', 15, `${p} mx.${zone.name}.`)
     const base: Step[] = [
       ...Array.from({ length: 400 }, (_, i): Step => ['add', a(zone.name, i)]),
@@ -125,7 +125,7 @@ describe('the deletions of an IXFR', () => {
 
 describe('an IXFR that does not apply to the copy we hold', () => {
   async function base(label: string): Promise<{ zone: Zone; before: string[] }> {
-    const zone = await createZone(label)
+    const zone = await createZone(label, 'secondary')
     const records = Array.from({ length: 120 }, (_, i): Step => ['add', a(zone.name, i)])
     await transfer(zone, records, 20, true)
     return { zone, before: await held(zone.id) }
@@ -193,7 +193,7 @@ describe('an IXFR that does not apply to the copy we hold', () => {
 
 describe('an IXFR of several steps (difference sequences)', () => {
   it('applies them in order: a record one step adds, a later one may delete, and back', async () => {
-    const zone = await createZone('ixfr-steps')
+    const zone = await createZone('ixfr-steps', 'secondary')
     await transfer(
       zone,
       [
@@ -220,7 +220,7 @@ describe('an IXFR of several steps (difference sequences)', () => {
   })
 
   it('is still refused whole when a later step does not apply', async () => {
-    const zone = await createZone('ixfr-steps-bad')
+    const zone = await createZone('ixfr-steps-bad', 'secondary')
     await transfer(zone, [['add', a(zone.name, 1)]], 30, true)
     const steps: Step[] = [
       ['add', a(zone.name, 2)],
@@ -231,7 +231,7 @@ describe('an IXFR of several steps (difference sequences)', () => {
   })
 
   it('stops at the 101st run of deletions and additions (the AXFR is asked instead)', async () => {
-    const zone = await createZone('ixfr-steps-many')
+    const zone = await createZone('ixfr-steps-many', 'secondary')
     const stage = new TransferStage(env.DB, { zoneId: zone.id, zoneName: zone.name }, ROWS)
     try {
       for (let i = 0; i < 100; i++) {
@@ -247,7 +247,7 @@ describe('an IXFR of several steps (difference sequences)', () => {
 
 describe('the record cap of a transfer', () => {
   it('refuses the record after the cap, staged or skipped', async () => {
-    const zone = await createZone('xfr-cap')
+    const zone = await createZone('xfr-cap', 'secondary')
     const stage = new TransferStage(env.DB, { zoneId: zone.id, zoneName: zone.name }, ROWS, 100)
     try {
       for (let i = 0; i < 99; i++) await stage.sink('add', a(zone.name, i))

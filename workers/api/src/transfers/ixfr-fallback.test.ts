@@ -42,7 +42,7 @@ function primaryAt11(zone: string, ixfr: (id: number) => Uint8Array[], key?: Tsi
 
 /** A zone holding `a` and `b` at serial 10, by an AXFR from a primary with IXFR enabled. */
 async function heldAt10(label: string, key?: TsigKey) {
-  const zone = await createZone(label)
+  const zone = await createZone(label, 'secondary')
   const primary: Primary = { id: 'p', ip: '192.0.2.53', port: 53, ixfr: true, key: key ?? null }
   const cfg: IncomingConfig = {
     zoneId: zone.id,

@@ -35,7 +35,7 @@ const wA = (zone: string, label: string, n: number): ResponseRR => ({
 })
 describe('an IXFR of many steps from a primary, through transferFrom', () => {
   async function run(label: string, steps: number) {
-    const zone = await createZone(label)
+    const zone = await createZone(label, 'secondary')
     const z = zone.name
     const primary: Primary = { id: 'p', ip: '192.0.2.53', port: 53, ixfr: true, key: null }
     const cfg: IncomingConfig = {

@@ -83,7 +83,7 @@ async function names(zoneId: string): Promise<string[]> {
 
 describe('committing an AXFR', () => {
   it('replaces a zone larger than one statement bound with no statement touching more rows than it', async () => {
-    const zone = await createZone('xfr-commit')
+    const zone = await createZone('xfr-commit', 'secondary')
     await axfr(env.DB, zone, 'old', 180, 10)
     expect(await names(zone.id)).toHaveLength(180)
 
@@ -100,7 +100,7 @@ describe('committing an AXFR', () => {
   })
 
   it('rolls back whole when the zone changed since the transfer began: the old records stay', async () => {
-    const zone = await createZone('xfr-commit-guard')
+    const zone = await createZone('xfr-commit-guard', 'secondary')
     await axfr(env.DB, zone, 'old', 120, 20)
     const stale = await guardOf(zone.id)
     await axfr(env.DB, zone, 'mid', 10, 21)
@@ -119,7 +119,7 @@ describe('committing an AXFR', () => {
   })
 
   it('stores every column of each record as the records model maps the transferred record', async () => {
-    const zone = await createZone('xfr-commit-columns')
+    const zone = await createZone('xfr-commit-columns', 'secondary')
     const rr = (name: string, type: string, typeCode: number, data: string): MessageRR => ({
       name: `${name}.${zone.name}.`,
       type,
@@ -162,7 +162,7 @@ describe('committing an AXFR', () => {
 
 describe('committing an IXFR', () => {
   it('applies its deletions and additions across several staged rows, in order, and leaves no staged row', async () => {
-    const zone = await createZone('ixfr-commit')
+    const zone = await createZone('ixfr-commit', 'secondary')
     await axfr(env.DB, zone, 'old', 130, 30)
     const stage = new TransferStage(env.DB, { zoneId: zone.id, zoneName: zone.name }, ROWS)
     try {
@@ -195,7 +195,7 @@ describe('committing an IXFR', () => {
 
 describe('staging a transfer', () => {
   it('writes many records per staged row, so staging and discarding write few rows', async () => {
-    const zone = await createZone('xfr-stage-rows')
+    const zone = await createZone('xfr-stage-rows', 'secondary')
     const stage = new TransferStage(env.DB, { zoneId: zone.id, zoneName: zone.name }, ROWS)
     const stagedRows = async () =>
       (await env.DB.prepare('SELECT count(*) AS n FROM import_staging WHERE zone_id = ?1')
