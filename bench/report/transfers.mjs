@@ -24,8 +24,8 @@ export function renderTransfers(t, md, targets) {
   )
   if (t.note) md.push(`Note on this run: ${t.note}`, '')
   md.push(
-    "| transfer | records | start → transfer completed, median (min–max) | named's transfer time | named's CPU | messages |",
-    '|---|---:|---:|---:|---:|---:|'
+    "| transfer | records | start → transfer completed, median (min–max) | named's transfer time | named's CPU | messages | warm-up load (not counted) |",
+    '|---|---:|---:|---:|---:|---:|---:|'
   )
   for (const [label, r] of [
     ['BIND primary → BIND secondary (AXFR)', t.bindToBind],
@@ -33,11 +33,11 @@ export function renderTransfers(t, md, targets) {
   ])
     if (r)
       md.push(
-        `| ${label} | ${n0(r.records)} | ${range(r.wall)} | ${range(r.named)} | ${r.namedCpu ? range(r.namedCpu) : '–'} | ${n0(r.messages)} |`
+        `| ${label} | ${n0(r.records)} | ${range(r.wall)} | ${range(r.named)} | ${r.namedCpu ? range(r.namedCpu) : '–'} | ${n0(r.messages)} | ${sec(r.first?.ms)} |`
       )
   md.push('')
   md.push(
-    "What bounds it: both rows end when the BIND secondary has taken in every record, so named's own work on the transfer (its CPU time, about equal for the two streams) is the floor of both. On our row named's transfer time runs above its CPU time, not on BIND's: named now and then waits for our next message. Our side runs the API worker's relay (one workerd thread: the D1 page reads, packing and signing the messages; about 2.3 s of CPU for this zone) and the front (about 0.5 s) on one core (figures in docs/decisions/transfer-costs.md).",
+    "What bounds it: both rows end when the BIND secondary has taken in every record, so named's own work on the transfer (its CPU time, about equal for the two streams) is the floor of both. BIND's primary answers from the zone it holds in memory. Ours answers the first AXFR of a zone version from D1 (keyset pages read and packed into messages as they stream: about 2.3 s of the workerd thread's CPU for this zone, beside the front's 0.5 s on the same core), which is our warm-up load in the last column; it keeps the packed messages (`TRANSFER_CACHE_MB`), so the counted loads, as any later AXFR of the same version, are the messages re-signed under each request's ID and TSIG (figures in docs/decisions/transfer-costs.md).",
     ''
   )
   md.push(
@@ -66,7 +66,7 @@ export function renderTransfers(t, md, targets) {
     targets.push([
       'Transfers',
       `AXFR out of the ${n0(t.records)}-record zone to a BIND secondary ≤ BIND → BIND`,
-      `${fmtMs(oursLoad)} (BIND → BIND ${fmtMs(bindLoad)})`,
+      `${fmtMs(oursLoad)} (BIND → BIND ${fmtMs(bindLoad)}); first AXFR of the version, read from D1: ${sec(t.oursToBind?.first?.ms)}`,
       verdict(oursLoad <= bindLoad),
     ])
   if (t.changeOurs)

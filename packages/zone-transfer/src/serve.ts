@@ -12,6 +12,7 @@ import {
 } from '@edgedns/dns-wire'
 import { planIxfr, type IxfrStep } from './ixfr.ts'
 import { TransferPacker, type TransferRecord } from './pack.ts'
+import type { PackedAnswers, PackedKeeper } from './packed-answers.ts'
 import { soaSerial } from './soa.ts'
 import { signErrorResponse, signMessage, tsigSize, verifyRequest } from './tsig.ts'
 import { TsigStreamSigner } from './tsig-stream.ts'
@@ -50,9 +51,22 @@ export interface TransferOptions {
    * which tells the client to ask again over TCP.
    */
   udp?: boolean
+  /**
+   * The zone's packed AXFR answers (packed-answers.ts): an answer in the AXFR form reuses the
+   * messages of an earlier one packed the same way, or leaves its own for the next.
+   */
+  packed?: PackedAnswers
 }
 
 const NOTAUTH = 9
+
+/** A packed message under another request's ID (a copy). */
+function withId(message: Uint8Array, id: number): Uint8Array {
+  const copy = message.slice()
+  copy[0] = id >> 8
+  copy[1] = id & 0xff
+  return copy
+}
 
 function serialOf(rdata: string): number | null {
   try {
@@ -199,22 +213,44 @@ export async function* transferMessages(
     const plan = planIxfr({ clientSerial, soa: zone.soa, steps })
     if (plan.kind !== 'axfr') records = plan.records
   }
+  const reserve = verdict.status === 'ok' ? tsigSize(verdict.key) : 0
+  // An answer in the AXFR form depends on the zone and on how it is packed, not on the request's ID.
+  const form = records
+    ? null
+    : [q.name, q.typeCode, reserve, edns !== null, rd, options.maxSize].join('|')
+  const earlier = form === null ? null : (options.packed?.find(form) ?? null)
+  if (earlier) {
+    for (const m of earlier) yield await sign(withId(m, message.id))
+    return
+  }
+  let keeper: PackedKeeper | null = form === null ? null : (options.packed?.keep(form) ?? null)
+  const kept = (m: Uint8Array): Uint8Array => {
+    if (keeper && !keeper.add(m)) keeper = null
+    return m
+  }
   const packer = new TransferPacker({
     id: message.id,
     question: { name: q.name, type: q.typeCode },
-    reserve: verdict.status === 'ok' ? tsigSize(verdict.key) : 0,
-    edns: message.opt !== null,
+    reserve,
+    edns: edns !== null,
     rd,
     ...(options.maxSize ? { maxSize: options.maxSize } : {}),
   })
-  for await (const run of records ? [records] : axfrStream(zone.soa, zone.records())) {
-    for (const rr of run) {
-      const full = packer.add(rr)
-      if (full) yield await sign(full)
+  try {
+    for await (const run of records ? [records] : axfrStream(zone.soa, zone.records())) {
+      for (const rr of run) {
+        const full = packer.add(rr)
+        if (full) yield await sign(kept(full))
+      }
     }
+    const last = packer.finish()
+    if (last) kept(last)
+    // Every record was read (a source that found the zone changed meanwhile threw before this).
+    keeper?.done()
+    if (last) yield await sign(last)
+  } finally {
+    keeper?.drop()
   }
-  const last = packer.finish()
-  if (last) yield await sign(last)
 }
 
 /** Every message of `transferMessages`, after looking the zone up with `findZone`. */

@@ -34,6 +34,19 @@ import { dnsTransferApp } from './routes/dns-transfer.ts'
 import { secondaryDnsNotifyApp } from './routes/secondary-dns-notify.ts'
 import { secondaryAxfrApp } from './routes/secondary-dns-axfr.ts'
 import { dnsNotifyApp } from './routes/dns-notify.ts'
+import { releasePackedAxfrs } from './transfers/packed-axfrs.ts'
+
+/**
+ * A request body past this many bytes (or of unknown length) is a large batch or import: the
+ * isolate's caches that can be rebuilt are let go first, so the request has the memory.
+ */
+const LARGE_BODY_BYTES = 1024 * 1024
+
+function largeBody(req: Request): boolean {
+  if (req.body === null) return false
+  const length = Number(req.headers.get('content-length') ?? NaN)
+  return !Number.isFinite(length) || length > LARGE_BODY_BYTES
+}
 
 export interface AppOptions {
   /**
@@ -55,6 +68,10 @@ export function createApp(options: AppOptions = {}): Hono<AppEnv> {
     await next()
   })
   api.use('*', notifyAfterResponse)
+  api.use('*', async (c, next) => {
+    if (largeBody(c.req.raw)) releasePackedAxfrs()
+    await next()
+  })
   api.use('*', (c, next) => {
     const max = maxBodyBytes(c.env)
     return bodyLimit({

@@ -69,6 +69,11 @@ interface ExtraBindings {
    */
   SECONDARY_MIN_REFRESH_SECONDS?: string
   SECONDARY_MIN_RETRY_SECONDS?: string
+  /**
+   * MiB of packed AXFR answers an isolate keeps for the next transfer of the same zone version
+   * (default 32; 0 keeps none; transfers/packed-axfrs.ts).
+   */
+  TRANSFER_CACHE_MB?: string
   TEST_MIGRATIONS: import('@cloudflare/vitest-plugin').D1Migration[]
 }
 interface Env extends ExtraBindings {}

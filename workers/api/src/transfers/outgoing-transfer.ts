@@ -22,6 +22,7 @@ import {
   answerSignedQuery,
   requestQuestion,
   transferMessages,
+  type PackedAnswers,
   type TransferOptions,
   type TransferRecord,
   type TransferZone,
@@ -36,6 +37,7 @@ import { changeSteps } from './change-steps.ts'
 import { ZoneChangedDuringTransfer } from './transfer-errors.ts'
 import { catalogNamed, catalogTransfer, catalogTransferConfig } from './catalog-zone.ts'
 import { keyOf, ownerIsWhole, readRelayedZoneNamed, wholeOwner } from './relayed-zone.ts'
+import { packedAxfrsOf } from './packed-axfrs.ts'
 import { transferPages, type TransferPage } from './transfer-pages.ts'
 import { clientAllowed, peerKeys, tsigRequired, type OutgoingConfig } from './transfer-config.ts'
 
@@ -241,7 +243,7 @@ function soaAnswer(query: Uint8Array, soa: ResponseRR): Uint8Array {
  * module comment; a zone of the same name as a catalog wins).
  */
 export async function answerRelayedQuery(
-  env: ShardEnv,
+  env: ShardEnv & { TRANSFER_CACHE_MB?: string },
   request: TransferRequest
 ): Promise<TransferAnswer> {
   const question = requestQuestion(request.query)
@@ -259,11 +261,17 @@ export async function answerRelayedQuery(
   const notLoaded = zone.type === 'secondary' && zone.secondaryExpired
   if (notLoaded && config.enabled && clientAllowed(config, request.client))
     return refused(request, 'SERVFAIL')
-  const answer = serveTransfer(request, config, {
-    soa: zoneSoa(zone),
-    records: () => zoneRecords(db, zone, pageSize),
-    steps: async (clientSerial) => (await changeSteps(db, zone, clientSerial, zoneRecord)) ?? [],
-  })
+  const answer = serveTransfer(
+    request,
+    config,
+    {
+      soa: zoneSoa(zone),
+      records: () => zoneRecords(db, zone, pageSize),
+      steps: async (clientSerial) => (await changeSteps(db, zone, clientSerial, zoneRecord)) ?? [],
+    },
+    undefined,
+    packedAxfrsOf(env, zone)
+  )
   // A completed transfer of a zone is recorded in its outgoing settings.
   return { ...answer, zoneId: answer.zoneId === null ? null : zone.id, db }
 }
@@ -320,13 +328,14 @@ async function* answerMessages(
 /**
  * The answer under `config`: REFUSED when transfers are disabled or the client is not allowed;
  * else the SOA answer to a plain or signed query, or the transfer (zoneId set to mark one; see
- * `answerMessages` for `again`).
+ * `answerMessages` for `again`); `packed`, a zone's packed AXFR answers (transfers/packed-axfrs.ts).
  */
 function serveTransfer(
   request: TransferRequest,
   config: OutgoingConfig,
   transferZone: TransferZone,
-  again?: (err: unknown) => TransferZone | null
+  again?: (err: unknown) => TransferZone | null,
+  packed?: PackedAnswers
 ): TransferAnswer {
   if (!config.enabled || !clientAllowed(config, request.client)) return refused(request)
   const keys = peerKeys(config)
@@ -355,6 +364,7 @@ function serveTransfer(
       // The Workers clock moves at I/O, as a transfer's page reads are.
       clock: () => Math.floor(Date.now() / 1000),
       udp: request.udp ?? false,
+      ...(packed ? { packed } : {}),
     },
     again
   )
