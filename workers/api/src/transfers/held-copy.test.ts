@@ -9,7 +9,12 @@ import { env } from 'cloudflare:workers'
 import { runInDurableObject } from 'cloudflare:test'
 import type { ResponseRR } from '@edgedns/dns-wire'
 import { describe, expect, it } from 'vitest'
-import { api, createZone, DEFAULT_ACCOUNT, dohJson } from '../../../../test/api/helpers.ts'
+import { api, dohJson } from '../../../../test/api/helpers.ts'
+import {
+  primaryPeer,
+  secondaryZone,
+  type SecondaryTestZone as Zone,
+} from '../../../../test/api/incoming-rows.ts'
 import { settle } from '../builder/test/helpers.ts'
 import { BUNDLED_MIGRATIONS } from '../db/bundled-migrations.ts'
 import { fakePrimary, pack, primarySoa as soa } from './fake-primary.ts'
@@ -45,36 +50,7 @@ function primaryOf(zone: string, serial: number, www: string) {
 }
 
 /** A peer of the account at `ip` (port 1) that is asked IXFR first. */
-async function peerAt(ip: string): Promise<string> {
-  const peers = `/accounts/${DEFAULT_ACCOUNT}/secondary_dns/peers`
-  const id = (await api('POST', peers, { name: `primary-${ip}` })).body.result.id as string
-  const put = await api('PUT', `${peers}/${id}`, {
-    name: `primary-${ip}`,
-    ip,
-    port: 1,
-    ixfr_enable: true,
-  })
-  expect(put.status).toBe(200)
-  return id
-}
-
-/**
- * A secondary zone whose incoming settings name `peer`, written in SQL so that no check is
- * scheduled (the tests run the checks themselves).
- */
-async function secondaryZone(prefix: string, peer: string) {
-  const { id, name } = await createZone(prefix, 'secondary')
-  const now = new Date().toISOString()
-  await env.DB.prepare(
-    `INSERT INTO zone_transfers_incoming (zone_id, name, peers, auto_refresh_seconds, created_on, modified_on)
-     VALUES (?1, ?2, ?3, 86400, ?4, ?4)`
-  )
-    .bind(id, name, JSON.stringify([peer]), now)
-    .run()
-  return { id, name, incoming: `/zones/${id}/secondary_dns/incoming` }
-}
-
-type Zone = Awaited<ReturnType<typeof secondaryZone>>
+const peerAt = (ip: string) => primaryPeer(ip, true)
 
 /** Runs one check of the zone's SecondaryZone, its primaries reached through `primaries` by address. */
 function check(zone: Zone, primaries: Record<string, Connect>) {

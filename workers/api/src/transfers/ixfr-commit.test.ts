@@ -7,6 +7,7 @@ import { env } from 'cloudflare:workers'
 import type { MessageRR } from '@edgedns/dns-wire'
 import { describe, expect, it } from 'vitest'
 import { createZone } from '../../../../test/api/helpers.ts'
+import { heldRecords as held } from '../../../../test/api/incoming-rows.ts'
 import type { ZoneGuard } from '../commit/zone-change.ts'
 import { DELETE_STAGED } from './staged-records.ts'
 import {
@@ -67,15 +68,6 @@ async function transfer(zone: Zone, steps: Step[], serial: number, replace: bool
   } finally {
     await stage.discard()
   }
-}
-
-async function held(zoneId: string): Promise<string[]> {
-  const { results } = await env.DB.prepare(
-    'SELECT name, type, content, priority, ttl FROM dns_records WHERE zone_id = ?1'
-  )
-    .bind(zoneId)
-    .all<{ name: string; type: string; content: string; priority: number | null; ttl: number }>()
-  return results.map((r) => `${r.name} ${r.ttl} ${r.type} ${r.priority ?? '-'} ${r.content}`).sort()
 }
 
 describe('the deletions of an IXFR', () => {

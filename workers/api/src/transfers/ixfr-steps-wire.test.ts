@@ -7,18 +7,10 @@ import { env } from 'cloudflare:workers'
 import type { ResponseRR } from '@edgedns/dns-wire'
 import { describe, expect, it } from 'vitest'
 import { createZone } from '../../../../test/api/helpers.ts'
+import { heldRecords as held } from '../../../../test/api/incoming-rows.ts'
 import { fakePrimary, pack, primarySoa as wSoa } from './fake-primary.ts'
 import type { IncomingConfig, Primary } from './incoming-config.ts'
 import { transferFrom } from './secondary-zone.ts'
-
-async function held(zoneId: string): Promise<string[]> {
-  const { results } = await env.DB.prepare(
-    'SELECT name, type, content, priority, ttl FROM dns_records WHERE zone_id = ?1'
-  )
-    .bind(zoneId)
-    .all<{ name: string; type: string; content: string; priority: number | null; ttl: number }>()
-  return results.map((r) => `${r.name} ${r.ttl} ${r.type} ${r.priority ?? '-'} ${r.content}`).sort()
-}
 
 async function stagedLeft(zoneId: string): Promise<number> {
   const row = await env.DB.prepare('SELECT count(*) AS n FROM import_staging WHERE zone_id = ?1')

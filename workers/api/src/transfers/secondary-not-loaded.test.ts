@@ -12,6 +12,7 @@ import type { MessageRR } from '@edgedns/dns-wire'
 import { FIRST_TRANSFER_RETRY } from '@edgedns/zone-transfer'
 import { describe, expect, it } from 'vitest'
 import { api, createZone, DEFAULT_ACCOUNT, dohJson } from '../../../../test/api/helpers.ts'
+import { primaryPeer, writeIncoming } from '../../../../test/api/incoming-rows.ts'
 import { settle } from '../builder/test/helpers.ts'
 import { builderStub } from '../commit/zone-change.ts'
 import type { SecondaryZone } from './secondary-zone.ts'
@@ -120,14 +121,8 @@ describe('a secondary zone without a transfer that still answers', () => {
   it.each(Object.entries(saved))(
     'is not answered after a failed check, retried as before a first transfer (%s)',
     async (_, state) => {
-      const name = `answering-${Date.now().toString(36)}.example`
-      const res = await api('POST', '/zones', {
-        name,
-        account: { id: DEFAULT_ACCOUNT },
-        type: 'secondary',
-      })
-      expect(res.status).toBe(200)
-      const id = res.body.result.id as string
+      const zone = await createZone('answering', 'secondary')
+      const { id, name } = zone
       // An answering zone with no copy recorded (`soa_serial` NULL).
       const row = (await env.DB.prepare(
         'SELECT version, change_seq, serial FROM zones WHERE id = ?1'
@@ -136,16 +131,7 @@ describe('a secondary zone without a transfer that still answers', () => {
         .first<{ version: number; change_seq: number; serial: number }>())!
       const guard = { version: row.version, changeSeq: row.change_seq, serial: row.serial }
       await builderStub(env, id).notify(id, await commitExpiry(env.DB, id, guard, false))
-      const peers = `/accounts/${DEFAULT_ACCOUNT}/secondary_dns/peers`
-      const peer = (await api('POST', peers, { name: 'primary' })).body.result.id as string
-      await api('PUT', `${peers}/${peer}`, { name: 'primary', ip: '198.51.100.7', port: 1 })
-      const now = new Date().toISOString()
-      await env.DB.prepare(
-        `INSERT INTO zone_transfers_incoming (zone_id, name, peers, auto_refresh_seconds, created_on, modified_on)
-         VALUES (?1, ?2, ?3, 86400, ?4, ?4)`
-      )
-        .bind(id, name, JSON.stringify([peer]), now)
-        .run()
+      await writeIncoming(zone, await primaryPeer())
       await settle(id)
       expect((await dohJson(`www.${name}`, 'A')).Status).toBe(3)
 

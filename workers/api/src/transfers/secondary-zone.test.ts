@@ -7,7 +7,11 @@ import { env } from 'cloudflare:workers'
 import { runInDurableObject } from 'cloudflare:test'
 import type { MessageRR } from '@edgedns/dns-wire'
 import { describe, expect, it } from 'vitest'
-import { api, createZone, DEFAULT_ACCOUNT } from '../../../../test/api/helpers.ts'
+import { api } from '../../../../test/api/helpers.ts'
+import {
+  secondaryZone,
+  type SecondaryTestZone as Zone,
+} from '../../../../test/api/incoming-rows.ts'
 import { kvMeta, settle, sleep } from '../builder/test/helpers.ts'
 import type { IncomingConfig } from './incoming-config.ts'
 import type { CheckResult, SecondaryZone } from './secondary-zone.ts'
@@ -15,31 +19,6 @@ import { secondaryStub } from './secondary-stub.ts'
 import { TransferStage } from './transfer-commit.ts'
 
 const PRIMARY = 2025010101
-
-interface Zone {
-  id: string
-  name: string
-}
-
-/**
- * A secondary zone whose incoming settings name one primary, written in SQL so that no check is
- * scheduled (the tests run the checks themselves).
- */
-async function secondaryZone(prefix: string): Promise<Zone> {
-  const { id, name } = await createZone(prefix, 'secondary')
-  const peers = `/accounts/${DEFAULT_ACCOUNT}/secondary_dns/peers`
-  const peer = (await api('POST', peers, { name: 'primary' })).body.result.id as string
-  const put = await api('PUT', `${peers}/${peer}`, { name: 'primary', ip: '198.51.100.7', port: 1 })
-  expect(put.status).toBe(200)
-  const now = new Date().toISOString()
-  await env.DB.prepare(
-    `INSERT INTO zone_transfers_incoming (zone_id, name, peers, auto_refresh_seconds, created_on, modified_on)
-     VALUES (?1, ?2, ?3, 86400, ?4, ?4)`
-  )
-    .bind(id, name, JSON.stringify([peer]), now)
-    .run()
-  return { id, name }
-}
 
 async function zoneRow(zoneId: string) {
   return (await env.DB.prepare(
