@@ -56,7 +56,8 @@ sip 600 IN A 192.0.2.13
 ${extra}`
 }
 
-function startNamed(): void {
+/** Starts named and waits until it has loaded the zone. */
+async function startNamed(): Promise<void> {
   const zones = `zone "${zone}" {
   type primary;
   file "${zoneFile}";
@@ -71,6 +72,8 @@ function startNamed(): void {
   )
   named = started.child
   namedLog = started.log
+  const up = await waitFor(() => /all zones loaded|running/.test(namedLog()), 20_000)
+  expect(up, namedLog()).toBe(true)
 }
 
 async function waitFor(check: () => Promise<boolean> | boolean, ms: number): Promise<boolean> {
@@ -90,6 +93,23 @@ async function doh(name: string, type: string): Promise<any> {
   return res.json()
 }
 
+/**
+ * Sends `updates` (nsupdate commands, each change closed by `send`) to named, signed with the key,
+ * and waits until `name` answers A `ip`; what named logged meanwhile.
+ */
+async function updateNamed(updates: string, name: string, ip: string): Promise<string> {
+  const before = namedLog().length
+  const script = `server 127.0.0.1 ${namedPort}\nzone ${zone}\n${updates}`
+  await run('sh', ['-c', `printf '%s' "$0" | nsupdate -y hmac-sha256:xfr-in-key:${SECRET}`, script])
+  const followed = await waitFor(
+    async () => (await doh(name, 'A')).Answer?.[0]?.data === ip,
+    20_000
+  )
+  const log = namedLog().slice(before)
+  expect(followed, log).toBe(true)
+  return log
+}
+
 async function forceAxfr(): Promise<{ status: number; body: any }> {
   const res = await fetch(`${base}/client/v4/zones/${zoneId}/secondary_dns/force_axfr`, {
     method: 'POST',
@@ -102,9 +122,7 @@ beforeAll(async () => {
   namedPort = await freePort()
   front = await startDnsFront({ target: base, notify: { token } })
   writeFileSync(zoneFile, zoneText(2026112601))
-  startNamed()
-  const up = await waitFor(() => /all zones loaded|running/.test(namedLog()), 20_000)
-  expect(up, namedLog()).toBe(true)
+  await startNamed()
   const [account] = (await stackApi('GET', '/accounts')).result
   accountId = account.id
   zoneId = (
@@ -156,49 +174,24 @@ describe('BIND named as the primary of our secondary zone', () => {
   })
 
   it('follows a change on named: NOTIFY through the DNS front, then IXFR', async () => {
-    const before = namedLog().length
-    const update = `server 127.0.0.1 ${namedPort}
-zone ${zone}
-update add added.${zone} 300 IN A 192.0.2.99
+    const update = `update add added.${zone} 300 IN A 192.0.2.99
 update delete mail.${zone} A
 send
 `
-    await run('sh', [
-      '-c',
-      `printf '%s' "$0" | nsupdate -y hmac-sha256:xfr-in-key:${SECRET}`,
-      update,
-    ])
-    const followed = await waitFor(
-      async () => (await doh(`added.${zone}`, 'A')).Answer?.[0]?.data === '192.0.2.99',
-      20_000
-    )
-    expect(followed, namedLog().slice(before)).toBe(true)
-    expect(namedLog().slice(before)).toMatch(/IXFR started/)
+    const log = await updateNamed(update, `added.${zone}`, '192.0.2.99')
+    expect(log).toMatch(/IXFR started/)
     expect((await doh(`mail.${zone}`, 'A')).Status).toBe(3)
     expect((await doh(zone, 'SOA')).Answer[0].data).toContain('2026112602')
   })
 
   it('applies two changes made together on named as IXFR, a record added by one and removed by the next', async () => {
-    const before = namedLog().length
-    const update = `server 127.0.0.1 ${namedPort}
-zone ${zone}
-update add step.${zone} 300 IN A 192.0.2.50
+    const update = `update add step.${zone} 300 IN A 192.0.2.50
 send
 update delete step.${zone} A
 update add step2.${zone} 300 IN A 192.0.2.51
 send
 `
-    await run('sh', [
-      '-c',
-      `printf '%s' "$0" | nsupdate -y hmac-sha256:xfr-in-key:${SECRET}`,
-      update,
-    ])
-    const followed = await waitFor(
-      async () => (await doh(`step2.${zone}`, 'A')).Answer?.[0]?.data === '192.0.2.51',
-      20_000
-    )
-    const log = namedLog().slice(before)
-    expect(followed, log).toBe(true)
+    const log = await updateNamed(update, `step2.${zone}`, '192.0.2.51')
     expect((await doh(`step.${zone}`, 'A')).Status).toBe(3)
     expect(log).toMatch(/IXFR started/)
     // Never pulled whole after the IXFR (an IXFR of two steps used to be asked again as AXFR).
@@ -212,11 +205,7 @@ send
     // refresh 4, retry 2, expire 8 seconds (the stack's minimum refresh and retry are 1 second,
     // global-setup.ts; the expire is at least refresh + retry).
     writeFileSync(zoneFile, zoneText(2026112610, '', '4 2 8'))
-    startNamed()
-    expect(
-      await waitFor(() => /all zones loaded|running/.test(namedLog()), 20_000),
-      namedLog()
-    ).toBe(true)
+    await startNamed()
     expect((await forceAxfr()).status).toBe(200)
     const soaServed = await waitFor(
       async () => ((await doh(zone, 'SOA')).Answer?.[0]?.data ?? '').includes(' 2026112610 '),
@@ -230,11 +219,7 @@ send
     expect(stopped).toBe(true)
     expect((await doh(zone, 'SOA')).Status).toBe(2)
 
-    startNamed()
-    expect(
-      await waitFor(() => /all zones loaded|running/.test(namedLog()), 20_000),
-      namedLog()
-    ).toBe(true)
+    await startNamed()
     expect((await forceAxfr()).status).toBe(200)
     const resumed = await waitFor(
       async () => (await doh(`www.${zone}`, 'A')).Answer?.[0]?.data === '192.0.2.11',
