@@ -51,6 +51,12 @@ const CHUNKS_SQL = `WITH members AS (${MEMBERS_SQL}),
     count(*) AS records
   FROM numbered GROUP BY chunk ORDER BY chunk`
 
+/**
+ * How an SQLite that does not take `ORDER BY` inside an aggregate (before 3.44) refuses
+ * `CHUNKS_SQL`; D1 reports it as `D1_ERROR: near "ORDER": syntax error at offset …`.
+ */
+const NO_ORDERED_AGGREGATES = /near "ORDER": syntax error/
+
 /** The serial of catalog ?1 while it is served (present and enabled). */
 const SERIAL_SQL =
   'SELECT serial FROM transfer_catalogs WHERE id = ?1 AND deleted_on IS NULL AND enabled = 1'
@@ -92,8 +98,9 @@ function* joinedMembers({ page }: JoinedRows): Generator<CatalogMember> {
 
 /**
  * The catalog's serial and its first `sizes.batch` members after `after`, in one batch. The members
- * come as joined strings; when the joined read fails or a string does not split (a field held the
- * separator), the batch is read again with them as rows.
+ * come as joined strings; when the SQLite refuses the joined read (`NO_ORDERED_AGGREGATES`) or a
+ * string does not split (a field held the separator), the batch is read again with them as rows.
+ * Any other error is thrown: the transfer fails, and the secondary asks again.
  */
 export async function readMemberBatch(
   db: D1Database,
@@ -105,16 +112,23 @@ export async function readMemberBatch(
   const serialOf = (r: D1Result | undefined) =>
     (r!.results[0] as { serial: number } | undefined)?.serial ?? null
   const key = [catalog.account_id, ...after, sizes.batch] as const
-  // A joined read that fails (an SQLite without `ORDER BY` inside an aggregate, before 3.44) is
-  // made again as rows, as is one whose strings do not split.
   const joined = await db
     .batch([serial(), db.prepare(CHUNKS_SQL).bind(...key, sizes.chunk)])
-    .catch(() => null)
+    .catch((e: unknown) => {
+      if (!NO_ORDERED_AGGREGATES.test(e instanceof Error ? e.message : String(e))) throw e
+      console.warn(
+        'catalog members: the joined read is refused; read as rows',
+        catalog.id,
+        String(e)
+      )
+      return null
+    })
   if (joined) {
     const [s, c] = joined
     const chunks = c!.results as JoinedRows[]
     const count = chunks.reduce((n, chunk) => n + chunk.records, 0)
     if (chunks.every(splits)) return { serial: serialOf(s), chunks, count }
+    console.warn('catalog members: a joined string does not split; read as rows', catalog.id)
   }
   const [s2, rows] = await db.batch([serial(), db.prepare(MEMBERS_SQL).bind(...key)])
   const members = rows!.results as CatalogMember[]
