@@ -10,9 +10,9 @@ import { PackedAnswerCache, type PackedAnswers } from '@edgedns/zone-transfer'
 import type { ZoneRow } from '../zones/model.ts'
 
 /** The cache's budget unless `TRANSFER_CACHE_MB` says otherwise. */
-export const DEFAULT_TRANSFER_CACHE_MB = 32
+const DEFAULT_TRANSFER_CACHE_MB = 32
 
-export function transferCacheBytes(env: { TRANSFER_CACHE_MB?: string }): number {
+function transferCacheBytes(env: { TRANSFER_CACHE_MB?: string }): number {
   const n = Number(env.TRANSFER_CACHE_MB)
   const mb =
     env.TRANSFER_CACHE_MB !== undefined && Number.isFinite(n) && n >= 0
