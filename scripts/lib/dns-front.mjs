@@ -8,9 +8,8 @@
  * A UDP answer larger than the client can take (512 octets without EDNS, else its advertised
  * payload size) is replaced by a truncated one (TC set, question only), after which clients retry
  * over TCP. UDP answers go through response-rate limiting (front-rrl.mjs); TCP answers do not.
- * A TCP connection with nothing in flight that sends and receives nothing for `tcpIdleMs` (30 s,
- * as BIND's tcp-idle-timeout) is closed (RFC 7766 §6.2.3), so idle clients cannot hold the
- * front's file descriptors.
+ * Each TCP connection is served by front-tcp.mjs (pipelining, idle connections closed after
+ * `tcpIdleMs`, 30 s as BIND's tcp-idle-timeout).
  *
  * With `transfer` configured, the front relays AXFR and IXFR, and any query signed with TSIG (a
  * secondary checks the SOA that way before it transfers), over UDP or TCP, to the API's transfer
@@ -22,10 +21,10 @@
  * sender's address (notify-relay.mjs). Relayed messages are not cached; over UDP each counts
  * against the sender's network's share of upstream requests (`upstream.perClient`); over TCP each
  * must pass the relay limits (front-relay-limits.mjs: a rate per client network, and requests in
- * flight per network and in total), or is answered SERVFAIL (a NOTIFY: not at all) without asking.
+ * flight per network and in total), or is answered SERVFAIL (an IXFR: the connection ended; a
+ * NOTIFY: not at all) without asking.
  */
 import net from 'node:net'
-import { frameTcp } from '../../packages/dns-wire/src/index.ts'
 import { answerCache } from './front-cache.mjs'
 import { answerClass, missLimiter, responseLimiter } from './front-rrl.mjs'
 import { dohUpstream } from './front-upstream.mjs'
@@ -34,41 +33,10 @@ import { RELAY_TIMEOUT_MS, firstMessage, isRelayed, transferRelay } from './tran
 import { isNotify } from '../../packages/zone-transfer/src/index.ts'
 import { notifyRelay } from './notify-relay.mjs'
 import { relayLimiter } from './front-relay-limits.mjs'
+import { TCP_IDLE_MS, serveTcp } from './front-tcp.mjs'
 import { udpSockets } from './front-udp.mjs'
 
-/**
- * Resolves once `socket` can take more (drain) or is gone (close), removing both listeners: a
- * transfer waits for drain hundreds of times on one connection.
- */
-export function drained(socket) {
-  return new Promise((resolve) => {
-    const done = () => {
-      socket.off('drain', done)
-      socket.off('close', done)
-      resolve()
-    }
-    socket.on('drain', done)
-    socket.on('close', done)
-  })
-}
-
-/**
- * Resolves once `socket` drains or closes; destroys it when it has not drained within `ms` (its
- * client has stopped reading: bytes it sends meanwhile do not keep a relayed answer's slot).
- */
-function drainedWithin(socket, ms) {
-  const timer = setTimeout(() => socket.destroy(), ms)
-  return drained(socket).finally(() => clearTimeout(timer))
-}
-
-/** Milliseconds an idle TCP connection stays open (see the module comment). */
-const TCP_IDLE_MS = 30_000
-
-/**
- * Answers one TCP connection may have in flight (queued or being written): past it the front
- * stops reading the connection until one is written (BIND allows 23 pipelined queries).
- */
-export const MAX_PIPELINED = 32
+export { MAX_PIPELINED, drained } from './front-tcp.mjs'
 
 /**
  * `relays(query)`: whether a query goes to the transfer relay (never without `transfer`);
@@ -81,117 +49,6 @@ function transferRelayer(transfer, target, timeoutMs) {
     relays: isRelayed,
     relay: (query, client, options) => relay(Buffer.from(query), client, options),
   }
-}
-
-/**
- * Serves one TCP connection. Its queries may come pipelined; their answers are written one whole
- * answer after another, in the queries' order: a relayed transfer arrives in parts that are not
- * whole messages, so nothing else may be written between two of them. Answers from the cache or
- * DoH are found at once, side by side, and wait only to be written; a relay starts in its turn,
- * so a queued one holds no HTTP answer open and its time limit runs only from then. At most
- * `MAX_PIPELINED` answers are in flight; the front reads no further queries until one is written.
- * A relay that fails closes the connection (the client's transfer is broken); a NOTIFY the API did
- * not answer is left unanswered (the primary sends it again), the connection open. A relay starts
- * only when `limits` admit it (a transfer or signed query in its turn, a NOTIFY when it arrives):
- * past them a query is answered SERVFAIL and a NOTIFY not at all, and the connection stays open.
- */
-function serveTcp(socket, { relayNotify, notifies, relayer, limits, answer, tcpIdleMs }) {
-  let pending = Buffer.alloc(0)
-  // Answers queued or being written: a connection waiting for one is not idle (writing the answer
-  // is activity, which starts the idle time again), unless it is a client that has stopped
-  // reading what the front writes.
-  let inFlight = 0
-  let turns = Promise.resolve()
-  /** Runs `write` once every answer queued before it is written; not once the socket is gone. */
-  const inTurn = (write, failed) => {
-    inFlight++
-    turns = turns
-      .then(() => (socket.destroyed ? undefined : write()))
-      .catch(failed)
-      .catch(() => {})
-      .finally(() => {
-        inFlight--
-        // Below the limit again: read on (queries already received first).
-        if (inFlight < MAX_PIPELINED && !socket.destroyed) {
-          takeQueries()
-          if (inFlight < MAX_PIPELINED) socket.resume()
-        }
-      })
-  }
-  const client = socket.remoteAddress ?? ''
-  // Checked every `tcpIdleMs` of silence, for as long as the connection lives (a connection with
-  // an answer still coming is checked again later).
-  socket.setTimeout(tcpIdleMs)
-  socket.on('timeout', () => {
-    if (inFlight === 0 || socket.writableNeedDrain) socket.destroy()
-    else socket.setTimeout(tcpIdleMs)
-  })
-  socket.on('error', () => socket.destroy())
-  /** Starts the whole queries received, as many as the limit on answers in flight lets. */
-  const takeQueries = () => {
-    while (
-      inFlight < MAX_PIPELINED &&
-      pending.length >= 2 &&
-      pending.length >= 2 + pending.readUInt16BE(0)
-    ) {
-      const query = Buffer.from(pending.subarray(2, 2 + pending.readUInt16BE(0)))
-      pending = pending.subarray(2 + query.length)
-      take(query)
-    }
-  }
-  const take = (query) => {
-    const message = new Uint8Array(query)
-    if (notifies(message)) {
-      const done = limits.admit(client)
-      // Past the limits: unanswered, as when the API does not answer (the primary sends it again).
-      const notified = done ? relayNotify(message, client) : Promise.resolve(null)
-      notified.catch(() => {}).finally(() => done?.()) // the answer is seen in its turn
-      inTurn(
-        async () => {
-          const reply = await notified
-          if (reply) socket.write(frameTcp(reply))
-        },
-        () => {}
-      )
-    } else if (relayer.relays(query)) {
-      inTurn(
-        async () => {
-          const done = limits.admit(client)
-          if (!done) return void socket.write(frameTcp(servfail(query)))
-          try {
-            const stream = await relayer.relay(message, client)
-            for await (const part of stream) {
-              if (socket.destroyed) break
-              if (!socket.write(part)) await drainedWithin(socket, tcpIdleMs)
-            }
-          } finally {
-            done()
-          }
-        },
-        (e) => {
-          console.warn(`dns front: transfer relay failed: ${e?.message ?? e}`)
-          socket.destroy()
-        }
-      )
-    } else {
-      const reply = Promise.resolve(answer(query, readQuestion(query), client))
-      reply.catch(() => {}) // seen in its turn
-      inTurn(
-        async () => {
-          const r = await reply
-          if (r) socket.write(frameTcp(r))
-          else socket.destroy()
-        },
-        () => socket.destroy()
-      )
-    }
-  }
-  socket.on('data', (chunk) => {
-    pending = Buffer.concat([pending, chunk])
-    takeQueries()
-    // At the limit: the client's further queries wait in its socket, not in the front's memory.
-    if (inFlight >= MAX_PIPELINED) socket.pause()
-  })
 }
 
 /**

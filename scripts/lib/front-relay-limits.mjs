@@ -6,8 +6,8 @@
  * at most `clientRate` requests started a second (a token bucket, one second's worth), at most
  * `clientConcurrency` in flight, and at most `concurrency` in flight in total (as BIND's
  * `transfers-out` bounds its outgoing transfers). A request past any of them is not relayed: the
- * front answers it SERVFAIL (a NOTIFY: nothing), and a secondary retries later as after any
- * failed refresh. `0` turns a limit off.
+ * front answers it SERVFAIL (an IXFR: it ends the connection; a NOTIFY: nothing), and a secondary
+ * retries later as after any failed refresh. `0` turns a limit off.
  */
 import { clientNetwork, missLimiter } from './front-rrl.mjs'
 

@@ -99,5 +99,11 @@ export function fitAnswer(answer, query) {
   return out
 }
 
+/** Whether `query` asks IXFR (type 251) in its first question (any opcode, signed or not). */
+export function asksIxfr(query) {
+  const end = questionEnd(query)
+  return end > 16 && end <= query.length && query.readUInt16BE(end - 4) === 251
+}
+
 /** The response code in an answer's header (the low four bits). */
 export const rcodeOf = (answer) => answer[3] & 0x0f

@@ -3,7 +3,8 @@
  * dns-front.mjs), on their own clock and against a stand-in for the API that counts what reaches
  * it: a flood of transfer requests and signed queries from one client network reaches the API at
  * most that network's rate, the rest answered SERVFAIL at once on connections that stay open, a
- * NOTIFY past it goes unanswered, and another network is still served; relays in flight are held
+ * NOTIFY past it goes unanswered, an IXFR past it ends its connection
+ * unanswered, and another network is still served; relays in flight are held
  * to their per-network and total caps, and a slot is free again once its transfer ends. The
  * defaults let a secondary that pulls many zones at once (the catalog cold-start bench runs BIND
  * with `transfers-in 64`) through untouched.
@@ -79,32 +80,35 @@ afterAll(() => {
   api?.close()
 })
 
-function startFront(relayLimits?: object): Promise<Front> {
+function startFront(relayLimits?: object, options: object = {}): Promise<Front> {
   return startDnsFront({
     target: apiBase,
     transfer: { api: apiBase, token: 'relay-token' },
     notify: { api: apiBase, token: 'relay-token' },
     ...(relayLimits ? { relayLimits } : {}),
+    ...options,
   })
 }
 
 /**
  * Sends `messages` pipelined on one connection from `from`; resolves to the answers read (whole
- * messages) once there are as many, the front closes, or `ms` pass.
+ * messages) once there are as many, the front closes, or `ms` pass, and whether the front closed
+ * the connection (`ended`).
  */
-function exchange(
+function converse(
   port: number,
   messages: Buffer[],
   { from = '127.0.0.1', ms = 2000 } = {}
-): Promise<Buffer[]> {
+): Promise<{ answers: Buffer[]; ended: boolean }> {
   return new Promise((resolve, reject) => {
     const socket = net.connect({ port, host: '127.0.0.1', localAddress: from })
     let got = Buffer.alloc(0)
     const answers: Buffer[] = []
+    let ended = false
     const done = () => {
       clearTimeout(timer)
       socket.destroy()
-      resolve(answers)
+      resolve({ answers, ended })
     }
     const timer = setTimeout(done, ms)
     socket.on('data', (c: Buffer) => {
@@ -114,6 +118,10 @@ function exchange(
         got = got.subarray(2 + got.readUInt16BE(0))
       }
       if (answers.length >= messages.length) done()
+    })
+    socket.on('end', () => {
+      ended = true
+      done()
     })
     socket.on('close', done)
     socket.on('error', reject)
@@ -128,6 +136,8 @@ function exchange(
     )
   })
 }
+
+const exchange = async (...args: Parameters<typeof converse>) => (await converse(...args)).answers
 
 async function signedSoaCheck(name: string): Promise<Buffer> {
   const { message } = await signMessage(query(name, 'SOA'), KEY, {
@@ -189,16 +199,15 @@ describe('relays over TCP', () => {
       const before = count('/dns_transfer')
       const flood = await Promise.all(
         Array.from({ length: 10 }, async (_, i) => {
-          const messages = [query(`flood${i}`, 'AXFR'), query(`flood${i}`, 'IXFR')]
-          messages.push(await signedSoaCheck(`flood${i}`))
+          const messages = [query(`flood${i}`, 'AXFR'), await signedSoaCheck(`flood${i}`)]
           return { messages, answers: await exchange(front.port, messages) }
         })
       )
       expect(count('/dns_transfer') - before).toBe(5)
       // Every query is answered on its open connection: five relayed, the rest SERVFAIL.
       const answers = flood.flatMap((f) => f.answers)
-      expect(answers).toHaveLength(30)
-      expect(answers.filter((a) => rcode(a) === 2)).toHaveLength(25)
+      expect(answers).toHaveLength(20)
+      expect(answers.filter((a) => rcode(a) === 2)).toHaveLength(15)
       for (const { messages, answers: got } of flood)
         expect(got.map((a) => a.readUInt16BE(0))).toEqual(messages.map((m) => m.readUInt16BE(0)))
       // A NOTIFY from the flooded network is not relayed (nor answered); another network's is.
@@ -210,6 +219,35 @@ describe('relays over TCP', () => {
       const [axfr] = await exchange(front.port, [query('other', 'AXFR')], other)
       expect(rcode(axfr!)).toBe(0)
       expect(count('/dns_transfer', 'other')).toBe(1)
+    } finally {
+      front.close()
+    }
+  })
+
+  it('end the connection of an IXFR past a limit without an answer, after the answers before it', async () => {
+    // One relay a second, on a clock that stands still: the AXFR takes it.
+    const front = await startFront({ clientRate: 1, now: () => 0 })
+    try {
+      const before = count('/dns_transfer')
+      const messages = [
+        query('first', 'AXFR'),
+        await signedSoaCheck('past'),
+        query('past', 'IXFR'),
+        query('after', 'A'),
+      ]
+      const { answers, ended } = await converse(front.port, messages, { ms: 10_000 })
+      // The AXFR relayed, the signed SOA query SERVFAIL, then the connection ended: a SERVFAIL to
+      // the IXFR would send a BIND secondary to ask AXFR at once.
+      expect(ended).toBe(true)
+      expect(answers.map((a) => [a.readUInt16BE(0), rcode(a)])).toEqual([
+        [messages[0]!.readUInt16BE(0), 0],
+        [messages[1]!.readUInt16BE(0), 2],
+      ])
+      expect(count('/dns_transfer') - before).toBe(1)
+      // An AXFR past the limit is still answered SERVFAIL, on a connection that stays open.
+      const axfr = await converse(front.port, [query('past', 'AXFR'), query('past', 'AXFR')])
+      expect(axfr.answers.map(rcode)).toEqual([2, 2])
+      expect(axfr.ended).toBe(false)
     } finally {
       front.close()
     }
