@@ -97,11 +97,13 @@ describe('the settings', () => {
       host: '0.0.0.0',
       port: 53,
       udpSockets: 8,
+      tcpClients: 1000,
       relayTimeoutMs: 10_000,
       cache: { maxTtl: 5, maxEntries: 50_000 },
       rrl: { rate: 20, slip: 2 },
       upstream: { concurrency: 64, timeoutMs: 2000, perClient: { rate: 1000 } },
       relayLimits: { clientRate: 1000, clientConcurrency: 128, concurrency: 512 },
+      udpRelayLimits: { clientConcurrency: 128, concurrency: 512 },
     })
     expect(options.transfer).toBeUndefined()
     const relayed = frontSettings({ DNS_FRONT_DOH: 'https://d.example', DNS_FRONT_TOKEN: 't' })
@@ -121,6 +123,9 @@ describe('the settings', () => {
     expect(() =>
       frontSettings({ DNS_FRONT_DOH: 'https://d.example', DNS_FRONT_RELAY_CONCURRENCY: '-1' })
     ).toThrow(/DNS_FRONT_RELAY_CONCURRENCY/)
+    expect(() =>
+      frontSettings({ DNS_FRONT_DOH: 'https://d.example', DNS_FRONT_TCP_CLIENTS: '0' })
+    ).toThrow(/DNS_FRONT_TCP_CLIENTS/)
   })
 
   it('refuses a DNS_FRONT_HOST that is not an IP address, naming the variable', () => {

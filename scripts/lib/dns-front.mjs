@@ -9,7 +9,8 @@
  * payload size) is replaced by a truncated one (TC set, question only), after which clients retry
  * over TCP. UDP answers go through response-rate limiting (front-rrl.mjs); TCP answers do not.
  * Each TCP connection is served by front-tcp.mjs (pipelining, idle connections closed after
- * `tcpIdleMs`, 30 s as BIND's tcp-idle-timeout).
+ * `tcpIdleMs`, 30 s as BIND's tcp-idle-timeout); at most `tcpClients` are open at once (as BIND's
+ * tcp-clients), and a connection past that is closed as soon as it is accepted.
  *
  * With `transfer` configured, the front relays AXFR and IXFR, and any query signed with TSIG (a
  * secondary checks the SOA that way before it transfers), over UDP or TCP, to the API's transfer
@@ -18,25 +19,47 @@
  * IXFR gets the single SOA, which sends the client to TCP); the API decides (the zone's
  * outgoing settings, ACLs, peers and their TSIG keys). Without it, transfer requests go to DoH
  * like any query (which refuses them). With `notify: { token }`, a NOTIFY goes to the API with its
- * sender's address (notify-relay.mjs). Relayed messages are not cached; over UDP each counts
- * against the sender's network's share of upstream requests (`upstream.perClient`); over TCP each
- * must pass the relay limits (front-relay-limits.mjs: a rate per client network, and requests in
- * flight per network and in total), or is answered SERVFAIL (an IXFR: the connection ended; a
- * NOTIFY: not at all) without asking.
+ * sender's address (notify-relay.mjs). Relayed messages are not cached. Over TCP each must pass
+ * the relay limits (front-relay-limits.mjs: a rate per client network, and requests in flight per
+ * network and in total), or is answered SERVFAIL (an IXFR: the connection ended; a NOTIFY: not at
+ * all) without asking; over UDP each must find room under the caps on UDP relays in flight and
+ * pass the sender's network's share of upstream requests (`upstream.perClient`), or gets no
+ * answer (front-udp-relay.mjs). What the limits refuse is logged, a line per client network at
+ * most every 10 s (front-refusals.mjs).
  */
 import net from 'node:net'
 import { answerCache } from './front-cache.mjs'
 import { answerClass, missLimiter, responseLimiter } from './front-rrl.mjs'
 import { dohUpstream } from './front-upstream.mjs'
 import { fitAnswer, rcodeOf, readQuestion, servfail, truncated, udpLimit } from './front-wire.mjs'
-import { RELAY_TIMEOUT_MS, firstMessage, isRelayed, transferRelay } from './transfer-relay.mjs'
+import { RELAY_TIMEOUT_MS, isRelayed, transferRelay } from './transfer-relay.mjs'
 import { isNotify } from '../../packages/zone-transfer/src/index.ts'
 import { notifyRelay } from './notify-relay.mjs'
 import { relayLimiter } from './front-relay-limits.mjs'
+import { refusalLog } from './front-refusals.mjs'
 import { TCP_IDLE_MS, serveTcp } from './front-tcp.mjs'
 import { udpSockets } from './front-udp.mjs'
+import { udpRelayer } from './front-udp-relay.mjs'
 
 export { MAX_PIPELINED, drained } from './front-tcp.mjs'
+
+/**
+ * TCP connections open at once at most (`DNS_FRONT_TCP_CLIENTS`; BIND's tcp-clients is 150): room
+ * for the relays over TCP the front lets be in flight (512) beside the retries over TCP of
+ * truncated UDP answers, while each connection costs only a file descriptor and a few KiB.
+ */
+export const TCP_CLIENTS = 1000
+
+/** The settings that name each relay limit, over TCP and over UDP (for the refusal log). */
+const TCP_RELAY_SETTINGS = {
+  clientRate: 'DNS_FRONT_RELAY_CLIENT_RATE',
+  clientConcurrency: 'DNS_FRONT_RELAY_CLIENT_CONCURRENCY',
+  concurrency: 'DNS_FRONT_RELAY_CONCURRENCY',
+}
+const UDP_RELAY_SETTINGS = {
+  clientConcurrency: 'DNS_FRONT_RELAY_UDP_CLIENT_CONCURRENCY',
+  concurrency: 'DNS_FRONT_RELAY_UDP_CONCURRENCY',
+}
 
 /**
  * `relays(query)`: whether a query goes to the transfer relay (never without `transfer`);
@@ -84,10 +107,12 @@ function answerer(upstream, cache, misses) {
  * and without `rrl` nothing is limited, as `pnpm dev` wants (scripts/dns-front.mjs passes the
  * deployed defaults from front-settings.mjs) (`upstream.perClient` those of
  * missLimiter); `udpSockets` is how many UDP sockets share the port (front-udp.mjs); `tcpIdleMs`
- * how long an idle TCP connection stays open; `relayTimeoutMs` how long the API may take to start
- * a relayed answer, or between its parts (transfer-relay.mjs); `relayLimits` the options of
- * relayLimiter (front-relay-limits.mjs; its defaults apply when not given, `pnpm dev` and the
- * benchmarks included). Resolves to `{ port, cache, close() }`.
+ * how long an idle TCP connection stays open; `tcpClients` how many may be open at once;
+ * `relayTimeoutMs` how long the API may take to start a relayed answer, or between its parts
+ * (transfer-relay.mjs); `relayLimits` the options of relayLimiter (front-relay-limits.mjs) for
+ * relays over TCP, `udpRelayLimits` its `clientConcurrency` and `concurrency` for relays over UDP
+ * (their defaults apply when not given, `pnpm dev` and the benchmarks included); `refusals` the
+ * options of refusalLog (front-refusals.mjs). Resolves to `{ port, cache, close() }`.
  */
 export async function startDnsFront({
   target,
@@ -100,8 +125,11 @@ export async function startDnsFront({
   upstream: upstreamOptions = {},
   udpSockets: udpSocketCount = 8,
   tcpIdleMs = TCP_IDLE_MS,
+  tcpClients = TCP_CLIENTS,
   relayTimeoutMs = RELAY_TIMEOUT_MS,
   relayLimits = {},
+  udpRelayLimits = {},
+  refusals: refusalOptions = {},
 }) {
   const relayer = transferRelayer(transfer, target, relayTimeoutMs)
   const relayNotify = notifyRelay({
@@ -114,13 +142,35 @@ export async function startDnsFront({
   const cache = answerCache(cacheOptions)
   const misses = missLimiter(perClient)
   const answer = answerer(upstream, cache, misses)
-  const limits = relayLimiter({ maxBuckets: perClient.maxBuckets, ...relayLimits })
+  const refusals = refusalLog(refusalOptions)
+  const refused = (address, setting) => refusals.note(address, setting)
+  const limits = relayLimiter({
+    maxBuckets: perClient.maxBuckets,
+    ...relayLimits,
+    onRefuse: (address, limit) => refused(address, TCP_RELAY_SETTINGS[limit]),
+  })
   const notifies = notify?.token ? isNotify : () => false
+  const relayUdp = udpRelayer({
+    notifies,
+    relayNotify,
+    relayer,
+    misses,
+    refused,
+    limits: relayLimiter({
+      clientConcurrency: udpRelayLimits.clientConcurrency ?? 128,
+      concurrency: udpRelayLimits.concurrency ?? 512,
+      clientRate: 0, // their rate is the network's share of upstream requests
+      onRefuse: (address, limit) => refused(address, UDP_RELAY_SETTINGS[limit]),
+    }),
+  })
   // No Nagle: an answer written in parts (a relayed transfer) goes out at once rather than
   // waiting for the client's delayed acknowledgement of the part before.
   const tcp = net.createServer({ noDelay: true }, (socket) =>
     serveTcp(socket, { relayNotify, notifies, relayer, limits, answer, tcpIdleMs })
   )
+  // Past it Node.js closes each new connection as soon as it is accepted, and says so ('drop').
+  tcp.maxConnections = tcpClients
+  tcp.on('drop', (dropped) => refused(dropped?.remoteAddress, 'DNS_FRONT_TCP_CLIENTS'))
   await new Promise((resolve, reject) => {
     tcp.once('error', reject)
     tcp.listen(port, host, resolve)
@@ -141,27 +191,10 @@ export async function startDnsFront({
   const onMessage = (udp) => (query, peer) => {
     const send = (reply) => udp.send(reply, peer.port, peer.address, () => {})
     send.peer = peer.address
-    // A message relayed to the API over UDP (where the sender's address is not proven) counts
-    // against its network's share of upstream requests, as a cache miss does; past it nothing is
-    // sent and the sender asks again, as after a lost datagram.
-    const message = new Uint8Array(query)
-    const toRelay = relayer.relays(message)
-    const relayable = notifies(message) || toRelay
-    if (relayable && !misses.allow(peer.address)) return
-    const notified = relayNotify(message, peer.address)
-    if (notified) {
-      // Unanswered: the primary sends the NOTIFY again.
-      notified.then((reply) => reply && send(reply)).catch(() => {})
-      return
-    }
-    if (toRelay) {
-      relayer
-        .relay(message, peer.address, { udp: true })
-        .then(firstMessage)
-        .then((reply) => send(reply.length > udpLimit(query) ? truncated(reply) : reply))
-        .catch(() => {}) // no answer: the client retries or gives up, as with a lost datagram
-      return
-    }
+    // A message relayed to the API (NOTIFY, transfer request, signed query) is answered by it,
+    // not through RRL; past the limits on UDP relays, not at all.
+    const relayed = relayUdp(query, peer.address)
+    if (relayed) return void relayed.then((reply) => reply && send(reply)).catch(() => {})
     const question = readQuestion(query)
     const reply = answer(query, question, peer.address)
     if (Buffer.isBuffer(reply) || reply === null) deliver(send, query, question, reply)
@@ -180,6 +213,7 @@ export async function startDnsFront({
       for (const udp of sockets) udp.close()
       tcp.close()
       upstream.close()
+      refusals.close()
     },
   }
 }

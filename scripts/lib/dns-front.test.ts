@@ -1,8 +1,8 @@
 /**
  * The DNS front (dns-front.mjs) against a stand-in DoH endpoint: answers over UDP and TCP, TC on
  * an oversized UDP answer, SERVFAIL when the upstream fails or times out, idle TCP connections
- * closed, kept-alive upstream connections, the answer cache and its bounds, and response-rate
- * limiting over UDP.
+ * closed, TCP connections past the cap closed at once, kept-alive upstream connections, the
+ * answer cache and its bounds, and response-rate limiting over UDP.
  */
 import net from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -38,6 +38,46 @@ async function front(options: object = {}): Promise<Front> {
 const asked = (name: string) => stub.asked.get(name) ?? 0
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const unique = (label: string) => `${label}-${Math.random().toString(36).slice(2)}.nx.test`
+
+/** `message` with its TCP length prefix. */
+function frame(message: Buffer): Buffer {
+  const prefix = Buffer.alloc(2)
+  prefix.writeUInt16BE(message.length)
+  return Buffer.concat([prefix, message])
+}
+
+/** A TCP connection to the front, once it is open. */
+function connected(port: number): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => resolve(socket))
+    socket.once('error', reject)
+  })
+}
+
+/** The answer to `message` on a new connection, or null when the front closes it without one. */
+async function askOnce(port: number, message: Buffer): Promise<Buffer | null> {
+  const socket = await connected(port)
+  socket.on('error', () => {})
+  return ask(socket, message)
+    .catch(() => null)
+    .finally(() => socket.destroy())
+}
+
+/** The answer to `message` on an open connection, left open. */
+function ask(socket: net.Socket, message: Buffer): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    let got = Buffer.alloc(0)
+    const onData = (c: Buffer) => {
+      got = Buffer.concat([got, c])
+      if (got.length < 2 || got.length < 2 + got.readUInt16BE(0)) return
+      socket.off('data', onData)
+      resolve(got.subarray(2, 2 + got.readUInt16BE(0)))
+    }
+    socket.on('data', onData)
+    socket.once('close', () => reject(new Error('closed before the answer')))
+    socket.write(frame(message))
+  })
+}
 
 describe('answers', () => {
   it('answers over UDP and TCP with the query ID and question spelling', async () => {
@@ -94,6 +134,25 @@ describe('answers', () => {
     await new Promise((resolve) => socket.once('close', resolve))
     expect(Date.now() - opened).toBeGreaterThanOrEqual(250)
     expect(Date.now() - opened).toBeLessThan(2000)
+  })
+
+  it('closes a TCP connection past tcpClients as soon as it is accepted, and logs it', async () => {
+    const lines: string[] = []
+    const f = await front({ tcpClients: 2, refusals: { log: lines.push.bind(lines) } })
+    const open = await Promise.all([0, 1].map(() => connected(f.port)))
+    try {
+      // Both served: the front holds them.
+      for (const socket of open) expect(rcode(await ask(socket, query('www.test')))).toBe(0)
+      expect(await askOnce(f.port, query('www.test'))).toBeNull()
+      expect(lines).toEqual([
+        'dns front: limits refused 1 (DNS_FRONT_TCP_CLIENTS 1) from 127.0.0.0/24',
+      ])
+      // Once one of the two is gone, a new connection is served again.
+      open.pop()!.destroy()
+      while (!(await askOnce(f.port, query('www.test')))) await sleep(10)
+    } finally {
+      for (const socket of open) socket.destroy()
+    }
   })
 
   it('keeps its upstream connections alive across queries', async () => {

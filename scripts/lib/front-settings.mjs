@@ -44,6 +44,13 @@ export const SETTINGS = [
     'relays over TCP in flight per client network at most (0 = no limit)',
   ],
   ['DNS_FRONT_RELAY_CONCURRENCY', '512', 'relays over TCP in flight at most (0 = no limit)'],
+  [
+    'DNS_FRONT_RELAY_UDP_CLIENT_CONCURRENCY',
+    '128',
+    'relays over UDP in flight per client network at most (0 = no limit)',
+  ],
+  ['DNS_FRONT_RELAY_UDP_CONCURRENCY', '512', 'relays over UDP in flight at most (0 = no limit)'],
+  ['DNS_FRONT_TCP_CLIENTS', '1000', 'TCP connections open at once at most'],
 ]
 
 const DEFAULTS = Object.fromEntries(SETTINGS.map(([name, value]) => [name, value]))
@@ -106,12 +113,17 @@ export function frontSettings(env) {
     host: host(env),
     port: number(env, 'DNS_FRONT_PORT', { max: 65535 }),
     udpSockets: number(env, 'DNS_FRONT_UDP_SOCKETS', { min: 1, max: 64 }),
+    tcpClients: number(env, 'DNS_FRONT_TCP_CLIENTS', { min: 1 }),
     relayTimeoutMs: number(env, 'DNS_FRONT_RELAY_TIMEOUT_MS', { min: 1 }),
     relayLimits: {
       clientRate: number(env, 'DNS_FRONT_RELAY_CLIENT_RATE'),
       clientConcurrency: number(env, 'DNS_FRONT_RELAY_CLIENT_CONCURRENCY'),
       concurrency: number(env, 'DNS_FRONT_RELAY_CONCURRENCY'),
       maxBuckets: number(env, 'DNS_FRONT_RRL_BUCKETS', { min: 1 }),
+    },
+    udpRelayLimits: {
+      clientConcurrency: number(env, 'DNS_FRONT_RELAY_UDP_CLIENT_CONCURRENCY'),
+      concurrency: number(env, 'DNS_FRONT_RELAY_UDP_CONCURRENCY'),
     },
     ...(token ? { transfer: { token, api }, notify: { token, api } } : {}),
     cache: {

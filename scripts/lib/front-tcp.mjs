@@ -2,7 +2,8 @@
  * @module One TCP connection of the DNS front (RFC 1035 §4.2.2, RFC 7766): its queries, which may
  * come pipelined, answered one whole answer after another in the queries' order; relayed transfers
  * streamed to it; idle connections closed (RFC 7766 §6.2.3); and what is relayed held to the
- * relay limits (front-relay-limits.mjs). dns-front.mjs accepts the connections.
+ * relay limits (front-relay-limits.mjs). dns-front.mjs accepts the connections and caps how many
+ * are open.
  */
 import { frameTcp } from '../../packages/dns-wire/src/index.ts'
 import { asksIxfr, readQuestion, servfail } from './front-wire.mjs'

@@ -90,10 +90,12 @@ describe.skipIf(!hasNamed)('a BIND secondary whose IXFR is past a relay limit', 
     cleanups.push(() => api.close())
     const base = `http://127.0.0.1:${(api.address() as AddressInfo).port}`
     // One relay a second on a clock that stands still, spent before named asks.
+    const refusals: string[] = []
     const front = await startDnsFront({
       target: base,
       transfer: { api: base, token: 'relay-token' },
       relayLimits: { clientRate: 1, now: () => 0 },
+      refusals: { intervalMs: 0, log: refusals.push.bind(refusals) },
     })
     cleanups.push(() => front.close())
     await tcpAsk(front.port, query('spent.test', 'AXFR'))
@@ -129,6 +131,9 @@ describe.skipIf(!hasNamed)('a BIND secondary whose IXFR is past a relay limit', 
     const log = named.log()
     expect(log).toMatch(/Transfer status: end of file/)
     expect(log).not.toMatch(/resetting|retrying with AXFR/)
+    expect(refusals).toEqual([
+      'dns front: limits refused 1 (DNS_FRONT_RELAY_CLIENT_RATE 1) from 127.0.0.0/24',
+    ])
     expect(transfers).toEqual(['AXFR']) // the one spent before
   })
 })

@@ -2,8 +2,8 @@
  * The limits on what the DNS front relays to the API over TCP (front-relay-limits.mjs, applied in
  * dns-front.mjs), on their own clock and against a stand-in for the API that counts what reaches
  * it: a flood of transfer requests and signed queries from one client network reaches the API at
- * most that network's rate, the rest answered SERVFAIL at once on connections that stay open, a
- * NOTIFY past it goes unanswered, an IXFR past it ends its connection
+ * most that network's rate, the rest answered SERVFAIL at once on connections that stay open (and
+ * logged in one line), a NOTIFY past it goes unanswered, an IXFR past it ends its connection
  * unanswered, and another network is still served; relays in flight are held
  * to their per-network and total caps, and a slot is free again once its transfer ends. The
  * defaults let a secondary that pulls many zones at once (the catalog cold-start bench runs BIND
@@ -194,7 +194,11 @@ describe('the relay limiter on its own clock', () => {
 describe('relays over TCP', () => {
   it("reach the API at most a network's rate; the rest get SERVFAIL, and another network is served", async () => {
     // A clock that stands still: the network's five requests do not come back during the test.
-    const front = await startFront({ clientRate: 5, now: () => 0 })
+    const lines: string[] = []
+    const front = await startFront(
+      { clientRate: 5, now: () => 0 },
+      { refusals: { log: lines.push.bind(lines) } }
+    )
     try {
       const before = count('/dns_transfer')
       const flood = await Promise.all(
@@ -219,6 +223,10 @@ describe('relays over TCP', () => {
       const [axfr] = await exchange(front.port, [query('other', 'AXFR')], other)
       expect(rcode(axfr!)).toBe(0)
       expect(count('/dns_transfer', 'other')).toBe(1)
+      // Sixteen refusals, one line: the first, at once; the rest wait for the network's next line.
+      expect(lines).toEqual([
+        'dns front: limits refused 1 (DNS_FRONT_RELAY_CLIENT_RATE 1) from 127.0.0.0/24',
+      ])
     } finally {
       front.close()
     }

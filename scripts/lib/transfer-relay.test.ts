@@ -3,7 +3,8 @@
  * `POST /client/v4/dns_transfer`: a secondary's signed SOA check over UDP is answered with the
  * relay's first message, and the relay's HTTP connection stays open for the next check (a
  * secondary checks the SOA on every NOTIFY; a new connection each time is set-up on its path).
- * Relayed UDP messages count against the sender's network's share of upstream requests.
+ * Relayed UDP messages count against the sender's network's share of upstream requests (those
+ * past it are logged).
  * Over TCP, a transfer streamed in many parts reaches the client whole and in order, and a request
  * the API refuses closes the client's connection. An API that does not start an answer in time, or
  * stops one midway, is given up (a slow client's pauses do not count against it).
@@ -146,11 +147,13 @@ describe('the transfer relay over UDP', () => {
 })
 
 describe("the relays over UDP and the client network's share of upstream requests", () => {
-  it("relays no more of a network's UDP messages than its share; the rest get no answer", async () => {
+  it("relays no more of a network's UDP messages than its share; the rest get no answer, logged", async () => {
+    const lines: string[] = []
     const front = await startDnsFront({
       target: apiBase,
       transfer: { api: apiBase, token: 'relay-token' },
       upstream: { perClient: { rate: 2 } },
+      refusals: { log: lines.push.bind(lines) },
     })
     try {
       const before = relayed
@@ -161,6 +164,9 @@ describe("the relays over UDP and the client network's share of upstream request
       )
       expect(answers.filter((a) => a !== null)).toHaveLength(2)
       expect(relayed - before).toBe(2)
+      expect(lines).toEqual([
+        'dns front: limits refused 1 (DNS_FRONT_UPSTREAM_CLIENT_RATE 1) from 127.0.0.0/24',
+      ])
     } finally {
       front.close()
     }
