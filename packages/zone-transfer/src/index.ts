@@ -74,5 +74,10 @@ export {
   type TransferOptions,
   type TransferZone,
 } from './serve.ts'
-export { PackedAnswerCache, type PackedAnswers, type PackedKeeper } from './packed-answers.ts'
+export {
+  PackedAnswerCache,
+  type PackedAnswers,
+  type PackedKeeper,
+  type PackedLease,
+} from './packed-answers.ts'
 export { CATALOG_TTL, catalogRecords, catalogSoa, type CatalogMember } from './catalog.ts'

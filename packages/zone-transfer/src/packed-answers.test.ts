@@ -1,9 +1,15 @@
 import { describe, expect, it } from 'vitest'
-import { PackedAnswerCache } from './packed-answers.ts'
+import { PackedAnswerCache, type PackedAnswerLimits } from './packed-answers.ts'
 
-const bytes = (n: number, fill = 1) => new Uint8Array(n).fill(fill)
+const KB = 1_000
+const bytes = (n: number) => new Uint8Array(n).fill(1)
+/** What one stored answer counts beyond its messages' octets: well under a kilobyte here. */
+const SLACK = 1_000
 
-/** Keeps `sizes` as one complete answer of `zone` at `version` in `form`. */
+const cacheOf = (budgetBytes: number, limits: Partial<PackedAnswerLimits> = {}) =>
+  new PackedAnswerCache({ budgetBytes, minBytes: 0, ...limits })
+
+/** Keeps messages of `sizes` as one complete answer of `zone` at `version` in `form`. */
 function store(
   cache: PackedAnswerCache,
   zone: string,
@@ -16,92 +22,143 @@ function store(
   keeper.done()
 }
 
+const found = (cache: PackedAnswerCache, zone: string, version = 'v', form = 'f') => {
+  const lease = cache.of(zone, version).find(form)
+  lease?.release()
+  return lease?.messages.map((m) => m.length) ?? null
+}
+
 describe('packed answers', () => {
   it('finds a complete answer for the same zone, version and form only', () => {
-    const cache = new PackedAnswerCache(1_000)
+    const cache = cacheOf(1_000 * KB)
     store(cache, 'z1', 'v1', [100, 50])
-    expect(
-      cache
-        .of('z1', 'v1')
-        .find('f')
-        ?.map((m) => m.length)
-    ).toEqual([100, 50])
-    expect(cache.of('z1', 'v2').find('f')).toBeNull()
-    expect(cache.of('z1', 'v1').find('other form')).toBeNull()
-    expect(cache.of('z2', 'v1').find('f')).toBeNull()
+    expect(found(cache, 'z1', 'v1')).toEqual([100, 50])
+    expect(found(cache, 'z1', 'v2')).toBeNull()
+    expect(found(cache, 'z1', 'v1', 'other form')).toBeNull()
+    expect(found(cache, 'z2', 'v1')).toBeNull()
   })
 
-  it('stores nothing of an answer that was dropped before it completed, and counts none of it', () => {
-    const cache = new PackedAnswerCache(1_000)
+  it('counts what an answer holds beside its octets, and nothing once it is let go', () => {
+    const cache = cacheOf(1_000 * KB)
     const keeper = cache.of('z', 'v').keep('f')!
-    keeper.add(bytes(300))
-    expect(cache.usedBytes).toBe(300)
+    keeper.add(bytes(300 * KB))
+    expect(cache.usedBytes).toBeGreaterThan(300 * KB)
+    expect(cache.usedBytes).toBeLessThan(300 * KB + SLACK)
     keeper.drop()
     expect(cache.usedBytes).toBe(0)
-    expect(cache.of('z', 'v').find('f')).toBeNull()
-    // A drop after done lets nothing go.
-    store(cache, 'z', 'v', [200])
-    expect(cache.usedBytes).toBe(200)
+    expect(found(cache, 'z')).toBeNull()
+    store(cache, 'z', 'v', [200 * KB])
+    keeper.drop()
+    expect(cache.usedBytes).toBeGreaterThan(200 * KB)
+  })
+
+  it('keeps no answer smaller than minBytes (a small zone is one cheap read)', () => {
+    const cache = cacheOf(1_000 * KB, { minBytes: 64 * KB })
+    store(cache, 'small', 'v', [10 * KB])
+    store(cache, 'large', 'v', [70 * KB])
+    expect(found(cache, 'small')).toBeNull()
+    expect(found(cache, 'large')).toEqual([70 * KB])
+    expect(cache.size).toBe(1)
   })
 
   it("drops a zone's answers of older versions when one of a newer version is stored", () => {
-    const cache = new PackedAnswerCache(1_000)
+    const cache = cacheOf(1_000 * KB)
     store(cache, 'z', 'v1', [100], 'a')
     store(cache, 'z', 'v1', [100], 'b')
     store(cache, 'other', 'v1', [100], 'a')
     store(cache, 'z', 'v2', [150], 'a')
-    expect(cache.of('z', 'v1').find('b')).toBeNull()
-    expect(cache.of('z', 'v2').find('a')).not.toBeNull()
-    expect(cache.of('other', 'v1').find('a')).not.toBeNull()
-    expect(cache.usedBytes).toBe(250)
+    expect(found(cache, 'z', 'v1', 'b')).toBeNull()
+    expect(found(cache, 'z', 'v2', 'a')).not.toBeNull()
+    expect(found(cache, 'other', 'v1', 'a')).not.toBeNull()
+    expect(cache.size).toBe(2)
+  })
+
+  it('keeps at most formsPerZone forms of a zone, so one client varying its question cannot evict the others', () => {
+    const cache = cacheOf(1_000 * KB, { formsPerZone: 2 })
+    store(cache, 'other', 'v', [100])
+    for (const form of ['A', 'b', 'C', 'd']) store(cache, 'z', 'v', [100], form)
+    expect(found(cache, 'z', 'v', 'A')).toBeNull()
+    expect(found(cache, 'z', 'v', 'b')).toBeNull()
+    expect(found(cache, 'z', 'v', 'C')).not.toBeNull()
+    expect(found(cache, 'z', 'v', 'd')).not.toBeNull()
+    expect(found(cache, 'other')).not.toBeNull()
   })
 
   it('makes room by dropping the least recently used answers', () => {
-    const cache = new PackedAnswerCache(1_000)
-    store(cache, 'a', 'v', [400])
-    store(cache, 'b', 'v', [400])
+    const cache = cacheOf(1_000 * KB)
+    store(cache, 'a', 'v', [400 * KB])
+    store(cache, 'b', 'v', [400 * KB])
     // `a` is used again, so `b` is the least recently used.
-    expect(cache.of('a', 'v').find('f')).not.toBeNull()
-    store(cache, 'c', 'v', [400])
-    expect(cache.of('b', 'v').find('f')).toBeNull()
-    expect(cache.of('a', 'v').find('f')).not.toBeNull()
-    expect(cache.of('c', 'v').find('f')).not.toBeNull()
-    expect(cache.usedBytes).toBe(800)
+    expect(found(cache, 'a')).not.toBeNull()
+    store(cache, 'c', 'v', [400 * KB])
+    expect(found(cache, 'b')).toBeNull()
+    expect(found(cache, 'a')).not.toBeNull()
+    expect(found(cache, 'c')).not.toBeNull()
+    expect(cache.usedBytes).toBeLessThan(800 * KB + 2 * SLACK)
   })
 
-  it('keeps no answer larger than the budget, and lets go of what it had taken of it', () => {
-    const cache = new PackedAnswerCache(1_000)
-    store(cache, 'small', 'v', [100])
+  it('counts an answer dropped while a transfer reads it until that transfer ends', () => {
+    const cache = cacheOf(1_000 * KB)
+    store(cache, 'a', 'v', [600 * KB])
+    const lease = cache.of('a', 'v').find('f')!
+    // Room for `b` drops `a` from the cache, but its bytes are still held by the reader.
+    const keeper = cache.of('b', 'v').keep('f')!
+    expect(keeper.add(bytes(600 * KB))).toBe(false)
+    expect(found(cache, 'a')).toBeNull()
+    expect(cache.usedBytes).toBeGreaterThanOrEqual(600 * KB)
+    lease.release()
+    lease.release()
+    expect(cache.usedBytes).toBe(0)
+    store(cache, 'b', 'v', [600 * KB])
+    expect(found(cache, 'b')).not.toBeNull()
+  })
+
+  it('keeps no answer larger than the budget', () => {
+    const cache = cacheOf(1_000 * KB)
     const keeper = cache.of('big', 'v').keep('f')!
-    expect(keeper.add(bytes(600))).toBe(true)
-    expect(keeper.add(bytes(600))).toBe(false)
+    expect(keeper.add(bytes(600 * KB))).toBe(true)
+    expect(keeper.add(bytes(600 * KB))).toBe(false)
     expect(keeper.add(bytes(1))).toBe(false)
     keeper.done()
-    expect(cache.of('big', 'v').find('f')).toBeNull()
-    // The small answer was dropped to make room for the big one, which then did not fit either.
+    expect(found(cache, 'big')).toBeNull()
     expect(cache.usedBytes).toBe(0)
   })
 
   it('keeps nothing with a budget of 0', () => {
-    const cache = new PackedAnswerCache(0)
-    expect(cache.of('z', 'v').keep('f')).toBeNull()
+    expect(cacheOf(0).of('z', 'v').keep('f')).toBeNull()
+  })
+
+  it('lets go of keepers and readers that never ended after maxAgeMs', () => {
+    let now = 0
+    const cache = cacheOf(1_000 * KB, { maxAgeMs: 1_000, now: () => now })
+    store(cache, 'a', 'v', [300 * KB])
+    cache.of('a', 'v').find('f') // a reader that never releases
+    cache
+      .of('b', 'v')
+      .keep('f')!
+      .add(bytes(300 * KB)) // a keeper that never ends
+    now = 2_000
+    // Room is made: the stale holders end, and `a` can be dropped for good.
+    store(cache, 'c', 'v', [900 * KB])
+    expect(found(cache, 'c')).not.toBeNull()
+    expect(cache.usedBytes).toBeLessThan(900 * KB + SLACK)
   })
 
   it('clear lets go of stored answers and of answers still being packed', () => {
-    const cache = new PackedAnswerCache(1_000)
+    const cache = cacheOf(1_000 * KB)
     store(cache, 'a', 'v', [300])
     const keeper = cache.of('b', 'v').keep('f')!
     keeper.add(bytes(200))
     cache.clear()
     expect(cache.usedBytes).toBe(0)
-    expect(cache.of('a', 'v').find('f')).toBeNull()
+    expect(found(cache, 'a')).toBeNull()
     // The answer being packed when the cache was cleared is never stored, nor counted.
     expect(keeper.add(bytes(10))).toBe(false)
     keeper.done()
     keeper.drop()
-    expect(cache.of('b', 'v').find('f')).toBeNull()
+    expect(found(cache, 'b')).toBeNull()
     expect(cache.usedBytes).toBe(0)
     store(cache, 'c', 'v', [100])
-    expect(cache.usedBytes).toBe(100)
+    expect(found(cache, 'c')).not.toBeNull()
   })
 })

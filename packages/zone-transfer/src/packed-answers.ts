@@ -2,22 +2,33 @@
  * @module The packed messages of a zone's AXFR answer, kept for the next AXFR of the same version
  * of that zone: a second secondary (or the same one again) is answered by re-signing the messages
  * instead of reading and packing every record anew. Messages are kept unsigned and with the ID of
- * the request they were packed for; each reuse gets its own ID and TSIG chain. Kept answers share
- * one budget of bytes, which also counts answers still being packed; the least recently used are
- * dropped first, and an answer that would not fit is not kept.
+ * the request they were packed for; each reuse gets its own ID and TSIG chain.
+ *
+ * Memory: kept answers share one budget of bytes, which counts what an answer holds (its messages,
+ * an allowance for each message's and each entry's own objects, its key and version strings), the
+ * answers still being packed, and answers dropped from the cache while a transfer still reads
+ * them (until it ends). Only answers of at least `minBytes` are kept (a small zone is one cheap
+ * read anyway), at most `formsPerZone` forms of one zone, and the least recently used go first. A
+ * keeper or a reader that never ends (a request torn down mid-await) is let go after `maxAgeMs`.
  */
 
 /** Where a transfer looks for (and leaves) the packed answer of one version of one zone. */
 export interface PackedAnswers {
-  /** The messages of an earlier complete answer packed in `form`, or null. */
-  find(form: string): readonly Uint8Array[] | null
+  /** The messages of an earlier complete answer packed in `form`, or null; release when done. */
+  find(form: string): PackedLease | null
   /** A keeper for this answer's messages, or null when none is kept. */
   keep(form: string): PackedKeeper | null
 }
 
+/** A kept answer being read: its bytes stay counted until `release`, even if dropped meanwhile. */
+export interface PackedLease {
+  readonly messages: readonly Uint8Array[]
+  release(): void
+}
+
 /** Takes an answer's messages as they are packed; stores them only at `done`. */
 export interface PackedKeeper {
-  /** Takes the next message; false when the answer no longer fits (offer no more). */
+  /** Takes the next message; false when the answer is not kept (offer no more). */
   add(message: Uint8Array): boolean
   /** The answer is complete: it is stored (replacing an older one of the zone). */
   done(): void
@@ -25,30 +36,74 @@ export interface PackedKeeper {
   drop(): void
 }
 
+export interface PackedAnswerLimits {
+  /** Bytes all answers may hold together. */
+  budgetBytes: number
+  /** Smallest answer kept (default 64 KiB). */
+  minBytes?: number
+  /** Forms of one zone's answer kept at once (default 2). */
+  formsPerZone?: number
+  /** A keeper or reader older than this is let go (default 15 minutes). */
+  maxAgeMs?: number
+  /** Milliseconds since the epoch (default `Date.now`). */
+  now?: () => number
+}
+
+/** Counted for each message beside its octets (its buffer and view objects). */
+const MESSAGE_OVERHEAD = 128
+/** Counted for each kept answer beside its messages and strings (the entry and its maps). */
+const ENTRY_OVERHEAD = 512
+
 interface Entry {
+  key: string
   zone: string
   version: string
   messages: readonly Uint8Array[]
   bytes: number
+  readers: number
+  /** Out of the cache; its bytes are counted until its last reader ends. */
+  dropped: boolean
+}
+
+interface Holder {
+  kind: 'keeper' | 'reader'
+  since: number
+  /** Lets go of what it holds (idempotent). */
+  end(): void
 }
 
 /** Packed answers of many zones under one budget of bytes (see the module comment). */
 export class PackedAnswerCache {
   readonly #budget: number
+  readonly #minBytes: number
+  readonly #formsPerZone: number
+  readonly #maxAgeMs: number
+  readonly #now: () => number
   /** By zone and form, least recently used first. */
   readonly #entries = new Map<string, Entry>()
-  /** Bytes of stored answers and of answers being packed. */
+  /** The keys of each zone's entries. */
+  readonly #byZone = new Map<string, Set<string>>()
+  /** Keepers packing and leases being read. */
+  readonly #holders = new Set<Holder>()
+  /** Bytes counted now (see the module comment). */
   #used = 0
-  /** Moves at `clear`: keepers of an earlier generation keep nothing more. */
-  #generation = 0
 
-  constructor(budgetBytes: number) {
-    this.#budget = Math.max(0, budgetBytes)
+  constructor(limits: PackedAnswerLimits) {
+    this.#budget = Math.max(0, limits.budgetBytes)
+    this.#minBytes = limits.minBytes ?? 64 * 1024
+    this.#formsPerZone = Math.max(1, limits.formsPerZone ?? 2)
+    this.#maxAgeMs = limits.maxAgeMs ?? 15 * 60_000
+    this.#now = limits.now ?? Date.now
   }
 
-  /** Bytes held now (stored and being packed). */
+  /** Bytes counted now. */
   get usedBytes(): number {
     return this.#used
+  }
+
+  /** Answers stored now. */
+  get size(): number {
+    return this.#entries.size
   }
 
   /**
@@ -63,72 +118,119 @@ export class PackedAnswerCache {
     }
   }
 
-  /** Lets go of every answer, stored or being packed (the isolate needs its memory elsewhere). */
+  /** Lets go of every stored answer and every answer being packed (answers being read end first). */
   clear(): void {
-    this.#entries.clear()
-    this.#used = 0
-    this.#generation++
+    for (const entry of [...this.#entries.values()]) this.#remove(entry)
+    for (const holder of [...this.#holders]) if (holder.kind === 'keeper') holder.end()
   }
 
-  #find(zone: string, version: string, form: string): readonly Uint8Array[] | null {
+  #find(zone: string, version: string, form: string): PackedLease | null {
     const key = `${zone}\n${form}`
     const entry = this.#entries.get(key)
     if (!entry || entry.version !== version) return null
     // Most recently used last.
     this.#entries.delete(key)
     this.#entries.set(key, entry)
-    return entry.messages
+    entry.readers++
+    let open = true
+    const lease: Holder & PackedLease = {
+      kind: 'reader',
+      since: this.#now(),
+      messages: entry.messages,
+      end: () => {
+        if (!open) return
+        open = false
+        this.#holders.delete(lease)
+        entry.readers--
+        if (entry.dropped && entry.readers === 0) this.#used -= entry.bytes
+      },
+      release: () => lease.end(),
+    }
+    this.#holders.add(lease)
+    return lease
   }
 
-  /** Frees room for `bytes` more by dropping the least recently used answers; false if it cannot. */
+  /** Lets go of holders past their age, then frees room for `bytes` more; false if it cannot. */
   #room(bytes: number): boolean {
-    for (const [key, entry] of this.#entries) {
+    const old = this.#now() - this.#maxAgeMs
+    for (const holder of [...this.#holders]) if (holder.since < old) holder.end()
+    for (const entry of [...this.#entries.values()]) {
       if (this.#used + bytes <= this.#budget) break
-      this.#remove(key, entry)
+      this.#remove(entry)
     }
     return this.#used + bytes <= this.#budget
   }
 
-  #remove(key: string, entry: Entry): void {
-    this.#entries.delete(key)
-    this.#used -= entry.bytes
+  #remove(entry: Entry): void {
+    this.#entries.delete(entry.key)
+    const keys = this.#byZone.get(entry.zone)
+    keys?.delete(entry.key)
+    if (keys?.size === 0) this.#byZone.delete(entry.zone)
+    entry.dropped = true
+    if (entry.readers === 0) this.#used -= entry.bytes
+  }
+
+  #store(entry: Entry): void {
+    const keys = this.#byZone.get(entry.zone) ?? new Set<string>()
+    this.#byZone.set(entry.zone, keys)
+    // The zone's answers of other versions can never be found again; one of this form is replaced.
+    for (const key of [...keys]) {
+      const other = this.#entries.get(key)!
+      if (other.version !== entry.version || key === entry.key) this.#remove(other)
+    }
+    // Past its forms, the zone's least recently used form goes (keys iterate oldest first).
+    for (const key of keys) {
+      if (keys.size < this.#formsPerZone) break
+      this.#remove(this.#entries.get(key)!)
+    }
+    keys.add(entry.key)
+    this.#entries.set(entry.key, entry)
   }
 
   #keeper(zone: string, version: string, form: string): PackedKeeper {
+    const key = `${zone}\n${form}`
     const messages: Uint8Array[] = []
     let bytes = 0
     let open = true
-    const generation = this.#generation
-    const current = () => generation === this.#generation
-    const release = () => {
-      if (!open) return
-      open = false
-      // After a `clear` these bytes are no longer counted.
-      if (current()) this.#used -= bytes
-      messages.length = 0
+    const holder: Holder = {
+      kind: 'keeper',
+      since: this.#now(),
+      end: () => {
+        if (!open) return
+        open = false
+        this.#holders.delete(holder)
+        this.#used -= bytes
+        messages.length = 0
+      },
     }
+    this.#holders.add(holder)
+    const take = (n: number): boolean => {
+      if (!open) return false
+      if (!this.#room(n)) {
+        holder.end()
+        return false
+      }
+      bytes += n
+      this.#used += n
+      return true
+    }
+    // The entry's own objects and strings are counted from the start.
+    take(ENTRY_OVERHEAD + 2 * (key.length + version.length))
     return {
       add: (message) => {
-        if (!open) return false
-        if (!current() || !this.#room(message.length)) {
-          release()
-          return false
-        }
+        if (!take(message.length + MESSAGE_OVERHEAD)) return false
         messages.push(message)
-        bytes += message.length
-        this.#used += message.length
         return true
       },
       done: () => {
-        if (!open || !current()) return release()
+        if (!open) return
+        if (bytes < this.#minBytes) return holder.end()
         open = false
-        // The zone's answers of other versions can never be found again; one of this form is replaced.
-        for (const [key, entry] of this.#entries)
-          if (entry.zone === zone && (entry.version !== version || key === `${zone}\n${form}`))
-            this.#remove(key, entry)
-        this.#entries.set(`${zone}\n${form}`, { zone, version, messages, bytes })
+        this.#holders.delete(holder)
+        const entry = { key, zone, version, messages, bytes, readers: 0, dropped: false }
+        this.#store(entry)
       },
-      drop: release,
+      drop: () => holder.end(),
     }
   }
 }

@@ -46,7 +46,7 @@ async function transfer(zone: TransferZone, cache: PackedAnswerCache, id: number
 describe('a transfer answered from packed messages', () => {
   it('answers the next AXFR of the same version without reading the zone, under its own ID and TSIG', async () => {
     const { zone, state } = countedZone(2_000)
-    const cache = new PackedAnswerCache(10_000_000)
+    const cache = new PackedAnswerCache({ budgetBytes: 10_000_000, minBytes: 0 })
     const first = await transfer(zone, cache, 11)
     const second = await transfer(zone, cache, 22)
     expect(state.reads).toBe(1)
@@ -61,7 +61,7 @@ describe('a transfer answered from packed messages', () => {
 
   it('reads the zone again for another version', async () => {
     const { zone, state } = countedZone(100)
-    const cache = new PackedAnswerCache(10_000_000)
+    const cache = new PackedAnswerCache({ budgetBytes: 10_000_000, minBytes: 0 })
     await transfer(zone, cache, 1, 'v1')
     await transfer(zone, cache, 2, 'v2')
     expect(state.reads).toBe(2)
@@ -69,7 +69,7 @@ describe('a transfer answered from packed messages', () => {
 
   it('keeps nothing of an answer whose records failed part way', async () => {
     const failing = countedZone(2_000, 1_500)
-    const cache = new PackedAnswerCache(10_000_000)
+    const cache = new PackedAnswerCache({ budgetBytes: 10_000_000, minBytes: 0 })
     await expect(transfer(failing.zone, cache, 1)).rejects.toThrow('changed during the transfer')
     expect(cache.usedBytes).toBe(0)
     const { zone, state } = countedZone(2_000)
@@ -79,7 +79,7 @@ describe('a transfer answered from packed messages', () => {
 
   it('keeps nothing of an answer its reader stopped reading', async () => {
     const { zone, state } = countedZone(2_000)
-    const cache = new PackedAnswerCache(10_000_000)
+    const cache = new PackedAnswerCache({ budgetBytes: 10_000_000, minBytes: 0 })
     const request = await signedAxfr(5)
     const messages = transferMessages(request.message, zone, {
       keys: [key],
@@ -88,6 +88,8 @@ describe('a transfer answered from packed messages', () => {
       packed: cache.of('zone-1', 'v1'),
     })
     await messages.next()
+    // Its first messages were taken, and are let go when the reader stops.
+    expect(cache.usedBytes).toBeGreaterThan(0)
     await messages.return(undefined)
     expect(cache.usedBytes).toBe(0)
     await transfer(zone, cache, 6)
@@ -96,7 +98,7 @@ describe('a transfer answered from packed messages', () => {
 
   it('does not answer an IXFR in the AXFR form with the messages of an AXFR (their question differs)', async () => {
     const { zone, state } = countedZone(50)
-    const cache = new PackedAnswerCache(10_000_000)
+    const cache = new PackedAnswerCache({ budgetBytes: 10_000_000, minBytes: 0 })
     await transfer(zone, cache, 1)
     const signed = await transferRequest({
       zone: 'example.test',
@@ -116,5 +118,32 @@ describe('a transfer answered from packed messages', () => {
       answer.push(m)
     expect(state.reads).toBe(2)
     expect(decodeMessage(answer[0]!).question[0]!.typeCode).toBe(251)
+  })
+
+  it('packs again for a request of another form: unsigned (no TSIG room), or with EDNS (an OPT record)', async () => {
+    const { zone, state } = countedZone(2_000)
+    const cache = new PackedAnswerCache({ budgetBytes: 10_000_000, minBytes: 0 })
+    await transfer(zone, cache, 1)
+    const plain = async (edns: boolean) => {
+      const out: Uint8Array[] = []
+      const query = encodeQuery('example.test', 'AXFR', { id: 2, ...(edns ? { edns: {} } : {}) })
+      for await (const m of transferMessages(query, zone, {
+        keys: [],
+        requireTsig: false,
+        now: NOW,
+        packed: cache.of('zone-1', 'v1'),
+      }))
+        out.push(m)
+      return out
+    }
+    const unsigned = await plain(false)
+    expect(state.reads).toBe(2)
+    expect(decodeMessage(unsigned[0]!).opt).toBeNull()
+    const withEdns = await plain(true)
+    expect(state.reads).toBe(3)
+    expect(decodeMessage(withEdns[0]!).opt).not.toBeNull()
+    // Each form is then answered from its own packed messages.
+    expect(await plain(true)).toEqual(withEdns)
+    expect(state.reads).toBe(3)
   })
 })

@@ -220,7 +220,11 @@ export async function* transferMessages(
     : [q.name, q.typeCode, reserve, edns !== null, rd, options.maxSize].join('|')
   const earlier = form === null ? null : (options.packed?.find(form) ?? null)
   if (earlier) {
-    for (const m of earlier) yield await sign(withId(m, message.id))
+    try {
+      for (const m of earlier.messages) yield await sign(withId(m, message.id))
+    } finally {
+      earlier.release()
+    }
     return
   }
   let keeper: PackedKeeper | null = form === null ? null : (options.packed?.keep(form) ?? null)

@@ -34,11 +34,12 @@ import { dnsTransferApp } from './routes/dns-transfer.ts'
 import { secondaryDnsNotifyApp } from './routes/secondary-dns-notify.ts'
 import { secondaryAxfrApp } from './routes/secondary-dns-axfr.ts'
 import { dnsNotifyApp } from './routes/dns-notify.ts'
-import { releasePackedAxfrs } from './transfers/packed-axfrs.ts'
+import { asLargeRequest } from './transfers/packed-axfrs.ts'
 
 /**
  * A request body past this many bytes (or of unknown length) is a large batch or import: the
- * isolate's caches that can be rebuilt are let go first, so the request has the memory.
+ * isolate's caches that can be rebuilt are let go first and kept no more while it runs, so the
+ * request has the memory (after authentication: nobody else can empty them).
  */
 const LARGE_BODY_BYTES = 1024 * 1024
 
@@ -68,10 +69,6 @@ export function createApp(options: AppOptions = {}): Hono<AppEnv> {
     await next()
   })
   api.use('*', notifyAfterResponse)
-  api.use('*', async (c, next) => {
-    if (largeBody(c.req.raw)) releasePackedAxfrs()
-    await next()
-  })
   api.use('*', (c, next) => {
     const max = maxBodyBytes(c.env)
     return bodyLimit({
@@ -86,6 +83,7 @@ export function createApp(options: AppOptions = {}): Hono<AppEnv> {
     })(c, next)
   })
   api.use('*', authenticate)
+  api.use('*', (c, next) => (largeBody(c.req.raw) ? asLargeRequest(next) : next()))
   api.route('/accounts', accountsApp)
   api.route('/accounts/:account_id{[0-9a-f]{32}}/tokens', tokensApp)
   api.route('/accounts/:account_id{[0-9a-f]{32}}/shard', shardsApp)
