@@ -48,7 +48,7 @@ export { MAX_PIPELINED, drained } from './front-tcp.mjs'
  * for the relays over TCP the front lets be in flight (512) beside the retries over TCP of
  * truncated UDP answers, while each connection costs only a file descriptor and a few KiB.
  */
-export const TCP_CLIENTS = 1000
+const TCP_CLIENTS = 1000
 
 /** The settings that name each relay limit, over TCP and over UDP (for the refusal log). */
 const TCP_RELAY_SETTINGS = {

@@ -12,10 +12,11 @@
 import http from 'node:http'
 import net, { type AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { parseTsigKey, signMessage } from '../../packages/zone-transfer/src/index.ts'
+import { parseTsigKey } from '../../packages/zone-transfer/src/index.ts'
 import { query, rcode } from './dns-client.ts'
 // @ts-expect-error plain ESM module shared with scripts/dns-front.mjs
 import { startDnsFront } from './dns-front.mjs'
+import { notifyOf, signedSoaCheck, until as untilWithin } from './relay-test-messages.ts'
 // @ts-expect-error plain ESM module
 import { relayLimiter } from './front-relay-limits.mjs'
 
@@ -139,26 +140,8 @@ function converse(
 
 const exchange = async (...args: Parameters<typeof converse>) => (await converse(...args)).answers
 
-async function signedSoaCheck(name: string): Promise<Buffer> {
-  const { message } = await signMessage(query(name, 'SOA'), KEY, {
-    time: Math.floor(Date.now() / 1000),
-  })
-  return Buffer.from(message)
-}
-
-function notifyOf(name: string): Buffer {
-  const notify = query(name, 'SOA')
-  notify[2] = (notify[2]! & 0x87) | (4 << 3) // opcode NOTIFY
-  return notify
-}
-
-async function until(check: () => boolean, ms = 2000): Promise<void> {
-  const started = Date.now()
-  while (!check()) {
-    if (Date.now() - started > ms) throw new Error('timed out waiting')
-    await new Promise((r) => setTimeout(r, 10))
-  }
-}
+const signedSoaCheckOf = (name: string) => signedSoaCheck(name, KEY)
+const until = (check: () => boolean, ms = 2000) => untilWithin(check, ms)
 
 describe('the relay limiter on its own clock', () => {
   it('admits `clientRate` a second per client network, and another network on its own', () => {
@@ -203,7 +186,7 @@ describe('relays over TCP', () => {
       const before = count('/dns_transfer')
       const flood = await Promise.all(
         Array.from({ length: 10 }, async (_, i) => {
-          const messages = [query(`flood${i}`, 'AXFR'), await signedSoaCheck(`flood${i}`)]
+          const messages = [query(`flood${i}`, 'AXFR'), await signedSoaCheckOf(`flood${i}`)]
           return { messages, answers: await exchange(front.port, messages) }
         })
       )
@@ -239,7 +222,7 @@ describe('relays over TCP', () => {
       const before = count('/dns_transfer')
       const messages = [
         query('first', 'AXFR'),
-        await signedSoaCheck('past'),
+        await signedSoaCheckOf('past'),
         query('past', 'IXFR'),
         query('after', 'A'),
       ]

@@ -8,10 +8,11 @@
 import http from 'node:http'
 import { type AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { parseTsigKey, signMessage } from '../../packages/zone-transfer/src/index.ts'
-import { query, rcode, udpAsk } from './dns-client.ts'
+import { parseTsigKey } from '../../packages/zone-transfer/src/index.ts'
+import { rcode, udpAsk } from './dns-client.ts'
 // @ts-expect-error plain ESM module shared with scripts/dns-front.mjs
 import { startDnsFront } from './dns-front.mjs'
+import { notifyOf, signedSoaCheck, until as untilWithin } from './relay-test-messages.ts'
 
 const KEY = parseTsigKey('udp-limits-key:c2VjcmV0LXNoYTI1Ni1rZXktbWF0ZXJpYWw=')
 
@@ -60,26 +61,8 @@ afterAll(() => {
   api?.close()
 })
 
-async function signedSoaCheck(name: string): Promise<Buffer> {
-  const { message } = await signMessage(query(name, 'SOA'), KEY, {
-    time: Math.floor(Date.now() / 1000),
-  })
-  return Buffer.from(message)
-}
-
-function notifyOf(name: string): Buffer {
-  const notify = query(name, 'SOA')
-  notify[2] = (notify[2]! & 0x87) | (4 << 3) // opcode NOTIFY
-  return notify
-}
-
-async function until(check: () => boolean, ms = 10_000): Promise<void> {
-  const started = Date.now()
-  while (!check()) {
-    if (Date.now() - started > ms) throw new Error('timed out waiting')
-    await new Promise((r) => setTimeout(r, 10))
-  }
-}
+const signedSoaCheckOf = (name: string) => signedSoaCheck(name, KEY)
+const until = (check: () => boolean, ms = 10_000) => untilWithin(check, ms)
 
 describe('relays over UDP', () => {
   it('are held in flight per network and in total, the rest dropped and logged', async () => {
@@ -95,15 +78,15 @@ describe('relays over UDP', () => {
     const ask = (message: Buffer, from = '127.0.0.1', timeoutMs = 15_000) =>
       udpAsk(front.port, message, { from, timeoutMs })
     try {
-      const relayed = [ask(await signedSoaCheck('a')), ask(notifyOf('b'))]
+      const relayed = [ask(await signedSoaCheckOf('a')), ask(notifyOf('b'))]
       await until(() => reached === 2)
       // The network has two in flight: a third message from it is dropped, not relayed.
-      const dropped = ask(await signedSoaCheck('c'), '127.0.0.9', 1000)
+      const dropped = ask(await signedSoaCheckOf('c'), '127.0.0.9', 1000)
       await until(() => lines.length === 1)
       expect(lines[0]).toBe(
         'dns front: limits refused 1 (DNS_FRONT_RELAY_UDP_CLIENT_CONCURRENCY 1) from 127.0.0.0/24'
       )
-      relayed.push(ask(await signedSoaCheck('d'), '127.0.1.1'))
+      relayed.push(ask(await signedSoaCheckOf('d'), '127.0.1.1'))
       await until(() => reached === 3)
       // Three in flight in all: another network's NOTIFY is dropped too.
       const droppedToo = ask(notifyOf('e'), '127.0.2.1', 1000)
@@ -117,7 +100,7 @@ describe('relays over UDP', () => {
       expect(answers.map((a) => a && rcode(a))).toEqual([0, 0, 0])
       expect(answers.map((a) => a && a[2]! & 0x80)).toEqual([0x80, 0x80, 0x80])
       // The slots are free again once the answers are in.
-      const again = ask(await signedSoaCheck('f'))
+      const again = ask(await signedSoaCheckOf('f'))
       await until(() => reached === 4)
       release()
       expect(await again).not.toBeNull()
