@@ -24,7 +24,7 @@ export function renderTransfers(t, md, targets) {
   )
   if (t.note) md.push(`Note on this run: ${t.note}`, '')
   md.push(
-    "| transfer | records | start → transfer completed, median (min–max) | named's transfer time | named's CPU | messages | warm-up load (not counted) |",
+    "| transfer | records | start → transfer completed, median (min–max) | named's transfer time | named's CPU | messages | warm-up load (not counted; ours: its first transfer and the version's first) |",
     '|---|---:|---:|---:|---:|---:|---:|'
   )
   for (const [label, r] of [
@@ -37,7 +37,7 @@ export function renderTransfers(t, md, targets) {
       )
   md.push('')
   md.push(
-    "What bounds it: both rows end when the BIND secondary has taken in every record, so named's own work on the transfer (its CPU time, about equal for the two streams) is the floor of both. BIND's primary answers from the zone it holds in memory. Ours answers the first AXFR of a zone version from D1 (keyset pages read and packed into messages as they stream: about 2.3 s of the workerd thread's CPU for this zone, beside the front's 0.5 s on the same core), which is our warm-up load in the last column; it keeps the packed messages (`TRANSFER_CACHE_MB`), so the counted loads, as any later AXFR of the same version, are the messages re-signed under each request's ID and TSIG (figures in docs/decisions/transfer-costs.md).",
+    "What bounds it: both rows end when the BIND secondary has taken in every record, so named's own work on the transfer (its CPU time, about equal for the two streams) is the floor of both. BIND's primary answers from the zone it holds in memory. Ours answers the first AXFR of a zone version from D1 (keyset pages read and packed into messages as they stream: about 2.3 s of the workerd thread's CPU for this zone, beside the front's 0.5 s on the same core), which our warm-up load in the last column includes, with the runtime's and the front's first transfer (the relay alone reads and packs this zone in about 2.2 s of a later version's first AXFR); it keeps the packed messages (`TRANSFER_CACHE_MB`), so the counted loads, as any later AXFR of the same version, are the messages re-signed under each request's ID and TSIG (figures in docs/decisions/transfer-costs.md).",
     ''
   )
   md.push(
@@ -66,7 +66,7 @@ export function renderTransfers(t, md, targets) {
     targets.push([
       'Transfers',
       `AXFR out of the ${n0(t.records)}-record zone to a BIND secondary ≤ BIND → BIND`,
-      `${fmtMs(oursLoad)} (BIND → BIND ${fmtMs(bindLoad)}); first AXFR of the version, read from D1: ${sec(t.oursToBind?.first?.ms)}`,
+      `${fmtMs(oursLoad)} (BIND → BIND ${fmtMs(bindLoad)}); ours answered from its packed messages, the warm-up (the version's first, read from D1) ${sec(t.oursToBind?.first?.ms)}`,
       verdict(oursLoad <= bindLoad),
     ])
   if (t.changeOurs)

@@ -18,7 +18,8 @@
  * profiles local D1's isolate (Miniflare's `d1:db`, which runs the page queries and writes their
  * JSON) during the same read; NO_BIND=1 skips the BIND secondary; NO_KDIG=1 skips kdig; SEED_API=1
  * seeds the zone as `pnpm bench` does (through the API, then built into KV) instead of straight
- * into D1.
+ * into D1. COLD=1 makes a change before each relay read (each is its version's first, read from
+ * D1); TRANSFER_CACHE_MB sets the API's budget of packed answers (0: none kept).
  */
 import { execFile } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -75,6 +76,9 @@ async function seedRecords(db, zoneId, n) {
 
 const stack = await startBenchStack({
   inspectorPort: process.env.NO_PROFILE ? undefined : INSPECTOR_PORT,
+  ...(process.env.TRANSFER_CACHE_MB === undefined
+    ? {}
+    : { apiBindings: { TRANSFER_CACHE_MB: process.env.TRANSFER_CACHE_MB } }),
 })
 const dir = mkdtempSync(path.join(tmpdir(), 'edgedns-axfr-out-'))
 const stopping = []
@@ -104,8 +108,16 @@ try {
 
   const send = relaySender(stack, XFR_KEY)
 
+  let changes = 0
   /** One AXFR straight from the relay, read to its end: ms, bytes, chunks, messages. */
   async function relayRead() {
+    // COLD=1: a change first, so the read is the zone version's first (no packed answer to reuse).
+    if (process.env.COLD)
+      await api.call('POST', `/zones/${zone.id}/dns_records`, {
+        type: 'A',
+        name: `cold-${changes++}`,
+        content: '192.0.2.1',
+      })
     const { sentAt: t, body } = await send({ zone: ZONE, kind: 'AXFR' })
     let bytes = 0
     let chunks = 0
