@@ -9,15 +9,16 @@ const SLACK = 1_000
 const cacheOf = (budgetBytes: number, limits: Partial<PackedAnswerLimits> = {}) =>
   new PackedAnswerCache({ budgetBytes, minBytes: 0, ...limits })
 
-/** Keeps messages of `sizes` as one complete answer of `zone` at `version` in `form`. */
+/** Keeps messages of `sizes` as one complete answer of `zone` at `version` (`order`) in `form`. */
 function store(
   cache: PackedAnswerCache,
   zone: string,
   version: string,
   sizes: number[],
-  form = 'f'
+  form = 'f',
+  order = 0
 ) {
-  const keeper = cache.of(zone, version).keep(form)!
+  const keeper = cache.of(zone, version, order).keep(form)!
   for (const n of sizes) expect(keeper.add(bytes(n))).toBe(true)
   keeper.done()
 }
@@ -71,6 +72,17 @@ describe('packed answers', () => {
     expect(found(cache, 'z', 'v2', 'a')).not.toBeNull()
     expect(found(cache, 'other', 'v1', 'a')).not.toBeNull()
     expect(cache.size).toBe(2)
+  })
+
+  it('does not store an answer of an older version over a later one that completed first', () => {
+    const cache = cacheOf(1_000 * KB)
+    const older = cache.of('z', 'v1', 1).keep('f')!
+    older.add(bytes(100))
+    store(cache, 'z', 'v2', [100], 'f', 2)
+    older.done()
+    expect(found(cache, 'z', 'v1')).toBeNull()
+    expect(found(cache, 'z', 'v2')).not.toBeNull()
+    expect(cache.usedBytes).toBeLessThan(100 + SLACK)
   })
 
   it('keeps at most formsPerZone forms of a zone, so one client varying its question cannot evict the others', () => {

@@ -58,6 +58,8 @@ interface Entry {
   key: string
   zone: string
   version: string
+  /** Orders the zone's versions: an answer of a lower one is never stored over a higher one's. */
+  order: number
   messages: readonly Uint8Array[]
   bytes: number
   readers: number
@@ -109,12 +111,13 @@ export class PackedAnswerCache {
   /**
    * The answers of `zone` at `version` (a string that changes whenever anything the answer holds
    * changes: its records, its SOA, its default name servers). An answer of another version is
-   * never found, and storing one drops the zone's answers of other versions.
+   * never found, and storing one drops the zone's answers of other versions, unless one of them
+   * is of a higher `order` (a later version: the answer just completed is already stale).
    */
-  of(zone: string, version: string): PackedAnswers {
+  of(zone: string, version: string, order = 0): PackedAnswers {
     return {
       find: (form) => this.#find(zone, version, form),
-      keep: (form) => (this.#budget > 0 ? this.#keeper(zone, version, form) : null),
+      keep: (form) => (this.#budget > 0 ? this.#keeper(zone, version, order, form) : null),
     }
   }
 
@@ -187,7 +190,14 @@ export class PackedAnswerCache {
     this.#entries.set(entry.key, entry)
   }
 
-  #keeper(zone: string, version: string, form: string): PackedKeeper {
+  /** Whether the zone holds an answer of a later version than `order`. */
+  #newerThan(zone: string, order: number): boolean {
+    for (const key of this.#byZone.get(zone) ?? [])
+      if (this.#entries.get(key)!.order > order) return true
+    return false
+  }
+
+  #keeper(zone: string, version: string, order: number, form: string): PackedKeeper {
     const key = `${zone}\n${form}`
     const messages: Uint8Array[] = []
     let bytes = 0
@@ -224,10 +234,10 @@ export class PackedAnswerCache {
       },
       done: () => {
         if (!open) return
-        if (bytes < this.#minBytes) return holder.end()
+        if (bytes < this.#minBytes || this.#newerThan(zone, order)) return holder.end()
         open = false
         this.#holders.delete(holder)
-        const entry = { key, zone, version, messages, bytes, readers: 0, dropped: false }
+        const entry = { key, zone, version, order, messages, bytes, readers: 0, dropped: false }
         this.#store(entry)
       },
       drop: () => holder.end(),

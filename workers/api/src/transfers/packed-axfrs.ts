@@ -71,7 +71,7 @@ export function packedAxfrsOf(
   const budgetBytes = transferCacheBytes(env)
   if (budgetBytes === 0) return undefined
   cache ??= new PackedAnswerCache({ budgetBytes })
-  const answers = cache.of(zone.id, versionOf(zone))
+  const answers = cache.of(zone.id, versionOf(zone), zone.version)
   return {
     find: answers.find,
     keep: (form) => (largeRequestRunning() ? null : answers.keep(form)),
