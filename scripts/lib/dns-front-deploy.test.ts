@@ -99,6 +99,7 @@ describe('the settings', () => {
       udpSockets: 8,
       tcpClients: 1000,
       relayTimeoutMs: 10_000,
+      relayMaxSeconds: 7200,
       cache: { maxTtl: 5, maxEntries: 50_000 },
       rrl: { rate: 20, slip: 2 },
       upstream: { concurrency: 64, timeoutMs: 2000, perClient: { rate: 1000 } },
@@ -120,6 +121,9 @@ describe('the settings', () => {
     expect(() =>
       frontSettings({ DNS_FRONT_DOH: 'https://d.example', DNS_FRONT_RELAY_TIMEOUT_MS: '0' })
     ).toThrow(/DNS_FRONT_RELAY_TIMEOUT_MS/)
+    expect(() =>
+      frontSettings({ DNS_FRONT_DOH: 'https://d.example', DNS_FRONT_RELAY_MAX_SECONDS: '0' })
+    ).toThrow(/DNS_FRONT_RELAY_MAX_SECONDS/)
     expect(() =>
       frontSettings({ DNS_FRONT_DOH: 'https://d.example', DNS_FRONT_RELAY_CONCURRENCY: '-1' })
     ).toThrow(/DNS_FRONT_RELAY_CONCURRENCY/)

@@ -37,7 +37,7 @@ import { isNotify } from '../../packages/zone-transfer/src/index.ts'
 import { notifyRelay } from './notify-relay.mjs'
 import { relayLimiter } from './front-relay-limits.mjs'
 import { refusalLog } from './front-refusals.mjs'
-import { TCP_IDLE_MS, serveTcp } from './front-tcp.mjs'
+import { RELAY_MAX_SECONDS, TCP_IDLE_MS, serveTcp } from './front-tcp.mjs'
 import { udpSockets } from './front-udp.mjs'
 import { udpRelayer } from './front-udp-relay.mjs'
 
@@ -109,10 +109,11 @@ function answerer(upstream, cache, misses) {
  * missLimiter); `udpSockets` is how many UDP sockets share the port (front-udp.mjs); `tcpIdleMs`
  * how long an idle TCP connection stays open; `tcpClients` how many may be open at once;
  * `relayTimeoutMs` how long the API may take to start a relayed answer, or between its parts
- * (transfer-relay.mjs); `relayLimits` the options of relayLimiter (front-relay-limits.mjs) for
- * relays over TCP, `udpRelayLimits` its `clientConcurrency` and `concurrency` for relays over UDP
- * (their defaults apply when not given, `pnpm dev` and the benchmarks included); `refusals` the
- * options of refusalLog (front-refusals.mjs). Resolves to `{ port, cache, close() }`.
+ * (transfer-relay.mjs); `relayMaxSeconds` how long a relayed answer over TCP may take in all,
+ * past which it is cut off (front-tcp.mjs); `relayLimits` the options of relayLimiter
+ * (front-relay-limits.mjs) for relays over TCP, `udpRelayLimits` its `clientConcurrency` and
+ * `concurrency` for relays over UDP (their defaults apply when not given, `pnpm dev` and the
+ * benchmarks included); `refusals` the options of refusalLog (front-refusals.mjs). Resolves to `{ port, cache, close() }`.
  */
 export async function startDnsFront({
   target,
@@ -127,6 +128,7 @@ export async function startDnsFront({
   tcpIdleMs = TCP_IDLE_MS,
   tcpClients = TCP_CLIENTS,
   relayTimeoutMs = RELAY_TIMEOUT_MS,
+  relayMaxSeconds = RELAY_MAX_SECONDS,
   relayLimits = {},
   udpRelayLimits = {},
   refusals: refusalOptions = {},
@@ -166,7 +168,15 @@ export async function startDnsFront({
   // No Nagle: an answer written in parts (a relayed transfer) goes out at once rather than
   // waiting for the client's delayed acknowledgement of the part before.
   const tcp = net.createServer({ noDelay: true }, (socket) =>
-    serveTcp(socket, { relayNotify, notifies, relayer, limits, answer, tcpIdleMs })
+    serveTcp(socket, {
+      relayNotify,
+      notifies,
+      relayer,
+      limits,
+      answer,
+      tcpIdleMs,
+      relayMaxSeconds,
+    })
   )
   // Past it Node.js closes each new connection as soon as it is accepted, and says so ('drop').
   tcp.maxConnections = tcpClients

@@ -29,6 +29,11 @@ export const SETTINGS = [
     'milliseconds the API may take to start a relayed transfer or NOTIFY answer, or between its parts',
   ],
   [
+    'DNS_FRONT_RELAY_MAX_SECONDS',
+    '7200',
+    'seconds a relayed transfer over TCP may take in all; past it, it is cut off',
+  ],
+  [
     'DNS_FRONT_UPSTREAM_CLIENT_RATE',
     '1000',
     'cache misses per second per client network (0 = off)',
@@ -115,6 +120,8 @@ export function frontSettings(env) {
     udpSockets: number(env, 'DNS_FRONT_UDP_SOCKETS', { min: 1, max: 64 }),
     tcpClients: number(env, 'DNS_FRONT_TCP_CLIENTS', { min: 1 }),
     relayTimeoutMs: number(env, 'DNS_FRONT_RELAY_TIMEOUT_MS', { min: 1 }),
+    // The longest a Node.js timer waits (2^31 - 1 ms), about 24.8 days.
+    relayMaxSeconds: number(env, 'DNS_FRONT_RELAY_MAX_SECONDS', { min: 1, max: 2_147_483 }),
     relayLimits: {
       clientRate: number(env, 'DNS_FRONT_RELAY_CLIENT_RATE'),
       clientConcurrency: number(env, 'DNS_FRONT_RELAY_CLIENT_CONCURRENCY'),

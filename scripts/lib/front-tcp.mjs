@@ -37,6 +37,12 @@ function drainedWithin(socket, ms) {
 export const TCP_IDLE_MS = 30_000
 
 /**
+ * Seconds a relayed answer may take in all, from the moment the front asks the API
+ * (`DNS_FRONT_RELAY_MAX_SECONDS`; BIND's max-transfer-time-out, 120 minutes).
+ */
+export const RELAY_MAX_SECONDS = 7200
+
+/**
  * Answers one TCP connection may have in flight (queued or being written): past it the front
  * stops reading the connection until one is written (BIND allows 23 pipelined queries).
  */
@@ -51,7 +57,9 @@ export const MAX_PIPELINED = 32
  * and its time limit runs only from then. At most `MAX_PIPELINED` answers are in flight; the
  * front reads no further queries until one is written. A connection with nothing in flight that
  * sends and receives nothing for `tcpIdleMs` is closed, and so is one whose client has not read
- * an answer for as long.
+ * an answer for as long. A relay still streaming `relayMaxSeconds` after it started is cut off:
+ * its request to the API aborted, the connection closed, its slot freed and a line logged (a
+ * client reading just fast enough cannot hold a relay slot for ever).
  *
  * A relay that fails closes the connection (the client's transfer is broken); a NOTIFY the API did
  * not answer is left unanswered (the primary sends it again), the connection open. A relay starts
@@ -61,7 +69,10 @@ export const MAX_PIPELINED = 32
  * ends the connection instead, once the answers before it are written, and reads nothing more from
  * it (the secondary counts a failed attempt and tries again at its retry interval).
  */
-export function serveTcp(socket, { relayNotify, notifies, relayer, limits, answer, tcpIdleMs }) {
+export function serveTcp(
+  socket,
+  { relayNotify, notifies, relayer, limits, answer, tcpIdleMs, relayMaxSeconds = RELAY_MAX_SECONDS }
+) {
   let pending = Buffer.alloc(0)
   // Answers queued or being written: a connection waiting for one is not idle (writing the answer
   // is activity, which starts the idle time again), unless it is a client that has stopped
@@ -143,13 +154,24 @@ export function serveTcp(socket, { relayNotify, notifies, relayer, limits, answe
             if (asksIxfr(query)) return endUnanswered()
             return void socket.write(frameTcp(servfail(query)))
           }
+          const cut = new AbortController()
+          const cap = setTimeout(() => {
+            console.warn(
+              `dns front: relayed answer to ${client} cut off after ${relayMaxSeconds} s (DNS_FRONT_RELAY_MAX_SECONDS)`
+            )
+            cut.abort(new Error(`relay still streaming after ${relayMaxSeconds} s`))
+            socket.destroy()
+          }, relayMaxSeconds * 1000)
           try {
-            const stream = await relayer.relay(message, client)
+            const stream = await relayer.relay(message, client, { signal: cut.signal })
             for await (const part of stream) {
               if (socket.destroyed) break
               if (!socket.write(part)) await drainedWithin(socket, tcpIdleMs)
             }
+          } catch (e) {
+            if (!cut.signal.aborted) throw e // else logged as cut off, the connection closed
           } finally {
+            clearTimeout(cap)
             done()
           }
         },

@@ -30,16 +30,19 @@ export function isRelayed(query) {
 export const RELAY_TIMEOUT_MS = 10_000
 
 /**
- * `relay(query, clientAddress, { udp })` → the answer's byte stream (a ReadableStream of chunks,
- * framed as on TCP). Rejects when the API refuses the request itself (HTTP status other than 200)
- * or has not answered within `timeoutMs`; the stream fails when the API sends nothing for
- * `timeoutMs` while the front waits for the next part (a slow client's wait is not counted), so a
- * hung API never holds a client's connection, or the front's memory, for long.
+ * `relay(query, clientAddress, { udp, signal })` → the answer's byte stream (a ReadableStream of
+ * chunks, framed as on TCP). Rejects when the API refuses the request itself (HTTP status other
+ * than 200) or has not answered within `timeoutMs`; the stream fails when the API sends nothing
+ * for `timeoutMs` while the front waits for the next part (a slow client's wait is not counted), so
+ * a hung API never holds a client's connection, or the front's memory, for long. When `signal`
+ * aborts, the request to the API is aborted with its reason (the cap on a relay's whole time).
  */
 export function transferRelay({ api, token, timeoutMs = RELAY_TIMEOUT_MS }) {
   const url = `${api.replace(/\/$/, '')}/client/v4/dns_transfer`
-  return async (query, client, { udp = false } = {}) => {
+  return async (query, client, { udp = false, signal } = {}) => {
     const request = new AbortController()
+    if (signal?.aborted) request.abort(signal.reason)
+    else signal?.addEventListener('abort', () => request.abort(signal.reason), { once: true })
     const stalled = () =>
       request.abort(new Error(`the transfer relay sent nothing for ${timeoutMs} ms`))
     let timer = setTimeout(stalled, timeoutMs)
