@@ -98,6 +98,7 @@ describe('the settings', () => {
       port: 53,
       udpSockets: 8,
       tcpClients: 1000,
+      tcpClientConnections: 256,
       relayTimeoutMs: 10_000,
       relayMaxSeconds: 7200,
       cache: { maxTtl: 5, maxEntries: 50_000 },
@@ -124,6 +125,11 @@ describe('the settings', () => {
     expect(() =>
       frontSettings({ DNS_FRONT_DOH: 'https://d.example', DNS_FRONT_RELAY_MAX_SECONDS: '0' })
     ).toThrow(/DNS_FRONT_RELAY_MAX_SECONDS/)
+    // Past the longest a Node.js timer waits, a timer would fire at once: every query would fail.
+    for (const name of ['DNS_FRONT_RELAY_TIMEOUT_MS', 'DNS_FRONT_UPSTREAM_TIMEOUT_MS'])
+      expect(() =>
+        frontSettings({ DNS_FRONT_DOH: 'https://d.example', [name]: '2147483648' })
+      ).toThrow(new RegExp(name))
     expect(() =>
       frontSettings({ DNS_FRONT_DOH: 'https://d.example', DNS_FRONT_RELAY_CONCURRENCY: '-1' })
     ).toThrow(/DNS_FRONT_RELAY_CONCURRENCY/)

@@ -9,7 +9,7 @@
  * refusals go into one line together, written at most once an interval, so that a flood from many
  * networks (forged sources over UDP) writes at most `maxLines + 1` lines an interval. The state is
  * kept for at most `maxNetworks` networks (least recently refused dropped; their counts go into
- * that joint line).
+ * that joint line), and the joint line tells apart at most `maxNetworks` more.
  */
 import { LRUCache } from 'lru-cache'
 import { clientNetwork } from './front-rrl.mjs'
@@ -44,15 +44,22 @@ export function refusalLog({
   log = console.warn,
   now = () => performance.now(),
 } = {}) {
-  /** Refusals of networks without a line of their own: the joint line's counts. */
-  let others = { networks: new Set(), counts: new Map() }
+  /**
+   * Refusals of networks without a line of their own: the joint line's counts, and its networks
+   * (told apart up to `maxNetworks`, then only counted as more: forged sources are endless).
+   */
+  let others = { networks: new Set(), more: false, counts: new Map() }
+  const addOther = (network, counts) => {
+    if (others.networks.size < maxNetworks) others.networks.add(network)
+    else if (!others.networks.has(network)) others.more = true
+    addCounts(others.counts, counts)
+  }
   /** Per network: refusals since its last line (by setting), and when that line was written. */
   const networks = new LRUCache({
     max: Math.max(1, maxNetworks),
     dispose(entry, network, reason) {
       if (reason !== 'evict' || entry.counts.size === 0) return
-      others.networks.add(network)
-      addCounts(others.counts, entry.counts)
+      addOther(network, entry.counts)
       schedule(jointAt + intervalMs)
     },
   })
@@ -104,16 +111,15 @@ export function refusalLog({
         continue
       }
       // Past this interval's budget: counted in the joint line.
-      others.networks.add(network)
-      addCounts(others.counts, entry.counts)
+      addOther(network, entry.counts)
       entry.counts = new Map()
     }
     if (others.counts.size > 0 && t - jointAt >= intervalMs) {
       log(
         `dns front: limits refused ${describe(others.counts)} from ` +
-          `${others.networks.size} other client networks in the last ${seconds}`
+          `${others.more ? 'more than ' : ''}${others.networks.size} other client networks in the last ${seconds}`
       )
-      others = { networks: new Set(), counts: new Map() }
+      others = { networks: new Set(), more: false, counts: new Map() }
       jointAt = t
     }
     if (others.counts.size > 0) due = Math.min(due, jointAt + intervalMs)

@@ -113,4 +113,21 @@ describe('the refusal log', () => {
       log.close()
     }
   })
+
+  it('tells apart at most maxNetworks networks in the joint line, however many forged sources refuse', () => {
+    const { log, lines, at } = clocked({ maxNetworks: 3, maxLines: 1 })
+    try {
+      // 1,000 networks (IPv6 /56s) refused within one interval: a line of its own for the first,
+      // and for one still kept in the next interval; the rest in the joint line.
+      for (let i = 0; i < 1_000; i++)
+        log.note(`2001:db8:${i.toString(16)}::1`, 'DNS_FRONT_RELAY_UDP_CONCURRENCY')
+      at(10_000)
+      expect(lines).toHaveLength(3)
+      expect(lines[2]).toBe(
+        'dns front: limits refused 998 (DNS_FRONT_RELAY_UDP_CONCURRENCY 998) from more than 3 other client networks in the last 10 s'
+      )
+    } finally {
+      log.close()
+    }
+  })
 })

@@ -6,6 +6,9 @@
  */
 import net from 'node:net'
 
+/** The longest a Node.js timer waits (2^31 − 1 ms); a longer one fires at once. */
+const MAX_TIMER_MS = 2_147_483_647
+
 /** Every variable the front reads: [name, default ('' = none), what it is]. */
 export const SETTINGS = [
   ['DNS_FRONT_DOH', '', 'base URL of the DoH worker (required)'],
@@ -56,6 +59,11 @@ export const SETTINGS = [
   ],
   ['DNS_FRONT_RELAY_UDP_CONCURRENCY', '512', 'relays over UDP in flight at most (0 = no limit)'],
   ['DNS_FRONT_TCP_CLIENTS', '1000', 'TCP connections open at once at most'],
+  [
+    'DNS_FRONT_TCP_CLIENT_CONNECTIONS',
+    '256',
+    'TCP connections one client network (IPv4 /24, IPv6 /56) may have open at once',
+  ],
 ]
 
 const DEFAULTS = Object.fromEntries(SETTINGS.map(([name, value]) => [name, value]))
@@ -119,9 +127,13 @@ export function frontSettings(env) {
     port: number(env, 'DNS_FRONT_PORT', { max: 65535 }),
     udpSockets: number(env, 'DNS_FRONT_UDP_SOCKETS', { min: 1, max: 64 }),
     tcpClients: number(env, 'DNS_FRONT_TCP_CLIENTS', { min: 1 }),
-    relayTimeoutMs: number(env, 'DNS_FRONT_RELAY_TIMEOUT_MS', { min: 1 }),
+    tcpClientConnections: number(env, 'DNS_FRONT_TCP_CLIENT_CONNECTIONS', { min: 1 }),
+    relayTimeoutMs: number(env, 'DNS_FRONT_RELAY_TIMEOUT_MS', { min: 1, max: MAX_TIMER_MS }),
     // The longest a Node.js timer waits (2^31 - 1 ms), about 24.8 days.
-    relayMaxSeconds: number(env, 'DNS_FRONT_RELAY_MAX_SECONDS', { min: 1, max: 2_147_483 }),
+    relayMaxSeconds: number(env, 'DNS_FRONT_RELAY_MAX_SECONDS', {
+      min: 1,
+      max: Math.floor(MAX_TIMER_MS / 1000),
+    }),
     relayLimits: {
       clientRate: number(env, 'DNS_FRONT_RELAY_CLIENT_RATE'),
       clientConcurrency: number(env, 'DNS_FRONT_RELAY_CLIENT_CONCURRENCY'),
@@ -146,7 +158,7 @@ export function frontSettings(env) {
     upstream: {
       concurrency: number(env, 'DNS_FRONT_UPSTREAM_CONCURRENCY', { min: 1 }),
       queue: number(env, 'DNS_FRONT_UPSTREAM_QUEUE'),
-      timeoutMs: number(env, 'DNS_FRONT_UPSTREAM_TIMEOUT_MS', { min: 1 }),
+      timeoutMs: number(env, 'DNS_FRONT_UPSTREAM_TIMEOUT_MS', { min: 1, max: MAX_TIMER_MS }),
       perClient: {
         rate: number(env, 'DNS_FRONT_UPSTREAM_CLIENT_RATE'),
         maxBuckets: number(env, 'DNS_FRONT_RRL_BUCKETS', { min: 1 }),
