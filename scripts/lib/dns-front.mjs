@@ -38,6 +38,7 @@ import { notifyRelay } from './notify-relay.mjs'
 import { relayLimiter } from './front-relay-limits.mjs'
 import { refusalLog } from './front-refusals.mjs'
 import { RELAY_MAX_SECONDS, TCP_IDLE_MS, serveTcp } from './front-tcp.mjs'
+import { tcpClientShares } from './front-tcp-clients.mjs'
 import { udpSockets } from './front-udp.mjs'
 import { udpRelayer } from './front-udp-relay.mjs'
 
@@ -49,6 +50,13 @@ export { MAX_PIPELINED, drained } from './front-tcp.mjs'
  * truncated UDP answers, while each connection costs only a file descriptor and a few KiB.
  */
 const TCP_CLIENTS = 1000
+
+/**
+ * TCP connections one client network may have open at once (`DNS_FRONT_TCP_CLIENT_CONNECTIONS`):
+ * a quarter of TCP_CLIENTS, above what a BIND secondary opens pulling 64 transfers at once with
+ * its SOA checks beside them.
+ */
+const TCP_CLIENT_CONNECTIONS = 256
 
 /** The settings that name each relay limit, over TCP and over UDP (for the refusal log). */
 const TCP_RELAY_SETTINGS = {
@@ -107,7 +115,8 @@ function answerer(upstream, cache, misses) {
  * and without `rrl` nothing is limited, as `pnpm dev` wants (scripts/dns-front.mjs passes the
  * deployed defaults from front-settings.mjs) (`upstream.perClient` those of
  * missLimiter); `udpSockets` is how many UDP sockets share the port (front-udp.mjs); `tcpIdleMs`
- * how long an idle TCP connection stays open; `tcpClients` how many may be open at once;
+ * how long an idle TCP connection stays open; `tcpClients` how many may be open at once, and
+ * `tcpClientConnections` how many of them one client network (front-tcp-clients.mjs);
  * `relayTimeoutMs` how long the API may take to start a relayed answer, or between its parts
  * (transfer-relay.mjs); `relayMaxSeconds` how long a relayed answer over TCP may take in all,
  * past which it is cut off (front-tcp.mjs); `relayLimits` the options of relayLimiter
@@ -127,6 +136,7 @@ export async function startDnsFront({
   udpSockets: udpSocketCount = 8,
   tcpIdleMs = TCP_IDLE_MS,
   tcpClients = TCP_CLIENTS,
+  tcpClientConnections = TCP_CLIENT_CONNECTIONS,
   relayTimeoutMs = RELAY_TIMEOUT_MS,
   relayMaxSeconds = RELAY_MAX_SECONDS,
   relayLimits = {},
@@ -167,7 +177,12 @@ export async function startDnsFront({
   })
   // No Nagle: an answer written in parts (a relayed transfer) goes out at once rather than
   // waiting for the client's delayed acknowledgement of the part before.
-  const tcp = net.createServer({ noDelay: true }, (socket) =>
+  const shares = tcpClientShares({
+    perNetwork: tcpClientConnections,
+    onRefuse: (address) => refused(address, 'DNS_FRONT_TCP_CLIENT_CONNECTIONS'),
+  })
+  const tcp = net.createServer({ noDelay: true }, (socket) => {
+    if (!shares.admit(socket)) return void socket.destroy()
     serveTcp(socket, {
       relayNotify,
       notifies,
@@ -177,7 +192,7 @@ export async function startDnsFront({
       tcpIdleMs,
       relayMaxSeconds,
     })
-  )
+  })
   // Past it Node.js closes each new connection as soon as it is accepted, and says so ('drop').
   tcp.maxConnections = tcpClients
   tcp.on('drop', (dropped) => refused(dropped?.remoteAddress, 'DNS_FRONT_TCP_CLIENTS'))

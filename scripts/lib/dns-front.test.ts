@@ -155,6 +155,44 @@ describe('answers', () => {
     }
   })
 
+  it('closes a connection past tcpClientConnections of its client network at once, and logs it', async () => {
+    const lines: string[] = []
+    const f = await front({ tcpClientConnections: 2, refusals: { log: lines.push.bind(lines) } })
+    const open = await Promise.all([0, 1].map(() => connected(f.port)))
+    try {
+      for (const socket of open) expect(rcode(await ask(socket, query('www.test')))).toBe(0)
+      expect(await askOnce(f.port, query('www.test'))).toBeNull()
+      expect(lines).toEqual([
+        'dns front: limits refused 1 (DNS_FRONT_TCP_CLIENT_CONNECTIONS 1) from 127.0.0.0/24',
+      ])
+      open.pop()!.destroy()
+      while (!(await askOnce(f.port, query('www.test')))) await sleep(10)
+    } finally {
+      for (const socket of open) socket.destroy()
+    }
+  })
+
+  it('closes a connection that trickles bytes without bringing a whole query within tcpIdleMs', async () => {
+    const f = await front({ tcpIdleMs: 500 })
+    const socket = await connected(f.port)
+    const closed = new Promise<number>((resolve) => {
+      const started = Date.now()
+      socket.on('close', () => resolve(Date.now() - started))
+    })
+    socket.on('error', () => {})
+    // A length prefix of a 65,535-octet query, then a byte every 100 ms: the socket is never
+    // silent for tcpIdleMs, but no query arrives whole within the test.
+    socket.write(Buffer.from([0xff, 0xff]))
+    const trickle = setInterval(() => socket.writable && socket.write(Buffer.from([0])), 100)
+    try {
+      const ms = await Promise.race([closed, sleep(8_000).then(() => -1)])
+      expect(ms).toBeGreaterThan(0)
+    } finally {
+      clearInterval(trickle)
+      socket.destroy()
+    }
+  })
+
   it('keeps its upstream connections alive across queries', async () => {
     const f = await front({ cache: { maxTtl: 0 } })
     const before = stub.connections()

@@ -57,7 +57,8 @@ export const MAX_PIPELINED = 32
  * and its time limit runs only from then. At most `MAX_PIPELINED` answers are in flight; the
  * front reads no further queries until one is written. A connection with nothing in flight that
  * sends and receives nothing for `tcpIdleMs` is closed, and so is one whose client has not read
- * an answer for as long. A relay still streaming `relayMaxSeconds` after it started is cut off:
+ * an answer for as long, or that has nothing in flight and has not sent a whole query for as long
+ * (bytes trickled in do not count). A relay still streaming `relayMaxSeconds` after it started is cut off:
  * its request to the API aborted, the connection closed, its slot freed and a line logged (a
  * client reading just fast enough cannot hold a relay slot for ever).
  *
@@ -90,6 +91,7 @@ export function serveTcp(
       .catch(() => {})
       .finally(() => {
         inFlight--
+        if (inFlight === 0) awaitQuery()
         // Below the limit again: read on (queries already received first).
         if (inFlight < MAX_PIPELINED && !ended()) {
           takeQueries()
@@ -106,6 +108,19 @@ export function serveTcp(
     else socket.setTimeout(tcpIdleMs)
   })
   socket.on('error', () => socket.destroy())
+  // A connection with nothing in flight must bring a whole query within `tcpIdleMs` of opening or
+  // of its last answer (BIND's tcp-initial-timeout): a client trickling a byte now and then, which
+  // keeps the socket's own timeout from firing, does not keep the connection.
+  let quiet = null
+  const awaitQuery = () => {
+    clearTimeout(quiet)
+    quiet = setTimeout(() => {
+      if (inFlight === 0) socket.destroy()
+      else awaitQuery()
+    }, tcpIdleMs)
+  }
+  awaitQuery()
+  socket.once('close', () => clearTimeout(quiet))
   /**
    * Ends the connection without answering the query in turn (nor any after it). What the client
    * still sends is read and dropped (unread bytes would turn the close into a reset, which could
@@ -133,6 +148,7 @@ export function serveTcp(
     }
   }
   const take = (query) => {
+    awaitQuery()
     const message = new Uint8Array(query)
     if (notifies(message)) {
       const done = limits.admit(client)
