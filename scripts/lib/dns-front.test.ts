@@ -136,41 +136,28 @@ describe('answers', () => {
     expect(Date.now() - opened).toBeLessThan(2000)
   })
 
-  it('closes a TCP connection past tcpClients as soon as it is accepted, and logs it', async () => {
-    const lines: string[] = []
-    const f = await front({ tcpClients: 2, refusals: { log: lines.push.bind(lines) } })
-    const open = await Promise.all([0, 1].map(() => connected(f.port)))
-    try {
-      // Both served: the front holds them.
-      for (const socket of open) expect(rcode(await ask(socket, query('www.test')))).toBe(0)
-      expect(await askOnce(f.port, query('www.test'))).toBeNull()
-      expect(lines).toEqual([
-        'dns front: limits refused 1 (DNS_FRONT_TCP_CLIENTS 1) from 127.0.0.0/24',
-      ])
-      // Once one of the two is gone, a new connection is served again.
-      open.pop()!.destroy()
-      while (!(await askOnce(f.port, query('www.test')))) await sleep(10)
-    } finally {
-      for (const socket of open) socket.destroy()
+  it.each([
+    ['tcpClients', 'DNS_FRONT_TCP_CLIENTS'],
+    ['tcpClientConnections', 'DNS_FRONT_TCP_CLIENT_CONNECTIONS'],
+  ])(
+    'closes a TCP connection past %s (all from one client network here) as soon as it is accepted, and logs it',
+    async (option, setting) => {
+      const lines: string[] = []
+      const f = await front({ [option]: 2, refusals: { log: lines.push.bind(lines) } })
+      const open = await Promise.all([0, 1].map(() => connected(f.port)))
+      try {
+        // Both served: the front holds them.
+        for (const socket of open) expect(rcode(await ask(socket, query('www.test')))).toBe(0)
+        expect(await askOnce(f.port, query('www.test'))).toBeNull()
+        expect(lines).toEqual([`dns front: limits refused 1 (${setting} 1) from 127.0.0.0/24`])
+        // Once one of the two is gone, a new connection is served again.
+        open.pop()!.destroy()
+        while (!(await askOnce(f.port, query('www.test')))) await sleep(10)
+      } finally {
+        for (const socket of open) socket.destroy()
+      }
     }
-  })
-
-  it('closes a connection past tcpClientConnections of its client network at once, and logs it', async () => {
-    const lines: string[] = []
-    const f = await front({ tcpClientConnections: 2, refusals: { log: lines.push.bind(lines) } })
-    const open = await Promise.all([0, 1].map(() => connected(f.port)))
-    try {
-      for (const socket of open) expect(rcode(await ask(socket, query('www.test')))).toBe(0)
-      expect(await askOnce(f.port, query('www.test'))).toBeNull()
-      expect(lines).toEqual([
-        'dns front: limits refused 1 (DNS_FRONT_TCP_CLIENT_CONNECTIONS 1) from 127.0.0.0/24',
-      ])
-      open.pop()!.destroy()
-      while (!(await askOnce(f.port, query('www.test')))) await sleep(10)
-    } finally {
-      for (const socket of open) socket.destroy()
-    }
-  })
+  )
 
   it('closes a connection that trickles bytes without bringing a whole query within tcpIdleMs', async () => {
     const f = await front({ tcpIdleMs: 500 })

@@ -9,14 +9,19 @@
  * defaults let a secondary that pulls many zones at once (the catalog cold-start bench runs BIND
  * with `transfers-in 64`) through untouched.
  */
-import http from 'node:http'
-import net, { type AddressInfo } from 'node:net'
+import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseTsigKey } from '../../packages/zone-transfer/src/index.ts'
 import { query, rcode } from './dns-client.ts'
 // @ts-expect-error plain ESM module shared with scripts/dns-front.mjs
 import { startDnsFront } from './dns-front.mjs'
-import { notifyOf, signedSoaCheck, until as untilWithin } from './relay-test-messages.ts'
+import {
+  framed,
+  notifyOf,
+  signedSoaCheck,
+  stubApi,
+  until as untilWithin,
+} from './relay-test-messages.ts'
 // @ts-expect-error plain ESM module
 import { relayLimiter } from './front-relay-limits.mjs'
 
@@ -27,7 +32,7 @@ interface Front {
   close(): void
 }
 
-let api: http.Server
+let api: Awaited<ReturnType<typeof stubApi>>
 let apiBase: string
 /** Requests that reached the stand-in, by path and first label of the question. */
 const reached: { path: string; name: string }[] = []
@@ -43,41 +48,31 @@ const count = (path: string, name?: string) =>
 beforeAll(async () => {
   // Each transfer request is answered with itself as the answer (QR set), framed as on TCP; a
   // "held" one only once released, a "slow" one after 100 ms. A NOTIFY gets its own echo.
-  api = http.createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', () => {
-      const body = Buffer.concat(chunks)
-      if (req.url?.endsWith('/dns_notify')) {
-        const message = Buffer.from(JSON.parse(String(body)).message, 'base64')
-        reached.push({ path: req.url, name: String(message.subarray(13, 13 + message[12]!)) })
-        message[2]! |= 0x80
-        res.writeHead(200, { 'content-type': 'application/json' })
-        return void res.end(
-          JSON.stringify({ success: true, result: { message: message.toString('base64') } })
-        )
-      }
-      const name = String(body.subarray(13, 13 + body[12]!))
-      reached.push({ path: req.url ?? '', name })
-      body[2]! |= 0x80
-      const framed = Buffer.alloc(body.length + 2)
-      framed.writeUInt16BE(body.length)
-      body.copy(framed, 2)
-      const answer = () => {
-        res.writeHead(200, { 'content-type': 'application/octet-stream' })
-        res.end(framed)
-      }
-      if (name === 'held') holds.push(answer)
-      else if (name === 'slow') setTimeout(answer, 100)
-      else answer()
-    })
+  api = await stubApi((req, body, res) => {
+    if (req.url?.endsWith('/dns_notify')) {
+      const message = Buffer.from(JSON.parse(String(body)).message, 'base64')
+      reached.push({ path: req.url, name: String(message.subarray(13, 13 + message[12]!)) })
+      message[2]! |= 0x80
+      res.writeHead(200, { 'content-type': 'application/json' })
+      return void res.end(
+        JSON.stringify({ success: true, result: { message: message.toString('base64') } })
+      )
+    }
+    const name = String(body.subarray(13, 13 + body[12]!))
+    reached.push({ path: req.url ?? '', name })
+    body[2]! |= 0x80
+    const answer = () => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' })
+      res.end(framed(body))
+    }
+    if (name === 'held') holds.push(answer)
+    else if (name === 'slow') setTimeout(answer, 100)
+    else answer()
   })
-  await new Promise<void>((r) => api.listen(0, '127.0.0.1', r))
-  apiBase = `http://127.0.0.1:${(api.address() as AddressInfo).port}`
+  apiBase = api.base
 })
 afterAll(() => {
   release()
-  api?.closeAllConnections()
   api?.close()
 })
 

@@ -4,21 +4,14 @@
  * connection closed, the cut logged, and the relay's slot is free again. A client that reads just
  * fast enough never to be idle cannot hold a relay slot for ever.
  */
-import http from 'node:http'
-import net, { type AddressInfo } from 'node:net'
+import net from 'node:net'
 import { afterAll, beforeAll, expect, it, vi } from 'vitest'
 import { query, rcode } from './dns-client.ts'
 // @ts-expect-error plain ESM module shared with scripts/dns-front.mjs
 import { startDnsFront } from './dns-front.mjs'
-import { until } from './relay-test-messages.ts'
+import { framed, stubApi, until } from './relay-test-messages.ts'
 
-const framed = (m: Uint8Array) => {
-  const p = Buffer.alloc(2)
-  p.writeUInt16BE(m.length)
-  return Buffer.concat([p, m])
-}
-
-let api: http.Server
+let api: Awaited<ReturnType<typeof stubApi>>
 let base: string
 /** Endless answers whose request the front has closed. */
 let aborted = 0
@@ -26,36 +19,27 @@ let aborted = 0
 beforeAll(async () => {
   // Stand-in API: "trickle" is answered with itself (QR set) every 100 ms for ever; "flood" with
   // 1,000-octet messages for ever, as fast as they are read; any other request with itself once.
-  api = http.createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', () => {
-      const body = Buffer.concat(chunks)
-      const name = String(body.subarray(13, 13 + body[12]!))
-      body[2]! |= 0x80
-      res.writeHead(200, { 'content-type': 'application/octet-stream' })
-      if (name === 'trickle') {
-        const tick = setInterval(() => res.write(framed(body)), 100)
-        res.on('close', () => clearInterval(tick))
-      } else if (name === 'flood') {
-        const msg = Buffer.alloc(1000)
-        body.copy(msg)
-        const pump = () => {
-          while (!res.destroyed && res.write(framed(msg)));
-          if (!res.destroyed) res.once('drain', pump)
-        }
-        pump()
-      } else return void res.end(framed(body))
-      res.on('close', () => aborted++)
-    })
+  api = await stubApi((_req, body, res) => {
+    const name = String(body.subarray(13, 13 + body[12]!))
+    body[2]! |= 0x80
+    res.writeHead(200, { 'content-type': 'application/octet-stream' })
+    if (name === 'trickle') {
+      const tick = setInterval(() => res.write(framed(body)), 100)
+      res.on('close', () => clearInterval(tick))
+    } else if (name === 'flood') {
+      const msg = Buffer.alloc(1000)
+      body.copy(msg)
+      const pump = () => {
+        while (!res.destroyed && res.write(framed(msg)));
+        if (!res.destroyed) res.once('drain', pump)
+      }
+      pump()
+    } else return void res.end(framed(body))
+    res.on('close', () => aborted++)
   })
-  await new Promise<void>((r) => api.listen(0, '127.0.0.1', r))
-  base = `http://127.0.0.1:${(api.address() as AddressInfo).port}`
+  base = api.base
 })
-afterAll(() => {
-  api?.closeAllConnections()
-  api?.close()
-})
+afterAll(() => api?.close())
 
 /** Reads whole messages from `socket` into `into` as they come. */
 function collect(socket: net.Socket, into: Buffer[]): void {

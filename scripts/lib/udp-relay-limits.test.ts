@@ -5,18 +5,22 @@
  * flight, and past either are dropped (no answer, as a loaded server does) and logged by the
  * setting that dropped them; a relay's slot frees once its answer is in.
  */
-import http from 'node:http'
-import { type AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseTsigKey } from '../../packages/zone-transfer/src/index.ts'
 import { rcode, udpAsk } from './dns-client.ts'
 // @ts-expect-error plain ESM module shared with scripts/dns-front.mjs
 import { startDnsFront } from './dns-front.mjs'
-import { notifyOf, signedSoaCheck, until as untilWithin } from './relay-test-messages.ts'
+import {
+  framed,
+  notifyOf,
+  signedSoaCheck,
+  stubApi,
+  until as untilWithin,
+} from './relay-test-messages.ts'
 
 const KEY = parseTsigKey('udp-limits-key:c2VjcmV0LXNoYTI1Ni1rZXktbWF0ZXJpYWw=')
 
-let api: http.Server
+let api: Awaited<ReturnType<typeof stubApi>>
 let apiBase: string
 /** Relayed requests that reached the stand-in (transfers and NOTIFY). */
 let reached = 0
@@ -29,35 +33,25 @@ const release = () => {
 
 beforeAll(async () => {
   // A signed query is answered with itself (QR set), framed as on TCP; a NOTIFY with its echo.
-  api = http.createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', () => {
-      reached++
-      const body = Buffer.concat(chunks)
-      const notify = req.url?.endsWith('/dns_notify')
-      const message = notify ? Buffer.from(JSON.parse(String(body)).message, 'base64') : body
-      message[2]! |= 0x80
-      holds.push(() => {
-        if (notify) {
-          res.writeHead(200, { 'content-type': 'application/json' })
-          const result = { message: message.toString('base64') }
-          return void res.end(JSON.stringify({ success: true, result }))
-        }
-        const framed = Buffer.alloc(message.length + 2)
-        framed.writeUInt16BE(message.length)
-        message.copy(framed, 2)
-        res.writeHead(200, { 'content-type': 'application/octet-stream' })
-        res.end(framed)
-      })
+  api = await stubApi((req, body, res) => {
+    reached++
+    const notify = req.url?.endsWith('/dns_notify')
+    const message = notify ? Buffer.from(JSON.parse(String(body)).message, 'base64') : body
+    message[2]! |= 0x80
+    holds.push(() => {
+      if (notify) {
+        res.writeHead(200, { 'content-type': 'application/json' })
+        const result = { message: message.toString('base64') }
+        return void res.end(JSON.stringify({ success: true, result }))
+      }
+      res.writeHead(200, { 'content-type': 'application/octet-stream' })
+      res.end(framed(message))
     })
   })
-  await new Promise<void>((r) => api.listen(0, '127.0.0.1', r))
-  apiBase = `http://127.0.0.1:${(api.address() as AddressInfo).port}`
+  apiBase = api.base
 })
 afterAll(() => {
   release()
-  api?.closeAllConnections()
   api?.close()
 })
 
