@@ -22,6 +22,36 @@ const sharedCoresTimeouts = {
   hookTimeout: SHARED_CORES_TIMEOUT_MS,
 }
 
+/**
+ * The API project: one workerd runtime per worker runs file after file (`isolate: false`), so the
+ * API's modules are loaded once per worker rather than once per file
+ * (docs/decisions/test-runtime-sharing.md). `test/setup/fresh-storage.ts` empties D1, KV and the
+ * Durable Objects before each file; the API's module state (caches keyed by zone and version)
+ * carries over, as it does between requests in production. The DoH and shards projects keep a
+ * runtime per file (the DoH files count what a cold isolate reads; both are few), and so do the
+ * files of API_FILES_ALONE.
+ */
+const filesShareRuntime = { isolate: false, ...sharedCoresTimeouts }
+
+/** The API worker's test files (project `api`, which shares runtimes, and `api-alone`). */
+const API_FILES = [
+  'workers/api/src/**/*.test.ts',
+  'packages/strict-bindings/src/**/*.test.ts',
+  'test/api/**/*.test.ts',
+]
+/**
+ * API files kept in a runtime of their own (project `api-alone`): the scale files, whose work (and
+ * memory) would be the next file's start, and the one that holds a transfer to a time bound.
+ */
+const API_FILES_ALONE = [
+  'workers/api/src/builder/test/random.test.ts',
+  'test/api/batch-scale.test.ts',
+  'test/api/zones-at-scale.test.ts',
+  'test/api/export-at-scale.test.ts',
+  'test/api/import-export-scale.test.ts',
+  'workers/api/src/transfers/tcp-transfer.test.ts',
+]
+
 /** Test files that run alone, not beside other files (project scripts-solo). */
 const SOLO_FILES = ['scripts/lib/dns-front-flood.test.ts']
 
@@ -56,12 +86,7 @@ export default defineConfig(async () => {
       maxWorkers: '100%',
       sequence: {
         // The longest files start first, so that the run does not end on one of them alone.
-        sequencer: longFirstSequencer([
-          'workers/api/src/builder/test/random.test.ts',
-          'test/api/batch-scale.test.ts',
-          'test/api/zones-at-scale.test.ts',
-          'test/api/export-at-scale.test.ts',
-        ]),
+        sequencer: longFirstSequencer(API_FILES_ALONE.slice(0, 4)),
       },
       projects: [
         {
@@ -131,16 +156,24 @@ export default defineConfig(async () => {
           ],
           test: {
             name: 'api',
-            include: [
-              'workers/api/src/**/*.test.ts',
-              'packages/strict-bindings/src/**/*.test.ts',
-              'test/api/**/*.test.ts',
-            ],
-            exclude: [...configDefaults.exclude, '**/*.shards.test.ts'],
-            setupFiles: [
-              './test/setup/apply-migrations.ts',
-              './test/setup/fail-on-limit-breach.ts',
-            ],
+            include: API_FILES,
+            exclude: [...configDefaults.exclude, '**/*.shards.test.ts', ...API_FILES_ALONE],
+            setupFiles: ['./test/setup/fresh-storage.ts', './test/setup/fail-on-limit-breach.ts'],
+            ...filesShareRuntime,
+          },
+        },
+        {
+          // The API files in a runtime each (see API_FILES_ALONE).
+          plugins: [
+            cloudflareTest({
+              wrangler: { configPath: './wrangler.toml' },
+              miniflare: { bindings: apiBindings },
+            }),
+          ],
+          test: {
+            name: 'api-alone',
+            include: API_FILES_ALONE,
+            setupFiles: ['./test/setup/fresh-storage.ts', './test/setup/fail-on-limit-breach.ts'],
             ...sharedCoresTimeouts,
           },
         },
@@ -159,10 +192,7 @@ export default defineConfig(async () => {
           test: {
             name: 'shards',
             include: ['workers/api/src/**/*.shards.test.ts'],
-            setupFiles: [
-              './test/setup/apply-migrations.ts',
-              './test/setup/fail-on-limit-breach.ts',
-            ],
+            setupFiles: ['./test/setup/fresh-storage.ts', './test/setup/fail-on-limit-breach.ts'],
             ...sharedCoresTimeouts,
           },
         },
