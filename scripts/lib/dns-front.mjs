@@ -25,7 +25,8 @@
  * all) without asking; over UDP each must find room under the caps on UDP relays in flight and
  * pass the sender's network's share of upstream requests (`upstream.perClient`), or gets no
  * answer (front-udp-relay.mjs). What the limits refuse is logged, a line per client network at
- * most every 10 s (front-refusals.mjs).
+ * most every 10 s (front-refusals.mjs); relays that fail or are cut off, a line per kind at most every
+ * 10 s (front-warnings.mjs).
  */
 import net from 'node:net'
 import { answerCache } from './front-cache.mjs'
@@ -37,6 +38,7 @@ import { isNotify } from '../../packages/zone-transfer/src/index.ts'
 import { notifyRelay } from './notify-relay.mjs'
 import { relayLimiter } from './front-relay-limits.mjs'
 import { refusalLog } from './front-refusals.mjs'
+import { warningLog } from './front-warnings.mjs'
 import { RELAY_MAX_SECONDS, TCP_IDLE_MS, serveTcp } from './front-tcp.mjs'
 import { tcpClientShares } from './front-tcp-clients.mjs'
 import { udpSockets } from './front-udp.mjs'
@@ -156,6 +158,8 @@ export async function startDnsFront({
   const answer = answerer(upstream, cache, misses)
   const refusals = refusalLog(refusalOptions)
   const refused = (address, setting) => refusals.note(address, setting)
+  const warnings = warningLog()
+  const warn = (kind, text) => warnings.warn(kind, text)
   const limits = relayLimiter({
     maxBuckets: perClient.maxBuckets,
     ...relayLimits,
@@ -191,6 +195,7 @@ export async function startDnsFront({
       answer,
       tcpIdleMs,
       relayMaxSeconds,
+      warn,
     })
   })
   // Past it Node.js closes each new connection as soon as it is accepted, and says so ('drop').
@@ -239,6 +244,7 @@ export async function startDnsFront({
       tcp.close()
       upstream.close()
       refusals.close()
+      warnings.close()
     },
   }
 }

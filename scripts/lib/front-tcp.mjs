@@ -60,7 +60,9 @@ export const MAX_PIPELINED = 32
  * an answer for as long, or that has nothing in flight and has not sent a whole query for as long
  * (bytes trickled in do not count). A relay still streaming `relayMaxSeconds` after it started is cut off:
  * its request to the API aborted, the connection closed, its slot freed and a line logged (a
- * client reading just fast enough cannot hold a relay slot for ever).
+ * client reading just fast enough cannot hold a relay slot for ever). Lines go to
+ * `warn(kind, text)` (the front's warningLog, front-warnings.mjs, which writes at most one line
+ * of a kind every 10 s).
  *
  * A relay that fails closes the connection (the client's transfer is broken); a NOTIFY the API did
  * not answer is left unanswered (the primary sends it again), the connection open. A relay starts
@@ -72,7 +74,16 @@ export const MAX_PIPELINED = 32
  */
 export function serveTcp(
   socket,
-  { relayNotify, notifies, relayer, limits, answer, tcpIdleMs, relayMaxSeconds = RELAY_MAX_SECONDS }
+  {
+    relayNotify,
+    notifies,
+    relayer,
+    limits,
+    answer,
+    tcpIdleMs,
+    relayMaxSeconds = RELAY_MAX_SECONDS,
+    warn = (kind, text) => console.warn(`dns front: ${kind}: ${text}`),
+  }
 ) {
   let pending = Buffer.alloc(0)
   // Answers queued or being written: a connection waiting for one is not idle (writing the answer
@@ -172,8 +183,9 @@ export function serveTcp(
           }
           const cut = new AbortController()
           const cap = setTimeout(() => {
-            console.warn(
-              `dns front: relayed answer to ${client} cut off after ${relayMaxSeconds} s (DNS_FRONT_RELAY_MAX_SECONDS)`
+            warn(
+              'relayed answer cut off',
+              `to ${client} after ${relayMaxSeconds} s (DNS_FRONT_RELAY_MAX_SECONDS)`
             )
             cut.abort(new Error(`relay still streaming after ${relayMaxSeconds} s`))
             socket.destroy()
@@ -192,7 +204,7 @@ export function serveTcp(
           }
         },
         (e) => {
-          console.warn(`dns front: transfer relay failed: ${e?.message ?? e}`)
+          warn('transfer relay failed', String(e?.message ?? e))
           socket.destroy()
         }
       )
