@@ -147,7 +147,8 @@ export default defineConfig(async () => {
             hookTimeout: 180_000,
           },
         },
-        {
+        // The API files: most share a runtime per worker, those of API_FILES_ALONE have one each.
+        ...(['api', 'api-alone'] as const).map((name) => ({
           plugins: [
             cloudflareTest({
               wrangler: { configPath: './wrangler.toml' },
@@ -155,28 +156,17 @@ export default defineConfig(async () => {
             }),
           ],
           test: {
-            name: 'api',
-            include: API_FILES,
-            exclude: [...configDefaults.exclude, '**/*.shards.test.ts', ...API_FILES_ALONE],
+            name,
+            ...(name === 'api'
+              ? {
+                  include: API_FILES,
+                  exclude: [...configDefaults.exclude, '**/*.shards.test.ts', ...API_FILES_ALONE],
+                  ...filesShareRuntime,
+                }
+              : { include: API_FILES_ALONE, ...sharedCoresTimeouts }),
             setupFiles: ['./test/setup/fresh-storage.ts', './test/setup/fail-on-limit-breach.ts'],
-            ...filesShareRuntime,
           },
-        },
-        {
-          // The API files in a runtime each (see API_FILES_ALONE).
-          plugins: [
-            cloudflareTest({
-              wrangler: { configPath: './wrangler.toml' },
-              miniflare: { bindings: apiBindings },
-            }),
-          ],
-          test: {
-            name: 'api-alone',
-            include: API_FILES_ALONE,
-            setupFiles: ['./test/setup/fresh-storage.ts', './test/setup/fail-on-limit-breach.ts'],
-            ...sharedCoresTimeouts,
-          },
-        },
+        })),
         {
           // The API worker over three D1 shards (DB = shard 0 with the directory, DB_1, DB_2).
           plugins: [
