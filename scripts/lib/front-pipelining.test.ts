@@ -6,42 +6,34 @@
  * most MAX_PIPELINED answers in flight (the front stops reading it), and one left idle closes
  * however long an answer took before.
  */
-import http from 'node:http'
-import net, { type AddressInfo } from 'node:net'
+import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { query } from './dns-client.ts'
+import { framed, notifyOf, stubApi } from './relay-test-messages.ts'
 // @ts-expect-error plain ESM module shared with scripts/dns-front.mjs
 import { MAX_PIPELINED, startDnsFront } from './dns-front.mjs'
 
 describe('queries pipelined on one TCP connection', () => {
-  let pipe: http.Server
+  let pipe: { base: string; close(): void }
   let front: { port: number; close(): void }
 
   beforeAll(async () => {
     // DoH echoes the query as its answer. The relay answers "split" with its message in two parts
     // 150 ms apart (a transfer's parts are not whole messages), "fails" with HTTP 500 after
     // 100 ms; a NOTIFY fails at once.
-    pipe = http.createServer((req, res) => {
-      const chunks: Buffer[] = []
-      req.on('data', (c: Buffer) => chunks.push(c))
-      req.on('end', () => {
-        const body = Buffer.concat(chunks)
-        if (req.url?.endsWith('/dns_notify')) return void res.writeHead(500).end('down')
-        body[2]! |= 0x80
-        if (req.url?.endsWith('/dns-query'))
-          return void res.writeHead(200, { 'content-type': 'application/dns-message' }).end(body)
-        const name = String(body.subarray(13, 13 + body[12]!))
-        if (name === 'fails') return void setTimeout(() => res.writeHead(500).end('boom'), 100)
-        const framed = Buffer.alloc(body.length + 2)
-        framed.writeUInt16BE(body.length)
-        body.copy(framed, 2)
-        res.writeHead(200, { 'content-type': 'application/octet-stream' })
-        res.write(framed.subarray(0, 10))
-        setTimeout(() => res.end(framed.subarray(10)), 150)
-      })
+    pipe = await stubApi((req, body, res) => {
+      if (req.url?.endsWith('/dns_notify')) return void res.writeHead(500).end('down')
+      body[2]! |= 0x80
+      if (req.url?.endsWith('/dns-query'))
+        return void res.writeHead(200, { 'content-type': 'application/dns-message' }).end(body)
+      const name = String(body.subarray(13, 13 + body[12]!))
+      if (name === 'fails') return void setTimeout(() => res.writeHead(500).end('boom'), 100)
+      const message = framed(body)
+      res.writeHead(200, { 'content-type': 'application/octet-stream' })
+      res.write(message.subarray(0, 10))
+      setTimeout(() => res.end(message.subarray(10)), 150)
     })
-    await new Promise<void>((r) => pipe.listen(0, '127.0.0.1', r))
-    const base = `http://127.0.0.1:${(pipe.address() as AddressInfo).port}`
+    const base = pipe.base
     front = await startDnsFront({
       target: base,
       transfer: { api: base, token: 'relay-token' },
@@ -63,13 +55,7 @@ describe('queries pipelined on one TCP connection', () => {
       socket.on('close', done)
       socket.on('error', reject)
       setTimeout(() => socket.destroy(), ms)
-      messages.forEach((m, i) =>
-        setTimeout(() => {
-          const prefix = Buffer.alloc(2)
-          prefix.writeUInt16BE(m.length)
-          socket.write(Buffer.concat([prefix, m]))
-        }, 30 * i)
-      )
+      messages.forEach((m, i) => setTimeout(() => socket.write(framed(m)), 30 * i))
     })
   }
 
@@ -99,8 +85,7 @@ describe('queries pipelined on one TCP connection', () => {
 
   it('leaves a NOTIFY the API failed unanswered without cutting the transfer on the connection', async () => {
     const axfr = query('split', 'AXFR')
-    const notify = query('notified.test', 'SOA')
-    notify[2] = (notify[2]! & 0x87) | (4 << 3) // opcode NOTIFY
+    const notify = notifyOf('notified.test')
     const plain = query('www.pipelined.test', 'A')
     const got = await pipelined([axfr, notify, plain], 600)
     expect(frameIds(got)).toEqual([axfr.readUInt16BE(0), plain.readUInt16BE(0)])
@@ -108,7 +93,7 @@ describe('queries pipelined on one TCP connection', () => {
 })
 
 describe('limits of one TCP connection', () => {
-  let held: http.Server
+  let held: { base: string; close(): void }
   let base: string
   /** DoH requests the stand-in holds until `release()`, and NOTIFY failing after 400 ms. */
   let waiting: (() => void)[] = []
@@ -118,22 +103,16 @@ describe('limits of one TCP connection', () => {
   }
 
   beforeAll(async () => {
-    held = http.createServer((req, res) => {
-      const chunks: Buffer[] = []
-      req.on('data', (c: Buffer) => chunks.push(c))
-      req.on('end', () => {
-        if (req.url?.endsWith('/dns_notify'))
-          return void setTimeout(() => res.writeHead(500).end('down'), 400)
-        const body = Buffer.concat(chunks)
-        body[2]! |= 0x80
-        seen++
-        waiting.push(() =>
-          res.writeHead(200, { 'content-type': 'application/dns-message' }).end(body)
-        )
-      })
+    held = await stubApi((req, body, res) => {
+      if (req.url?.endsWith('/dns_notify'))
+        return void setTimeout(() => res.writeHead(500).end('down'), 400)
+      body[2]! |= 0x80
+      seen++
+      waiting.push(() =>
+        res.writeHead(200, { 'content-type': 'application/dns-message' }).end(body)
+      )
     })
-    await new Promise<void>((r) => held.listen(0, '127.0.0.1', r))
-    base = `http://127.0.0.1:${(held.address() as AddressInfo).port}`
+    base = held.base
   })
   afterAll(() => {
     release()
@@ -151,15 +130,7 @@ describe('limits of one TCP connection', () => {
       const socket = net.connect(front.port, '127.0.0.1')
       const got: Buffer[] = []
       socket.on('data', (c: Buffer) => got.push(c))
-      socket.write(
-        Buffer.concat(
-          queries.map((q) => {
-            const prefix = Buffer.alloc(2)
-            prefix.writeUInt16BE(q.length)
-            return Buffer.concat([prefix, q])
-          })
-        )
-      )
+      socket.write(Buffer.concat(queries.map(framed)))
       await new Promise((r) => setTimeout(r, 300))
       expect(seen).toBe(MAX_PIPELINED)
       // Each answer written lets the next query in: release until all came back.
@@ -188,14 +159,10 @@ describe('limits of one TCP connection', () => {
       tcpIdleMs: 200,
     })
     try {
-      const notify = query('notified.test', 'SOA')
-      notify[2] = (notify[2]! & 0x87) | (4 << 3) // opcode NOTIFY
       const socket = net.connect(front.port, '127.0.0.1')
       const started = Date.now()
       const closed = new Promise<number>((r) => socket.on('close', () => r(Date.now() - started)))
-      const prefix = Buffer.alloc(2)
-      prefix.writeUInt16BE(notify.length)
-      socket.write(Buffer.concat([prefix, notify]))
+      socket.write(framed(notifyOf('notified.test')))
       const after = await Promise.race([
         closed,
         new Promise<number>((r) => setTimeout(() => r(-1), 3_000)),

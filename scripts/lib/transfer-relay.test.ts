@@ -10,11 +10,17 @@
  * stops one midway, is given up (a slow client's pauses do not count against it).
  */
 import { EventEmitter } from 'node:events'
-import http from 'node:http'
-import net, { type AddressInfo } from 'node:net'
+import type http from 'node:http'
+import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { parseTsigKey, signMessage } from '../../packages/zone-transfer/src/index.ts'
+import { parseTsigKey } from '../../packages/zone-transfer/src/index.ts'
 import { query, udpAsk } from './dns-client.ts'
+import {
+  framed,
+  notifyOf,
+  signedSoaCheck as signedSoaCheckOf,
+  stubApi,
+} from './relay-test-messages.ts'
 // @ts-expect-error plain ESM module shared with scripts/dns-front.mjs
 import { drained, startDnsFront } from './dns-front.mjs'
 // @ts-expect-error plain ESM module shared with scripts/dns-front.mjs
@@ -22,7 +28,7 @@ import { notifyRelay } from './notify-relay.mjs'
 
 const KEY = parseTsigKey('relay-test-key:c2VjcmV0LXNoYTI1Ni1rZXktbWF0ZXJpYWw=')
 
-let api: http.Server
+let api: { base: string; close(): void }
 let apiBase: string
 /** The connections relayed queries came on. */
 const sockets = new Set<unknown>()
@@ -33,44 +39,35 @@ const transports: (string | undefined)[] = []
 beforeAll(async () => {
   // Answers each relayed query with it as an answer (QR set), framed as on TCP, and ends the
   // stream a moment later, as a streamed answer's end follows its last message.
-  api = http.createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', () => {
-      relayed++
-      sockets.add(req.socket)
-      transports.push(req.headers['x-edgedns-client-transport'] as string | undefined)
-      const answer = Buffer.concat(chunks)
-      const name = String(answer.subarray(13, 13 + answer[12]!))
-      if (name === 'refused') {
-        res.writeHead(403, { 'content-type': 'application/json' })
-        res.end('{"success":false}')
-        return
-      }
-      answer[2]! |= 0x80
-      const length = Buffer.alloc(2)
-      length.writeUInt16BE(answer.length)
-      const framed = Buffer.concat([length, answer])
-      res.writeHead(200, { 'content-type': 'application/octet-stream' })
-      // A "transfer" is the answer COPIES times, written a copy at a time with pauses between.
-      if (name === 'transfer') void writeCopies(res, framed)
-      else {
-        res.write(framed)
-        setTimeout(() => res.end(), 5)
-      }
-    })
+  api = await stubApi((req, answer, res) => {
+    relayed++
+    sockets.add(req.socket)
+    transports.push(req.headers['x-edgedns-client-transport'] as string | undefined)
+    const name = String(answer.subarray(13, 13 + answer[12]!))
+    if (name === 'refused') {
+      res.writeHead(403, { 'content-type': 'application/json' })
+      res.end('{"success":false}')
+      return
+    }
+    answer[2]! |= 0x80
+    res.writeHead(200, { 'content-type': 'application/octet-stream' })
+    // A "transfer" is the answer COPIES times, written a copy at a time with pauses between.
+    if (name === 'transfer') void writeCopies(res, framed(answer))
+    else {
+      res.write(framed(answer))
+      setTimeout(() => res.end(), 5)
+    }
   })
-  await new Promise<void>((r) => api.listen(0, '127.0.0.1', r))
-  apiBase = `http://127.0.0.1:${(api.address() as AddressInfo).port}`
+  apiBase = api.base
 })
 afterAll(() => api?.close())
 
 /** How many messages the stand-in's "transfer" answer holds. */
 const COPIES = 300
 
-async function writeCopies(res: http.ServerResponse, framed: Buffer): Promise<void> {
+async function writeCopies(res: http.ServerResponse, copy: Buffer): Promise<void> {
   for (let i = 0; i < COPIES; i++) {
-    if (!res.write(framed)) await new Promise((r) => res.once('drain', r))
+    if (!res.write(copy)) await new Promise((r) => res.once('drain', r))
     if (i % 50 === 0) await new Promise((r) => setTimeout(r, 2))
   }
   res.end()
@@ -89,18 +86,11 @@ function tcpRead(port: number, message: Buffer, bytes: number): Promise<Buffer> 
     })
     socket.on('close', () => resolve(Buffer.concat(got)))
     socket.on('error', reject)
-    const prefix = Buffer.alloc(2)
-    prefix.writeUInt16BE(message.length)
-    socket.write(Buffer.concat([prefix, message]))
+    socket.write(framed(message))
   })
 }
 
-async function signedSoaCheck(): Promise<Buffer> {
-  const { message } = await signMessage(query('relay.test', 'SOA'), KEY, {
-    time: Math.floor(Date.now() / 1000),
-  })
-  return Buffer.from(message)
-}
+const signedSoaCheck = (): Promise<Buffer> => signedSoaCheckOf('relay.test', KEY)
 
 describe('the transfer relay over UDP', () => {
   it('answers signed SOA checks with the relay first message over one kept-alive connection', async () => {
@@ -212,39 +202,27 @@ describe('an API that stops answering', () => {
   const TIMEOUT_MS = 200
   /** Bytes of the "big" answer: far more than the sockets between the API and the client hold. */
   const BIG = 16 * 1024 * 1024
-  let slow: http.Server
+  let slow: { base: string; close(): void }
   let slowBase: string
   let front: { port: number; close(): void }
 
   beforeAll(async () => {
     // "hang": never answers; "stall": one message, then nothing; "big": BIG bytes at once;
     // a NOTIFY: never answered.
-    slow = http.createServer((req, res) => {
-      const chunks: Buffer[] = []
-      req.on('data', (c: Buffer) => chunks.push(c))
-      req.on('end', () => {
-        if (req.url?.endsWith('/dns_notify')) return
-        const body = Buffer.concat(chunks)
-        const name = String(body.subarray(13, 13 + body[12]!))
-        if (name === 'hang') return
-        res.writeHead(200, { 'content-type': 'application/octet-stream' })
-        if (name === 'stall') {
-          const framed = Buffer.alloc(body.length + 2)
-          framed.writeUInt16BE(body.length)
-          body.copy(framed, 2)
-          res.write(framed)
-          return
-        }
-        void (async () => {
-          const part = Buffer.alloc(65536)
-          for (let sent = 0; sent < BIG; sent += part.length)
-            if (!res.write(part)) await new Promise((r) => res.once('drain', r))
-          res.end()
-        })()
-      })
+    slow = await stubApi((req, body, res) => {
+      if (req.url?.endsWith('/dns_notify')) return
+      const name = String(body.subarray(13, 13 + body[12]!))
+      if (name === 'hang') return
+      res.writeHead(200, { 'content-type': 'application/octet-stream' })
+      if (name === 'stall') return void res.write(framed(body))
+      void (async () => {
+        const part = Buffer.alloc(65536)
+        for (let sent = 0; sent < BIG; sent += part.length)
+          if (!res.write(part)) await new Promise((r) => res.once('drain', r))
+        res.end()
+      })()
     })
-    await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r))
-    slowBase = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`
+    slowBase = slow.base
     front = await startDnsFront({
       target: slowBase,
       transfer: { api: slowBase, token: 'relay-token' },
@@ -254,7 +232,6 @@ describe('an API that stops answering', () => {
   })
   afterAll(() => {
     front?.close()
-    slow?.closeAllConnections()
     slow?.close()
   })
 
@@ -287,10 +264,7 @@ describe('an API that stops answering', () => {
       })
       socket.on('close', () => resolve())
     })
-    const axfr = query('big', 'AXFR')
-    const prefix = Buffer.alloc(2)
-    prefix.writeUInt16BE(axfr.length)
-    socket.write(Buffer.concat([prefix, axfr]))
+    socket.write(framed(query('big', 'AXFR')))
     // The client stops reading for several relay timeouts once the answer is flowing.
     await new Promise((r) => socket.once('data', r))
     socket.pause()
@@ -303,10 +277,8 @@ describe('an API that stops answering', () => {
 
   it('gives up a relayed NOTIFY the API does not answer in time (the primary sends it again)', async () => {
     const relay = notifyRelay({ target: slowBase, token: 't', timeoutMs: TIMEOUT_MS })
-    const notify = query('notified.test', 'SOA')
-    notify[2] = (notify[2]! & 0x87) | (4 << 3) // opcode NOTIFY
     const started = Date.now()
-    await expect(relay(new Uint8Array(notify), '127.0.0.1')).rejects.toThrow()
+    await expect(relay(new Uint8Array(notifyOf('notified.test')), '127.0.0.1')).rejects.toThrow()
     expect(Date.now() - started).toBeLessThan(5_000)
   })
 })
