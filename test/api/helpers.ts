@@ -2,6 +2,7 @@
  * Test helpers: drive the API worker in-process, as a client would.
  */
 import { exports } from 'cloudflare:workers'
+import { expect } from 'vitest'
 
 export const DEV_TOKEN = 'dev-token'
 export const DEFAULT_ACCOUNT = 'a0000000000000000000000000000001'
@@ -31,7 +32,22 @@ export async function api<T = any>(
   return request(method, path, sent, headers)
 }
 
-/** A request with its body as given (not JSON-encoded) and exactly the headers given. */
+/**
+ * The client address of the current test file's requests (`cf-connecting-ip`, IPv6 documentation
+ * space). The worker counts failed authentications per address in module state, which the files
+ * sharing a runtime share: one address for all of them would let one file's bad tokens turn
+ * another's 403s into 429s.
+ */
+function fileAddress(): string {
+  let h = 0
+  for (const ch of expect.getState().testPath ?? '') h = (Math.imul(h, 31) + ch.charCodeAt(0)) >>> 0
+  return `2001:db8:${(h >>> 16).toString(16)}:${(h & 0xffff).toString(16)}::1`
+}
+
+/**
+ * A request with its body as given (not JSON-encoded) and exactly the headers given, from the
+ * file's own client address unless they name one.
+ */
 export async function request(
   method: string,
   path: string,
@@ -41,7 +57,7 @@ export async function request(
   // Addressed to loopback: with DEV_API_TOKEN set (as here) the worker refuses any other host.
   const res = await (exports as any).default.fetch(`http://localhost/client/v4${path}`, {
     method,
-    headers,
+    headers: { 'cf-connecting-ip': fileAddress(), ...headers },
     body,
   })
   const text = await res.text()
