@@ -30,6 +30,28 @@ const found = (cache: PackedAnswerCache, zone: string, version = 'v', form = 'f'
 }
 
 describe('packed answers', () => {
+  it('says an answer is being packed from its keeper until it is stored or let go, per version and form', () => {
+    const cache = cacheOf(1_000 * KB)
+    const packing = (version: string, form = 'f') => cache.of('z1', version).packing(form)
+    const first = cache.of('z1', 'v1').keep('f')!
+    const second = cache.of('z1', 'v1').keep('f')!
+    expect([packing('v1'), packing('v2'), packing('v1', 'other form')]).toEqual([
+      true,
+      false,
+      false,
+    ])
+    first.add(bytes(100))
+    first.done()
+    expect(packing('v1')).toBe(true) // the second still packs it
+    second.drop()
+    expect(packing('v1')).toBe(false)
+    // Past the budget, a keeper lets go as it adds: no longer packing.
+    const small = cacheOf(2 * KB)
+    const over = small.of('z1', 'v1').keep('f')!
+    expect(over.add(bytes(5 * KB))).toBe(false)
+    expect(small.of('z1', 'v1').packing('f')).toBe(false)
+  })
+
   it('finds a complete answer for the same zone, version and form only', () => {
     const cache = cacheOf(1_000 * KB)
     store(cache, 'z1', 'v1', [100, 50])

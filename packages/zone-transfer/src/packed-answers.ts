@@ -18,6 +18,8 @@ export interface PackedAnswers {
   find(form: string): PackedLease | null
   /** A keeper for this answer's messages, or null when none is kept. */
   keep(form: string): PackedKeeper | null
+  /** Whether another transfer is packing this answer now (a keeper not yet done or dropped). */
+  packing(form: string): boolean
 }
 
 /** A kept answer being read: its bytes stay counted until `release`, even if dropped meanwhile. */
@@ -87,6 +89,8 @@ export class PackedAnswerCache {
   readonly #byZone = new Map<string, Set<string>>()
   /** Keepers packing and leases being read. */
   readonly #holders = new Set<Holder>()
+  /** Keepers packing now, by zone, form and version. */
+  readonly #packing = new Map<string, number>()
   /** Bytes counted now (see the module comment). */
   #used = 0
 
@@ -118,6 +122,7 @@ export class PackedAnswerCache {
     return {
       find: (form) => this.#find(zone, version, form),
       keep: (form) => (this.#budget > 0 ? this.#keeper(zone, version, order, form) : null),
+      packing: (form) => this.#packing.has(`${zone}\n${form}\n${version}`),
     }
   }
 
@@ -199,6 +204,16 @@ export class PackedAnswerCache {
 
   #keeper(zone: string, version: string, order: number, form: string): PackedKeeper {
     const key = `${zone}\n${form}`
+    const packingKey = `${key}\n${version}`
+    this.#packing.set(packingKey, (this.#packing.get(packingKey) ?? 0) + 1)
+    let packing = true
+    const packed = (): void => {
+      if (!packing) return
+      packing = false
+      const n = this.#packing.get(packingKey)! - 1
+      if (n === 0) this.#packing.delete(packingKey)
+      else this.#packing.set(packingKey, n)
+    }
     const messages: Uint8Array[] = []
     let bytes = 0
     let open = true
@@ -206,6 +221,7 @@ export class PackedAnswerCache {
       kind: 'keeper',
       since: this.#now(),
       end: () => {
+        packed()
         if (!open) return
         open = false
         this.#holders.delete(holder)
@@ -236,6 +252,7 @@ export class PackedAnswerCache {
         if (!open) return
         if (bytes < this.#minBytes || this.#newerThan(zone, order)) return holder.end()
         open = false
+        packed()
         this.#holders.delete(holder)
         const entry = { key, zone, version, order, messages, bytes, readers: 0, dropped: false }
         this.#store(entry)

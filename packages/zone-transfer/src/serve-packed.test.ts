@@ -7,14 +7,18 @@ import { transferMessages, type TransferZone } from './serve.ts'
 import { signMessage } from './tsig.ts'
 import { TsigStreamVerifier } from './tsig-stream.ts'
 
-/** A zone of `count` TXT records counting how many times its records were read. */
-function countedZone(count: number, failAt = -1) {
+/**
+ * A zone of `count` TXT records counting how many times its records were read; with `slow`, a
+ * read pauses a few milliseconds every 200 records (as pages come from D1).
+ */
+function countedZone(count: number, failAt = -1, slow = false) {
   const state = { reads: 0 }
   const zone: TransferZone = {
     soa,
     async *records(): AsyncGenerator<ResponseRR> {
       state.reads++
       for (let i = 0; i < count; i++) {
+        if (slow && i % 200 === 0) await new Promise((r) => setTimeout(r, 5))
         if (i === failAt) throw new Error('the zone changed during the transfer')
         yield { name: `h${i}.example.test`, type: 16, ttl: 60, rdata: `"${'x'.repeat(100)}"` }
       }
@@ -28,7 +32,13 @@ async function signedAxfr(id: number) {
 }
 
 /** Every message of a signed AXFR (id `id`), verified as a client does; without their TSIG. */
-async function transfer(zone: TransferZone, cache: PackedAnswerCache, id: number, version = 'v1') {
+async function transfer(
+  zone: TransferZone,
+  cache: PackedAnswerCache,
+  id: number,
+  version = 'v1',
+  followMs?: number
+) {
   const request = await signedAxfr(id)
   const verifier = new TsigStreamVerifier(key, request.mac, () => NOW)
   const out: Uint8Array[] = []
@@ -37,6 +47,7 @@ async function transfer(zone: TransferZone, cache: PackedAnswerCache, id: number
     requireTsig: true,
     now: NOW,
     packed: cache.of('zone-1', version),
+    ...(followMs === undefined ? {} : { followMs }),
   }))
     out.push(await verifier.next(m))
   verifier.finish()
@@ -57,6 +68,48 @@ describe('a transfer answered from packed messages', () => {
       expect(m.slice(2)).toEqual(first[i]!.slice(2))
     }
     expect(second.flatMap((m) => decodeMessage(m).answer).length).toBe(2_002)
+  })
+
+  it('answers an AXFR asked while another of the same version is being packed from that one, reading the zone once', async () => {
+    const { zone, state } = countedZone(2_000, -1, true)
+    const cache = new PackedAnswerCache({ budgetBytes: 10_000_000, minBytes: 0 })
+    const [first, second] = await Promise.all([
+      transfer(zone, cache, 11),
+      transfer(zone, cache, 22),
+    ])
+    expect(state.reads).toBe(1)
+    expect(second.map((m) => decodeMessage(m).id)).toEqual(second.map(() => 22))
+    expect(second.map((m) => m.slice(2))).toEqual(first.map((m) => m.slice(2)))
+    // Without waiting (followMs 0), each reads the zone.
+    const other = countedZone(2_000, -1, true)
+    await Promise.all([
+      transfer(other.zone, cache, 1, 'v2', 0),
+      transfer(other.zone, cache, 2, 'v2', 0),
+    ])
+    expect(other.state.reads).toBe(2)
+  })
+
+  it('reads the zone itself when the transfer it waited for fails, or outlasts its wait', async () => {
+    const failing = countedZone(2_000, 1_500, true)
+    const cache = new PackedAnswerCache({ budgetBytes: 10_000_000, minBytes: 0 })
+    const whole = countedZone(2_000, -1, true)
+    const [failed, second] = await Promise.allSettled([
+      transfer(failing.zone, cache, 1),
+      // Starts once the first is packing; reads `whole` after it failed.
+      new Promise((r) => setTimeout(r, 2)).then(() => transfer(whole.zone, cache, 2)),
+    ])
+    expect(failed.status).toBe('rejected')
+    expect(second.status).toBe('fulfilled')
+    expect(whole.state.reads).toBe(1)
+    const answered = (second as PromiseFulfilledResult<Uint8Array[]>).value
+    expect(answered.flatMap((m) => decodeMessage(m).answer).length).toBe(2_002)
+    // A wait shorter than the packing: the second reads the zone itself.
+    const slow = countedZone(2_000, -1, true)
+    await Promise.all([
+      transfer(slow.zone, cache, 3, 'v3'),
+      new Promise((r) => setTimeout(r, 2)).then(() => transfer(slow.zone, cache, 4, 'v3', 1)),
+    ])
+    expect(slow.state.reads).toBe(2)
   })
 
   it('reads the zone again for another version', async () => {

@@ -12,7 +12,7 @@ import {
 } from '@edgedns/dns-wire'
 import { planIxfr, type IxfrStep } from './ixfr.ts'
 import { TransferPacker, type TransferRecord } from './pack.ts'
-import type { PackedAnswers, PackedKeeper } from './packed-answers.ts'
+import type { PackedAnswers, PackedKeeper, PackedLease } from './packed-answers.ts'
 import { soaSerial } from './soa.ts'
 import { signErrorResponse, signMessage, tsigSize, verifyRequest } from './tsig.ts'
 import { TsigStreamSigner } from './tsig-stream.ts'
@@ -53,9 +53,37 @@ export interface TransferOptions {
   udp?: boolean
   /**
    * The zone's packed AXFR answers (packed-answers.ts): an answer in the AXFR form reuses the
-   * messages of an earlier one packed the same way, or leaves its own for the next.
+   * messages of an earlier one packed the same way, or leaves its own for the next. While another
+   * transfer is packing that answer, this one waits for it (checking every `FOLLOW_POLL_MS`, at
+   * most `followMs`) rather than read the zone a second time, and reads it itself if that one
+   * fails or takes longer.
    */
   packed?: PackedAnswers
+  /** Longest wait for an answer another transfer is packing (default `FOLLOW_MS`; 0: none). */
+  followMs?: number
+}
+
+/**
+ * Default longest wait for an answer another transfer is packing: well within the time a relay
+ * gives an answer to start (the DNS front's 10 s), and longer than packing most zones takes.
+ */
+const FOLLOW_MS = 5000
+/** How often a waiting transfer looks for the answer (timers: no promise crosses requests). */
+const FOLLOW_POLL_MS = 20
+
+/**
+ * The packed answer in `form` once the transfer packing it stores it; null when none is stored
+ * within `ms`, or the one packing it stops without storing it.
+ */
+async function followed(
+  packed: PackedAnswers,
+  form: string,
+  ms: number
+): Promise<PackedLease | null> {
+  const until = Date.now() + ms
+  while (packed.packing(form) && Date.now() < until)
+    await new Promise((r) => setTimeout(r, FOLLOW_POLL_MS))
+  return packed.find(form)
 }
 
 const NOTAUTH = 9
@@ -218,7 +246,10 @@ export async function* transferMessages(
   const form = records
     ? null
     : [q.name, q.typeCode, reserve, edns !== null, rd, options.maxSize].join('|')
-  const earlier = form === null ? null : (options.packed?.find(form) ?? null)
+  const packed = form === null ? undefined : options.packed
+  let earlier = packed?.find(form!) ?? null
+  if (!earlier && packed?.packing(form!) && (options.followMs ?? FOLLOW_MS) > 0)
+    earlier = await followed(packed, form!, options.followMs ?? FOLLOW_MS)
   if (earlier) {
     try {
       for (const m of earlier.messages) yield await sign(withId(m, message.id))
@@ -227,7 +258,7 @@ export async function* transferMessages(
     }
     return
   }
-  let keeper: PackedKeeper | null = form === null ? null : (options.packed?.keep(form) ?? null)
+  let keeper: PackedKeeper | null = packed?.keep(form!) ?? null
   const kept = (m: Uint8Array): Uint8Array => {
     if (keeper && !keeper.add(m)) keeper = null
     return m

@@ -75,6 +75,7 @@ export function packedAxfrsOf(
   return {
     find: answers.find,
     keep: (form) => (largeRequestRunning() ? null : answers.keep(form)),
+    packing: answers.packing,
   }
 }
 
