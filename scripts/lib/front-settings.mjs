@@ -129,7 +129,6 @@ export function frontSettings(env) {
     tcpClients: number(env, 'DNS_FRONT_TCP_CLIENTS', { min: 1 }),
     tcpClientConnections: number(env, 'DNS_FRONT_TCP_CLIENT_CONNECTIONS', { min: 1 }),
     relayTimeoutMs: number(env, 'DNS_FRONT_RELAY_TIMEOUT_MS', { min: 1, max: MAX_TIMER_MS }),
-    // The longest a Node.js timer waits (2^31 - 1 ms), about 24.8 days.
     relayMaxSeconds: number(env, 'DNS_FRONT_RELAY_MAX_SECONDS', {
       min: 1,
       max: Math.floor(MAX_TIMER_MS / 1000),

@@ -51,6 +51,10 @@ export interface PackedAnswerLimits {
   now?: () => number
 }
 
+/** What a keeper packs: its zone, form and version (a keeper is packing while it is held). */
+const packingKey = (zone: string, form: string, version: string): string =>
+  `${zone}\n${form}\n${version}`
+
 /** Counted for each message beside its octets (its buffer and view objects). */
 const MESSAGE_OVERHEAD = 128
 /** Counted for each kept answer beside its messages and strings (the entry and its maps). */
@@ -71,6 +75,8 @@ interface Entry {
 
 interface Holder {
   kind: 'keeper' | 'reader'
+  /** A keeper's answer: zone, form and version (`packingKey`). */
+  packs?: string
   since: number
   /** Lets go of what it holds (idempotent). */
   end(): void
@@ -89,8 +95,6 @@ export class PackedAnswerCache {
   readonly #byZone = new Map<string, Set<string>>()
   /** Keepers packing and leases being read. */
   readonly #holders = new Set<Holder>()
-  /** Keepers packing now, by zone, form and version. */
-  readonly #packing = new Map<string, number>()
   /** Bytes counted now (see the module comment). */
   #used = 0
 
@@ -122,7 +126,11 @@ export class PackedAnswerCache {
     return {
       find: (form) => this.#find(zone, version, form),
       keep: (form) => (this.#budget > 0 ? this.#keeper(zone, version, order, form) : null),
-      packing: (form) => this.#packing.has(`${zone}\n${form}\n${version}`),
+      packing: (form) => {
+        const packs = packingKey(zone, form, version)
+        for (const holder of this.#holders) if (holder.packs === packs) return true
+        return false
+      },
     }
   }
 
@@ -204,24 +212,14 @@ export class PackedAnswerCache {
 
   #keeper(zone: string, version: string, order: number, form: string): PackedKeeper {
     const key = `${zone}\n${form}`
-    const packingKey = `${key}\n${version}`
-    this.#packing.set(packingKey, (this.#packing.get(packingKey) ?? 0) + 1)
-    let packing = true
-    const packed = (): void => {
-      if (!packing) return
-      packing = false
-      const n = this.#packing.get(packingKey)! - 1
-      if (n === 0) this.#packing.delete(packingKey)
-      else this.#packing.set(packingKey, n)
-    }
     const messages: Uint8Array[] = []
     let bytes = 0
     let open = true
     const holder: Holder = {
       kind: 'keeper',
+      packs: packingKey(zone, form, version),
       since: this.#now(),
       end: () => {
-        packed()
         if (!open) return
         open = false
         this.#holders.delete(holder)
@@ -252,7 +250,6 @@ export class PackedAnswerCache {
         if (!open) return
         if (bytes < this.#minBytes || this.#newerThan(zone, order)) return holder.end()
         open = false
-        packed()
         this.#holders.delete(holder)
         const entry = { key, zone, version, order, messages, bytes, readers: 0, dropped: false }
         this.#store(entry)

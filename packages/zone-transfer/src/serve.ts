@@ -72,15 +72,17 @@ const FOLLOW_MS = 5000
 const FOLLOW_POLL_MS = 20
 
 /**
- * The packed answer in `form` once the transfer packing it stores it; null when none is stored
- * within `ms`, or the one packing it stops without storing it.
+ * The earlier answer packed in `form`: one stored, or the one another transfer is packing once it
+ * stores it within `followMs`; null when there is none (this transfer reads the zone itself).
  */
-async function followed(
+async function earlierAnswer(
   packed: PackedAnswers,
   form: string,
-  ms: number
+  followMs: number
 ): Promise<PackedLease | null> {
-  const until = Date.now() + ms
+  const stored = packed.find(form)
+  if (stored || followMs <= 0) return stored
+  const until = Date.now() + followMs
   while (packed.packing(form) && Date.now() < until)
     await new Promise((r) => setTimeout(r, FOLLOW_POLL_MS))
   return packed.find(form)
@@ -246,10 +248,10 @@ export async function* transferMessages(
   const form = records
     ? null
     : [q.name, q.typeCode, reserve, edns !== null, rd, options.maxSize].join('|')
-  const packed = form === null ? undefined : options.packed
-  let earlier = packed?.find(form!) ?? null
-  if (!earlier && packed?.packing(form!) && (options.followMs ?? FOLLOW_MS) > 0)
-    earlier = await followed(packed, form!, options.followMs ?? FOLLOW_MS)
+  const earlier =
+    form === null || !options.packed
+      ? null
+      : await earlierAnswer(options.packed, form, options.followMs ?? FOLLOW_MS)
   if (earlier) {
     try {
       for (const m of earlier.messages) yield await sign(withId(m, message.id))
@@ -258,7 +260,7 @@ export async function* transferMessages(
     }
     return
   }
-  let keeper: PackedKeeper | null = packed?.keep(form!) ?? null
+  let keeper: PackedKeeper | null = form === null ? null : (options.packed?.keep(form) ?? null)
   const kept = (m: Uint8Array): Uint8Array => {
     if (keeper && !keeper.add(m)) keeper = null
     return m
