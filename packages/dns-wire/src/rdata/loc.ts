@@ -1,8 +1,11 @@
 /**
- * @module LOC (RFC 1876) presentation → wire. The grammar and limits are in `loc-text.ts`; this
- * encoder takes numbers only in their plain form (seconds to three decimals, metres to two).
+ * @module LOC (RFC 1876) presentation → wire and back. The grammar and limits are in
+ * `loc-text.ts`; the encoder takes numbers only in their plain form (seconds to three decimals,
+ * metres to two), which is the form the decoder writes.
  */
+import type { Reader } from '../reader.ts'
 import type { Encoder } from './basic.ts'
+import type { Decoder } from './present.ts'
 import { LOC_LIMITS, splitLocText, type LocAngleText } from './loc-text.ts'
 import { TextError } from './text.ts'
 
@@ -72,4 +75,43 @@ export const loc: Encoder = (w, t) => {
   w.u32(lat)
   w.u32(lon)
   w.u32(alt)
+}
+
+/** Centimetres as metres with two decimals and the `m` unit (`-5.5` m is `-5.50m`). */
+function metresText(cm: number): string {
+  const whole = Math.trunc(Math.abs(cm) / 100)
+  const rest = String(Math.abs(cm) % 100).padStart(2, '0')
+  return `${cm < 0 ? '-' : ''}${whole}.${rest}m`
+}
+
+/** A size or precision byte (RFC 1876 mantissa and power of ten) in centimetres. */
+function precisionCm(r: Reader, byte: number): number {
+  const mantissa = byte >> 4
+  const exponent = byte & 0x0f
+  if (mantissa > 9 || exponent > 9) r.fail('LOC size or precision digit above 9')
+  return mantissa * 10 ** exponent
+}
+
+/** An angle's wire value as `d m s.sss H`. */
+function angleText(r: Reader, raw: number, maxDeg: number, hemispheres: string): string {
+  const offset = raw - EQUATOR
+  const v = Math.abs(offset)
+  if (v > maxDeg * 3_600_000) r.fail('LOC latitude or longitude out of range')
+  const degrees = Math.floor(v / 3_600_000)
+  const minutes = Math.floor((v % 3_600_000) / 60_000)
+  const millis = v % 60_000
+  const seconds = `${Math.floor(millis / 1000)}.${String(millis % 1000).padStart(3, '0')}`
+  return `${degrees} ${minutes} ${seconds} ${hemispheres[offset < 0 ? 1 : 0]}`
+}
+
+/** LOC wire → presentation (version 0 only: another version's fields are not known). */
+export const locText: Decoder = (r) => {
+  if (r.u8() !== 0) r.fail('LOC version other than 0')
+  const size = precisionCm(r, r.u8())
+  const hp = precisionCm(r, r.u8())
+  const vp = precisionCm(r, r.u8())
+  const lat = angleText(r, r.u32(), 90, 'NS')
+  const lon = angleText(r, r.u32(), 180, 'EW')
+  const alt = r.u32() - ALT_BASE_CM
+  return `${lat} ${lon} ${metresText(alt)} ${metresText(size)} ${metresText(hp)} ${metresText(vp)}`
 }

@@ -1,9 +1,13 @@
 /**
- * @module SVCB and HTTPS (RFC 9460): priority, target, SvcParams in ascending key order.
+ * @module SVCB and HTTPS (RFC 9460): priority, target, SvcParams in ascending key order;
+ * presentation → wire and back.
  */
-import { svcParamKeyCode } from '@edgedns/dns-facts'
+import { fqdn, svcParamKeyCode, svcParamKeyName } from '@edgedns/dns-facts'
+import { nameText } from '../names.ts'
+import type { Reader } from '../reader.ts'
 import { ByteWriter } from '../writer.ts'
 import type { Encoder } from './basic.ts'
+import { base64Of, ipv6Of, quoted, type Decoder } from './present.ts'
 import { writeRdataName } from './name-field.ts'
 import { TextError, base64, charString, ipv4, ipv6, uint } from './text.ts'
 
@@ -101,4 +105,80 @@ export const svcb: Encoder = (w, t) => {
     w.u16(value.length)
     w.bytes(value)
   }
+}
+
+/**
+ * One alpn id in a quoted value-list: a comma or backslash escaped for the list (`\,`, `\\`) and
+ * that escape, with `"`, escaped again for the quotes; other octets outside printable ASCII as
+ * `\DDD`.
+ */
+function alpnIdText(id: Uint8Array): string {
+  let s = ''
+  for (const b of id) {
+    if (b === 0x2c) s += '\\\\,'
+    else if (b === 0x5c) s += '\\\\\\\\'
+    else if (b === 0x22) s += '\\"'
+    else if (b >= 0x20 && b < 0x7f) s += String.fromCharCode(b)
+    else s += `\\${String(b).padStart(3, '0')}`
+  }
+  return s
+}
+
+/** The values of a list of fixed-size items (addresses, keys), each `size` octets, as text. */
+function items(r: Reader, value: Uint8Array, size: number, text: (b: Uint8Array) => string) {
+  if (value.length === 0 || value.length % size !== 0) r.fail('SvcParam list of the wrong length')
+  const out: string[] = []
+  for (let at = 0; at < value.length; at += size) out.push(text(value.subarray(at, at + size)))
+  return out.join(',')
+}
+
+/** One SvcParam as `key=value` (or the bare key for a key without a value). */
+function paramText(r: Reader, key: number, value: Uint8Array): string {
+  const name = svcParamKeyName(key)
+  switch (key) {
+    case 0:
+      return `${name}=${items(r, value, 2, (b) => svcParamKeyName((b[0]! << 8) | b[1]!))}`
+    case 1: {
+      const ids: string[] = []
+      for (let at = 0; at < value.length; at += 1 + value[at]!) {
+        const end = at + 1 + value[at]!
+        if (value[at] === 0 || end > value.length) r.fail('alpn id of the wrong length')
+        ids.push(alpnIdText(value.subarray(at + 1, end)))
+      }
+      if (ids.length === 0) r.fail('alpn without an id')
+      return `${name}="${ids.join(',')}"`
+    }
+    case 2:
+    case 8:
+      if (value.length > 0) r.fail(`${name} with a value`)
+      return name
+    case 3:
+      if (value.length !== 2) r.fail('port of the wrong length')
+      return `${name}=${(value[0]! << 8) | value[1]!}`
+    case 4:
+      return `${name}=${items(r, value, 4, (b) => b.join('.'))}`
+    case 5:
+      if (value.length === 0) r.fail('ech without a value')
+      return `${name}=${base64Of(value)}`
+    case 6:
+      return `${name}=${items(r, value, 16, ipv6Of)}`
+    default:
+      return value.length === 0 ? name : `${name}=${quoted(value)}`
+  }
+}
+
+/** SVCB/HTTPS wire → presentation: priority, target, each SvcParam in the wire's (ascending) order. */
+export const svcbText: Decoder = (r, end) => {
+  const priority = r.u16()
+  const target = fqdn(nameText(r.name()))
+  const params = [String(priority), target]
+  for (let last = -1; r.offset < end;) {
+    const key = r.u16()
+    const length = r.u16()
+    if (key <= last) r.fail('SvcParamKeys not in ascending order')
+    if (r.offset + length > end) r.fail('SvcParam runs past its record')
+    params.push(paramText(r, key, r.take(length)))
+    last = key
+  }
+  return params.join(' ')
 }
