@@ -216,11 +216,16 @@ zone:
       ['zone-set', 'added', '300', 'A', '192.0.2.99'],
       ['zone-set', 'added', '300', 'TXT', '"knot \\"quoted\\" text"'],
       ['zone-unset', 'mail', 'A'],
+      // A delegation with its glue: the glue is held, and served in the referral.
+      ['zone-set', 'deleg', '300', 'NS', 'ns.deleg'],
+      ['zone-set', 'ns.deleg', '300', 'A', '192.0.2.53'],
     ])
     const first = await followed(from)
     expect(first).toMatch(/IXFR, outgoing/)
     await answered(`added.${zone}`, 'A', (a) => firstData(a) === '192.0.2.99')
     await answered(`mail.${zone}`, 'A', (a) => a.Status === 3)
+    const referral = await doh(`host.deleg.${zone}`, 'A')
+    expect(referral.Authority?.[0]?.data, JSON.stringify(referral)).toBe(`ns.deleg.${zone}.`)
 
     const next = knotLog.length
     await knotcCommit([
