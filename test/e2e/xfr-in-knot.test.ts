@@ -17,6 +17,7 @@ import { startDnsFront } from '../../scripts/lib/dns-front.mjs'
 // @ts-expect-error plain ESM helper shared with `pnpm dev`
 import { freePort } from '../../scripts/lib/stack.mjs'
 import { everyTypeZone } from '../api/import-export-fixture.ts'
+import { stopChild, waitFor } from './tools/processes.ts'
 import { stackApi } from './tools/stack-api.ts'
 import { canonicalZone, exportZoneFile } from './tools/zone-files.ts'
 import { makePeer, setIncoming } from './tools/transfer-settings.ts'
@@ -35,14 +36,6 @@ let knot: ChildProcess | undefined
 let knotLog = ''
 let knotPort = 0
 let zoneId = ''
-
-async function waitFor(check: () => Promise<boolean>, ms: number): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end;) {
-    if (await check()) return true
-    await new Promise((r) => setTimeout(r, 150))
-  }
-  return check()
-}
 
 async function doh(name: string, type: string): Promise<any> {
   const res = await fetch(`${base}/dns-query?name=${name}&type=${type}`, {
@@ -185,11 +178,7 @@ zone:
   }, 60_000)
 
   afterAll(async () => {
-    if (knot && knot.exitCode === null) {
-      const exited = new Promise((r) => knot!.once('exit', r))
-      knot.kill('SIGTERM')
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))])
-    }
+    await stopChild(knot)
     front?.close()
     rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 })
   })

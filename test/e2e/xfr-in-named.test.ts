@@ -18,6 +18,7 @@ import { startDnsFront } from '../../scripts/lib/dns-front.mjs'
 // @ts-expect-error plain ESM helper shared with `pnpm dev`
 import { freePort } from '../../scripts/lib/stack.mjs'
 import { namedConf, spawnNamed } from '../../scripts/lib/named-conf.mjs'
+import { stopChild, waitFor } from './tools/processes.ts'
 import { stackApi } from './tools/stack-api.ts'
 import { canonicalZone, exportZoneFile } from './tools/zone-files.ts'
 import { makePeer, setIncoming } from './tools/transfer-settings.ts'
@@ -76,14 +77,6 @@ async function startNamed(): Promise<void> {
   expect(up, namedLog()).toBe(true)
 }
 
-async function waitFor(check: () => Promise<boolean> | boolean, ms: number): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end;) {
-    if (await check()) return true
-    await new Promise((r) => setTimeout(r, 150))
-  }
-  return check()
-}
-
 const canonical = (file: string): string[] => canonicalZone(zone, file)
 
 async function doh(name: string, type: string): Promise<any> {
@@ -131,11 +124,7 @@ beforeAll(async () => {
 }, 60_000)
 
 afterAll(async () => {
-  if (named && named.exitCode === null) {
-    const exited = new Promise((r) => named!.once('exit', r))
-    named.kill('SIGTERM')
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))])
-  }
+  await stopChild(named)
   front?.close()
   // named may still be writing its journal while it exits: retry the removal.
   rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 })

@@ -9,22 +9,11 @@ import { decodeMessage, encodeRdata, encodeResponse } from '@edgedns/dns-wire'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { fromPresentation, normalizeContent, toPresentation } from './content.ts'
-import { RecordError } from './errors.ts'
 import { RECORD_TYPES, TYPE_CODES, type RecordType } from './record-type.ts'
 import type { RecordFields, StoredRecord } from './spec.ts'
-import { anyRecord, recordOf } from './test-helpers/arbitrary-records.ts'
+import { acceptedRecord, anyRecord, recordOf } from './test-helpers/arbitrary-records.ts'
 
 const ORIGIN = 'example.com'
-
-/** The stored form of what validation accepts, or null when it refuses the input. */
-function accept(fields: RecordFields): StoredRecord | null {
-  try {
-    return { type: fields.type, ...normalizeContent(fields) }
-  } catch (e) {
-    if (e instanceof RecordError) return null
-    throw e
-  }
-}
 
 /**
  * Types compared by their octets on the wire, not their stored fields: TXT (character-strings may
@@ -39,7 +28,7 @@ const octets = (r: StoredRecord): string =>
   ).join('')
 
 function transferred(inputs: RecordFields[]): void {
-  const stored = inputs.map(accept).filter((r): r is StoredRecord => r !== null)
+  const stored = inputs.map(acceptedRecord).filter((r): r is StoredRecord => r !== null)
   const answer = stored.map((r, i) => ({
     name: `r${i}.${ORIGIN}`,
     type: TYPE_CODES[r.type],

@@ -7,8 +7,10 @@
  * named-checkzone test.
  */
 import fc from 'fast-check'
+import { normalizeContent } from '../content.ts'
+import { RecordError } from '../errors.ts'
 import { RECORD_TYPES, type RecordType } from '../record-type.ts'
-import type { RecordFields } from '../spec.ts'
+import type { RecordFields, StoredRecord } from '../spec.ts'
 
 /** One character (or escape) of the kinds that zone-file readers treat specially. */
 const piece = fc.oneof(
@@ -258,3 +260,13 @@ export const anyRecord: fc.Arbitrary<RecordFields> = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...RECORD_TYPES).chain(recordOf) },
   { weight: 1, arbitrary: rawContent }
 )
+
+/** The stored form of what validation accepts, or null when it refuses the input. */
+export function acceptedRecord(fields: RecordFields): StoredRecord | null {
+  try {
+    return { type: fields.type, ...normalizeContent(fields) }
+  } catch (e) {
+    if (e instanceof RecordError) return null
+    throw e
+  }
+}
