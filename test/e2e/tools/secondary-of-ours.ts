@@ -24,7 +24,7 @@ import { enableOutgoing, makePeer } from './transfer-settings.ts'
 import { canonicalZone, exportZoneFile } from './zone-files.ts'
 
 /** What the server's configuration is made from. */
-export interface SecondarySetup {
+interface SecondarySetup {
   dir: string
   zone: string
   /** The port the server listens on (and serves the zone's AXFR to the test from). */
