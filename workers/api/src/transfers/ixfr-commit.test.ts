@@ -4,71 +4,17 @@
  * does not apply exactly to the copy we hold is refused whole.
  */
 import { env } from 'cloudflare:workers'
-import type { MessageRR } from '@edgedns/dns-wire'
 import { describe, expect, it } from 'vitest'
 import { createZone } from '../../../../test/api/helpers.ts'
 import { heldRecords as held } from '../../../../test/api/incoming-rows.ts'
-import type { ZoneGuard } from '../commit/zone-change.ts'
 import { DELETE_STAGED } from './staged-records.ts'
+import { ROWS, a, rr, soa, transfer, zoneRow, type Step, type Zone } from './ixfr-test-transfers.ts'
 import {
   IxfrNotExact,
   TooManyIxfrSteps,
   TransferStage,
   TransferTooLarge,
 } from './transfer-commit.ts'
-
-/** Rows per statement: small, so a few hundred records span several statements. */
-const ROWS = 50
-
-async function zoneRow(zoneId: string) {
-  return (await env.DB.prepare('SELECT version, change_seq, serial FROM zones WHERE id = ?1')
-    .bind(zoneId)
-    .first<{ version: number; change_seq: number; serial: number }>())!
-}
-
-async function guardOf(zoneId: string): Promise<ZoneGuard> {
-  const row = await zoneRow(zoneId)
-  return { version: row.version, changeSeq: row.change_seq, serial: row.serial }
-}
-
-const rr = (zone: string, label: string, type: string, typeCode: number, data: string) =>
-  ({
-    name: label === '@' ? `${zone}.` : `${label}.${zone}.`,
-    type,
-    typeCode,
-    class: 1,
-    ttl: 300,
-    data,
-  }) satisfies MessageRR
-
-const a = (zone: string, i: number): MessageRR =>
-  rr(zone, `r-${i}`, 'A', 1, `10.0.${(i >> 8) & 255}.${i & 255}`)
-
-const soa = (zone: string, serial: number): MessageRR => ({
-  ...rr(
-    zone,
-    '@',
-    'SOA',
-    6,
-    `ns.primary.test. hostmaster.primary.test. ${serial} 3600 600 86400 300`
-  ),
-  name: `${zone}.`,
-  ttl: 3600,
-})
-
-type Zone = { id: string; name: string }
-type Step = ['add' | 'delete', MessageRR]
-
-/** Receives a transfer of `steps` and commits it (`replace`: an AXFR). */
-async function transfer(zone: Zone, steps: Step[], serial: number, replace: boolean) {
-  const stage = new TransferStage(env.DB, { zoneId: zone.id, zoneName: zone.name }, ROWS)
-  try {
-    for (const [op, r] of steps) await stage.sink(op, r)
-    await stage.commit({ guard: await guardOf(zone.id), soa: soa(zone.name, serial), replace })
-  } finally {
-    await stage.discard()
-  }
-}
 
 describe('the deletions of an IXFR', () => {
   it('find each record through the identity index, never walking the zone', async () => {

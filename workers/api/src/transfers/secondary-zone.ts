@@ -165,10 +165,14 @@ export async function transferFrom(
       if (outcome.kind === 'current') return confirmCopy(db, cfg.zoneId, held ?? zone.serial)
       const commitStart = Date.now()
       let guard = guardOf(zone)
-      let attempt = 1
-      for (; ; attempt++) {
+      let committed: number
+      for (let attempt = 1; ; attempt++) {
         try {
-          await stage.commit({ guard, soa: outcome.soa, replace: outcome.kind === 'axfr' })
+          committed = await stage.commit({
+            guard,
+            soa: outcome.soa,
+            replace: outcome.kind === 'axfr',
+          })
           break
         } catch (e) {
           if (!(e instanceof CommitConflict && e.reason === 'zone-changed')) throw e
@@ -193,11 +197,11 @@ export async function transferFrom(
         })
       )
       // The builder may also learn of it from the propagation sweep; telling it now is faster.
-      // It replies once its first step is over (for a transfer, a full build's first pages); the
+      // It replies once its first step is over (an IXFR's names, an AXFR's first pages); the
       // check records its result meanwhile, and the staged rows are discarded after that step,
       // so their deletes do not compete with the build's reads.
       const building = builderStub(env, cfg.zoneId)
-        .notify(cfg.zoneId, guard.changeSeq + 1)
+        .notify(cfg.zoneId, committed)
         .catch((e: unknown) => console.warn('builder notification lost', cfg.zoneId, e))
       finishing = building.then(discard)
       return {

@@ -21,6 +21,8 @@ const DISCARD = 'DELETE FROM import_staging WHERE import_id = ?1 AND ord BETWEEN
 export class StagedList {
   /** Staged rows written (their `ord`s are 0 … rows - 1). */
   #stagedRows = 0
+  /** Records staged before each staged row, by `ord` (with the total after the last). */
+  readonly #recordsBefore: number[] = [0]
   /** JSON of the records not flushed yet. */
   #records: string[] = []
   #chars = 0
@@ -49,8 +51,11 @@ export class StagedList {
   async flush(): Promise<void> {
     if (this.#records.length === 0) return
     const rows: string[] = []
-    for (let i = 0; i < this.#records.length; i += this.#perRow)
-      rows.push(`[${this.#records.slice(i, i + this.#perRow).join(',')}]`)
+    for (let i = 0; i < this.#records.length; i += this.#perRow) {
+      const records = this.#records.slice(i, i + this.#perRow)
+      rows.push(`[${records.join(',')}]`)
+      this.#recordsBefore.push(this.#recordsBefore.at(-1)! + records.length)
+    }
     const first = this.#stagedRows
     this.#stagedRows += rows.length
     this.#records = []
@@ -79,6 +84,11 @@ export class StagedList {
     const out: [number, number][] = []
     for (let lo = from; lo < to; lo += per) out.push([lo, Math.min(to, lo + per) - 1])
     return out
+  }
+
+  /** Records in the staged rows `lo` … `hi` (all of them by default; flushed rows only). */
+  records(lo = 0, hi = this.#stagedRows - 1): number {
+    return this.#recordsBefore[hi + 1]! - this.#recordsBefore[lo]!
   }
 
   async discard(): Promise<void> {

@@ -103,6 +103,11 @@ export const COUNT_RECORDS = 'SELECT count(*) AS n FROM dns_records WHERE zone_i
 export const DELETE_SOME = `DELETE FROM dns_records WHERE rowid IN (
   SELECT rowid FROM dns_records WHERE zone_id = ?1 LIMIT ?2)`
 
+/** The identity match of DELETE_STAGED: record `r` is the one staged record `j.value` names. */
+const SAME_IDENTITY = `r.name_rev = j.value ->> ${col('name_rev')} AND r.type = j.value ->> ${col('type')}
+    AND r.content = j.value ->> ${col('content')}
+    AND ifnull(r.priority, -1) = ifnull(j.value ->> ${col('priority')}, -1)`
+
 /**
  * The zone's records an IXFR's staged deletions (staged rows ?3..?4) name, by identity (name, type,
  * content, priority): driven from the staged side, each deletion found through the identity index,
@@ -111,10 +116,32 @@ export const DELETE_SOME = `DELETE FROM dns_records WHERE rowid IN (
 export const DELETE_STAGED = `DELETE FROM dns_records WHERE rowid IN (
   SELECT r.rowid FROM import_staging AS s CROSS JOIN json_each(s.row) AS j
     CROSS JOIN dns_records AS r INDEXED BY dns_records_identity
-  WHERE s.import_id = ?2 AND s.ord BETWEEN ?3 AND ?4 AND r.zone_id = ?1
-    AND r.name_rev = j.value ->> ${col('name_rev')} AND r.type = j.value ->> ${col('type')}
-    AND r.content = j.value ->> ${col('content')}
-    AND ifnull(r.priority, -1) = ifnull(j.value ->> ${col('priority')}, -1))`
+  WHERE s.import_id = ?2 AND s.ord BETWEEN ?3 AND ?4 AND r.zone_id = ?1 AND ${SAME_IDENTITY})`
+
+/**
+ * The change-log rows of an IXFR's staged deletions (rows ?3..?4 of list ?2), written before
+ * DELETE_STAGED removes the records: one `delete` row a record, at sequences ?5 + 1, ?5 + 2, … in
+ * staged order, with the record's before-image as the records API's deletions log it. A deletion
+ * that matches no record logs nothing; its EXACT guard then fails the whole batch.
+ */
+export const LOG_STAGED_DELETES = `INSERT INTO change_log
+    (zone_id, seq, op, record_id, old_name, new_name, type, token_id, before, created_on)
+  SELECT ?1, ?5 + row_number() OVER (ORDER BY s.ord, j.key), 'delete', r.id, r.name, NULL, r.type,
+    NULL, json_array(${RECORD_COLUMNS.map((c) => `r.${c}`).join(', ')}), ?6
+  FROM import_staging AS s CROSS JOIN json_each(s.row) AS j
+    CROSS JOIN dns_records AS r INDEXED BY dns_records_identity
+  WHERE s.import_id = ?2 AND s.ord BETWEEN ?3 AND ?4 AND r.zone_id = ?1 AND ${SAME_IDENTITY}`
+
+/**
+ * The change-log rows of an IXFR's staged additions (rows ?3..?4 of list ?2), written after they
+ * are inserted: one `create` row a record (its id, name and type from the staged row), at
+ * sequences ?5 + 1, ?5 + 2, … in staged order.
+ */
+export const LOG_STAGED_ADDS = `INSERT INTO change_log
+    (zone_id, seq, op, record_id, old_name, new_name, type, token_id, before, created_on)
+  SELECT ?1, ?5 + row_number() OVER (ORDER BY s.ord, j.key), 'create', j.value ->> ${col('id')},
+    NULL, j.value ->> ${col('name')}, j.value ->> ${col('type')}, NULL, NULL, ?6
+  FROM import_staging AS s, json_each(s.row) AS j WHERE s.import_id = ?2 AND s.ord BETWEEN ?3 AND ?4`
 
 /**
  * Staged additions (rows ?3..?4). AXFR: one with the identity of another replaces it. IXFR: one

@@ -14,8 +14,11 @@
  *    what the earlier made; an IXFR of more than MAX_IXFR_STEPS runs is pulled by AXFR instead), and the
  *    whole batch refused unless every deletion removed a record and every addition added one),
  *    the zone's SOA set from the
- *    primary's (its serial is the zone's serial), a full-build change-log row (the builder rewrites the zone's keys),
- *    and the zone's record of the copy it now holds (held-copy.ts).
+ *    primary's (its serial is the zone's serial), its change-log rows and the zone's record of the
+ *    copy it now holds (held-copy.ts). An AXFR logs one full build (the builder rewrites the zone's
+ *    keys); an IXFR of up to PER_RECORD_LOG records logs each record it deletes and adds, as a
+ *    records batch does, and then the zone (its SOA), so the builder rebuilds only the names it
+ *    touched: a change on the primary costs the build what it changes, not the zone's size.
  *
  * A transfer is the one writer of a secondary zone's records: it writes them here directly,
  * never through the records API, which refuses writes to secondary zones.
@@ -37,6 +40,8 @@ import {
   DELETE_SOME,
   DELETE_STAGED,
   EXACT,
+  LOG_STAGED_ADDS,
+  LOG_STAGED_DELETES,
   NOT_EXACT,
   insertStaged,
   stagedRow,
@@ -75,11 +80,20 @@ const MAX_TRANSFER_RECORDS = 3_000_000
 /**
  * Runs of an IXFR one transfer is applied in at most. A run starts at a deletion that follows an
  * addition (steps that only add, only delete, or only move the SOA join their neighbours); each
- * costs up to two staging statements while the transfer arrives and four or more in the commit
- * (a deletion and an addition range, each with its EXACT guard), so a longer IXFR stops at once
+ * costs up to two staging statements while the transfer arrives and six or more in the commit
+ * (a deletion and an addition range, each with its EXACT guard and change-log rows), so a longer IXFR stops at once
  * and the zone is pulled by AXFR instead: 100 runs keep a commit's statements in the hundreds.
  */
 const MAX_IXFR_STEPS = 100
+
+/**
+ * The most records an IXFR may delete and add and still be logged record by record (the builder
+ * then rebuilds only the names they touch, as after a records batch of as many changes); a larger
+ * one is logged as one full build, as an AXFR is: its commit writes no log row a record, and past
+ * a quarter of the zone the builder would choose a full build itself. The records API's largest
+ * batch.
+ */
+const PER_RECORD_LOG = 50_000
 
 /** An IXFR of more runs than MAX_IXFR_STEPS: nothing is committed; pull the AXFR instead. */
 export class TooManyIxfrSteps extends Error {
@@ -169,7 +183,8 @@ export class TransferStage {
     private readonly db: D1Database,
     private readonly target: StageTarget,
     private readonly rowsPerStatement = ROWS_PER_STATEMENT,
-    private readonly maxRecords = MAX_TRANSFER_RECORDS
+    private readonly maxRecords = MAX_TRANSFER_RECORDS,
+    private readonly perRecordLog = PER_RECORD_LOG
   ) {
     const id = crypto.randomUUID()
     this.#now = new Date().toISOString()
@@ -198,8 +213,11 @@ export class TransferStage {
     await (op === 'add' ? this.#adds : this.#deletes).add(stagedRow(rec, this.#now, this.#zone))
   }
 
-  /** Applies the staged transfer as one change; `replace`: an AXFR (every record replaced). */
-  async commit(r: { guard: ZoneGuard; soa: MessageRR; replace: boolean }): Promise<void> {
+  /**
+   * Applies the staged transfer as one change; `replace`: an AXFR (every record replaced). Returns
+   * the change sequence it committed up to (what the builder is told to reach).
+   */
+  async commit(r: { guard: ZoneGuard; soa: MessageRR; replace: boolean }): Promise<number> {
     await this.#adds.flush()
     await this.#deletes.flush()
     const { db } = this
@@ -207,8 +225,13 @@ export class TransferStage {
     const now = new Date().toISOString()
     const soa = zoneSoaOf(r.soa)
     const insert = db.prepare(insertStaged('REPLACE'))
+    // An IXFR of up to `perRecordLog` records logs each record it changes, and the builder
+    // rebuilds only the names they touch; an AXFR, or a larger IXFR, logs one full build.
+    const recordChanges = this.#deletes.records() + this.#adds.records()
+    const perRecord = !r.replace && recordChanges <= this.perRecordLog
+    const changes = perRecord ? recordChanges + 1 : 1
     const stmts = [
-      guardStatement(db, { zoneId, guard: r.guard, now }, 1),
+      guardStatement(db, { zoneId, guard: r.guard, now }, changes),
       // A zone made another type while the transfer ran is not written (as a version conflict).
       db.prepare(SECONDARY_ONLY).bind(zoneId),
       ...(r.replace
@@ -218,7 +241,7 @@ export class TransferStage {
               .ranges()
               .map(([lo, hi]) => insert.bind(this.#adds.id, zoneId, lo, hi, this.#now)),
           ]
-        : this.#applySteps()),
+        : this.#applySteps(perRecord ? { after: r.guard.changeSeq, now } : null)),
       db
         .prepare(SET_SOA)
         .bind(
@@ -232,7 +255,8 @@ export class TransferStage {
           soa.minimum,
           soa.ttl
         ),
-      zoneLogStatement(db, zoneId, r.guard.changeSeq + 1, 'full', now),
+      // Last, the zone's own row: its SOA (the primary's serial) is published with the records.
+      zoneLogStatement(db, zoneId, r.guard.changeSeq + changes, perRecord ? 'zone' : 'full', now),
       recordCopy(db, zoneId, { serial: soa.serial, at: now, source: this.target.source ?? null }),
     ]
     try {
@@ -242,24 +266,37 @@ export class TransferStage {
         ? new IxfrNotExact({ cause: e })
         : e
     }
+    return r.guard.changeSeq + changes
   }
 
   /**
    * An IXFR's steps in order, each its deletions then its additions, every range followed by its
    * EXACT guard: a later step applies to what the earlier ones made (a record one step adds,
-   * another may delete).
+   * another may delete). With `log`, each record deleted or added gets its change-log row, at the
+   * sequences after `log.after` in the order they apply: a deletion's before its DELETE (its
+   * before-image is read from the record), an addition's after its EXACT guard (which reads the
+   * insert's `changes()`).
    */
-  #applySteps(): D1PreparedStatement[] {
+  #applySteps(log: { after: number; now: string } | null): D1PreparedStatement[] {
     const { db } = this
     const { zoneId } = this.target
     const insert = db.prepare(insertStaged('IGNORE'))
     const [dels, adds] = [this.#deletes, this.#adds]
+    let seq = log?.after ?? 0
+    /** The change-log statement of staged rows lo … hi of `list`, moving `seq` past them. */
+    const logged = (sql: string, list: StagedList, lo: number, hi: number) => {
+      if (!log) return []
+      const statement = db.prepare(sql).bind(zoneId, list.id, lo, hi, seq, log.now)
+      seq += list.records(lo, hi)
+      return [statement]
+    }
     return this.#steps.flatMap((step, i) => {
       const next = this.#steps[i + 1]
       return [
         ...dels
           .ranges(step.deletes, next?.deletes)
           .flatMap(([lo, hi]) => [
+            ...logged(LOG_STAGED_DELETES, dels, lo, hi),
             db.prepare(DELETE_STAGED).bind(zoneId, dels.id, lo, hi),
             db.prepare(EXACT).bind(zoneId, dels.id, lo, hi),
           ]),
@@ -268,6 +305,7 @@ export class TransferStage {
           .flatMap(([lo, hi]) => [
             insert.bind(adds.id, zoneId, lo, hi, this.#now),
             db.prepare(EXACT).bind(zoneId, adds.id, lo, hi),
+            ...logged(LOG_STAGED_ADDS, adds, lo, hi),
           ]),
       ]
     })

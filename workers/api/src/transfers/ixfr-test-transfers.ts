@@ -1,0 +1,73 @@
+/**
+ * @module The IXFR tests' transfers: records as a primary sends them, and a transfer received and
+ * committed through a TransferStage, as a secondary zone's check does.
+ */
+import { env } from 'cloudflare:workers'
+import type { MessageRR } from '@edgedns/dns-wire'
+import type { ZoneGuard } from '../commit/zone-change.ts'
+import { TransferStage } from './transfer-commit.ts'
+
+/** Rows per statement: small, so a few hundred records span several statements. */
+export const ROWS = 50
+
+export async function zoneRow(zoneId: string) {
+  return (await env.DB.prepare('SELECT version, change_seq, serial FROM zones WHERE id = ?1')
+    .bind(zoneId)
+    .first<{ version: number; change_seq: number; serial: number }>())!
+}
+
+export async function guardOf(zoneId: string): Promise<ZoneGuard> {
+  const row = await zoneRow(zoneId)
+  return { version: row.version, changeSeq: row.change_seq, serial: row.serial }
+}
+
+export const rr = (zone: string, label: string, type: string, typeCode: number, data: string) =>
+  ({
+    name: label === '@' ? `${zone}.` : `${label}.${zone}.`,
+    type,
+    typeCode,
+    class: 1,
+    ttl: 300,
+    data,
+  }) satisfies MessageRR
+
+export const a = (zone: string, i: number): MessageRR =>
+  rr(zone, `r-${i}`, 'A', 1, `10.0.${(i >> 8) & 255}.${i & 255}`)
+
+export const soa = (zone: string, serial: number): MessageRR => ({
+  ...rr(
+    zone,
+    '@',
+    'SOA',
+    6,
+    `ns.primary.test. hostmaster.primary.test. ${serial} 3600 600 86400 300`
+  ),
+  name: `${zone}.`,
+  ttl: 3600,
+})
+
+export type Zone = { id: string; name: string }
+export type Step = ['add' | 'delete', MessageRR]
+
+/**
+ * Receives a transfer of `steps` and commits it (`replace`: an AXFR); the change sequence it
+ * committed up to.
+ */
+export async function transfer(
+  zone: Zone,
+  steps: Step[],
+  serial: number,
+  replace: boolean
+): Promise<number> {
+  const stage = new TransferStage(env.DB, { zoneId: zone.id, zoneName: zone.name }, ROWS)
+  try {
+    for (const [op, r] of steps) await stage.sink(op, r)
+    return await stage.commit({
+      guard: await guardOf(zone.id),
+      soa: soa(zone.name, serial),
+      replace,
+    })
+  } finally {
+    await stage.discard()
+  }
+}
