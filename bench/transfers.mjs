@@ -3,8 +3,9 @@
  * zone (BENCH_XFR_RECORDS, default the large zone's size) by AXFR out of our platform (through
  * the DNS front's transfer relay) to a BIND secondary against a BIND primary → BIND secondary of
  * the same records, the two rows' loads in turn; one-record changes until the BIND secondary answers them (our NOTIFY + IXFR
- * against nsupdate on the BIND primary); and AXFR in of the BIND primary's zone into one of our
- * secondary zones until it answers over DoH. Own stack; named on free loopback ports.
+ * against nsupdate on the BIND primary); AXFR in of the BIND primary's zone into one of our
+ * secondary zones until it answers over DoH; and one-record changes on the BIND primary until that
+ * zone answers them (NOTIFY, IXFR in, a per-record build). Own stack; named on free loopback ports.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
@@ -195,12 +196,21 @@ export async function runTransfersBench({ api, stack, quick, log }) {
     const zoneFile = path.join(dir, `${IN_ZONE}.zone`)
     await writeZoneFile(zoneFile, IN_ZONE, n)
     const bindSecondaryPort = await freePort()
+    // The DNS front: ours → BIND's transfers go out through it, and the BIND primary's NOTIFYs for
+    // our secondary zone (row 4) come in through it.
+    const front = await startDnsFront({
+      target: stack.url,
+      transfer: { token: stack.token },
+      notify: { token: stack.token },
+    })
+    stopping.push({ stop: async () => front.close() })
     const t0 = performance.now()
     const primary = await startPrimary({
       dir: path.join(dir, 'primary'),
       zone: IN_ZONE,
       file: zoneFile,
       notifyPort: bindSecondaryPort,
+      alsoNotify: [front.port],
     })
     stopping.push(primary)
     out.bindPrimaryLoadMs = performance.now() - t0
@@ -215,8 +225,6 @@ export async function runTransfersBench({ api, stack, quick, log }) {
     // (and it sends NOTIFY only after its step): the loads start once it is quiet, as the
     // propagation section's measurements do.
     out.quietMs = await waitQuiet(stack, { zone }, log, { timeoutMs: 600_000 })
-    const front = await startDnsFront({ target: stack.url, transfer: { token: stack.token } })
-    stopping.push({ stop: async () => front.close() })
     const oursSecondaryPort = await freePort()
     const peer = await makePeer(api, account.id, 'bench-bind-secondary', oursSecondaryPort)
     await enableOutgoing(api, { id: zone.id, name: OUT_ZONE }, peer)
@@ -280,11 +288,45 @@ export async function runTransfersBench({ api, stack, quick, log }) {
       log(`transfers: AXFR in failed: ${e.stack ?? e}`)
       return { records: n, error: String(e.message ?? e) }
     })
+    // Row 4: one change on the BIND primary → answered over DoH by that secondary zone.
+    if (!out.axfrIn.error)
+      out.changeIn = await changesIn({ stack, log }, primary.port, changes).catch((e) => {
+        log(`transfers: changes in failed: ${e.stack ?? e}`)
+        return { error: String(e.message ?? e) }
+      })
     return out
   } finally {
     for (const p of stopping.reverse()) await p.stop().catch(() => {})
     rmSync(dir, { recursive: true, force: true })
   }
+}
+
+/**
+ * One-record creates on the BIND primary (nsupdate), each `CHANGE_GAP_MS` after the previous one
+ * was answered, until our secondary zone of IN_ZONE answers it over DoH: the primary's NOTIFY
+ * through the front, our SOA check and IXFR, its commit and the builder's pass. Timed from the
+ * primary's acknowledgement (nsupdate's exit).
+ */
+async function changesIn({ stack, log }, primaryPort, count) {
+  const tag = Date.now().toString(36)
+  const seen = []
+  for (let j = 0; j < count; j++) {
+    const rec = aRecord(`in-${tag}`, j)
+    const name = `${rec.name}.${IN_ZONE}`
+    await nsupdateAdd(primaryPort, IN_ZONE, name, rec.content)
+    const t0 = performance.now()
+    const answered = await pollDoh(stack.dohUrl, name, (a) => a.data.includes(rec.content), {
+      everyMs: 5,
+      timeoutMs: 60_000,
+    })
+    seen.push(answered.atMs - t0)
+    await sleep(CHANGE_GAP_MS)
+  }
+  const out = { changes: count, seen: summarize(seen) }
+  log(
+    `transfers: BIND primary change → our secondary zone answers over DoH ${out.seen.median.toFixed(0)} ms p50 / ${out.seen.p99.toFixed(0)} ms p99`
+  )
+  return out
 }
 
 /** Our secondary zone of IN_ZONE: from the incoming settings' write (the first check starts then) until DoH answers the last record. */

@@ -65,10 +65,18 @@ async function startNamed(dir, port, conf, debug = 0, cpus = undefined) {
 
 /**
  * A primary for `zone` from `file`: transfers and updates need the key; NOTIFY goes to
- * `notifyPort` on loopback (a secondary that is started later). `options`: further lines of its
- * options block.
+ * `notifyPort` on loopback (a secondary that is started later), and to the `alsoNotify` ports.
+ * `options`: further lines of its options block.
  */
-export async function startPrimary({ dir, zone, file, notifyPort, options = PRIMARY_OPTIONS }) {
+export async function startPrimary({
+  dir,
+  zone,
+  file,
+  notifyPort,
+  alsoNotify = [],
+  options = PRIMARY_OPTIONS,
+}) {
+  const notified = [notifyPort, ...alsoNotify].filter(Boolean)
   mkdirSync(dir, { recursive: true })
   const port = await freePort()
   const zoneConf = `zone "${zone}" {
@@ -76,7 +84,7 @@ export async function startPrimary({ dir, zone, file, notifyPort, options = PRIM
   file "${file}";
   allow-transfer { key "${XFR_KEY.name}"; };
   allow-update { key "${XFR_KEY.name}"; };
-  ${notifyPort ? `also-notify { 127.0.0.1 port ${notifyPort} key "${XFR_KEY.name}"; };` : ''}
+  ${notified.length ? `also-notify { ${notified.map((p) => `127.0.0.1 port ${p} key "${XFR_KEY.name}";`).join(' ')} };` : ''}
 };`
   const named = await startNamed(dir, port, conf(dir, port, 'explicit', zoneConf, options))
   await waitLog(named, new RegExp(`zone ${zone.replace(/\./g, '\\.')}/IN: loaded serial`), 600_000)

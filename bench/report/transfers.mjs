@@ -1,4 +1,7 @@
-/** @module BENCHMARKS.md: zone transfers beside BIND → BIND (AXFR out, change → secondary, AXFR in). */
+/**
+ * @module BENCHMARKS.md: zone transfers beside BIND → BIND (AXFR out, change → secondary, AXFR in,
+ * change → our secondary zone).
+ */
 import { fmtMs } from '../lib/stats.mjs'
 import { n0, range, verdict } from './format.mjs'
 
@@ -62,6 +65,12 @@ export function renderTransfers(t, md, targets) {
     `**AXFR in**: one of our secondary zones of \`xfr-in.bench.example\` with the BIND primary as its primary; timed from the write of its incoming settings (the first check starts at once) until the transfer is committed (the settings show the primary's serial) and until DoH answers the zone's last record. ${a?.error ? `Failed in this run: ${a.error}` : `Committed ${sec(a?.committedMs)}, answering over DoH ${sec(a?.answeredMs)}.`} What bounds it locally: one workerd thread runs the secondary zone's Durable Object, D1, the builder and the KV simulator, so the phases (receive and stage, the commit in one D1 batch, the full build's D1 → mirror read and its KV buckets) add up, and each of the last three alone takes longer than BIND's whole load of the zone (phases and the alternatives measured in docs/decisions/transfer-costs.md).`,
     ''
   )
+  const c = t.changeIn
+  if (c)
+    md.push(
+      `**One change on the BIND primary → answered by our secondary zone**: after the AXFR in, ${c.error ? `failed in this run: ${c.error}` : `${n0(c.changes)} one-record creates by \`nsupdate\` on the BIND primary, each ${t.changeGapMs} ms after the previous one was answered, timed from the primary's acknowledgement until our DoH answers the new record (polled every 5 ms): the primary's NOTIFY through the DNS front, our SOA check and IXFR, its commit (a change-log row a record) and the builder's per-record pass over the names it touched, in a zone of ${n0(t.records)} records: ${fmtMs(c.seen.median)} p50, ${fmtMs(c.seen.p99)} p99 (${fmtMs(c.seen.min)}–${fmtMs(c.seen.max)}).`}`,
+      ''
+    )
   if (Number.isFinite(oursLoad) && Number.isFinite(bindLoad))
     targets.push([
       'Transfers',
@@ -75,6 +84,13 @@ export function renderTransfers(t, md, targets) {
       'one change → answered by the BIND secondary (NOTIFY + IXFR), p50 ≤ 100 ms',
       `${fmtMs(t.changeOurs.commit.median)} p50, ${fmtMs(t.changeOurs.commit.p99)} p99 (BIND → BIND ${t.changeBind ? fmtMs(t.changeBind.commit.median) : '–'} p50)`,
       verdict(t.changeOurs.commit.median <= 100),
+    ])
+  if (c && !c.error)
+    targets.push([
+      'Transfers',
+      `one change on a BIND primary → answered over DoH by our secondary zone of ${n0(t.records)} records (NOTIFY + IXFR in)`,
+      `${fmtMs(c.seen.median)} p50, ${fmtMs(c.seen.p99)} p99`,
+      '(reported)',
     ])
   if (a && Number.isFinite(bindLoad))
     targets.push([
