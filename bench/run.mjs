@@ -104,10 +104,12 @@ if (merge) {
   const kept = Object.keys(previous.sections).filter((id) => !(id in results.sections))
   for (const id of kept) results.sections[id] = previous.sections[id]
   const ran = Object.keys(results.sections).filter((id) => !kept.includes(id))
-  // Each section merged in keeps the date of the run that measured it.
+  // Each section merged in keeps the date of the run that measured it, and its CPU when that is
+  // not the CPU of the run dated in the report (its figures compare rows of one run, not runs).
+  const where = machine.cpus === previous.machine.cpus ? '' : ` on ${machine.cpus}`
   const merged = {
     ...previous.machine.merged,
-    ...Object.fromEntries(ran.map((id) => [id, machine.date])),
+    ...Object.fromEntries(ran.map((id) => [id, `${machine.date}${where}`])),
   }
   results.machine = { ...previous.machine, merged, note: mergedNote(merged) }
 }
@@ -118,7 +120,7 @@ function mergedNote(merged) {
   const list = Object.entries(merged)
     .map(([id, date]) => `${id} (${date})`)
     .join(', ')
-  return `sections measured in later runs on the same machine and merged in: ${list}; the rest are from the run dated above`
+  return `sections measured in later runs and merged in (on the same machine unless another CPU is named): ${list}; the rest are from the run dated above`
 }
 log(
   `wrote BENCHMARKS.md, bench/results/latest.json and ${charts} charts in ${((Date.now() - started) / 1000).toFixed(0)} s`
