@@ -51,8 +51,10 @@ zone:
     )
     return ['-c', conf]
   },
-  async followedChange(log) {
-    expect(await waitFor(() => /IXFR, incoming.*finished/.test(log()), 10_000), log()).toBe(true)
-    expect(log()).toMatch(/notify, incoming/)
+  async followedChange({ since }) {
+    expect(await waitFor(() => /IXFR, incoming.*finished/.test(since()), 10_000), since()).toBe(
+      true
+    )
+    expect(since()).toMatch(/notify, incoming/)
   },
 })

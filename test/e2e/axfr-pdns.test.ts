@@ -6,29 +6,22 @@
  * out of the comparison.
  */
 import { execFileSync } from 'node:child_process'
-import { existsSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { expect } from 'vitest'
+import { PDNSUTIL, PDNS_SERVER, createPdnsDatabase, hasPdns } from './tools/pdns.ts'
 import { waitFor } from './tools/processes.ts'
 import { describeSecondaryOfOurs } from './tools/secondary-of-ours.ts'
 
-const PDNS = ['/usr/sbin/pdns_server', '/usr/bin/pdns_server'].find(existsSync)
-const SCHEMA = '/usr/share/doc/pdns-backend-sqlite3/schema.sqlite3.sql'
-
 describeSecondaryOfOurs({
   title: 'PowerDNS',
-  binary: PDNS && existsSync(SCHEMA) ? PDNS : undefined,
+  binary: hasPdns ? PDNS_SERVER : undefined,
   tag: 'pdns',
   secret: 'cGRucy1zZWNyZXQtZm9yLXRoZS1heGZyLW91dC10ZXN0',
   notServed: ['DNSKEY'],
   configure({ dir, zone, port, frontPort, keyName, secret }) {
     const database = path.join(dir, 'pdns.sqlite3')
-    execFileSync('python3', [
-      '-c',
-      'import sqlite3, sys; sqlite3.connect(sys.argv[1]).executescript(open(sys.argv[2]).read())',
-      database,
-      SCHEMA,
-    ])
+    createPdnsDatabase(database)
     writeFileSync(
       path.join(dir, 'pdns.conf'),
       `launch=gsqlite3
@@ -47,16 +40,16 @@ xfr-cycle-interval=5
 `
     )
     const pdnsutil = (...args: string[]) =>
-      execFileSync('pdnsutil', [`--config-dir=${dir}`, ...args], { stdio: 'ignore' })
+      execFileSync(PDNSUTIL!, [`--config-dir=${dir}`, ...args], { stdio: 'ignore' })
     pdnsutil('import-tsig-key', keyName, 'hmac-sha256', secret)
     pdnsutil('create-secondary-zone', zone, `127.0.0.1:${frontPort}`)
     pdnsutil('set-meta', zone, 'AXFR-MASTER-TSIG', keyName)
     pdnsutil('set-meta', zone, 'IXFR', '1')
     return [`--config-dir=${dir}`, '--daemon=no', '--guardian=no']
   },
-  async followedChange(log) {
-    expect(log()).toMatch(/Received secure NOTIFY for .* with TSIG key/)
+  async followedChange({ since }) {
     const ixfr = /IXFR-in zone: .* got 1 delta, zone committed/
-    expect(await waitFor(() => ixfr.test(log()), 10_000), log()).toBe(true)
+    expect(await waitFor(() => ixfr.test(since()), 10_000), since()).toBe(true)
+    expect(since()).toMatch(/Received secure NOTIFY for .* with TSIG key/)
   },
 })

@@ -17,10 +17,17 @@ export async function waitFor(
   return check()
 }
 
-/** Stops `child` (SIGTERM) and waits up to five seconds for it to exit; nothing if it has. */
+/**
+ * Stops `child`: SIGTERM, then SIGKILL if it has not exited five seconds later (so it never
+ * outlives the test holding its port); nothing if it has exited.
+ */
 export async function stopChild(child: ChildProcess | undefined): Promise<void> {
   if (!child || child.exitCode !== null || child.signalCode !== null) return
   const exited = new Promise((r) => child.once('exit', r))
+  const within = (ms: number) =>
+    Promise.race([exited.then(() => true), new Promise((r) => setTimeout(() => r(false), ms))])
   child.kill('SIGTERM')
-  await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))])
+  if (await within(5_000)) return
+  child.kill('SIGKILL')
+  await within(5_000)
 }

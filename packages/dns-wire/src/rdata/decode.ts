@@ -3,8 +3,8 @@
  * `encodeRdata` reads back to the same octets. Types without a presentation codec, and rdata
  * whose text would not encode back to it, are shown as RFC 3597 `\# len hex`.
  */
-import { fqdn, typeFact, type RdataKind } from '@edgedns/dns-facts'
-import { DnsFormatError } from '../errors.ts'
+import { TYPE_CODES, fqdn, typeFact, type RdataKind } from '@edgedns/dns-facts'
+import { DnsFormatError, RdataError } from '../errors.ts'
 import { nameText } from '../names.ts'
 import type { Reader } from '../reader.ts'
 import { encodeRdata } from './index.ts'
@@ -36,7 +36,7 @@ const DECODERS: Record<RdataKind, Decoder> = {
   hinfo: (r) => `${charString(r)} ${charString(r)}`,
   mx: (r) => `${r.u16()} ${name(r)}`,
   txt: strings,
-  loc: locText,
+  loc: checked(locText, TYPE_CODES.LOC),
   srv: (r) => `${r.u16()} ${r.u16()} ${r.u16()} ${name(r)}`,
   naptr: (r) =>
     `${r.u16()} ${r.u16()} ${charString(r)} ${charString(r)} ${charString(r)} ${name(r)}`,
@@ -46,7 +46,7 @@ const DECODERS: Record<RdataKind, Decoder> = {
   dnskey: (r, end) => `${r.u16()} ${r.u8()} ${r.u8()} ${base64Of(rest(r, end))}`,
   tlsa: (r, end) => `${r.u8()} ${r.u8()} ${r.u8()} ${hexOf(rest(r, end))}`,
   openpgpkey: (r, end) => base64Of(rest(r, end)),
-  svcb: svcbText,
+  svcb: checked(svcbText, TYPE_CODES.SVCB),
   uri: (r, end) => `${r.u16()} ${r.u16()} ${quoted(rest(r, end))}`,
   caa: (r, end) => {
     const flags = r.u8()
@@ -58,21 +58,29 @@ const DECODERS: Record<RdataKind, Decoder> = {
 }
 
 /**
- * Kinds whose text is encoded again before it is given out: their wire form can hold what their
- * text does not say the same way (an LOC size of mantissa 0 with a power of ten, an SVCB target
- * compressed, a `mandatory` list the encoder refuses), and such rdata is shown generically.
+ * `decode`, its text encoded again before it is given out (as `type`, the kind's encoder): the
+ * wire forms of LOC and SVCB/HTTPS can hold what their text does not say the same way (an LOC
+ * size of mantissa 0 with a power of ten, an SVCB target compressed, a `mandatory` list the
+ * encoder refuses). Text that does not encode to the same octets is a DnsFormatError, and the
+ * rdata is shown generically (`readRdata`).
  */
-const CHECKED: ReadonlySet<RdataKind> = new Set<RdataKind>(['loc', 'svcb'])
-
-/** Whether `text` encodes to exactly `rdata`. */
-function encodesTo(type: number, text: string, rdata: Uint8Array): boolean {
-  let again: Uint8Array
-  try {
-    again = encodeRdata(type, text)
-  } catch {
-    return false
+function checked(decode: Decoder, type: number): Decoder {
+  return (r, end) => {
+    const start = r.offset
+    const text = decode(r, end)
+    if (r.offset !== end) return text
+    let again: Uint8Array
+    try {
+      again = encodeRdata(type, text)
+    } catch (e) {
+      if (e instanceof RdataError) r.fail(`rdata whose text does not encode: ${e.message}`)
+      throw e
+    }
+    const rdata = r.bytes.subarray(start, end)
+    if (again.length !== rdata.length || again.some((b, i) => b !== rdata[i]))
+      r.fail('rdata whose text encodes to other octets')
+    return text
   }
-  return again.length === rdata.length && again.every((b, i) => b === rdata[i])
 }
 
 /**
@@ -83,16 +91,9 @@ export function readRdata(r: Reader, type: number, length: number): string {
   const end = r.offset + length
   if (end > r.bytes.length) r.fail('rdata runs past the end of the message')
   const start = r.offset
-  const kind = typeFact(type)?.rdata ?? 'opaque'
   let text = ''
   try {
-    text = DECODERS[kind](r, end)
-    if (
-      r.offset === end &&
-      CHECKED.has(kind) &&
-      !encodesTo(type, text, r.bytes.subarray(start, end))
-    )
-      r.offset = -1
+    text = DECODERS[typeFact(type)?.rdata ?? 'opaque'](r, end)
   } catch (err) {
     if (!(err instanceof DnsFormatError)) throw err
     r.offset = -1

@@ -164,15 +164,12 @@ export async function transferFrom(
       const pullMs = Date.now() - pullStart
       if (outcome.kind === 'current') return confirmCopy(db, cfg.zoneId, held ?? zone.serial)
       const commitStart = Date.now()
+      const replace = outcome.kind === 'axfr'
       let guard = guardOf(zone)
       let committed: number
       for (let attempt = 1; ; attempt++) {
         try {
-          committed = await stage.commit({
-            guard,
-            soa: outcome.soa,
-            replace: outcome.kind === 'axfr',
-          })
+          committed = await stage.commit({ guard, soa: outcome.soa, replace })
           break
         } catch (e) {
           if (!(e instanceof CommitConflict && e.reason === 'zone-changed')) throw e
