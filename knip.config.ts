@@ -39,7 +39,6 @@ const config: KnipConfig = {
     'named-checkconf',
     'named-checkzone',
     'nsupdate',
-    'pdnsutil',
     'openssl',
     'sqlite3',
     // util-linux: the transfers benchmark gives each side of a load a core of its own.
