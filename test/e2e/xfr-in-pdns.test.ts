@@ -14,7 +14,7 @@
  * without pdns_server, pdnsutil or the SQLite schema.
  */
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -25,10 +25,16 @@ import { startDnsFront } from '../../scripts/lib/dns-front.mjs'
 import { freePort } from '../../scripts/lib/stack.mjs'
 import { everyTypeZone } from '../api/import-export-fixture.ts'
 import { PDNSUTIL, PDNS_SERVER as PDNS, createPdnsDatabase, hasPdns } from './tools/pdns.ts'
-import { stopChild, waitFor } from './tools/processes.ts'
-import { stackApi } from './tools/stack-api.ts'
-import { canonicalZone, exportZoneFile } from './tools/zone-files.ts'
-import { makePeer, setIncoming } from './tools/transfer-settings.ts'
+import {
+  answered,
+  firstChangeAnswered,
+  firstData,
+  forceAxfr,
+  ourSecondaryZone,
+  primaryChecks,
+  secondChangeAnswered,
+} from './tools/primary-of-ours.ts'
+import { cleanUp, waitFor } from './tools/processes.ts'
 
 const base = inject('stackBase')
 const token = inject('stackToken')
@@ -44,61 +50,16 @@ let pdnsLog = ''
 let pdnsPort = 0
 let zoneId = ''
 
-async function doh(name: string, type: string): Promise<any> {
-  const res = await fetch(`${base}/dns-query?name=${name}&type=${type}`, {
-    headers: { accept: 'application/dns-json' },
-  })
-  return res.json()
-}
-
-/** Waits until DoH's JSON answer for `name` `type` passes `check` (the build follows the commit). */
-async function answered(name: string, type: string, check: (a: any) => boolean): Promise<void> {
-  let last: any
-  const ok = await waitFor(async () => check((last = await doh(name, type))), 15_000)
-  expect(ok, JSON.stringify(last)).toBe(true)
-}
-
-const firstData = (a: any): unknown => a.Answer?.[0]?.data
-
-const canonical = (file: string): string[] => canonicalZone(zone, file)
-
 const pdnsutil = (...args: string[]) => run(PDNSUTIL!, [`--config-dir=${dir}`, ...args])
 
-/** Transfers this test has asked of PowerDNS itself (`served`): it logs them as it logs ours. */
-let ownTransfers = 0
-
-/** dig's transfer of the zone from PowerDNS (`AXFR`, or `IXFR=serial`), signed with the key. */
-async function dig(type: string, signed = true): Promise<string> {
-  ownTransfers++
-  const key = signed ? ['-y', `hmac-sha256:${KEY}:${SECRET}`] : []
-  const args = ['-p', String(pdnsPort), '@127.0.0.1', ...key, zone, type]
-  return (await run('dig', args)).stdout
-}
-
-/** What PowerDNS serves to `type` (AXFR, or an IXFR answered whole), canonical. */
-async function served(type = 'AXFR'): Promise<string[]> {
-  const file = path.join(dir, 'served.zone')
-  // dig prints the answer's TSIG record among the records: not part of the zone.
-  const lines = (await dig(type)).split('\n').filter((l) => !/\sANY\s+TSIG\s/.test(l))
-  writeFileSync(file, lines.join('\n'))
-  return canonical(file)
-}
-
-async function ours(): Promise<string[]> {
-  return canonical(await exportZoneFile(zoneId, path.join(dir, 'export.zone')))
-}
-
-/** Waits until our export equals what PowerDNS serves; its log since `from` for the checks. */
-async function followed(from: number): Promise<string> {
-  const theirs = await served()
-  const same = await waitFor(async () => {
-    const held = await ours()
-    return held.length === theirs.length && held.every((l, i) => l === theirs[i])
-  }, 20_000)
-  const log = pdnsLog.slice(from)
-  if (!same) expect(await ours(), log).toEqual(theirs)
-  return log
-}
+const { dig, served, ours, followed, transfers } = primaryChecks({
+  zone,
+  dir: () => dir,
+  port: () => pdnsPort,
+  zoneId: () => zoneId,
+  key: { name: KEY, secret: SECRET },
+  log: () => pdnsLog,
+})
 
 /** Applies `changes` (pdnsutil commands on the zone) and raises the serial, as an operator does. */
 async function change(changes: string[][]): Promise<void> {
@@ -180,42 +141,22 @@ setgid=
     const up = await waitFor(async () => /ready to distribute questions/.test(pdnsLog), 20_000)
     expect(up, pdnsLog).toBe(true)
 
-    const [account] = (await stackApi('GET', '/accounts')).result
-    zoneId = (
-      await stackApi('POST', '/zones', {
-        name: zone,
-        account: { id: account.id },
-        type: 'secondary',
-      })
-    ).result.id
-    const primary = await makePeer({
-      accountId: account.id,
-      name: 'pdns-primary',
-      ip: '127.0.0.1',
+    zoneId = await ourSecondaryZone(zone, {
+      peer: 'pdns-primary',
       port: pdnsPort,
-      ixfr: true,
-      tsig: { name: KEY, secret: SECRET },
+      key: { name: KEY, secret: SECRET },
     })
-    await setIncoming(zoneId, zone, [primary])
   }, 60_000)
 
-  afterAll(async () => {
-    await stopChild(pdns)
-    front?.close()
-    if (dir) rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 })
-  })
+  afterAll(() => cleanUp({ child: pdns, front, dir }))
 
   it('pulls the zone of every type by signed AXFR: our export equals what PowerDNS serves', async () => {
     // Unsigned, PowerDNS refuses the transfer.
     expect(await dig('AXFR', false)).toMatch(/Transfer failed/)
-    const res = await fetch(`${base}/client/v4/zones/${zoneId}/secondary_dns/force_axfr`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}` },
-    })
-    expect(res.status).toBe(200)
+    expect(await forceAxfr(zoneId)).toBe(200)
     const log = await followed(0)
     // Every transfer but the unsigned one above was signed, ours too.
-    expect(count(log, signedAxfr), log).toBeGreaterThan(ownTransfers - 1)
+    expect(count(log, signedAxfr), log).toBeGreaterThan(transfers() - 1)
     // The DNSKEY of the file is stored but not transferred: we hold what PowerDNS serves.
     const held = await ours()
     expect(held.length).toBeGreaterThan(40)
@@ -240,7 +181,7 @@ setgid=
   it('follows pdnsutil changes by signed NOTIFY, its IXFR answered with the whole zone', async () => {
     const notified = `Queued also-notification of domain '${zone}' to 127.0.0.1:${front.port}`
     const from = pdnsLog.length
-    const own = ownTransfers
+    const own = transfers()
     await change([
       ['replace-rrset', 'added', 'A', '300', '192.0.2.99'],
       ['add-record', 'added', 'TXT', '300', '"pdns \\"quoted\\" text"'],
@@ -255,10 +196,7 @@ setgid=
     expect(first).toContain(notified)
     expect(first).toMatch(asked(FIRST_SERIAL + 1))
     await acknowledged(from)
-    await answered(`added.${zone}`, 'A', (a) => firstData(a) === '192.0.2.99')
-    await answered(`mail.${zone}`, 'A', (a) => a.Status === 3)
-    const referral = await doh(`host.deleg.${zone}`, 'A')
-    expect(referral.Authority?.[0]?.data, JSON.stringify(referral)).toBe(`ns.deleg.${zone}.`)
+    await firstChangeAnswered(zone)
 
     const next = pdnsLog.length
     await change([
@@ -270,14 +208,12 @@ setgid=
     expect(second).toContain(notified)
     expect(second).toMatch(asked(FIRST_SERIAL + 2))
     await acknowledged(next)
-    await answered(`www.${zone}`, 'A', (a) => a.Answer?.length === 2)
-    const www = (await doh(`www.${zone}`, 'A')).Answer.map((a: any) => a.data).sort()
-    expect(www).toEqual(['192.0.2.2', '192.0.2.222'])
+    await secondChangeAnswered(zone)
 
     // Each IXFR was answered by a whole transfer (this test asks only AXFR here): every transfer
     // PowerDNS started is the test's own or an IXFR's fallback.
     const log = pdnsLog.slice(from)
     expect(count(log, fallback), log).toBeGreaterThanOrEqual(2)
-    expect(count(log, started), log).toBe(ownTransfers - own + count(log, fallback))
+    expect(count(log, started), log).toBe(transfers() - own + count(log, fallback))
   })
 })

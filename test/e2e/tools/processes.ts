@@ -1,8 +1,9 @@
 /**
  * Waiting in the e2e tests: for a condition to hold, and for a server process the test started
- * to exit.
+ * to exit; and a test's clean-up.
  */
 import type { ChildProcess } from 'node:child_process'
+import { rmSync } from 'node:fs'
 
 /** Whether `check` holds within `ms`, asked every `everyMs` (and once more at the end). */
 export async function waitFor(
@@ -30,4 +31,15 @@ export async function stopChild(child: ChildProcess | undefined): Promise<void> 
   if (await within(5_000)) return
   child.kill('SIGKILL')
   await within(5_000)
+}
+
+/** A test's clean-up: its server stopped, its DNS front closed, its directory removed. */
+export async function cleanUp(test: {
+  child: ChildProcess | undefined
+  front: { close(): void } | undefined
+  dir: string
+}): Promise<void> {
+  await stopChild(test.child)
+  test.front?.close()
+  if (test.dir) rmSync(test.dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 })
 }

@@ -7,7 +7,7 @@
  * the server's binary.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -18,7 +18,7 @@ import { freePort } from '../../../scripts/lib/stack.mjs'
 import { startDnsFront } from '../../../scripts/lib/dns-front.mjs'
 import { EVERY_TYPE_RECORDS } from '../../api/import-export-fixture.ts'
 import { createEveryTypeZone } from './every-type-zone.ts'
-import { stopChild, waitFor } from './processes.ts'
+import { cleanUp, waitFor } from './processes.ts'
 import { stackApi } from './stack-api.ts'
 import { enableOutgoing, makePeer } from './transfer-settings.ts'
 import { canonicalZone, exportZoneFile } from './zone-files.ts'
@@ -135,11 +135,7 @@ export function describeSecondaryOfOurs(server: SecondaryServer): void {
       child.stdout?.on('data', (c) => (log += String(c)))
     }, 90_000)
 
-    afterAll(async () => {
-      await stopChild(child)
-      front?.close()
-      if (dir) rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 })
-    })
+    afterAll(() => cleanUp({ child: child, front, dir }))
 
     it('transfers the zone and serves exactly our export', async () => {
       expect(await servesOurs(30_000), log).toBe(true)
