@@ -7,7 +7,17 @@ import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { createZone } from '../../../../test/api/helpers.ts'
 import { builder, kvMeta, kvNode, settle } from '../builder/test/helpers.ts'
-import { a, guardOf, soa, transfer, zoneRow, type Step, type Zone } from './ixfr-test-transfers.ts'
+import {
+  a,
+  guardOf,
+  rr,
+  soa,
+  transfer,
+  zoneRow,
+  type Step,
+  type Zone,
+} from './ixfr-test-transfers.ts'
+import { LOG_STAGED_DELETES } from './staged-records.ts'
 import { IxfrNotExact, TransferStage } from './transfer-commit.ts'
 
 interface LogRow {
@@ -86,6 +96,39 @@ describe('the change log of a committed transfer', () => {
     expect(added).toMatchObject({ old_name: null, new_name: `r-7.${zone.name}`, before: null })
     expect(await recordIds(zone.id, `r-7.${zone.name}`)).toEqual([added.record_id])
     expect(log[120]!.new_name).toBe(`r-1000.${zone.name}`)
+  })
+
+  it('an IXFR that only moves the SOA (its records all skipped) logs the zone alone', async () => {
+    const zone = await secondaryOf('ixfr-log-soa', 20)
+    const before = (await guardOf(zone.id)).changeSeq
+    const sig = rr(
+      zone.name,
+      'r-1',
+      'RRSIG',
+      46,
+      'A 13 3 300 20300101000000 20200101000000 1 x. AAAA'
+    )
+    const committed = await transfer(
+      zone,
+      [
+        ['delete', sig],
+        ['add', sig],
+      ],
+      11,
+      false
+    )
+    expect(committed).toBe(before + 1)
+    expect((await logAfter(zone.id, before)).map((r) => r.op)).toEqual(['zone'])
+    expect((await zoneRow(zone.id)).serial).toBe(11)
+  })
+
+  it('finds the before-image of each deletion through the identity index', async () => {
+    const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${LOG_STAGED_DELETES}`)
+      .bind('z', 'xfr-del:x', 0, 9, 0, 'now')
+      .all<{ detail: string }>()
+    const all = results.map((r) => r.detail).join(' | ')
+    expect(all).toMatch(/SEARCH r USING (COVERING )?INDEX dns_records_identity/)
+    expect(all).not.toMatch(/SCAN (dns_records|r)\b/)
   })
 
   it('an AXFR logs one full build', async () => {
