@@ -163,6 +163,12 @@ export function zoneLogStatement(
 }
 
 /**
+ * A change-log row's `before`: the record row aliased `r` as it is, its columns in RECORD_COLUMNS
+ * order (a JSON array; `change-steps.ts` and the audit read it back by that order).
+ */
+export const BEFORE_IMAGE = `json_array(${RECORD_COLUMNS.map((col) => `r.${col}`).join(', ')})`
+
+/**
  * Record change-log rows keep only the record as it was BEFORE the change (null for creates): the
  * state after a change is the next change's `before`, or the live row, so the audit trail is
  * complete without writing every new record twice. The before-image and old name are read from
@@ -174,7 +180,7 @@ export function zoneLogStatement(
  */
 export const INSERT_RECORD_CHANGES = `INSERT INTO change_log (zone_id, seq, op, record_id, old_name, new_name, type, token_id, before, created_on)
   SELECT ?1, c.value ->> 0, c.value ->> 1, c.value ->> 2, r.name, c.value ->> 3, c.value ->> 4, ?2,
-    CASE WHEN r.id IS NULL THEN NULL ELSE json_array(${RECORD_COLUMNS.map((col) => `r.${col}`).join(', ')}) END, ?3
+    CASE WHEN r.id IS NULL THEN NULL ELSE ${BEFORE_IMAGE} END, ?3
   FROM jsonb_each(?4) AS c
   LEFT JOIN dns_records AS r ON c.value ->> 1 <> 'create' AND r.id = c.value ->> 2 AND +r.zone_id = ?1`
 

@@ -19,9 +19,10 @@ const DISCARD = 'DELETE FROM import_staging WHERE import_id = ?1 AND ord BETWEEN
  * row and index writes, and the discard's deletes, are per staged row, not per record.
  */
 export class StagedList {
-  /** Staged rows written (their `ord`s are 0 … rows - 1). */
-  #stagedRows = 0
-  /** Records staged before each staged row, by `ord` (with the total after the last). */
+  /**
+   * Records staged before each staged row, by `ord`, and the total after the last: the staged
+   * rows written are its length - 1 (their `ord`s 0 … rows - 1).
+   */
   readonly #recordsBefore: number[] = [0]
   /** JSON of the records not flushed yet. */
   #records: string[] = []
@@ -50,14 +51,13 @@ export class StagedList {
 
   async flush(): Promise<void> {
     if (this.#records.length === 0) return
+    const first = this.#stagedRows
     const rows: string[] = []
     for (let i = 0; i < this.#records.length; i += this.#perRow) {
       const records = this.#records.slice(i, i + this.#perRow)
       rows.push(`[${records.join(',')}]`)
       this.#recordsBefore.push(this.#recordsBefore.at(-1)! + records.length)
     }
-    const first = this.#stagedRows
-    this.#stagedRows += rows.length
     this.#records = []
     this.#chars = 0
     await this.db
@@ -89,6 +89,11 @@ export class StagedList {
   /** Records in the staged rows `lo` … `hi` (all of them by default; flushed rows only). */
   records(lo = 0, hi = this.#stagedRows - 1): number {
     return this.#recordsBefore[hi + 1]! - this.#recordsBefore[lo]!
+  }
+
+  /** Staged rows written. */
+  get #stagedRows(): number {
+    return this.#recordsBefore.length - 1
   }
 
   async discard(): Promise<void> {

@@ -4,6 +4,7 @@
  * records (AXFR), or delete and add the staged ones through the identity index with a guard that
  * each applied exactly (IXFR), read them back from `import_staging`.
  */
+import { BEFORE_IMAGE } from '../commit/zone-change.ts'
 import { RECORD_COLUMNS, reverseName, type DnsRecord, type RecordRow } from '../records/model.ts'
 
 type Column = (typeof RECORD_COLUMNS)[number]
@@ -127,7 +128,7 @@ export const DELETE_STAGED = `DELETE FROM dns_records WHERE rowid IN (
 export const LOG_STAGED_DELETES = `INSERT INTO change_log
     (zone_id, seq, op, record_id, old_name, new_name, type, token_id, before, created_on)
   SELECT ?1, ?5 + row_number() OVER (ORDER BY s.ord, j.key), 'delete', r.id, r.name, NULL, r.type,
-    NULL, json_array(${RECORD_COLUMNS.map((c) => `r.${c}`).join(', ')}), ?6
+    NULL, ${BEFORE_IMAGE}, ?6
   FROM import_staging AS s CROSS JOIN json_each(s.row) AS j
     CROSS JOIN dns_records AS r INDEXED BY dns_records_identity
   WHERE s.import_id = ?2 AND s.ord BETWEEN ?3 AND ?4 AND r.zone_id = ?1 AND ${SAME_IDENTITY}`
