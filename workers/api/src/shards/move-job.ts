@@ -14,6 +14,9 @@ import {
 } from '../db/schema-transfers.ts'
 import { type ShardEnv } from './databases.ts'
 
+/** Rows deleted per statement when a move clears rows (the source's when retired, a zone's records on the destination when copied again). */
+export const CLEANUP_CHUNK = 5000
+
 /** Rows read per page from the source; the page is written in JSON chunks under D1's 2 MB string limit. */
 export const MOVE_PAGE_ROWS = 500
 
@@ -27,6 +30,8 @@ export const COPY_TABLES = [
   // Which change produced which serial: IXFR answers from the change log after a move too.
   { table: 'zone_serials', key: ['seq'] },
 ] as const
+/** The records' keyset (the first of COPY_TABLES): a zone copied again is paged by it too. */
+export const RECORDS_KEYSET = COPY_TABLES[0]
 /** Per-zone tables of one row per zone at most, copied with each zone group's zone rows. */
 export const ZONE_ROW_TABLES = [zoneTransfersOutgoing, zoneTransfersIncoming].map(getTableName)
 /**
@@ -81,6 +86,13 @@ export interface MoveJob {
    * in ACCOUNT_TABLES of the account table under way (absent = the first).
    */
   accountTable?: number
+  /**
+   * Zones whose records are copied again before any other unit of work: the log named a full
+   * build of them (an AXFR into a secondary zone, an IXFR too large to log record by record), a
+   * change that names none of the records it replaced. The first is under way: `cleared` once the
+   * destination holds none of its records, then `key` the last copied (a keyset, as in the copy).
+   */
+  recopy?: { zones: string[]; cleared: boolean; key: unknown[] | null }
   zones: number
   records: number
   changes: number

@@ -6,8 +6,11 @@ import { jsonChunks } from '../db/json-chunks.ts'
 import { homeDb, shardDb } from './databases.ts'
 import {
   ACCOUNT_TABLES,
+  CLEANUP_CHUNK,
+  COPY_TABLES,
   MOVE_PAGE_ROWS,
   MoveRefused,
+  RECORDS_KEYSET,
   ZONE_ROW_TABLES,
   type MoveEnv,
   type MoveJob,
@@ -119,6 +122,38 @@ export async function applyLog(
   await writeRows(q, dst, 'change_log', entries)
 }
 
+/**
+ * One keyset page of a paged table's rows of `zone` after `last` (null: from its first), at most
+ * `limit`; `last` of the page when it was full (more may follow), else null (the zone is done).
+ */
+export async function keysetPage(
+  q: Queries,
+  src: D1Database,
+  { table, key }: (typeof COPY_TABLES)[number],
+  zone: string,
+  last: unknown[] | null,
+  limit: number
+): Promise<{ rows: Row[]; last: unknown[] | null }> {
+  const cols = `(${key.join(', ')})`
+  const marks = key.map((_, i) => `?${i + 3}`).join(', ')
+  const page = await q.all(
+    src,
+    `SELECT ${key.map((k, i) => `${k} AS _k${i}`).join(', ')}, * FROM ${table}
+     WHERE zone_id = ?1 ${last ? `AND ${cols} > (${marks})` : ''}
+     ORDER BY ${key.join(', ')} LIMIT ?2`,
+    zone,
+    limit,
+    ...(last ?? [])
+  )
+  const rows = page.map((r) => {
+    const row: Row = {}
+    for (const [c, v] of Object.entries(r)) if (!c.startsWith('_k')) row[c] = v
+    return row
+  })
+  const end = page.length === limit ? page.at(-1)! : null
+  return { rows, last: end ? key.map((_, i) => end[`_k${i}`]) : null }
+}
+
 /** The next group of the account's zones after `after` (by id), with what the final pass and retirement need. */
 export async function zoneGroup(
   q: Queries,
@@ -225,4 +260,56 @@ export async function copyAccountTablePage(
   await writeRows(q, dst, table, rows)
   if (rows.length === MOVE_PAGE_ROWS) return { ...job, key: [rows.at(-1)!.id] }
   return { ...job, accountTable: index + 1, key: null }
+}
+
+/**
+ * The job with the zones of the entries' full builds queued to have their records copied again
+ * (MoveJob.recopy): a full build names none of the records its change replaced, so applying the
+ * entry alone would leave the destination with the records from before it. A zone already queued
+ * and not yet under way is not queued twice.
+ */
+export function queueRecopies(job: MoveJob, entries: Row[]): MoveJob {
+  const full = new Set(entries.filter((e) => e.op === 'full').map((e) => e.zone_id as string))
+  if (full.size === 0) return job
+  const queued = job.recopy ?? { zones: [], cleared: false, key: null }
+  const started = queued.cleared || queued.key !== null
+  const waiting = new Set(queued.zones.slice(started ? 1 : 0))
+  return {
+    ...job,
+    recopy: { ...queued, zones: [...queued.zones, ...[...full].filter((z) => !waiting.has(z))] },
+  }
+}
+
+/**
+ * One unit of copying the first queued zone's records again: the destination's records of the
+ * zone deleted in chunks, then the source's copied in keyset pages. Changes the source commits
+ * meanwhile are in its log after the job's mark, and the catch-up applies them afterwards.
+ */
+export async function recopyUnit(
+  q: Queries,
+  src: D1Database,
+  dst: D1Database,
+  job: MoveJob
+): Promise<MoveJob> {
+  const { zones, cleared, key } = job.recopy!
+  const zone = zones[0]!
+  if (!cleared) {
+    const r = await q.run(
+      dst,
+      `DELETE FROM dns_records WHERE rowid IN (SELECT rowid FROM dns_records WHERE zone_id = ?1 LIMIT ?2)`,
+      zone,
+      CLEANUP_CHUNK
+    )
+    if (r.meta.changes === CLEANUP_CHUNK) return job
+    return { ...job, recopy: { zones, cleared: true, key: null } }
+  }
+  const page = await keysetPage(q, src, RECORDS_KEYSET, zone, key, MOVE_PAGE_ROWS)
+  await writeRows(q, dst, 'dns_records', page.rows)
+  const records = job.records + page.rows.length
+  if (page.last) return { ...job, records, recopy: { zones, cleared, key: page.last } }
+  const rest = zones.slice(1)
+  const { recopy: _done, ...without } = job
+  return rest.length > 0
+    ? { ...job, records, recopy: { zones: rest, cleared: false, key: null } }
+    : { ...without, records }
 }

@@ -8,6 +8,8 @@
  *      before the copy) is applied to the destination: the entry itself, the current source row of
  *      each record it names (or its absence: a delete), and its zone's row. Every commit writes
  *      its change-log rows in the same transaction as its records, so this converges on the source;
+ *      a full-build entry (an AXFR into a secondary zone) names none of the records it replaced,
+ *      so its zone's records are copied again first (MoveJob.recopy, `recopyUnit`);
  *   3. fence, only once the catch-up's tail is shorter than one page: the directory marks the
  *      account `moving` (writes get a retryable 503), the source fences zone creation and bumps
  *      its zones to `moving`, so a write planned before fails its guard;
@@ -30,6 +32,7 @@ import { homeDb, shardCount, shardDb } from './databases.ts'
 import { forgetShardSizes } from './shard-sizes.ts'
 import {
   ACCOUNT_TABLES,
+  CLEANUP_CHUNK,
   COPY_TABLES,
   MOVE_PAGE_ROWS,
   MoveRefused,
@@ -44,15 +47,16 @@ import {
   copyAccountTablePage,
   copyZoneRows,
   copyZoneRowTables,
+  keysetPage,
   logPage,
   ofGroup,
+  queueRecopies,
+  recopyUnit,
   withoutRowid,
   writeRows,
   zoneGroup,
 } from './move-rows.ts'
 
-/** Rows deleted per statement when the source is cleaned up. */
-const CLEANUP_CHUNK = 5000
 /** D1 queries one step may make by default (an invocation may make 1,000 on Workers Paid). */
 const DEFAULT_STEP_QUERIES = 400
 /** Queries one unit of the copy may spend reading small zones before it writes what it read. */
@@ -150,9 +154,8 @@ async function copyUnit(q: Queries, env: MoveEnv, job: MoveJob): Promise<MoveJob
     await copyZoneRowTables(q, src, dst, ids, false)
     return { ...job, zones: job.zones + zones.length, table: 1, zone: ids[0]!, key: null }
   }
-  const { table, key } = COPY_TABLES[job.table - 1]!
-  const cols = `(${key.join(', ')})`
-  const marks = key.map((_, i) => `?${i + 3}`).join(', ')
+  const paged = COPY_TABLES[job.table - 1]!
+  const { table } = paged
   const rows: Row[] = []
   let zone = job.zone || ids[0]!
   let last = job.key
@@ -162,24 +165,11 @@ async function copyUnit(q: Queries, env: MoveEnv, job: MoveJob): Promise<MoveJob
   const maxReads = Math.max(1, Math.min(UNIT_READS, q.budget - q.n - 4))
   while (rows.length < MOVE_PAGE_ROWS && reads < maxReads) {
     const want = MOVE_PAGE_ROWS - rows.length
-    const page = await q.all(
-      src,
-      `SELECT ${key.map((k, i) => `${k} AS _k${i}`).join(', ')}, * FROM ${table}
-       WHERE zone_id = ?1 ${last ? `AND ${cols} > (${marks})` : ''}
-       ORDER BY ${key.join(', ')} LIMIT ?2`,
-      zone,
-      want,
-      ...(last ?? [])
-    )
+    const page = await keysetPage(q, src, paged, zone, last, want)
     reads++
-    for (const r of page) {
-      const row: Row = {}
-      for (const [c, v] of Object.entries(r)) if (!c.startsWith('_k')) row[c] = v
-      rows.push(row)
-    }
-    if (page.length === want) {
-      const end = page.at(-1)!
-      last = key.map((_, i) => end[`_k${i}`])
+    rows.push(...page.rows)
+    if (page.last) {
+      last = page.last
       break
     }
     // This zone is done: the next zone of the group, else the next table, else the next group.
@@ -211,13 +201,14 @@ async function catchupUnit(
 ): Promise<MoveJob> {
   const src = shardDb(env, job.from)
   const page = await logPage(q, src, job)
-  await applyLog(q, src, shardDb(env, job.to), withoutRowid(page), fenced)
+  const entries = withoutRowid(page)
+  await applyLog(q, src, shardDb(env, job.to), entries, fenced)
   const next = {
-    ...job,
+    ...queueRecopies(job, entries),
     caughtUp: job.caughtUp + page.length,
     logMark: page.length > 0 ? (page.at(-1)!._rowid as number) : job.logMark,
   }
-  if (page.length === MOVE_PAGE_ROWS || fenced) return next
+  if (page.length === MOVE_PAGE_ROWS || fenced || next.recopy) return next
   await fence(q, env, next)
   return {
     ...next,
@@ -293,6 +284,7 @@ async function finalUnit(q: Queries, env: MoveEnv, job: MoveJob): Promise<MoveJo
       JSON.stringify(behind)
     )
     await applyLog(q, src, dst, missing, true)
+    return nextGroup(queueRecopies(job, missing), ids.at(-1)!)
   }
   return nextGroup(job, ids.at(-1)!)
 }
@@ -343,6 +335,7 @@ async function retireUnit(q: Queries, env: MoveEnv, job: MoveJob): Promise<MoveJ
 
 /** One unit of work of whatever phase the job is in; the returned job is what to save. */
 async function moveUnit(q: Queries, env: MoveEnv, job: MoveJob): Promise<MoveJob> {
+  if (job.recopy) return recopyUnit(q, shardDb(env, job.from), shardDb(env, job.to), job)
   switch (job.phase) {
     case 'copy':
       return copyUnit(q, env, job)
