@@ -108,3 +108,48 @@ describe('planning an IXFR answer', () => {
     })
   }
 })
+
+describe('an IXFR answer across SOA changes other than the serial', () => {
+  // A secondary zone's SOA is its primary's: a change may move its refresh or its names as well.
+  const soaOf = (serial: number, refresh: number, mname = 'ns1'): ResponseRR => ({
+    ...soaAt(serial),
+    rdata: `${mname}.example.test. admin.example.test. ${serial} ${refresh} 3600 1209600 300`,
+  })
+  const moved: IxfrStep[] = [
+    { from: 10, to: 11, fromSoa: soaOf(10, 7200), deleted: [a('old', '192.0.2.1')], added: [] },
+    {
+      from: 11,
+      to: 12,
+      fromSoa: soaOf(11, 900, 'ns2'),
+      deleted: [],
+      added: [a('new', '192.0.2.2')],
+    },
+  ]
+  const current = soaOf(12, 600, 'ns2')
+
+  it('removes the SOA the client holds, exactly, in the condensed difference', () => {
+    const plan = planIxfr({ clientSerial: 10, soa: current, steps: moved })
+    if (plan.kind === 'axfr') throw new Error('unexpected AXFR form')
+    expect(plan.records.map((rr) => rr.rdata)).toEqual([
+      current.rdata,
+      soaOf(10, 7200).rdata,
+      '192.0.2.1',
+      current.rdata,
+      '192.0.2.2',
+      current.rdata,
+    ])
+  })
+
+  it('gives each step its own SOAs when not condensed', () => {
+    const plan = planIxfr({ clientSerial: 10, soa: current, steps: moved, condense: false })
+    if (plan.kind === 'axfr') throw new Error('unexpected AXFR form')
+    expect(plan.records.filter((rr) => rr.type === 6).map((rr) => rr.rdata)).toEqual([
+      current.rdata,
+      soaOf(10, 7200).rdata,
+      soaOf(11, 900, 'ns2').rdata,
+      soaOf(11, 900, 'ns2').rdata,
+      current.rdata,
+      current.rdata,
+    ])
+  })
+})

@@ -10,12 +10,16 @@ import { serialAfter, soaSerial, withSerial } from './soa.ts'
 
 /**
  * One committed change of the zone: the serial before and after it, and the records it removed
- * and added (a changed record is one deletion and one addition). SOA records here are ignored:
- * the SOA lines of the answer are made from `from` and `to`.
+ * and added (a changed record is one deletion and one addition). SOA records in `deleted` and
+ * `added` are ignored: the SOA lines of the answer are the zone's SOA with the serials `from` and
+ * `to`, or `fromSoa` where the SOA's other fields changed too (a secondary zone's, set by its
+ * primary): the removed SOA must be exactly the one the client holds.
  */
 export interface IxfrStep {
   from: number
   to: number
+  /** The zone's SOA at `from` (its serial `from`), when it differs from the current SOA in more than the serial. */
+  fromSoa?: ResponseRR
   deleted: readonly ResponseRR[]
   added: readonly ResponseRR[]
 }
@@ -103,19 +107,24 @@ export function planIxfr(input: IxfrInput): IxfrPlan {
   }
   const path = chain(input.steps, clientSerial, current)
   if (!path) return { kind: 'axfr' }
-  const soaAt = (serial: number): ResponseRR => ({ ...soa, rdata: withSerial(soa.rdata, serial) })
+  /** The SOA at the start of `path[i]` (the current SOA past the last step). */
+  const soaAt = (i: number): ResponseRR => {
+    const step = path[i]
+    if (!step) return soa
+    return step.fromSoa ?? { ...soa, rdata: withSerial(soa.rdata, step.from) }
+  }
   const differences =
     input.condense === false
-      ? path.map((s) => ({
-          from: s.from,
-          to: s.to,
+      ? path.map((s, i) => ({
+          from: soaAt(i),
+          to: soaAt(i + 1),
           deleted: withoutSoa(s.deleted),
           added: withoutSoa(s.added),
         }))
-      : [{ from: clientSerial, to: current, ...condensed(path) }]
+      : [{ from: soaAt(0), to: soa, ...condensed(path) }]
   const records: ResponseRR[] = [soa]
   for (const d of differences) {
-    records.push(soaAt(d.from), ...d.deleted, soaAt(d.to), ...d.added)
+    records.push(d.from, ...d.deleted, d.to, ...d.added)
   }
   records.push(soa)
   return { kind: 'incremental', records }

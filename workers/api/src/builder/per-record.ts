@@ -56,7 +56,7 @@ function planPass(log: LogRow[], apex: string, maxNames: number): PassPlan {
     if (change.op === 'full') return { ...plan, special: 'full' }
     if (change.op === 'zone_delete') return { ...plan, special: 'deleted' }
     const names = new Set<string>()
-    let meta = change.op === 'zone'
+    let meta = change.op === 'zone' || change.op === 'soa'
     for (const name of [change.old_name, change.new_name]) {
       if (name === null || !isInZone(name, apex)) continue
       if (name === apex) meta = true

@@ -195,7 +195,10 @@ export const changeLog = sqliteTable(
   {
     zoneId: text('zone_id').notNull(),
     seq: integer('seq').notNull(),
-    /** 'create' | 'update' | 'delete' | 'zone' (zone settings) | 'zone_delete' | 'full' (rebuild request) */
+    /**
+     * 'create' | 'update' | 'delete' | 'zone' (zone settings) | 'soa' (a secondary zone's SOA set
+     * by an IXFR; `before` the SOA it replaced) | 'zone_delete' | 'full' (rebuild request)
+     */
     op: text('op').notNull(),
     recordId: text('record_id'),
     oldName: text('old_name'),

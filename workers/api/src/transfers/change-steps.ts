@@ -7,12 +7,16 @@
  * is about the zone as a whole (settings, name servers, a rebuild), there are too many, or a
  * record touched is an apex NS record: the apex NS set switches between the zone's default name
  * servers and its stored records (zones/apex-ns.ts), so only the AXFR form gives it whole.
+ * A secondary zone's IXFR in ends its entries with a `soa` one holding the SOA it replaced (the
+ * primary may have moved more than the serial): the difference starts from the first such SOA,
+ * the one the client holds.
  * A commit after the zone row was read breaks the transfer off (ZoneChangedDuringTransfer).
  */
+import { TYPE_CODES } from '@edgedns/dns-facts'
 import type { ResponseRR } from '@edgedns/dns-wire'
 import type { IxfrStep } from '@edgedns/zone-transfer'
 import { RECORD_COLUMNS, type RecordRow } from '../records/model.ts'
-import type { ZoneRow } from '../zones/model.ts'
+import { soaRdata, type ZoneRow } from '../zones/model.ts'
 import { ZoneChangedDuringTransfer } from './transfer-errors.ts'
 
 /** Beyond this many change-log entries an IXFR is answered in the AXFR form (held in memory). */
@@ -55,6 +59,28 @@ function rowOf(before: string): RecordRow {
 }
 
 /**
+ * The zone's SOA as a `soa` entry's `before` holds it ([mname, rname, serial, refresh, retry,
+ * expire, minimum, TTL], see LOG_SOA), or null when that is not its shape.
+ */
+function soaOf(zone: ZoneRow, before: string | null): ResponseRR | null {
+  const v = before === null ? null : (JSON.parse(before) as unknown)
+  if (!Array.isArray(v) || v.length !== 8) return null
+  const [mname, rname, ...numbers] = v as [unknown, unknown, ...unknown[]]
+  if (typeof mname !== 'string' || typeof rname !== 'string') return null
+  if (!numbers.every((n) => Number.isInteger(n))) return null
+  const [serial, refresh, retry, expire, minimum, ttl] = numbers as number[]
+  const at = {
+    soaMname: mname,
+    soaRname: rname,
+    serial: serial!,
+    soaRefresh: refresh!,
+    soaRetry: retry!,
+  }
+  const rdata = soaRdata({ ...zone, ...at, soaExpire: expire!, soaMinimum: minimum! })
+  return { name: zone.name, type: TYPE_CODES.SOA, ttl: ttl!, rdata }
+}
+
+/**
  * The one condensed step from `clientSerial` to the zone's serial, or null (see the module
  * comment). `toRecord` turns a stored row into a transfer record (null: not transferable).
  */
@@ -76,15 +102,24 @@ export async function changeSteps(
   const entries = log.results
   if (entries.length === 0 || entries.length !== zone.changeSeq - entries[0]!.from_seq) return null
   const firstBefore = new Map<string, string | null>()
+  let fromSoa: ResponseRR | null | undefined
   for (const row of entries) {
+    if (row.op === 'soa') {
+      fromSoa ??= soaOf(zone, row.before)
+      if (fromSoa === null) return null
+      continue
+    }
     if (!['create', 'update', 'delete'].includes(row.op) || !row.record_id) return null
     if (!firstBefore.has(row.record_id)) firstBefore.set(row.record_id, row.before)
   }
+  // The SOA the client holds has the serial it asked from.
+  if (fromSoa && fromSoa.rdata.split(' ')[2] !== String(clientSerial)) return null
   if (seq.results[0]?.change_seq !== zone.changeSeq) throw new ZoneChangedDuringTransfer(zone.name)
   const apexNs = (row: RecordRow) => row.type === 'NS' && row.name === zone.name
   const before = [...firstBefore.values()].flatMap((b) => (b === null ? [] : [rowOf(b)]))
   if (before.some(apexNs) || live.results.some(apexNs)) return null
   const deleted = before.map(toRecord).filter((rr): rr is ResponseRR => rr !== null)
   const added = live.results.map(toRecord).filter((rr): rr is ResponseRR => rr !== null)
-  return [{ from: clientSerial, to: zone.serial, deleted, added }]
+  const step = { from: clientSerial, to: zone.serial, deleted, added }
+  return [fromSoa ? { ...step, fromSoa } : step]
 }

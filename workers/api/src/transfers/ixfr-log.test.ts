@@ -1,6 +1,6 @@
 /**
  * @module What a committed transfer tells the builder: an IXFR logs each record it deletes and
- * adds (as a records batch does) and then the zone's SOA, so the builder rebuilds only the names
+ * adds (as a records batch does) and then the SOA it replaced, so the builder rebuilds only the names
  * it touched; an AXFR logs one full build. A refused IXFR logs nothing.
  */
 import { env } from 'cloudflare:workers'
@@ -62,7 +62,7 @@ async function secondaryOf(label: string, n: number): Promise<Zone> {
 }
 
 describe('the change log of a committed transfer', () => {
-  it('an IXFR logs every record it deletes and adds, in the order applied, then the zone', async () => {
+  it('an IXFR logs every record it deletes and adds, in the order applied, then the SOA it replaced', async () => {
     const zone = await secondaryOf('ixfr-log', 300)
     const before = (await guardOf(zone.id)).changeSeq
     const oldIds = await recordIds(zone.id, `r-7.${zone.name}`)
@@ -84,7 +84,18 @@ describe('the change log of a committed transfer', () => {
       ...Array<string>(70).fill('create'),
       ...Array<string>(60).fill('delete'),
       'create',
-      'zone',
+      'soa',
+    ])
+    // Last, the SOA the transfer replaced (serial 10 from the AXFR): an IXFR out starts there.
+    expect(JSON.parse(log.at(-1)!.before!)).toEqual([
+      'ns.primary.test',
+      'hostmaster.primary.test',
+      10,
+      3600,
+      600,
+      86400,
+      300,
+      3600,
     ])
     // A deletion: the record's name, type and before-image, as a records batch logs it.
     const deleted = log[7]!
@@ -98,7 +109,7 @@ describe('the change log of a committed transfer', () => {
     expect(log[120]!.new_name).toBe(`r-1000.${zone.name}`)
   })
 
-  it('an IXFR that only moves the SOA (its records all skipped) logs the zone alone', async () => {
+  it('an IXFR that only moves the SOA (its records all skipped) logs the SOA alone', async () => {
     const zone = await secondaryOf('ixfr-log-soa', 20)
     const before = (await guardOf(zone.id)).changeSeq
     const sig = rr(
@@ -118,7 +129,7 @@ describe('the change log of a committed transfer', () => {
       false
     )
     expect(committed).toBe(before + 1)
-    expect((await logAfter(zone.id, before)).map((r) => r.op)).toEqual(['zone'])
+    expect((await logAfter(zone.id, before)).map((r) => r.op)).toEqual(['soa'])
     expect((await zoneRow(zone.id)).serial).toBe(11)
   })
 

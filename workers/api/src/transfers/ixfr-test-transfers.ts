@@ -50,21 +50,22 @@ export type Zone = { id: string; name: string }
 export type Step = ['add' | 'delete', MessageRR]
 
 /**
- * Receives a transfer of `steps` and commits it (`replace`: an AXFR); the change sequence it
- * committed up to.
+ * Receives a transfer of `steps` and commits it (`replace`: an AXFR) with the primary's SOA
+ * `primarySoa`; the change sequence it committed up to.
  */
 export async function transfer(
   zone: Zone,
   steps: Step[],
   serial: number,
-  replace: boolean
+  replace: boolean,
+  primarySoa = soa(zone.name, serial)
 ): Promise<number> {
   const stage = new TransferStage(env.DB, { zoneId: zone.id, zoneName: zone.name }, ROWS)
   try {
     for (const [op, r] of steps) await stage.sink(op, r)
     return await stage.commit({
       guard: await guardOf(zone.id),
-      soa: soa(zone.name, serial),
+      soa: primarySoa,
       replace,
     })
   } finally {

@@ -134,6 +134,16 @@ export const LOG_STAGED_DELETES = `INSERT INTO change_log
   WHERE s.import_id = ?2 AND s.ord BETWEEN ?3 AND ?4 AND r.zone_id = ?1 AND ${SAME_IDENTITY}`
 
 /**
+ * The change-log row that ends an IXFR's record-by-record log: op `soa`, the zone's SOA as it was
+ * before the transfer set the primary's, in `before` as [mname, rname, serial, refresh, retry,
+ * expire, minimum, TTL] (written before SET_SOA runs). An IXFR out of this zone starts its
+ * difference from that SOA (change-steps.ts). Binds: ?1 zone id, ?2 sequence, ?3 time.
+ */
+export const LOG_SOA = `INSERT INTO change_log (zone_id, seq, op, before, created_on)
+  SELECT id, ?2, 'soa', json_array(soa_mname, soa_rname, serial, soa_refresh, soa_retry,
+    soa_expire, soa_minimum, soa_ttl), ?3 FROM zones WHERE id = ?1`
+
+/**
  * The change-log rows of an IXFR's staged additions (rows ?3..?4 of list ?2), written after they
  * are inserted: one `create` row a record (its id, name and type from the staged row), at
  * sequences ?5 + 1, ?5 + 2, … in staged order.

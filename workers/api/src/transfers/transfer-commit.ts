@@ -17,8 +17,8 @@
  *    primary's (its serial is the zone's serial), its change-log rows and the zone's record of the
  *    copy it now holds (held-copy.ts). An AXFR logs one full build (the builder rewrites the zone's
  *    keys); an IXFR of up to PER_RECORD_LOG records logs each record it deletes and adds, as a
- *    records batch does, and then the zone (its SOA), so the builder rebuilds only the names it
- *    touched: a change on the primary costs the build what it changes, not the zone's size.
+ *    records batch does, and then the zone's SOA (`soa`, with the SOA it replaced), so the builder rebuilds only the names it
+ *    touched (and the zone's SOA), and an IXFR out of this zone is answered from the same rows: a change on the primary costs the build what it changes, not the zone's size.
  *
  * A transfer is the one writer of a secondary zone's records: it writes them here directly,
  * never through the records API, which refuses writes to secondary zones.
@@ -40,6 +40,7 @@ import {
   DELETE_SOME,
   DELETE_STAGED,
   EXACT,
+  LOG_SOA,
   LOG_STAGED_ADDS,
   LOG_STAGED_DELETES,
   NOT_EXACT,
@@ -242,6 +243,9 @@ export class TransferStage {
               .map(([lo, hi]) => insert.bind(this.#adds.id, zoneId, lo, hi, this.#now)),
           ]
         : this.#applySteps(perRecord ? { after: r.guard.changeSeq, now } : null)),
+      // Logged record by record, the transfer ends with the zone's SOA before it (read here,
+      // before SET_SOA): the SOA an IXFR out of this zone starts its difference from.
+      ...(perRecord ? [db.prepare(LOG_SOA).bind(zoneId, r.guard.changeSeq + changes, now)] : []),
       db
         .prepare(SET_SOA)
         .bind(
@@ -255,8 +259,10 @@ export class TransferStage {
           soa.minimum,
           soa.ttl
         ),
-      // Last, the zone's own row: its SOA (the primary's serial) is published with the records.
-      zoneLogStatement(db, zoneId, r.guard.changeSeq + changes, perRecord ? 'zone' : 'full', now),
+      // Otherwise one full build, after the records.
+      ...(perRecord
+        ? []
+        : [zoneLogStatement(db, zoneId, r.guard.changeSeq + changes, 'full', now)]),
       recordCopy(db, zoneId, { serial: soa.serial, at: now, source: this.target.source ?? null }),
     ]
     try {
