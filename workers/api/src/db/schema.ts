@@ -130,6 +130,11 @@ export const zones = sqliteTable(
     secondarySerial: integer('secondary_serial'),
     secondaryCheckedOn: text('secondary_checked_on'),
     secondarySource: text('secondary_source'),
+    /**
+     * What that copy lacks of the primary's zone: the records its transfers left out, by type
+     * (JSON `[{type, count, reason}]`, transfers/skipped-records.ts); null: not reported yet.
+     */
+    secondarySkipped: text('secondary_skipped'),
   },
   (t) => [
     // A deleted zone keeps its row until its records are erased in chunks; its name is free at once.

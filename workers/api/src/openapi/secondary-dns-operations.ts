@@ -53,6 +53,13 @@ const incomingResponse = z.object({
     .int()
     .optional()
     .meta({ description: 'Serial of the copy the zone holds: its last transfer committed' }),
+  skipped_records: z
+    .array(z.object({ type: z.string(), count: z.number().int(), reason: z.string() }))
+    .optional()
+    .meta({
+      description:
+        "Records of the primary's zone the copy held lacks, by type (types the records API does not hold, records it refuses), with the first reason; absent until a transfer reports",
+    }),
 })
 const outgoingResponse = z.object({
   ...settings,

@@ -1,8 +1,9 @@
 /**
  * @module The copy of its primary's zone that a secondary zone holds, recorded on the zone's row
  * (`zones.secondary_serial`, `secondary_checked_on`, `secondary_source`) so that it belongs to the
- * zone and outlives its incoming settings. Each transfer committed records its serial, its time
- * and the primary it came from (`address#port`); each check that finds the copy current, its time.
+ * zone and outlives its incoming settings. Each transfer committed records its serial, its time,
+ * the primary it came from (`address#port`) and what the copy lacks of the primary's zone
+ * (skipped-records.ts); each check that finds the copy current, its time.
  * The copy is held while the zone is secondary and its serial is the copy's (a zone that was
  * another type since has moved it). This record is the one home of those facts: the incoming
  * settings answer their `soa_serial` and `checked_time` from it (`heldSql`), so deleting the
@@ -33,20 +34,24 @@ const held = (zone: CopyRecord): boolean => zone.secondary_serial === zone.seria
 export function recordCopy(
   db: D1Database,
   zoneId: string,
-  copy: { serial: number; at: string; source: string | null }
+  copy: { serial: number; at: string; source: string | null; skipped: string }
 ): D1PreparedStatement {
   return db
     .prepare(
-      'UPDATE zones SET secondary_serial = ?2, secondary_checked_on = ?3, secondary_source = ?4 WHERE id = ?1'
+      `UPDATE zones SET secondary_serial = ?2, secondary_checked_on = ?3, secondary_source = ?4,
+         secondary_skipped = ?5 WHERE id = ?1`
     )
-    .bind(zoneId, copy.serial, copy.at, copy.source)
+    .bind(zoneId, copy.serial, copy.at, copy.source, copy.skipped)
 }
 
 /**
- * An SQL expression of the copy zone alias `zone` holds: its `column` (`secondary_serial` or
- * `secondary_checked_on`) while the copy is held, else NULL.
+ * An SQL expression of the copy zone alias `zone` holds: its `column` (`secondary_serial`,
+ * `secondary_checked_on` or `secondary_skipped`) while the copy is held, else NULL.
  */
-export const heldSql = (zone: string, column: 'secondary_serial' | 'secondary_checked_on') =>
+export const heldSql = (
+  zone: string,
+  column: 'secondary_serial' | 'secondary_checked_on' | 'secondary_skipped'
+) =>
   `CASE WHEN ${zone}.type = 'secondary' AND ${zone}.serial = ${zone}.secondary_serial
     THEN ${zone}.${column} END`
 

@@ -2,13 +2,15 @@
  * @module A secondary zone's incoming transfer configuration (`/zones/{id}/secondary_dns/incoming`):
  * the primaries it transfers from (asked in order) and how often its SOA is checked without a
  * NOTIFY. Answered in Cloudflare's shape with the serial of the copy the zone holds (its last
- * transfer committed) and that copy's last good check, both read from the zone's record of its
- * copy (held-copy.ts): deleting the settings and writing them again keeps them.
+ * transfer committed), that copy's last good check and what it lacks of the primary's zone
+ * (`skipped_records`, skipped-records.ts), all read from the zone's record of its copy
+ * (held-copy.ts): deleting the settings and writing them again keeps them.
  */
 import { z } from 'zod'
 import type { ZoneRow } from '../zones/model.ts'
 import { domainNameSchema, parseIds, peerIdsSchema, withoutNulls } from './fields.ts'
 import { heldSql } from './held-copy.ts'
+import { parseSkipped } from './skipped-records.ts'
 import {
   createSettings,
   deleteSettings,
@@ -37,17 +39,21 @@ interface IncomingRow {
   created_on: string
   modified_on: string
   checked_on: string | null
+  skipped: string | null
 }
 
 /** The zone's record of its copy, as a column of the settings' read (`c`: the zone's row). */
-const fromCopy = (column: 'secondary_serial' | 'secondary_checked_on'): string =>
+const fromCopy = (
+  column: 'secondary_serial' | 'secondary_checked_on' | 'secondary_skipped'
+): string =>
   `(SELECT ${heldSql('c', column)} FROM zones AS c WHERE c.id = zone_transfers_incoming.zone_id)`
 
 const INCOMING: SettingsKind = {
   direction: 'incoming',
   table: 'zone_transfers_incoming',
   columns: `name, peers, auto_refresh_seconds, ${fromCopy('secondary_serial')} AS soa_serial,
-    created_on, modified_on, ${fromCopy('secondary_checked_on')} AS checked_on`,
+    created_on, modified_on, ${fromCopy('secondary_checked_on')} AS checked_on,
+    ${fromCopy('secondary_skipped')} AS skipped`,
   written: ['auto_refresh_seconds'],
 }
 
@@ -61,6 +67,7 @@ export function incomingToApi(zone: ZoneRow, row: IncomingRow): Record<string, u
     created_time: row.created_on,
     modified_time: row.modified_on,
     checked_time: row.checked_on,
+    skipped_records: parseSkipped(row.skipped),
   })
 }
 

@@ -28,9 +28,17 @@ function inZone(name: string, zone: string): boolean {
 
 /** The record `rr` stands for, or null when it is not one we hold (see the module comment). */
 export function mapTransferred(rr: MessageRR, ctx: MapContext): DnsRecord | null {
+  const mapped = mapOrSkip(rr, ctx)
+  return typeof mapped === 'string' ? null : mapped
+}
+
+/** The record `rr` stands for, or why it is left out (see the module comment). */
+export function mapOrSkip(rr: MessageRR, ctx: MapContext): DnsRecord | string {
   const name = rr.name.toLowerCase().replace(/\.$/, '')
   const type = rr.type.toUpperCase()
-  if (type === 'SOA' || !isRecordType(type) || !inZone(name, ctx.zoneName)) return null
+  if (type === 'SOA') return "the zone's SOA is its settings, not a record"
+  if (!isRecordType(type)) return `the records API does not hold ${type} records`
+  if (!inZone(name, ctx.zoneName)) return `${name} is outside the zone`
   try {
     const content = fromPresentation(type, rr.data, `${ctx.zoneName}.`)
     return buildRecord(
@@ -39,7 +47,7 @@ export function mapTransferred(rr: MessageRR, ctx: MapContext): DnsRecord | null
       ctx.newId()
     )
   } catch (e) {
-    if (e instanceof RecordError || e instanceof ApiError) return null
+    if (e instanceof RecordError || e instanceof ApiError) return e.message
     throw e
   }
 }

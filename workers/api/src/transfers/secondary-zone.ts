@@ -188,7 +188,7 @@ export async function transferFrom(
           zoneId: cfg.zoneId,
           kind: outcome.kind,
           records: outcome.records,
-          skipped: stage.skipped,
+          skipped: stage.skipped.total,
           pullMs,
           commitMs: Date.now() - commitStart,
         })

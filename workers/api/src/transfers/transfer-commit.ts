@@ -32,8 +32,9 @@ import {
 } from '../commit/zone-change.ts'
 import { recordIdGenerator } from '../http/ids.ts'
 import { reverseName } from '../records/model.ts'
-import { recordCopy } from './held-copy.ts'
-import { mapTransferred, type MapContext } from './record-map.ts'
+import { heldSql, recordCopy } from './held-copy.ts'
+import { mapOrSkip, type MapContext } from './record-map.ts'
+import { parseSkipped, SkipTally } from './skipped-records.ts'
 import { StagedList } from './staged-list.ts'
 import {
   COUNT_RECORDS,
@@ -119,6 +120,9 @@ const SET_SOA = `UPDATE zones SET serial = ?2, soa_mname = ?3, soa_rname = ?4, s
 /** Fails the batch (the guard's NOT NULL on `version`) unless the zone is still secondary. */
 const SECONDARY_ONLY = `UPDATE zones SET version = CASE WHEN type = 'secondary' THEN version END WHERE id = ?1`
 
+/** What the copy the zone holds lacks (null while it holds none). */
+const HELD_SKIPPED = `SELECT ${heldSql('z', 'secondary_skipped')} AS s FROM zones AS z WHERE z.id = ?1`
+
 /** Expiry on or off; the serial stays the primary's (the guard would move it). */
 const SET_EXPIRED = 'UPDATE zones SET secondary_expired = ?2, serial = ?3 WHERE id = ?1'
 
@@ -169,8 +173,8 @@ export class TransferStage {
   readonly #now: string
   readonly #map: MapContext
   readonly #zone: ZoneNames
-  /** Records the transfer held that our model does not (see record-map.ts). */
-  skipped = 0
+  /** Records the transfer held that our model does not (see record-map.ts), by type. */
+  readonly skipped = new SkipTally()
   /**
    * Where each IXFR step starts in the two staged lists: a deletion after an addition starts one
    * (consecutive additions of steps without deletions stay one run, in order).
@@ -198,9 +202,9 @@ export class TransferStage {
 
   readonly sink = async (op: 'add' | 'delete', rr: MessageRR): Promise<void> => {
     if (++this.#received > this.maxRecords) throw new TransferTooLarge(this.maxRecords)
-    const rec = mapTransferred(rr, this.#map)
-    if (!rec) {
-      this.skipped++
+    const rec = mapOrSkip(rr, this.#map)
+    if (typeof rec === 'string') {
+      this.skipped.note(op, rr.type.toUpperCase(), rec)
       return
     }
     if (op === 'delete' && this.#lastOp === 'add') {
@@ -225,6 +229,14 @@ export class TransferStage {
     const { zoneId } = this.target
     const now = new Date().toISOString()
     const soa = zoneSoaOf(r.soa)
+    // What the copy lacks: an AXFR's own report; an IXFR's applied to the copy's (the version guard
+    // fails the commit if another transfer moved it since this read).
+    const held = r.replace
+      ? null
+      : parseSkipped(
+          (await db.prepare(HELD_SKIPPED).bind(zoneId).first<{ s: string | null }>())?.s ?? null
+        )
+    const skipped = JSON.stringify(this.skipped.report(held))
     const insert = db.prepare(insertStaged('REPLACE'))
     // An IXFR of up to `perRecordLog` records logs each record it changes, and the builder
     // rebuilds only the names they touch; an AXFR, or a larger IXFR, logs one full build.
@@ -263,7 +275,12 @@ export class TransferStage {
       ...(perRecord
         ? []
         : [zoneLogStatement(db, zoneId, r.guard.changeSeq + changes, 'full', now)]),
-      recordCopy(db, zoneId, { serial: soa.serial, at: now, source: this.target.source ?? null }),
+      recordCopy(db, zoneId, {
+        serial: soa.serial,
+        at: now,
+        source: this.target.source ?? null,
+        skipped,
+      }),
     ]
     try {
       await commitZoneChange(db, stmts)

@@ -57,5 +57,6 @@ export function newZoneRow(z: NewZone): ZoneRow {
     secondarySerial: null,
     secondaryCheckedOn: null,
     secondarySource: null,
+    secondarySkipped: null,
   }
 }

@@ -1,0 +1,103 @@
+/**
+ * What the copy a secondary zone holds lacks: each transfer's records left out, counted by type,
+ * recorded with the copy and answered by its incoming settings as `skipped_records`; an IXFR moves
+ * the counts of the copy it applies to, an AXFR starts them anew.
+ */
+import { describe, expect, it } from 'vitest'
+import { api } from '../../../../test/api/helpers.ts'
+import { secondaryZone } from '../../../../test/api/incoming-rows.ts'
+import { a, rr, transfer, type Step } from './ixfr-test-transfers.ts'
+import { SkipTally } from './skipped-records.ts'
+
+describe('the tally of records a transfer left out', () => {
+  it('reports an AXFR by type, the most skipped first, with the first reason', () => {
+    const t = new SkipTally()
+    t.note('add', 'HINFO', 'first')
+    t.note('add', 'RRSIG', 'r')
+    t.note('add', 'RRSIG', 'r2')
+    t.note('add', 'HINFO', 'second')
+    t.note('add', 'NSEC', 'n')
+    expect(t.total).toBe(5)
+    expect(t.report(null)).toEqual([
+      { type: 'HINFO', count: 2, reason: 'first' },
+      { type: 'RRSIG', count: 2, reason: 'r' },
+      { type: 'NSEC', count: 1, reason: 'n' },
+    ])
+  })
+
+  it('moves the counts of the copy an IXFR applies to, dropping types it no longer lacks', () => {
+    const t = new SkipTally()
+    t.note('delete', 'NSEC', 'n')
+    t.note('delete', 'RRSIG', 'r')
+    t.note('add', 'RRSIG', 'r')
+    t.note('add', 'SPF', 'spf')
+    const held = [
+      { type: 'RRSIG', count: 4, reason: 'held' },
+      { type: 'NSEC', count: 1, reason: 'n' },
+    ]
+    expect(t.report(held)).toEqual([
+      { type: 'RRSIG', count: 4, reason: 'r' },
+      { type: 'SPF', count: 1, reason: 'spf' },
+    ])
+  })
+
+  it('keeps a report bounded: 32 types, reasons of 200 characters', () => {
+    const t = new SkipTally()
+    for (let i = 0; i < 40; i++) t.note('add', `TYPE${1000 + i}`, 'x'.repeat(300))
+    const report = t.report(null)
+    expect(report).toHaveLength(32)
+    expect(report[0]!.reason).toHaveLength(200)
+  })
+})
+
+describe('skipped_records of a secondary zone incoming settings', () => {
+  it('says what the copy lacks after an AXFR and after an IXFR, and nothing before', async () => {
+    const zone = await secondaryZone('skipped')
+    const z = zone.name
+    const incoming = async () => (await api('GET', zone.incoming)).body.result
+    expect(await incoming()).not.toHaveProperty('skipped_records')
+
+    const sig = (label: string) =>
+      rr(z, label, 'RRSIG', 46, 'A 13 3 300 20300101000000 20200101000000 1 x. AAAA')
+    const hinfo = rr(z, 'host', 'HINFO', 13, '"PC" "Linux"')
+    const outside = rr('other.test', 'www', 'A', 1, '192.0.2.1')
+    await transfer(
+      zone,
+      [a(z, 1), sig('r-1'), a(z, 2), sig('r-2'), hinfo, outside].map((r): Step => ['add', r]),
+      10,
+      true
+    )
+    expect((await incoming()).skipped_records).toEqual([
+      {
+        type: 'RRSIG',
+        count: 2,
+        reason: 'the records API does not hold RRSIG records',
+      },
+      { type: 'A', count: 1, reason: 'www.other.test is outside the zone' },
+      { type: 'HINFO', count: 1, reason: 'the records API does not hold HINFO records' },
+    ])
+
+    await transfer(
+      zone,
+      [
+        ['delete', a(z, 2)],
+        ['delete', sig('r-2')],
+        ['delete', hinfo],
+      ],
+      11,
+      false
+    )
+    expect((await incoming()).skipped_records).toEqual([
+      { type: 'A', count: 1, reason: 'www.other.test is outside the zone' },
+      {
+        type: 'RRSIG',
+        count: 1,
+        reason: 'the records API does not hold RRSIG records',
+      },
+    ])
+
+    // An AXFR of only records we hold: the copy lacks nothing.
+    await transfer(zone, [['add', a(z, 3)]], 12, true)
+    expect((await incoming()).skipped_records).toEqual([])
+  })
+})

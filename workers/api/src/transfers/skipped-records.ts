@@ -1,0 +1,71 @@
+/**
+ * @module What the copy a secondary zone holds lacks of its primary's zone: the records its
+ * transfers left out (record-map.ts: types the records API does not hold, records it refuses,
+ * names outside the zone), counted by type with the first reason given, recorded on the zone row
+ * with the copy (`zones.secondary_skipped`) and answered by the incoming settings as
+ * `skipped_records`. An AXFR's report is what it left out; an IXFR's is the report held before
+ * with what it added and deleted of those types (a primary's IXFR is exact, so the counts follow
+ * the primary's zone).
+ */
+
+export interface SkippedType {
+  type: string
+  count: number
+  reason: string
+}
+
+/** Types a report lists at most (the most skipped first); a reason is cut to this many characters. */
+const MAX_TYPES = 32
+const MAX_REASON = 200
+
+/** The records one transfer left out, by type. */
+export class SkipTally {
+  readonly #byType = new Map<string, { added: number; deleted: number; reason: string }>()
+  #total = 0
+
+  /** Records left out, added and deleted. */
+  get total(): number {
+    return this.#total
+  }
+
+  note(op: 'add' | 'delete', type: string, reason: string): void {
+    this.#total++
+    let entry = this.#byType.get(type)
+    if (!entry) this.#byType.set(type, (entry = { added: 0, deleted: 0, reason }))
+    if (op === 'add') entry.added++
+    else entry.deleted++
+  }
+
+  /**
+   * The copy's report after this transfer: `held` null for an AXFR (the report is what it left
+   * out), else the report of the copy the IXFR applied to.
+   */
+  report(held: readonly SkippedType[] | null): SkippedType[] {
+    const out = new Map((held ?? []).map((s) => [s.type, { ...s }]))
+    for (const [type, { added, deleted, reason }] of this.#byType) {
+      const before = out.get(type)
+      const count = Math.max(0, (before?.count ?? 0) + added - (held ? deleted : 0))
+      const why = added > 0 || !before ? reason : before.reason
+      out.set(type, { type, count, reason: why.slice(0, MAX_REASON) })
+    }
+    return [...out.values()]
+      .filter((s) => s.count > 0)
+      .sort((a, b) => b.count - a.count || (a.type < b.type ? -1 : 1))
+      .slice(0, MAX_TYPES)
+  }
+}
+
+/** A stored report, or null when there is none (or it is not one). */
+export function parseSkipped(json: string | null): SkippedType[] | null {
+  if (json === null) return null
+  try {
+    const v = JSON.parse(json) as unknown
+    if (!Array.isArray(v)) return null
+    return v.filter(
+      (s): s is SkippedType =>
+        typeof s?.type === 'string' && Number.isInteger(s?.count) && typeof s?.reason === 'string'
+    )
+  } catch {
+    return null
+  }
+}
