@@ -97,6 +97,47 @@ const svcParams: fc.Arbitrary<string> = fc
   .array(svcParam, { maxLength: 4 })
   .map((ps) => ps.join(' '))
 
+const alpnId = fc.oneof(
+  fc.constantFrom('h2', 'h3', 'http/1.1', 'h3-29'),
+  fc.stringMatching(/^[a-z0-9][a-z0-9-]{0,9}$/)
+)
+const ipv4 = fc.tuple(u8, u8, u8, u8).map((o) => o.join('.'))
+const ipv6 = fc
+  .array(u16, { minLength: 8, maxLength: 8 })
+  .map((g) => g.map((x) => x.toString(16)).join(':'))
+
+/**
+ * SvcParams an HTTPS or SVCB record is accepted with (RFC 9460), built so: keys at most once,
+ * `mandatory` naming only keys present, `no-default-alpn` only beside `alpn`, values of each key's
+ * syntax. The adversarial `svcParams` above are mostly refused, so they rarely reach what a
+ * transfer does to accepted values.
+ */
+export const validSvcParams: fc.Arbitrary<string> = fc
+  .record(
+    {
+      alpn: fc.array(alpnId, { minLength: 1, maxLength: 3 }).map((ids) => ids.join(',')),
+      'no-default-alpn': fc.constant(''),
+      port: u16.map(String),
+      ipv4hint: fc.array(ipv4, { minLength: 1, maxLength: 3 }).map((a) => a.join(',')),
+      ech: base64,
+      ipv6hint: fc.array(ipv6, { minLength: 1, maxLength: 2 }).map((a) => a.join(',')),
+      key65333: fc.stringMatching(/^[a-z0-9]{1,12}$/),
+    },
+    { requiredKeys: [] }
+  )
+  .chain((params) => {
+    const keys = Object.keys(params).filter((k) => k !== 'no-default-alpn' || 'alpn' in params)
+    const optional = keys.filter((k) => k !== 'mandatory')
+    return fc.subarray(optional).map((mandatory) => {
+      const parts = keys.map((k) => {
+        const v = params[k as keyof typeof params]
+        return v === '' ? k : `${k}=${v}`
+      })
+      if (mandatory.length > 0) parts.unshift(`mandatory=${mandatory.join(',')}`)
+      return parts.join(' ')
+    })
+  })
+
 /** Presentation text of TXT character-strings in the canonical quoted form (see TODO below). */
 function quotedTxt(parts: Uint8Array[]): string {
   const esc = (b: number) =>
