@@ -10,7 +10,8 @@
  * Changes made with `pdnsutil` (then `increase-serial`) reach us: PowerDNS sees the new serial
  * and NOTIFYs us, we ask IXFR, and our export equals what it serves again. PowerDNS 4.7 serves no
  * incremental IXFR as a primary: to an IXFR from an older serial it answers with the whole zone
- * (it logs "IXFR fallback to AXFR"), so each change reaches us as a whole transfer. Skipped
+ * (it logs "IXFR fallback to AXFR"), so each change reaches us as a whole transfer, which we apply
+ * as its difference from the copy we hold (records untouched keep their ids). Skipped
  * without pdns_server, pdnsutil or the SQLite schema.
  */
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process'
@@ -32,6 +33,7 @@ import {
   forceAxfr,
   ourSecondaryZone,
   primaryChecks,
+  recordIds,
   secondChangeAnswered,
 } from './tools/primary-of-ours.ts'
 import { cleanUp, waitFor } from './tools/processes.ts'
@@ -182,6 +184,7 @@ setgid=
     const notified = `Queued also-notification of domain '${zone}' to 127.0.0.1:${front.port}`
     const from = pdnsLog.length
     const own = transfers()
+    const idsBefore = await recordIds(zoneId)
     await change([
       ['replace-rrset', 'added', 'A', '300', '192.0.2.99'],
       ['add-record', 'added', 'TXT', '300', '"pdns \\"quoted\\" text"'],
@@ -215,5 +218,11 @@ setgid=
     const log = pdnsLog.slice(from)
     expect(count(log, fallback), log).toBeGreaterThanOrEqual(2)
     expect(count(log, started), log).toBe(transfers() - own + count(log, fallback))
+    // Each whole transfer was applied as its difference from the copy held: the records neither
+    // change touched kept their ids (a whole replacement gives every record a new one).
+    const idsAfter = await recordIds(zoneId)
+    const untouched = [...idsBefore].filter(([line]) => idsAfter.has(line))
+    expect(untouched.length).toBeGreaterThan(20)
+    for (const [line, id] of untouched) expect(idsAfter.get(line), line).toBe(id)
   })
 })

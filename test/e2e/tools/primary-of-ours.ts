@@ -116,6 +116,13 @@ export async function ourSecondaryZone(
   return zoneId
 }
 
+/** Our zone's records through the API, as `name type content ttl` → record id. */
+export async function recordIds(zoneId: string): Promise<Map<string, string>> {
+  const records: any[] = (await stackApi('GET', `/zones/${zoneId}/dns_records?per_page=5000`))
+    .result
+  return new Map(records.map((r) => [`${r.name} ${r.type} ${r.content} ${r.ttl}`, r.id]))
+}
+
 /** `POST …/secondary_dns/force_axfr` of our zone `zoneId`: its HTTP status. */
 export async function forceAxfr(zoneId: string): Promise<number> {
   const url = `${inject('stackBase')}/client/v4/zones/${zoneId}/secondary_dns/force_axfr`

@@ -9,12 +9,8 @@ import { createZone } from '../../../../test/api/helpers.ts'
 import { heldRecords as held } from '../../../../test/api/incoming-rows.ts'
 import { DELETE_STAGED } from './staged-records.ts'
 import { ROWS, a, rr, soa, transfer, zoneRow, type Step, type Zone } from './ixfr-test-transfers.ts'
-import {
-  IxfrNotExact,
-  TooManyIxfrSteps,
-  TransferStage,
-  TransferTooLarge,
-} from './transfer-commit.ts'
+import { TransferStage } from './transfer-commit.ts'
+import { IxfrNotExact, TooManyIxfrSteps, TransferTooLarge } from './transfer-errors.ts'
 
 describe('the deletions of an IXFR', () => {
   it('find each record through the identity index, never walking the zone', async () => {

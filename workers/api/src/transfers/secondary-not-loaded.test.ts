@@ -17,7 +17,8 @@ import { settle } from '../builder/test/helpers.ts'
 import { builderStub } from '../commit/zone-change.ts'
 import type { SecondaryZone } from './secondary-zone.ts'
 import { secondaryStub } from './secondary-stub.ts'
-import { commitExpiry, TransferStage } from './transfer-commit.ts'
+import { commitExpiry } from './expiry-commit.ts'
+import { TransferStage } from './transfer-commit.ts'
 
 const PRIMARY = 2025020202
 

@@ -42,7 +42,9 @@ import {
 } from './held-copy.ts'
 import { readIncoming, type IncomingConfig, type Primary } from './incoming-config.ts'
 import { primarySoa, pullZone, type Connect } from './tcp-transfer.ts'
-import { commitExpiry, IxfrNotExact, TooManyIxfrSteps, TransferStage } from './transfer-commit.ts'
+import { commitExpiry } from './expiry-commit.ts'
+import { TransferStage } from './transfer-commit.ts'
+import { IxfrNotExact, TooManyIxfrSteps } from './transfer-errors.ts'
 
 /** What the object keeps between checks. */
 interface State {

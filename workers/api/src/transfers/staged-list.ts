@@ -39,7 +39,11 @@ export class StagedList {
   }
 
   async add(row: unknown[]): Promise<void> {
-    const json = JSON.stringify(row)
+    await this.addJson(JSON.stringify(row))
+  }
+
+  /** Adds a staged row given as its JSON. */
+  async addJson(json: string): Promise<void> {
     if (
       this.#records.length >= this.rowsPerStatement ||
       this.#chars + json.length > MAX_CHUNK_CHARS / 2

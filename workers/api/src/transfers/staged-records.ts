@@ -27,6 +27,31 @@ const STAGED_COLUMNS = [
 ] as const satisfies readonly Column[]
 type StagedColumn = (typeof STAGED_COLUMNS)[number]
 
+/**
+ * A staged row's identity (name, type, content, priority: what SAME_IDENTITY matches and the
+ * identity index keeps unique), and with it everything else a transfer writes of the record (TTL,
+ * data): two staged rows of equal `stagedValue` are the same record.
+ */
+export const stagedIdentity = (row: readonly unknown[]): string =>
+  [row[col('name_rev')], row[col('type')], row[col('content')], row[col('priority')] ?? -1].join(
+    '\u0000'
+  )
+export const stagedValue = (row: readonly unknown[]): string =>
+  `${stagedIdentity(row)}\u0000${row[col('ttl')]}\u0000${row[col('data')] ?? ''}`
+
+/**
+ * A page of the zone's records as staged rows (`r` the row, after the identity key ?2…?5, at most
+ * ?6), each with `plain`: whether its fixed columns are a transfer's (a record of a zone that was
+ * primary before may have a comment or tags, and is then never the same as a transferred one).
+ */
+export const HELD_PAGE = `SELECT json_array(${STAGED_COLUMNS.join(', ')}) AS r,
+    name_rev, type, content, ifnull(priority, -1) AS p,
+    (proxied = 0 AND comment IS NULL AND tags = '[]' AND settings = '{}'
+      AND comment_modified_on IS NULL AND tags_modified_on IS NULL) AS plain
+  FROM dns_records INDEXED BY dns_records_identity
+  WHERE zone_id = ?1 AND (name_rev, type, content, ifnull(priority, -1)) > (?2, ?3, ?4, ?5)
+  ORDER BY name_rev, type, content, ifnull(priority, -1) LIMIT ?6`
+
 /** The fixed columns' values (zone_id and the two timestamps are the commit's parameters). */
 const FIXED = {
   proxied: 0,

@@ -11,14 +11,17 @@
  *    deleted in statements of at most `rowsPerStatement` rows each, then the staged ones inserted
  *    in ranges of the same size) or the deletions and additions applied (IXFR: in ranges of the
  *    same size, each found through the identity index, step after step (a later step applies to
- *    what the earlier made; an IXFR of more than MAX_IXFR_STEPS runs is pulled by AXFR instead), and the
- *    whole batch refused unless every deletion removed a record and every addition added one),
- *    the zone's SOA set from the
- *    primary's (its serial is the zone's serial), its change-log rows and the zone's record of the
- *    copy it now holds (held-copy.ts). An AXFR logs one full build (the builder rewrites the zone's
- *    keys); an IXFR of up to PER_RECORD_LOG records logs each record it deletes and adds, as a
- *    records batch does, and then the zone's SOA (`soa`, with the SOA it replaced), so the builder rebuilds only the names it
- *    touched (and the zone's SOA), and an IXFR out of this zone is answered from the same rows: a change on the primary costs the build what it changes, not the zone's size.
+ *    what the earlier made; an IXFR of more than MAX_IXFR_STEPS runs is pulled by AXFR instead),
+ *    and the whole batch refused unless every deletion removed a record and every addition added
+ *    one), the zone's SOA set from the primary's (its serial is the zone's serial), its change-log
+ *    rows and the zone's record of the copy it now holds (held-copy.ts).
+ * 3. What is logged follows what changed. An IXFR of up to PER_RECORD_LOG records logs each record
+ *    it deletes and adds, as a records batch does, and then the zone's SOA (`soa`, with the SOA it
+ *    replaced), so the builder rebuilds only the names it touched, and an IXFR out of this zone is
+ *    answered from the same rows. An AXFR into a zone holding a copy, both of at most
+ *    AXFR_DIFF_LIMIT records, is applied as its difference from that copy (axfr-difference.ts):
+ *    one IXFR step, logged so. Any other AXFR, or a larger IXFR or difference, logs one full
+ *    build (the builder rewrites the zone's keys).
  *
  * A transfer is the one writer of a secondary zone's records: it writes them here directly,
  * never through the records API, which refuses writes to secondary zones.
@@ -32,10 +35,12 @@ import {
 } from '../commit/zone-change.ts'
 import { recordIdGenerator } from '../http/ids.ts'
 import { reverseName } from '../records/model.ts'
+import { difference, heldCopy } from './axfr-difference.ts'
 import { heldSql, recordCopy } from './held-copy.ts'
 import { mapOrSkip, type MapContext } from './record-map.ts'
 import { parseSkipped, SkipTally } from './skipped-records.ts'
 import { StagedList } from './staged-list.ts'
+import { IxfrNotExact, TooManyIxfrSteps, TransferTooLarge } from './transfer-errors.ts'
 import {
   COUNT_RECORDS,
   DELETE_SOME,
@@ -56,20 +61,6 @@ import {
  * more rows than this, so each stays far below D1's per-query time.
  */
 const ROWS_PER_STATEMENT = 5000
-
-/**
- * An IXFR that does not apply to our copy of the zone (RFC 1995 §4: the primary's difference is
- * from another version than ours). Nothing of it was committed; pull the zone by AXFR instead.
- */
-export class IxfrNotExact extends Error {
-  constructor(options: { cause: unknown }) {
-    super(
-      'the IXFR does not apply to the zone we hold (a deletion or addition does not match)',
-      options
-    )
-    this.name = 'IxfrNotExact'
-  }
-}
 
 /**
  * Records one transfer may hold (additions and deletions, staged or skipped): a bound on what a
@@ -97,21 +88,11 @@ const MAX_IXFR_STEPS = 100
  */
 const PER_RECORD_LOG = 50_000
 
-/** An IXFR of more runs than MAX_IXFR_STEPS: nothing is committed; pull the AXFR instead. */
-export class TooManyIxfrSteps extends Error {
-  constructor() {
-    super(`the IXFR has more than ${MAX_IXFR_STEPS} runs of deletions and additions`)
-    this.name = 'TooManyIxfrSteps'
-  }
-}
-
-/** A transfer that sent more records than its cap; nothing of it is committed. */
-export class TransferTooLarge extends Error {
-  constructor(cap: number) {
-    super(`the transfer holds more than ${cap} records`)
-    this.name = 'TransferTooLarge'
-  }
-}
+/**
+ * The most records a zone may hold, and an AXFR into it bring, for the AXFR to be applied as its
+ * difference from the copy held (axfr-difference.ts): both sides are held in memory.
+ */
+const AXFR_DIFF_LIMIT = 20_000
 
 /** The primary's SOA becomes the zone's; a good transfer also ends an expiry. */
 const SET_SOA = `UPDATE zones SET serial = ?2, soa_mname = ?3, soa_rname = ?4, soa_refresh = ?5,
@@ -122,9 +103,6 @@ const SECONDARY_ONLY = `UPDATE zones SET version = CASE WHEN type = 'secondary' 
 
 /** What the copy the zone holds lacks (null while it holds none). */
 const HELD_SKIPPED = `SELECT ${heldSql('z', 'secondary_skipped')} AS s FROM zones AS z WHERE z.id = ?1`
-
-/** Expiry on or off; the serial stays the primary's (the guard would move it). */
-const SET_EXPIRED = 'UPDATE zones SET secondary_expired = ?2, serial = ?3 WHERE id = ?1'
 
 /** The SOA fields the zone row keeps. */
 interface ZoneSoa {
@@ -183,15 +161,26 @@ export class TransferStage {
   #lastOp: 'add' | 'delete' | null = null
   /** Records received (staged or skipped), held to `maxRecords`. */
   #received = 0
+  readonly #id = crypto.randomUUID()
+  /**
+   * An AXFR's staged rows as JSON, kept while there are at most `diffLimit` (null past that, or
+   * once a deletion shows an IXFR): what its difference from the copy held is computed from.
+   */
+  #axfrRows: string[] | null = []
+  /** The staged lists of AXFR differences (one pair a commit attempt), discarded with the rest. */
+  readonly #differences: StagedList[] = []
+  /** Set when a difference did not apply exactly: the AXFR then replaces the records. */
+  #replaceWhole = false
 
   constructor(
     private readonly db: D1Database,
     private readonly target: StageTarget,
     private readonly rowsPerStatement = ROWS_PER_STATEMENT,
     private readonly maxRecords = MAX_TRANSFER_RECORDS,
-    private readonly perRecordLog = PER_RECORD_LOG
+    private readonly perRecordLog = PER_RECORD_LOG,
+    private readonly diffLimit = AXFR_DIFF_LIMIT
   ) {
-    const id = crypto.randomUUID()
+    const id = this.#id
     this.#now = new Date().toISOString()
     this.#adds = new StagedList(db, `xfr:${id}`, target.zoneId, this.#now, rowsPerStatement)
     this.#deletes = new StagedList(db, `xfr-del:${id}`, target.zoneId, this.#now, rowsPerStatement)
@@ -208,14 +197,41 @@ export class TransferStage {
       return
     }
     if (op === 'delete' && this.#lastOp === 'add') {
-      if (this.#steps.length >= MAX_IXFR_STEPS) throw new TooManyIxfrSteps()
+      if (this.#steps.length >= MAX_IXFR_STEPS) throw new TooManyIxfrSteps(MAX_IXFR_STEPS)
       this.#steps.push({
         deletes: await this.#deletes.boundary(),
         adds: await this.#adds.boundary(),
       })
     }
     this.#lastOp = op
-    await (op === 'add' ? this.#adds : this.#deletes).add(stagedRow(rec, this.#now, this.#zone))
+    const json = JSON.stringify(stagedRow(rec, this.#now, this.#zone))
+    if (op === 'delete' || this.#axfrRows?.length === this.diffLimit) this.#axfrRows = null
+    else this.#axfrRows?.push(json)
+    await (op === 'add' ? this.#adds : this.#deletes).addJson(json)
+  }
+
+  /**
+   * An AXFR's difference from the copy the zone holds, staged as the deletions and additions of
+   * one IXFR step; null when it is not applied so (see axfr-difference.ts).
+   */
+  async #stageDifference(): Promise<{ dels: StagedList; adds: StagedList } | null> {
+    if (!this.#axfrRows || this.#replaceWhole) return null
+    const { db, rowsPerStatement } = this
+    const { zoneId } = this.target
+    const held = await heldCopy(db, zoneId, this.diffLimit)
+    if (!held || held.size === 0) return null
+    const diff = difference(held, this.#axfrRows, this.perRecordLog)
+    if (!diff) return null
+    const n = this.#differences.length
+    const list = (kind: string) =>
+      new StagedList(db, `xfr-${kind}:${this.#id}:${n}`, zoneId, this.#now, rowsPerStatement)
+    const [dels, adds] = [list('ddel'), list('dadd')]
+    this.#differences.push(dels, adds)
+    for (const json of diff.deletions) await dels.addJson(json)
+    for (const json of diff.additions) await adds.addJson(json)
+    await dels.flush()
+    await adds.flush()
+    return { dels, adds }
   }
 
   /**
@@ -229,6 +245,8 @@ export class TransferStage {
     const { zoneId } = this.target
     const now = new Date().toISOString()
     const soa = zoneSoaOf(r.soa)
+    // An AXFR into a zone holding a copy applies its difference from that copy when it can.
+    const diff = r.replace ? await this.#stageDifference() : null
     // What the copy lacks: an AXFR's own report; an IXFR's applied to the copy's (the version guard
     // fails the commit if another transfer moved it since this read).
     const held = r.replace
@@ -240,21 +258,23 @@ export class TransferStage {
     const insert = db.prepare(insertStaged('REPLACE'))
     // An IXFR of up to `perRecordLog` records logs each record it changes, and the builder
     // rebuilds only the names they touch; an AXFR, or a larger IXFR, logs one full build.
-    const recordChanges = this.#deletes.records() + this.#adds.records()
-    const perRecord = !r.replace && recordChanges <= this.perRecordLog
+    const recordChanges = diff
+      ? diff.dels.records() + diff.adds.records()
+      : this.#deletes.records() + this.#adds.records()
+    const perRecord = diff !== null || (!r.replace && recordChanges <= this.perRecordLog)
     const changes = perRecord ? recordChanges + 1 : 1
     const stmts = [
       guardStatement(db, { zoneId, guard: r.guard, now }, changes),
       // A zone made another type while the transfer ran is not written (as a version conflict).
       db.prepare(SECONDARY_ONLY).bind(zoneId),
-      ...(r.replace
+      ...(r.replace && !diff
         ? [
             ...(await this.#deleteAll()),
             ...this.#adds
               .ranges()
               .map(([lo, hi]) => insert.bind(this.#adds.id, zoneId, lo, hi, this.#now)),
           ]
-        : this.#applySteps(perRecord ? { after: r.guard.changeSeq, now } : null)),
+        : this.#applySteps(perRecord ? { after: r.guard.changeSeq, now } : null, diff)),
       // Logged record by record, the transfer ends with the zone's SOA before it (read here,
       // before SET_SOA): the SOA an IXFR out of this zone starts its difference from.
       ...(perRecord ? [db.prepare(LOG_SOA).bind(zoneId, r.guard.changeSeq + changes, now)] : []),
@@ -285,9 +305,14 @@ export class TransferStage {
     try {
       await commitZoneChange(db, stmts)
     } catch (e) {
-      throw String((e as Error | undefined)?.message ?? e).includes(NOT_EXACT)
-        ? new IxfrNotExact({ cause: e })
-        : e
+      const notExact = String((e as Error | undefined)?.message ?? e).includes(NOT_EXACT)
+      if (notExact && diff) {
+        // The copy read is the one the guard expects, so this is not expected; replace instead.
+        console.warn('transfer: an AXFR difference did not apply exactly; replacing', zoneId)
+        this.#replaceWhole = true
+        return this.commit(r)
+      }
+      throw notExact ? new IxfrNotExact({ cause: e }) : e
     }
     return r.guard.changeSeq + changes
   }
@@ -300,11 +325,15 @@ export class TransferStage {
    * before-image is read from the record), an addition's after its EXACT guard (which reads the
    * insert's `changes()`).
    */
-  #applySteps(log: { after: number; now: string } | null): D1PreparedStatement[] {
+  #applySteps(
+    log: { after: number; now: string } | null,
+    diff: { dels: StagedList; adds: StagedList } | null
+  ): D1PreparedStatement[] {
     const { db } = this
     const { zoneId } = this.target
     const insert = db.prepare(insertStaged('IGNORE'))
-    const [dels, adds] = [this.#deletes, this.#adds]
+    const [dels, adds] = diff ? [diff.dels, diff.adds] : [this.#deletes, this.#adds]
+    const steps = diff ? [{ deletes: 0, adds: 0 }] : this.#steps
     let seq = log?.after ?? 0
     /** The change-log statement of staged rows lo … hi of `list`, moving `seq` past them. */
     const logged = (sql: string, list: StagedList, lo: number, hi: number) => {
@@ -313,8 +342,8 @@ export class TransferStage {
       seq += list.records(lo, hi)
       return [statement]
     }
-    return this.#steps.flatMap((step, i) => {
-      const next = this.#steps[i + 1]
+    return steps.flatMap((step, i) => {
+      const next = steps[i + 1]
       return [
         ...dels
           .ranges(step.deletes, next?.deletes)
@@ -335,8 +364,7 @@ export class TransferStage {
   }
 
   async discard(): Promise<void> {
-    await this.#adds.discard()
-    await this.#deletes.discard()
+    for (const list of [this.#adds, this.#deletes, ...this.#differences]) await list.discard()
   }
 
   /**
@@ -354,23 +382,4 @@ export class TransferStage {
       db.prepare(DELETE_SOME).bind(zoneId, rowsPerStatement)
     )
   }
-}
-
-/**
- * Marks the zone expired (it answers SERVFAIL) or live again, as one guarded change with a
- * zone-level change-log entry, so the builder republishes the zone's metadata.
- */
-export async function commitExpiry(
-  db: D1Database,
-  zoneId: string,
-  guard: ZoneGuard,
-  expired: boolean
-): Promise<number> {
-  const now = new Date().toISOString()
-  await commitZoneChange(db, [
-    guardStatement(db, { zoneId, guard, now }, 1),
-    db.prepare(SET_EXPIRED).bind(zoneId, expired ? 1 : 0, guard.serial),
-    zoneLogStatement(db, zoneId, guard.changeSeq + 1, 'zone', now),
-  ])
-  return guard.changeSeq + 1
 }

@@ -1,5 +1,6 @@
 /**
- * @module Why an outgoing transfer was broken off mid-stream (the secondary discards what it got).
+ * @module Why a transfer was broken off: an outgoing one mid-stream (the secondary discards what
+ * it got), an incoming one before its commit (nothing of it is committed).
  */
 
 /** The zone changed while its transfer was read: the copy would mix two versions under one serial. */
@@ -7,5 +8,35 @@ export class ZoneChangedDuringTransfer extends Error {
   constructor(zone: string) {
     super(`${zone} changed during its transfer; the transfer was broken off`)
     this.name = 'ZoneChangedDuringTransfer'
+  }
+}
+
+/**
+ * An IXFR that does not apply to our copy of the zone (RFC 1995 §4: the primary's difference is
+ * from another version than ours). Nothing of it was committed; pull the zone by AXFR instead.
+ */
+export class IxfrNotExact extends Error {
+  constructor(options: { cause: unknown }) {
+    super(
+      'the IXFR does not apply to the zone we hold (a deletion or addition does not match)',
+      options
+    )
+    this.name = 'IxfrNotExact'
+  }
+}
+
+/** An IXFR of more runs than MAX_IXFR_STEPS: nothing is committed; pull the AXFR instead. */
+export class TooManyIxfrSteps extends Error {
+  constructor(maxSteps: number) {
+    super(`the IXFR has more than ${maxSteps} runs of deletions and additions`)
+    this.name = 'TooManyIxfrSteps'
+  }
+}
+
+/** A transfer that sent more records than its cap; nothing of it is committed. */
+export class TransferTooLarge extends Error {
+  constructor(cap: number) {
+    super(`the transfer holds more than ${cap} records`)
+    this.name = 'TransferTooLarge'
   }
 }

@@ -1,0 +1,195 @@
+/**
+ * An AXFR into a zone that holds a copy is applied as its difference from that copy: records the
+ * same to the TTL and data stay (with their ids), the others are deleted and added and logged one
+ * by one, and the builder rebuilds only their names. The zone ends as a whole replacement would
+ * leave it; past the size or difference limits it is replaced whole.
+ */
+import { env } from 'cloudflare:workers'
+import type { MessageRR } from '@edgedns/dns-wire'
+import { describe, expect, it } from 'vitest'
+import { createZone } from '../../../../test/api/helpers.ts'
+import { heldRecords } from '../../../../test/api/incoming-rows.ts'
+import { builder, kvNode, settle } from '../builder/test/helpers.ts'
+import { difference } from './axfr-difference.ts'
+import { stagedValue } from './staged-records.ts'
+import { a, guardOf, rr, soa, transfer, type Step, type Zone } from './ixfr-test-transfers.ts'
+import { TransferStage } from './transfer-commit.ts'
+
+async function ops(zoneId: string, after: number): Promise<string[]> {
+  const { results } = await env.DB.prepare(
+    'SELECT op, old_name, new_name FROM change_log WHERE zone_id = ?1 AND seq > ?2 ORDER BY seq'
+  )
+    .bind(zoneId, after)
+    .all<{ op: string; old_name: string | null; new_name: string | null }>()
+  return results.map((r) => `${r.op} ${(r.old_name ?? r.new_name ?? '').split('.')[0]}`.trim())
+}
+
+async function ids(zoneId: string): Promise<Map<string, string>> {
+  const { results } = await env.DB.prepare(
+    'SELECT id, name, type, content, ttl FROM dns_records WHERE zone_id = ?1'
+  )
+    .bind(zoneId)
+    .all<{ id: string; name: string; type: string; content: string; ttl: number }>()
+  return new Map(results.map((r) => [`${r.name} ${r.type} ${r.content} ${r.ttl}`, r.id]))
+}
+
+const adds = (records: MessageRR[]): Step[] => records.map((r): Step => ['add', r])
+const range = (lo: number, hi: number) => Array.from({ length: hi - lo }, (_, i) => lo + i)
+const withTtl = (r: MessageRR, ttl: number): MessageRR => ({ ...r, ttl })
+
+/** A secondary zone loaded by an AXFR of r-0 … r-(n-1) at serial 10. */
+async function loaded(label: string, n: number): Promise<Zone> {
+  const zone = await createZone(label, 'secondary')
+  await transfer(zone, adds(range(0, n).map((i) => a(zone.name, i))), 10, true)
+  return zone
+}
+
+/** The records an AXFR of `records` leaves in a new zone: what any AXFR of them must leave. */
+async function asLoaded(label: string, records: (zone: string) => MessageRR[]) {
+  const fresh = await createZone(label, 'secondary')
+  await transfer(fresh, adds(records(fresh.name)), 10, true)
+  return (await heldRecords(fresh.id)).map((l) => l.split(fresh.name).join('Z'))
+}
+const held = async (zone: Zone) =>
+  (await heldRecords(zone.id)).map((l) => l.split(zone.name).join('Z'))
+
+describe('an AXFR into a zone holding a copy', () => {
+  it('keeps what is the same, deletes and adds the rest, logged record by record', async () => {
+    const zone = await loaded('axfr-diff', 300)
+    const z = zone.name
+    const before = await ids(zone.id)
+    const seq = (await guardOf(zone.id)).changeSeq
+    // r-5 gone, r-7's TTL changed, r-1000 new.
+    const next = (name: string) => [
+      ...range(0, 300)
+        .filter((i) => i !== 5)
+        .map((i) => (i === 7 ? withTtl(a(name, i), 600) : a(name, i))),
+      a(name, 1000),
+    ]
+    const committed = await transfer(zone, adds(next(z)), 11, true)
+
+    expect(await ops(zone.id, seq)).toEqual([
+      'delete r-5',
+      'delete r-7',
+      'create r-7',
+      'create r-1000',
+      'soa',
+    ])
+    expect(committed).toBe(seq + 5)
+    expect(await held(zone)).toEqual(await asLoaded('axfr-diff-ref', next))
+    // The records that stayed kept their ids.
+    const after = await ids(zone.id)
+    const kept = `r-0.${z} A 10.0.0.0 300`
+    expect(after.get(kept)).toBe(before.get(kept))
+    expect(after.get(`r-7.${z} A 10.0.0.7 600`)).not.toBe(before.get(`r-7.${z} A 10.0.0.7 300`))
+  })
+
+  it('replaces the zone whole when the AXFR holds a record twice', async () => {
+    const zone = await loaded('axfr-twice', 20)
+    const seq = (await guardOf(zone.id)).changeSeq
+    const next = (name: string) => [
+      ...range(0, 20).map((i) => a(name, i)),
+      withTtl(a(name, 3), 900),
+    ]
+    await transfer(zone, adds(next(zone.name)), 11, true)
+    expect(await ops(zone.id, seq)).toEqual(['full'])
+    expect(await held(zone)).toEqual(await asLoaded('axfr-twice-ref', next))
+  })
+
+  it('logs the SOA alone when nothing else changed', async () => {
+    const zone = await loaded('axfr-same', 50)
+    const seq = (await guardOf(zone.id)).changeSeq
+    const before = await ids(zone.id)
+    await transfer(zone, adds(range(0, 50).map((i) => a(zone.name, i))), 11, true)
+    expect(await ops(zone.id, seq)).toEqual(['soa'])
+    expect(await ids(zone.id)).toEqual(before)
+  })
+
+  it('replaces a record of the zone that a transfer did not write (a comment, tags)', async () => {
+    const zone = await loaded('axfr-plain', 5)
+    await env.DB.prepare("UPDATE dns_records SET comment = 'mine' WHERE zone_id = ?1 AND name = ?2")
+      .bind(zone.id, `r-1.${zone.name}`)
+      .run()
+    const seq = (await guardOf(zone.id)).changeSeq
+    await transfer(zone, adds(range(0, 5).map((i) => a(zone.name, i))), 11, true)
+    expect(await ops(zone.id, seq)).toEqual(['delete r-1', 'create r-1', 'soa'])
+    const { results } = await env.DB.prepare(
+      'SELECT count(*) AS n FROM dns_records WHERE zone_id = ?1 AND comment IS NOT NULL'
+    )
+      .bind(zone.id)
+      .all<{ n: number }>()
+    expect(results[0]!.n).toBe(0)
+  })
+
+  it('replaces the zone whole past the difference or size limit', async () => {
+    const zone = await loaded('axfr-limits', 30)
+    const commit = async (perRecordLog: number, diffLimit: number, records: MessageRR[]) => {
+      const seq = (await guardOf(zone.id)).changeSeq
+      const stage = new TransferStage(
+        env.DB,
+        { zoneId: zone.id, zoneName: zone.name },
+        50,
+        1000,
+        perRecordLog,
+        diffLimit
+      )
+      try {
+        for (const r of records) await stage.sink('add', r)
+        const guard = await guardOf(zone.id)
+        await stage.commit({ guard, soa: soa(zone.name, guard.serial + 1), replace: true })
+      } finally {
+        await stage.discard()
+      }
+      return ops(zone.id, seq)
+    }
+    const some = (lo: number) => range(lo, lo + 30).map((i) => a(zone.name, i))
+    // 10 deleted and 10 added: more than 15 to log one by one.
+    expect(await commit(15, 100, some(10))).toEqual(['full'])
+    // The zone (30) and the AXFR (30) over a limit of 20.
+    expect(await commit(100, 20, some(12))).toEqual(['full'])
+    expect(await commit(100, 100, some(13))).toEqual(['delete r-12', 'create r-42', 'soa'])
+    const left = await env.DB.prepare(
+      "SELECT count(*) AS n FROM import_staging WHERE import_id LIKE 'xfr-%' AND zone_id = ?1"
+    )
+      .bind(zone.id)
+      .first<{ n: number }>()
+    expect(left!.n).toBe(0)
+  })
+
+  it('is built record by record: only the changed names are rebuilt', async () => {
+    const zone = await loaded('axfr-diff-build', 400)
+    await settle(zone.id)
+    const next = [...range(0, 400).filter((i) => i !== 3), 4000].map((i) => a(zone.name, i))
+    const committed = await transfer(zone, adds(next), 11, true)
+    await builder(zone.id).notify(zone.id, committed)
+    const status = await settle(zone.id)
+    expect(status.cursor).toBe(committed)
+    expect(status.lastPass).toMatchObject({ kind: 'per-record', changes: 3 })
+    expect(await kvNode(zone.name, `r-3.${zone.name}`)).toBeNull()
+    expect(await kvNode(zone.name, `r-4000.${zone.name}`)).toMatchObject({
+      sets: { A: { rdata: ['10.0.15.160'] } },
+    })
+  })
+})
+
+describe('the difference of an AXFR from the copy held', () => {
+  const row = (name: string, ttl: number, id = `id-${name}-${ttl}`) =>
+    JSON.stringify([id, `${name}.z`, `z.${name}`, 'A', '192.0.2.1', null, null, ttl])
+  const heldOf = (...rows: string[]) =>
+    new Map(rows.map((r) => [stagedValue(JSON.parse(r) as unknown[]), r]))
+
+  it('keeps records the same to the TTL, deletes and adds the others', () => {
+    const held = heldOf(row('a', 300), row('b', 300, 'kept'))
+    expect(difference(held, [row('a', 600), row('b', 300, 'new-id')], 10)).toEqual({
+      deletions: [row('a', 300)],
+      additions: [row('a', 600)],
+    })
+  })
+
+  it('is null for two incoming records of one identity, and past the most changes', () => {
+    expect(difference(heldOf(), [row('a', 300), row('a', 600)], 10)).toBeNull()
+    const incoming = ['b', 'c'].map((n) => row(n, 300))
+    expect(difference(heldOf(row('a', 300)), incoming, 2)).toBeNull()
+    expect(difference(heldOf(row('a', 300)), incoming, 3)).not.toBeNull()
+  })
+})
