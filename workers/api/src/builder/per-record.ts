@@ -53,7 +53,7 @@ const HEAD_AT_FLUSHED = 256
 function planPass(log: LogRow[], apex: string, maxNames: number): PassPlan {
   const plan: PassPlan = { upTo: 0, changes: 0, names: new Set(), meta: false, special: null }
   for (const change of log) {
-    if (change.op === 'full') return { ...plan, special: 'full' }
+    if (change.op === 'full' || change.op === 'replace') return { ...plan, special: 'full' }
     if (change.op === 'zone_delete') return { ...plan, special: 'deleted' }
     const names = new Set<string>()
     let meta = change.op === 'zone' || change.op === 'soa'

@@ -14,7 +14,7 @@ import { VALUE_COLUMNS, type ValueRow, type ZoneDbRow } from './values.ts'
 
 export interface LogRow {
   seq: number
-  op: 'create' | 'update' | 'delete' | 'zone' | 'soa' | 'zone_delete' | 'full'
+  op: 'create' | 'update' | 'delete' | 'zone' | 'soa' | 'zone_delete' | 'full' | 'replace'
   old_name: string | null
   new_name: string | null
 }

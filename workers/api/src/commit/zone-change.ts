@@ -39,7 +39,11 @@ export interface GuardContext {
 }
 
 /** Change-log operations that are about the zone as a whole rather than one record. */
-export type ZoneLogOp = 'zone' | 'zone_delete' | 'full'
+/**
+ * `full`: a rebuild request (activation, repair); `replace`: a transfer replaced the zone's records
+ * whole (an AXFR), built in full too, and the one entry that stands for records it does not name.
+ */
+export type ZoneLogOp = 'zone' | 'zone_delete' | 'full' | 'replace'
 
 /** Why D1 refused a commit. */
 export type ConflictReason =

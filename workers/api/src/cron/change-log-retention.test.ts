@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { compactChangeLog, retentionDays } from './change-log-retention.ts'
 import { strictD1 } from '@edgedns/strict-bindings'
 import { api, createZone } from '../../../../test/api/helpers.ts'
+import { a, transfer } from '../transfers/ixfr-test-transfers.ts'
 
 const DAY = 86_400_000
 
@@ -81,6 +82,30 @@ describe('change-log retention', () => {
       [6, '192.0.2.3', '192.0.2.4'],
       [5, '192.0.2.2', '192.0.2.3'],
     ])
+  })
+
+  it('keeps the SOA entries of IXFRs into a secondary zone for the window, as record entries', async () => {
+    const zone = await createZone('retain-soa', 'secondary')
+    await transfer(zone, [['add', a(zone.name, 1)]], 10, true)
+    await transfer(zone, [['add', a(zone.name, 2)]], 11, false)
+    await transfer(zone, [['add', a(zone.name, 3)]], 12, false)
+    const ops = (await log(zone.id)).map((r) => r.op)
+    expect(ops.slice(-5)).toEqual(['replace', 'create', 'soa', 'create', 'soa'])
+    const top = (await log(zone.id)).at(-1)!.seq
+    const now = Date.now()
+    // The first IXFR's entries (two before the last two) are 100 days old; all are built.
+    await env.DB.prepare('UPDATE change_log SET created_on = ?2 WHERE zone_id = ?1 AND seq <= ?3')
+      .bind(zone.id, new Date(now - 100 * DAY).toISOString(), top - 2)
+      .run()
+    await markBuilt(zone.id, zone.name, top)
+    await compactChangeLog(strictD1(env.DB), {
+      retentionDays: 90,
+      now,
+      startAfter: '',
+      zonesPerRun: 10_000,
+    })
+    // The built `replace` went at once, the old IXFR's entries with the window; the recent stay.
+    expect((await log(zone.id)).map((r) => r.op)).toEqual(['create', 'soa'])
   })
 
   it('never removes an unbuilt entry, and removes a deleted zone’s whole log once built', async () => {

@@ -230,5 +230,14 @@ export const BUNDLED_MIGRATIONS: readonly { name: string; statements: readonly s
     "statements": [
       "-- What the copy a secondary zone holds lacks of its primary's zone: the records its transfers left\n-- out (types the records API does not hold, records it refuses), as a JSON array of\n-- {type, count, reason}. Null: no transfer has reported yet (copies made before this column).\nALTER TABLE `zones` ADD `secondary_skipped` text;"
     ]
+  },
+  {
+    "name": "0025_zone_serials_upsert.sql",
+    "statements": [
+      "-- The triggers that note (change_seq, serial) in `zone_serials` (0018) upsert instead of\n-- `INSERT OR REPLACE`: SQLite applies the conflict policy of the statement that fires a trigger to\n-- the trigger's own statements, so an upsert of a zone row (`INSERT … ON CONFLICT DO UPDATE`, as an\n-- account move writes zones on the destination shard) made the trigger's insert ABORT on a\n-- (zone, seq) the destination already held, and the move's step failed every time it was retried.\nDROP TRIGGER `zone_serials_on_create`;",
+      "CREATE TRIGGER `zone_serials_on_create` AFTER INSERT ON `zones`\nBEGIN\n  INSERT INTO `zone_serials` (`zone_id`, `seq`, `serial`)\n    VALUES (NEW.`id`, NEW.`change_seq`, NEW.`serial`)\n    ON CONFLICT (`zone_id`, `seq`) DO UPDATE SET `serial` = excluded.`serial`;\nEND;",
+      "DROP TRIGGER `zone_serials_on_commit`;",
+      "CREATE TRIGGER `zone_serials_on_commit` AFTER UPDATE OF `change_seq`, `serial` ON `zones`\n  WHEN NEW.`serial` != OLD.`serial`\nBEGIN\n  INSERT INTO `zone_serials` (`zone_id`, `seq`, `serial`)\n    VALUES (NEW.`id`, NEW.`change_seq`, NEW.`serial`)\n    ON CONFLICT (`zone_id`, `seq`) DO UPDATE SET `serial` = excluded.`serial`;\nEND;"
+    ]
   }
 ]

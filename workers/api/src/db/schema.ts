@@ -202,7 +202,8 @@ export const changeLog = sqliteTable(
     seq: integer('seq').notNull(),
     /**
      * 'create' | 'update' | 'delete' | 'zone' (zone settings) | 'soa' (a secondary zone's SOA set
-     * by an IXFR; `before` the SOA it replaced) | 'zone_delete' | 'full' (rebuild request)
+     * by an IXFR; `before` the SOA it replaced) | 'zone_delete' | 'full' (rebuild request) |
+     * 'replace' (a transfer replaced the zone's records whole: built in full)
      */
     op: text('op').notNull(),
     recordId: text('record_id'),

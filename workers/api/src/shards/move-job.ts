@@ -87,12 +87,20 @@ export interface MoveJob {
    */
   accountTable?: number
   /**
-   * Zones whose records are copied again before any other unit of work: the log named a full
-   * build of them (an AXFR into a secondary zone, an IXFR too large to log record by record), a
-   * change that names none of the records it replaced. The first is under way: `cleared` once the
+   * Zones whose records are copied again before any other unit of work: the log has a `replace`
+   * entry of theirs (a transfer replaced the zone's records whole), a change that names none of
+   * the records it replaced. The first is under way: `cleared` once the
    * destination holds none of its records, then `key` the last copied (a keyset, as in the copy).
    */
   recopy?: { zones: string[]; cleared: boolean; key: unknown[] | null }
+  /** Zones whose records were copied again (see `recopy`). */
+  recopies?: number
+  /**
+   * Times the fence waited for queued recopies to run unfenced: at most MAX_FENCE_WAITS, so
+   * transfers replacing zones faster than they are copied cannot keep the move from fencing (the
+   * recopy then runs in the fenced final pass).
+   */
+  fenceWaits?: number
   zones: number
   records: number
   changes: number

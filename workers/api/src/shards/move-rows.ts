@@ -263,21 +263,18 @@ export async function copyAccountTablePage(
 }
 
 /**
- * The job with the zones of the entries' full builds queued to have their records copied again
- * (MoveJob.recopy): a full build names none of the records its change replaced, so applying the
- * entry alone would leave the destination with the records from before it. A zone already queued
- * and not yet under way is not queued twice.
+ * The job with the zones of the entries' `replace` rows queued to have their records copied again
+ * (MoveJob.recopy): a transfer that replaced a zone's records whole names none of them, so
+ * applying its entry alone would leave the destination with the records from before it. A zone
+ * already queued is not queued twice (the queue is worked off before the next log page is read,
+ * so one under way is never queued again meanwhile).
  */
 export function queueRecopies(job: MoveJob, entries: Row[]): MoveJob {
-  const full = new Set(entries.filter((e) => e.op === 'full').map((e) => e.zone_id as string))
-  if (full.size === 0) return job
   const queued = job.recopy ?? { zones: [], cleared: false, key: null }
-  const started = queued.cleared || queued.key !== null
-  const waiting = new Set(queued.zones.slice(started ? 1 : 0))
-  return {
-    ...job,
-    recopy: { ...queued, zones: [...queued.zones, ...[...full].filter((z) => !waiting.has(z))] },
-  }
+  const zones = new Set(queued.zones)
+  for (const e of entries) if (e.op === 'replace') zones.add(e.zone_id as string)
+  if (zones.size === queued.zones.length) return job
+  return { ...job, recopy: { ...queued, zones: [...zones] } }
 }
 
 /**
@@ -305,11 +302,11 @@ export async function recopyUnit(
   }
   const page = await keysetPage(q, src, RECORDS_KEYSET, zone, key, MOVE_PAGE_ROWS)
   await writeRows(q, dst, 'dns_records', page.rows)
-  const records = job.records + page.rows.length
-  if (page.last) return { ...job, records, recopy: { zones, cleared, key: page.last } }
+  if (page.last) return { ...job, recopy: { zones, cleared, key: page.last } }
   const rest = zones.slice(1)
   const { recopy: _done, ...without } = job
+  const recopies = (job.recopies ?? 0) + 1
   return rest.length > 0
-    ? { ...job, records, recopy: { zones: rest, cleared: false, key: null } }
-    : { ...without, records }
+    ? { ...job, recopies, recopy: { zones: rest, cleared: false, key: null } }
+    : { ...without, recopies }
 }

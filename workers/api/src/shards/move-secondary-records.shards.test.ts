@@ -16,7 +16,10 @@ const shard = (i: number): D1Database =>
 
 type Zone = { id: string; name: string }
 
-/** Receives `steps` on shard `db` and commits them as one transfer (`replace`: an AXFR). */
+/**
+ * Receives `steps` on shard `db` and commits them as one transfer (`replace`: an AXFR, replacing
+ * the records whole: never applied as a difference, so it is logged as one `replace` entry).
+ */
 async function transferOn(
   db: D1Database,
   zone: Zone,
@@ -24,7 +27,8 @@ async function transferOn(
   serial: number,
   replace: boolean
 ) {
-  const stage = new TransferStage(db, { zoneId: zone.id, zoneName: zone.name }, 400)
+  const target = { zoneId: zone.id, zoneName: zone.name }
+  const stage = new TransferStage(db, target, 400, undefined, undefined, 0)
   try {
     for (const [op, r] of steps) await stage.sink(op, r)
     const row = (await db
@@ -69,7 +73,7 @@ describe('moving an account whose secondary zone is transferred meanwhile', () =
       const from = (await api('GET', `/accounts/${account}/shard`)).body.result.shard as number
       const to = (from + 1) % 3
       const src = shard(from)
-      // Loaded before the move: more records than a page of the move and a chunk of its clearing.
+      // Loaded before the move: more records than a page of the move (500).
       await transferOn(
         src,
         zone,
@@ -106,16 +110,66 @@ describe('moving an account whose secondary zone is transferred meanwhile', () =
       )
       const expected = await records(src, zone.id)
       expect(expected).toHaveLength(1200)
+      const replaced = await src
+        .prepare("SELECT count(*) AS n FROM change_log WHERE zone_id = ?1 AND op = 'replace'")
+        .bind(zone.id)
+        .first<{ n: number }>()
+      expect(replaced?.n).toBe(2)
 
       for (let i = 0; saved.phase !== 'done' && i < 500; i++) await step(20)
       expect(saved.phase).toBe('done')
       expect(saved.recopy).toBeUndefined()
+      // The AXFR's entry made the move copy the zone again (once: the load's was before the move).
+      expect(saved.recopies).toBe(1)
       expect(await records(shard(to), zone.id)).toEqual(expected)
       const serial = await shard(to)
         .prepare('SELECT serial FROM zones WHERE id = ?1')
         .bind(zone.id)
         .first<{ serial: number }>()
       expect(serial?.serial).toBe(12)
+    }
+  )
+
+  it(
+    'fences after three waits for recopies while the primary keeps replacing the zone',
+    { timeout: 120_000 },
+    async () => {
+      const account = (await api('POST', '/accounts', { name: 'xfr-churn' })).body.result
+        .id as string
+      const name = 'xfr-churn.example'
+      const created = await api('POST', '/zones', {
+        name,
+        account: { id: account },
+        type: 'secondary',
+      })
+      const zone = { id: created.body.result.id as string, name }
+      const from = (await api('GET', `/accounts/${account}/shard`)).body.result.shard as number
+      const to = (from + 1) % 3
+      const src = shard(from)
+      const load = (lo: number, serial: number) =>
+        transferOn(
+          src,
+          zone,
+          range(lo, lo + 50).map((i) => ['add', a(name, i)] as Step),
+          serial,
+          true
+        )
+      await load(0, 10)
+      let saved: MoveJob = await planMove(env, account, to)
+      const step = async () =>
+        (saved = await moveStep(env, saved, async (j) => void (saved = j), 6))
+      // A replacing AXFR before every step until the move fences: it must fence anyway.
+      let serial = 11
+      for (let i = 0; ['copy', 'catchup'].includes(saved.phase) && i < 200; i++) {
+        await load(serial * 10, serial++)
+        await step()
+      }
+      expect(saved.phase).not.toBe('catchup')
+      expect(saved.fenceWaits).toBe(3)
+      const expected = await records(src, zone.id)
+      for (let i = 0; saved.phase !== 'done' && i < 500; i++) await step()
+      expect(saved.phase).toBe('done')
+      expect(await records(shard(to), zone.id)).toEqual(expected)
     }
   )
 })

@@ -8,8 +8,9 @@
  *      before the copy) is applied to the destination: the entry itself, the current source row of
  *      each record it names (or its absence: a delete), and its zone's row. Every commit writes
  *      its change-log rows in the same transaction as its records, so this converges on the source;
- *      a full-build entry (an AXFR into a secondary zone) names none of the records it replaced,
- *      so its zone's records are copied again first (MoveJob.recopy, `recopyUnit`);
+ *      a `replace` entry (a transfer replaced a secondary zone's records whole) names none of the
+ *      records it replaced, so its zone's records are copied again first (MoveJob.recopy,
+ *      `recopyUnit`), before the fence unless such entries keep coming;
  *   3. fence, only once the catch-up's tail is shorter than one page: the directory marks the
  *      account `moving` (writes get a retryable 503), the source fences zone creation and bumps
  *      its zones to `moving`, so a write planned before fails its guard;
@@ -57,6 +58,8 @@ import {
   zoneGroup,
 } from './move-rows.ts'
 
+/** Times the fence waits for queued recopies to run unfenced (MoveJob.fenceWaits). */
+const MAX_FENCE_WAITS = 3
 /** D1 queries one step may make by default (an invocation may make 1,000 on Workers Paid). */
 const DEFAULT_STEP_QUERIES = 400
 /** Queries one unit of the copy may spend reading small zones before it writes what it read. */
@@ -208,7 +211,10 @@ async function catchupUnit(
     caughtUp: job.caughtUp + page.length,
     logMark: page.length > 0 ? (page.at(-1)!._rowid as number) : job.logMark,
   }
-  if (page.length === MOVE_PAGE_ROWS || fenced || next.recopy) return next
+  if (page.length === MOVE_PAGE_ROWS || fenced) return next
+  // Recopies queued run before the fence, unless they keep coming (see MoveJob.fenceWaits).
+  const waits = next.fenceWaits ?? 0
+  if (next.recopy && waits < MAX_FENCE_WAITS) return { ...next, fenceWaits: waits + 1 }
   await fence(q, env, next)
   return {
     ...next,

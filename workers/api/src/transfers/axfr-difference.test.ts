@@ -92,7 +92,7 @@ describe('an AXFR into a zone holding a copy', () => {
       withTtl(a(name, 3), 900),
     ]
     await transfer(zone, adds(next(zone.name)), 11, true)
-    expect(await ops(zone.id, seq)).toEqual(['full'])
+    expect(await ops(zone.id, seq)).toEqual(['replace'])
     expect(await held(zone)).toEqual(await asLoaded('axfr-twice-ref', next))
   })
 
@@ -144,9 +144,9 @@ describe('an AXFR into a zone holding a copy', () => {
     }
     const some = (lo: number) => range(lo, lo + 30).map((i) => a(zone.name, i))
     // 10 deleted and 10 added: more than 15 to log one by one.
-    expect(await commit(15, 100, some(10))).toEqual(['full'])
+    expect(await commit(15, 100, some(10))).toEqual(['replace'])
     // The zone (30) and the AXFR (30) over a limit of 20.
-    expect(await commit(100, 20, some(12))).toEqual(['full'])
+    expect(await commit(100, 20, some(12))).toEqual(['replace'])
     expect(await commit(100, 100, some(13))).toEqual(['delete r-12', 'create r-42', 'soa'])
     const left = await env.DB.prepare(
       "SELECT count(*) AS n FROM import_staging WHERE import_id LIKE 'xfr-%' AND zone_id = ?1"

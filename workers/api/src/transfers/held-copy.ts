@@ -34,7 +34,7 @@ const held = (zone: CopyRecord): boolean => zone.secondary_serial === zone.seria
 export function recordCopy(
   db: D1Database,
   zoneId: string,
-  copy: { serial: number; at: string; source: string | null; skipped: string }
+  copy: { serial: number; at: string; source: string | null; skipped: string | null }
 ): D1PreparedStatement {
   return db
     .prepare(

@@ -10,7 +10,7 @@ import { z } from 'zod'
 import type { ZoneRow } from '../zones/model.ts'
 import { domainNameSchema, parseIds, peerIdsSchema, withoutNulls } from './fields.ts'
 import { heldSql } from './held-copy.ts'
-import { parseSkipped } from './skipped-records.ts'
+import { ANSWERED_TYPES, parseSkipped } from './skipped-records.ts'
 import {
   createSettings,
   deleteSettings,
@@ -67,7 +67,7 @@ export function incomingToApi(zone: ZoneRow, row: IncomingRow): Record<string, u
     created_time: row.created_on,
     modified_time: row.modified_on,
     checked_time: row.checked_on,
-    skipped_records: parseSkipped(row.skipped),
+    skipped_records: parseSkipped(row.skipped)?.slice(0, ANSWERED_TYPES),
   })
 }
 

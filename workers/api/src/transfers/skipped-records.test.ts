@@ -3,6 +3,7 @@
  * recorded with the copy and answered by its incoming settings as `skipped_records`; an IXFR moves
  * the counts of the copy it applies to, an AXFR starts them anew.
  */
+import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { api } from '../../../../test/api/helpers.ts'
 import { secondaryZone } from '../../../../test/api/incoming-rows.ts'
@@ -18,7 +19,7 @@ describe('the tally of records a transfer left out', () => {
     t.note('add', 'HINFO', 'second')
     t.note('add', 'NSEC', 'n')
     expect(t.total).toBe(5)
-    expect(t.report(null)).toEqual([
+    expect(t.report([], true)).toEqual([
       { type: 'HINFO', count: 2, reason: 'first' },
       { type: 'RRSIG', count: 2, reason: 'r' },
       { type: 'NSEC', count: 1, reason: 'n' },
@@ -35,17 +36,17 @@ describe('the tally of records a transfer left out', () => {
       { type: 'RRSIG', count: 4, reason: 'held' },
       { type: 'NSEC', count: 1, reason: 'n' },
     ]
-    expect(t.report(held)).toEqual([
-      { type: 'RRSIG', count: 4, reason: 'r' },
+    expect(t.report(held, false)).toEqual([
+      { type: 'RRSIG', count: 4, reason: 'held' },
       { type: 'SPF', count: 1, reason: 'spf' },
     ])
   })
 
-  it('keeps a report bounded: 32 types, reasons of 200 characters', () => {
+  it('keeps a report bounded: 1,000 types, reasons of 200 characters', () => {
     const t = new SkipTally()
-    for (let i = 0; i < 40; i++) t.note('add', `TYPE${1000 + i}`, 'x'.repeat(300))
-    const report = t.report(null)
-    expect(report).toHaveLength(32)
+    for (let i = 0; i < 1100; i++) t.note('add', `TYPE${1000 + i}`, 'x'.repeat(300))
+    const report = t.report([], true)
+    expect(report).toHaveLength(1000)
     expect(report[0]!.reason).toHaveLength(200)
   })
 })
@@ -99,5 +100,31 @@ describe('skipped_records of a secondary zone incoming settings', () => {
     // An AXFR of only records we hold: the copy lacks nothing.
     await transfer(zone, [['add', a(z, 3)]], 12, true)
     expect((await incoming()).skipped_records).toEqual([])
+
+    // A copy with no report (made before reports were kept): an IXFR cannot tell what it lacks.
+    await env.DB.prepare('UPDATE zones SET secondary_skipped = NULL WHERE id = ?1')
+      .bind(zone.id)
+      .run()
+    await transfer(zone, [['add', sig('r-3')]], 13, false)
+    expect(await incoming()).not.toHaveProperty('skipped_records')
+  })
+
+  it('answers the 32 types the copy lacks most', async () => {
+    const zone = await secondaryZone('skipped-many')
+    const types = Array.from({ length: 40 }, (_, i) => i)
+    const records = types.flatMap((i) =>
+      Array.from({ length: i + 1 }, (_, j) =>
+        rr(zone.name, `h${j}`, `TYPE${1000 + i}`, 1000 + i, '\\# 1 00')
+      )
+    )
+    await transfer(
+      zone,
+      records.map((r): Step => ['add', r]),
+      10,
+      true
+    )
+    const answered = (await api('GET', zone.incoming)).body.result.skipped_records
+    expect(answered).toHaveLength(32)
+    expect(answered[0]).toMatchObject({ type: 'TYPE1039', count: 40 })
   })
 })

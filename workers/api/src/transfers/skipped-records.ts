@@ -14,8 +14,13 @@ export interface SkippedType {
   reason: string
 }
 
-/** Types a report lists at most (the most skipped first); a reason is cut to this many characters. */
-const MAX_TYPES = 32
+/**
+ * Types a report keeps at most (the most skipped first; a primary sending records of thousands of
+ * unknown types cannot grow it further), and answers at most; a reason is cut to this many
+ * characters.
+ */
+const KEPT_TYPES = 1000
+export const ANSWERED_TYPES = 32
 const MAX_REASON = 200
 
 /** The records one transfer left out, by type. */
@@ -37,21 +42,21 @@ export class SkipTally {
   }
 
   /**
-   * The copy's report after this transfer: `held` null for an AXFR (the report is what it left
-   * out), else the report of the copy the IXFR applied to.
+   * The copy's report after this transfer: `whole` for an AXFR (the report is what it left out),
+   * else `held`, the report of the copy the IXFR applied to, moved by what the IXFR added and
+   * deleted. A type keeps the first reason given for it.
    */
-  report(held: readonly SkippedType[] | null): SkippedType[] {
-    const out = new Map((held ?? []).map((s) => [s.type, { ...s }]))
+  report(held: readonly SkippedType[], whole: boolean): SkippedType[] {
+    const out = new Map((whole ? [] : held).map((s) => [s.type, { ...s }]))
     for (const [type, { added, deleted, reason }] of this.#byType) {
       const before = out.get(type)
-      const count = Math.max(0, (before?.count ?? 0) + added - (held ? deleted : 0))
-      const why = added > 0 || !before ? reason : before.reason
-      out.set(type, { type, count, reason: why.slice(0, MAX_REASON) })
+      const count = Math.max(0, (before?.count ?? 0) + added - (whole ? 0 : deleted))
+      out.set(type, { type, count, reason: (before?.reason ?? reason).slice(0, MAX_REASON) })
     }
     return [...out.values()]
       .filter((s) => s.count > 0)
       .sort((a, b) => b.count - a.count || (a.type < b.type ? -1 : 1))
-      .slice(0, MAX_TYPES)
+      .slice(0, KEPT_TYPES)
   }
 }
 

@@ -20,8 +20,9 @@
  *    replaced), so the builder rebuilds only the names it touched, and an IXFR out of this zone is
  *    answered from the same rows. An AXFR into a zone holding a copy, both of at most
  *    AXFR_DIFF_LIMIT records, is applied as its difference from that copy (axfr-difference.ts):
- *    one IXFR step, logged so. Any other AXFR, or a larger IXFR or difference, logs one full
- *    build (the builder rewrites the zone's keys).
+ *    one IXFR step, logged so. Any other AXFR, or a larger IXFR or difference, logs one `replace`
+ *    entry (the zone's records replaced whole: the builder rewrites the zone's keys, as for a full
+ *    build, and an account move copies the zone's records again).
  *
  * A transfer is the one writer of a secondary zone's records: it writes them here directly,
  * never through the records API, which refuses writes to secondary zones.
@@ -248,16 +249,16 @@ export class TransferStage {
     // An AXFR into a zone holding a copy applies its difference from that copy when it can.
     const diff = r.replace ? await this.#stageDifference() : null
     // What the copy lacks: an AXFR's own report; an IXFR's applied to the copy's (the version guard
-    // fails the commit if another transfer moved it since this read).
+    // fails the commit if another transfer moved it since this read), none while the copy has none.
     const held = r.replace
-      ? null
+      ? []
       : parseSkipped(
           (await db.prepare(HELD_SKIPPED).bind(zoneId).first<{ s: string | null }>())?.s ?? null
         )
-    const skipped = JSON.stringify(this.skipped.report(held))
+    const skipped = held && JSON.stringify(this.skipped.report(held, r.replace))
     const insert = db.prepare(insertStaged('REPLACE'))
     // An IXFR of up to `perRecordLog` records logs each record it changes, and the builder
-    // rebuilds only the names they touch; an AXFR, or a larger IXFR, logs one full build.
+    // rebuilds only the names they touch; an AXFR, or a larger IXFR, logs one `replace`.
     const recordChanges = diff
       ? diff.dels.records() + diff.adds.records()
       : this.#deletes.records() + this.#adds.records()
@@ -291,10 +292,10 @@ export class TransferStage {
           soa.minimum,
           soa.ttl
         ),
-      // Otherwise one full build, after the records.
+      // Otherwise one `replace` (a full build), after the records.
       ...(perRecord
         ? []
-        : [zoneLogStatement(db, zoneId, r.guard.changeSeq + changes, 'full', now)]),
+        : [zoneLogStatement(db, zoneId, r.guard.changeSeq + changes, 'replace', now)]),
       recordCopy(db, zoneId, {
         serial: soa.serial,
         at: now,
