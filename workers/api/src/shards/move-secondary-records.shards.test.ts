@@ -53,6 +53,17 @@ async function records(db: D1Database, zoneId: string): Promise<string[]> {
   return rows.results.map((r) => `${r.name} ${r.type} ${r.content}`)
 }
 
+/** A new account holding one secondary zone, the shard it is on and the one it is moved to. */
+async function accountWithSecondary(label: string) {
+  const account = (await api('POST', '/accounts', { name: label })).body.result.id as string
+  const name = `${label}.example`
+  const created = await api('POST', '/zones', { name, account: { id: account }, type: 'secondary' })
+  expect(created.status).toBe(200)
+  const zone = { id: created.body.result.id as string, name }
+  const from = (await api('GET', `/accounts/${account}/shard`)).body.result.shard as number
+  return { account, zone, from, to: (from + 1) % 3, src: shard(from) }
+}
+
 const range = (lo: number, hi: number) => Array.from({ length: hi - lo }, (_, i) => lo + i)
 
 describe('moving an account whose secondary zone is transferred meanwhile', () => {
@@ -60,19 +71,8 @@ describe('moving an account whose secondary zone is transferred meanwhile', () =
     'copies the zone again after an AXFR committed during the copy, then catches up an IXFR',
     { timeout: 120_000 },
     async () => {
-      const account = (await api('POST', '/accounts', { name: 'xfr-recopy' })).body.result
-        .id as string
-      const name = 'xfr-recopy.example'
-      const created = await api('POST', '/zones', {
-        name,
-        account: { id: account },
-        type: 'secondary',
-      })
-      expect(created.status).toBe(200)
-      const zone = { id: created.body.result.id as string, name }
-      const from = (await api('GET', `/accounts/${account}/shard`)).body.result.shard as number
-      const to = (from + 1) % 3
-      const src = shard(from)
+      const { account, zone, from, to, src } = await accountWithSecondary('xfr-recopy')
+      const { name } = zone
       // Loaded before the move: more records than a page of the move (500).
       await transferOn(
         src,
@@ -134,18 +134,8 @@ describe('moving an account whose secondary zone is transferred meanwhile', () =
     'fences after three waits for recopies while the primary keeps replacing the zone',
     { timeout: 120_000 },
     async () => {
-      const account = (await api('POST', '/accounts', { name: 'xfr-churn' })).body.result
-        .id as string
-      const name = 'xfr-churn.example'
-      const created = await api('POST', '/zones', {
-        name,
-        account: { id: account },
-        type: 'secondary',
-      })
-      const zone = { id: created.body.result.id as string, name }
-      const from = (await api('GET', `/accounts/${account}/shard`)).body.result.shard as number
-      const to = (from + 1) % 3
-      const src = shard(from)
+      const { account, zone, from, to, src } = await accountWithSecondary('xfr-churn')
+      const { name } = zone
       const load = (lo: number, serial: number) =>
         transferOn(
           src,
