@@ -66,7 +66,9 @@ async function startNamed(dir, port, conf, debug = 0, cpus = undefined) {
 /**
  * A primary for `zone` from `file`: transfers and updates need the key; NOTIFY goes to
  * `notifyPort` on loopback (a secondary that is started later), and to the `alsoNotify` ports.
- * `options`: further lines of its options block.
+ * `options`: further lines of its options block. `updates: false` serves the file as a static
+ * zone (no updates, no journal: named answers every IXFR with the whole zone; changed by
+ * rewriting the file and reloading, SIGHUP).
  */
 export async function startPrimary({
   dir,
@@ -75,6 +77,7 @@ export async function startPrimary({
   notifyPort,
   alsoNotify = [],
   options = PRIMARY_OPTIONS,
+  updates = true,
 }) {
   const notified = [notifyPort, ...alsoNotify].filter(Boolean)
   mkdirSync(dir, { recursive: true })
@@ -83,7 +86,7 @@ export async function startPrimary({
   type primary;
   file "${file}";
   allow-transfer { key "${XFR_KEY.name}"; };
-  allow-update { key "${XFR_KEY.name}"; };
+  ${updates ? `allow-update { key "${XFR_KEY.name}"; };` : ''}
   ${notified.length ? `also-notify { ${notified.map((p) => `127.0.0.1 port ${p} key "${XFR_KEY.name}";`).join(' ')} };` : ''}
 };`
   const named = await startNamed(dir, port, conf(dir, port, 'explicit', zoneConf, options))

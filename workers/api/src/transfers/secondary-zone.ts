@@ -11,14 +11,12 @@
  *
  * The zone's serial is the primary's: it is asked IXFR from the serial of the copy it holds (the
  * zone's record of its copy, held-copy.ts, answered as the incoming settings' `soa_serial`), and
- * zone-level commits keep its serial (commit/zone-change.ts). Settings that no
- * longer name the primary the copy came from pull it whole.
- * A secondary zone is not answered (as an expired one) until its first transfer commits (a failed
- * check marks so one without a transfer recorded that still answers), and only a good check ends
- * that, or an expiry.
+ * zone-level commits keep its serial (commit/zone-change.ts). Settings that no longer name the
+ * primary the copy came from pull it whole.
+ * A secondary zone is not answered (as an expired one) until its first transfer commits: a failed
+ * check marks so one with no transfer that still answers; only a good check ends that, or expiry.
  */
 import { DurableObject } from 'cloudflare:workers'
-import { DnsFormatError } from '@edgedns/dns-wire'
 import { applyStrictLimits, inInvocation } from '@edgedns/strict-bindings'
 import {
   DEFAULT_TIMER_BOUNDS,
@@ -26,7 +24,6 @@ import {
   serialAfter,
   soaSerial,
   soaTimers,
-  TransferError,
   type SoaTimers,
   type TimerBounds,
 } from '@edgedns/zone-transfer'
@@ -44,7 +41,7 @@ import { readIncoming, type IncomingConfig, type Primary } from './incoming-conf
 import { primarySoa, pullZone, type Connect } from './tcp-transfer.ts'
 import { commitExpiry } from './expiry-commit.ts'
 import { TransferStage } from './transfer-commit.ts'
-import { IxfrNotExact, TooManyIxfrSteps } from './transfer-errors.ts'
+import { axfrMayWork } from './transfer-errors.ts'
 
 /** What the object keeps between checks. */
 interface State {
@@ -111,23 +108,6 @@ const guardOf = (z: ZoneRowSoa): ZoneGuard => ({
 type Attempt = CheckResult & { finishing?: Promise<void> }
 
 /**
- * Whether an IXFR that failed with `e` is asked again as an AXFR (as BIND does): when the primary's
- * answer could not be used (an error rcode such as NOTIMP from a primary without IXFR, a malformed
- * difference, one that does not start from our serial) or did not apply to our copy
- * (IxfrNotExact), or had more runs than we apply in one commit (TooManyIxfrSteps). Not when it failed its signature, the connection failed or timed out, or the
- * transfer passed its record cap: an AXFR from the same primary would fail alike.
- */
-function axfrMayWork(e: unknown): boolean {
-  if (e instanceof IxfrNotExact) return true
-  const cause = e instanceof Error ? e.cause : undefined
-  return (
-    cause instanceof TransferError ||
-    cause instanceof DnsFormatError ||
-    cause instanceof TooManyIxfrSteps
-  )
-}
-
-/**
  * Pulls from one primary and commits; 'current' when the primary has nothing newer. An IXFR that
  * fails is asked again once, as an AXFR (`axfrMayWork`). `connectTo`: how the primary is reached
  * (tests give a fake).
@@ -183,12 +163,13 @@ export async function transferFrom(
           guard = guardOf(again)
         }
       }
-      // Where a transfer's time went (the transfers bench and its profiling tool read this line).
+      // What a transfer was and where its time went (bench tools read this line).
       console.log(
         'secondary zone transfer committed',
         JSON.stringify({
           zoneId: cfg.zoneId,
           kind: outcome.kind,
+          applied: stage.applied,
           records: outcome.records,
           skipped: stage.skipped.total,
           pullMs,

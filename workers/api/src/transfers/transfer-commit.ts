@@ -155,6 +155,11 @@ export class TransferStage {
   /** Records the transfer held that our model does not (see record-map.ts), by type. */
   readonly skipped = new SkipTally()
   /**
+   * How the last commit applied the transfer: record by record (`increment`: an IXFR), as its
+   * difference from the copy held (`difference`: an AXFR), or every record replaced (`whole`).
+   */
+  applied: 'increment' | 'difference' | 'whole' | null = null
+  /**
    * Where each IXFR step starts in the two staged lists: a deletion after an addition starts one
    * (consecutive additions of steps without deletions stay one run, in order).
    */
@@ -263,6 +268,7 @@ export class TransferStage {
       ? diff.dels.records() + diff.adds.records()
       : this.#deletes.records() + this.#adds.records()
     const perRecord = diff !== null || (!r.replace && recordChanges <= this.perRecordLog)
+    this.applied = diff ? 'difference' : perRecord ? 'increment' : 'whole'
     const changes = perRecord ? recordChanges + 1 : 1
     const stmts = [
       guardStatement(db, { zoneId, guard: r.guard, now }, changes),

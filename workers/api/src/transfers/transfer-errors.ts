@@ -1,7 +1,10 @@
 /**
  * @module Why a transfer was broken off: an outgoing one mid-stream (the secondary discards what
- * it got), an incoming one before its commit (nothing of it is committed).
+ * it got), an incoming one before its commit (nothing of it is committed); and which failures of
+ * an incoming IXFR an AXFR may cure.
  */
+import { DnsFormatError } from '@edgedns/dns-wire'
+import { TransferError } from '@edgedns/zone-transfer'
 
 /** The zone changed while its transfer was read: the copy would mix two versions under one serial. */
 export class ZoneChangedDuringTransfer extends Error {
@@ -39,4 +42,21 @@ export class TransferTooLarge extends Error {
     super(`the transfer holds more than ${cap} records`)
     this.name = 'TransferTooLarge'
   }
+}
+
+/**
+ * Whether an IXFR that failed with `e` is asked again as an AXFR (as BIND does): when the primary's
+ * answer could not be used (an error rcode such as NOTIMP from a primary without IXFR, a malformed
+ * difference, one that does not start from our serial) or did not apply to our copy
+ * (IxfrNotExact), or had more runs than we apply in one commit (TooManyIxfrSteps). Not when it failed its signature, the connection failed or timed out, or the
+ * transfer passed its record cap: an AXFR from the same primary would fail alike.
+ */
+export function axfrMayWork(e: unknown): boolean {
+  if (e instanceof IxfrNotExact) return true
+  const cause = e instanceof Error ? e.cause : undefined
+  return (
+    cause instanceof TransferError ||
+    cause instanceof DnsFormatError ||
+    cause instanceof TooManyIxfrSteps
+  )
 }
