@@ -17,13 +17,12 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { notifyMessage, parseTsigKey, signMessage } from '../../packages/zone-transfer/src/index.ts'
-import { startDnsFront } from '../../scripts/lib/dns-front.mjs'
 import { aRecord, apiClient } from '../lib/api.mjs'
-import { XFR_KEY, startPrimary } from '../lib/named-xfr.mjs'
 import { pollDoh } from '../lib/propagation.mjs'
+import { XFR_KEY } from '../lib/named-xfr.mjs'
+import { secondaryOfBind } from '../lib/secondary-of-bind.mjs'
 import { startBenchStack } from '../lib/stack.mjs'
 import { helpIfAsked } from '../lib/tool-help.mjs'
-import { makePeer } from '../lib/transfer-settings.mjs'
 import { writeZoneFile } from '../peers/zonefile.mjs'
 import { sleep } from '../peers/proc.mjs'
 
@@ -83,39 +82,21 @@ const stack = await startBenchStack({
 const stopping = [{ stop: () => stack.close() }]
 try {
   const api = apiClient(stack.url, stack.token)
-  const front = await startDnsFront({
-    target: stack.url,
-    transfer: { token: stack.token },
-    notify: { token: stack.token },
-  })
-  stopping.push({ stop: async () => front.close() })
   const file = path.join(dir, `${ZONE}.zone`)
   await writeZoneFile(file, ZONE, size)
-  // No NOTIFY target: the primary tells nobody of its changes; the one NOTIFY is ours.
-  const primary = await startPrimary({ dir: path.join(dir, 'primary'), zone: ZONE, file })
-  stopping.push(primary)
-  const [account] = (await api.call('GET', '/accounts')).result
-  const zone = (
-    await api.call('POST', '/zones', { name: ZONE, account: { id: account.id }, type: 'secondary' })
-  ).result
-  const peer = await makePeer(api, account.id, {
-    name: 'ixfr-large-primary',
-    port: primary.port,
-    ixfr: true,
-    key: XFR_KEY,
-  })
-  const t0 = performance.now()
-  await api.call('POST', `/zones/${zone.id}/secondary_dns/incoming`, {
-    name: ZONE,
-    peers: [peer],
-    auto_refresh_seconds: 86400,
-  })
   const base = aRecord('base', size - 1)
-  await pollDoh(stack.dohUrl, `${base.name}.${ZONE}`, (a) => a.data.length > 0, {
-    everyMs: 100,
-    timeoutMs: 900_000,
+  // No NOTIFY target: the primary tells nobody of its changes; the one NOTIFY is ours.
+  const { front, primary, loadMs } = await secondaryOfBind({
+    api,
+    stack,
+    dir,
+    zone: ZONE,
+    file,
+    lastName: `${base.name}.${ZONE}`,
+    primary: {},
+    stopping,
   })
-  log(`loaded ${size} records in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
+  log(`loaded ${size} records in ${(loadMs / 1000).toFixed(1)} s`)
   // The load's full build ends before the IXFR is timed.
   await sleep(Number(process.env.SETTLE_MS ?? 20_000))
 

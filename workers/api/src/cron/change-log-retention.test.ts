@@ -84,7 +84,7 @@ describe('change-log retention', () => {
     ])
   })
 
-  it('keeps the SOA entries of IXFRs into a secondary zone for the window, as record entries', async () => {
+  it('keeps the SOA and replace entries of transfers into a secondary zone for the window, as record entries', async () => {
     const zone = await createZone('retain-soa', 'secondary')
     await transfer(zone, [['add', a(zone.name, 1)]], 10, true)
     await transfer(zone, [['add', a(zone.name, 2)]], 11, false)
@@ -104,8 +104,28 @@ describe('change-log retention', () => {
       startAfter: '',
       zonesPerRun: 10_000,
     })
-    // The built `replace` went at once, the old IXFR's entries with the window; the recent stay.
+    // The old entries (the `replace` and the first IXFR's) went with the window; the recent stay.
     expect((await log(zone.id)).map((r) => r.op)).toEqual(['create', 'soa'])
+    // A built `replace` inside the window stays (an account move may yet have to read it).
+    // (The AXFR holds a record twice, so it replaces the zone whole rather than as a difference.)
+    const twice = a(zone.name, 4)
+    await transfer(
+      zone,
+      [
+        ['add', twice],
+        ['add', { ...twice, ttl: 900 }],
+      ],
+      13,
+      true
+    )
+    await markBuilt(zone.id, zone.name, top + 1)
+    await compactChangeLog(strictD1(env.DB), {
+      retentionDays: 90,
+      now,
+      startAfter: '',
+      zonesPerRun: 10_000,
+    })
+    expect((await log(zone.id)).map((r) => r.op)).toEqual(['create', 'soa', 'replace'])
   })
 
   it('never removes an unbuilt entry, and removes a deleted zone’s whole log once built', async () => {

@@ -2,8 +2,10 @@
  * @module Change-log retention, run from the cron sweep. The change log is both the builder's outbox
  * and the audit trail; left alone it grows without bound against D1's 10 GB per database. An entry
  * is removed only once it is built (seq ≤ the zone's built_seq), and then:
- *   - audit entries (create/update/delete), and the SOA entries that end an IXFR into a secondary
- *     zone (an IXFR out of that zone is answered from both), when older than the retention window
+ *   - audit entries (create/update/delete), the SOA entries that end an IXFR into a secondary
+ *     zone (an IXFR out of that zone is answered from both) and the `replace` entries of transfers
+ *     that replaced a zone's records whole (an account move's catch-up reads them to copy the zone
+ *     again, however long its copy took), when older than the retention window
  *     (`CHANGE_LOG_RETENTION_DAYS`, default 90);
  *   - builder-only entries (zone settings, full-build requests, zone deletion) at once: the audit
  *     never shows them, so built ones are compacted away;
@@ -42,7 +44,7 @@ function randomIdPrefix(): string {
 const DELETE_BUILT = `DELETE FROM change_log WHERE rowid IN (
   SELECT c.rowid FROM change_log c
    WHERE c.zone_id = ?1 AND c.seq >= ?2 AND c.seq < ?2 + ?3 AND c.seq <= ?4
-     AND (?5 OR c.created_on < ?6 OR c.op NOT IN ('create', 'update', 'delete', 'soa'))
+     AND (?5 OR c.created_on < ?6 OR c.op NOT IN ('create', 'update', 'delete', 'soa', 'replace'))
    ORDER BY c.seq LIMIT ?7)`
 
 /** Serials older than the zone's oldest change-log entry lead to no IXFR: they go with it. */

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { createZone } from '../../../../test/api/helpers.ts'
 import { heldRecords } from '../../../../test/api/incoming-rows.ts'
 import { builder, kvNode, settle } from '../builder/test/helpers.ts'
-import { difference } from './axfr-difference.ts'
+import { difference, heldCopy } from './axfr-difference.ts'
 import { stagedValue } from './staged-records.ts'
 import { a, guardOf, rr, soa, transfer, type Step, type Zone } from './ixfr-test-transfers.ts'
 import { TransferStage } from './transfer-commit.ts'
@@ -147,7 +147,17 @@ describe('an AXFR into a zone holding a copy', () => {
     expect(await commit(15, 100, some(10))).toEqual(['replace'])
     // The zone (30) and the AXFR (30) over a limit of 20.
     expect(await commit(100, 20, some(12))).toEqual(['replace'])
+    // The zone (30) over a limit of 25, the AXFR (20) within it.
+    expect(await commit(100, 25, some(12).slice(0, 20))).toEqual(['replace'])
+    expect(await commit(100, 100, some(12))).toEqual(
+      [...range(32, 42).map(() => 'create'), 'soa'].map((op, i) =>
+        op === 'create' ? `create r-${32 + i}` : op
+      )
+    )
     expect(await commit(100, 100, some(13))).toEqual(['delete r-12', 'create r-42', 'soa'])
+    // The held copy read only within its size in characters.
+    expect(await heldCopy(env.DB, zone.id, 100, 10_000)).not.toBeNull()
+    expect(await heldCopy(env.DB, zone.id, 100, 100)).toBeNull()
     const left = await env.DB.prepare(
       "SELECT count(*) AS n FROM import_staging WHERE import_id LIKE 'xfr-%' AND zone_id = ?1"
     )

@@ -6,14 +6,22 @@
  * every IXFR with the whole zone (PowerDNS 4.7), or a BIND primary of a zone reloaded from its file
  * without a journal, then costs a change's worth of build, not the zone's.
  *
- * Both sides are held in memory, so only while each has at most `limit` records (the incoming
- * ones are kept, as the JSON they are staged as, see TransferStage); a larger zone, or a difference of more
+ * Both sides are held in memory, so only while each has at most `limit` records and a bounded
+ * number of characters (the incoming ones are kept, as the JSON they are staged as, see
+ * TransferStage); a larger zone, or a difference of more
  * records than a commit logs one by one, is replaced whole, as before.
  */
-import { COUNT_RECORDS, HELD_PAGE, stagedIdentity, stagedValue } from './staged-records.ts'
+import {
+  COUNT_RECORDS,
+  HELD_PAGE,
+  HELD_SIZE,
+  stagedIdentity,
+  stagedKey,
+  stagedValue,
+} from './staged-records.ts'
 
 /** Records read from D1 per page of the held copy. */
-const HELD_PAGE_ROWS = 10_000
+const HELD_PAGE_ROWS = 2000
 
 /** The held records, as staged rows (JSON), to delete; the incoming ones to add. */
 export interface Difference {
@@ -23,38 +31,35 @@ export interface Difference {
 
 /**
  * The zone's records as staged rows (JSON) by `stagedValue`; null when it holds more than
- * `limit`. A record a transfer would not have written (a comment, tags) is keyed by its id, so
- * that no incoming record is ever the same as it.
+ * `limit` records, or names, contents and data of more than `maxChars` characters (the map holds
+ * each about twice). A record a transfer would not have written (a comment, tags) is keyed by its
+ * id, so that no incoming record is ever the same as it.
  */
 export async function heldCopy(
   db: D1Database,
   zoneId: string,
-  limit: number
+  limit: number,
+  maxChars: number
 ): Promise<Map<string, string> | null> {
   const count = await db.prepare(COUNT_RECORDS).bind(zoneId).first<{ n: number }>()
   if ((count?.n ?? 0) > limit) return null
+  const size = await db.prepare(HELD_SIZE).bind(zoneId).first<{ n: number; chars: number }>()
+  if ((size?.chars ?? 0) > maxChars) return null
   const out = new Map<string, string>()
   let after: unknown[] = ['', '', '', -2]
   for (;;) {
     const { results } = await db
       .prepare(HELD_PAGE)
       .bind(zoneId, ...after, HELD_PAGE_ROWS)
-      .all<{
-        r: string
-        name_rev: string
-        type: string
-        content: string
-        p: number
-        plain: 0 | 1
-      }>()
+      .all<{ r: string; plain: 0 | 1 }>()
+    let row: unknown[] = []
     for (const h of results) {
-      const row = JSON.parse(h.r) as unknown[]
+      row = JSON.parse(h.r) as unknown[]
       out.set(h.plain === 1 ? stagedValue(row) : `\u0001${String(row[0])}`, h.r)
     }
     if (out.size > limit) return null
     if (results.length < HELD_PAGE_ROWS) return out
-    const last = results.at(-1)!
-    after = [last.name_rev, last.type, last.content, last.p]
+    after = stagedKey(row)
   }
 }
 

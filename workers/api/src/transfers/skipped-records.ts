@@ -19,7 +19,7 @@ export interface SkippedType {
  * unknown types cannot grow it further), and answers at most; a reason is cut to this many
  * characters.
  */
-const KEPT_TYPES = 1000
+const KEPT_TYPES = 100
 export const ANSWERED_TYPES = 32
 const MAX_REASON = 200
 

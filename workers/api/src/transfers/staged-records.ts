@@ -39,13 +39,25 @@ export const stagedIdentity = (row: readonly unknown[]): string =>
 export const stagedValue = (row: readonly unknown[]): string =>
   `${stagedIdentity(row)}\u0000${row[col('ttl')]}\u0000${row[col('data')] ?? ''}`
 
+/** A staged row's identity index key (name_rev, type, content, ifnull(priority, -1)): HELD_PAGE's keyset. */
+export const stagedKey = (row: readonly unknown[]): unknown[] => [
+  row[col('name_rev')],
+  row[col('type')],
+  row[col('content')],
+  row[col('priority')] ?? -1,
+]
+
+/** The zone's records (?1) and the characters of their names, contents and data. */
+export const HELD_SIZE = `SELECT count(*) AS n,
+    ifnull(sum(length(name) + length(content) + ifnull(length(data), 0)), 0) AS chars
+  FROM dns_records WHERE zone_id = ?1`
+
 /**
  * A page of the zone's records as staged rows (`r` the row, after the identity key ?2…?5, at most
  * ?6), each with `plain`: whether its fixed columns are a transfer's (a record of a zone that was
  * primary before may have a comment or tags, and is then never the same as a transferred one).
  */
 export const HELD_PAGE = `SELECT json_array(${STAGED_COLUMNS.join(', ')}) AS r,
-    name_rev, type, content, ifnull(priority, -1) AS p,
     (proxied = 0 AND comment IS NULL AND tags = '[]' AND settings = '{}'
       AND comment_modified_on IS NULL AND tags_modified_on IS NULL) AS plain
   FROM dns_records INDEXED BY dns_records_identity

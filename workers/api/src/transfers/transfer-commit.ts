@@ -94,6 +94,8 @@ const PER_RECORD_LOG = 50_000
  * difference from the copy held (axfr-difference.ts): both sides are held in memory.
  */
 const AXFR_DIFF_LIMIT = 20_000
+/** …and characters (staged JSON; held names, contents, data): 20,000 A records take 2,400,000. */
+const AXFR_DIFF_CHARS = 3_000_000
 
 /** The primary's SOA becomes the zone's; a good transfer also ends an expiry. */
 const SET_SOA = `UPDATE zones SET serial = ?2, soa_mname = ?3, soa_rname = ?4, soa_refresh = ?5,
@@ -173,6 +175,7 @@ export class TransferStage {
    * once a deletion shows an IXFR): what its difference from the copy held is computed from.
    */
   #axfrRows: string[] | null = []
+  #axfrChars = 0
   /** The staged lists of AXFR differences (one pair a commit attempt), discarded with the rest. */
   readonly #differences: StagedList[] = []
   /** Set when a difference did not apply exactly: the AXFR then replaces the records. */
@@ -211,7 +214,9 @@ export class TransferStage {
     }
     this.#lastOp = op
     const json = JSON.stringify(stagedRow(rec, this.#now, this.#zone))
-    if (op === 'delete' || this.#axfrRows?.length === this.diffLimit) this.#axfrRows = null
+    this.#axfrChars += json.length
+    const full = this.#axfrRows?.length === this.diffLimit || this.#axfrChars > AXFR_DIFF_CHARS
+    if (op === 'delete' || full) this.#axfrRows = null
     else this.#axfrRows?.push(json)
     await (op === 'add' ? this.#adds : this.#deletes).addJson(json)
   }
@@ -224,7 +229,7 @@ export class TransferStage {
     if (!this.#axfrRows || this.#replaceWhole) return null
     const { db, rowsPerStatement } = this
     const { zoneId } = this.target
-    const held = await heldCopy(db, zoneId, this.diffLimit)
+    const held = await heldCopy(db, zoneId, this.diffLimit, AXFR_DIFF_CHARS)
     if (!held || held.size === 0) return null
     const diff = difference(held, this.#axfrRows, this.perRecordLog)
     if (!diff) return null
@@ -321,6 +326,7 @@ export class TransferStage {
       }
       throw notExact ? new IxfrNotExact({ cause: e }) : e
     }
+    this.#axfrRows = null // committed: the memory goes before the builder's first step
     return r.guard.changeSeq + changes
   }
 
