@@ -43,7 +43,7 @@ export async function heldCopy(
 ): Promise<Map<string, string> | null> {
   const count = await db.prepare(COUNT_RECORDS).bind(zoneId).first<{ n: number }>()
   if ((count?.n ?? 0) > limit) return null
-  const size = await db.prepare(HELD_SIZE).bind(zoneId).first<{ n: number; chars: number }>()
+  const size = await db.prepare(HELD_SIZE).bind(zoneId).first<{ chars: number }>()
   if ((size?.chars ?? 0) > maxChars) return null
   const out = new Map<string, string>()
   let after: unknown[] = ['', '', '', -2]

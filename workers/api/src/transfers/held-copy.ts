@@ -19,9 +19,11 @@ export interface CopyRecord {
   secondary_serial: number | null
   secondary_checked_on: string | null
   secondary_source: string | null
+  secondary_skipped: string | null
 }
 
-export const COPY_COLUMNS = 'secondary_serial, secondary_checked_on, secondary_source'
+export const COPY_COLUMNS =
+  'secondary_serial, secondary_checked_on, secondary_source, secondary_skipped'
 
 /** How the copy's primary is recorded: its address and port, BIND's way (`192.0.2.1#53`). */
 export const copySource = (primary: { ip: string; port: number }): string =>
@@ -29,6 +31,10 @@ export const copySource = (primary: { ip: string; port: number }): string =>
 
 /** Whether the zone holds the copy its record describes. */
 const held = (zone: CopyRecord): boolean => zone.secondary_serial === zone.serial
+
+/** What the copy the zone holds lacks (skipped-records.ts); null: no copy, or no report. */
+export const heldSkipped = (zone: CopyRecord): string | null =>
+  held(zone) ? zone.secondary_skipped : null
 
 /** The statement of a transfer's commit that records the copy it made. */
 export function recordCopy(

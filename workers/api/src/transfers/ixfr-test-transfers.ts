@@ -5,6 +5,7 @@
 import { env } from 'cloudflare:workers'
 import type { MessageRR } from '@edgedns/dns-wire'
 import type { ZoneGuard } from '../commit/zone-change.ts'
+import { COPY_COLUMNS, heldSkipped, type CopyRecord } from './held-copy.ts'
 import { TransferStage } from './transfer-commit.ts'
 
 /** Rows per statement: small, so a few hundred records span several statements. */
@@ -63,10 +64,14 @@ export async function transfer(
   const stage = new TransferStage(env.DB, { zoneId: zone.id, zoneName: zone.name }, ROWS)
   try {
     for (const [op, r] of steps) await stage.sink(op, r)
+    const copy = (await env.DB.prepare(`SELECT ${COPY_COLUMNS}, serial FROM zones WHERE id = ?1`)
+      .bind(zone.id)
+      .first<CopyRecord>())!
     return await stage.commit({
       guard: await guardOf(zone.id),
       soa: primarySoa,
       replace,
+      skipped: heldSkipped(copy),
     })
   } finally {
     await stage.discard()

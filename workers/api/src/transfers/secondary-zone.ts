@@ -35,6 +35,7 @@ import {
   COPY_COLUMNS,
   copySource,
   fromAnotherPrimary,
+  heldSkipped,
   type CopyRecord,
 } from './held-copy.ts'
 import { readIncoming, type IncomingConfig, type Primary } from './incoming-config.ts'
@@ -147,11 +148,11 @@ export async function transferFrom(
       if (outcome.kind === 'current') return confirmCopy(db, cfg.zoneId, held ?? zone.serial)
       const commitStart = Date.now()
       const replace = outcome.kind === 'axfr'
-      let guard = guardOf(zone)
+      let [guard, skipped] = [guardOf(zone), heldSkipped(zone)]
       let committed: number
       for (let attempt = 1; ; attempt++) {
         try {
-          committed = await stage.commit({ guard, soa: outcome.soa, replace })
+          committed = await stage.commit({ guard, soa: outcome.soa, replace, skipped })
           break
         } catch (e) {
           if (!(e instanceof CommitConflict && e.reason === 'zone-changed')) throw e
@@ -160,7 +161,7 @@ export async function transferFrom(
           if (!again) return { status: 'not-secondary' }
           // An IXFR applies to the version it was asked from; any other change means a new pull.
           if (outcome.kind === 'ixfr' && again.serial !== zone.serial) throw e
-          guard = guardOf(again)
+          ;[guard, skipped] = [guardOf(again), heldSkipped(again)]
         }
       }
       // What a transfer was and where its time went (bench tools read this line).

@@ -4,10 +4,14 @@
  * the counts of the copy it applies to, an AXFR starts them anew.
  */
 import { env } from 'cloudflare:workers'
+import type { ResponseRR } from '@edgedns/dns-wire'
 import { describe, expect, it } from 'vitest'
 import { api } from '../../../../test/api/helpers.ts'
 import { secondaryZone } from '../../../../test/api/incoming-rows.ts'
 import { a, rr, transfer, type Step } from './ixfr-test-transfers.ts'
+import { fakePrimary, pack, primarySoa as wSoa } from './fake-primary.ts'
+import type { IncomingConfig, Primary } from './incoming-config.ts'
+import { transferFrom } from './secondary-zone.ts'
 import { SkipTally } from './skipped-records.ts'
 
 describe('the tally of records a transfer left out', () => {
@@ -126,5 +130,54 @@ describe('skipped_records of a secondary zone incoming settings', () => {
     const answered = (await api('GET', zone.incoming)).body.result.skipped_records
     expect(answered).toHaveLength(32)
     expect(answered[0]).toMatchObject({ type: 'TYPE1039', count: 40 })
+  })
+})
+
+describe('skipped_records through a secondary zone check', () => {
+  it('an IXFR from the primary moves the report its AXFR made', async () => {
+    const zone = await secondaryZone('skipped-check')
+    const z = zone.name
+    const primary: Primary = { id: 'p', ip: '192.0.2.53', port: 53, ixfr: true, key: null }
+    const cfg: IncomingConfig = {
+      zoneId: zone.id,
+      zoneName: z,
+      accountId: 'a',
+      type: 'secondary',
+      autoRefreshSeconds: 86400,
+      soaSerial: null,
+      primaries: [primary],
+    }
+    const hinfo = (label: string): ResponseRR => ({
+      name: `${label}.${z}`,
+      type: 13,
+      ttl: 300,
+      rdata: '"PC" "Linux"',
+    })
+    const a1: ResponseRR = { name: `a.${z}`, type: 1, ttl: 300, rdata: '192.0.2.1' }
+    const first = fakePrimary((kind, id) =>
+      pack(
+        z,
+        id,
+        kind,
+        kind === 'SOA' ? [wSoa(z, 10)] : [wSoa(z, 10), a1, hinfo('h1'), wSoa(z, 10)]
+      )
+    )
+    await (
+      await transferFrom(env as Env, cfg, primary, false, first.connect)
+    ).finishing
+    const diff = [wSoa(z, 11), wSoa(z, 10), wSoa(z, 11), hinfo('h2'), wSoa(z, 11)]
+    const next = fakePrimary((kind, id) => pack(z, id, kind, kind === 'SOA' ? [wSoa(z, 11)] : diff))
+    const result = await transferFrom(
+      env as Env,
+      { ...cfg, soaSerial: 10 },
+      primary,
+      false,
+      next.connect
+    )
+    await result.finishing
+    expect(result).toMatchObject({ status: 'transferred', kind: 'ixfr', serial: 11 })
+    expect((await api('GET', zone.incoming)).body.result.skipped_records).toEqual([
+      { type: 'HINFO', count: 2, reason: 'the records API does not hold HINFO records' },
+    ])
   })
 })

@@ -27,18 +27,6 @@ const STAGED_COLUMNS = [
 ] as const satisfies readonly Column[]
 type StagedColumn = (typeof STAGED_COLUMNS)[number]
 
-/**
- * A staged row's identity (name, type, content, priority: what SAME_IDENTITY matches and the
- * identity index keeps unique), and with it everything else a transfer writes of the record (TTL,
- * data): two staged rows of equal `stagedValue` are the same record.
- */
-export const stagedIdentity = (row: readonly unknown[]): string =>
-  [row[col('name_rev')], row[col('type')], row[col('content')], row[col('priority')] ?? -1].join(
-    '\u0000'
-  )
-export const stagedValue = (row: readonly unknown[]): string =>
-  `${stagedIdentity(row)}\u0000${row[col('ttl')]}\u0000${row[col('data')] ?? ''}`
-
 /** A staged row's identity index key (name_rev, type, content, ifnull(priority, -1)): HELD_PAGE's keyset. */
 export const stagedKey = (row: readonly unknown[]): unknown[] => [
   row[col('name_rev')],
@@ -47,10 +35,18 @@ export const stagedKey = (row: readonly unknown[]): unknown[] => [
   row[col('priority')] ?? -1,
 ]
 
-/** The zone's records (?1) and the characters of their names, contents and data. */
-export const HELD_SIZE = `SELECT count(*) AS n,
-    ifnull(sum(length(name) + length(content) + ifnull(length(data), 0)), 0) AS chars
-  FROM dns_records WHERE zone_id = ?1`
+/**
+ * A staged row's identity (what SAME_IDENTITY matches and the identity index keeps unique), and
+ * with it everything else a transfer writes of the record (TTL, data): two staged rows of equal
+ * `stagedValue` are the same record.
+ */
+export const stagedIdentity = (row: readonly unknown[]): string => stagedKey(row).join('\u0000')
+export const stagedValue = (row: readonly unknown[]): string =>
+  `${stagedIdentity(row)}\u0000${row[col('ttl')]}\u0000${row[col('data')] ?? ''}`
+
+/** The characters of the names, contents and data of the zone's (?1) records. */
+export const HELD_SIZE = `SELECT ifnull(sum(length(name) + length(content) + ifnull(length(data), 0)), 0)
+    AS chars FROM dns_records WHERE zone_id = ?1`
 
 /**
  * A page of the zone's records as staged rows (`r` the row, after the identity key ?2…?5, at most

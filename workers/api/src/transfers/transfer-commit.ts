@@ -37,7 +37,7 @@ import {
 import { recordIdGenerator } from '../http/ids.ts'
 import { reverseName } from '../records/model.ts'
 import { difference, heldCopy } from './axfr-difference.ts'
-import { heldSql, recordCopy } from './held-copy.ts'
+import { recordCopy } from './held-copy.ts'
 import { mapOrSkip, type MapContext } from './record-map.ts'
 import { parseSkipped, SkipTally } from './skipped-records.ts'
 import { StagedList } from './staged-list.ts'
@@ -103,9 +103,6 @@ const SET_SOA = `UPDATE zones SET serial = ?2, soa_mname = ?3, soa_rname = ?4, s
 
 /** Fails the batch (the guard's NOT NULL on `version`) unless the zone is still secondary. */
 const SECONDARY_ONLY = `UPDATE zones SET version = CASE WHEN type = 'secondary' THEN version END WHERE id = ?1`
-
-/** What the copy the zone holds lacks (null while it holds none). */
-const HELD_SKIPPED = `SELECT ${heldSql('z', 'secondary_skipped')} AS s FROM zones AS z WHERE z.id = ?1`
 
 /** The SOA fields the zone row keeps. */
 interface ZoneSoa {
@@ -246,10 +243,16 @@ export class TransferStage {
   }
 
   /**
-   * Applies the staged transfer as one change; `replace`: an AXFR (every record replaced). Returns
-   * the change sequence it committed up to (what the builder is told to reach).
+   * Applies the staged transfer as one change; `replace`: an AXFR (every record replaced);
+   * `skipped`: what the copy an IXFR applies to lacks (`heldSkipped`, read with the guard; absent:
+   * no report). Returns the change sequence it committed up to (what the builder is told to reach).
    */
-  async commit(r: { guard: ZoneGuard; soa: MessageRR; replace: boolean }): Promise<number> {
+  async commit(r: {
+    guard: ZoneGuard
+    soa: MessageRR
+    replace: boolean
+    skipped?: string | null
+  }): Promise<number> {
     await this.#adds.flush()
     await this.#deletes.flush()
     const { db } = this
@@ -258,13 +261,9 @@ export class TransferStage {
     const soa = zoneSoaOf(r.soa)
     // An AXFR into a zone holding a copy applies its difference from that copy when it can.
     const diff = r.replace ? await this.#stageDifference() : null
-    // What the copy lacks: an AXFR's own report; an IXFR's applied to the copy's (the version guard
-    // fails the commit if another transfer moved it since this read), none while the copy has none.
-    const held = r.replace
-      ? []
-      : parseSkipped(
-          (await db.prepare(HELD_SKIPPED).bind(zoneId).first<{ s: string | null }>())?.s ?? null
-        )
+    // What the copy lacks: an AXFR's own report; an IXFR's applied to the copy's (read with the
+    // guard, so the version guard fails the commit if it moved since), none while it has none.
+    const held = r.replace ? [] : parseSkipped(r.skipped ?? null)
     const skipped = held && JSON.stringify(this.skipped.report(held, r.replace))
     const insert = db.prepare(insertStaged('REPLACE'))
     // An IXFR of up to `perRecordLog` records logs each record it changes, and the builder
