@@ -14,7 +14,7 @@
  */
 import { TYPE_CODES } from '@edgedns/dns-facts'
 import type { ResponseRR } from '@edgedns/dns-wire'
-import type { IxfrStep } from '@edgedns/zone-transfer'
+import { soaSerial, type IxfrStep } from '@edgedns/zone-transfer'
 import { RECORD_COLUMNS, type RecordRow } from '../records/model.ts'
 import { soaRdata, type ZoneRow } from '../zones/model.ts'
 import { ZoneChangedDuringTransfer } from './transfer-errors.ts'
@@ -113,7 +113,7 @@ export async function changeSteps(
     if (!firstBefore.has(row.record_id)) firstBefore.set(row.record_id, row.before)
   }
   // The SOA the client holds has the serial it asked from.
-  if (fromSoa && fromSoa.rdata.split(' ')[2] !== String(clientSerial)) return null
+  if (fromSoa && soaSerial(fromSoa.rdata) !== clientSerial) return null
   if (seq.results[0]?.change_seq !== zone.changeSeq) throw new ZoneChangedDuringTransfer(zone.name)
   const apexNs = (row: RecordRow) => row.type === 'NS' && row.name === zone.name
   const before = [...firstBefore.values()].flatMap((b) => (b === null ? [] : [rowOf(b)]))
