@@ -166,6 +166,49 @@ describe('an AXFR into a zone holding a copy', () => {
     expect(left!.n).toBe(0)
   })
 
+  it('replaces the zone whole when its difference does not apply exactly', async () => {
+    const zone = await loaded('axfr-inexact', 30)
+    const seq = (await guardOf(zone.id)).changeSeq
+    // r-5 is deleted behind the difference's back after the copy was read (no version moved), so
+    // the difference's deletion of r-5 removes nothing and its EXACT guard fails the batch.
+    let behind = false
+    const db = new Proxy(env.DB, {
+      get(target, key) {
+        if (key === 'batch')
+          return async (statements: D1PreparedStatement[]) => {
+            if (!behind) {
+              behind = true
+              await target
+                .prepare('DELETE FROM dns_records WHERE zone_id = ?1 AND name = ?2')
+                .bind(zone.id, `r-5.${zone.name}`)
+                .run()
+            }
+            return target.batch(statements)
+          }
+        const value = Reflect.get(target, key) as unknown
+        return typeof value === 'function' ? (value as () => unknown).bind(target) : value
+      },
+    })
+    const next = (name: string) => [
+      ...range(0, 30)
+        .filter((i) => i !== 5)
+        .map((i) => a(name, i)),
+      a(name, 100),
+    ]
+    const stage = new TransferStage(db, { zoneId: zone.id, zoneName: zone.name })
+    try {
+      for (const r of next(zone.name)) await stage.sink('add', r)
+      const guard = await guardOf(zone.id)
+      await stage.commit({ guard, soa: soa(zone.name, 11), replace: true })
+    } finally {
+      await stage.discard()
+    }
+    expect(behind).toBe(true)
+    expect(stage.applied).toBe('whole')
+    expect(await ops(zone.id, seq)).toEqual(['replace'])
+    expect(await held(zone)).toEqual(await asLoaded('axfr-inexact-ref', next))
+  })
+
   it('is built record by record: only the changed names are rebuilt', async () => {
     const zone = await loaded('axfr-diff-build', 400)
     await settle(zone.id)
