@@ -16,6 +16,7 @@ const GENERATED = new Set([
   'packages/sdk/src/api-types.generated.ts', // scripts/sdk-types
   'workers/api/src/db/bundled-migrations.ts', // pnpm db:generate
   'workers/api/worker-configuration.d.ts', // wrangler types
+  'workers/dashboard/public/app.js', // pnpm --filter @edgedns/dashboard build
 ])
 
 const SOURCE = /\.(ts|mts|cts|tsx|js|mjs|cjs)$/

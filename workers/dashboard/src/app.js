@@ -14,12 +14,14 @@ import { QueryView } from './query.js'
 import { RecordsView } from './records.js'
 import { SettingsView } from './settings.js'
 import { TokensView } from './tokens.js'
+import { TransfersView } from './transfers.js'
 import { Modal } from './ui.js'
 
 const SECTIONS = [
   ['records', 'DNS records'],
   ['import', 'Import / export'],
   ['settings', 'Settings'],
+  ['transfers', 'Zone transfers'],
   ['audit', 'Audit log'],
   ['tokens', 'API tokens'],
   ['query', 'Query'],
@@ -74,6 +76,8 @@ function Dashboard({ onLogout }) {
       .catch((e) => setAccess(e.forbidden ? e.message : 'edit'))
   }, [zone?.id])
   const readOnly = access !== 'edit' ? (access === 'unknown' ? true : access) : null
+  // A secondary zone's records come from its primaries: shown, exported, never edited here.
+  const copied = zone?.type === 'secondary' && ['records', 'import'].includes(section)
 
   const pick = (id) => {
     setZone(zones.find((z) => z.id === id) ?? null)
@@ -116,9 +120,16 @@ function Dashboard({ onLogout }) {
           </div>`
           : null
       }
+      ${
+        copied
+          ? html`<div class="alert warn" data-testid="secondary-zone">
+            <strong>Secondary zone:</strong> the records of ${zone.name} are copied from its primaries by zone transfer, so editing is hidden. Change them on the primary; see <button type="button" class="link" onClick=${() => setSection('transfers')}>Zone transfers</button>.
+          </div>`
+          : null
+      }
       ${zone?.status === 'pending' ? html`<${PendingZone} key=${zone.id} zone=${zone} onActivated=${() => (loadZones(zone.id), onChanged(), notify(`${zone.name} is active and served.`))} />` : null}
       ${zones && zones.length === 0 ? html`<p>No zones yet. <button type="button" onClick=${() => setAddingZone(true)}>Add a zone</button></p>` : null}
-      ${zone ? renderSection(section, { zone, readOnly: Boolean(readOnly), onChanged, onForbidden, notify, version }) : null}
+      ${zone ? renderSection(section, { zone, readOnly: Boolean(readOnly), recordsReadOnly: Boolean(readOnly) || copied, onChanged, onForbidden, notify, version }) : null}
     </main>
     <div class=${`notice${notice ? ' show' : ''}${notice?.error ? ' error' : ''}`} role="status" aria-live="polite" data-testid="notice">${notice?.message ?? ''}</div>
     ${addingZone ? html`<${AddZone} onClose=${() => setAddingZone(false)} onAdded=${(z) => (setAddingZone(false), loadZones(z.id), notify(`Added zone ${z.name}.`))} />` : null}
@@ -128,9 +139,11 @@ function Dashboard({ onLogout }) {
 function renderSection(section, props) {
   switch (section) {
     case 'records':
-      return html`<${RecordsView} key=${props.zone.id} ...${props} />`
+      return html`<${RecordsView} key=${props.zone.id} ...${props} readOnly=${props.recordsReadOnly} />`
     case 'import':
-      return html`<${ImportExportView} key=${props.zone.id} ...${props} />`
+      return html`<${ImportExportView} key=${props.zone.id} ...${props} readOnly=${props.recordsReadOnly} />`
+    case 'transfers':
+      return html`<${TransfersView} key=${props.zone.id} ...${props} />`
     case 'settings':
       return html`<${SettingsView} key=${props.zone.id} ...${props} />`
     case 'audit':
@@ -144,11 +157,12 @@ function renderSection(section, props) {
 
 function AddZone({ onClose, onAdded }) {
   const [name, setName] = useState('')
+  const [type, setType] = useState('full')
   const [error, setError] = useState(null)
   async function submit(ev) {
     ev.preventDefault()
     try {
-      const { result } = await api('POST', '/zones', { name: name.trim() })
+      const { result } = await api('POST', '/zones', { name: name.trim(), type })
       onAdded(result)
     } catch (e) {
       setError(e.message)
@@ -161,6 +175,11 @@ function AddZone({ onClose, onAdded }) {
         <input id="zone-name" required placeholder="example.org" value=${name} onInput=${(ev) => setName(ev.currentTarget.value)} aria-invalid=${error ? 'true' : undefined} aria-describedby=${error ? 'zone-error' : undefined} />
         ${error ? html`<small id="zone-error" class="error" role="alert">${error}</small>` : null}
       </div>
+      <fieldset>
+        <legend>Zone type</legend>
+        <label class="check"><input type="radio" name="zone-type" checked=${type === 'full'} onChange=${() => setType('full')} /> Primary: records edited here</label>
+        <label class="check"><input type="radio" name="zone-type" checked=${type === 'secondary'} onChange=${() => setType('secondary')} /> Secondary: records copied from a primary by zone transfer</label>
+      </fieldset>
       <div class="actions"><button type="submit" class="primary">Add zone</button><button type="button" onClick=${onClose}>Cancel</button></div>
     </form>
   <//>`

@@ -22,7 +22,7 @@ export function Field({ field, value, error, onInput, disabled, idPrefix = 'f' }
   const set = (ev) => onInput(field.key, ev.currentTarget.value)
   let control
   if (field.kind === 'select') {
-    control = html`<select ...${common} value=${value} onChange=${set}>${field.options.map((o) => html`<option value=${o}>${o}</option>`)}</select>`
+    control = html`<select ...${common} value=${value} onChange=${set}>${field.options.map((o) => (typeof o === 'string' ? html`<option value=${o}>${o}</option>` : html`<option value=${o.value}>${o.label}</option>`))}</select>`
   } else if (field.kind === 'textarea') {
     control = html`<textarea ...${common} rows="3" value=${value} onInput=${set}></textarea>`
   } else {
