@@ -84,6 +84,41 @@ describe('POST /zones/{id}/secondary_dns/force_axfr', () => {
   })
 })
 
+describe('GET /zones/{id}/secondary_dns/incoming: how the checks stand', () => {
+  it('answers whether the zone serves, its failed checks, the last error and the next check', async () => {
+    const z = await secondaryZone(true, false)
+    const path = `/zones/${z.id}/secondary_dns/incoming`
+    expect((await api('GET', path)).body.result).toMatchObject({ serving: false })
+    expectError(await api('POST', `/zones/${z.id}/secondary_dns/force_axfr`), 502, 10031)
+    const failed = (await api('GET', path)).body.result
+    expect(failed.serving).toBe(false)
+    expect(failed.failed_checks).toBeGreaterThanOrEqual(1)
+    expect(failed.last_error).toContain('198.51.100.7')
+    expect(Date.parse(failed.next_check_time)).toBeGreaterThan(Date.now())
+
+    // A good check clears the failures and the error.
+    await runInDurableObject(
+      secondaryStub(env, z.id) as unknown as DurableObjectStub,
+      async (object: { transfer: unknown; check(id: string): Promise<unknown> }) => {
+        object.transfer = async () => ({ status: 'current' })
+        await object.check(z.id)
+      }
+    )
+    const good = (await api('GET', path)).body.result
+    expect(good).toMatchObject({ failed_checks: 0 })
+    expect(good).not.toHaveProperty('last_error')
+    expect(good.next_check_time).toBeTypeOf('string')
+    // Written settings answer without the check's fields (they describe the settings made).
+    const put = await api('PUT', path, {
+      name: z.name,
+      peers: failed.peers,
+      auto_refresh_seconds: 600,
+    })
+    expect(put.body.result).not.toHaveProperty('failed_checks')
+    expect(put.body.result).toHaveProperty('serving')
+  })
+})
+
 describe('POST /dns_notify', () => {
   it('accepts a NOTIFY signed with the primary key, from its address, with a signed answer', async () => {
     const z = await secondaryZone(true, true)

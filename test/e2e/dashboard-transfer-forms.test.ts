@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 // prettier-ignore
 // @ts-expect-error plain ESM modules of the dashboard (bundled by workers/dashboard/build.mjs)
-import { ACCOUNT_LISTS, duration, incomingBody, incomingValues, peerAddress, skippedLines, togglePeer, transferErrors } from '../../workers/dashboard/src/transfer-forms.js'
+import { ACCOUNT_LISTS, duration, failedText, incomingBody, incomingValues, peerAddress, servingText, skippedLines, togglePeer, transferErrors } from '../../workers/dashboard/src/transfer-forms.js'
 
 const list = (path: string) => ACCOUNT_LISTS.find((l: { path: string }) => l.path === path)
 const failure = (...messages: string[]) => ({
@@ -119,6 +119,18 @@ describe('a zone’s transfer settings', () => {
     expect(transferErrors(failure('ip: not an address', 'port.0: bad'), ['name'])).toEqual({
       _form: 'ip: not an address; port.0: bad',
     })
+  })
+
+  it('says whether the zone serves and why not, and how its checks failed', () => {
+    expect(servingText({ serving: true, soa_serial: 5 })).toBe('yes')
+    expect(servingText({ serving: false })).toBe('no: it holds no copy yet')
+    expect(servingText({ serving: false, soa_serial: 5 })).toMatch(/passed the SOA expire/)
+    expect(failedText({ failed_checks: 3, last_error: 'refused' })).toBe(
+      'The last 3 checks of the primaries failed: refused'
+    )
+    expect(failedText({ failed_checks: 1, last_error: 'timeout' })).toBe(
+      'The last check of the primaries failed: timeout'
+    )
   })
 
   it('says what the copy lacks, one line a type, and durations as people read them', () => {

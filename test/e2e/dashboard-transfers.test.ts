@@ -4,7 +4,7 @@
  * and ACL made through its forms, outgoing transfers of a primary zone set up, enabled and
  * notified; then a secondary zone added from the dashboard, its primary (BIND `named`, TSIG) picked,
  * pulled by AXFR from the page, its copy's serial and skipped records shown, and its records
- * listed with editing hidden. Screenshots go to docs/screenshots/.
+ * listed with editing hidden; with the primary stopped, a transfer's failure shown. Screenshots go to docs/screenshots/.
  */
 import type { ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -70,6 +70,8 @@ afterAll(async () => {
 
 const notice = () => page.getByTestId('notice').innerText()
 const section = (name: string) => page.getByRole('region', { name })
+const tab = (name: string) =>
+  page.getByRole('navigation', { name: 'Zone sections' }).getByRole('button', { name })
 
 /** Opens `Add <what>`, fills its fields (label → value; a select by its option's label), saves. */
 async function addItem(what: string, fields: Record<string, string>, selects = {}) {
@@ -87,7 +89,7 @@ describe('dashboard zone transfers', () => {
   it('makes a TSIG key, a peer and an ACL, and sets up outgoing transfers of a primary zone', async () => {
     await signIn(page, null)
     await pickZone(page, zone.name)
-    await page.getByRole('button', { name: 'Zone transfers' }).click()
+    await tab('Zone transfers').click()
     await section('Outgoing transfers').getByText('No outgoing transfers are set up').waitFor()
 
     await addItem('TSIG key', { 'Key name': KEY, 'Secret (base64)': SECRET })
@@ -159,17 +161,30 @@ describe('dashboard zone transfers', () => {
     await expect
       .poll(() => incoming.getByTestId('copy-serial').innerText())
       .toBe('serial 2026112801')
+    expect(await incoming.getByTestId('serving').innerText()).toBe('yes')
+    expect(await incoming.getByTestId('last-error').count()).toBe(0)
     expect(await incoming.getByTestId('skipped-records').innerText()).toContain(
       '1 HINFO record: the records API does not hold HINFO records'
     )
     await page.evaluate('window.scrollTo(0, 0)')
     await shot('zone-transfers-secondary')
 
-    await page.getByRole('button', { name: 'DNS records' }).click()
+    await tab('DNS records').click()
     await expect.poll(() => page.locator('table.records').innerText()).toContain('192.0.2.11')
     expect(await page.getByTestId('secondary-zone').innerText()).toContain(
       `the records of ${secondary} are copied from its primaries`
     )
     expect(await page.getByRole('button', { name: 'Add record', exact: true }).count()).toBe(0)
+
+    // With the primary gone, a transfer fails: the notice and the card say why; the copy stays.
+    await stopChild(named)
+    named = undefined
+    await tab('Zone transfers').click()
+    await section('Incoming transfers').getByRole('button', { name: 'Transfer now (AXFR)' }).click()
+    await expect.poll(notice, { timeout: 30_000 }).toContain(`AXFR of ${secondary} failed`)
+    await expect
+      .poll(() => section('Incoming transfers').getByTestId('last-error').innerText())
+      .toContain(`The last check of the primaries failed: 127.0.0.1 port ${namedPort}`)
+    expect(await section('Incoming transfers').getByTestId('serving').innerText()).toBe('yes')
   })
 })

@@ -174,6 +174,20 @@ export function skippedLines(skipped) {
   )
 }
 
+/** Whether a secondary zone answers queries, and why not. */
+export function servingText(settings) {
+  if (settings.serving !== false) return 'yes'
+  return settings.soa_serial === undefined
+    ? 'no: it holds no copy yet'
+    : 'no: its copy passed the SOA expire without a primary confirming it'
+}
+
+/** The last check's failure, with how many failed in a row. */
+export function failedText(settings) {
+  const n = settings.failed_checks ?? 1
+  return `The last ${n === 1 ? 'check' : `${n} checks`} of the primaries failed: ${settings.last_error}`
+}
+
 /** A duration in seconds as people read it (3600 → "1 h", 90 → "1 min 30 s"). */
 export function duration(seconds) {
   const parts = []

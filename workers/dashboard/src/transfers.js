@@ -8,10 +8,12 @@ import { api } from './api.js'
 import { html } from './html.js'
 import {
   duration,
+  failedText,
   incomingBody,
   incomingValues,
   outgoingBody,
   peerAddress,
+  servingText,
   skippedLines,
   togglePeer,
   transferErrors,
@@ -161,12 +163,12 @@ function IncomingCard({ zone, peers, readOnly, onForbidden, notify, onChanged })
       await api('POST', `/zones/${zone.id}/secondary_dns/force_axfr`)
       notify(`Transferred ${zone.name} by AXFR.`)
       onChanged()
-      await s.load()
     } catch (e) {
       if (e.forbidden) onForbidden(e)
       notify(e.message, true)
     } finally {
       setPulling(false)
+      await s.load() // the copy held, or how the checks failed
     }
   }
 
@@ -181,10 +183,17 @@ function IncomingCard({ zone, peers, readOnly, onForbidden, notify, onChanged })
       held
         ? html`<dl class="facts">
           <dt>Copy held</dt><dd data-testid="copy-serial">${held.soa_serial === undefined ? 'none yet: no transfer has completed' : `serial ${held.soa_serial}`}</dd>
+          <dt>Serving</dt><dd data-testid="serving">${servingText(held)}</dd>
           <dt>Last confirmed by a primary</dt><dd>${when(held.checked_time)}</dd>
           <dt>Refresh</dt><dd>every ${duration(held.auto_refresh_seconds)} without a NOTIFY</dd>
+          ${held.next_check_time ? html`<dt>Next check</dt><dd>${when(held.next_check_time)}</dd>` : null}
         </dl>`
         : html`<p>No incoming transfers are set up: pick the zone’s primaries to start.</p>`
+    }
+    ${
+      held?.last_error
+        ? html`<p class="alert error" data-testid="last-error">${failedText(held)}</p>`
+        : null
     }
     ${
       skipped.length

@@ -60,6 +60,19 @@ const incomingResponse = z.object({
       description:
         "Records of the primary's zone the copy held lacks, by type (types the records API does not hold, records it refuses), with the first reason; absent until a transfer reports",
     }),
+  serving: z.boolean().meta({
+    description:
+      "False while the zone answers no query: it holds no copy yet, or its copy is past its SOA's expire with no primary confirming it",
+  }),
+  failed_checks: z.number().int().optional().meta({
+    description: 'Checks of the primaries failed since the last good one (GET only)',
+  }),
+  last_error: z.string().optional().meta({
+    description: "The last check's error; absent after a good check (GET only)",
+  }),
+  next_check_time: time.optional().meta({
+    description: "When the zone's primaries are next checked without a NOTIFY (GET only)",
+  }),
 })
 const outgoingResponse = z.object({
   ...settings,

@@ -65,7 +65,12 @@ function startChecks(c: Context<AppEnv>, zoneId: string): void {
 
 secondaryDnsZoneApp.get('/incoming', async (c) => {
   const zone = await zoneFor(c, 'dns:read')
-  return ok(c, incomingToApi(zone, await getIncoming(c.var.zoneDb, zone)))
+  const row = await getIncoming(c.var.zoneDb, zone)
+  // How its checks stand, from the zone's object; left out when the object cannot be asked.
+  const check = await secondaryStub(c.env, zone.id)
+    .checkStatus()
+    .catch((e: unknown) => (console.warn('secondary zone status', zone.id, String(e)), null))
+  return ok(c, incomingToApi(zone, row, check))
 })
 
 secondaryDnsZoneApp.post('/incoming', async (c) => {

@@ -57,7 +57,27 @@ const INCOMING: SettingsKind = {
   written: ['auto_refresh_seconds'],
 }
 
-export function incomingToApi(zone: ZoneRow, row: IncomingRow): Record<string, unknown> {
+/**
+ * How a secondary zone's checks stand (its SecondaryZone object): failed checks since the last good
+ * one, the last one's error (null after a good one), and when the next is due (epoch ms; null:
+ * none scheduled).
+ */
+export interface CheckStatus {
+  failures: number
+  lastError: string | null
+  nextCheck: number | null
+}
+
+/**
+ * The settings as the API answers them; ours beyond Cloudflare's fields: `skipped_records`,
+ * `serving` (false while the zone answers nothing: no copy yet, or its copy past the SOA's
+ * expire), and, when `check` is given (a GET), `failed_checks`, `last_error`, `next_check_time`.
+ */
+export function incomingToApi(
+  zone: ZoneRow,
+  row: IncomingRow,
+  check?: CheckStatus | null
+): Record<string, unknown> {
   return withoutNulls({
     id: zone.id,
     name: row.name,
@@ -68,6 +88,12 @@ export function incomingToApi(zone: ZoneRow, row: IncomingRow): Record<string, u
     modified_time: row.modified_on,
     checked_time: row.checked_on,
     skipped_records: parseSkipped(row.skipped)?.slice(0, ANSWERED_TYPES),
+    serving: !zone.secondaryExpired,
+    ...(check && {
+      failed_checks: check.failures,
+      last_error: check.lastError,
+      next_check_time: check.nextCheck === null ? null : new Date(check.nextCheck).toISOString(),
+    }),
   })
 }
 

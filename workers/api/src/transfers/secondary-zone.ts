@@ -39,6 +39,7 @@ import {
   type CopyRecord,
 } from './held-copy.ts'
 import { readIncoming, type IncomingConfig, type Primary } from './incoming-config.ts'
+import type { CheckStatus } from './incoming-settings.ts'
 import { primarySoa, pullZone, type Connect } from './tcp-transfer.ts'
 import { commitExpiry } from './expiry-commit.ts'
 import { TransferStage } from './transfer-commit.ts'
@@ -241,6 +242,16 @@ export class SecondaryZone extends DurableObject<Env> {
   async #state(zoneId: string): Promise<State> {
     const saved = await this.ctx.storage.get<State>(STATE)
     return saved ?? { zoneId, soa: null, lastSuccess: null, failures: 0, lastError: null }
+  }
+
+  /** How the zone's checks stand (incoming-settings.ts), read only. */
+  async checkStatus(): Promise<CheckStatus> {
+    const saved = await this.ctx.storage.get<State>(STATE)
+    return {
+      failures: saved?.failures ?? 0,
+      lastError: saved?.lastError ?? null,
+      nextCheck: await this.ctx.storage.getAlarm(),
+    }
   }
 
   /** Checks the primaries now (`force`: a full AXFR whatever the serials say). */
