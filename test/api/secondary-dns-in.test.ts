@@ -2,6 +2,7 @@ import { env } from 'cloudflare:workers'
 import { runInDurableObject } from 'cloudflare:test'
 import { scheduleSecondaries } from '../../workers/api/src/transfers/schedule-secondaries.ts'
 import { secondaryStub } from '../../workers/api/src/transfers/secondary-stub.ts'
+import type { SecondaryZone } from '../../workers/api/src/transfers/secondary-zone.ts'
 import { decodeMessage, encodeQuery } from '../../packages/dns-wire/src/index.ts'
 import {
   parseTsigKey,
@@ -99,7 +100,8 @@ describe('GET /zones/{id}/secondary_dns/incoming: how the checks stand', () => {
     // A good check clears the failures and the error.
     await runInDurableObject(
       secondaryStub(env, z.id) as unknown as DurableObjectStub,
-      async (object: { transfer: unknown; check(id: string): Promise<unknown> }) => {
+      async (instance: unknown) => {
+        const object = instance as SecondaryZone
         object.transfer = async () => ({ status: 'current' })
         await object.check(z.id)
       }
