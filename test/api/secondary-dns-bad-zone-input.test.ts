@@ -61,12 +61,19 @@ describe('zone settings', () => {
       [{ ...good, auto_refresh_seconds: undefined }, 9000],
       [{ ...good, auto_refresh_seconds: null }, 9000],
     ]
+    // The settings as written: how the zone's checks stand (a background check moves it) left out.
+    const settings = async () => {
+      const { failed_checks, last_error, next_check_time, ...rest } = (await api('GET', path)).body
+        .result
+      expect(failed_checks).toBeTypeOf('number')
+      return rest
+    }
     for (const [body, code] of cases) {
       refused(await api('PUT', path, body), 400, code)
-      expect((await api('GET', path)).body.result).toEqual(incoming)
+      expect(await settings()).toEqual(incoming)
     }
     refused(await api('POST', path, good), 400, 10204)
-    expect((await api('GET', path)).body.result).toEqual(incoming)
+    expect(await settings()).toEqual(incoming)
   })
 
   it('incoming peers of another account are 400 10208', async () => {

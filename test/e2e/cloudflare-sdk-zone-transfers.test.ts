@@ -141,7 +141,7 @@ describe('official cloudflare SDK: zone transfers', () => {
       peers: [peer.id],
       auto_refresh_seconds: 86400,
     })
-    expect(await xfr.incoming.get({ zone_id })).toEqual(created)
+    expect(await xfr.incoming.get({ zone_id })).toMatchObject(created)
     const updated = await xfr.incoming.update({
       zone_id,
       name: zone.name,
