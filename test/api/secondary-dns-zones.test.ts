@@ -258,6 +258,19 @@ describe('records of a secondary zone', () => {
     expect(list.body.result.some((r: any) => r.name === a.name)).toBe(false)
     expect((await exportZone(zone.id)).status).toBe(200)
   })
+
+  it('refuses SOA values in its DNS settings, and takes the rest', async () => {
+    const zone = await zoneOfType('secondary')
+    const path = `/zones/${zone.id}/dns_settings`
+    const before = (await api('GET', path)).body.result
+    const res = await api('PATCH', path, { soa: { expire: 1209600 }, ns_ttl: 600 })
+    expectError(res, 400, 10209)
+    expect(res.body.errors[0]!.message).toMatch(/^soa: .* its SOA comes from its primary/)
+    expect((await api('GET', path)).body.result).toEqual(before)
+    const ttl = await api('PATCH', path, { ns_ttl: 600, soa: {} })
+    expect(ttl.status).toBe(200)
+    expect(ttl.body.result).toEqual({ ...before, ns_ttl: 600 })
+  })
 })
 
 describe('writes racing an account move', () => {

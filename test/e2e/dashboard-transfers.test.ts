@@ -4,7 +4,7 @@
  * and ACL made through its forms, outgoing transfers of a primary zone set up, enabled and
  * notified; then a secondary zone added from the dashboard, its primary (BIND `named`, TSIG) picked,
  * pulled by AXFR from the page, its copy's serial and skipped records shown, and its records
- * listed with editing hidden; with the primary stopped, a transfer's failure shown. Screenshots go to docs/screenshots/.
+ * listed with editing hidden, its SOA shown as the primary's; with the primary stopped, a transfer's failure shown. Screenshots go to docs/screenshots/.
  */
 import type { ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -175,6 +175,17 @@ describe('dashboard zone transfers', () => {
       `the records of ${secondary} are copied from its primaries`
     )
     expect(await page.getByRole('button', { name: 'Add record', exact: true }).count()).toBe(0)
+
+    // Its SOA is the primary's: shown, not editable; the NS TTL still saves.
+    await tab('Settings').click()
+    await page.getByTestId('soa-from-primary').waitFor()
+    expect(await page.getByLabel('Primary name server (MNAME)').isDisabled()).toBe(true)
+    expect(await page.getByLabel('Primary name server (MNAME)').inputValue()).toBe(
+      'ns.primary.test'
+    )
+    await page.getByLabel('NS record TTL (s)').fill('7200')
+    await page.getByRole('button', { name: 'Save settings' }).click()
+    await expect.poll(notice).toContain('Zone settings saved.')
 
     // With the primary gone, a transfer fails: the notice and the card say why; the copy stays.
     await stopChild(named)

@@ -9,6 +9,7 @@ export function SettingsView({ zone, readOnly, onForbidden, notify }) {
   const [values, setValues] = useState(null)
   const [errors, setErrors] = useState({})
   const [loadError, setLoadError] = useState(null)
+  const secondary = zone.type === 'secondary'
   useEffect(() => {
     api('GET', `/zones/${zone.id}/dns_settings`)
       .then(({ result }) => setValues(toValues(result)))
@@ -19,7 +20,10 @@ export function SettingsView({ zone, readOnly, onForbidden, notify }) {
     ev.preventDefault()
     setErrors({})
     try {
-      const { result } = await api('PATCH', `/zones/${zone.id}/dns_settings`, toBody(values))
+      const body = toBody(values)
+      // A secondary zone's SOA is its primary's: the API refuses SOA values for it.
+      if (secondary) delete body.soa
+      const { result } = await api('PATCH', `/zones/${zone.id}/dns_settings`, body)
       setValues(toValues(result))
       notify('Zone settings saved.')
     } catch (e) {
@@ -35,8 +39,9 @@ export function SettingsView({ zone, readOnly, onForbidden, notify }) {
     <form class="settings-form" onSubmit=${save} novalidate>
       <fieldset disabled=${readOnly}>
         <legend>SOA, NS TTL and proxy addresses of ${zone.name}</legend>
+        ${secondary ? html`<p class="hint" data-testid="soa-from-primary">${zone.name} is a secondary zone: its SOA is its primary’s, copied by zone transfer.</p>` : null}
         <div class="grid">
-          ${FIELDS.map((f) => html`<${Field} field=${f} value=${values[f.key]} error=${errors[f.key]} onInput=${(k, v) => setValues((s) => ({ ...s, [k]: v }))} />`)}
+          ${FIELDS.map((f) => html`<${Field} field=${f} value=${values[f.key]} error=${errors[f.key]} disabled=${secondary && f.key.startsWith('soa.')} onInput=${(k, v) => setValues((s) => ({ ...s, [k]: v }))} />`)}
         </div>
       </fieldset>
       ${errors._form ? html`<p class="alert error" role="alert">${errors._form}</p>` : null}

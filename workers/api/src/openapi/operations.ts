@@ -182,7 +182,8 @@ export const OPERATIONS: Operation[] = [
     method: 'patch',
     path: '/zones/{zone_id}/dns_settings',
     tag: 'Zones',
-    summary: 'Edit DNS settings',
+    summary:
+      "Edit DNS settings. A secondary zone's SOA is its primary's: SOA values for one are refused (400, code 10209)",
     body: dnsSettingsSchema,
     result: r.dnsSettingsResponse,
   },

@@ -39,6 +39,7 @@ import { activateZone, releaseUnlessActive } from '../zones/activation.ts'
 import { refuseReservation } from '../zones/reservation-refusal.ts'
 import { notifyCatalogLater, notifyCatalogOnTypeChange } from '../transfers/catalog-notify.ts'
 import { currentZone, isZoneChanged, zoneChangedRetry, zoneGuard } from '../zones/zone-guard.ts'
+import { assertSoaWritable } from '../zones/read-only.ts'
 
 export const zonesApp = new Hono<AppEnv>()
 
@@ -381,6 +382,7 @@ zonesApp.patch('/:zone_id{[^/]+}/dns_settings', async (c) => {
   const set: Partial<ZoneRow> = {}
   if (body.ns_ttl !== undefined) set.nsTtl = body.ns_ttl
   const soa = body.soa ?? {}
+  if (Object.keys(soa).length > 0) assertSoaWritable(zone)
   if (soa.mname !== undefined) set.soaMname = normalizeHostname(soa.mname)
   if (soa.rname !== undefined) set.soaRname = normalizeHostname(soa.rname.replace('@', '.'))
   if (soa.refresh !== undefined) set.soaRefresh = soa.refresh
