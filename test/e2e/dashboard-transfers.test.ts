@@ -1,7 +1,7 @@
 /**
  * The dashboard's zone transfer page in a real browser against the real stack
  * (./dashboard-session.ts): the account's TSIG key, peer (a bad address shown on its field first)
- * and ACL made through its forms, outgoing transfers of a primary zone set up, enabled and
+ * and ACL made through its forms, the account's catalog zone set up, outgoing transfers of a primary zone set up, enabled and
  * notified; then a secondary zone added from the dashboard, its primary (BIND `named`, TSIG) picked,
  * pulled by AXFR from the page, its copy's serial and skipped records shown, and its records
  * listed with editing hidden, its SOA shown as the primary's; with the primary stopped, a transfer's failure shown. Screenshots go to docs/screenshots/.
@@ -132,6 +132,33 @@ describe('dashboard zone transfers', () => {
     const peerId = (await call('GET', `/accounts/${account.id}/secondary_dns/peers`)).result.find(
       (p: { name: string }) => p.name === PEER
     ).id
+
+    // The account's catalog zone, set up (or changed, if another test left one) and then put back.
+    const catalogPath = `/accounts/${account.id}/secondary_dns/catalog`
+    const before = await call('GET', catalogPath)
+    const catalog = page.locator('.transfer-list', { has: page.locator('#catalog-heading') })
+    await catalog.getByLabel('Catalog zone name').fill(`catalog-${stamp}.ui.example`)
+    await catalog.getByLabel(`${PEER} (`).check()
+    await catalog.getByRole('button', { name: /^(Set up|Save) catalog$/ }).click()
+    await expect.poll(notice).toContain(`Catalog zone catalog-${stamp}.ui.example saved.`)
+    await expect.poll(() => catalog.getByTestId('catalog-status').innerText()).toBe('Served')
+    expect((await call('GET', catalogPath)).result).toMatchObject({
+      name: `catalog-${stamp}.ui.example`,
+      peers: [peerId],
+      enabled: true,
+    })
+    if (before.success) {
+      const { name, peers, enabled } = before.result
+      expect((await call('PUT', catalogPath, { name, peers, enabled })).success).toBe(true)
+    } else {
+      await catalog.getByRole('button', { name: 'Remove catalog' }).click()
+      await page
+        .getByRole('dialog', { name: 'Remove the catalog zone?' })
+        .getByRole('button', { name: 'Remove' })
+        .click()
+      await expect.poll(notice).toContain('Catalog zone removed.')
+      expect((await call('GET', catalogPath)).errors[0]!.code).toBe(10210)
+    }
     expect((await call('GET', `/zones/${zone.id}/secondary_dns/outgoing`)).result.peers).toEqual([
       peerId,
     ])

@@ -1,22 +1,25 @@
 /**
  * @module The account's zone transfer lists (TSIG keys, peers, ACLs): a table each, with add, edit
- * and delete through /accounts/{id}/secondary_dns. Shared by every zone of the account.
+ * and delete through /accounts/{id}/secondary_dns, and its catalog zone. Shared by every zone of the
+ * account.
  */
 import { useState } from 'preact/hooks'
 import { api } from './api.js'
 import { html } from './html.js'
+import { CatalogCard } from './transfer-catalog.js'
 import { ACCOUNT_LISTS, transferErrors } from './transfer-forms.js'
 import { Field, Modal } from './ui.js'
 
 /** `lists`: {tsigs, peers, acls} as the API lists them; `reload()` reads them again. */
 export function AccountTransferLists({ account, lists, reload, readOnly, notify, onForbidden }) {
   return html`<section class="card" aria-labelledby="account-transfers-heading">
-    <h3 id="account-transfers-heading">Keys, peers and ACLs</h3>
+    <h3 id="account-transfers-heading">Keys, peers, ACLs and the catalog</h3>
     <p class="hint">Of account ${account.name}: shared by every zone of the account.</p>
     ${ACCOUNT_LISTS.map(
       (kind) =>
         html`<${TransferList} key=${kind.path} kind=${kind} account=${account} lists=${lists} reload=${reload} readOnly=${readOnly} notify=${notify} onForbidden=${onForbidden} />`
     )}
+    <${CatalogCard} account=${account} peers=${lists.peers} readOnly=${readOnly} notify=${notify} onForbidden=${onForbidden} />
   </section>`
 }
 

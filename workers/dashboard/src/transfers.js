@@ -12,12 +12,11 @@ import {
   incomingBody,
   incomingValues,
   outgoingBody,
-  peerAddress,
   servingText,
   skippedLines,
-  togglePeer,
   transferErrors,
 } from './transfer-forms.js'
+import { PeerPicker } from './peer-picker.js'
 import { AccountTransferLists } from './transfer-lists.js'
 import { Field, Modal } from './ui.js'
 
@@ -63,24 +62,6 @@ export function TransfersView({ zone, readOnly, onForbidden, notify, onChanged }
         : html`<${AccountTransferLists} account=${account} lists=${lists} reload=${reload} readOnly=${readOnly} notify=${notify} onForbidden=${onForbidden} />`
     }
   </section>`
-}
-
-/** Peers to pick, in the order picked (`chosen`: ids). */
-function PeerPicker({ legend, peers, chosen, onChange, error, ordered }) {
-  const known = new Set(peers.map((p) => p.id))
-  const label = (id) => {
-    const p = peers.find((x) => x.id === id)
-    return p ? `${p.name} (${peerAddress(p)})` : id
-  }
-  return html`<fieldset class="peer-picker" aria-invalid=${error ? 'true' : undefined}>
-    <legend>${legend}</legend>
-    ${peers.length === 0 ? html`<p class="hint">No peers yet: add one under Peers below.</p>` : null}
-    ${[...peers.map((p) => p.id), ...chosen.filter((id) => !known.has(id))].map(
-      (id) =>
-        html`<label class="check"><input type="checkbox" checked=${chosen.includes(id)} onChange=${(ev) => onChange(togglePeer(chosen, id, ev.currentTarget.checked))} /> ${label(id)}${ordered && chosen.includes(id) ? html` <span class="muted">(asked ${chosen.indexOf(id) + 1}.)</span>` : null}</label>`
-    )}
-    ${error ? html`<small class="error" role="alert">${error}</small>` : null}
-  </fieldset>`
 }
 
 /** One zone settings resource: loads it (404: none yet), saves it (POST or PUT), deletes it. */
