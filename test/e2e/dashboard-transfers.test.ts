@@ -64,6 +64,21 @@ mail IN A 192.0.2.12
 }, 60_000)
 
 afterAll(async () => {
+  // What the tests made in the account every e2e test shares: the zones' settings, the peer, the key.
+  const [account] = (await call('GET', '/accounts')).result
+  const base = `/accounts/${account.id}/secondary_dns`
+  const zones = (await call('GET', `/zones?name=${secondary}`)).result
+  for (const z of zones) await call('DELETE', `/zones/${z.id}`)
+  await call('DELETE', `/zones/${zone.id}/secondary_dns/outgoing`)
+  for (const [list, name] of [
+    ['peers', PEER],
+    ['tsigs', KEY],
+  ]) {
+    const item = (await call('GET', `${base}/${list}`)).result.find(
+      (x: { name: string }) => x.name === name
+    )
+    if (item) expect((await call('DELETE', `${base}/${list}/${item.id}`)).success).toBe(true)
+  }
   await stopChild(named)
   rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 })
 })
@@ -113,10 +128,11 @@ describe('dashboard zone transfers', () => {
       .poll(() => peers.getByRole('row', { name: new RegExp(PEER) }).innerText())
       .toMatch(new RegExp(`127\\.0\\.0\\.1:${namedPort}\\s+yes\\s+${KEY.replace(/\./g, '\\.')}`))
 
-    await addItem('ACL', { Name: `ui-acl-${stamp}`, 'Address range': '127.0.0.9/24' })
+    // A range no other test transfers from: the account is the whole e2e stack's.
+    await addItem('ACL', { Name: `ui-acl-${stamp}`, 'Address range': '192.0.2.77/28' })
     await expect
       .poll(() => page.getByRole('table', { name: 'Transfer ACLs' }).innerText())
-      .toContain('127.0.0.0/24')
+      .toContain('192.0.2.64/28')
 
     const out = section('Outgoing transfers')
     await out.getByLabel(`${PEER} (`).check()
@@ -167,6 +183,16 @@ describe('dashboard zone transfers', () => {
     )
     await page.evaluate('window.scrollTo(0, 0)')
     await page.screenshot({ path: `${SHOTS}/zone-transfers.png`, fullPage: true })
+
+    await page.getByRole('button', { name: `Delete ACL ui-acl-${stamp}` }).click()
+    await page
+      .getByRole('dialog', { name: `Delete ACL ui-acl-${stamp}?` })
+      .getByRole('button', { name: 'Delete ACL' })
+      .click()
+    await expect.poll(notice).toContain(`Deleted ACL ui-acl-${stamp}.`)
+    expect(await page.getByRole('table', { name: 'Transfer ACLs' }).innerText()).not.toContain(
+      '192.0.2.64/28'
+    )
   })
 
   it('adds a secondary zone, pulls it from its primary by AXFR, and lists its records read-only', async () => {
