@@ -239,12 +239,5 @@ export const BUNDLED_MIGRATIONS: readonly { name: string; statements: readonly s
       "DROP TRIGGER `zone_serials_on_commit`;",
       "CREATE TRIGGER `zone_serials_on_commit` AFTER UPDATE OF `change_seq`, `serial` ON `zones`\n  WHEN NEW.`serial` != OLD.`serial`\nBEGIN\n  INSERT INTO `zone_serials` (`zone_id`, `seq`, `serial`)\n    VALUES (NEW.`id`, NEW.`change_seq`, NEW.`serial`)\n    ON CONFLICT (`zone_id`, `seq`) DO UPDATE SET `serial` = excluded.`serial`;\nEND;"
     ]
-  },
-  {
-    "name": "0026_drop_incoming_copy_columns.sql",
-    "statements": [
-      "-- The incoming settings' copy of a secondary zone's serial and last good check, neither read nor\n-- written since 0023: the zone row (secondary_serial, secondary_checked_on) is their one home.\nALTER TABLE `zone_transfers_incoming` DROP COLUMN `soa_serial`;",
-      "ALTER TABLE `zone_transfers_incoming` DROP COLUMN `checked_on`;"
-    ]
   }
 ]

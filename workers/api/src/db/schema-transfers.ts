@@ -84,8 +84,19 @@ export const zoneTransfersIncoming = sqliteTable('zone_transfers_incoming', {
   peers: text('peers').notNull().default('[]'),
   /** How often the zone's SOA is checked when the primary sends no NOTIFY. */
   autoRefreshSeconds: integer('auto_refresh_seconds').notNull().default(86400),
+  /**
+   * Not read or written since migration 0023 (kept for workers of before it during a deploy; to be
+   * dropped in a later release): the serial of the copy the zone holds and its last good check,
+   * answered as `soa_serial` and `checked_time`, are the zone's (`zones.secondary_serial`,
+   * transfers/held-copy.ts). Dropping them also needs an account move's row copy (shards/
+   * move-rows.ts, which writes the source's columns) to write only the destination's columns, as
+   * shards are migrated one after another.
+   */
+  soaSerial: integer('soa_serial'),
   createdOn: text('created_on').notNull(),
   modifiedOn: text('modified_on').notNull(),
+  /** Not read or written since migration 0023 (see `soaSerial`). */
+  checkedOn: text('checked_on'),
 })
 
 /**
