@@ -259,7 +259,7 @@ describe('records of a secondary zone', () => {
     expect((await exportZone(zone.id)).status).toBe(200)
   })
 
-  it('refuses SOA values in its DNS settings, and takes the rest', async () => {
+  it('refuses SOA values other than its own in its DNS settings, and takes the rest', async () => {
     const zone = await zoneOfType('secondary')
     const path = `/zones/${zone.id}/dns_settings`
     const before = (await api('GET', path)).body.result
@@ -267,8 +267,9 @@ describe('records of a secondary zone', () => {
     expectError(res, 400, 10209)
     expect(res.body.errors[0]!.message).toMatch(/^soa: .* its SOA comes from its primary/)
     expect((await api('GET', path)).body.result).toEqual(before)
-    const ttl = await api('PATCH', path, { ns_ttl: 600, soa: {} })
-    expect(ttl.status).toBe(200)
+    // The settings read and written back whole, the NS TTL changed: the same SOA passes.
+    const ttl = await api('PATCH', path, { ...before, ns_ttl: 600 })
+    expect(ttl.status, JSON.stringify(ttl.body)).toBe(200)
     expect(ttl.body.result).toEqual({ ...before, ns_ttl: 600 })
   })
 })

@@ -28,7 +28,9 @@ describe('dashboard', () => {
         .getByRole('navigation', { name: 'Zone sections' })
         .getByRole('button', { name: 'Zone transfers' })
         .click()
-      await p.getByRole('heading', { name: 'Keys, peers, ACLs and the catalog' }).waitFor()
+      // Every card loaded before measuring: the zone's, the account's lists and its catalog.
+      await p.getByRole('heading', { name: 'Outgoing transfers' }).waitFor()
+      await p.getByRole('group', { name: 'Catalog zone' }).getByLabel('Catalog zone name').waitFor()
       expect(
         (await p.evaluate('document.documentElement.scrollWidth - window.innerWidth')) as number
       ).toBeLessThanOrEqual(0)

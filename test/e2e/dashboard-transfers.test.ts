@@ -15,6 +15,7 @@ import { namedConf, spawnNamed } from '../../scripts/lib/named-conf.mjs'
 // @ts-expect-error plain ESM helper shared with `pnpm dev`
 import { freePort } from '../../scripts/lib/stack.mjs'
 import {
+  browser,
   call,
   page,
   pickZone,
@@ -152,7 +153,7 @@ describe('dashboard zone transfers', () => {
     // The account's catalog zone, set up (or changed, if another test left one) and then put back.
     const catalogPath = `/accounts/${account.id}/secondary_dns/catalog`
     const before = await call('GET', catalogPath)
-    const catalog = page.locator('.transfer-list', { has: page.locator('#catalog-heading') })
+    const catalog = page.getByRole('group', { name: 'Catalog zone' })
     await catalog.getByLabel('Catalog zone name').fill(`catalog-${stamp}.ui.example`)
     await catalog.getByLabel(`${PEER} (`).check()
     await catalog.getByRole('button', { name: /^(Set up|Save) catalog$/ }).click()
@@ -190,9 +191,9 @@ describe('dashboard zone transfers', () => {
       .getByRole('button', { name: 'Delete ACL' })
       .click()
     await expect.poll(notice).toContain(`Deleted ACL ui-acl-${stamp}.`)
-    expect(await page.getByRole('table', { name: 'Transfer ACLs' }).innerText()).not.toContain(
-      '192.0.2.64/28'
-    )
+    await expect
+      .poll(() => page.getByRole('table', { name: 'Transfer ACLs' }).innerText())
+      .not.toContain('192.0.2.64/28')
   })
 
   it('adds a secondary zone, pulls it from its primary by AXFR, and lists its records read-only', async () => {
@@ -250,5 +251,46 @@ describe('dashboard zone transfers', () => {
       .poll(() => section('Incoming transfers').getByTestId('last-error').innerText())
       .toContain(`The last check of the primaries failed: 127.0.0.1 port ${namedPort}`)
     expect(await section('Incoming transfers').getByTestId('serving').innerText()).toBe('yes')
+  })
+
+  it('with a token for this zone alone: the zone’s transfers editable, the account’s lists not shown', async () => {
+    const groups = (await call('GET', '/user/tokens/permission_groups')).result
+    const dns = groups.filter((g: { name: string }) => /^DNS (Read|Write)$/.test(g.name))
+    expect(dns).toHaveLength(2)
+    const made = await call('POST', '/user/tokens', {
+      name: `ui-zone-${stamp}`,
+      policies: [
+        {
+          effect: 'allow',
+          permission_groups: dns.map((g: { id: string }) => ({ id: g.id })),
+          resources: { [`com.cloudflare.api.account.zone.${zone.id}`]: '*' },
+        },
+      ],
+    })
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 } })
+    try {
+      const p = await ctx.newPage()
+      await signIn(p, made.result.value)
+      await pickZone(p, zone.name)
+      await p
+        .getByRole('navigation', { name: 'Zone sections' })
+        .getByRole('button', { name: 'Zone transfers' })
+        .click()
+      await p
+        .getByText('The account’s keys, peers and ACLs cannot be read with this token')
+        .waitFor()
+      const out = p.getByRole('region', { name: 'Outgoing transfers' })
+      await out.getByText('This token cannot list the account’s peers').waitFor()
+      const [account] = (await call('GET', '/accounts')).result
+      const peer = (await call('GET', `/accounts/${account.id}/secondary_dns/peers`)).result.find(
+        (x: { name: string }) => x.name === PEER
+      )
+      expect(await out.getByLabel(peer.id).isChecked()).toBe(true)
+      expect(await out.getByRole('button', { name: 'Save' }).isEnabled()).toBe(true)
+      expect(await p.getByRole('button', { name: 'Add peer' }).count()).toBe(0)
+    } finally {
+      await ctx.close()
+      await call('DELETE', `/user/tokens/${made.result.id}`)
+    }
   })
 })

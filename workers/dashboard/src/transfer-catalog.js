@@ -61,7 +61,7 @@ export function CatalogCard({ account, peers, readOnly, notify, onForbidden }) {
 
   if (loadError) return html`<p class="alert warn" role="alert">${loadError}</p>`
   if (catalog === undefined) return null
-  return html`<div class="transfer-list" aria-labelledby="catalog-heading">
+  return html`<div class="transfer-list" role="group" aria-labelledby="catalog-heading">
     <h4 id="catalog-heading">Catalog zone</h4>
     <p class="hint">Lists the account’s primary zones with outgoing transfers enabled (RFC 9432): a secondary that transfers it adds and drops those zones by itself.</p>
     ${

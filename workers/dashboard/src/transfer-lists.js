@@ -43,7 +43,7 @@ function TransferList({ kind, account, lists, reload, readOnly, notify, onForbid
     }
   }
 
-  return html`<div class="transfer-list" aria-labelledby=${headingId}>
+  return html`<div class="transfer-list" role="group" aria-labelledby=${headingId}>
     <div class="section-head">
       <h4 id=${headingId}>${kind.title}</h4>
       ${readOnly ? null : html`<button type="button" onClick=${() => setEditing({})}>Add ${kind.one}</button>`}

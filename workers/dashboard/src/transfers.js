@@ -34,6 +34,8 @@ const when = (t) => (t ? html`<time datetime=${t}>${new Date(t).toLocaleString()
 export function TransfersView({ zone, readOnly, onForbidden, notify, onChanged }) {
   const [lists, setLists] = useState(null)
   const [listError, setListError] = useState(null)
+  // The account's routes need a permission on the whole account: a refusal there locks only them.
+  const [accountRefusal, setAccountRefusal] = useState(null)
   const account = zone.account
   const reload = async () => {
     try {
@@ -52,16 +54,27 @@ export function TransfersView({ zone, readOnly, onForbidden, notify, onChanged }
   }, [account.id])
 
   if (!lists) return html`<p aria-busy="true">Loading zone transfers…</p>`
-  const props = { zone, peers: lists.peers, readOnly, onForbidden, notify, onChanged }
+  // Peers unknown (null) when the token cannot list them: the pickers show the ids they hold.
+  const peers = listError ? null : lists.peers
+  const props = { zone, peers, readOnly, onForbidden, notify, onChanged }
+  const accountForbidden = (e) => (setAccountRefusal(e.message), notify(e.message, true))
   return html`<section aria-labelledby="transfers-heading">
     <h2 id="transfers-heading">Zone transfers</h2>
-    ${zone.type === 'secondary' ? html`<${IncomingCard} ...${props} />` : html`<${OutgoingCard} ...${props} />`}
+    ${zoneCard(zone, props)}
     ${
       listError
         ? html`<p class="alert warn" role="alert">The account’s keys, peers and ACLs cannot be read with this token: ${listError}</p>`
-        : html`<${AccountTransferLists} account=${account} lists=${lists} reload=${reload} readOnly=${readOnly} notify=${notify} onForbidden=${onForbidden} />`
+        : html`${accountRefusal ? html`<p class="alert warn" role="alert" data-testid="account-read-only">This token may not change the account’s keys, peers, ACLs or catalog: ${accountRefusal}</p>` : null}
+          <${AccountTransferLists} account=${account} lists=${lists} reload=${reload} readOnly=${readOnly || Boolean(accountRefusal)} notify=${notify} onForbidden=${accountForbidden} />`
     }
   </section>`
+}
+
+/** The zone's own transfers: incoming for a secondary zone, outgoing for a primary one. */
+function zoneCard(zone, props) {
+  if (zone.type === 'secondary') return html`<${IncomingCard} ...${props} />`
+  if (zone.type === 'full' || zone.type === 'partial') return html`<${OutgoingCard} ...${props} />`
+  return html`<p class="card">${zone.name} is an ${zone.type} zone: it is not transferred.</p>`
 }
 
 /** One zone settings resource: loads it (404: none yet), saves it (POST or PUT), deletes it. */
@@ -92,6 +105,7 @@ function SettingsForm({ s, body, keys, picker, extra, readOnly, notify, onForbid
       const env = await api(s.settings ? 'PUT' : 'POST', s.path, body())
       s.setSettings(env.result)
       notify(withMessages(saved, env))
+      await s.load() // a GET also says how the zone's checks stand
     } catch (e) {
       if (e.forbidden) onForbidden(e)
       setErrors(transferErrors(e, keys))
@@ -136,7 +150,9 @@ function IncomingCard({ zone, peers, readOnly, onForbidden, notify, onChanged })
   const s = useSettings(zone, 'incoming')
   const [values, setValues] = useState(incomingValues(null))
   const [pulling, setPulling] = useState(false)
-  useEffect(() => setValues(incomingValues(s.settings)), [s.settings])
+  // The form follows the saved settings, not every reload (unsaved edits survive Transfer now).
+  const saved = JSON.stringify(incomingValues(s.settings))
+  useEffect(() => setValues(JSON.parse(saved)), [saved])
 
   async function pull() {
     setPulling(true)
@@ -207,7 +223,8 @@ function OutgoingCard({ zone, peers, readOnly, onForbidden, notify }) {
   const s = useSettings(zone, 'outgoing')
   const [chosen, setChosen] = useState([])
   const [status, setStatus] = useState(null)
-  useEffect(() => setChosen(s.settings?.peers ?? []), [s.settings])
+  const saved = JSON.stringify(s.settings?.peers ?? [])
+  useEffect(() => setChosen(JSON.parse(saved)), [saved])
   useEffect(() => {
     api('GET', `/zones/${zone.id}/secondary_dns/outgoing/status`)
       .then(({ result }) => setStatus(result))

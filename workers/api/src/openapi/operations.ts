@@ -183,7 +183,7 @@ export const OPERATIONS: Operation[] = [
     path: '/zones/{zone_id}/dns_settings',
     tag: 'Zones',
     summary:
-      "Edit DNS settings. A secondary zone's SOA is its primary's: SOA values for one are refused (400, code 10209)",
+      "Edit DNS settings. A secondary zone's SOA is its primary's: SOA values other than its own are refused (400, code 10209)",
     body: dnsSettingsSchema,
     result: r.dnsSettingsResponse,
   },

@@ -39,7 +39,7 @@ import { activateZone, releaseUnlessActive } from '../zones/activation.ts'
 import { refuseReservation } from '../zones/reservation-refusal.ts'
 import { notifyCatalogLater, notifyCatalogOnTypeChange } from '../transfers/catalog-notify.ts'
 import { currentZone, isZoneChanged, zoneChangedRetry, zoneGuard } from '../zones/zone-guard.ts'
-import { assertSoaWritable } from '../zones/read-only.ts'
+import { soaGuarded } from '../zones/read-only.ts'
 
 export const zonesApp = new Hono<AppEnv>()
 
@@ -382,7 +382,6 @@ zonesApp.patch('/:zone_id{[^/]+}/dns_settings', async (c) => {
   const set: Partial<ZoneRow> = {}
   if (body.ns_ttl !== undefined) set.nsTtl = body.ns_ttl
   const soa = body.soa ?? {}
-  if (Object.keys(soa).length > 0) assertSoaWritable(zone)
   if (soa.mname !== undefined) set.soaMname = normalizeHostname(soa.mname)
   if (soa.rname !== undefined) set.soaRname = normalizeHostname(soa.rname.replace('@', '.'))
   if (soa.refresh !== undefined) set.soaRefresh = soa.refresh
@@ -394,6 +393,7 @@ zonesApp.patch('/:zone_id{[^/]+}/dns_settings', async (c) => {
     set.proxyIpv4 = JSON.stringify(body.proxy_addresses.ipv4)
   if (body.proxy_addresses?.ipv6 !== undefined)
     set.proxyIpv6 = JSON.stringify(body.proxy_addresses.ipv6)
-  const updated = Object.keys(set).length === 0 ? zone : await updateZone(c, zone, set)
+  const changes = soaGuarded(zone, set)
+  const updated = Object.keys(changes).length === 0 ? zone : await updateZone(c, zone, changes)
   return ok(c, dnsSettingsToApi(updated))
 })
