@@ -271,6 +271,117 @@ export interface ApiSchemas {
       message: string
     } | null
   }
+  TsigKey: {
+    id: string
+    /** Key name: lower case, no final dot */
+    name: string
+    algo: "hmac-sha256." | "hmac-sha512."
+    /** Base64 */
+    secret: string
+  }
+  TsigKeyInput: {
+    name: string
+    algo: string
+    secret: string
+  }
+  Peer: {
+    id: string
+    name: string
+    /** Absent until set */
+    ip?: string
+    /** Absent until an ip is set (then 53 unless given) */
+    port?: number
+    ixfr_enable: boolean
+    tsig_id?: string
+  }
+  PeerInput: {
+    name: string
+    ip?: string | null
+    port?: number | null
+    ixfr_enable?: boolean | null
+    tsig_id?: (string | "") | null
+  }
+  TransferAcl: {
+    id: string
+    name: string
+    /** Canonical CIDR: network address / prefix length */
+    ip_range: string
+  }
+  TransferAclInput: {
+    name: string
+    ip_range: string
+  }
+  IncomingTransfers: {
+    /** The zone id */
+    id: string
+    name: string
+    peers: string[]
+    /** RFC 3339 timestamp; absent until it happened */
+    created_time: string
+    /** RFC 3339 timestamp; absent until it happened */
+    modified_time: string
+    /** RFC 3339 timestamp; absent until it happened */
+    checked_time?: string
+    auto_refresh_seconds: number
+    /** Serial of the copy the zone holds: its last transfer committed */
+    soa_serial?: number
+    /** Records of the primary's zone the copy held lacks, by type (types the records API does not hold, records it refuses), with the first reason; absent until a transfer reports */
+    skipped_records?: {
+      type: string
+      count: number
+      reason: string
+    }[]
+    /** False while the zone answers no query: it holds no copy yet, or its copy is past its SOA's expire with no primary confirming it */
+    serving: boolean
+    /** Checks of the primaries failed since the last good one (GET only) */
+    failed_checks?: number
+    /** The last check's error; absent after a good check (GET only) */
+    last_error?: string
+    /** When the zone's primaries are next checked without a NOTIFY (GET only) */
+    next_check_time?: string
+  }
+  IncomingTransfersInput: {
+    name: string
+    peers: string[]
+    auto_refresh_seconds: number
+  }
+  OutgoingTransfers: {
+    /** The zone id */
+    id: string
+    name: string
+    peers: string[]
+    /** RFC 3339 timestamp; absent until it happened */
+    created_time: string
+    /** RFC 3339 timestamp; absent until it happened */
+    modified_time: string
+    /** RFC 3339 timestamp; absent until it happened */
+    checked_time?: string
+    /** The zone's current SOA serial */
+    soa_serial: number
+    /** RFC 3339 timestamp; absent until it happened */
+    last_transferred_time?: string
+  }
+  OutgoingTransfersInput: {
+    name: string
+    peers: string[]
+  }
+  CatalogZone: {
+    id: string
+    /** The catalog zone's name: lower case, no final dot */
+    name: string
+    /** The secondaries that get NOTIFY and may transfer it */
+    peers: string[]
+    enabled: boolean
+    /** Moves with every membership change: max(previous + 1, now in epoch seconds) */
+    soa_serial: number
+    created_time: string
+    modified_time: string
+  }
+  CatalogZoneInput: {
+    name: string
+    peers: string[]
+    enabled?: boolean
+  }
   /** data of a CAA record */
   "RecordData.CAA": {
     flags: number

@@ -7,6 +7,7 @@ import { type ClientOptions, Transport } from './http.ts'
 import { PropagationApi, type WaitOptions } from './propagation.ts'
 import { Records } from './records.ts'
 import { Tokens } from './tokens.ts'
+import { Transfers } from './transfers.ts'
 import type { Propagation } from './types.ts'
 import { Accounts, Zones } from './zones.ts'
 
@@ -15,6 +16,8 @@ export class EdgeDns {
   readonly records: Records
   readonly tokens: Tokens
   readonly accounts: Accounts
+  /** Zone transfers (secondary DNS): keys, peers, ACLs, catalog; a zone's incoming and outgoing. */
+  readonly transfers: Transfers
   readonly propagation: PropagationApi
   private readonly transport: Transport
 
@@ -24,6 +27,7 @@ export class EdgeDns {
     this.records = new Records(this.transport)
     this.tokens = new Tokens(this.transport)
     this.accounts = new Accounts(this.transport)
+    this.transfers = new Transfers(this.transport)
     this.propagation = new PropagationApi(this.transport)
   }
 

@@ -34,6 +34,18 @@ export type TokenPolicy = ApiSchemas['TokenPolicy']
 export type Token = ApiSchemas['Token']
 export type Account = ApiSchemas['Account']
 export type Propagation = ApiSchemas['Propagation']
+export type TsigKey = ApiSchemas['TsigKey']
+export type TsigKeyInput = ApiSchemas['TsigKeyInput']
+export type Peer = ApiSchemas['Peer']
+export type PeerInput = ApiSchemas['PeerInput']
+export type TransferAcl = ApiSchemas['TransferAcl']
+export type TransferAclInput = ApiSchemas['TransferAclInput']
+export type IncomingTransfers = ApiSchemas['IncomingTransfers']
+export type IncomingTransfersInput = ApiSchemas['IncomingTransfersInput']
+export type OutgoingTransfers = ApiSchemas['OutgoingTransfers']
+export type OutgoingTransfersInput = ApiSchemas['OutgoingTransfersInput']
+export type CatalogZone = ApiSchemas['CatalogZone']
+export type CatalogZoneInput = ApiSchemas['CatalogZoneInput']
 
 type TextFilter =
   string | { exact?: string; contains?: string; startswith?: string; endswith?: string }

@@ -17,7 +17,7 @@ import { moveSchema } from '../routes/shards.ts'
 import * as r from './responses.ts'
 import type { Operation } from './operation.ts'
 import { auditLogQuery, page, recordListQuery, zoneListQuery } from './query-params.ts'
-import { secondaryDnsOps } from './secondary-dns-operations.ts'
+import { secondaryDnsOps, TRANSFER_SCHEMAS } from './secondary-dns-operations.ts'
 import { transferOps } from './transfer-operations.ts'
 import { tokenOps } from './token-operations.ts'
 
@@ -372,6 +372,7 @@ export const NAMED_SCHEMAS: [string, z.ZodType][] = [
   ['Token', r.tokenResponse],
   ['Account', r.accountResponse],
   ['Propagation', r.propagationResponse],
+  ...TRANSFER_SCHEMAS.map(({ name, schema }): [string, z.ZodType] => [name, schema]),
 ]
 
 /** Named schemas that describe answers (the rest describe request bodies). */
@@ -386,4 +387,5 @@ export const RESPONSE_SCHEMAS: ReadonlySet<string> = new Set([
   'Token',
   'Account',
   'Propagation',
+  ...TRANSFER_SCHEMAS.filter((s) => s.response).map((s) => s.name),
 ])

@@ -10,6 +10,8 @@ import { peerSchema } from '../transfers/peers.ts'
 import { TSIG_ALGORITHMS, tsigSchema } from '../transfers/tsigs.ts'
 import type { Operation } from './operation.ts'
 import { deletedResponse } from './responses.ts'
+import { catalogResponse } from './transfer-operations.ts'
+import { catalogSchema } from '../transfers/catalog-settings.ts'
 
 const id = z.string().regex(/^[0-9a-f]{32}$/)
 const time = z.string().meta({ description: 'RFC 3339 timestamp; absent until it happened' })
@@ -230,4 +232,20 @@ export const secondaryDnsOps: Operation[] = [
     summary: 'Whether outgoing transfers are enabled (Disabled without a configuration)',
     result: enabled('either'),
   },
+]
+
+/** The zone-transfer shapes published under components.schemas (answers, and request bodies). */
+export const TRANSFER_SCHEMAS: { name: string; schema: z.ZodType; response: boolean }[] = [
+  { name: 'TsigKey', schema: tsigResponse, response: true },
+  { name: 'TsigKeyInput', schema: tsigSchema, response: false },
+  { name: 'Peer', schema: peerResponse, response: true },
+  { name: 'PeerInput', schema: peerSchema, response: false },
+  { name: 'TransferAcl', schema: aclResponse, response: true },
+  { name: 'TransferAclInput', schema: aclSchema, response: false },
+  { name: 'IncomingTransfers', schema: incomingResponse, response: true },
+  { name: 'IncomingTransfersInput', schema: incomingSchema, response: false },
+  { name: 'OutgoingTransfers', schema: outgoingResponse, response: true },
+  { name: 'OutgoingTransfersInput', schema: outgoingSchema, response: false },
+  { name: 'CatalogZone', schema: catalogResponse, response: true },
+  { name: 'CatalogZoneInput', schema: catalogSchema, response: false },
 ]

@@ -14,7 +14,7 @@ const RELAY_TAG = 'Zone transfer relay (DNS front)'
 const ACCOUNT_TAG = 'Secondary DNS (account)'
 const catalog = '/accounts/{account_id}/secondary_dns/catalog'
 
-const catalogResponse = z.object({
+export const catalogResponse = z.object({
   id: z.string().regex(/^[0-9a-f]{32}$/),
   name: z.string().meta({ description: "The catalog zone's name: lower case, no final dot" }),
   peers: z
