@@ -104,6 +104,7 @@ describe('GET /zones/{id}/secondary_dns/incoming: how the checks stand', () => {
     expect(failed.serving).toBe(false)
     expect(failed.failed_checks).toBeGreaterThanOrEqual(1)
     expect(failed.last_error).toContain('198.51.100.7')
+    expect(failed).not.toHaveProperty('expires_time') // no check has succeeded
     // The settings' first check, started during the forced one, may have set it to now.
     expect(Number.isFinite(Date.parse(failed.next_check_time))).toBe(true)
 
@@ -120,6 +121,10 @@ describe('GET /zones/{id}/secondary_dns/incoming: how the checks stand', () => {
     expect(good).toMatchObject({ failed_checks: 0 })
     expect(good).not.toHaveProperty('last_error')
     expect(good.next_check_time).toBeTypeOf('string')
+    // The zone's SOA expire (the platform's default, a week) after that good check.
+    const expires = Date.parse(good.expires_time) - Date.now()
+    expect(expires).toBeGreaterThan(604_800_000 - 60_000)
+    expect(expires).toBeLessThanOrEqual(604_800_000)
     // Written settings answer without the check's fields (they describe the settings made).
     const put = await api('PUT', path, {
       name: z.name,

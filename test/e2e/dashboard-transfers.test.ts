@@ -216,6 +216,9 @@ describe('dashboard zone transfers', () => {
       .poll(() => incoming.getByTestId('copy-serial').innerText())
       .toBe('serial 2026112801')
     expect(await incoming.getByTestId('serving').innerText()).toBe('yes')
+    // named's SOA expire (1,209,600 s) after this transfer: two weeks from now.
+    const expires = await incoming.getByTestId('expires').locator('time').getAttribute('datetime')
+    expect(Date.parse(expires!) - Date.now()).toBeGreaterThan(1_209_600_000 - 120_000)
     expect(await incoming.getByTestId('last-error').count()).toBe(0)
     expect(await incoming.getByTestId('skipped-records').innerText()).toContain(
       '1 HINFO record: the records API does not hold HINFO records'

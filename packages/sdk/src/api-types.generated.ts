@@ -337,8 +337,10 @@ export interface ApiSchemas {
     failed_checks?: number
     /** The last check's error; absent after a good check (GET only) */
     last_error?: string
-    /** When the zone's primaries are next checked without a NOTIFY (GET only) */
+    /** When the zone's primaries are next checked without a NOTIFY; absent while a check runs (GET only) */
     next_check_time?: string
+    /** When the copy stops being answered unless a primary confirms it first (the last good check plus the SOA's expire; past once expired); absent before a good check (GET only) */
+    expires_time?: string
   }
   IncomingTransfersInput: {
     name: string

@@ -73,7 +73,12 @@ const incomingResponse = z.object({
     description: "The last check's error; absent after a good check (GET only)",
   }),
   next_check_time: time.optional().meta({
-    description: "When the zone's primaries are next checked without a NOTIFY (GET only)",
+    description:
+      "When the zone's primaries are next checked without a NOTIFY; absent while a check runs (GET only)",
+  }),
+  expires_time: time.optional().meta({
+    description:
+      "When the copy stops being answered unless a primary confirms it first (the last good check plus the SOA's expire; past once expired); absent before a good check (GET only)",
   }),
 })
 const outgoingResponse = z.object({

@@ -66,12 +66,17 @@ export interface CheckStatus {
   failures: number
   lastError: string | null
   nextCheck: number | null
+  /** When the copy stops being served unless a primary confirms it first (epoch ms). */
+  expiresAt: number | null
 }
+
+const isoOrNull = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
 
 /**
  * The settings as the API answers them; ours beyond Cloudflare's fields: `skipped_records`,
  * `serving` (false while the zone answers nothing: no copy yet, or its copy past the SOA's
- * expire), and, when `check` is given (a GET), `failed_checks`, `last_error`, `next_check_time`.
+ * expire), and, when `check` is given (a GET), `failed_checks`, `last_error`, `next_check_time`,
+ * `expires_time`.
  */
 export function incomingToApi(
   zone: ZoneRow,
@@ -92,7 +97,8 @@ export function incomingToApi(
     ...(check && {
       failed_checks: check.failures,
       last_error: check.lastError,
-      next_check_time: check.nextCheck === null ? null : new Date(check.nextCheck).toISOString(),
+      next_check_time: isoOrNull(check.nextCheck),
+      expires_time: isoOrNull(check.expiresAt),
     }),
   })
 }

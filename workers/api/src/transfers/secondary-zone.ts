@@ -19,6 +19,7 @@
 import { DurableObject } from 'cloudflare:workers'
 import { applyStrictLimits, inInvocation } from '@edgedns/strict-bindings'
 import {
+  boundedTimers,
   DEFAULT_TIMER_BOUNDS,
   schedule,
   serialAfter,
@@ -247,10 +248,13 @@ export class SecondaryZone extends DurableObject<Env> {
   /** How the zone's checks stand (incoming-settings.ts), read only. */
   async checkStatus(): Promise<CheckStatus> {
     const saved = await this.ctx.storage.get<State>(STATE)
+    const soa = saved?.soa && boundedTimers(saved.soa, timerBounds(this.env))
+    const confirmed = saved?.lastSuccess ?? null
     return {
       failures: saved?.failures ?? 0,
       lastError: saved?.lastError ?? null,
       nextCheck: await this.ctx.storage.getAlarm(),
+      expiresAt: soa && confirmed !== null ? (confirmed + soa.expire) * 1000 : null,
     }
   }
 
