@@ -184,7 +184,7 @@ function IncomingCard({ zone, peers, readOnly, onForbidden, notify, onChanged })
           <dt>Last confirmed by a primary</dt><dd>${when(held.checked_time)}</dd>
           <dt>Refresh</dt><dd>every ${duration(held.auto_refresh_seconds)} without a NOTIFY</dd>
           ${held.next_check_time ? html`<dt>Next check</dt><dd>${when(held.next_check_time)}</dd>` : null}
-          ${held.expires_time ? html`<dt>${Date.parse(held.expires_time) > Date.now() ? 'Expires unless a primary confirms it' : 'Expired'}</dt><dd data-testid="expires">${when(held.expires_time)}</dd>` : null}
+          ${held.expires_time ? html`<dt>${held.serving ? 'Expires unless a primary confirms it' : 'Expired'}</dt><dd data-testid="expires">${when(held.expires_time)}</dd>` : null}
         </dl>`
         : html`<p>No incoming transfers are set up: pick the zone’s primaries to start.</p>`
     }

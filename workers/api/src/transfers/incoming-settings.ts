@@ -98,7 +98,8 @@ export function incomingToApi(
       failed_checks: check.failures,
       last_error: check.lastError,
       next_check_time: isoOrNull(check.nextCheck),
-      expires_time: isoOrNull(check.expiresAt),
+      // Only a copy held expires; a zone without one keeps no timers of a primary's.
+      expires_time: row.soa_serial === null ? null : isoOrNull(check.expiresAt),
     }),
   })
 }
