@@ -8,8 +8,8 @@ import type { ResponseRR } from '@edgedns/dns-wire'
 import { parseTsigKey, TsigError, type TsigKey } from '@edgedns/zone-transfer'
 import { describe, expect, it } from 'vitest'
 import { createZone } from '../../../../test/api/helpers.ts'
+import { ixfrPrimaryOf } from './ixfr-test-transfers.ts'
 import { fakePrimary, pack, primarySoa as soa } from './fake-primary.ts'
-import type { IncomingConfig, Primary } from './incoming-config.ts'
 import { transferFrom } from './secondary-zone.ts'
 
 const KEY = parseTsigKey('hmac-sha256:xfr-key:c2VjcmV0LWZvci10aGUtZmFsbGJhY2stdGVzdC0zMi1vY3RldHM=')
@@ -43,16 +43,7 @@ function primaryAt11(zone: string, ixfr: (id: number) => Uint8Array[], key?: Tsi
 /** A zone holding `a` and `b` at serial 10, by an AXFR from a primary with IXFR enabled. */
 async function heldAt10(label: string, key?: TsigKey) {
   const zone = await createZone(label, 'secondary')
-  const primary: Primary = { id: 'p', ip: '192.0.2.53', port: 53, ixfr: true, key: key ?? null }
-  const cfg: IncomingConfig = {
-    zoneId: zone.id,
-    zoneName: zone.name,
-    accountId: 'a',
-    type: 'secondary',
-    autoRefreshSeconds: 86400,
-    soaSerial: null,
-    primaries: [primary],
-  }
+  const { primary, cfg } = ixfrPrimaryOf(zone, key ?? null)
   const first = fakePrimary(
     (kind, id) =>
       pack(

@@ -8,8 +8,8 @@ import type { ResponseRR } from '@edgedns/dns-wire'
 import { describe, expect, it } from 'vitest'
 import { createZone } from '../../../../test/api/helpers.ts'
 import { heldRecords as held } from '../../../../test/api/incoming-rows.ts'
+import { ixfrPrimaryOf } from './ixfr-test-transfers.ts'
 import { fakePrimary, pack, primarySoa as wSoa } from './fake-primary.ts'
-import type { IncomingConfig, Primary } from './incoming-config.ts'
 import { transferFrom } from './secondary-zone.ts'
 
 async function stagedLeft(zoneId: string): Promise<number> {
@@ -29,16 +29,7 @@ describe('an IXFR of many steps from a primary, through transferFrom', () => {
   async function run(label: string, steps: number) {
     const zone = await createZone(label, 'secondary')
     const z = zone.name
-    const primary: Primary = { id: 'p', ip: '192.0.2.53', port: 53, ixfr: true, key: null }
-    const cfg: IncomingConfig = {
-      zoneId: zone.id,
-      zoneName: z,
-      accountId: 'a',
-      type: 'secondary',
-      autoRefreshSeconds: 86400,
-      soaSerial: null,
-      primaries: [primary],
-    }
+    const { primary, cfg } = ixfrPrimaryOf(zone)
     const first = fakePrimary((kind, id) =>
       pack(
         z,

@@ -6,6 +6,8 @@ import { env } from 'cloudflare:workers'
 import type { MessageRR } from '@edgedns/dns-wire'
 import type { ZoneGuard } from '../commit/zone-change.ts'
 import { COPY_COLUMNS, heldSkipped, type CopyRecord } from './held-copy.ts'
+import type { TsigKey } from '@edgedns/zone-transfer'
+import type { IncomingConfig, Primary } from './incoming-config.ts'
 import { TransferStage } from './transfer-commit.ts'
 
 /** Rows per statement: small, so a few hundred records span several statements. */
@@ -76,4 +78,22 @@ export async function transfer(
   } finally {
     await stage.discard()
   }
+}
+
+/** A primary at 192.0.2.53 with IXFR on, and the incoming config of `zone` naming only it. */
+export function ixfrPrimaryOf(
+  zone: Zone,
+  key: TsigKey | null = null
+): { primary: Primary; cfg: IncomingConfig } {
+  const primary: Primary = { id: 'p', ip: '192.0.2.53', port: 53, ixfr: true, key }
+  const cfg: IncomingConfig = {
+    zoneId: zone.id,
+    zoneName: zone.name,
+    accountId: 'a',
+    type: 'secondary',
+    autoRefreshSeconds: 86400,
+    soaSerial: null,
+    primaries: [primary],
+  }
+  return { primary, cfg }
 }

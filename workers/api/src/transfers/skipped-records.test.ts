@@ -8,9 +8,8 @@ import type { ResponseRR } from '@edgedns/dns-wire'
 import { describe, expect, it } from 'vitest'
 import { api } from '../../../../test/api/helpers.ts'
 import { secondaryZone } from '../../../../test/api/incoming-rows.ts'
-import { a, rr, transfer, type Step } from './ixfr-test-transfers.ts'
+import { a, ixfrPrimaryOf, rr, transfer, type Step } from './ixfr-test-transfers.ts'
 import { fakePrimary, pack, primarySoa as wSoa } from './fake-primary.ts'
-import type { IncomingConfig, Primary } from './incoming-config.ts'
 import { transferFrom } from './secondary-zone.ts'
 import { SkipTally } from './skipped-records.ts'
 
@@ -137,16 +136,7 @@ describe('skipped_records through a secondary zone check', () => {
   it('an IXFR from the primary moves the report its AXFR made', async () => {
     const zone = await secondaryZone('skipped-check')
     const z = zone.name
-    const primary: Primary = { id: 'p', ip: '192.0.2.53', port: 53, ixfr: true, key: null }
-    const cfg: IncomingConfig = {
-      zoneId: zone.id,
-      zoneName: z,
-      accountId: 'a',
-      type: 'secondary',
-      autoRefreshSeconds: 86400,
-      soaSerial: null,
-      primaries: [primary],
-    }
+    const { primary, cfg } = ixfrPrimaryOf(zone)
     const hinfo = (label: string): ResponseRR => ({
       name: `${label}.${z}`,
       type: 13,
