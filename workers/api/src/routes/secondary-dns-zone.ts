@@ -68,7 +68,7 @@ secondaryDnsZoneApp.get('/incoming', async (c) => {
   const row = await getIncoming(c.var.zoneDb, zone)
   // How its checks stand, from the zone's object; left out when the object cannot be asked.
   const check = await secondaryStub(c.env, zone.id)
-    .checkStatus()
+    .checkStatus(zone.id)
     .catch((e: unknown) => (console.warn('secondary zone status', zone.id, String(e)), null))
   return ok(c, incomingToApi(zone, row, check))
 })

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { createZone } from '../../../../test/api/helpers.ts'
 import { ixfrPrimaryOf } from './ixfr-test-transfers.ts'
 import { fakePrimary, pack, primarySoa as soa } from './fake-primary.ts'
-import { transferFrom } from './secondary-zone.ts'
+import { transferFrom } from './transfer-from.ts'
 
 const KEY = parseTsigKey('hmac-sha256:xfr-key:c2VjcmV0LWZvci10aGUtZmFsbGJhY2stdGVzdC0zMi1vY3RldHM=')
 

@@ -10,7 +10,7 @@ import { createZone } from '../../../../test/api/helpers.ts'
 import { heldRecords as held } from '../../../../test/api/incoming-rows.ts'
 import { ixfrPrimaryOf } from './ixfr-test-transfers.ts'
 import { fakePrimary, pack, primarySoa as wSoa } from './fake-primary.ts'
-import { transferFrom } from './secondary-zone.ts'
+import { transferFrom } from './transfer-from.ts'
 
 async function stagedLeft(zoneId: string): Promise<number> {
   const row = await env.DB.prepare('SELECT count(*) AS n FROM import_staging WHERE zone_id = ?1')

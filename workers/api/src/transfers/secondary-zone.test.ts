@@ -14,7 +14,8 @@ import {
 } from '../../../../test/api/incoming-rows.ts'
 import { kvMeta, settle, sleep } from '../builder/test/helpers.ts'
 import type { IncomingConfig } from './incoming-config.ts'
-import type { CheckResult, SecondaryZone } from './secondary-zone.ts'
+import type { SecondaryZone } from './secondary-zone.ts'
+import type { CheckResult } from './transfer-from.ts'
 import { secondaryStub } from './secondary-stub.ts'
 import { TransferStage } from './transfer-commit.ts'
 
@@ -226,5 +227,36 @@ describe('only a good check makes a secondary zone answer', () => {
       await object.check(z.id)
     })
     expect(await zoneRow(z.id)).toMatchObject({ secondary_expired: 0, serial: PRIMARY + 1 })
+  })
+})
+
+describe('how the checks stand (checkStatus)', () => {
+  it('a copy held expires its SOA expire after its last good check, though the object lost its state', async () => {
+    const z = await secondaryZone('status')
+    await transferred(z, PRIMARY)
+    const { checked } = (await env.DB.prepare(
+      'SELECT secondary_checked_on AS checked FROM zones WHERE id = ?1'
+    )
+      .bind(z.id)
+      .first<{ checked: string }>())!
+    const expires = (Math.floor(Date.parse(checked) / 1000) + 86400) * 1000
+    await inObject(z.id, async (object, state) => {
+      await state.storage.deleteAll()
+      expect((await object.checkStatus(z.id)).expiresAt).toBe(expires)
+    })
+    const settings = (await api('GET', z.incoming)).body.result
+    expect(settings.expires_time).toBe(new Date(expires).toISOString())
+  })
+
+  it('a zone without a copy has no expiry, with or without a saved state', async () => {
+    const z = await secondaryZone('status-none')
+    await inObject(z.id, async (object, state) => {
+      expect((await object.checkStatus(z.id)).expiresAt).toBeNull()
+      object.transfer = async () => ({ status: 'failed', error: 'test primary' })
+      await object.check(z.id)
+      expect(await object.checkStatus(z.id)).toMatchObject({ expiresAt: null, failures: 1 })
+      await state.storage.deleteAll()
+      expect((await object.checkStatus(z.id)).expiresAt).toBeNull()
+    })
   })
 })

@@ -3,8 +3,9 @@
  * the zone a copy of its primary's. A check asks each primary of the zone's incoming settings, in
  * order, for its SOA over TCP; when the serial is after ours (RFC 1982) it pulls IXFR (the peer has
  * IXFR enabled and we hold a serial) or AXFR, and commits the transfer as one change
- * (transfer-commit.ts). Checks run from the object's alarm on the SOA's refresh/retry schedule
- * (`schedule` in @edgedns/zone-transfer), at once on a NOTIFY, and on `force_axfr`. One check runs
+ * (transfer-from.ts, transfer-commit.ts). Checks run from the object's alarm on the SOA's
+ * refresh/retry schedule (`schedule` in @edgedns/zone-transfer), at once on a NOTIFY, and on
+ * `force_axfr`. One check runs
  * at a time; a request during a check waits for it and then runs its own. A NOTIFY that arrives
  * while a check is due or running is deferred, not dropped (RFC 1996 §4.4): it leaves a flag in
  * storage, and a check that ends with the flag set is followed by another at once.
@@ -22,29 +23,24 @@ import {
   boundedTimers,
   DEFAULT_TIMER_BOUNDS,
   schedule,
-  serialAfter,
-  soaSerial,
   soaTimers,
   type SoaTimers,
   type TimerBounds,
 } from '@edgedns/zone-transfer'
-import { builderStub, CommitConflict, type ZoneGuard } from '../commit/zone-change.ts'
+import { builderStub, CommitConflict } from '../commit/zone-change.ts'
 import { envForZone } from '../shards/zone-env.ts'
-import {
-  confirmCopy,
-  confirmedAt,
-  COPY_COLUMNS,
-  copySource,
-  fromAnotherPrimary,
-  heldSkipped,
-  type CopyRecord,
-} from './held-copy.ts'
-import { readIncoming, type IncomingConfig, type Primary } from './incoming-config.ts'
+import { confirmedAt, fromAnotherPrimary } from './held-copy.ts'
+import { readIncoming } from './incoming-config.ts'
 import type { CheckStatus } from './incoming-settings.ts'
-import { primarySoa, pullZone, type Connect } from './tcp-transfer.ts'
 import { commitExpiry } from './expiry-commit.ts'
-import { TransferStage } from './transfer-commit.ts'
-import { axfrMayWork } from './transfer-errors.ts'
+import {
+  guardOf,
+  soaRdata,
+  transferFrom,
+  zoneRow,
+  type CheckResult,
+  type ZoneRowSoa,
+} from './transfer-from.ts'
 
 /** What the object keeps between checks. */
 interface State {
@@ -55,155 +51,12 @@ interface State {
   lastError: string | null
 }
 
-export interface CheckResult {
-  /** transferred: a new version was committed; current: nothing newer; failed: no primary answered. */
-  status: 'transferred' | 'current' | 'failed' | 'not-secondary'
-  serial?: number
-  kind?: 'axfr' | 'ixfr'
-  error?: string
-}
-
 const STATE = 'state'
 /**
  * Set by a NOTIFY, cleared when a check starts: when the last check queued ends (its commit's
  * builder step and discard included) with it set, another is scheduled at once.
  */
 const PENDING_NOTIFY = 'pendingNotify'
-/** Commit attempts when other writers (settings changes) keep moving the zone's version. */
-const COMMIT_ATTEMPTS = 4
-
-interface ZoneRowSoa extends CopyRecord {
-  secondary_expired: number
-  version: number
-  change_seq: number
-  soa_mname: string
-  soa_rname: string
-  soa_refresh: number
-  soa_retry: number
-  soa_expire: number
-  soa_minimum: number
-}
-
-/** The zone while it is a live secondary zone (null once it is deleted or another type). */
-async function zoneRow(db: D1Database, zoneId: string): Promise<ZoneRowSoa | null> {
-  return db
-    .prepare(
-      `SELECT secondary_expired, version, change_seq, serial, soa_mname, soa_rname, soa_refresh, soa_retry, soa_expire, soa_minimum,
-         ${COPY_COLUMNS} FROM zones WHERE id = ?1 AND status != 'deleted' AND type = 'secondary'`
-    )
-    .bind(zoneId)
-    .first<ZoneRowSoa>()
-}
-
-const soaRdata = (z: ZoneRowSoa, serial = z.serial): string =>
-  `${z.soa_mname}. ${z.soa_rname}. ${serial} ${z.soa_refresh} ${z.soa_retry} ${z.soa_expire} ${z.soa_minimum}`
-
-const guardOf = (z: ZoneRowSoa): ZoneGuard => ({
-  version: z.version,
-  changeSeq: z.change_seq,
-  serial: z.serial,
-})
-
-/**
- * A check's result; after a transfer, with what follows it still under way (the builder's first
- * step, then the discard of the staged rows): `finishing`.
- */
-type Attempt = CheckResult & { finishing?: Promise<void> }
-
-/**
- * Pulls from one primary and commits; 'current' when the primary has nothing newer. An IXFR that
- * fails is asked again once, as an AXFR (`axfrMayWork`). `connectTo`: how the primary is reached
- * (tests give a fake).
- */
-export async function transferFrom(
-  env: Env,
-  cfg: IncomingConfig,
-  primary: Primary,
-  force: boolean,
-  connectTo?: Connect
-): Promise<Attempt> {
-  const db = env.DB
-  const soa = await primarySoa(primary, cfg.zoneName, connectTo)
-  const theirs = soaSerial(soa.data)
-  if (!force && cfg.soaSerial !== null && !serialAfter(theirs, cfg.soaSerial))
-    return confirmCopy(db, cfg.zoneId, cfg.soaSerial)
-  let ixfr = !force && primary.ixfr && cfg.soaSerial !== null
-  for (;;) {
-    const zone = await zoneRow(db, cfg.zoneId)
-    if (!zone) return { status: 'not-secondary' }
-    const { zoneId, zoneName } = cfg
-    const stage = new TransferStage(db, { zoneId, zoneName, source: copySource(primary) })
-    const discard = () =>
-      stage
-        .discard()
-        .catch((e: unknown) =>
-          console.warn('transfer: staged rows left for the cron', cfg.zoneId, e)
-        )
-    let finishing: Promise<void> | null = null
-    try {
-      // From the serial of the copy we hold: the primary's serial of our last transfer.
-      const held = cfg.soaSerial
-      const from = ixfr && held !== null ? { rdata: soaRdata(zone, held), serial: held } : null
-      const pullStart = Date.now()
-      const outcome = await pullZone(primary, cfg.zoneName, from, stage.sink, connectTo)
-      const pullMs = Date.now() - pullStart
-      if (outcome.kind === 'current') return confirmCopy(db, cfg.zoneId, held ?? zone.serial)
-      const commitStart = Date.now()
-      const replace = outcome.kind === 'axfr'
-      let [guard, skipped] = [guardOf(zone), heldSkipped(zone)]
-      let committed: number
-      for (let attempt = 1; ; attempt++) {
-        try {
-          committed = await stage.commit({ guard, soa: outcome.soa, replace, skipped })
-          break
-        } catch (e) {
-          if (!(e instanceof CommitConflict && e.reason === 'zone-changed')) throw e
-          if (attempt >= COMMIT_ATTEMPTS) throw e
-          const again = await zoneRow(db, cfg.zoneId)
-          if (!again) return { status: 'not-secondary' }
-          // An IXFR applies to the version it was asked from; any other change means a new pull.
-          if (outcome.kind === 'ixfr' && again.serial !== zone.serial) throw e
-          ;[guard, skipped] = [guardOf(again), heldSkipped(again)]
-        }
-      }
-      // What a transfer was and where its time went (bench tools read this line).
-      console.log(
-        'secondary zone transfer committed',
-        JSON.stringify({
-          zoneId: cfg.zoneId,
-          kind: outcome.kind,
-          applied: stage.applied,
-          records: outcome.records,
-          skipped: stage.skipped.total,
-          pullMs,
-          commitMs: Date.now() - commitStart,
-        })
-      )
-      // The builder may also learn of it from the propagation sweep; telling it now is faster.
-      // It replies once its first step is over (an IXFR's names, an AXFR's first pages); the
-      // check records its result meanwhile, and the staged rows are discarded after that step,
-      // so their deletes do not compete with the build's reads.
-      const building = builderStub(env, cfg.zoneId)
-        .notify(cfg.zoneId, committed)
-        .catch((e: unknown) => console.warn('builder notification lost', cfg.zoneId, e))
-      finishing = building.then(discard)
-      return {
-        status: 'transferred',
-        serial: soaSerial(outcome.soa.data),
-        kind: outcome.kind,
-        finishing,
-      }
-    } catch (e) {
-      if (!ixfr || !axfrMayWork(e)) throw e
-      console.warn('secondary zone IXFR failed; asking AXFR', cfg.zoneId, primary.ip, String(e))
-      ixfr = false
-      continue
-    } finally {
-      if (finishing === null) await discard()
-    }
-  }
-}
-
 /** Brings the zone's expiry flag to `expired` when it differs (a lost race is left to the next check). */
 async function setExpiry(env: Env, zoneId: string, expired: boolean): Promise<void> {
   const zone = await zoneRow(env.DB, zoneId)
@@ -245,17 +98,30 @@ export class SecondaryZone extends DurableObject<Env> {
     return saved ?? { zoneId, soa: null, lastSuccess: null, failures: 0, lastError: null }
   }
 
-  /** How the zone's checks stand (incoming-settings.ts), read only. */
-  async checkStatus(): Promise<CheckStatus> {
+  /**
+   * How the zone's checks stand (incoming-settings.ts), read only. Without a primary's SOA saved
+   * (no check since the object lost its state), the copy held expires as the next check will count
+   * it (#startState), from the zone's row.
+   */
+  async checkStatus(zoneId: string): Promise<CheckStatus> {
     const saved = await this.ctx.storage.get<State>(STATE)
-    const soa = saved?.soa && boundedTimers(saved.soa, timerBounds(this.env))
-    const confirmed = saved?.lastSuccess ?? null
+    const state = saved?.soa ? saved : await this.#stateFromZone(zoneId)
+    const soa = state.soa && boundedTimers(state.soa, timerBounds(this.env))
+    const confirmed = state.lastSuccess
     return {
-      failures: saved?.failures ?? 0,
-      lastError: saved?.lastError ?? null,
+      failures: state.failures,
+      lastError: state.lastError,
       nextCheck: await this.ctx.storage.getAlarm(),
       expiresAt: soa && confirmed !== null ? (confirmed + soa.expire) * 1000 : null,
     }
+  }
+
+  /** The state a check would start from, read from the zone's row and settings. */
+  async #stateFromZone(zoneId: string): Promise<State> {
+    const env = await envForZone(applyStrictLimits(this.env), zoneId)
+    const cfg = await readIncoming(env.DB, zoneId)
+    const zone = await zoneRow(env.DB, zoneId)
+    return this.#startState(zone, zoneId, cfg?.type === 'secondary' && cfg.soaSerial !== null)
   }
 
   /** Checks the primaries now (`force`: a full AXFR whatever the serials say). */

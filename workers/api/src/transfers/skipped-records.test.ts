@@ -10,7 +10,7 @@ import { api } from '../../../../test/api/helpers.ts'
 import { secondaryZone } from '../../../../test/api/incoming-rows.ts'
 import { a, ixfrPrimaryOf, rr, transfer, type Step } from './ixfr-test-transfers.ts'
 import { fakePrimary, pack, primarySoa as wSoa } from './fake-primary.ts'
-import { transferFrom } from './secondary-zone.ts'
+import { transferFrom } from './transfer-from.ts'
 import { SkipTally } from './skipped-records.ts'
 
 describe('the tally of records a transfer left out', () => {
