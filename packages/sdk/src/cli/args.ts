@@ -34,6 +34,10 @@ export const USAGE = `usage: edgedns <command> [options]
   export <zone>               print the zone as a BIND zone file           [-o file]
   apply <zone> <batch.json>   apply {deletes,patches,puts,posts}           [--chunk N|auto] [--wait]
   query <name> [type]         DNS-over-HTTPS query (wire format)           [--json]
+  transfer status <zone>      a secondary zone's copy and checks, or a     [--json]
+                              primary zone's outgoing transfers
+  transfer axfr <zone>        pull a secondary zone whole from its primary now
+  transfer notify <zone>      send a primary zone's secondaries a NOTIFY now
 
 <zone> is a zone id or a zone name. Environment: EDGEDNS_URL (default http://127.0.0.1:8787),
 EDGEDNS_TOKEN (API token). --url and --token override them.`

@@ -1,5 +1,5 @@
 /**
- * @module The edgedns CLI: import, export, apply, query, on top of the SDK. Node-only (files,
+ * @module The edgedns CLI: import, export, apply, query, transfer, on top of the SDK. Node-only (files,
  * process); the SDK itself stays runtime-neutral.
  */
 import { readFile, writeFile } from 'node:fs/promises'
@@ -8,6 +8,7 @@ import { EdgeDnsError } from '../errors.ts'
 import type { BatchRequest } from '../types.ts'
 import { parseArgs, USAGE, type Args } from './args.ts'
 import { ProgressBar } from './progress.ts'
+import { transferStatus } from './transfer.ts'
 
 export interface Io {
   env: Record<string, string | undefined>
@@ -116,6 +117,22 @@ async function run(args: Args, client: EdgeDns, io: Io): Promise<void> {
         io.stdout.write(`;; ${title}\n`)
         for (const r of rrs) io.stdout.write(`${r.name}\t${r.ttl}\tIN\t${r.type}\t${r.data}\n`)
       }
+      return
+    }
+    case 'transfer': {
+      const [, zone] = args.positionals
+      if (!['status', 'axfr', 'notify'].includes(a ?? ''))
+        throw new UsageError('usage: edgedns transfer status|axfr|notify <zone>')
+      const id = await zoneId(client, zone)
+      if (a === 'status') return transferStatus(client, id, args.flags.json === true, io.stdout)
+      if (a === 'axfr') {
+        await client.transfers.incoming.forceAxfr(id)
+        const held = await client.transfers.incoming.get(id)
+        io.stdout.write(`transferred: serial ${held.soa_serial}\n`)
+        return
+      }
+      await client.transfers.outgoing.forceNotify(id)
+      io.stdout.write('notify sent\n')
       return
     }
     default:
