@@ -88,9 +88,8 @@ export const zoneTransfersIncoming = sqliteTable('zone_transfers_incoming', {
    * Not read or written since migration 0023 (kept for workers of before it during a deploy; to be
    * dropped in a later release): the serial of the copy the zone holds and its last good check,
    * answered as `soa_serial` and `checked_time`, are the zone's (`zones.secondary_serial`,
-   * transfers/held-copy.ts). Dropping them also needs an account move's row copy (shards/
-   * move-rows.ts, which writes the source's columns) to write only the destination's columns, as
-   * shards are migrated one after another.
+   * transfers/held-copy.ts). An account move already copies only the columns the destination
+   * has (shards/move-rows.ts), so shards may drop them one after another.
    */
   soaSerial: integer('soa_serial'),
   createdOn: text('created_on').notNull(),

@@ -25,7 +25,10 @@ export const ofGroup = (table: string) =>
     ? 'id IN (SELECT value FROM json_each(?1))'
     : 'zone_id IN (SELECT value FROM json_each(?1))'
 
-/** Writes rows into `table` (every row the same columns), one statement per JSON chunk. */
+/**
+ * Writes rows into `table` (every row the same columns), one statement per JSON chunk: the columns
+ * the destination has (a column it lacks, dropped there first, is left out).
+ */
 export async function writeRows(
   q: Queries,
   dst: D1Database,
@@ -34,7 +37,9 @@ export async function writeRows(
   upsertOn?: string
 ): Promise<void> {
   if (rows.length === 0) return
-  const cols = Object.keys(rows[0]!)
+  const have = await q.columns(dst, table)
+  const cols = Object.keys(rows[0]!).filter((c) => have.has(c))
+  if (cols.length === 0) throw new Error(`move: the destination has no table ${table}`)
   const values = rows.map((r) => cols.map((c) => r[c]))
   const select = `SELECT ${cols.map((_, i) => `value ->> ${i}`).join(', ')} FROM json_each(?1)`
   // An upsert updates a zone in place; REPLACE would delete it first, and with it (ON DELETE

@@ -85,7 +85,7 @@ describe('moving an account whose secondary zone is transferred meanwhile', () =
       let saved: MoveJob = await planMove(env, account, to)
       const step = async (budget: number) =>
         (saved = await moveStep(env, saved, async (j) => void (saved = j), budget))
-      for (let i = 0; saved.phase === 'copy' && i < 200; i++) await step(4)
+      for (let i = 0; saved.phase === 'copy' && i < 200; i++) await step(1)
       expect(saved.phase).toBe('catchup')
       expect(await records(shard(to), zone.id)).toEqual(await records(src, zone.id))
 

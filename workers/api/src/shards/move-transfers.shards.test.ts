@@ -194,4 +194,36 @@ describe('moving an account with zone-transfer configuration', () => {
     ).toEqual(key)
     expect((await transferRows(shard(from), account, [])).transfer_tsigs).toEqual([])
   })
+
+  it('writes only the columns the destination has (a column dropped there first)', async () => {
+    const account = (await api('POST', '/accounts', { name: 'xfr-ahead' })).body.result.id as string
+    const zoneId = (
+      await post('/zones', {
+        name: 'xfr-ahead.example',
+        account: { id: account },
+        type: 'secondary',
+      })
+    ).id as string
+    const peer = await post(`/accounts/${account}/secondary_dns/peers`, { name: 'ns1' })
+    await post(`/zones/${zoneId}/secondary_dns/incoming`, {
+      name: 'xfr-ahead.example',
+      peers: [peer.id],
+      auto_refresh_seconds: 3600,
+    })
+    const from = (await api('GET', `/accounts/${account}/shard`)).body.result.shard as number
+    const to = (from + 1) % 3
+    const dst = shard(to)
+    await dst.prepare('ALTER TABLE zone_transfers_incoming DROP COLUMN checked_on').run()
+    try {
+      expect((await moveAndWait(account, to)).done).toMatchObject({ status: 'done' })
+      const moved = await dst
+        .prepare('SELECT * FROM zone_transfers_incoming WHERE zone_id = ?1')
+        .bind(zoneId)
+        .first()
+      expect(moved).toMatchObject({ peers: JSON.stringify([peer.id]), auto_refresh_seconds: 3600 })
+      expect(moved).not.toHaveProperty('checked_on')
+    } finally {
+      await dst.prepare('ALTER TABLE zone_transfers_incoming ADD COLUMN checked_on text').run()
+    }
+  })
 })
