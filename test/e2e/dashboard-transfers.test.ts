@@ -7,13 +7,10 @@
  * listed with editing hidden, its SOA shown as the primary's; with the primary stopped, a transfer's failure shown. Screenshots go to docs/screenshots/.
  */
 import type { ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { namedConf, spawnNamed } from '../../scripts/lib/named-conf.mjs'
-// @ts-expect-error plain ESM helper shared with `pnpm dev`
-import { freePort } from '../../scripts/lib/stack.mjs'
 import {
   browser,
   call,
@@ -25,7 +22,8 @@ import {
   useDashboard,
   zone,
 } from './dashboard-session.ts'
-import { stopChild, waitFor } from './tools/processes.ts'
+import { namedPrimary } from './tools/named-primary.ts'
+import { stopChild } from './tools/processes.ts'
 
 useDashboard()
 
@@ -39,11 +37,11 @@ let named: ChildProcess | undefined
 let namedPort = 0
 
 beforeAll(async () => {
-  namedPort = await freePort()
-  const file = path.join(dir, 'zone.db')
-  writeFileSync(
-    file,
-    `$ORIGIN ${secondary}.
+  const primary = await namedPrimary({
+    dir,
+    zone: secondary,
+    key: { name: KEY, secret: SECRET },
+    zoneText: `$ORIGIN ${secondary}.
 $TTL 300
 @ 3600 IN SOA ns.primary.test. hostmaster.primary.test. 2026112801 7200 900 1209600 300
 @ 86400 IN NS ns1.edgedns.dev.
@@ -52,16 +50,10 @@ $TTL 300
 @ IN HINFO "PC" "Linux"
 www IN A 192.0.2.11
 mail IN A 192.0.2.12
-`
-  )
-  const zones = `zone "${secondary}" { type primary; file "${file}"; allow-transfer { key "${KEY}"; }; };`
-  const started = spawnNamed(
-    dir,
-    namedConf({ dir, port: namedPort, keys: { [KEY]: SECRET }, zones })
-  )
-  named = started.child
-  const up = await waitFor(() => /all zones loaded|running/.test(started.log()), 20_000)
-  expect(up, started.log()).toBe(true)
+`,
+  })
+  named = primary.child
+  namedPort = primary.port
 }, 60_000)
 
 afterAll(async () => {

@@ -3,19 +3,16 @@
  * `named` (TSIG) by `transfer axfr` and described by `transfer status`, which then answers over
  * DoH; a primary zone's outgoing transfers shown and notified; a failed AXFR's exit and message.
  */
-import { spawnSync, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import type { ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { collect, EdgeDns } from '@edgedns/sdk'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { namedConf, spawnNamed } from '../../scripts/lib/named-conf.mjs'
-// @ts-expect-error plain ESM helper shared with `pnpm dev`
-import { freePort } from '../../scripts/lib/stack.mjs'
+import { edgedns } from './tools/edgedns-cli.ts'
+import { namedPrimary } from './tools/named-primary.ts'
 import { stopChild, waitFor } from './tools/processes.ts'
 
-const BIN = path.resolve(import.meta.dirname, '../../packages/sdk/bin/edgedns.mjs')
-const NODE = path.resolve(import.meta.dirname, '../../node_modules/.bin/node')
 const SERIAL = 2026112901
 const stamp = Date.now().toString(36)
 const KEY = `cli-${stamp}.key`
@@ -31,34 +28,23 @@ let accountId = ''
 let named: ChildProcess | undefined
 let namedPort = 0
 
-function cli(...args: string[]) {
-  const r = spawnSync(NODE, [BIN, ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, EDGEDNS_URL: inject('stackBase'), EDGEDNS_TOKEN: inject('stackToken') },
-  })
-  return { code: r.status, out: r.stdout, err: r.stderr }
-}
+const cli = edgedns
 
 beforeAll(async () => {
   accountId = (await collect(dns.accounts.list()))[0]!.id
-  namedPort = await freePort()
-  const file = path.join(dir, 'zone.db')
-  writeFileSync(
-    file,
-    `$ORIGIN ${secondary}.
+  const primary = await namedPrimary({
+    dir,
+    zone: secondary,
+    key: { name: KEY, secret: SECRET },
+    zoneText: `$ORIGIN ${secondary}.
 $TTL 300
 @ 3600 IN SOA ns.primary.test. hostmaster.primary.test. ${SERIAL} 7200 900 1209600 300
 @ 86400 IN NS ns1.edgedns.dev.
 www IN A 192.0.2.11
-`
-  )
-  const zones = `zone "${secondary}" { type primary; file "${file}"; allow-transfer { key "${KEY}"; }; };`
-  const started = spawnNamed(
-    dir,
-    namedConf({ dir, port: namedPort, keys: { [KEY]: SECRET }, zones })
-  )
-  named = started.child
-  expect(await waitFor(() => /all zones loaded|running/.test(started.log()), 20_000)).toBe(true)
+`,
+  })
+  named = primary.child
+  namedPort = primary.port
 }, 60_000)
 
 afterAll(async () => {

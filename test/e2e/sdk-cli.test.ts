@@ -2,25 +2,16 @@
  * The edgedns CLI (packages/sdk/bin/edgedns.mjs, run by Node 22 with type stripping) against the
  * stack: import by zone name, export to a file, apply a chunked batch with progress, query.
  */
-import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { EdgeDns } from '@edgedns/sdk'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { edgedns } from './tools/edgedns-cli.ts'
 
-const BIN = path.resolve(import.meta.dirname, '../../packages/sdk/bin/edgedns.mjs')
-const NODE = path.resolve(import.meta.dirname, '../../node_modules/.bin/node')
 const dir = mkdtempSync(path.join(tmpdir(), 'edgedns-cli-'))
 let zone = ''
-
-function cli(...args: string[]) {
-  const r = spawnSync(NODE, [BIN, ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, EDGEDNS_URL: inject('stackBase'), EDGEDNS_TOKEN: inject('stackToken') },
-  })
-  return { code: r.status, out: r.stdout, err: r.stderr }
-}
+const cli = edgedns
 
 beforeAll(async () => {
   zone = `cli-${Date.now().toString(36)}.example`

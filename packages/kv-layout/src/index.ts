@@ -9,6 +9,7 @@ export {
   type BucketKeyVersion,
   bucketPrefix,
   nameHash,
+  avalanche32,
   bucketOf,
   bucketOfHash,
   bucketCountFor,

@@ -53,6 +53,11 @@ export function nameHash(name: string): number {
     h = Math.imul(h, 0x01000193)
   }
   // final avalanche so the top bits (which pick the bucket) depend on every character
+  return avalanche32(h)
+}
+
+/** MurmurHash3's final mix: every input bit moves about half of the 32 output bits. */
+export function avalanche32(h: number): number {
   h ^= h >>> 16
   h = Math.imul(h, 0x85ebca6b)
   h ^= h >>> 13

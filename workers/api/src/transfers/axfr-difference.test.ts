@@ -10,9 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { createZone } from '../../../../test/api/helpers.ts'
 import { heldRecords } from '../../../../test/api/incoming-rows.ts'
 import { builder, kvNode, settle } from '../builder/test/helpers.ts'
-import { difference, heldCopy } from './axfr-difference.ts'
-import { stagedValue } from './staged-records.ts'
-import { a, guardOf, rr, soa, transfer, type Step, type Zone } from './ixfr-test-transfers.ts'
+import { a, guardOf, soa, transfer, type Step, type Zone } from './ixfr-test-transfers.ts'
 import { TransferStage } from './transfer-commit.ts'
 
 async function ops(zoneId: string, after: number): Promise<string[]> {
@@ -121,7 +119,7 @@ describe('an AXFR into a zone holding a copy', () => {
     expect(results[0]!.n).toBe(0)
   })
 
-  it('replaces the zone whole past the difference or size limit', async () => {
+  it('replaces the zone whole past the difference or fingerprint limit', async () => {
     const zone = await loaded('axfr-limits', 30)
     const commit = async (perRecordLog: number, diffLimit: number, records: MessageRR[]) => {
       const seq = (await guardOf(zone.id)).changeSeq
@@ -145,25 +143,44 @@ describe('an AXFR into a zone holding a copy', () => {
     const some = (lo: number) => range(lo, lo + 30).map((i) => a(zone.name, i))
     // 10 deleted and 10 added: more than 15 to log one by one.
     expect(await commit(15, 100, some(10))).toEqual(['replace'])
-    // The zone (30) and the AXFR (30) over a limit of 20.
+    // An AXFR (30) of more records than a limit of 20 fingerprinted.
     expect(await commit(100, 20, some(12))).toEqual(['replace'])
-    // The zone (30) over a limit of 25, the AXFR (20) within it.
-    expect(await commit(100, 25, some(12).slice(0, 20))).toEqual(['replace'])
-    expect(await commit(100, 100, some(12))).toEqual(
-      [...range(32, 42).map(() => 'create'), 'soa'].map((op, i) =>
-        op === 'create' ? `create r-${32 + i}` : op
-      )
-    )
+    // The zone (30) holds more records than the AXFR (10) by more than 15.
+    expect(await commit(15, 100, some(12).slice(0, 10))).toEqual(['replace'])
+    expect(await commit(100, 100, some(12))).toEqual([
+      ...range(22, 42).map((i) => `create r-${i}`),
+      'soa',
+    ])
     expect(await commit(100, 100, some(13))).toEqual(['delete r-12', 'create r-42', 'soa'])
-    // The held copy read only within its size in characters.
-    expect(await heldCopy(env.DB, zone.id, 100, 10_000)).not.toBeNull()
-    expect(await heldCopy(env.DB, zone.id, 100, 100)).toBeNull()
     const left = await env.DB.prepare(
       "SELECT count(*) AS n FROM import_staging WHERE import_id LIKE 'xfr-%' AND zone_id = ?1"
     )
       .bind(zone.id)
       .first<{ n: number }>()
     expect(left!.n).toBe(0)
+  })
+
+  it('is applied as a difference across many staged rows and held pages', async () => {
+    // 2,500 records: held pages of 1,000 and more, staged rows of 100, additions read back from
+    // rows spread over the whole AXFR.
+    const zone = await loaded('axfr-diff-pages', 2500)
+    const seq = (await guardOf(zone.id)).changeSeq
+    const gone = new Set([0, 999, 1000, 2499])
+    const next = (name: string) => [
+      ...range(0, 2500)
+        .filter((i) => !gone.has(i))
+        .map((i) => (i % 500 === 250 ? withTtl(a(name, i), 60) : a(name, i))),
+      ...[5000, 5001].map((i) => a(name, i)),
+    ]
+    await transfer(zone, adds(next(zone.name)), 11, true)
+    const logged = await ops(zone.id, seq)
+    expect(logged.filter((o) => o.startsWith('delete'))).toHaveLength(4 + 5)
+    expect(logged.filter((o) => o.startsWith('create'))).toEqual([
+      ...[250, 750, 1250, 1750, 2250].map((i) => `create r-${i}`),
+      'create r-5000',
+      'create r-5001',
+    ])
+    expect(await held(zone)).toEqual(await asLoaded('axfr-diff-pages-ref', next))
   })
 
   it('replaces the zone whole when its difference does not apply exactly', async () => {
@@ -222,27 +239,5 @@ describe('an AXFR into a zone holding a copy', () => {
     expect(await kvNode(zone.name, `r-4000.${zone.name}`)).toMatchObject({
       sets: { A: { rdata: ['10.0.15.160'] } },
     })
-  })
-})
-
-describe('the difference of an AXFR from the copy held', () => {
-  const row = (name: string, ttl: number, id = `id-${name}-${ttl}`) =>
-    JSON.stringify([id, `${name}.z`, `z.${name}`, 'A', '192.0.2.1', null, null, ttl])
-  const heldOf = (...rows: string[]) =>
-    new Map(rows.map((r) => [stagedValue(JSON.parse(r) as unknown[]), r]))
-
-  it('keeps records the same to the TTL, deletes and adds the others', () => {
-    const held = heldOf(row('a', 300), row('b', 300, 'kept'))
-    expect(difference(held, [row('a', 600), row('b', 300, 'new-id')], 10)).toEqual({
-      deletions: [row('a', 300)],
-      additions: [row('a', 600)],
-    })
-  })
-
-  it('is null for two incoming records of one identity, and past the most changes', () => {
-    expect(difference(heldOf(), [row('a', 300), row('a', 600)], 10)).toBeNull()
-    const incoming = ['b', 'c'].map((n) => row(n, 300))
-    expect(difference(heldOf(row('a', 300)), incoming, 2)).toBeNull()
-    expect(difference(heldOf(row('a', 300)), incoming, 3)).not.toBeNull()
   })
 })

@@ -3,88 +3,78 @@
  * `ixfr-from-differences` on a secondary): records present in both, to the TTL and data, stay as
  * they are (with their ids); the others are deleted and added as an IXFR's would be, and logged
  * record by record, so the builder rebuilds only the names that changed. A primary that answers
- * every IXFR with the whole zone (PowerDNS 4.7), or a BIND primary of a zone reloaded from its file
- * without a journal, then costs a change's worth of build, not the zone's.
+ * every IXFR with the whole zone (PowerDNS 4.7), a BIND primary of a zone reloaded from its file
+ * without a journal, or a peer asked AXFR only (Cloudflare's default), then costs a change's worth
+ * of build, not the zone's.
  *
- * Both sides are held in memory, so only while each has at most `limit` records and a bounded
- * number of characters (the incoming ones are kept, as the JSON they are staged as, see
- * TransferStage); a larger zone, or a difference of more
- * records than a commit logs one by one, is replaced whole, as before.
+ * The incoming records are known by their fingerprints (record-fingerprints.ts), kept while the
+ * AXFR was received; the held ones are read from D1 in identity-index pages, each looked up among
+ * them. Deletions are staged as they are found; additions, the incoming records no held one
+ * matched, are read back from the AXFR's staged rows. A difference of more records than a commit
+ * logs one by one is not staged: the zone is then replaced whole.
  */
-import {
-  COUNT_RECORDS,
-  HELD_PAGE,
-  HELD_SIZE,
-  stagedIdentity,
-  stagedKey,
-  stagedValue,
-} from './staged-records.ts'
+import type { Fingerprints } from './record-fingerprints.ts'
+import type { StagedList } from './staged-list.ts'
+import { COUNT_RECORDS, HELD_PAGE, stagedKey, stagedValue } from './staged-records.ts'
 
-/** Records read from D1 per page of the held copy. */
-const HELD_PAGE_ROWS = 2000
+/** The characters of held records a page of the held copy is sized to. */
+const HELD_PAGE_CHARS = 1_000_000
+const HELD_PAGE_ROWS = { first: 1000, min: 100, max: 10_000 }
 
-/** The held records, as staged rows (JSON), to delete; the incoming ones to add. */
-export interface Difference {
-  deletions: string[]
-  additions: string[]
+/** The held copy read to find the difference, and the lists the difference is staged to. */
+export interface DifferenceInput {
+  db: D1Database
+  zoneId: string
+  /** The AXFR's records, as received (fingerprints and staged rows, in the same order). */
+  incoming: Fingerprints
+  incomingRows: StagedList
+  /** The most records the difference may hold (deleted and added). */
+  maxChanges: number
+  dels: StagedList
+  adds: StagedList
 }
 
 /**
- * The zone's records as staged rows (JSON) by `stagedValue`; null when it holds more than
- * `limit` records, or names, contents and data of more than `maxChars` characters (the map holds
- * each about twice). A record a transfer would not have written (a comment, tags) is keyed by its
- * id, so that no incoming record is ever the same as it.
+ * Stages the difference from the copy held to the AXFR: the held records no incoming one equals
+ * to `dels`, the incoming ones no held one equals to `adds`. False, with the lists left partly
+ * written (the caller discards them), when the zone holds no record, or the difference holds more
+ * than `maxChanges` records. Two incoming records of one identity (a primary's AXFR holds each
+ * record once) are both staged; adding them then fails the commit's EXACT guard, and the zone is
+ * replaced whole, as the records' identity index resolves such an AXFR.
  */
-export async function heldCopy(
-  db: D1Database,
-  zoneId: string,
-  limit: number,
-  maxChars: number
-): Promise<Map<string, string> | null> {
-  const count = await db.prepare(COUNT_RECORDS).bind(zoneId).first<{ n: number }>()
-  if ((count?.n ?? 0) > limit) return null
-  const size = await db.prepare(HELD_SIZE).bind(zoneId).first<{ chars: number }>()
-  if ((size?.chars ?? 0) > maxChars) return null
-  const out = new Map<string, string>()
+export async function stageDifference(d: DifferenceInput): Promise<boolean> {
+  const count = await d.db.prepare(COUNT_RECORDS).bind(d.zoneId).first<{ n: number }>()
+  const heldCount = count?.n ?? 0
+  if (heldCount === 0 || Math.abs(heldCount - d.incoming.size) > d.maxChanges) return false
+  const matched = new Uint8Array(d.incoming.size)
+  let deletions = 0
   let after: unknown[] = ['', '', '', -2]
-  for (;;) {
-    const { results } = await db
+  for (let rows = HELD_PAGE_ROWS.first; ;) {
+    const { results } = await d.db
       .prepare(HELD_PAGE)
-      .bind(zoneId, ...after, HELD_PAGE_ROWS)
+      .bind(d.zoneId, ...after, rows)
       .all<{ r: string; plain: 0 | 1 }>()
     let row: unknown[] = []
+    let chars = 0
     for (const h of results) {
       row = JSON.parse(h.r) as unknown[]
-      out.set(h.plain === 1 ? stagedValue(row) : `\u0001${String(row[0])}`, h.r)
+      chars += h.r.length
+      // A record a transfer would not have written (a comment, tags) is never the same as one.
+      const i = h.plain === 1 ? d.incoming.find(stagedValue(row)) : -1
+      if (i >= 0 && matched[i] === 0) matched[i] = 1
+      else if (++deletions > d.maxChanges) return false
+      else await d.dels.addJson(h.r)
     }
-    if (out.size > limit) return null
-    if (results.length < HELD_PAGE_ROWS) return out
+    if (results.length < rows) break
     after = stagedKey(row)
+    const sized = Math.floor((rows * HELD_PAGE_CHARS) / Math.max(chars, 1))
+    rows = Math.min(HELD_PAGE_ROWS.max, Math.max(HELD_PAGE_ROWS.min, sized))
   }
-}
-
-/**
- * The difference from the held records (`heldCopy`, emptied of those that stay) to the incoming
- * ones (staged rows as JSON), or null when it has more than `maxChanges` records, or when two
- * incoming records have one identity (a primary's AXFR holds each record once; such a transfer is
- * replaced whole, as the records' identity index resolves it).
- */
-export function difference(
-  held: Map<string, string>,
-  incoming: readonly string[],
-  maxChanges: number
-): Difference | null {
-  const identities = new Set<string>()
-  const additions: string[] = []
-  for (const json of incoming) {
-    const row = JSON.parse(json) as unknown[]
-    const identity = stagedIdentity(row)
-    if (identities.has(identity)) return null
-    identities.add(identity)
-    const value = stagedValue(row)
-    if (held.has(value)) held.delete(value)
-    else if (additions.push(json) > maxChanges) return null
-  }
-  const deletions = [...held.values()]
-  return deletions.length + additions.length > maxChanges ? null : { deletions, additions }
+  const additions: number[] = []
+  for (let i = 0; i < matched.length; i++)
+    if (matched[i] === 0 && deletions + additions.push(i) > d.maxChanges) return false
+  for await (const json of d.incomingRows.recordsAt(additions)) await d.adds.addJson(json)
+  await d.dels.flush()
+  await d.adds.flush()
+  return true
 }

@@ -13,6 +13,12 @@ const STAGE_ROWS = `INSERT INTO import_staging (import_id, ord, zone_id, row, cr
 
 const DISCARD = 'DELETE FROM import_staging WHERE import_id = ?1 AND ord BETWEEN ?2 AND ?3'
 
+const READ_ROWS = `SELECT ord, row FROM import_staging
+  WHERE import_id = ?1 AND ord IN (SELECT value FROM json_each(?2)) ORDER BY ord`
+
+/** Staged rows read back a query (`recordsAt`): at most this many records' JSON at a time. */
+const READ_BACK_ROWS = 100
+
 /**
  * One staged list (additions or deletions), flushed in bounded statements as it fills. A staged
  * row holds up to `RECORDS_PER_ROW` records (a JSON array of their staged columns): the table's
@@ -93,6 +99,38 @@ export class StagedList {
   /** Records in the staged rows `lo` … `hi` (all of them by default; flushed rows only). */
   records(lo = 0, hi = this.#stagedRows - 1): number {
     return this.#recordsBefore[hi + 1]! - this.#recordsBefore[lo]!
+  }
+
+  /**
+   * The JSON of the records at `indices` (in the order added, counted from 0; ascending, flushed
+   * rows only), as `addJson` was given it, read back from the staged rows that hold them.
+   */
+  async *recordsAt(indices: readonly number[]): AsyncGenerator<string> {
+    const before = this.#recordsBefore
+    const wanted = new Map<number, number[]>()
+    let ord = 0
+    for (const i of indices) {
+      while (before[ord + 1]! <= i) ord++
+      if (ord >= this.#stagedRows) throw new Error(`staged list: no record ${i}`)
+      const offsets = wanted.get(ord)
+      if (offsets) offsets.push(i - before[ord]!)
+      else wanted.set(ord, [i - before[ord]!])
+    }
+    const ords = [...wanted.keys()]
+    let read = 0
+    for (let k = 0; k < ords.length; k += READ_BACK_ROWS) {
+      const { results } = await this.db
+        .prepare(READ_ROWS)
+        .bind(this.id, JSON.stringify(ords.slice(k, k + READ_BACK_ROWS)))
+        .all<{ ord: number; row: string }>()
+      for (const { ord: at, row } of results) {
+        const records = JSON.parse(row) as unknown[]
+        for (const offset of wanted.get(at)!) yield JSON.stringify(records[offset])
+        read++
+      }
+    }
+    if (read !== ords.length)
+      throw new Error(`staged list: ${ords.length - read} rows not read back`)
   }
 
   /** Staged rows written. */

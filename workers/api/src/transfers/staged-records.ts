@@ -40,13 +40,9 @@ export const stagedKey = (row: readonly unknown[]): unknown[] => [
  * with it everything else a transfer writes of the record (TTL, data): two staged rows of equal
  * `stagedValue` are the same record.
  */
-export const stagedIdentity = (row: readonly unknown[]): string => stagedKey(row).join('\u0000')
+const stagedIdentity = (row: readonly unknown[]): string => stagedKey(row).join('\u0000')
 export const stagedValue = (row: readonly unknown[]): string =>
   `${stagedIdentity(row)}\u0000${row[col('ttl')]}\u0000${row[col('data')] ?? ''}`
-
-/** The characters of the names, contents and data of the zone's (?1) records. */
-export const HELD_SIZE = `SELECT ifnull(sum(length(name) + length(content) + ifnull(length(data), 0)), 0)
-    AS chars FROM dns_records WHERE zone_id = ?1`
 
 /**
  * A page of the zone's records as staged rows (`r` the row, after the identity key ?2…?5, at most

@@ -18,9 +18,9 @@
  * 3. What is logged follows what changed. An IXFR of up to PER_RECORD_LOG records logs each record
  *    it deletes and adds, as a records batch does, and then the zone's SOA (`soa`, with the SOA it
  *    replaced), so the builder rebuilds only the names it touched, and an IXFR out of this zone is
- *    answered from the same rows. An AXFR into a zone holding a copy, both of at most
- *    AXFR_DIFF_LIMIT records, is applied as its difference from that copy (axfr-difference.ts):
- *    one IXFR step, logged so. Any other AXFR, or a larger IXFR or difference, logs one `replace`
+ *    answered from the same rows. An AXFR of at most AXFR_DIFF_LIMIT records into a zone holding
+ *    a copy is applied as its difference from that copy (axfr-difference.ts): one IXFR step,
+ *    logged so. Any other AXFR, or a larger IXFR or difference, logs one `replace`
  *    entry (the zone's records replaced whole: the builder rewrites the zone's keys, as for a full
  *    build, and an account move copies the zone's records again).
  *
@@ -36,8 +36,10 @@ import {
 } from '../commit/zone-change.ts'
 import { recordIdGenerator } from '../http/ids.ts'
 import { reverseName } from '../records/model.ts'
-import { difference, heldCopy } from './axfr-difference.ts'
+import { stageDifference } from './axfr-difference.ts'
 import { recordCopy } from './held-copy.ts'
+import { Fingerprints } from './record-fingerprints.ts'
+import { zoneSoaOf } from './zone-soa.ts'
 import { mapOrSkip, type MapContext } from './record-map.ts'
 import { parseSkipped, SkipTally } from './skipped-records.ts'
 import { StagedList } from './staged-list.ts'
@@ -53,6 +55,7 @@ import {
   NOT_EXACT,
   insertStaged,
   stagedRow,
+  stagedValue,
   type ZoneNames,
 } from './staged-records.ts'
 
@@ -90,12 +93,11 @@ const MAX_IXFR_STEPS = 100
 const PER_RECORD_LOG = 50_000
 
 /**
- * The most records a zone may hold, and an AXFR into it bring, for the AXFR to be applied as its
- * difference from the copy held (axfr-difference.ts): both sides are held in memory.
+ * The most records an AXFR may bring to be applied as its difference from the copy held
+ * (axfr-difference.ts): their fingerprints are held in memory, about 21 bytes a record (23 MB at
+ * this bound), whatever the records' length. A zone of a million records and a few more.
  */
-const AXFR_DIFF_LIMIT = 20_000
-/** …and characters (staged JSON; held names, contents, data): 20,000 A records take 2,400,000. */
-const AXFR_DIFF_CHARS = 3_000_000
+const AXFR_DIFF_LIMIT = 1_100_000
 
 /** The primary's SOA becomes the zone's; a good transfer also ends an expiry. */
 const SET_SOA = `UPDATE zones SET serial = ?2, soa_mname = ?3, soa_rname = ?4, soa_refresh = ?5,
@@ -104,40 +106,16 @@ const SET_SOA = `UPDATE zones SET serial = ?2, soa_mname = ?3, soa_rname = ?4, s
 /** Fails the batch (the guard's NOT NULL on `version`) unless the zone is still secondary. */
 const SECONDARY_ONLY = `UPDATE zones SET version = CASE WHEN type = 'secondary' THEN version END WHERE id = ?1`
 
-/** The SOA fields the zone row keeps. */
-interface ZoneSoa {
-  mname: string
-  rname: string
-  serial: number
-  refresh: number
-  retry: number
-  expire: number
-  minimum: number
-  ttl: number
-}
-
-/** The zone's SOA settings from the primary's SOA record. */
-function zoneSoaOf(soa: MessageRR): ZoneSoa {
-  const p = soa.data.trim().split(/\s+/)
-  const name = (s: string) => s.toLowerCase().replace(/\.$/, '')
-  const n = (i: number) => Number(p[i]) >>> 0
-  return {
-    mname: name(p[0]!),
-    rname: name(p[1]!),
-    serial: n(2),
-    refresh: n(3),
-    retry: n(4),
-    expire: n(5),
-    minimum: n(6),
-    ttl: soa.ttl,
-  }
-}
-
 export interface StageTarget {
   zoneId: string
   zoneName: string
   /** The primary the transfer comes from (held-copy.ts `copySource`). */
   source?: string
+  /**
+   * The zone holds no copy (a first transfer): an AXFR then replaces nothing, so no fingerprints
+   * of its records are kept for a difference.
+   */
+  noCopy?: boolean
 }
 
 /**
@@ -168,11 +146,11 @@ export class TransferStage {
   #received = 0
   readonly #id = crypto.randomUUID()
   /**
-   * An AXFR's staged rows as JSON, kept while there are at most `diffLimit` (null past that, or
-   * once a deletion shows an IXFR): what its difference from the copy held is computed from.
+   * The fingerprints of an AXFR's records, kept while there are at most `diffLimit` (null past
+   * that, once a deletion shows an IXFR, or when the zone holds no copy): what its difference
+   * from the copy held is found from.
    */
-  #axfrRows: string[] | null = []
-  #axfrChars = 0
+  #fingerprints: Fingerprints | null
   /** The staged lists of AXFR differences (one pair a commit attempt), discarded with the rest. */
   readonly #differences: StagedList[] = []
   /** Set when a difference did not apply exactly: the AXFR then replaces the records. */
@@ -184,7 +162,7 @@ export class TransferStage {
     private readonly rowsPerStatement = ROWS_PER_STATEMENT,
     private readonly maxRecords = MAX_TRANSFER_RECORDS,
     private readonly perRecordLog = PER_RECORD_LOG,
-    private readonly diffLimit = AXFR_DIFF_LIMIT
+    diffLimit = AXFR_DIFF_LIMIT
   ) {
     const id = this.#id
     this.#now = new Date().toISOString()
@@ -193,6 +171,7 @@ export class TransferStage {
     const { zoneId, zoneName } = target
     this.#map = { zoneId, zoneName, now: this.#now, newId: this.#newId }
     this.#zone = { name: target.zoneName, rev: reverseName(target.zoneName) }
+    this.#fingerprints = target.noCopy ? null : new Fingerprints(diffLimit)
   }
 
   readonly sink = async (op: 'add' | 'delete', rr: MessageRR): Promise<void> => {
@@ -210,12 +189,9 @@ export class TransferStage {
       })
     }
     this.#lastOp = op
-    const json = JSON.stringify(stagedRow(rec, this.#now, this.#zone))
-    this.#axfrChars += json.length
-    const full = this.#axfrRows?.length === this.diffLimit || this.#axfrChars > AXFR_DIFF_CHARS
-    if (op === 'delete' || full) this.#axfrRows = null
-    else this.#axfrRows?.push(json)
-    await (op === 'add' ? this.#adds : this.#deletes).addJson(json)
+    const row = stagedRow(rec, this.#now, this.#zone)
+    if (op === 'delete' || !this.#fingerprints?.add(stagedValue(row))) this.#fingerprints = null
+    await (op === 'add' ? this.#adds : this.#deletes).addJson(JSON.stringify(row))
   }
 
   /**
@@ -223,23 +199,25 @@ export class TransferStage {
    * one IXFR step; null when it is not applied so (see axfr-difference.ts).
    */
   async #stageDifference(): Promise<{ dels: StagedList; adds: StagedList } | null> {
-    if (!this.#axfrRows || this.#replaceWhole) return null
+    const incoming = this.#fingerprints
+    if (!incoming || this.#replaceWhole) return null
     const { db, rowsPerStatement } = this
     const { zoneId } = this.target
-    const held = await heldCopy(db, zoneId, this.diffLimit, AXFR_DIFF_CHARS)
-    if (!held || held.size === 0) return null
-    const diff = difference(held, this.#axfrRows, this.perRecordLog)
-    if (!diff) return null
     const n = this.#differences.length
     const list = (kind: string) =>
       new StagedList(db, `xfr-${kind}:${this.#id}:${n}`, zoneId, this.#now, rowsPerStatement)
     const [dels, adds] = [list('ddel'), list('dadd')]
     this.#differences.push(dels, adds)
-    for (const json of diff.deletions) await dels.addJson(json)
-    for (const json of diff.additions) await adds.addJson(json)
-    await dels.flush()
-    await adds.flush()
-    return { dels, adds }
+    const staged = await stageDifference({
+      db,
+      zoneId,
+      incoming,
+      incomingRows: this.#adds,
+      maxChanges: this.perRecordLog,
+      dels,
+      adds,
+    })
+    return staged ? { dels, adds } : null
   }
 
   /**
@@ -318,14 +296,15 @@ export class TransferStage {
     } catch (e) {
       const notExact = String((e as Error | undefined)?.message ?? e).includes(NOT_EXACT)
       if (notExact && diff) {
-        // The copy read is the one the guard expects, so this is not expected; replace instead.
+        // An AXFR holding two records of one identity (or a copy changed behind the guard's
+        // back, which is not expected): replaced whole instead.
         console.warn('transfer: an AXFR difference did not apply exactly; replacing', zoneId)
         this.#replaceWhole = true
         return this.commit(r)
       }
       throw notExact ? new IxfrNotExact({ cause: e }) : e
     }
-    this.#axfrRows = null // committed: the memory goes before the builder's first step
+    this.#fingerprints = null // committed: the memory goes before the builder's first step
     return r.guard.changeSeq + changes
   }
 

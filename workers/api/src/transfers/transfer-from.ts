@@ -82,7 +82,12 @@ export async function transferFrom(
     const zone = await zoneRow(db, cfg.zoneId)
     if (!zone) return { status: 'not-secondary' }
     const { zoneId, zoneName } = cfg
-    const stage = new TransferStage(db, { zoneId, zoneName, source: copySource(primary) })
+    const stage = new TransferStage(db, {
+      zoneId,
+      zoneName,
+      source: copySource(primary),
+      noCopy: cfg.soaSerial === null,
+    })
     const discard = () =>
       stage
         .discard()
