@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest'
 import { createZone } from '../../../../test/api/helpers.ts'
 import { heldRecords } from '../../../../test/api/incoming-rows.ts'
 import { builder, kvNode, settle } from '../builder/test/helpers.ts'
-import { a, guardOf, soa, transfer, type Step, type Zone } from './ixfr-test-transfers.ts'
+import { a, guardOf, rr, soa, transfer, type Step, type Zone } from './ixfr-test-transfers.ts'
+import { HELD_PAGE } from './staged-records.ts'
 import { TransferStage } from './transfer-commit.ts'
 
 async function ops(zoneId: string, after: number): Promise<string[]> {
@@ -224,6 +225,92 @@ describe('an AXFR into a zone holding a copy', () => {
     expect(stage.applied).toBe('whole')
     expect(await ops(zone.id, seq)).toEqual(['replace'])
     expect(await held(zone)).toEqual(await asLoaded('axfr-inexact-ref', next))
+  })
+
+  it('stages its difference once, however many attempts the commit takes', async () => {
+    const zone = await loaded('axfr-diff-retry', 40)
+    const seq = (await guardOf(zone.id)).changeSeq
+    let heldPages = 0
+    const db = new Proxy(env.DB, {
+      get(target, key) {
+        if (key === 'prepare')
+          return (sql: string) => {
+            if (sql === HELD_PAGE) heldPages++
+            return target.prepare(sql)
+          }
+        const value = Reflect.get(target, key) as unknown
+        return typeof value === 'function' ? (value as () => unknown).bind(target) : value
+      },
+    })
+    const stage = new TransferStage(db, { zoneId: zone.id, zoneName: zone.name })
+    try {
+      for (const i of [...range(1, 40), 77]) await stage.sink('add', a(zone.name, i))
+      const guard = await guardOf(zone.id)
+      // A settings change moved the zone's version: the first attempt conflicts.
+      const stale = { ...guard, version: guard.version - 1 }
+      await expect(
+        stage.commit({ guard: stale, soa: soa(zone.name, 11), replace: true })
+      ).rejects.toThrow()
+      await stage.commit({ guard, soa: soa(zone.name, 11), replace: true })
+    } finally {
+      await stage.discard()
+    }
+    expect(heldPages).toBe(1)
+    expect(stage.applied).toBe('difference')
+    expect(await ops(zone.id, seq)).toEqual(['delete r-0', 'create r-77', 'soa'])
+  })
+
+  it('reads the held copy in pages cut to their characters: long records, short pages', async () => {
+    // 300 TXT records of 4,000 characters: about 1,200,000, two pages of about 1,000,000.
+    const chunk = 'x'.repeat(250)
+    const txt = (zone: string, i: number) =>
+      rr(zone, `t-${i}`, 'TXT', 16, Array.from({ length: 16 }, () => `"${chunk}"`).join(' '))
+    const zone = await createZone('axfr-diff-long', 'secondary')
+    const all = (name: string) => range(0, 300).map((i) => txt(name, i))
+    await transfer(zone, adds(all(zone.name)), 10, true)
+    const { results: lengths } = await env.DB.prepare(
+      `SELECT 2 * length(name) + length(content) + ifnull(length(data), 0) AS own
+       FROM dns_records WHERE zone_id = ?1 ORDER BY name_rev, type, content`
+    )
+      .bind(zone.id)
+      .all<{ own: number }>()
+    expect(lengths).toHaveLength(300)
+    const pages: number[] = []
+    const db = new Proxy(env.DB, {
+      get(target, key) {
+        if (key === 'prepare')
+          return (sql: string) => {
+            const statement = target.prepare(sql)
+            if (sql !== HELD_PAGE) return statement
+            return {
+              bind: (...args: unknown[]) => {
+                pages.push(args.at(-1) as number)
+                return statement.bind(...args)
+              },
+            }
+          }
+        const value = Reflect.get(target, key) as unknown
+        return typeof value === 'function' ? (value as () => unknown).bind(target) : value
+      },
+    })
+    const seq = (await guardOf(zone.id)).changeSeq
+    const next = (name: string) => [...all(name).slice(1), txt(name, 300)]
+    const stage = new TransferStage(db, { zoneId: zone.id, zoneName: zone.name })
+    try {
+      for (const r of next(zone.name)) await stage.sink('add', r)
+      const guard = await guardOf(zone.id)
+      await stage.commit({ guard, soa: soa(zone.name, 11), replace: true })
+    } finally {
+      await stage.discard()
+    }
+    // Two pages, the first of at most 1,000,000 characters.
+    expect(pages).toHaveLength(2)
+    expect(pages[0]! + pages[1]!).toBe(300)
+    const first = lengths.slice(0, pages[0]).reduce((sum, l) => sum + l.own, 0)
+    expect(first).toBeLessThanOrEqual(1_000_000)
+    expect(pages[0]).toBeGreaterThan(200)
+    expect(await ops(zone.id, seq)).toEqual(['delete t-0', 'create t-300', 'soa'])
+    expect(await held(zone)).toEqual(await asLoaded('axfr-diff-long-ref', next))
   })
 
   it('is built record by record: only the changed names are rebuilt', async () => {

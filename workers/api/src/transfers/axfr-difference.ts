@@ -15,11 +15,28 @@
  */
 import type { Fingerprints } from './record-fingerprints.ts'
 import type { StagedList } from './staged-list.ts'
-import { COUNT_RECORDS, HELD_PAGE, stagedKey, stagedValue } from './staged-records.ts'
+import { COUNT_RECORDS, HELD_CHARS, HELD_PAGE, stagedKey, stagedValue } from './staged-records.ts'
 
-/** The characters of held records a page of the held copy is sized to. */
+/** A page of the held copy: at most this many records, and about this many characters. */
+const HELD_PAGE_ROWS = 10_000
 const HELD_PAGE_CHARS = 1_000_000
-const HELD_PAGE_ROWS = { first: 1000, min: 100, max: 10_000 }
+
+/**
+ * The records the next page of the held copy (after `after`) reads: HELD_PAGE_ROWS, or fewer, down
+ * to one, until their characters come to at most HELD_PAGE_CHARS, so that a page of long records
+ * is no larger than one of short ones; 0 when none are left.
+ */
+async function pageRows(d: DifferenceInput, after: unknown[]): Promise<number> {
+  for (let rows = HELD_PAGE_ROWS; ;) {
+    const size = await d.db
+      .prepare(HELD_CHARS)
+      .bind(d.zoneId, ...after, rows)
+      .first<{ chars: number; n: number }>()
+    const { chars, n } = size ?? { chars: 0, n: 0 }
+    if (n <= 1 || chars <= HELD_PAGE_CHARS) return n
+    rows = Math.max(1, Math.min(n - 1, Math.floor((n * HELD_PAGE_CHARS) / chars)))
+  }
+}
 
 /** The held copy read to find the difference, and the lists the difference is staged to. */
 export interface DifferenceInput {
@@ -49,16 +66,16 @@ export async function stageDifference(d: DifferenceInput): Promise<boolean> {
   const matched = new Uint8Array(d.incoming.size)
   let deletions = 0
   let after: unknown[] = ['', '', '', -2]
-  for (let rows = HELD_PAGE_ROWS.first; ;) {
+  for (;;) {
+    const rows = await pageRows(d, after)
+    if (rows === 0) break
     const { results } = await d.db
       .prepare(HELD_PAGE)
       .bind(d.zoneId, ...after, rows)
       .all<{ r: string; plain: 0 | 1 }>()
     let row: unknown[] = []
-    let chars = 0
     for (const h of results) {
       row = JSON.parse(h.r) as unknown[]
-      chars += h.r.length
       // A record a transfer would not have written (a comment, tags) is never the same as one.
       const i = h.plain === 1 ? d.incoming.find(stagedValue(row)) : -1
       if (i >= 0 && matched[i] === 0) matched[i] = 1
@@ -67,8 +84,6 @@ export async function stageDifference(d: DifferenceInput): Promise<boolean> {
     }
     if (results.length < rows) break
     after = stagedKey(row)
-    const sized = Math.floor((rows * HELD_PAGE_CHARS) / Math.max(chars, 1))
-    rows = Math.min(HELD_PAGE_ROWS.max, Math.max(HELD_PAGE_ROWS.min, sized))
   }
   const additions: number[] = []
   for (let i = 0; i < matched.length; i++)

@@ -16,8 +16,9 @@ const DISCARD = 'DELETE FROM import_staging WHERE import_id = ?1 AND ord BETWEEN
 const READ_ROWS = `SELECT ord, row FROM import_staging
   WHERE import_id = ?1 AND ord IN (SELECT value FROM json_each(?2)) ORDER BY ord`
 
-/** Staged rows read back a query (`recordsAt`): at most this many records' JSON at a time. */
+/** Staged rows read back a query (`recordsAt`): at most this many, of about this many characters. */
 const READ_BACK_ROWS = 100
+const READ_BACK_CHARS = 1_000_000
 
 /**
  * One staged list (additions or deletions), flushed in bounded statements as it fills. A staged
@@ -30,6 +31,8 @@ export class StagedList {
    * rows written are its length - 1 (their `ord`s 0 … rows - 1).
    */
   readonly #recordsBefore: number[] = [0]
+  /** The characters of each staged row written, by `ord`. */
+  readonly #rowChars: number[] = []
   /** JSON of the records not flushed yet. */
   #records: string[] = []
   #chars = 0
@@ -66,6 +69,7 @@ export class StagedList {
     for (let i = 0; i < this.#records.length; i += this.#perRow) {
       const records = this.#records.slice(i, i + this.#perRow)
       rows.push(`[${records.join(',')}]`)
+      this.#rowChars.push(rows.at(-1)!.length)
       this.#recordsBefore.push(this.#recordsBefore.at(-1)! + records.length)
     }
     this.#records = []
@@ -118,10 +122,19 @@ export class StagedList {
     }
     const ords = [...wanted.keys()]
     let read = 0
-    for (let k = 0; k < ords.length; k += READ_BACK_ROWS) {
+    for (let k = 0; k < ords.length;) {
+      const batch: number[] = []
+      let chars = 0
+      while (k < ords.length && batch.length < READ_BACK_ROWS) {
+        const ord = ords[k]!
+        if (batch.length > 0 && chars + this.#rowChars[ord]! > READ_BACK_CHARS) break
+        chars += this.#rowChars[ord]!
+        batch.push(ord)
+        k++
+      }
       const { results } = await this.db
         .prepare(READ_ROWS)
-        .bind(this.id, JSON.stringify(ords.slice(k, k + READ_BACK_ROWS)))
+        .bind(this.id, JSON.stringify(batch))
         .all<{ ord: number; row: string }>()
       for (const { ord: at, row } of results) {
         const records = JSON.parse(row) as unknown[]

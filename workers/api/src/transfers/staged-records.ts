@@ -44,6 +44,11 @@ const stagedIdentity = (row: readonly unknown[]): string => stagedKey(row).join(
 export const stagedValue = (row: readonly unknown[]): string =>
   `${stagedIdentity(row)}\u0000${row[col('ttl')]}\u0000${row[col('data')] ?? ''}`
 
+/** The held records' order and keyset (HELD_PAGE, HELD_CHARS): the identity index's. */
+const HELD_FROM = `FROM dns_records INDEXED BY dns_records_identity
+  WHERE zone_id = ?1 AND (name_rev, type, content, ifnull(priority, -1)) > (?2, ?3, ?4, ?5)
+  ORDER BY name_rev, type, content, ifnull(priority, -1) LIMIT ?6`
+
 /**
  * A page of the zone's records as staged rows (`r` the row, after the identity key ?2…?5, at most
  * ?6), each with `plain`: whether its fixed columns are a transfer's (a record of a zone that was
@@ -52,9 +57,14 @@ export const stagedValue = (row: readonly unknown[]): string =>
 export const HELD_PAGE = `SELECT json_array(${STAGED_COLUMNS.join(', ')}) AS r,
     (proxied = 0 AND comment IS NULL AND tags = '[]' AND settings = '{}'
       AND comment_modified_on IS NULL AND tags_modified_on IS NULL) AS plain
-  FROM dns_records INDEXED BY dns_records_identity
-  WHERE zone_id = ?1 AND (name_rev, type, content, ifnull(priority, -1)) > (?2, ?3, ?4, ?5)
-  ORDER BY name_rev, type, content, ifnull(priority, -1) LIMIT ?6`
+  ${HELD_FROM}`
+
+/**
+ * The characters of the names, contents and data of the records HELD_PAGE would read with the
+ * same bindings (`chars`), and how many there are (`n`): what a page is sized by before it is read.
+ */
+export const HELD_CHARS = `SELECT ifnull(sum(own), 0) AS chars, count(*) AS n FROM (
+  SELECT 2 * length(name) + length(content) + ifnull(length(data), 0) AS own ${HELD_FROM})`
 
 /** The fixed columns' values (zone_id and the two timestamps are the commit's parameters). */
 const FIXED = {

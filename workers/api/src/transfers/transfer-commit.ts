@@ -151,8 +151,14 @@ export class TransferStage {
    * from the copy held is found from.
    */
   #fingerprints: Fingerprints | null
-  /** The staged lists of AXFR differences (one pair a commit attempt), discarded with the rest. */
+  /** The staged lists of the AXFR's difference, discarded with the rest. */
   readonly #differences: StagedList[] = []
+  /**
+   * The difference the first commit attempt staged (null: none applies), reused by the attempts
+   * after a conflict: a transfer is its zone's only writer of records, and were they changed
+   * meanwhile, the EXACT guard would fail and the AXFR replace them whole.
+   */
+  #difference: { dels: StagedList; adds: StagedList } | null | undefined
   /** Set when a difference did not apply exactly: the AXFR then replaces the records. */
   #replaceWhole = false
 
@@ -201,11 +207,11 @@ export class TransferStage {
   async #stageDifference(): Promise<{ dels: StagedList; adds: StagedList } | null> {
     const incoming = this.#fingerprints
     if (!incoming || this.#replaceWhole) return null
+    if (this.#difference !== undefined) return this.#difference
     const { db, rowsPerStatement } = this
     const { zoneId } = this.target
-    const n = this.#differences.length
     const list = (kind: string) =>
-      new StagedList(db, `xfr-${kind}:${this.#id}:${n}`, zoneId, this.#now, rowsPerStatement)
+      new StagedList(db, `xfr-${kind}:${this.#id}`, zoneId, this.#now, rowsPerStatement)
     const [dels, adds] = [list('ddel'), list('dadd')]
     this.#differences.push(dels, adds)
     const staged = await stageDifference({
@@ -217,7 +223,8 @@ export class TransferStage {
       dels,
       adds,
     })
-    return staged ? { dels, adds } : null
+    this.#difference = staged ? { dels, adds } : null
+    return this.#difference
   }
 
   /**
