@@ -52,6 +52,17 @@ async function asLoaded(label: string, records: (zone: string) => MessageRR[]) {
 const held = async (zone: Zone) =>
   (await heldRecords(zone.id)).map((l) => l.split(zone.name).join('Z'))
 
+/** The test database with some of its methods replaced (the others bound to it). */
+function dbWith(replaced: Partial<Pick<D1Database, 'prepare' | 'batch'>>): D1Database {
+  return new Proxy(env.DB, {
+    get(target, key) {
+      if (key in replaced) return replaced[key as keyof typeof replaced]
+      const value = Reflect.get(target, key) as unknown
+      return typeof value === 'function' ? (value as () => unknown).bind(target) : value
+    },
+  })
+}
+
 describe('an AXFR into a zone holding a copy', () => {
   it('keeps what is the same, deletes and adds the rest, logged record by record', async () => {
     const zone = await loaded('axfr-diff', 300)
@@ -190,21 +201,15 @@ describe('an AXFR into a zone holding a copy', () => {
     // r-5 is deleted behind the difference's back after the copy was read (no version moved), so
     // the difference's deletion of r-5 removes nothing and its EXACT guard fails the batch.
     let behind = false
-    const db = new Proxy(env.DB, {
-      get(target, key) {
-        if (key === 'batch')
-          return async (statements: D1PreparedStatement[]) => {
-            if (!behind) {
-              behind = true
-              await target
-                .prepare('DELETE FROM dns_records WHERE zone_id = ?1 AND name = ?2')
-                .bind(zone.id, `r-5.${zone.name}`)
-                .run()
-            }
-            return target.batch(statements)
-          }
-        const value = Reflect.get(target, key) as unknown
-        return typeof value === 'function' ? (value as () => unknown).bind(target) : value
+    const db = dbWith({
+      batch: async <T>(statements: D1PreparedStatement[]) => {
+        if (!behind) {
+          behind = true
+          await env.DB.prepare('DELETE FROM dns_records WHERE zone_id = ?1 AND name = ?2')
+            .bind(zone.id, `r-5.${zone.name}`)
+            .run()
+        }
+        return env.DB.batch<T>(statements)
       },
     })
     const next = (name: string) => [
@@ -231,15 +236,10 @@ describe('an AXFR into a zone holding a copy', () => {
     const zone = await loaded('axfr-diff-retry', 40)
     const seq = (await guardOf(zone.id)).changeSeq
     let heldPages = 0
-    const db = new Proxy(env.DB, {
-      get(target, key) {
-        if (key === 'prepare')
-          return (sql: string) => {
-            if (sql === HELD_PAGE) heldPages++
-            return target.prepare(sql)
-          }
-        const value = Reflect.get(target, key) as unknown
-        return typeof value === 'function' ? (value as () => unknown).bind(target) : value
+    const db = dbWith({
+      prepare: (sql: string) => {
+        if (sql === HELD_PAGE) heldPages++
+        return env.DB.prepare(sql)
       },
     })
     const stage = new TransferStage(db, { zoneId: zone.id, zoneName: zone.name })
@@ -276,21 +276,15 @@ describe('an AXFR into a zone holding a copy', () => {
       .all<{ own: number }>()
     expect(lengths).toHaveLength(300)
     const pages: number[] = []
-    const db = new Proxy(env.DB, {
-      get(target, key) {
-        if (key === 'prepare')
-          return (sql: string) => {
-            const statement = target.prepare(sql)
-            if (sql !== HELD_PAGE) return statement
-            return {
-              bind: (...args: unknown[]) => {
-                pages.push(args.at(-1) as number)
-                return statement.bind(...args)
-              },
-            }
-          }
-        const value = Reflect.get(target, key) as unknown
-        return typeof value === 'function' ? (value as () => unknown).bind(target) : value
+    const db = dbWith({
+      prepare: (sql: string) => {
+        const statement = env.DB.prepare(sql)
+        if (sql !== HELD_PAGE) return statement
+        const bind = (...args: unknown[]) => (
+          pages.push(args.at(-1) as number),
+          statement.bind(...args)
+        )
+        return Object.assign(Object.create(statement) as D1PreparedStatement, { bind })
       },
     })
     const seq = (await guardOf(zone.id)).changeSeq
