@@ -63,6 +63,19 @@ function dbWith(replaced: Partial<Pick<D1Database, 'prepare' | 'batch'>>): D1Dat
   })
 }
 
+/** An AXFR of `records` at `serial`, staged and committed through `db`; its stage. */
+async function axfrThrough(db: D1Database, zone: Zone, records: MessageRR[], serial: number) {
+  const stage = new TransferStage(db, { zoneId: zone.id, zoneName: zone.name })
+  try {
+    for (const r of records) await stage.sink('add', r)
+    const guard = await guardOf(zone.id)
+    await stage.commit({ guard, soa: soa(zone.name, serial), replace: true })
+  } finally {
+    await stage.discard()
+  }
+  return stage
+}
+
 describe('an AXFR into a zone holding a copy', () => {
   it('keeps what is the same, deletes and adds the rest, logged record by record', async () => {
     const zone = await loaded('axfr-diff', 300)
@@ -218,14 +231,7 @@ describe('an AXFR into a zone holding a copy', () => {
         .map((i) => a(name, i)),
       a(name, 100),
     ]
-    const stage = new TransferStage(db, { zoneId: zone.id, zoneName: zone.name })
-    try {
-      for (const r of next(zone.name)) await stage.sink('add', r)
-      const guard = await guardOf(zone.id)
-      await stage.commit({ guard, soa: soa(zone.name, 11), replace: true })
-    } finally {
-      await stage.discard()
-    }
+    const stage = await axfrThrough(db, zone, next(zone.name), 11)
     expect(behind).toBe(true)
     expect(stage.applied).toBe('whole')
     expect(await ops(zone.id, seq)).toEqual(['replace'])
@@ -289,14 +295,7 @@ describe('an AXFR into a zone holding a copy', () => {
     })
     const seq = (await guardOf(zone.id)).changeSeq
     const next = (name: string) => [...all(name).slice(1), txt(name, 300)]
-    const stage = new TransferStage(db, { zoneId: zone.id, zoneName: zone.name })
-    try {
-      for (const r of next(zone.name)) await stage.sink('add', r)
-      const guard = await guardOf(zone.id)
-      await stage.commit({ guard, soa: soa(zone.name, 11), replace: true })
-    } finally {
-      await stage.discard()
-    }
+    await axfrThrough(db, zone, next(zone.name), 11)
     // Two pages, the first of at most 1,000,000 characters.
     expect(pages).toHaveLength(2)
     expect(pages[0]! + pages[1]!).toBe(300)
