@@ -151,14 +151,14 @@ export class TransferStage {
    * from the copy held is found from.
    */
   #fingerprints: Fingerprints | null
-  /** The staged lists of the AXFR's difference, discarded with the rest. */
-  readonly #differences: StagedList[] = []
+  /** An AXFR's difference from the copy held, as the deletions and additions of one IXFR step. */
+  readonly #diff: { dels: StagedList; adds: StagedList }
   /**
-   * The difference the first commit attempt staged (null: none applies), reused by the attempts
-   * after a conflict: a transfer is its zone's only writer of records, and were they changed
-   * meanwhile, the EXACT guard would fail and the AXFR replace them whole.
+   * Whether the first commit attempt staged a difference that applies (`#diff`), reused by the
+   * attempts after a conflict: a transfer is its zone's only writer of records, and were they
+   * changed meanwhile, the EXACT guard would fail and the AXFR replace them whole.
    */
-  #difference: { dels: StagedList; adds: StagedList } | null | undefined
+  #diffStaged: boolean | undefined
   /** Set when a difference did not apply exactly: the AXFR then replaces the records. */
   #replaceWhole = false
 
@@ -174,6 +174,10 @@ export class TransferStage {
     this.#now = new Date().toISOString()
     this.#adds = new StagedList(db, `xfr:${id}`, target.zoneId, this.#now, rowsPerStatement)
     this.#deletes = new StagedList(db, `xfr-del:${id}`, target.zoneId, this.#now, rowsPerStatement)
+    this.#diff = {
+      dels: new StagedList(db, `xfr-ddel:${id}`, target.zoneId, this.#now, rowsPerStatement),
+      adds: new StagedList(db, `xfr-dadd:${id}`, target.zoneId, this.#now, rowsPerStatement),
+    }
     const { zoneId, zoneName } = target
     this.#map = { zoneId, zoneName, now: this.#now, newId: this.#newId }
     this.#zone = { name: target.zoneName, rev: reverseName(target.zoneName) }
@@ -207,24 +211,15 @@ export class TransferStage {
   async #stageDifference(): Promise<{ dels: StagedList; adds: StagedList } | null> {
     const incoming = this.#fingerprints
     if (!incoming || this.#replaceWhole) return null
-    if (this.#difference !== undefined) return this.#difference
-    const { db, rowsPerStatement } = this
-    const { zoneId } = this.target
-    const list = (kind: string) =>
-      new StagedList(db, `xfr-${kind}:${this.#id}`, zoneId, this.#now, rowsPerStatement)
-    const [dels, adds] = [list('ddel'), list('dadd')]
-    this.#differences.push(dels, adds)
-    const staged = await stageDifference({
-      db,
-      zoneId,
+    this.#diffStaged ??= await stageDifference({
+      db: this.db,
+      zoneId: this.target.zoneId,
       incoming,
       incomingRows: this.#adds,
       maxChanges: this.perRecordLog,
-      dels,
-      adds,
+      ...this.#diff,
     })
-    this.#difference = staged ? { dels, adds } : null
-    return this.#difference
+    return this.#diffStaged ? this.#diff : null
   }
 
   /**
@@ -362,7 +357,8 @@ export class TransferStage {
   }
 
   async discard(): Promise<void> {
-    for (const list of [this.#adds, this.#deletes, ...this.#differences]) await list.discard()
+    for (const list of [this.#adds, this.#deletes, this.#diff.dels, this.#diff.adds])
+      await list.discard()
   }
 
   /**
