@@ -3,10 +3,25 @@
  * records written in bounded statements as they arrive, many records to a staged row, read by the
  * commit (transfer-commit.ts) in `ord` ranges, and discarded after it.
  */
-import { MAX_CHUNK_CHARS } from '../db/json-chunks.ts'
-
 /** Records per staged row (see StagedList). */
 const RECORDS_PER_ROW = 100
+
+/**
+ * The most UTF-8 bytes a staging statement's one parameter (its records' JSON) may take: under D1's
+ * 2,000,000-byte string limit, with room for the brackets and commas around its staged rows.
+ */
+const STAGE_BYTES = 1_800_000
+
+/** A record's JSON counted as this many bytes a character unless it is ASCII (UTF-8's most a UTF-16 unit). */
+const NON_ASCII_BYTES_PER_CHAR = 3
+const NON_ASCII = /[^\x00-\x7f]/
+
+/**
+ * Staged rows a discard statement deletes at most, and about the most characters: a transfer of a
+ * million short records is discarded in a few statements, each far below D1's per-query time.
+ */
+const DISCARD_ROWS = 2_000
+const DISCARD_CHARS = 20_000_000
 
 const STAGE_ROWS = `INSERT INTO import_staging (import_id, ord, zone_id, row, created_on)
   SELECT ?1, ?2 + key, ?3, value, ?4 FROM json_each(?5)`
@@ -33,9 +48,9 @@ export class StagedList {
   readonly #recordsBefore: number[] = [0]
   /** The characters of each staged row written, by `ord`. */
   readonly #rowChars: number[] = []
-  /** JSON of the records not flushed yet. */
+  /** JSON of the records not flushed yet, and the UTF-8 bytes they take at most (commas included). */
   #records: string[] = []
-  #chars = 0
+  #bytes = 0
   readonly #perRow: number
   constructor(
     private readonly db: D1Database,
@@ -53,13 +68,11 @@ export class StagedList {
 
   /** Adds a staged row given as its JSON. */
   async addJson(json: string): Promise<void> {
-    if (
-      this.#records.length >= this.rowsPerStatement ||
-      this.#chars + json.length > MAX_CHUNK_CHARS / 2
-    )
+    const bytes = (NON_ASCII.test(json) ? NON_ASCII_BYTES_PER_CHAR * json.length : json.length) + 1
+    if (this.#records.length >= this.rowsPerStatement || this.#bytes + bytes > STAGE_BYTES)
       await this.flush()
     this.#records.push(json)
-    this.#chars += json.length + 1
+    this.#bytes += bytes
   }
 
   async flush(): Promise<void> {
@@ -73,7 +86,7 @@ export class StagedList {
       this.#recordsBefore.push(this.#recordsBefore.at(-1)! + records.length)
     }
     this.#records = []
-    this.#chars = 0
+    this.#bytes = 0
     await this.db
       .prepare(STAGE_ROWS)
       .bind(this.id, first, this.zoneId, this.now, `[${rows.join(',')}]`)
@@ -151,7 +164,22 @@ export class StagedList {
     return this.#recordsBefore.length - 1
   }
 
+  /**
+   * Deletes the staged rows written, at most DISCARD_ROWS of about DISCARD_CHARS characters a
+   * statement (a row longer than that alone).
+   */
   async discard(): Promise<void> {
-    for (const [lo, hi] of this.ranges()) await this.db.prepare(DISCARD).bind(this.id, lo, hi).run()
+    for (let lo = 0; lo < this.#stagedRows;) {
+      let hi = lo
+      let chars = this.#rowChars[lo]!
+      while (
+        hi + 1 < this.#stagedRows &&
+        hi + 1 - lo < DISCARD_ROWS &&
+        chars + this.#rowChars[hi + 1]! <= DISCARD_CHARS
+      )
+        chars += this.#rowChars[++hi]!
+      await this.db.prepare(DISCARD).bind(this.id, lo, hi).run()
+      lo = hi + 1
+    }
   }
 }

@@ -60,11 +60,12 @@ import {
 } from './staged-records.ts'
 
 /**
- * Rows per staging, delete, insert and discard statement (each staging statement's JSON also stays
- * under the chunk limit), as for zone-file imports: no statement of a transfer of any size handles
- * more rows than this, so each stays far below D1's per-query time.
+ * Records per staging, delete and insert statement (a staging statement's JSON also stays under
+ * D1's string limit, staged-list.ts): no statement of a transfer of any size handles more records
+ * than this, so each stays far below D1's per-query time, and a million records take about fifty
+ * statements of each kind (D1's 1,000 queries an invocation, docs/limits.md).
  */
-const ROWS_PER_STATEMENT = 5000
+const ROWS_PER_STATEMENT = 20_000
 
 /**
  * Records one transfer may hold (additions and deletions, staged or skipped): a bound on what a
