@@ -119,6 +119,22 @@ describe('an AXFR into a zone holding a copy', () => {
     expect(await held(zone)).toEqual(await asLoaded('axfr-twice-ref', next))
   })
 
+  it('applies the difference when the AXFR holds a record twice, the same both times', async () => {
+    const zone = await loaded('axfr-dup', 20)
+    const seq = (await guardOf(zone.id)).changeSeq
+    // r-3 (held) and r-30 (new) each sent twice, as a PowerDNS primary holding a row twice would.
+    const next = (name: string) => [
+      ...range(0, 20).map((i) => a(name, i)),
+      a(name, 3),
+      a(name, 30),
+      a(name, 30),
+    ]
+    const stage = await axfrThrough(env.DB, zone, next(zone.name), 11)
+    expect(stage.applied).toBe('difference')
+    expect(await ops(zone.id, seq)).toEqual(['create r-30', 'soa'])
+    expect(await held(zone)).toEqual(await asLoaded('axfr-dup-ref', next))
+  })
+
   it('logs the SOA alone when nothing else changed', async () => {
     const zone = await loaded('axfr-same', 50)
     const seq = (await guardOf(zone.id)).changeSeq

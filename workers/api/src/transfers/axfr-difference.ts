@@ -55,9 +55,10 @@ export interface DifferenceInput {
  * Stages the difference from the copy held to the AXFR: the held records no incoming one equals
  * to `dels`, the incoming ones no held one equals to `adds`. False, with the lists left partly
  * written (the caller discards them), when the zone holds no record, or the difference holds more
- * than `maxChanges` records. Two incoming records of one identity (a primary's AXFR holds each
- * record once) are both staged; adding them then fails the commit's EXACT guard, and the zone is
- * replaced whole, as the records' identity index resolves such an AXFR.
+ * than `maxChanges` records. A record the AXFR holds more than once, to the TTL and data, counts
+ * once. Two incoming records of one identity that differ in TTL are both staged; adding them then
+ * fails the commit's EXACT guard, and the zone is replaced whole, as the records' identity index
+ * resolves such an AXFR.
  */
 export async function stageDifference(d: DifferenceInput): Promise<boolean> {
   const count = await d.db.prepare(COUNT_RECORDS).bind(d.zoneId).first<{ n: number }>()
@@ -86,8 +87,12 @@ export async function stageDifference(d: DifferenceInput): Promise<boolean> {
     after = stagedKey(row)
   }
   const additions: number[] = []
-  for (let i = 0; i < matched.length; i++)
-    if (matched[i] === 0 && deletions + additions.push(i) > d.maxChanges) return false
+  for (let i = 0; i < matched.length; i++) {
+    // A record the AXFR holds twice (a PowerDNS primary's database may) is added once, as a
+    // whole replacement keeps it once.
+    if (matched[i] === 1 || d.incoming.firstEqual(i) !== i) continue
+    if (deletions + additions.push(i) > d.maxChanges) return false
+  }
   for await (const json of d.incomingRows.recordsAt(additions)) await d.adds.addJson(json)
   await d.dels.flush()
   await d.adds.flush()

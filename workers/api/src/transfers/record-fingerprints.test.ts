@@ -26,6 +26,16 @@ describe('the fingerprints of an AXFR', () => {
     expect(more.find('y')).toBe(1)
   })
 
+  it('answers, for each value added, the first added equal to it', () => {
+    const fp = new Fingerprints(10)
+    for (const v of ['a', 'b', 'a', 'c', 'b', 'a']) fp.add(v)
+    expect([0, 1, 2, 3, 4, 5].map((i) => fp.firstEqual(i))).toEqual([0, 1, 0, 3, 1, 0])
+    // Many values, a few of them repeated, through a table that has grown.
+    const many = new Fingerprints(50_000)
+    for (let i = 0; i < 40_000; i++) many.add(value(i % 30_000))
+    for (let i = 0; i < 40_000; i += 13) expect(many.firstEqual(i)).toBe(i % 30_000)
+  })
+
   it('differs in all three hashes for values one character or one swap apart', () => {
     const of = (s: string) => {
       const out = new Uint32Array(3)

@@ -72,6 +72,19 @@ export class Fingerprints {
     }
   }
 
+  /** The index of the first record added with the same fingerprint as record `i` (`i` itself when none). */
+  firstEqual(i: number): number {
+    const table = (this.#table ??= this.#index())
+    const mask = table.length - 1
+    const lanes = this.#lanes
+    const k = 3 * i
+    for (let slot = lanes[k]! & mask; ; slot = (slot + 1) & mask) {
+      const j = 3 * (table[slot]! - 1)
+      if (lanes[j] === lanes[k] && lanes[j + 1] === lanes[k + 1] && lanes[j + 2] === lanes[k + 2])
+        return j / 3
+    }
+  }
+
   #index(): Uint32Array {
     // At most three quarters full: linear probing stays short, the table at most 8 bytes a record.
     let size = 1024
