@@ -30,6 +30,7 @@ describe('the fingerprints of an AXFR', () => {
     const fp = new Fingerprints(10)
     for (const v of ['a', 'b', 'a', 'c', 'b', 'a']) fp.add(v)
     expect([0, 1, 2, 3, 4, 5].map((i) => fp.firstEqual(i))).toEqual([0, 1, 0, 3, 1, 0])
+    expect(() => fp.firstEqual(6)).toThrow(RangeError)
     // Many values, a few of them repeated, through a table that has grown.
     const many = new Fingerprints(50_000)
     for (let i = 0; i < 40_000; i++) many.add(value(i % 30_000))

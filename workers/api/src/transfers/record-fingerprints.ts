@@ -74,6 +74,7 @@ export class Fingerprints {
 
   /** The index of the first record added with the same fingerprint as record `i` (`i` itself when none). */
   firstEqual(i: number): number {
+    if (!(i >= 0 && i < this.#n)) throw new RangeError(`fingerprints: no record ${i}`)
     const table = (this.#table ??= this.#index())
     const mask = table.length - 1
     const lanes = this.#lanes

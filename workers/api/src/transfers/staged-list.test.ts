@@ -59,8 +59,8 @@ describe("a transfer's staged list", () => {
       for (let i = 0; i < 20; i++) await list.addJson(wide)
       await list.flush()
       const staging = calls.filter((c) => c.verb === 'INSERT').map((c) => c.args[4] as string)
-      // 17 ASCII records of 100,003 bytes a statement (1.8 MB), then 3 beside 4 wide ones of
-      // 300,003 bytes, then wide ones five a statement.
+      // 17 ASCII records a statement (100,008 characters, counted 100,009 bytes with a comma: 1.8
+      // MB), then 3 beside 4 wide ones (counted 300,025 bytes), then wide ones five a statement.
       expect(staging.map((json) => (JSON.parse(json) as unknown[][]).flat().length)).toEqual([
         17, 7, 5, 5, 5, 1,
       ])
@@ -74,25 +74,31 @@ describe("a transfer's staged list", () => {
     expect(await stagedRowsOf(id)).toBe(0)
   })
 
-  it('discards its staged rows in few statements, each of about 20,000,000 characters at most', async () => {
+  it('reads and discards its staged rows in few statements, each of about 20,000,000 characters at most', async () => {
     const { db, calls } = recorded()
     const short = new StagedList(db, `xfr-test:${crypto.randomUUID()}`, 'z', 'now', 250)
     const long = new StagedList(db, `xfr-test:${crypto.randomUUID()}`, 'z', 'now', 20_000)
     for (let i = 0; i < 5000; i++) await short.addJson(JSON.stringify([`id-${i}`, 300]))
     await short.flush()
-    // 204 records of 100,000 characters: twelve staged rows of 17 records (1.7 MB each).
+    // 204 records of 100,008 characters, staged 17 a statement: each statement's rows hold two
+    // records (300,000 characters at most a row), the last one; 105 rows come to 19.9 M characters.
     const record = JSON.stringify(['l', 'y'.repeat(100_000)])
     for (let i = 0; i < 204; i++) await long.addJson(record)
     await long.flush()
     expect(await stagedRowsOf(short.id)).toBe(60)
-    expect(await stagedRowsOf(long.id)).toBe(12)
+    expect(await stagedRowsOf(long.id)).toBe(108)
+    expect(short.ranges()).toHaveLength(30)
+    expect(long.ranges()).toEqual([
+      [0, 104],
+      [105, 107],
+    ])
     calls.length = 0
     await short.discard()
     await long.discard()
     expect(calls.map((c) => [c.verb, c.args[1], c.args[2]])).toEqual([
       ['DELETE', 0, 59],
-      ['DELETE', 0, 10],
-      ['DELETE', 11, 11],
+      ['DELETE', 0, 104],
+      ['DELETE', 105, 107],
     ])
     expect(await stagedRowsOf(short.id)).toBe(0)
     expect(await stagedRowsOf(long.id)).toBe(0)

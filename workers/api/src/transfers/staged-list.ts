@@ -3,8 +3,9 @@
  * records written in bounded statements as they arrive, many records to a staged row, read by the
  * commit (transfer-commit.ts) in `ord` ranges, and discarded after it.
  */
-/** Records per staged row (see StagedList). */
+/** Records per staged row at most, and about the most characters (a longer record alone). */
 const RECORDS_PER_ROW = 100
+const ROW_CHARS = 300_000
 
 /**
  * The most UTF-8 bytes a staging statement's one parameter (its records' JSON) may take: under D1's
@@ -17,11 +18,14 @@ const NON_ASCII_BYTES_PER_CHAR = 3
 const NON_ASCII = /[^\x00-\x7f]/
 
 /**
- * Staged rows a discard statement deletes at most, and about the most characters: a transfer of a
- * million short records is discarded in a few statements, each far below D1's per-query time.
+ * About the most characters of staged rows one statement reads (the commit's) or deletes (a
+ * discard's), a longer row alone: each stays far below D1's per-query time whatever the records'
+ * length.
  */
+const STATEMENT_CHARS = 20_000_000
+
+/** Staged rows a discard statement deletes at most: a million short records in a few statements. */
 const DISCARD_ROWS = 2_000
-const DISCARD_CHARS = 20_000_000
 
 const STAGE_ROWS = `INSERT INTO import_staging (import_id, ord, zone_id, row, created_on)
   SELECT ?1, ?2 + key, ?3, value, ?4 FROM json_each(?5)`
@@ -37,7 +41,8 @@ const READ_BACK_CHARS = 1_000_000
 
 /**
  * One staged list (additions or deletions), flushed in bounded statements as it fills. A staged
- * row holds up to `RECORDS_PER_ROW` records (a JSON array of their staged columns): the table's
+ * row holds up to `RECORDS_PER_ROW` records and about ROW_CHARS characters (a JSON array of their
+ * staged columns): the table's
  * row and index writes, and the discard's deletes, are per staged row, not per record.
  */
 export class StagedList {
@@ -79,11 +84,20 @@ export class StagedList {
     if (this.#records.length === 0) return
     const first = this.#stagedRows
     const rows: string[] = []
-    for (let i = 0; i < this.#records.length; i += this.#perRow) {
-      const records = this.#records.slice(i, i + this.#perRow)
-      rows.push(`[${records.join(',')}]`)
-      this.#rowChars.push(rows.at(-1)!.length)
-      this.#recordsBefore.push(this.#recordsBefore.at(-1)! + records.length)
+    const pending = this.#records
+    for (let i = 0; i < pending.length;) {
+      let end = i + 1
+      let chars = pending[i]!.length + 2
+      while (
+        end < pending.length &&
+        end - i < this.#perRow &&
+        chars + pending[end]!.length + 1 <= ROW_CHARS
+      )
+        chars += pending[end++]!.length + 1
+      rows.push(`[${pending.slice(i, end).join(',')}]`)
+      this.#rowChars.push(chars)
+      this.#recordsBefore.push(this.#recordsBefore.at(-1)! + end - i)
+      i = end
     }
     this.#records = []
     this.#bytes = 0
@@ -104,12 +118,27 @@ export class StagedList {
 
   /**
    * `ord` ranges of the staged rows from `from` up to `to` (all of them by default), each holding
-   * at most `rowsPerStatement` records.
+   * at most `rowsPerStatement` records and about STATEMENT_CHARS characters.
    */
   ranges(from = 0, to = this.#stagedRows): [number, number][] {
-    const per = Math.max(1, Math.floor(this.rowsPerStatement / this.#perRow))
+    return this.#groups(from, to, Math.max(1, Math.floor(this.rowsPerStatement / this.#perRow)))
+  }
+
+  /** Staged rows `from` … `to - 1` in consecutive ranges of at most `rows` rows and about STATEMENT_CHARS characters. */
+  #groups(from: number, to: number, rows: number): [number, number][] {
     const out: [number, number][] = []
-    for (let lo = from; lo < to; lo += per) out.push([lo, Math.min(to, lo + per) - 1])
+    for (let lo = from; lo < to;) {
+      let hi = lo
+      let chars = this.#rowChars[lo]!
+      while (
+        hi + 1 < to &&
+        hi + 1 - lo < rows &&
+        chars + this.#rowChars[hi + 1]! <= STATEMENT_CHARS
+      )
+        chars += this.#rowChars[++hi]!
+      out.push([lo, hi])
+      lo = hi + 1
+    }
     return out
   }
 
@@ -164,22 +193,9 @@ export class StagedList {
     return this.#recordsBefore.length - 1
   }
 
-  /**
-   * Deletes the staged rows written, at most DISCARD_ROWS of about DISCARD_CHARS characters a
-   * statement (a row longer than that alone).
-   */
+  /** Deletes the staged rows written, at most DISCARD_ROWS of about STATEMENT_CHARS characters a statement. */
   async discard(): Promise<void> {
-    for (let lo = 0; lo < this.#stagedRows;) {
-      let hi = lo
-      let chars = this.#rowChars[lo]!
-      while (
-        hi + 1 < this.#stagedRows &&
-        hi + 1 - lo < DISCARD_ROWS &&
-        chars + this.#rowChars[hi + 1]! <= DISCARD_CHARS
-      )
-        chars += this.#rowChars[++hi]!
+    for (const [lo, hi] of this.#groups(0, this.#stagedRows, DISCARD_ROWS))
       await this.db.prepare(DISCARD).bind(this.id, lo, hi).run()
-      lo = hi + 1
-    }
   }
 }

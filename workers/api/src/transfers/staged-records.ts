@@ -137,9 +137,12 @@ function insertValue(c: Column): string {
   return sqlLiteral(FIXED[c])
 }
 
-/** The zone's records an AXFR replaces, counted before the commit… */
+/** The zone's records (an AXFR's difference is found from)… */
 export const COUNT_RECORDS = 'SELECT count(*) AS n FROM dns_records WHERE zone_id = ?1'
-/** …and deleted at most ?2 at a time. */
+/** …with their contents' characters (read from the identity index): what an AXFR replaces… */
+export const COUNT_RECORD_CHARS = `SELECT count(*) AS n, ifnull(sum(length(content)), 0) AS chars
+  FROM dns_records INDEXED BY dns_records_identity WHERE zone_id = ?1`
+/** …deleted at most ?2 at a time. */
 export const DELETE_SOME = `DELETE FROM dns_records WHERE rowid IN (
   SELECT rowid FROM dns_records WHERE zone_id = ?1 LIMIT ?2)`
 

@@ -51,17 +51,19 @@ const soa = (zone: string, serial: number): MessageRR => ({
   data: `ns.primary.test. hostmaster.primary.test. ${serial} 3600 600 86400 300`,
 })
 
+type Zone = { id: string; name: string }
+
 /** Receives an AXFR of `count` A records named `label-<i>` and commits it. */
-async function axfr(
-  db: D1Database,
-  zone: { id: string; name: string },
-  label: string,
-  count: number,
-  serial: number
-) {
+async function axfr(db: D1Database, zone: Zone, label: string, count: number, serial: number) {
   const stage = new TransferStage(db, { zoneId: zone.id, zoneName: zone.name }, ROWS)
+  const records = Array.from({ length: count }, (_, i) => a(zone.name, label, i))
+  await receive(stage, zone, records, serial)
+}
+
+/** Receives an AXFR of `records` through `stage`, commits it at `serial` and discards its rows. */
+async function receive(stage: TransferStage, zone: Zone, records: MessageRR[], serial: number) {
   try {
-    for (let i = 0; i < count; i++) await stage.sink('add', a(zone.name, label, i))
+    for (const r of records) await stage.sink('add', r)
     await stage.commit({
       guard: await guardOf(zone.id),
       soa: soa(zone.name, serial),
@@ -97,6 +99,33 @@ describe('committing an AXFR', () => {
       .bind(zone.id)
       .first<{ serial: number }>()
     expect(row?.serial).toBe(11)
+  })
+
+  it('deletes a zone of long records in statements of about 20,000,000 characters of content', async () => {
+    const zone = await createZone('xfr-commit-long', 'secondary')
+    const txt = (label: string, i: number): MessageRR => ({
+      ...a(zone.name, label, i),
+      type: 'TXT',
+      typeCode: 16,
+      data: Array.from({ length: 16 }, () => `"${'t'.repeat(250)}"`).join(' '),
+    })
+    /** An AXFR of `records` at `serial`, replacing the zone whole (no difference), through `db`. */
+    const replace = (db: D1Database, records: MessageRR[], serial: number) => {
+      const target = { zoneId: zone.id, zoneName: zone.name }
+      const stage = new TransferStage(db, target, undefined, undefined, undefined, 0)
+      return receive(stage, zone, records, serial)
+    }
+    // 6,000 records of 4,047 characters: 24 M characters, deleted about 4,900 records a statement.
+    await replace(
+      env.DB,
+      Array.from({ length: 6000 }, (_, i) => txt('long', i)),
+      10
+    )
+    expect(await names(zone.id)).toHaveLength(6000)
+    const changes: number[] = []
+    await replace(countingDb(changes), [a(zone.name, 'new', 1)], 11)
+    expect(Math.max(...changes)).toBeLessThanOrEqual(5000)
+    expect(await names(zone.id)).toEqual([`new-1.${zone.name}`])
   })
 
   it('rolls back whole when the zone changed since the transfer began: the old records stay', async () => {

@@ -45,7 +45,7 @@ import { parseSkipped, SkipTally } from './skipped-records.ts'
 import { StagedList } from './staged-list.ts'
 import { IxfrNotExact, TooManyIxfrSteps, TransferTooLarge } from './transfer-errors.ts'
 import {
-  COUNT_RECORDS,
+  COUNT_RECORD_CHARS,
   DELETE_SOME,
   DELETE_STAGED,
   EXACT,
@@ -66,6 +66,9 @@ import {
  * statements of each kind (D1's 1,000 queries an invocation, docs/limits.md).
  */
 const ROWS_PER_STATEMENT = 20_000
+
+/** About the most characters of content one of an AXFR's delete statements removes (by the zone's average). */
+const DELETE_CHARS = 20_000_000
 
 /**
  * Records one transfer may hold (additions and deletions, staged or skipped): a bound on what a
@@ -363,18 +366,24 @@ export class TransferStage {
   }
 
   /**
-   * Statements deleting every record the zone holds now, each at most `rowsPerStatement` rows. The
-   * count is exact for the version the commit's guard expects (the transfer is the one writer of a
+   * Statements deleting every record the zone holds now, each at most `rowsPerStatement` rows, and
+   * fewer when the zone's records average so long that as many would pass DELETE_CHARS. The count is exact for the version the commit's guard expects (the transfer is the one writer of a
    * secondary zone's records, and any other write moves the version, failing the guard); one more
    * statement than the count needs is added as a margin, a no-op when nothing is left.
    */
   async #deleteAll(): Promise<D1PreparedStatement[]> {
     const { db, rowsPerStatement } = this
     const { zoneId } = this.target
-    const row = await db.prepare(COUNT_RECORDS).bind(zoneId).first<{ n: number }>()
-    const statements = Math.ceil((row?.n ?? 0) / rowsPerStatement) + 1
-    return Array.from({ length: statements }, () =>
-      db.prepare(DELETE_SOME).bind(zoneId, rowsPerStatement)
+    const { n, chars } = (await db
+      .prepare(COUNT_RECORD_CHARS)
+      .bind(zoneId)
+      .first<{ n: number; chars: number }>()) ?? { n: 0, chars: 0 }
+    const per =
+      chars > 0
+        ? Math.max(1, Math.min(rowsPerStatement, Math.floor((n * DELETE_CHARS) / chars)))
+        : rowsPerStatement
+    return Array.from({ length: Math.ceil(n / per) + 1 }, () =>
+      db.prepare(DELETE_SOME).bind(zoneId, per)
     )
   }
 }
