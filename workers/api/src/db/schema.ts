@@ -131,8 +131,9 @@ export const zones = sqliteTable(
     secondaryCheckedOn: text('secondary_checked_on'),
     secondarySource: text('secondary_source'),
     /**
-     * What that copy lacks of the primary's zone: the records its transfers left out, by type
-     * (JSON `[{type, count, reason}]`, transfers/skipped-records.ts); null: not reported yet.
+     * What that copy lacks of the primary's zone: the records its transfers left out, by type, and
+     * the record mapping that judged it (JSON `{mapping, types: [{type, count, reason}]}`; a bare
+     * array of types is mapping 1's; transfers/skipped-records.ts); null: not reported yet.
      */
     secondarySkipped: text('secondary_skipped'),
   },

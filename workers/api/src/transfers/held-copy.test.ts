@@ -208,6 +208,42 @@ describe('incoming settings that no longer name the primary the copy came from',
   )
 })
 
+describe('a copy that lacks records an earlier record mapping left out', () => {
+  const setReport = (z: Zone, report: string | null) =>
+    env.DB.prepare('UPDATE zones SET secondary_skipped = ?2 WHERE id = ?1').bind(z.id, report).run()
+
+  it('is pulled whole at its next check, though its serial is current, and then checked as usual', async () => {
+    const z = await secondaryZone('remapped', await peerAt('198.51.100.38'))
+    const p = primaryOf(z.name, SERIAL, '192.0.2.21')
+    const primaries = { '198.51.100.38': p.connect }
+    expect(await check(z, primaries)).toMatchObject({ status: 'transferred', kind: 'axfr' })
+    // As the first mapping stored it: LOC records left out.
+    await setReport(z, JSON.stringify([{ type: 'LOC', count: 2, reason: 'not read' }]))
+    p.asked.length = 0
+    expect(await check(z, primaries)).toMatchObject({ status: 'transferred', kind: 'axfr' })
+    expect(p.asked).toEqual(['SOA', 'AXFR'])
+    expect(await api('GET', z.incoming)).toMatchObject({
+      body: { result: { soa_serial: SERIAL, skipped_records: [] } },
+    })
+    p.asked.length = 0
+    expect(await check(z, primaries)).toMatchObject({ status: 'current' })
+    expect(p.asked).toEqual(['SOA'])
+  })
+
+  it('is left as it is when it lacked nothing, or has no report', async () => {
+    const z = await secondaryZone('remapped-whole', await peerAt('198.51.100.39'))
+    const p = primaryOf(z.name, SERIAL, '192.0.2.21')
+    const primaries = { '198.51.100.39': p.connect }
+    expect(await check(z, primaries)).toMatchObject({ status: 'transferred' })
+    for (const report of ['[]', null]) {
+      await setReport(z, report)
+      p.asked.length = 0
+      expect(await check(z, primaries)).toMatchObject({ status: 'current' })
+      expect(p.asked).toEqual(['SOA'])
+    }
+  })
+})
+
 describe('the migration that gave zones their record of the copy', () => {
   it('takes it from the incoming settings of each zone with a transfer, its first primary as the source', async () => {
     const peer = await peerAt('198.51.100.37')

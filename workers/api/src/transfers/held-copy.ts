@@ -11,7 +11,10 @@
  * from its copy, and its expiry counts from its last good check. Settings that no longer name the
  * primary the copy came from pull it whole (AXFR): another server's serials may not follow that
  * primary's.
+ * A copy whose report of what it lacks was made by an earlier record mapping is pulled whole too.
  */
+import { RECORD_MAPPING } from './record-map.ts'
+import { parseSkipped } from './skipped-records.ts'
 
 /** The zone row's record of the copy (read with the zone's SOA). */
 export interface CopyRecord {
@@ -85,6 +88,16 @@ export function confirmedAt(zone: CopyRecord): number | null {
   if (!held(zone) || zone.secondary_checked_on === null) return null
   const ms = Date.parse(zone.secondary_checked_on)
   return Number.isNaN(ms) ? null : Math.floor(ms / 1000)
+}
+
+/**
+ * Whether the copy held lacks records by the judgement of an earlier record mapping (record-map.ts
+ * `RECORD_MAPPING`): pull it by AXFR, so it gains what the mapping keeps now. A copy that lacked
+ * nothing, or has no report, is left as it is.
+ */
+export function mappedBefore(zone: CopyRecord | null): boolean {
+  const report = zone && held(zone) ? parseSkipped(zone.secondary_skipped) : null
+  return report !== null && report.mapping < RECORD_MAPPING && report.types.length > 0
 }
 
 /** Whether the copy held came from a primary that `primaries` no longer name: pull it by AXFR. */

@@ -92,7 +92,7 @@ export function incomingToApi(
     created_time: row.created_on,
     modified_time: row.modified_on,
     checked_time: row.checked_on,
-    skipped_records: parseSkipped(row.skipped)?.slice(0, ANSWERED_TYPES),
+    skipped_records: parseSkipped(row.skipped)?.types.slice(0, ANSWERED_TYPES),
     serving: !zone.secondaryExpired,
     ...(check && {
       failed_checks: check.failures,

@@ -10,6 +10,15 @@ import { ApiError } from '../http/api-error.ts'
 import { buildRecord } from '../records/input.ts'
 import type { DnsRecord } from '../records/model.ts'
 
+/**
+ * The version of how a transferred record becomes ours (this module and the wire decoder's
+ * presentation text before it), moved whenever records that were left out are kept: 2 since LOC,
+ * SVCB and HTTPS records are read from their wire form (before, they were skipped). A copy whose
+ * report of what it lacks was made by an earlier version, and lacks something, is pulled whole at
+ * its next check (held-copy.ts `mappedBefore`), so it gains what is kept now without an operator.
+ */
+export const RECORD_MAPPING = 2
+
 export interface MapContext {
   zoneId: string
   zoneName: string

@@ -29,7 +29,7 @@ import {
 } from '@edgedns/zone-transfer'
 import { builderStub, CommitConflict } from '../commit/zone-change.ts'
 import { envForZone } from '../shards/zone-env.ts'
-import { confirmedAt, fromAnotherPrimary } from './held-copy.ts'
+import { confirmedAt, fromAnotherPrimary, mappedBefore } from './held-copy.ts'
 import { readIncoming } from './incoming-config.ts'
 import type { CheckStatus } from './incoming-settings.ts'
 import { commitExpiry } from './expiry-commit.ts'
@@ -193,8 +193,9 @@ export class SecondaryZone extends DurableObject<Env> {
     const held = zone?.serial === cfg.soaSerial ? cfg.soaSerial : null
     let result: CheckResult = { status: 'failed', error: 'the zone has no primary with an address' }
     let finishing: Promise<void> | undefined
-    // A copy from a primary the settings no longer name is pulled whole: serials are a server's.
-    const whole = force || fromAnotherPrimary(zone, cfg.primaries)
+    // A copy from a primary the settings no longer name is pulled whole: serials are a server's;
+    // so is one that lacks records an earlier record mapping left out.
+    const whole = force || fromAnotherPrimary(zone, cfg.primaries) || mappedBefore(zone)
     for (const primary of cfg.primaries) {
       try {
         const { finishing: after, ...attempt } = await this.transfer(

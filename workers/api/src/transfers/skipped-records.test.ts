@@ -11,7 +11,8 @@ import { secondaryZone } from '../../../../test/api/incoming-rows.ts'
 import { a, ixfrPrimaryOf, rr, transfer, type Step } from './ixfr-test-transfers.ts'
 import { fakePrimary, pack, primarySoa as wSoa } from './fake-primary.ts'
 import { transferFrom } from './transfer-from.ts'
-import { SkipTally } from './skipped-records.ts'
+import { RECORD_MAPPING } from './record-map.ts'
+import { parseSkipped, reportAfter, SkipTally, storedReport } from './skipped-records.ts'
 
 describe('the tally of records a transfer left out', () => {
   it('reports an AXFR by type, the most skipped first, with the first reason', () => {
@@ -51,6 +52,46 @@ describe('the tally of records a transfer left out', () => {
     const report = t.report([], true)
     expect(report).toHaveLength(100)
     expect(report[0]!.reason).toHaveLength(200)
+  })
+})
+
+describe("a copy's stored report", () => {
+  const loc = { type: 'LOC', count: 3, reason: 'earlier' }
+  const sig = { type: 'RRSIG', count: 1, reason: 'r' }
+
+  it('reads a bare array as version 1 of the mapping, and refuses what is not a report', () => {
+    expect(parseSkipped(JSON.stringify([loc, { type: 'X' }]))).toEqual({ mapping: 1, types: [loc] })
+    const now = { mapping: RECORD_MAPPING, types: [sig] }
+    expect(parseSkipped(storedReport(now))).toEqual(now)
+    for (const bad of [
+      '{',
+      '3',
+      'null',
+      '{"types":[]}',
+      '{"mapping":2}',
+      '{"mapping":"2","types":[]}',
+    ])
+      expect(parseSkipped(bad)).toBeNull()
+    expect(parseSkipped(null)).toBeNull()
+  })
+
+  it("is an AXFR's own, by this mapping; an IXFR keeps an earlier version while the copy lacks something", () => {
+    const t = new SkipTally()
+    t.note('add', 'RRSIG', 'r')
+    expect(reportAfter(t, { mapping: 1, types: [loc] }, true)).toEqual({
+      mapping: RECORD_MAPPING,
+      types: [sig],
+    })
+    expect(reportAfter(t, { mapping: 1, types: [loc] }, false)).toEqual({
+      mapping: 1,
+      types: [loc, sig],
+    })
+    // A copy that lacked nothing is as good as one this mapping made.
+    expect(reportAfter(t, { mapping: 1, types: [] }, false)).toEqual({
+      mapping: RECORD_MAPPING,
+      types: [sig],
+    })
+    expect(reportAfter(t, null, false)).toBeNull()
   })
 })
 

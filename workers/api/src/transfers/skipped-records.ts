@@ -5,8 +5,10 @@
  * with the copy (`zones.secondary_skipped`) and answered by the incoming settings as
  * `skipped_records`. An AXFR's report is what it left out; an IXFR's is the report held before
  * with what it added and deleted of those types (a primary's IXFR is exact, so the counts follow
- * the primary's zone).
+ * the primary's zone). The report is stored with the version of the record mapping that made it
+ * (record-map.ts `RECORD_MAPPING`; a report stored as a bare array is version 1's).
  */
+import { RECORD_MAPPING } from './record-map.ts'
 
 export interface SkippedType {
   type: string
@@ -60,17 +62,49 @@ export class SkipTally {
   }
 }
 
+/** What a copy lacks, by type, and the version of the record mapping that judged it. */
+export interface SkipReport {
+  mapping: number
+  types: SkippedType[]
+}
+
+/**
+ * The report of a copy after a transfer with `tally`: an AXFR's is its own, by this mapping; an
+ * IXFR's moves the report of the copy it applied to (`held`; none: no report) and keeps its
+ * version while that copy lacked something (the records an earlier mapping left out are still
+ * missing), the current one otherwise.
+ */
+export function reportAfter(
+  tally: SkipTally,
+  held: SkipReport | null,
+  whole: boolean
+): SkipReport | null {
+  if (whole) return { mapping: RECORD_MAPPING, types: tally.report([], true) }
+  if (held === null) return null
+  const mapping = held.types.length > 0 ? held.mapping : RECORD_MAPPING
+  return { mapping, types: tally.report(held.types, false) }
+}
+
+/** A report as the zone row stores it (`zones.secondary_skipped`). */
+export const storedReport = (report: SkipReport): string => JSON.stringify(report)
+
 /** A stored report, or null when there is none (or it is not one). */
-export function parseSkipped(json: string | null): SkippedType[] | null {
+export function parseSkipped(json: string | null): SkipReport | null {
   if (json === null) return null
+  let v: unknown
   try {
-    const v = JSON.parse(json) as unknown
-    if (!Array.isArray(v)) return null
-    return v.filter(
-      (s): s is SkippedType =>
-        typeof s?.type === 'string' && Number.isInteger(s?.count) && typeof s?.reason === 'string'
-    )
+    v = JSON.parse(json)
   } catch {
     return null
   }
+  // Version 1 stored the types alone.
+  const stored = Array.isArray(v) ? { mapping: 1, types: v } : (v as Partial<SkipReport> | null)
+  const types: unknown = stored?.types
+  if (!Number.isInteger(stored?.mapping) || !Array.isArray(types)) return null
+  return { mapping: stored!.mapping!, types: types.filter(isSkippedType) }
+}
+
+function isSkippedType(s: unknown): s is SkippedType {
+  const t = s as Partial<SkippedType> | null
+  return typeof t?.type === 'string' && Number.isInteger(t.count) && typeof t.reason === 'string'
 }

@@ -41,7 +41,7 @@ import { recordCopy } from './held-copy.ts'
 import { Fingerprints } from './record-fingerprints.ts'
 import { zoneSoaOf } from './zone-soa.ts'
 import { mapOrSkip, type MapContext } from './record-map.ts'
-import { parseSkipped, SkipTally } from './skipped-records.ts'
+import { parseSkipped, reportAfter, SkipTally, storedReport } from './skipped-records.ts'
 import { StagedList } from './staged-list.ts'
 import { IxfrNotExact, TooManyIxfrSteps, TransferTooLarge } from './transfer-errors.ts'
 import {
@@ -247,8 +247,9 @@ export class TransferStage {
     const diff = r.replace ? await this.#stageDifference() : null
     // What the copy lacks: an AXFR's own report; an IXFR's applied to the copy's (read with the
     // guard, so the version guard fails the commit if it moved since), none while it has none.
-    const held = r.replace ? [] : parseSkipped(r.skipped ?? null)
-    const skipped = held && JSON.stringify(this.skipped.report(held, r.replace))
+    const held = r.replace ? null : parseSkipped(r.skipped ?? null)
+    const report = reportAfter(this.skipped, held, r.replace)
+    const skipped = report && storedReport(report)
     const insert = db.prepare(insertStaged('REPLACE'))
     // An IXFR of up to `perRecordLog` records logs each record it changes, and the builder
     // rebuilds only the names they touch; an AXFR, or a larger IXFR, logs one `replace`.
