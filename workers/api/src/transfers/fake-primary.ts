@@ -71,3 +71,10 @@ export const primarySoa = (zone: string, serial: number): ResponseRR => ({
 /** The messages answering a `kind` request of zone `zone` with `records`. */
 export const pack = (zone: string, id: number, kind: Kind, records: ResponseRR[]) =>
   packTransfer(records, { id, question: { name: zone, type: CODES[kind] } })
+
+/** The answer's first message alone, with `rcode` (NOTIMP: 4, REFUSED: 5). */
+export function withRcode(messages: Uint8Array[], rcode: number): Uint8Array[] {
+  const m = Uint8Array.from(messages[0]!)
+  m[3] = (m[3]! & 0xf0) | rcode
+  return [m]
+}

@@ -17,10 +17,11 @@ import {
 } from '../../../../test/api/incoming-rows.ts'
 import { settle } from '../builder/test/helpers.ts'
 import { BUNDLED_MIGRATIONS } from '../db/bundled-migrations.ts'
-import { fakePrimary, pack, primarySoa as soa } from './fake-primary.ts'
+import { fakePrimary, pack, primarySoa as soa, withRcode } from './fake-primary.ts'
 import type { IncomingConfig, Primary } from './incoming-config.ts'
+import { RECORD_MAPPING } from './record-map.ts'
 import type { SecondaryZone } from './secondary-zone.ts'
-import { transferFrom } from './transfer-from.ts'
+import { transferFrom, type PullMode } from './transfer-from.ts'
 import { secondaryStub } from './secondary-stub.ts'
 import type { Connect } from './tcp-transfer.ts'
 
@@ -59,8 +60,8 @@ function check(zone: Zone, primaries: Record<string, Connect>) {
     secondaryStub(env, zone.id) as unknown as DurableObjectStub,
     async (o: unknown) => {
       const object = o as SecondaryZone
-      object.transfer = (e: Env, cfg: IncomingConfig, primary: Primary, force: boolean) =>
-        transferFrom(e, cfg, primary, force, primaries[primary.ip])
+      object.transfer = (e: Env, cfg: IncomingConfig, primary: Primary, mode: PullMode) =>
+        transferFrom(e, cfg, primary, mode, primaries[primary.ip])
       return object.check(zone.id)
     }
   )
@@ -211,36 +212,81 @@ describe('incoming settings that no longer name the primary the copy came from',
 describe('a copy that lacks records an earlier record mapping left out', () => {
   const setReport = (z: Zone, report: string | null) =>
     env.DB.prepare('UPDATE zones SET secondary_skipped = ?2 WHERE id = ?1').bind(z.id, report).run()
+  const storedReport = async (z: Zone) =>
+    JSON.parse(
+      (await env.DB.prepare('SELECT secondary_skipped AS r FROM zones WHERE id = ?1')
+        .bind(z.id)
+        .first<{ r: string }>())!.r
+    ) as unknown
+
+  /**
+   * A primary of `zone` at `at.serial` holding www and a record we do not hold (HINFO, so every
+   * copy of it lacks something); `at.axfr` false: it refuses AXFR (REFUSED), as some refuse all
+   * but IXFR.
+   */
+  function primaryWithHinfo(zone: string, serial: number) {
+    const at = { serial, axfr: true }
+    const hinfo: ResponseRR = { name: `h.${zone}`, type: 13, ttl: 300, rdata: '"PC" "Linux"' }
+    const fake = fakePrimary((kind, id) => {
+      const records = [soa(zone, at.serial), a(`www.${zone}`, '192.0.2.21'), hinfo]
+      if (kind === 'SOA') return pack(zone, id, kind, [soa(zone, at.serial)])
+      const answer = pack(zone, id, kind, [...records, soa(zone, at.serial)])
+      return kind === 'AXFR' && !at.axfr ? withRcode(answer, 5) : answer
+    })
+    return { at, ...fake }
+  }
+
+  async function loadedFrom(label: string, ip: string) {
+    const z = await secondaryZone(label, await peerAt(ip))
+    const p = primaryWithHinfo(z.name, SERIAL)
+    const primaries = { [ip]: p.connect }
+    expect(await check(z, primaries)).toMatchObject({ status: 'transferred', kind: 'axfr' })
+    expect(await storedReport(z)).toEqual({
+      mapping: RECORD_MAPPING,
+      types: [{ type: 'HINFO', count: 1, reason: 'the records API does not hold HINFO records' }],
+    })
+    p.asked.length = 0
+    return { z, p, primaries }
+  }
 
   it('is pulled whole at its next check, though its serial is current, and then checked as usual', async () => {
-    const z = await secondaryZone('remapped', await peerAt('198.51.100.38'))
-    const p = primaryOf(z.name, SERIAL, '192.0.2.21')
-    const primaries = { '198.51.100.38': p.connect }
-    expect(await check(z, primaries)).toMatchObject({ status: 'transferred', kind: 'axfr' })
-    // As the first mapping stored it: LOC records left out.
+    const { z, p, primaries } = await loadedFrom('remapped', '198.51.100.38')
+    // As the first mapping stored it (a bare array): LOC records left out.
     await setReport(z, JSON.stringify([{ type: 'LOC', count: 2, reason: 'not read' }]))
-    p.asked.length = 0
     expect(await check(z, primaries)).toMatchObject({ status: 'transferred', kind: 'axfr' })
     expect(p.asked).toEqual(['SOA', 'AXFR'])
-    expect(await api('GET', z.incoming)).toMatchObject({
-      body: { result: { soa_serial: SERIAL, skipped_records: [] } },
-    })
+    expect(await storedReport(z)).toMatchObject({ mapping: RECORD_MAPPING })
+    // A report of this mapping that lacks something (HINFO) is not pulled again.
     p.asked.length = 0
     expect(await check(z, primaries)).toMatchObject({ status: 'current' })
     expect(p.asked).toEqual(['SOA'])
   })
 
-  it('is left as it is when it lacked nothing, or has no report', async () => {
-    const z = await secondaryZone('remapped-whole', await peerAt('198.51.100.39'))
-    const p = primaryOf(z.name, SERIAL, '192.0.2.21')
-    const primaries = { '198.51.100.39': p.connect }
-    expect(await check(z, primaries)).toMatchObject({ status: 'transferred' })
-    for (const report of ['[]', null]) {
-      await setReport(z, report)
-      p.asked.length = 0
-      expect(await check(z, primaries)).toMatchObject({ status: 'current' })
-      expect(p.asked).toEqual(['SOA'])
-    }
+  it('is pulled whole when it has no report (made before reports were kept), not when it lacked nothing', async () => {
+    const { z, p, primaries } = await loadedFrom('remapped-none', '198.51.100.39')
+    await setReport(z, null)
+    expect(await check(z, primaries)).toMatchObject({ status: 'transferred', kind: 'axfr' })
+    await setReport(z, '[]')
+    p.asked.length = 0
+    expect(await check(z, primaries)).toMatchObject({ status: 'current' })
+    expect(p.asked).toEqual(['SOA'])
+  })
+
+  it('is not rolled back by a primary behind it, and is checked as usual when the primary refuses AXFR', async () => {
+    const { z, p, primaries } = await loadedFrom('remapped-behind', '198.51.100.40')
+    const stale = JSON.stringify([{ type: 'LOC', count: 1, reason: 'not read' }])
+    await setReport(z, stale)
+    p.at.serial = SERIAL - 1
+    expect(await check(z, primaries)).toMatchObject({ status: 'current', serial: SERIAL })
+    expect(p.asked).toEqual(['SOA'])
+    expect((await zoneRow(z.id)).serial).toBe(SERIAL)
+    // At the copy's serial, a primary that refuses AXFR: the copy stays current, not failed.
+    p.at.serial = SERIAL
+    p.at.axfr = false
+    p.asked.length = 0
+    expect(await check(z, primaries)).toMatchObject({ status: 'current', serial: SERIAL })
+    expect(p.asked).toEqual(['SOA', 'AXFR', 'SOA'])
+    expect(await storedReport(z)).toEqual(JSON.parse(stale))
   })
 })
 

@@ -91,13 +91,15 @@ export function confirmedAt(zone: CopyRecord): number | null {
 }
 
 /**
- * Whether the copy held lacks records by the judgement of an earlier record mapping (record-map.ts
- * `RECORD_MAPPING`): pull it by AXFR, so it gains what the mapping keeps now. A copy that lacked
- * nothing, or has no report, is left as it is.
+ * Whether the copy held may lack records an earlier record mapping left out (record-map.ts
+ * `RECORD_MAPPING`): its report is of an earlier version and lacks something, or it has none (a
+ * copy made before reports were kept, by the first mapping). Pull it by AXFR, so it gains what the
+ * mapping keeps now. A copy that lacked nothing is left as it is.
  */
 export function mappedBefore(zone: CopyRecord | null): boolean {
-  const report = zone && held(zone) ? parseSkipped(zone.secondary_skipped) : null
-  return report !== null && report.mapping < RECORD_MAPPING && report.types.length > 0
+  if (!zone || !held(zone)) return false
+  const report = parseSkipped(zone.secondary_skipped)
+  return report === null || (report.mapping < RECORD_MAPPING && report.types.length > 0)
 }
 
 /** Whether the copy held came from a primary that `primaries` no longer name: pull it by AXFR. */

@@ -9,7 +9,7 @@ import { parseTsigKey, TsigError, type TsigKey } from '@edgedns/zone-transfer'
 import { describe, expect, it } from 'vitest'
 import { createZone } from '../../../../test/api/helpers.ts'
 import { ixfrPrimaryOf } from './ixfr-test-transfers.ts'
-import { fakePrimary, pack, primarySoa as soa } from './fake-primary.ts'
+import { fakePrimary, pack, primarySoa as soa, withRcode } from './fake-primary.ts'
 import { transferFrom } from './transfer-from.ts'
 
 const KEY = parseTsigKey('hmac-sha256:xfr-key:c2VjcmV0LWZvci10aGUtZmFsbGJhY2stdGVzdC0zMi1vY3RldHM=')
@@ -20,13 +20,6 @@ const a = (zone: string, label: string): ResponseRR => ({
   ttl: 300,
   rdata: `192.0.2.${label.length + label.charCodeAt(0) - 96}`,
 })
-
-/** The answer's first message with `rcode` (NOTIMP: 4). */
-function withRcode(messages: Uint8Array[], rcode: number): Uint8Array[] {
-  const m = Uint8Array.from(messages[0]!)
-  m[3] = (m[3]! & 0xf0) | rcode
-  return [m]
-}
 
 /**
  * A primary at serial 11 holding `b` and `c`, whose IXFR answer (from 10) is `ixfr`; it answers
@@ -56,7 +49,7 @@ async function heldAt10(label: string, key?: TsigKey) {
       ),
     key
   )
-  const done = await transferFrom(env as Env, cfg, primary, false, first.connect)
+  const done = await transferFrom(env as Env, cfg, primary, 'check', first.connect)
   await done.finishing
   expect(done).toMatchObject({ status: 'transferred', kind: 'axfr', serial: 10 })
   return { zone, primary, cfg: { ...cfg, soaSerial: 10 } }
@@ -80,7 +73,7 @@ describe('an IXFR that fails', () => {
     const p = primaryAt11(zone.name, (id) =>
       withRcode(pack(zone.name, id, 'IXFR', [soa(zone.name, 11)]), 4)
     )
-    const result = await transferFrom(env as Env, cfg, primary, false, p.connect)
+    const result = await transferFrom(env as Env, cfg, primary, 'check', p.connect)
     await result.finishing
     expect(result).toMatchObject({ status: 'transferred', kind: 'axfr', serial: 11 })
     expect(p.asked).toEqual(['SOA', 'IXFR', 'AXFR'])
@@ -93,7 +86,7 @@ describe('an IXFR that fails', () => {
     // Deletes `x`, which we do not hold: the primary diffs from another version than ours.
     const diff = [soa(z, 11), soa(z, 10), a(z, 'x'), soa(z, 11), a(z, 'c'), soa(z, 11)]
     const p = primaryAt11(z, (id) => pack(z, id, 'IXFR', diff))
-    const result = await transferFrom(env as Env, cfg, primary, false, p.connect)
+    const result = await transferFrom(env as Env, cfg, primary, 'check', p.connect)
     await result.finishing
     expect(result).toMatchObject({ status: 'transferred', kind: 'axfr', serial: 11 })
     expect(p.asked).toEqual(['SOA', 'IXFR', 'AXFR'])
@@ -105,7 +98,7 @@ describe('an IXFR that fails', () => {
     const z = zone.name
     const diff = [soa(z, 11), soa(z, 10), a(z, 'a'), soa(z, 11), a(z, 'c'), soa(z, 11)]
     const p = primaryAt11(z, (id) => pack(z, id, 'IXFR', diff))
-    const result = await transferFrom(env as Env, cfg, primary, false, p.connect)
+    const result = await transferFrom(env as Env, cfg, primary, 'check', p.connect)
     await result.finishing
     expect(result).toMatchObject({ status: 'transferred', kind: 'ixfr', serial: 11 })
     expect(p.asked).toEqual(['SOA', 'IXFR'])
@@ -116,7 +109,7 @@ describe('an IXFR that fails', () => {
     const { zone, primary, cfg } = await heldAt10('ixfr-unreachable')
     const p = primaryAt11(zone.name, () => [])
     p.failConnection(2)
-    await expect(transferFrom(env as Env, cfg, primary, false, p.connect)).rejects.toThrow(
+    await expect(transferFrom(env as Env, cfg, primary, 'check', p.connect)).rejects.toThrow(
       /refused/
     )
     expect(p.asked).toEqual(['SOA'])
@@ -126,7 +119,7 @@ describe('an IXFR that fails', () => {
   it('fails the check, without an AXFR, when its answer is not signed with the primary key', async () => {
     const { zone, primary, cfg } = await heldAt10('ixfr-unsigned', KEY)
     const p = primaryAt11(zone.name, (id) => pack(zone.name, id, 'IXFR', [soa(zone.name, 11)]), KEY)
-    await expect(transferFrom(env as Env, cfg, primary, false, p.connect)).rejects.toMatchObject({
+    await expect(transferFrom(env as Env, cfg, primary, 'check', p.connect)).rejects.toMatchObject({
       cause: expect.any(TsigError),
     })
     expect(p.asked).toEqual(['SOA', 'IXFR'])

@@ -38,7 +38,7 @@ describe('an IXFR of many steps from a primary, through transferFrom', () => {
         kind === 'SOA' ? [wSoa(z, 10)] : [wSoa(z, 10), wA(z, 's0', 1), wA(z, 'b', 2), wSoa(z, 10)]
       )
     )
-    const done = await transferFrom(env as Env, cfg, primary, false, first.connect)
+    const done = await transferFrom(env as Env, cfg, primary, 'check', first.connect)
     await done.finishing
     const last = 10 + steps
     // Step i: 10+i → 11+i deletes s<i> and adds s<i+1>; BIND's form, one step per serial.
@@ -55,7 +55,7 @@ describe('an IXFR of many steps from a primary, through transferFrom', () => {
       env as Env,
       { ...cfg, soaSerial: 10 },
       primary,
-      false,
+      'check',
       p.connect
     )
     await result.finishing

@@ -30,7 +30,7 @@ import {
 import { builderStub, CommitConflict } from '../commit/zone-change.ts'
 import { envForZone } from '../shards/zone-env.ts'
 import { confirmedAt, fromAnotherPrimary, mappedBefore } from './held-copy.ts'
-import { readIncoming } from './incoming-config.ts'
+import { readIncoming, type IncomingConfig, type Primary } from './incoming-config.ts'
 import type { CheckStatus } from './incoming-settings.ts'
 import { commitExpiry } from './expiry-commit.ts'
 import {
@@ -39,6 +39,7 @@ import {
   transferFrom,
   zoneRow,
   type CheckResult,
+  type PullMode,
   type ZoneRowSoa,
 } from './transfer-from.ts'
 
@@ -193,16 +194,21 @@ export class SecondaryZone extends DurableObject<Env> {
     const held = zone?.serial === cfg.soaSerial ? cfg.soaSerial : null
     let result: CheckResult = { status: 'failed', error: 'the zone has no primary with an address' }
     let finishing: Promise<void> | undefined
-    // A copy from a primary the settings no longer name is pulled whole: serials are a server's;
-    // so is one that lacks records an earlier record mapping left out.
-    const whole = force || fromAnotherPrimary(zone, cfg.primaries) || mappedBefore(zone)
+    // A copy from a primary the settings no longer name is pulled whole: serials are a server's.
+    // One that lacks records an earlier record mapping left out is pulled whole when it can be.
+    const mode: PullMode =
+      force || fromAnotherPrimary(zone, cfg.primaries)
+        ? 'axfr'
+        : mappedBefore(zone)
+          ? 'remap'
+          : 'check'
     for (const primary of cfg.primaries) {
       try {
-        const { finishing: after, ...attempt } = await this.transfer(
+        const { finishing: after, ...attempt } = await this.#pull(
           env,
           { ...cfg, soaSerial: held },
           primary,
-          whole
+          mode
         )
         result = attempt
         finishing = after
@@ -255,6 +261,22 @@ export class SecondaryZone extends DurableObject<Env> {
    * none), a zone that answers and has a transfer counts its copy as checked when a primary last
    * confirmed it (held-copy.ts; else now), so it expires the SOA's expire after that.
    */
+  /**
+   * One primary's pull; a `remap` pull that fails (a primary that refuses AXFR, a zone too large)
+   * is followed by the usual check, so the copy is confirmed or brought up to date as before and
+   * the next check tries again.
+   */
+  async #pull(env: Env, cfg: IncomingConfig, primary: Primary, mode: PullMode) {
+    if (mode === 'remap')
+      try {
+        const attempt = await this.transfer(env, cfg, primary, 'remap')
+        if (attempt.status !== 'failed') return attempt
+      } catch (e) {
+        console.warn('secondary zone: pulling the copy whole failed', cfg.zoneId, String(e))
+      }
+    return this.transfer(env, cfg, primary, mode === 'remap' ? 'check' : mode)
+  }
+
   async #startState(zone: ZoneRowSoa | null, zoneId: string, loaded: boolean): Promise<State> {
     const state = await this.#state(zoneId)
     if (!loaded) return { ...state, soa: null, lastSuccess: null }

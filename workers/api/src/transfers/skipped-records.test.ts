@@ -194,7 +194,7 @@ describe('skipped_records through a secondary zone check', () => {
       )
     )
     await (
-      await transferFrom(env as Env, cfg, primary, false, first.connect)
+      await transferFrom(env as Env, cfg, primary, 'check', first.connect)
     ).finishing
     const diff = [wSoa(z, 11), wSoa(z, 10), wSoa(z, 11), hinfo('h2'), wSoa(z, 11)]
     const next = fakePrimary((kind, id) => pack(z, id, kind, kind === 'SOA' ? [wSoa(z, 11)] : diff))
@@ -202,7 +202,7 @@ describe('skipped_records through a secondary zone check', () => {
       env as Env,
       { ...cfg, soaSerial: 10 },
       primary,
-      false,
+      'check',
       next.connect
     )
     await result.finishing

@@ -19,6 +19,14 @@ export interface CheckResult {
   error?: string
 }
 
+/**
+ * How a check pulls: `check` asks the primary's SOA and, when it is newer than the copy, IXFR (or
+ * AXFR); `axfr` pulls the zone whole whatever its serial (`force_axfr`, a copy from another
+ * primary); `remap` pulls it whole unless the primary's serial is before the copy's (a copy that
+ * lacks what an earlier record mapping left out: a primary behind the copy must not roll it back).
+ */
+export type PullMode = 'check' | 'axfr' | 'remap'
+
 /** Commit attempts when other writers (settings changes) keep moving the zone's version. */
 const COMMIT_ATTEMPTS = 4
 
@@ -69,15 +77,16 @@ export async function transferFrom(
   env: Env,
   cfg: IncomingConfig,
   primary: Primary,
-  force: boolean,
+  mode: PullMode,
   connectTo?: Connect
 ): Promise<Attempt> {
   const db = env.DB
   const soa = await primarySoa(primary, cfg.zoneName, connectTo)
   const theirs = soaSerial(soa.data)
-  if (!force && cfg.soaSerial !== null && !serialAfter(theirs, cfg.soaSerial))
-    return confirmCopy(db, cfg.zoneId, cfg.soaSerial)
-  let ixfr = !force && primary.ixfr && cfg.soaSerial !== null
+  const newer = cfg.soaSerial === null || serialAfter(theirs, cfg.soaSerial)
+  const whole = mode === 'axfr' || (mode === 'remap' && (newer || theirs === cfg.soaSerial))
+  if (!whole && !newer) return confirmCopy(db, cfg.zoneId, cfg.soaSerial!)
+  let ixfr = !whole && primary.ixfr && cfg.soaSerial !== null
   for (;;) {
     const zone = await zoneRow(db, cfg.zoneId)
     if (!zone) return { status: 'not-secondary' }
