@@ -65,8 +65,11 @@ async function answersAfter(probe, log, label) {
   }
 }
 
+/** The DoH worker's KV counters per query, or that it counted none (queries answered elsewhere). */
 const kvLine = (kv) =>
-  `${kv.kvCallsPerLookup?.toFixed(3)} KV calls / ${kv.kvKeysPerLookup?.toFixed(3)} keys per query, ${kv.answerHitRate == null ? '' : `${(kv.answerHitRate * 100).toFixed(0)} % from the answer cache, `}${kv.revalidationsPerSecond?.toFixed(0)} revalidations/s`
+  kv.kvCallsPerLookup == null
+    ? "no queries counted by the DoH worker's KV counters"
+    : `${kv.kvCallsPerLookup.toFixed(3)} KV calls / ${kv.kvKeysPerLookup?.toFixed(3)} keys per query, ${kv.answerHitRate == null ? '' : `${(kv.answerHitRate * 100).toFixed(0)} % from the answer cache, `}${kv.revalidationsPerSecond?.toFixed(0)} revalidations/s`
 
 /** Warms a generated mix to the state its figures describe (see WARM_MISS_RATE). */
 async function warmGen(stack, gen, buckets, log) {
