@@ -6,7 +6,10 @@
  *   node bench/tools/doh-profile.mjs [mix=zipf] [names=1000000] [seconds=8]
  *
  * Environment: DOH_VARS (JSON) adds to the DoH worker's bindings (e.g. `{"ANSWER_CACHE":"0"}`);
- * PROFILE_OUT writes the raw profile (`.cpuprofile`, for Chrome DevTools). The zone is built and
+ * PROFILE_OUT writes the raw profile (`.cpuprofile`, for Chrome DevTools); READ_SETTINGS=deployed
+ * runs the DoH worker with the deployed read-path settings and the cron's maintenance once after
+ * the zone is built (the zone feed then holds it, as in the zones-10k section: the mix `outside`
+ * is then answered from the feed, not KV). The zone is built and
  * warmed (10 s of the same mix) before the profiled run. Prints the load's q/s, the functions with
  * the most self time, and the share of samples in the garbage collector.
  */
@@ -30,11 +33,13 @@ const INSPECTOR_PORT = 9239
 const stack = await startBenchStack({
   inspectorPort: INSPECTOR_PORT,
   dohBindings: JSON.parse(process.env.DOH_VARS ?? '{}'),
+  readSettings: process.env.READ_SETTINGS ?? 'local',
 })
 try {
   const api = apiClient(stack.url, stack.token)
   const zone = await createBenchZone({ api, log }, 'large.bench.example', size)
   await waitQuiet(stack, { large: zone }, log)
+  if (process.env.READ_SETTINGS === 'deployed') await stack.cron()
   const gen = { kind: mix, s: 1, zone: zone.name, size: zone.size, prefix: 'base-' }
   log('warming 10 s')
   await runLoad({ url: stack.dohUrl, gen, connections: 16, duration: 10, seed: 77 })
