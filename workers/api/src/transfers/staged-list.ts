@@ -42,8 +42,8 @@ const READ_BACK_CHARS = 1_000_000
 /**
  * One staged list (additions or deletions), flushed in bounded statements as it fills. A staged
  * row holds up to `RECORDS_PER_ROW` records and about ROW_CHARS characters (a JSON array of their
- * staged columns): the table's
- * row and index writes, and the discard's deletes, are per staged row, not per record.
+ * staged columns): the table's row and index writes, and the discard's deletes, are per staged
+ * row, not per record.
  */
 export class StagedList {
   /**
