@@ -360,10 +360,12 @@ describe('a background account move under wrangler dev', () => {
       await Promise.all(writers)
       expect(writerError).toBeNull()
       expect(done, stack.log()).not.toBeNull()
-      // Writes were refused only for the final pass: a small part of the whole move.
+      // Writes were refused only for the final pass, not for the copy (a fence over the copy
+      // would be nearly all of the move). By the clock, so loosely: the final pass has taken up
+      // to a quarter of the move on a loaded two-core machine (4.2 of 16.8 s once).
       const fencedMs = Date.parse(done.finished_on) - Date.parse(done.fenced_on)
       const totalMs = Date.parse(done.finished_on) - Date.parse(done.started_on)
-      expect(fencedMs).toBeLessThan(totalMs / 4)
+      expect(fencedMs).toBeLessThan(totalMs / 2)
       expect(done).toMatchObject({ from, shard: to, epoch: 1, last_error: null })
       // Resumed for steps of its own, none of them failed (a failed step is retried, and would
       // hide a fault behind a slower move).
