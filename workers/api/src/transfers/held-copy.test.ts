@@ -287,6 +287,10 @@ describe('a copy that lacks records an earlier record mapping left out', () => {
     expect(await check(z, primaries)).toMatchObject({ status: 'current', serial: SERIAL })
     expect(p.asked).toEqual(['SOA', 'AXFR', 'SOA'])
     expect(await storedReport(z)).toEqual(JSON.parse(stale))
+    // The checks of the next day do not ask AXFR again.
+    p.asked.length = 0
+    expect(await check(z, primaries)).toMatchObject({ status: 'current', serial: SERIAL })
+    expect(p.asked).toEqual(['SOA'])
   })
 })
 

@@ -50,9 +50,13 @@ interface State {
   lastSuccess: number | null
   failures: number
   lastError: string | null
+  /** When a pull for the record mapping (`remap`) last failed, in seconds; absent: never. */
+  remapFailed?: number
 }
 
 const STATE = 'state'
+/** After a failed pull for the record mapping, checks go on as usual this long before another. */
+const REMAP_RETRY_SECONDS = 86_400
 /**
  * Set by a NOTIFY, cleared when a check starts: when the last check queued ends (its commit's
  * builder step and discard included) with it set, another is scheduled at once.
@@ -196,10 +200,11 @@ export class SecondaryZone extends DurableObject<Env> {
     let finishing: Promise<void> | undefined
     // A copy from a primary the settings no longer name is pulled whole: serials are a server's.
     // One that lacks records an earlier record mapping left out is pulled whole when it can be.
+    const remapDue = Date.now() / 1000 - (state.remapFailed ?? 0) >= REMAP_RETRY_SECONDS
     const mode: PullMode =
       force || fromAnotherPrimary(zone, cfg.primaries)
         ? 'axfr'
-        : mappedBefore(zone)
+        : mappedBefore(zone) && remapDue
           ? 'remap'
           : 'check'
     for (const primary of cfg.primaries) {
@@ -208,7 +213,8 @@ export class SecondaryZone extends DurableObject<Env> {
           env,
           { ...cfg, soaSerial: held },
           primary,
-          mode
+          mode,
+          state
         )
         result = attempt
         finishing = after
@@ -263,15 +269,17 @@ export class SecondaryZone extends DurableObject<Env> {
    */
   /**
    * One primary's pull; a `remap` pull that fails (a primary that refuses AXFR, a zone too large)
-   * is followed by the usual check, so the copy is confirmed or brought up to date as before and
-   * the next check tries again.
+   * is followed by the usual check, so the copy is confirmed or brought up to date as before, and
+   * the checks of the next REMAP_RETRY_SECONDS do not try it again (`state.remapFailed`).
    */
-  async #pull(env: Env, cfg: IncomingConfig, primary: Primary, mode: PullMode) {
+  async #pull(env: Env, cfg: IncomingConfig, primary: Primary, mode: PullMode, state: State) {
     if (mode === 'remap')
       try {
         const attempt = await this.transfer(env, cfg, primary, 'remap')
         if (attempt.status !== 'failed') return attempt
+        state.remapFailed = Math.floor(Date.now() / 1000)
       } catch (e) {
+        state.remapFailed = Math.floor(Date.now() / 1000)
         console.warn('secondary zone: pulling the copy whole failed', cfg.zoneId, String(e))
       }
     return this.transfer(env, cfg, primary, mode === 'remap' ? 'check' : mode)
