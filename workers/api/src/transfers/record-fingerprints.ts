@@ -59,30 +59,29 @@ export class Fingerprints {
 
   /** The index (order added) of a record of this value, or -1. Equal values: the first added. */
   find(value: string): number {
-    const table = (this.#table ??= this.#index())
-    const mask = table.length - 1
-    const lanes = this.#lanes
-    const q = this.#probe
-    fingerprint(value, q, 0)
-    for (let slot = q[0]! & mask; ; slot = (slot + 1) & mask) {
-      const entry = table[slot]!
-      if (entry === 0) return -1
-      const k = 3 * (entry - 1)
-      if (lanes[k] === q[0] && lanes[k + 1] === q[1] && lanes[k + 2] === q[2]) return entry - 1
-    }
+    fingerprint(value, this.#probe, 0)
+    return this.#first(this.#probe, 0)
   }
 
   /** The index of the first record added with the same fingerprint as record `i` (`i` itself when none). */
   firstEqual(i: number): number {
     if (!(i >= 0 && i < this.#n)) throw new RangeError(`fingerprints: no record ${i}`)
+    return this.#first(this.#lanes, 3 * i)
+  }
+
+  /** The first record added whose three hashes are `q[at]`, `q[at + 1]`, `q[at + 2]`, or -1. */
+  #first(q: Uint32Array, at: number): number {
     const table = (this.#table ??= this.#index())
     const mask = table.length - 1
     const lanes = this.#lanes
-    const k = 3 * i
-    for (let slot = lanes[k]! & mask; ; slot = (slot + 1) & mask) {
-      const j = 3 * (table[slot]! - 1)
-      if (lanes[j] === lanes[k] && lanes[j + 1] === lanes[k + 1] && lanes[j + 2] === lanes[k + 2])
-        return j / 3
+    const a = q[at]!
+    const b = q[at + 1]!
+    const c = q[at + 2]!
+    for (let slot = a & mask; ; slot = (slot + 1) & mask) {
+      const entry = table[slot]!
+      if (entry === 0) return -1
+      const k = 3 * (entry - 1)
+      if (lanes[k] === a && lanes[k + 1] === b && lanes[k + 2] === c) return entry - 1
     }
   }
 

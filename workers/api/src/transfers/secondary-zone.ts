@@ -261,30 +261,29 @@ export class SecondaryZone extends DurableObject<Env> {
   }
 
   /**
+   * One primary's pull; a `remap` pull that fails (a primary that refuses AXFR, a zone too large)
+   * is followed by the usual check, so the copy is confirmed or brought up to date as before, and
+   * the checks of the next REMAP_RETRY_SECONDS do not try it again (`state.remapFailed`).
+   */
+  async #pull(env: Env, cfg: IncomingConfig, primary: Primary, mode: PullMode, state: State) {
+    if (mode !== 'remap') return this.transfer(env, cfg, primary, mode)
+    try {
+      const attempt = await this.transfer(env, cfg, primary, 'remap')
+      if (attempt.status !== 'failed') return attempt
+    } catch (e) {
+      console.warn('secondary zone: pulling the copy whole failed', cfg.zoneId, String(e))
+    }
+    state.remapFailed = Math.floor(Date.now() / 1000)
+    return this.transfer(env, cfg, primary, 'check')
+  }
+
+  /**
    * The saved state. Without a transfer recorded (`loaded` false), the zone's SOA is ours, not a
    * primary's: no copy counts as checked, and failed checks follow the first transfer's retry.
    * Without a saved state (a new schedule: new settings, or the state cleared while there were
    * none), a zone that answers and has a transfer counts its copy as checked when a primary last
    * confirmed it (held-copy.ts; else now), so it expires the SOA's expire after that.
    */
-  /**
-   * One primary's pull; a `remap` pull that fails (a primary that refuses AXFR, a zone too large)
-   * is followed by the usual check, so the copy is confirmed or brought up to date as before, and
-   * the checks of the next REMAP_RETRY_SECONDS do not try it again (`state.remapFailed`).
-   */
-  async #pull(env: Env, cfg: IncomingConfig, primary: Primary, mode: PullMode, state: State) {
-    if (mode === 'remap')
-      try {
-        const attempt = await this.transfer(env, cfg, primary, 'remap')
-        if (attempt.status !== 'failed') return attempt
-        state.remapFailed = Math.floor(Date.now() / 1000)
-      } catch (e) {
-        state.remapFailed = Math.floor(Date.now() / 1000)
-        console.warn('secondary zone: pulling the copy whole failed', cfg.zoneId, String(e))
-      }
-    return this.transfer(env, cfg, primary, mode === 'remap' ? 'check' : mode)
-  }
-
   async #startState(zone: ZoneRowSoa | null, zoneId: string, loaded: boolean): Promise<State> {
     const state = await this.#state(zoneId)
     if (!loaded) return { ...state, soa: null, lastSuccess: null }

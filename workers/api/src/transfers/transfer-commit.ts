@@ -368,7 +368,8 @@ export class TransferStage {
 
   /**
    * Statements deleting every record the zone holds now, each at most `rowsPerStatement` rows, and
-   * fewer when the zone's records average so long that as many would pass DELETE_CHARS. The count is exact for the version the commit's guard expects (the transfer is the one writer of a
+   * fewer when the zone's records average so long that as many would pass DELETE_CHARS. The count
+   * is exact for the version the commit's guard expects (the transfer is the one writer of a
    * secondary zone's records, and any other write moves the version, failing the guard); one more
    * statement than the count needs is added as a margin, a no-op when nothing is left.
    */
