@@ -66,7 +66,8 @@ export function sameValue(key: string, expected: string, actual: string): boolea
   try {
     const e = decodeZoneMeta(expected)
     const a = decodeZoneMeta(actual)
-    // The serial follows apex changes only, and the count being retired is a reader's fallback.
+    // The meta key's serial follows apex and settings changes only (the heads carry every
+    // serial), and the count being retired is a reader's fallback.
     const layout = a.layout ? { buckets: a.layout.buckets } : undefined
     return (
       encodeZoneMeta({ ...a, serial: e.serial, ...(layout ? { layout } : {}) }) ===

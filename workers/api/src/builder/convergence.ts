@@ -5,7 +5,7 @@
  * superseded and left to the builder's retirement; any other bucket key, or a node key of an old
  * layout, under the zone is stale). Head slots are not compared:
  * they change with every pass. The meta serial is not compared: the meta key is rebuilt on apex and
- * settings changes only, not on every record change.
+ * settings changes only, not on every record change (the serial readers serve is the head's).
  *
  * Memory is bounded whatever the zone's size (a million records included):
  * - D1 is read in pages of `pageRows` rows, by key on the identity index (name order, reversed

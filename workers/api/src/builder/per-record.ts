@@ -14,7 +14,9 @@ import {
   bucketOf,
   bucketKey,
   bucketVersion,
+  decodeZoneMeta,
   encodeNode,
+  encodeZoneMeta,
   isInZone,
   zoneKey,
 } from '@edgedns/kv-layout'
@@ -27,6 +29,12 @@ import { LAYOUT_FORMAT } from './state.ts'
 import { EMPTY_NODE, isServed, nodeFromRows } from './values.ts'
 import { applyOps, type KeyOp } from './writer.ts'
 import { yieldToRuntime } from './yield.ts'
+
+/** `meta` (encoded) with the serial `serial`; the same string when it already has it. */
+function withSerial(meta: string, serial: number): string {
+  const decoded = decodeZoneMeta(meta)
+  return decoded.serial === serial ? meta : encodeZoneMeta({ ...decoded, serial })
+}
 
 /** Besides the usual outcomes, the log can ask for a full build or a purge. */
 export type PerRecordOutcome = StepOutcome | { kind: 'full' } | { kind: 'deleted' }
@@ -167,6 +175,11 @@ export async function perRecordPass(ctx: StepContext): Promise<PerRecordOutcome>
     state.head.meta = encoded
     state.zonePending = encoded
     state.metaRefresh = false
+  } else if (plan.upTo >= zone.change_seq) {
+    // Every change moves the zone's serial, and the served SOA is the head's: a pass that brings
+    // the zone up to date carries its serial (secondaries compare it after a NOTIFY). The meta
+    // key itself is rewritten on apex and settings changes only (cold readers take the head's).
+    state.head.meta = withSerial(state.head.meta, zone.serial)
   }
   // Mirror rows, dirty set, overlay and metadata are saved before the head goes out. A crash in
   // between (or in the yields above) leaves the cursor where it was: the retry recomputes the

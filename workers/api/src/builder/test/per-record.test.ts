@@ -4,7 +4,15 @@
  */
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { bucketKey, bucketOf, headKey, headSlot, headVersionKey } from '@edgedns/kv-layout'
+import {
+  bucketKey,
+  bucketOf,
+  decodeHead,
+  headKey,
+  headKeys,
+  headSlot,
+  headVersionKey,
+} from '@edgedns/kv-layout'
 import {
   api,
   builder,
@@ -188,6 +196,33 @@ describe('per-record builds', () => {
       expected_keys: 17, // 16 buckets (empty ones are written too) and the zone key
       actual_keys: 17,
     })
+  })
+
+  it('the newest head serves the serial of the change it built, apex or not', async () => {
+    const z = await createZone('pr')
+    await settle(z.id)
+    const servedSerial = async (): Promise<number> => {
+      const slots = await Promise.all(headKeys(z.name).map((k) => env.ZONES_KV.get(k, 'text')))
+      const heads = slots.flatMap((t) => (t === null ? [] : [decodeHead(t)]))
+      return heads.reduce((a, b) => (b.n > a.n ? b : a)).meta.serial
+    }
+    const storedSerial = async (): Promise<number> =>
+      (await env.DB.prepare('SELECT serial FROM zones WHERE id = ?1')
+        .bind(z.id)
+        .first<{ serial: number }>())!.serial
+    for (const body of [
+      { type: 'A', name: 'www', content: '192.0.2.1' },
+      { type: 'TXT', name: 'deep.below', content: 'x' },
+      { type: 'TXT', name: '@', content: 'apex' },
+      { type: 'A', name: 'www', content: '192.0.2.2' },
+    ]) {
+      const before = await storedSerial()
+      await post(z.id, body)
+      await settle(z.id)
+      const after = await storedSerial()
+      expect(after).not.toBe(before)
+      expect(await servedSerial()).toBe(after)
+    }
   })
 
   it('deleting a zone purges every key and records the build', async () => {
