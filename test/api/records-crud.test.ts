@@ -143,6 +143,27 @@ describe('records: create, get, overwrite, edit, delete', () => {
     expect(caa.body.result.content).toBe('0 issue "letsencrypt.org"')
   })
 
+  it("takes an SRV record's top-level priority into its data, on create and on PATCH", async () => {
+    const z = await createZone()
+    const made = await api('POST', `/zones/${z.id}/dns_records`, {
+      type: 'SRV',
+      name: '_xmpp._tcp',
+      priority: 10,
+      data: { weight: 5, port: 5222, target: 'xmpp.example.net' },
+    })
+    expect(made.status).toBe(200)
+    expect(made.body.result).toMatchObject({ priority: 10, data: { priority: 10 } })
+    const patched = await api('PATCH', `/zones/${z.id}/dns_records/${made.body.result.id}`, {
+      priority: 99,
+    })
+    expect(patched.status).toBe(200)
+    expect(patched.body.result).toMatchObject({
+      priority: 99,
+      content: '5 5222 xmpp.example.net',
+      data: { priority: 99, weight: 5, port: 5222, target: 'xmpp.example.net' },
+    })
+  })
+
   it('stores AAAA in RFC 5952 form', async () => {
     const z = await createZone()
     const r = await api('POST', `/zones/${z.id}/dns_records`, {

@@ -40,6 +40,10 @@ function checkPriority(priority: unknown): number {
   return priority
 }
 
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+}
+
 function contentOf(fields: RecordFields): string | undefined {
   const c = fields.content
   if (c === undefined || c === null) return undefined
@@ -65,6 +69,10 @@ export function normalizeContent(fields: RecordFields): NormalizedContent {
   let contentPriority: number | undefined
   const data = asRecordError(spec, () => {
     let raw: unknown = fields.data
+    if (fields.type === 'SRV' && isObject(raw) && raw.priority === undefined)
+      // An SRV record's priority lives in its data; a top-level one fills it in, as it does
+      // when the record is given as content.
+      raw = fields.priority === undefined ? raw : { ...raw, priority: fields.priority }
     if (raw === undefined || raw === null) {
       const content = contentOf(fields) ?? fail('data is required')
       const parsed = spec.parseContent(content, fields.priority)

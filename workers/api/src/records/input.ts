@@ -208,11 +208,16 @@ export function mergePatch(base: DnsRecord, f: RecordFieldsInput): RecordFieldsI
   const typeChanged = type.toUpperCase() !== base.type
   const data = f.data ?? undefined
   const keepsValue = f.content === undefined && data === undefined && !typeChanged
+  // An SRV record's priority is part of its data: a top-level one changes it there.
+  const kept =
+    keepsValue && base.type === 'SRV' && base.data !== null && f.priority !== undefined
+      ? { ...base.data, priority: f.priority }
+      : base.data
   return {
     type,
     name: f.name ?? base.name,
     content: keepsValue ? (base.data === null ? base.content : undefined) : f.content,
-    data: keepsValue ? (base.data ?? undefined) : data,
+    data: keepsValue ? (kept ?? undefined) : data,
     priority: f.priority ?? base.priority ?? undefined,
     ttl: f.ttl ?? base.ttl,
     proxied: f.proxied ?? base.proxied,
