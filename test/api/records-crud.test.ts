@@ -164,6 +164,25 @@ describe('records: create, get, overwrite, edit, delete', () => {
     })
   })
 
+  it('accepts private_routing off and refuses it on, never dropping it silently', async () => {
+    const z = await createZone()
+    const off = await api('POST', `/zones/${z.id}/dns_records`, {
+      type: 'A',
+      name: 'pr-off',
+      content: '192.0.2.1',
+      private_routing: false,
+    })
+    expect(off.status).toBe(200)
+    const on = await api('POST', `/zones/${z.id}/dns_records`, {
+      type: 'A',
+      name: 'pr-on',
+      content: '192.0.2.1',
+      private_routing: true,
+    })
+    expect(on.status).toBe(400)
+    expect(JSON.stringify(on.body.errors)).toContain('private_routing cannot be turned on here')
+  })
+
   it('stores AAAA in RFC 5952 form', async () => {
     const z = await createZone()
     const r = await api('POST', `/zones/${z.id}/dns_records`, {

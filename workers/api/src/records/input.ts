@@ -38,6 +38,11 @@ export const recordFieldsSchema = z.object({
   comment: z.string().nullable().optional(),
   tags: z.array(z.string()).optional(),
   settings: settingsSchema.nullable().optional(),
+  // Cloudflare's private network routing of A/AAAA records has no counterpart here: off is
+  // accepted (clients send it with every record), on is refused rather than dropped.
+  private_routing: z
+    .literal(false, 'private_routing cannot be turned on here: records are served publicly')
+    .optional(),
 })
 export type RecordFieldsInput = z.infer<typeof recordFieldsSchema>
 
