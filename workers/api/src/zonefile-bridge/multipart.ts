@@ -5,6 +5,7 @@
 import type { Context } from 'hono'
 import { ApiError, Codes } from '../http/api-error.ts'
 import { decodeUtf8Strict } from '../http/body.ts'
+import { firstInvalidUtf8 } from './invalid-utf8.ts'
 
 export interface ImportForm {
   text: string
@@ -36,7 +37,13 @@ export async function readImportForm(c: Context, maxBytes: number): Promise<Impo
   // Decoded strictly first: FormData would quietly turn invalid UTF-8 into U+FFFD.
   const raw = await c.req.arrayBuffer()
   if (raw.byteLength > maxBytes + 64 * 1024) throw tooLarge(maxBytes)
-  decodeUtf8Strict(raw, 'The import form')
+  let valid = true
+  try {
+    decodeUtf8Strict(raw, 'The import form')
+  } catch (e) {
+    valid = false
+    if (!(e instanceof ApiError)) throw e
+  }
   let form: FormData
   try {
     form = await new Response(raw, {
@@ -45,6 +52,7 @@ export async function readImportForm(c: Context, maxBytes: number): Promise<Impo
   } catch {
     throw ApiError.badRequest(Codes.importFormData, FORM_HINT)
   }
+  if (!valid) throw await invalidUtf8(form.get('file'))
   const file = form.get('file')
   if (file === null)
     throw ApiError.badRequest(Codes.importFormData, `${FORM_HINT} The "file" field is missing.`)
@@ -52,6 +60,21 @@ export async function readImportForm(c: Context, maxBytes: number): Promise<Impo
   if (size > maxBytes) throw tooLarge(maxBytes)
   const text = typeof file === 'string' ? file : await file.text()
   return { text, proxied: parseProxied(form.get('proxied')) }
+}
+
+/** The error for a form that is not UTF-8: where in the zone file, when the file is a file part. */
+async function invalidUtf8(file: File | string | null): Promise<ApiError> {
+  const at =
+    typeof file === 'object' && file !== null
+      ? firstInvalidUtf8(new Uint8Array(await file.arrayBuffer()))
+      : null
+  if (at === null)
+    return ApiError.badRequest(Codes.invalidUtf8, 'The import form is not valid UTF-8')
+  const hex = at.byte.toString(16).toUpperCase().padStart(2, '0')
+  return ApiError.badRequest(
+    Codes.invalidUtf8,
+    `line ${at.line}: the zone file is not valid UTF-8 (byte 0x${hex} at column ${at.column}); zone files are read as UTF-8, so convert a file in another encoding first (for example with iconv -f latin1 -t utf-8)`
+  )
 }
 
 function parseProxied(v: File | string | null): boolean {
