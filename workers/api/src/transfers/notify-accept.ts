@@ -2,7 +2,8 @@
  * @module A NOTIFY (RFC 1996) relayed by the DNS front, with the address it came from: accepted
  * only for a live secondary zone with incoming settings, only from the address of one of its
  * primaries, and only TSIG-signed with that primary's key when it has one. An accepted NOTIFY
- * makes the zone's SecondaryZone object check its primary at once. `mayRelay` says whether the
+ * makes the zone's SecondaryZone object check its primary, at once unless a check a NOTIFY asked
+ * for started shortly before (secondary-zone.ts spaces them). `mayRelay` says whether the
  * relaying token covers the zone (refused as if unknown otherwise). Returns the answer to send.
  */
 import { answerNotify } from '@edgedns/zone-transfer'

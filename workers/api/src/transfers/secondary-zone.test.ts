@@ -1,7 +1,8 @@
 /**
  * The state and schedule of a secondary zone (SecondaryZone, secondary-zone.ts): its serial is the
- * primary's, a NOTIFY during a check is deferred rather than lost, and only a good check makes
- * the zone answer. The pull itself is replaced (`transfer`) where a check must be held or counted.
+ * primary's, a NOTIFY during a check is deferred rather than lost, checks NOTIFYs ask for are
+ * spaced, and only a good check makes the zone answer. The pull itself is replaced (`transfer`)
+ * where a check must be held or counted.
  */
 import { env } from 'cloudflare:workers'
 import { runInDurableObject } from 'cloudflare:test'
@@ -188,6 +189,67 @@ describe('a NOTIFY during a check (RFC 1996 §4.4)', () => {
       await object.notify(z.id)
       expect(await state.storage.getAlarm()).toBe(alarm)
     })
+  })
+})
+
+describe('checks a NOTIFY asks for are spaced', () => {
+  const failed: CheckResult = { status: 'failed', error: 'test primary' }
+
+  it('a NOTIFY after a quiet interval checks at once; one within the interval waits for its end, force_axfr does not', async () => {
+    const z = await secondaryZone('spaced')
+    const starts: number[] = []
+    await inObject(z.id, async (object, state) => {
+      object.transfer = async () => (starts.push(Date.now()), failed)
+      await object.notify(z.id)
+      expect((await state.storage.getAlarm())!).toBeLessThanOrEqual(Date.now())
+    })
+    for (let i = 0; i < 500 && starts.length < 1; i++) await sleep(10)
+    expect(starts).toHaveLength(1)
+    await inObject(z.id, async (object, state) => {
+      // Let the check that started end, so that the next NOTIFY is not one during a check.
+      await object.check(z.id)
+      expect(starts).toHaveLength(2)
+      const begun = (await state.storage.get<number>('notifyCheckAt'))!
+      await object.notify(z.id)
+      expect(await state.storage.getAlarm()).toBe(begun + 5_000)
+      expect(await state.storage.getAlarm()).toBeGreaterThan(Date.now())
+      // An operator's full transfer runs now.
+      await object.check(z.id, true)
+      expect(starts).toHaveLength(3)
+      // After an interval with no check a NOTIFY asked for, the next one is acted on at once.
+      object.notifySpacingMs = 100
+      await sleep(150)
+      await object.notify(z.id)
+      expect((await state.storage.getAlarm())!).toBeLessThanOrEqual(Date.now())
+    })
+    for (let i = 0; i < 500 && starts.length < 4; i++) await sleep(10)
+    expect(starts).toHaveLength(4)
+  })
+
+  it('a stream of NOTIFYs makes at most one check an interval, and the last still makes one', async () => {
+    const z = await secondaryZone('stream')
+    const spacing = 400
+    const starts: number[] = []
+    await inObject(z.id, async (object, state) => {
+      object.notifySpacingMs = spacing
+      // When each check began, as the object recorded it.
+      object.transfer = async () => {
+        starts.push((await state.storage.get<number>('notifyCheckAt'))!)
+        return failed
+      }
+    })
+    const until = Date.now() + 3 * spacing
+    let last = 0
+    while (Date.now() < until) {
+      last = Date.now()
+      await inObject(z.id, (object) => object.notify(z.id))
+      await sleep(10)
+    }
+    for (let i = 0; i < 500 && !starts.some((t) => t >= last); i++) await sleep(10)
+    expect(starts.some((t) => t >= last)).toBe(true)
+    for (let i = 1; i < starts.length; i++)
+      expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(spacing)
+    expect(starts.length).toBeLessThanOrEqual(5)
   })
 })
 

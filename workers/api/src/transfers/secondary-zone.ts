@@ -4,11 +4,12 @@
  * order, for its SOA over TCP; when the serial is after ours (RFC 1982) it pulls IXFR (the peer has
  * IXFR enabled and we hold a serial) or AXFR, and commits the transfer as one change
  * (transfer-from.ts, transfer-commit.ts). Checks run from the object's alarm on the SOA's
- * refresh/retry schedule (`schedule` in @edgedns/zone-transfer), at once on a NOTIFY, and on
- * `force_axfr`. One check runs
- * at a time; a request during a check waits for it and then runs its own. A NOTIFY that arrives
- * while a check is due or running is deferred, not dropped (RFC 1996 §4.4): it leaves a flag in
- * storage, and a check that ends with the flag set is followed by another at once.
+ * refresh/retry schedule (`schedule` in @edgedns/zone-transfer), on a NOTIFY, and on
+ * `force_axfr`. One check runs at a time; a request during a check waits for it and then runs its
+ * own. A NOTIFY that arrives while a check is due or running is deferred, not dropped (RFC 1996
+ * §4.4): it leaves a flag in storage, and a check that ends with the flag set is followed by
+ * another. Checks a NOTIFY asks for start at least NOTIFY_CHECK_SPACING_MS apart (`force_axfr` is
+ * not spaced): the NOTIFYs of that interval fold into one check at its end.
  *
  * The zone's serial is the primary's: it is asked IXFR from the serial of the copy it holds (the
  * zone's record of its copy, held-copy.ts, answered as the incoming settings' `soa_serial`), and
@@ -59,9 +60,22 @@ const STATE = 'state'
 const REMAP_RETRY_SECONDS = 86_400
 /**
  * Set by a NOTIFY, cleared when a check starts: when the last check queued ends (its commit's
- * builder step and discard included) with it set, another is scheduled at once.
+ * builder step and discard included) with it set, another is scheduled as soon as
+ * NOTIFY_CHECK_SPACING_MS allows.
  */
 const PENDING_NOTIFY = 'pendingNotify'
+/** When the last check that started with PENDING_NOTIFY set (not forced) began, in ms. */
+const NOTIFY_CHECK_AT = 'notifyCheckAt'
+/**
+ * The least time between the starts of two checks of a zone that NOTIFYs asked for. Each check
+ * costs a SOA query and a D1 write, and a transfer its commit, build and KV writes; a sender
+ * (a forged unsigned NOTIFY from a primary's address, or a primary whose serial moves all the
+ * time) could otherwise keep a zone checking back to back. A NOTIFY after a quiet interval is acted
+ * on at once; one within the interval waits for its end, and all of those make one check (as BIND
+ * bounds its SOA queries with `serial-query-rate`, and a BIND primary its NOTIFYs of a zone with
+ * `notify-delay`, 5 seconds by default).
+ */
+const NOTIFY_CHECK_SPACING_MS = 5_000
 /** Brings the zone's expiry flag to `expired` when it differs (a lost race is left to the next check). */
 async function setExpiry(env: Env, zoneId: string, expired: boolean): Promise<void> {
   const zone = await zoneRow(env.DB, zoneId)
@@ -97,6 +111,8 @@ export class SecondaryZone extends DurableObject<Env> {
   #checks = 0
   /** The pull and commit from one primary; replaceable by tests (runInDurableObject). */
   transfer = transferFrom
+  /** NOTIFY_CHECK_SPACING_MS; replaceable by tests. */
+  notifySpacingMs = NOTIFY_CHECK_SPACING_MS
 
   async #state(zoneId: string): Promise<State> {
     const saved = await this.ctx.storage.get<State>(STATE)
@@ -141,13 +157,26 @@ export class SecondaryZone extends DurableObject<Env> {
 
   /**
    * A check has ended, to its last step. A NOTIFY accepted while it ran only left the flag; unless
-   * another check is queued (it starts after that NOTIFY), one more runs now.
+   * another check is queued (it starts after that NOTIFY), one more runs, as soon as the spacing
+   * allows.
    */
   async #afterCheck(): Promise<void> {
     if (--this.#checks > 0) return
     if ((await this.ctx.storage.get<boolean>(PENDING_NOTIFY)) !== true) return
+    await this.#notifyCheckSoon()
+  }
+
+  /**
+   * Brings the alarm forward to when a check a NOTIFY asks for may start: now, or
+   * `notifySpacingMs` after the start of the last one. An alarm due sooner is left as it is.
+   */
+  async #notifyCheckSoon(): Promise<void> {
+    const last = (await this.ctx.storage.get<number>(NOTIFY_CHECK_AT)) ?? 0
+    const now = Date.now()
+    // A start recorded in the future (a clock set back) spaces from now instead.
+    const due = Math.max(now, Math.min(last, now) + this.notifySpacingMs)
     const alarm = await this.ctx.storage.getAlarm()
-    if (alarm === null || alarm > Date.now()) await this.ctx.storage.setAlarm(Date.now())
+    if (alarm === null || alarm > due) await this.ctx.storage.setAlarm(due)
   }
 
   /**
@@ -161,8 +190,9 @@ export class SecondaryZone extends DurableObject<Env> {
   }
 
   /**
-   * A NOTIFY arrived: check soon, without holding the caller. While a check is due or running it
-   * only leaves the flag (a flood of NOTIFYs makes at most one more check).
+   * A NOTIFY arrived: check soon, without holding the caller (at once after a quiet interval, else
+   * at the end of the spacing interval). While a check is due or running it only leaves the flag
+   * (a flood of NOTIFYs makes at most one more check).
    */
   async notify(zoneId: string): Promise<void> {
     if ((await this.ctx.storage.get<State>(STATE)) === undefined)
@@ -171,8 +201,7 @@ export class SecondaryZone extends DurableObject<Env> {
       await this.ctx.storage.put(PENDING_NOTIFY, true)
     // A check under way looks at the flag when it ends.
     if (this.#checks > 0) return
-    const alarm = await this.ctx.storage.getAlarm()
-    if (alarm === null || alarm > Date.now()) await this.ctx.storage.setAlarm(Date.now())
+    await this.#notifyCheckSoon()
   }
 
   override async alarm(): Promise<void> {
@@ -181,8 +210,11 @@ export class SecondaryZone extends DurableObject<Env> {
   }
 
   async #check(zoneId: string, force: boolean): Promise<CheckResult> {
-    // A NOTIFY from here on is after this check's SOA query began: it asks for another check.
-    await this.ctx.storage.delete(PENDING_NOTIFY)
+    // A NOTIFY from here on is after this check's SOA query began: it asks for another check. A
+    // check that answers a NOTIFY starts the spacing interval; a forced one neither waits for it
+    // nor starts it.
+    if ((await this.ctx.storage.delete(PENDING_NOTIFY)) && !force)
+      await this.ctx.storage.put(NOTIFY_CHECK_AT, Date.now())
     const env = await envForZone(applyStrictLimits(this.env), zoneId)
     const cfg = await readIncoming(env.DB, zoneId)
     if (!cfg || cfg.type !== 'secondary') {
@@ -249,7 +281,7 @@ export class SecondaryZone extends DurableObject<Env> {
       bounds: timerBounds(this.env),
     })
     await this.ctx.storage.put(STATE, state)
-    // A NOTIFY that came during the check moves this alarm to now once the check ends (#afterCheck).
+    // A NOTIFY that came during the check moves this alarm forward once the check ends (#afterCheck).
     await this.ctx.storage.setAlarm(next.next * 1000)
     // Only a good check makes the zone answer (again); a failed one can only expire it, or mark
     // not loaded a zone that has no transfer recorded and still answers (a zone row from before
