@@ -11,6 +11,7 @@ import {
   verifyRequest,
   type TsigKey,
 } from './index.ts'
+import { macMatches } from './tsig.ts'
 
 const NOW = 1_800_000_000
 const key256 = parseTsigKey('hmac-sha256:xfr-key.example.:c2VjcmV0LXNoYTI1Ni1rZXktbWF0ZXJpYWw=')
@@ -127,6 +128,50 @@ describe('TSIG requests', () => {
     expect([...(tsig?.other ?? [])]).toEqual([0, 0, 0x6b, 0x49, 0xd2, 0x00])
     const client = new TsigStreamVerifier(key256, mac, () => NOW - 1000)
     await expect(client.next(answer)).rejects.toMatchObject({ code: 'BADTIME' })
+  })
+})
+
+describe("the time window is ours: the signer's fudge, at most 300 s", () => {
+  const signed = (skew: number, fudge: number) =>
+    signMessage(query(), key256, { time: NOW + skew, fudge })
+
+  it.each([
+    [65_535, 300, 'ok'],
+    [65_535, -301, 'BADTIME'],
+    [65_535, 3_600, 'BADTIME'],
+    [100, 100, 'ok'],
+    [100, -101, 'BADTIME'],
+  ] as const)('fudge %i, skew %i: %s', async (fudge, skew, want) => {
+    const verdict = await verifyRequest((await signed(skew, fudge)).message, [key256], NOW)
+    expect(verdict.status === 'ok' ? 'ok' : verdict.status === 'error' && verdict.error.code).toBe(
+      want
+    )
+  })
+
+  it('a request with a large fudge replayed an hour later gets a signed BADTIME with our clock', async () => {
+    const { message, mac } = await signed(-3_600, 65_535)
+    const verdict = await verifyRequest(message, [key256], NOW)
+    if (verdict.status !== 'error') throw new Error('expected an error')
+    const answer = await signErrorResponse(response(4242, 0), verdict, NOW)
+    const { tsig } = splitTsig(answer)
+    // The request's time and fudge, our clock in the other data (RFC 8945 §5.2.3).
+    expect(tsig).toMatchObject({ error: 18, timeSigned: NOW - 3_600, fudge: 65_535 })
+    expect([...(tsig?.other ?? [])]).toEqual([0, 0, 0x6b, 0x49, 0xd2, 0x00])
+    // Signed with the key, chained to the request's MAC; the requester reads BADTIME.
+    await expect(
+      macMatches(key256, tsig!, mac, [splitTsig(answer).unsigned], false)
+    ).resolves.toBeUndefined()
+    const client = new TsigStreamVerifier(key256, mac, () => NOW - 3_600)
+    await expect(client.next(answer)).rejects.toMatchObject({ code: 'BADTIME' })
+  })
+
+  it("a response stream's messages are held to the same window", async () => {
+    const { mac } = await signMessage(query(), key256, { time: NOW })
+    const late = new TsigStreamSigner(key256, mac, NOW - 600, 65_535)
+    const verifier = new TsigStreamVerifier(key256, mac, () => NOW)
+    await expect(verifier.next(await late.sign(response(4242, 0)))).rejects.toMatchObject({
+      code: 'BADTIME',
+    })
   })
 })
 

@@ -207,9 +207,22 @@ export async function macMatches(
   throw new TsigError('BADTRUNC', 'truncated MACs are not accepted')
 }
 
+/**
+ * The most clock skew accepted, in seconds, whatever fudge a signer put in its message. The fudge
+ * field allows up to 65,535 s, and a signed message stays valid for that long either side of its
+ * time: a sender's large fudge would let a captured request be replayed from an allowed address
+ * for hours. The window is ours: the fudge RFC 8945 recommends, which we sign with ourselves.
+ */
+const MAX_ACCEPTED_FUDGE = DEFAULT_FUDGE
+
+/** Throws BADTIME unless `now` is within the message's fudge, at most MAX_ACCEPTED_FUDGE, of its time. */
 export function checkTime(tsig: TsigRecord, now: number): void {
-  if (Math.abs(now - tsig.timeSigned) > tsig.fudge) {
-    throw new TsigError('BADTIME', `signed at ${tsig.timeSigned}, now ${now}, fudge ${tsig.fudge}`)
+  const fudge = Math.min(tsig.fudge, MAX_ACCEPTED_FUDGE)
+  if (Math.abs(now - tsig.timeSigned) > fudge) {
+    throw new TsigError(
+      'BADTIME',
+      `signed at ${tsig.timeSigned}, now ${now}, fudge ${tsig.fudge} (at most ${fudge} accepted)`
+    )
   }
 }
 
@@ -225,7 +238,7 @@ export type RequestVerdict =
 
 /**
  * Checks a signed request (RFC 8945 §5.2): key known (else BADKEY), MAC valid (else BADSIG or
- * BADTRUNC), then time within fudge (else BADTIME). `message` in the verdict is the request
+ * BADTRUNC), then time within fudge, at most MAX_ACCEPTED_FUDGE (else BADTIME). `message` in the verdict is the request
  * without its TSIG record. A malformed message throws DnsFormatError.
  */
 export async function verifyRequest(
