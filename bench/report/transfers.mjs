@@ -68,7 +68,7 @@ export function renderTransfers(t, md, targets) {
   const c = t.changeIn
   if (c)
     md.push(
-      `**One change on the BIND primary → answered by our secondary zone**: after the AXFR in, ${c.error ? `failed in this run: ${c.error}` : `${n0(c.changes)} one-record creates by \`nsupdate\` on the BIND primary, each ${t.changeGapMs} ms after the previous one was answered, timed from the primary's acknowledgement until our DoH answers the new record (polled every 5 ms): the primary's NOTIFY through the DNS front, our SOA check and IXFR, its commit (a change-log row a record) and the builder's per-record pass over the names it touched, in a zone of ${n0(t.records)} records: ${fmtMs(c.seen.median)} p50, ${fmtMs(c.seen.p99)} p99 (${fmtMs(c.seen.min)}–${fmtMs(c.seen.max)}).`}`,
+      `**One change on the BIND primary → answered by our secondary zone**: after the AXFR in, ${c.error ? `failed in this run: ${c.error}` : `${n0(c.changes)} one-record creates by \`nsupdate\` on the BIND primary, each ${t.changeInGapMs ?? t.changeGapMs} ms after the previous one was answered (our secondary zone starts the checks NOTIFYs ask for at least 5 s apart), timed from the primary's acknowledgement until our DoH answers the new record (polled every 5 ms): the primary's NOTIFY through the DNS front, our SOA check and IXFR, its commit (a change-log row a record) and the builder's per-record pass over the names it touched, in a zone of ${n0(t.records)} records: ${fmtMs(c.seen.median)} p50, ${fmtMs(c.seen.p99)} p99 (${fmtMs(c.seen.min)}–${fmtMs(c.seen.max)}).`}`,
       ''
     )
   if (Number.isFinite(oursLoad) && Number.isFinite(bindLoad))
