@@ -10,6 +10,8 @@ export interface Token {
   bytes: Uint8Array
   /** the token was written in double quotes */
   quoted: boolean
+  /** the token as written, escapes undecoded, without its surrounding quotes */
+  written: string
 }
 
 const encoder = new TextEncoder()
@@ -86,11 +88,14 @@ export function tokenize(input: string): Token[] {
     const out = new TokenBytes()
     let closed = !quoted
     let run = i
+    const from = i
+    let to = -1
     while (i < n) {
       const c = input.charCodeAt(i)
       if (quoted && c === QUOTE) {
         out.text(input.slice(run, i))
         closed = true
+        to = i
         i++
         run = i
         break
@@ -109,7 +114,8 @@ export function tokenize(input: string): Token[] {
     if (quoted && i < n && !isSpace(input.charCodeAt(i))) {
       fail('a closing quote must be followed by a space')
     }
-    tokens.push({ bytes: out.done(), quoted })
+    const written = input.slice(from, to < 0 ? i : to)
+    tokens.push({ bytes: out.done(), quoted, written })
   }
   return tokens
 }

@@ -4,7 +4,14 @@
  */
 export { normalizeContent, toPresentation, fromPresentation } from './content.ts'
 export { ERROR_CODES, RecordError } from './errors.ts'
-export { absolutize, fqdn, normalizeHostname, normalizeName, normalizeZoneName } from './names.ts'
+export {
+  absolutize,
+  fqdn,
+  normalizeHostname,
+  normalizeName,
+  normalizeZoneName,
+  ownerFromPresentation,
+} from './names.ts'
 export { PROXIABLE_TYPES, isProxiable } from './proxy.ts'
 export { RECORD_TYPES, TYPE_CODES, isRecordType, type RecordType } from './record-type.ts'
 export { REGISTRY, getTypeSpec } from './registry.ts'

@@ -3,6 +3,7 @@
  * (lowercase Punycode FQDN without trailing dot).
  */
 import { withoutTrailingDot } from '@edgedns/dns-facts'
+import { text, unescapeText } from './charstring.ts'
 import { ERROR_CODES, FieldError, RecordError, fail } from './errors.ts'
 import { idnaToAscii } from './idna.ts'
 import { withReason } from './message.ts'
@@ -193,4 +194,68 @@ export function absolutize(name: string, origin: string): string {
   if (name === '.') return '.'
   if (name.endsWith('.')) return name.slice(0, -1)
   return o === '' ? name : `${name}.${o}`
+}
+
+/** One label of a zone-file name with its escapes decoded; a dot inside it is refused. */
+function decodeLabel(written: string): string {
+  if (!written.includes('\\')) return written
+  const label = text(unescapeText(written))
+  if (label.includes('.')) {
+    fail(
+      `label ${JSON.stringify(label)} contains a dot (written \\.), which this API does not allow in names`
+    )
+  }
+  return label
+}
+
+/**
+ * A zone-file name as written → the same name with its `\DDD` and `\X` escapes decoded, label by
+ * label, keeping a trailing dot. Our labels hold only letters, digits, '-' and '_', so a dot
+ * escaped inside a label (`a\.b`, one label) is refused: splitting it would change the name.
+ * Internal (API content of SRV and NAPTR takes zone-file escapes too); throws FieldError.
+ */
+export function decodeName(written: string): string {
+  if (!written.includes('\\')) return written
+  const labels: string[] = []
+  let start = 0
+  for (let k = 0; k < written.length; k++) {
+    const c = written.charCodeAt(k)
+    if (c === 0x5c)
+      k++ // the escaped character (or a \DDD's first digit) is never a separator
+    else if (c === 0x2e) {
+      labels.push(written.slice(start, k))
+      start = k + 1
+    }
+  }
+  labels.push(written.slice(start))
+  return labels.map(decodeLabel).join('.')
+}
+
+/**
+ * Internal: a name in zone-file rdata as written (escapes undecoded) → absolute, without trailing
+ * dot, like `absolutize`, its escapes decoded (see decodeName). Throws FieldError.
+ */
+export function nameFromPresentation(written: string, origin: string): string {
+  if (!written.includes('\\')) return absolutize(written, origin)
+  const name = decodeName(written)
+  // Every escaped dot was refused, so a trailing dot left now is the absolute-name marker.
+  if (name.endsWith('.')) return name.slice(0, -1)
+  const o = trimDot(origin)
+  return o === '' ? name : `${name}.${o}`
+}
+
+/**
+ * A zone-file owner name (absolute, escapes undecoded, as the zone-file parser gives it) with its
+ * escapes decoded and lowercased, for normalizeName; an escaped dot is refused.
+ * @example ownerFromPresentation('o\\065wner.example.com') // 'oawner.example.com'
+ */
+export function ownerFromPresentation(name: string): string {
+  try {
+    return decodeName(name).toLowerCase()
+  } catch (e) {
+    if (e instanceof FieldError) {
+      throw new RecordError(ERROR_CODES.NAME_INVALID, withReason('DNS name is invalid.', e.message))
+    }
+    throw e
+  }
 }

@@ -92,3 +92,54 @@ describe('fromPresentation resolves names against the origin', () => {
     )
   })
 })
+
+describe('fromPresentation: escapes in names', () => {
+  const DOT = /label "a\.b" contains a dot \(written \\\.\), which this API does not allow/i
+
+  it.each([
+    ['CNAME', 'a\\.b.example.net.'],
+    ['NS', 'a\\.b.example.net.'],
+    ['PTR', 'a\\.b'],
+    ['MX', '10 a\\.b.example.net.'],
+    ['SRV', '1 2 3 a\\.b.example.net.'],
+    ['NAPTR', '1 1 "S" "x" "" a\\.b.example.net.'],
+    ['SVCB', '1 a\\.b.example.net. alpn=h2'],
+    ['HTTPS', '1 a\\.b alpn=h2'],
+  ] as [RecordType, string][])('%s %s: an escaped dot is refused, not split', (type, rdata) => {
+    expect(() => normalizeContent(fromPresentation(type, rdata, ORIGIN))).toThrow(DOT)
+  })
+
+  it('refuses an escaped final dot rather than reading the name as absolute', () => {
+    expect(() => fromPresentation('CNAME', 'foo\\.', ORIGIN)).toThrow(
+      /label "foo\." contains a dot/i
+    )
+  })
+
+  it.each([
+    ['CNAME', 't\\065rget', { content: 'tArget.example.com' }],
+    ['CNAME', 't\\065rget.example.net.', { content: 'tArget.example.net' }],
+    ['MX', '1\\048 m\\-x', { priority: 10, content: 'm-x.example.com' }],
+    [
+      'SRV',
+      '1 2 3 s\\rv',
+      { data: { priority: 1, weight: 2, port: 3, target: 'srv.example.com' } },
+    ],
+    ['NAPTR', '1 1 "S" "x" "" r\\101p.', { data: { replacement: 'rep' } }],
+    ['HTTPS', '1 t\\065rget alpn=h2', { data: { target: 'tArget.example.com' } }],
+    ['CNAME', 'a\\\\.b.', { content: 'a\\.b' }],
+  ] as [RecordType, string, Partial<RecordFields>][])(
+    '%s %s: other escapes are decoded',
+    (type, rdata, want) => {
+      expect(fromPresentation(type, rdata, ORIGIN)).toMatchObject(want)
+    }
+  )
+
+  it('decodes escapes in API content of SRV and NAPTR the same way', () => {
+    expect(
+      normalizeContent({ type: 'SRV', content: '1 2 3 s\\065rv.example.com', priority: 0 })
+    ).toMatchObject({ data: { target: 'sarv.example.com' } })
+    expect(() =>
+      normalizeContent({ type: 'NAPTR', content: '1 1 "S" "x" "" a\\.b.example.com.' })
+    ).toThrow(DOT)
+  })
+})

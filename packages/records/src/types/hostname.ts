@@ -1,7 +1,7 @@
 /** @module types/hostname: CNAME, NS and PTR — rdata is one domain name. */
-import { words } from '../charstring.ts'
+import { tokenize } from '../charstring.ts'
 import { fail } from '../errors.ts'
-import { absolutize, fqdn, parseHostname } from '../names.ts'
+import { fqdn, nameFromPresentation, parseHostname } from '../names.ts'
 import { TYPE_CODES } from '../record-type.ts'
 import type { ContentSpec } from '../spec.ts'
 import { targetHost } from './common.ts'
@@ -27,9 +27,9 @@ function hostnameSpec(
     },
     toPresentation: (rec) => fqdn(rec.content),
     fromPresentation(rdata, origin) {
-      const w = words(rdata)
-      if (w.length !== 1) fail(`${type} rdata must be one domain name`)
-      return { type, content: absolutize(w[0] as string, origin) }
+      const t = tokenize(rdata)
+      if (t.length !== 1) fail(`${type} rdata must be one domain name`)
+      return { type, content: nameFromPresentation(t[0]!.written, origin) }
     },
   }
 }

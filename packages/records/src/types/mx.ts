@@ -1,8 +1,8 @@
 /** @module types/mx: MX — record priority plus a mail host or '.' (null MX, RFC 7505). */
-import { words } from '../charstring.ts'
+import { text, tokenize } from '../charstring.ts'
 import { fail } from '../errors.ts'
 import { intToken } from '../fields.ts'
-import { absolutize, fqdn } from '../names.ts'
+import { fqdn, nameFromPresentation } from '../names.ts'
 import { TYPE_CODES } from '../record-type.ts'
 import type { ContentSpec } from '../spec.ts'
 import { targetHost } from './common.ts'
@@ -22,12 +22,12 @@ export const MX: ContentSpec = {
   parseContent: (content) => targetHost(content, 'content', true),
   toPresentation: (rec) => `${rec.priority ?? 0} ${fqdn(rec.content)}`,
   fromPresentation(rdata, origin) {
-    const w = words(rdata)
-    if (w.length !== 2) fail('expected "<preference> <exchange>"')
+    const t = tokenize(rdata)
+    if (t.length !== 2) fail('expected "<preference> <exchange>"')
     return {
       type: 'MX',
-      priority: intToken(w[0], 'preference'),
-      content: absolutize(w[1] as string, origin),
+      priority: intToken(text(t[0]!.bytes), 'preference'),
+      content: nameFromPresentation(t[1]!.written, origin),
     }
   },
 }

@@ -7,7 +7,7 @@ import { z } from 'zod'
 import { quote, text, tokenize, utf8 } from '../charstring.ts'
 import { fail } from '../errors.ts'
 import { str, text as textField, u16 } from '../fields.ts'
-import { absolutize, fqdn, parseHostname } from '../names.ts'
+import { decodeName, fqdn, nameFromPresentation, parseHostname } from '../names.ts'
 import { checkNaptrRegexp } from '../naptr-regexp.ts'
 import { numberToken } from './common.ts'
 import { defineData } from './define.ts'
@@ -22,18 +22,19 @@ const schema = z.object({
 })
 type NaptrData = z.infer<typeof schema>
 
+/** The replacement comes back as written (escapes undecoded), for the caller's name rules. */
 function parse(content: string) {
-  const t = tokenize(content).map((x) => text(x.bytes))
-  if (t.length !== 6)
+  const tokens = tokenize(content)
+  if (tokens.length !== 6)
     fail('expected "<order> <preference> <flags> <service> <regexp> <replacement>"')
-  const [order, preference, flags, service, regex, replacement] = t
+  const [order, preference, flags, service, regex] = tokens.map((x) => text(x.bytes))
   return {
     order: numberToken(order),
     preference: numberToken(preference),
     flags,
     service,
     regex,
-    replacement: replacement as string,
+    replacement: tokens[5]!.written,
   }
 }
 
@@ -55,7 +56,10 @@ export const NAPTR = defineData<NaptrData>({
     presentation: '100 10 "S" "SIP+D2U" "" _sip._udp.example.com.',
   },
   dataSchema: schema,
-  parseContent: (content) => ({ data: parse(content) }),
+  parseContent(content) {
+    const d = parse(content)
+    return { data: { ...d, replacement: decodeName(d.replacement) } }
+  },
   canonicalize(d) {
     if (!/^[A-Za-z0-9]*$/.test(d.flags)) fail('data.flags may only contain letters and digits')
     checkNaptrRegexp(d.regex)
@@ -72,6 +76,9 @@ export const NAPTR = defineData<NaptrData>({
   toPresentation: (rec) => format(rec.data as NaptrData, fqdn((rec.data as NaptrData).replacement)),
   fromPresentation(rdata, origin) {
     const d = parse(rdata)
-    return { type: 'NAPTR', data: { ...d, replacement: absolutize(d.replacement, origin) } }
+    return {
+      type: 'NAPTR',
+      data: { ...d, replacement: nameFromPresentation(d.replacement, origin) },
+    }
   },
 })

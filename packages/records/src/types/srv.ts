@@ -3,15 +3,23 @@
  * priority travels in data.priority and the record-level `priority`.
  */
 import { z } from 'zod'
-import { words } from '../charstring.ts'
+import { text, tokenize, type Token } from '../charstring.ts'
 import { fail } from '../errors.ts'
 import { str, u16 } from '../fields.ts'
-import { absolutize, fqdn } from '../names.ts'
+import { decodeName, fqdn, nameFromPresentation } from '../names.ts'
 import { numberToken, targetHost } from './common.ts'
 import { defineData } from './define.ts'
 
 const schema = z.object({ priority: u16(), weight: u16(), port: u16(), target: str() })
 type SrvData = z.infer<typeof schema>
+
+/** Numbers decoded; the target as written, for the name rules of decodeName/nameFromPresentation. */
+function split(input: string): { numbers: string[]; target: string } | null {
+  const t = tokenize(input)
+  if (t.length < 1) return null
+  const last = t[t.length - 1] as Token
+  return { numbers: t.slice(0, -1).map((x) => text(x.bytes)), target: last.written }
+}
 
 export const SRV = defineData<SrvData>({
   type: 'SRV',
@@ -23,13 +31,15 @@ export const SRV = defineData<SrvData>({
   priority: 'data',
   dataSchema: schema,
   parseContent(content, priority) {
-    const w = words(content)
-    if (w.length === 3) {
-      const [weight, port, target] = w
+    const s = split(content)
+    const w = s?.numbers ?? []
+    const target = s === null ? '' : decodeName(s.target)
+    if (w.length === 2) {
+      const [weight, port] = w
       return { data: { priority, weight: numberToken(weight), port: numberToken(port), target } }
     }
-    if (w.length === 4) {
-      const [prio, weight, port, target] = w
+    if (w.length === 3) {
+      const [prio, weight, port] = w
       const data = {
         priority: numberToken(prio),
         weight: numberToken(weight),
@@ -47,16 +57,16 @@ export const SRV = defineData<SrvData>({
     return `${d.priority} ${d.weight} ${d.port} ${fqdn(d.target)}`
   },
   fromPresentation(rdata, origin) {
-    const w = words(rdata)
-    if (w.length !== 4) fail('expected "<priority> <weight> <port> <target>"')
-    const [priority, weight, port, target] = w
+    const s = split(rdata)
+    if (s?.numbers.length !== 3) fail('expected "<priority> <weight> <port> <target>"')
+    const [priority, weight, port] = s.numbers
     return {
       type: 'SRV',
       data: {
         priority: numberToken(priority),
         weight: numberToken(weight),
         port: numberToken(port),
-        target: absolutize(target as string, origin),
+        target: nameFromPresentation(s.target, origin),
       },
     }
   },

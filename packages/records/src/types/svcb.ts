@@ -6,7 +6,7 @@
 import { z } from 'zod'
 import { fail } from '../errors.ts'
 import { str, text, u16 } from '../fields.ts'
-import { absolutize, fqdn } from '../names.ts'
+import { fqdn, nameFromPresentation } from '../names.ts'
 import type { StoredRecord, TypeExample } from '../spec.ts'
 import { formatSvcParams, parseSvcParams, presentSvcParams } from '../svcparams.ts'
 import { numberToken, targetHost } from './common.ts'
@@ -53,7 +53,11 @@ function svcbLike(type: 'SVCB' | 'HTTPS', errorCode: number, example: TypeExampl
       const [priority, target, value] = split(rdata)
       return {
         type,
-        data: { priority: numberToken(priority), target: absolutize(target, origin), value },
+        data: {
+          priority: numberToken(priority),
+          target: nameFromPresentation(target, origin),
+          value,
+        },
       }
     },
   })

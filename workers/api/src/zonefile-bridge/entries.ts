@@ -6,7 +6,9 @@
  *   an error. The file's apex NS records are skipped when they are exactly the zone's default name
  *   servers (the zone serves those when it stores no apex NS record); any other apex NS set is
  *   imported whole, and is then the zone's apex NS set (zones/apex-ns.ts).
- * - Names outside the zone and types the API does not accept are errors naming the line.
+ * - Names outside the zone and types the API does not accept are errors naming the line. Escapes
+ *   in names (`\065`, `\-`) are decoded; an escaped dot (`a\.b`, one label) is refused, as the
+ *   API's labels hold only letters, digits, '-' and '_'.
  * - `; comment cf_tags=a,b:c cf-proxied:true cf-flatten-cname` sets comment, tags, proxied and
  *   settings.flatten_cname; the reserved `cf-proxied` tag overrides the form's `proxied` flag, which
  *   applies to proxiable records (A, AAAA, CNAME) only.
@@ -20,6 +22,7 @@ import {
   isRecordType,
   MAX_TTL,
   MIN_TTL,
+  ownerFromPresentation,
   RecordError,
   type RecordType,
 } from '@edgedns/records'
@@ -86,12 +89,14 @@ function toItem(
   formProxied: boolean,
   ctx: BuildContext
 ): DnsRecord | 'skip' {
-  if (!inZone(entry.name, zone.name)) {
-    throw unsupported(`${entry.name} is outside the zone ${zone.name}`)
+  // Escapes decoded as in rdata names; an escaped dot is refused.
+  const owner = ownerFromPresentation(entry.name)
+  if (!inZone(owner, zone.name)) {
+    throw unsupported(`${owner} is outside the zone ${zone.name}`)
   }
   const type = entry.type.toUpperCase()
   if (type === 'SOA') {
-    if (entry.name === zone.name) return 'skip'
+    if (owner === zone.name) return 'skip'
     throw unsupported('a SOA record is only allowed at the zone apex')
   }
   if (!isRecordType(type)) throw unsupported(`record type ${type} is not supported`)
@@ -101,7 +106,7 @@ function toItem(
   const proxied = cf.proxied ?? (formProxied && proxiable)
   const fields: RecordFieldsInput = {
     ...content,
-    name: fqdn(entry.name),
+    name: fqdn(owner),
     ttl: clampTtl(entry.ttl),
     proxied,
     comment: cf.comment ?? null,

@@ -1,0 +1,57 @@
+/**
+ * Zone-file import read as BIND reads the same file: escapes in owner and target names, and
+ * records BIND would refuse refused by line rather than stored changed.
+ */
+import { describe, expect, it } from 'vitest'
+import { snapshotZone } from './db-snapshot.ts'
+import { createZone, expectError } from './helpers.ts'
+import { allRecords, importZone } from './import-export-helpers.ts'
+
+const NAME_INVALID = 9000
+
+describe('escapes in names', () => {
+  it('decodes escapes of ordinary characters in owners and targets alike', async () => {
+    const z = await createZone('esc')
+    const text = [
+      '$TTL 300',
+      'o\\065wner CNAME t\\065rget',
+      'm\\-x MX 10 m\\097il.example.net.',
+    ].join('\n')
+    const res = await importZone(z.id, text)
+    expect(res.status).toBe(200)
+    const got = (await allRecords(z.id))
+      .filter((r) => r.type === 'CNAME' || r.type === 'MX')
+      .map((r) => `${r.type} ${r.name} ${r.content}`)
+      .sort()
+    expect(got).toEqual([
+      `CNAME oawner.${z.name} target.${z.name}`,
+      `MX m-x.${z.name} mail.example.net`,
+    ])
+  })
+
+  it('refuses an escaped dot in a target, naming the line and the label', async () => {
+    const z = await createZone('escdot')
+    const snap = await snapshotZone(z.id)
+    for (const [line, code] of [
+      ['c CNAME a\\.b.example.net.', 9007],
+      ['m MX 10 a\\.b.example.net.', 9009],
+      ['s SRV 1 2 3 a\\.b.example.net.', 9036],
+    ] as const) {
+      const res = await importZone(z.id, `$TTL 300\nok A 192.0.2.1\n${line}\n`)
+      expectError(res, 400, code)
+      expect(res.body.errors[0]!.message).toMatch(
+        /^line 3: .*label "a\.b" contains a dot \(written \\\.\), which this API does not allow in names/i
+      )
+    }
+    expect(await snapshotZone(z.id)).toBe(snap)
+  })
+
+  it('refuses an escaped dot in an owner the same way', async () => {
+    const z = await createZone('escown')
+    const res = await importZone(z.id, '$TTL 300\na\\.b A 192.0.2.1\n')
+    expectError(res, 400, NAME_INVALID)
+    expect(res.body.errors[0]!.message).toMatch(
+      /^line 2: DNS name is invalid\. Label "a\.b" contains a dot \(written \\\.\)/
+    )
+  })
+})
