@@ -55,3 +55,16 @@ describe('escapes in names', () => {
     )
   })
 })
+
+describe('key="value" outside SVCB/HTTPS', () => {
+  it('imports TXT foo="bar baz" as BIND reads it, two strings, and HTTPS alpn="h2,h3" whole', async () => {
+    const z = await createZone('kv')
+    const text = '$TTL 300\nt9 TXT foo="bar baz"\nh HTTPS 1 . alpn="h2,h3" key65001="a b"\n'
+    expect((await importZone(z.id, text)).status).toBe(200)
+    const got = (await allRecords(z.id)).filter((r) => r.type === 'TXT' || r.type === 'HTTPS')
+    expect(got.map((r) => [r.type, r.content]).sort()).toEqual([
+      ['HTTPS', '1 . alpn="h2,h3" key65001="a b"'],
+      ['TXT', '"foo=" "bar baz"'],
+    ])
+  })
+})

@@ -56,8 +56,40 @@ export function parseFields(tokens: Token[], from: number): RecordFields {
   return ttl === undefined ? { type, rdata } : { ttl, type, rdata }
 }
 
-/** Joins rdata tokens with single spaces. */
-export function joinRdata(tokens: Token[]): string {
+/**
+ * A quoted SvcParam value written right after its `key=` (`alpn="h2,h3"`, RFC 9460) belongs to
+ * the key. The lexer splits it off, as BIND's does, so that in any other type (a TXT
+ * `foo="bar baz"`) it is a character-string of its own.
+ */
+function isSvcParamValue(prev: Token, token: Token): boolean {
+  return (
+    token.quoted &&
+    !prev.quoted &&
+    prev.text.endsWith('=') &&
+    prev.line === token.line &&
+    prev.column + prev.text.length === token.column
+  )
+}
+
+const SVCB_LIKE = new Set(['SVCB', 'HTTPS'])
+
+/**
+ * What goes before each rdata token when they are joined: one space, or nothing for a quoted
+ * SvcParam value of an SVCB/HTTPS record (the first token gets '').
+ */
+export function rdataSeparators(tokens: Token[], type: string): string[] {
+  const svcb = SVCB_LIKE.has(type)
+  return tokens.map((token, k) =>
+    k === 0 || (svcb && isSvcParamValue(tokens[k - 1]!, token)) ? '' : ' '
+  )
+}
+
+/** Joins rdata tokens with single spaces (an SVCB/HTTPS `key="value"` stays whole). */
+export function joinRdata(tokens: Token[], type: string): string {
+  if (SVCB_LIKE.has(type)) {
+    const seps = rdataSeparators(tokens, type)
+    return tokens.map((t, k) => seps[k] + t.text).join('')
+  }
   let out = tokens[0]?.text ?? ''
   for (let k = 1; k < tokens.length; k++) out += ' ' + tokens[k]!.text
   return out

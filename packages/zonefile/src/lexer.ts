@@ -30,7 +30,6 @@ const SEMI = 59
 const OPEN = 40
 const CLOSE = 41
 const BACKSLASH = 92
-const EQUALS = 61
 
 function isDigit(c: number): boolean {
   return c >= 48 && c <= 57
@@ -192,11 +191,8 @@ export function* logicalLines(
       while (j < len) {
         if (j > limitAt) tooLong()
         const b = text.charCodeAt(j)
-        if (b === QUOTE && j > i && text.charCodeAt(j - 1) === EQUALS) {
-          // An SVCB/HTTPS SvcParam such as alpn="h2,h3" (RFC 9460): the quoted value belongs to the token.
-          j = quotedEnd(j) + 1
-          continue
-        }
+        // A quote ends the token, as in BIND: `foo="a b"` is `foo=` and `"a b"` (the parser joins
+        // them back for an SVCB/HTTPS SvcParam, fields.ts joinRdata).
         if (ends(b)) break
         j += b === BACKSLASH ? escape(j) : 1
       }

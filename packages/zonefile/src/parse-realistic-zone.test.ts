@@ -161,4 +161,22 @@ describe('SVCB/HTTPS parameters with quoted values', () => {
     })
     expect(e!.rdata).toBe('1 . alpn="h2,h3" port=443 key65001="a b"')
   })
+
+  it('keeps them whole in SVCB and in $GENERATE output too', () => {
+    const text =
+      '$TTL 60\ns SVCB 1 t. alpn="h2" mandatory=alpn\n$GENERATE 1-1 g$ HTTPS 1 . alpn="h$"\n'
+    expect(parseZoneFile(text, { origin: 'example.com' }).map((e) => e.rdata)).toEqual([
+      '1 t. alpn="h2" mandatory=alpn',
+      '1 . alpn="h1"',
+    ])
+  })
+
+  it('reads key="value" in any other type as BIND does: the quote starts a string of its own', () => {
+    const text = '$TTL 60\nt TXT foo="bar baz"\nu TXT a="b"c\n$GENERATE 1-1 g$ TXT k="v $"\n'
+    expect(parseZoneFile(text, { origin: 'example.com' }).map((e) => e.rdata)).toEqual([
+      'foo= "bar baz"',
+      'a= "b" c',
+      'k= "v 1"',
+    ])
+  })
 })

@@ -3,7 +3,7 @@
  * TTL inheritance (RFC 2308 / BIND) and the $ORIGIN, $TTL, $GENERATE and $INCLUDE directives.
  */
 import { ZoneFileError, type Position } from './errors.ts'
-import { joinRdata, parseFields, type RecordFields } from './fields.ts'
+import { joinRdata, parseFields, rdataSeparators, type RecordFields } from './fields.ts'
 import { compileTemplate, expand, parseRange } from './generate.ts'
 import { after, DEFAULT_LINE_LIMITS, logicalLines, type LogicalLine, type Token } from './lexer.ts'
 import { displayName, normalizeOrigin, resolveName } from './names.ts'
@@ -49,7 +49,7 @@ class Parser {
     }
     const fields = parseFields(ll.tokens, ll.blankOwner ? 0 : 1)
     const ttl = this.resolveTtl(fields, first)
-    this.push(owner, ttl, fields.type, joinRdata(fields.rdata), ll.comment, first)
+    this.push(owner, ttl, fields.type, joinRdata(fields.rdata, fields.type), ll.comment, first)
   }
 
   private directive(ll: LogicalLine): void {
@@ -89,10 +89,11 @@ class Parser {
     if (this.entries.length + range.count > this.max) this.tooMany(head!)
     const owner = compileTemplate(lhs, range)
     const rdata = fields.rdata.map((t) => compileTemplate(t, range))
+    const seps = rdataSeparators(fields.rdata, fields.type)
     for (let value = range.start; value <= range.stop; value += range.step) {
       const name = this.name({ ...lhs, text: expand(owner, value) })
       let text = expand(rdata[0]!, value)
-      for (let k = 1; k < rdata.length; k++) text += ' ' + expand(rdata[k]!, value)
+      for (let k = 1; k < rdata.length; k++) text += seps[k]! + expand(rdata[k]!, value)
       this.push(name, ttl, fields.type, text, ll.comment, head!)
     }
   }
