@@ -1,8 +1,9 @@
 /**
  * @module Writes a zone as a BIND master file: SOA from the zone's settings, the apex NS set as the
  * zone serves it (its stored apex NS records with the set's smallest TTL, else its default name
- * servers with `ns_ttl`: zones/apex-ns.ts), then every record in presentation form. TTL 1 (automatic) is written as 300, what it
- * serves as. Comments, tags, proxied and flatten_cname travel in `; <comment> cf_tags=...`;
+ * servers with `ns_ttl`: zones/apex-ns.ts), then every record in presentation form. Every record of
+ * an RRset is written with the set's TTL, the smallest of its records' (automatic, TTL 1, counted
+ * as AUTO_TTL_SECONDS), the TTL the edge serves the set with. Comments, tags, proxied and flatten_cname travel in `; <comment> cf_tags=...`;
  * A/AAAA/CNAME always carry `cf-proxied:true|false` so a re-import keeps their proxy status
  * whatever the form's `proxied` flag says. settings.ipv4_only/ipv6_only are not exported. A stored
  * record that cannot be written as valid presentation (a row an earlier, laxer parser accepted that
@@ -75,27 +76,37 @@ function defaultNsLines(z: ZoneRow, apexNsTtl: number | null): SerializeRecord[]
   }))
 }
 
+const setKey = (name: string, type: string): string => `${type} ${name}`
+
 /**
- * A record's line; a stored apex NS record with its set's TTL (`apexNsTtl`, the smallest of the
- * set: one TTL per RRset, as the edge serves it and transfers give it).
+ * Gives every line of an RRset the set's TTL: the smallest of its records' as served, the TTL the
+ * edge answers the set with (builder/values.ts nodeFromRows). BIND gives a set the TTL of its
+ * first line, so lines with TTLs of their own would be read back with another TTL than the one
+ * served. `whole` holds the TTLs of sets that reach beyond `lines` (a set split across pages),
+ * read from the table. A line skipped as a comment keeps its TTL and does not count, as the
+ * builder skips such a record.
  */
-function zoneRecordLine(z: ZoneRow, r: DnsRecord, apexNsTtl: number | null): SerializeRecord {
-  const line = recordLine(r)
-  if (apexNsTtl !== null && isApexNs(z, r)) line.ttl = apexNsTtl
-  return line
+function withSetTtls(lines: SerializeRecord[], whole = new Map<string, number>()): void {
+  const ttls = new Map(whole)
+  for (const l of lines) {
+    const key = setKey(l.name, l.type)
+    if (l.skipped !== undefined || whole.has(key)) continue
+    const ttl = ttls.get(key)
+    if (ttl === undefined || l.ttl < ttl) ttls.set(key, l.ttl)
+  }
+  for (const l of lines) if (l.skipped === undefined) l.ttl = ttls.get(setKey(l.name, l.type))!
 }
 
 export function exportZone(z: ZoneRow, records: DnsRecord[], now = new Date()): string {
   const apexNs = records.filter((r) => isApexNs(z, r)).map((r) => servedTtl(r.ttl))
   const apexNsTtl = apexNs.length > 0 ? Math.min(...apexNs) : null
+  const lines = records.map(recordLine)
+  withSetTtls(lines)
   return serializeZoneFile({
     origin: z.name,
     header: `Zone ${z.name} exported ${now.toISOString()} by edgedns; serial ${z.serial}`,
     soa: soaRecord(z),
-    records: [
-      ...defaultNsLines(z, apexNsTtl),
-      ...records.map((r) => zoneRecordLine(z, r, apexNsTtl)),
-    ],
+    records: [...defaultNsLines(z, apexNsTtl), ...lines],
   })
 }
 
@@ -123,6 +134,14 @@ type ExportRow = Pick<
 const PAGE_SQL = `SELECT ${EXPORT_COLUMNS} FROM dns_records WHERE zone_id = ?1
     AND (name_rev, type, content, ifnull(priority, -1)) > (?2, ?3, ?4, ?5)
   ORDER BY name_rev, type, content, ifnull(priority, -1) LIMIT ?6`
+
+/**
+ * The TTL of one stored RRset as served (as APEX_NS_TTL_SQL), through the identity index. A
+ * record the export skips as a comment counts here, unlike within a page: only a set split across
+ * pages is read so.
+ */
+const SET_TTL_SQL = `SELECT min(CASE ttl WHEN 1 THEN ${AUTO_TTL_SECONDS} ELSE ttl END) AS ttl
+  FROM dns_records WHERE zone_id = ?1 AND name_rev = ?2 AND type = ?3`
 
 /** Where a page starts: the identity key of the last record of the previous page. */
 export type ExportKey = [nameRev: string, type: string, content: string, priority: number]
@@ -178,6 +197,37 @@ function bodyLines(origin: string, records: SerializeRecord[]): string {
   return text.slice(text.indexOf('\n', text.indexOf('\n') + 1) + 1)
 }
 
+/**
+ * The TTLs of the page's sets that reach beyond it: its first, when the previous page ended inside
+ * it, and its last, when the row after the page is of it too. Read whole from the table.
+ */
+async function splitSetTtls(
+  db: D1Database,
+  z: ZoneRow,
+  after: ExportKey | null,
+  results: ExportRow[],
+  limit: number
+): Promise<Map<string, number>> {
+  const split: ExportRow[] = []
+  const first = results[0]
+  if (first && after !== null && first.name_rev === after[0] && first.type === after[1]) {
+    split.push(first)
+  }
+  const last = results[limit - 1]
+  const next = results[limit]
+  if (last && next && next.name_rev === last.name_rev && next.type === last.type) split.push(last)
+  const ttls = new Map<string, number>()
+  if (split.length === 0) return ttls
+  const reads = await db.batch(
+    split.map((r) => db.prepare(SET_TTL_SQL).bind(z.id, r.name_rev, r.type))
+  )
+  split.forEach((r, k) => {
+    const ttl = (reads[k]?.results[0] as { ttl: number | null } | undefined)?.ttl
+    if (typeof ttl === 'number') ttls.set(setKey(r.name, r.type), ttl)
+  })
+  return ttls
+}
+
 export interface ExportPage {
   /** Zone-file text: the first page starts with the header, SOA and apex NS lines. */
   text: string
@@ -197,20 +247,17 @@ export async function exportPage(
   now = new Date()
 ): Promise<ExportPage> {
   // One row beyond the page tells whether another page follows. The first page is read with the
-  // TTL of the zone's stored apex NS set (in one transaction); a later page holding apex NS records
-  // (an apex of more than a page of records) reads it again.
+  // TTL of the zone's stored apex NS set (in one transaction), which also says whether it has one.
   const page = db.prepare(PAGE_SQL).bind(z.id, ...(after ?? FIRST_KEY), limit + 1)
   const apexTtl = db.prepare(APEX_NS_TTL_SQL).bind(z.id, reverseName(z.name))
   const [read, ttlRead] = after === null ? await db.batch([page, apexTtl]) : [await page.all()]
   const results = read!.results as ExportRow[]
   const rows = results.slice(0, limit)
-  const apexNsTtl =
-    after === null
-      ? apexNsTtlOf(ttlRead)
-      : rows.some((r) => isApexNs(z, r))
-        ? apexNsTtlOf(await apexTtl.all())
-        : null
-  const lines = rows.map((r) => zoneRecordLine(z, exportRecord(r), apexNsTtl))
+  const apexNsTtl = after === null ? apexNsTtlOf(ttlRead) : null
+  const whole = await splitSetTtls(db, z, after, results, limit)
+  if (apexNsTtl !== null) whole.set(setKey(z.name, 'NS'), apexNsTtl)
+  const lines = rows.map((r) => recordLine(exportRecord(r)))
+  withSetTtls(lines, whole)
   const text =
     after === null
       ? serializeZoneFile({
