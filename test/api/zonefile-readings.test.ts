@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { snapshotZone } from './db-snapshot.ts'
-import { createZone, expectError } from './helpers.ts'
+import { api, createZone, expectError } from './helpers.ts'
 import { allRecords, importZone } from './import-export-helpers.ts'
 
 const NAME_INVALID = 9000
@@ -66,5 +66,35 @@ describe('key="value" outside SVCB/HTTPS', () => {
       ['HTTPS', '1 . alpn="h2,h3" key65001="a b"'],
       ['TXT', '"foo=" "bar baz"'],
     ])
+  })
+})
+
+describe('a DS record at the zone apex', () => {
+  const DS = `2371 13 2 ${'ab'.repeat(32)}`
+  const APEX =
+    /DNS name is invalid\. A DS record cannot be at the zone apex: it belongs in the parent zone\./
+
+  it('is refused by the records API, and at a delegation below it accepted', async () => {
+    const z = await createZone('dsapex')
+    const apex = await api('POST', `/zones/${z.id}/dns_records`, {
+      type: 'DS',
+      name: '@',
+      content: DS,
+    })
+    expectError(apex, 400, NAME_INVALID)
+    expect(apex.body.errors[0]!.message).toMatch(APEX)
+    const sub = await api('POST', `/zones/${z.id}/dns_records`, {
+      type: 'DS',
+      name: 'sub',
+      content: DS,
+    })
+    expect(sub.status).toBe(200)
+  })
+
+  it('is refused on import, naming the line', async () => {
+    const z = await createZone('dsimport')
+    const res = await importZone(z.id, `$TTL 300\nsub DS ${DS}\n@ DS ${DS}\n`)
+    expectError(res, 400, NAME_INVALID)
+    expect(res.body.errors[0]!.message).toMatch(new RegExp(`^line 3: ${APEX.source}`))
   })
 })

@@ -157,6 +157,13 @@ export function buildRecord(
   const type = parseRecordType(f.type)
   if (f.name === undefined) fail(Codes.invalidRequest, 'name is required')
   const name = normalizeName(f.name, ctx.zoneName)
+  // A DS record is the parent zone's, at the delegation (RFC 4035 section 2.4): one at a zone's own
+  // apex is never asked of it, and BIND refuses a zone holding one.
+  if (type === 'DS' && name === ctx.zoneName)
+    fail(
+      Codes.invalidRequest,
+      'DNS name is invalid. A DS record cannot be at the zone apex: it belongs in the parent zone.'
+    )
   const data = f.data ?? undefined
   if (f.content === undefined && data === undefined)
     fail(Codes.invalidRequest, `content is required for ${type} records`)

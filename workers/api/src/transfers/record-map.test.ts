@@ -1,6 +1,6 @@
 import type { MessageRR } from '@edgedns/dns-wire'
 import { describe, expect, it } from 'vitest'
-import { mapTransferred } from './record-map.ts'
+import { mapOrSkip, mapTransferred } from './record-map.ts'
 
 let n = 0
 const ctx = {
@@ -47,5 +47,13 @@ describe('a transferred record as a record of the API', () => {
     expect(mapTransferred(rr('example.test.', 'SOA', soa), ctx)).toBeNull()
     expect(mapTransferred(rr('example.test.', 'NSEC', 'a.example.test. A RRSIG'), ctx)).toBeNull()
     expect(mapTransferred(rr('www.other.test.', 'A', '192.0.2.1'), ctx)).toBeNull()
+  })
+
+  it('skips a DS record at the apex, which the records API refuses, saying why', () => {
+    const ds = `2371 13 2 ${'ab'.repeat(32)}`
+    expect(mapOrSkip(rr('example.test.', 'DS', ds), ctx)).toMatch(
+      /DS record cannot be at the zone apex/
+    )
+    expect(mapTransferred(rr('sub.example.test.', 'DS', ds), ctx)).toMatchObject({ type: 'DS' })
   })
 })
