@@ -331,6 +331,12 @@ describe('import form and semantics', () => {
     expect(await snapshotZone(zone.id)).toBe(snap)
     const okRes = await importZone(zone.id, '$TTL 300\n$GENERATE 1-3 h$ A 192.0.2.$\n')
     expect(okRes.body.result.recs_added).toBe(3)
+    // Far past the limit, the parser stops reading: the message states the account's limit.
+    const far = await importZone(zone.id, '$TTL 300\n$GENERATE 1-5000 f$ A 192.0.2.1\n')
+    expectError(far, 400, 81063)
+    expect(far.body.errors[0]!.message).toBe(
+      'The zone file has more records than this account may import at once: the limit for this account is 3 records per import (reading stopped at line 2).'
+    )
   })
 
   it('answers 413 for a file over the import size cap', async () => {

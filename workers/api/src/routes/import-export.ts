@@ -53,21 +53,23 @@ async function importLimit(c: Context<AppEnv>, zone: ZoneRow): Promise<number> {
   return row?.max ?? positiveInt(c.env.MAX_IMPORT_RECORDS, IMPORT_MAX_RECORDS)
 }
 
-function parse(text: string, origin: string, maxRecords: number) {
+/** Parses the file, reading at most `limit` records (and PARSE_SLACK lines beyond them). */
+function parse(text: string, origin: string, limit: number) {
   try {
     return parseZoneFile(text, {
       origin,
       defaultTtl: 1,
-      maxRecords,
+      maxRecords: limit + PARSE_SLACK,
       maxLineChars: IMPORT_MAX_LINE_CHARS,
       maxLineTokens: IMPORT_MAX_LINE_TOKENS,
     })
   } catch (e) {
     if (!(e instanceof ZoneFileError)) throw e
     if (e.reason.startsWith('too many records')) {
+      // The parser's own bound includes the slack; the limit that applies is `limit`.
       throw ApiError.badRequest(
         Codes.batchTooLarge,
-        `The zone file has more records than this account may import at once: ${e.message}`
+        `The zone file has more records than this account may import at once: the limit for this account is ${limit} records per import (reading stopped at line ${e.line}).`
       )
     }
     throw ApiError.badRequest(Codes.importSyntax, `Zone file syntax error at ${e.message}`)
@@ -88,7 +90,7 @@ importExport.post('/import', async (c) => {
   assertRecordsWritable(zone)
   const form = await readImportForm(c, positiveInt(c.env.MAX_IMPORT_BYTES, IMPORT_MAX_BYTES))
   const limit = await importLimit(c, zone)
-  const entries = parse(form.text, zone.name, limit + PARSE_SLACK)
+  const entries = parse(form.text, zone.name, limit)
   const ctx = { zoneId: zone.id, zoneName: zone.name, now: nowIso() }
   const mapped = mapEntries(
     entries,
