@@ -1,11 +1,12 @@
 /**
- * Zone-file import read as BIND reads the same file: escapes in owner and target names, and
- * records BIND would refuse refused by line rather than stored changed.
+ * Zone-file import read as BIND reads the same file: escapes in owner and target names,
+ * `key="value"` outside SVCB/HTTPS, a DS at the apex refused (by the records API too), and LOC
+ * sizes stored as the wire holds them.
  */
 import { describe, expect, it } from 'vitest'
 import { snapshotZone } from './db-snapshot.ts'
 import { api, createZone, expectError } from './helpers.ts'
-import { allRecords, importZone } from './import-export-helpers.ts'
+import { allRecords, exportZone, importZone } from './import-export-helpers.ts'
 
 const NAME_INVALID = 9000
 
@@ -96,5 +97,17 @@ describe('a DS record at the zone apex', () => {
     const res = await importZone(z.id, `$TTL 300\nsub DS ${DS}\n@ DS ${DS}\n`)
     expectError(res, 400, NAME_INVALID)
     expect(res.body.errors[0]!.message).toMatch(new RegExp(`^line 3: ${APEX.source}`))
+  })
+})
+
+describe('LOC size and precisions', () => {
+  it('are stored, shown and exported as the wire holds them (12345m is 10000m)', async () => {
+    const z = await createZone('loc')
+    const res = await importZone(z.id, '$TTL 300\nl1 LOC 1 0 0 N 1 0 0 E 0m 12345m 333m 7m\n')
+    expect(res.status).toBe(200)
+    const want = '1 0 0.000 N 1 0 0.000 E 0.00m 10000.00m 300.00m 7.00m'
+    const [loc] = (await allRecords(z.id)).filter((r) => r.type === 'LOC')
+    expect(loc.content).toBe(want)
+    expect((await exportZone(z.id)).text).toContain(`LOC\t${want}`)
   })
 })

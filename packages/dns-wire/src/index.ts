@@ -54,3 +54,4 @@ export {
 export { writeRdata } from './rdata/index.ts'
 export { ipv4, ipv6, isIPv4, TextError } from './rdata/text.ts'
 export { LOC_LIMITS, splitLocText, type LocAngleText, type LocText } from './rdata/loc-text.ts'
+export { locRepresentableMeters } from './rdata/loc.ts'

@@ -113,3 +113,13 @@ describe('LOC: one presentation parse feeds the records API and the wire encoder
     expect(splitLocText(['1', 'N', '2', 'E'])).toEqual({ ok: false, part: 'altitude' })
   })
 })
+
+describe('LOC size and precisions are stored as the wire holds them (RFC 1876, as BIND reads them)', () => {
+  it.each([
+    ['1 0 0 N 1 0 0 E 0m 12345m 333m 7m', '1 0 0.000 N 1 0 0.000 E 0.00m 10000.00m 300.00m 7.00m'],
+    ['1 0 0 N 1 0 0 E 0m 99.99m 1.23m 0.07m', '1 0 0.000 N 1 0 0.000 E 0.00m 90.00m 1.00m 0.07m'],
+  ])('%j is stored as %j, which encodes to the same bytes', (content, want) => {
+    expect(validate(content)).toEqual({ content: want })
+    expect(wire(want)).toEqual(wire(content))
+  })
+})

@@ -25,12 +25,27 @@ function optionalMeters(token: string | undefined, what: string, fallback: numbe
   return token === undefined ? fallback * 100 : meters(token, what, 0, LOC_LIMITS.sizeMax)
 }
 
-/** Size/precision in centimetres → RFC 1876 mantissa/exponent byte. */
-function precision(cm: number): number {
+/** Size/precision in whole centimetres → RFC 1876 mantissa and exponent (digits below dropped). */
+function mantissaExponent(cm: number): [mantissa: number, exponent: number] {
   let exponent = 0
   while (exponent < 9 && cm >= 10 ** (exponent + 1)) exponent++
-  const mantissa = Math.min(9, Math.floor(cm / 10 ** exponent))
+  return [Math.min(9, Math.floor(cm / 10 ** exponent)), exponent]
+}
+
+/** Size/precision in centimetres → RFC 1876 mantissa/exponent byte. */
+function precision(cm: number): number {
+  const [mantissa, exponent] = mantissaExponent(cm)
   return (mantissa << 4) | exponent
+}
+
+/**
+ * A size or precision in metres as the wire holds it: one digit times a power of ten
+ * centimetres, the digits below dropped, as this encoder and BIND's write it (`12345m` is
+ * `10000m`). For the records API to store what is served.
+ */
+export function locRepresentableMeters(m: number): number {
+  const [mantissa, exponent] = mantissaExponent(Math.round(m * 100))
+  return (mantissa * 10 ** exponent) / 100
 }
 
 /** An angle → thousandths of arc seconds offset from the equator or prime meridian. */

@@ -1,8 +1,9 @@
 /**
  * @module types/loc: LOC (RFC 1876). Content is the RFC presentation form,
  * `37 46 46.000 N 122 23 35.000 W 0.00m 100.00m 0.00m 0.00m`; 'm' suffixes optional on input.
+ * Size and precisions are kept as the wire encodes them (one digit times a power of ten).
  */
-import { LOC_LIMITS, splitLocText } from '@edgedns/dns-wire'
+import { LOC_LIMITS, locRepresentableMeters, splitLocText } from '@edgedns/dns-wire'
 import { z } from 'zod'
 import { words } from '../charstring.ts'
 import { fail } from '../errors.ts'
@@ -83,9 +84,11 @@ export const LOC = defineData<LocData>({
       lat_seconds: round(d.lat_seconds, 3),
       long_seconds: round(d.long_seconds, 3),
       altitude: round(d.altitude, 2),
-      size: round(d.size, 2),
-      precision_horz: round(d.precision_horz, 2),
-      precision_vert: round(d.precision_vert, 2),
+      // One digit times a power of ten on the wire (RFC 1876): stored as served, so content,
+      // export and DoH JSON say what a resolver gets (`12345m` is `10000m`, as BIND reads it).
+      size: locRepresentableMeters(d.size),
+      precision_horz: locRepresentableMeters(d.precision_horz),
+      precision_vert: locRepresentableMeters(d.precision_vert),
     }
   },
   formatData: (d) =>
