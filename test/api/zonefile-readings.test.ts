@@ -30,6 +30,16 @@ describe('escapes in names', () => {
     ])
   })
 
+  it('decodes them in an $ORIGIN that relative names take', async () => {
+    const z = await createZone('esco')
+    const [first, ...rest] = z.name.split('.')
+    const origin = `\\${first!.charCodeAt(0).toString().padStart(3, '0')}${first!.slice(1)}`
+    const text = `$TTL 300\n$ORIGIN ${[origin, ...rest].join('.')}.\nc CNAME t\n`
+    expect((await importZone(z.id, text)).status).toBe(200)
+    const [c] = (await allRecords(z.id)).filter((r) => r.type === 'CNAME')
+    expect([c.name, c.content]).toEqual([`c.${z.name}`, `t.${z.name}`])
+  })
+
   it('refuses an escaped dot in a target, naming the line and the label', async () => {
     const z = await createZone('escdot')
     const snap = await snapshotZone(z.id)

@@ -100,7 +100,7 @@ function toItem(
     throw unsupported('a SOA record is only allowed at the zone apex')
   }
   if (!isRecordType(type)) throw unsupported(`record type ${type} is not supported`)
-  const content = fromPresentation(type, entry.rdata, fqdn(entry.origin))
+  const content = fromPresentation(type, entry.rdata, fqdn(ownerFromPresentation(entry.origin)))
   const cf = parseCfComment(entry.comment)
   const proxiable = isProxiable(type, content.content ?? type)
   const proxied = cf.proxied ?? (formProxied && proxiable)
