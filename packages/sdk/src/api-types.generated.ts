@@ -20,7 +20,12 @@ export interface ApiSchemas {
       ipv6_only?: boolean
       flatten_cname?: boolean
     }
+    /** Shadow keys only with include_shadow_metadata=true, each omitted when empty or false: shadowed_by (ids of the NS records delegating the name or a parent), is_glue, dead_glue (glue a shallower delegation keeps from being served), shadowed_records_count (NS below the apex: records at or below its name, at most 10,000) */
     meta: {
+      shadowed_by?: string[]
+      is_glue?: true
+      dead_glue?: true
+      shadowed_records_count?: number
       [key: string]: unknown
     }
     comment: string | null

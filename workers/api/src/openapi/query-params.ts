@@ -14,6 +14,16 @@ const match = (field: string): Param[] =>
     description: `${field} ${op} (case-insensitive)`,
   }))
 
+/** `include_shadow_metadata`, which every operation answering records takes. */
+export const shadowMetaQuery: Param[] = [
+  {
+    name: 'include_shadow_metadata',
+    type: 'boolean',
+    description:
+      'Add shadow metadata to each record’s meta (shadowed_by, is_glue, dead_glue, shadowed_records_count); computed only for answers of at most 1,000 records',
+  },
+]
+
 export const recordListQuery: Param[] = [
   { name: 'type', description: 'Record type' },
   { name: 'name', description: 'Exact name (legacy form of name.exact)' },
@@ -36,6 +46,17 @@ export const recordListQuery: Param[] = [
     description: 'Combine non-tag filters with AND (all) or OR (any)',
   },
   { name: 'tag_match', enum: ['all', 'any'], description: 'Combine tag filters with AND or OR' },
+  ...shadowMetaQuery,
+  {
+    name: 'shadowed_by_name',
+    description:
+      'Only the records the NS delegation at this name shadows: at or below it, except its own NS, DS and NSEC (none when no NS record is at the name). A subdomain of the zone, not the apex; requires include_shadow_metadata=true. Always ANDed with the other filters',
+  },
+  {
+    name: 'shadowing_name',
+    description:
+      'Only the NS records at this name and at its parents below the apex (the delegations shadowing it). A subdomain of the zone, not the apex. Always ANDed with the other filters',
+  },
   {
     name: 'order',
     enum: ['type', 'name', 'content', 'ttl', 'proxied'],

@@ -6,7 +6,7 @@ import { batchRequestSchema } from '../batch/request.ts'
 import { recordFieldsSchema } from '../records/input.ts'
 import * as r from './responses.ts'
 import type { Operation } from './operation.ts'
-import { page, recordListQuery } from './query-params.ts'
+import { page, recordListQuery, shadowMetaQuery } from './query-params.ts'
 
 const records = '/zones/{zone_id}/dns_records'
 
@@ -25,6 +25,7 @@ export const recordOps: Operation[] = [
     path: records,
     tag: 'DNS records',
     summary: 'Create a record',
+    query: shadowMetaQuery,
     body: recordFieldsSchema,
     result: r.recordResponse,
   },
@@ -33,6 +34,7 @@ export const recordOps: Operation[] = [
     path: `${records}/{record_id}`,
     tag: 'DNS records',
     summary: 'Get a record',
+    query: shadowMetaQuery,
     result: r.recordResponse,
   },
   {
@@ -40,6 +42,7 @@ export const recordOps: Operation[] = [
     path: `${records}/{record_id}`,
     tag: 'DNS records',
     summary: 'Overwrite a record (unspecified fields reset)',
+    query: shadowMetaQuery,
     body: recordFieldsSchema,
     result: r.recordResponse,
   },
@@ -48,6 +51,7 @@ export const recordOps: Operation[] = [
     path: `${records}/{record_id}`,
     tag: 'DNS records',
     summary: 'Edit a record (unspecified fields kept)',
+    query: shadowMetaQuery,
     body: recordFieldsSchema,
     result: r.recordResponse,
   },
@@ -63,6 +67,7 @@ export const recordOps: Operation[] = [
     path: `${records}/batch`,
     tag: 'DNS records',
     summary: 'Atomic batch: deletes → patches → puts → posts',
+    query: shadowMetaQuery,
     body: batchRequestSchema,
     result: r.batchResponse,
   },

@@ -53,7 +53,18 @@ export const recordResponse = z.object({
   settings: z
     .object({ ipv4_only: z.boolean(), ipv6_only: z.boolean(), flatten_cname: z.boolean() })
     .partial(),
-  meta: z.object({}).loose(),
+  meta: z
+    .object({
+      shadowed_by: z.array(id).optional(),
+      is_glue: z.literal(true).optional(),
+      dead_glue: z.literal(true).optional(),
+      shadowed_records_count: z.number().int().optional(),
+    })
+    .loose()
+    .meta({
+      description:
+        'Shadow keys only with include_shadow_metadata=true, each omitted when empty or false: shadowed_by (ids of the NS records delegating the name or a parent), is_glue, dead_glue (glue a shallower delegation keeps from being served), shadowed_records_count (NS below the apex: records at or below its name, at most 10,000)',
+    }),
   comment: z.string().nullable(),
   tags: z.array(z.string()),
   created_on: time,

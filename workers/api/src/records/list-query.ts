@@ -4,6 +4,7 @@
  */
 import { ApiError, Codes } from '../http/api-error.ts'
 import { reverseName } from './model.ts'
+import { includeShadowMetadata, shadowFilters } from './shadow-query.ts'
 
 export interface ListQuery {
   where: string
@@ -11,6 +12,8 @@ export interface ListQuery {
   orderBy: string
   page: number
   perPage: number
+  /** `include_shadow_metadata=true`: the page's records get their shadow metadata. */
+  shadowMeta: boolean
 }
 
 type Getter = (key: string) => string[]
@@ -75,8 +78,8 @@ function tagOp(
   return `EXISTS (SELECT 1 FROM json_each(dns_records.tags) t WHERE substr(t.value, 1, length(${name}) + 1) = ${name} || ':' AND ${cond})`
 }
 
-export function parseListQuery(get: Getter, zoneId: string): ListQuery {
-  const params: unknown[] = [zoneId]
+export function parseListQuery(get: Getter, zone: { id: string; name: string }): ListQuery {
+  const params: unknown[] = [zone.id]
   const filters: string[] = []
   const tagFilters: string[] = []
   const one = (k: string): string | undefined => get(k).at(-1)
@@ -125,6 +128,9 @@ export function parseListQuery(get: Getter, zoneId: string): ListQuery {
     )
   }
 
+  const shadowMeta = includeShadowMetadata(one('include_shadow_metadata'))
+  const scope = shadowFilters(one, zone.name, shadowMeta, params)
+
   const match = oneOf(one('match'), ['all', 'any'], 'match')
   const tagMatch = oneOf(one('tag_match'), ['all', 'any'], 'tag_match')
   const clauses: string[] = []
@@ -135,6 +141,7 @@ export function parseListQuery(get: Getter, zoneId: string): ListQuery {
     bad(`too many filters: at most ${MAX_FILTER_PARAMS} filter values per request`)
   const where = [
     'zone_id = ?1',
+    ...scope,
     clauses.length > 0 ? `(${clauses.join(match === 'any' ? ' OR ' : ' AND ')})` : '',
   ]
     .filter(Boolean)
@@ -148,7 +155,7 @@ export function parseListQuery(get: Getter, zoneId: string): ListQuery {
 
   const page = intParam(one('page'), 'page', 1, 1, Number.MAX_SAFE_INTEGER)
   const perPage = intParam(one('per_page'), 'per_page', 100, 1, MAX_PER_PAGE)
-  return { where, params, orderBy, page, perPage }
+  return { where, params, orderBy, page, perPage, shadowMeta }
 }
 
 function oneOf(v: string | undefined, allowed: string[], name: string): string | undefined {

@@ -14,7 +14,9 @@ import { ok, okList, resultInfo } from '../http/envelope.ts'
 import { isId } from '../http/ids.ts'
 import { recordFieldsSchema } from '../records/input.ts'
 import { MAX_OFFSET, parseListQuery } from '../records/list-query.ts'
-import { fromRow, toApi, type RecordRow } from '../records/model.ts'
+import { fromRow, toApi, type DnsRecord, type RecordRow } from '../records/model.ts'
+import { shadowMeta, withShadowMeta } from '../records/shadow-meta.ts'
+import { includeShadowMetadata } from '../records/shadow-query.ts'
 import { zoneFor } from '../zones/access.ts'
 import { assertRecordsWritable } from '../zones/read-only.ts'
 import type { ZoneRow } from '../zones/model.ts'
@@ -69,9 +71,25 @@ async function batchLimit(c: Context<AppEnv>, zone: ZoneRow): Promise<number> {
   return row?.max ?? Number(c.env.MAX_BATCH_CHANGES ?? DEFAULT_MAX_BATCH_CHANGES)
 }
 
+/** `include_shadow_metadata=true` on the request: read before any write, so a bad value changes nothing. */
+function wantsShadowMeta(c: Context<AppEnv>): boolean {
+  return includeShadowMetadata(c.req.queries('include_shadow_metadata')?.at(-1))
+}
+
+/** The API form of records, with their shadow metadata when `wanted`. */
+async function answer(
+  c: Context<AppEnv>,
+  zone: ZoneRow,
+  wanted: boolean,
+  records: readonly DnsRecord[]
+): Promise<Record<string, unknown>[]> {
+  const metas = wanted ? await shadowMeta(c.var.zoneDb, zone, records) : null
+  return records.map((r) => withShadowMeta(toApi(r), metas))
+}
+
 records.get('/', async (c) => {
   const zone = await zoneFor(c, 'dns:read')
-  const q = parseListQuery((k) => c.req.queries(k) ?? [], zone.id)
+  const q = parseListQuery((k) => c.req.queries(k) ?? [], zone)
   const offset = (q.page - 1) * q.perPage
   if (offset > MAX_OFFSET) {
     const n = await c.var.zoneDb
@@ -90,7 +108,8 @@ records.get('/', async (c) => {
       .prepare(`SELECT count(*) AS n FROM dns_records WHERE ${q.where}`)
       .bind(...q.params),
   ])
-  const result = (rows!.results as unknown as RecordRow[]).map((r) => toApi(fromRow(r)))
+  const page = (rows!.results as unknown as RecordRow[]).map(fromRow)
+  const result = await answer(c, zone, q.shadowMeta, page)
   const total = (count!.results[0] as { n: number }).n
   return okList(c, result, resultInfo(q.page, q.perPage, result.length, total))
 })
@@ -98,21 +117,23 @@ records.get('/', async (c) => {
 records.get('/:record_id{[^/]+}', async (c) => {
   const zone = await zoneFor(c, 'dns:read')
   const id = recordId(c)
+  const meta = wantsShadowMeta(c)
   const row = await c.var.zoneDb
     .prepare('SELECT * FROM dns_records WHERE zone_id = ?1 AND id = ?2')
     .bind(zone.id, id)
     .first<RecordRow>()
   if (!row) throw new ApiError(404, Codes.recordNotFound, 'Record does not exist.')
-  return ok(c, toApi(fromRow(row)))
+  return ok(c, (await answer(c, zone, meta, [fromRow(row)]))[0])
 })
 
 records.post('/', async (c) => {
   const startedAt = performance.now()
   const zone = await zoneFor(c, 'dns:edit')
   assertRecordsWritable(zone)
+  const meta = wantsShadowMeta(c)
   const body = parseWith(recordFieldsSchema, await readJson(c))
   const { plan } = await run(c, zone, { posts: [body] }, false, startedAt)
-  return ok(c, toApi(plan.result.posts[0]!))
+  return ok(c, (await answer(c, zone, meta, [plan.result.posts[0]!]))[0])
 })
 
 records.put('/:record_id{[^/]+}', async (c) => {
@@ -120,9 +141,10 @@ records.put('/:record_id{[^/]+}', async (c) => {
   const zone = await zoneFor(c, 'dns:edit')
   assertRecordsWritable(zone)
   const id = recordId(c)
+  const meta = wantsShadowMeta(c)
   const body = parseWith(recordFieldsSchema, await readJson(c))
   const { plan } = await run(c, zone, { puts: [{ ...body, id }] }, false, startedAt)
-  return ok(c, toApi(plan.result.puts[0]!))
+  return ok(c, (await answer(c, zone, meta, [plan.result.puts[0]!]))[0])
 })
 
 records.patch('/:record_id{[^/]+}', async (c) => {
@@ -130,9 +152,10 @@ records.patch('/:record_id{[^/]+}', async (c) => {
   const zone = await zoneFor(c, 'dns:edit')
   assertRecordsWritable(zone)
   const id = recordId(c)
+  const meta = wantsShadowMeta(c)
   const body = parseWith(recordFieldsSchema, await readJson(c))
   const { plan } = await run(c, zone, { patches: [{ ...body, id }] }, false, startedAt)
-  return ok(c, toApi(plan.result.patches[0]!))
+  return ok(c, (await answer(c, zone, meta, [plan.result.patches[0]!]))[0])
 })
 
 records.delete('/:record_id{[^/]+}', async (c) => {
@@ -148,6 +171,7 @@ records.post('/batch', async (c) => {
   const startedAt = performance.now()
   const zone = await zoneFor(c, 'dns:edit')
   assertRecordsWritable(zone)
+  const meta = wantsShadowMeta(c)
   const body = parseWith(batchRequestSchema, await readJson(c))
   const n = countChanges(body)
   const limit = await batchLimit(c, zone)
@@ -159,10 +183,15 @@ records.post('/batch', async (c) => {
   }
   const { plan } = await run(c, zone, body, true, startedAt)
   const r = plan.result
+  // Deleted records are answered as they were, without metadata: they no longer shadow or are shadowed.
+  const metas = meta
+    ? await shadowMeta(c.var.zoneDb, zone, [...r.patches, ...r.puts, ...r.posts])
+    : null
+  const form = (rec: DnsRecord) => withShadowMeta(toApi(rec), metas)
   return ok(c, {
     ...(body.deletes ? { deletes: r.deletes.map(toApi) } : {}),
-    ...(body.patches ? { patches: r.patches.map(toApi) } : {}),
-    ...(body.puts ? { puts: r.puts.map(toApi) } : {}),
-    ...(body.posts ? { posts: r.posts.map(toApi) } : {}),
+    ...(body.patches ? { patches: r.patches.map(form) } : {}),
+    ...(body.puts ? { puts: r.puts.map(form) } : {}),
+    ...(body.posts ? { posts: r.posts.map(form) } : {}),
   })
 })
