@@ -9,6 +9,8 @@ import type { WithSeq } from './records.ts'
 export interface ZoneFilter {
   name?: string
   status?: string
+  /** Zone types, comma-separated (full, partial, secondary, internal); without it, all but internal. */
+  type?: string
   'account.id'?: string
   'account.name'?: string
   order?: 'name' | 'status' | 'account.id' | 'account.name'
@@ -51,7 +53,9 @@ export class Zones {
   /** Finds a zone by exact name; undefined when there is none. */
   async byName(name: string): Promise<Zone | undefined> {
     const wanted = name.toLowerCase().replace(/\.$/, '')
-    for await (const z of this.list({ name: wanted })) if (z.name === wanted) return z
+    // Every type: the list leaves internal zones out unless asked for them.
+    const type = 'full,partial,secondary,internal'
+    for await (const z of this.list({ name: wanted, type })) if (z.name === wanted) return z
     return undefined
   }
 

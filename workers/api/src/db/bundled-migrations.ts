@@ -239,5 +239,12 @@ export const BUNDLED_MIGRATIONS: readonly { name: string; statements: readonly s
       "DROP TRIGGER `zone_serials_on_commit`;",
       "CREATE TRIGGER `zone_serials_on_commit` AFTER UPDATE OF `change_seq`, `serial` ON `zones`\n  WHEN NEW.`serial` != OLD.`serial`\nBEGIN\n  INSERT INTO `zone_serials` (`zone_id`, `seq`, `serial`)\n    VALUES (NEW.`id`, NEW.`change_seq`, NEW.`serial`)\n    ON CONFLICT (`zone_id`, `seq`) DO UPDATE SET `serial` = excluded.`serial`;\nEND;"
     ]
+  },
+  {
+    "name": "0026_zones_status_type.sql",
+    "statements": [
+      "-- `zones_status` also holds the zone type: `GET /zones` leaves internal zones out unless `type`\n-- names them, and its total count then still reads this index alone, not every zone row.\nDROP INDEX `zones_status`;",
+      "CREATE INDEX `zones_status` ON `zones` (`status`,`name`,`type`);"
+    ]
   }
 ]

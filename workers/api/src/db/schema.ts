@@ -151,8 +151,10 @@ export const zones = sqliteTable(
       .where(sql`status != 'deleted'`),
     index('zones_account').on(t.accountId, t.name),
     index('zones_name_rev').on(t.nameRev),
-    // `GET /zones?order=status`: the page is an index range, never a sort of every zone.
-    index('zones_status').on(t.status, t.name),
+    // `GET /zones?order=status`: the page is an index range, never a sort of every zone. The type
+    // lets the list's count (which leaves internal zones out unless `type` names them) read this
+    // index alone.
+    index('zones_status').on(t.status, t.name, t.type),
   ]
 )
 

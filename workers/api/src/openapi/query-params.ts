@@ -73,6 +73,11 @@ export const zoneListQuery: Param[] = [
       'Zone name, optionally with an operator: equal:, not_equal:, starts_with:, ends_with:, contains:',
   },
   { name: 'status', description: 'Zone status' },
+  {
+    name: 'type',
+    description:
+      'Zone type: full, partial, secondary or internal; several comma-separated or repeated. Without it, internal zones are left out',
+  },
   { name: 'account.id', description: 'Account id' },
   { name: 'account.name', description: 'Account name' },
   {

@@ -105,7 +105,7 @@ const MAX_MERGED_OFFSET = 10_000
 zonesApp.get('/', async (c) => {
   const page = intParam(c.req.query('page'), 'page', 1, 1, Number.MAX_SAFE_INTEGER)
   const perPage = intParam(c.req.query('per_page'), 'per_page', 20, 1, 1000)
-  const q = zoneListQuery(c.var.principal, (k) => c.req.query(k))
+  const q = zoneListQuery(c.var.principal, (k) => c.req.query(k), c.req.queries('type'))
   const from = 'FROM zones z JOIN accounts a ON a.id = z.account_id'
   const n = q.params.length
   const offset = q.continued ? 0 : Math.min((page - 1) * perPage, MAX_OFFSET)

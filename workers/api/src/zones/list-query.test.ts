@@ -81,6 +81,8 @@ describe('GET /zones query plans', () => {
     ['one account, by name', admin, { 'account.id': 'acct' }],
     ['an account-scoped token', accountToken('acct'), {}],
     ['a name prefix', admin, { name: 'starts_with:shop' }],
+    ['one zone type', admin, { type: 'secondary' }],
+    ['several zone types', accountToken('acct'), { type: 'full,internal' }],
   ]
   for (const [what, p, query] of cases) {
     it(`walks an index for ${what}, first page and by cursor: no full scan, no sort`, async () => {

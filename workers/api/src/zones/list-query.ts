@@ -1,6 +1,6 @@
 /**
  * @module `GET /zones` as one SQL page: Cloudflare's filters (name operators, status, account.id,
- * account.name), order/direction and page/per_page, with the token's visibility expressed in SQL.
+ * account.name, type), order/direction and page/per_page, with the token's visibility expressed in SQL.
  * Substring tests use instr/substr, never LIKE (no escaping, no 50-byte pattern cap).
  *
  * Paging at scale: every page carries `result_info.cursors.after` when more may follow; passing it
@@ -83,6 +83,32 @@ const DIRECTIONS = new Map<string, 'ASC' | 'DESC'>([
 
 const NAME_OPS = ['equal', 'not_equal', 'starts_with', 'ends_with', 'contains'] as const
 
+/** Zone types `type` may name. */
+const ZONE_TYPES: ReadonlySet<string> = new Set(['full', 'partial', 'secondary', 'internal'])
+
+/**
+ * `type`: one zone type or several, comma-separated or repeated (the SDK repeats the parameter).
+ * Without it, internal zones are left out, as Cloudflare does.
+ */
+function typeFilter(values: readonly string[], params: unknown[]): string {
+  const types = [...new Set(values.flatMap((v) => v.split(',')).map((t) => t.trim()))].filter(
+    (t) => t !== ''
+  )
+  if (types.length === 0) return "z.type != 'internal'"
+  const unknown = types.find((t) => !ZONE_TYPES.has(t))
+  if (unknown !== undefined)
+    throw ApiError.badRequest(
+      Codes.invalidRequest,
+      `type must be one or more (comma-separated) of ${[...ZONE_TYPES].join(', ')}; got ${JSON.stringify(unknown)}`
+    )
+  if (types.length === 1) {
+    params.push(types[0])
+    return `z.type = ?${params.length}`
+  }
+  params.push(JSON.stringify(types))
+  return `z.type IN (SELECT value FROM json_each(?${params.length}))`
+}
+
 /** Permissions that make a zone visible in the list. */
 const LIST_PERMISSIONS = ['zone:read', 'dns:read', 'zone:edit'] as const
 
@@ -125,7 +151,15 @@ function nameFilter(raw: string, params: unknown[]): string {
   }
 }
 
-export function zoneListQuery(p: Principal, q: (key: string) => string | undefined): ZoneListQuery {
+/**
+ * The query of `GET /zones`. `q` reads a parameter (its first value); `types` are every value of
+ * `type`, which may be repeated (when not given, the one `q` reads).
+ */
+export function zoneListQuery(
+  p: Principal,
+  q: (key: string) => string | undefined,
+  types?: readonly string[]
+): ZoneListQuery {
   const params: unknown[] = []
   // A zone an account move is copying to another shard is listed once, from the shard it is on
   // (a term of its own: `status != 'deleted'` is what lets the partial name index serve the list).
@@ -146,6 +180,8 @@ export function zoneListQuery(p: Principal, q: (key: string) => string | undefin
       `direction must be one of asc, desc; got ${JSON.stringify(rawDirection)}`
     )
   }
+  const type = q('type')
+  where.push(typeFilter(types ?? (type === undefined ? [] : [type]), params))
   const name = q('name')
   if (name !== undefined && name !== '') where.push(nameFilter(name, params))
   for (const [key, col] of [
