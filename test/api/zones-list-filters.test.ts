@@ -1,5 +1,6 @@
 /**
- * @module `GET /zones` filters beyond the name: `type` (internal zones only when asked for).
+ * @module `GET /zones` filters beyond the name: `type` (internal zones only when asked for) and
+ * `match` (all or any of name, status, account.id and account.name).
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import { api, expectError } from './helpers.ts'
@@ -7,7 +8,7 @@ import { api, expectError } from './helpers.ts'
 const TYPES = ['full', 'partial', 'secondary', 'internal'] as const
 let account: string
 /** Zone names by type, each `<type>.<tag>.filters.example`. */
-const names = new Map<string, string>()
+const zoneNames = new Map<string, string>()
 
 beforeAll(async () => {
   const tag = `t${Date.now().toString(36)}`
@@ -16,7 +17,7 @@ beforeAll(async () => {
     const name = `${type}.${tag}.filters.example`
     const res = await api('POST', '/zones', { name, account: { id: account }, type })
     expect(res.status, JSON.stringify(res.body)).toBe(200)
-    names.set(type, name)
+    zoneNames.set(type, name)
   }
 })
 
@@ -51,6 +52,37 @@ describe('GET /zones type', () => {
   })
   it('still reaches an internal zone by id', async () => {
     const [zone] = (await api('GET', `/zones?account.id=${account}&type=internal`)).body.result
-    expect((await api('GET', `/zones/${zone.id}`)).body.result.name).toBe(names.get('internal'))
+    expect((await api('GET', `/zones/${zone.id}`)).body.result.name).toBe(zoneNames.get('internal'))
+  })
+})
+
+describe('GET /zones match', () => {
+  it('keeps the zones matching any filter with match=any, all of them by default', async () => {
+    const other = (await api('POST', '/accounts', { name: `match-${Date.now()}` })).body.result.id
+    const elsewhere = `x.${Date.now().toString(36)}.match.example`
+    expect((await api('POST', '/zones', { name: elsewhere, account: { id: other } })).status).toBe(
+      200
+    )
+    const names = async (query: string) =>
+      (await api('GET', `/zones?per_page=50&${query}`)).body.result.map((z: any) => z.name).sort()
+    expect(await names(`account.id=${account}&name=${elsewhere}`)).toEqual([])
+    expect(await names(`account.id=${account}&name=${elsewhere}&match=all`)).toEqual([])
+    // Type still applies to every zone listed: the internal zone stays out.
+    expect(await names(`account.id=${account}&name=${elsewhere}&match=any`)).toEqual(
+      [
+        zoneNames.get('full'),
+        zoneNames.get('partial'),
+        zoneNames.get('secondary'),
+        elsewhere,
+      ].sort()
+    )
+    expect(await names(`account.id=${account}&name=${elsewhere}&match=any&type=internal`)).toEqual([
+      zoneNames.get('internal'),
+    ])
+  })
+  it('refuses a match other than all or any', async () => {
+    const res = await api('GET', '/zones?match=some')
+    expectError(res, 400, 9000)
+    expect(res.body.errors[0]!.message).toMatch(/match must be one of all, any/)
   })
 })

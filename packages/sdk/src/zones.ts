@@ -13,6 +13,8 @@ export interface ZoneFilter {
   type?: string
   'account.id'?: string
   'account.name'?: string
+  /** Whether a zone must match all the filters above (default) or any of them. */
+  match?: 'all' | 'any'
   order?: 'name' | 'status' | 'account.id' | 'account.name'
   direction?: 'asc' | 'desc'
 }

@@ -81,6 +81,12 @@ export const zoneListQuery: Param[] = [
   { name: 'account.id', description: 'Account id' },
   { name: 'account.name', description: 'Account name' },
   {
+    name: 'match',
+    enum: ['all', 'any'],
+    description:
+      'Whether a zone must match all of name, status, account.id and account.name (default) or any of them; type applies either way',
+  },
+  {
     name: 'order',
     enum: ['name', 'status', 'account.id', 'account.name'],
     description: 'Sort field',

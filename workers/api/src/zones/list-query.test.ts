@@ -101,6 +101,19 @@ describe('GET /zones query plans', () => {
   }
 })
 
+describe('GET /zones match=any', () => {
+  it('reads the indexes of the filters it ORs (then sorts what they match), never every zone', async () => {
+    const p = await pagePlan(admin, {
+      order: 'status',
+      status: 'active',
+      'account.id': 'acct',
+      match: 'any',
+    })
+    expect(p).toMatch(/^(SCAN|SEARCH) z USING (COVERING )?INDEX zones_/m)
+    expect(p).not.toMatch(/^SCAN z$/m)
+  })
+})
+
 describe('GET /zones total count', () => {
   it('counts on an index of zones alone unless the account name is filtered on', async () => {
     const q = zoneListQuery(admin, () => undefined)

@@ -1,6 +1,7 @@
 /**
  * @module `GET /zones` as one SQL page: Cloudflare's filters (name operators, status, account.id,
- * account.name, type), order/direction and page/per_page, with the token's visibility expressed in SQL.
+ * account.name, `match` all or any of those; and type), order/direction and page/per_page, with
+ * the token's visibility expressed in SQL.
  * Substring tests use instr/substr, never LIKE (no escaping, no 50-byte pattern cap).
  *
  * Paging at scale: every page carries `result_info.cursors.after` when more may follow; passing it
@@ -182,8 +183,16 @@ export function zoneListQuery(
   }
   const type = q('type')
   where.push(typeFilter(types ?? (type === undefined ? [] : [type]), params))
+  // `match`: all (each filter a term of its own, as the indexed plans expect) or any of them.
+  const match = q('match') || 'all'
+  if (match !== 'all' && match !== 'any')
+    throw ApiError.badRequest(
+      Codes.invalidRequest,
+      `match must be one of all, any; got ${JSON.stringify(match)}`
+    )
+  const filters: string[] = []
   const name = q('name')
-  if (name !== undefined && name !== '') where.push(nameFilter(name, params))
+  if (name !== undefined && name !== '') filters.push(nameFilter(name, params))
   for (const [key, col] of [
     ['status', 'z.status'],
     ['account.id', 'z.account_id'],
@@ -192,9 +201,12 @@ export function zoneListQuery(
     const v = q(key)
     if (v !== undefined) {
       params.push(v)
-      where.push(`${col} = ?${params.length}`)
+      filters.push(`${col} = ?${params.length}`)
     }
   }
+  if (match === 'any' && filters.length > 1)
+    where.push(`(${filters.map((f) => `(${f})`).join(' OR ')})`)
+  else where.push(...filters)
   const raw = q('cursor')
   const continued = raw !== undefined && raw !== ''
   if (continued) {
