@@ -49,14 +49,25 @@ export const RELAY_MAX_SECONDS = 7200
 export const MAX_PIPELINED = 32
 
 /**
+ * Bytes written to one connection and not yet taken by the kernel that the front holds before it
+ * writes the next answer; past it the connection is destroyed instead. The front waits for drain
+ * after each write that fills the socket, so a client that reads never comes near it (the socket's
+ * high-water mark plus one answer); it is the bound on what a client that pipelines queries and
+ * never reads can make the front hold, should anything write without waiting.
+ */
+export const MAX_TCP_BUFFERED = 256 * 1024
+
+/**
  * Serves one TCP connection. Its queries may come pipelined; their answers are written one whole
  * answer after another, in the queries' order: a relayed transfer arrives in parts that are not
  * whole messages, so nothing else may be written between two of them. Answers from the cache or
  * DoH (`answer(query, question, client)`) are found at once, side by side, and wait only to be
  * written; a relay (`relayer.relay`) starts in its turn, so a queued one holds no HTTP answer open
  * and its time limit runs only from then. At most `MAX_PIPELINED` answers are in flight; the
- * front reads no further queries until one is written. A connection with nothing in flight that
- * sends and receives nothing for `tcpIdleMs` is closed, and so is one whose client has not read
+ * front reads no further queries until one is written, and an answer that fills the socket is
+ * written only once the socket has drained, so a client that stops reading stops its queries being
+ * read and leaves at most MAX_TCP_BUFFERED written and unsent. A connection with nothing in flight
+ * that sends and receives nothing for `tcpIdleMs` is closed, and so is one whose client has not read
  * an answer for as long, or that has nothing in flight and has not sent a whole query for as long
  * (bytes trickled in do not count). A relay still streaming `relayMaxSeconds` after it started is cut off:
  * its request to the API aborted, the connection closed, its slot freed and a line logged (a
@@ -133,6 +144,16 @@ export function serveTcp(
   awaitQuery()
   socket.once('close', () => clearTimeout(quiet))
   /**
+   * Writes `bytes` in its turn and resolves once the socket can take more: until the client reads,
+   * the next answer is not written, and once MAX_PIPELINED wait no further query is read. A client
+   * that has not read for `tcpIdleMs`, or has more than MAX_TCP_BUFFERED unread, loses the
+   * connection.
+   */
+  const send = async (bytes) => {
+    if (socket.writableLength > MAX_TCP_BUFFERED) return void socket.destroy()
+    if (!socket.write(bytes)) await drainedWithin(socket, tcpIdleMs)
+  }
+  /**
    * Ends the connection without answering the query in turn (nor any after it). What the client
    * still sends is read and dropped (unread bytes would turn the close into a reset, which could
    * discard the answers written before), for at most `tcpIdleMs`: bytes it keeps sending do not
@@ -169,7 +190,7 @@ export function serveTcp(
       inTurn(
         async () => {
           const reply = await notified
-          if (reply) socket.write(frameTcp(reply))
+          if (reply) await send(frameTcp(reply))
         },
         () => {}
       )
@@ -179,7 +200,7 @@ export function serveTcp(
           const done = limits.admit(client)
           if (!done) {
             if (asksIxfr(query)) return endUnanswered()
-            return void socket.write(frameTcp(servfail(query)))
+            return send(frameTcp(servfail(query)))
           }
           const cut = new AbortController()
           const cap = setTimeout(() => {
@@ -194,7 +215,7 @@ export function serveTcp(
             const stream = await relayer.relay(message, client, { signal: cut.signal })
             for await (const part of stream) {
               if (socket.destroyed) break
-              if (!socket.write(part)) await drainedWithin(socket, tcpIdleMs)
+              await send(part)
             }
           } catch (e) {
             if (!cut.signal.aborted) throw e // else logged as cut off, the connection closed
@@ -214,7 +235,7 @@ export function serveTcp(
       inTurn(
         async () => {
           const r = await reply
-          if (r) socket.write(frameTcp(r))
+          if (r) await send(frameTcp(r))
           else socket.destroy()
         },
         () => socket.destroy()
