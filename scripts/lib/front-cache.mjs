@@ -1,10 +1,11 @@
 /**
- * @module The DNS front's answer cache: answers kept by (name, type, class, DO bit) for their TTL,
+ * @module The DNS front's answer cache: answers kept by (name, type, class, EDNS) for their TTL,
  * never longer than `maxTtl` seconds, in an LRU capped both in entries and in bytes, so the memory
  * it takes stays bounded whatever the traffic. A positive answer lives for the smallest TTL in its
  * answer section; a negative one (NXDOMAIN, or NOERROR with no answer) for the smaller of its
  * SOA's TTL and SOA minimum (RFC 2308 §5). Other rcodes, truncated answers and answers without a
- * usable TTL are not kept. Keys come from readQuestion (front-wire.mjs).
+ * usable TTL are not kept. Keys come from readQuestion (front-wire.mjs), whose EDNS part (no OPT
+ * record, OPT, OPT with DO) keeps an answer with an OPT from a query without one and the reverse.
  */
 import { LRUCache } from 'lru-cache'
 import { decodeMessage } from '../../packages/dns-wire/src/index.ts'

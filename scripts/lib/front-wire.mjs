@@ -20,10 +20,12 @@ function questionEnd(message) {
 
 /**
  * The question of an ordinary query, read straight from its bytes: `key` (the question's wire
- * form with ASCII letters lower-cased, its type and class, and the DO bit), `end` (offset past the
- * question) and `udpLimit` (the EDNS payload size, at least 512). Null for anything else (a
- * response, another opcode, not one question, records besides one OPT, malformed): such a
- * message is neither cached nor answered from the cache.
+ * form with ASCII letters lower-cased, its type and class, and whether it has an OPT record and
+ * with the DO bit: an answer has an OPT exactly when its query had one, RFC 6891 §6.1.1 and §7),
+ * `end` (offset past the question) and `udpLimit` (the EDNS payload size, at least 512). Null for
+ * anything else (a response, another opcode, not one question, records besides one OPT, an EDNS
+ * version other than 0, which is answered BADVERS, malformed): such a message is neither cached
+ * nor answered from the cache.
  */
 export function readQuestion(m) {
   if (m.length < 17 || (m[2] & 0xf8) !== 0 || m.readUInt16BE(4) !== 1) return null
@@ -38,17 +40,19 @@ export function readQuestion(m) {
   if (end > m.length) return null
   const name = Buffer.from(m.subarray(12, at))
   for (let i = 0; i < name.length; i++) if (name[i] >= 0x41 && name[i] <= 0x5a) name[i] |= 0x20
-  let dnssecOk = false
+  // The key's last part: no OPT record, an OPT with DO clear, an OPT with DO set.
+  let edns = 'none'
   let limit = 512
   if (m.readUInt16BE(10) === 1) {
     // The one additional record must be an OPT (root owner, type 41) filling the message.
     if (end + 11 > m.length || m[end] !== 0 || m.readUInt16BE(end + 1) !== 41) return null
     if (end + 11 + m.readUInt16BE(end + 9) !== m.length) return null
+    if (m[end + 6] !== 0) return null // EDNS version
     limit = Math.max(512, m.readUInt16BE(end + 3))
-    dnssecOk = (m[end + 7] & 0x80) !== 0
+    edns = (m[end + 7] & 0x80) !== 0 ? 'do' : 'edns'
   } else if (end !== m.length) return null
   const question = `${name.toString('latin1')}/${m.readUInt16BE(at + 1)}/${m.readUInt16BE(at + 3)}`
-  return { question, key: `${question}/${dnssecOk ? 1 : 0}`, end, udpLimit: limit }
+  return { question, key: `${question}/${edns}`, end, udpLimit: limit }
 }
 
 /** The query's EDNS UDP payload size, or 512 when it has no OPT record (or cannot be read). */

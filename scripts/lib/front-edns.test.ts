@@ -1,0 +1,129 @@
+/**
+ * EDNS in the DNS front's answers (dns-front.mjs), with the cache on, against a stand-in DoH
+ * endpoint that answers as the DoH worker does: an OPT record in the answer exactly when the query
+ * had one (RFC 6891 §6.1.1, §7), BADVERS to an EDNS version other than 0 (§6.1.3). An answer
+ * cached for a query with an OPT is not given to one without, nor the reverse, and a query of
+ * another EDNS version is never answered from the cache.
+ */
+import type http from 'node:http'
+import packet from 'dns-packet'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+// @ts-expect-error plain ESM module shared with scripts/dns-front.mjs
+import { startDnsFront } from './dns-front.mjs'
+import { query, tcpAsk, udpAsk } from './dns-client.ts'
+import { stubApi } from './relay-test-messages.ts'
+
+interface Front {
+  port: number
+  close: () => void
+}
+
+/** Requests that reached the stand-in DoH endpoint, per lower-cased question name. */
+const asked = new Map<string, number>()
+let doh: { base: string; close(): void }
+const fronts: Front[] = []
+
+/**
+ * Answers every name an A record (TTL 300), except `fail.*` (HTTP 500) and `big.*` (a TXT answer
+ * of about 2 KB); an OPT record (payload 1232, the query's DO bit) when the query had one,
+ * BADVERS (extended rcode 1, no records) when its EDNS version is not 0.
+ */
+function answerDoh(_req: http.IncomingMessage, body: Buffer, res: http.ServerResponse): void {
+  const q = packet.decode(body)
+  const name = q.questions![0]!.name
+  asked.set(name.toLowerCase(), (asked.get(name.toLowerCase()) ?? 0) + 1)
+  if (name.startsWith('fail.')) return void res.writeHead(500).end('down')
+  const opt = q.additionals?.find((rr) => rr.type === 'OPT') as packet.OptAnswer | undefined
+  const version = opt?.ednsVersion ?? 0
+  const data = name.startsWith('big.')
+    ? { type: 'TXT' as const, data: Array.from({ length: 8 }, (_, i) => `${i}`.repeat(250)) }
+    : { type: 'A' as const, data: '192.0.2.1' }
+  const answer = packet.encode({
+    id: q.id,
+    type: 'response',
+    flags: packet.AUTHORITATIVE_ANSWER | (q.flags! & packet.RECURSION_DESIRED),
+    questions: q.questions,
+    answers: version === 0 ? [{ name, ttl: 300, ...data }] : [],
+    additionals: opt
+      ? [
+          {
+            name: '.',
+            type: 'OPT',
+            udpPayloadSize: 1232,
+            extendedRcode: version === 0 ? 0 : 1,
+            ednsVersion: 0,
+            flags: (opt.flags ?? 0) & packet.DNSSEC_OK,
+            flag_do: opt.flag_do,
+            options: [],
+          } satisfies packet.OptAnswer,
+        ]
+      : [],
+  } as packet.Packet)
+  res.writeHead(200, { 'content-type': 'application/dns-message' }).end(answer)
+}
+
+beforeAll(async () => {
+  doh = await stubApi(answerDoh)
+})
+afterAll(() => doh?.close())
+afterEach(() => {
+  while (fronts.length) fronts.pop()!.close()
+})
+
+/** A front with the cache and RRL at their deployed defaults, unless `options` say otherwise. */
+async function front(options: object = {}): Promise<Front> {
+  const f: Front = await startDnsFront({ target: doh.base, cache: {}, rrl: {}, ...options })
+  fronts.push(f)
+  return f
+}
+
+const unique = (label: string) => `${label}-${Math.random().toString(36).slice(2)}.test`
+
+/** The answer's OPT record, or undefined when it has none. */
+function optOf(answer: Buffer | null): packet.OptAnswer | undefined {
+  expect(answer).not.toBeNull()
+  const additionals = packet.decode(answer!).additionals ?? []
+  expect(additionals.filter((rr) => rr.type !== 'OPT')).toEqual([])
+  return additionals.find((rr) => rr.type === 'OPT') as packet.OptAnswer | undefined
+}
+
+/** `q` (a query whose OPT record is its last record) with that OPT's EDNS version set. */
+function withVersion(q: Buffer, version: number): Buffer {
+  const out = Buffer.from(q)
+  out[out.length - 5] = version
+  return out
+}
+
+describe('the cache and EDNS', () => {
+  it('does not answer a query without OPT from an answer cached for one with OPT', async () => {
+    const f = await front()
+    const name = unique('opt-first')
+    expect(optOf(await udpAsk(f.port, query(name, 'A', 1232)))).toBeDefined()
+    expect(optOf(await udpAsk(f.port, query(name, 'A')))).toBeUndefined()
+    expect(optOf(await tcpAsk(f.port, query(name, 'A')))).toBeUndefined()
+    // Each answer came from the cache once it held one of its kind.
+    expect(optOf(await udpAsk(f.port, query(name, 'A', 1232)))).toBeDefined()
+    expect(asked.get(name)).toBe(2)
+  })
+
+  it('does not answer a query with OPT from an answer cached for one without', async () => {
+    const f = await front()
+    const name = unique('plain-first')
+    expect(optOf(await udpAsk(f.port, query(name, 'A')))).toBeUndefined()
+    expect(optOf(await udpAsk(f.port, query(name, 'A', 1232)))).toBeDefined()
+    expect(optOf(await tcpAsk(f.port, query(name, 'A', 1232, true)))?.flags).toBe(packet.DNSSEC_OK)
+    expect(asked.get(name)).toBe(3)
+  })
+
+  it('answers an EDNS version other than 0 with BADVERS from the upstream, never from the cache', async () => {
+    const f = await front()
+    const name = unique('version')
+    expect(packet.decode((await udpAsk(f.port, query(name, 'A', 1232)))!).answers).toHaveLength(1)
+    for (const ask of [udpAsk, tcpAsk]) {
+      const answer = await ask(f.port, withVersion(query(name, 'A', 1232), 1))
+      expect(optOf(answer)?.extendedRcode).toBe(1) // BADVERS: extended rcode 1, header rcode 0
+      expect(packet.decode(answer!).answers).toEqual([])
+    }
+    expect(asked.get(name)).toBe(3)
+  })
+})
