@@ -6,8 +6,8 @@
  * drill; `pnpm dns-front` runs it on hosts with port 53 in front of a deployed stack.
  *
  * A UDP answer larger than the client can take (512 octets without EDNS, else its advertised
- * payload size) is replaced by a truncated one (TC set, question only), after which clients retry
- * over TCP. UDP answers go through response-rate limiting (front-rrl.mjs); TCP answers do not.
+ * payload size) is replaced by a truncated one (TC set, question only, and an OPT record when
+ * the query had one), after which clients retry over TCP. UDP answers go through response-rate limiting (front-rrl.mjs); TCP answers do not.
  * Each TCP connection is served by front-tcp.mjs (pipelining, idle connections closed after
  * `tcpIdleMs`, 30 s as BIND's tcp-idle-timeout); at most `tcpClients` are open at once (as BIND's
  * tcp-clients), and a connection past that is closed as soon as it is accepted.
@@ -216,7 +216,7 @@ export async function startDnsFront({
     )
     if (verdict === 'drop') return
     const limit = question?.udpLimit ?? udpLimit(query)
-    send(verdict === 'send' && reply.length <= limit ? reply : truncated(reply))
+    send(verdict === 'send' && reply.length <= limit ? reply : truncated(reply, query))
   }
   const onMessage = (udp) => (query, peer) => {
     const send = (reply) => udp.send(reply, peer.port, peer.address, () => {})

@@ -24,7 +24,7 @@ let doh: { base: string; close(): void }
 const fronts: Front[] = []
 
 /**
- * Answers every name an A record (TTL 300), except `fail.*` (HTTP 500) and `big.*` (a TXT answer
+ * Answers every name an A record (TTL 300), except `fail-…` (HTTP 500) and `big-…` (a TXT answer
  * of about 2 KB); an OPT record (payload 1232, the query's DO bit) when the query had one,
  * BADVERS (extended rcode 1, no records) when its EDNS version is not 0.
  */
@@ -32,10 +32,10 @@ function answerDoh(_req: http.IncomingMessage, body: Buffer, res: http.ServerRes
   const q = packet.decode(body)
   const name = q.questions![0]!.name
   asked.set(name.toLowerCase(), (asked.get(name.toLowerCase()) ?? 0) + 1)
-  if (name.startsWith('fail.')) return void res.writeHead(500).end('down')
+  if (name.startsWith('fail-')) return void res.writeHead(500).end('down')
   const opt = q.additionals?.find((rr) => rr.type === 'OPT') as packet.OptAnswer | undefined
   const version = opt?.ednsVersion ?? 0
-  const data = name.startsWith('big.')
+  const data = name.startsWith('big-')
     ? { type: 'TXT' as const, data: Array.from({ length: 8 }, (_, i) => `${i}`.repeat(250)) }
     : { type: 'A' as const, data: '192.0.2.1' }
   const answer = packet.encode({
@@ -125,5 +125,48 @@ describe('the cache and EDNS', () => {
       expect(packet.decode(answer!).answers).toEqual([])
     }
     expect(asked.get(name)).toBe(3)
+  })
+})
+
+describe("the front's own answers and EDNS", () => {
+  /** Its OPT's DO bit: 'none' without an OPT record. */
+  const doOf = (answer: Buffer | null) => {
+    const opt = optOf(answer)
+    return opt ? (opt.flags & packet.DNSSEC_OK) !== 0 : 'none'
+  }
+
+  it('gives SERVFAIL an OPT record (version 0, its payload, the DO bit echoed) when the query had one', async () => {
+    const f = await front()
+    for (const ask of [udpAsk, tcpAsk]) {
+      const answer = (await ask(f.port, query(unique('fail'), 'A', 4096, true)))!
+      expect(answer[3]! & 0x0f).toBe(2)
+      const opt = optOf(answer)!
+      expect([opt.udpPayloadSize, opt.ednsVersion, opt.extendedRcode]).toEqual([1232, 0, 0])
+      expect(doOf(answer)).toBe(true)
+      expect(doOf(await ask(f.port, query(unique('fail'), 'A', 1232)))).toBe(false)
+      expect(doOf(await ask(f.port, query(unique('fail'), 'A')))).toBe('none')
+    }
+  })
+
+  it('gives a truncated UDP answer an OPT record when the query had one (RFC 6891 §7)', async () => {
+    const f = await front()
+    const name = unique('big')
+    const tc = (await udpAsk(f.port, query(name, 'TXT', 1232, true)))!
+    expect(tc[2]! & 0x02).toBe(0x02)
+    expect(packet.decode(tc).questions).toEqual([{ name, type: 'TXT', class: 'IN' }])
+    expect(doOf(tc)).toBe(true)
+    const plain = (await udpAsk(f.port, query(name, 'TXT')))!
+    expect(plain[2]! & 0x02).toBe(0x02)
+    expect(doOf(plain)).toBe('none')
+  })
+
+  it('gives an answer slipped by RRL an OPT record when the query had one', async () => {
+    const f = await front({ rrl: { rate: 1, slip: 1 } })
+    const name = unique('slip')
+    expect(doOf(await udpAsk(f.port, query(name, 'A', 1232)))).toBe(false)
+    const slipped = (await udpAsk(f.port, query(name, 'A', 1232)))!
+    expect(slipped[2]! & 0x02).toBe(0x02)
+    expect(packet.decode(slipped).answers).toEqual([])
+    expect(doOf(slipped)).toBe(false)
   })
 })

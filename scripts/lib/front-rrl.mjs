@@ -2,10 +2,10 @@
  * @module Response-rate limiting for the DNS front's UDP answers, as BIND's RRL does against
  * reflection and amplification: a token bucket per client network (IPv4 /24, IPv6 /56) and per
  * answer, filled at `rate` responses per second (holding at most one second's worth). A response
- * over the limit is dropped, except every `slip`-th one, which goes out truncated (TC, no records)
- * so that a real client behind a forged flood can still retry over TCP. The buckets live in a
- * fixed-size table; when it is full the least recently used bucket is evicted. The same buckets,
- * per client network alone, bound the cache misses one network may send to the upstream.
+ * over the limit is dropped, except every `slip`-th one, which goes out truncated (TC, no records
+ * but an OPT when the query had one) so that a real client behind a forged flood can still retry
+ * over TCP. The buckets live in a fixed-size table; when it is full the least recently used
+ * bucket is evicted. The same buckets, per client network alone, bound the cache misses one network may send to the upstream.
  */
 import net from 'node:net'
 import { LRUCache } from 'lru-cache'

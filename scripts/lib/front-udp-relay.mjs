@@ -23,7 +23,7 @@ export function udpRelayer({ notifies, relayNotify, relayer, limits, misses, ref
     return relayer
       .relay(message, address, { udp: true })
       .then(firstMessage)
-      .then((reply) => (reply.length > udpLimit(query) ? truncated(reply) : reply))
+      .then((reply) => (reply.length > udpLimit(query) ? truncated(reply, query) : reply))
   }
   return (query, address) => {
     const message = new Uint8Array(query)

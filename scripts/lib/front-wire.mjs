@@ -1,9 +1,10 @@
 /**
  * @module The few byte-level edits the DNS front makes to DNS messages without decoding them: the
- * end of the question, a truncated copy of an answer (TC), a SERVFAIL for a query, and a cached
- * answer made to fit a new query (its ID, flags and question spelling).
+ * end of the question, the EDNS of a message, a truncated copy of an answer (TC), a SERVFAIL for a
+ * query (both with an OPT record when the query had one), and a cached answer made to fit a new
+ * query (its ID, flags and question spelling).
  */
-import { decodeQuery } from '../../packages/dns-wire/src/index.ts'
+import { OUR_UDP_PAYLOAD, decodeQuery } from '../../packages/dns-wire/src/index.ts'
 
 /** Offset just past the first question of `message` (12 when it has none). */
 function questionEnd(message) {
@@ -64,28 +65,91 @@ export function udpLimit(query) {
   }
 }
 
-/** Header and question of `answer` with TC set and no records (RFC 2181 §9). */
-export function truncated(answer) {
+/** Offset past the name at `at` in `m`, or -1 when it is malformed or runs past the message. */
+function nameEnd(m, at) {
+  while (at < m.length) {
+    const len = m[at]
+    if (len === 0) return at + 1
+    if ((len & 0xc0) === 0xc0) return at + 2
+    if (len > 63) return -1
+    at += len + 1
+  }
+  return -1
+}
+
+/**
+ * The EDNS of a message: its OPT record's `extendedRcode` (the rcode's upper bits), `version` and
+ * DO bit (`dnssecOk`); null when it has none in its additional section, or its records cannot be
+ * read that far.
+ */
+function ednsOf(m) {
+  if (m.length < 12) return null
+  let at = 12
+  for (let i = m.readUInt16BE(4); i > 0; i--) {
+    at = nameEnd(m, at)
+    if (at < 0 || at + 4 > m.length) return null
+    at += 4
+  }
+  const before = m.readUInt16BE(6) + m.readUInt16BE(8)
+  const records = before + m.readUInt16BE(10)
+  for (let i = 0; i < records; i++) {
+    at = nameEnd(m, at)
+    if (at < 0 || at + 10 > m.length) return null
+    if (i >= before && m.readUInt16BE(at) === 41)
+      return { extendedRcode: m[at + 4], version: m[at + 5], dnssecOk: (m[at + 6] & 0x80) !== 0 }
+    at += 10 + m.readUInt16BE(at + 8)
+  }
+  return null
+}
+
+/**
+ * `out` (a header and question, no records) with an OPT record added when `query` had one, as
+ * RFC 6891 §6.1.1 asks of every answer to such a query: version 0, our UDP payload size, the
+ * query's DO bit (as the DoH endpoint's answers echo it) and the upper bits of `rcode`.
+ */
+function withOpt(out, query, rcode) {
+  const edns = ednsOf(query)
+  if (!edns) return out
+  const opt = Buffer.alloc(11)
+  opt.writeUInt16BE(41, 1)
+  opt.writeUInt16BE(OUR_UDP_PAYLOAD, 3)
+  opt[5] = rcode >> 4
+  opt[7] = edns.dnssecOk ? 0x80 : 0
+  out.writeUInt16BE(1, 10)
+  return Buffer.concat([out, opt])
+}
+
+/**
+ * Header and question of `answer` (to `query`) with TC set and no records (RFC 2181 §9), but an
+ * OPT record when `query` had one: the minimal truncated answer of RFC 6891 §7.
+ */
+export function truncated(answer, query) {
   const out = Buffer.from(answer.subarray(0, questionEnd(answer)))
   out[2] |= 0x02
   out.writeUInt16BE(0, 6)
   out.writeUInt16BE(0, 8)
   out.writeUInt16BE(0, 10)
-  return out
+  return withOpt(out, query, ((ednsOf(answer)?.extendedRcode ?? 0) << 4) | (answer[3] & 0x0f))
 }
 
-/** A SERVFAIL answer to `query`: its ID, opcode, RD and CD, its question, no records. */
-export function servfail(query) {
+/**
+ * An answer the front makes itself to `query`: its ID, opcode, RD and CD, its question, `rcode`,
+ * no records but an OPT record when the query had one. Null for a message shorter than a header.
+ */
+function ownAnswer(query, rcode) {
   const out = Buffer.from(query.subarray(0, Math.max(12, questionEnd(query))))
   if (out.length < 12) return null
   out[2] = 0x80 | (out[2] & 0x79) // QR, the query's opcode and RD; AA and TC clear
-  out[3] = (out[3] & 0x10) | 0x02 // the query's CD, rcode SERVFAIL
+  out[3] = (out[3] & 0x10) | (rcode & 0x0f) // the query's CD
   out.writeUInt16BE(out.length > 12 ? 1 : 0, 4)
   out.writeUInt16BE(0, 6)
   out.writeUInt16BE(0, 8)
   out.writeUInt16BE(0, 10)
-  return out
+  return withOpt(out, query, rcode)
 }
+
+/** A SERVFAIL answer to `query` (ownAnswer). */
+export const servfail = (query) => ownAnswer(query, 2)
 
 /**
  * A copy of the cached `answer` for `query`: the query's ID, RD and CD bits, and its question
