@@ -7,32 +7,42 @@
  *
  * A UDP answer larger than the client can take (512 octets without EDNS, else its advertised
  * payload size) is replaced by a truncated one (TC set, question only, and an OPT record when
- * the query had one), after which clients retry over TCP. UDP answers go through response-rate limiting (front-rrl.mjs); TCP answers do not.
- * Each TCP connection is served by front-tcp.mjs (pipelining, idle connections closed after
- * `tcpIdleMs`, 30 s as BIND's tcp-idle-timeout); at most `tcpClients` are open at once (as BIND's
- * tcp-clients), and a connection past that is closed as soon as it is accepted.
+ * the query had one), after which clients retry over TCP. UDP answers go through response-rate
+ * limiting (front-rrl.mjs); TCP answers do not. A response (QR set) is never answered: dropped
+ * over UDP, ignored over TCP. Each TCP connection is served by front-tcp.mjs
+ * (pipelining, idle connections closed after `tcpIdleMs`, 30 s as BIND's tcp-idle-timeout); at
+ * most `tcpClients` are open at once (as BIND's tcp-clients), and a connection past that is closed
+ * as soon as it is accepted.
  *
  * With `transfer` configured, the front relays AXFR and IXFR, and any query signed with TSIG (a
  * secondary checks the SOA that way before it transfers), over UDP or TCP, to the API's transfer
  * relay (`POST /client/v4/dns_transfer`, see transfer-relay.mjs) with the client's address and
  * transport, and copies the answer to the client as it arrives (over UDP an AXFR is FORMERR and an
- * IXFR gets the single SOA, which sends the client to TCP); the API decides (the zone's
- * outgoing settings, ACLs, peers and their TSIG keys). Without it, transfer requests go to DoH
- * like any query (which refuses them). With `notify: { token }`, a NOTIFY goes to the API with its
- * sender's address (notify-relay.mjs). Relayed messages are not cached. Over TCP each must pass
- * the relay limits (front-relay-limits.mjs: a rate per client network, and requests in flight per
- * network and in total), or is answered SERVFAIL (an IXFR: the connection ended; a NOTIFY: not at
- * all) without asking; over UDP each must find room under the caps on UDP relays in flight and
- * pass the sender's network's share of upstream requests (`upstream.perClient`), or gets no
- * answer (front-udp-relay.mjs). What the limits refuse is logged, a line per client network at
- * most every 10 s (front-refusals.mjs); relays that fail or are cut off, a line per kind at most every
+ * IXFR gets the single SOA, which sends the client to TCP); the API decides (the zone's outgoing
+ * settings, ACLs, peers and their TSIG keys). Without `transfer`, transfer requests go to DoH like
+ * any query (which refuses them). With `notify: { token }`, a NOTIFY goes to the API with its sender's
+ * address (notify-relay.mjs). Relayed messages are not cached. Over TCP each must pass the relay
+ * limits (front-relay-limits.mjs: a rate per client network, and requests in flight per network
+ * and in total), or is answered SERVFAIL (an IXFR: the connection ended; a NOTIFY: not at all)
+ * without asking; over UDP each must find room under the caps on UDP relays in flight and pass
+ * the sender's network's share of upstream requests (`upstream.perClient`), or gets no answer
+ * (front-udp-relay.mjs). What the limits refuse is logged, a line per client network at most
+ * every 10 s (front-refusals.mjs); relays that fail or are cut off, a line per kind at most every
  * 10 s (front-warnings.mjs).
  */
 import net from 'node:net'
 import { answerCache } from './front-cache.mjs'
 import { answerClass, missLimiter, responseLimiter } from './front-rrl.mjs'
 import { dohUpstream } from './front-upstream.mjs'
-import { fitAnswer, rcodeOf, readQuestion, servfail, truncated, udpLimit } from './front-wire.mjs'
+import {
+  fitAnswer,
+  isResponse,
+  rcodeOf,
+  readQuestion,
+  servfail,
+  truncated,
+  udpLimit,
+} from './front-wire.mjs'
 import { RELAY_TIMEOUT_MS, isRelayed, transferRelay } from './transfer-relay.mjs'
 import { isNotify } from '../../packages/zone-transfer/src/index.ts'
 import { notifyRelay } from './notify-relay.mjs'
@@ -219,6 +229,7 @@ export async function startDnsFront({
     send(verdict === 'send' && reply.length <= limit ? reply : truncated(reply, query))
   }
   const onMessage = (udp) => (query, peer) => {
+    if (isResponse(query)) return // dropped unanswered, as a response must be
     const send = (reply) => udp.send(reply, peer.port, peer.address, () => {})
     send.peer = peer.address
     // A message relayed to the API (NOTIFY, transfer request, signed query) is answered by it,

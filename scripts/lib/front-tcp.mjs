@@ -6,7 +6,7 @@
  * are open.
  */
 import { frameTcp } from '../../packages/dns-wire/src/index.ts'
-import { asksIxfr, readQuestion, servfail } from './front-wire.mjs'
+import { asksIxfr, isResponse, readQuestion, servfail } from './front-wire.mjs'
 
 /**
  * Resolves once `socket` can take more (drain) or is gone (close), removing both listeners: a
@@ -180,6 +180,8 @@ export function serveTcp(
     }
   }
   const take = (query) => {
+    // A response is ignored: not answered, and not a query that keeps the connection open.
+    if (isResponse(query)) return
     awaitQuery()
     const message = new Uint8Array(query)
     if (notifies(message)) {

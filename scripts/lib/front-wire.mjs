@@ -152,6 +152,12 @@ function ownAnswer(query, rcode) {
 export const servfail = (query) => ownAnswer(query, 2)
 
 /**
+ * Whether `message` is a response (QR set). The front never answers one: answering responses
+ * lets two servers be set to answer each other's answers for ever from one forged datagram.
+ */
+export const isResponse = (message) => message.length >= 3 && (message[2] & 0x80) !== 0
+
+/**
  * A copy of the cached `answer` for `query`: the query's ID, RD and CD bits, and its question
  * spelled as the query spelled it (the cache key ignores case; names compressed against the
  * question take the query's case too, as an authoritative answer would).

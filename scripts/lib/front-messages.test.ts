@@ -1,0 +1,118 @@
+/**
+ * Messages the DNS front (dns-front.mjs) does not pass to the DoH endpoint or the API: a response
+ * (QR set) is dropped over UDP and ignored over TCP, never answered (answering responses lets two
+ * servers reflect a forged datagram at each other).
+ */
+import net from 'node:net'
+import packet from 'dns-packet'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+// @ts-expect-error plain ESM module shared with scripts/dns-front.mjs
+import { startDnsFront } from './dns-front.mjs'
+import { query, udpAsk } from './dns-client.ts'
+import { framed, stubApi } from './relay-test-messages.ts'
+
+/** Requests that reached the stand-in, by path. */
+const reached = { doh: 0, transfer: 0 }
+let api: { base: string; close(): void }
+let front: { port: number; close(): void }
+
+beforeAll(async () => {
+  // DoH and the transfer relay both echo the message with QR set (the relay framed, as on TCP).
+  api = await stubApi((req, body, res) => {
+    body[2]! |= 0x80
+    if (req.url?.endsWith('/dns-query')) {
+      reached.doh++
+      return void res.writeHead(200, { 'content-type': 'application/dns-message' }).end(body)
+    }
+    reached.transfer++
+    res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(framed(body))
+  })
+  front = await startDnsFront({
+    target: api.base,
+    transfer: { api: api.base, token: 'relay-token' },
+    cache: {},
+    rrl: {},
+  })
+})
+afterAll(() => {
+  front?.close()
+  api?.close()
+})
+
+/** `message` with QR set: a response. */
+function asResponse(message: Buffer): Buffer {
+  const out = Buffer.from(message)
+  out[2]! |= 0x80
+  return out
+}
+
+/** A message of `opcode` with RD set and no records at all (as a DSO message may be). */
+function bareMessage(opcode: number, id = 0x4242): Buffer {
+  const out = Buffer.alloc(12)
+  out.writeUInt16BE(id, 0)
+  out[2] = (opcode << 3) | 0x01
+  return out
+}
+
+/** An IXFR query for `zone` from a secondary at `serial`, with an OPT record when `edns`. */
+function ixfr(zone: string, serial: number, edns?: number): Buffer {
+  const soa = { mname: `ns.${zone}`, rname: `host.${zone}`, serial }
+  return packet.encode({
+    id: 0x1234,
+    type: 'query',
+    questions: [{ name: zone, type: 'IXFR', class: 'IN' }],
+    authorities: [{ name: zone, type: 'SOA', ttl: 0, data: soa }],
+    additionals: edns
+      ? [
+          {
+            name: '.',
+            type: 'OPT',
+            udpPayloadSize: edns,
+            extendedRcode: 0,
+            ednsVersion: 0,
+            flags: 0,
+            flag_do: false,
+            options: [],
+          } satisfies packet.OptAnswer,
+        ]
+      : [],
+  } as packet.Packet)
+}
+
+/** The framed messages the front writes on one connection to `messages`, read for `ms`. */
+function exchange(messages: Buffer[], ms: number): Promise<Buffer[]> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(front.port, '127.0.0.1')
+    let got = Buffer.alloc(0)
+    socket.on('data', (c: Buffer) => (got = Buffer.concat([got, c])))
+    socket.on('error', reject)
+    socket.write(Buffer.concat(messages.map(framed)))
+    setTimeout(() => {
+      socket.destroy()
+      const out: Buffer[] = []
+      for (let at = 0; at + 2 <= got.length; at += 2 + got.readUInt16BE(at))
+        out.push(got.subarray(at + 2, at + 2 + got.readUInt16BE(at)))
+      resolve(out)
+    }, ms)
+  })
+}
+
+describe('responses', () => {
+  it('drops a response over UDP: no answer, nothing asked upstream', async () => {
+    const before = { ...reached }
+    expect(await udpAsk(front.port, asResponse(query('www.test')), { timeoutMs: 300 })).toBeNull()
+    expect(await udpAsk(front.port, asResponse(bareMessage(6)), { timeoutMs: 300 })).toBeNull()
+    expect(await udpAsk(front.port, asResponse(ixfr('zone.test', 1)), { timeoutMs: 300 })).toBe(
+      null
+    )
+    expect(reached).toEqual(before)
+  })
+
+  it('ignores a response over TCP and answers the query after it on the same connection', async () => {
+    const before = { ...reached }
+    const q = query('www.after-response.test')
+    const answers = await exchange([asResponse(query('www.test')), q], 400)
+    expect(answers.map((a) => a.readUInt16BE(0))).toEqual([q.readUInt16BE(0)])
+    expect(reached.doh).toBe(before.doh + 1)
+  })
+})
