@@ -9,7 +9,8 @@
  * payload size) is replaced by a truncated one (TC set, question only, and an OPT record when
  * the query had one), after which clients retry over TCP. UDP answers go through response-rate
  * limiting (front-rrl.mjs); TCP answers do not. A response (QR set) is never answered: dropped
- * over UDP, ignored over TCP. Each TCP connection is served by front-tcp.mjs
+ * over UDP, ignored over TCP. A message of an opcode other than QUERY that is not relayed (below)
+ * is answered NOTIMP by the front itself. Each TCP connection is served by front-tcp.mjs
  * (pipelining, idle connections closed after `tcpIdleMs`, 30 s as BIND's tcp-idle-timeout); at
  * most `tcpClients` are open at once (as BIND's tcp-clients), and a connection past that is closed
  * as soon as it is accepted.
@@ -37,6 +38,7 @@ import { dohUpstream } from './front-upstream.mjs'
 import {
   fitAnswer,
   isResponse,
+  notImplemented,
   rcodeOf,
   readQuestion,
   servfail,
@@ -97,7 +99,8 @@ function transferRelayer(transfer, target, timeoutMs) {
 /**
  * `answer(query, question, client)` → the answer from the cache (at once) or a promise of the
  * upstream's; SERVFAIL when the upstream fails, or when the client's network is past its share of
- * upstream queries. `question` is readQuestion(query): null is never cached.
+ * upstream queries; NOTIMP at once for an opcode other than QUERY. `question` is
+ * readQuestion(query): null is never cached.
  */
 function answerer(upstream, cache, misses) {
   const ask = async (query, key) => {
@@ -110,6 +113,8 @@ function answerer(upstream, cache, misses) {
     }
   }
   return (query, question, client) => {
+    const refused = question === null ? notImplemented(query) : null
+    if (refused) return refused
     const key = question?.key ?? null
     const cached = key === null ? undefined : cache.get(key)
     if (cached) return fitAnswer(cached, query)

@@ -1,14 +1,15 @@
 /**
  * Messages the DNS front (dns-front.mjs) does not pass to the DoH endpoint or the API: a response
  * (QR set) is dropped over UDP and ignored over TCP, never answered (answering responses lets two
- * servers reflect a forged datagram at each other).
+ * servers reflect a forged datagram at each other); an opcode other than QUERY is answered NOTIMP
+ * by the front, even without a question (a DSO message, RFC 8490 §5.1).
  */
 import net from 'node:net'
 import packet from 'dns-packet'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 // @ts-expect-error plain ESM module shared with scripts/dns-front.mjs
 import { startDnsFront } from './dns-front.mjs'
-import { query, udpAsk } from './dns-client.ts'
+import { query, rcode, tcpAsk, udpAsk } from './dns-client.ts'
 import { framed, stubApi } from './relay-test-messages.ts'
 
 /** Requests that reached the stand-in, by path. */
@@ -114,5 +115,30 @@ describe('responses', () => {
     const answers = await exchange([asResponse(query('www.test')), q], 400)
     expect(answers.map((a) => a.readUInt16BE(0))).toEqual([q.readUInt16BE(0)])
     expect(reached.doh).toBe(before.doh + 1)
+  })
+})
+
+describe('opcodes other than QUERY', () => {
+  it('answers NOTIMP to a message of another opcode with no question, over UDP and TCP', async () => {
+    for (const opcode of [1, 2, 6, 15]) {
+      for (const ask of [udpAsk, tcpAsk]) {
+        const answer = (await ask(front.port, bareMessage(opcode, 0x100 + opcode)))!
+        expect(answer.readUInt16BE(0)).toBe(0x100 + opcode)
+        expect((answer[2]! >> 3) & 0x0f).toBe(opcode)
+        expect(answer[2]! & 0x80).toBe(0x80) // QR
+        expect(rcode(answer)).toBe(4) // NOTIMP
+        expect(answer.length).toBe(12)
+      }
+    }
+  })
+
+  it('answers NOTIMP with the question and an OPT record when the message had them', async () => {
+    const update = query('zone.test', 'SOA', 1232)
+    update[2] = (5 << 3) | (update[2]! & 0x87)
+    const answer = (await udpAsk(front.port, update))!
+    expect(rcode(answer)).toBe(4)
+    const decoded = packet.decode(answer)
+    expect(decoded.questions).toEqual([{ name: 'zone.test', type: 'SOA', class: 'IN' }])
+    expect(decoded.additionals?.map((rr) => rr.type)).toEqual(['OPT'])
   })
 })

@@ -158,6 +158,16 @@ export const servfail = (query) => ownAnswer(query, 2)
 export const isResponse = (message) => message.length >= 3 && (message[2] & 0x80) !== 0
 
 /**
+ * The front's answer to a message of an opcode other than QUERY that nothing relays: NOTIMP
+ * (BADVERS when its EDNS version is not 0), decided on the opcode before its question count is
+ * looked at, since some have no question (a DSO message, RFC 8490 §5.1). Null for a QUERY.
+ */
+export function notImplemented(query) {
+  if (query.length < 12 || ((query[2] >> 3) & 0x0f) === 0) return null
+  return ownAnswer(query, (ednsOf(query)?.version ?? 0) === 0 ? 4 : 16)
+}
+
+/**
  * A copy of the cached `answer` for `query`: the query's ID, RD and CD bits, and its question
  * spelled as the query spelled it (the cache key ignores case; names compressed against the
  * question take the query's case too, as an authoritative answer would).

@@ -1,9 +1,11 @@
 /**
  * EDNS(0) over DoH: OPT echoed with our payload size and the DO bit, BADVERS for version ≠ 0,
- * no OPT when the query had none, NOTIMP for other opcodes, large answers never truncated.
+ * no OPT when the query had none, NOTIMP for other opcodes (also without a question), large answers
+ * never truncated.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
-import { ask } from './helpers/doh.ts'
+import { decodeMessage } from '../../packages/dns-wire/src/index.ts'
+import { ask, getWire, postWire } from './helpers/doh.ts'
 import { seedZone } from './helpers/seed.ts'
 
 const many = Array.from({ length: 60 }, (_, i) => `big 300 IN TXT "${'x'.repeat(200)}-${i}"`).join(
@@ -68,6 +70,20 @@ describe('EDNS', () => {
     expect(r.message.opcode).toBe(2)
     expect(r.cacheControl).toBe('no-store')
   })
+
+  it.each([1, 2, 6, 15])(
+    'opcode %i with no question (a DSO message is one) gets NOTIMP, not FORMERR',
+    async (opcode) => {
+      const bytes = new Uint8Array(12)
+      bytes.set([0x12, 0x34, (opcode << 3) | 0x01])
+      for (const res of [await getWire(bytes), await postWire(bytes)]) {
+        expect(res.status).toBe(200)
+        expect(res.headers.get('cache-control')).toBe('no-store')
+        const m = decodeMessage(new Uint8Array(await res.arrayBuffer()))
+        expect(m).toMatchObject({ id: 0x1234, qr: true, opcode, rd: true, rcode: 4 })
+      }
+    }
+  )
 
   it('a 12 KB answer is not truncated, even with a small advertised payload', async () => {
     const r = await ask('big.edns.test', 'TXT', { edns: { payload: 512 } })

@@ -25,7 +25,10 @@ const MAX_RESPONSE = 65535
 /**
  * The HTTP response to the raw DNS message of a GET `?dns=` or a POST body. Fewer than 12 bytes
  * (no header to answer with) is HTTP 400; a malformed message with a header is a FORMERR DNS
- * message in HTTP 200, as authoritative servers answer it over UDP.
+ * message in HTTP 200, as authoritative servers answer it over UDP, except that a query of an
+ * opcode other than QUERY is NOTIMP whatever follows its header: the opcode is judged before the
+ * question count (a DSO message has no question, and a server without DSO answers it NOTIMP,
+ * RFC 8490 §5.1).
  */
 export async function wireQuery(
   bytes: Uint8Array,
@@ -49,6 +52,13 @@ export async function wireQuery(
   } catch (err) {
     if (!(err instanceof DnsFormatError)) throw err
     if (!err.header) return wireError(400, `malformed DNS query: ${err.message}`)
+    const isQuery = ((bytes[2] as number) & 0x80) === 0
+    if (isQuery && err.header.opcode !== OPCODES.QUERY)
+      return answerResponse(
+        encodeResponse({ ...err.header, rcode: 'NOTIMP' }),
+        DNS_MESSAGE,
+        NO_STORE
+      )
     return answerResponse(formErrReply(err.header), DNS_MESSAGE, NO_STORE)
   }
 
