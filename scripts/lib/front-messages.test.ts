@@ -2,14 +2,16 @@
  * Messages the DNS front (dns-front.mjs) does not pass to the DoH endpoint or the API: a response
  * (QR set) is dropped over UDP and ignored over TCP, never answered (answering responses lets two
  * servers reflect a forged datagram at each other); an opcode other than QUERY is answered NOTIMP
- * by the front, even without a question (a DSO message, RFC 8490 §5.1).
+ * by the front, even without a question (a DSO message, RFC 8490 §5.1); an unsigned IXFR over UDP
+ * is answered with TC set so that the client asks again over TCP, and only over TCP reaches the
+ * API.
  */
 import net from 'node:net'
 import packet from 'dns-packet'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 // @ts-expect-error plain ESM module shared with scripts/dns-front.mjs
 import { startDnsFront } from './dns-front.mjs'
-import { query, rcode, tcpAsk, udpAsk } from './dns-client.ts'
+import { query, rcode, tcpAsk, truncatedBit, udpAsk } from './dns-client.ts'
 import { framed, stubApi } from './relay-test-messages.ts'
 
 /** Requests that reached the stand-in, by path. */
@@ -140,5 +142,29 @@ describe('opcodes other than QUERY', () => {
     const decoded = packet.decode(answer)
     expect(decoded.questions).toEqual([{ name: 'zone.test', type: 'SOA', class: 'IN' }])
     expect(decoded.additionals?.map((rr) => rr.type)).toEqual(['OPT'])
+  })
+})
+
+describe('IXFR over UDP', () => {
+  it('answers an unsigned IXFR over UDP with TC and its question, without asking the API', async () => {
+    const before = reached.transfer
+    for (const edns of [undefined, 1232]) {
+      const answer = (await udpAsk(front.port, ixfr('zone.test', 7, edns)))!
+      expect(answer.readUInt16BE(0)).toBe(0x1234)
+      expect(truncatedBit(answer)).toBe(true)
+      expect(rcode(answer)).toBe(0)
+      const decoded = packet.decode(answer)
+      expect(decoded.questions).toEqual([{ name: 'zone.test', type: 'IXFR', class: 'IN' }])
+      expect([decoded.answers, decoded.authorities]).toEqual([[], []])
+      expect(decoded.additionals?.map((rr) => rr.type)).toEqual(edns ? ['OPT'] : [])
+    }
+    expect(reached.transfer).toBe(before)
+  })
+
+  it('relays the same IXFR over TCP', async () => {
+    const before = reached.transfer
+    const answer = await tcpAsk(front.port, ixfr('zone.test', 7))
+    expect(truncatedBit(answer)).toBe(false)
+    expect(reached.transfer).toBe(before + 1)
   })
 })

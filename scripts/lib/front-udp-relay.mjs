@@ -7,8 +7,27 @@
  * Past either nothing is sent, as a loaded server does, and the sender asks again as after a lost
  * datagram. Each refusal is told to `refused(address, setting)` (front-refusals.mjs).
  */
+import { splitTsig } from '../../packages/zone-transfer/src/index.ts'
 import { firstMessage } from './transfer-relay.mjs'
-import { truncated, udpLimit } from './front-wire.mjs'
+import { asksIxfr, overTcp, truncated, udpLimit } from './front-wire.mjs'
+
+/**
+ * The answer to an unsigned IXFR query over UDP that `relays(query)` would send to the API: TC set
+ * and its question echoed, so that the client asks again over TCP, where its address is proven,
+ * instead of a forged datagram costing the API a read before its ACL refuses it (BIND's
+ * secondaries ask IXFR over TCP anyway). Null for any other message; a signed IXFR is relayed, as
+ * its answer must be signed. The cheap checks come first: every datagram passes here.
+ */
+export function unsignedIxfr(query, relays) {
+  if (query.length < 12 || (query[2] & 0xf8) !== 0 || !asksIxfr(query)) return null
+  if (!relays(query)) return null
+  try {
+    if (splitTsig(new Uint8Array(query)).tsig !== null) return null
+  } catch {
+    return null
+  }
+  return overTcp(query)
+}
 
 /**
  * `relay(query, address)` → null when `query` (a Buffer) is not relayed (the front answers it as

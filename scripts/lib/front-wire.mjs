@@ -168,6 +168,16 @@ export function notImplemented(query) {
 }
 
 /**
+ * An answer to `query` with TC set and no records (its question echoed, and an OPT when it had
+ * one): the client asks again over TCP.
+ */
+export function overTcp(query) {
+  const out = ownAnswer(query, 0)
+  if (out) out[2] |= 0x02
+  return out
+}
+
+/**
  * A copy of the cached `answer` for `query`: the query's ID, RD and CD bits, and its question
  * spelled as the query spelled it (the cache key ignores case; names compressed against the
  * question take the query's case too, as an authoritative answer would).

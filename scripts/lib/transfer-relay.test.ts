@@ -3,8 +3,9 @@
  * `POST /client/v4/dns_transfer`: a secondary's signed SOA check over UDP is answered with the
  * relay's first message, and the relay's HTTP connection stays open for the next check (a
  * secondary checks the SOA on every NOTIFY; a new connection each time is set-up on its path).
- * Relayed UDP messages count against the sender's network's share of upstream requests (those
- * past it are logged).
+ * An unsigned AXFR over UDP is relayed, the API told it came over UDP; an unsigned IXFR over UDP
+ * is answered by the front itself with TC. Relayed UDP messages count against the sender's
+ * network's share of upstream requests (those past it are logged).
  * Over TCP, a transfer streamed in many parts reaches the client whole and in order, and a request
  * the API refuses closes the client's connection. An API that does not start an answer in time, or
  * stops one midway, is given up (a slow client's pauses do not count against it).
@@ -116,20 +117,35 @@ describe('the transfer relay over UDP', () => {
     }
   })
 
-  it('relays an unsigned IXFR or AXFR that came over UDP, saying so, and sends back the answer', async () => {
+  it('relays an unsigned AXFR that came over UDP, saying so, and sends back the answer', async () => {
     const front = await startDnsFront({
       target: apiBase,
       transfer: { api: apiBase, token: 'relay-token' },
     })
     try {
-      for (const type of ['IXFR', 'AXFR'] as const) {
-        transports.length = 0
-        const ask = query('relay.test', type)
-        const answer = await udpAsk(front.port, ask)
-        expect(answer!.readUInt16BE(0)).toBe(ask.readUInt16BE(0))
-        expect(answer![2]! & 0x80).toBe(0x80)
-        expect(transports).toEqual(['udp'])
-      }
+      transports.length = 0
+      const ask = query('relay.test', 'AXFR')
+      const answer = await udpAsk(front.port, ask)
+      expect(answer!.readUInt16BE(0)).toBe(ask.readUInt16BE(0))
+      expect(answer![2]! & 0x80).toBe(0x80)
+      expect(transports).toEqual(['udp'])
+    } finally {
+      front.close()
+    }
+  })
+
+  it('answers an unsigned IXFR that came over UDP itself, with TC, without asking the API', async () => {
+    const front = await startDnsFront({
+      target: apiBase,
+      transfer: { api: apiBase, token: 'relay-token' },
+    })
+    try {
+      transports.length = 0
+      const ask = query('relay.test', 'IXFR')
+      const answer = await udpAsk(front.port, ask)
+      expect(answer!.readUInt16BE(0)).toBe(ask.readUInt16BE(0))
+      expect(answer![2]! & 0x82).toBe(0x82) // QR and TC
+      expect(transports).toEqual([])
     } finally {
       front.close()
     }
@@ -249,7 +265,7 @@ describe('an API that stops answering', () => {
   })
 
   it('sends nothing over UDP when the API does not answer a relayed query in time', async () => {
-    expect(await udpAsk(front.port, query('hang', 'IXFR'), { timeoutMs: 3 * TIMEOUT_MS })).toBe(
+    expect(await udpAsk(front.port, query('hang', 'AXFR'), { timeoutMs: 3 * TIMEOUT_MS })).toBe(
       null
     )
   })
