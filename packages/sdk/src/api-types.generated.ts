@@ -62,6 +62,7 @@ export interface ApiSchemas {
       ipv6_only?: boolean
       flatten_cname?: boolean
     } | null
+    private_routing?: false
   }
   RecordInputWithId: {
     type?: string
@@ -81,6 +82,7 @@ export interface ApiSchemas {
       ipv6_only?: boolean
       flatten_cname?: boolean
     } | null
+    private_routing?: false
     id: string
   }
   BatchRequest: {
