@@ -20,9 +20,9 @@
  * relay (`POST /client/v4/dns_transfer`, see transfer-relay.mjs) with the client's address and
  * transport, and copies the answer to the client as it arrives (over UDP an AXFR is FORMERR and a
  * signed IXFR gets the single SOA, which sends the client to TCP); the API decides (the zone's
- * outgoing settings, ACLs, peers and their TSIG keys). An unsigned IXFR over UDP is not relayed:
- * the front answers it with TC set (front-udp-relay.mjs), and the client asks again over TCP,
- * where its address is proven. Without `transfer`, transfer requests go to DoH like any query
+ * outgoing settings, ACLs, peers and their TSIG keys). An unsigned AXFR or IXFR over UDP is not
+ * relayed (front-udp-relay.mjs): the front answers an IXFR with TC set, and the client asks again
+ * over TCP, where its address is proven, and an AXFR with FORMERR. Without `transfer`, transfer requests go to DoH like any query
  * (which refuses them). With `notify: { token }`, a NOTIFY goes to the API with its sender's
  * address (notify-relay.mjs). Relayed messages are not cached. Over TCP each must pass the relay
  * limits (front-relay-limits.mjs: a rate per client network, and requests in flight per network
@@ -56,7 +56,7 @@ import { warningLog } from './front-warnings.mjs'
 import { RELAY_MAX_SECONDS, TCP_IDLE_MS, serveTcp } from './front-tcp.mjs'
 import { tcpClientShares } from './front-tcp-clients.mjs'
 import { udpSockets } from './front-udp.mjs'
-import { udpRelayer, unsignedIxfr } from './front-udp-relay.mjs'
+import { udpRelayer, unsignedTransfer } from './front-udp-relay.mjs'
 
 export { MAX_PIPELINED, drained } from './front-tcp.mjs'
 
@@ -239,8 +239,8 @@ export async function startDnsFront({
     if (isResponse(query)) return // dropped unanswered, as a response must be
     const send = (reply) => udp.send(reply, peer.port, peer.address, () => {})
     send.peer = peer.address
-    // An unsigned IXFR goes to TCP before it reaches the API (front-udp-relay.mjs).
-    const tcpOnly = unsignedIxfr(query, relayer.relays)
+    // An unsigned transfer over UDP is answered here, before it reaches the API (front-udp-relay.mjs).
+    const tcpOnly = unsignedTransfer(query, relayer.relays)
     if (tcpOnly) return void deliver(send, query, null, tcpOnly)
     // A message relayed to the API (NOTIFY, transfer request, signed query) is answered by it,
     // not through RRL; past the limits on UDP relays, not at all.

@@ -145,7 +145,7 @@ describe('opcodes other than QUERY', () => {
   })
 })
 
-describe('IXFR over UDP', () => {
+describe('transfers over UDP', () => {
   it('answers an unsigned IXFR over UDP with TC and its question, without asking the API', async () => {
     const before = reached.transfer
     for (const edns of [undefined, 1232]) {
@@ -158,6 +158,22 @@ describe('IXFR over UDP', () => {
       expect([decoded.answers, decoded.authorities]).toEqual([[], []])
       expect(decoded.additionals?.map((rr) => rr.type)).toEqual(edns ? ['OPT'] : [])
     }
+    expect(reached.transfer).toBe(before)
+  })
+
+  it('answers an unsigned AXFR over UDP with FORMERR, without asking the API', async () => {
+    const before = reached.transfer
+    const axfr = packet.encode({
+      id: 0x4321,
+      type: 'query',
+      questions: [{ name: 'zone.test', type: 'AXFR', class: 'IN' }],
+    })
+    const answer = (await udpAsk(front.port, axfr))!
+    expect(answer.readUInt16BE(0)).toBe(0x4321)
+    expect(rcode(answer)).toBe(1)
+    expect(packet.decode(answer).questions).toEqual([
+      { name: 'zone.test', type: 'AXFR', class: 'IN' },
+    ])
     expect(reached.transfer).toBe(before)
   })
 

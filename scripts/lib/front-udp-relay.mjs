@@ -9,24 +9,26 @@
  */
 import { splitTsig } from '../../packages/zone-transfer/src/index.ts'
 import { firstMessage } from './transfer-relay.mjs'
-import { asksIxfr, overTcp, truncated, udpLimit } from './front-wire.mjs'
+import { asksTransfer, formErr, overTcp, truncated, udpLimit } from './front-wire.mjs'
 
 /**
- * The answer to an unsigned IXFR query over UDP that `relays(query)` would send to the API: TC set
- * and its question echoed, so that the client asks again over TCP, where its address is proven,
- * instead of a forged datagram costing the API a read before its ACL refuses it (BIND's
- * secondaries ask IXFR over TCP anyway). Null for any other message; a signed IXFR is relayed, as
- * its answer must be signed. The cheap checks come first: every datagram passes here.
+ * The front's own answer to an unsigned transfer query over UDP that `relays(query)` would send to
+ * the API, so that a forged datagram costs the API no read before its ACL refuses it: an IXFR gets
+ * TC set and its question echoed, so that the client asks again over TCP, where its address is
+ * proven (BIND's secondaries ask IXFR over TCP anyway); an AXFR, which is never answered over UDP,
+ * gets FORMERR, as the API would answer it. Null for any other message; a signed one is relayed,
+ * as its answer must be signed. The cheap checks come first: every datagram passes here.
  */
-export function unsignedIxfr(query, relays) {
-  if (query.length < 12 || (query[2] & 0xf8) !== 0 || !asksIxfr(query)) return null
-  if (!relays(query)) return null
+export function unsignedTransfer(query, relays) {
+  if (query.length < 12 || (query[2] & 0xf8) !== 0) return null
+  const type = asksTransfer(query)
+  if (type === null || !relays(query)) return null
   try {
     if (splitTsig(new Uint8Array(query)).tsig !== null) return null
   } catch {
     return null
   }
-  return overTcp(query)
+  return type === 251 ? overTcp(query) : formErr(query)
 }
 
 /**

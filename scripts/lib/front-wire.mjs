@@ -193,11 +193,19 @@ export function fitAnswer(answer, query) {
   return out
 }
 
-/** Whether `query` asks IXFR (type 251) in its first question (any opcode, signed or not). */
-export function asksIxfr(query) {
+/** A FORMERR answer to `query` (ownAnswer). */
+export const formErr = (query) => ownAnswer(query, 1)
+
+/** The type `query` asks in its first question when it is IXFR (251) or AXFR (252), else null. */
+export function asksTransfer(query) {
   const end = questionEnd(query)
-  return end > 16 && end <= query.length && query.readUInt16BE(end - 4) === 251
+  if (end <= 16 || end > query.length) return null
+  const type = query.readUInt16BE(end - 4)
+  return type === 251 || type === 252 ? type : null
 }
+
+/** Whether `query` asks IXFR (type 251) in its first question (any opcode, signed or not). */
+export const asksIxfr = (query) => asksTransfer(query) === 251
 
 /** The response code in an answer's header (the low four bits). */
 export const rcodeOf = (answer) => answer[3] & 0x0f

@@ -3,8 +3,7 @@
  * `POST /client/v4/dns_transfer`: a secondary's signed SOA check over UDP is answered with the
  * relay's first message, and the relay's HTTP connection stays open for the next check (a
  * secondary checks the SOA on every NOTIFY; a new connection each time is set-up on its path).
- * An unsigned AXFR over UDP is relayed, the API told it came over UDP; an unsigned IXFR over UDP
- * is answered by the front itself with TC. Relayed UDP messages count against the sender's
+ * An unsigned AXFR or IXFR over UDP is answered by the front itself (FORMERR; TC), never relayed. Relayed UDP messages count against the sender's
  * network's share of upstream requests (those past it are logged).
  * Over TCP, a transfer streamed in many parts reaches the client whole and in order, and a request
  * the API refuses closes the client's connection. An API that does not start an answer in time, or
@@ -117,7 +116,7 @@ describe('the transfer relay over UDP', () => {
     }
   })
 
-  it('relays an unsigned AXFR that came over UDP, saying so, and sends back the answer', async () => {
+  it('answers an unsigned AXFR that came over UDP itself, with FORMERR, without asking the API', async () => {
     const front = await startDnsFront({
       target: apiBase,
       transfer: { api: apiBase, token: 'relay-token' },
@@ -128,7 +127,8 @@ describe('the transfer relay over UDP', () => {
       const answer = await udpAsk(front.port, ask)
       expect(answer!.readUInt16BE(0)).toBe(ask.readUInt16BE(0))
       expect(answer![2]! & 0x80).toBe(0x80)
-      expect(transports).toEqual(['udp'])
+      expect(answer![3]! & 0x0f).toBe(1)
+      expect(transports).toEqual([])
     } finally {
       front.close()
     }
@@ -265,9 +265,8 @@ describe('an API that stops answering', () => {
   })
 
   it('sends nothing over UDP when the API does not answer a relayed query in time', async () => {
-    expect(await udpAsk(front.port, query('hang', 'AXFR'), { timeoutMs: 3 * TIMEOUT_MS })).toBe(
-      null
-    )
+    const check = await signedSoaCheckOf('hang', KEY)
+    expect(await udpAsk(front.port, check, { timeoutMs: 3 * TIMEOUT_MS })).toBe(null)
   })
 
   it("does not count a slow client's pause against the API", async () => {
