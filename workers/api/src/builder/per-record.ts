@@ -164,6 +164,13 @@ export async function perRecordPass(ctx: StepContext): Promise<PerRecordOutcome>
   ctx.mirror.setMany(nodes)
   ctx.mirror.markDirty(buckets)
   ctx.mirror.addOverlay(overlay)
+  // Every change moves the zone's serial, and the served SOA is the head's: a pass that brings the
+  // zone up to its last change carries the zone's serial (secondaries compare it after a NOTIFY);
+  // one that leaves changes for the next pass keeps the serial the head had, so a serial is never
+  // served before the records it stands for. The meta key itself is rewritten on apex and settings
+  // changes only (cold readers take the head's).
+  const upToDate = (plan.upTo || state.cursor) >= zone.change_seq
+  const previous = state.head.meta
   if (meta) {
     const encoded = await buildMeta(
       ctx,
@@ -172,14 +179,11 @@ export async function perRecordPass(ctx: StepContext): Promise<PerRecordOutcome>
       undefined,
       first.subzones
     )
-    state.head.meta = encoded
-    state.zonePending = encoded
+    state.head.meta = upToDate ? encoded : withSerial(encoded, decodeZoneMeta(previous).serial)
+    state.zonePending = state.head.meta
     state.metaRefresh = false
-  } else if (plan.upTo >= zone.change_seq) {
-    // Every change moves the zone's serial, and the served SOA is the head's: a pass that brings
-    // the zone up to date carries its serial (secondaries compare it after a NOTIFY). The meta
-    // key itself is rewritten on apex and settings changes only (cold readers take the head's).
-    state.head.meta = withSerial(state.head.meta, zone.serial)
+  } else if (upToDate) {
+    state.head.meta = withSerial(previous, zone.serial)
   }
   // Mirror rows, dirty set, overlay and metadata are saved before the head goes out. A crash in
   // between (or in the yields above) leaves the cursor where it was: the retry recomputes the
