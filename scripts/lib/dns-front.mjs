@@ -99,10 +99,17 @@ function transferRelayer(transfer, target, timeoutMs) {
 }
 
 /**
+ * Question types never answered from the front's cache: a secondary checks the SOA after each
+ * NOTIFY (unsigned, through the front) and must see the serial the zone serves now, not one
+ * cached up to the cache's TTL cap before; the upstream's own cache follows the zone's head.
+ */
+const UNCACHED_TYPES = new Set([6])
+
+/**
  * `answer(query, question, client)` → the answer from the cache (at once) or a promise of the
  * upstream's; SERVFAIL when the upstream fails, or when the client's network is past its share of
  * upstream queries; NOTIMP at once for an opcode other than QUERY. `question` is
- * readQuestion(query): null is never cached.
+ * readQuestion(query): null, or a question of UNCACHED_TYPES, is never cached.
  */
 function answerer(upstream, cache, misses) {
   const ask = async (query, key) => {
@@ -117,7 +124,7 @@ function answerer(upstream, cache, misses) {
   return (query, question, client) => {
     const refused = question === null ? notImplemented(query) : null
     if (refused) return refused
-    const key = question?.key ?? null
+    const key = question === null || UNCACHED_TYPES.has(question.type) ? null : question.key
     const cached = key === null ? undefined : cache.get(key)
     if (cached) return fitAnswer(cached, query)
     if (!misses.allow(client)) return servfail(query)

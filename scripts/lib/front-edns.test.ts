@@ -170,3 +170,15 @@ describe("the front's own answers and EDNS", () => {
     expect(doOf(slipped)).toBe(false)
   })
 })
+
+describe('SOA questions', () => {
+  it('are always asked upstream, so a secondary checking after a NOTIFY sees the serial served now', async () => {
+    const f = await front()
+    const name = unique('soa')
+    for (const ask of [udpAsk, tcpAsk, udpAsk]) await ask(f.port, query(name, 'SOA'))
+    expect(asked.get(name)).toBe(3)
+    // Other types of the same name are still cached.
+    for (const ask of [udpAsk, udpAsk]) await ask(f.port, query(name, 'A'))
+    expect(asked.get(name)).toBe(4)
+  })
+})

@@ -23,7 +23,8 @@ function questionEnd(message) {
  * The question of an ordinary query, read straight from its bytes: `key` (the question's wire
  * form with ASCII letters lower-cased, its type and class, and whether it has an OPT record and
  * with the DO bit: an answer has an OPT exactly when its query had one, RFC 6891 §6.1.1 and §7),
- * `end` (offset past the question) and `udpLimit` (the EDNS payload size, at least 512). Null for
+ * `type` (the question's), `end` (offset past the question) and `udpLimit` (the EDNS payload
+ * size, at least 512). Null for
  * anything else (a response, another opcode, not one question, records besides one OPT, an EDNS
  * version other than 0, which is answered BADVERS, malformed): such a message is neither cached
  * nor answered from the cache.
@@ -52,8 +53,9 @@ export function readQuestion(m) {
     limit = Math.max(512, m.readUInt16BE(end + 3))
     edns = (m[end + 7] & 0x80) !== 0 ? 'do' : 'edns'
   } else if (end !== m.length) return null
-  const question = `${name.toString('latin1')}/${m.readUInt16BE(at + 1)}/${m.readUInt16BE(at + 3)}`
-  return { question, key: `${question}/${edns}`, end, udpLimit: limit }
+  const type = m.readUInt16BE(at + 1)
+  const question = `${name.toString('latin1')}/${type}/${m.readUInt16BE(at + 3)}`
+  return { question, key: `${question}/${edns}`, type, end, udpLimit: limit }
 }
 
 /** The query's EDNS UDP payload size, or 512 when it has no OPT record (or cannot be read). */
