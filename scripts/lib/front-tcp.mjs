@@ -150,6 +150,8 @@ export function serveTcp(
    * connection.
    */
   const send = async (bytes) => {
+    // A socket already gone would never drain (its close has fired): nothing to wait for.
+    if (ended()) return
     if (socket.writableLength > MAX_TCP_BUFFERED) return void socket.destroy()
     if (!socket.write(bytes)) await drainedWithin(socket, tcpIdleMs)
   }
