@@ -76,6 +76,21 @@ describe('records list: filters', () => {
   })
   it('searches across fields', async () =>
     expect(await names('search=hosting')).toEqual(['CNAME blog']))
+  it('narrows by search whatever match says, and searches tags, not their JSON text', async () => {
+    expect(await names('match=any&type=CNAME&name.contains=api&search=blog')).toEqual([
+      'CNAME blog',
+    ])
+    expect(await names('search=team:web')).toEqual(['A www'])
+    expect(await names('search=%5B%5D')).toEqual([])
+    expect(await names('search=%22')).toEqual([])
+  })
+  it('finds content given as the API would store it for the named type', async () => {
+    expect(await names('type=CNAME&content.exact=Hosting.Example.NET.')).toEqual(['CNAME blog'])
+    expect(await names('type=AAAA&content=2001:0DB8:0:0::1')).toEqual(['AAAA www'])
+    expect(await names('type=MX&content=mail.example.net.')).toEqual(['MX @'])
+    // Without a type the value is compared as given.
+    expect(await names('content=hosting.example.net.')).toEqual([])
+  })
   it('orders by name, content, ttl, proxied in both directions', async () => {
     expect(await names('order=name&direction=desc&type=A')).toEqual(['A www', 'A api'])
     expect(await names('order=ttl&direction=desc&per_page=1')).toEqual(['AAAA www'])

@@ -2,6 +2,7 @@
  * @module Translates the list endpoint's query parameters (as the cloudflare SDK sends them) to SQL.
  * Substring tests use instr/substr rather than LIKE: no escaping, and no 50-byte LIKE pattern cap.
  */
+import { isRecordType, normalizeContent, normalizeHostname } from '@edgedns/records'
 import { ApiError, Codes } from '../http/api-error.ts'
 import { reverseName } from './model.ts'
 import { includeShadowMetadata, shadowFilters } from './shadow-query.ts'
@@ -97,7 +98,9 @@ export function parseListQuery(get: Getter, zone: { id: string; name: string }):
         // Names are stored lowercase; the identity index answers name_rev equality directly.
         params.push(reverseName(normalizeNameFilter(v).toLowerCase()))
         filters.push(`name_rev = ?${params.length}`)
-      } else filters.push(textOp(field, 'exact', v, params))
+      } else if (field === 'content')
+        filters.push(textOp(field, 'exact', storedContent(type, v), params))
+      else filters.push(textOp(field, 'exact', v, params))
     }
     for (const op of MATCH_OPS.filter((o) => o !== 'exact')) {
       for (const v of get(`${field}.${op}`))
@@ -119,17 +122,19 @@ export function parseListQuery(get: Getter, zone: { id: string; name: string }):
   for (const op of MATCH_OPS)
     for (const v of get(`tag.${op}`)) tagFilters.push(tagOp(op, v, params))
 
+  const shadowMeta = includeShadowMetadata(one('include_shadow_metadata'))
+  const scope = shadowFilters(one, zone.name, shadowMeta, params)
+
+  // Free text over name, content, comment and each tag; it narrows the result whatever `match`
+  // says (as Cloudflare's does), and reads tags one by one, not their JSON text.
   const search = one('search')
   if (search !== undefined && search !== '') {
     params.push(search.toLowerCase())
     const p = `?${params.length}`
-    filters.push(
-      `(instr(name, ${p}) > 0 OR instr(lower(content), ${p}) > 0 OR instr(lower(coalesce(comment, '')), ${p}) > 0 OR instr(lower(tags), ${p}) > 0)`
+    scope.push(
+      `(instr(name, ${p}) > 0 OR instr(lower(content), ${p}) > 0 OR instr(lower(coalesce(comment, '')), ${p}) > 0 OR EXISTS (SELECT 1 FROM json_each(dns_records.tags) t WHERE instr(lower(t.value), ${p}) > 0))`
     )
   }
-
-  const shadowMeta = includeShadowMetadata(one('include_shadow_metadata'))
-  const scope = shadowFilters(one, zone.name, shadowMeta, params)
 
   const match = oneOf(one('match'), ['all', 'any'], 'match')
   const tagMatch = oneOf(one('tag_match'), ['all', 'any'], 'tag_match')
@@ -156,6 +161,25 @@ export function parseListQuery(get: Getter, zone: { id: string; name: string }):
   const page = intParam(one('page'), 'page', 1, 1, Number.MAX_SAFE_INTEGER)
   const perPage = intParam(one('per_page'), 'per_page', 100, 1, MAX_PER_PAGE)
   return { where, params, orderBy, page, perPage, shadowMeta }
+}
+
+/** Types whose content is one host name, stored lowercase without its trailing dot. */
+const HOST_CONTENT: ReadonlySet<string> = new Set(['CNAME', 'NS', 'PTR', 'MX'])
+
+/**
+ * A `content` filter's value as a record of `type` would store it (a trailing dot dropped, an IPv6
+ * address compressed, a Unicode name in Punycode), so that a client that was told a record exists
+ * finds it with the value it sent; the value as given when no type is named or it does not parse.
+ */
+function storedContent(type: string | undefined, value: string): string {
+  const upper = type?.toUpperCase()
+  if (upper === undefined || upper === '' || !isRecordType(upper)) return value
+  try {
+    if (HOST_CONTENT.has(upper)) return normalizeHostname(value)
+    return normalizeContent({ type: upper, content: value }).content
+  } catch {
+    return value
+  }
 }
 
 function oneOf(v: string | undefined, allowed: string[], name: string): string | undefined {
