@@ -51,7 +51,7 @@ beforeAll(async () => {
 afterAll(() => {
   front?.kill()
   stub?.close()
-  rmSync(dir, { recursive: true, force: true })
+  rmSync(dir, { recursive: true, force: true, maxRetries: 5 })
 })
 
 function rss(pid: number): number {

@@ -45,10 +45,20 @@ const soa = (serial: number) => ({
   },
 })
 
-const cleanups: (() => void)[] = []
-afterAll(() => {
-  for (const clean of cleanups.reverse()) clean()
+const cleanups: (() => unknown)[] = []
+afterAll(async () => {
+  for (const clean of cleanups.reverse()) await clean()
 })
+
+/** Stops `child` and resolves once it has exited (named writes its files until then), or after 5 s. */
+function stopped(child: ChildProcess): Promise<unknown> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
+  return new Promise((resolve) => {
+    const bound = setTimeout(resolve, 5_000)
+    child.once('exit', () => resolve(clearTimeout(bound)))
+    child.kill()
+  })
+}
 
 /** Waits until `check()` holds, or fails after `ms` (a bound for a hang, not a measure). */
 async function until(check: () => boolean, ms = 45_000): Promise<void> {
@@ -103,7 +113,7 @@ describe.skipIf(!hasNamed)('a BIND secondary whose IXFR is past a relay limit', 
 
     // named holds the zone at serial 9, with the front as its primary.
     const dir = mkdtempSync(path.join(tmpdir(), 'edgedns-front-limit-'))
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true, maxRetries: 5 }))
     const zoneFile = path.join(dir, `${ZONE}.db`)
     writeFileSync(
       zoneFile,
@@ -115,7 +125,7 @@ describe.skipIf(!hasNamed)('a BIND secondary whose IXFR is past a relay limit', 
   primaries { 127.0.0.1 port ${front.port}; }; };`
     const named = spawnNamed(dir, namedConf({ dir, port, options: ['notify no;'], zones }))
     const child: ChildProcess = named.child
-    cleanups.push(() => child.kill())
+    cleanups.push(() => stopped(child))
     await until(() => /loaded serial 9/.test(named.log()))
     // A NOTIFY from the primary's address has named check the SOA now, not at its own time.
     const notify = query(ZONE, 'SOA')

@@ -251,7 +251,7 @@ describe('kdig +https against a stack served over HTTPS', () => {
   afterAll(() => {
     front?.close()
     stop?.()
-    rmSync(dir, { recursive: true, force: true })
+    rmSync(dir, { recursive: true, force: true, maxRetries: 5 })
   })
 
   it('the stack itself serves DoH over HTTPS (wire POST, certificate verified)', async () => {

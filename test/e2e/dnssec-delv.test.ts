@@ -123,7 +123,7 @@ beforeAll(async () => {
 
 afterAll(() => {
   front?.close()
-  rmSync(dir, { recursive: true, force: true })
+  rmSync(dir, { recursive: true, force: true, maxRetries: 5 })
 })
 
 describe('DNSSEC validated by delv through the classic DNS front', () => {

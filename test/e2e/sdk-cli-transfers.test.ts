@@ -53,7 +53,7 @@ afterAll(async () => {
   for (const id of made.peers) await dns.transfers.peers.delete(accountId, id).catch(() => {})
   if (made.tsig) await dns.transfers.tsigs.delete(accountId, made.tsig).catch(() => {})
   await stopChild(named)
-  rmSync(dir, { recursive: true, force: true })
+  rmSync(dir, { recursive: true, force: true, maxRetries: 5 })
 })
 
 /** A peer of the account at `ip` `port`, with the test's TSIG key when `tsig`. */

@@ -78,7 +78,7 @@ ${zoneStanzas.join('\n')}
       await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))])
       if (child.exitCode === null) child.kill('SIGKILL')
     }
-    rmSync(dir, { recursive: true, force: true })
+    rmSync(dir, { recursive: true, force: true, maxRetries: 5 })
   }
   return {
     stop,
