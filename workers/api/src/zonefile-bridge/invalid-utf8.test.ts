@@ -34,7 +34,7 @@ describe('firstInvalidUtf8', () => {
     expect(firstInvalidUtf8(bytes('ok', [0xe2, 0x82]))).toEqual({ line: 1, column: 3, byte: 0xe2 })
   })
 
-  it('finds the byte in a long line with few decodes', () => {
+  it('finds the byte in a long line', () => {
     const long = 'a'.repeat(200_000)
     expect(firstInvalidUtf8(bytes(long, [0xff], long))).toEqual({
       line: 1,

@@ -10,58 +10,49 @@ export interface InvalidUtf8 {
   byte: number
 }
 
-const NEWLINE = 0x0a
-
-/** Whether `bytes` decode as UTF-8 so far (a sequence cut at the end is not yet an error). */
-function validPrefix(bytes: Uint8Array): boolean {
-  try {
-    new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes, { stream: true })
-    return true
-  } catch {
-    return false
-  }
-}
-
-/** Whether `bytes` are UTF-8 ending at a character's end. */
-function whole(bytes: Uint8Array): boolean {
-  try {
-    new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes)
-    return true
-  } catch {
-    return false
-  }
+/**
+ * Length of the UTF-8 sequence starting at `at` (1 to 4), or 0 when it is not one: the ranges of
+ * the Encoding Standard's decoder (no overlong forms, no surrogates, nothing above U+10FFFF), so
+ * a position this finds is where a strict TextDecoder fails.
+ */
+function sequenceAt(bytes: Uint8Array, at: number): number {
+  const b = bytes[at]!
+  if (b < 0x80) return 1
+  let n: number
+  let lo = 0x80
+  let hi = 0xbf
+  if (b >= 0xc2 && b <= 0xdf) n = 2
+  else if (b >= 0xe0 && b <= 0xef) {
+    n = 3
+    if (b === 0xe0) lo = 0xa0
+    if (b === 0xed) hi = 0x9f
+  } else if (b >= 0xf0 && b <= 0xf4) {
+    n = 4
+    if (b === 0xf0) lo = 0x90
+    if (b === 0xf4) hi = 0x8f
+  } else return 0
+  if (at + n > bytes.length) return 0
+  const second = bytes[at + 1]!
+  if (second < lo || second > hi) return 0
+  for (let k = 2; k < n; k++) if ((bytes[at + k]! & 0xc0) !== 0x80) return 0
+  return n
 }
 
 /**
- * The first invalid sequence of `bytes`, or null when they are UTF-8. Lines are checked one by
- * one; within the failing line a binary search over its prefixes finds the byte (a prefix that
- * fails stays failing when it grows), so a long line costs a logarithmic number of decodes.
+ * The first invalid sequence of `bytes`, or null when they are UTF-8: one pass over the bytes,
+ * counting lines and characters, without decoding them into strings (a file can be tens of MB).
  */
 export function firstInvalidUtf8(bytes: Uint8Array): InvalidUtf8 | null {
-  const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false })
-  let start = 0
-  for (let line = 1; start <= bytes.length; line++) {
-    let end = bytes.indexOf(NEWLINE, start)
-    if (end === -1) end = bytes.length
-    const text = bytes.subarray(start, end)
-    try {
-      strict.decode(text)
-    } catch {
-      let lo = 0 // the longest prefix known valid
-      let hi = text.length // a prefix known invalid
-      while (hi - lo > 1) {
-        const mid = (lo + hi) >>> 1
-        if (validPrefix(text.subarray(0, mid))) lo = mid
-        else hi = mid
-      }
-      // The longest valid prefix may end inside a sequence (at most three bytes): the bad
-      // sequence starts after the last whole character.
-      let at = lo
-      while (at > 0 && lo - at < 3 && !whole(text.subarray(0, at))) at--
-      const before = new TextDecoder().decode(text.subarray(0, at))
-      return { line, column: [...before].length + 1, byte: text[at]! }
-    }
-    start = end + 1
+  let line = 1
+  let column = 1
+  for (let at = 0; at < bytes.length; ) {
+    const n = sequenceAt(bytes, at)
+    if (n === 0) return { line, column, byte: bytes[at]! }
+    if (bytes[at] === 0x0a) {
+      line++
+      column = 1
+    } else column++
+    at += n
   }
   return null
 }
