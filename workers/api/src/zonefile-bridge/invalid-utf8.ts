@@ -45,7 +45,7 @@ function sequenceAt(bytes: Uint8Array, at: number): number {
 export function firstInvalidUtf8(bytes: Uint8Array): InvalidUtf8 | null {
   let line = 1
   let column = 1
-  for (let at = 0; at < bytes.length; ) {
+  for (let at = 0; at < bytes.length;) {
     const n = sequenceAt(bytes, at)
     if (n === 0) return { line, column, byte: bytes[at]! }
     if (bytes[at] === 0x0a) {
