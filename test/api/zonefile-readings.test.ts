@@ -1,7 +1,7 @@
 /**
  * Zone-file import read as BIND reads the same file: escapes in owner and target names,
- * `key="value"` outside SVCB/HTTPS, a DS at the apex refused (by the records API too), and LOC
- * sizes stored as the wire holds them.
+ * `key="value"` outside SVCB/HTTPS, a DS at the apex refused (by the records API too), LOC
+ * sizes stored as the wire holds them, and RFC 3597 generic rdata of known types.
  */
 import { describe, expect, it } from 'vitest'
 import { snapshotZone } from './db-snapshot.ts'
@@ -119,5 +119,51 @@ describe('LOC size and precisions', () => {
     const [loc] = (await allRecords(z.id)).filter((r) => r.type === 'LOC')
     expect(loc.content).toBe(want)
     expect((await exportZone(z.id)).text).toContain(`LOC\t${want}`)
+  })
+})
+
+describe('RFC 3597 generic rdata', () => {
+  it('imports TYPEnnn and \\# len hex of known types as BIND reads them', async () => {
+    const z = await createZone('generic')
+    const mx = '000a046d61696c076578616d706c65036e657400'
+    const text = [
+      '$TTL 300',
+      'a TYPE1 \\# 4 C0000201',
+      `m MX \\# ${mx.length / 2} ${mx}`,
+      't TYPE16 "hello"',
+      'e TXT \\# 6 0568656C6C6F',
+    ].join('\n')
+    const res = await importZone(z.id, text)
+    expect(res.status).toBe(200)
+    const got = (await allRecords(z.id))
+      .filter((r) => r.type !== 'NS')
+      .map((r) => `${r.type} ${r.name} ${r.priority ?? ''} ${r.content}`)
+      .sort()
+    expect(got).toEqual([
+      `A a.${z.name}  192.0.2.1`,
+      `MX m.${z.name} 10 mail.example.net`,
+      `TXT e.${z.name}  hello`,
+      `TXT t.${z.name}  hello`,
+    ])
+  })
+
+  it('refuses generic rdata whose length or octets do not fit the type, naming the line', async () => {
+    const z = await createZone('genbad')
+    const snap = await snapshotZone(z.id)
+    for (const [line, message] of [
+      [
+        'a A \\# 5 C0000201',
+        /^line 3: Content for A record is invalid\. RFC 3597 rdata: generic length does not match data\.$/,
+      ],
+      [
+        'a A \\# 3 C00002',
+        /^line 3: Content for A record is invalid\. Its RFC 3597 octets are not valid A rdata\.$/,
+      ],
+    ] as const) {
+      const res = await importZone(z.id, `$TTL 300\nok A 192.0.2.1\n${line}\n`)
+      expect(res.status).toBe(400)
+      expect(res.body.errors[0]!.message).toMatch(message)
+    }
+    expect(await snapshotZone(z.id)).toBe(snap)
   })
 })

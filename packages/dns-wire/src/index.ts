@@ -25,6 +25,7 @@ export {
   type ResolutionLike,
 } from './response.ts'
 export { encodeRdata, SUPPORTED_TYPES } from './rdata/index.ts'
+export { fromGenericText } from './rdata/decode.ts'
 export { toJsonResponse, type JsonResponse, type JsonRR } from './json.ts'
 export { OPT_RR_LENGTH, writeOpt, type OptFields } from './opt.ts'
 export { encodeQuery, type QueryEdns, type QueryInit } from './query-encode.ts'

@@ -2,10 +2,11 @@
  * @module content: the registry-driven entry points — normalizeContent (API input),
  * toPresentation (zone export, KV, DoH JSON) and fromPresentation (zone import).
  */
+import { fromGenericText, RdataError } from '@edgedns/dns-wire'
 import { ERROR_CODES, FieldError, RecordError, fail } from './errors.ts'
 import { parseWith } from './fields.ts'
 import { withReason } from './message.ts'
-import type { RecordType } from './record-type.ts'
+import { TYPE_CODES, type RecordType } from './record-type.ts'
 import { getTypeSpec } from './registry.ts'
 import type { NormalizedContent, RecordFields, StoredRecord, TypeSpec } from './spec.ts'
 
@@ -118,5 +119,30 @@ export function toPresentation(rec: StoredRecord): string {
  */
 export function fromPresentation(type: RecordType, rdata: string, origin: string): RecordFields {
   const spec = getTypeSpec(type)
-  return asRecordError(spec, () => spec.fromPresentation(rdata, origin))
+  const text = ownPresentation(spec, rdata)
+  return asRecordError(spec, () => spec.fromPresentation(text, origin))
+}
+
+/**
+ * Rdata in RFC 3597's generic form (`\# 4 0a000001`), which BIND and others accept for every
+ * type, as the type's own presentation; other text as given.
+ */
+function ownPresentation(spec: TypeSpec, rdata: string): string {
+  let text: string
+  try {
+    text = fromGenericText(TYPE_CODES[spec.type], rdata)
+  } catch (e) {
+    if (!(e instanceof RdataError)) throw e
+    const reason = e.message.slice(e.type.length + 2)
+    throw new RecordError(
+      spec.errorCode,
+      withReason(`Content for ${spec.type} record is invalid.`, `RFC 3597 rdata: ${reason}`)
+    )
+  }
+  if (text !== rdata && text.trimStart().startsWith('\\#'))
+    throw new RecordError(
+      spec.errorCode,
+      `Content for ${spec.type} record is invalid. Its RFC 3597 octets are not valid ${spec.type} rdata.`
+    )
+  return text
 }

@@ -6,7 +6,7 @@
 import { TYPE_CODES, fqdn, typeFact, type RdataKind } from '@edgedns/dns-facts'
 import { DnsFormatError, RdataError } from '../errors.ts'
 import { nameText } from '../names.ts'
-import type { Reader } from '../reader.ts'
+import { Reader } from '../reader.ts'
 import { encodeRdata } from './index.ts'
 import { locText } from './loc.ts'
 import { base64Of, generic, hexOf, ipv6Of, quoted, type Decoder } from './present.ts'
@@ -104,4 +104,15 @@ export function readRdata(r: Reader, type: number, length: number): string {
     text = generic(r.take(length))
   }
   return text
+}
+
+/**
+ * The type's own presentation of RFC 3597 generic text (`\# 4 0a000001` for an A record is
+ * `10.0.0.1`); text that is not generic is returned as given, and octets that are not the type's
+ * shape stay generic. Malformed generic text throws RdataError.
+ */
+export function fromGenericText(type: number, text: string): string {
+  if (!/^\s*\\#(\s|$)/.test(text)) return text
+  const bytes = encodeRdata(type, text)
+  return readRdata(new Reader(bytes), type, bytes.length)
 }

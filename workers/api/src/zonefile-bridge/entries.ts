@@ -26,6 +26,7 @@ import {
   RecordError,
   type RecordType,
 } from '@edgedns/records'
+import { typeFromName, typeName } from '@edgedns/dns-facts'
 import { parseCfComment, type ZoneEntry } from '@edgedns/zonefile'
 import { ApiError, Codes } from '../http/api-error.ts'
 import { buildRecord, type BuildContext, type RecordFieldsInput } from '../records/input.ts'
@@ -78,6 +79,13 @@ function inZone(name: string, zone: string): boolean {
   return name === zone || name.endsWith(`.${zone}`)
 }
 
+/** `A`, `a` and RFC 3597's `TYPE1` are all `A`; a code without a mnemonic stays `TYPE<n>`. */
+function mnemonic(written: string): string {
+  const upper = written.toUpperCase()
+  const code = /^TYPE\d+$/.test(upper) ? typeFromName(upper) : undefined
+  return code === undefined ? upper : typeName(code)
+}
+
 /** atLine adds the `line N: ` prefix. */
 function unsupported(message: string): ApiError {
   return ApiError.badRequest(Codes.importUnsupported, message)
@@ -94,7 +102,7 @@ function toItem(
   if (!inZone(owner, zone.name)) {
     throw unsupported(`${owner} is outside the zone ${zone.name}`)
   }
-  const type = entry.type.toUpperCase()
+  const type = mnemonic(entry.type)
   if (type === 'SOA') {
     if (owner === zone.name) return 'skip'
     throw unsupported('a SOA record is only allowed at the zone apex')
@@ -136,7 +144,7 @@ export function mapEntries(
     if (rec === 'skip') {
       skipped.push({
         line: entry.line,
-        reason: `${entry.type.toUpperCase()} ${entry.name} is managed by the zone`,
+        reason: `${mnemonic(entry.type)} ${entry.name} is managed by the zone`,
       })
       continue
     }
