@@ -88,8 +88,12 @@ describe('records list: filters', () => {
     expect(await names('type=CNAME&content.exact=Hosting.Example.NET.')).toEqual(['CNAME blog'])
     expect(await names('type=AAAA&content=2001:0DB8:0:0::1')).toEqual(['AAAA www'])
     expect(await names('type=MX&content=mail.example.net.')).toEqual(['MX @'])
-    // Without a type the value is compared as given.
-    expect(await names('content=hosting.example.net.')).toEqual([])
+  })
+  it('finds content without a type as given, or as a host name or IPv6 address is stored', async () => {
+    expect(await names('content=Hosting.Example.NET.')).toEqual(['CNAME blog'])
+    expect(await names('content.exact=2001:0DB8:0:0::1')).toEqual(['AAAA www'])
+    expect(await names('content=192.0.2.2')).toEqual(['A api'])
+    expect(await names('content=hosting.example.ne')).toEqual([])
   })
   it('orders by name, content, ttl, proxied in both directions', async () => {
     expect(await names('order=name&direction=desc&type=A')).toEqual(['A www', 'A api'])

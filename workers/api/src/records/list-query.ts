@@ -2,7 +2,12 @@
  * @module Translates the list endpoint's query parameters (as the cloudflare SDK sends them) to SQL.
  * Substring tests use instr/substr rather than LIKE: no escaping, and no 50-byte LIKE pattern cap.
  */
-import { isRecordType, normalizeContent, normalizeHostname } from '@edgedns/records'
+import {
+  isRecordType,
+  normalizeContent,
+  normalizeHostname,
+  type RecordType,
+} from '@edgedns/records'
 import { ApiError, Codes } from '../http/api-error.ts'
 import { reverseName } from './model.ts'
 import { includeShadowMetadata, shadowFilters } from './shadow-query.ts'
@@ -98,9 +103,10 @@ export function parseListQuery(get: Getter, zone: { id: string; name: string }):
         // Names are stored lowercase; the identity index answers name_rev equality directly.
         params.push(reverseName(normalizeNameFilter(v).toLowerCase()))
         filters.push(`name_rev = ?${params.length}`)
-      } else if (field === 'content')
-        filters.push(textOp(field, 'exact', storedContent(type, v), params))
-      else filters.push(textOp(field, 'exact', v, params))
+      } else if (field === 'content') {
+        const forms = storedContents(type, v).map((c) => textOp(field, 'exact', c, params))
+        filters.push(forms.length === 1 ? forms[0]! : `(${forms.join(' OR ')})`)
+      } else filters.push(textOp(field, 'exact', v, params))
     }
     for (const op of MATCH_OPS.filter((o) => o !== 'exact')) {
       for (const v of get(`${field}.${op}`))
@@ -169,16 +175,24 @@ const HOST_CONTENT: ReadonlySet<string> = new Set(['CNAME', 'NS', 'PTR', 'MX'])
 /**
  * A `content` filter's value as a record of `type` would store it (a trailing dot dropped, an IPv6
  * address compressed, a Unicode name in Punycode), so that a client that was told a record exists
- * finds it with the value it sent; the value as given when no type is named or it does not parse.
+ * finds it with the value it sent. With no type named: the value as given, and as a host name or
+ * an IPv6 address would be stored when it reads as one. A value that does not parse is as given.
  */
-function storedContent(type: string | undefined, value: string): string {
+function storedContents(type: string | undefined, value: string): string[] {
   const upper = type?.toUpperCase()
-  if (upper === undefined || upper === '' || !isRecordType(upper)) return value
+  if (upper !== undefined && upper !== '')
+    return [isRecordType(upper) ? (storedAs(upper, value) ?? value) : value]
+  const forms = new Set([value.toLowerCase()])
+  for (const t of ['CNAME', 'AAAA'] as const) forms.add((storedAs(t, value) ?? value).toLowerCase())
+  return [...forms]
+}
+
+function storedAs(type: RecordType, value: string): string | undefined {
   try {
-    if (HOST_CONTENT.has(upper)) return normalizeHostname(value)
-    return normalizeContent({ type: upper, content: value }).content
+    if (HOST_CONTENT.has(type)) return normalizeHostname(value)
+    return normalizeContent({ type, content: value }).content ?? undefined
   } catch {
-    return value
+    return undefined
   }
 }
 
