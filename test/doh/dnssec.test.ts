@@ -11,7 +11,8 @@ import {
   importPublicKey,
 } from '../../packages/dnssec/src/index.ts'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { decodeMessage, encodeQuery } from '../../packages/dns-wire/src/index.ts'
+import { typeName } from '../../packages/dns-facts/src/index.ts'
+import { decodeMessage, encodeQuery, nameText, Reader } from '../../packages/dns-wire/src/index.ts'
 import { postWire } from './helpers/doh.ts'
 import { seedZone } from './helpers/seed.ts'
 
@@ -19,6 +20,9 @@ const ZONE = `
 www     300 IN A    192.0.2.1
 www     300 IN A    192.0.2.2
 *.wild  300 IN TXT  "w"
+w2      300 IN A    192.0.2.20
+*.w2    300 IN A    192.0.2.21
+a.w2    300 IN A    192.0.2.22
 alias   300 IN CNAME www
 child   300 IN NS   ns.elsewhere.net.
 child   300 IN DS   2371 13 2 ${'ab'.repeat(32)}
@@ -47,6 +51,24 @@ async function wire(
 ): Promise<Uint8Array> {
   const res = await postWire(encodeQuery(name, type, { id: 7, ...(edns ? { edns } : {}) }))
   return new Uint8Array(await res.arrayBuffer())
+}
+
+/** NSEC rdata (the codec gives it as `\\# len hex`) as its next name and type list. */
+function nsecText(generic: string): string {
+  const hex = generic.split(' ').slice(2).join('')
+  const r = new Reader(Uint8Array.from(hex.match(/../g)!, (h) => parseInt(h, 16)))
+  const next = nameText(r.name())
+  const types: string[] = []
+  while (r.offset < r.bytes.length) {
+    const window = r.u8()
+    const length = r.u8()
+    for (let i = 0; i < length; i++) {
+      const octet = r.u8()
+      for (let bit = 0; bit < 8; bit++)
+        if (octet & (0x80 >> bit)) types.push(typeName(window * 256 + i * 8 + bit))
+    }
+  }
+  return `${next}. ${types.join(' ')}`
 }
 
 /** The message with the zone names swapped: both names have the same length, so offsets agree. */
@@ -95,6 +117,27 @@ describe('DNSSEC online signing', () => {
     const nsec = msg.authority.filter((rr) => rr.type === 'NSEC')
     expect(nsec.map((rr) => rr.name.toLowerCase())).toEqual(['nope.signd.test.'])
     expect(msg.authority.filter((rr) => rr.type === 'RRSIG').length).toBe(2)
+  })
+
+  it('proves a wildcard answer with an NSEC that denies nothing existing, \\000 names included', async () => {
+    const proof = async (name: string): Promise<string[]> => {
+      const msg = decodeMessage(await wire(name, 'A', { do: true }))
+      expect(msg.answer.find((rr) => rr.type === 'A')?.data, name).toBe('192.0.2.21')
+      return msg.authority
+        .filter((rr) => rr.type === 'NSEC')
+        .map((rr) => `${rr.name} ${nsecText(rr.data)}`.toLowerCase())
+    }
+    expect(await proof('x.w2.signd.test')).toEqual([
+      'w\\255.w2.signd.test. x\\000.w2.signd.test. rrsig nsec',
+    ])
+    // Only w2 itself comes before \000.w2: its NSEC lists the A record it holds.
+    expect(await proof('\\000.w2.signd.test')).toEqual([
+      'w2.signd.test. \\000\\000.w2.signd.test. a rrsig nsec',
+    ])
+    // a.w2 exists: the NSEC sits below it, where no record can be, not at it.
+    expect(await proof('a\\000.w2.signd.test')).toEqual([
+      '\\255.a.w2.signd.test. a\\000\\000.w2.signd.test. rrsig nsec',
+    ])
   })
 
   it('gives a referral the signed DS of the cut; the same referral from an unsigned zone has none', async () => {

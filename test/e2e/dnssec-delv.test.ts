@@ -166,6 +166,8 @@ describe('DNSSEC validated by delv through the classic DNS front', () => {
       ['sub', 'DS'],
       ['x.wild', 'A'],
       ['a.b.wild', 'A'],
+      ['\\000.wild', 'A'],
+      ['b\\000.wild', 'A'],
       ['abs', 'A'],
       ['late', 'A'],
     ])

@@ -62,22 +62,30 @@ export function afterSubtree(labels: Labels): Labels {
 }
 
 /**
- * A name just before `labels` in canonical order and still below its parent: the first label
- * with its last octet lowered (or removed when it is `\000`), then `\255` appended when room is
- * left (RFC 4471 §3.1.2, simplified: only the descendants of that one name lie in between).
+ * A name before `labels` in canonical order, below its parent, that no zone holds (it has a `\255`
+ * octet: hosted names are letters, digits, `-`, `_` and `*`), so that an NSEC at it covering
+ * `labels` denies nothing that exists: the first label with its last octet lowered and `\255`
+ * appended, or a `\255` label put below that name when the label has no room; for a label ending
+ * in `\000`, a `\255` label below the name without it. Null when the name that comes right before
+ * `labels` may exist: for `\000.<parent>`, which only `<parent>` precedes, and when no such name
+ * fits in 255 octets (RFC 4471 §3.1.2, simplified: only descendants of one name lie in between).
  */
-export function predecessor(labels: Labels): Labels {
+export function predecessor(labels: Labels): Labels | null {
   const [first, ...rest] = labels
   if (!first) throw new DnssecNameError('the root has no predecessor')
   const bytes = [...first].map(lower)
   const last = bytes.pop()!
-  if (last === 0) return bytes.length > 0 ? [Uint8Array.from(bytes), ...rest] : rest
-  let down = last - 1
-  // Canonical order compares lowercase octets: a lowered octet must not land on an uppercase letter.
-  if (down >= 0x41 && down <= 0x5a) down = 0x40
-  bytes.push(down)
-  if (bytes.length < 63 && wireLength(labels) + 1 <= 255) bytes.push(0xff)
-  return [Uint8Array.from(bytes), ...rest]
+  if (last === 0 && bytes.length === 0) return null
+  if (last !== 0) {
+    let down = last - 1
+    // Canonical order compares lowercase octets: a lowered octet must not land on an uppercase letter.
+    if (down >= 0x41 && down <= 0x5a) down = 0x40
+    bytes.push(down)
+    if (bytes.length < 63 && wireLength(labels) + 1 <= 255)
+      return [Uint8Array.from([...bytes, 0xff]), ...rest]
+  }
+  const before = [Uint8Array.from(bytes), ...rest]
+  return wireLength(before) + 2 <= 255 ? [Uint8Array.of(0xff), ...before] : null
 }
 
 function raiseLast(label: Uint8Array): Uint8Array {

@@ -152,16 +152,10 @@ export async function signResolution(res: Resolution, options: SignOptions): Pro
   )
   let rcode = res.rcode
 
-  for (const { owner, wildcard } of hints.wildcards) {
-    // The next closer name: the query name cut to one label below the wildcard's encloser.
-    const qLabels = parseName(owner)
-    const depth = parseName(wildcard).length
-    const nextCloser = qLabels.slice(qLabels.length - depth)
+  for (const { owner, wildcard, encloserTypes } of hints.wildcards) {
     const zone = signer.zoneFor(owner, 0)
     if (zone)
-      authority.push(
-        ...(await signer.nsec(zone.name, predecessor(nextCloser), afterSubtree(nextCloser), []))
-      )
+      authority.push(...(await nextCloserProof(signer, zone.name, owner, wildcard, encloserTypes)))
   }
   if (hints.negative) {
     const { name, zone, types } = hints.negative
@@ -184,6 +178,33 @@ export async function signResolution(res: Resolution, options: SignOptions): Pro
     }
   }
   return { ...res, rcode, answer, authority }
+}
+
+/**
+ * The NSEC proving that a wildcard answer's next closer name (the query name cut to one label
+ * below the wildcard's encloser) does not exist: at a name that no zone holds right before it, or,
+ * for `\000.<encloser>`, which nothing but the encloser precedes, at the encloser with the types
+ * it holds. Never an NSEC at a name that exists with types it lacks: that would be a signed
+ * denial of the name's data anyone could replay. None when no such name fits (names of nearly
+ * 255 octets): the answer then fails validation rather than carry a false proof.
+ */
+async function nextCloserProof(
+  signer: Signer,
+  zone: string,
+  owner: string,
+  wildcard: string,
+  encloserTypes: number[]
+): Promise<RR[]> {
+  const qLabels = parseName(owner)
+  const depth = parseName(wildcard).length
+  const nextCloser = qLabels.slice(qLabels.length - depth)
+  const next = afterSubtree(nextCloser)
+  const before = predecessor(nextCloser)
+  if (before) return signer.nsec(zone, before, next, [])
+  const first = nextCloser[0]!
+  if (first.length === 1 && first[0] === 0)
+    return signer.nsec(zone, nextCloser.slice(1), next, encloserTypes)
+  return []
 }
 
 async function zoneSigned(signer: Signer, zoneName: string): Promise<boolean> {

@@ -69,7 +69,7 @@ async function resolveAt(view: ZoneView, q: Question, depth: number): Promise<Re
     const ctx = { zone: found.zone, node: loc.node, owner: name, apex: loc.apex }
     const res = answerNode(ctx, qtype)
     if (res.kind === 'hit') {
-      if (loc.wildcard) wildcard(hints, name, loc.source)
+      if (loc.wildcard) wildcard(hints, found, name, loc.source)
       return done('NOERROR', [...answer, ...res.rrs], [])
     }
     if (res.kind === 'nodata') {
@@ -85,7 +85,7 @@ async function resolveAt(view: ZoneView, q: Question, depth: number): Promise<Re
       }
       return done('NOERROR', [...answer, ...rrs], [])
     }
-    if (loc.wildcard) wildcard(hints, name, loc.source)
+    if (loc.wildcard) wildcard(hints, found, name, loc.source)
     answer.push(res.rr)
     // RFC 1034 §3.6.2: a loop is an error to signal; BIND answers SERVFAIL with the chain.
     if (seen.has(res.target)) return done('SERVFAIL', answer, [])

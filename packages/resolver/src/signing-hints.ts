@@ -2,7 +2,8 @@
  * @module Collects what a DNSSEC signer needs to know about an answer (`SigningHints`) while it
  * is resolved. Only built for questions with `dnssecOk`, so unsigned answers cost nothing.
  */
-import type { NodeData, RRSetData, ZoneMeta } from '@edgedns/kv-layout'
+import type { NodeData, RRSetData, ZoneLookup, ZoneMeta } from '@edgedns/kv-layout'
+import { apexNode } from './apex.ts'
 import { isProxiedName } from './proxied.ts'
 import { TYPE_CODES } from '@edgedns/dns-facts'
 import { typesOf } from './rrset.ts'
@@ -51,8 +52,13 @@ export function cut(
 
 export function wildcard(
   hints: SigningHints | undefined,
+  found: ZoneLookup,
   owner: string,
   source: string | undefined
 ): void {
-  if (hints && source) hints.wildcards.push({ owner, wildcard: source })
+  if (!hints || !source) return
+  const encloser = source.slice(2)
+  const node = encloser === found.zone.name ? apexNode(found.zone) : found.nodes.get(encloser)
+  const encloserTypes = node ? answeredTypes(found.zone, node) : []
+  hints.wildcards.push({ owner, wildcard: source, encloserTypes })
 }

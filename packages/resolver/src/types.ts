@@ -47,8 +47,12 @@ export interface Resolution {
 export interface SigningHints {
   /** Every zone a lookup of this answer returned (a CNAME chain may cross zones). */
   zones: ZoneMeta[]
-  /** Answer RRsets synthesised from a wildcard: their owner and the wildcard (`*.<encloser>`). */
-  wildcards: { owner: string; wildcard: string }[]
+  /**
+   * Answer RRsets synthesised from a wildcard: their owner, the wildcard (`*.<encloser>`) and the
+   * types at its closest encloser as answered (an NSEC at the encloser lists them when nothing
+   * else can sort between it and the name denied, `\000.<encloser>`).
+   */
+  wildcards: { owner: string; wildcard: string; encloserTypes: number[] }[]
   /**
    * A negative answer (NXDOMAIN or NODATA) at `name`: the types that exist there (as answered:
    * proxied names hold addresses, never a CNAME), or null when the name does not exist.
