@@ -23,6 +23,8 @@ www     300 IN A    192.0.2.2
 w2      300 IN A    192.0.2.20
 *.w2    300 IN A    192.0.2.21
 a.w2    300 IN A    192.0.2.22
+loop1   300 IN CNAME loop2
+loop2   300 IN CNAME loop1
 alias   300 IN CNAME www
 child   300 IN NS   ns.elsewhere.net.
 child   300 IN DS   2371 13 2 ${'ab'.repeat(32)}
@@ -138,6 +140,28 @@ describe('DNSSEC online signing', () => {
     expect(await proof('a\\000.w2.signd.test')).toEqual([
       '\\255.a.w2.signd.test. a\\000\\000.w2.signd.test. rrsig nsec',
     ])
+  })
+
+  it('answers an NSEC question with the signed NSEC at the name, existing or not, and no SOA', async () => {
+    for (const [name, nsec] of [
+      ['www.signd.test', 'www.signd.test. \\000.www.signd.test. a rrsig nsec'],
+      ['nope.signd.test', 'nope.signd.test. \\000.nope.signd.test. rrsig nsec nxname'],
+    ]) {
+      const msg = decodeMessage(await wire(name!, 'NSEC', { do: true }))
+      expect(msg.rcode, name).toBe(0)
+      expect(
+        msg.answer.map((rr) =>
+          rr.type === 'NSEC' ? `${rr.name} ${nsecText(rr.data)}`.toLowerCase() : rr.type
+        )
+      ).toEqual([nsec, 'RRSIG'])
+      expect(msg.authority, name).toEqual([])
+    }
+  })
+
+  it('signs the CNAMEs of a loop it answers SERVFAIL', async () => {
+    const msg = decodeMessage(await wire('loop1.signd.test', 'A', { do: true }))
+    expect(msg.rcode).toBe(2)
+    expect(msg.answer.map((rr) => rr.type)).toEqual(['CNAME', 'RRSIG', 'CNAME', 'RRSIG'])
   })
 
   it('gives a referral the signed DS of the cut; the same referral from an unsigned zone has none', async () => {

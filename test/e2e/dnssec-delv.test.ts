@@ -168,6 +168,8 @@ describe('DNSSEC validated by delv through the classic DNS front', () => {
       ['a.b.wild', 'A'],
       ['\\000.wild', 'A'],
       ['b\\000.wild', 'A'],
+      ['www', 'NSEC'],
+      ['nope', 'NSEC'],
       ['abs', 'A'],
       ['late', 'A'],
     ])

@@ -18,7 +18,11 @@ import type { SignatureCache } from './signature-cache.ts'
 import { DEFAULT_VALIDITY, validityAt, type ValidityPolicy } from './validity.ts'
 
 const NS = 2
-const { DS } = TYPE_CODES
+const { DS, SOA } = TYPE_CODES
+
+/** Whether an RRSIG (rdata in RFC 3597 form: `\\# len hex`) signs records of `type`. */
+const covers = (rrsig: RR, type: number): boolean =>
+  parseInt(rrsig.rdata.split(' ')[2]?.slice(0, 4) ?? '', 16) === type
 
 export interface SignOptions {
   /** The keys that sign for a zone now, or null when the zone is not signed. */
@@ -139,12 +143,15 @@ async function signSection(
 /** `res` with its DNSSEC records; unchanged when it carries no hints or no zone of it is signed. */
 export async function signResolution(res: Resolution, options: SignOptions): Promise<Resolution> {
   const hints = res.dnssec
-  if (!hints || (res.rcode !== 'NOERROR' && res.rcode !== 'NXDOMAIN')) return res
+  const answering = res.rcode === 'NOERROR' || res.rcode === 'NXDOMAIN'
+  // A CNAME loop is SERVFAIL with the chain (as BIND answers): its CNAMEs are signed all the same.
+  if (!hints || (!answering && (res.rcode !== 'SERVFAIL' || res.answer.length === 0))) return res
   const signer = new Signer(hints, options)
   const wildcards = new Map(hints.wildcards.map((w) => [w.owner, w.wildcard]))
   const answer = await signSection(signer, res.answer, wildcards, () => false)
+  if (!answering) return { ...res, answer }
   const cutName = hints.cut?.name
-  const authority = await signSection(
+  let authority = await signSection(
     signer,
     res.authority,
     new Map(),
@@ -160,9 +167,17 @@ export async function signResolution(res: Resolution, options: SignOptions): Pro
   if (hints.negative) {
     const { name, zone, types } = hints.negative
     const labels = parseName(name)
-    authority.push(...(await signer.nsec(zone, labels, successor(labels), types ?? [NXNAME])))
+    const nsec = await signer.nsec(zone, labels, successor(labels), types ?? [NXNAME])
     // RFC 9824: the name is answered as existing without data; NXNAME in the bitmap says otherwise.
     if (rcode === 'NXDOMAIN' && (await zoneSigned(signer, zone))) rcode = 'NOERROR'
+    if (hints.qtype === NSEC && nsec.length > 0) {
+      // The NSEC at the name is the data asked for (its bitmap lists NSEC): answered, as a signed
+      // zone holding it answers, with no SOA of a denial beside it.
+      answer.push(...nsec)
+      authority = authority.filter(
+        (rr) => rr.type !== SOA && !(rr.type === RRSIG && covers(rr, SOA))
+      )
+    } else authority.push(...nsec)
   }
   // RFC 4035 §3.1.4: a signed zone's referral proves its DS (the set and its RRSIG) or its absence
   // (NSEC); an unsigned zone's referral is NS and glue alone, whatever the zone holds at the cut.

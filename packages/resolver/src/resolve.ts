@@ -35,7 +35,7 @@ async function resolveAt(view: ZoneView, q: Question, depth: number): Promise<Re
   if (screened) return empty(screened)
 
   const answer: RR[] = []
-  const hints = q.dnssecOk ? newHints() : undefined
+  const hints = q.dnssecOk ? newHints(qtype) : undefined
   const done = (rcode: ResolverRcode, answer: RR[], authority: RR[]): Resolution =>
     finish(rcode, answer, authority, hints)
   const seen = new Set<string>()

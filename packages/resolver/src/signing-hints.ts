@@ -9,8 +9,8 @@ import { TYPE_CODES } from '@edgedns/dns-facts'
 import { typesOf } from './rrset.ts'
 import type { SigningHints } from './types.ts'
 
-export function newHints(): SigningHints {
-  return { zones: [], wildcards: [] }
+export function newHints(qtype: number): SigningHints {
+  return { qtype, zones: [], wildcards: [] }
 }
 
 export function sawZone(hints: SigningHints | undefined, zone: ZoneMeta): void {

@@ -45,6 +45,8 @@ export interface Resolution {
  * without trailing dot.
  */
 export interface SigningHints {
+  /** The question's type (an NSEC question is answered with the NSEC a denial would carry). */
+  qtype: number
   /** Every zone a lookup of this answer returned (a CNAME chain may cross zones). */
   zones: ZoneMeta[]
   /**
