@@ -30,13 +30,28 @@ function canonicalIp(value: string): string | null {
   return canonicalIPv6(value)
 }
 
+/** Address ranges no DNS server is reached at (ipaddr.js's names), with why. */
+const UNREACHABLE: Record<string, string> = {
+  unspecified: 'is the unspecified address',
+  multicast: 'is a multicast address',
+  broadcast: 'is the broadcast address',
+  linkLocal: 'is a link-local address',
+}
+
+/** A peer's address: a unicast address a transfer can be made with (loopback and private ranges included, for servers on the same host or network as the DNS front). */
 export const ipSchema = z.string().transform((value, ctx) => {
   const ip = canonicalIp(value)
-  if (ip !== null) return ip
-  ctx.addIssue({
-    code: 'custom',
-    message: `${JSON.stringify(value)} is not an IPv4 or IPv6 address`,
-  })
+  if (ip === null) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `${JSON.stringify(value)} is not an IPv4 or IPv6 address`,
+    })
+    return z.NEVER
+  }
+  const parsed = ipaddr.process(ip)
+  const why = UNREACHABLE[parsed.range()]
+  if (why === undefined) return ip
+  ctx.addIssue({ code: 'custom', message: `${ip} ${why}: a peer needs a unicast address` })
   return z.NEVER
 })
 
