@@ -158,6 +158,32 @@ describe('DNSSEC online signing', () => {
     }
   })
 
+  it('answers an RRSIG question with the signatures of every set at the name and of its NSEC', async () => {
+    const covered = async (name: string): Promise<number[]> => {
+      const msg = decodeMessage(await wire(name, 'RRSIG', { do: true }))
+      expect(msg.rcode, name).toBe(0)
+      expect(
+        msg.authority.filter((rr) => rr.type === 'SOA'),
+        name
+      ).toEqual([])
+      expect(new Set(msg.answer.map((rr) => rr.type)), name).toEqual(new Set(['RRSIG']))
+      return msg.answer
+        .map((rr) => parseInt(rr.data.split(' ')[2]!.slice(0, 4), 16))
+        .sort((a, b) => a - b)
+    }
+    expect(await covered('www.signd.test')).toEqual([1, 47])
+    expect(await covered('alias.signd.test')).toEqual([5, 47])
+    expect(await covered('nope.signd.test')).toEqual([47])
+    expect(await covered('x.w2.signd.test')).toEqual([1, 47])
+    // Unsigned, there are none: NODATA.
+    const plain = decodeMessage(await wire('www.unsig.test', 'RRSIG', { do: true }))
+    expect([plain.rcode, plain.answer.length, plain.authority.map((rr) => rr.type)]).toEqual([
+      0,
+      0,
+      ['SOA'],
+    ])
+  })
+
   it('signs the CNAMEs of a loop it answers SERVFAIL', async () => {
     const msg = decodeMessage(await wire('loop1.signd.test', 'A', { do: true }))
     expect(msg.rcode).toBe(2)

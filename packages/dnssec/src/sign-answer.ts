@@ -170,13 +170,20 @@ export async function signResolution(res: Resolution, options: SignOptions): Pro
     const nsec = await signer.nsec(zone, labels, successor(labels), types ?? [NXNAME])
     // RFC 9824: the name is answered as existing without data; NXNAME in the bitmap says otherwise.
     if (rcode === 'NXDOMAIN' && (await zoneSigned(signer, zone))) rcode = 'NOERROR'
-    if (hints.qtype === NSEC && nsec.length > 0) {
-      // The NSEC at the name is the data asked for (its bitmap lists NSEC): answered, as a signed
-      // zone holding it answers, with no SOA of a denial beside it.
-      answer.push(...nsec)
+    if ((hints.qtype === NSEC || hints.qtype === RRSIG) && nsec.length > 0) {
+      // The NSEC at the name, or the signatures there, are the data asked for (the NSEC's bitmap
+      // lists both): answered, as a signed zone holding them answers, with no SOA of a denial.
       authority = authority.filter(
         (rr) => rr.type !== SOA && !(rr.type === RRSIG && covers(rr, SOA))
       )
+      if (hints.qtype === NSEC) answer.push(...nsec)
+      else {
+        for (const set of hints.covered ?? []) {
+          const signed = await signer.signed(set, wildcards.get(lower(set[0]!.name)))
+          answer.push(...signed.filter((rr) => rr.type === RRSIG))
+        }
+        answer.push(...nsec.filter((rr) => rr.type === RRSIG))
+      }
     } else authority.push(...nsec)
   }
   // RFC 4035 §3.1.4: a signed zone's referral proves its DS (the set and its RRSIG) or its absence

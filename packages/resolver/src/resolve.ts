@@ -8,7 +8,15 @@ import { negativeSoa } from './apex.ts'
 import { locate } from './locate.ts'
 import { referral } from './referral.ts'
 import { screenQuestion } from './screen.ts'
-import { answeredTypes, cut, negative, newHints, sawZone, wildcard } from './signing-hints.ts'
+import {
+  answeredTypes,
+  cut,
+  negative,
+  newHints,
+  sawZone,
+  setsAt,
+  wildcard,
+} from './signing-hints.ts'
 import { CLASSES, lookupName, TYPE_CODES } from '@edgedns/dns-facts'
 import type { Question, RR, Resolution, ResolverRcode, SigningHints } from './types.ts'
 
@@ -67,6 +75,14 @@ async function resolveAt(view: ZoneView, q: Question, depth: number): Promise<Re
     }
 
     const ctx = { zone: found.zone, node: loc.node, owner: name, apex: loc.apex }
+    if (qtype === TYPE_CODES.RRSIG && hints) {
+      // Signatures are made as answers are signed: an RRSIG question gets those of every set at
+      // the name (and of its NSEC), made by the signer from these sets; no CNAME is followed.
+      if (loc.wildcard) wildcard(hints, found, name, loc.source)
+      hints.covered = setsAt(ctx)
+      negative(hints, found.zone, name, answeredTypes(found.zone, loc.node))
+      return done('NOERROR', answer, [negativeSoa(found.zone)])
+    }
     const res = answerNode(ctx, qtype)
     if (res.kind === 'hit') {
       if (loc.wildcard) wildcard(hints, found, name, loc.source)

@@ -7,7 +7,8 @@ import { apexNode } from './apex.ts'
 import { isProxiedName } from './proxied.ts'
 import { TYPE_CODES } from '@edgedns/dns-facts'
 import { typesOf } from './rrset.ts'
-import type { SigningHints } from './types.ts'
+import { answerNode, type NodeContext } from './answer-node.ts'
+import type { RR, SigningHints } from './types.ts'
 
 export function newHints(qtype: number): SigningHints {
   return { qtype, zones: [], wildcards: [] }
@@ -61,4 +62,19 @@ export function wildcard(
   const node = encloser === found.zone.name ? apexNode(found.zone) : found.nodes.get(encloser)
   const encloserTypes = node ? answeredTypes(found.zone, node) : []
   hints.wildcards.push({ owner, wildcard: source, encloserTypes })
+}
+
+/**
+ * The sets at a node as answered (proxied addresses, no apex CNAME), one per type: what an RRSIG
+ * question's signatures cover.
+ */
+export function setsAt(ctx: NodeContext): RR[][] {
+  const types = answeredTypes(ctx.zone, ctx.node)
+  if (!ctx.apex && ctx.node.sets.CNAME) types.push(TYPE_CODES.CNAME)
+  const sets: RR[][] = []
+  for (const type of types) {
+    const res = answerNode(ctx, type)
+    if (res.kind === 'hit') sets.push(res.rrs)
+  }
+  return sets
 }

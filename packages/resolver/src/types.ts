@@ -60,6 +60,8 @@ export interface SigningHints {
    * proxied names hold addresses, never a CNAME), or null when the name does not exist.
    */
   negative?: { name: string; zone: string; types: number[] | null }
+  /** An RRSIG question: the sets at the name as answered, whose signatures are the answer. */
+  covered?: RR[][]
   /** A referral: the cut and its DS set, if the parent holds one. */
   cut?: { name: string; zone: string; ds?: RRSetData }
 }
