@@ -4,6 +4,7 @@
  * query name, NXNAME for a name that does not exist, answered NOERROR), and the DNSKEY at the apex.
  */
 import {
+  dsDigest,
   generateSigningKey,
   keyTag,
   sealPrivateKey,
@@ -195,6 +196,18 @@ describe('DNSSEC online signing', () => {
     expect(signed.authority.map((rr) => rr.type).sort()).toEqual(['DS', 'NS', 'RRSIG'])
     const plain = decodeMessage(await wire('x.child.unsig.test', 'A', { do: true }))
     expect(plain.authority.map((rr) => rr.type)).toEqual(['NS'])
+  })
+
+  it('publishes CDS and CDNSKEY at the apex: the DS the API reports, and the DNSKEY', async () => {
+    const cds = decodeMessage(await wire('signd.test', 'CDS', { do: true }))
+    expect(cds.answer.filter((rr) => rr.type === 'CDS').map((rr) => rr.data.toUpperCase())).toEqual(
+      [`${tag} 13 2 ${await dsDigest('signd.test', publicKey)}`]
+    )
+    expect(cds.answer.filter((rr) => rr.type === 'RRSIG').length).toBe(1)
+    const cdnskey = decodeMessage(await wire('signd.test', 'CDNSKEY', {}))
+    expect(cdnskey.answer.map((rr) => rr.data)).toEqual([`257 3 13 ${publicKey}`])
+    const unsigned = decodeMessage(await wire('unsig.test', 'CDS', { do: true }))
+    expect([unsigned.rcode, unsigned.answer.length]).toEqual([0, 0])
   })
 
   it('publishes the DNSKEY at the apex', async () => {

@@ -137,6 +137,8 @@ describe('DNSSEC validated by delv through the classic DNS front', () => {
       ['@', 'SOA'],
       ['@', 'NS'],
       ['@', 'DNSKEY'],
+      ['@', 'CDS'],
+      ['@', 'CDNSKEY'],
       ['@', 'A'],
       ['@', 'MX'],
       ['@', 'TXT'],

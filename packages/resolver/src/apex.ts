@@ -4,6 +4,7 @@
 import type { NodeData, RRSetData, ZoneMeta } from '@edgedns/kv-layout'
 import type { RR } from './types.ts'
 import { TYPE_CODES, fqdn } from '@edgedns/dns-facts'
+import { parentSignals } from './cds.ts'
 
 /** TTL of apex NS records synthesised from `ZoneMeta.ns` when the apex stores no NS set. */
 export const DEFAULT_NS_TTL = 86400
@@ -35,7 +36,8 @@ export function dnssecInEffect(zone: ZoneMeta, nowMs = Date.now()): boolean {
 
 /**
  * Apex sets including SOA (always from metadata), NS (stored set, else `zone.ns`) and, while the
- * zone is signed, DNSKEY (its combined signing keys: flags 257, protocol 3, algorithm 13).
+ * zone is signed, DNSKEY (its combined signing keys: flags 257, protocol 3, algorithm 13) with the
+ * CDS and CDNSKEY that tell the parent its DS set (cds.ts).
  */
 export function apexNode(zone: ZoneMeta): NodeData {
   if (dnssecInEffect(zone)) {
@@ -45,7 +47,11 @@ export function apexNode(zone: ZoneMeta): NodeData {
     const keys = zone.dnssec!.keys.map((k) => `257 3 13 ${k.publicKey}`)
     const node: NodeData = {
       v: 1,
-      sets: { ...base.sets, DNSKEY: { ttl: DNSKEY_TTL, rdata: keys } },
+      sets: {
+        ...base.sets,
+        DNSKEY: { ttl: DNSKEY_TTL, rdata: keys },
+        ...parentSignals(zone, DNSKEY_TTL),
+      },
     }
     signedApexCache.set(zone, node)
     return node
