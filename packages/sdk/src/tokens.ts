@@ -2,6 +2,7 @@
  * @module API tokens: user tokens (/user/tokens) or, with an account id, account tokens.
  */
 import type { Transport } from './http.ts'
+import { collect, paginate } from './paginate.ts'
 import type { Token, TokenPolicy } from './types.ts'
 
 export interface TokenScope {
@@ -28,8 +29,17 @@ export class Tokens {
     return this.t.result({ method: 'POST', path: this.base(scope), json: input })
   }
 
+  /** Every token, page after page (the API answers at most 50 a page). */
   list(scope: TokenScope = {}): Promise<Token[]> {
-    return this.t.result({ method: 'GET', path: this.base(scope) })
+    return collect(
+      paginate((page) =>
+        this.t.request<Token[]>({
+          method: 'GET',
+          path: this.base(scope),
+          query: { page, per_page: 50 },
+        })
+      )
+    )
   }
 
   get(id: string, scope: TokenScope = {}): Promise<Token> {

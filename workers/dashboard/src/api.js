@@ -77,3 +77,13 @@ export async function localDevToken() {
     return null
   }
 }
+
+/** Every token the session may see, page after page (the API answers at most 50 a page). */
+export async function allTokens() {
+  const tokens = []
+  for (let page = 1; ; page++) {
+    const { result, result_info } = await api('GET', `/user/tokens?page=${page}&per_page=50`)
+    tokens.push(...result)
+    if (result.length === 0 || page >= (result_info?.total_pages ?? 1)) return { result: tokens }
+  }
+}

@@ -1,6 +1,6 @@
 /** @module The zone's audit log: who changed which record, before and after, newest first. */
 import { useEffect, useState } from 'preact/hooks'
-import { api } from './api.js'
+import { allTokens, api } from './api.js'
 import { html } from './html.js'
 import { describeRecord } from './record-types.js'
 import { Pager } from './ui.js'
@@ -17,7 +17,7 @@ export function AuditView({ zone, version }) {
   const [tokenNames, setTokenNames] = useState(() => new Map([['dev', 'local dev token']]))
   // Token names when this token may list tokens (an admin); otherwise the audit shows token ids.
   useEffect(() => {
-    api('GET', '/user/tokens')
+    allTokens()
       .then(({ result }) =>
         setTokenNames((m) => new Map([...m, ...result.map((t) => [t.id, t.name])]))
       )

@@ -1,6 +1,6 @@
 /** @module API tokens: list, create scoped tokens (the secret is shown once), revoke. */
 import { useEffect, useState } from 'preact/hooks'
-import { api } from './api.js'
+import { allTokens, api } from './api.js'
 import { html } from './html.js'
 import { ACCOUNT, buildPolicies, ZONE } from './token-policies.js'
 import { Modal } from './ui.js'
@@ -27,7 +27,7 @@ export function TokensView({ zone, notify }) {
   const [revoking, setRevoking] = useState(null)
 
   const load = () =>
-    api('GET', '/user/tokens')
+    allTokens()
       .then(({ result }) => (setTokens(result), setError(null)))
       .catch((e) =>
         setError(e.forbidden ? `This token cannot manage API tokens: ${e.message}` : e.message)

@@ -4,6 +4,7 @@
 import { z } from 'zod'
 import { ApiError, Codes } from '../http/api-error.ts'
 import { findPermissionGroup, type Grant, type Permission } from './permissions.ts'
+import { MAX_POLICY_GROUPS, refuseTooManyResources } from './token-limits.ts'
 
 const ACCOUNT_PREFIX = 'com.cloudflare.api.account.'
 const ZONE_PREFIX = 'com.cloudflare.api.account.zone.'
@@ -13,7 +14,8 @@ export const policySchema = z.object({
   effect: z.enum(['allow']).default('allow'),
   permission_groups: z
     .array(z.object({ id: z.string().optional(), name: z.string().optional() }))
-    .min(1, 'a policy needs at least one permission group'),
+    .min(1, 'a policy needs at least one permission group')
+    .max(MAX_POLICY_GROUPS, `at most ${MAX_POLICY_GROUPS} permission groups per policy`),
   resources: z.record(z.string(), z.union([z.literal('*'), z.record(z.string(), z.literal('*'))])),
 })
 export type Policy = z.infer<typeof policySchema>
@@ -53,6 +55,7 @@ export function normalizePolicies(policies: Policy[]): Policy[] {
         )
       return { id: g.id, name: g.name }
     })
+    refuseTooManyResources(i, p.resources)
     for (const key of Object.keys(p.resources)) {
       if (!key.startsWith(ACCOUNT_PREFIX)) {
         throw ApiError.badRequest(

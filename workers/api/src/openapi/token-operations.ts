@@ -4,6 +4,7 @@
  */
 import { TOKEN_MAX_AGE_MS } from '../auth/verified-tokens.ts'
 import { createSchema as tokenCreate } from '../routes/tokens.ts'
+import { page } from './query-params.ts'
 import * as r from './responses.ts'
 import type { Operation } from './operation.ts'
 
@@ -33,7 +34,16 @@ export const tokenOps = (base: string, tag: string): Operation[] => [
     body: tokenCreate,
     result: r.tokenResponse,
   },
-  { method: 'get', path: base, tag, summary: 'List tokens', result: r.tokenResponse, list: true },
+  {
+    method: 'get',
+    path: base,
+    tag,
+    summary: 'List tokens',
+    description: 'Oldest first, paged: `per_page` 20 by default, at most 50.',
+    query: page,
+    result: r.tokenResponse,
+    list: true,
+  },
   {
     method: 'get',
     path: `${base}/{token_id}`,
@@ -65,5 +75,7 @@ const MINTING_BOUND = [
   'Administrator tokens (the bootstrap token, the local dev token) are not bound.',
   'A `condition` (request IP filter) is not supported and is refused (400, code 1004) rather than',
   'ignored, as is a resource keyed `__proto__`.',
+  'A token holds at most 50 policies, 20 permission groups and 500 resources a policy, and 64 KiB of',
+  'policies as stored; more is refused (400) naming the bound.',
   'Recorded in the account audit log (`token_create`), never with the secret.',
 ].join(' ')

@@ -4,7 +4,7 @@
  * may make tokens only within what it holds itself (auth/grant-bound.ts); every create and delete
  * writes an audit entry in the same D1 batch (auth/token-audit.ts).
  */
-import { and, eq } from 'drizzle-orm'
+import { and, count, eq } from 'drizzle-orm'
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import { expiryBeyondMinter, uncoveredGrant } from '../auth/grant-bound.ts'
@@ -17,6 +17,7 @@ import {
   type Policy,
 } from '../auth/policies.ts'
 import { hashToken, newTokenSecret } from '../auth/secrets.ts'
+import { boundedPoliciesJson, MAX_POLICIES, refuseTooManyPolicies } from '../auth/token-limits.ts'
 import { verifiedTokens } from '../auth/authenticate.ts'
 import { tokenAuditEntry } from '../auth/token-audit.ts'
 import { apiTokens, auditLogs } from '../db/schema.ts'
@@ -25,6 +26,7 @@ import type { AppEnv } from '../http/app-env.ts'
 import { parseWith, readJson } from '../http/body.ts'
 import { ok, okList, resultInfo } from '../http/envelope.ts'
 import { isId, newId, nowIso } from '../http/ids.ts'
+import { intParam } from '../records/list-query.ts'
 import { homeDb } from '../shards/databases.ts'
 
 export const tokensApp = new Hono<AppEnv>()
@@ -33,7 +35,13 @@ type TokenRow = typeof apiTokens.$inferSelect
 
 export const createSchema = z.object({
   name: z.string().min(1).max(120),
-  policies: z.array(policySchema).min(1, 'a token needs at least one policy'),
+  policies: z
+    .array(policySchema)
+    .min(1, 'a token needs at least one policy')
+    .max(MAX_POLICIES, `at most ${MAX_POLICIES} policies per token`)
+    .meta({
+      description: `At most ${MAX_POLICIES} policies, taking at most 64 KiB as stored (JSON)`,
+    }),
   expires_on: z.iso.datetime().optional().meta({
     description:
       "When the token stops working. A token made by another token may not outlive it: required, and no later than the maker's own expiry, when the maker expires",
@@ -213,8 +221,10 @@ tokensApp.post('/', async (c) => {
   const raw = await readJson(c)
   refuseProtoResources(raw)
   refuseCondition(raw)
+  refuseTooManyPolicies(raw)
   const body = parseWith(createSchema, raw)
   const policies = normalizePolicies(body.policies)
+  const policiesJson = boundedPoliciesJson(policies)
   if (confined !== null && !c.var.principal.admin) {
     await requireWithinAccount(c, confined, policies)
     requireGrantWithinCaller(c, confined, policies, body.expires_on)
@@ -226,7 +236,7 @@ tokensApp.post('/', async (c) => {
     name: body.name,
     tokenHash: await hashToken(secret),
     status: 'active',
-    policies: JSON.stringify(policies),
+    policies: policiesJson,
     issuedOn: now,
     modifiedOn: now,
     expiresOn: body.expires_on ?? null,
@@ -247,18 +257,25 @@ function visible(c: Context<AppEnv>, confined: string | null) {
   return confined === null ? undefined : eq(apiTokens.accountId, confined)
 }
 
+/** Cloudflare's list tokens paging: `page` from 1, `per_page` 20 by default and at most 50. */
 tokensApp.get('/', async (c) => {
   const confined = requireTokenAdmin(c)
-  const rows = await c.var.db
-    .select()
-    .from(apiTokens)
-    .where(visible(c, confined))
-    .orderBy(apiTokens.issuedOn)
-    .all()
+  const page = intParam(c.req.query('page'), 'page', 1, 1, Number.MAX_SAFE_INTEGER)
+  const perPage = intParam(c.req.query('per_page'), 'per_page', 20, 1, 50)
+  const [rows, total] = await c.var.db.batch([
+    c.var.db
+      .select()
+      .from(apiTokens)
+      .where(visible(c, confined))
+      .orderBy(apiTokens.issuedOn, apiTokens.id)
+      .limit(perPage)
+      .offset((page - 1) * perPage),
+    c.var.db.select({ n: count() }).from(apiTokens).where(visible(c, confined)),
+  ])
   return okList(
     c,
-    rows.map(tokenToApi),
-    resultInfo(1, Math.max(rows.length, 1), rows.length, rows.length)
+    rows.map((t) => tokenToApi(t)),
+    resultInfo(page, perPage, rows.length, total[0]?.n ?? 0)
   )
 })
 
