@@ -224,14 +224,17 @@ export interface ApiSchemas {
     /** 32 lowercase hex characters */
     id: string
     name: string
-    status: string
+    /** `expired` once `expires_on` has passed */
+    status: "active" | "expired"
     /** RFC 3339 timestamp */
     issued_on: string
     /** RFC 3339 timestamp */
     modified_on: string
     /** RFC 3339 timestamp */
-    expires_on?: string
+    not_before?: string
     /** RFC 3339 timestamp */
+    expires_on?: string
+    /** When the token last authenticated, to within an hour (each API isolate records a use at most once an hour per token) */
     last_used_on?: string
     policies: {
       id?: string

@@ -14,6 +14,7 @@ import {
   rateLimitPolicy,
   spendTokenRequest,
 } from '../http/token-rate-limit.ts'
+import { noteTokenUse } from './last-used.ts'
 import { hashToken, secretsEqual } from './secrets.ts'
 import { VerifiedTokens } from './verified-tokens.ts'
 
@@ -73,17 +74,14 @@ export const authenticate = createMiddleware<AppEnv>(async function authenticate
   // (auth/verified-tokens.ts): the home database may be busy with another request's long commit.
   const startedAt = performance.now()
   const hash = await hashToken(secret)
-  const found = await verifiedTokens.get(
-    hash,
-    () => readToken(c.var.db, hash),
-    (work) => {
-      try {
-        c.executionCtx.waitUntil(work)
-      } catch {
-        // No execution context (the app driven directly): the read completes on its own.
-      }
+  const background = (work: Promise<unknown>) => {
+    try {
+      c.executionCtx.waitUntil(work)
+    } catch {
+      // No execution context (the app driven directly): the work completes on its own.
     }
-  )
+  }
+  const found = await verifiedTokens.get(hash, () => readToken(c.var.db, hash), background)
   const authMs = performance.now() - startedAt
   const row = found?.token
   const now = Date.now()
@@ -104,6 +102,8 @@ export const authenticate = createMiddleware<AppEnv>(async function authenticate
   })
   const perWindow = found?.rateLimit ?? DEFAULT_API_RATE_LIMIT
   await spendTokenRequest(c.env.TOKEN_LIMITER, row.id, perWindow)
+  // At most once an hour per token and isolate, after the response (auth/last-used.ts).
+  noteTokenUse(c.var.db, row, background)
   await next()
   c.header('ratelimit-policy', rateLimitPolicy(perWindow))
   // The token lookup's own time: what a busy home database adds to a request.

@@ -1,5 +1,5 @@
 /**
- * @module Bounds on what one token may hold. A token's policies are
+ * @module Bounds on what one token may hold, and on its validity window. A token's policies are
  * stored as JSON in its row and again in the audit entry of its create and delete; D1 refuses a
  * value over 2 MB (SQLITE_TOOBIG), so an unbounded token could be accepted and then fail, or fail
  * as a 500. Cloudflare documents no such bounds; these leave every token row and audit entry far
@@ -51,4 +51,27 @@ export function boundedPoliciesJson(policies: unknown[]): string {
       `policies: a token's policies may take at most ${MAX_POLICIES_BYTES} bytes as stored (JSON); these take ${bytes}`
     )
   return json
+}
+
+/**
+ * Refuses a validity window that is over before it starts: `expires_on` in the past, or not later
+ * than `not_before`. (A past `not_before` is fine: the token works at once.)
+ */
+export function refuseEmptyValidity(
+  expiresOn: string | undefined,
+  notBefore: string | undefined,
+  now = Date.now()
+): void {
+  if (expiresOn === undefined) return
+  const expires = Date.parse(expiresOn)
+  if (expires <= now)
+    throw ApiError.badRequest(
+      Codes.validation,
+      `expires_on: ${expiresOn} is in the past; a token must expire later than now`
+    )
+  if (notBefore !== undefined && expires <= Date.parse(notBefore))
+    throw ApiError.badRequest(
+      Codes.validation,
+      `expires_on: ${expiresOn} is not later than not_before ${notBefore}; the token would never be valid`
+    )
 }

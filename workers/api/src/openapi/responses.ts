@@ -280,11 +280,17 @@ export const convergenceResponse = z.object({
 export const tokenResponse = z.object({
   id,
   name: z.string(),
-  status: z.string(),
+  status: z.enum(['active', 'expired']).meta({
+    description: '`expired` once `expires_on` has passed',
+  }),
   issued_on: time,
   modified_on: time,
+  not_before: time.optional(),
   expires_on: time.optional(),
-  last_used_on: time.optional(),
+  last_used_on: time.optional().meta({
+    description:
+      'When the token last authenticated, to within an hour (each API isolate records a use at most once an hour per token)',
+  }),
   policies: z.array(policySchema),
   value: z.string().optional().meta({ description: 'The secret; returned once, on create' }),
 })

@@ -76,6 +76,7 @@ const MINTING_BOUND = [
   'A `condition` (request IP filter) is not supported and is refused (400, code 1004) rather than',
   'ignored, as is a resource keyed `__proto__`.',
   'A token holds at most 50 policies, 20 permission groups and 500 resources a policy, and 64 KiB of',
-  'policies as stored; more is refused (400) naming the bound.',
+  'policies as stored; more is refused (400) naming the bound. `expires_on` must be later than now',
+  'and than `not_before`.',
   'Recorded in the account audit log (`token_create`), never with the secret.',
 ].join(' ')

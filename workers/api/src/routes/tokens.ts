@@ -17,7 +17,12 @@ import {
   type Policy,
 } from '../auth/policies.ts'
 import { hashToken, newTokenSecret } from '../auth/secrets.ts'
-import { boundedPoliciesJson, MAX_POLICIES, refuseTooManyPolicies } from '../auth/token-limits.ts'
+import {
+  boundedPoliciesJson,
+  MAX_POLICIES,
+  refuseEmptyValidity,
+  refuseTooManyPolicies,
+} from '../auth/token-limits.ts'
 import { verifiedTokens } from '../auth/authenticate.ts'
 import { tokenAuditEntry } from '../auth/token-audit.ts'
 import { apiTokens, auditLogs } from '../db/schema.ts'
@@ -44,18 +49,24 @@ export const createSchema = z.object({
     }),
   expires_on: z.iso.datetime().optional().meta({
     description:
-      "When the token stops working. A token made by another token may not outlive it: required, and no later than the maker's own expiry, when the maker expires",
+      "When the token stops working: later than now and than `not_before`. A token made by another token may not outlive it: required, and no later than the maker's own expiry, when the maker expires",
   }),
   not_before: z.iso.datetime().optional(),
 })
 
-function tokenToApi(t: TokenRow): Record<string, unknown> {
+/** `expired` once `expires_on` has passed (computed when read: nothing rewrites the row). */
+function statusOf(t: TokenRow, now: number): string {
+  return t.expiresOn !== null && Date.parse(t.expiresOn) <= now ? 'expired' : t.status
+}
+
+function tokenToApi(t: TokenRow, now = Date.now()): Record<string, unknown> {
   return {
     id: t.id,
     name: t.name,
-    status: t.status,
+    status: statusOf(t, now),
     issued_on: t.issuedOn,
     modified_on: t.modifiedOn,
+    not_before: t.notBefore ?? undefined,
     expires_on: t.expiresOn ?? undefined,
     last_used_on: t.lastUsedOn ?? undefined,
     policies: JSON.parse(t.policies) as Policy[],
@@ -223,6 +234,7 @@ tokensApp.post('/', async (c) => {
   refuseCondition(raw)
   refuseTooManyPolicies(raw)
   const body = parseWith(createSchema, raw)
+  refuseEmptyValidity(body.expires_on, body.not_before)
   const policies = normalizePolicies(body.policies)
   const policiesJson = boundedPoliciesJson(policies)
   if (confined !== null && !c.var.principal.admin) {
@@ -272,9 +284,10 @@ tokensApp.get('/', async (c) => {
       .offset((page - 1) * perPage),
     c.var.db.select({ n: count() }).from(apiTokens).where(visible(c, confined)),
   ])
+  const now = Date.now()
   return okList(
     c,
-    rows.map((t) => tokenToApi(t)),
+    rows.map((t) => tokenToApi(t, now)),
     resultInfo(page, perPage, rows.length, total[0]?.n ?? 0)
   )
 })
