@@ -226,8 +226,12 @@ beforeAll(async () => {
       resources: { [account(DEFAULT_ACCOUNT)]: '*' },
     },
   ])
+  // API Tokens Write applies to accounts only: a zone resource takes the zone groups.
   const otherZone = await mint([
-    { permission_groups: all, resources: { [`com.cloudflare.api.account.zone.${other.id}`]: '*' } },
+    {
+      permission_groups: all.filter((g) => g.name !== 'API Tokens Write'),
+      resources: { [`com.cloudflare.api.account.zone.${other.id}`]: '*' },
+    },
   ])
   const otherAcct = await mint([
     { permission_groups: all, resources: { [account(otherAccount)]: '*' } },

@@ -76,7 +76,8 @@ const MINTING_BOUND = [
   'A `condition` (request IP filter) is not supported and is refused (400, code 1004) rather than',
   'ignored, as is a resource keyed `__proto__`.',
   'A token holds at most 50 policies, 20 permission groups and 500 resources a policy, and 64 KiB of',
-  'policies as stored; more is refused (400) naming the bound. `expires_on` must be later than now',
-  'and than `not_before`.',
+  'policies as stored; more is refused (400) naming the bound. A permission group applies only to',
+  'resources of its scopes (API Tokens Write to accounts), `expires_on` must be later than now and',
+  'than `not_before`, and policy ids may not repeat.',
   'Recorded in the account audit log (`token_create`), never with the secret.',
 ].join(' ')
