@@ -265,6 +265,17 @@ describe('token deletion bound', () => {
     expect((await remove(a, self, holder)).status).toBe(200)
   })
 
+  it('does not let a token without API Tokens Write delete itself (docs/api-tokens.md)', async () => {
+    const a = await newAccount()
+    const reader = await api('POST', `/accounts/${a}/tokens`, {
+      name: 'reader',
+      policies: [{ permission_groups: groups('DNS Read'), resources: { [account(a)]: '*' } }],
+    })
+    const { id, value } = reader.body.result
+    expectError(await remove(a, id, value), 403, 10000)
+    expect(await tokenCount(a)).toBe(1)
+  })
+
   it('does not bound the administrator token', async () => {
     const a = await newAccount()
     const any = await made(a, [
