@@ -198,6 +198,14 @@ describe('methods a path is not served with', () => {
     ['TRACE', '/zones/{zone}', 'GET, HEAD, PATCH, DELETE'],
     ['PROPFIND', '/accounts', 'GET, HEAD, POST'],
     ['POST', '/user/tokens/verify', 'GET, HEAD'],
+    // Literal paths beside `…/dns_records/{record_id}`: never taken for a record id (400/1002).
+    ['GET', '/zones/{zone}/dns_records/batch', 'POST'],
+    ['PUT', '/zones/{zone}/dns_records/batch', 'POST'],
+    ['DELETE', '/zones/{zone}/dns_records/batch', 'POST'],
+    ['GET', '/zones/{zone}/dns_records/import', 'POST'],
+    ['DELETE', '/zones/{zone}/dns_records/export', 'GET, HEAD'],
+    ['PATCH', '/zones/{zone}/dns_records/export', 'GET, HEAD'],
+    ['PUT', '/zones/{zone}/dns_records/audit', 'GET, HEAD'],
   ])('%s %s → 405 with Allow: %s', async (method, template, allow) => {
     const z = await createZone('methods')
     const res = await fetchRaw(template.replace('{zone}', z.id), { method })
@@ -205,6 +213,16 @@ describe('methods a path is not served with', () => {
     expect(res.headers.get('allow')).toBe(allow)
     expect((await res.json<any>()).errors[0].code).toBe(10405)
   })
+
+  it.each(['GET', 'POST', 'DELETE', 'PUT'])(
+    '%s /zones/ (trailing slash) is no route, whatever the method',
+    async (method) => {
+      const res = await fetchRaw('/zones/', { method })
+      expect(res.status).toBe(400)
+      expect(res.headers.get('allow')).toBeNull()
+      expect((await res.json<any>()).errors[0].code).toBe(7000)
+    }
+  )
 
   it('still answers 400/7000 for a path no route has', async () => {
     const res = await fetchRaw('/nothing/here', { method: 'GET' })

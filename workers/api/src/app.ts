@@ -5,7 +5,7 @@ import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { authenticate } from './auth/authenticate.ts'
 import { openDb } from './db/client.ts'
-import { allowedMethods } from './openapi/allowed-methods.ts'
+import { methodRefusal } from './openapi/allowed-methods.ts'
 import { ApiError, Codes } from './http/api-error.ts'
 import { maxBodyBytes } from './http/body-limit.ts'
 import type { AppEnv } from './http/app-env.ts'
@@ -83,6 +83,11 @@ export function createApp(options: AppOptions = {}): Hono<AppEnv> {
     })(c, next)
   })
   api.use('*', authenticate)
+  api.use('*', (c, next) => {
+    const refusal = methodRefusal(c.req.method, c.req.path)
+    if (refusal) throw refusal
+    return next()
+  })
   api.use('*', (c, next) => (largeBody(c.req.raw) ? asLargeRequest(next) : next()))
   api.route('/accounts', accountsApp)
   api.route('/accounts/:account_id{[0-9a-f]{32}}/tokens', tokensApp)
@@ -114,15 +119,8 @@ export function createApp(options: AppOptions = {}): Hono<AppEnv> {
   app.route('/client/v4', api)
   app.all('/client/v4/*', (c) => {
     const path = new URL(c.req.url).pathname
-    const allow = allowedMethods(path.slice('/client/v4'.length))
-    if (allow.length > 0 && !allow.includes(c.req.method)) {
-      throw new ApiError(
-        405,
-        Codes.methodNotAllowed,
-        `Method ${c.req.method} is not allowed on ${path}; allowed: ${allow.join(', ')}`,
-        { headers: { allow: allow.join(', ') } }
-      )
-    }
+    const refusal = methodRefusal(c.req.method, path)
+    if (refusal) throw refusal
     throw ApiError.badRequest(Codes.noRoute, `No route for that URI: ${c.req.method} ${path}`)
   })
   app.onError(onError)
