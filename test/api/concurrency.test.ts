@@ -116,6 +116,27 @@ describe('audit trail', () => {
     expect(created.after.content).toBe('192.0.2.1')
   })
 
+  it('takes the last of a repeated parameter, and refuses a malformed record_id (1002)', async () => {
+    const z = await createZone('audit-params')
+    const a = (
+      await api('POST', `/zones/${z.id}/dns_records`, {
+        type: 'A',
+        name: 'w',
+        content: '192.0.2.1',
+      })
+    ).body.result
+    await api('PATCH', `/zones/${z.id}/dns_records/${a.id}`, { content: '192.0.2.2' })
+    const two = await api('GET', `/zones/${z.id}/dns_records/audit?per_page=1&per_page=2`)
+    expect(two.body.result_info).toMatchObject({ per_page: 2, count: 2 })
+    const mine = await api('GET', `/zones/${z.id}/dns_records/audit?record_id=${a.id}`)
+    expect(mine.body.result.map((e: any) => e.action)).toEqual(['update', 'create'])
+    for (const id of ['x', a.id.toUpperCase(), `${a.id}0`]) {
+      const res = await api('GET', `/zones/${z.id}/dns_records/audit?record_id=${id}`)
+      expect(res.status).toBe(400)
+      expect(res.body.errors[0]).toEqual({ code: 1002, message: 'Invalid dns record identifier' })
+    }
+  })
+
   it('shows the live record as the after-state of its latest change', async () => {
     const z = await createZone('audit-live')
     const a = (

@@ -128,4 +128,39 @@ describe('records list: paging', () => {
     expect(bad.body.errors[0]!.message).toMatch(/order must be one of/)
     expectError(await api('GET', `/zones/${z.id}/dns_records?tag.exact=novalue`), 400, 9000)
   })
+  it.each(['0x10', '1e1', '1.0', '+2', ' 2', '2 ', '-0', '０２'])(
+    'takes only decimal digits as an integer: per_page=%j is refused',
+    async (v) => {
+      const res = await api('GET', `/zones/${z.id}/dns_records?per_page=${encodeURIComponent(v)}`)
+      expectError(res, 400, 9000)
+      expect(res.body.errors[0]!.message).toMatch(/per_page must be an integer from 1 to/)
+    }
+  )
+  it('takes the last of a repeated parameter', async () => {
+    const res = await api('GET', `/zones/${z.id}/dns_records?per_page=2&per_page=3&page=9&page=1`)
+    expect(res.body.result_info).toMatchObject({ page: 1, per_page: 3, count: 3 })
+  })
+})
+
+describe('records list: type', () => {
+  it('takes one type in any case', async () =>
+    expect(await names('type=aaaa')).toEqual(['AAAA www']))
+  it.each(['__proto__', 'A,AAAA', 'NOPE', 'SOA', 'TYPE1'])(
+    'refuses type=%j with 9020, as the record API refuses an unknown type',
+    async (type) => {
+      const res = await api('GET', `/zones/${z.id}/dns_records?type=${encodeURIComponent(type)}`)
+      expectError(res, 400, 9020)
+      expect(res.body.errors[0]!.message).toContain(`type must be one DNS record type (A, AAAA,`)
+      expect(res.body.errors[0]!.message).toContain(JSON.stringify(type))
+    }
+  )
+})
+
+describe('records list: an empty value of a text operator matches every record', () => {
+  it.each(['name.endswith', 'name.startswith', 'name.contains', 'content.endswith'])(
+    '%s=',
+    async (op) => expect(await names(`${op}=`)).toHaveLength(6)
+  )
+  it('tag.endswith=name: matches every record with the tag', async () =>
+    expect(await names('tag.endswith=env:')).toEqual(['A api', 'A www']))
 })

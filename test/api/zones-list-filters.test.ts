@@ -56,6 +56,38 @@ describe('GET /zones type', () => {
   })
 })
 
+describe('GET /zones status, paging and name operators', () => {
+  it('keeps the zones of a status, and refuses an unknown one, naming it', async () => {
+    expect(await listed('status=active')).toEqual(['full', 'partial', 'secondary'])
+    expect(await listed('status=pending')).toEqual([])
+    expect(await listed('status=moved')).toEqual([])
+    expect(await listed('status=')).toEqual(['full', 'partial', 'secondary'])
+    for (const status of ['__proto__', 'deleted', 'copying', 'Active']) {
+      const res = await api('GET', `/zones?status=${status}`)
+      expectError(res, 400, 9000)
+      expect(res.body.errors[0]!.message).toBe(
+        `status must be one of initializing, pending, active, moved; got ${JSON.stringify(status)}`
+      )
+    }
+  })
+  it('takes the last of a repeated parameter, as every list does', async () => {
+    const res = await api('GET', `/zones?account.id=${account}&per_page=2&per_page=3`)
+    expect(res.body.result_info).toMatchObject({ per_page: 3, count: 3 })
+    expect(await listed('status=__proto__&status=active')).toEqual(['full', 'partial', 'secondary'])
+  })
+  it.each(['0x10', '1e1', '2.0', '+2'])('refuses per_page=%j: decimal digits only', async (v) => {
+    const res = await api('GET', `/zones?per_page=${encodeURIComponent(v)}`)
+    expectError(res, 400, 9000)
+    expect(res.body.errors[0]!.message).toMatch(/per_page must be an integer/)
+  })
+  it.each(['ends_with:', 'starts_with:', 'contains:', 'ends_with_case_sensitive:'])(
+    'name=%s (an empty value) matches every zone, as an absent name does',
+    async (name) => {
+      expect(await listed(`name=${name}`)).toEqual(['full', 'partial', 'secondary'])
+    }
+  )
+})
+
 describe('GET /zones match', () => {
   it('keeps the zones matching any filter with match=any, all of them by default', async () => {
     const other = (await api('POST', '/accounts', { name: `match-${Date.now()}` })).body.result.id

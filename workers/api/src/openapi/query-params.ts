@@ -1,7 +1,7 @@
 /** @module Query parameters the list operations share: paging, matching, list filters. */
 import type { Param } from './operation.ts'
 
-/** Paging of a list. */
+/** Paging of a list (decimal digits; a parameter given twice is read as its last value). */
 export const page: Param[] = [
   { name: 'page', type: 'integer', description: 'Page number, from 1' },
   { name: 'per_page', type: 'integer', description: 'Items per page' },
@@ -25,7 +25,7 @@ export const shadowMetaQuery: Param[] = [
 ]
 
 export const recordListQuery: Param[] = [
-  { name: 'type', description: 'Record type' },
+  { name: 'type', description: 'One record type, in any case (another value is 400, code 9020)' },
   { name: 'name', description: 'Exact name (legacy form of name.exact)' },
   ...match('name'),
   { name: 'content', description: 'Exact content (legacy form of content.exact)' },
@@ -72,7 +72,11 @@ export const zoneListQuery: Param[] = [
     description:
       'Zone name, optionally with an operator: equal:, not_equal:, starts_with:, ends_with:, contains:',
   },
-  { name: 'status', description: 'Zone status' },
+  {
+    name: 'status',
+    enum: ['initializing', 'pending', 'active', 'moved'],
+    description: 'Zone status (Cloudflare’s; zones here are pending or active)',
+  },
   {
     name: 'type',
     description:

@@ -4,6 +4,7 @@
  */
 import {
   isRecordType,
+  RECORD_TYPES,
   normalizeContent,
   normalizeHostname,
   type RecordType,
@@ -58,7 +59,8 @@ function textOp(
     case 'startswith':
       return `substr(lower(${column}), 1, length(${p})) = ${p}`
     case 'endswith':
-      return `substr(lower(${column}), -length(${p})) = ${p}`
+      // An empty value ends every text, as it starts and is contained in every one (substr(x, -0) is all of x).
+      return `(${p} = '' OR substr(lower(${column}), -length(${p})) = ${p})`
   }
 }
 
@@ -90,9 +92,9 @@ export function parseListQuery(get: Getter, zone: { id: string; name: string }):
   const tagFilters: string[] = []
   const one = (k: string): string | undefined => get(k).at(-1)
 
-  const type = one('type')
-  if (type !== undefined && type !== '') {
-    params.push(type.toUpperCase())
+  const type = recordType(one('type'))
+  if (type !== undefined) {
+    params.push(type)
     filters.push(`type = ?${params.length}`)
   }
   for (const field of ['name', 'content', 'comment'] as const) {
@@ -178,10 +180,8 @@ const HOST_CONTENT: ReadonlySet<string> = new Set(['CNAME', 'NS', 'PTR', 'MX'])
  * finds it with the value it sent. With no type named: the value as given, and as a host name or
  * an IPv6 address would be stored when it reads as one. A value that does not parse is as given.
  */
-function storedContents(type: string | undefined, value: string): string[] {
-  const upper = type?.toUpperCase()
-  if (upper !== undefined && upper !== '')
-    return [isRecordType(upper) ? (storedAs(upper, value) ?? value) : value]
+function storedContents(type: RecordType | undefined, value: string): string[] {
+  if (type !== undefined) return [storedAs(type, value) ?? value]
   const forms = new Set([value.toLowerCase()])
   for (const t of ['CNAME', 'AAAA'] as const) forms.add((storedAs(t, value) ?? value).toLowerCase())
   return [...forms]
@@ -194,6 +194,21 @@ function storedAs(type: RecordType, value: string): string | undefined {
   } catch {
     return undefined
   }
+}
+
+/**
+ * `type`: one record type, in any case (the list has no way to ask for several); anything else,
+ * `A,AAAA` or `__proto__` included, is refused as the record API refuses an unknown type (9020)
+ * rather than matching nothing.
+ */
+function recordType(v: string | undefined): RecordType | undefined {
+  if (v === undefined || v === '') return undefined
+  const upper = v.toUpperCase()
+  if (isRecordType(upper)) return upper
+  throw ApiError.badRequest(
+    Codes.typeInvalid,
+    `type must be one DNS record type (${RECORD_TYPES.join(', ')}); got ${JSON.stringify(v)}`
+  )
 }
 
 function oneOf(v: string | undefined, allowed: string[], name: string): string | undefined {
@@ -211,8 +226,9 @@ export function intParam(
   max: number
 ): number {
   if (v === undefined || v === '') return dflt
-  const n = Number(v)
-  if (!Number.isInteger(n) || n < min || n > max)
+  // Decimal digits only: Number() would also read `0x10`, `1e1`, `1.0` and ` 5`.
+  const n = /^[0-9]+$/.test(v) ? Number(v) : NaN
+  if (!Number.isSafeInteger(n) || n < min || n > max)
     bad(`${name} must be an integer from ${min} to ${max}; got ${JSON.stringify(v)}`)
   return n
 }

@@ -10,6 +10,7 @@ import { jsonChunks } from '../db/json-chunks.ts'
 import { accounts } from '../db/schema.ts'
 import { ApiError, Codes } from '../http/api-error.ts'
 import type { AppEnv } from '../http/app-env.ts'
+import { queryParam } from '../http/query.ts'
 import { readBody } from '../http/body.ts'
 import { ok, okList, resultInfo } from '../http/envelope.ts'
 import { newId, nowIso } from '../http/ids.ts'
@@ -100,8 +101,8 @@ async function accountReach(c: Context<AppEnv>): Promise<Reach> {
 }
 
 accountsApp.get('/', async (c) => {
-  const page = intParam(c.req.query('page'), 'page', 1, 1, Number.MAX_SAFE_INTEGER)
-  const perPage = intParam(c.req.query('per_page'), 'per_page', 20, 1, 50)
+  const page = intParam(queryParam(c, 'page'), 'page', 1, 1, Number.MAX_SAFE_INTEGER)
+  const perPage = intParam(queryParam(c, 'per_page'), 'per_page', 20, 1, 50)
   const reaches = await accountReach(c)
   const all = (await c.var.db.select().from(accounts).orderBy(accounts.name).all()).filter((a) =>
     reaches(a.id)

@@ -9,6 +9,7 @@ import { allows } from '../auth/permissions.ts'
 import { auditLogs } from '../db/schema.ts'
 import { ApiError, Codes } from '../http/api-error.ts'
 import type { AppEnv } from '../http/app-env.ts'
+import { queryParam } from '../http/query.ts'
 import { okList, resultInfo } from '../http/envelope.ts'
 import { intParam } from '../records/list-query.ts'
 
@@ -53,9 +54,9 @@ function readableScope(c: Context<AppEnv>): SQL | undefined {
 
 auditLogsApp.get('/', async (c) => {
   const scope = readableScope(c)
-  const page = intParam(c.req.query('page'), 'page', 1, 1, Number.MAX_SAFE_INTEGER)
-  const perPage = intParam(c.req.query('per_page'), 'per_page', 100, 1, 1000)
-  const action = c.req.query('action.type')
+  const page = intParam(queryParam(c, 'page'), 'page', 1, 1, Number.MAX_SAFE_INTEGER)
+  const perPage = intParam(queryParam(c, 'per_page'), 'per_page', 100, 1, 1000)
+  const action = queryParam(c, 'action.type')
   if (action !== undefined && !ACTIONS.has(action))
     throw ApiError.badRequest(
       Codes.invalidRequest,

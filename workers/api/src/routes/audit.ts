@@ -3,8 +3,11 @@
  * The change log stores only `before`; `after` is the next change's `before`, or the live record.
  */
 import { Hono } from 'hono'
+import { ApiError, Codes } from '../http/api-error.ts'
 import type { AppEnv } from '../http/app-env.ts'
+import { queryParam } from '../http/query.ts'
 import { okList, resultInfo } from '../http/envelope.ts'
+import { isId } from '../http/ids.ts'
 import { intParam } from '../records/list-query.ts'
 import { fromRow, RECORD_COLUMNS, toApi, type RecordRow } from '../records/model.ts'
 import { zoneFor } from '../zones/access.ts'
@@ -75,9 +78,12 @@ async function afterStates(
 
 audit.get('/', async (c) => {
   const zone = await zoneFor(c, 'dns:read')
-  const page = intParam(c.req.query('page'), 'page', 1, 1, Number.MAX_SAFE_INTEGER)
-  const perPage = intParam(c.req.query('per_page'), 'per_page', 100, 1, 1000)
-  const recordId = c.req.query('record_id')
+  const page = intParam(queryParam(c, 'page'), 'page', 1, 1, Number.MAX_SAFE_INTEGER)
+  const perPage = intParam(queryParam(c, 'per_page'), 'per_page', 100, 1, 1000)
+  const recordId = queryParam(c, 'record_id')
+  // A malformed id is refused as the single-record routes refuse it, not answered with no changes.
+  if (recordId && !isId(recordId))
+    throw ApiError.badRequest(Codes.invalidRecordId, 'Invalid dns record identifier')
   const filter = recordId ? 'AND record_id = ?2' : ''
   const binds = recordId ? [zone.id, recordId] : [zone.id]
   const [rows, count] = await c.var.zoneDb.batch([

@@ -12,6 +12,7 @@ import { announceCommit } from '../commit/zone-change.ts'
 import { accounts } from '../db/schema.ts'
 import { ApiError, Codes } from '../http/api-error.ts'
 import type { AppEnv } from '../http/app-env.ts'
+import { queryParam } from '../http/query.ts'
 import { nowIso } from '../http/ids.ts'
 import { zoneFor } from '../zones/access.ts'
 import { assertRecordsWritable } from '../zones/read-only.ts'
@@ -164,8 +165,8 @@ importExport.get('/export', async (c) => {
     'content-type': 'text/plain; charset=utf-8',
     'content-disposition': `attachment; filename="${zone.name}.txt"`,
   }
-  const cursor = c.req.query('cursor')
-  const perPage = c.req.query('per_page')
+  const cursor = queryParam(c, 'cursor')
+  const perPage = queryParam(c, 'per_page')
   if (cursor !== undefined || perPage !== undefined) {
     const after = cursor === undefined || cursor === '' ? null : decodeExportCursor(cursor)
     if (after === null && cursor)

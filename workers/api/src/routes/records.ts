@@ -9,6 +9,7 @@ import { announceCommit } from '../commit/zone-change.ts'
 import { accounts } from '../db/schema.ts'
 import { ApiError, Codes } from '../http/api-error.ts'
 import type { AppEnv } from '../http/app-env.ts'
+import { queryParam } from '../http/query.ts'
 import { parseWith, readJson } from '../http/body.ts'
 import { ok, okList, resultInfo } from '../http/envelope.ts'
 import { isId } from '../http/ids.ts'
@@ -73,7 +74,7 @@ async function batchLimit(c: Context<AppEnv>, zone: ZoneRow): Promise<number> {
 
 /** `include_shadow_metadata=true` on the request: read before any write, so a bad value changes nothing. */
 function wantsShadowMeta(c: Context<AppEnv>): boolean {
-  return includeShadowMetadata(c.req.queries('include_shadow_metadata')?.at(-1))
+  return includeShadowMetadata(queryParam(c, 'include_shadow_metadata'))
 }
 
 /** The API form of records, with their shadow metadata when `wanted`. */

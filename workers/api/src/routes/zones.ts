@@ -18,6 +18,7 @@ import {
 import { accounts, zones } from '../db/schema.ts'
 import { ApiError, Codes } from '../http/api-error.ts'
 import type { AppEnv } from '../http/app-env.ts'
+import { queryParam } from '../http/query.ts'
 import { readBody } from '../http/body.ts'
 import { ok, okList, resultInfo } from '../http/envelope.ts'
 import { newId, nowIso } from '../http/ids.ts'
@@ -103,9 +104,9 @@ export const dnsSettingsSchema = z.object({
 const MAX_MERGED_OFFSET = 10_000
 
 zonesApp.get('/', async (c) => {
-  const page = intParam(c.req.query('page'), 'page', 1, 1, Number.MAX_SAFE_INTEGER)
-  const perPage = intParam(c.req.query('per_page'), 'per_page', 20, 1, 1000)
-  const q = zoneListQuery(c.var.principal, (k) => c.req.query(k), c.req.queries('type'))
+  const page = intParam(queryParam(c, 'page'), 'page', 1, 1, Number.MAX_SAFE_INTEGER)
+  const perPage = intParam(queryParam(c, 'per_page'), 'per_page', 20, 1, 1000)
+  const q = zoneListQuery(c.var.principal, (k) => queryParam(c, k), c.req.queries('type'))
   const from = 'FROM zones z JOIN accounts a ON a.id = z.account_id'
   const n = q.params.length
   const offset = q.continued ? 0 : Math.min((page - 1) * perPage, MAX_OFFSET)

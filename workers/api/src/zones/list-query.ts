@@ -84,6 +84,12 @@ const DIRECTIONS = new Map<string, 'ASC' | 'DESC'>([
 
 const NAME_OPS = ['equal', 'not_equal', 'starts_with', 'ends_with', 'contains'] as const
 
+/**
+ * Statuses `status` may name: Cloudflare's. Ours are pending and active (a zone an account move
+ * fences is shown as one of them); initializing and moved are valid and match no zone.
+ */
+const ZONE_STATUSES: ReadonlySet<string> = new Set(['initializing', 'pending', 'active', 'moved'])
+
 /** Zone types `type` may name. */
 const ZONE_TYPES: ReadonlySet<string> = new Set(['full', 'partial', 'secondary', 'internal'])
 
@@ -144,7 +150,8 @@ function nameFilter(raw: string, params: unknown[]): string {
       // The range lets an index on name seek to the prefix; substr keeps the test exact.
       return `z.name >= ${v} AND z.name < ${v} || char(1114111) AND substr(z.name, 1, length(${v})) = ${v}`
     case 'ends_with':
-      return `substr(z.name, -length(${v})) = ${v}`
+      // An empty suffix ends every name, as an empty prefix starts one (substr(x, -0) is all of x).
+      return `(${v} = '' OR substr(z.name, -length(${v})) = ${v})`
     case 'contains':
       return `instr(z.name, ${v}) > 0`
     default:
@@ -153,7 +160,7 @@ function nameFilter(raw: string, params: unknown[]): string {
 }
 
 /**
- * The query of `GET /zones`. `q` reads a parameter (its first value); `types` are every value of
+ * The query of `GET /zones`. `q` reads a parameter (its last value); `types` are every value of
  * `type`, which may be repeated (when not given, the one `q` reads).
  */
 export function zoneListQuery(
@@ -199,7 +206,13 @@ export function zoneListQuery(
     ['account.name', 'a.name'],
   ] as const) {
     const v = q(key)
-    if (v !== undefined) {
+    // An empty status is not given, as an empty name or type is.
+    if (v !== undefined && !(key === 'status' && v === '')) {
+      if (key === 'status' && !ZONE_STATUSES.has(v))
+        throw ApiError.badRequest(
+          Codes.invalidRequest,
+          `status must be one of ${[...ZONE_STATUSES].join(', ')}; got ${JSON.stringify(v)}`
+        )
       params.push(v)
       filters.push(`${col} = ?${params.length}`)
     }
