@@ -45,6 +45,19 @@ describe('zones', () => {
     )
   })
 
+  it.each([
+    ['-a.test', 'label "-a" starts with a hyphen'],
+    ['a-.test', 'label "a-" ends with a hyphen'],
+    ['1.2.3.4', 'the last label "4" is all digits'],
+    ['_dmarc.foo.test', `label "_dmarc" contains '_'`],
+    ['\u0640.test', 'U+0640 at position 1 is not allowed in a domain name by IDNA2008'],
+    ['\u2603.test', 'U+2603 at position 1 is not allowed in a domain name by IDNA2008'],
+  ])('refuses the zone name %j with 1099, saying why', async (name, why) => {
+    const res = await api('POST', '/zones', { name, account: { id: DEFAULT_ACCOUNT } })
+    expectError(res, 400, 1099)
+    expect(res.body.errors[0]!.message).toContain(why)
+  })
+
   it('lists with name operators and paging', async () => {
     const a = await createZone('alpha')
     await createZone('beta')

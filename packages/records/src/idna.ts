@@ -47,3 +47,8 @@ export function idnaToAscii(name: string): string {
   }
   return ascii
 }
+
+/** A label of a name `idnaToAscii` accepted → its Unicode form (an A-label decoded, any other as is). */
+export function idnaLabelToUnicode(label: string): string {
+  return tr46.toUnicode(label, OPTIONS).domain
+}

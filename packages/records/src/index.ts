@@ -13,6 +13,7 @@ export {
   ownerFromPresentation,
 } from './names.ts'
 export { PROXIABLE_TYPES, isProxiable } from './proxy.ts'
+export { normalizeNewZoneName } from './zone-name.ts'
 export { RECORD_TYPES, TYPE_CODES, isRecordType, type RecordType } from './record-type.ts'
 export { REGISTRY, getTypeSpec } from './registry.ts'
 export type {

@@ -2,7 +2,7 @@
  * @module Zones endpoints: list, create, get, edit, delete, the activation check of a pending zone,
  * and DNS settings (SOA, NS TTL, proxy addresses).
  */
-import { normalizeHostname, normalizeZoneName } from '@edgedns/records'
+import { normalizeHostname, normalizeNewZoneName } from '@edgedns/records'
 import { eq, sql } from 'drizzle-orm'
 import { Hono } from 'hono'
 import { z } from 'zod'
@@ -191,7 +191,7 @@ zonesApp.post('/', async (c) => {
     )
   let name: string
   try {
-    name = normalizeZoneName(body.name)
+    name = normalizeNewZoneName(body.name)
   } catch (e) {
     throw ApiError.badRequest(Codes.invalidZoneName, (e as Error).message)
   }
