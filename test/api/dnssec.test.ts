@@ -185,4 +185,31 @@ describe('DNSSEC endpoints', () => {
     )
     expectError(await api('POST', `/zones/${z.id}/dnssec/keys`), 400, 1005)
   })
+
+  it('refuses a key tag that is not 16 bits in decimal, before looking for the key', async () => {
+    const z = await createZone('dnssec-tag-range')
+    await api('PATCH', `/zones/${z.id}/dnssec`, { status: 'active' })
+    for (const tag of ['99999999999999', '65536', '-1', 'abc', '0x10', '1e3', '%20']) {
+      const res = await api('DELETE', `/zones/${z.id}/dnssec/keys/${tag}`)
+      expectError(res, 400, 9000)
+      expect(res.body.errors[0]!.message).toMatch(/key tag must be an integer from 0 to 65535/)
+    }
+    expectError(await api('DELETE', `/zones/${z.id}/dnssec/keys/65535`), 404, 1007)
+    expectError(await api('DELETE', `/zones/${z.id}/dnssec/keys/0`), 404, 1007)
+  })
+
+  it('judges the body of a new key before the zone state, as PATCH does', async () => {
+    const z = await createZone('dnssec-key-body')
+    const inactive = await api('POST', `/zones/${z.id}/dnssec/keys`, { algorithm: '8' })
+    expectError(inactive, 400, 9000)
+    const patch = await api('PATCH', `/zones/${z.id}/dnssec`, { algorithm: '8' })
+    expect(inactive.body.errors[0]).toEqual(patch.body.errors[0])
+    await api('PATCH', `/zones/${z.id}/dnssec`, { status: 'active' })
+    expect((await api('POST', `/zones/${z.id}/dnssec/keys`, {})).status).toBe(200)
+    // During the rollover: the unknown field is named, not 1006.
+    const rolling = await api('POST', `/zones/${z.id}/dnssec/keys`, { algorithm: '8' })
+    expectError(rolling, 400, 9000)
+    expect(rolling.body.errors[0]!.message).toContain('algorithm')
+    expectError(await api('POST', `/zones/${z.id}/dnssec/keys`, {}), 400, 1006)
+  })
 })

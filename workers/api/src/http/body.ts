@@ -23,6 +23,10 @@ export async function readJson(c: Context): Promise<unknown> {
   const text = decodeUtf8Strict(await c.req.arrayBuffer())
   if (text.trim() === '')
     throw ApiError.badRequest(Codes.invalidJson, 'Request body is empty; expected a JSON object')
+  return parseJsonText(text)
+}
+
+function parseJsonText(text: string): unknown {
   try {
     return JSON.parse(text)
   } catch (e) {
@@ -49,4 +53,13 @@ export function parseWith<S extends z.ZodType>(
 
 export async function readBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
   return parseWith(schema, await readJson(c))
+}
+
+/** `readBody` for a route whose body may be left out: no body (or only whitespace) reads as `{}`. */
+export async function readOptionalBody<S extends z.ZodType>(
+  c: Context,
+  schema: S
+): Promise<z.output<S>> {
+  const text = decodeUtf8Strict(await c.req.arrayBuffer())
+  return parseWith(schema, text.trim() === '' ? {} : parseJsonText(text))
 }

@@ -213,7 +213,8 @@ export const OPERATIONS: Operation[] = [
     method: 'post',
     path: '/zones/{zone_id}/dnssec/keys',
     tag: 'DNSSEC',
-    summary: 'Key rollover, step 1: add a second key; both are published and sign',
+    summary:
+      'Key rollover, step 1: add a second key; both are published and sign (no body, or an empty object)',
     result: r.dnssecResponse,
   },
   {
@@ -221,7 +222,7 @@ export const OPERATIONS: Operation[] = [
     path: '/zones/{zone_id}/dnssec/keys/{tag}',
     tag: 'DNSSEC',
     summary:
-      'Key rollover, step 3: remove the old key (by key tag) once the DS of the new one is at the parent',
+      'Key rollover, step 3: remove the old key (by key tag, 0–65535) once the DS of the new one is at the parent',
     result: r.dnssecResponse,
   },
   {

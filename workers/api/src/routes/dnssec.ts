@@ -32,7 +32,7 @@ import {
 } from '../dnssec/state.ts'
 import { ApiError, Codes } from '../http/api-error.ts'
 import type { AppEnv } from '../http/app-env.ts'
-import { readBody } from '../http/body.ts'
+import { readBody, readOptionalBody } from '../http/body.ts'
 import { ok } from '../http/envelope.ts'
 import { nowIso } from '../http/ids.ts'
 import { zoneFor } from '../zones/access.ts'
@@ -54,7 +54,22 @@ export const dnssecEditSchema = z
   })
   .strict()
 
+/** `POST …/dnssec/keys` takes no settings: no body, or an empty object (a field is refused). */
+const dnssecKeyCreateSchema = z.object({}).strict()
+
 type Ctx = Context<AppEnv>
+
+/** The `:tag` of `DELETE …/dnssec/keys/:tag`: a key tag is 16 bits, written in decimal. */
+function keyTagParam(c: Ctx): number {
+  const raw = c.req.param('tag') ?? ''
+  const tag = /^[0-9]{1,5}$/.test(raw) ? Number(raw) : NaN
+  if (!(tag <= 0xffff))
+    throw ApiError.badRequest(
+      Codes.invalidRequest,
+      `The key tag must be an integer from 0 to 65535 (decimal); got ${JSON.stringify(raw)}`
+    )
+  return tag
+}
 
 async function builtSeq(c: Ctx, zoneId: string): Promise<number> {
   const row = await c.var.zoneDb
@@ -205,6 +220,8 @@ dnssecApp.delete('/', async (c) => {
 
 dnssecApp.post('/keys', async (c) => {
   const zone = await zoneFor(c, 'dns:edit')
+  // The body is judged before the zone's state, as PATCH judges its own.
+  await readOptionalBody(c, dnssecKeyCreateSchema)
   const state = parseDnssecState(zone.dnssec)
   if (state?.status !== 'active')
     throw ApiError.badRequest(
@@ -228,10 +245,10 @@ dnssecApp.post('/keys', async (c) => {
   )
 })
 
-dnssecApp.delete('/keys/:tag{[0-9]+}', async (c) => {
+dnssecApp.delete('/keys/:tag{[^/]+}', async (c) => {
   const zone = await zoneFor(c, 'dns:edit')
+  const tag = keyTagParam(c)
   const state = parseDnssecState(zone.dnssec)
-  const tag = Number(c.req.param('tag'))
   const matching = state?.keys.filter((k) => k.tag === tag) ?? []
   if (!state || matching.length === 0)
     throw new ApiError(404, Codes.dnssecKeyNotFound, `No DNSSEC key with tag ${tag} on this zone`)
