@@ -9,6 +9,7 @@ import { methodRefusal } from './openapi/allowed-methods.ts'
 import { ApiError, Codes } from './http/api-error.ts'
 import { maxBodyBytes } from './http/body-limit.ts'
 import type { AppEnv } from './http/app-env.ts'
+import { identityBodies } from './http/content-encoding.ts'
 import { loopbackOnly } from './http/loopback.ts'
 import { onError } from './http/on-error.ts'
 import { accountsApp } from './routes/accounts.ts'
@@ -69,6 +70,7 @@ export function createApp(options: AppOptions = {}): Hono<AppEnv> {
     await next()
   })
   api.use('*', notifyAfterResponse)
+  api.use('*', identityBodies)
   api.use('*', (c, next) => {
     const max = maxBodyBytes(c.env)
     return bodyLimit({

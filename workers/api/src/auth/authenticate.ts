@@ -18,7 +18,8 @@ import { noteTokenUse } from './last-used.ts'
 import { hashToken, secretsEqual } from './secrets.ts'
 import { VerifiedTokens } from './verified-tokens.ts'
 
-const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]+)$/
+/** `Bearer <token68>`: the scheme in any case (RFC 9110 §11.1), one or more spaces before the token. */
+const BEARER = /^bearer +([A-Za-z0-9._~+/=-]+)$/i
 
 /** The token with this hash and its account's rate limit; null unless the token is active. */
 async function readToken(db: AppEnv['Variables']['db'], hash: string) {

@@ -61,9 +61,11 @@ export const Codes = {
   unauthenticated: 10000,
   invalidToken: 9109,
   invalidHeaders: 6003,
-  /** Chained under `invalidHeaders`: the `Authorization` header is not `Bearer <token>`. */
+  /** Chained under `invalidHeaders`: the `Authorization` header is not `Bearer <token>` (scheme in any case). */
   authorizationFormat: 6111,
   bodyTooLarge: 10413,
+  /** The request body has a content coding other than identity (`Content-Encoding: gzip`). */
+  unsupportedContentEncoding: 10415,
   rateLimited: 971,
   batchTooLarge: 81063,
   conflictRetry: 81064,
