@@ -106,6 +106,11 @@ describe('the HTTP/1.1 front', () => {
       403,
     ],
     ['a look-alike name', 'GET / HTTP/1.1\r\nHost: 127.0.0.1.nip.io', 403],
+    // Ports no URL holds: the runtime behind the front would answer a plain-text 500.
+    ['a port past 65535', 'GET /client/v4/zones HTTP/1.1\r\nHost: localhost:99999', 403],
+    ['an IPv6 port past 65535', 'GET / HTTP/1.1\r\nHost: [::1]:65536', 403],
+    ['an empty port', 'GET / HTTP/1.1\r\nHost: localhost:', 403],
+    ['a port that is not digits', 'GET / HTTP/1.1\r\nHost: localhost:abc', 403],
     [
       'CONNECT with a Host that is not loopback',
       'CONNECT /dns-query HTTP/1.1\r\nHost: rebind.example',

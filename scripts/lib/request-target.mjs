@@ -10,8 +10,9 @@
  * - anything else (authority-form outside CONNECT, garbage) is 400.
  *
  * The stack is a single user's development server bound to loopback: a request whose host is not a
- * loopback name (`localhost`, 127.0.0.0/8, `[::1]` in any form, any port) comes from a page that rebound its
- * own name to 127.0.0.1 (DNS rebinding), and is refused with 403 before it is forwarded.
+ * loopback name (`localhost`, 127.0.0.0/8, `[::1]` in any form, any port 0–65535) comes from a page that rebound its
+ * own name to 127.0.0.1 (DNS rebinding), and is refused with 403 before it is forwarded. So is a Host
+ * with a port no URL holds (`localhost:99999`): workerd would answer it with a plain-text 500.
  */
 import { isLoopbackHost } from '../../packages/dns-facts/src/loopback.ts'
 

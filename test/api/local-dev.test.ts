@@ -86,6 +86,34 @@ describe('local_dev', () => {
     }
   )
 
+  it.each(['localhost:', 'localhost:99999', 'localhost:65536', '[::1]:99999', 'localhost:abc'])(
+    'refuses a Host header %j as the fronts do (403 in the envelope), whatever the URL says',
+    async (host) => {
+      const init = { headers: { host, authorization: `Bearer ${DEV_TOKEN}` } }
+      const local = await call('http://localhost/client/v4/local_dev', init)
+      const zones = await call('http://localhost/client/v4/zones', init)
+      const doh = await call('http://localhost/dns-query?name=example.com&type=A', {
+        headers: { host, accept: 'application/dns-json' },
+      })
+      for (const res of [local, zones, doh]) {
+        expect(res.status).toBe(403)
+        const text = await res.text()
+        expect(text).not.toContain(DEV_TOKEN)
+        expect(JSON.parse(text).errors[0]).toMatchObject({
+          code: 10010,
+          message: expect.stringContaining(`addressed to ${JSON.stringify(host)}`),
+        })
+      }
+    }
+  )
+
+  it('serves a loopback Host header with any port a URL holds', async () => {
+    const res = await call('http://localhost/client/v4/local_dev', {
+      headers: { host: 'localhost:65535' },
+    })
+    expect(res.status).toBe(200)
+  })
+
   it('refuses nothing for its host once deployed (no DEV_API_TOKEN)', async () => {
     const res = await createApp().request(
       'https://dns.example.net/client/v4/zones',

@@ -8,6 +8,9 @@ describe('isLoopbackHost', () => {
       'LocalHost:1',
       '127.0.0.1',
       '127.255.0.9:8787',
+      'localhost:65535',
+      'localhost:0',
+      '[::1]:65535',
       '[::1]',
       '[::1]:80',
       '::1',
@@ -34,6 +37,16 @@ describe('isLoopbackHost', () => {
       '0.0.0.0',
       'localhost.rebind.example',
       'user@127.0.0.1',
+      // Ports no URL can hold: the worker's runtime could not make a URL of them (a 500).
+      'localhost:99999',
+      'localhost:65536',
+      '127.0.0.1:123456',
+      '[::1]:99999',
+      '[::1]:65536',
+      'localhost:',
+      '[::1]:',
+      'localhost:abc',
+      'localhost:8787:1',
     ])
       expect([host, isLoopbackHost(host)]).toEqual([host, false])
   })

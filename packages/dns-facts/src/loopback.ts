@@ -16,22 +16,29 @@ function isLoopbackIPv6(address: string): boolean {
   }
 }
 
+/** A port as a Host header may end with one: decimal digits, 0–65535 (a URL could not hold more). */
+function validPort(port: string | undefined): boolean {
+  return port === undefined || (/^\d{1,5}$/.test(port) && Number(port) <= 65535)
+}
+
 /**
  * True for a loopback host, with or without a port: `localhost`, an IPv4 address in 127.0.0.0/8
  * written as four decimal octets, or the IPv6 loopback address in brackets in any of its textual
  * forms (`[::1]`, `[0:0:0:0:0:0:0:1]`), or bare without a port (`::1`). Case-insensitive. Takes
- * a Host header or a URL's `host` or `hostname`.
+ * a Host header or a URL's `host` or `hostname`. A port past 65535, an empty port (`localhost:`)
+ * or one that is not digits makes the host no loopback host: the request is refused (403) rather
+ * than forwarded to a runtime that cannot make a URL of it.
  */
 export function isLoopbackHost(host: unknown): boolean {
   if (typeof host !== 'string') return false
   const h = host.trim().toLowerCase()
   if (h.startsWith('[')) {
-    const m = /^\[([^\]]*)\](?::\d{1,5})?$/.exec(h)
-    return m !== null && isLoopbackIPv6(m[1] as string)
+    const m = /^\[([^\]]*)\](?::(\d+))?$/.exec(h)
+    return m !== null && validPort(m[2]) && isLoopbackIPv6(m[1] as string)
   }
   if (h.indexOf(':') !== h.lastIndexOf(':')) return isLoopbackIPv6(h)
-  const m = /^([^:]+)(?::\d{1,5})?$/.exec(h)
-  if (m === null) return false
+  const m = /^([^:]+)(?::(\d+))?$/.exec(h)
+  if (m === null || !validPort(m[2])) return false
   const name = m[1] as string
   if (name === 'localhost') return true
   const v4 = IPV4_LOOPBACK.exec(name)

@@ -29,7 +29,10 @@ export default {
     const url = new URL(req.url)
     const path = url.pathname
     // Under local development a request not addressed to loopback goes to the app, which refuses it.
-    if ((path === '/dns-query' || path.startsWith('/dns-query/')) && hostAllowed(env, url))
+    if (
+      (path === '/dns-query' || path.startsWith('/dns-query/')) &&
+      hostAllowed(env, url, req.headers.get('host'))
+    )
       return doh.fetch(req, env, ctx)
     const migrating = ensureLocalSchema(env, url, () => allShards(env).map((s) => s.db))
     // A failed migration is logged; the request then gets the API's 503 naming the manual command.
