@@ -16,6 +16,7 @@ import {
   type TransferOutcome,
 } from '@edgedns/zone-transfer'
 import { frameTcp, TcpMessageSplitter, type MessageRR } from '@edgedns/dns-wire'
+import { socketHostname } from '../zones/tcp-exchange.ts'
 import type { Primary } from './incoming-config.ts'
 
 export type Connect = (address: SocketAddress, options?: SocketOptions) => Socket
@@ -104,7 +105,10 @@ async function withSocket<T>(
   connectTo: Connect,
   run: (socket: Socket, touch: () => void, signal: AbortSignal) => Promise<T>
 ): Promise<T> {
-  const socket = connectTo({ hostname: primary.ip, port: primary.port }, { allowHalfOpen: false })
+  const socket = connectTo(
+    { hostname: socketHostname(primary.ip), port: primary.port },
+    { allowHalfOpen: false }
+  )
   const dog = watchdog(limits)
   const abort = new AbortController()
   const running = run(socket, dog.touch, abort.signal)

@@ -44,6 +44,19 @@ describe('a DNS exchange over TCP', () => {
     expect(s.state.closed).toBe(true)
   })
 
+  it('gives connect() an IPv6 address in brackets (the runtime joins hostname and port)', async () => {
+    const answer = new Uint8Array([1, 2])
+    for (const [server, hostname] of [
+      ['2001:db8::53', '[2001:db8::53]'],
+      ['::1', '[::1]'],
+      ['192.0.2.53', '192.0.2.53'],
+    ]) {
+      const s = fakeSocket([new Uint8Array([0, 2, ...answer])])
+      await tcpExchange(s.connect)(server!, new Uint8Array([7]), 1000, 5353)
+      expect(s.state.address).toEqual({ hostname, port: 5353 })
+    }
+  })
+
   it('fails, and closes the socket, when the server is silent or hangs up early', async () => {
     const silent = fakeSocket('silent')
     await expect(tcpExchange(silent.connect)('ns.test', new Uint8Array([1]), 50)).rejects.toThrow(

@@ -41,7 +41,7 @@ export function tcpExchange(connectTo: Connect = connect) {
     timeoutMs: number,
     port = DNS_PORT
   ): Promise<Uint8Array> => {
-    const socket = connectTo({ hostname: server, port }, { allowHalfOpen: false })
+    const socket = connectTo({ hostname: socketHostname(server), port }, { allowHalfOpen: false })
     let timer: ReturnType<typeof setTimeout> | undefined
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs)
@@ -55,4 +55,12 @@ export function tcpExchange(connectTo: Connect = connect) {
       socket.close().catch(() => {})
     }
   }
+}
+
+/**
+ * An address as `connect()` takes it for `hostname`: the runtime joins `hostname:port` into one
+ * string, so an IPv6 address goes in brackets (`[::1]`), or no connection is made.
+ */
+export function socketHostname(ip: string): string {
+  return ip.includes(':') && !ip.startsWith('[') ? `[${ip}]` : ip
 }
