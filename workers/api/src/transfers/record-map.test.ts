@@ -56,4 +56,13 @@ describe('a transferred record as a record of the API', () => {
     )
     expect(mapTransferred(rr('sub.example.test.', 'DS', ds), ctx)).toMatchObject({ type: 'DS' })
   })
+
+  it('decodes escapes in owner names as an import does, and names an escaped dot', () => {
+    expect(mapTransferred(rr('\\065b.example.test.', 'A', '192.0.2.1'), ctx)).toMatchObject({
+      name: 'ab.example.test',
+    })
+    expect(mapOrSkip(rr('a\\.b.example.test.', 'A', '192.0.2.1'), ctx)).toMatch(
+      /Label "a\.b" contains a dot \(written \\\.\)/
+    )
+  })
 })

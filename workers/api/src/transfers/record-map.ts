@@ -4,7 +4,14 @@
  * (it lives in the zone's settings); types the records API does not hold (DNSSEC records of a
  * signed primary, among others) and records it refuses are skipped, and counted.
  */
-import { fromPresentation, isRecordType, MAX_TTL, MIN_TTL, RecordError } from '@edgedns/records'
+import {
+  fromPresentation,
+  isRecordType,
+  MAX_TTL,
+  MIN_TTL,
+  ownerFromPresentation,
+  RecordError,
+} from '@edgedns/records'
 import type { MessageRR } from '@edgedns/dns-wire'
 import { ApiError } from '../http/api-error.ts'
 import { buildRecord } from '../records/input.ts'
@@ -13,11 +20,12 @@ import type { DnsRecord } from '../records/model.ts'
 /**
  * The version of how a transferred record becomes ours (this module and the wire decoder's
  * presentation text before it), moved whenever records that were left out are kept: 2 since LOC,
- * SVCB and HTTPS records are read from their wire form (before, they were skipped). A copy whose
+ * SVCB and HTTPS records are read from their wire form (before, they were skipped); 3 since escapes
+ * in owner names (`\065`) are decoded, as an import decodes them (before, such owners were skipped). A copy whose
  * report of what it lacks was made by an earlier version, and lacks something, is pulled whole at
  * its next check (held-copy.ts `mappedBefore`), so it gains what is kept now without an operator.
  */
-export const RECORD_MAPPING = 2
+export const RECORD_MAPPING = 3
 
 export interface MapContext {
   zoneId: string
@@ -43,7 +51,16 @@ export function mapTransferred(rr: MessageRR, ctx: MapContext): DnsRecord | null
 
 /** The record `rr` stands for, or why it is left out (see the module comment). */
 export function mapOrSkip(rr: MessageRR, ctx: MapContext): DnsRecord | string {
-  const name = rr.name.toLowerCase().replace(/\.$/, '')
+  let name: string
+  try {
+    // Escapes decoded as a zone-file import decodes them (an escaped dot refused by name).
+    name = (
+      rr.name.includes('\\') ? ownerFromPresentation(rr.name) : rr.name.toLowerCase()
+    ).replace(/\.$/, '')
+  } catch (e) {
+    if (e instanceof RecordError) return e.message
+    throw e
+  }
   const type = rr.type.toUpperCase()
   if (type === 'SOA') return "the zone's SOA is its settings, not a record"
   if (!isRecordType(type)) return `the records API does not hold ${type} records`
