@@ -32,6 +32,7 @@ import type { ShardEnv } from '../shards/databases.ts'
 import { zoneDefaultNameServers } from '../zones/apex-ns.ts'
 import { soaRdata, type ZoneRow } from '../zones/model.ts'
 import { streamOf } from './answer-stream.ts'
+import { isApexCname } from './apex-cname.ts'
 import { CATALOG_BATCH } from './catalog-members.ts'
 import { changeSteps } from './change-steps.ts'
 import { ZoneChangedDuringTransfer } from './transfer-errors.ts'
@@ -103,6 +104,10 @@ function zoneRecord(row: RecordRow): ResponseRR | null {
   return transferRecord(row.name, row.type, row.content, row.data, row.priority, row.ttl)
 }
 
+/** A stored record row as an IXFR difference carries it: none for an apex CNAME (apex-cname.ts). */
+const zoneRecordSent = (z: ZoneRow, row: RecordRow): ResponseRR | null =>
+  isApexCname(z.name, row.name, row.type) ? null : zoneRecord(row)
+
 /**
  * Every record of the zone, read page by page and yielded a page at a time, after the zone's
  * default name servers as its apex NS set when it stores none (zones/apex-ns.ts); the next page is
@@ -138,6 +143,7 @@ async function* zoneRecords(
     for (const [type, content, priority, owner, data, ttl] of page.rows) {
       if (ownerIsWhole(owner)) {
         const name = wholeOwner(owner)
+        if (isApexCname(z.name, name, type)) continue
         const rr = transferRecord(name, type, content, data, priority, ttl)
         // One TTL for the stored apex NS set, as the edge serves it.
         if (rr && apexNsTtl !== null && type === 'NS' && name === z.name) rr.ttl = apexNsTtl
@@ -267,7 +273,8 @@ export async function answerRelayedQuery(
     {
       soa: zoneSoa(zone),
       records: () => zoneRecords(db, zone, pageSize),
-      steps: async (clientSerial) => (await changeSteps(db, zone, clientSerial, zoneRecord)) ?? [],
+      steps: async (clientSerial) =>
+        (await changeSteps(db, zone, clientSerial, (row) => zoneRecordSent(zone, row))) ?? [],
     },
     undefined,
     packedAxfrsOf(env, zone)
