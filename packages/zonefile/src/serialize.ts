@@ -2,7 +2,10 @@
  * @module serialize — serializeZoneFile: writes records as a BIND master file that
  * `named-checkzone` accepts: `$ORIGIN`, `$TTL`, SOA first, then canonical name order and type
  * order, one record per line with absolute owner, explicit TTL, class IN and optional `; comment`.
+ * A CNAME at the apex, which no server loads beside the SOA and NS, is a comment line an import
+ * reads back (apex-cname.ts).
  */
+import { APEX_CNAME_MARK } from './apex-cname.ts'
 import { canonicalLabels, compareLabels, typeOrder } from './canonical.ts'
 import { MAX_TTL } from './ttl.ts'
 import { endsWithUnescapedDot, fqdn, normalizeOrigin, resolveName } from './names.ts'
@@ -42,7 +45,7 @@ function ownerOf(name: string): string {
   return absolute
 }
 
-function recordLine(r: SerializeRecord): string {
+function recordLine(r: SerializeRecord, apexCname = false): string {
   if (!Number.isInteger(r.ttl) || r.ttl < 0 || r.ttl > MAX_TTL) {
     throw new TypeError(`cannot serialize TTL ${r.ttl} of ${r.name} ${r.type}`)
   }
@@ -56,8 +59,13 @@ function recordLine(r: SerializeRecord): string {
   }
   const line = `${fqdn(ownerOf(r.name))}\t${r.ttl}\tIN\t${r.type.toUpperCase()}\t${r.rdata.trim()}`
   const comment = r.comment?.replace(/[\r\n]+/g, ' ').trim()
-  return comment ? `${line} ; ${comment}` : line
+  const written = comment ? `${line} ; ${comment}` : line
+  return apexCname ? `${APEX_CNAME_MARK}${written}` : written
 }
+
+/** Whether `r` (owner `labels`) is a CNAME at the apex (`apex`, the origin's labels). */
+const isApexCname = (r: SerializeRecord, labels: string[], apex: string[]): boolean =>
+  r.type.toUpperCase() === 'CNAME' && compareLabels(labels, apex) === 0
 
 /** Serializes a zone to BIND master-file text (LF line endings, trailing newline). */
 export function serializeZoneFile(zone: SerializeZone): string {
@@ -80,6 +88,8 @@ export function serializeZoneFile(zone: SerializeZone): string {
       (a.record.type < b.record.type ? -1 : a.record.type > b.record.type ? 1 : 0) ||
       a.index - b.index
   )
-  for (const { record } of keyed) lines.push(recordLine(record))
+  const apex = canonicalLabels(origin)
+  for (const { record, labels } of keyed)
+    lines.push(recordLine(record, isApexCname(record, labels, apex)))
   return lines.join('\n') + '\n'
 }

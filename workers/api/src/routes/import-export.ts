@@ -5,7 +5,7 @@
  * An import is all or nothing: any error names its line and changes nothing. Its records are staged
  * in bounded chunks and committed by one transaction of bounded statements (zonefile-bridge/staged-import.ts).
  */
-import { parseZoneFile, ZoneFileError } from '@edgedns/zonefile'
+import { parseZoneFile, uncommentApexCname, ZoneFileError } from '@edgedns/zonefile'
 import { eq } from 'drizzle-orm'
 import { Hono, type Context } from 'hono'
 import { announceCommit } from '../commit/zone-change.ts'
@@ -54,10 +54,13 @@ async function importLimit(c: Context<AppEnv>, zone: ZoneRow): Promise<number> {
   return row?.max ?? positiveInt(c.env.MAX_IMPORT_RECORDS, IMPORT_MAX_RECORDS)
 }
 
-/** Parses the file, reading at most `limit` records (and PARSE_SLACK lines beyond them). */
+/**
+ * Parses the file, reading at most `limit` records (and PARSE_SLACK lines beyond them); an apex
+ * CNAME the export wrote as a comment line is read as the record it is (@edgedns/zonefile apex-cname).
+ */
 function parse(text: string, origin: string, limit: number) {
   try {
-    return parseZoneFile(text, {
+    return parseZoneFile(uncommentApexCname(text, origin), {
       origin,
       defaultTtl: 1,
       maxRecords: limit + PARSE_SLACK,
