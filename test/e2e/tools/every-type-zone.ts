@@ -14,13 +14,19 @@ export interface EveryTypeZone {
   imported: { status: number; recsAdded: number | undefined }
 }
 
-/** Zone `name` created and its every-type zone file imported (`POST …/dns_records/import`). */
-export async function createEveryTypeZone(name: string): Promise<EveryTypeZone> {
+/**
+ * Zone `name` created and its every-type zone file (or `file`, another one) imported
+ * (`POST …/dns_records/import`).
+ */
+export async function createEveryTypeZone(
+  name: string,
+  file = everyTypeZone(name)
+): Promise<EveryTypeZone> {
   const [account] = (await stackApi('GET', '/accounts')).result
   const zoneId: string = (await stackApi('POST', '/zones', { name, account: { id: account.id } }))
     .result.id
   const form = new FormData()
-  form.append('file', new Blob([everyTypeZone(name)]), 'zone.txt')
+  form.append('file', new Blob([file]), 'zone.txt')
   const res = await fetch(`${inject('stackBase')}/client/v4/zones/${zoneId}/dns_records/import`, {
     method: 'POST',
     headers: { authorization: `Bearer ${inject('stackToken')}` },

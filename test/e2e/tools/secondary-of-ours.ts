@@ -24,7 +24,7 @@ import { enableOutgoing, makePeer } from './transfer-settings.ts'
 import { canonicalZone, exportZoneFile } from './zone-files.ts'
 
 /** What the server's configuration is made from. */
-interface SecondarySetup {
+export interface SecondarySetup {
   dir: string
   zone: string
   /** The port the server listens on (and serves the zone's AXFR to the test from). */
@@ -56,6 +56,15 @@ export interface SecondaryServer {
    * IXFR): `since`, its log from the change on; `all`, the whole log.
    */
   followedChange(log: { since: () => string; all: () => string }): Promise<void>
+  /**
+   * Another zone than the every-type one: its zone file (for zone `name`) and the records it
+   * imports; then, after the first change, `moreChanges` are made and followed one by one.
+   */
+  zone?: {
+    file: (name: string) => string
+    records: number
+    moreChanges?: Array<(at: { zone: string; zoneId: string }) => Promise<void>>
+  }
 }
 
 /** The tests of `server` as the secondary of one of our zones. */
@@ -108,9 +117,9 @@ export function describeSecondaryOfOurs(server: SecondaryServer): void {
         target: inject('stackBase'),
         transfer: { token: inject('stackToken') },
       })
-      const made = await createEveryTypeZone(zone)
+      const made = await createEveryTypeZone(zone, server.zone?.file(zone))
       zoneId = made.zoneId
-      expect(made.imported.recsAdded).toBe(EVERY_TYPE_RECORDS)
+      expect(made.imported.recsAdded).toBe(server.zone?.records ?? EVERY_TYPE_RECORDS)
       port = await freePort()
       const keyName = `${server.tag}-key`
       const peer = await makePeer({
@@ -151,6 +160,13 @@ export function describeSecondaryOfOurs(server: SecondaryServer): void {
       })
       expect(await servesOurs(30_000), log).toBe(true)
       await server.followedChange({ since: () => log.slice(from), all: () => log })
+    })
+
+    it.skipIf(!server.zone?.moreChanges)('follows every further change', async () => {
+      for (const change of server.zone!.moreChanges!) {
+        await change({ zone, zoneId })
+        expect(await servesOurs(30_000), log).toBe(true)
+      }
     })
   })
 }
