@@ -42,7 +42,8 @@ export class RecordBelowZone implements TransferRecord {
   readonly below: string
   readonly zone: string
   readonly type: number
-  readonly ttl: number
+  /** Not read-only: a transfer gives every record of an RRset the set's TTL once it has read the set. */
+  ttl: number
   readonly rdata: string
 
   constructor(below: string, zone: string, type: number, ttl: number, rdata: string) {

@@ -39,6 +39,7 @@ import { ZoneChangedDuringTransfer } from './transfer-errors.ts'
 import { catalogNamed, catalogTransfer, catalogTransferConfig } from './catalog-zone.ts'
 import { keyOf, ownerIsWhole, readRelayedZoneNamed, wholeOwner } from './relayed-zone.ts'
 import { packedAxfrsOf } from './packed-axfrs.ts'
+import { giveSetTtls, takeLastSet } from './set-ttls.ts'
 import { transferPages, type TransferPage } from './transfer-pages.ts'
 import { clientAllowed, peerKeys, tsigRequired, type OutgoingConfig } from './transfer-config.ts'
 
@@ -134,12 +135,14 @@ async function* zoneRecords(
     }))
   let page: TransferPage = first
   let read = 1
+  // The last RRset of the page before: the page after may hold more of it (set-ttls.ts).
+  let held: TransferRecord[] = []
   for (;;) {
     const last = page.rows[page.rows.length - 1]
     const next = last && page.more ? pages.after(keyOf(last, z.name)) : null
     // A consumer that stops early leaves `next` unread: its failure is nobody's to report.
     next?.catch(() => {})
-    const records: TransferRecord[] = []
+    const records: TransferRecord[] = held
     for (const [type, content, priority, owner, data, ttl] of page.rows) {
       if (ownerIsWhole(owner)) {
         const name = wholeOwner(owner)
@@ -156,7 +159,10 @@ async function* zoneRecords(
       if (rdata !== null)
         records.push(new RecordBelowZone(owner, z.name, code!, servedTtl(ttl), rdata))
     }
-    yield records
+    // Every record of an RRset with the set's TTL, as the edge serves it and the export writes it.
+    held = next ? takeLastSet(records) : []
+    giveSetTtls(records)
+    if (records.length > 0) yield records
     if (!next) break
     page = await next
     read++
