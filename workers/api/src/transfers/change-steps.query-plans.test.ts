@@ -23,7 +23,7 @@ const LOG_BY_KEY =
 
 /** Plan lines that walk a table, or search a zone's rows by the zone alone. */
 const walks = (details: string[]): string[] =>
-  details.filter((d) => /^SCAN (dns_records|change_log|zone_serials)\b|\(zone_id=\?\)$/.test(d))
+  details.filter((d) => /^SCAN (dns_records|r|change_log|zone_serials)\b|\(zone_id=\?\)$/.test(d))
 
 describe('IXFR query plans', () => {
   it('finds the serial through the (zone, serial) index and the entries by their key', async () => {
@@ -38,10 +38,13 @@ describe('IXFR query plans', () => {
     expect(getTableConfig(zoneSerials).indexes.map((i) => i.config.name)).toContain(named)
   })
 
-  it('reads the changed records by id, not by walking the zone', async () => {
+  it('reads the changed records by id and their sets by identity, not by walking the zone', async () => {
     const details = await plan(CHANGED_ROWS_SQL)
     expect(details, details.join(' | ')).toContain(
       'SEARCH dns_records USING INDEX sqlite_autoindex_dns_records_1 (id=?)'
+    )
+    expect(details, details.join(' | ')).toContain(
+      'SEARCH r USING INDEX dns_records_identity (zone_id=? AND name_rev=? AND type=?)'
     )
     expect(details, details.join(' | ')).toContain(SERIAL_BY_INDEX)
     expect(details, details.join(' | ')).toContain(LOG_BY_KEY)

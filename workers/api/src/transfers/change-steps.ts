@@ -2,8 +2,10 @@
  * @module The IXFR difference from a secondary's serial to the zone's current one, read from the
  * change log (RFC 1995, condensed): `zone_serials` maps the serial to the change sequence that
  * produced it; every record the entries after it touched is deleted in its state before the first
- * of them (the entry's `before`) and added in its live state. Null (answer in the AXFR form) when
- * the serial is unknown, the log no longer holds every entry since (the cron prunes it), an entry
+ * of them (the entry's `before`) and added in its live state, each with its RRset's TTL at that
+ * version (the set's smallest, as the edge serves it); a set whose TTL the entries moved is deleted
+ * and added whole, so the secondary holds all of it at the new TTL. Null (answer in the AXFR form)
+ * when the serial is unknown, the log no longer holds every entry since (the cron prunes it), an entry
  * is about the zone as a whole (settings, name servers, a rebuild), there are too many, or a
  * record touched is an apex NS record: the apex NS set switches between the zone's default name
  * servers and its stored records (zones/apex-ns.ts), so only the AXFR form gives it whole.
@@ -37,13 +39,28 @@ const FROM_SEQ = `(SELECT max(seq) FROM zone_serials INDEXED BY zone_serials_ser
 export const CHANGES_SQL = `SELECT ${FROM_SEQ} AS from_seq, op, record_id, before FROM change_log
   WHERE zone_id = ?1 AND seq > from_seq AND seq <= ?3 AND seq > ?3 - ?4 ORDER BY seq`
 
+/** The change-log entries of zone ?1 after serial ?2, up to sequence ?3, at most ?4 (a FROM clause). */
+const ENTRIES = `FROM change_log WHERE zone_id = ?1 AND seq > ${FROM_SEQ} AND seq <= ?3 AND seq > ?3 - ?4`
+
+/** A column of a change-log `before` (dns_records values in column order), as an SQL expression. */
+const beforeColumn = (column: (typeof RECORD_COLUMNS)[number]): string =>
+  `json_extract(before, '$[${RECORD_COLUMNS.indexOf(column)}]')`
+
 /**
- * The live records those entries touched, found by id (`+zone_id` keeps SQLite off the zone's
- * own indexes, which would walk every record of the zone), in the zone's transfer order.
+ * Every live record of the RRsets those entries touched (a touched record's set as it is now, and
+ * as it was before the entry), in the zone's transfer order: a set's TTL is its smallest record's,
+ * so a change to one record may move the TTL of all. The touched records are found by id (`+zone_id`
+ * keeps SQLite off the zone's own indexes, which would walk every record of the zone) and by their
+ * `before`; their sets then through the identity index (zone, name_rev, type), the touched sets
+ * first (CROSS JOIN fixes that order: SQLite would otherwise walk the zone's records).
  */
-export const CHANGED_ROWS_SQL = `SELECT * FROM dns_records WHERE id IN (SELECT record_id FROM change_log
-    WHERE zone_id = ?1 AND seq > ${FROM_SEQ} AND seq <= ?3 AND seq > ?3 - ?4)
-  AND +zone_id = ?1 ORDER BY name_rev, type, content, ifnull(priority, -1)`
+export const CHANGED_ROWS_SQL = `WITH sets(name_rev, type) AS (
+    SELECT name_rev, type FROM dns_records WHERE id IN (SELECT record_id ${ENTRIES}) AND +zone_id = ?1
+    UNION SELECT ${beforeColumn('name_rev')}, ${beforeColumn('type')} ${ENTRIES}
+      AND op IN ('update', 'delete') AND before IS NOT NULL)
+  SELECT r.* FROM sets CROSS JOIN dns_records AS r
+    ON r.zone_id = ?1 AND r.name_rev = sets.name_rev AND r.type = sets.type
+  ORDER BY r.name_rev, r.type, r.content, ifnull(r.priority, -1)`
 
 interface LogRow {
   from_seq: number
@@ -118,8 +135,73 @@ export async function changeSteps(
   const apexNs = (row: RecordRow) => row.type === 'NS' && row.name === zone.name
   const before = [...firstBefore.values()].flatMap((b) => (b === null ? [] : [rowOf(b)]))
   if (before.some(apexNs) || live.results.some(apexNs)) return null
-  const deleted = before.map(toRecord).filter((rr): rr is ResponseRR => rr !== null)
-  const added = live.results.map(toRecord).filter((rr): rr is ResponseRR => rr !== null)
+  const { deleted, added } = setDifference(
+    before,
+    live.results,
+    new Set(firstBefore.keys()),
+    toRecord
+  )
   const step = { from: clientSerial, to: zone.serial, deleted, added }
   return [fromSoa ? { ...step, fromSoa } : step]
+}
+
+/** A record's RRset. */
+const setOf = (row: RecordRow): string => `${row.type} ${row.name}`
+
+/** The smallest TTL of `records` (the set's as served), or 0 for none. */
+const setTtl = (records: ResponseRR[]): number =>
+  records.reduce((min, rr) => (min === 0 || rr.ttl < min ? rr.ttl : min), 0)
+
+/**
+ * The difference between the touched RRsets before (`before`: the touched records' first
+ * before-images; with the untouched live records of their sets) and now (`live`: every record of
+ * the touched sets, `touched` naming the touched ones by id), each record with its set's TTL at
+ * that version (the smallest of the set's, as the edge serves it). When a set's TTL moved, the
+ * whole set is deleted at its old TTL and added at its new one, so a secondary holds every record of
+ * it at the new TTL (an IXFR deletion matches on rdata, RFC 1995); otherwise only the touched
+ * records are (an unchanged pair cancels in the condensed answer).
+ */
+function setDifference(
+  before: RecordRow[],
+  live: RecordRow[],
+  touched: Set<string>,
+  toRecord: (row: RecordRow) => ResponseRR | null
+): { deleted: ResponseRR[]; added: ResponseRR[] } {
+  const sets = new Map<string, { old: ResponseRR[]; now: ResponseRR[] }>()
+  const setAt = (row: RecordRow) => {
+    let set = sets.get(setOf(row))
+    if (!set) sets.set(setOf(row), (set = { old: [], now: [] }))
+    return set
+  }
+  const oldRecords = before.map((row) => {
+    const rr = toRecord(row)
+    if (rr) setAt(row).old.push(rr)
+    return rr
+  })
+  const liveRecords = live.map((row) => {
+    const rr = toRecord(row)
+    if (rr) {
+      setAt(row).now.push(rr)
+      if (!touched.has(row.id)) setAt(row).old.push(rr)
+    }
+    return rr
+  })
+  const ttls = new Map(
+    [...sets].map(([key, set]) => [key, { old: setTtl(set.old), now: setTtl(set.now) }])
+  )
+  const deleted: ResponseRR[] = []
+  const added: ResponseRR[] = []
+  before.forEach((row, i) => {
+    const rr = oldRecords[i]
+    if (rr) deleted.push({ ...rr, ttl: ttls.get(setOf(row))!.old })
+  })
+  live.forEach((row, i) => {
+    const rr = liveRecords[i]
+    if (!rr) return
+    const ttl = ttls.get(setOf(row))!
+    if (!touched.has(row.id) && ttl.old === ttl.now) return
+    if (!touched.has(row.id)) deleted.push({ ...rr, ttl: ttl.old })
+    added.push({ ...rr, ttl: ttl.now })
+  })
+  return { deleted, added }
 }
