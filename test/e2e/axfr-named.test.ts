@@ -51,12 +51,28 @@ const api = async (method: string, p: string, body?: unknown): Promise<any> =>
 
 const canonical = (file: string): string[] => canonicalZone(zone, file)
 
+/** Two sets of mixed TTLs: [type, name, content, TTL]. */
+const MIXED_TTLS: [string, string, string, number][] = [
+  ['TXT', `mixed.${zone}`, '"first"', 3600],
+  ['TXT', `mixed.${zone}`, '"another"', 600],
+  ['A', `auto.${zone}`, '192.0.2.31', 3600],
+  ['A', `auto.${zone}`, '192.0.2.32', 1],
+]
+/** The record of TTL 600 in `mixed`, patched below. */
+let mixedLow = ''
+
 beforeAll(async () => {
   front = await startDnsFront({ target: base, transfer: { token } })
   const made = await createEveryTypeZone(zone)
   accountId = made.accountId
   zoneId = made.zoneId
   expect(made.imported.recsAdded).toBe(EVERY_TYPE_RECORDS)
+  // RRsets whose records have different TTLs (the API allows it, as Cloudflare does): served,
+  // exported and transferred with the set's smallest TTL (automatic, 1, as 300).
+  for (const [type, name, content, ttl] of MIXED_TTLS) {
+    const rec = await api('POST', `/zones/${zoneId}/dns_records`, { type, name, content, ttl })
+    if (ttl === 600) mixedLow = rec.id
+  }
   namedPort = await freePort()
   await configureOutgoing(namedPort)
 }, 90_000)
@@ -122,6 +138,13 @@ describe('BIND named as a secondary of our zone', () => {
     expect(canonical(exported).length).toBeGreaterThan(EVERY_TYPE_RECORDS)
     expect(canonical(file)).toEqual(canonical(exported))
     expect(readFileSync(file, 'utf8')).toContain('SOA')
+    const mixed = canonical(file).filter((l) => /^(mixed|auto)\./.test(l))
+    expect(mixed.map((l) => l.split(/\s+/).slice(0, 2).join(' '))).toEqual([
+      `auto.${zone}. 300`,
+      `auto.${zone}. 300`,
+      `mixed.${zone}. 600`,
+      `mixed.${zone}. 600`,
+    ])
   })
 
   it('gets NOTIFY after a change, transfers it by IXFR and holds our export again', async () => {
@@ -148,6 +171,26 @@ describe('BIND named as a secondary of our zone', () => {
     writeFileSync(held, served.stdout)
     expect(canonical(held)).toEqual(canonical(await exportFile()))
     expect(canonical(held).some((l) => l.includes('after the first transfer'))).toBe(true)
+  })
+
+  it('moves a set to its new TTL by IXFR when a TTL patch moves it, and holds our export again', async () => {
+    const before = namedLog().length
+    await api('PATCH', `/zones/${zoneId}/dns_records/${mixedLow}`, { ttl: 7200 })
+    const serial = Number(/serial (\d+)/.exec(readFileSync(await exportFile(), 'utf8'))![1])
+    const transferred = new RegExp(`transferred serial ${serial}`)
+    const done = await waitFor(() => transferred.test(namedLog().slice(before)), 30_000)
+    expect(done, namedLog().slice(before)).toBe(true)
+    // An IXFR: SOA, old SOA, the set at 600, SOA, the set at 3600, SOA.
+    const completed = /Transfer completed: \d+ messages, (\d+) records/.exec(
+      namedLog().slice(before)
+    )
+    expect(Number(completed?.[1])).toBe(8)
+    const held = path.join(dir, 'held.zone')
+    const served = await run('dig', ['-p', String(namedPort), '@127.0.0.1', zone, 'AXFR'])
+    writeFileSync(held, served.stdout)
+    expect(canonical(held)).toEqual(canonical(await exportFile()))
+    const mixed = canonical(held).filter((l) => l.startsWith(`mixed.${zone}.`))
+    expect(mixed.map((l) => l.split(/\s+/)[1])).toEqual(['3600', '3600'])
   })
 
   it('sends NOTIFY again on force_notify through the official SDK', async () => {
