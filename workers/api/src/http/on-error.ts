@@ -31,8 +31,13 @@ function isMissingSchema(err: unknown): boolean {
 
 export function onError(err: unknown, c: Context): Response {
   const e = toApiError(err)
-  // A fenced account's writes are expected 503s (retryable), not faults.
-  if (e.status >= 500 && e.code !== Codes.accountMoving) console.error('unhandled error', err)
+  // A fault (anything not thrown as an ApiError, or a 500) is logged with its stack; a 502–504 the
+  // API answers on purpose (a primary that does not answer, a database busy elsewhere) in one line;
+  // a fenced account's writes are expected 503s (retryable), not logged.
+  if (!(err instanceof ApiError) || e.status === 500) {
+    if (e.status >= 500) console.error('unhandled error', err)
+  } else if (e.status > 500 && e.code !== Codes.accountMoving)
+    console.warn(`answered ${e.status} (code ${e.code}): ${e.message}`)
   const item: Record<string, unknown> = { code: e.code, message: e.message }
   if (e.extra.errorChain) item.error_chain = e.extra.errorChain
   if (e.extra.pointer) item.source = { pointer: e.extra.pointer }
