@@ -28,6 +28,7 @@ describe('the record-type table', () => {
     ['URI', T.URI],
     ['CAA', T.CAA],
     ['TYPE65535', 65535],
+    ['EUI48', 108],
   ])('typeFromName(%s) = %i', (text, code) => expect(typeFromName(text)).toBe(code))
 
   it.each(['NOPE', 'TYPE65536', '-1', '', 'TYPE'])('typeFromName(%s) is undefined', (text) => {

@@ -82,6 +82,12 @@ export const RR_TYPES = [
   { name: 'SVCB', code: 64, api: true, rdata: 'svcb' },
   { name: 'HTTPS', code: 65, api: true, rdata: 'svcb' },
   { name: 'SPF', code: 99, api: false, rdata: 'txt' },
+  { name: 'NID', code: 104, api: false, rdata: 'opaque' },
+  { name: 'L32', code: 105, api: false, rdata: 'opaque' },
+  { name: 'L64', code: 106, api: false, rdata: 'opaque' },
+  { name: 'LP', code: 107, api: false, rdata: 'opaque' },
+  { name: 'EUI48', code: 108, api: false, rdata: 'opaque' },
+  { name: 'EUI64', code: 109, api: false, rdata: 'opaque' },
   /** RFC 9824: only in the type bitmap of a compact-denial NSEC ("this name does not exist"). */
   { name: 'NXNAME', code: 128, api: false, rdata: 'meta' },
   { name: 'TKEY', code: 249, api: false, rdata: 'meta' },
