@@ -26,6 +26,7 @@ export {
 } from './response.ts'
 export { encodeRdata, SUPPORTED_TYPES } from './rdata/index.ts'
 export { fromGenericText } from './rdata/decode.ts'
+export { dsDigestInput } from './rdata/ds-digest-input.ts'
 export { toJsonResponse, type JsonResponse, type JsonRR } from './json.ts'
 export { OPT_RR_LENGTH, writeOpt, type OptFields } from './opt.ts'
 export { encodeQuery, type QueryEdns, type QueryInit } from './query-encode.ts'

@@ -2,9 +2,8 @@
  * @module The zone's combined signing key (CSK): ECDSA P-256 with SHA-256 (algorithm 13, RFC
  * 6605) through WebCrypto; its DNSKEY rdata, key tag (RFC 4034 App. B) and DS (SHA-256, RFC 4509).
  */
-import { concatBytes, encodeRdata, parseName } from '@edgedns/dns-wire'
+import { concatBytes, dsDigestInput, encodeRdata } from '@edgedns/dns-wire'
 import { fromBase64, toBase64, toHex } from './bytes.ts'
-import { canonicalName } from './names.ts'
 
 export const ALGORITHM = 13
 export const KEY_TYPE = 'ECDSAP256SHA256'
@@ -90,10 +89,7 @@ export function keyTag(publicKey: string): number {
 
 /** SHA-256 DS digest (hex, uppercase as Cloudflare shows it) of the zone's DNSKEY. */
 export async function dsDigest(zone: string, publicKey: string): Promise<string> {
-  const data = concatBytes([
-    canonicalName(parseName(zone)),
-    encodeRdata(48, dnskeyRdata(publicKey)),
-  ])
+  const data = dsDigestInput(zone, dnskeyRdata(publicKey))
   return toHex(new Uint8Array(await crypto.subtle.digest('SHA-256', data))).toUpperCase()
 }
 

@@ -4,7 +4,7 @@
 import type { NodeData, RRSetData, ZoneMeta } from '@edgedns/kv-layout'
 import type { RR } from './types.ts'
 import { TYPE_CODES, fqdn } from '@edgedns/dns-facts'
-import { parentSignals } from './cds.ts'
+import { dnskeyRdata, parentSignals } from './cds.ts'
 
 /** TTL of apex NS records synthesised from `ZoneMeta.ns` when the apex stores no NS set. */
 export const DEFAULT_NS_TTL = 86400
@@ -44,7 +44,7 @@ export function apexNode(zone: ZoneMeta): NodeData {
     const signed = signedApexCache.get(zone)
     if (signed) return signed
     const base = unsignedApex(zone)
-    const keys = zone.dnssec!.keys.map((k) => `257 3 13 ${k.publicKey}`)
+    const keys = zone.dnssec!.keys.map((k) => dnskeyRdata(k.publicKey))
     const node: NodeData = {
       v: 1,
       sets: {

@@ -6,30 +6,13 @@
  * drops the DS before signing ends.
  */
 import { sha256 } from '@noble/hashes/sha2.js'
+import { dsDigestInput } from '@edgedns/dns-wire'
 import type { RRSetData, ZoneMeta } from '@edgedns/kv-layout'
 
 const ALGORITHM = 13
 const DIGEST_SHA256 = 2
-const FLAGS = 257
-const PROTOCOL = 3
-
-/** The zone name in canonical wire form (lowercase letters, digits, `-`, `_`). */
-function ownerWire(name: string): number[] {
-  const out: number[] = []
-  for (const label of name === '' ? [] : name.toLowerCase().split('.')) {
-    out.push(label.length)
-    for (let i = 0; i < label.length; i++) out.push(label.charCodeAt(i))
-  }
-  out.push(0)
-  return out
-}
-
-function dnskeyWire(publicKey: string): number[] {
-  const key = atob(publicKey)
-  const out = [FLAGS >> 8, FLAGS & 0xff, PROTOCOL, ALGORITHM]
-  for (let i = 0; i < key.length; i++) out.push(key.charCodeAt(i))
-  return out
-}
+/** A key as its DNSKEY (and CDNSKEY) rdata: a combined signing key, flags 257, protocol 3. */
+export const dnskeyRdata = (publicKey: string): string => `257 3 ${ALGORITHM} ${publicKey}`
 
 const hex = (bytes: Uint8Array): string =>
   Array.from(bytes, (b) => b.toString(16).padStart(2, '0'))
@@ -41,18 +24,17 @@ export function parentSignals(zone: ZoneMeta, ttl: number): Record<'CDS' | 'CDNS
   const dnssec = zone.dnssec!
   if (dnssec.until !== undefined)
     return { CDS: { ttl, rdata: ['0 0 0 00'] }, CDNSKEY: { ttl, rdata: ['0 3 0 AA=='] } }
-  const owner = ownerWire(zone.name)
   return {
     CDS: {
       ttl,
       rdata: dnssec.keys.map((k) => {
-        const digest = sha256(Uint8Array.from([...owner, ...dnskeyWire(k.publicKey)]))
+        const digest = sha256(dsDigestInput(zone.name, dnskeyRdata(k.publicKey)))
         return `${k.tag} ${ALGORITHM} ${DIGEST_SHA256} ${hex(digest)}`
       }),
     },
     CDNSKEY: {
       ttl,
-      rdata: dnssec.keys.map((k) => `${FLAGS} ${PROTOCOL} ${ALGORITHM} ${k.publicKey}`),
+      rdata: dnssec.keys.map((k) => dnskeyRdata(k.publicKey)),
     },
   }
 }

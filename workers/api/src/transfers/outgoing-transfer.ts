@@ -125,8 +125,9 @@ async function* zoneRecords(
   // The first page is of another version than the zone row read before it (a commit came in
   // between): break off before any record is sent (the change's NOTIFY is on its way).
   if (first.changeSeq !== z.changeSeq) throw new ZoneChangedDuringTransfer(z.name)
-  const apexNsTtl = first.apexNsTtl
-  if (apexNsTtl === null)
+  // A zone storing no apex NS set serves its default name servers there (its stored set, like
+  // every set, goes out with one TTL below).
+  if (first.apexNsTtl === null)
     yield zoneDefaultNameServers(z).map((host) => ({
       name: z.name,
       type: TYPE_CODES.NS,
@@ -148,8 +149,6 @@ async function* zoneRecords(
         const name = wholeOwner(owner)
         if (isApexCname(z.name, name, type)) continue
         const rr = transferRecord(name, type, content, data, priority, ttl)
-        // One TTL for the stored apex NS set, as the edge serves it.
-        if (rr && apexNsTtl !== null && type === 'NS' && name === z.name) rr.ttl = apexNsTtl
         if (rr) records.push(rr)
         continue
       }
