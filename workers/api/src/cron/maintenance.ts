@@ -1,14 +1,16 @@
 /**
  * @module The cron run: the propagation sweep (lost notifications, broken alarm chains), erasing
  * deleted zones' rows, change-log retention, staged rows of imports whose worker died, and the
- * schedules of secondary zones' transfers, on each shard; then the zone-change feed's reconciliation with every shard's served zones. Each part is
+ * schedules of secondary zones' transfers, on each shard; kept serials of deleted zones the clock
+ * has passed, on the home database; then the zone-change feed's reconciliation with every shard's served zones. Each part is
  * bounded and independent: one failing does not stop the others, and the next run continues where
  * this one stopped.
  */
 import { sweep, type SweepEnv } from '../builder/sweep.ts'
 import { eraseDeletedZones } from '../zones/erase.ts'
 import { discardAbandonedImports } from '../zonefile-bridge/staged-import.ts'
-import { allShards } from '../shards/databases.ts'
+import { allShards, homeDb } from '../shards/databases.ts'
+import { forgetPassedSerials } from '../shards/directory.ts'
 import { withDb } from '../shards/zone-env.ts'
 import { reconcileFeed, type FeedReconcileEnv } from '../feed/reconcile.ts'
 import { compactChangeLog, retentionDays } from './change-log-retention.ts'
@@ -22,6 +24,11 @@ export interface MaintenanceEnv extends SweepEnv, FeedReconcileEnv, SecondaryBin
 /** One cron run over every D1 shard in turn (each part bounded per shard), then the feed's reconciliation. */
 export async function maintain(env: MaintenanceEnv, now = Date.now()): Promise<void> {
   for (const { index, db } of allShards(env)) await maintainShard(withDb(env, db), index, now)
+  try {
+    await forgetPassedSerials(homeDb(env), now)
+  } catch (e) {
+    console.warn('cron: forgetting passed zone serials failed; the next run retries', e)
+  }
   try {
     await reconcileFeed(env, now)
   } catch (e) {

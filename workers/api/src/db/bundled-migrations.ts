@@ -246,5 +246,11 @@ export const BUNDLED_MIGRATIONS: readonly { name: string; statements: readonly s
       "-- `zones_status` also holds the zone type: `GET /zones` leaves internal zones out unless `type`\n-- names them, and its total count then still reads this index alone, not every zone row.\nDROP INDEX `zones_status`;",
       "CREATE INDEX `zones_status` ON `zones` (`status`,`name`,`type`);"
     ]
+  },
+  {
+    "name": "0027_deleted_zone_serials.sql",
+    "statements": [
+      "CREATE TABLE `directory_name_serials` (\n\t`name` text PRIMARY KEY NOT NULL,\n\t`serial` integer NOT NULL,\n\t`deleted_on` text NOT NULL\n);"
+    ]
   }
 ]

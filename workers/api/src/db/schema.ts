@@ -337,6 +337,18 @@ export const directoryZones = sqliteTable(
 )
 
 /**
+ * The last serial of a deleted zone whose serial had run ahead of the clock (more than one commit a
+ * second), by name: a zone made again under that name starts after it, so a secondary still holding
+ * the deleted zone sees the new one as newer (serials are never reused for a name). On the home
+ * database; a row is forgotten by the cron once the clock has passed its serial.
+ */
+export const directoryNameSerials = sqliteTable('directory_name_serials', {
+  name: text('name').primaryKey(),
+  serial: integer('serial').notNull(),
+  deletedOn: text('deleted_on').notNull(),
+})
+
+/**
  * Accounts whose writes this shard refuses because a move took them elsewhere (or is copying them
  * away right now): zone creation checks it in its commit batch, so a creator routed by a stale
  * directory read cannot add a zone to the shard the account is leaving. Cleared on the shard an

@@ -29,7 +29,7 @@ import { zoneListQuery } from '../zones/list-query.ts'
 import { eraseDeletedZone } from '../zones/erase.ts'
 import { openDb } from '../db/client.ts'
 import { allShards, homeDb, shardDb } from '../shards/databases.ts'
-import { forgetZone, pendingElsewhere, releaseZoneName } from '../shards/directory.ts'
+import { firstSerial, forgetZone, pendingElsewhere, releaseZoneName } from '../shards/directory.ts'
 import { assertWritable, placeAccount, reserveName } from '../shards/zone-shard.ts'
 import { accountName, zoneFor } from '../zones/access.ts'
 import { dnsSettingsToApi, zoneToApi, type ZoneRow } from '../zones/model.ts'
@@ -230,6 +230,7 @@ zonesApp.post('/', async (c) => {
     status: pending ? 'pending' : 'active',
   })
   refuseReservation(reserved, name, 'added')
+  row.serial = await firstSerial(home, name, now)
   const db = shardDb(c.env, route.shard)
   const insert = c.var.db.insert(zones).values(row).toSQL()
   try {
@@ -302,9 +303,8 @@ zonesApp.delete('/:zone_id{[^/]+}', async (c) => {
   const zone = await zoneFor(c, 'zone:edit')
   const now = nowIso()
   try {
-    // The zone is gone for the API at once (status 'deleted' frees its name); its records are removed
-    // in bounded chunks afterwards (here, in the background, and by the cron sweep), so no statement
-    // grows with the zone's size.
+    // Gone for the API at once (status 'deleted' frees its name); its records are removed in bounded
+    // chunks afterwards (here in the background, and by the cron), so no statement grows with it.
     const db = c.var.zoneDb
     await commitZoneChange(db, [
       guardStatement(db, zoneGuard(zone, now), 1),
@@ -322,7 +322,7 @@ zonesApp.delete('/:zone_id{[^/]+}', async (c) => {
   }
   const committedAt = Date.now()
   // The name is free again platform-wide; the directory row stays so the zone's erase and purge still find its shard.
-  await releaseZoneName(homeDb(c.env), zone.id)
+  await releaseZoneName(homeDb(c.env), zone.id, { serial: zone.serial, now })
   announceCommit(c, zone.id, zone.changeSeq + 1, 1, undefined, committedAt)
   notifyCatalogLater(c, zone.accountId)
   c.executionCtx.waitUntil(

@@ -4,6 +4,8 @@
  * active name and the nesting rule hold across all shards.
  * Every function here is one or two small indexed statements; nothing scans.
  */
+import { serialAfter } from '@edgedns/zone-transfer'
+import { nextSerial } from '../commit/zone-change.ts'
 import { reverseName } from '../records/model.ts'
 
 type AccountState = 'active' | 'moving'
@@ -215,11 +217,56 @@ export async function forgetZone(home: D1Database, zoneId: string): Promise<void
 
 /**
  * Frees a deleted zone's name for new zones; the row stays so the zone's erase and builder still
- * find its shard.
+ * find its shard. With the zone's last served serial, when the clock has not passed it (more than
+ * one commit a second), keeps that serial for the name in the same batch, so that a zone made
+ * again under it starts after it (`firstSerial`).
  */
-export async function releaseZoneName(home: D1Database, zoneId: string): Promise<void> {
-  await home
+export async function releaseZoneName(
+  home: D1Database,
+  zoneId: string,
+  last?: { serial: number; now: string }
+): Promise<void> {
+  const release = home
     .prepare('UPDATE directory_zones SET name = NULL, name_rev = NULL WHERE zone_id = ?1')
     .bind(zoneId)
-    .run()
+  if (!last || serialAfter(epochSeconds(last.now), last.serial)) {
+    await release.run()
+    return
+  }
+  await home.batch([
+    home
+      .prepare(
+        `INSERT INTO directory_name_serials (name, serial, deleted_on)
+         SELECT name, ?2, ?3 FROM directory_zones WHERE zone_id = ?1 AND name IS NOT NULL
+         ON CONFLICT (name) DO UPDATE SET serial = excluded.serial, deleted_on = excluded.deleted_on`
+      )
+      .bind(zoneId, last.serial, last.now),
+    release,
+  ])
 }
+
+/**
+ * The serial a new zone named `name` starts with: the clock in epoch seconds, or when a deleted
+ * zone of that name had run ahead of the clock, the serial after its last one (RFC 1982).
+ */
+export async function firstSerial(home: D1Database, name: string, now: string): Promise<number> {
+  const row = await home
+    .prepare('SELECT serial FROM directory_name_serials WHERE name = ?1')
+    .bind(name)
+    .first<{ serial: number }>()
+  return row ? nextSerial(row.serial, Date.parse(now)) : epochSeconds(now)
+}
+
+/** Forgets kept serials the clock has passed (they no longer change a new zone's first serial). */
+export async function forgetPassedSerials(home: D1Database, nowMs: number): Promise<number> {
+  const result = await home
+    .prepare(
+      `DELETE FROM directory_name_serials
+       WHERE ((?1 - serial) % 4294967296 + 4294967296) % 4294967296 BETWEEN 1 AND 2147483647`
+    )
+    .bind(Math.floor(nowMs / 1000))
+    .run()
+  return result.meta.changes
+}
+
+const epochSeconds = (iso: string): number => Math.floor(Date.parse(iso) / 1000)

@@ -222,11 +222,11 @@ export async function reserveName(
   if (!holder) return reserveZoneName(home, z)
   if (Date.parse(z.now) - Date.parse(holder.created_on) < STALE_RESERVATION_MS) return first
   const route = await routeOfZone(env, holder.zone_id, { fresh: true })
-  const live = await shardDb(env, route.shard)
-    .prepare("SELECT 1 AS x FROM zones WHERE id = ?1 AND status != 'deleted'")
+  const held = await shardDb(env, route.shard)
+    .prepare('SELECT status, serial FROM zones WHERE id = ?1')
     .bind(holder.zone_id)
-    .first()
-  if (live) return first
-  await releaseZoneName(home, holder.zone_id)
+    .first<{ status: string; serial: number }>()
+  if (held && held.status !== 'deleted') return first
+  await releaseZoneName(home, holder.zone_id, held ? { serial: held.serial, now: z.now } : undefined)
   return reserveZoneName(home, z)
 }
