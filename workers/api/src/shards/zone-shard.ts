@@ -227,6 +227,10 @@ export async function reserveName(
     .bind(holder.zone_id)
     .first<{ status: string; serial: number }>()
   if (held && held.status !== 'deleted') return first
-  await releaseZoneName(home, holder.zone_id, held ? { serial: held.serial, now: z.now } : undefined)
+  await releaseZoneName(
+    home,
+    holder.zone_id,
+    held ? { serial: held.serial, now: z.now } : undefined
+  )
   return reserveZoneName(home, z)
 }
