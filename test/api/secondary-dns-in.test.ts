@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:workers'
 import { runInDurableObject } from 'cloudflare:test'
+import { acceptNotify, NOTIFY_DEFER_MS } from '../../workers/api/src/transfers/notify-accept.ts'
 import { scheduleSecondaries } from '../../workers/api/src/transfers/schedule-secondaries.ts'
 import { secondaryStub } from '../../workers/api/src/transfers/secondary-stub.ts'
 import type { SecondaryZone } from '../../workers/api/src/transfers/secondary-zone.ts'
@@ -195,6 +196,32 @@ describe('POST /dns_notify', () => {
       400,
       9000
     )
+  })
+})
+
+describe('NOTIFYs past the account’s budget', () => {
+  it('are answered, and their check put off by one to ten minutes', async () => {
+    const z = await secondaryZone(true, false)
+    const inZone = <T>(fn: (state: DurableObjectState) => Promise<T>) =>
+      runInDurableObject(
+        secondaryStub(env, z.id) as unknown as DurableObjectStub,
+        (_: unknown, state: DurableObjectState) => fn(state)
+      )
+    // The first check (started by the settings) fails, then waits a minute for its retry.
+    for (let i = 0; i < 200; i++) {
+      const alarm = await inZone((state) => state.storage.getAlarm())
+      if (alarm !== null && alarm > Date.now() + 30_000) break
+      await new Promise((r) => setTimeout(r, 20))
+    }
+    const spent = { ...env, NOTIFY_CHECK_LIMITER: { limit: async () => ({ success: false }) } }
+    const before = Date.now()
+    const notify = encodeQuery(z.name, 'SOA', { id: 15, opcode: 4, rd: false })
+    const answer = await acceptNotify(spent as Env, notify, '198.51.100.7', () => true)
+    expect(decodeMessage(answer!)).toMatchObject({ id: 15, qr: true, opcode: 4, rcode: 0 })
+    const notBefore = await inZone((state) => state.storage.get<number>('pendingNotify'))
+    expect(notBefore).toBeGreaterThanOrEqual(before + NOTIFY_DEFER_MS.min)
+    expect(notBefore).toBeLessThanOrEqual(Date.now() + NOTIFY_DEFER_MS.max)
+    expect(await inZone((state) => state.storage.getAlarm())).toBeGreaterThan(before + 30_000)
   })
 })
 

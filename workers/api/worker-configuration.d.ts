@@ -6,6 +6,7 @@ interface __BaseEnv_Env {
   AUTH_FAILURE_LIMITER: RateLimit
   REBUILD_LIMITER: RateLimit
   ACTIVATION_CHECK_LIMITER: RateLimit
+  NOTIFY_CHECK_LIMITER: RateLimit
   TOKEN_LIMITER: RateLimit
   ASSETS: Fetcher
   MAX_BATCH_CHANGES: '3500'

@@ -3,8 +3,13 @@
  * only for a live secondary zone with incoming settings, only from the address of one of its
  * primaries, and only TSIG-signed with that primary's key when it has one. An accepted NOTIFY
  * makes the zone's SecondaryZone object check its primary, at once unless a check a NOTIFY asked
- * for started shortly before (secondary-zone.ts spaces them). `mayRelay` says whether the
- * relaying token covers the zone (refused as if unknown otherwise). Returns the answer to send.
+ * for started shortly before (secondary-zone.ts spaces them). Past its account's budget
+ * (`NOTIFY_CHECK_LIMITER`, per account) the NOTIFY is still answered, and its check put off by a
+ * random one to ten minutes (`NOTIFY_DEFER_MS`): a flood, forged from a primary's address or
+ * from a primary whose zones all change, cannot keep an account's zones all checking, and a
+ * legitimate change still arrives within minutes, spread over them (as BIND queues its SOA queries
+ * past `serial-query-rate`). `mayRelay` says whether the relaying token covers the zone (refused as
+ * if unknown otherwise). Returns the answer to send.
  */
 import { answerNotify } from '@edgedns/zone-transfer'
 import { envForZone, liveZoneIdNamed } from '../shards/zone-env.ts'
@@ -19,6 +24,7 @@ export async function acceptNotify(
   mayRelay: (scope: { accountId: string; zoneId: string }) => boolean
 ): Promise<Uint8Array | null> {
   let zoneId: string | null = null
+  let accountId = ''
   const out = await answerNotify(
     message,
     async (zone) => {
@@ -31,11 +37,21 @@ export async function acceptNotify(
         !mayRelay({ accountId: cfg.accountId, zoneId: cfg.zoneId })
       )
         return null
+      accountId = cfg.accountId
       const primary = cfg.primaries.find((p) => sameAddress(p.ip, clientIp))
       return primary ? { key: primary.key } : null
     },
     Math.floor(Date.now() / 1000)
   )
-  if (out.accepted && zoneId) await secondaryStub(env, zoneId).notify(zoneId)
+  if (out.accepted && zoneId) {
+    const { success } = await env.NOTIFY_CHECK_LIMITER.limit({ key: accountId })
+    await secondaryStub(env, zoneId).notify(zoneId, success ? 0 : notifyDeferMs())
+  }
   return out.response
 }
+
+/** How long a check past the account's NOTIFY budget waits: one to ten minutes, at random. */
+export const NOTIFY_DEFER_MS = { min: 60_000, max: 600_000 }
+
+const notifyDeferMs = (): number =>
+  NOTIFY_DEFER_MS.min + Math.floor(Math.random() * (NOTIFY_DEFER_MS.max - NOTIFY_DEFER_MS.min))

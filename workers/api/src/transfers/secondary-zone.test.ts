@@ -192,6 +192,32 @@ describe('a NOTIFY during a check (RFC 1996 §4.4)', () => {
   })
 })
 
+describe('a NOTIFY past its account’s budget', () => {
+  it('waits its deferral unless an earlier NOTIFY or alarm comes first', async () => {
+    const z = await secondaryZone('deferred')
+    await inObject(z.id, async (object, state) => {
+      object.transfer = async () => ({ status: 'failed', error: 'test primary' })
+      await state.storage.setAlarm(Date.now() + 3_600_000)
+      const before = Date.now()
+      await object.notify(z.id, 120_000)
+      const deferred = (await state.storage.getAlarm())!
+      expect(deferred).toBeGreaterThanOrEqual(before + 120_000)
+      expect(deferred).toBeLessThanOrEqual(Date.now() + 120_000)
+      // A later deferral does not push it back; a NOTIFY within the budget brings it to now.
+      await object.notify(z.id, 300_000)
+      expect(await state.storage.getAlarm()).toBe(deferred)
+      await object.notify(z.id)
+      expect((await state.storage.getAlarm())!).toBeLessThanOrEqual(Date.now())
+      // An alarm due sooner (a refresh) is left as it is.
+      await state.storage.deleteAll()
+      const refresh = Date.now() + 10_000
+      await state.storage.setAlarm(refresh)
+      await object.notify(z.id, 120_000)
+      expect(await state.storage.getAlarm()).toBe(refresh)
+    })
+  })
+})
+
 describe('checks a NOTIFY asks for are spaced', () => {
   const failed: CheckResult = { status: 'failed', error: 'test primary' }
 

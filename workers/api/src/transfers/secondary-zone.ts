@@ -61,7 +61,9 @@ const REMAP_RETRY_SECONDS = 86_400
 /**
  * Set by a NOTIFY, cleared when a check starts: when the last check queued ends (its commit's
  * builder step and discard included) with it set, another is scheduled as soon as
- * NOTIFY_CHECK_SPACING_MS allows.
+ * NOTIFY_CHECK_SPACING_MS allows. Its value is the earliest time (ms) the check may start: 0, or
+ * later for a NOTIFY over its account's budget (notify-accept.ts); `true` (written before
+ * deferrals existed) reads as 0.
  */
 const PENDING_NOTIFY = 'pendingNotify'
 /** When the last check that started with PENDING_NOTIFY set (not forced) began, in ms. */
@@ -162,19 +164,27 @@ export class SecondaryZone extends DurableObject<Env> {
    */
   async #afterCheck(): Promise<void> {
     if (--this.#checks > 0) return
-    if ((await this.ctx.storage.get<boolean>(PENDING_NOTIFY)) !== true) return
+    if ((await this.#pendingNotify()) === undefined) return
     await this.#notifyCheckSoon()
+  }
+
+  /** The earliest start of the check a pending NOTIFY asks for (ms); undefined: none pending. */
+  async #pendingNotify(): Promise<number | undefined> {
+    const pending = await this.ctx.storage.get<number | boolean>(PENDING_NOTIFY)
+    return pending === undefined || pending === false ? undefined : pending === true ? 0 : pending
   }
 
   /**
    * Brings the alarm forward to when a check a NOTIFY asks for may start: now, or
-   * `notifySpacingMs` after the start of the last one. An alarm due sooner is left as it is.
+   * `notifySpacingMs` after the start of the last one, and not before the pending NOTIFY's
+   * earliest start. An alarm due sooner is left as it is.
    */
   async #notifyCheckSoon(): Promise<void> {
     const last = (await this.ctx.storage.get<number>(NOTIFY_CHECK_AT)) ?? 0
     const now = Date.now()
     // A start recorded in the future (a clock set back) spaces from now instead.
-    const due = Math.max(now, Math.min(last, now) + this.notifySpacingMs)
+    const spaced = Math.max(now, Math.min(last, now) + this.notifySpacingMs)
+    const due = Math.max(spaced, (await this.#pendingNotify()) ?? 0)
     const alarm = await this.ctx.storage.getAlarm()
     if (alarm === null || alarm > due) await this.ctx.storage.setAlarm(due)
   }
@@ -191,14 +201,17 @@ export class SecondaryZone extends DurableObject<Env> {
 
   /**
    * A NOTIFY arrived: check soon, without holding the caller (at once after a quiet interval, else
-   * at the end of the spacing interval). While a check is due or running it only leaves the flag
-   * (a flood of NOTIFYs makes at most one more check).
+   * at the end of the spacing interval), or not before `deferMs` from now (a NOTIFY over its
+   * account's budget; an earlier NOTIFY within it keeps its earlier start). While a check is due
+   * or running it only leaves the flag (a flood of NOTIFYs makes at most one more check).
    */
-  async notify(zoneId: string): Promise<void> {
+  async notify(zoneId: string, deferMs = 0): Promise<void> {
     if ((await this.ctx.storage.get<State>(STATE)) === undefined)
       await this.ctx.storage.put(STATE, await this.#state(zoneId))
-    if ((await this.ctx.storage.get<boolean>(PENDING_NOTIFY)) !== true)
-      await this.ctx.storage.put(PENDING_NOTIFY, true)
+    const pending = await this.#pendingNotify()
+    const notBefore = deferMs > 0 ? Date.now() + deferMs : 0
+    if (pending === undefined || notBefore < pending)
+      await this.ctx.storage.put(PENDING_NOTIFY, notBefore)
     // A check under way looks at the flag when it ends.
     if (this.#checks > 0) return
     await this.#notifyCheckSoon()
