@@ -93,6 +93,36 @@ async function answers(z: Zone, label: string): Promise<string | undefined> {
   return res.Status === 0 ? res.Answer?.[0]?.data : `status ${res.Status}`
 }
 
+describe('a check that finds the copy current', () => {
+  const checkedOn = async (id: string) =>
+    (await env.DB.prepare('SELECT secondary_checked_on AS t FROM zones WHERE id = ?1')
+      .bind(id)
+      .first<{ t: string }>())!.t
+  const setCheckedOn = (id: string, t: string) =>
+    env.DB.prepare('UPDATE zones SET secondary_checked_on = ?2 WHERE id = ?1').bind(id, t).run()
+
+  it('writes its time to the zone row at most hourly, and GET answers the time the object counts', async () => {
+    const peer = await peerAt('198.51.100.35')
+    const z = await secondaryZone('confirm-write', peer)
+    const p = primaryOf(z.name, SERIAL, '192.0.2.21')
+    const primaries = { '198.51.100.35': p.connect }
+    expect(await check(z, primaries)).toMatchObject({ status: 'transferred' })
+    // Stored a minute ago: within the interval (an hour; a tenth of the 86,400 s expire is more).
+    const minuteAgo = new Date(Date.now() - 60_000).toISOString()
+    await setCheckedOn(z.id, minuteAgo)
+    const before = Math.floor(Date.now() / 1000) * 1000
+    expect(await check(z, primaries)).toMatchObject({ status: 'current' })
+    expect(await checkedOn(z.id)).toBe(minuteAgo)
+    const answered = (await api('GET', z.incoming)).body.result.checked_time as string
+    expect(Date.parse(answered)).toBeGreaterThanOrEqual(before)
+    // Stored two hours ago: the check writes its own time.
+    await setCheckedOn(z.id, new Date(Date.now() - 7_200_000).toISOString())
+    const start = Date.now()
+    expect(await check(z, primaries)).toMatchObject({ status: 'current' })
+    expect(Date.parse(await checkedOn(z.id))).toBeGreaterThanOrEqual(start)
+  })
+})
+
 describe('deleting and writing again the incoming settings of a secondary zone', () => {
   it("answers the held copy's serial and last good check, as before", async () => {
     const peer = await peerAt('198.51.100.31')

@@ -66,7 +66,12 @@ export const heldSql = (
 
 /**
  * A check found the copy the zone holds (its serial `serial`) current: the check's time becomes
- * the copy's last good check (the incoming settings' `checked_time`).
+ * the copy's last good check (the incoming settings' `checked_time`), written only when the one
+ * stored is older than CONFIRM_WRITE_INTERVAL_S or a tenth of the SOA's expire, whichever is
+ * shorter. A zone checked every refresh (300 s at least) would otherwise write its row at every
+ * check; the zone's SecondaryZone object keeps the exact time (its expiry runs on it, and `GET`
+ * answers it), and the row's time, read only when the object has lost its state, is older than
+ * the truth by at most that interval: the zone would then expire that much early, never late.
  */
 export async function confirmCopy(
   db: D1Database,
@@ -76,12 +81,18 @@ export async function confirmCopy(
   await db
     .prepare(
       `UPDATE zones SET secondary_checked_on = ?2
-       WHERE id = ?1 AND type = 'secondary' AND serial = ?3 AND secondary_serial = ?3`
+       WHERE id = ?1 AND type = 'secondary' AND serial = ?3 AND secondary_serial = ?3
+         AND (secondary_checked_on IS NULL
+           OR (julianday(?2) - julianday(secondary_checked_on)) * 86400
+              >= min(?4, soa_expire / 10.0))`
     )
-    .bind(zoneId, new Date().toISOString(), serial)
+    .bind(zoneId, new Date().toISOString(), serial, CONFIRM_WRITE_INTERVAL_S)
     .run()
   return { status: 'current', serial }
 }
+
+/** The longest a copy's confirmation waits to be written to its zone's row (`confirmCopy`). */
+export const CONFIRM_WRITE_INTERVAL_S = 3600
 
 /** When a primary last confirmed the copy held, in seconds since the epoch; null: none held. */
 export function confirmedAt(zone: CopyRecord): number | null {

@@ -68,9 +68,20 @@ export interface CheckStatus {
   nextCheck: number | null
   /** When the copy stops being served unless a primary confirms it first (epoch ms). */
   expiresAt: number | null
+  /**
+   * When a primary last confirmed the copy, as the object counts it (epoch ms; null: not known
+   * there). The zone's row holds it less often (held-copy.ts `confirmCopy`).
+   */
+  confirmedAt: number | null
 }
 
 const isoOrNull = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
+
+/** The later of a stored time and one in epoch ms (either may be missing). */
+function laterTime(stored: string | null, ms: number | null | undefined): string | null {
+  if (ms === null || ms === undefined) return stored
+  return stored !== null && Date.parse(stored) >= ms ? stored : isoOrNull(ms)
+}
 
 /**
  * The settings as the API answers them; ours beyond Cloudflare's fields: `skipped_records`,
@@ -91,7 +102,7 @@ export function incomingToApi(
     soa_serial: row.soa_serial,
     created_time: row.created_on,
     modified_time: row.modified_on,
-    checked_time: row.checked_on,
+    checked_time: laterTime(row.checked_on, row.soa_serial === null ? null : check?.confirmedAt),
     skipped_records: parseSkipped(row.skipped)?.types.slice(0, ANSWERED_TYPES),
     serving: !zone.secondaryExpired,
     ...(check && {

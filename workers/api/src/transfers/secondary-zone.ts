@@ -136,6 +136,8 @@ export class SecondaryZone extends DurableObject<Env> {
       lastError: state.lastError,
       nextCheck: await this.ctx.storage.getAlarm(),
       expiresAt: soa && confirmed !== null ? (confirmed + soa.expire) * 1000 : null,
+      // Only the object's own count: one started from the row would answer the row's time.
+      confirmedAt: saved?.soa && confirmed !== null ? confirmed * 1000 : null,
     }
   }
 
