@@ -82,7 +82,7 @@ export async function confirmCopy(
     .prepare(
       `UPDATE zones SET secondary_checked_on = ?2
        WHERE id = ?1 AND type = 'secondary' AND serial = ?3 AND secondary_serial = ?3
-         AND (secondary_checked_on IS NULL
+         AND (julianday(secondary_checked_on) IS NULL
            OR (julianday(?2) - julianday(secondary_checked_on)) * 86400
               >= min(?4, soa_expire / 10.0))`
     )
