@@ -122,6 +122,8 @@ function answerer(upstream, cache, misses) {
     }
   }
   return (query, question, client) => {
+    // Shorter than a header: not a DNS message, dropped here rather than costing a request.
+    if (query.length < 12) return null
     const refused = question === null ? notImplemented(query) : null
     if (refused) return refused
     const key = question === null || UNCACHED_TYPES.has(question.type) ? null : question.key
@@ -209,7 +211,8 @@ export async function startDnsFront({
     perNetwork: tcpClientConnections,
     onRefuse: (address) => refused(address, 'DNS_FRONT_TCP_CLIENT_CONNECTIONS'),
   })
-  const tcp = net.createServer({ noDelay: true }, (socket) => {
+  // Half-open: a client may end its side once its queries are sent and still read the answers.
+  const tcp = net.createServer({ noDelay: true, allowHalfOpen: true }, (socket) => {
     if (!shares.admit(socket)) return void socket.destroy()
     serveTcp(socket, {
       relayNotify,

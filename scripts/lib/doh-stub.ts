@@ -3,6 +3,7 @@
  * of names and counts what reaches it (requests, and the TCP connections they came on).
  *
  *   www.test A (TTL 300)       short.test A (TTL 1)       big.test TXT (about 2 KB, TTL 300)
+ *   mid.test TXT (about 800 bytes, TTL 300)
  *   a name under nx.test: NXDOMAIN with the SOA (TTL 3600, minimum 2)
  *   slow.test: never answered  fail.test: HTTP 500        anything else: REFUSED
  */
@@ -37,8 +38,8 @@ function answerFor(query: packet.Packet): { status: number; body?: Buffer } | nu
   if (name === 'fail.test') return { status: 500 }
   if (name === 'www.test') return reply({ answers: [a(300, '192.0.2.1')] })
   if (name === 'short.test') return reply({ answers: [a(1, '192.0.2.2')] })
-  if (name === 'big.test') {
-    const data = Array.from({ length: 8 }, (_, i) => `${i}`.repeat(250))
+  if (name === 'big.test' || name === 'mid.test') {
+    const data = Array.from({ length: name === 'big.test' ? 8 : 3 }, (_, i) => `${i}`.repeat(250))
     return reply({ answers: [{ name: q!.name, type: 'TXT', ttl: 300, data }] })
   }
   if (name.endsWith('.nx.test')) {

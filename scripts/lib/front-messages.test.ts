@@ -145,6 +145,40 @@ describe('opcodes other than QUERY', () => {
   })
 })
 
+describe('messages that cannot be read', () => {
+  it('answers FORMERR without a question to another opcode whose question cannot be read, never echoing it', async () => {
+    const header = (opcode: number, qd: number) => {
+      const out = bareMessage(opcode, 0x777)
+      out.writeUInt16BE(qd, 4)
+      return out
+    }
+    // A 1,285-octet "name" (twenty 63-octet labels), a pointer, a question cut short.
+    const long = Buffer.concat([
+      header(15, 1),
+      Buffer.concat(Array.from({ length: 20 }, () => Buffer.from(`?${'a'.repeat(63)}`))),
+      Buffer.from([0, 0, 1, 0, 1]),
+    ])
+    const pointer = Buffer.concat([header(15, 5), Buffer.alloc(7, 0xff)])
+    const short = Buffer.concat([header(3, 1), Buffer.from([3, 0x77, 0x77])])
+    for (const message of [long, pointer, short]) {
+      for (const ask of [udpAsk, tcpAsk]) {
+        const answer = (await ask(front.port, message))!
+        expect(answer.length).toBe(12)
+        expect(answer.readUInt16BE(0)).toBe(0x777)
+        expect(rcode(answer)).toBe(1) // FORMERR
+        expect(answer.readUInt16BE(4)).toBe(0) // no question
+      }
+    }
+  })
+
+  it('drops a datagram shorter than a header without asking the DoH endpoint', async () => {
+    const before = reached.doh
+    for (let n = 0; n < 12; n++)
+      expect(await udpAsk(front.port, Buffer.alloc(n, 1), { timeoutMs: 100 })).toBeNull()
+    expect(reached.doh).toBe(before)
+  })
+})
+
 describe('transfers over UDP', () => {
   it('answers an unsigned IXFR over UDP with TC and its question, without asking the API', async () => {
     const before = reached.transfer

@@ -83,6 +83,22 @@ describe('queries pipelined on one TCP connection', () => {
     expect(frameIds(await pipelined([again], 600))).toEqual([again.readUInt16BE(0)])
   })
 
+  it('answers every query of a client that ends its side right after sending them, then ends its own', async () => {
+    const axfr = query('split', 'AXFR')
+    const plain = query('www.half-closed.test', 'A')
+    const got = await new Promise<Buffer>((resolve, reject) => {
+      const socket = net.connect(front.port, '127.0.0.1')
+      const parts: Buffer[] = []
+      socket.on('data', (c: Buffer) => parts.push(c))
+      socket.on('close', () => resolve(Buffer.concat(parts)))
+      socket.on('error', reject)
+      // Both queries and the FIN at once: the transfer's answer takes 150 ms to come.
+      socket.end(Buffer.concat([framed(axfr), framed(plain)]))
+      setTimeout(() => socket.destroy(), 2_000)
+    })
+    expect(frameIds(got)).toEqual([axfr.readUInt16BE(0), plain.readUInt16BE(0)])
+  })
+
   it('leaves a NOTIFY the API failed unanswered without cutting the transfer on the connection', async () => {
     const axfr = query('split', 'AXFR')
     const notify = notifyOf('notified.test')

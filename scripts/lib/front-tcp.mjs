@@ -114,6 +114,7 @@ export function serveTcp(
       .finally(() => {
         inFlight--
         if (inFlight === 0) awaitQuery()
+        endIfDone()
         // Below the limit again: read on (queries already received first).
         if (inFlight < MAX_PIPELINED && !ended()) {
           takeQueries()
@@ -121,6 +122,18 @@ export function serveTcp(
         }
       })
   }
+  // The client ended its side (a half-close after its last query): once every whole query it sent
+  // is answered, the front ends its side too (RFC 7766 §6.2.3: the answers are still owed).
+  let clientEnded = false
+  const endIfDone = () => {
+    if (!clientEnded || inFlight > 0 || ended()) return
+    if (pending.length >= 2 && pending.length >= 2 + pending.readUInt16BE(0)) return
+    socket.end()
+  }
+  socket.on('end', () => {
+    clientEnded = true
+    endIfDone()
+  })
   const client = socket.remoteAddress ?? ''
   // Checked every `tcpIdleMs` of silence, for as long as the connection lives (a connection with
   // an answer still coming is checked again later).

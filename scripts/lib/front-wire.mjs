@@ -6,25 +6,30 @@
  */
 import { OUR_UDP_PAYLOAD, decodeQuery } from '../../packages/dns-wire/src/index.ts'
 
-/** Offset just past the first question of `message` (12 when it has none). */
+/**
+ * Offset just past the first question of `message` (12 when it has none), or -1 when that question
+ * cannot be read: a label over 63 octets or of another type (a first name has nothing before it to
+ * point to), a name over 255 octets, or a question cut short. Such a question is never copied into
+ * an answer: the sender would get its own bytes back, up to a datagram's worth.
+ */
 function questionEnd(message) {
-  let at = 12
   if (message.length < 12 || message.readUInt16BE(4) === 0) return 12
-  while (at < message.length) {
+  let at = 12
+  while (at < message.length && at - 12 < 255) {
     const len = message[at]
-    if (len === 0) return Math.min(at + 5, message.length)
-    if ((len & 0xc0) === 0xc0) return Math.min(at + 6, message.length)
+    if (len === 0) return at + 5 <= message.length ? at + 5 : -1
+    if (len > 63) return -1
     at += len + 1
   }
-  return message.length
+  return -1
 }
 
 /**
  * The question of an ordinary query, read straight from its bytes: `key` (the question's wire
  * form with ASCII letters lower-cased, its type and class, and whether it has an OPT record and
  * with the DO bit: an answer has an OPT exactly when its query had one, RFC 6891 §6.1.1 and §7),
- * `type` (the question's), `end` (offset past the question) and `udpLimit` (the EDNS payload
- * size, at least 512). Null for
+ * `type` (the question's), `end` (offset past the question) and `udpLimit` (the largest UDP
+ * answer, `udpPayloadLimit`). Null for
  * anything else (a response, another opcode, not one question, records besides one OPT, an EDNS
  * version other than 0, which is answered BADVERS, malformed): such a message is neither cached
  * nor answered from the cache.
@@ -50,7 +55,7 @@ export function readQuestion(m) {
     if (end + 11 > m.length || m[end] !== 0 || m.readUInt16BE(end + 1) !== 41) return null
     if (end + 11 + m.readUInt16BE(end + 9) !== m.length) return null
     if (m[end + 6] !== 0) return null // EDNS version
-    limit = Math.max(512, m.readUInt16BE(end + 3))
+    limit = udpPayloadLimit(m.readUInt16BE(end + 3))
     edns = (m[end + 7] & 0x80) !== 0 ? 'do' : 'edns'
   } else if (end !== m.length) return null
   const type = m.readUInt16BE(at + 1)
@@ -58,10 +63,18 @@ export function readQuestion(m) {
   return { question, key: `${question}/${edns}`, type, end, udpLimit: limit }
 }
 
-/** The query's EDNS UDP payload size, or 512 when it has no OPT record (or cannot be read). */
+/**
+ * The largest UDP answer to a query offering `payload` octets: at least 512 (RFC 6891 §6.2.3), and
+ * at most our own payload size (OUR_UDP_PAYLOAD, 1,232), whatever the client offers, as BIND's
+ * `max-udp-size`: a small query must not draw a large datagram onto an address it may have
+ * forged, and fragmented UDP is what DNS Flag Day 2020 retired. A larger answer goes out TC.
+ */
+const udpPayloadLimit = (payload) => Math.min(OUR_UDP_PAYLOAD, Math.max(512, payload))
+
+/** The query's UDP answer limit (`udpPayloadLimit`); 512 without an OPT record (or unreadable). */
 export function udpLimit(query) {
   try {
-    return Math.max(512, decodeQuery(query).edns?.udpPayloadSize ?? 512)
+    return udpPayloadLimit(decodeQuery(query).edns?.udpPayloadSize ?? 512)
   } catch {
     return 512
   }
@@ -126,7 +139,9 @@ function withOpt(out, query, rcode) {
  * OPT record when `query` had one: the minimal truncated answer of RFC 6891 §7.
  */
 export function truncated(answer, query) {
-  const out = Buffer.from(answer.subarray(0, questionEnd(answer)))
+  const end = questionEnd(answer)
+  const out = Buffer.from(answer.subarray(0, end < 0 ? 12 : end))
+  if (end < 0) out.writeUInt16BE(0, 4)
   out[2] |= 0x02
   out.writeUInt16BE(0, 6)
   out.writeUInt16BE(0, 8)
@@ -136,11 +151,14 @@ export function truncated(answer, query) {
 
 /**
  * An answer the front makes itself to `query`: its ID, opcode, RD and CD, its question, `rcode`,
- * no records but an OPT record when the query had one. Null for a message shorter than a header.
+ * no records but an OPT record when the query had one. A question that cannot be read is not
+ * echoed, and the answer is FORMERR (as BIND's). Null for a message shorter than a header.
  */
 function ownAnswer(query, rcode) {
-  const out = Buffer.from(query.subarray(0, Math.max(12, questionEnd(query))))
-  if (out.length < 12) return null
+  if (query.length < 12) return null
+  const end = questionEnd(query)
+  if (end < 0) rcode = 1
+  const out = Buffer.from(query.subarray(0, end < 0 ? 12 : end))
   out[2] = 0x80 | (out[2] & 0x79) // QR, the query's opcode and RD; AA and TC clear
   out[3] = (out[3] & 0x10) | (rcode & 0x0f) // the query's CD
   out.writeUInt16BE(out.length > 12 ? 1 : 0, 4)
@@ -191,7 +209,7 @@ export function fitAnswer(answer, query) {
   out[2] = (out[2] & ~0x01) | (query[2] & 0x01)
   out[3] = (out[3] & ~0x10) | (query[3] & 0x10)
   const end = questionEnd(query)
-  if (end === questionEnd(out)) query.copy(out, 12, 12, end)
+  if (end > 12 && end === questionEnd(out)) query.copy(out, 12, 12, end)
   return out
 }
 
