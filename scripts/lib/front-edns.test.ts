@@ -115,6 +115,23 @@ describe('the cache and EDNS', () => {
     expect(asked.get(name)).toBe(3)
   })
 
+  it('does not answer a query asking for padding from an answer cached for one not asking, nor the reverse', async () => {
+    const f = await front()
+    const name = unique('padding')
+    const padded = (q: Buffer) => {
+      // The OPT record (the last 11 octets) gains an empty Padding option (code 12).
+      const out = Buffer.concat([q, Buffer.from([0, 12, 0, 0])])
+      out.writeUInt16BE(4, out.length - 6)
+      return out
+    }
+    await udpAsk(f.port, query(name, 'A', 1232))
+    await udpAsk(f.port, padded(query(name, 'A', 1232)))
+    await udpAsk(f.port, query(name, 'A', 1232))
+    await udpAsk(f.port, padded(query(name, 'A', 1232)))
+    // One request for each kind; each kind's second answer came from the cache.
+    expect(asked.get(name)).toBe(2)
+  })
+
   it('answers an EDNS version other than 0 with BADVERS from the upstream, never from the cache', async () => {
     const f = await front()
     const name = unique('version')

@@ -27,7 +27,8 @@ function questionEnd(message) {
 /**
  * The question of an ordinary query, read straight from its bytes: `key` (the question's wire
  * form with ASCII letters lower-cased, its type and class, and whether it has an OPT record and
- * with the DO bit: an answer has an OPT exactly when its query had one, RFC 6891 §6.1.1 and §7),
+ * with the DO bit: an answer has an OPT exactly when its query had one, RFC 6891 §6.1.1 and §7,
+ * and whether that OPT asks for padding),
  * `type` (the question's), `end` (offset past the question) and `udpLimit` (the largest UDP
  * answer, `udpPayloadLimit`). Null for
  * anything else (a response, another opcode, not one question, records besides one OPT, an EDNS
@@ -57,6 +58,8 @@ export function readQuestion(m) {
     if (m[end + 6] !== 0) return null // EDNS version
     limit = udpPayloadLimit(m.readUInt16BE(end + 3))
     edns = (m[end + 7] & 0x80) !== 0 ? 'do' : 'edns'
+    // An answer to a query with the Padding option is padded (RFC 7830 §4); one without, not.
+    if (hasPadding(m, end + 11, m.length)) edns += '/pad'
   } else if (end !== m.length) return null
   const type = m.readUInt16BE(at + 1)
   const question = `${name.toString('latin1')}/${type}/${m.readUInt16BE(at + 3)}`
@@ -70,6 +73,15 @@ export function readQuestion(m) {
  * forged, and fragmented UDP is what DNS Flag Day 2020 retired. A larger answer goes out TC.
  */
 const udpPayloadLimit = (payload) => Math.min(OUR_UDP_PAYLOAD, Math.max(512, payload))
+
+/** Whether the EDNS options from `at` to `end` of `m` hold a Padding option (code 12). */
+function hasPadding(m, at, end) {
+  while (at + 4 <= end) {
+    if (m.readUInt16BE(at) === 12) return true
+    at += 4 + m.readUInt16BE(at + 2)
+  }
+  return false
+}
 
 /** The query's UDP answer limit (`udpPayloadLimit`); 512 without an OPT record (or unreadable). */
 export function udpLimit(query) {

@@ -8,6 +8,12 @@ export interface PartialHeader {
   opcode: number
   rd: boolean
   cd: boolean
+  /**
+   * The query's one well-formed OPT record's DO bit, when its records could be read to the end
+   * (a message refused for its question count alone): its FORMERR then carries an OPT record,
+   * as RFC 6891 §6.1.1 asks of every answer to a query with one.
+   */
+  edns?: { do: boolean }
 }
 
 /**

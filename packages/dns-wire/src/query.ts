@@ -3,7 +3,7 @@
  */
 import { CLASSES } from '@edgedns/dns-facts'
 import { DnsFormatError, type PartialHeader } from './errors.ts'
-import { nameText } from './names.ts'
+import { nameText, type Labels } from './names.ts'
 import { Reader } from './reader.ts'
 import { TYPE_CODES } from './types.ts'
 
@@ -87,10 +87,16 @@ export function decodeQuery(bytes: Uint8Array): Query {
   const flags = r.u16()
   if (flags & 0x8000) r.fail('message is a response')
   const [qd, an, ns, ar] = [r.u16(), r.u16(), r.u16(), r.u16()]
-  if (qd !== 1) r.fail(`expected one question, got ${qd}`)
-  const qname = r.name()
-  const qtype = r.u16()
-  const qclass = r.u16()
+  // Every question is read (a count other than one is refused below, once the records are read,
+  // so that the refusal can carry the query's OPT record).
+  let qname: Labels = []
+  let qtype = 0
+  let qclass = 0
+  for (let i = 0; i < qd; i++) {
+    const name = r.name()
+    const [type, klass] = [r.u16(), r.u16()]
+    if (i === 0) [qname, qtype, qclass] = [name, type, klass]
+  }
 
   let edns: Edns | null = null
   for (let i = 0; i < an + ns + ar; i++) {
@@ -114,6 +120,10 @@ export function decodeQuery(bytes: Uint8Array): Query {
     }
   }
   if (r.offset !== bytes.length) r.fail('trailing bytes after the last record')
+  if (qd !== 1) {
+    const seen = edns === null ? {} : { edns: { do: (edns as Edns).do } }
+    throw new DnsFormatError(`expected one question, got ${qd}`, { ...header, ...seen })
+  }
 
   return {
     id: header.id,

@@ -184,3 +184,59 @@ describe('truncation', () => {
     expect(d.answers?.[0]?.data).toBe('192.0.2.9')
   })
 })
+
+describe('EDNS in answers', () => {
+  /** A query with one OPT record carrying `options` (code, data) and DO set, `qd` questions. */
+  function queryWithOpt(options: [number, number][], qd = 1): Uint8Array {
+    const head = Buffer.from([0, 9, 1, 0, 0, qd, 0, 0, 0, 0, 0, 1])
+    const question = Buffer.from('03777777076578616d706c6503636f6d0000010001', 'hex')
+    const opts = Buffer.concat(
+      options.map(([code, n]) => {
+        const o = Buffer.alloc(4 + n)
+        o.writeUInt16BE(code, 0)
+        o.writeUInt16BE(n, 2)
+        return o
+      })
+    )
+    const opt = Buffer.from([0, 0, 41, 4, 0xd0, 0, 0, 0x80, 0, 0, 0])
+    opt.writeUInt16BE(opts.length, 9)
+    return new Uint8Array(Buffer.concat([head, ...Array(qd).fill(question), opt, opts]))
+  }
+
+  it('pads an answer to a multiple of 468 octets when the query asked for padding, and only then', () => {
+    const padded = encodeResponse(replyTo(decodeQuery(queryWithOpt([[12, 40]])), answer(a(1))))
+    expect(padded.length).toBe(468)
+    const opt = decodeWithDnsPacket(padded).additionals?.find((rr) => rr.type === 'OPT') as any
+    expect(opt.options.map((o: { code: number }) => o.code)).toEqual([12])
+    // Without the option (here a cookie): no padding.
+    const plain = encodeResponse(replyTo(decodeQuery(queryWithOpt([[10, 8]])), answer(a(1))))
+    expect(plain.length).toBeLessThan(100)
+    // An answer longer than a block goes to the next multiple, within the size allowed.
+    const many = Array.from({ length: 40 }, (_, i) => a(i))
+    const q = decodeQuery(queryWithOpt([[12, 0]]))
+    expect(encodeResponse(replyTo(q, answer(...many), { maxSize: 65535 })).length).toBe(936)
+    expect(
+      encodeResponse(replyTo(q, answer(...many), { maxSize: 700 })).length
+    ).toBeLessThanOrEqual(700)
+  })
+
+  it('answers FORMERR with an OPT record to a query refused for its question count alone', () => {
+    for (const qd of [0, 2]) {
+      let header
+      try {
+        decodeQuery(queryWithOpt([], qd))
+      } catch (e) {
+        header = (e as { header: Parameters<typeof formErrReply>[0] }).header
+      }
+      const d = decodeWithDnsPacket(formErrReply(header!))
+      expect(d).toMatchObject({ id: 9, rcode: 'FORMERR', questions: [] })
+      expect(d.additionals?.map((rr) => rr.type)).toEqual(['OPT'])
+    }
+  })
+
+  it('never marks an answer to QCLASS ANY authoritative', () => {
+    const any = query({ question: { name: 'www.example.com', type: 1, class: 255 } })
+    expect(decodeWithDnsPacket(encodeResponse(replyTo(any, answer(a(1))))).flag_aa).toBe(false)
+    expect(decodeWithDnsPacket(encodeResponse(replyTo(query(), answer(a(1))))).flag_aa).toBe(true)
+  })
+})

@@ -34,8 +34,12 @@ export interface ResponseInit {
   answer?: ResponseRR[]
   authority?: ResponseRR[]
   additional?: ResponseRR[]
-  /** Adds an OPT record (our payload size, DO echoed); required for rcodes above 15. */
-  edns?: { udpPayloadSize?: number; do?: boolean } | null
+  /**
+   * Adds an OPT record (our payload size, DO echoed); required for rcodes above 15. `padBlock`:
+   * the message is padded (RFC 7830's Padding option) to a multiple of that many octets, or to
+   * `maxSize` when the next multiple would pass it.
+   */
+  edns?: { udpPayloadSize?: number; do?: boolean; padBlock?: number } | null
   /** Largest message to produce; whole RRsets that do not fit are dropped and TC set. */
   maxSize?: number
   /** Compress names (default true). */
@@ -83,6 +87,26 @@ function writeRR(w: ByteWriter, rr: ResponseRR, comp: Compressor | undefined): v
  */
 const responseWriter = new ByteWriter()
 
+/** Octets of an EDNS option before its data (code and length). */
+const PADDING_OPTION_HEADER = 4
+/** The EDNS Padding option's code (RFC 7830). */
+const PADDING = 12
+/**
+ * The block length responses are padded to when their query asked for padding: RFC 8467 §4.1's
+ * recommendation for responses.
+ */
+export const RESPONSE_PAD_BLOCK = 468
+
+/**
+ * The Padding option that brings a message of `length` octets so far (before its OPT record) to a
+ * multiple of `block` octets, or to `maxSize` when that multiple would pass it.
+ */
+function padding(length: number, block: number, maxSize: number): readonly [number, Uint8Array] {
+  const unpadded = length + OPT_RR_LENGTH + PADDING_OPTION_HEADER
+  const target = Math.min(Math.ceil(unpadded / block) * block, maxSize)
+  return [PADDING, new Uint8Array(Math.max(0, target - unpadded))]
+}
+
 export function encodeResponse(init: ResponseInit): Uint8Array {
   const rcode = rcodeValue(init.rcode)
   if (rcode > 15 && !init.edns) throw new RangeError(`rcode ${rcode} needs EDNS`)
@@ -104,7 +128,9 @@ export function encodeResponse(init: ResponseInit): Uint8Array {
     w.u16(q.class)
   }
 
-  const budget = maxSize - (init.edns ? OPT_RR_LENGTH : 0)
+  const padBlock = init.edns?.padBlock ?? 0
+  const budget =
+    maxSize - (init.edns ? OPT_RR_LENGTH : 0) - (padBlock > 0 ? PADDING_OPTION_HEADER : 0)
   // Once an RRset does not fit, nothing after it is written (TC); `init.tc` only sets the flag.
   let dropped = false
   const sections = [init.answer ?? [], init.authority ?? [], init.additional ?? []]
@@ -131,6 +157,7 @@ export function encodeResponse(init: ResponseInit): Uint8Array {
       payload: init.edns.udpPayloadSize ?? OUR_UDP_PAYLOAD,
       extendedRcode: rcode >> 4,
       do: init.edns.do ?? false,
+      options: padBlock > 0 ? [padding(w.length, padBlock, maxSize)] : [],
     })
   w.setU16(6, counts[0] ?? 0)
   w.setU16(8, counts[1] ?? 0)
@@ -172,7 +199,11 @@ export function replyTo(
   result: ResolutionLike,
   options: { maxSize?: number } = {}
 ): ResponseInit {
-  const edns = query.edns ? { udpPayloadSize: OUR_UDP_PAYLOAD, do: query.edns.do } : null
+  // Padded when the query carried the Padding option (RFC 7830 §4: a responder must then pad).
+  const padBlock = query.edns?.options.includes(PADDING) ? RESPONSE_PAD_BLOCK : undefined
+  const edns = query.edns
+    ? { udpPayloadSize: OUR_UDP_PAYLOAD, do: query.edns.do, ...(padBlock && { padBlock }) }
+    : null
   const base: ResponseInit = {
     id: query.id,
     opcode: query.opcode,
@@ -188,7 +219,8 @@ export function replyTo(
   if (query.opcode !== OPCODES.QUERY) return { ...base, rcode: 'NOTIMP' }
   return {
     ...base,
-    aa: result.aa,
+    // An answer to QCLASS ANY is never authoritative (RFC 6895 §3.2): it holds class IN only.
+    aa: result.aa && query.question.class !== CLASSES.ANY,
     tc: result.tc ?? false,
     answer: result.answer,
     authority: result.authority,
@@ -196,7 +228,14 @@ export function replyTo(
   }
 }
 
-/** A FORMERR reply for a message whose header could be read (see DnsFormatError.header). */
-export function formErrReply(header: PartialHeader): Uint8Array {
-  return encodeResponse({ ...header, rcode: 'FORMERR' })
+/**
+ * A reply with `rcode` (FORMERR by default) and no question for a message whose header could be
+ * read (see DnsFormatError.header), with an OPT record when the header says the query had one.
+ */
+export function formErrReply(
+  { edns, ...header }: PartialHeader,
+  rcode: 'FORMERR' | 'NOTIMP' = 'FORMERR'
+): Uint8Array {
+  const opt = edns ? { udpPayloadSize: OUR_UDP_PAYLOAD, do: edns.do } : null
+  return encodeResponse({ ...header, rcode, edns: opt })
 }

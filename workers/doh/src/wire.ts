@@ -54,11 +54,7 @@ export async function wireQuery(
     if (!err.header) return wireError(400, `malformed DNS query: ${err.message}`)
     const isQuery = ((bytes[2] as number) & 0x80) === 0
     if (isQuery && err.header.opcode !== OPCODES.QUERY)
-      return answerResponse(
-        encodeResponse({ ...err.header, rcode: 'NOTIMP' }),
-        DNS_MESSAGE,
-        NO_STORE
-      )
+      return answerResponse(formErrReply(err.header, 'NOTIMP'), DNS_MESSAGE, NO_STORE)
     return answerResponse(formErrReply(err.header), DNS_MESSAGE, NO_STORE)
   }
 
