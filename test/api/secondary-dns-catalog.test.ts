@@ -7,6 +7,7 @@
  * back, and TSIG with the catalog peers' keys. Transfers read one version of the catalog:
  * secondary-dns-catalog-versions.test.ts.
  */
+import { env } from 'cloudflare:workers'
 import { encodeQuery } from '../../packages/dns-wire/src/index.ts'
 import { signMessage } from '../../packages/zone-transfer/src/index.ts'
 import { describe, expect, it, vi } from 'vitest'
@@ -126,6 +127,24 @@ describe('catalog zone content, transferred through /dns_transfer', () => {
     await ok('DELETE', `${a.base}/catalog`)
     const remade = await ok('PUT', `${a.base}/catalog`, { name: catalog, peers: [a.peer] })
     expect(remade.soa_serial).toBeGreaterThan(last)
+  })
+
+  it('leaves out a pending zone while an account move fences it, and keeps an active one', async () => {
+    const a = await account()
+    const catalog = `${unique('catalog')}.example.net`
+    await ok('PUT', `${a.base}/catalog`, { name: catalog, peers: [a.peer] })
+    const active = await zoneIn(a.id, true, a.peer)
+    const pending = await zoneIn(a.id, true, a.peer)
+    // A move's fence sets every live zone 'moving'; a pending one has never been activated.
+    const fence = (id: string, activated: string | null) =>
+      env.DB.prepare("UPDATE zones SET status = 'moving', activated_on = ?2 WHERE id = ?1")
+        .bind(id, activated)
+        .run()
+    await fence(active.id, '2026-11-01T00:00:00.000Z')
+    await fence(pending.id, null)
+    expect(ptrs(await axfr(catalog))).toEqual([
+      [`${active.id}.zones.${catalog}.`, `${active.name}.`],
+    ])
   })
 
   it('lists primary zones only: a zone made secondary or internal leaves it, moving the serial', async () => {

@@ -31,12 +31,15 @@ export const CATALOG_SIZES: CatalogSizes = { chunk: CATALOG_CHUNK, batch: CATALO
 
 /**
  * The members of account ?1 after (name, id) = (?2, ?3), in name order, at most ?4: its zones that
- * are live (active, or moving between shards), primary (`full` or `partial`, the types outgoing
- * transfers are configured on) and whose outgoing transfers are enabled.
+ * are live (active, or moving between shards once activated: a move's fence sets pending zones
+ * 'moving' too, and they are pending again on the shard they move to), primary (`full` or
+ * `partial`, the types outgoing transfers are configured on) and whose outgoing transfers are
+ * enabled.
  */
 const MEMBERS_SQL = `SELECT z.id, z.name FROM zones AS z
   JOIN zone_transfers_outgoing AS o ON o.zone_id = z.id
   WHERE z.account_id = ?1 AND z.status IN ('active', 'moving') AND z.type IN ('full', 'partial')
+    AND (z.status = 'active' OR z.activated_on IS NOT NULL)
     AND o.enabled = 1 AND (z.name, z.id) > (?2, ?3)
   ORDER BY z.name, z.id LIMIT ?4`
 
