@@ -165,8 +165,19 @@ describe('outgoing transfers relayed to /dns_transfer', () => {
 
   it('refuses transfers of a zone whose outgoing transfers are disabled or not configured', async () => {
     const disabled = await zoneWithTransfers({ enabled: false })
-    const [a] = await messagesOf(await relay((await signed(disabled.name, 'AXFR')).message))
-    expect(rcode(a!)).toBe(5)
+    // Signed with a peer's key: the REFUSED is signed too (RFC 8945 §5.3), for AXFR and SOA alike.
+    for (const type of ['AXFR', 'SOA'] as const) {
+      const request = await signed(disabled.name, type)
+      const [a] = await messagesOf(await relay(request.message))
+      expect(rcode(a!)).toBe(5)
+      expect(
+        decodeMessage(await new TsigStreamVerifier(KEY, request.mac, now).next(a!)).rcode
+      ).toBe(5)
+    }
+    // Outside the ACLs, the same.
+    const outside = await signed(disabled.name, 'AXFR')
+    const [o] = await messagesOf(await relay(outside.message, '203.0.113.9'))
+    expect(splitTsig(o!).tsig).not.toBeNull()
     const plain = await createZone('xfr-none')
     const [b] = await messagesOf(await relay((await signed(plain.name, 'AXFR')).message))
     expect(rcode(b!)).toBe(5)

@@ -95,7 +95,7 @@ const PADDING = 12
  * The block length responses are padded to when their query asked for padding: RFC 8467 §4.1's
  * recommendation for responses.
  */
-export const RESPONSE_PAD_BLOCK = 468
+const RESPONSE_PAD_BLOCK = 468
 
 /**
  * The Padding option that brings a message of `length` octets so far (before its OPT record) to a

@@ -92,7 +92,7 @@ export async function confirmCopy(
 }
 
 /** The longest a copy's confirmation waits to be written to its zone's row (`confirmCopy`). */
-export const CONFIRM_WRITE_INTERVAL_S = 3600
+const CONFIRM_WRITE_INTERVAL_S = 3600
 
 /** When a primary last confirmed the copy held, in seconds since the epoch; null: none held. */
 export function confirmedAt(zone: CopyRecord): number | null {

@@ -25,6 +25,7 @@ import {
   type PackedAnswers,
   type TransferOptions,
   type TransferRecord,
+  type TsigKey,
   type TransferZone,
 } from '@edgedns/zone-transfer'
 import type { RecordRow } from '../records/model.ts'
@@ -32,6 +33,13 @@ import type { ShardEnv } from '../shards/databases.ts'
 import { zoneDefaultNameServers } from '../zones/apex-ns.ts'
 import { soaRdata, type ZoneRow } from '../zones/model.ts'
 import { streamOf } from './answer-stream.ts'
+import {
+  refusal,
+  refused,
+  refusedSigned,
+  type TransferAnswer,
+  type TransferRequest,
+} from './refusals.ts'
 import { isApexCname } from './apex-cname.ts'
 import { CATALOG_BATCH } from './catalog-members.ts'
 import { changeSteps } from './change-steps.ts'
@@ -178,58 +186,6 @@ async function* zoneRecords(
   if (now?.change_seq !== z.changeSeq) throw new ZoneChangedDuringTransfer(z.name)
 }
 
-export interface TransferRequest {
-  /** The DNS query as the client sent it. */
-  query: Uint8Array
-  /** The client's address as the front saw it. */
-  client: string
-  /** Seconds since the epoch. */
-  now: number
-  /** Whether the caller may relay transfers of a zone of this account. */
-  mayRelay: (zone: { accountId: string; id: string }) => boolean
-  /** Records a page of a zone's transfer reads; for a catalog, members a joined string holds. */
-  pageSize?: number
-  /** The client asked over UDP: an AXFR is FORMERR, an IXFR gets the single SOA (serve.ts). */
-  udp?: boolean
-}
-
-export interface TransferAnswer {
-  /** The messages, each with its two-octet length prefix. */
-  body: ReadableStream<Uint8Array>
-  /** Resolves once the whole answer has been read: true for a completed transfer. */
-  completed: Promise<boolean>
-  zoneId: string | null
-  db: D1Database | null
-}
-
-/**
- * A single unsigned reply to `query`: REFUSED, FORMERR (`rcode`) for a request without exactly one
- * question (no zone, so no key to sign with), or SERVFAIL for a zone that is not loaded; FORMERR's
- * own form when it is unreadable.
- */
-async function* refusal(
-  query: Uint8Array,
-  rcode: RefusalRcode = 'REFUSED'
-): AsyncGenerator<Uint8Array> {
-  let message
-  try {
-    message = decodeMessage(query)
-  } catch {
-    // Unreadable: the transfer code answers it (FORMERR, or nothing when even the header is short).
-    yield* transferMessages(query, null, { keys: [], requireTsig: false, now: 0 })
-    return
-  }
-  const q = message.question[0]
-  yield encodeResponse({
-    id: message.id,
-    opcode: message.opcode,
-    rcode,
-    rd: message.rd,
-    question: q ? { name: q.name, type: q.typeCode, class: q.class } : null,
-    edns: message.opt ? {} : null,
-  })
-}
-
 /**
  * The answer to a signed (or plain) non-transfer query: the SOA to a question for the zone's own
  * SOA (a secondary's serial check); REFUSED to any other question (the relay holds the zone's SOA
@@ -288,12 +244,6 @@ export async function answerRelayedQuery(
   return { ...answer, zoneId: answer.zoneId === null ? null : zone.id, db }
 }
 
-type RefusalRcode = 'REFUSED' | 'FORMERR' | 'SERVFAIL'
-
-function refused(request: TransferRequest, rcode?: RefusalRcode): TransferAnswer {
-  return { ...streamOf(refusal(request.query, rcode)), zoneId: null, db: null }
-}
-
 /**
  * The catalog zone of that name, served like a zone: AXFR (an IXFR is answered in the AXFR form,
  * or with the single SOA when the secondary is current), and signed SOA queries.
@@ -349,8 +299,8 @@ function serveTransfer(
   again?: (err: unknown) => TransferZone | null,
   packed?: PackedAnswers
 ): TransferAnswer {
-  if (!config.enabled || !clientAllowed(config, request.client)) return refused(request)
   const keys = peerKeys(config)
+  if (!config.enabled || !clientAllowed(config, request.client)) return refusedSigned(request, keys)
   const signedOnly = tsigRequired(config)
   const soa = transferZone.soa
   const question = requestQuestion(request.query)
