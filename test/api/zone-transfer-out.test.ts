@@ -165,19 +165,14 @@ describe('outgoing transfers relayed to /dns_transfer', () => {
 
   it('refuses transfers of a zone whose outgoing transfers are disabled or not configured', async () => {
     const disabled = await zoneWithTransfers({ enabled: false })
-    // Signed with a peer's key: the REFUSED is signed too (RFC 8945 §5.3), for AXFR and SOA alike.
-    for (const type of ['AXFR', 'SOA'] as const) {
+    // Signed with a peer's key, the REFUSED is signed (RFC 8945 §5.3), from outside the ACLs too.
+    for (const [type, from] of [['AXFR'], ['SOA'], ['AXFR', '203.0.113.9']] as const) {
       const request = await signed(disabled.name, type)
-      const [a] = await messagesOf(await relay(request.message))
-      expect(rcode(a!)).toBe(5)
+      const [a] = await messagesOf(await relay(request.message, from))
       expect(
         decodeMessage(await new TsigStreamVerifier(KEY, request.mac, now).next(a!)).rcode
       ).toBe(5)
     }
-    // Outside the ACLs, the same.
-    const outside = await signed(disabled.name, 'AXFR')
-    const [o] = await messagesOf(await relay(outside.message, '203.0.113.9'))
-    expect(splitTsig(o!).tsig).not.toBeNull()
     const plain = await createZone('xfr-none')
     const [b] = await messagesOf(await relay((await signed(plain.name, 'AXFR')).message))
     expect(rcode(b!)).toBe(5)

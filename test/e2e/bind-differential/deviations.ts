@@ -190,13 +190,13 @@ export const DEVIATIONS: Record<DeviationId, Deviation> = {
   },
   'class-any': {
     bind: 'answers a question of class ANY (255) with FORMERR',
-    project: 'answers a class-ANY question as if it were class IN',
-    why: 'RFC 1035 allows QCLASS * in a query, and we host class IN only, so IN is what ANY can mean.',
+    project: 'answers a class-ANY question as if it were class IN, without AA',
+    why: 'RFC 1035 allows QCLASS * in a query, and we host class IN only, so IN is what ANY can mean; an answer to QCLASS ANY is never authoritative (RFC 6895 §3.2).',
     check(bind, project) {
       expect(bind).toMatchObject({ rcode: FORMERR, answer: [], authority: [] })
       expect(bind.flags.aa).toBe(false)
       expect(project.rcode).toBe(NOERROR)
-      expect(project.flags.aa).toBe(true)
+      expect(project.flags.aa).toBe(false)
       expect(project.answer.length).toBeGreaterThan(0)
       expect(project.question).toEqual(bind.question)
     },
