@@ -52,10 +52,14 @@ export async function secondaryZone(prefix: string, peer?: string): Promise<Seco
   return { ...zone, incoming: `/zones/${zone.id}/secondary_dns/incoming` }
 }
 
-/** The records the zone holds, each as `name ttl type priority content` (`-`: none), sorted. */
+/**
+ * The records the zone holds, each as `name ttl type priority content` (`-`: none), sorted; but
+ * the test primaries' apex NS record (`ns.primary.test`), which every transferred zone must have.
+ */
 export async function heldRecords(zoneId: string): Promise<string[]> {
   const { results } = await env.DB.prepare(
-    'SELECT name, type, content, priority, ttl FROM dns_records WHERE zone_id = ?1'
+    `SELECT name, type, content, priority, ttl FROM dns_records WHERE zone_id = ?1
+       AND NOT (type = 'NS' AND content = 'ns.primary.test')`
   )
     .bind(zoneId)
     .all<{ name: string; type: string; content: string; priority: number | null; ttl: number }>()

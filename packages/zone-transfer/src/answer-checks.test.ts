@@ -23,6 +23,12 @@ const a = (label: string): ResponseRR => ({
   ttl: 60,
   rdata: '192.0.2.1',
 })
+const ns = (owner = ZONE): ResponseRR => ({
+  name: owner,
+  type: 2,
+  ttl: 60,
+  rdata: `ns.${ZONE}.`,
+})
 const question = (name = ZONE, type = AXFR, klass = 1) => ({ name, type, class: klass })
 
 async function* stream(messages: Uint8Array[]) {
@@ -46,12 +52,13 @@ const refused = (outcome: Promise<unknown>, message: RegExp) =>
 
 describe('every message of a transfer answer answers our request', () => {
   it('reads messages after the first whether they leave the question out or echo it', async () => {
-    const first = packTransfer([soa(), a('a')], { id: 5, question: question() })
+    const first = packTransfer([soa(), ns(), a('a')], { id: 5, question: question() })
     const echoed = encodeResponse({ id: 5, rcode: 0, question: question(), answer: [a('b')] })
     const bare = encodeResponse({ id: 5, rcode: 0, question: null, answer: [a('c'), soa()] })
     const { got, outcome } = readAxfr([...first, echoed, bare])
-    expect(await outcome).toMatchObject({ kind: 'axfr', records: 3 })
+    expect(await outcome).toMatchObject({ kind: 'axfr', records: 4 })
     expect(got.map((rr) => rr.name)).toEqual([
+      'example.test.',
       'a.example.test.',
       'b.example.test.',
       'c.example.test.',
@@ -133,11 +140,35 @@ describe('the SOAs that open and close a transfer are at the zone apex', () => {
   })
 
   it('reads apex SOAs whatever the case of their owner', async () => {
-    const m = packTransfer([soa('Example.TEST'), a('a'), soa('EXAMPLE.test')], {
+    const m = packTransfer([soa('Example.TEST'), ns('EXAMPLE.test'), soa('EXAMPLE.test')], {
       id: 5,
       question: question('EXAMPLE.Test'),
     })
     expect(await readAxfr(m).outcome).toMatchObject({ kind: 'axfr', records: 1 })
+  })
+})
+
+describe('what a whole zone must hold', () => {
+  it('refuses a zone without NS records at its apex, an empty one included', async () => {
+    for (const body of [[a('a')], [], [ns(`a.${ZONE}`)]]) {
+      const m = packTransfer([soa(), ...body, soa()], { id: 5, question: question() })
+      await refused(readAxfr(m).outcome, /no NS records at its apex example\.test\./)
+    }
+  })
+
+  it('refuses records of a class other than IN', async () => {
+    for (const klass of [3, 254, 255]) {
+      const m = packTransfer([soa(), ns(), a('a'), soa()], { id: 5, question: question() })
+      // The A record's class (the two octets after its type) set to CH, NONE or ANY: found by its
+      // type, class, TTL, length and address (1, 1, 60, 4, 192.0.2.1).
+      const message = Uint8Array.from(m[0]!)
+      const tail = [0, 1, 0, 1, 0, 0, 0, 60, 0, 4, 192, 0, 2, 1]
+      const at = message.findIndex((_, i) => tail.every((b, j) => message[i + j] === b))
+      expect(at).toBeGreaterThan(12)
+      message[at + 2] = klass >> 8
+      message[at + 3] = klass & 0xff
+      await refused(readAxfr([message]).outcome, new RegExp(`class ${klass} at a\\.example`))
+    }
   })
 })
 

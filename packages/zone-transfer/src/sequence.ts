@@ -5,7 +5,7 @@
  * before ended at and the first from the serial we asked from, then the final SOA again). Only the
  * state of the sequence is kept, never its records, so a zone of any size streams through.
  */
-import { TYPE_CODES } from '@edgedns/dns-facts'
+import { CLASSES, TYPE_CODES } from '@edgedns/dns-facts'
 import type { MessageRR } from '@edgedns/dns-wire'
 import { serialAfter, soaSerial } from './soa.ts'
 
@@ -56,6 +56,8 @@ export class TransferSequence {
   #from = 0
   #at = 0
   #records = 0
+  /** NS records at the apex among a whole zone's records. */
+  #apexNs = 0
   #closing: MessageRR | null = null
 
   /**
@@ -94,10 +96,17 @@ export class TransferSequence {
   /** The next record of the answer's answer sections. */
   async push(rr: MessageRR): Promise<void> {
     if (this.#closing) throw new TransferError('records after the closing SOA')
+    // A zone of class IN is transferred in class IN only (RFC 5936 §2.2: the records of a transfer
+    // are of the zone's class); BIND refuses such an answer as malformed.
+    if (rr.class !== CLASSES.IN)
+      throw new TransferError(
+        `a record of class ${rr.class} at ${rr.name}: the zone is of class IN`
+      )
     const mode = this.#mode
     if (rr.typeCode !== TYPE_CODES.SOA) {
       if (this.#first === null) throw new TransferError('the answer does not start with the SOA')
       if (mode === 'start') this.#mode = 'axfr'
+      if (rr.typeCode === TYPE_CODES.NS && nameKey(rr.name) === this.#apex) this.#apexNs++
       await this.#sink(mode === 'delete' ? 'delete' : 'add', rr)
       this.#records++
       return
@@ -159,6 +168,10 @@ export class TransferSequence {
   #close(rr: MessageRR, serial: number): void {
     if (serial !== this.#final)
       throw new TransferError(`the closing SOA has serial ${serial}, the first ${this.#final}`)
+    // A whole zone has NS records at its apex (RFC 1034 §4.2.1); BIND refuses one without.
+    const whole = this.#mode === 'start' || this.#mode === 'axfr'
+    if (whole && this.#apexNs === 0)
+      throw new TransferError(`the zone has no NS records at its apex ${this.#apex}.`)
     this.#closing = rr
   }
 }

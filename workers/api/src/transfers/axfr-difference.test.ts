@@ -10,7 +10,17 @@ import { describe, expect, it } from 'vitest'
 import { createZone } from '../../../../test/api/helpers.ts'
 import { heldRecords } from '../../../../test/api/incoming-rows.ts'
 import { builder, kvNode, settle } from '../builder/test/helpers.ts'
-import { a, guardOf, rr, soa, transfer, type Step, type Zone } from './ixfr-test-transfers.ts'
+import {
+  a,
+  apexNs,
+  guardOf,
+  rr,
+  soa,
+  transfer,
+  withApexNs,
+  type Step,
+  type Zone,
+} from './ixfr-test-transfers.ts'
 import { HELD_PAGE } from './staged-records.ts'
 import { TransferStage } from './transfer-commit.ts'
 
@@ -67,7 +77,7 @@ function dbWith(replaced: Partial<Pick<D1Database, 'prepare' | 'batch'>>): D1Dat
 async function axfrThrough(db: D1Database, zone: Zone, records: MessageRR[], serial: number) {
   const stage = new TransferStage(db, { zoneId: zone.id, zoneName: zone.name })
   try {
-    for (const r of records) await stage.sink('add', r)
+    for (const r of withApexNs(zone.name, records)) await stage.sink('add', r)
     const guard = await guardOf(zone.id)
     await stage.commit({ guard, soa: soa(zone.name, serial), replace: true })
   } finally {
@@ -266,6 +276,7 @@ describe('an AXFR into a zone holding a copy', () => {
     })
     const stage = new TransferStage(db, { zoneId: zone.id, zoneName: zone.name })
     try {
+      await stage.sink('add', apexNs(zone.name))
       for (const i of [...range(1, 40), 77]) await stage.sink('add', a(zone.name, i))
       const guard = await guardOf(zone.id)
       // A settings change moved the zone's version: the first attempt conflicts.
@@ -296,7 +307,7 @@ describe('an AXFR into a zone holding a copy', () => {
     )
       .bind(zone.id)
       .all<{ own: number }>()
-    expect(lengths).toHaveLength(300)
+    expect(lengths).toHaveLength(301) // and the apex NS record
     const pages: number[] = []
     const db = dbWith({
       prepare: (sql: string) => {
@@ -314,7 +325,7 @@ describe('an AXFR into a zone holding a copy', () => {
     await axfrThrough(db, zone, next(zone.name), 11)
     // Two pages, the first of at most 1,000,000 characters.
     expect(pages).toHaveLength(2)
-    expect(pages[0]! + pages[1]!).toBe(300)
+    expect(pages[0]! + pages[1]!).toBe(301) // and the apex NS record
     const first = lengths.slice(0, pages[0]).reduce((sum, l) => sum + l.own, 0)
     expect(first).toBeLessThanOrEqual(1_000_000)
     expect(pages[0]).toBeGreaterThan(200)

@@ -68,9 +68,29 @@ export const primarySoa = (zone: string, serial: number): ResponseRR => ({
   rdata: `ns.primary.test. hostmaster.primary.test. ${serial} 3600 600 86400 300`,
 })
 
-/** The messages answering a `kind` request of zone `zone` with `records`. */
-export const pack = (zone: string, id: number, kind: Kind, records: ResponseRR[]) =>
-  packTransfer(records, { id, question: { name: zone, type: CODES[kind] } })
+/** The primary's NS record at the apex of zone `zone` (every zone has one; zone-shape.ts). */
+const primaryNs = (zone: string): ResponseRR => ({
+  name: zone,
+  type: 2,
+  ttl: 3600,
+  rdata: 'ns.primary.test.',
+})
+
+const isApexNs = (zone: string, rr: ResponseRR) =>
+  rr.type === 2 &&
+  rr.name.replace(/\.$/, '').toLowerCase() === zone.replace(/\.$/, '').toLowerCase()
+
+/**
+ * The messages answering a `kind` request of zone `zone` with `records`; an AXFR's gain the
+ * apex NS record (`primaryNs`) after the opening SOA when they have none.
+ */
+export const pack = (zone: string, id: number, kind: Kind, records: ResponseRR[]) => {
+  const whole =
+    kind === 'AXFR' && records.length >= 2 && !records.some((rr) => isApexNs(zone, rr))
+      ? [records[0]!, primaryNs(zone), ...records.slice(1)]
+      : records
+  return packTransfer(whole, { id, question: { name: zone, type: CODES[kind] } })
+}
 
 /** The answer's first message alone, with `rcode` (NOTIMP: 4, REFUSED: 5). */
 export function withRcode(messages: Uint8Array[], rcode: number): Uint8Array[] {

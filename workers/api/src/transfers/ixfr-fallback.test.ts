@@ -57,7 +57,7 @@ async function heldAt10(label: string, key?: TsigKey) {
 
 async function held(zoneId: string): Promise<{ names: string[]; serial: number }> {
   const { results } = await env.DB.prepare(
-    'SELECT name FROM dns_records WHERE zone_id = ?1 ORDER BY name'
+    "SELECT name FROM dns_records WHERE zone_id = ?1 AND type != 'NS' ORDER BY name"
   )
     .bind(zoneId)
     .all<{ name: string }>()

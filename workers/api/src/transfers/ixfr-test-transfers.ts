@@ -49,6 +49,15 @@ export const soa = (zone: string, serial: number): MessageRR => ({
   ttl: 3600,
 })
 
+/** The primary's NS record at the apex (every zone has one: zone-shape.ts). */
+export const apexNs = (zone: string): MessageRR => rr(zone, '@', 'NS', 2, 'ns.primary.test.')
+
+/** An AXFR's records with the apex NS record first when they have none. */
+export const withApexNs = (zone: string, records: MessageRR[]): MessageRR[] =>
+  records.some((r) => r.typeCode === 2 && r.name === `${zone}.`)
+    ? records
+    : [apexNs(zone), ...records]
+
 export type Zone = { id: string; name: string }
 export type Step = ['add' | 'delete', MessageRR]
 
@@ -65,7 +74,14 @@ export async function transfer(
 ): Promise<number> {
   const stage = new TransferStage(env.DB, { zoneId: zone.id, zoneName: zone.name }, ROWS)
   try {
-    for (const [op, r] of steps) await stage.sink(op, r)
+    const whole = replace
+      ? withApexNs(
+          zone.name,
+          steps.map(([, r]) => r)
+        )
+      : null
+    for (const [op, r] of whole ? whole.map((r) => ['add', r] as Step) : steps)
+      await stage.sink(op, r)
     const copy = (await env.DB.prepare(`SELECT ${COPY_COLUMNS}, serial FROM zones WHERE id = ?1`)
       .bind(zone.id)
       .first<CopyRecord>())!

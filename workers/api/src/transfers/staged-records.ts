@@ -77,6 +77,9 @@ const FIXED = {
 } as const satisfies Partial<RecordRow>
 
 const col = (name: StagedColumn): number => STAGED_COLUMNS.indexOf(name)
+
+/** The reversed owner name of the staged record `j.value` (a row of `json_each(s.row) AS j`). */
+export const STAGED_NAME_REV = `j.value ->> ${col('name_rev')}`
 const isStaged = (c: Column): c is StagedColumn => (STAGED_COLUMNS as readonly string[]).includes(c)
 const sqlLiteral = (v: string | number | null): string =>
   v === null ? 'NULL' : typeof v === 'number' ? String(v) : `'${v.replace(/'/g, "''")}'`

@@ -12,13 +12,16 @@ const soa: ResponseRR = {
   ttl: 3600,
   rdata: `ns.${ZONE}. admin.${ZONE}. 7 3600 600 86400 300`,
 }
-const records = (n: number): ResponseRR[] =>
-  Array.from({ length: n }, (_, i) => ({
+/** The apex NS record and `n - 1` A records. */
+const records = (n: number): ResponseRR[] => [
+  { name: ZONE, type: 2, ttl: 3600, rdata: `ns.${ZONE}.` },
+  ...Array.from({ length: n - 1 }, (_, i) => ({
     name: `r${i}.${ZONE}`,
     type: 1,
     ttl: 300,
     rdata: `192.0.2.${i % 250}`,
-  }))
+  })),
+]
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 

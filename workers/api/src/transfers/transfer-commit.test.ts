@@ -6,6 +6,7 @@ import type { ZoneGuard } from '../commit/zone-change.ts'
 import { toRow, type RecordRow } from '../records/model.ts'
 import { mapTransferred } from './record-map.ts'
 import { TransferStage } from './transfer-commit.ts'
+import { withApexNs } from './ixfr-test-transfers.ts'
 
 /** Rows per statement in these tests: small, so a zone of a few hundred records spans several. */
 const ROWS = 50
@@ -63,7 +64,7 @@ async function axfr(db: D1Database, zone: Zone, label: string, count: number, se
 /** Receives an AXFR of `records` through `stage`, commits it at `serial` and discards its rows. */
 async function receive(stage: TransferStage, zone: Zone, records: MessageRR[], serial: number) {
   try {
-    for (const r of records) await stage.sink('add', r)
+    for (const r of withApexNs(zone.name, records)) await stage.sink('add', r)
     await stage.commit({
       guard: await guardOf(zone.id),
       soa: soa(zone.name, serial),
@@ -76,7 +77,7 @@ async function receive(stage: TransferStage, zone: Zone, records: MessageRR[], s
 
 async function names(zoneId: string): Promise<string[]> {
   const { results } = await env.DB.prepare(
-    'SELECT name FROM dns_records WHERE zone_id = ?1 ORDER BY name'
+    "SELECT name FROM dns_records WHERE zone_id = ?1 AND type != 'NS' ORDER BY name"
   )
     .bind(zoneId)
     .all<{ name: string }>()

@@ -39,6 +39,7 @@ import { reverseName } from '../records/model.ts'
 import { stageDifference } from './axfr-difference.ts'
 import { recordCopy } from './held-copy.ts'
 import { Fingerprints } from './record-fingerprints.ts'
+import { badShapeOf, zoneShapeGuards } from './zone-shape.ts'
 import { zoneSoaOf } from './zone-soa.ts'
 import { mapOrSkip, type MapContext } from './record-map.ts'
 import { parseSkipped, reportAfter, SkipTally, storedReport } from './skipped-records.ts'
@@ -271,6 +272,8 @@ export class TransferStage {
               .map(([lo, hi]) => insert.bind(this.#adds.id, zoneId, lo, hi, this.#now)),
           ]
         : this.#applySteps(perRecord ? { after: r.guard.changeSeq, now } : null, diff)),
+      // The zone as the statements above leave it must be one a server may serve (zone-shape.ts).
+      ...zoneShapeGuards(db, zoneId, r.replace ? (diff?.adds ?? null) : this.#adds, !r.replace),
       // Logged record by record, the transfer ends with the zone's SOA before it (read here,
       // before SET_SOA): the SOA an IXFR out of this zone starts its difference from.
       ...(perRecord ? [db.prepare(LOG_SOA).bind(zoneId, r.guard.changeSeq + changes, now)] : []),
@@ -301,6 +304,8 @@ export class TransferStage {
     try {
       await commitZoneChange(db, stmts)
     } catch (e) {
+      const shape = badShapeOf(e)
+      if (shape) throw shape
       const notExact = String((e as Error | undefined)?.message ?? e).includes(NOT_EXACT)
       if (notExact && diff) {
         // An AXFR holding two records of one identity (or a copy changed behind the guard's

@@ -36,6 +36,17 @@ export class TooManyIxfrSteps extends Error {
   }
 }
 
+/**
+ * A transfer that would leave the zone in a shape no server may serve (zone-shape.ts): nothing of
+ * it is committed, the copy held stays. An AXFR would not cure it: the primary's zone is so.
+ */
+export class BadZoneShape extends Error {
+  constructor(why: string, options: { cause: unknown }) {
+    super(`the zone as transferred ${why}; it was not committed (the copy held is kept)`, options)
+    this.name = 'BadZoneShape'
+  }
+}
+
 /** A transfer that sent more records than its cap; nothing of it is committed. */
 export class TransferTooLarge extends Error {
   constructor(cap: number) {
