@@ -1,9 +1,12 @@
 import { env } from 'cloudflare:workers'
 import { runInDurableObject } from 'cloudflare:test'
-import { acceptNotify, NOTIFY_DEFER_MS } from '../../workers/api/src/transfers/notify-accept.ts'
+import { acceptNotify } from '../../workers/api/src/transfers/notify-accept.ts'
 import { scheduleSecondaries } from '../../workers/api/src/transfers/schedule-secondaries.ts'
 import { secondaryStub } from '../../workers/api/src/transfers/secondary-stub.ts'
-import type { SecondaryZone } from '../../workers/api/src/transfers/secondary-zone.ts'
+import {
+  NOTIFY_DEFER_MS,
+  type SecondaryZone,
+} from '../../workers/api/src/transfers/secondary-zone.ts'
 import { decodeMessage, encodeQuery } from '../../packages/dns-wire/src/index.ts'
 import {
   parseTsigKey,
@@ -213,10 +216,20 @@ describe('NOTIFYs past the account’s budget', () => {
       if (alarm !== null && alarm > Date.now() + 30_000) break
       await new Promise((r) => setTimeout(r, 20))
     }
-    const spent = { ...env, NOTIFY_CHECK_LIMITER: { limit: async () => ({ success: false }) } }
+    // The account's budget is spent: its limiter refuses, as the object asks it.
+    const accounts: string[] = []
+    await runInDurableObject(
+      secondaryStub(env, z.id) as unknown as DurableObjectStub,
+      (instance: unknown) =>
+        void ((instance as SecondaryZone).notifyBudget = async (account) => (
+          accounts.push(account),
+          false
+        ))
+    )
     const before = Date.now()
     const notify = encodeQuery(z.name, 'SOA', { id: 15, opcode: 4, rd: false })
-    const answer = await acceptNotify(spent as Env, notify, '198.51.100.7', () => true)
+    const answer = await acceptNotify(env as Env, notify, '198.51.100.7', () => true)
+    expect(accounts).toEqual([DEFAULT_ACCOUNT])
     expect(decodeMessage(answer!)).toMatchObject({ id: 15, qr: true, opcode: 4, rcode: 0 })
     const notBefore = await inZone((state) => state.storage.get<number>('pendingNotify'))
     expect(notBefore).toBeGreaterThanOrEqual(before + NOTIFY_DEFER_MS.min)

@@ -3,13 +3,10 @@
  * only for a live secondary zone with incoming settings, only from the address of one of its
  * primaries, and only TSIG-signed with that primary's key when it has one. An accepted NOTIFY
  * makes the zone's SecondaryZone object check its primary, at once unless a check a NOTIFY asked
- * for started shortly before (secondary-zone.ts spaces them). Past its account's budget
- * (`NOTIFY_CHECK_LIMITER`, per account) the NOTIFY is still answered, and its check put off by a
- * random one to ten minutes (`NOTIFY_DEFER_MS`): a flood, forged from a primary's address or
- * from a primary whose zones all change, cannot keep an account's zones all checking, and a
- * legitimate change still arrives within minutes, spread over them (as BIND queues its SOA queries
- * past `serial-query-rate`). `mayRelay` says whether the relaying token covers the zone (refused as
- * if unknown otherwise). Returns the answer to send.
+ * for started shortly before (secondary-zone.ts spaces them), or later when the check it asks for
+ * is past its account's budget (secondary-zone.ts `NOTIFY_DEFER_MS`); it is answered either way.
+ * `mayRelay` says whether the relaying token covers the zone (refused as if unknown otherwise).
+ * Returns the answer to send.
  */
 import { answerNotify } from '@edgedns/zone-transfer'
 import { envForZone, liveZoneIdNamed } from '../shards/zone-env.ts'
@@ -43,15 +40,6 @@ export async function acceptNotify(
     },
     Math.floor(Date.now() / 1000)
   )
-  if (out.accepted && zoneId) {
-    const { success } = await env.NOTIFY_CHECK_LIMITER.limit({ key: accountId })
-    await secondaryStub(env, zoneId).notify(zoneId, success ? 0 : notifyDeferMs())
-  }
+  if (out.accepted && zoneId) await secondaryStub(env, zoneId).notify(zoneId, accountId)
   return out.response
 }
-
-/** How long a check past the account's NOTIFY budget waits: one to ten minutes, at random. */
-export const NOTIFY_DEFER_MS = { min: 60_000, max: 600_000 }
-
-const notifyDeferMs = (): number =>
-  NOTIFY_DEFER_MS.min + Math.floor(Math.random() * (NOTIFY_DEFER_MS.max - NOTIFY_DEFER_MS.min))

@@ -15,7 +15,7 @@ import {
 } from '../../../../test/api/incoming-rows.ts'
 import { kvMeta, settle, sleep } from '../builder/test/helpers.ts'
 import type { IncomingConfig } from './incoming-config.ts'
-import type { SecondaryZone } from './secondary-zone.ts'
+import { NOTIFY_DEFER_MS, type SecondaryZone } from './secondary-zone.ts'
 import type { CheckResult } from './transfer-from.ts'
 import { secondaryStub } from './secondary-stub.ts'
 import { TransferStage } from './transfer-commit.ts'
@@ -45,7 +45,9 @@ async function transferred(z: Zone, serial: number): Promise<void> {
   const guard = { version: row.version, changeSeq: row.change_seq, serial: row.serial }
   const stage = new TransferStage(env.DB, { zoneId: z.id, zoneName: z.name })
   try {
-    await stage.sink('add', { ...soa(z.name, serial), type: 'A', typeCode: 1, data: '192.0.2.1' })
+    const apex = soa(z.name, serial)
+    await stage.sink('add', { ...apex, type: 'NS', typeCode: 2, data: 'ns.primary.test.' })
+    await stage.sink('add', { ...apex, type: 'A', typeCode: 1, data: '192.0.2.1' })
     await stage.commit({ guard, soa: soa(z.name, serial), replace: true })
   } finally {
     await stage.discard()
@@ -192,28 +194,37 @@ describe('a NOTIFY during a check (RFC 1996 §4.4)', () => {
   })
 })
 
-describe('a NOTIFY past its account’s budget', () => {
-  it('waits its deferral unless an earlier NOTIFY or alarm comes first', async () => {
+describe('the account’s budget of checks NOTIFYs ask for', () => {
+  it('is spent only by a NOTIFY that asks for a new check; past it the check waits its deferral', async () => {
     const z = await secondaryZone('deferred')
     await inObject(z.id, async (object, state) => {
       object.transfer = async () => ({ status: 'failed', error: 'test primary' })
+      const asked: string[] = []
+      let within = false
+      object.notifyBudget = async (account) => (asked.push(account), within)
       await state.storage.setAlarm(Date.now() + 3_600_000)
       const before = Date.now()
-      await object.notify(z.id, 120_000)
+      await object.notify(z.id, 'acct')
       const deferred = (await state.storage.getAlarm())!
-      expect(deferred).toBeGreaterThanOrEqual(before + 120_000)
-      expect(deferred).toBeLessThanOrEqual(Date.now() + 120_000)
-      // A later deferral does not push it back; a NOTIFY within the budget brings it to now.
-      await object.notify(z.id, 300_000)
+      expect(deferred).toBeGreaterThanOrEqual(before + NOTIFY_DEFER_MS.min)
+      expect(deferred).toBeLessThanOrEqual(Date.now() + NOTIFY_DEFER_MS.max)
+      // More NOTIFYs join the pending check: they neither spend the budget nor move the alarm.
+      within = true
+      for (let i = 0; i < 5; i++) await object.notify(z.id, 'acct')
+      expect(asked).toEqual(['acct'])
       expect(await state.storage.getAlarm()).toBe(deferred)
-      await object.notify(z.id)
-      expect((await state.storage.getAlarm())!).toBeLessThanOrEqual(Date.now())
-      // An alarm due sooner (a refresh) is left as it is.
+      // Within the budget, a NOTIFY with none pending checks at once; an alarm due sooner (a
+      // refresh) is left as it is.
       await state.storage.deleteAll()
+      await object.notify(z.id, 'acct')
+      expect((await state.storage.getAlarm())!).toBeLessThanOrEqual(Date.now())
+      await state.storage.deleteAll()
+      within = false
       const refresh = Date.now() + 10_000
       await state.storage.setAlarm(refresh)
-      await object.notify(z.id, 120_000)
+      await object.notify(z.id, 'acct')
       expect(await state.storage.getAlarm()).toBe(refresh)
+      expect(asked).toHaveLength(3)
     })
   })
 })

@@ -62,7 +62,7 @@ const REMAP_RETRY_SECONDS = 86_400
  * Set by a NOTIFY, cleared when a check starts: when the last check queued ends (its commit's
  * builder step and discard included) with it set, another is scheduled as soon as
  * NOTIFY_CHECK_SPACING_MS allows. Its value is the earliest time (ms) the check may start: 0, or
- * later for a NOTIFY over its account's budget (notify-accept.ts); `true` (written before
+ * later for a NOTIFY past its account's budget (NOTIFY_DEFER_MS); `true` (written before
  * deferrals existed) reads as 0.
  */
 const PENDING_NOTIFY = 'pendingNotify'
@@ -78,6 +78,16 @@ const NOTIFY_CHECK_AT = 'notifyCheckAt'
  * `notify-delay`, 5 seconds by default).
  */
 const NOTIFY_CHECK_SPACING_MS = 5_000
+/**
+ * How long a check a NOTIFY asks for waits past its account's budget (NOTIFY_CHECK_LIMITER, per
+ * account): a random one to ten minutes. A flood of NOTIFYs over an account's zones, forged from a
+ * primary's address or from a primary whose zones all change, cannot keep them all checking, and
+ * a real change still arrives within minutes, spread over them (as BIND queues its SOA queries
+ * past `serial-query-rate`).
+ */
+export const NOTIFY_DEFER_MS = { min: 60_000, max: 600_000 }
+const notifyDeferMs = (): number =>
+  NOTIFY_DEFER_MS.min + Math.floor(Math.random() * (NOTIFY_DEFER_MS.max - NOTIFY_DEFER_MS.min))
 /** Brings the zone's expiry flag to `expired` when it differs (a lost race is left to the next check). */
 async function setExpiry(env: Env, zoneId: string, expired: boolean): Promise<void> {
   const zone = await zoneRow(env.DB, zoneId)
@@ -115,6 +125,9 @@ export class SecondaryZone extends DurableObject<Env> {
   transfer = transferFrom
   /** NOTIFY_CHECK_SPACING_MS; replaceable by tests. */
   notifySpacingMs = NOTIFY_CHECK_SPACING_MS
+  /** Counts a NOTIFY-asked check against account `accountId`'s budget; false past it. Replaceable by tests. */
+  notifyBudget = async (accountId: string): Promise<boolean> =>
+    (await this.env.NOTIFY_CHECK_LIMITER.limit({ key: accountId })).success
 
   async #state(zoneId: string): Promise<State> {
     const saved = await this.ctx.storage.get<State>(STATE)
@@ -203,17 +216,19 @@ export class SecondaryZone extends DurableObject<Env> {
 
   /**
    * A NOTIFY arrived: check soon, without holding the caller (at once after a quiet interval, else
-   * at the end of the spacing interval), or not before `deferMs` from now (a NOTIFY over its
-   * account's budget; an earlier NOTIFY within it keeps its earlier start). While a check is due
-   * or running it only leaves the flag (a flood of NOTIFYs makes at most one more check).
+   * at the end of the spacing interval). While a check is due or running it only leaves the flag
+   * (a flood of NOTIFYs makes at most one more check). One that asks for a new check (none is
+   * pending) from account `accountId`'s primary counts against the account's budget
+   * (`notifyBudget`); past it, the check waits NOTIFY_DEFER_MS. One that joins a pending check
+   * costs nothing: a flood for one zone cannot spend the budget of the account's other zones.
    */
-  async notify(zoneId: string, deferMs = 0): Promise<void> {
+  async notify(zoneId: string, accountId?: string): Promise<void> {
     if ((await this.ctx.storage.get<State>(STATE)) === undefined)
       await this.ctx.storage.put(STATE, await this.#state(zoneId))
-    const pending = await this.#pendingNotify()
-    const notBefore = deferMs > 0 ? Date.now() + deferMs : 0
-    if (pending === undefined || notBefore < pending)
-      await this.ctx.storage.put(PENDING_NOTIFY, notBefore)
+    if ((await this.#pendingNotify()) === undefined) {
+      const within = accountId === undefined || (await this.notifyBudget(accountId))
+      await this.ctx.storage.put(PENDING_NOTIFY, within ? 0 : Date.now() + notifyDeferMs())
+    }
     // A check under way looks at the flag when it ends.
     if (this.#checks > 0) return
     await this.#notifyCheckSoon()
