@@ -46,6 +46,7 @@ import {
   servfail,
   truncated,
   udpLimit,
+  withoutPadding,
 } from './front-wire.mjs'
 import { RELAY_TIMEOUT_MS, isRelayed, transferRelay } from './transfer-relay.mjs'
 import { isNotify } from '../../packages/zone-transfer/src/index.ts'
@@ -112,9 +113,10 @@ const UNCACHED_TYPES = new Set([6])
  * readQuestion(query): null, or a question of UNCACHED_TYPES, is never cached.
  */
 function answerer(upstream, cache, misses) {
-  const ask = async (query, key) => {
+  /** The upstream's answer to `sent` (`query`, or `query` changed for the upstream). */
+  const ask = async (query, key, sent = query) => {
     try {
-      const answer = await upstream.ask(key, query)
+      const answer = await upstream.ask(key, sent)
       if (key !== null) cache.set(key, answer)
       return fitAnswer(answer, query)
     } catch {
@@ -130,7 +132,8 @@ function answerer(upstream, cache, misses) {
     const cached = key === null ? undefined : cache.get(key)
     if (cached) return fitAnswer(cached, query)
     if (!misses.allow(client)) return servfail(query)
-    return ask(query, key)
+    // Plain DNS is not padded: the DoH endpoint pads the answers to queries asking for it.
+    return ask(query, key, question?.padded ? withoutPadding(query, question.end) : query)
   }
 }
 

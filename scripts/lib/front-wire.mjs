@@ -27,10 +27,9 @@ function questionEnd(message) {
 /**
  * The question of an ordinary query, read straight from its bytes: `key` (the question's wire
  * form with ASCII letters lower-cased, its type and class, and whether it has an OPT record and
- * with the DO bit: an answer has an OPT exactly when its query had one, RFC 6891 §6.1.1 and §7,
- * and whether that OPT asks for padding),
- * `type` (the question's), `end` (offset past the question) and `udpLimit` (the largest UDP
- * answer, `udpPayloadLimit`). Null for
+ * with the DO bit: an answer has an OPT exactly when its query had one, RFC 6891 §6.1.1 and §7),
+ * `type` (the question's), `end` (offset past the question), `udpLimit` (the largest UDP
+ * answer, `udpPayloadLimit`) and `padded` (its OPT holds the Padding option). Null for
  * anything else (a response, another opcode, not one question, records besides one OPT, an EDNS
  * version other than 0, which is answered BADVERS, malformed): such a message is neither cached
  * nor answered from the cache.
@@ -51,6 +50,7 @@ export function readQuestion(m) {
   // The key's last part: no OPT record, an OPT with DO clear, an OPT with DO set.
   let edns = 'none'
   let limit = 512
+  let padded = false
   if (m.readUInt16BE(10) === 1) {
     // The one additional record must be an OPT (root owner, type 41) filling the message.
     if (end + 11 > m.length || m[end] !== 0 || m.readUInt16BE(end + 1) !== 41) return null
@@ -58,12 +58,11 @@ export function readQuestion(m) {
     if (m[end + 6] !== 0) return null // EDNS version
     limit = udpPayloadLimit(m.readUInt16BE(end + 3))
     edns = (m[end + 7] & 0x80) !== 0 ? 'do' : 'edns'
-    // An answer to a query with the Padding option is padded (RFC 7830 §4); one without, not.
-    if (hasPadding(m, end + 11, m.length)) edns += '/pad'
+    padded = hasPadding(m, end + 11, m.length)
   } else if (end !== m.length) return null
   const type = m.readUInt16BE(at + 1)
   const question = `${name.toString('latin1')}/${type}/${m.readUInt16BE(at + 3)}`
-  return { question, key: `${question}/${edns}`, type, end, udpLimit: limit }
+  return { question, key: `${question}/${edns}`, type, end, udpLimit: limit, padded }
 }
 
 /**
@@ -81,6 +80,24 @@ function hasPadding(m, at, end) {
     at += 4 + m.readUInt16BE(at + 2)
   }
   return false
+}
+
+/**
+ * `query` (whose one record, an OPT, starts at `end`: readQuestion's) without its Padding options:
+ * what the front asks the DoH endpoint, so that the answer is not padded. Padding hides lengths
+ * on an encrypted transport; over plain DNS it only makes a small query draw a larger answer,
+ * and may push one past the client's UDP size (RFC 7830 §6 advises against it).
+ */
+export function withoutPadding(query, end) {
+  const kept = []
+  for (let at = end + 11; at + 4 <= query.length;) {
+    const next = at + 4 + query.readUInt16BE(at + 2)
+    if (query.readUInt16BE(at) !== 12) kept.push(query.subarray(at, next))
+    at = next
+  }
+  const out = Buffer.concat([query.subarray(0, end + 11), ...kept])
+  out.writeUInt16BE(out.length - end - 11, end + 9)
+  return out
 }
 
 /** The query's UDP answer limit (`udpPayloadLimit`); 512 without an OPT record (or unreadable). */
