@@ -7,6 +7,7 @@ import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { serialAfter } from '../../packages/zone-transfer/src/index.ts'
 import { maintain } from '../../workers/api/src/cron/maintenance.ts'
+import { releaseZoneName } from '../../workers/api/src/shards/directory.ts'
 import { api, createZone, DEFAULT_ACCOUNT } from './helpers.ts'
 import { serialOf } from './transfer-relay.ts'
 
@@ -53,6 +54,35 @@ describe('a zone made again after its deletion', () => {
     const serial = await serialOf(await makeAgain(zone.name))
     expect(serial).toBeGreaterThanOrEqual(before)
     expect(serial).toBeLessThanOrEqual(Math.floor(Date.now() / 1000))
+  })
+
+  it('keeps nothing for a zone never activated: its serials were never served', async () => {
+    const zone = await createZone('again-pending')
+    await env.DB.prepare('UPDATE zones SET serial = ?2, activated_on = NULL WHERE id = ?1')
+      .bind(zone.id, Math.floor(Date.now() / 1000) + 1000)
+      .run()
+    expect((await api('DELETE', `/zones/${zone.id}`)).status).toBe(200)
+    expect(await kept(zone.name)).toBeNull()
+  })
+
+  it('keeps the later of two deleted zones’ serials (RFC 1982), whichever is deleted last', async () => {
+    const name = 'two-accounts.kept.example'
+    const ahead = Math.floor(Date.now() / 1000) + 1000
+    const release = async (account: string, serial: number) => {
+      const id = `kept-${account}-${serial}`
+      await env.DB.prepare(
+        `INSERT INTO directory_zones (zone_id, account_id, name, name_rev, status, created_on)
+         VALUES (?1, ?2, ?3, ?3, 'pending', ?4)`
+      )
+        .bind(id, account, name, new Date().toISOString())
+        .run()
+      await releaseZoneName(env.DB, id, { serial, now: new Date().toISOString() })
+    }
+    await release('a', ahead + 10)
+    await release('b', ahead + 5)
+    expect((await kept(name))?.serial).toBe(ahead + 10)
+    await release('c', ahead + 20)
+    expect((await kept(name))?.serial).toBe(ahead + 20)
   })
 
   it('the cron forgets a kept serial once the clock has passed it, in serial arithmetic', async () => {

@@ -321,8 +321,8 @@ zonesApp.delete('/:zone_id{[^/]+}', async (c) => {
     throw zoneChangedRetry('while it was being deleted')
   }
   const committedAt = Date.now()
-  // The name is free again platform-wide; the directory row stays so the zone's erase and purge still find its shard.
-  await releaseZoneName(homeDb(c.env), zone.id, { serial: zone.serial, now })
+  const lastServed = zone.activatedOn ? { serial: zone.serial, now } : undefined
+  await releaseZoneName(homeDb(c.env), zone.id, lastServed) // the name is free for new zones
   announceCommit(c, zone.id, zone.changeSeq + 1, 1, undefined, committedAt)
   notifyCatalogLater(c, zone.accountId)
   c.executionCtx.waitUntil(

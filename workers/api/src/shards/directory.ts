@@ -238,12 +238,20 @@ export async function releaseZoneName(
       .prepare(
         `INSERT INTO directory_name_serials (name, serial, deleted_on)
          SELECT name, ?2, ?3 FROM directory_zones WHERE zone_id = ?1 AND name IS NOT NULL
-         ON CONFLICT (name) DO UPDATE SET serial = excluded.serial, deleted_on = excluded.deleted_on`
+         ON CONFLICT (name) DO UPDATE SET deleted_on = excluded.deleted_on,
+           serial = CASE WHEN ${AFTER_KEPT} THEN excluded.serial ELSE serial END`
       )
       .bind(zoneId, last.serial, last.now),
     release,
   ])
 }
+
+/**
+ * Whether the serial being kept comes after the one kept already (RFC 1982: less than 2^31 ahead,
+ * modulo 2^32): of two zones of one name deleted in turn, the later serial is the one to pass.
+ */
+const AFTER_KEPT = `((excluded.serial - serial) % 4294967296 + 4294967296) % 4294967296
+  BETWEEN 1 AND 2147483647`
 
 /**
  * The serial a new zone named `name` starts with: the clock in epoch seconds, or when a deleted

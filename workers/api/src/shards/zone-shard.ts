@@ -223,14 +223,11 @@ export async function reserveName(
   if (Date.parse(z.now) - Date.parse(holder.created_on) < STALE_RESERVATION_MS) return first
   const route = await routeOfZone(env, holder.zone_id, { fresh: true })
   const held = await shardDb(env, route.shard)
-    .prepare('SELECT status, serial FROM zones WHERE id = ?1')
+    .prepare('SELECT status, serial, activated_on FROM zones WHERE id = ?1')
     .bind(holder.zone_id)
-    .first<{ status: string; serial: number }>()
+    .first<{ status: string; serial: number; activated_on: string | null }>()
   if (held && held.status !== 'deleted') return first
-  await releaseZoneName(
-    home,
-    holder.zone_id,
-    held ? { serial: held.serial, now: z.now } : undefined
-  )
+  const served = held?.activated_on ? { serial: held.serial, now: z.now } : undefined
+  await releaseZoneName(home, holder.zone_id, served)
   return reserveZoneName(home, z)
 }
