@@ -183,7 +183,7 @@ describe('an AXFR into a zone holding a copy', () => {
         diffLimit
       )
       try {
-        for (const r of records) await stage.sink('add', r)
+        for (const r of withApexNs(zone.name, records)) await stage.sink('add', r)
         const guard = await guardOf(zone.id)
         await stage.commit({ guard, soa: soa(zone.name, guard.serial + 1), replace: true })
       } finally {

@@ -167,7 +167,7 @@ describe('committing an AXFR', () => {
     ]
     const stage = new TransferStage(env.DB, { zoneId: zone.id, zoneName: zone.name }, ROWS)
     try {
-      for (const r of records) await stage.sink('add', r)
+      for (const r of withApexNs(zone.name, records)) await stage.sink('add', r)
       await stage.commit({ guard: await guardOf(zone.id), soa: soa(zone.name, 5), replace: true })
     } finally {
       await stage.discard()
@@ -175,7 +175,7 @@ describe('committing an AXFR', () => {
     const { results } = await env.DB.prepare('SELECT * FROM dns_records WHERE zone_id = ?1')
       .bind(zone.id)
       .all<RecordRow>()
-    expect(results).toHaveLength(records.length)
+    expect(results).toHaveLength(records.length + 1) // and the apex NS record
     for (const r of records) {
       const name = r.name.slice(0, -1)
       const row = results.find((x) => x.name === name && x.type === r.type)!
@@ -232,13 +232,14 @@ describe('staging a transfer', () => {
         .bind(zone.id)
         .first<{ n: number }>())!.n
     try {
-      for (let i = 0; i < 4 * ROWS; i++) await stage.sink('add', a(zone.name, 'r', i))
+      const records = Array.from({ length: 4 * ROWS - 1 }, (_, i) => a(zone.name, 'r', i))
+      for (const r of withApexNs(zone.name, records)) await stage.sink('add', r)
       await stage.commit({ guard: await guardOf(zone.id), soa: soa(zone.name, 3), replace: true })
       expect(await stagedRows()).toBeLessThanOrEqual(4)
     } finally {
       await stage.discard()
     }
     expect(await stagedRows()).toBe(0)
-    expect(await names(zone.id)).toHaveLength(4 * ROWS)
+    expect(await names(zone.id)).toHaveLength(4 * ROWS - 1) // and the apex NS record
   })
 })

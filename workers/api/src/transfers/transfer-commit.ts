@@ -273,7 +273,7 @@ export class TransferStage {
           ]
         : this.#applySteps(perRecord ? { after: r.guard.changeSeq, now } : null, diff)),
       // The zone as the statements above leave it must be one a server may serve (zone-shape.ts).
-      ...zoneShapeGuards(db, zoneId, r.replace ? (diff?.adds ?? null) : this.#adds, !r.replace),
+      ...zoneShapeGuards(db, zoneId, r.replace ? (diff?.adds ?? null) : this.#adds),
       // Logged record by record, the transfer ends with the zone's SOA before it (read here,
       // before SET_SOA): the SOA an IXFR out of this zone starts its difference from.
       ...(perRecord ? [db.prepare(LOG_SOA).bind(zoneId, r.guard.changeSeq + changes, now)] : []),

@@ -1,8 +1,9 @@
 /**
  * @module What a secondary zone must be after a transfer, checked by the last statements of the
  * transfer's commit batch, on the records as the batch leaves them, as BIND checks a zone it has
- * received before serving it: NS records at its apex after an IXFR (RFC 1034 §4.2.1: every zone
- * has them; a whole zone's are counted as it arrives, packages/zone-transfer), and
+ * received before serving it: NS records at its apex (RFC 1034 §4.2.1: every zone has them; a
+ * whole zone's are counted as it arrives too, packages/zone-transfer, but only the ones the
+ * record mapping keeps count here), and
  * no CNAME beside other records at one name, nor two CNAMEs there (RFC 1034 §3.6.2, RFC 2181
  * §10.1). A zone that fails fails the whole batch: nothing of the transfer is committed, the copy
  * held stays, and the check fails naming why (BadZoneShape). The CNAME rule is checked at the names
@@ -48,22 +49,19 @@ const ADDED_CNAMES_ALONE = `UPDATE zones SET soa_rname = CASE WHEN EXISTS (
 
 /**
  * The statements checking zone `zoneId` once the batch's records are written: `added`, the staged
- * list of the records the transfer added; null for a zone replaced whole. The apex NS rule is
- * checked here for an IXFR (`increment`): an AXFR's own records were checked as they arrived
- * (`TransferSequence`, which refuses a whole zone without them).
+ * list of the records the transfer added; null for a zone replaced whole.
  */
 export function zoneShapeGuards(
   db: D1Database,
   zoneId: string,
-  added: StagedList | null,
-  increment: boolean
+  added: StagedList | null
 ): D1PreparedStatement[] {
   const cnames = added
     ? added
         .ranges()
         .map(([lo, hi]) => db.prepare(ADDED_CNAMES_ALONE).bind(zoneId, added.id, lo, hi))
     : [db.prepare(CNAMES_ALONE).bind(zoneId)]
-  return [...(increment ? [db.prepare(APEX_NS).bind(zoneId)] : []), ...cnames]
+  return [db.prepare(APEX_NS).bind(zoneId), ...cnames]
 }
 
 /** The BadZoneShape a failed commit's error `e` stands for, or null when it is another failure. */
