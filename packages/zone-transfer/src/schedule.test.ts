@@ -21,6 +21,15 @@ describe('when a secondary zone checks its primary', () => {
     expect(s).toEqual({ next: T + FIRST_TRANSFER_RETRY, expired: false })
   })
 
+  it('before the first transfer, doubles the retry with each failure, up to an hour', () => {
+    const next = (failures: number, autoRefresh = 86400) =>
+      schedule({ now: T, autoRefresh, soa: null, lastSuccess: null, failures }).next - T
+    expect([1, 2, 3, 4, 5, 6, 7, 8, 40].map((f) => next(f))).toEqual([
+      60, 120, 240, 480, 960, 1920, 3600, 3600, 3600,
+    ])
+    expect(next(8, 600)).toBe(600) // the zone's own refresh setting when shorter
+  })
+
   it('after a good check: the SOA refresh, or auto_refresh_seconds when shorter', () => {
     expect(schedule({ now: T, autoRefresh: 86400, soa, lastSuccess: T, failures: 0 })).toEqual({
       next: T + 7200,
@@ -89,8 +98,8 @@ describe("a primary's SOA timers are bounded (as BIND bounds them)", () => {
     expect(schedule({ ...failing, now: T + 4200 }).expired).toBe(true)
   })
 
-  it('before the first transfer the retry is a minute; a SOA held without a good check is bounded too', () => {
-    const none = schedule({ now: T, autoRefresh: 300, soa: null, lastSuccess: null, failures: 3 })
+  it('before the first transfer the retry starts at a minute; a SOA held without a good check is bounded too', () => {
+    const none = schedule({ now: T, autoRefresh: 300, soa: null, lastSuccess: null, failures: 1 })
     expect(none.next).toBe(T + FIRST_TRANSFER_RETRY)
     const held = { refresh: 0, retry: 0, expire: 0 }
     const s = schedule({ now: T, autoRefresh: 86400, soa: held, lastSuccess: null, failures: 1 })

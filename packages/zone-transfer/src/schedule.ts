@@ -38,8 +38,16 @@ export interface Schedule {
   expired: boolean
 }
 
-/** Retry interval before the zone has a SOA of its own. */
+/**
+ * Retry interval before the zone has a SOA of its own, after its first failed check; it doubles
+ * with each failure after that, up to FIRST_TRANSFER_MAX_RETRY: a primary that is being set up is
+ * followed closely, one that keeps failing (or keeps sending a transfer that is refused, a
+ * hostile one included, after staging up to millions of records) costs a check an hour. A NOTIFY
+ * or `force_axfr` checks at once whatever the interval.
+ */
 export const FIRST_TRANSFER_RETRY = 60
+/** The longest retry interval before the zone has a SOA of its own. */
+export const FIRST_TRANSFER_MAX_RETRY = 3600
 
 /** The bounds of a primary's refresh and retry, in seconds (BIND's option names). */
 export interface TimerBounds {
@@ -75,7 +83,8 @@ export function boundedTimers(soa: SoaTimers, bounds = DEFAULT_TIMER_BOUNDS): So
 export function schedule(s: ScheduleInput): Schedule {
   const soa = s.soa && boundedTimers(s.soa, s.bounds)
   if (!soa || s.lastSuccess === null) {
-    const retry = soa?.retry ?? FIRST_TRANSFER_RETRY
+    const backoff = FIRST_TRANSFER_RETRY * 2 ** Math.min(Math.max(s.failures - 1, 0), 10)
+    const retry = soa?.retry ?? Math.min(backoff, FIRST_TRANSFER_MAX_RETRY)
     return { next: s.now + Math.min(retry, s.autoRefresh), expired: soa !== null }
   }
   const expiresAt = s.lastSuccess + soa.expire
