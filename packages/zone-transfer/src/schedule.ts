@@ -47,7 +47,7 @@ export interface Schedule {
  */
 export const FIRST_TRANSFER_RETRY = 60
 /** The longest retry interval before the zone has a SOA of its own. */
-export const FIRST_TRANSFER_MAX_RETRY = 3600
+const FIRST_TRANSFER_MAX_RETRY = 3600
 
 /** The bounds of a primary's refresh and retry, in seconds (BIND's option names). */
 export interface TimerBounds {
