@@ -76,7 +76,7 @@ describe('a zone made again after its deletion', () => {
       )
         .bind(id, account, name, new Date().toISOString())
         .run()
-      await releaseZoneName(env.DB, id, { serial, now: new Date().toISOString() })
+      await releaseZoneName(env.DB, id, { serial, activated: true, now: new Date().toISOString() })
     }
     await release('a', ahead + 10)
     await release('b', ahead + 5)

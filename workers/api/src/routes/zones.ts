@@ -321,8 +321,8 @@ zonesApp.delete('/:zone_id{[^/]+}', async (c) => {
     throw zoneChangedRetry('while it was being deleted')
   }
   const committedAt = Date.now()
-  const lastServed = zone.activatedOn ? { serial: zone.serial, now } : undefined
-  await releaseZoneName(homeDb(c.env), zone.id, lastServed) // the name is free for new zones
+  const last = { serial: zone.serial, activated: zone.activatedOn !== null, now }
+  await releaseZoneName(homeDb(c.env), zone.id, last) // the name is free for new zones
   announceCommit(c, zone.id, zone.changeSeq + 1, 1, undefined, committedAt)
   notifyCatalogLater(c, zone.accountId)
   c.executionCtx.waitUntil(

@@ -217,19 +217,20 @@ export async function forgetZone(home: D1Database, zoneId: string): Promise<void
 
 /**
  * Frees a deleted zone's name for new zones; the row stays so the zone's erase and builder still
- * find its shard. With the zone's last served serial, when the clock has not passed it (more than
- * one commit a second), keeps that serial for the name in the same batch, so that a zone made
- * again under it starts after it (`firstSerial`).
+ * find its shard. With the zone's last serial, when the zone was ever activated (served) and the
+ * clock has not passed that serial (more than one commit a second), keeps it for the name in the
+ * same batch, so that a zone made again under it starts after it (`firstSerial`).
  */
 export async function releaseZoneName(
   home: D1Database,
   zoneId: string,
-  last?: { serial: number; now: string }
+  last?: { serial: number; activated: boolean; now: string }
 ): Promise<void> {
   const release = home
     .prepare('UPDATE directory_zones SET name = NULL, name_rev = NULL WHERE zone_id = ?1')
     .bind(zoneId)
-  if (!last || serialAfter(epochSeconds(last.now), last.serial)) {
+  // A zone never activated was never served: no secondary holds its serial.
+  if (!last?.activated || serialAfter(epochSeconds(last.now), last.serial)) {
     await release.run()
     return
   }
@@ -239,7 +240,8 @@ export async function releaseZoneName(
         `INSERT INTO directory_name_serials (name, serial, deleted_on)
          SELECT name, ?2, ?3 FROM directory_zones WHERE zone_id = ?1 AND name IS NOT NULL
          ON CONFLICT (name) DO UPDATE SET deleted_on = excluded.deleted_on,
-           serial = CASE WHEN ${AFTER_KEPT} THEN excluded.serial ELSE serial END`
+           serial = CASE WHEN ${serialAfterSql('excluded.serial', 'serial')}
+             THEN excluded.serial ELSE serial END`
       )
       .bind(zoneId, last.serial, last.now),
     release,
@@ -247,11 +249,12 @@ export async function releaseZoneName(
 }
 
 /**
- * Whether the serial being kept comes after the one kept already (RFC 1982: less than 2^31 ahead,
- * modulo 2^32): of two zones of one name deleted in turn, the later serial is the one to pass.
+ * SQL for `serialAfter(a, b)` (RFC 1982): `a` is less than 2^31 ahead of `b`, modulo 2^32. Of two
+ * zones of one name deleted in turn, the later serial is kept; a kept serial the clock is after
+ * is forgotten.
  */
-const AFTER_KEPT = `((excluded.serial - serial) % 4294967296 + 4294967296) % 4294967296
-  BETWEEN 1 AND 2147483647`
+const serialAfterSql = (a: string, b: string): string =>
+  `((${a} - ${b}) % 4294967296 + 4294967296) % 4294967296 BETWEEN 1 AND 2147483647`
 
 /**
  * The serial a new zone named `name` starts with: the clock in epoch seconds, or when a deleted
@@ -268,10 +271,7 @@ export async function firstSerial(home: D1Database, name: string, now: string): 
 /** Forgets kept serials the clock has passed (they no longer change a new zone's first serial). */
 export async function forgetPassedSerials(home: D1Database, nowMs: number): Promise<number> {
   const result = await home
-    .prepare(
-      `DELETE FROM directory_name_serials
-       WHERE ((?1 - serial) % 4294967296 + 4294967296) % 4294967296 BETWEEN 1 AND 2147483647`
-    )
+    .prepare(`DELETE FROM directory_name_serials WHERE ${serialAfterSql('?1', 'serial')}`)
     .bind(Math.floor(nowMs / 1000))
     .run()
   return result.meta.changes

@@ -227,7 +227,9 @@ export async function reserveName(
     .bind(holder.zone_id)
     .first<{ status: string; serial: number; activated_on: string | null }>()
   if (held && held.status !== 'deleted') return first
-  const served = held?.activated_on ? { serial: held.serial, now: z.now } : undefined
-  await releaseZoneName(home, holder.zone_id, served)
+  const last = held
+    ? { serial: held.serial, activated: held.activated_on !== null, now: z.now }
+    : undefined
+  await releaseZoneName(home, holder.zone_id, last)
   return reserveZoneName(home, z)
 }
